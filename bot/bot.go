@@ -1,0 +1,76 @@
+// Package bot holds players that decide from a View alone: the interface
+// every bot implements, and a first bot that plays any seat legally at
+// random from a seeded source.
+//
+// A bot must never see the Game: it gets the view its seat may see and
+// returns one command. It must not read a clock or a global random source,
+// so that a seeded game replays the same.
+package bot
+
+import (
+	"mafia/engine"
+	"mafia/rng"
+)
+
+// Bot chooses a seat's next command from that seat's view. ok is false when
+// the bot does nothing now (it passes, or it has nothing to do).
+type Bot interface {
+	Act(v *engine.View) (cmd engine.Command, ok bool)
+}
+
+// Random plays legally at random: each choice is uniform among the legal
+// ones, "nothing" included.
+type Random struct {
+	Src rng.Source
+}
+
+// NewRandom returns a random bot seeded with seed.
+func NewRandom(seed uint64) *Random { return &Random{Src: rng.New(seed)} }
+
+// pick returns a uniform seat of set, or 0 (for "nothing") with probability
+// 1/(len+1) when allowNone.
+func (b *Random) pick(set engine.SeatSet, allowNone bool) engine.Seat {
+	n := set.Len()
+	if allowNone {
+		n++
+	}
+	i := b.Src.Intn(n)
+	return set.Nth(i) // Nth(len) is 0: "nothing"
+}
+
+// Act implements Bot.
+func (b *Random) Act(v *engine.View) (engine.Command, bool) {
+	me := v.Seat
+	switch v.Phase {
+	case engine.PhaseNight:
+		for _, verb := range [...]engine.Verb{engine.Kill, engine.Check, engine.Shoot, engine.Heal} {
+			t := v.Targets(verb)
+			if t == 0 {
+				continue
+			}
+			if s := b.pick(t, true); s != 0 {
+				return engine.Command{Verb: verb, By: me, Target: s}, true
+			}
+			if v.Can(engine.Skip) {
+				return engine.Command{Verb: engine.Skip, By: me}, true
+			}
+		}
+	case engine.PhaseSpeech:
+		if t := v.Targets(engine.Nominate); t != 0 {
+			if s := b.pick(t, true); s != 0 {
+				return engine.Command{Verb: engine.Nominate, By: me, Target: s}, true
+			}
+		}
+	case engine.PhaseVote, engine.PhaseRevote:
+		if t := v.Targets(engine.Vote); t != 0 {
+			if s := b.pick(t, true); s != 0 {
+				return engine.Command{Verb: engine.Vote, By: me, Target: s}, true
+			}
+		}
+	case engine.PhaseAllVote:
+		if v.Can(engine.AllVote) {
+			return engine.Command{Verb: engine.AllVote, By: me, Yes: b.Src.Intn(2) == 0}, true
+		}
+	}
+	return engine.Command{}, false
+}

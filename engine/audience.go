@@ -1,0 +1,63 @@
+package engine
+
+// EventFor returns the copy of e that seat s may see, and whether it may see
+// it at all. Seat 0 is a spectator (public events only). GameStarted reaches
+// each seat with only the cards that seat may know, and without the seed.
+// The host sees every event as it is.
+func (g *Game) EventFor(e Event, s Seat) (Event, bool) {
+	if !g.seatOK(s) {
+		s = 0
+	}
+	switch e.Audience() {
+	case AudPublic:
+		return e, true
+	case AudActor:
+		return e, s != 0 && e.Actor == s
+	case AudMafia:
+		return e, s != 0 && g.mafia.Has(s)
+	case AudSeats:
+		red := e
+		red.Seed = 0
+		red.Roles = [MaxSeats + 1]uint8{}
+		if s != 0 {
+			red.Roles[s] = e.Roles[s]
+			if Role(e.Roles[s]).IsMafia() {
+				for t := 1; t <= int(e.Count) && t <= MaxSeats; t++ {
+					if Role(e.Roles[t]).IsMafia() {
+						red.Roles[t] = e.Roles[t]
+					}
+				}
+			}
+		}
+		return red, true
+	}
+	return Event{}, false
+}
+
+// Pending returns the seats that may still act in the current step: at night
+// the living roles with an action left (for the host and a bot driver only:
+// it must never reach players, since who has acted at night is secret);
+// the speaker who has not nominated; the voters who have not voted.
+func (g *Game) Pending() SeatSet {
+	var p SeatSet
+	switch g.phase {
+	case PhaseNight:
+		if g.round == 1 && g.rules.FirstNight == FirstNightMeeting {
+			return 0
+		}
+		for m := g.alive; m != 0; {
+			s := m.First()
+			m = m.Without(s)
+			if g.hasNightRole(s) && !g.nightDone(s) {
+				p = p.With(s)
+			}
+		}
+	case PhaseSpeech:
+		if g.speaker != 0 && !g.nominated {
+			p = p.With(g.speaker)
+		}
+	case PhaseVote, PhaseRevote, PhaseAllVote:
+		p = g.alive &^ g.voted
+	}
+	return p
+}

@@ -1,0 +1,138 @@
+package engine
+
+// EventKind says what happened.
+type EventKind uint8
+
+// The events. Each one's fields are listed beside it; its audience is fixed
+// by its kind (see Audience).
+const (
+	EvNone          EventKind = iota
+	EvGameStarted             // Rules, Seed, Count players, Roles (secret: redacted per seat)
+	EvNightBegan              // Round
+	EvMafiaChose              // Actor named Target (0: nobody) as the victim; mafia only
+	EvChecked                 // Actor checked Target, got Result; checker only
+	EvHealed                  // Actor healed Target; doctor only
+	EvShot                    // Actor shot at Target; maniac only
+	EvSkipped                 // Actor does nothing more tonight; actor only
+	EvNightEnded              // Set: the night's victims (announced in the morning)
+	EvPlayerOut               // Target left the game by Cause; Role/Team if revealed
+	EvLastWords               // Target's last words begin
+	EvDayBegan                // Round; Actor: the seat the day's speeches start from
+	EvSpeechSkipped           // Target's speech is lost through fouls
+	EvSpeech                  // Target's speech begins
+	EvNominated               // Actor nominated Target
+	EvDefence                 // Target's defence begins
+	EvVoteBegan               // Phase (vote or revote); Roles holds the candidates, Count of them
+	EvVoteCast                // Actor voted for Target; voter only until the vote closes
+	EvVoteClosed              // Roles[voter] = the candidate counted for that voter (abstentions on the last)
+	EvTie                     // Roles holds the tied candidates in nomination order, Count of them
+	EvTieSpeech               // Target's tie speech begins
+	EvAllVoteBegan            // "shall all of them leave?" is asked
+	EvAllVoteCast             // Actor answered Yes; voter only until it closes
+	EvAllVoteClosed           // Set: who said yes; Yes: whether all leave
+	EvNobodyLeaves            // the day ends with no elimination
+	EvFouled                  // Target got a foul; Count: their fouls now
+	EvGameEnded               // Winner; Roles: every seat's role
+	numEventKinds
+)
+
+var eventNames = [numEventKinds]string{"", "game_started", "night_began", "mafia_chose", "checked", "healed", "shot", "skipped",
+	"night_ended", "player_out", "last_words", "day_began", "speech_skipped", "speech", "nominated", "defence",
+	"vote_began", "vote_cast", "vote_closed", "tie", "tie_speech", "all_vote_began", "all_vote_cast",
+	"all_vote_closed", "nobody_leaves", "fouled", "game_ended"}
+
+// String returns the kind's name.
+func (k EventKind) String() string {
+	if k < numEventKinds {
+		return eventNames[k]
+	}
+	return "?"
+}
+
+// ParseEventKind reads a kind's name.
+func ParseEventKind(s string) (EventKind, bool) {
+	for k := EvGameStarted; k < numEventKinds; k++ {
+		if eventNames[k] == s {
+			return k, true
+		}
+	}
+	return EvNone, false
+}
+
+// Cause is why a player left the game.
+type Cause uint8
+
+// The causes.
+const (
+	CauseNone  Cause = iota
+	CauseNight       // killed at night
+	CauseVote        // voted out
+	CauseAll         // the town sent all the tied candidates away
+	CauseFouls       // removed by fouls
+	numCauses
+)
+
+var causeNames = [numCauses]string{"", "night", "vote", "all", "fouls"}
+
+// String returns the cause's name.
+func (c Cause) String() string {
+	if c < numCauses {
+		return causeNames[c]
+	}
+	return "?"
+}
+
+// Event is one thing that happened. It is a plain value (no pointers) so that
+// a game emits events without allocating; which fields mean something depends
+// on Kind (see the kinds' comments).
+type Event struct {
+	Kind   EventKind
+	Phase  Phase
+	Round  uint16
+	Actor  Seat
+	Target Seat
+	Result Result
+	Cause  Cause
+	Winner Winner
+	Role   Role
+	Team   Team
+	Yes    bool
+	Count  uint8
+	Set    SeatSet
+	Roles  [MaxSeats + 1]uint8 // a per-seat table or a list, by Kind
+	Seed   uint64
+	Rules  Ruleset
+}
+
+// Audience is who may see an event.
+type Audience uint8
+
+// The audiences.
+const (
+	AudPublic Audience = iota // everyone, spectators included
+	AudActor                  // the acting seat only (and the host)
+	AudMafia                  // the mafia's team only (and the host)
+	AudSeats                  // GameStarted: each seat gets its own redacted copy
+)
+
+// Audience returns who may see the event.
+func (e *Event) Audience() Audience {
+	switch e.Kind {
+	case EvGameStarted:
+		return AudSeats
+	case EvMafiaChose:
+		return AudMafia
+	case EvChecked, EvHealed, EvShot, EvSkipped, EvVoteCast, EvAllVoteCast:
+		return AudActor
+	}
+	return AudPublic
+}
+
+// List returns the seats listed in a list-shaped payload (EvTie, EvVoteBegan).
+func (e *Event) List() []Seat {
+	out := make([]Seat, e.Count)
+	for i := range out {
+		out[i] = Seat(e.Roles[i])
+	}
+	return out
+}

@@ -1,0 +1,356 @@
+package engine
+
+// This file moves the game from step to step: what follows a Next (or the
+// speaker's Pass), an elimination, or a foul that removes a player.
+
+// advance ends the current step.
+func (g *Game) advance() {
+	switch g.phase {
+	case PhaseNight:
+		g.endNight()
+	case PhaseLastWords:
+		g.afterLastWords()
+	case PhaseSpeech:
+		g.nextSpeech()
+	case PhaseDefence:
+		g.nextDefence()
+	case PhaseVote, PhaseRevote:
+		g.closeVote()
+	case PhaseTieSpeech:
+		g.nextTieSpeech()
+	case PhaseAllVote:
+		g.closeAllVote()
+	}
+}
+
+// mafiaTarget is the mafia's victim tonight, or 0 for a miss.
+func (g *Game) mafiaTarget() Seat {
+	living := g.mafia & g.alive
+	if living == 0 {
+		return 0
+	}
+	if g.rules.MafiaKill == MafiaKillUnanimous {
+		var t Seat
+		for m := living; m != 0; {
+			s := m.First()
+			m = m.Without(s)
+			c := g.mafiaChoice[s]
+			if c == 0 || (t != 0 && c != t) {
+				return 0
+			}
+			t = c
+		}
+		return t
+	}
+	senior := g.don
+	if !living.Has(senior) {
+		senior = living.First()
+	}
+	if g.mafiaActed.Has(senior) {
+		return g.mafiaChoice[senior]
+	}
+	var best Seat
+	var bestSeq uint8
+	for m := living; m != 0; {
+		s := m.First()
+		m = m.Without(s)
+		if g.mafiaChoice[s] != 0 && g.mafiaSeq[s] > bestSeq {
+			best, bestSeq = g.mafiaChoice[s], g.mafiaSeq[s]
+		}
+	}
+	return best
+}
+
+func (g *Game) endNight() {
+	var victims SeatSet
+	if t := g.mafiaTarget(); t != 0 {
+		victims = victims.With(t)
+	}
+	if g.shot != 0 {
+		victims = victims.With(g.shot)
+	}
+	if g.heal != 0 {
+		victims = victims.Without(g.heal)
+	}
+	victims &= g.alive
+	g.emit(Event{Kind: EvNightEnded, Set: victims})
+	for m := victims; m != 0; {
+		s := m.First()
+		m = m.Without(s)
+		g.emitOut(s, CauseNight)
+	}
+	if g.endCheck() {
+		return
+	}
+	g.afterLastWords()
+}
+
+// emitOut records a player leaving the game, revealing what the rules reveal.
+func (g *Game) emitOut(s Seat, cause Cause) {
+	e := Event{Kind: EvPlayerOut, Target: s, Cause: cause}
+	switch g.rules.RevealOnDeath {
+	case RevealTeam:
+		e.Team = g.roles[s].Team()
+	case RevealRole:
+		e.Role, e.Team = g.roles[s], g.roles[s].Team()
+	}
+	g.emit(e)
+}
+
+// afterLastWords gives the next last words, or moves on: to the day's
+// speeches after a night, to the next night after a day.
+func (g *Game) afterLastWords() {
+	if g.lwQueue != 0 {
+		g.emit(Event{Kind: EvLastWords, Target: g.lwQueue.First()})
+		return
+	}
+	if g.dayStarted {
+		g.beginNight()
+		return
+	}
+	g.beginDay()
+}
+
+func (g *Game) beginNight() {
+	g.emit(Event{Kind: EvNightBegan, Round: g.round + 1})
+}
+
+// beginDay starts the speeches: day 1 from the first living seat from seat 1
+// on, each later day from the first living seat after the previous day's.
+func (g *Game) beginDay() {
+	var opener Seat
+	if g.opener == 0 {
+		opener = g.alive.First()
+	} else {
+		opener = g.nextAlive(g.opener)
+	}
+	g.emit(Event{Kind: EvDayBegan, Actor: opener})
+	g.nextSpeech()
+}
+
+// nextAlive returns the first living seat after s, going round the table.
+func (g *Game) nextAlive(s Seat) Seat {
+	n := Seat(g.n)
+	for i := Seat(1); i <= n; i++ {
+		t := (s+i-1)%n + 1
+		if g.alive.Has(t) {
+			return t
+		}
+	}
+	return 0
+}
+
+// nextSpeech gives the floor to the next living speaker in today's round,
+// skipping speeches lost through fouls; after the last, the defences.
+func (g *Game) nextSpeech() {
+	n := int(g.n)
+	off := 0
+	if g.slot != 0 {
+		off = (int(g.slot)-int(g.opener)+n)%n + 1
+	}
+	for ; off < n; off++ {
+		s := Seat((int(g.opener)-1+off)%n + 1)
+		if !g.alive.Has(s) {
+			continue
+		}
+		if g.lostSpeech.Has(s) {
+			g.emit(Event{Kind: EvSpeechSkipped, Target: s})
+			continue
+		}
+		g.emit(Event{Kind: EvSpeech, Target: s})
+		return
+	}
+	g.nextDefence()
+}
+
+// nextCandidate is the first candidate (nomination order) who has not yet
+// spoken in this round of defences or tie speeches.
+func (g *Game) nextCandidate() Seat {
+	for i := uint8(0); i < g.ncand; i++ {
+		if !g.defended.Has(g.cand[i]) {
+			return g.cand[i]
+		}
+	}
+	return 0
+}
+
+func (g *Game) nextDefence() {
+	if g.ncand == 0 {
+		g.nobodyLeaves()
+		return
+	}
+	if s := g.nextCandidate(); s != 0 {
+		g.emit(Event{Kind: EvDefence, Target: s})
+		return
+	}
+	g.beginVote(PhaseVote)
+}
+
+func (g *Game) nextTieSpeech() {
+	if g.ncand == 0 {
+		g.nobodyLeaves()
+		return
+	}
+	if s := g.nextCandidate(); s != 0 {
+		g.emit(Event{Kind: EvTieSpeech, Target: s})
+		return
+	}
+	g.beginVote(PhaseRevote)
+}
+
+func (g *Game) beginVote(p Phase) {
+	e := Event{Kind: EvVoteBegan, Phase: p, Count: g.ncand}
+	for i := uint8(0); i < g.ncand; i++ {
+		e.Roles[i] = uint8(g.cand[i])
+	}
+	g.emit(e)
+}
+
+func (g *Game) nobodyLeaves() {
+	g.emit(Event{Kind: EvNobodyLeaves})
+	g.beginNight()
+}
+
+// closeVote counts the vote: abstentions go to the last candidate; one top
+// candidate leaves; a tie goes to tie speeches and a revote, a tied revote to
+// second_tie.
+func (g *Game) closeVote() {
+	if g.ncand == 0 {
+		g.nobodyLeaves()
+		return
+	}
+	last := g.cand[g.ncand-1]
+	e := Event{Kind: EvVoteClosed, Phase: g.phase}
+	var tally [MaxSeats + 1]uint8
+	for m := g.alive; m != 0; {
+		v := m.First()
+		m = m.Without(v)
+		t := g.votes[v]
+		if !g.voted.Has(v) || !g.isCandidate(t) {
+			t = last
+		}
+		e.Roles[v] = uint8(t)
+		tally[t]++
+	}
+	g.emit(e)
+	var top uint8
+	for i := uint8(0); i < g.ncand; i++ {
+		if c := tally[g.cand[i]]; c > top {
+			top = c
+		}
+	}
+	tie := Event{Kind: EvTie}
+	var tied SeatSet
+	for i := uint8(0); i < g.ncand; i++ {
+		if c := g.cand[i]; tally[c] == top {
+			tie.Roles[tie.Count] = uint8(c)
+			tie.Count++
+			tied = tied.With(c)
+		}
+	}
+	if tie.Count == 1 {
+		g.eliminate(tied, CauseVote)
+		return
+	}
+	if g.phase == PhaseVote {
+		g.emit(tie)
+		g.nextTieSpeech()
+		return
+	}
+	switch g.rules.SecondTie {
+	case SecondTieNobody:
+		g.nobodyLeaves()
+	case SecondTieAll:
+		g.eliminate(tied, CauseAll)
+	default:
+		g.emit(Event{Kind: EvAllVoteBegan})
+	}
+}
+
+// closeAllVote: all the tied leave if more than half of the living said yes.
+func (g *Game) closeAllVote() {
+	yes := g.yes & g.alive
+	pass := yes.Len()*2 > g.alive.Len()
+	g.emit(Event{Kind: EvAllVoteClosed, Set: yes, Yes: pass})
+	if !pass || g.ncand == 0 {
+		g.nobodyLeaves()
+		return
+	}
+	var all SeatSet
+	for i := uint8(0); i < g.ncand; i++ {
+		all = all.With(g.cand[i])
+	}
+	g.eliminate(all, CauseAll)
+}
+
+// eliminate sends players away by day, in seat order, then checks the end of
+// the game before any last words.
+func (g *Game) eliminate(out SeatSet, cause Cause) {
+	for m := out; m != 0; {
+		s := m.First()
+		m = m.Without(s)
+		g.emitOut(s, cause)
+	}
+	if g.endCheck() {
+		return
+	}
+	g.afterLastWords()
+}
+
+// removeByFouls takes a player out at once (no last words), checks the end,
+// and moves the floor on if it was theirs.
+func (g *Game) removeByFouls(s Seat) {
+	wasSpeaker := g.speaker == s
+	g.emitOut(s, CauseFouls)
+	if g.endCheck() || !wasSpeaker {
+		return
+	}
+	switch g.phase {
+	case PhaseSpeech:
+		g.nextSpeech()
+	case PhaseDefence:
+		g.nextDefence()
+	case PhaseTieSpeech:
+		g.nextTieSpeech()
+	}
+}
+
+// result applies "End of the game" in the rulebook's order.
+func (g *Game) result() Winner {
+	alive := g.alive.Len()
+	mafia := (g.alive & g.mafia).Len()
+	maniac := g.man != 0 && g.alive.Has(g.man)
+	switch {
+	case alive == 0:
+		return WinnerDraw
+	case mafia == 0 && !maniac:
+		return WinnerTown
+	case maniac && alive <= 2:
+		if alive == 2 && mafia == 1 {
+			switch g.rules.ManiacVsMafia {
+			case ManiacVsMafiaMafia:
+				return WinnerMafia
+			case ManiacVsMafiaDraw:
+				return WinnerDraw
+			}
+		}
+		return WinnerManiac
+	case mafia >= alive-mafia:
+		return WinnerMafia
+	}
+	return WinnerNone
+}
+
+// endCheck ends the game if a side has won, revealing every role.
+func (g *Game) endCheck() bool {
+	w := g.result()
+	if w == WinnerNone {
+		return false
+	}
+	e := Event{Kind: EvGameEnded, Winner: w}
+	for s := Seat(1); s <= Seat(g.n); s++ {
+		e.Roles[s] = uint8(g.roles[s])
+	}
+	g.emit(e)
+	return true
+}

@@ -1,0 +1,326 @@
+package engine
+
+// Game is one game's whole state. Only apply changes it; Handle validates a
+// command and emits the events that apply folds in. A Game is not safe for
+// use by several goroutines at once (one room owns it).
+type Game struct {
+	state
+	out []Event // the events of the last call, reused between calls
+}
+
+// state is everything a game knows; it is comparable, so that a replayed game
+// can be checked equal to the live one.
+type state struct {
+	rules Ruleset
+	seed  uint64
+	n     uint8
+	roles [MaxSeats + 1]Role
+	mafia SeatSet // the mafia's team, fixed at the deal
+	don   Seat
+	det   Seat
+	doc   Seat
+	man   Seat
+
+	alive   SeatSet
+	phase   Phase
+	round   uint16
+	speaker Seat
+	winner  Winner
+
+	fouls      [MaxSeats + 1]uint8
+	lostSpeech SeatSet
+	shownRole  [MaxSeats + 1]Role // what everyone knows of the dead (reveal_on_death, game end)
+	shownTeam  [MaxSeats + 1]Team
+
+	// the night
+	mafiaChoice [MaxSeats + 1]Seat
+	mafiaSeq    [MaxSeats + 1]uint8
+	seq         uint8
+	mafiaActed  SeatSet // named a victim or skipped tonight
+	skipped     SeatSet
+	checked     SeatSet // the Don and the detective, once they checked tonight
+	donCheck    Seat    // whom the Don checked tonight
+	detCheck    Seat    // whom the detective checked tonight
+	shot        Seat
+	heal        Seat
+	healed      SeatSet // healed at some time this game
+	lastHeal    Seat
+	lastHealRnd uint16
+	shotsLeft   uint8
+	donKnows    [MaxSeats + 1]Result
+	detKnows    [MaxSeats + 1]Result
+	victims     SeatSet // the last morning's
+
+	// the day
+	dayStarted bool
+	opener     Seat // the seat today's speeches start from
+	slot       Seat // the last speech slot reached in today's round
+	nominated  bool // the current speaker has nominated
+	cand       [MaxSeats]Seat
+	ncand      uint8
+	defended   SeatSet
+	votes      [MaxSeats + 1]Seat
+	voted      SeatSet
+	yes        SeatSet
+	lwQueue    SeatSet
+	ballot     [MaxSeats + 1]uint8 // the last closed vote, public
+}
+
+// New starts a game with a fixed deal (roles[0] is seat 1's card) under the
+// given rules. seed is recorded with the deal (use the seed Setup.Deal was
+// given, or 0 for a deal made by hand). It returns the game and its first
+// events: GameStarted and the first NightBegan.
+func New(rules Ruleset, roles []Role, seed uint64) (*Game, []Event, error) {
+	g := new(Game)
+	ev, err := g.Start(rules, roles, seed)
+	if err != nil {
+		return nil, nil, err
+	}
+	return g, ev, nil
+}
+
+// Start resets g to a new game, as New does, reusing its memory. The returned
+// events are valid until the next call on g.
+func (g *Game) Start(rules Ruleset, roles []Role, seed uint64) ([]Event, error) {
+	if !rules.Valid() {
+		return nil, &Error{Code: CodeBadOptionValue}
+	}
+	for _, r := range roles {
+		if r == RoleNone || r >= numRoles {
+			return nil, &Error{Code: CodeUnknownRole}
+		}
+	}
+	if _, err := SetupOf(roles).Validate(); err != nil {
+		return nil, err
+	}
+	if len(roles) != SetupOf(roles).Players() {
+		return nil, &Error{Code: CodeUnknownRole}
+	}
+	g.out = g.out[:0]
+	g.state = state{}
+	e := Event{Kind: EvGameStarted, Rules: rules, Seed: seed, Count: uint8(len(roles))}
+	for i, r := range roles {
+		e.Roles[i+1] = uint8(r)
+	}
+	g.emit(e)
+	g.emit(Event{Kind: EvNightBegan, Round: 1})
+	return g.out, nil
+}
+
+// emit folds an event into the state and records it in the output.
+func (g *Game) emit(e Event) {
+	if e.Round == 0 {
+		e.Round = g.round
+	}
+	g.apply(&e)
+	g.out = append(g.out, e)
+}
+
+// apply is the only place where a game's state changes.
+func (g *Game) apply(e *Event) {
+	switch e.Kind {
+	case EvGameStarted:
+		g.state = state{rules: e.Rules, seed: e.Seed, n: e.Count, shotsLeft: 2}
+		for s := Seat(1); s <= Seat(e.Count); s++ {
+			r := Role(e.Roles[s])
+			g.roles[s] = r
+			switch r {
+			case Don:
+				g.don = s
+			case Detective:
+				g.det = s
+			case Doctor:
+				g.doc = s
+			case Maniac:
+				g.man = s
+			}
+			if r.IsMafia() {
+				g.mafia = g.mafia.With(s)
+			}
+		}
+		g.alive = allSeats(int(e.Count))
+	case EvNightBegan:
+		g.phase, g.round, g.speaker = PhaseNight, e.Round, 0
+		g.mafiaChoice, g.mafiaSeq = [MaxSeats + 1]Seat{}, [MaxSeats + 1]uint8{}
+		g.seq, g.mafiaActed, g.skipped, g.checked = 0, 0, 0, 0
+		g.donCheck, g.detCheck = 0, 0
+		g.shot, g.heal = 0, 0
+		g.dayStarted, g.ncand, g.defended = false, 0, 0
+	case EvMafiaChose:
+		g.mafiaChoice[e.Actor] = e.Target
+		g.seq++
+		g.mafiaSeq[e.Actor] = g.seq
+		g.mafiaActed = g.mafiaActed.With(e.Actor)
+	case EvChecked:
+		g.checked = g.checked.With(e.Actor)
+		if e.Actor == g.don {
+			g.donKnows[e.Target], g.donCheck = e.Result, e.Target
+		} else {
+			g.detKnows[e.Target], g.detCheck = e.Result, e.Target
+		}
+	case EvHealed:
+		g.heal = e.Target
+		g.healed = g.healed.With(e.Target)
+		g.lastHeal, g.lastHealRnd = e.Target, g.round
+	case EvShot:
+		g.shot = e.Target
+		g.shotsLeft--
+	case EvSkipped:
+		g.skipped = g.skipped.With(e.Actor)
+		if g.mafia.Has(e.Actor) && !g.mafiaActed.Has(e.Actor) {
+			g.mafiaChoice[e.Actor] = 0
+			g.mafiaActed = g.mafiaActed.With(e.Actor)
+		}
+	case EvNightEnded:
+		g.victims = e.Set
+	case EvPlayerOut:
+		g.alive = g.alive.Without(e.Target)
+		g.lostSpeech = g.lostSpeech.Without(e.Target)
+		g.shownRole[e.Target], g.shownTeam[e.Target] = e.Role, e.Team
+		g.dropCandidate(e.Target)
+		if e.Cause != CauseFouls && g.rules.LastWords == LastWordsOn {
+			g.lwQueue = g.lwQueue.With(e.Target)
+		}
+	case EvLastWords:
+		g.phase, g.speaker = PhaseLastWords, e.Target
+		g.lwQueue = g.lwQueue.Without(e.Target)
+	case EvDayBegan:
+		g.phase, g.speaker = PhaseSpeech, 0
+		g.dayStarted, g.opener, g.slot = true, e.Actor, 0
+		g.ncand, g.defended = 0, 0
+	case EvSpeechSkipped:
+		g.slot, g.speaker = e.Target, 0
+		g.lostSpeech = g.lostSpeech.Without(e.Target)
+	case EvSpeech:
+		g.phase, g.speaker, g.slot, g.nominated = PhaseSpeech, e.Target, e.Target, false
+	case EvNominated:
+		g.cand[g.ncand] = e.Target
+		g.ncand++
+		g.nominated = true
+	case EvDefence:
+		g.phase, g.speaker = PhaseDefence, e.Target
+		g.defended = g.defended.With(e.Target)
+	case EvVoteBegan:
+		g.phase, g.speaker = e.Phase, 0
+		g.votes, g.voted = [MaxSeats + 1]Seat{}, 0
+	case EvVoteCast:
+		g.votes[e.Actor] = e.Target
+		g.voted = g.voted.With(e.Actor)
+	case EvVoteClosed:
+		g.ballot = e.Roles
+	case EvTie:
+		g.ncand = e.Count
+		for i := uint8(0); i < e.Count; i++ {
+			g.cand[i] = Seat(e.Roles[i])
+		}
+		g.defended = 0
+	case EvTieSpeech:
+		g.phase, g.speaker = PhaseTieSpeech, e.Target
+		g.defended = g.defended.With(e.Target)
+	case EvAllVoteBegan:
+		g.phase, g.speaker = PhaseAllVote, 0
+		g.voted, g.yes = 0, 0
+	case EvAllVoteCast:
+		g.voted = g.voted.With(e.Actor)
+		if e.Yes {
+			g.yes = g.yes.With(e.Actor)
+		}
+	case EvAllVoteClosed, EvNobodyLeaves:
+	case EvFouled:
+		g.fouls[e.Target] = e.Count
+		if l := g.rules.FoulLimit; l >= 2 && e.Count == l-1 {
+			g.lostSpeech = g.lostSpeech.With(e.Target)
+		}
+	case EvGameEnded:
+		g.phase, g.speaker, g.winner = PhaseEnded, 0, e.Winner
+		for s := Seat(1); s <= Seat(g.n); s++ {
+			g.shownRole[s], g.shownTeam[s] = g.roles[s], g.roles[s].Team()
+		}
+	}
+}
+
+// dropCandidate withdraws a player who left the game from today's candidates.
+func (g *Game) dropCandidate(s Seat) {
+	j := uint8(0)
+	for i := uint8(0); i < g.ncand; i++ {
+		if g.cand[i] != s {
+			g.cand[j] = g.cand[i]
+			j++
+		}
+	}
+	g.ncand = j
+}
+
+func (g *Game) isCandidate(s Seat) bool {
+	for i := uint8(0); i < g.ncand; i++ {
+		if g.cand[i] == s {
+			return true
+		}
+	}
+	return false
+}
+
+// Players returns the number of seats.
+func (g *Game) Players() int { return int(g.n) }
+
+// Rules returns the game's ruleset.
+func (g *Game) Rules() Ruleset { return g.rules }
+
+// Phase returns the current step.
+func (g *Game) Phase() Phase { return g.phase }
+
+// Round returns the round: N for night N and the day after it.
+func (g *Game) Round() int { return int(g.round) }
+
+// Speaker returns the seat whose speech, defence, tie speech or last words
+// it is, or 0.
+func (g *Game) Speaker() Seat { return g.speaker }
+
+// Alive returns the living seats.
+func (g *Game) Alive() SeatSet { return g.alive }
+
+// Winner returns the result, or WinnerNone while the game goes on.
+func (g *Game) Winner() Winner { return g.winner }
+
+// Ended reports whether the game is over.
+func (g *Game) Ended() bool { return g.phase == PhaseEnded }
+
+// Candidates returns today's candidates in nomination order (in a revote or
+// all-vote: the tied ones).
+func (g *Game) Candidates() []Seat {
+	out := make([]Seat, g.ncand)
+	copy(out, g.cand[:g.ncand])
+	return out
+}
+
+// Role returns a seat's card. It is a secret: for the host and the record,
+// never for another seat (players get views).
+func (g *Game) Role(s Seat) Role {
+	if s == 0 || s > Seat(g.n) {
+		return RoleNone
+	}
+	return g.roles[s]
+}
+
+// Seed returns the seed recorded with the deal.
+func (g *Game) Seed() uint64 { return g.seed }
+
+// Fouls returns a seat's fouls.
+func (g *Game) Fouls(s Seat) int {
+	if s > Seat(g.n) {
+		return 0
+	}
+	return int(g.fouls[s])
+}
+
+// Clone returns an independent copy of the game (its output buffer is not shared).
+func (g *Game) Clone() *Game {
+	c := *g
+	c.out = nil
+	return &c
+}
+
+// Equal reports whether two games are in the same state.
+func (g *Game) Equal(o *Game) bool {
+	return g.state == o.state
+}

@@ -1,0 +1,286 @@
+package engine
+
+// Handle applies one command. It either refuses it with an *Error and changes
+// nothing, or returns the events it caused, in order. The returned slice is
+// reused by the next call on g: copy it to keep it.
+func (g *Game) Handle(c Command) ([]Event, error) {
+	g.out = g.out[:0]
+	if err := g.check(c); err != nil {
+		return nil, err
+	}
+	g.exec(c)
+	return g.out, nil
+}
+
+// Check reports whether Handle would accept the command, without changing
+// anything.
+func (g *Game) Check(c Command) error { return g.check(c) }
+
+func (g *Game) seatOK(s Seat) bool { return s >= 1 && s <= Seat(g.n) }
+
+// target validates a target seat: at the table and alive.
+func (g *Game) target(c Command) *Error {
+	if !g.seatOK(c.Target) {
+		return &Error{Code: CodeNoSuchSeat, Seat: c.Target, N: int(g.n)}
+	}
+	if !g.alive.Has(c.Target) {
+		return &Error{Code: CodeTargetOut, Target: c.Target}
+	}
+	return nil
+}
+
+// check validates c against the state. It must not change anything.
+func (g *Game) check(c Command) error {
+	if c.Verb == VerbNone || c.Verb >= numVerbs {
+		return &Error{Code: CodeUnknownVerb}
+	}
+	if g.phase == PhaseEnded {
+		return &Error{Code: CodeGameOver}
+	}
+	if g.phase == PhaseNone {
+		return &Error{Code: CodeWrongPhase, Phase: g.phase}
+	}
+	switch c.Verb {
+	case Next:
+		if c.By != Host {
+			return &Error{Code: CodeHostOnly}
+		}
+		return nil
+	case Foul:
+		if c.By != Host {
+			return &Error{Code: CodeHostOnly}
+		}
+		if err := g.target(c); err != nil {
+			return err
+		}
+		return nil
+	}
+	if !g.seatOK(c.By) {
+		return &Error{Code: CodeNoSuchSeat, Seat: c.By, N: int(g.n)}
+	}
+	if c.Verb == Pass {
+		if !g.phase.Timed() {
+			return &Error{Code: CodeWrongPhase, Phase: g.phase}
+		}
+		if c.By != g.speaker {
+			return &Error{Code: CodeNotSpeaker, Seat: c.By}
+		}
+		return nil
+	}
+	if !g.alive.Has(c.By) {
+		return &Error{Code: CodeActorOut, Seat: c.By}
+	}
+	switch c.Verb {
+	case Kill, Check, Shoot, Heal, Skip:
+		return g.checkNight(c)
+	case Nominate:
+		if g.phase != PhaseSpeech {
+			return &Error{Code: CodeWrongPhase, Phase: g.phase}
+		}
+		if c.By != g.speaker {
+			return &Error{Code: CodeNotSpeaker, Seat: c.By}
+		}
+		if g.nominated {
+			return &Error{Code: CodeAlreadyNominated, Seat: c.By}
+		}
+		if c.Target == c.By {
+			return &Error{Code: CodeNominateSelf, Seat: c.By}
+		}
+		if err := g.target(c); err != nil {
+			return err
+		}
+		if g.isCandidate(c.Target) {
+			return &Error{Code: CodeAlreadyCandidate, Target: c.Target}
+		}
+	case Vote:
+		if g.phase != PhaseVote && g.phase != PhaseRevote {
+			return &Error{Code: CodeWrongPhase, Phase: g.phase}
+		}
+		if g.voted.Has(c.By) {
+			return &Error{Code: CodeAlreadyVoted, Seat: c.By}
+		}
+		if !g.seatOK(c.Target) {
+			return &Error{Code: CodeNoSuchSeat, Seat: c.Target, N: int(g.n)}
+		}
+		if !g.isCandidate(c.Target) {
+			return &Error{Code: CodeNotCandidate, Target: c.Target}
+		}
+	case AllVote:
+		if g.phase != PhaseAllVote {
+			return &Error{Code: CodeWrongPhase, Phase: g.phase}
+		}
+		if g.voted.Has(c.By) {
+			return &Error{Code: CodeAlreadyVoted, Seat: c.By}
+		}
+	}
+	return nil
+}
+
+// hasNightRole reports whether a seat's card acts at night.
+func (g *Game) hasNightRole(s Seat) bool {
+	return g.mafia.Has(s) || s == g.det || s == g.doc || s == g.man
+}
+
+// nightDone reports whether a seat has nothing left to do tonight.
+func (g *Game) nightDone(s Seat) bool {
+	if g.skipped.Has(s) {
+		return true
+	}
+	done := true
+	if g.mafia.Has(s) && !g.mafiaActed.Has(s) {
+		done = false
+	}
+	if (s == g.don || s == g.det) && !g.checked.Has(s) {
+		done = false
+	}
+	if s == g.doc && g.heal == 0 {
+		done = false
+	}
+	if s == g.man && g.round >= 2 && g.shotsLeft > 0 && g.shot == 0 {
+		done = false
+	}
+	return done
+}
+
+func (g *Game) checkNight(c Command) error {
+	if g.phase != PhaseNight {
+		return &Error{Code: CodeWrongPhase, Phase: g.phase}
+	}
+	if !g.hasNightRole(c.By) {
+		return &Error{Code: CodeNotYourRole, Seat: c.By}
+	}
+	if g.round == 1 && g.rules.FirstNight == FirstNightMeeting {
+		return &Error{Code: CodeMeetingNight}
+	}
+	switch c.Verb {
+	case Skip:
+		done := g.nightDone(c.By)
+		if c.By == g.man && !g.mafia.Has(c.By) {
+			// the maniac may skip on any night he has not shot, even with no
+			// shot left or on night 1: "I do nothing tonight"
+			done = g.skipped.Has(c.By) || g.shot != 0
+		}
+		if done {
+			return &Error{Code: CodeAlreadyActed, Seat: c.By}
+		}
+		return nil
+	case Kill:
+		if !g.mafia.Has(c.By) {
+			return &Error{Code: CodeNotYourRole, Seat: c.By}
+		}
+		if g.mafiaActed.Has(c.By) {
+			return &Error{Code: CodeAlreadyActed, Seat: c.By}
+		}
+		if err := g.target(c); err != nil {
+			return err
+		}
+		if g.mafia.Has(c.Target) {
+			return &Error{Code: CodeTargetIsMafia, Target: c.Target}
+		}
+	case Check:
+		if c.By != g.don && c.By != g.det {
+			return &Error{Code: CodeNotYourRole, Seat: c.By}
+		}
+		if g.checked.Has(c.By) || g.skipped.Has(c.By) {
+			return &Error{Code: CodeAlreadyActed, Seat: c.By}
+		}
+		if c.Target == c.By {
+			return &Error{Code: CodeCheckSelf}
+		}
+		if err := g.target(c); err != nil {
+			return err
+		}
+	case Shoot:
+		if c.By != g.man {
+			return &Error{Code: CodeNotYourRole, Seat: c.By}
+		}
+		if g.round < 2 {
+			return &Error{Code: CodeManiacNightOne}
+		}
+		if g.shot != 0 || g.skipped.Has(c.By) {
+			return &Error{Code: CodeAlreadyActed, Seat: c.By}
+		}
+		if g.shotsLeft == 0 {
+			return &Error{Code: CodeNoShotsLeft, N: 2}
+		}
+		if c.Target == c.By {
+			return &Error{Code: CodeShootSelf}
+		}
+		if err := g.target(c); err != nil {
+			return err
+		}
+	case Heal:
+		if c.By != g.doc {
+			return &Error{Code: CodeNotYourRole, Seat: c.By}
+		}
+		if g.heal != 0 || g.skipped.Has(c.By) {
+			return &Error{Code: CodeAlreadyActed, Seat: c.By}
+		}
+		if err := g.target(c); err != nil {
+			return err
+		}
+		if g.rules.DoctorRepeat == DoctorOncePerGame && g.healed.Has(c.Target) {
+			return &Error{Code: CodeAlreadyHealed, Target: c.Target}
+		}
+		if g.rules.DoctorRepeat == DoctorNotTwiceInARow && g.lastHealRnd+1 == g.round && g.lastHeal == c.Target {
+			return &Error{Code: CodeHealedLastNight, Target: c.Target}
+		}
+	}
+	return nil
+}
+
+// checkResult is the answer a checker gets about a target.
+func (g *Game) checkResult(by, target Seat) Result {
+	r := g.roles[target]
+	if by == g.don {
+		if r == Detective {
+			return ResultDetective
+		}
+		return ResultNotDetective
+	}
+	switch {
+	case r.IsMafia():
+		return ResultMafia
+	case r == Maniac:
+		switch g.rules.ManiacCheck {
+		case ManiacShowsMafia:
+			return ResultMafia
+		case ManiacShowsManiac:
+			return ResultManiac
+		}
+	}
+	return ResultNotMafia
+}
+
+// exec carries out a command that check accepted.
+func (g *Game) exec(c Command) {
+	switch c.Verb {
+	case Kill:
+		g.emit(Event{Kind: EvMafiaChose, Actor: c.By, Target: c.Target})
+	case Check:
+		g.emit(Event{Kind: EvChecked, Actor: c.By, Target: c.Target, Result: g.checkResult(c.By, c.Target)})
+	case Shoot:
+		g.emit(Event{Kind: EvShot, Actor: c.By, Target: c.Target})
+	case Heal:
+		g.emit(Event{Kind: EvHealed, Actor: c.By, Target: c.Target})
+	case Skip:
+		g.emit(Event{Kind: EvSkipped, Actor: c.By})
+	case Nominate:
+		g.emit(Event{Kind: EvNominated, Actor: c.By, Target: c.Target})
+	case Vote:
+		g.emit(Event{Kind: EvVoteCast, Actor: c.By, Target: c.Target})
+	case AllVote:
+		g.emit(Event{Kind: EvAllVoteCast, Actor: c.By, Yes: c.Yes})
+	case Foul:
+		n := g.fouls[c.Target]
+		if n < 255 {
+			n++
+		}
+		g.emit(Event{Kind: EvFouled, Target: c.Target, Count: n})
+		if l := g.rules.FoulLimit; l > 0 && n >= l {
+			g.removeByFouls(c.Target)
+		}
+	case Pass, Next:
+		g.advance()
+	}
+}

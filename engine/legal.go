@@ -1,0 +1,111 @@
+package engine
+
+// This file answers, from a View alone, what its seat may do now. Bots and
+// clients use it to offer only legal choices; a property test pins it to what
+// Handle accepts.
+
+func (v *View) meetingNight() bool {
+	return v.Phase == PhaseNight && v.Round == 1 && v.Rules.FirstNight == FirstNightMeeting
+}
+
+// nightActive reports whether the viewer may still act tonight at all.
+func (v *View) nightActive() bool {
+	return v.Phase == PhaseNight && !v.meetingNight() && v.Seat != 0 && v.Alive.Has(v.Seat) && !v.Skipped
+}
+
+// Targets returns the seats the viewer may name with verb now (empty when
+// the verb is not the viewer's to use now).
+func (v *View) Targets(verb Verb) SeatSet {
+	if v.Seat == 0 || v.Phase == PhaseEnded || !v.Alive.Has(v.Seat) {
+		return 0
+	}
+	others := v.Alive.Without(v.Seat)
+	switch verb {
+	case Kill:
+		if !v.nightActive() || !v.Role.IsMafia() || v.MafiaActed.Has(v.Seat) {
+			return 0
+		}
+		t := v.Alive
+		for m := t; m != 0; {
+			s := m.First()
+			m = m.Without(s)
+			if v.Teams[s] == TeamMafia {
+				t = t.Without(s)
+			}
+		}
+		return t
+	case Check:
+		if !v.nightActive() || (v.Role != Don && v.Role != Detective) || v.CheckTarget != 0 {
+			return 0
+		}
+		return others
+	case Shoot:
+		if !v.nightActive() || v.Role != Maniac || v.Round < 2 || v.ShotTarget != 0 || v.ShotsLeft == 0 {
+			return 0
+		}
+		return others
+	case Heal:
+		if !v.nightActive() || v.Role != Doctor || v.HealTarget != 0 {
+			return 0
+		}
+		t := v.Alive
+		if v.Rules.DoctorRepeat == DoctorOncePerGame {
+			t &^= v.Healed
+		}
+		if v.HealBanned != 0 {
+			t = t.Without(v.HealBanned)
+		}
+		return t
+	case Nominate:
+		if v.Phase != PhaseSpeech || v.Speaker != v.Seat || v.Nominated {
+			return 0
+		}
+		t := others
+		for i := uint8(0); i < v.NumCandidates; i++ {
+			t = t.Without(v.Candidates[i])
+		}
+		return t
+	case Vote:
+		if (v.Phase != PhaseVote && v.Phase != PhaseRevote) || v.Voted {
+			return 0
+		}
+		var t SeatSet
+		for i := uint8(0); i < v.NumCandidates; i++ {
+			t = t.With(v.Candidates[i])
+		}
+		return t
+	}
+	return 0
+}
+
+// Can reports whether the viewer may use verb now (with some target, for
+// verbs that take one).
+func (v *View) Can(verb Verb) bool {
+	if v.Seat == 0 || v.Phase == PhaseEnded {
+		return false
+	}
+	switch verb {
+	case Pass:
+		return v.Phase.Timed() && v.Speaker == v.Seat
+	case AllVote:
+		return v.Phase == PhaseAllVote && v.Alive.Has(v.Seat) && !v.Voted
+	case Skip:
+		if !v.nightActive() {
+			return false
+		}
+		switch v.Role {
+		case Maniac:
+			return v.ShotTarget == 0
+		case Don:
+			return !v.MafiaActed.Has(v.Seat) || v.CheckTarget == 0
+		case Mafioso:
+			return !v.MafiaActed.Has(v.Seat)
+		case Detective:
+			return v.CheckTarget == 0
+		case Doctor:
+			return v.HealTarget == 0
+		}
+		return false
+	}
+	return v.Targets(verb) != 0
+}

@@ -1,0 +1,185 @@
+package engine
+
+// View is what one seat (or the host, or a spectator) may know, built fresh
+// from the game. It is a plain value: sending it never sends the Game.
+type View struct {
+	Seat    Seat // whose view; 0 for the host and for spectators
+	Host    bool // the host's view: every secret
+	Players uint8
+	Rules   Ruleset
+	Phase   Phase
+	Round   uint16
+	Speaker Seat
+	Winner  Winner
+	Alive   SeatSet
+
+	Candidates    [MaxSeats]Seat // today's candidates in nomination order
+	NumCandidates uint8
+	Nominated     bool // the current speaker has nominated in this speech
+
+	Fouls      [MaxSeats + 1]uint8
+	LostSpeech SeatSet            // seats whose next speech is lost through fouls
+	Victims    SeatSet            // the last morning's victims
+	Ballot     [MaxSeats + 1]Seat // the last closed vote: voter → candidate counted
+
+	Role  Role               // the viewer's own card
+	Roles [MaxSeats + 1]Role // every card the viewer knows
+	Teams [MaxSeats + 1]Team // every team the viewer knows
+
+	// The viewer's own night, tonight.
+	KillTarget  Seat                 // the victim the viewer named (mafia)
+	CheckTarget Seat                 // the seat the viewer checked (Don, detective)
+	ShotTarget  Seat                 // the maniac's shot
+	HealTarget  Seat                 // the doctor's heal
+	Skipped     bool                 // the viewer does nothing more tonight
+	Checks      [MaxSeats + 1]Result // the viewer's check answers so far, by seat
+	MafiaChoice [MaxSeats + 1]Seat   // mafia: each teammate's victim tonight
+	MafiaActed  SeatSet              // mafia: teammates who named or skipped tonight
+	ShotsLeft   uint8                // maniac: shots left
+	Healed      SeatSet              // doctor: seats healed so far this game
+	HealBanned  Seat                 // doctor: the seat healed last night (doctor_repeat=not_twice_in_a_row)
+
+	// The viewer's vote in the current vote or all-vote.
+	Voted  bool
+	MyVote Seat
+	MyYes  bool
+}
+
+// CandidateList returns the candidates as a slice (allocates).
+func (v *View) CandidateList() []Seat {
+	out := make([]Seat, v.NumCandidates)
+	copy(out, v.Candidates[:v.NumCandidates])
+	return out
+}
+
+// IsCandidate reports whether s is a candidate now.
+func (v *View) IsCandidate(s Seat) bool {
+	for i := uint8(0); i < v.NumCandidates; i++ {
+		if v.Candidates[i] == s {
+			return true
+		}
+	}
+	return false
+}
+
+// ViewFor returns what seat s may know: its own card; the mafia's team each
+// other; the Don's and the detective's own answers; roles revealed by the
+// rules; everything public. An unknown seat gets the spectator's view.
+func (g *Game) ViewFor(s Seat) View {
+	var v View
+	g.ViewInto(&v, s)
+	return v
+}
+
+// SpectatorView returns public information only.
+func (g *Game) SpectatorView() View {
+	var v View
+	g.ViewInto(&v, 0)
+	return v
+}
+
+// HostView returns everything: every card, every night action.
+func (g *Game) HostView() View {
+	var v View
+	g.public(&v)
+	v.Host = true
+	for s := Seat(1); s <= Seat(g.n); s++ {
+		v.Roles[s], v.Teams[s] = g.roles[s], g.roles[s].Team()
+	}
+	v.KillTarget = g.mafiaTarget()
+	v.ShotTarget, v.HealTarget = g.shot, g.heal
+	v.MafiaChoice, v.MafiaActed = g.mafiaChoice, g.mafiaActed
+	v.Healed, v.ShotsLeft = g.healed, g.shotsLeft
+	v.HealBanned = g.healBanned()
+	for s := Seat(1); s <= Seat(g.n); s++ {
+		if g.donKnows[s] != ResultNone {
+			v.Checks[s] = g.donKnows[s]
+		}
+		if g.detKnows[s] != ResultNone {
+			v.Checks[s] = g.detKnows[s]
+		}
+	}
+	return v
+}
+
+func (g *Game) healBanned() Seat {
+	if g.rules.DoctorRepeat == DoctorNotTwiceInARow && g.lastHealRnd+1 == g.round && g.phase == PhaseNight {
+		return g.lastHeal
+	}
+	return 0
+}
+
+// public fills what everyone may know.
+func (g *Game) public(v *View) {
+	*v = View{
+		Players: g.n, Rules: g.rules, Phase: g.phase, Round: g.round, Speaker: g.speaker,
+		Winner: g.winner, Alive: g.alive, Candidates: g.cand, NumCandidates: g.ncand,
+		Nominated: g.nominated, Fouls: g.fouls, LostSpeech: g.lostSpeech, Victims: g.victims,
+		Roles: g.shownRole, Teams: g.shownTeam,
+	}
+	for i := range g.ballot {
+		v.Ballot[i] = Seat(g.ballot[i])
+	}
+}
+
+// ViewInto fills *v with ViewFor(s) without allocating. Seat 0 (or any seat
+// not at the table) gets the spectator's view.
+func (g *Game) ViewInto(v *View, s Seat) {
+	g.public(v)
+	if !g.seatOK(s) {
+		return
+	}
+	v.Seat = s
+	r := g.roles[s]
+	v.Role = r
+	v.Roles[s], v.Teams[s] = r, r.Team()
+	if g.mafia.Has(s) {
+		for m := g.mafia; m != 0; {
+			t := m.First()
+			m = m.Without(t)
+			v.Roles[t], v.Teams[t] = g.roles[t], TeamMafia
+		}
+		if g.phase == PhaseNight {
+			v.MafiaChoice, v.MafiaActed = g.mafiaChoice, g.mafiaActed
+			if g.mafiaActed.Has(s) {
+				v.KillTarget = g.mafiaChoice[s]
+			}
+		}
+	}
+	if g.phase == PhaseNight {
+		v.Skipped = g.skipped.Has(s)
+	}
+	switch s {
+	case g.don:
+		v.Checks = g.donKnows
+	case g.det:
+		v.Checks = g.detKnows
+	}
+	if g.phase == PhaseNight {
+		switch s {
+		case g.don:
+			v.CheckTarget = g.donCheck
+		case g.det:
+			v.CheckTarget = g.detCheck
+		}
+	}
+	if s == g.man {
+		v.ShotsLeft = g.shotsLeft
+		if g.phase == PhaseNight {
+			v.ShotTarget = g.shot
+		}
+	}
+	if s == g.doc {
+		v.Healed = g.healed
+		v.HealBanned = g.healBanned()
+		if g.phase == PhaseNight {
+			v.HealTarget = g.heal
+		}
+	}
+	switch g.phase {
+	case PhaseVote, PhaseRevote:
+		v.Voted, v.MyVote = g.voted.Has(s), g.votes[s]
+	case PhaseAllVote:
+		v.Voted, v.MyYes = g.voted.Has(s), g.yes.Has(s)
+	}
+}

@@ -1,0 +1,3 @@
+module mafia
+
+go 1.26.8
