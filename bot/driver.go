@@ -28,7 +28,7 @@ func (t *Table) Step() bool {
 	for p := g.Pending(); p != 0; {
 		s := p.First()
 		p = p.Without(s)
-		for i := 0; i < maxActsPerStep && g.Pending().Has(s); i++ {
+		for i := 0; i < maxActsPerStep && (i == 0 || g.MayAct(s)); i++ {
 			g.ViewInto(&t.view, s)
 			cmd, ok := t.Bots[s].Act(&t.view)
 			if !ok {

@@ -34,6 +34,20 @@ func (g *Game) EventFor(e Event, s Seat) (Event, bool) {
 	return Event{}, false
 }
 
+// MayAct reports whether seat s may still act in the current step (see
+// Pending; the same secrecy applies).
+func (g *Game) MayAct(s Seat) bool {
+	switch g.phase {
+	case PhaseNight:
+		return g.alive.Has(s) && !(g.round == 1 && g.rules.FirstNight == FirstNightMeeting) && !g.nightDone(s)
+	case PhaseSpeech:
+		return s != 0 && s == g.speaker && !g.nominated
+	case PhaseVote, PhaseRevote, PhaseAllVote:
+		return g.alive.Has(s) && !g.voted.Has(s)
+	}
+	return false
+}
+
 // Pending returns the seats that may still act in the current step: at night
 // the living roles with an action left (for the host and a bot driver only:
 // it must never reach players, since who has acted at night is secret);
@@ -48,7 +62,7 @@ func (g *Game) Pending() SeatSet {
 		for m := g.alive; m != 0; {
 			s := m.First()
 			m = m.Without(s)
-			if g.hasNightRole(s) && !g.nightDone(s) {
+			if !g.nightDone(s) {
 				p = p.With(s)
 			}
 		}

@@ -63,7 +63,7 @@ type state struct {
 	voted      SeatSet
 	yes        SeatSet
 	lwQueue    SeatSet
-	ballot     [MaxSeats + 1]uint8 // the last closed vote, public
+	ballot     [MaxSeats + 1]Seat // the last closed vote, public
 }
 
 // New starts a game with a fixed deal (roles[0] is seat 1's card) under the
@@ -109,11 +109,12 @@ func (g *Game) Start(rules Ruleset, roles []Role, seed uint64) ([]Event, error) 
 
 // emit folds an event into the state and records it in the output.
 func (g *Game) emit(e Event) {
-	if e.Round == 0 {
-		e.Round = g.round
-	}
-	g.apply(&e)
 	g.out = append(g.out, e)
+	p := &g.out[len(g.out)-1]
+	if p.Round == 0 {
+		p.Round = g.round
+	}
+	g.apply(p)
 }
 
 // apply is the only place where a game's state changes.
@@ -207,7 +208,9 @@ func (g *Game) apply(e *Event) {
 		g.votes[e.Actor] = e.Target
 		g.voted = g.voted.With(e.Actor)
 	case EvVoteClosed:
-		g.ballot = e.Roles
+		for i, c := range e.Roles {
+			g.ballot[i] = Seat(c)
+		}
 	case EvTie:
 		g.ncand = e.Count
 		for i := uint8(0); i < e.Count; i++ {

@@ -126,20 +126,19 @@ func (g *Game) nightDone(s Seat) bool {
 	if g.skipped.Has(s) {
 		return true
 	}
-	done := true
-	if g.mafia.Has(s) && !g.mafiaActed.Has(s) {
-		done = false
+	switch g.roles[s] {
+	case Mafioso:
+		return g.mafiaActed.Has(s)
+	case Don:
+		return g.mafiaActed.Has(s) && g.checked.Has(s)
+	case Detective:
+		return g.checked.Has(s)
+	case Doctor:
+		return g.heal != 0
+	case Maniac:
+		return g.round < 2 || g.shotsLeft == 0 || g.shot != 0
 	}
-	if (s == g.don || s == g.det) && !g.checked.Has(s) {
-		done = false
-	}
-	if s == g.doc && g.heal == 0 {
-		done = false
-	}
-	if s == g.man && g.round >= 2 && g.shotsLeft > 0 && g.shot == 0 {
-		done = false
-	}
-	return done
+	return true
 }
 
 func (g *Game) checkNight(c Command) error {

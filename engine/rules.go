@@ -158,17 +158,10 @@ func (r Ruleset) Changed() []string {
 
 // Valid reports whether every option holds a value the rulebook names.
 func (r Ruleset) Valid() bool {
-	for _, o := range Options {
-		v := *o.field(&r)
-		if o.Values == nil {
-			if v > MaxFoulLimit {
-				return false
-			}
-		} else if int(v) >= len(o.Values) {
-			return false
-		}
-	}
-	return true
+	return r.FirstNight <= FirstNightMeeting && r.MafiaKill <= MafiaKillUnanimous &&
+		r.DoctorRepeat <= DoctorNotTwiceInARow && r.ManiacCheck <= ManiacShowsManiac &&
+		r.RevealOnDeath <= RevealRole && r.SecondTie <= SecondTieAll && r.LastWords <= LastWordsOff &&
+		r.ManiacVsMafia <= ManiacVsMafiaDraw && r.FoulLimit <= MaxFoulLimit
 }
 
 // ParseRules builds a ruleset from the defaults and the named options.

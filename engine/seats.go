@@ -40,14 +40,13 @@ func (m SeatSet) First() Seat {
 
 // Nth returns the i-th lowest seat (0-based), or 0 when there is none.
 func (m SeatSet) Nth(i int) Seat {
-	for ; m != 0; i-- {
-		s := Seat(bits.TrailingZeros32(uint32(m)))
-		if i == 0 {
-			return s
-		}
-		m = m.Without(s)
+	for ; i > 0 && m != 0; i-- {
+		m &= m - 1
 	}
-	return 0
+	if m == 0 {
+		return 0
+	}
+	return Seat(bits.TrailingZeros32(uint32(m)))
 }
 
 // Seats returns the seats in ascending order (allocates; for display and tests).

@@ -109,17 +109,26 @@ func (g *Game) healBanned() Seat {
 	return 0
 }
 
-// public fills what everyone may know.
+// public fills what everyone may know and clears the rest. It assigns field
+// by field: a View is filled for every bot decision, so this is hot.
 func (g *Game) public(v *View) {
-	*v = View{
-		Players: g.n, Rules: g.rules, Phase: g.phase, Round: g.round, Speaker: g.speaker,
-		Winner: g.winner, Alive: g.alive, Candidates: g.cand, NumCandidates: g.ncand,
-		Nominated: g.nominated, Fouls: g.fouls, LostSpeech: g.lostSpeech, Victims: g.victims,
-		Roles: g.shownRole, Teams: g.shownTeam,
-	}
-	for i := range g.ballot {
-		v.Ballot[i] = Seat(g.ballot[i])
-	}
+	// One statement per array: a tuple assignment would copy each array
+	// through a temporary first.
+	v.Seat, v.Host, v.Players, v.Rules = 0, false, g.n, g.rules
+	v.Phase, v.Round, v.Speaker, v.Winner, v.Alive = g.phase, g.round, g.speaker, g.winner, g.alive
+	v.Candidates = g.cand
+	v.NumCandidates, v.Nominated = g.ncand, g.nominated
+	v.Fouls = g.fouls
+	v.LostSpeech, v.Victims = g.lostSpeech, g.victims
+	v.Ballot = g.ballot
+	v.Role = RoleNone
+	v.Roles = g.shownRole
+	v.Teams = g.shownTeam
+	v.KillTarget, v.CheckTarget, v.ShotTarget, v.HealTarget, v.Skipped = 0, 0, 0, 0, false
+	v.Checks = [MaxSeats + 1]Result{}
+	v.MafiaChoice = [MaxSeats + 1]Seat{}
+	v.MafiaActed, v.ShotsLeft, v.Healed, v.HealBanned = 0, 0, 0, 0
+	v.Voted, v.MyVote, v.MyYes = false, 0, false
 }
 
 // ViewInto fills *v with ViewFor(s) without allocating. Seat 0 (or any seat

@@ -1,0 +1,171 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+	"time"
+
+	"mafia/engine"
+	"mafia/sim"
+)
+
+// simJSON is the --json output of mafia sim.
+type simJSON struct {
+	Games       int               `json:"games"`
+	Players     int               `json:"players"`
+	Seed        uint64            `json:"seed"`
+	Options     map[string]string `json:"options"`
+	Wins        simWins           `json:"wins"`
+	WinRates    map[string]rate   `json:"win_rates"`
+	Unfinished  int               `json:"unfinished"`
+	AvgRounds   float64           `json:"avg_rounds"`
+	GamesPerSec float64           `json:"games_per_sec"`
+	Seconds     float64           `json:"seconds"`
+	Workers     int               `json:"workers"`
+}
+
+type simWins struct {
+	Town   int `json:"town"`
+	Mafia  int `json:"mafia"`
+	Maniac int `json:"maniac"`
+	Draw   int `json:"draw"`
+}
+
+type rate struct {
+	Rate float64 `json:"rate"`
+	Lo95 float64 `json:"ci95_lo"`
+	Hi95 float64 `json:"ci95_hi"`
+}
+
+func runSim(args []string, _ io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("sim", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	games := fs.Int("games", 10000, "number of complete games to play")
+	players := fs.Int("players", 11, "players per game (a preset, 5 to 11)")
+	seed := fs.Uint64("seed", 1, "root seed: the same seed gives the same result on any number of cores")
+	options := fs.String("options", "", "house rules as k=v,k=v (names of RULES.md)")
+	asJSON := fs.Bool("json", false, "print one JSON object")
+	workers := fs.Int("workers", 0, "goroutines (0: one per core)")
+	lang := fs.String("lang", "", "language: ka, en or ru (default from the environment)")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: mafia sim --games N --players P --seed S [--options k=v,...] [--json]")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	p := printerFor(*lang)
+	if fs.NArg() > 0 || *games < 1 {
+		fs.Usage()
+		return 2
+	}
+	rules, err := parseOptionList(*options)
+	if err != nil {
+		fmt.Fprintln(stderr, p.Refusal(err))
+		return 2
+	}
+	if _, err := engine.Preset(*players); err != nil {
+		fmt.Fprintln(stderr, p.Refusal(err))
+		return 2
+	}
+	cfg := sim.Config{Games: *games, Players: *players, Seed: *seed, Rules: rules, Workers: *workers}
+	bar := newProgress(stderr, *games)
+	cfg.Progress = bar.update
+	start := time.Now()
+	res, err := sim.Run(cfg)
+	elapsed := time.Since(start)
+	bar.finish()
+	if err != nil {
+		fmt.Fprintln(stderr, p.Refusal(err))
+		return 2
+	}
+	perSec := float64(res.Games) / elapsed.Seconds()
+	if *asJSON {
+		out := simJSON{
+			Games: res.Games, Players: res.Players, Seed: *seed, Options: rules.Map(),
+			Wins:       simWins{Town: res.Town, Mafia: res.Mafia, Maniac: res.Maniac, Draw: res.Draw},
+			WinRates:   map[string]rate{},
+			Unfinished: res.Unfinished, AvgRounds: res.AvgRounds(), GamesPerSec: perSec,
+			Seconds: elapsed.Seconds(), Workers: workersUsed(*workers),
+		}
+		for name, n := range map[string]int{"town": res.Town, "mafia": res.Mafia, "maniac": res.Maniac, "draw": res.Draw} {
+			r, lo, hi := res.Rate(n)
+			out.WinRates[name] = rate{Rate: r, Lo95: lo, Hi95: hi}
+		}
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(out); err != nil {
+			return 1
+		}
+		return 0
+	}
+	printSimTable(stdout, p, res, rules, *seed, perSec, elapsed)
+	return 0
+}
+
+func printSimTable(w io.Writer, p printer, res sim.Result, rules engine.Ruleset, seed uint64, perSec float64, elapsed time.Duration) {
+	fmt.Fprintln(w, p.T("sim.header", map[string]any{"Games": res.Games, "Players": res.Players, "Seed": seed}, res.Games))
+	if ch := rules.Changed(); len(ch) > 0 {
+		parts := make([]string, len(ch))
+		for i, k := range ch {
+			v, _ := rules.Get(k)
+			parts[i] = k + "=" + v
+		}
+		fmt.Fprintln(w, p.T("sim.options", map[string]any{"Options": strings.Join(parts, ", ")}, 0))
+	}
+	for _, row := range []struct {
+		w engine.Winner
+		n int
+	}{{engine.WinnerTown, res.Town}, {engine.WinnerMafia, res.Mafia}, {engine.WinnerManiac, res.Maniac}, {engine.WinnerDraw, res.Draw}} {
+		r, lo, hi := res.Rate(row.n)
+		fmt.Fprintf(w, "  %-14s %6.2f%%  [%6.2f%% – %6.2f%%]  %d\n", p.Winner(row.w), 100*r, 100*lo, 100*hi, row.n)
+	}
+	if res.Unfinished > 0 {
+		fmt.Fprintln(w, p.T("sim.unfinished", map[string]any{"N": res.Unfinished}, res.Unfinished))
+	}
+	fmt.Fprintln(w, p.T("sim.rounds", map[string]any{"Rounds": fmt.Sprintf("%.2f", res.AvgRounds())}, 0))
+	fmt.Fprintln(w, p.T("sim.speed", map[string]any{"PerSec": fmt.Sprintf("%.0f", perSec), "Seconds": fmt.Sprintf("%.2f", elapsed.Seconds())}, 0))
+}
+
+// progress draws a bar on stderr once a run has taken more than a second.
+type progress struct {
+	w     io.Writer
+	total int
+	start time.Time
+	mu    sync.Mutex
+	shown bool
+	last  time.Time
+}
+
+func newProgress(w io.Writer, total int) *progress {
+	return &progress{w: w, total: total, start: time.Now()}
+}
+
+func (p *progress) update(done int) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	now := time.Now()
+	if now.Sub(p.start) < time.Second || now.Sub(p.last) < 100*time.Millisecond {
+		return
+	}
+	p.last, p.shown = now, true
+	const width = 30
+	filled := width * done / p.total
+	fmt.Fprintf(p.w, "\r[%s%s] %3d%% %d/%d", strings.Repeat("#", filled), strings.Repeat(".", width-filled), 100*done/p.total, done, p.total)
+}
+
+func (p *progress) finish() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.shown {
+		fmt.Fprintln(p.w)
+	}
+}

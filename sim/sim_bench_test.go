@@ -1,0 +1,29 @@
+package sim
+
+import (
+	"testing"
+
+	"mafia/engine"
+)
+
+// BenchmarkGame11 plays complete random 11-player games on one core.
+func BenchmarkGame11(b *testing.B) {
+	setup, _ := engine.Preset(11)
+	p := newPlayer(setup, engine.DefaultRules())
+	var r Result
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		p.play(uint64(i), DefaultMaxSteps, &r)
+	}
+}
+
+// BenchmarkRun11 runs the whole simulator (all cores) over 11-player games.
+func BenchmarkRun11(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Run(Config{Games: 10000, Players: 11, Seed: 1, Rules: engine.DefaultRules()}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.N*10000)/b.Elapsed().Seconds(), "games/s")
+}
