@@ -19,7 +19,7 @@ type enPrinter struct{}
 
 func printerFor(lang string) printer { return enPrinter{} }
 
-func (enPrinter) Refusal(err error) string     { return err.Error() }
+func (enPrinter) Refusal(err error) string      { return err.Error() }
 func (enPrinter) Winner(w engine.Winner) string { return w.String() }
 func (enPrinter) T(id string, data map[string]any, count int) string {
 	return fmt.Sprint(id, data)
