@@ -263,6 +263,9 @@ func (g *Game) closeVote() {
 	case SecondTieAll:
 		g.eliminate(tied, CauseAll)
 	default:
+		// "shall all of them leave?" is about those tied at the top of the
+		// revote, who may be fewer than the revote's candidates.
+		g.emit(tie)
 		g.emit(Event{Kind: EvAllVoteBegan})
 	}
 }
