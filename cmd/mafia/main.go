@@ -18,6 +18,7 @@ type command struct {
 
 func commands() []command {
 	return []command{
+		{"serve", "host online tables: HTTP, WebSocket, SQLite", runServe},
 		{"play", "play a game in the terminal against bots", runPlay},
 		{"sim", "play many bot games and print win rates", runSim},
 		{"scenario", "run conformance scenarios: mafia scenario run PATH...", runScenario},

@@ -1,0 +1,255 @@
+// Package client is a Go client of `mafia serve`: the lobby API over HTTP
+// and a seat's WebSocket, speaking the protocol of docs/protocol.md. Tests,
+// `mafia bench` and bot authors use it.
+//
+// It owns nothing of the game: it sends what it is told and hands back what
+// the server sent, keeping only the seat's latest view and event count (for
+// reconnecting with ?since=).
+package client
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync/atomic"
+
+	"github.com/coder/websocket"
+
+	"mafia/wire"
+)
+
+// API talks to a server's lobby over HTTP.
+type API struct {
+	Base string // e.g. http://127.0.0.1:8080
+	HTTP *http.Client
+	Lang string // sent as Accept-Language
+}
+
+// Error is an API or protocol error: a code and the server's sentence.
+type Error struct {
+	Status  int
+	Code    string
+	Message string
+}
+
+func (e *Error) Error() string { return fmt.Sprintf("%s: %s", e.Code, e.Message) }
+
+// CreateRequest is the body of POST /api/tables.
+type CreateRequest struct {
+	Name       string            `json:"name"`
+	Players    int               `json:"players,omitempty"`
+	Options    map[string]string `json:"options,omitempty"`
+	TimingsMS  map[string]int64  `json:"timings_ms,omitempty"`
+	Public     bool              `json:"public"`
+	BotDelayMS int64             `json:"bot_delay_ms,omitempty"`
+}
+
+// Created answers a create.
+type Created struct {
+	Table     string     `json:"table"`
+	HostToken string     `json:"host_token"`
+	Invite    string     `json:"invite"`
+	Lobby     wire.Lobby `json:"lobby"`
+}
+
+// Joined answers a join.
+type Joined struct {
+	Table string `json:"table"`
+	Seat  int    `json:"seat"`
+	Token string `json:"token"`
+}
+
+func (a *API) client() *http.Client {
+	if a.HTTP != nil {
+		return a.HTTP
+	}
+	return http.DefaultClient
+}
+
+func (a *API) call(ctx context.Context, method, path, token string, body, out any) error {
+	var rd *bytes.Reader
+	if body != nil {
+		b, err := json.Marshal(body)
+		if err != nil {
+			return err
+		}
+		rd = bytes.NewReader(b)
+	} else {
+		rd = bytes.NewReader(nil)
+	}
+	req, err := http.NewRequestWithContext(ctx, method, a.Base+path, rd)
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	if a.Lang != "" {
+		req.Header.Set("Accept-Language", a.Lang)
+	}
+	resp, err := a.client().Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode >= 300 {
+		var eb struct {
+			Error struct {
+				Code    string `json:"code"`
+				Message string `json:"message"`
+			} `json:"error"`
+		}
+		_ = json.NewDecoder(resp.Body).Decode(&eb)
+		return &Error{Status: resp.StatusCode, Code: eb.Error.Code, Message: eb.Error.Message}
+	}
+	if out != nil {
+		return json.NewDecoder(resp.Body).Decode(out)
+	}
+	return nil
+}
+
+// Create makes a table.
+func (a *API) Create(ctx context.Context, req CreateRequest) (Created, error) {
+	var out Created
+	err := a.call(ctx, "POST", "/api/tables", "", req, &out)
+	return out, err
+}
+
+// Join takes a seat (0: the first free one); token may be the host's token
+// to make this the host's seat.
+func (a *API) Join(ctx context.Context, table, name string, seat int, token string) (Joined, error) {
+	var out Joined
+	err := a.call(ctx, "POST", "/api/tables/"+table+"/join", token, map[string]any{"name": name, "seat": seat}, &out)
+	return out, err
+}
+
+// Tables lists the public tables.
+func (a *API) Tables(ctx context.Context) ([]wire.Lobby, error) {
+	var out struct {
+		Tables []wire.Lobby `json:"tables"`
+	}
+	err := a.call(ctx, "GET", "/api/tables", "", nil, &out)
+	return out.Tables, err
+}
+
+// Table returns one table's lobby.
+func (a *API) Table(ctx context.Context, table string) (wire.Lobby, error) {
+	var out wire.Lobby
+	err := a.call(ctx, "GET", "/api/tables/"+table, "", nil, &out)
+	return out, err
+}
+
+// Conn is one seat's WebSocket.
+type Conn struct {
+	ws     *websocket.Conn
+	nextID atomic.Int64
+	Seat   int
+	Seq    int        // events received so far (the ?since= of a reconnect)
+	View   *wire.View // the latest view
+	Events []wire.Event
+	Lobby  *wire.Lobby
+	// Deadline is the current step's end (Unix ms), 0 when none.
+	Deadline int64
+}
+
+// Dial opens a seat's WebSocket (token "" for a spectator) and reads the
+// welcome frame.
+func (a *API) Dial(ctx context.Context, table, token string, since int) (*Conn, error) {
+	u := strings.Replace(a.Base, "http", "ws", 1) + "/api/tables/" + table + "/ws?since=" + strconv.Itoa(since)
+	h := http.Header{}
+	if token != "" {
+		h.Set("Authorization", "Bearer "+token)
+	}
+	if a.Lang != "" {
+		h.Set("Accept-Language", a.Lang)
+	}
+	ws, _, err := websocket.Dial(ctx, u, &websocket.DialOptions{HTTPHeader: h, HTTPClient: a.HTTP})
+	if err != nil {
+		return nil, err
+	}
+	ws.SetReadLimit(1 << 20)
+	c := &Conn{ws: ws, Seq: since}
+	m, err := c.Read(ctx)
+	if err != nil {
+		ws.CloseNow()
+		return nil, err
+	}
+	if m.Type == "error" {
+		ws.CloseNow()
+		return nil, &Error{Code: m.Code, Message: m.Message}
+	}
+	if m.Type != "welcome" {
+		ws.CloseNow()
+		return nil, fmt.Errorf("client: expected welcome, got %q", m.Type)
+	}
+	return c, nil
+}
+
+// Read returns the next frame, keeping the view, events and count up to date.
+func (c *Conn) Read(ctx context.Context) (wire.ServerMessage, error) {
+	_, data, err := c.ws.Read(ctx)
+	if err != nil {
+		return wire.ServerMessage{}, err
+	}
+	return c.Absorb(data)
+}
+
+// ReadRaw returns the next frame's bytes without interpreting them.
+func (c *Conn) ReadRaw(ctx context.Context) ([]byte, error) {
+	_, data, err := c.ws.Read(ctx)
+	return data, err
+}
+
+// Absorb interprets a frame's bytes as Read does.
+func (c *Conn) Absorb(data []byte) (wire.ServerMessage, error) {
+	var m wire.ServerMessage
+	if err := json.Unmarshal(data, &m); err != nil {
+		return m, err
+	}
+	if m.Seat != 0 {
+		c.Seat = m.Seat
+	}
+	if m.View != nil {
+		c.View = m.View
+	}
+	if m.Lobby != nil {
+		c.Lobby = m.Lobby
+	}
+	if m.Type == "welcome" || m.Type == "update" || m.Type == "warning" {
+		c.Deadline = m.Deadline
+	}
+	if len(m.Events) > 0 {
+		c.Events = append(c.Events, m.Events...)
+		c.Seq = m.Seq
+	}
+	return m, nil
+}
+
+// Send sends a message and returns the id it was given.
+func (c *Conn) Send(ctx context.Context, m wire.ClientMessage) (int64, error) {
+	m.V = wire.Version
+	if m.ID == 0 {
+		m.ID = c.nextID.Add(1)
+	}
+	b, err := json.Marshal(m)
+	if err != nil {
+		return 0, err
+	}
+	return m.ID, c.ws.Write(ctx, websocket.MessageText, b)
+}
+
+// SendRaw sends bytes as a text frame (for testing the server's guards).
+func (c *Conn) SendRaw(ctx context.Context, data []byte) error {
+	return c.ws.Write(ctx, websocket.MessageText, data)
+}
+
+// Close closes the connection.
+func (c *Conn) Close() error { return c.ws.Close(websocket.StatusNormalClosure, "") }
+
+// CloseNow drops the connection without a handshake.
+func (c *Conn) CloseNow() error { return c.ws.CloseNow() }

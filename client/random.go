@@ -1,0 +1,50 @@
+package client
+
+import (
+	"mafia/rng"
+	"mafia/wire"
+)
+
+// RandomMove picks a legal move at random from a view's "legal" lists, as
+// the engine's random bot does: each choice uniform, "nothing" included. ok
+// is false when the seat has nothing to do now (a speaker who does not
+// nominate should then send "pass").
+func RandomMove(v *wire.View, src *rng.Source) (m wire.ClientMessage, ok bool) {
+	if v == nil {
+		return m, false
+	}
+	l := v.Legal
+	pick := func(verb string, targets []int) (wire.ClientMessage, bool) {
+		i := src.Intn(len(targets) + 1)
+		if i == len(targets) {
+			return wire.ClientMessage{}, false
+		}
+		return wire.ClientMessage{Type: "command", Verb: verb, Target: targets[i]}, true
+	}
+	for _, c := range []struct {
+		verb    string
+		targets []int
+	}{{"kill", l.Kill}, {"check", l.Check}, {"shoot", l.Shoot}, {"heal", l.Heal}} {
+		if len(c.targets) == 0 {
+			continue
+		}
+		if m, ok := pick(c.verb, c.targets); ok {
+			return m, true
+		}
+		if l.Skip {
+			return wire.ClientMessage{Type: "command", Verb: "skip"}, true
+		}
+	}
+	if len(l.Nominate) > 0 {
+		if m, ok := pick("nominate", l.Nominate); ok {
+			return m, true
+		}
+	}
+	if len(l.Vote) > 0 {
+		return pick("vote", l.Vote)
+	}
+	if l.AllVote {
+		return wire.ClientMessage{Type: "command", Verb: "all_vote", Yes: src.Intn(2) == 0}, true
+	}
+	return m, false
+}

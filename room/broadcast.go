@@ -1,0 +1,149 @@
+package room
+
+import (
+	"mafia/engine"
+	"mafia/wire"
+)
+
+// visible returns the copies of log[from:] that seat s may see (0: a spectator).
+func (r *Room) visible(s engine.Seat, from int) []engine.Event {
+	var out []engine.Event
+	for _, e := range r.log[from:] {
+		if v, ok := r.game.EventFor(e, s); ok {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// countSeqs brings every seat's event count up to the log's end.
+func (r *Room) countSeqs(from int) {
+	if r.seqs == nil {
+		r.seqs = make([]int, len(r.seats))
+		from = 0
+	}
+	for _, e := range r.log[from:] {
+		for s := range r.seqs {
+			if _, ok := r.game.EventFor(e, engine.Seat(s)); ok {
+				r.seqs[s]++
+			}
+		}
+	}
+}
+
+func (r *Room) deadlineMS() int64 {
+	if r.deadline.IsZero() || r.paused || r.game == nil || r.game.Ended() {
+		return 0
+	}
+	return r.deadline.UnixMilli()
+}
+
+// message builds a frame for seat s with the given events and its view.
+func (r *Room) message(typ string, s engine.Seat, evs []engine.Event) wire.ServerMessage {
+	m := wire.ServerMessage{Type: typ, Seat: int(s), Deadline: r.deadlineMS(), Paused: r.paused,
+		Now: r.cfg.Clock.Now().UnixMilli()}
+	if r.game != nil {
+		m.Seq = r.seqs[s]
+		players := r.game.Players()
+		m.Events = make([]wire.Event, len(evs))
+		for i, e := range evs {
+			m.Events[i] = wire.FromEvent(e, players)
+		}
+		r.game.ViewInto(&r.view, s)
+		v := wire.FromView(&r.view)
+		m.View = &v
+	}
+	return m
+}
+
+// broadcast sends every connection the events of log[from:] its seat may
+// see, with its new view. A seat that sees none of them gets nothing, so no
+// one learns that somebody acted at night.
+func (r *Room) broadcast(from int) {
+	r.countSeqs(from)
+	frames := map[engine.Seat][]byte{}
+	for sub := range r.subs {
+		f, ok := frames[sub.Seat]
+		if !ok {
+			evs := r.visible(sub.Seat, from)
+			if len(evs) > 0 {
+				m := r.message("update", sub.Seat, evs)
+				if r.game.Ended() || r.table.Status != "playing" {
+					l := r.Lobby()
+					m.Lobby = &l
+				}
+				f = wire.Encode(m)
+			}
+			frames[sub.Seat] = f
+		}
+		if f != nil {
+			r.send(sub, Out{Frame: f})
+		}
+	}
+}
+
+// broadcastLobby sends every connection the lobby (seats, status, pause).
+func (r *Room) broadcastLobby() {
+	r.publishLobby()
+	l := r.Lobby()
+	frame := wire.Encode(wire.ServerMessage{Type: "update", Lobby: &l, Paused: r.paused,
+		Deadline: r.deadlineMS(), Now: r.cfg.Clock.Now().UnixMilli()})
+	for sub := range r.subs {
+		r.send(sub, Out{Frame: frame})
+	}
+}
+
+// warn tells everyone the step ends in WarnBefore.
+func (r *Room) warn() {
+	frame := wire.Encode(wire.ServerMessage{Type: "warning", Deadline: r.deadlineMS(), Now: r.cfg.Clock.Now().UnixMilli()})
+	for sub := range r.subs {
+		r.send(sub, Out{Frame: frame})
+	}
+}
+
+// send queues an item for a connection, dropping a connection too slow to
+// read: it must never stall the room.
+func (r *Room) send(sub *Sub, o Out) {
+	if sub.dead {
+		return
+	}
+	select {
+	case sub.Out <- o:
+	default:
+		r.cfg.Log.Warn("dropping a slow connection", "seat", sub.Seat)
+		r.drop(sub)
+		if r.cfg.Metrics.Dropped != nil {
+			r.cfg.Metrics.Dropped()
+		}
+	}
+}
+
+// drop detaches a connection and closes its queue (its writer then closes it).
+func (r *Room) drop(sub *Sub) {
+	if sub.dead {
+		return
+	}
+	sub.dead = true
+	delete(r.subs, sub)
+	close(sub.Out)
+	if sub.Seat != 0 && int(sub.Seat) < len(r.seats) {
+		r.seats[sub.Seat].conns--
+	}
+}
+
+// welcome is the first frame of a connection: everything its seat may see
+// after its first `since` events, its view, the lobby and the clock.
+func (r *Room) welcome(sub *Sub, since int) []byte {
+	l := r.Lobby()
+	m := wire.ServerMessage{Type: "welcome", Seat: int(sub.Seat), Host: sub.Host, Lobby: &l,
+		Deadline: r.deadlineMS(), Paused: r.paused, Now: r.cfg.Clock.Now().UnixMilli()}
+	if r.game != nil {
+		evs := r.visible(sub.Seat, 0)
+		if since < 0 || since > len(evs) {
+			since = 0
+		}
+		m = r.message("welcome", sub.Seat, evs[since:])
+		m.Host, m.Lobby = sub.Host, &l
+	}
+	return wire.Encode(m)
+}

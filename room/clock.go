@@ -1,0 +1,167 @@
+package room
+
+import (
+	"sync"
+	"time"
+
+	"mafia/engine"
+)
+
+// Clock is the room's source of time: the real one in the server, a fake one
+// in tests (no sleeping in tests).
+type Clock interface {
+	Now() time.Time
+	AfterFunc(d time.Duration, f func()) Timer
+}
+
+// Timer is a scheduled call that can be cancelled.
+type Timer interface {
+	Stop() bool
+}
+
+// RealClock is the wall clock.
+type RealClock struct{}
+
+// Now returns the current time.
+func (RealClock) Now() time.Time { return time.Now() }
+
+// AfterFunc calls f in its own goroutine after d.
+func (RealClock) AfterFunc(d time.Duration, f func()) Timer { return time.AfterFunc(d, f) }
+
+// FakeClock is a manual clock for tests: time moves only by Advance, which
+// runs the calls that fall due, in order, in the caller's goroutine.
+type FakeClock struct {
+	mu     sync.Mutex
+	now    time.Time
+	timers []*fakeTimer
+}
+
+type fakeTimer struct {
+	c    *FakeClock
+	at   time.Time
+	f    func()
+	done bool
+}
+
+// NewFakeClock returns a fake clock set to start.
+func NewFakeClock(start time.Time) *FakeClock { return &FakeClock{now: start} }
+
+// Now returns the fake time.
+func (c *FakeClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+// AfterFunc schedules f at Now()+d.
+func (c *FakeClock) AfterFunc(d time.Duration, f func()) Timer {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	t := &fakeTimer{c: c, at: c.now.Add(d), f: f}
+	c.timers = append(c.timers, t)
+	return t
+}
+
+// Stop cancels the call if it has not run.
+func (t *fakeTimer) Stop() bool {
+	t.c.mu.Lock()
+	defer t.c.mu.Unlock()
+	was := !t.done
+	t.done = true
+	return was
+}
+
+// Advance moves time forward by d, running every call that falls due.
+func (c *FakeClock) Advance(d time.Duration) {
+	c.mu.Lock()
+	end := c.now.Add(d)
+	c.mu.Unlock()
+	for {
+		c.mu.Lock()
+		var next *fakeTimer
+		for _, t := range c.timers {
+			if !t.done && !t.at.After(end) && (next == nil || t.at.Before(next.at)) {
+				next = t
+			}
+		}
+		if next == nil {
+			c.now = end
+			c.mu.Unlock()
+			return
+		}
+		next.done = true
+		if next.at.After(c.now) {
+			c.now = next.at
+		}
+		c.mu.Unlock()
+		next.f()
+	}
+}
+
+// Pending returns how many calls are scheduled and not yet run.
+func (c *FakeClock) Pending() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	n := 0
+	for _, t := range c.timers {
+		if !t.done {
+			n++
+		}
+	}
+	return n
+}
+
+// Timings are a table's step lengths (RULES.md, "Timings").
+type Timings struct {
+	Speech    time.Duration `json:"speech"`
+	Defence   time.Duration `json:"defence"`
+	TieSpeech time.Duration `json:"tie_speech"`
+	LastWords time.Duration `json:"last_words"`
+	Night     time.Duration `json:"night"`
+	Vote      time.Duration `json:"vote"`
+}
+
+// DefaultTimings are RULES.md's defaults.
+func DefaultTimings() Timings {
+	return Timings{Speech: 60 * time.Second, Defence: 30 * time.Second, TieSpeech: 30 * time.Second,
+		LastWords: 60 * time.Second, Night: 45 * time.Second, Vote: 20 * time.Second}
+}
+
+// For returns the length of a step of phase p.
+func (t Timings) For(p engine.Phase) time.Duration {
+	switch p {
+	case engine.PhaseSpeech:
+		return t.Speech
+	case engine.PhaseDefence:
+		return t.Defence
+	case engine.PhaseTieSpeech:
+		return t.TieSpeech
+	case engine.PhaseLastWords:
+		return t.LastWords
+	case engine.PhaseNight:
+		return t.Night
+	case engine.PhaseVote, engine.PhaseRevote, engine.PhaseAllVote:
+		return t.Vote
+	}
+	return 0
+}
+
+// Valid reports whether every step has a length between 100 ms and 1 hour.
+func (t Timings) Valid() bool {
+	for _, d := range []time.Duration{t.Speech, t.Defence, t.TieSpeech, t.LastWords, t.Night, t.Vote} {
+		if d < 100*time.Millisecond || d > time.Hour {
+			return false
+		}
+	}
+	return true
+}
+
+// Millis returns the timings in milliseconds by step name.
+func (t Timings) Millis() map[string]int64 {
+	return map[string]int64{"speech": t.Speech.Milliseconds(), "defence": t.Defence.Milliseconds(),
+		"tie_speech": t.TieSpeech.Milliseconds(), "last_words": t.LastWords.Milliseconds(),
+		"night": t.Night.Milliseconds(), "vote": t.Vote.Milliseconds()}
+}
+
+// WarnBefore is how long before a deadline the warning goes out.
+const WarnBefore = 10 * time.Second

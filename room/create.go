@@ -1,0 +1,222 @@
+package room
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+
+	"mafia/bot"
+	"mafia/engine"
+	"mafia/rng"
+	"mafia/store"
+	"mafia/wire"
+)
+
+func (cfg *Config) defaults() {
+	if cfg.Clock == nil {
+		cfg.Clock = RealClock{}
+	}
+	if cfg.Inbox <= 0 {
+		cfg.Inbox = 256
+	}
+	if cfg.SendBuffer <= 0 {
+		cfg.SendBuffer = 64
+	}
+	if cfg.Linger <= 0 {
+		cfg.Linger = 2 * time.Minute
+	}
+}
+
+// Check validates settings and returns the ruleset and timings they name.
+func (s *Settings) Check() (engine.Ruleset, Timings, error) {
+	if s.Name == "" {
+		return engine.Ruleset{}, Timings{}, errCode(CodeNameRequired)
+	}
+	if _, err := s.Setup.Validate(); err != nil {
+		return engine.Ruleset{}, Timings{}, err
+	}
+	rules, err := engine.ParseRules(s.Options)
+	if err != nil {
+		return rules, Timings{}, err
+	}
+	t := DefaultTimings()
+	for k, ms := range s.TimingMS {
+		d := time.Duration(ms) * time.Millisecond
+		switch k {
+		case "speech":
+			t.Speech = d
+		case "defence":
+			t.Defence = d
+		case "tie_speech":
+			t.TieSpeech = d
+		case "last_words":
+			t.LastWords = d
+		case "night":
+			t.Night = d
+		case "vote":
+			t.Vote = d
+		default:
+			return rules, t, &engine.Error{Code: CodeBadRequest, Name: k}
+		}
+	}
+	if !t.Valid() {
+		return rules, t, &engine.Error{Code: CodeBadRequest, Name: "timings"}
+	}
+	if s.BotDelay < 0 || s.BotDelay > time.Minute {
+		return rules, t, &engine.Error{Code: CodeBadRequest, Name: "bot_delay"}
+	}
+	return rules, t, nil
+}
+
+func newRoom(cfg Config, t store.Table, set Settings, rules engine.Ruleset, tm Timings) *Room {
+	cfg.defaults()
+	r := &Room{
+		id: t.ID, cfg: cfg, inbox: make(chan func(), cfg.Inbox), quit: make(chan struct{}), done: make(chan struct{}),
+		table: t, set: set, rules: rules, timings: tm, subs: map[*Sub]struct{}{},
+		seats: make([]seatState, set.Setup.Players()+1),
+	}
+	if r.cfg.Log == nil {
+		r.cfg.Log = slogDiscard()
+	}
+	r.cfg.Log = r.cfg.Log.With("table", t.ID)
+	return r
+}
+
+// Create makes a new table in the lobby state and starts its room. It
+// returns the room and the host's secret token (only its hash is stored).
+func Create(ctx context.Context, cfg Config, set Settings) (*Room, string, error) {
+	rules, tm, err := set.Check()
+	if err != nil {
+		return nil, "", err
+	}
+	conf, _ := json.Marshal(set)
+	host := NewToken()
+	now := cfg.clockNow()
+	t := store.Table{ID: NewToken()[:16], Name: set.Name, Public: set.Public, Status: store.StatusLobby,
+		Config: conf, HostToken: HashToken(host), CreatedAt: now, UpdatedAt: now}
+	if !set.Public {
+		t.Invite = t.ID
+	}
+	r := newRoom(cfg, t, set, rules, tm)
+	if err := cfg.Store.CreateTable(ctx, t, r.storeSeats()); err != nil {
+		r.cfg.Log.Error("create table", "err", err)
+		return nil, "", errCode(CodeInternal)
+	}
+	r.publishLobby()
+	go r.run()
+	return r, host, nil
+}
+
+func (cfg *Config) clockNow() time.Time {
+	if cfg.Clock == nil {
+		return time.Now()
+	}
+	return cfg.Clock.Now()
+}
+
+// Resume restarts a stored table's room: its seats, its game replayed from
+// the log, and its clock with the time that was left when the server last
+// said it was alive (lastAlive).
+func Resume(cfg Config, t store.Table, seats []store.Seat, log []engine.Event, clk store.Clock, lastAlive time.Time) (*Room, error) {
+	var set Settings
+	if err := json.Unmarshal(t.Config, &set); err != nil {
+		return nil, err
+	}
+	rules, tm, err := set.Check()
+	if err != nil {
+		return nil, err
+	}
+	r := newRoom(cfg, t, set, rules, tm)
+	for _, s := range seats {
+		if s.Seat >= 1 && s.Seat < len(r.seats) {
+			r.seats[s.Seat] = seatState{name: s.Name, tokenHash: s.TokenHash, bot: s.Bot}
+			if s.TokenHash != "" && s.TokenHash == t.HostToken {
+				r.hostSeat = engine.Seat(s.Seat)
+			}
+		}
+	}
+	if len(log) > 0 {
+		g, err := engine.Replay(log)
+		if err != nil {
+			return nil, err
+		}
+		r.game, r.log = g, log
+		r.initBots()
+		r.step = lastStepStart(log)
+		if !g.Ended() {
+			dur := tm.For(g.Phase())
+			left := dur
+			if clk.Step == r.step {
+				if clk.Paused {
+					left, r.paused = clk.Left, true
+				} else if !lastAlive.IsZero() {
+					left = clk.Deadline.Sub(lastAlive)
+				}
+			}
+			left = min(max(left, 0), dur)
+			r.left = left
+		} else {
+			r.endedAt = r.cfg.Clock.Now()
+		}
+	}
+	r.publishLobby()
+	go r.run()
+	if r.game != nil && !r.game.Ended() {
+		r.post(func() {
+			if !r.paused {
+				r.schedule(r.left)
+			}
+			r.settle()
+		})
+	}
+	return r, nil
+}
+
+// lastStepStart is the index of the last event that began a timed step.
+func lastStepStart(log []engine.Event) int {
+	for i := len(log) - 1; i >= 0; i-- {
+		if stepStart(log[i].Kind) {
+			return i
+		}
+	}
+	return 0
+}
+
+func stepStart(k engine.EventKind) bool {
+	switch k {
+	case engine.EvNightBegan, engine.EvLastWords, engine.EvSpeech, engine.EvDefence,
+		engine.EvVoteBegan, engine.EvTieSpeech, engine.EvAllVoteBegan:
+		return true
+	}
+	return false
+}
+
+func (r *Room) initBots() {
+	r.bots = make([]*bot.Random, len(r.seats))
+	for s := 1; s < len(r.seats); s++ {
+		if r.seats[s].bot {
+			r.bots[s] = bot.NewRandom(rng.Derive(r.table.Seed, uint64(s)))
+		}
+	}
+}
+
+func (r *Room) storeSeats() []store.Seat {
+	out := make([]store.Seat, 0, len(r.seats)-1)
+	for s := 1; s < len(r.seats); s++ {
+		st := r.seats[s]
+		out = append(out, store.Seat{Seat: s, Name: st.name, TokenHash: st.tokenHash, Bot: st.bot})
+	}
+	return out
+}
+
+// publishLobby refreshes the lobby snapshot others read without the loop.
+func (r *Room) publishLobby() {
+	l := wire.Lobby{Table: r.id, Name: r.set.Name, Public: r.set.Public, Status: string(r.table.Status),
+		Players: len(r.seats) - 1, Rules: r.rules.Map(), Timings: r.timings.Millis(), Paused: r.paused}
+	for s := 1; s < len(r.seats); s++ {
+		st := r.seats[s]
+		l.Seats = append(l.Seats, wire.SeatInfo{Seat: s, Name: st.name, Bot: st.bot,
+			Taken: st.bot || st.tokenHash != "", Connected: st.bot || st.conns > 0})
+	}
+	r.lobby.Store(&l)
+}

@@ -1,0 +1,293 @@
+package room
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"time"
+
+	"mafia/engine"
+	"mafia/store"
+)
+
+func slogDiscard() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }
+
+// storeTimeout bounds one store call made by the room.
+const storeTimeout = 10 * time.Second
+
+func (r *Room) ctx() (context.Context, context.CancelFunc) {
+	return context.WithTimeout(context.Background(), storeTimeout)
+}
+
+// run is the room's goroutine: the only one that touches its state.
+func (r *Room) run() {
+	defer func() {
+		for _, t := range r.timers {
+			t.Stop()
+		}
+		for s := range r.subs {
+			r.drop(s)
+		}
+		close(r.done)
+		if r.cfg.OnStop != nil {
+			r.cfg.OnStop(r.id)
+		}
+	}()
+	for {
+		select {
+		case f := <-r.inbox:
+			f()
+		case <-r.quit:
+			return
+		}
+		if r.stopping {
+			return
+		}
+	}
+}
+
+// later runs f on the room's goroutine after d (clock time). Unlike post, it
+// waits for room in the inbox: a deadline must never be lost.
+func (r *Room) later(d time.Duration, f func()) Timer {
+	return r.cfg.Clock.AfterFunc(d, func() {
+		select {
+		case r.inbox <- f:
+		case <-r.done:
+		}
+	})
+}
+
+func (r *Room) stopTimers() {
+	for _, t := range r.timers {
+		t.Stop()
+	}
+	r.timers = r.timers[:0]
+}
+
+// schedule sets the current step's deadline left from now, with the warning.
+func (r *Room) schedule(left time.Duration) {
+	r.stopTimers()
+	now := r.cfg.Clock.Now()
+	r.deadline = now.Add(left)
+	step := r.step
+	if left > WarnBefore {
+		r.timers = append(r.timers, r.later(left-WarnBefore, func() {
+			if r.step == step && !r.paused && r.game != nil && !r.game.Ended() {
+				r.warn()
+			}
+		}))
+	}
+	r.timers = append(r.timers, r.later(left, func() {
+		if r.step == step && !r.paused && r.game != nil && !r.game.Ended() {
+			r.timeout()
+		}
+	}))
+}
+
+func (r *Room) saveClock() {
+	if r.game == nil {
+		return
+	}
+	c := store.Clock{Step: r.step, Deadline: r.deadline, Left: r.left, Paused: r.paused}
+	if r.paused {
+		c.Deadline = time.Time{}
+	}
+	ctx, cancel := r.ctx()
+	defer cancel()
+	if err := r.cfg.Store.SaveClock(ctx, r.id, c); err != nil {
+		r.cfg.Log.Error("save clock", "err", err)
+	}
+}
+
+// timeout ends the current step as RULES.md says: whoever has not acted passed.
+func (r *Room) timeout() {
+	if err := r.apply(engine.Command{Verb: engine.Next}); err != nil {
+		r.cfg.Log.Error("timeout", "err", err)
+		// Try again shortly: the store may be back.
+		step := r.step
+		r.timers = append(r.timers, r.later(time.Second, func() {
+			if r.step == step && !r.paused {
+				r.timeout()
+			}
+		}))
+		return
+	}
+	r.settle()
+}
+
+// apply hands one command to the engine, makes its events durable, then lets
+// the seats see them. On a store failure the game is rolled back.
+func (r *Room) apply(cmd engine.Command) error {
+	before := r.game.Clone()
+	evs, err := r.game.Handle(cmd)
+	if err != nil {
+		return err
+	}
+	batch := make([]engine.Event, len(evs))
+	copy(batch, evs)
+	first := len(r.log)
+	ctx, cancel := r.ctx()
+	err = r.cfg.Store.AppendEvents(ctx, r.id, first, batch)
+	cancel()
+	if err != nil {
+		r.game = before
+		r.cfg.Log.Error("append events", "err", err)
+		return errCode(CodeInternal)
+	}
+	r.log = append(r.log, batch...)
+	r.afterEvents(first)
+	return nil
+}
+
+// afterEvents starts a new step's clock if one began, records the end, and
+// sends every seat what it may see of log[first:].
+func (r *Room) afterEvents(first int) {
+	newStep := -1
+	for i := first; i < len(r.log); i++ {
+		if stepStart(r.log[i].Kind) {
+			newStep = i
+		}
+	}
+	if r.game.Ended() {
+		r.stopTimers()
+		r.deadline = time.Time{}
+		r.table.Status = store.StatusEnded
+		r.table.Winner = r.game.Winner().String()
+		r.saveTable()
+		r.endedAt = r.cfg.Clock.Now()
+		if r.cfg.Metrics.GameEnded != nil {
+			r.cfg.Metrics.GameEnded()
+		}
+		r.publishLobby()
+	} else if newStep >= 0 {
+		r.step = newStep
+		r.botDone = 0
+		r.botQueued = 0
+		r.left = r.timings.For(r.game.Phase())
+		if !r.paused {
+			r.schedule(r.left)
+		}
+		r.saveClock()
+	}
+	r.broadcast(first)
+	if r.game.Ended() {
+		r.maybeLinger()
+	}
+}
+
+func (r *Room) saveTable() {
+	r.table.UpdatedAt = r.cfg.Clock.Now()
+	ctx, cancel := r.ctx()
+	defer cancel()
+	if err := r.cfg.Store.UpdateTable(ctx, r.table); err != nil {
+		r.cfg.Log.Error("update table", "err", err)
+	}
+}
+
+func isVote(p engine.Phase) bool {
+	return p == engine.PhaseVote || p == engine.PhaseRevote || p == engine.PhaseAllVote
+}
+
+// settle lets bots act and closes a vote everyone has answered, until the
+// game waits for a person or the clock.
+func (r *Room) settle() {
+	for i := 0; i < 10000; i++ {
+		if r.game == nil || r.game.Ended() || r.paused {
+			return
+		}
+		if isVote(r.game.Phase()) && r.game.Pending() == 0 {
+			if err := r.apply(engine.Command{Verb: engine.Next}); err != nil {
+				return
+			}
+			continue
+		}
+		if r.set.BotDelay > 0 {
+			r.scheduleBots()
+			return
+		}
+		if !r.botStep() {
+			return
+		}
+	}
+}
+
+// botTurn returns a bot seat with something to do now, or 0.
+func (r *Room) botTurn() engine.Seat {
+	g := r.game
+	for s := 1; s < len(r.seats); s++ {
+		seat := engine.Seat(s)
+		if r.bots[s] == nil || r.botDone.Has(seat) {
+			continue
+		}
+		if g.MayAct(seat) || (g.Phase().Timed() && g.Speaker() == seat) {
+			return seat
+		}
+	}
+	return 0
+}
+
+// botStep lets one bot act once; false when no bot has anything to do.
+func (r *Room) botStep() bool {
+	s := r.botTurn()
+	if s == 0 {
+		return false
+	}
+	r.botAct(s)
+	return true
+}
+
+// botAct lets a bot take its turn: act from its view, and end its own speech.
+func (r *Room) botAct(s engine.Seat) {
+	g := r.game
+	step := r.step
+	if g.MayAct(s) {
+		g.ViewInto(&r.view, s)
+		cmd, ok := r.bots[s].Act(&r.view)
+		if !ok || r.apply(cmd) != nil {
+			r.botDone = r.botDone.With(s)
+		}
+	}
+	if r.step == step && !g.Ended() && g.Phase().Timed() && g.Speaker() == s {
+		if r.apply(engine.Command{Verb: engine.Pass, By: s}) != nil {
+			r.botDone = r.botDone.With(s)
+		}
+	} else if r.step == step && !g.MayAct(s) {
+		r.botDone = r.botDone.With(s)
+	}
+}
+
+// scheduleBots gives each bot with something to do a turn after the bot delay.
+func (r *Room) scheduleBots() {
+	g := r.game
+	for s := 1; s < len(r.seats); s++ {
+		seat := engine.Seat(s)
+		if r.bots[s] == nil || r.botDone.Has(seat) || r.botQueued.Has(seat) {
+			continue
+		}
+		if !(g.MayAct(seat) || (g.Phase().Timed() && g.Speaker() == seat)) {
+			continue
+		}
+		r.botQueued = r.botQueued.With(seat)
+		step := r.step
+		r.timers = append(r.timers, r.later(r.set.BotDelay, func() {
+			if r.step != step || r.paused || r.game.Ended() {
+				return
+			}
+			r.botQueued = r.botQueued.Without(seat)
+			r.botAct(seat)
+			r.settle()
+		}))
+	}
+}
+
+func (r *Room) maybeLinger() {
+	if len(r.subs) > 0 || r.game == nil || !r.game.Ended() {
+		return
+	}
+	at := r.endedAt
+	r.later(r.cfg.Linger, func() {
+		if len(r.subs) == 0 && r.endedAt == at {
+			r.stopping = true
+		}
+	})
+}

@@ -1,0 +1,212 @@
+package room
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"log/slog"
+	"sync/atomic"
+	"time"
+
+	"mafia/bot"
+	"mafia/engine"
+	"mafia/store"
+	"mafia/wire"
+)
+
+// Settings are what a table is created with; they are saved as the table's
+// Config and restored with it.
+type Settings struct {
+	Name     string         `json:"name"`
+	Public   bool           `json:"public"`
+	Setup    engine.Setup   `json:"setup"`
+	Options  map[string]string `json:"options"`
+	TimingMS map[string]int64  `json:"timings_ms"`
+	BotDelay time.Duration  `json:"bot_delay"`
+}
+
+// Metrics receives the room's measurements (all optional).
+type Metrics struct {
+	Command     func(d time.Duration, ok bool) // a request handled: how long from receipt to frames queued
+	GameStarted func()
+	GameEnded   func()
+	Dropped     func() // a connection too slow to read was dropped
+}
+
+// Config is what a room needs besides its table.
+type Config struct {
+	Store   store.Store
+	Clock   Clock
+	Log     *slog.Logger
+	Metrics Metrics
+	// Inbox bounds the room's queue of requests (default 256); a request
+	// that finds it full is refused with CodeBusy.
+	Inbox int
+	// SendBuffer bounds each connection's queue of frames (default 64); a
+	// connection that lets it fill is dropped.
+	SendBuffer int
+	// Linger is how long an ended game's room stays up with nobody
+	// connected before it stops (default 2 minutes).
+	Linger time.Duration
+	// OnStop is called (from the room's goroutine) when the room stops.
+	OnStop func(id string)
+}
+
+// Room error codes, beside the engine's (catalog id "error.<code>").
+const (
+	CodeBusy          engine.Code = "busy"
+	CodeBadToken      engine.Code = "bad_token"
+	CodeTableFull     engine.Code = "table_full"
+	CodeSeatTaken     engine.Code = "seat_taken"
+	CodeNotStarted    engine.Code = "not_started"
+	CodeAlreadyStarted engine.Code = "already_started"
+	CodeNotFull       engine.Code = "not_full"
+	CodeNotHost       engine.Code = "not_host"
+	CodeSpectator     engine.Code = "spectator"
+	CodeChatClosed    engine.Code = "chat_closed"
+	CodeBadRequest    engine.Code = "bad_request"
+	CodeInternal      engine.Code = "internal"
+	CodePaused        engine.Code = "paused"
+	CodeNameRequired  engine.Code = "name_required"
+	CodeStopped       engine.Code = "stopped"
+)
+
+func errCode(c engine.Code) error { return &engine.Error{Code: c} }
+
+// Out is one item for a connection to send: a ready frame, or a reply to
+// render in the connection's language.
+type Out struct {
+	Frame []byte
+	Reply *Reply
+}
+
+// Reply answers one request: Err nil for accepted.
+type Reply struct {
+	ID  int64
+	Err error
+}
+
+// Sub is one connection attached to the room.
+type Sub struct {
+	Seat engine.Seat // 0 for a spectator
+	Host bool
+	Out  chan Out // closed by the room when it drops the connection
+	room *Room
+	dead bool
+}
+
+// Room is one table's actor.
+type Room struct {
+	id    string
+	cfg   Config
+	inbox chan func()
+	quit  chan struct{}
+	done  chan struct{}
+	lobby atomic.Pointer[wire.Lobby]
+
+	// owned by the loop
+	table    store.Table
+	set      Settings
+	rules    engine.Ruleset
+	timings  Timings
+	seats    []seatState
+	hostSeat engine.Seat
+	game     *engine.Game
+	log      []engine.Event
+	step     int // index in log of the event that began the current step
+	deadline time.Time
+	left     time.Duration
+	paused   bool
+	timers   []Timer
+	subs     map[*Sub]struct{}
+	bots     []*bot.Random
+	view     engine.View
+	stopping  bool
+	endedAt   time.Time
+	botDone   engine.SeatSet // bots done with the current step
+	botQueued engine.SeatSet // bots with a turn scheduled (bot delay)
+	seqs      []int          // events each seat (0: spectators) has been sent
+}
+
+type seatState struct {
+	name      string
+	tokenHash string
+	bot       bool
+	conns     int
+}
+
+// HashToken returns the stored form of a secret token.
+func HashToken(tok string) string {
+	h := sha256.Sum256([]byte(tok))
+	return hex.EncodeToString(h[:])
+}
+
+// NewToken returns a fresh secret token.
+func NewToken() string {
+	var b [24]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		panic("room: no randomness: " + err.Error())
+	}
+	return hex.EncodeToString(b[:])
+}
+
+// ID returns the table's id.
+func (r *Room) ID() string { return r.id }
+
+// Lobby returns the table's public description (safe from any goroutine).
+func (r *Room) Lobby() wire.Lobby { return *r.lobby.Load() }
+
+// Done is closed when the room has stopped.
+func (r *Room) Done() <-chan struct{} { return r.done }
+
+// Stop stops the room's goroutine and waits for it.
+func (r *Room) Stop() {
+	select {
+	case <-r.quit:
+	default:
+		close(r.quit)
+	}
+	<-r.done
+}
+
+// do runs f on the room's goroutine and waits; it fails with CodeBusy when
+// the inbox is full and CodeStopped when the room has stopped.
+func (r *Room) do(ctx context.Context, f func()) error {
+	ran := make(chan struct{})
+	select {
+	case r.inbox <- func() { f(); close(ran) }:
+	case <-r.done:
+		return errCode(CodeStopped)
+	default:
+		return errCode(CodeBusy)
+	}
+	select {
+	case <-ran:
+		return nil
+	case <-r.done:
+		return errCode(CodeStopped)
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// post queues f on the room's goroutine without waiting.
+func (r *Room) post(f func()) error {
+	select {
+	case r.inbox <- f:
+		return nil
+	case <-r.done:
+		return errCode(CodeStopped)
+	default:
+		return errCode(CodeBusy)
+	}
+}
+
+// errorsAs is errors.As for an *engine.Error.
+func errorsAs(err error) (*engine.Error, bool) {
+	var e *engine.Error
+	ok := errors.As(err, &e)
+	return e, ok
+}

@@ -1,0 +1,231 @@
+package server
+
+import (
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"sort"
+	"strings"
+	"time"
+
+	"mafia/engine"
+	"mafia/room"
+	"mafia/store"
+	"mafia/wire"
+)
+
+// createRequest is the body of POST /api/tables.
+type createRequest struct {
+	Name       string            `json:"name"`
+	Players    int               `json:"players"`
+	Setup      *engine.Setup     `json:"setup"`
+	Options    map[string]string `json:"options"`
+	TimingsMS  map[string]int64  `json:"timings_ms"`
+	Public     bool              `json:"public"`
+	BotDelayMS int64             `json:"bot_delay_ms"`
+}
+
+// createResponse answers POST /api/tables.
+type createResponse struct {
+	Table     string     `json:"table"`
+	HostToken string     `json:"host_token"`
+	Invite    string     `json:"invite"`
+	Lobby     wire.Lobby `json:"lobby"`
+}
+
+// joinRequest is the body of POST /api/tables/{id}/join.
+type joinRequest struct {
+	Name string `json:"name"`
+	Seat int    `json:"seat"`
+}
+
+// joinResponse answers a join.
+type joinResponse struct {
+	Table string `json:"table"`
+	Seat  int    `json:"seat"`
+	Token string `json:"token"`
+}
+
+// errorBody is every API error.
+type errorBody struct {
+	Error struct {
+		Code    string `json:"code"`
+		Message string `json:"message"`
+	} `json:"error"`
+}
+
+// langOf picks the language for a request: ?lang=, then the "lang" cookie,
+// then Accept-Language; English when none is ka, en or ru.
+func langOf(r *http.Request) string {
+	pick := func(s string) string {
+		s = strings.ToLower(strings.TrimSpace(s))
+		for _, l := range []string{"ka", "ru", "en"} {
+			if strings.HasPrefix(s, l) {
+				return l
+			}
+		}
+		return ""
+	}
+	if l := pick(r.URL.Query().Get("lang")); l != "" {
+		return l
+	}
+	if c, err := r.Cookie("lang"); err == nil {
+		if l := pick(c.Value); l != "" {
+			return l
+		}
+	}
+	for _, part := range strings.Split(r.Header.Get("Accept-Language"), ",") {
+		if l := pick(strings.SplitN(part, ";", 2)[0]); l != "" {
+			return l
+		}
+	}
+	return "en"
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(v)
+}
+
+// fail answers with a coded error in the request's language.
+func (s *Server) fail(w http.ResponseWriter, r *http.Request, err error) {
+	var e *engine.Error
+	if errors.Is(err, store.ErrNotFound) {
+		e = &engine.Error{Code: "not_found"}
+	} else if !errors.As(err, &e) {
+		s.log.Error("request failed", "path", r.URL.Path, "err", err)
+		e = &engine.Error{Code: room.CodeInternal}
+	}
+	var body errorBody
+	body.Error.Code = string(e.Code)
+	body.Error.Message = s.cfg.Render(langOf(r), e)
+	s.metrics.errors.WithLabelValues(string(e.Code)).Inc()
+	writeJSON(w, codeStatus(e.Code), body)
+}
+
+// decode reads a small JSON body strictly.
+func decode(r *http.Request, v any) error {
+	dec := json.NewDecoder(io.LimitReader(r.Body, 16<<10))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return &engine.Error{Code: room.CodeBadRequest, Name: "body"}
+	}
+	return nil
+}
+
+// tokenOf returns the request's token: a bearer token, or the table's cookie.
+func tokenOf(r *http.Request, table string) string {
+	if h := r.Header.Get("Authorization"); strings.HasPrefix(h, "Bearer ") {
+		return strings.TrimSpace(strings.TrimPrefix(h, "Bearer "))
+	}
+	if c, err := r.Cookie(cookieName(table)); err == nil {
+		return c.Value
+	}
+	return ""
+}
+
+func cookieName(table string) string { return "mafia_" + table }
+
+func setTokenCookie(w http.ResponseWriter, r *http.Request, table, token string) {
+	http.SetCookie(w, &http.Cookie{Name: cookieName(table), Value: token, Path: "/", HttpOnly: true,
+		SameSite: http.SameSiteStrictMode, Secure: r.TLS != nil, MaxAge: 7 * 24 * 3600})
+}
+
+func (s *Server) createTable(w http.ResponseWriter, r *http.Request) {
+	var req createRequest
+	if err := decode(r, &req); err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	set := room.Settings{Name: strings.TrimSpace(req.Name), Public: req.Public, Options: req.Options,
+		TimingMS: req.TimingsMS, BotDelay: time.Duration(req.BotDelayMS) * time.Millisecond}
+	switch {
+	case req.Setup != nil:
+		set.Setup = *req.Setup
+	default:
+		if req.Players == 0 {
+			req.Players = 11
+		}
+		p, err := engine.Preset(req.Players)
+		if err != nil {
+			s.fail(w, r, err)
+			return
+		}
+		set.Setup = p
+	}
+	rm, host, err := room.Create(r.Context(), s.roomConfig(), set)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	s.add(rm)
+	setTokenCookie(w, r, rm.ID(), host)
+	writeJSON(w, http.StatusCreated, createResponse{Table: rm.ID(), HostToken: host, Invite: "/t/" + rm.ID(), Lobby: rm.Lobby()})
+}
+
+func (s *Server) listTables(w http.ResponseWriter, r *http.Request) {
+	s.mu.Lock()
+	out := make([]wire.Lobby, 0, len(s.rooms))
+	for _, rm := range s.rooms {
+		if l := rm.Lobby(); l.Public && l.Status != string(store.StatusEnded) {
+			out = append(out, l)
+		}
+	}
+	s.mu.Unlock()
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Status != out[j].Status {
+			return out[i].Status == string(store.StatusLobby)
+		}
+		return out[i].Table < out[j].Table
+	})
+	if len(out) > 200 {
+		out = out[:200]
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"tables": out})
+}
+
+func (s *Server) getTable(w http.ResponseWriter, r *http.Request) {
+	rm, err := s.room(r.Context(), r.PathValue("id"))
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, rm.Lobby())
+}
+
+func (s *Server) joinTable(w http.ResponseWriter, r *http.Request) {
+	id := r.PathValue("id")
+	var req joinRequest
+	if err := decode(r, &req); err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	rm, err := s.room(r.Context(), id)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	seat, tok, err := rm.Join(r.Context(), req.Name, req.Seat, tokenOf(r, id))
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	setTokenCookie(w, r, id, tok)
+	writeJSON(w, http.StatusOK, joinResponse{Table: id, Seat: seat, Token: tok})
+}
+
+func (s *Server) leaveTable(w http.ResponseWriter, r *http.Request) {
+	id := r.PathValue("id")
+	rm, err := s.room(r.Context(), id)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	if err := rm.Leave(r.Context(), tokenOf(r, id)); err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	w.WriteHeader(http.StatusNoContent)
+}

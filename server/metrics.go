@@ -1,0 +1,42 @@
+package server
+
+import (
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+)
+
+// metrics are the server's Prometheus series.
+type metrics struct {
+	reg        *prometheus.Registry
+	games      prometheus.Gauge
+	gamesTotal prometheus.Counter
+	rooms      prometheus.Gauge
+	conns      prometheus.Gauge
+	commands   *prometheus.CounterVec
+	errors     *prometheus.CounterVec
+	latency    prometheus.Histogram
+	framesOut  prometheus.Counter
+	dropped    prometheus.Counter
+}
+
+func newMetrics() *metrics {
+	m := &metrics{
+		reg:        prometheus.NewRegistry(),
+		games:      prometheus.NewGauge(prometheus.GaugeOpts{Name: "mafia_games_running", Help: "Games being played now."}),
+		gamesTotal: prometheus.NewCounter(prometheus.CounterOpts{Name: "mafia_games_finished_total", Help: "Games that reached a result."}),
+		rooms:      prometheus.NewGauge(prometheus.GaugeOpts{Name: "mafia_rooms", Help: "Tables with a running room (lobby, playing, or lingering after the end)."}),
+		conns:      prometheus.NewGauge(prometheus.GaugeOpts{Name: "mafia_connections", Help: "Open WebSocket connections."}),
+		commands: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "mafia_commands_total", Help: "Game commands handled, by result."},
+			[]string{"result"}),
+		errors: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "mafia_errors_total", Help: "Error frames sent to clients, by code."},
+			[]string{"code"}),
+		latency: prometheus.NewHistogram(prometheus.HistogramOpts{Name: "mafia_command_seconds",
+			Help:    "From a command's arrival to the new views being queued for every seat.",
+			Buckets: []float64{.0005, .001, .002, .005, .01, .02, .05, .1, .25, .5, 1}}),
+		framesOut: prometheus.NewCounter(prometheus.CounterOpts{Name: "mafia_frames_sent_total", Help: "WebSocket frames written."}),
+		dropped:   prometheus.NewCounter(prometheus.CounterOpts{Name: "mafia_slow_clients_dropped_total", Help: "Connections dropped for reading too slowly."}),
+	}
+	m.reg.MustRegister(m.games, m.gamesTotal, m.rooms, m.conns, m.commands, m.errors, m.latency, m.framesOut, m.dropped,
+		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	return m
+}

@@ -1,0 +1,128 @@
+package wire
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"mafia/engine"
+)
+
+// Version is the protocol version every envelope carries as "v".
+const Version = 1
+
+// ClientMessage is any message a client sends. Type says which fields matter:
+//
+//	"command": Verb, Target, Yes — a game command for the connection's seat
+//	"chat":    Channel ("town", "mafia", "dead"), Text
+//	"host":    Action ("start", "add_bots", "kick", "pause", "resume", "foul"), Target
+//	"ping":    nothing
+//
+// ID is echoed in the reply so a client can match answers to requests.
+type ClientMessage struct {
+	V       int    `json:"v"`
+	Type    string `json:"type"`
+	ID      int64  `json:"id,omitempty"`
+	Verb    string `json:"verb,omitempty"`
+	Target  int    `json:"target,omitempty"`
+	Yes     bool   `json:"yes,omitempty"`
+	Channel string `json:"channel,omitempty"`
+	Text    string `json:"text,omitempty"`
+	Action  string `json:"action,omitempty"`
+}
+
+// ParseClientMessage decodes and checks a client's frame. Unknown fields are
+// refused, so a typo is an error and not a silent no-op.
+func ParseClientMessage(data []byte) (ClientMessage, error) {
+	var m ClientMessage
+	if err := strictDecode(data, &m); err != nil {
+		return m, fmt.Errorf("malformed: %v", err)
+	}
+	if m.V != Version {
+		return m, fmt.Errorf("version %d is not supported (use %d)", m.V, Version)
+	}
+	switch m.Type {
+	case "command", "chat", "host", "ping":
+	default:
+		return m, fmt.Errorf("unknown type %q", m.Type)
+	}
+	return m, nil
+}
+
+// Command converts a "command" message into an engine command for seat by.
+func (m ClientMessage) Command(by engine.Seat) (engine.Command, bool) {
+	v, ok := engine.ParseVerb(m.Verb)
+	if !ok || v == engine.Next || v == engine.Foul {
+		return engine.Command{}, false
+	}
+	if m.Target < 0 || m.Target > engine.MaxSeats {
+		return engine.Command{}, false
+	}
+	return engine.Command{Verb: v, By: by, Target: engine.Seat(m.Target), Yes: m.Yes}, true
+}
+
+// SeatInfo is one seat in the lobby: who sits there, if anyone.
+type SeatInfo struct {
+	Seat      int    `json:"seat"`
+	Name      string `json:"name,omitempty"`
+	Bot       bool   `json:"bot,omitempty"`
+	Taken     bool   `json:"taken"`
+	Connected bool   `json:"connected"`
+}
+
+// Lobby is a table's public description.
+type Lobby struct {
+	Table   string            `json:"table"`
+	Name    string            `json:"name"`
+	Public  bool              `json:"public"`
+	Status  string            `json:"status"`
+	Players int               `json:"players"`
+	Seats   []SeatInfo        `json:"seats"`
+	Rules   map[string]string `json:"rules"`
+	Timings map[string]int64  `json:"timings_ms"`
+	Paused  bool              `json:"paused,omitempty"`
+}
+
+// ServerMessage is any message the server sends. Type says which fields matter:
+//
+//	"welcome": on connect: Seat, Host, Lobby, View, Events (all this seat may see so far, or those
+//	           after the client's ?since=), Seq, Deadline
+//	"update":  after a change this seat may see: Events, View, Seq, Deadline, Lobby
+//	"warning": 10 s before the deadline: Deadline
+//	"reply":   a request was accepted: ID
+//	"error":   a request was refused: ID, Code, Message (in the connection's language)
+//	"chat":    Channel, From, Name, Text
+//	"pong":    answer to ping
+//
+// Seq counts the events this seat has been sent; it is the client's ?since=
+// on reconnect. Deadline and Now are Unix milliseconds (server clock).
+type ServerMessage struct {
+	V        int     `json:"v"`
+	Type     string  `json:"type"`
+	ID       int64   `json:"id,omitempty"`
+	Seat     int     `json:"seat,omitempty"`
+	Host     bool    `json:"host,omitempty"`
+	Seq      int     `json:"seq,omitempty"`
+	Events   []Event `json:"events,omitempty"`
+	View     *View   `json:"view,omitempty"`
+	Lobby    *Lobby  `json:"lobby,omitempty"`
+	Deadline int64   `json:"deadline,omitempty"`
+	Paused   bool    `json:"paused,omitempty"`
+	Now      int64   `json:"now,omitempty"`
+	Code     string  `json:"code,omitempty"`
+	Message  string  `json:"message,omitempty"`
+	Channel  string  `json:"channel,omitempty"`
+	From     int     `json:"from,omitempty"`
+	Name     string  `json:"name,omitempty"`
+	Text     string  `json:"text,omitempty"`
+}
+
+// Encode marshals a server message, setting its version.
+func Encode(m ServerMessage) []byte {
+	m.V = Version
+	b, err := json.Marshal(m)
+	if err != nil {
+		// Only unsupported values fail, and a ServerMessage has none.
+		panic("wire: " + err.Error())
+	}
+	return b
+}
