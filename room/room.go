@@ -19,12 +19,12 @@ import (
 // Settings are what a table is created with; they are saved as the table's
 // Config and restored with it.
 type Settings struct {
-	Name     string         `json:"name"`
-	Public   bool           `json:"public"`
-	Setup    engine.Setup   `json:"setup"`
+	Name     string            `json:"name"`
+	Public   bool              `json:"public"`
+	Setup    engine.Setup      `json:"setup"`
 	Options  map[string]string `json:"options"`
 	TimingMS map[string]int64  `json:"timings_ms"`
-	BotDelay time.Duration  `json:"bot_delay"`
+	BotDelay time.Duration     `json:"bot_delay"`
 }
 
 // Metrics receives the room's measurements (all optional).
@@ -56,21 +56,21 @@ type Config struct {
 
 // Room error codes, beside the engine's (catalog id "error.<code>").
 const (
-	CodeBusy          engine.Code = "busy"
-	CodeBadToken      engine.Code = "bad_token"
-	CodeTableFull     engine.Code = "table_full"
-	CodeSeatTaken     engine.Code = "seat_taken"
-	CodeNotStarted    engine.Code = "not_started"
+	CodeBusy           engine.Code = "busy"
+	CodeBadToken       engine.Code = "bad_token"
+	CodeTableFull      engine.Code = "table_full"
+	CodeSeatTaken      engine.Code = "seat_taken"
+	CodeNotStarted     engine.Code = "not_started"
 	CodeAlreadyStarted engine.Code = "already_started"
-	CodeNotFull       engine.Code = "not_full"
-	CodeNotHost       engine.Code = "not_host"
-	CodeSpectator     engine.Code = "spectator"
-	CodeChatClosed    engine.Code = "chat_closed"
-	CodeBadRequest    engine.Code = "bad_request"
-	CodeInternal      engine.Code = "internal"
-	CodePaused        engine.Code = "paused"
-	CodeNameRequired  engine.Code = "name_required"
-	CodeStopped       engine.Code = "stopped"
+	CodeNotFull        engine.Code = "not_full"
+	CodeNotHost        engine.Code = "not_host"
+	CodeSpectator      engine.Code = "spectator"
+	CodeChatClosed     engine.Code = "chat_closed"
+	CodeBadRequest     engine.Code = "bad_request"
+	CodeInternal       engine.Code = "internal"
+	CodePaused         engine.Code = "paused"
+	CodeNameRequired   engine.Code = "name_required"
+	CodeStopped        engine.Code = "stopped"
 )
 
 func errCode(c engine.Code) error { return &engine.Error{Code: c} }
@@ -107,22 +107,22 @@ type Room struct {
 	lobby atomic.Pointer[wire.Lobby]
 
 	// owned by the loop
-	table    store.Table
-	set      Settings
-	rules    engine.Ruleset
-	timings  Timings
-	seats    []seatState
-	hostSeat engine.Seat
-	game     *engine.Game
-	log      []engine.Event
-	step     int // index in log of the event that began the current step
-	deadline time.Time
-	left     time.Duration
-	paused   bool
-	timers   []Timer
-	subs     map[*Sub]struct{}
-	bots     []*bot.Random
-	view     engine.View
+	table     store.Table
+	set       Settings
+	rules     engine.Ruleset
+	timings   Timings
+	seats     []seatState
+	hostSeat  engine.Seat
+	game      *engine.Game
+	log       []engine.Event
+	step      int // index in log of the event that began the current step
+	deadline  time.Time
+	left      time.Duration
+	paused    bool
+	timers    []Timer
+	subs      map[*Sub]struct{}
+	bots      []*bot.Random
+	view      engine.View
 	stopping  bool
 	endedAt   time.Time
 	botDone   engine.SeatSet // bots done with the current step
