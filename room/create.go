@@ -161,6 +161,9 @@ func Resume(cfg Config, t store.Table, seats []store.Seat, log []engine.Event, c
 	}
 	r.publishLobby()
 	go r.run()
+	if r.game != nil && r.game.Ended() {
+		r.post(r.maybeLinger)
+	}
 	if r.game != nil && !r.game.Ended() {
 		r.post(func() {
 			if !r.paused {

@@ -265,8 +265,8 @@ func (r *Room) start() error {
 	if r.cfg.Metrics.GameStarted != nil {
 		r.cfg.Metrics.GameStarted()
 	}
-	r.publishLobby()
 	r.afterEvents(0)
+	r.broadcastLobby()
 	r.settle()
 	return nil
 }
