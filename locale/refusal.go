@@ -1,0 +1,74 @@
+package locale
+
+import (
+	"errors"
+
+	"mafia/engine"
+)
+
+// pluralCodes are the refusals whose sentence counts something (their N).
+var pluralCodes = map[engine.Code]bool{
+	engine.CodeNoShotsLeft:   true,
+	engine.CodeTooManySeats:  true,
+	engine.CodeTooFewSeats:   true,
+	engine.CodeMafiaMajority: true,
+}
+
+// Refusal renders an engine refusal (an *engine.Error, possibly wrapped) as
+// one plain sentence addressed to the player whose command it refused:
+// "Seat 4 has already been healed this game.", "It is not your speech.".
+// Warnings such as maniac_small_table render the same way. Any other error
+// gets a generic sentence: internal details are not for players.
+func (p *Printer) Refusal(err error) string {
+	var e *engine.Error
+	if !errors.As(err, &e) || e == nil {
+		return p.T("error.generic", nil)
+	}
+	id, data := p.refusalMessage(e)
+	if !p.Has(id) {
+		return p.T("error.generic", nil)
+	}
+	if pluralCodes[e.Code] {
+		return p.Plural(id, e.N, data)
+	}
+	return p.T(id, data)
+}
+
+// refusalMessage picks the catalog message for e and fills its data: the
+// error's parameters plus the localized names a sentence needs.
+func (p *Printer) refusalMessage(e *engine.Error) (string, map[string]any) {
+	data := e.Params()
+	data["PhaseName"] = p.Phase(e.Phase)
+	data["RoleName"] = p.Role(e.Role)
+	id := "error." + string(e.Code)
+	switch e.Code {
+	case engine.CodeWrongPhase:
+		if e.Phase == engine.PhaseNone {
+			id = "error.wrong_phase_none"
+		}
+	case engine.CodeUnknownRole:
+		if e.Name == "" {
+			id = "error.unknown_role_deal"
+		}
+	case engine.CodeBadOptionValue:
+		switch o := findOption(e.Name); {
+		case e.Name == "" || o == nil:
+			id = "error.bad_option_value_rules"
+		case o.Values == nil:
+			id = "error.bad_option_value_number"
+			data["N"] = engine.MaxFoulLimit
+		default:
+			data["Values"] = p.Or(o.Values)
+		}
+	}
+	return id, data
+}
+
+func findOption(name string) *engine.Option {
+	for i := range engine.Options {
+		if engine.Options[i].Name == name {
+			return &engine.Options[i]
+		}
+	}
+	return nil
+}
