@@ -3,12 +3,14 @@ package scenario
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"sort"
 	"strconv"
 	"strings"
 
 	"mafia/engine"
+	"mafia/locale"
 )
 
 // Scenario is one parsed file.
@@ -97,7 +99,7 @@ func Parse(path string, data []byte) (*Scenario, error) {
 	}
 	var top map[string]json.RawMessage
 	if err := strictUnmarshal(data, &top); err != nil {
-		return nil, ferr(0, "not valid JSON: %v", err)
+		return nil, ferr(0, "not valid JSON: %s", jsonErr(data, err))
 	}
 	if k := unknownKey(top, fileKeys); k != "" {
 		return nil, ferr(0, "unknown key %q", k)
@@ -123,7 +125,11 @@ func Parse(path string, data []byte) (*Scenario, error) {
 		sc.Roles = append(sc.Roles, r)
 	}
 	if _, err := engine.SetupOf(sc.Roles).Validate(); err != nil {
-		return nil, ferr(0, "roles: not a valid setup: %v", err)
+		code := ""
+		if e, ok := err.(*engine.Error); ok {
+			code = " (" + string(e.Code) + ")"
+		}
+		return nil, ferr(0, "roles: not a valid setup: %s%s", locale.New(locale.En).Refusal(err), code)
 	}
 	if raw, ok := top["options"]; ok {
 		var opts map[string]json.RawMessage
@@ -152,8 +158,8 @@ func Parse(path string, data []byte) (*Scenario, error) {
 		}
 	}
 	var steps []map[string]json.RawMessage
-	if err := json.Unmarshal(top["steps"], &steps); err != nil {
-		return nil, ferr(0, "steps: a list of step objects is required")
+	if err := json.Unmarshal(top["steps"], &steps); err != nil || len(steps) == 0 {
+		return nil, ferr(0, "steps: a non-empty list of step objects is required")
 	}
 	n := engine.Seat(len(sc.Roles))
 	for i, raw := range steps {
@@ -164,6 +170,23 @@ func Parse(path string, data []byte) (*Scenario, error) {
 		sc.Steps = append(sc.Steps, st)
 	}
 	return sc, nil
+}
+
+// jsonErr names the line and column of a JSON syntax error.
+func jsonErr(data []byte, err error) string {
+	var se *json.SyntaxError
+	if errors.As(err, &se) {
+		line, col := 1, 1
+		for _, b := range data[:min(int(se.Offset), len(data))] {
+			if b == '\n' {
+				line, col = line+1, 1
+			} else {
+				col++
+			}
+		}
+		return fmt.Sprintf("line %d, column %d: %v", line, col, err)
+	}
+	return err.Error()
 }
 
 // strictUnmarshal decodes one JSON value and refuses trailing data.

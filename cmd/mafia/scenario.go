@@ -21,17 +21,27 @@ func runScenario(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "usage: mafia scenario run [--trace] FILE_OR_DIR...")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args[1:]); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
+	// Flags may stand before or after the paths.
+	var paths []string
+	rest := args[1:]
+	for {
+		if err := fs.Parse(rest); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return 0
+			}
+			return 2
 		}
-		return 2
+		if fs.NArg() == 0 {
+			break
+		}
+		paths = append(paths, fs.Arg(0))
+		rest = fs.Args()[1:]
 	}
-	if fs.NArg() == 0 {
+	if len(paths) == 0 {
 		fs.Usage()
 		return 2
 	}
-	files, err := scenario.Files(fs.Args())
+	files, err := scenario.Files(paths)
 	if err != nil {
 		fmt.Fprintf(stderr, "mafia scenario: %v\n", err)
 		return 2
