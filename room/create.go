@@ -141,6 +141,7 @@ func Resume(cfg Config, t store.Table, seats []store.Seat, log []engine.Event, c
 			return nil, err
 		}
 		r.game, r.log = g, log
+		r.countSeqs(0)
 		r.initBots()
 		r.step = lastStepStart(log)
 		if !g.Ended() {
