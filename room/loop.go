@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"log/slog"
+	"runtime/debug"
 	"time"
 
 	"mafia/engine"
@@ -36,7 +37,7 @@ func (r *Room) run() {
 	for {
 		select {
 		case f := <-r.inbox:
-			f()
+			r.safely(f)
 		case <-r.quit:
 			return
 		}
@@ -44,6 +45,19 @@ func (r *Room) run() {
 			return
 		}
 	}
+}
+
+// safely runs one request; a panic (a bug) stops this room, with its stack
+// in the log, instead of taking every other table down with the process.
+// The game's log is in the store: a restart resumes it.
+func (r *Room) safely(f func()) {
+	defer func() {
+		if p := recover(); p != nil {
+			r.cfg.Log.Error("room panicked; stopping it", "panic", p, "stack", string(debug.Stack()))
+			r.stopping = true
+		}
+	}()
+	f()
 }
 
 // later runs f on the room's goroutine after d (clock time). Unlike post, it
