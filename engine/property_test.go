@@ -1,0 +1,663 @@
+package engine_test
+
+import (
+	"errors"
+	"fmt"
+	"testing"
+	"time"
+
+	"mafia/bot"
+	"mafia/engine"
+	"mafia/rng"
+)
+
+// Property tests over thousands of random seeded games: random bots (from
+// their views alone) on random tables of 3 to 20 players under random
+// rulesets, with random commands, legal and not, thrown in between.
+//
+// What a seat may know is computed here from the game's true cards
+// (Game.Role) and the rulebook, never from the view code.
+
+const propertyRoot = 0x6d61666961 // "mafia": the root of the games' seeds
+
+// propertyGames is how many games each property run plays.
+func propertyGames() int {
+	if testing.Short() {
+		return 300
+	}
+	return 2000
+}
+
+// randomSetup returns a valid custom setup of n players.
+func randomSetup(src *rng.Source, n int) engine.Setup {
+	if n >= engine.PresetMin && n <= engine.PresetMax && src.Intn(3) == 0 {
+		s, _ := engine.Preset(n)
+		return s
+	}
+	for {
+		var s engine.Setup
+		mafia := 1 + src.Intn((n-1)/2) // mafiosi fewer than the rest
+		if src.Intn(4) != 0 {
+			s.Don = 1
+		}
+		s.Mafia = mafia - s.Don
+		if src.Intn(4) != 0 {
+			s.Detective = 1
+		}
+		if src.Intn(4) != 0 {
+			s.Doctor = 1
+		}
+		if src.Intn(3) == 0 {
+			s.Maniac = 1
+		}
+		s.Citizens = n - mafia - s.Detective - s.Doctor - s.Maniac
+		if s.Citizens < 0 {
+			continue
+		}
+		if _, err := s.Validate(); err == nil {
+			return s
+		}
+	}
+}
+
+// randomRules returns a ruleset with every option drawn at random.
+func randomRules(src *rng.Source) engine.Ruleset {
+	r := engine.DefaultRules()
+	for _, o := range engine.Options {
+		v := ""
+		if o.Values == nil {
+			v = fmt.Sprint(src.Intn(engine.MaxFoulLimit + 1))
+			if src.Intn(2) == 0 {
+				v = "4"
+			}
+		} else {
+			v = o.Values[src.Intn(len(o.Values))]
+		}
+		if err := r.Set(o.Name, v); err != nil {
+			panic(err)
+		}
+	}
+	return r
+}
+
+// propGame watches one game: every accepted command's events, every seat's
+// view after it, and random commands thrown at the live game.
+type propGame struct {
+	t     testing.TB
+	name  string
+	g     *engine.Game
+	n     int
+	rules engine.Ruleset
+	cards [engine.MaxSeats + 2]engine.Role
+	src   rng.Source // the property's own choices: what to throw, when to replay
+
+	log    []engine.Event
+	ended  int // game_ended events seen
+	failed bool
+
+	// what the rules have made known, from the log
+	revealRole [engine.MaxSeats + 2]bool
+	revealTeam [engine.MaxSeats + 2]bool
+	checks     [engine.MaxSeats + 2]engine.SeatSet // seats each checker has checked
+	healed     engine.SeatSet
+	ballot     [engine.MaxSeats + 1]uint8 // the last closed vote
+	views      [engine.MaxSeats + 2]engine.View
+	view       engine.View
+
+	stats *propStats
+}
+
+type propStats struct {
+	games, commands, thrown, thrownAccepted, replays, legalChecks int
+	byPlayers                                                     [engine.MaxSeats + 1]int
+	winners                                                       [5]int
+}
+
+func (p *propGame) fail(format string, a ...any) {
+	p.t.Helper()
+	if !p.failed {
+		p.failed = true
+		p.t.Errorf("%s: after %d events (phase %s, round %d): %s", p.name, len(p.log), p.g.Phase(), p.g.Round(), fmt.Sprintf(format, a...))
+	}
+}
+
+// newPropGame deals game i of a run.
+func newPropGame(t testing.TB, root uint64, i int, stats *propStats) (*propGame, *bot.Table) {
+	seed := rng.Derive(root, uint64(i))
+	src := rng.New(seed)
+	n := engine.MinSeats + src.Intn(engine.MaxSeats-engine.MinSeats+1)
+	setup := randomSetup(&src, n)
+	rules := randomRules(&src)
+	deal := setup.Deal(seed, nil)
+	g, evs, err := engine.New(rules, deal, seed)
+	if err != nil {
+		t.Fatalf("game %d: New(%v): %v", i, deal, err)
+	}
+	p := &propGame{
+		t: t, g: g, n: n, rules: rules, src: rng.New(rng.Derive(seed, 1000)), stats: stats,
+		name: fmt.Sprintf("game %d (seed %#x, %d players, %v, options %v)", i, seed, n, deal, rules.Map()),
+	}
+	for s := 1; s <= n; s++ {
+		p.cards[s] = g.Role(engine.Seat(s))
+		if p.cards[s] != deal[s-1] {
+			t.Fatalf("%s: Role(%d) = %s, dealt %s", p.name, s, p.cards[s], deal[s-1])
+		}
+	}
+	for s := 0; s <= n+1; s++ {
+		g.ViewInto(&p.views[s], engine.Seat(s))
+	}
+	p.accepted(engine.Command{}, evs)
+	tb := &bot.Table{Game: g, Bots: make([]bot.Bot, n+1)}
+	for s := 1; s <= n; s++ {
+		tb.Bots[s] = &legalBot{p: p, inner: bot.NewRandom(rng.Derive(seed, uint64(s)))}
+	}
+	tb.OnEvents = func(c engine.Command, evs []engine.Event) {
+		p.accepted(c, evs)
+		p.throw()
+	}
+	stats.games++
+	stats.byPlayers[n]++
+	return p, tb
+}
+
+// legalBot asserts that a random bot, deciding from its view alone, only
+// ever asks for what the engine accepts.
+type legalBot struct {
+	p     *propGame
+	inner bot.Bot
+}
+
+func (b *legalBot) Act(v *engine.View) (engine.Command, bool) {
+	c, ok := b.inner.Act(v)
+	if ok {
+		if err := b.p.g.Check(c); err != nil {
+			b.p.fail("the bot of seat %d chose %s from its view, which the engine refuses: %v", v.Seat, cmdString(c), err)
+		}
+	}
+	return c, ok
+}
+
+// throw tries a few random commands, legal or not, on the live game.
+func (p *propGame) throw() {
+	for k := p.src.Intn(3); k > 0; k-- {
+		c := p.randomCommand()
+		before := p.g.Clone()
+		wasEnded := p.g.Ended()
+		evs, err := p.g.Handle(c)
+		p.stats.thrown++
+		if err != nil {
+			var e *engine.Error
+			if !errors.As(err, &e) {
+				p.fail("%s refused with %T, not *engine.Error", cmdString(c), err)
+			}
+			if !p.g.Equal(before) {
+				p.fail("%s was refused (%v) but changed the game", cmdString(c), err)
+			}
+			if evs != nil {
+				p.fail("%s was refused but returned events", cmdString(c))
+			}
+			if wasEnded && e != nil && e.Code != engine.CodeGameOver && e.Code != engine.CodeUnknownVerb {
+				p.fail("%s after the end refused with %s, want game_over", cmdString(c), e.Code)
+			}
+			continue
+		}
+		if wasEnded {
+			p.fail("%s accepted after the game ended", cmdString(c))
+		}
+		p.stats.thrownAccepted++
+		p.accepted(c, evs)
+	}
+}
+
+func (p *propGame) randomCommand() engine.Command {
+	n := p.n
+	c := engine.Command{
+		Verb:   engine.Verb(p.src.Intn(int(engine.Next) + 2)),
+		By:     engine.Seat(p.src.Intn(n + 2)),
+		Target: engine.Seat(p.src.Intn(n + 2)),
+		Yes:    p.src.Intn(2) == 0,
+	}
+	switch p.src.Intn(8) {
+	case 0:
+		c.By = engine.Host
+	case 1:
+		c.Verb = engine.Verb(200)
+	}
+	return c
+}
+
+// accepted checks one accepted command's events and the state after them.
+func (p *propGame) accepted(c engine.Command, evs []engine.Event) {
+	p.t.Helper()
+	p.stats.commands++
+	if p.ended > 0 {
+		p.fail("%s accepted after game_ended", cmdString(c))
+	}
+	if len(evs) == 0 && c.Verb != engine.VerbNone {
+		p.fail("%s accepted with no events", cmdString(c))
+	}
+	start := len(p.log)
+	p.log = append(p.log, evs...)
+	for i := start; i < len(p.log); i++ {
+		e := p.log[i]
+		p.learn(e)
+		if e.Kind == engine.EvGameEnded && i != len(p.log)-1 {
+			p.fail("game_ended is not the last event of %s: %v", cmdString(c), kinds(p.log[start:]))
+		}
+		for s := 0; s <= p.n+1; s++ {
+			p.checkEventFor(e, engine.Seat(s))
+		}
+	}
+	if (p.ended == 1) != p.g.Ended() || p.ended > 1 {
+		p.fail("%d game_ended events, Ended() = %v", p.ended, p.g.Ended())
+	}
+	if p.g.Ended() && (p.g.Winner() == engine.WinnerNone || p.g.Phase() != engine.PhaseEnded) {
+		p.fail("ended with winner %q, phase %s", p.g.Winner(), p.g.Phase())
+	}
+	if !p.g.Ended() && p.g.Winner() != engine.WinnerNone {
+		p.fail("winner %q while the game goes on", p.g.Winner())
+	}
+	for s := 0; s <= p.n+1; s++ {
+		p.checkView(engine.Seat(s), p.log[start:])
+	}
+	if p.g.SpectatorView() != p.views[0] {
+		p.fail("SpectatorView differs from ViewFor(0)")
+	}
+	if p.src.Intn(16) == 0 {
+		p.checkLegality()
+	}
+	if p.src.Intn(16) == 0 || p.g.Ended() {
+		p.checkReplay()
+	}
+}
+
+// learn records what an event makes known, and checks the secret payloads
+// against the true cards.
+func (p *propGame) learn(e engine.Event) {
+	switch e.Kind {
+	case engine.EvGameStarted:
+		for s := 1; s <= p.n; s++ {
+			if engine.Role(e.Roles[s]) != p.cards[s] {
+				p.fail("game_started gives seat %d the card %s, the game says %s", s, engine.Role(e.Roles[s]), p.cards[s])
+			}
+		}
+	case engine.EvPlayerOut:
+		t := e.Target
+		wantRole, wantTeam := engine.RoleNone, engine.TeamNone
+		switch p.rules.RevealOnDeath {
+		case engine.RevealTeam:
+			wantTeam = p.cards[t].Team()
+			p.revealTeam[t] = true
+		case engine.RevealRole:
+			wantRole, wantTeam = p.cards[t], p.cards[t].Team()
+			p.revealRole[t], p.revealTeam[t] = true, true
+		}
+		if e.Role != wantRole || e.Team != wantTeam {
+			p.fail("player_out of seat %d (%s) shows %q/%q under reveal_on_death=%s", t, p.cards[t], e.Role, e.Team, p.rules.Map()["reveal_on_death"])
+		}
+	case engine.EvChecked:
+		if want := p.answer(e.Actor, e.Target); e.Result != want {
+			p.fail("seat %d (%s) checked seat %d (%s): %s, want %s", e.Actor, p.cards[e.Actor], e.Target, p.cards[e.Target], e.Result, want)
+		}
+		p.checks[e.Actor] = p.checks[e.Actor].With(e.Target)
+	case engine.EvHealed:
+		p.healed = p.healed.With(e.Target)
+	case engine.EvVoteClosed:
+		p.ballot = e.Roles
+	case engine.EvGameEnded:
+		p.ended++
+		p.stats.winners[e.Winner]++
+		for s := 1; s <= p.n; s++ {
+			if engine.Role(e.Roles[s]) != p.cards[s] {
+				p.fail("game_ended shows seat %d as %s, the game says %s", s, engine.Role(e.Roles[s]), p.cards[s])
+			}
+		}
+	}
+}
+
+// answer is the check answer the rulebook gives.
+func (p *propGame) answer(by, t engine.Seat) engine.Result {
+	if p.cards[by] == engine.Don {
+		if p.cards[t] == engine.Detective {
+			return engine.ResultDetective
+		}
+		return engine.ResultNotDetective
+	}
+	switch {
+	case p.cards[t].IsMafia():
+		return engine.ResultMafia
+	case p.cards[t] == engine.Maniac && p.rules.ManiacCheck == engine.ManiacShowsMafia:
+		return engine.ResultMafia
+	case p.cards[t] == engine.Maniac && p.rules.ManiacCheck == engine.ManiacShowsManiac:
+		return engine.ResultManiac
+	}
+	return engine.ResultNotMafia
+}
+
+func (p *propGame) isPlayer(s engine.Seat) bool { return s >= 1 && int(s) <= p.n }
+
+func (p *propGame) mafia(s engine.Seat) bool { return p.isPlayer(s) && p.cards[s].IsMafia() }
+
+// mayKnowRole reports whether seat s (0: a spectator) may know t's card.
+func (p *propGame) mayKnowRole(s, t engine.Seat) bool {
+	if !p.isPlayer(t) {
+		return false
+	}
+	return p.ended > 0 || p.revealRole[t] || (p.isPlayer(s) && (s == t || (p.mafia(s) && p.mafia(t))))
+}
+
+func (p *propGame) mayKnowTeam(s, t engine.Seat) bool {
+	return p.mayKnowRole(s, t) || (p.isPlayer(t) && p.revealTeam[t])
+}
+
+// audience is who may see an event of each kind, by the rulebook: the
+// mafia's choice to the mafia, a night action or an open vote to the actor,
+// the rest to everyone.
+func (p *propGame) maySee(e engine.Event, s engine.Seat) bool {
+	switch e.Kind {
+	case engine.EvMafiaChose:
+		return p.mafia(s)
+	case engine.EvChecked, engine.EvHealed, engine.EvShot, engine.EvSkipped, engine.EvVoteCast, engine.EvAllVoteCast:
+		return p.isPlayer(s) && s == e.Actor
+	}
+	return true
+}
+
+// checkEventFor checks the copy of e that seat s gets.
+func (p *propGame) checkEventFor(e engine.Event, s engine.Seat) {
+	got, ok := p.g.EventFor(e, s)
+	if want := p.maySee(e, s); ok != want {
+		p.fail("seat %d (%s) sees %s by %d: %v, want %v", s, p.cards[s], e.Kind, e.Actor, ok, want)
+		return
+	}
+	if !ok {
+		return
+	}
+	switch e.Kind {
+	case engine.EvGameStarted:
+		if got.Seed != 0 {
+			p.fail("seat %d gets game_started with the seed", s)
+		}
+		if got.Count != e.Count || got.Rules != e.Rules {
+			p.fail("seat %d gets game_started with count %d rules %+v", s, got.Count, got.Rules)
+		}
+		for t := engine.Seat(0); t <= engine.MaxSeats; t++ {
+			r := engine.Role(got.Roles[t])
+			// at the start nothing is revealed and nothing ended: only own
+			// card and, for the mafia, the mafia's
+			may := p.isPlayer(s) && p.isPlayer(t) && (s == t || (p.mafia(s) && p.mafia(t)))
+			if may && r != p.cards[t] {
+				p.fail("seat %d gets game_started without its own/teammate's card %d (%s, got %s)", s, t, p.cards[t], r)
+			}
+			if !may && r != engine.RoleNone {
+				p.fail("seat %d (%s) gets game_started showing seat %d as %s", s, p.cards[s], t, r)
+			}
+		}
+		return
+	}
+	if got != e {
+		p.fail("seat %d gets %s changed: %+v, was %+v", s, e.Kind, got, e)
+	}
+	// no public event carries a secret but those the rules reveal
+	switch e.Kind {
+	case engine.EvPlayerOut, engine.EvGameEnded, engine.EvChecked:
+	default:
+		if e.Role != engine.RoleNone || e.Team != engine.TeamNone || e.Result != engine.ResultNone || e.Seed != 0 {
+			p.fail("%s carries role %q team %q result %q seed %d", e.Kind, e.Role, e.Team, e.Result, e.Seed)
+		}
+		switch e.Kind {
+		case engine.EvVoteBegan, engine.EvTie, engine.EvVoteClosed:
+		default:
+			if e.Roles != ([engine.MaxSeats + 1]uint8{}) {
+				p.fail("%s carries a per-seat table %v", e.Kind, e.Roles)
+			}
+		}
+	}
+}
+
+// checkView checks what seat s's view shows against what s may know, and
+// that it changed only if s saw an event of the command.
+func (p *propGame) checkView(s engine.Seat, evs []engine.Event) {
+	v := &p.view
+	p.g.ViewInto(v, s)
+	saw := false
+	for _, e := range evs {
+		if p.maySee(e, s) {
+			saw = true
+		}
+	}
+	if !saw && *v != p.views[s] && !p.teammateSkipped(s, evs, &p.views[s], v) {
+		p.fail("seat %d (%s) saw none of %v, yet its view changed:\n%s", s, p.cards[s], kinds(evs), viewDiff(&p.views[s], v))
+	}
+	p.views[s] = *v
+	me := s
+	if !p.isPlayer(s) {
+		me = 0
+	}
+	if v.Seat != me || v.Host {
+		p.fail("ViewFor(%d) is seat %d's (host %v)", s, v.Seat, v.Host)
+	}
+	if me != 0 && v.Role != p.cards[me] {
+		p.fail("seat %d's view shows its own card as %s, it is %s", me, v.Role, p.cards[me])
+	}
+	for t := engine.Seat(0); t <= engine.MaxSeats; t++ {
+		wantRole, wantTeam := engine.RoleNone, engine.TeamNone
+		if p.mayKnowRole(me, t) {
+			wantRole = p.cards[t]
+		}
+		if p.mayKnowTeam(me, t) {
+			wantTeam = p.cards[t].Team()
+		}
+		if v.Roles[t] != wantRole || v.Teams[t] != wantTeam {
+			p.fail("seat %d (%s) sees seat %d (%s) as %q/%q, may know %q/%q", me, p.cards[me], t, p.cards[t], v.Roles[t], v.Teams[t], wantRole, wantTeam)
+		}
+	}
+	role := p.cards[me]
+	if me == 0 {
+		role = engine.RoleNone
+	}
+	// mafia choices only to the mafia
+	if !role.IsMafia() && (v.MafiaChoice != [engine.MaxSeats + 1]engine.Seat{} || v.MafiaActed != 0 || v.KillTarget != 0) {
+		p.fail("seat %d (%s) sees the mafia's choices: %v acted %v kill %d", me, role, v.MafiaChoice, v.MafiaActed.Seats(), v.KillTarget)
+	}
+	if role.IsMafia() {
+		for t := engine.Seat(0); t <= engine.MaxSeats; t++ {
+			if (v.MafiaChoice[t] != 0 || v.MafiaActed.Has(t)) && !p.mafia(t) {
+				p.fail("seat %d's view shows seat %d (%s) acting with the mafia", me, t, p.cards[t])
+			}
+		}
+	}
+	// check answers only for the checker, and exactly the checker's
+	var wantChecks [engine.MaxSeats + 1]engine.Result
+	if role == engine.Don || role == engine.Detective {
+		for m := p.checks[me]; m != 0; m = m.Without(m.First()) {
+			wantChecks[m.First()] = p.answer(me, m.First())
+		}
+	}
+	if v.Checks != wantChecks {
+		p.fail("seat %d (%s) has check answers %v, want %v", me, role, v.Checks, wantChecks)
+	}
+	if v.CheckTarget != 0 && (role != engine.Don && role != engine.Detective || !p.checks[me].Has(v.CheckTarget)) {
+		p.fail("seat %d (%s) sees a check target %d", me, role, v.CheckTarget)
+	}
+	// the maniac's, the doctor's own secrets
+	if role != engine.Maniac && (v.ShotTarget != 0 || v.ShotsLeft != 0) {
+		p.fail("seat %d (%s) sees the maniac's shot %d / shots left %d", me, role, v.ShotTarget, v.ShotsLeft)
+	}
+	if role != engine.Doctor && (v.HealTarget != 0 || v.Healed != 0 || v.HealBanned != 0) {
+		p.fail("seat %d (%s) sees the doctor's heals %d %v %d", me, role, v.HealTarget, v.Healed.Seats(), v.HealBanned)
+	}
+	if role == engine.Doctor && v.Healed != p.healed {
+		p.fail("the doctor's view shows healed %v, the log %v", v.Healed.Seats(), p.healed.Seats())
+	}
+	if me == 0 && (v.Skipped || v.Voted || v.MyVote != 0 || v.MyYes) {
+		p.fail("the spectator's view has a seat's own night or vote")
+	}
+	// the open vote is nobody's but the voter's: only the last closed vote
+	// is public
+	for i := range p.ballot {
+		if v.Ballot[i] != engine.Seat(p.ballot[i]) {
+			p.fail("seat %d's view shows ballot %v, the last closed vote was %v", me, v.Ballot, p.ballot)
+			break
+		}
+	}
+}
+
+// teammateSkipped reports whether the only change between two views of
+// mafia seat s is a teammate's skip showing in MafiaActed. The view shows a
+// mafioso's skip ("names nobody": a mafia choice) to the mafia, but the
+// engine sends the skipped event to the actor only; that gap is reported in
+// .bugs/engine-tests.md and allowed here so that every other change without
+// a visible event is caught.
+func (p *propGame) teammateSkipped(s engine.Seat, evs []engine.Event, before, after *engine.View) bool {
+	if !p.mafia(s) {
+		return false
+	}
+	for _, e := range evs {
+		if e.Kind != engine.EvSkipped || !p.mafia(e.Actor) {
+			return false
+		}
+	}
+	a, b := *before, *after
+	a.MafiaActed, b.MafiaActed = 0, 0
+	a.MafiaChoice, b.MafiaChoice = [engine.MaxSeats + 1]engine.Seat{}, [engine.MaxSeats + 1]engine.Seat{}
+	return a == b
+}
+
+// checkLegality pins View.Targets and View.Can to Game.Check for every seat,
+// verb and target: a bot that plays from its view plays legally, and is
+// offered every legal move.
+func (p *propGame) checkLegality() {
+	p.stats.legalChecks++
+	for s := engine.Seat(1); int(s) <= p.n; s++ {
+		p.g.ViewInto(&p.view, s)
+		v := &p.view
+		for verb := engine.Verb(0); verb <= engine.Next+1; verb++ {
+			if verb.HasTarget() {
+				targets := v.Targets(verb)
+				var legal engine.SeatSet
+				for t := engine.Seat(0); int(t) <= p.n+1; t++ {
+					if p.g.Check(engine.Command{Verb: verb, By: s, Target: t}) == nil {
+						legal = legal.With(t)
+					}
+				}
+				if legal != targets {
+					p.fail("seat %d (%s) %s: view offers %v, the engine accepts %v", s, p.cards[s], verb, targets.Seats(), legal.Seats())
+				}
+				if v.Can(verb) != (legal != 0) {
+					p.fail("seat %d (%s) Can(%s) = %v, the engine accepts %v", s, p.cards[s], verb, v.Can(verb), legal.Seats())
+				}
+				continue
+			}
+			for _, yes := range []bool{false, true} {
+				err := p.g.Check(engine.Command{Verb: verb, By: s, Yes: yes})
+				if v.Can(verb) != (err == nil) {
+					p.fail("seat %d (%s) Can(%s) = %v, the engine says %v", s, p.cards[s], verb, v.Can(verb), err)
+				}
+			}
+			if v.Targets(verb) != 0 {
+				p.fail("seat %d: Targets(%s) = %v for a verb with no target", s, verb, v.Targets(verb).Seats())
+			}
+		}
+	}
+	// the host's pending seats (the driver's) can act
+	if p.g.Phase() == engine.PhaseNight {
+		for m := p.g.Pending(); m != 0; m = m.Without(m.First()) {
+			s := m.First()
+			p.g.ViewInto(&p.view, s)
+			if !p.view.Can(engine.Skip) && !p.view.Can(engine.Kill) && !p.view.Can(engine.Check) && !p.view.Can(engine.Shoot) && !p.view.Can(engine.Heal) {
+				p.fail("seat %d (%s) is pending at night but can do nothing", s, p.cards[s])
+			}
+		}
+	}
+}
+
+// checkReplay folds the log so far and compares it with the live game.
+func (p *propGame) checkReplay() {
+	p.stats.replays++
+	r, err := engine.Replay(p.log)
+	if err != nil {
+		p.fail("Replay of %d events: %v", len(p.log), err)
+		return
+	}
+	if !r.Equal(p.g) {
+		p.fail("Replay of %d events differs from the live game", len(p.log))
+	}
+}
+
+// viewDiff names the fields that differ between two views.
+func viewDiff(a, b *engine.View) string {
+	var out string
+	add := func(name string, differ bool, x, y any) {
+		if differ {
+			out += fmt.Sprintf("  %s: %v -> %v\n", name, x, y)
+		}
+	}
+	add("Phase", a.Phase != b.Phase, a.Phase, b.Phase)
+	add("Round", a.Round != b.Round, a.Round, b.Round)
+	add("Speaker", a.Speaker != b.Speaker, a.Speaker, b.Speaker)
+	add("Alive", a.Alive != b.Alive, a.Alive.Seats(), b.Alive.Seats())
+	add("Candidates", a.Candidates != b.Candidates, a.Candidates, b.Candidates)
+	add("Nominated", a.Nominated != b.Nominated, a.Nominated, b.Nominated)
+	add("Roles", a.Roles != b.Roles, a.Roles, b.Roles)
+	add("Teams", a.Teams != b.Teams, a.Teams, b.Teams)
+	add("KillTarget", a.KillTarget != b.KillTarget, a.KillTarget, b.KillTarget)
+	add("CheckTarget", a.CheckTarget != b.CheckTarget, a.CheckTarget, b.CheckTarget)
+	add("ShotTarget", a.ShotTarget != b.ShotTarget, a.ShotTarget, b.ShotTarget)
+	add("HealTarget", a.HealTarget != b.HealTarget, a.HealTarget, b.HealTarget)
+	add("Skipped", a.Skipped != b.Skipped, a.Skipped, b.Skipped)
+	add("Checks", a.Checks != b.Checks, a.Checks, b.Checks)
+	add("MafiaChoice", a.MafiaChoice != b.MafiaChoice, a.MafiaChoice, b.MafiaChoice)
+	add("MafiaActed", a.MafiaActed != b.MafiaActed, a.MafiaActed.Seats(), b.MafiaActed.Seats())
+	add("ShotsLeft", a.ShotsLeft != b.ShotsLeft, a.ShotsLeft, b.ShotsLeft)
+	add("Healed", a.Healed != b.Healed, a.Healed.Seats(), b.Healed.Seats())
+	add("HealBanned", a.HealBanned != b.HealBanned, a.HealBanned, b.HealBanned)
+	add("Voted", a.Voted != b.Voted, a.Voted, b.Voted)
+	add("MyVote", a.MyVote != b.MyVote, a.MyVote, b.MyVote)
+	add("MyYes", a.MyYes != b.MyYes, a.MyYes, b.MyYes)
+	add("Ballot", a.Ballot != b.Ballot, a.Ballot, b.Ballot)
+	add("Fouls", a.Fouls != b.Fouls, a.Fouls, b.Fouls)
+	add("LostSpeech", a.LostSpeech != b.LostSpeech, a.LostSpeech.Seats(), b.LostSpeech.Seats())
+	add("Victims", a.Victims != b.Victims, a.Victims.Seats(), b.Victims.Seats())
+	add("Winner", a.Winner != b.Winner, a.Winner, b.Winner)
+	if out == "" {
+		out = "  (another field)\n"
+	}
+	return out
+}
+
+// TestProperty_RandomGames plays random seeded games and checks, after
+// every accepted command: exactly one result at the end; Replay equals the
+// live game (at random points and at the end); refused commands change
+// nothing; views and Check agree; no seat sees a secret.
+func TestProperty_RandomGames(t *testing.T) {
+	start := time.Now()
+	stats := &propStats{}
+	games := propertyGames()
+	failures := 0
+	for i := 0; i < games && failures < 5; i++ {
+		p, tb := newPropGame(t, propertyRoot, i, stats)
+		if !tb.Play(5000) {
+			p.fail("the game did not end in 5000 steps")
+		}
+		if !p.g.Ended() || p.ended != 1 {
+			p.fail("at the end: Ended %v, %d game_ended events", p.g.Ended(), p.ended)
+		}
+		if last := p.log[len(p.log)-1]; last.Kind != engine.EvGameEnded || last.Winner != p.g.Winner() {
+			p.fail("the last event is %s (winner %q), the game's winner %q", last.Kind, last.Winner, p.g.Winner())
+		}
+		// after the end, everything is refused
+		for k := 0; k < 20; k++ {
+			c := p.randomCommand()
+			before := p.g.Clone()
+			if _, err := p.g.Handle(c); err == nil || !p.g.Equal(before) {
+				p.fail("%s after the end: err %v, changed %v", cmdString(c), err, !p.g.Equal(before))
+			}
+		}
+		if p.failed {
+			failures++
+		}
+	}
+	t.Logf("%d games (%d players: %v), %d commands accepted, %d random commands thrown (%d accepted), %d replays, %d legality sweeps, winners town/mafia/maniac/draw %v, in %v",
+		stats.games, engine.MinSeats, stats.byPlayers[engine.MinSeats:], stats.commands, stats.thrown, stats.thrownAccepted, stats.replays, stats.legalChecks, stats.winners[1:], time.Since(start).Round(time.Millisecond))
+}
