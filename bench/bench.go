@@ -1,0 +1,581 @@
+// Package bench is the load generator behind `mafia bench`: it connects bot
+// players to a running server over real WebSockets, has them play complete
+// games with random legal moves, and measures what a player feels (the time
+// from sending a command to receiving its reply, which follows the seat's
+// new view), frames per second, games finished and errors, and, for a
+// server on this machine, the server's memory per connection from its
+// /metrics.
+//
+// It owns nothing of the game or the server: it is a client of the public
+// protocol (package client) and must only ever talk to the address it is
+// given. Every run is bounded in time.
+package bench
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"sort"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"mafia/client"
+	"mafia/engine"
+	"mafia/rng"
+	"mafia/wire"
+)
+
+// TableSize is the number of seats of a full bench table.
+const TableSize = 11
+
+// Config is one bench run.
+type Config struct {
+	// Server is the server's base URL, e.g. http://127.0.0.1:8080.
+	Server string
+	// Players is the number of bot players (connections): tables of
+	// TableSize seats, the remainder at one smaller table (filled with the
+	// server's bots when it is below engine.PresetMin).
+	Players int
+	// Duration is how long to measure once every table has started its
+	// first game (0 with Games set: until Games; both 0: 30 s).
+	Duration time.Duration
+	// Games stops the run once this many games have finished while
+	// measuring (0: no limit).
+	Games int
+	// Timings are the tables' step lengths in milliseconds (nil: ShortTimings).
+	Timings map[string]int64
+	// Ramp is how many connections to open per second while connecting
+	// (0: 500).
+	Ramp float64
+	// Think is a bot's mean pause before each move, drawn uniformly from
+	// [Think/2, 3*Think/2]; 0 moves at once.
+	Think time.Duration
+	// GameTimeout bounds one game (0: 10 minutes).
+	GameTimeout time.Duration
+	// Timeout bounds the whole run (0: enough for the ramp, the window and
+	// one game timeout).
+	Timeout time.Duration
+	// Seed roots the bots' random choices.
+	Seed uint64
+	// Progress, if set, gets a line of figures every few seconds.
+	Progress io.Writer
+	// HTTP is the client for the lobby API and the WebSockets (nil: a
+	// pooled client made for the run).
+	HTTP *http.Client
+}
+
+// ShortTimings are bench tables' step lengths: short nights and votes, and
+// speeches long enough that the bots end them by passing.
+func ShortTimings() map[string]int64 {
+	return map[string]int64{"speech": 10000, "defence": 10000, "tie_speech": 10000, "last_words": 10000,
+		"night": 1000, "vote": 3000}
+}
+
+// Result is what a run measured. Latencies, frames, commands and games
+// count only the measuring window (after the ramp).
+type Result struct {
+	Players            int              `json:"players"`
+	Tables             int              `json:"tables"`
+	ConnectedPeak      int64            `json:"connected_peak"`
+	GamesFinished      int64            `json:"games_finished"`
+	GamesFinishedTotal int64            `json:"games_finished_total"`
+	Errors             int64            `json:"errors"`
+	ErrorKinds         map[string]int64 `json:"error_kinds,omitempty"`
+	Commands           uint64           `json:"commands"`
+	CommandsPerSec     float64          `json:"commands_per_sec"`
+	Refusals           int64            `json:"refusals"`
+	RefusalCodes       map[string]int64 `json:"refusal_codes,omitempty"`
+	P50ms              float64          `json:"p50_ms"`
+	P90ms              float64          `json:"p90_ms"`
+	P99ms              float64          `json:"p99_ms"`
+	P999ms             float64          `json:"p999_ms"`
+	MaxMs              float64          `json:"max_ms"`
+	Frames             int64            `json:"frames"`
+	FramesPerSec       float64          `json:"frames_per_sec"`
+	RampSeconds        float64          `json:"ramp_s"`
+	RampComplete       bool             `json:"ramp_complete"`
+	WindowSeconds      float64          `json:"window_s"`
+	ThinkMS            int64            `json:"think_ms"`
+	TimingsMS          map[string]int64 `json:"timings_ms"`
+	Server             *ServerReport    `json:"server,omitempty"`
+}
+
+// ServerReport is the server's memory and CPU as its /metrics told them.
+type ServerReport struct {
+	Baseline ServerSample `json:"baseline"` // before the bench connected
+	Peak     ServerSample `json:"peak"`     // the sample with the most connections
+	MaxRSS   float64      `json:"max_rss_bytes"`
+	// CPU is the server's CPU use during the window, in cores.
+	CPU float64 `json:"cpu_cores"`
+}
+
+// run is one bench in progress.
+type run struct {
+	cfg   Config
+	api   *client.API
+	start time.Time
+
+	measuring atomic.Bool
+	frames    atomic.Int64
+	framesAll atomic.Int64
+	commands  atomic.Uint64
+	finished  atomic.Int64
+	finAll    atomic.Int64
+	connected atomic.Int64
+	peak      atomic.Int64
+	lat       Histogram
+
+	mu       sync.Mutex
+	errs     map[string]int64
+	refusals map[string]int64
+
+	stop     context.CancelFunc
+	started  atomic.Int64 // tables whose first game has started (or failed to)
+	stopOnce sync.Once
+}
+
+// plan splits n players into table sizes (players, seats): full tables,
+// then the remainder.
+func plan(n int) [][2]int {
+	var out [][2]int
+	for ; n >= TableSize; n -= TableSize {
+		out = append(out, [2]int{TableSize, TableSize})
+	}
+	if n > 0 {
+		out = append(out, [2]int{n, max(n, engine.PresetMin)})
+	}
+	return out
+}
+
+// Run plays the bench and returns what it measured. It returns an error
+// only when the run could not be made at all (a bad config, no server).
+func Run(ctx context.Context, cfg Config) (Result, error) {
+	if cfg.Players <= 0 {
+		return Result{}, errors.New("bench: players must be positive")
+	}
+	if cfg.Server == "" {
+		return Result{}, errors.New("bench: no server URL")
+	}
+	if cfg.Ramp <= 0 {
+		cfg.Ramp = 500
+	}
+	if cfg.Duration <= 0 && cfg.Games <= 0 {
+		cfg.Duration = 30 * time.Second
+	}
+	if cfg.Timings == nil {
+		cfg.Timings = ShortTimings()
+	}
+	if cfg.GameTimeout <= 0 {
+		cfg.GameTimeout = 10 * time.Minute
+	}
+	rampTime := time.Duration(float64(cfg.Players)/cfg.Ramp*float64(time.Second)) + 30*time.Second
+	if cfg.Timeout <= 0 {
+		cfg.Timeout = 2*rampTime + cfg.Duration + cfg.GameTimeout
+	}
+	if cfg.HTTP == nil {
+		cfg.HTTP = &http.Client{Transport: &http.Transport{
+			MaxIdleConns: 512, MaxIdleConnsPerHost: 512, IdleConnTimeout: 30 * time.Second,
+			DisableCompression: true,
+		}}
+		defer cfg.HTTP.CloseIdleConnections()
+	}
+	raiseFileLimit(cfg.Players + 1024)
+
+	r := &run{cfg: cfg, api: &client.API{Base: cfg.Server, HTTP: cfg.HTTP}, start: time.Now(),
+		errs: map[string]int64{}, refusals: map[string]int64{}}
+	ctx, cancel := context.WithTimeout(ctx, cfg.Timeout)
+	defer cancel()
+	r.stop = cancel
+
+	local := isLoopback(cfg.Server)
+	var rep *ServerReport
+	if local {
+		s, err := scrape(ctx, cfg.HTTP, cfg.Server)
+		if err != nil {
+			return Result{}, fmt.Errorf("bench: server metrics: %w", err)
+		}
+		rep = &ServerReport{Baseline: s, MaxRSS: s.RSS}
+	} else {
+		if _, err := r.api.Tables(ctx); err != nil {
+			return Result{}, fmt.Errorf("bench: server: %w", err)
+		}
+	}
+
+	tables := plan(cfg.Players)
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() { // launch the tables at the ramp's pace
+		defer wg.Done()
+		t := time.NewTicker(time.Second / 50)
+		defer t.Stop()
+		budget, next := 0.0, 0
+		for next < len(tables) && ctx.Err() == nil {
+			select {
+			case <-ctx.Done():
+			case <-t.C:
+				budget += cfg.Ramp / 50
+				for next < len(tables) && budget >= float64(tables[next][0]) {
+					budget -= float64(tables[next][0])
+					wg.Add(1)
+					go func(i int) {
+						defer wg.Done()
+						r.table(ctx, i, tables[i][0], tables[i][1])
+					}(next)
+					next++
+				}
+			}
+		}
+		r.started.Add(int64(len(tables) - next)) // never launched: do not wait for them
+	}()
+
+	// The ramp: until every table has started its first game.
+	rampEnd := time.Now().Add(rampTime)
+	tick := time.NewTicker(250 * time.Millisecond)
+	defer tick.Stop()
+	lastProgress := time.Now()
+	var window time.Time
+	var lastScrape time.Time
+	sample := func() {
+		if rep == nil || time.Since(lastScrape) < time.Second {
+			return
+		}
+		lastScrape = time.Now()
+		sctx, c := context.WithTimeout(ctx, 5*time.Second)
+		s, err := scrape(sctx, cfg.HTTP, cfg.Server)
+		c()
+		if err != nil {
+			return
+		}
+		if s.Connections >= rep.Peak.Connections {
+			rep.Peak = s
+		}
+		rep.MaxRSS = max(rep.MaxRSS, s.RSS)
+	}
+	var res Result
+	res.RampComplete = true
+	for ctx.Err() == nil && r.started.Load() < int64(len(tables)) {
+		if time.Now().After(rampEnd) {
+			res.RampComplete = false
+			break
+		}
+		select {
+		case <-ctx.Done():
+		case <-tick.C:
+		}
+		sample()
+		if cfg.Progress != nil && time.Since(lastProgress) >= 5*time.Second {
+			lastProgress = time.Now()
+			fmt.Fprintf(cfg.Progress, "ramp %5.0fs: %d connected, %d/%d tables started, %d errors\n",
+				time.Since(r.start).Seconds(), r.connected.Load(), r.started.Load(), len(tables), r.errorCount())
+		}
+	}
+	res.RampSeconds = time.Since(r.start).Seconds()
+
+	// The window.
+	r.lat.Reset()
+	r.frames.Store(0)
+	r.commands.Store(0)
+	r.finished.Store(0)
+	r.mu.Lock()
+	clear(r.refusals)
+	r.mu.Unlock()
+	window = time.Now()
+	r.measuring.Store(true)
+	var cpuStart, cpuEnd float64
+	if rep != nil {
+		if s, err := scrape(ctx, cfg.HTTP, cfg.Server); err == nil {
+			cpuStart = s.CPUSeconds
+		}
+	}
+	for ctx.Err() == nil {
+		if cfg.Duration > 0 && time.Since(window) >= cfg.Duration {
+			break
+		}
+		if cfg.Games > 0 && r.finished.Load() >= int64(cfg.Games) {
+			break
+		}
+		select {
+		case <-ctx.Done():
+		case <-tick.C:
+		}
+		sample()
+		if cfg.Progress != nil && time.Since(lastProgress) >= 5*time.Second {
+			lastProgress = time.Now()
+			el := time.Since(window).Seconds()
+			fmt.Fprintf(cfg.Progress, "run %5.0fs: %d connected, %d games, %.0f frames/s, %.0f cmds/s, p50 %.1f ms, p99 %.1f ms, %d errors\n",
+				el, r.connected.Load(), r.finished.Load(), float64(r.frames.Load())/el, float64(r.commands.Load())/el,
+				ms(r.lat.Quantile(0.5)), ms(r.lat.Quantile(0.99)), r.errorCount())
+		}
+	}
+	r.measuring.Store(false)
+	res.WindowSeconds = time.Since(window).Seconds()
+	if rep != nil {
+		lastScrape = time.Time{}
+		sample()
+		if s, err := scrape(context.Background(), cfg.HTTP, cfg.Server); err == nil {
+			cpuEnd = s.CPUSeconds
+		}
+		if res.WindowSeconds > 0 && cpuEnd > cpuStart {
+			rep.CPU = (cpuEnd - cpuStart) / res.WindowSeconds
+		}
+	}
+	res.P50ms, res.P90ms = ms(r.lat.Quantile(0.5)), ms(r.lat.Quantile(0.9))
+	res.P99ms, res.P999ms, res.MaxMs = ms(r.lat.Quantile(0.99)), ms(r.lat.Quantile(0.999)), ms(r.lat.Max())
+	res.Frames = r.frames.Load()
+	res.Commands = r.commands.Load()
+	res.GamesFinished = r.finished.Load()
+	if res.WindowSeconds > 0 {
+		res.FramesPerSec = float64(res.Frames) / res.WindowSeconds
+		res.CommandsPerSec = float64(res.Commands) / res.WindowSeconds
+	}
+
+	// Stop every table and wait for them, within bounds.
+	cancel()
+	done := make(chan struct{})
+	go func() { wg.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(30 * time.Second):
+		r.fail("shutdown_timeout")
+	}
+
+	res.Players, res.Tables = cfg.Players, len(tables)
+	res.ConnectedPeak = r.peak.Load()
+	res.GamesFinishedTotal = r.finAll.Load()
+	res.ThinkMS, res.TimingsMS = cfg.Think.Milliseconds(), cfg.Timings
+	r.mu.Lock()
+	res.ErrorKinds, res.RefusalCodes = maps(r.errs), maps(r.refusals)
+	for _, n := range r.errs {
+		res.Errors += n
+	}
+	for _, n := range r.refusals {
+		res.Refusals += n
+	}
+	r.mu.Unlock()
+	res.Server = rep
+	return res, nil
+}
+
+func maps(m map[string]int64) map[string]int64 {
+	if len(m) == 0 {
+		return nil
+	}
+	out := make(map[string]int64, len(m))
+	for k, v := range m {
+		out[k] = v
+	}
+	return out
+}
+
+func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+
+// frame counts one frame received.
+func (r *run) frame() {
+	r.framesAll.Add(1)
+	if r.measuring.Load() {
+		r.frames.Add(1)
+	}
+}
+
+// command records one move's latency.
+func (r *run) command(d time.Duration) {
+	if r.measuring.Load() {
+		r.commands.Add(1)
+		r.lat.Record(d)
+	}
+}
+
+// refused counts a move the server refused: an expected game refusal, or
+// an error.
+func (r *run) refused(code string) {
+	if !expectedRefusals[code] {
+		r.fail("error:" + code)
+		return
+	}
+	if r.measuring.Load() {
+		r.mu.Lock()
+		r.refusals[code]++
+		r.mu.Unlock()
+	}
+}
+
+// fail counts an error of a kind.
+func (r *run) fail(kind string) {
+	r.mu.Lock()
+	r.errs[kind]++
+	r.mu.Unlock()
+}
+
+func (r *run) errorCount() int64 {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var n int64
+	for _, v := range r.errs {
+		n += v
+	}
+	return n
+}
+
+// think draws a pause before a move.
+func (r *run) think(src *rng.Source) time.Duration {
+	t := r.cfg.Think
+	if t <= 0 {
+		return 0
+	}
+	return t/2 + time.Duration(src.Intn(int(t)+1))
+}
+
+func (r *run) connect(delta int64) {
+	n := r.connected.Add(delta)
+	for i := 0; i < 100; i++ { // bounded: each failed swap means a larger peak arrived
+		p := r.peak.Load()
+		if n <= p || r.peak.CompareAndSwap(p, n) {
+			break
+		}
+	}
+}
+
+// maxGamesPerTable bounds the games one table plays in a run.
+const maxGamesPerTable = 1 << 20
+
+// table plays game after game at one table until the run stops.
+func (r *run) table(ctx context.Context, idx, humans, seats int) {
+	first := true
+	for g := 0; g < maxGamesPerTable && ctx.Err() == nil; g++ {
+		err := r.game(ctx, idx, g, humans, seats, &first)
+		if first {
+			first = false
+			r.started.Add(1)
+		}
+		if err != nil && ctx.Err() == nil {
+			select { // back off before trying again
+			case <-ctx.Done():
+			case <-time.After(time.Second):
+			}
+		}
+	}
+}
+
+// game plays one game at a new table: create, join and connect every seat,
+// start, play to the end.
+func (r *run) game(ctx context.Context, idx, g, humans, seats int, first *bool) error {
+	gctx, cancel := context.WithTimeout(ctx, r.cfg.GameTimeout)
+	defer cancel()
+	fail := func(kind string, err error) error {
+		if ctx.Err() == nil {
+			r.fail(kind)
+		}
+		return err
+	}
+	created, err := r.api.Create(gctx, client.CreateRequest{Name: fmt.Sprintf("bench %d", idx),
+		Players: seats, TimingsMS: r.cfg.Timings})
+	if err != nil {
+		return fail("create", err)
+	}
+	conns := make([]*client.Conn, 0, humans)
+	defer func() {
+		for _, c := range conns {
+			c.CloseNow()
+			r.connect(-1)
+		}
+	}()
+	for i := 0; i < humans; i++ {
+		tok := ""
+		if i == 0 {
+			tok = created.HostToken
+		}
+		j, err := r.api.Join(gctx, created.Table, fmt.Sprintf("bench %d.%d", idx, i+1), 0, tok)
+		if err != nil {
+			return fail("join", err)
+		}
+		c, err := r.api.Dial(gctx, created.Table, j.Token, 0)
+		if err != nil {
+			return fail("dial", err)
+		}
+		conns = append(conns, c)
+		r.connect(1)
+	}
+	ss := make([]*seat, len(conns))
+	errs := make([]error, len(conns))
+	var wg sync.WaitGroup
+	for i, c := range conns {
+		ss[i] = newSeat(gctx, r, c, rng.Derive(r.cfg.Seed, uint64(idx)<<20|uint64(g)<<5|uint64(i)))
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			errs[i] = ss[i].play()
+		}(i)
+	}
+	var ctlErr error
+	if humans < seats {
+		ctlErr = ss[0].control(wire.ClientMessage{Type: "host", Action: "add_bots"})
+	}
+	if ctlErr == nil {
+		ctlErr = ss[0].control(wire.ClientMessage{Type: "host", Action: "start"})
+	}
+	if *first {
+		*first = false
+		r.started.Add(1)
+	}
+	if ctlErr != nil {
+		cancel()
+		wg.Wait()
+		return fail("start", ctlErr)
+	}
+	wg.Wait()
+	ended := false
+	for i, s := range ss {
+		s.mu.Lock()
+		e := s.ended && errs[i] == nil
+		s.mu.Unlock()
+		ended = ended || e
+		switch {
+		case errs[i] == nil:
+		case ctx.Err() != nil: // the run is over: not an error
+		case gctx.Err() != nil:
+			r.fail("game_timeout")
+		default:
+			r.fail("dropped")
+		}
+	}
+	if ended {
+		r.finAll.Add(1)
+		if r.measuring.Load() {
+			r.finished.Add(1)
+		}
+	}
+	return nil
+}
+
+// Summary is a Result in words, one figure a line.
+func (res Result) Summary() string {
+	s := fmt.Sprintf("players %d at %d tables (peak %d connected), think %d ms\n",
+		res.Players, res.Tables, res.ConnectedPeak, res.ThinkMS)
+	s += fmt.Sprintf("ramp %.1f s (complete: %v), window %.1f s\n", res.RampSeconds, res.RampComplete, res.WindowSeconds)
+	s += fmt.Sprintf("games finished %d in the window (%d in all)\n", res.GamesFinished, res.GamesFinishedTotal)
+	s += fmt.Sprintf("commands %d (%.0f/s), refusals %d\n", res.Commands, res.CommandsPerSec, res.Refusals)
+	s += fmt.Sprintf("latency command->view: p50 %.2f ms, p90 %.2f ms, p99 %.2f ms, p99.9 %.2f ms, max %.2f ms\n",
+		res.P50ms, res.P90ms, res.P99ms, res.P999ms, res.MaxMs)
+	s += fmt.Sprintf("frames %d received, %.0f frames/s\n", res.Frames, res.FramesPerSec)
+	s += fmt.Sprintf("errors %d", res.Errors)
+	keys := make([]string, 0, len(res.ErrorKinds))
+	for k := range res.ErrorKinds {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		s += fmt.Sprintf(" %s=%d", k, res.ErrorKinds[k])
+	}
+	s += "\n"
+	if sv := res.Server; sv != nil {
+		p := sv.Peak
+		s += fmt.Sprintf("server at peak: %.0f connections, RSS %.1f MiB (%.1f KiB/conn), heap in use %.1f MiB (%.1f KiB/conn), sys %.1f MiB, %.0f goroutines\n",
+			p.Connections, p.RSS/(1<<20), p.RSSPerConn/1024, p.HeapInuse/(1<<20), p.HeapPerConn/1024, p.Sys/(1<<20), p.Goroutines)
+		s += fmt.Sprintf("server baseline RSS %.1f MiB, max RSS %.1f MiB, CPU %.2f cores in the window\n",
+			sv.Baseline.RSS/(1<<20), sv.MaxRSS/(1<<20), sv.CPU)
+	}
+	return s
+}

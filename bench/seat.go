@@ -1,0 +1,308 @@
+package bench
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"sync"
+	"time"
+
+	"mafia/client"
+	"mafia/engine"
+	"mafia/rng"
+	"mafia/wire"
+)
+
+// maxFrames bounds the frames one seat reads in one game.
+const maxFrames = 1 << 22
+
+// frameKind is a server frame's type, read without decoding the frame.
+type frameKind int
+
+const (
+	kindOther frameKind = iota
+	kindReply
+	kindError
+	kindUpdate
+)
+
+var framePrefix = []byte(`{"v":1,"type":"`)
+
+// peekKind reads a frame's type from its first bytes (package wire always
+// writes "v" then "type"), decoding it only if it looks otherwise.
+func peekKind(data []byte) frameKind {
+	typ := ""
+	if rest, ok := bytes.CutPrefix(data, framePrefix); ok {
+		if i := bytes.IndexByte(rest, '"'); i >= 0 {
+			switch string(rest[:i]) {
+			case "reply":
+				return kindReply
+			case "error":
+				return kindError
+			case "update", "welcome":
+				return kindUpdate
+			}
+			return kindOther
+		}
+	}
+	var m struct {
+		Type string `json:"type"`
+	}
+	if json.Unmarshal(data, &m) == nil {
+		typ = m.Type
+	}
+	switch typ {
+	case "reply":
+		return kindReply
+	case "error":
+		return kindError
+	case "update", "welcome":
+		return kindUpdate
+	}
+	return kindOther
+}
+
+var (
+	viewMark  = []byte(`"view":{`)
+	endedMark = []byte(`"phase":"ended"`)
+)
+
+// expectedRefusals are the engine's refusals a seat may meet through no
+// fault of its own: its view was stale because the step ended (by the clock
+// or another player) while its command was on the way.
+var expectedRefusals = map[string]bool{}
+
+func init() {
+	for _, c := range []engine.Code{
+		engine.CodeGameOver, engine.CodeActorOut, engine.CodeTargetOut, engine.CodeWrongPhase,
+		engine.CodeNotYourRole, engine.CodeMeetingNight, engine.CodeAlreadyActed, engine.CodeTargetIsMafia,
+		engine.CodeCheckSelf, engine.CodeShootSelf, engine.CodeManiacNightOne, engine.CodeNoShotsLeft,
+		engine.CodeAlreadyHealed, engine.CodeHealedLastNight, engine.CodeNotSpeaker,
+		engine.CodeAlreadyNominated, engine.CodeNominateSelf, engine.CodeAlreadyCandidate,
+		engine.CodeNotCandidate, engine.CodeAlreadyVoted,
+	} {
+		expectedRefusals[string(c)] = true
+	}
+}
+
+// seat is one bot player on one WebSocket for one game. Its reader
+// goroutine (play) reads every frame; its moves are sent after a think
+// pause from a timer, one request at a time.
+type seat struct {
+	r   *run
+	c   *client.Conn
+	ctx context.Context
+
+	mu        sync.Mutex
+	src       rng.Source
+	last      []byte     // the latest frame that carried a view
+	view      *wire.View // last, decoded (nil until needed)
+	fresh     bool       // a view arrived since the last move was chosen
+	waiting   int64      // the id of the request in flight, 0 when none
+	ctl       chan error // answers a host action (nil: the request is a move)
+	sentAt    time.Time
+	scheduled bool
+	timer     *time.Timer
+	ended     bool
+	nextID    int64
+}
+
+func newSeat(ctx context.Context, r *run, c *client.Conn, seed uint64) *seat {
+	s := &seat{r: r, c: c, ctx: ctx, src: rng.New(seed)}
+	if c.View != nil {
+		s.view, s.fresh = c.View, true
+	}
+	return s
+}
+
+// play reads frames until the game ends (nil), the context ends (its
+// error), or the connection fails.
+func (s *seat) play() error {
+	defer s.stop()
+	s.mu.Lock()
+	now := s.maybeSchedule()
+	s.mu.Unlock()
+	if now {
+		s.act()
+	}
+	for i := 0; i < maxFrames; i++ {
+		data, err := s.c.ReadRaw(s.ctx)
+		if err != nil {
+			if s.ctx.Err() != nil {
+				return s.ctx.Err()
+			}
+			return err
+		}
+		s.r.frame()
+		ended, now := s.absorb(data)
+		if ended {
+			return nil
+		}
+		if now {
+			s.act()
+		}
+	}
+	return errors.New("too many frames")
+}
+
+func (s *seat) stop() {
+	s.mu.Lock()
+	s.ended = true
+	if s.timer != nil {
+		s.timer.Stop()
+	}
+	ctl := s.ctl
+	s.ctl = nil
+	s.mu.Unlock()
+	if ctl != nil {
+		ctl <- errors.New("connection ended")
+	}
+}
+
+// absorb takes one frame; it reports whether the game has ended and
+// whether a move is due at once.
+func (s *seat) absorb(data []byte) (ended, now bool) {
+	switch peekKind(data) {
+	case kindReply, kindError:
+		var m struct {
+			Type string `json:"type"`
+			ID   int64  `json:"id"`
+			Code string `json:"code"`
+		}
+		if err := json.Unmarshal(data, &m); err != nil {
+			s.r.fail("bad_frame")
+			return false, false
+		}
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		if m.ID == 0 || m.ID != s.waiting {
+			if m.Type == "error" {
+				s.r.fail("error:" + m.Code) // unasked: a frame the server refused outright
+			}
+			return false, s.maybeSchedule()
+		}
+		s.waiting = 0
+		if s.ctl != nil {
+			var err error
+			if m.Type == "error" {
+				err = &client.Error{Code: m.Code}
+			}
+			s.ctl <- err
+			s.ctl = nil
+		} else {
+			s.r.command(time.Since(s.sentAt))
+			if m.Type == "error" {
+				s.r.refused(m.Code)
+			}
+		}
+		return false, s.maybeSchedule()
+	case kindUpdate:
+		if !bytes.Contains(data, viewMark) {
+			return false, false
+		}
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		s.last, s.view, s.fresh = data, nil, true
+		if bytes.Contains(data, endedMark) {
+			if v := s.decode(); v != nil && v.Phase == "ended" {
+				s.ended = true
+				return true, false
+			}
+		}
+		return false, s.maybeSchedule()
+	}
+	return false, false
+}
+
+// decode returns the latest view, decoding it once (s.mu held).
+func (s *seat) decode() *wire.View {
+	if s.view == nil && s.last != nil {
+		var m struct {
+			View *wire.View `json:"view"`
+		}
+		if err := json.Unmarshal(s.last, &m); err != nil || m.View == nil {
+			s.r.fail("bad_frame")
+			s.last = nil
+			return nil
+		}
+		s.view = m.View
+	}
+	return s.view
+}
+
+// maybeSchedule arranges the next move after a think pause if the seat may
+// move now (s.mu held); it reports true when the pause is zero and the
+// caller must call act itself once it has released s.mu.
+func (s *seat) maybeSchedule() bool {
+	if s.ended || s.waiting != 0 || s.scheduled || !s.fresh {
+		return false
+	}
+	d := s.r.think(&s.src)
+	if d <= 0 {
+		return true
+	}
+	s.scheduled = true
+	s.timer = time.AfterFunc(d, s.act)
+	return false
+}
+
+// act sends a random legal move from the latest view, or "pass" when the
+// seat holds the floor and has nothing else to do.
+func (s *seat) act() {
+	s.mu.Lock()
+	s.scheduled = false
+	if s.ended || s.waiting != 0 || !s.fresh || s.ctx.Err() != nil {
+		s.mu.Unlock()
+		return
+	}
+	s.fresh = false
+	v := s.decode()
+	if v == nil || v.Phase == "ended" {
+		s.mu.Unlock()
+		return
+	}
+	m, ok := client.RandomMove(v, &s.src)
+	if !ok && v.Legal.Pass {
+		m, ok = wire.ClientMessage{Type: "command", Verb: "pass"}, true
+	}
+	if !ok {
+		s.mu.Unlock()
+		return
+	}
+	s.nextID++
+	m.ID = s.nextID
+	s.waiting = m.ID
+	s.sentAt = time.Now()
+	s.mu.Unlock()
+	if _, err := s.c.Send(s.ctx, m); err != nil && s.ctx.Err() == nil {
+		s.r.fail("send")
+	}
+}
+
+// control sends a host action and waits for its answer.
+func (s *seat) control(m wire.ClientMessage) error {
+	ch := make(chan error, 1)
+	s.mu.Lock()
+	if s.ended {
+		s.mu.Unlock()
+		return errors.New("connection ended")
+	}
+	if s.timer != nil {
+		s.timer.Stop()
+		s.scheduled = false
+	}
+	s.nextID++
+	m.ID = s.nextID
+	s.waiting, s.ctl, s.sentAt = m.ID, ch, time.Now()
+	s.mu.Unlock()
+	if _, err := s.c.Send(s.ctx, m); err != nil {
+		return err
+	}
+	select {
+	case err := <-ch:
+		return err
+	case <-s.ctx.Done():
+		return s.ctx.Err()
+	}
+}

@@ -1,0 +1,101 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"mafia/bench"
+)
+
+func runBench(args []string, _ io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	server := fs.String("server", "http://127.0.0.1:8080", "base URL of a running `mafia serve`")
+	players := fs.Int("players", 110, "bot players (connections): tables of 11, the remainder at one smaller table")
+	duration := fs.Duration("duration", 60*time.Second, "how long to measure after the ramp (0 with --games: until --games)")
+	games := fs.Int("games", 0, "stop once this many games have finished while measuring (0: no limit)")
+	timings := fs.String("timings", "short", `table step lengths: "short", or name=duration,... over short (speech, defence, tie_speech, last_words, night, vote)`)
+	ramp := fs.Float64("ramp", 500, "connections opened per second while connecting")
+	think := fs.Duration("think", time.Second, "a bot's mean pause before each move (uniform in [think/2, 3*think/2]; 0: at once)")
+	gameTimeout := fs.Duration("game-timeout", 10*time.Minute, "bound on one game")
+	timeout := fs.Duration("timeout", 0, "bound on the whole run (0: ramp, window and one game timeout)")
+	seed := fs.Uint64("seed", 1, "root seed of the bots' choices")
+	asJSON := fs.Bool("json", false, "print one JSON object instead of text")
+	quiet := fs.Bool("quiet", false, "no progress lines on stderr")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: mafia bench --server URL --players N [--duration D | --games G] [--think D] [--ramp R] [--json]")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	if fs.NArg() > 0 || *players <= 0 || *ramp <= 0 || *duration < 0 || *games < 0 || *think < 0 {
+		fs.Usage()
+		return 2
+	}
+	tm, err := parseTimings(*timings)
+	if err != nil {
+		fmt.Fprintf(stderr, "mafia bench: --timings: %v\n", err)
+		return 2
+	}
+	cfg := bench.Config{Server: strings.TrimRight(*server, "/"), Players: *players, Duration: *duration, Games: *games,
+		Timings: tm, Ramp: *ramp, Think: *think, GameTimeout: *gameTimeout, Timeout: *timeout, Seed: *seed}
+	if !*quiet {
+		cfg.Progress = stderr
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	res, err := bench.Run(ctx, cfg)
+	if err != nil {
+		fmt.Fprintf(stderr, "mafia bench: %v\n", err)
+		return 1
+	}
+	if *asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(res); err != nil {
+			return 1
+		}
+	} else {
+		fmt.Fprint(stdout, res.Summary())
+	}
+	return 0
+}
+
+// parseTimings reads "short" or "name=duration,..." (over the short timings)
+// into milliseconds by step name.
+func parseTimings(s string) (map[string]int64, error) {
+	tm := bench.ShortTimings()
+	s = strings.TrimSpace(s)
+	if s == "" || s == "short" {
+		return tm, nil
+	}
+	for _, kv := range strings.Split(s, ",") {
+		k, v, ok := strings.Cut(strings.TrimSpace(kv), "=")
+		if !ok {
+			return nil, fmt.Errorf("%q is not name=duration", kv)
+		}
+		k = strings.TrimSpace(k)
+		if _, known := tm[k]; !known {
+			return nil, fmt.Errorf("no step named %q", k)
+		}
+		d, err := time.ParseDuration(strings.TrimSpace(v))
+		if err != nil {
+			return nil, err
+		}
+		tm[k] = d.Milliseconds()
+	}
+	return tm, nil
+}
