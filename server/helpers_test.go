@@ -24,6 +24,12 @@ type testServer struct {
 
 func startServer(t testing.TB, path string) *testServer {
 	t.Helper()
+	return startServerWith(t, path, nil)
+}
+
+// startServerWith is startServer with a Config changed by tune (nil: none).
+func startServerWith(t testing.TB, path string, tune func(*Config)) *testServer {
+	t.Helper()
 	if path == "" {
 		path = filepath.Join(t.TempDir(), "mafia.db")
 	}
@@ -31,7 +37,11 @@ func startServer(t testing.TB, path string) *testServer {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := New(Config{Store: db})
+	cfg := Config{Store: db}
+	if tune != nil {
+		tune(&cfg)
+	}
+	srv := New(cfg)
 	if _, err := srv.Resume(context.Background()); err != nil {
 		t.Fatal(err)
 	}

@@ -1,0 +1,393 @@
+package server
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"mafia/client"
+	"mafia/store/sqlite"
+	"mafia/wire"
+)
+
+// TestCrash_KillNineMidGameThenResume plays an 11-seat game against the real
+// binary, kills it with SIGKILL in the middle of a speech on day 1 or later,
+// starts it again on the same file and port, reconnects every seat with its
+// token and ?since=, and plays on to the end. Nothing accepted is lost, every
+// seat's events run on exactly, and the speech in progress at the crash ends
+// on its resumed clock: neither at once nor after a fresh full length.
+func TestCrash_KillNineMidGameThenResume(t *testing.T) {
+	bin := buildMafia(t)
+	db := filepath.Join(t.TempDir(), "mafia.db")
+	addr := freeAddr(t)
+	ctx := within(t, 3*time.Minute)
+	srv := startMafia(ctx, t, bin, addr, db)
+	api := &client.API{Base: "http://" + addr}
+
+	const speech = 8000 // ms; the crash comes 4.5 s into a speech
+	timings := map[string]int64{"speech": speech, "defence": 3000, "tie_speech": 3000, "last_words": 3000, "night": 300, "vote": 3000}
+	tb := newTable(ctx, t, api, client.CreateRequest{Name: "crash", Players: 11, TimingsMS: timings}, seatsUpTo(11), 7)
+	spectator := newPlayer(api.Base, tb.id, "", 0, 0)
+	everyone := append([]*player{spectator}, tb.players...)
+	for _, p := range everyone {
+		if _, err := p.connect(ctx); err != nil {
+			t.Fatalf("seat %d: %v", p.seat, err)
+		}
+	}
+	if err := tb.players[0].call(ctx, wire.ClientMessage{Type: "host", Action: "start"}); err != nil {
+		t.Fatal(err)
+	}
+
+	// One speaker, once dozens of commands have been accepted, keeps the
+	// floor (sends nothing) until its speech ends on the clock.
+	type stall struct {
+		seat, round int
+		deadline    int64 // Unix ms, from the frame that gave it the floor
+	}
+	var accepted atomic.Int64
+	var claimed atomic.Bool
+	stalled := make(chan stall, 1)
+	released := make(chan time.Time, 1)
+	for _, p := range tb.players {
+		holding, round := false, 0
+		p.onFrame = func(p *player, m wire.ServerMessage) {
+			if m.Type == "reply" {
+				accepted.Add(1)
+			}
+		}
+		p.hold = func(p *player) bool {
+			v := p.view
+			mine := v.Phase == "speech" && v.Speaker == p.seat
+			if holding {
+				if mine && v.Round == round {
+					return true
+				}
+				holding = false
+				released <- time.Now()
+				return false
+			}
+			if mine && accepted.Load() >= 24 && claimed.CompareAndSwap(false, true) {
+				holding, round = true, v.Round
+				stalled <- stall{seat: p.seat, round: v.Round, deadline: p.deadline}
+				return true
+			}
+			return false
+		}
+	}
+
+	errs := playAll(ctx, everyone)
+	var st stall
+	select {
+	case st = <-stalled:
+	case err := <-errs.done:
+		t.Fatalf("the game ended before the crash (%v); accepted %d", err, accepted.Load())
+	}
+	t.Logf("seat %d holds its speech of day %d after %d accepted commands", st.seat, st.round, accepted.Load())
+	if st.deadline == 0 {
+		t.Fatal("the speech came without a deadline")
+	}
+	// A short wait on the real server clock: 4.5 s into the speech.
+	time.Sleep(time.Until(time.UnixMilli(st.deadline - speech + 4500)))
+	srv.kill(t)
+	killed := time.Now()
+	<-errs.done // every connection broke
+	acceptedBefore := 0
+	for _, p := range everyone {
+		if p.ended() {
+			t.Fatalf("seat %d saw the end before the crash", p.seat)
+		}
+		acceptedBefore += len(p.accepted)
+	}
+
+	spawned := time.Now()
+	srv = startMafia(ctx, t, bin, addr, db)
+	var holder *player
+	for _, p := range everyone {
+		since := len(p.events)
+		w, err := p.connect(ctx)
+		if err != nil {
+			t.Fatalf("seat %d: reconnect with since=%d: %v", p.seat, since, err)
+		}
+		if p.seqErr != nil {
+			t.Fatal(p.seqErr)
+		}
+		if w.View == nil || w.View.Seat != p.seat {
+			t.Fatalf("seat %d: the welcome after the restart has no view of its seat: %+v", p.seat, w.View)
+		}
+		if p.seat == st.seat {
+			holder = p
+		}
+	}
+	left := holder.deadline - spawned.UnixMilli()
+	floor := st.deadline - killed.UnixMilli() // the least time that was left
+	t.Logf("speech deadline before the crash %d, after %d; %d ms left at the kill, %d ms after the restart began",
+		st.deadline, holder.deadline, floor, left)
+	if holder.view.Phase != "speech" || holder.view.Speaker != st.seat {
+		t.Fatalf("after the restart the held speech is over already: phase %s speaker %d", holder.view.Phase, holder.view.Speaker)
+	}
+	if left < floor-5 || left >= speech {
+		t.Errorf("the resumed speech ends %d ms after the restart began; want at least %d (what was left at the kill) and under %d (a fresh speech)", left, floor, speech)
+	}
+
+	errs = playAll(ctx, everyone)
+	if err := <-errs.done; err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case end := <-released:
+		took := end.Sub(spawned).Milliseconds()
+		t.Logf("the held speech ended %d ms after the restart began", took)
+		if took < floor-5 || took >= speech {
+			t.Errorf("the held speech ended %d ms after the restart began; want between %d and %d", took, floor, speech)
+		}
+	default:
+		t.Fatal("the held speech never ended")
+	}
+
+	winner := tb.players[0].view.Winner
+	total := 0
+	for _, p := range everyone {
+		if p.seqErr != nil {
+			t.Error(p.seqErr)
+		}
+		if !p.ended() || p.view.Winner == "" || p.view.Winner != winner {
+			t.Fatalf("seat %d: phase %s winner %q, seat 1 saw %q", p.seat, p.view.Phase, p.view.Winner, winner)
+		}
+		total += len(p.accepted)
+		// A fresh connection gets the whole list: the same as this seat's
+		// own, which was pieced together across the crash.
+		fresh := newPlayer(api.Base, tb.id, p.token, p.seat, 0)
+		if _, err := fresh.connect(ctx); err != nil {
+			t.Fatalf("seat %d: fresh welcome: %v", p.seat, err)
+		}
+		fresh.c.close()
+		if err := sameEvents(p.events, fresh.events); err != nil {
+			t.Errorf("seat %d: events across the crash vs a fresh welcome: %v", p.seat, err)
+		}
+	}
+	t.Logf("winner %s; %d commands accepted (%d before the crash)", winner, total, acceptedBefore)
+
+	srv.stop(t)
+	st2, err := sqlite.Open(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st2.Close()
+	log, err := st2.Events(ctx, tb.id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(log) == 0 || log[len(log)-1].Kind.String() != "game_ended" {
+		t.Fatalf("the stored log (%d events) does not end with the result", len(log))
+	}
+	// Every accepted command is in the log as its event; the log may hold a
+	// few more, whose answers a broken connection lost.
+	inLog := map[string]int{}
+	for _, e := range log {
+		w := wire.FromEvent(e, 11)
+		yes := w.Yes != nil && *w.Yes
+		inLog[cmdKey(w.Kind, w.Actor, w.Target, yes)]++
+	}
+	want := map[string]int{}
+	inFlight := 0
+	for _, p := range tb.players {
+		for _, m := range p.accepted {
+			if k := eventOf(m); k != "" {
+				want[cmdKey(k, p.seat, m.Target, m.Yes)]++
+			}
+		}
+		inFlight += len(p.inFlight)
+	}
+	extra := 0
+	for k, n := range want {
+		if inLog[k] < n {
+			t.Errorf("accepted %d× %q, the log has %d", n, k, inLog[k])
+		}
+	}
+	for k, n := range inLog {
+		if strings.HasPrefix(k, "mafia_chose") || strings.HasPrefix(k, "checked") || strings.HasPrefix(k, "shot") ||
+			strings.HasPrefix(k, "healed") || strings.HasPrefix(k, "skipped") || strings.HasPrefix(k, "nominated") ||
+			strings.HasPrefix(k, "vote_cast") || strings.HasPrefix(k, "all_vote_cast") {
+			extra += n - want[k]
+		}
+	}
+	if extra > inFlight {
+		t.Errorf("the log has %d command events nobody saw accepted, but only %d requests were in flight at the crash", extra, inFlight)
+	}
+	// What each seat was sent is exactly its share of the stored log.
+	for _, p := range everyone {
+		if err := sameEvents(p.events, seatEvents(t, log, p.seat)); err != nil {
+			t.Errorf("seat %d: events received vs the stored log: %v", p.seat, err)
+		}
+	}
+}
+
+// playRun collects the players' errors: done gets the first error (or nil)
+// once every player has returned.
+type playRun struct{ done chan error }
+
+// playAll plays every player in its own goroutine until the end of the game
+// or until its connection breaks.
+func playAll(ctx context.Context, ps []*player) playRun {
+	r := playRun{done: make(chan error, 1)}
+	var wg sync.WaitGroup
+	errs := make([]error, len(ps))
+	for i, p := range ps {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if err := p.play(ctx); err != nil {
+				errs[i] = fmt.Errorf("seat %d: %w", p.seat, err)
+			}
+			p.c.close()
+		}()
+	}
+	go func() {
+		wg.Wait()
+		for _, err := range errs {
+			if err != nil {
+				r.done <- err
+				return
+			}
+		}
+		r.done <- nil
+	}()
+	return r
+}
+
+func seatsUpTo(n int) []int {
+	out := make([]int, n)
+	for i := range out {
+		out[i] = i + 1
+	}
+	return out
+}
+
+// buildMafia builds the binary into a temporary folder.
+func buildMafia(t *testing.T) string {
+	t.Helper()
+	goBin, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go command to build the binary with")
+	}
+	bin := filepath.Join(t.TempDir(), "mafia")
+	cmd := exec.Command(goBin, "build", "-o", bin, "./cmd/mafia")
+	cmd.Dir = ".."
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// freeAddr returns a loopback address with a port nobody listens on now.
+func freeAddr(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	return addr
+}
+
+// mafiaProc is a running `mafia serve`.
+type mafiaProc struct {
+	cmd    *exec.Cmd
+	out    *syncBuffer
+	exited chan struct{}
+}
+
+// syncBuffer is a bytes.Buffer safe for the process's writers and the test.
+type syncBuffer struct {
+	mu    sync.Mutex
+	b     bytes.Buffer
+	ready chan struct{} // closed once "serving on" was written
+	seen  bool
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n, err := s.b.Write(p)
+	if !s.seen && strings.Contains(s.b.String(), "serving on") {
+		s.seen = true
+		close(s.ready)
+	}
+	return n, err
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// startMafia starts `mafia serve` and waits until it listens.
+func startMafia(ctx context.Context, t *testing.T, bin, addr, db string) *mafiaProc {
+	t.Helper()
+	out := &syncBuffer{ready: make(chan struct{})}
+	cmd := exec.Command(bin, "serve", "--addr", addr, "--db", db, "--log", "warn")
+	cmd.Stdout, cmd.Stderr = out, out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	p := &mafiaProc{cmd: cmd, out: out, exited: make(chan struct{})}
+	go func() {
+		_ = cmd.Wait()
+		close(p.exited)
+	}()
+	t.Cleanup(func() {
+		select {
+		case <-p.exited:
+		default:
+			_ = cmd.Process.Kill()
+			<-p.exited
+		}
+		if t.Failed() {
+			t.Logf("mafia serve (pid %d) said:\n%s", cmd.Process.Pid, out.String())
+		}
+	})
+	select {
+	case <-out.ready:
+	case <-p.exited:
+		t.Fatalf("mafia serve exited at start:\n%s", out.String())
+	case <-ctx.Done():
+		t.Fatalf("mafia serve did not start:\n%s", out.String())
+	}
+	return p
+}
+
+// kill sends SIGKILL and waits for the process to be gone.
+func (p *mafiaProc) kill(t *testing.T) {
+	t.Helper()
+	if err := p.cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	<-p.exited
+}
+
+// stop asks the process to shut down (SIGINT) and waits for it.
+func (p *mafiaProc) stop(t *testing.T) {
+	t.Helper()
+	if err := p.cmd.Process.Signal(os.Interrupt); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-p.exited:
+	case <-time.After(30 * time.Second):
+		t.Fatal("mafia serve did not stop on SIGINT")
+	}
+	if !p.cmd.ProcessState.Success() {
+		t.Errorf("mafia serve stopped with %v:\n%s", p.cmd.ProcessState, p.out.String())
+	}
+}
