@@ -114,8 +114,8 @@ func FuzzCommands(f *testing.F) {
 	})
 }
 
-// maxFuzzInput bounds a stream to the header and 2000 commands.
-const maxFuzzInput = 12 + 3*2000
+// maxFuzzInput bounds a stream to the header and 1000 commands.
+const maxFuzzInput = 12 + 3*1000
 
 // fuzzInput reads a fuzzer's bytes; past the end it reads zeros.
 type fuzzInput struct {

@@ -560,6 +560,13 @@ func (p *propGame) checkLegality() {
 			}
 		}
 	}
+	// MayAct is Pending seat by seat
+	pending := p.g.Pending()
+	for s := engine.Seat(0); int(s) <= p.n+1; s++ {
+		if p.g.MayAct(s) != pending.Has(s) {
+			p.fail("MayAct(%d) = %v, Pending %v", s, p.g.MayAct(s), pending.Seats())
+		}
+	}
 	// the host's pending seats (the driver's) can act
 	if p.g.Phase() == engine.PhaseNight {
 		for m := p.g.Pending(); m != 0; m = m.Without(m.First()) {
