@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"mafia/engine"
 	"mafia/sim"
@@ -121,12 +122,19 @@ func printSimTable(w io.Writer, p printer, res sim.Result, rules engine.Ruleset,
 		}
 		fmt.Fprintln(w, p.T("sim.options", map[string]any{"Options": strings.Join(parts, ", ")}, 0))
 	}
-	for _, row := range []struct {
-		w engine.Winner
-		n int
-	}{{engine.WinnerTown, res.Town}, {engine.WinnerMafia, res.Mafia}, {engine.WinnerManiac, res.Maniac}, {engine.WinnerDraw, res.Draw}} {
+	rows := []struct {
+		name string
+		n    int
+	}{{p.Team(engine.TeamTown), res.Town}, {p.Team(engine.TeamMafia), res.Mafia},
+		{p.Team(engine.TeamManiac), res.Maniac}, {p.T("sim.draw", nil, 0), res.Draw}}
+	width := 0
+	for _, row := range rows {
+		width = max(width, utf8.RuneCountInString(row.name))
+	}
+	for _, row := range rows {
 		r, lo, hi := res.Rate(row.n)
-		fmt.Fprintf(w, "  %-14s %6.2f%%  [%6.2f%% – %6.2f%%]  %d\n", p.Winner(row.w), 100*r, 100*lo, 100*hi, row.n)
+		pad := strings.Repeat(" ", width-utf8.RuneCountInString(row.name))
+		fmt.Fprintf(w, "  %s%s  %6.2f%%  [%6.2f%% – %6.2f%%]  %d\n", row.name, pad, 100*r, 100*lo, 100*hi, row.n)
 	}
 	if res.Unfinished > 0 {
 		fmt.Fprintln(w, p.T("sim.unfinished", map[string]any{"N": res.Unfinished}, res.Unfinished))

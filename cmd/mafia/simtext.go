@@ -1,28 +1,33 @@
 package main
 
 import (
-	"fmt"
 	"runtime"
 
 	"mafia/engine"
+	"mafia/locale"
 )
 
-// printer is what sim needs of a language. (Until package locale lands, an
-// English placeholder.)
+// printer is what sim needs of a language.
 type printer interface {
 	Refusal(err error) string
 	T(id string, data map[string]any, count int) string
-	Winner(w engine.Winner) string
+	Team(t engine.Team) string
 }
 
-type enPrinter struct{}
+// simPrinter adapts a locale.Printer: count > 0 picks a plural form.
+type simPrinter struct{ *locale.Printer }
 
-func printerFor(lang string) printer { return enPrinter{} }
+func (p simPrinter) T(id string, data map[string]any, count int) string {
+	if count > 0 {
+		return p.Printer.Plural(id, count, data)
+	}
+	return p.Printer.T(id, data)
+}
 
-func (enPrinter) Refusal(err error) string      { return err.Error() }
-func (enPrinter) Winner(w engine.Winner) string { return w.String() }
-func (enPrinter) T(id string, data map[string]any, count int) string {
-	return fmt.Sprint(id, data)
+// printerFor returns the printer for a --lang value ("" : the environment's).
+func printerFor(lang string) printer {
+	p, _ := localePrinter(lang)
+	return simPrinter{p}
 }
 
 func workersUsed(n int) int {
