@@ -121,15 +121,16 @@ func flagSet(fs *flag.FlagSet, name string) bool {
 
 // playSession is one game at the terminal.
 type playSession struct {
-	p     *locale.Printer
-	words wordBook
-	g     *engine.Game
-	me    engine.Seat
-	bots  []bot.Bot // bots[s] plays seat s; bots[me] is nil
-	in    *bufio.Scanner
-	echo  bool // stdin is no terminal: write what was read after the prompt
-	out   io.Writer
-	view  engine.View
+	p      *locale.Printer
+	words  wordBook
+	g      *engine.Game
+	me     engine.Seat
+	bots   []bot.Bot // bots[s] plays seat s; bots[me] is nil
+	in     *bufio.Scanner
+	replay string // how to play this deal again; shown at the end
+	echo   bool   // stdin is no terminal: write what was read after the prompt
+	out    io.Writer
+	view   engine.View
 
 	slept   uint16 // the last night the "you sleep" line was shown
 	watched bool   // the "you are out" line was shown
@@ -159,7 +160,9 @@ func newPlaySession(cfg playConfig, stdin io.Reader, stdout io.Writer) (*playSes
 	for _, w := range warnings {
 		s.say(s.p.Refusal(&engine.Error{Code: w}))
 	}
-	s.say(s.p.T("play.seed", map[string]any{"Seed": cfg.seed, "Count": cfg.players, "Seat": int(me)}))
+	// The seed is the deal: it is shown only when the game is over (or left),
+	// so it cannot be used to look at the other cards.
+	s.replay = s.p.T("play.seed", map[string]any{"Seed": cfg.seed, "Count": cfg.players, "Seat": int(me)})
 	roles := setup.Deal(cfg.seed, make([]engine.Role, setup.Players()))
 	evs, err := s.g.Start(cfg.rules, roles, cfg.seed)
 	if err != nil {
@@ -221,6 +224,7 @@ func (s *playSession) run() int {
 		switch s.humanTurn() {
 		case turnQuit:
 			s.say(s.p.T("play.left", nil))
+			s.say(s.replay)
 			return 0
 		case turnAdvanced:
 			continue
@@ -236,6 +240,7 @@ func (s *playSession) run() int {
 		s.narrate(evs)
 	}
 	s.verdict()
+	s.say(s.replay)
 	return 0
 }
 

@@ -134,8 +134,11 @@ func TestPlayAWholeGameReachesTheEndInEveryLanguage(t *testing.T) {
 					t.Errorf("seed %d: after %q comes %q, not a winner line", seed, head, line)
 				}
 				verdicts := []string{p.T("play.you_win", nil), p.T("play.you_lose", nil), p.T("play.you_draw", nil)}
-				if last := lastLine(out); !contains(verdicts, last) {
-					t.Errorf("seed %d: the last line %q is no verdict", seed, last)
+				if last := lastLine(strings.TrimSuffix(out, lastLine(out)+"\n")); !contains(verdicts, last) {
+					t.Errorf("seed %d: the line before the replay line, %q, is no verdict", seed, last)
+				}
+				if replay := lastLine(out); !strings.Contains(replay, "--seed "+strconv.Itoa(seed)) {
+					t.Errorf("seed %d: the last line %q does not say how to replay the deal", seed, replay)
 				}
 				if strings.Contains(out, tail(p.T("play.unknown", map[string]any{"Input": "", "Help": ""}))) {
 					t.Errorf("seed %d: a word of the prompt was not understood:\n%s", seed, out)
@@ -270,9 +273,10 @@ func hasWord(cs []string, word string) bool {
 	return false
 }
 
-var seatLine = regexp.MustCompile(`--seat (\d+)`)
+var seatLine = regexp.MustCompile(`(?:You are seat |შენ ხარ №|Вы — игрок №)(\d+)`)
 
-// seatFromScreen reads the person's seat from the replay line.
+// seatFromScreen reads the person's seat from the card line of the start
+// (the replay line, which would say it too, comes only at the end).
 func seatFromScreen(screen string) int {
 	m := seatLine.FindStringSubmatch(screen)
 	if m == nil {
@@ -355,8 +359,9 @@ func TestPlayLeavesPolitelyWhenInputEnds(t *testing.T) {
 			if code != 0 {
 				t.Errorf("exit %d, want 0", code)
 			}
-			if want := locale.New(l).T("play.left", nil); lastLine(out.String()) != want {
-				t.Errorf("last line %q, want %q", lastLine(out.String()), want)
+			before := strings.TrimSuffix(out.String(), lastLine(out.String())+"\n")
+			if want := locale.New(l).T("play.left", nil); lastLine(before) != want {
+				t.Errorf("line before the replay line %q, want %q", lastLine(before), want)
 			}
 		})
 	}
@@ -456,6 +461,24 @@ func TestRefusalTextSpeaksTheLanguageAsked(t *testing.T) {
 	} {
 		if got := refusalText(lang)(err); got != want {
 			t.Errorf("refusalText(%q) = %q, want %q", lang, got, want)
+		}
+	}
+}
+
+// TestPlayShowsTheSeedOnlyAfterTheEnd: the seed is the deal, so it is not
+// shown while the game runs (it would let a player look at every card).
+func TestPlayShowsTheSeedOnlyAfterTheEnd(t *testing.T) {
+	for seed := 1; seed <= 5; seed++ {
+		out, _, code := play(t, sensible, "--seed", strconv.Itoa(seed), "--lang", "en")
+		if code != 0 {
+			t.Fatalf("seed %d: exit %d", seed, code)
+		}
+		end := strings.Index(out, locale.New(locale.En).T("event.game_ended", nil))
+		if end < 0 {
+			t.Fatalf("seed %d: no end", seed)
+		}
+		if strings.Contains(out[:end], "--seed") || strings.Contains(out[:end], "Seed "+strconv.Itoa(seed)) {
+			t.Errorf("seed %d: the seed is shown before the end", seed)
 		}
 	}
 }
