@@ -263,6 +263,15 @@ func (p *propGame) accepted(c engine.Command, evs []engine.Event) {
 	if p.g.SpectatorView() != p.views[0] {
 		p.fail("SpectatorView differs from ViewFor(0)")
 	}
+	if hv := p.g.HostView(); !hv.Host || hv.Seat != 0 {
+		p.fail("HostView is not the host's")
+	} else {
+		for t := 1; t <= p.n; t++ {
+			if hv.Roles[t] != p.cards[t] || hv.Teams[t] != p.cards[t].Team() {
+				p.fail("the host's view shows seat %d as %s/%s, it is %s", t, hv.Roles[t], hv.Teams[t], p.cards[t])
+			}
+		}
+	}
 	if p.src.Intn(16) == 0 {
 		p.checkLegality()
 	}
