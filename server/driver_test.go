@@ -295,6 +295,18 @@ func (p *player) readUntil(ctx context.Context, cond func(m wire.ServerMessage) 
 	}
 }
 
+// untilPhase reads (absorbing) until the seat's view is in phase.
+func (p *player) untilPhase(ctx context.Context, phase string) error {
+	for p.view == nil || p.view.Phase != phase {
+		data, m, err := p.c.read(ctx)
+		if err != nil {
+			return fmt.Errorf("seat %d waiting for %s: %w", p.seat, phase, err)
+		}
+		p.absorb(data, m)
+	}
+	return nil
+}
+
 // table is a table made through the lobby API with seated players.
 type table struct {
 	api     *client.API

@@ -1,0 +1,576 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"mafia/client"
+	"mafia/engine"
+	"mafia/rng"
+	"mafia/wire"
+)
+
+// TestLeakScan_EveryFrameOfRandomGames plays hundreds of complete random
+// games over real WebSockets (11-seat and smaller presets, random
+// reveal_on_death and maniac_check, bots in some seats, several games at
+// once on one server) and checks every frame every client received against
+// the deal, learned only after the end: before the end no frame names a card
+// or a team the seat may not know, and each secret event reaches only its
+// audience.
+func TestLeakScan_EveryFrameOfRandomGames(t *testing.T) {
+	games, workers := 200, 16
+	if testing.Short() {
+		games = 30
+	}
+	// A larger send queue than the default: a client descheduled on a busy
+	// machine must not be dropped for reading slowly; that is not what
+	// this test is about.
+	ts := startServerWith(t, "", func(c *Config) { c.SendBuffer = 1024 })
+	ctx := within(t, 5*time.Minute)
+	src := rng.New(20240611)
+	plans := make([]leakPlan, games)
+	for i := range plans {
+		plans[i] = newLeakPlan(&src, uint64(i))
+	}
+
+	start := time.Now()
+	var frames, conns atomic.Int64
+	var mu sync.Mutex
+	winners, sizes, kinds := map[string]int{}, map[int]int{}, map[string]int{}
+	next := atomic.Int64{}
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1)) - 1
+				if i >= len(plans) || t.Failed() {
+					return
+				}
+				res, err := plans[i].play(ctx, ts)
+				if err != nil {
+					t.Errorf("game %d (%s): %v", i, plans[i], err)
+					return
+				}
+				frames.Add(int64(res.frames))
+				conns.Add(int64(res.conns))
+				mu.Lock()
+				winners[res.winner]++
+				sizes[plans[i].players]++
+				for k, n := range res.kinds {
+					kinds[k] += n
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	if t.Failed() {
+		return
+	}
+	t.Logf("%d games (by size %v; winners %v), %d connections, %d frames scanned in %v",
+		games, sizes, winners, conns.Load(), frames.Load(), time.Since(start).Round(time.Millisecond))
+	t.Logf("events scanned by kind: %v", kinds)
+	for _, k := range []string{"mafia_chose", "checked", "healed", "skipped", "vote_cast", "player_out", "game_ended"} {
+		if kinds[k] == 0 {
+			t.Errorf("no %s event was scanned: the games did not exercise it", k)
+		}
+	}
+}
+
+// leakPlan is one game of the scan.
+type leakPlan struct {
+	seed    uint64
+	players int
+	humans  []int // seats played by our clients; the first is the host
+	options map[string]string
+}
+
+var leakTimings = map[string]int64{"speech": 100, "defence": 100, "tie_speech": 100, "last_words": 100, "night": 100, "vote": 100}
+
+func newLeakPlan(src *rng.Source, seed uint64) leakPlan {
+	p := leakPlan{seed: seed, players: 11, options: map[string]string{}}
+	if src.Intn(5) >= 2 {
+		p.players = engine.PresetMin + src.Intn(engine.PresetMax-engine.PresetMin)
+	}
+	p.options["reveal_on_death"] = []string{"none", "team", "role"}[src.Intn(3)]
+	p.options["maniac_check"] = []string{"not_mafia", "mafia", "maniac"}[src.Intn(3)]
+	if src.Intn(4) == 0 {
+		p.options["first_night"] = "meeting"
+	}
+	if src.Intn(4) == 0 {
+		p.options["doctor_repeat"] = "not_twice_in_a_row"
+	}
+	humans := 2 + src.Intn(4)
+	if src.Intn(5) == 0 || humans > p.players {
+		humans = p.players // no bots at all
+	}
+	seats := seatsUpTo(p.players)
+	for i := len(seats) - 1; i > 0; i-- {
+		j := src.Intn(i + 1)
+		seats[i], seats[j] = seats[j], seats[i]
+	}
+	p.humans = seats[:humans]
+	return p
+}
+
+func (p leakPlan) String() string {
+	return fmt.Sprintf("%d players, humans at %v, options %v", p.players, p.humans, p.options)
+}
+
+type leakResult struct {
+	frames, conns int
+	winner        string
+	kinds         map[string]int
+}
+
+// play plays the game to its end, then scans every frame.
+func (p leakPlan) play(ctx context.Context, ts *testServer) (leakResult, error) {
+	var res leakResult
+	created, err := ts.api.Create(ctx, client.CreateRequest{Name: "leak", Players: p.players, Options: p.options, TimingsMS: leakTimings})
+	if err != nil {
+		return res, fmt.Errorf("create: %w", err)
+	}
+	everyone := []*player{newPlayer(ts.api.Base, created.Table, "", 0, 0)} // a spectator
+	for i, s := range p.humans {
+		tok := ""
+		if i == 0 {
+			tok = created.HostToken
+		}
+		j, err := ts.api.Join(ctx, created.Table, fmt.Sprintf("p%d", s), s, tok)
+		if err != nil {
+			return res, fmt.Errorf("join seat %d: %w", s, err)
+		}
+		everyone = append(everyone, newPlayer(ts.api.Base, created.Table, j.Token, s, p.seed*100+uint64(s)))
+	}
+	for _, pl := range everyone {
+		pl.keep = true
+		if _, err := pl.connect(ctx); err != nil {
+			return res, fmt.Errorf("seat %d: connect: %w", pl.seat, err)
+		}
+	}
+	host := everyone[1]
+	if len(p.humans) < p.players {
+		if err := host.call(ctx, wire.ClientMessage{Type: "host", Action: "add_bots"}); err != nil {
+			return res, fmt.Errorf("add_bots: %w", err)
+		}
+	}
+	if err := host.call(ctx, wire.ClientMessage{Type: "host", Action: "start"}); err != nil {
+		return res, fmt.Errorf("start: %w", err)
+	}
+	if err := <-playAll(ctx, everyone).done; err != nil {
+		return res, err
+	}
+
+	// The truth, known only now: the cards of the game_ended event, which
+	// must be the cards the store dealt.
+	truth, err := dealOf(everyone[0].events, p.players)
+	if err != nil {
+		return res, err
+	}
+	log, err := ts.db.Events(ctx, created.Table)
+	if err != nil {
+		return res, err
+	}
+	for s := 1; s <= p.players; s++ {
+		if engine.Role(log[0].Roles[s]) != truth[s] {
+			return res, fmt.Errorf("game_ended shows seat %d as %s, the stored deal says %s", s, truth[s], engine.Role(log[0].Roles[s]))
+		}
+	}
+	res.winner = everyone[0].view.Winner
+	res.kinds = map[string]int{}
+	for _, pl := range everyone {
+		if pl.seqErr != nil {
+			return res, pl.seqErr
+		}
+		sc := newScan(pl.seat, truth, p.options)
+		for i, f := range pl.frames {
+			if err := sc.frame(f, res.kinds); err != nil {
+				return res, fmt.Errorf("seat %d (%s) frame %d: %v\n%s", pl.seat, sc.me(), i, err, f)
+			}
+		}
+		res.frames += len(pl.frames)
+		res.conns++
+	}
+	return res, nil
+}
+
+// dealOf reads the cards from a game_ended event.
+func dealOf(evs []wire.Event, n int) ([]engine.Role, error) {
+	for _, e := range evs {
+		if e.Kind != "game_ended" {
+			continue
+		}
+		if len(e.Roles) != n {
+			return nil, fmt.Errorf("game_ended lists %d cards for %d seats", len(e.Roles), n)
+		}
+		truth := make([]engine.Role, n+1)
+		for i, name := range e.Roles {
+			r, ok := engine.ParseRole(name)
+			if !ok {
+				return nil, fmt.Errorf("game_ended: unknown role %q", name)
+			}
+			truth[i+1] = r
+		}
+		return truth, nil
+	}
+	return nil, fmt.Errorf("no game_ended event among %d", len(evs))
+}
+
+// scan follows one connection's frames in order, knowing the deal.
+type scan struct {
+	seat        int
+	truth       []engine.Role // by seat, from 1
+	reveal      string
+	maniacCheck string
+	out         map[int]bool   // seats this connection has seen leave
+	checks      map[int]string // this seat's own check answers, by target
+	ended       bool           // the connection has seen the end
+}
+
+func newScan(seat int, truth []engine.Role, opts map[string]string) *scan {
+	s := &scan{seat: seat, truth: truth, reveal: opts["reveal_on_death"], maniacCheck: opts["maniac_check"],
+		out: map[int]bool{}, checks: map[int]string{}}
+	if s.reveal == "" {
+		s.reveal = "none"
+	}
+	return s
+}
+
+func (s *scan) n() int { return len(s.truth) - 1 }
+
+func (s *scan) me() engine.Role {
+	if s.seat == 0 {
+		return engine.RoleNone
+	}
+	return s.truth[s.seat]
+}
+
+func (s *scan) mafia() bool { return s.me().IsMafia() }
+
+func (s *scan) checker() bool { return s.me() == engine.Don || s.me() == engine.Detective }
+
+func nightRole(r engine.Role) bool {
+	return r.IsMafia() || r == engine.Detective || r == engine.Doctor || r == engine.Maniac
+}
+
+// mayRole reports whether this connection may know seat t's card now.
+func (s *scan) mayRole(t int) bool {
+	return s.ended || t == s.seat || (s.mafia() && s.truth[t].IsMafia()) || (s.reveal == "role" && s.out[t])
+}
+
+// mayTeam reports whether it may know seat t's team now.
+func (s *scan) mayTeam(t int) bool {
+	return s.ended || t == s.seat || (s.mafia() && s.truth[t].IsMafia()) || (s.reveal != "none" && s.out[t])
+}
+
+// answer is what this seat's check of t must say.
+func (s *scan) answer(t int) string {
+	r := s.truth[t]
+	if s.me() == engine.Don {
+		if r == engine.Detective {
+			return "detective"
+		}
+		return "not_detective"
+	}
+	switch {
+	case r.IsMafia():
+		return "mafia"
+	case r == engine.Maniac && s.maniacCheck == "mafia":
+		return "mafia"
+	case r == engine.Maniac && s.maniacCheck == "maniac":
+		return "maniac"
+	}
+	return "not_mafia"
+}
+
+// frame checks one frame; kinds counts the events scanned.
+func (s *scan) frame(data []byte, kinds map[string]int) error {
+	if err := vetFrame(data); err != nil {
+		return err
+	}
+	var m wire.ServerMessage
+	if err := json.Unmarshal(data, &m); err != nil {
+		return err
+	}
+	if m.Seat != 0 && m.Seat != s.seat {
+		return fmt.Errorf("a frame for seat %d", m.Seat)
+	}
+	switch m.Type {
+	case "welcome", "update", "warning", "reply", "error", "pong":
+	default:
+		return fmt.Errorf("unexpected frame type %q", m.Type)
+	}
+	if m.Type == "update" && len(m.Events) == 0 && m.Lobby == nil {
+		return fmt.Errorf("an update with no event and no lobby tells the seat that something secret happened")
+	}
+	for i, e := range m.Events {
+		kinds[e.Kind]++
+		if err := s.event(e); err != nil {
+			return fmt.Errorf("event %d %s: %v", i, js(e), err)
+		}
+	}
+	if m.View != nil {
+		if err := s.view(m.View); err != nil {
+			return fmt.Errorf("view: %v", err)
+		}
+	}
+	return nil
+}
+
+func (s *scan) event(e wire.Event) error {
+	mine := s.seat != 0 && e.Actor == s.seat
+	if e.Seed != "" {
+		return fmt.Errorf("LEAK: the seed")
+	}
+	if e.Result != "" && e.Kind != "checked" {
+		return fmt.Errorf("a result outside a check")
+	}
+	switch e.Kind {
+	case "game_started":
+		if len(e.Roles) != s.n() {
+			return fmt.Errorf("%d cards for %d seats", len(e.Roles), s.n())
+		}
+		for i, name := range e.Roles {
+			t := i + 1
+			if name == "" {
+				if t == s.seat {
+					return fmt.Errorf("the seat's own card is missing")
+				}
+				continue
+			}
+			if !s.mayRole(t) {
+				return fmt.Errorf("LEAK: seat %d's card %s", t, name)
+			}
+			if name != s.truth[t].String() {
+				return fmt.Errorf("seat %d's card shows %s, dealt %s", t, name, s.truth[t])
+			}
+		}
+		if e.Role != "" || e.Team != "" {
+			return fmt.Errorf("a card outside the list")
+		}
+		return nil
+	case "player_out":
+		t := e.Target
+		if t < 1 || t > s.n() {
+			return fmt.Errorf("seat %d is not at the table", t)
+		}
+		wantRole, wantTeam := "", ""
+		switch s.reveal {
+		case "team":
+			wantTeam = s.truth[t].Team().String()
+		case "role":
+			wantRole, wantTeam = s.truth[t].String(), s.truth[t].Team().String()
+		}
+		if e.Role != wantRole || e.Team != wantTeam {
+			return fmt.Errorf("LEAK or wrong reveal: seat %d (%s) leaves showing %q/%q under reveal_on_death=%s", t, s.truth[t], e.Role, e.Team, s.reveal)
+		}
+		s.out[t] = true
+		return nil
+	case "game_ended":
+		for i, name := range e.Roles {
+			if name != s.truth[i+1].String() {
+				return fmt.Errorf("the end shows seat %d as %s", i+1, name)
+			}
+		}
+		s.ended = true
+		return nil
+	}
+	if e.Role != "" || e.Team != "" || len(e.Roles) > 0 {
+		return fmt.Errorf("LEAK: a %s event carries cards", e.Kind)
+	}
+	switch e.Kind {
+	case "mafia_chose":
+		if !s.mafia() {
+			return fmt.Errorf("LEAK: the mafia's choice reached a %s", s.me())
+		}
+	case "checked":
+		if !mine || !s.checker() {
+			return fmt.Errorf("LEAK: seat %d's check reached seat %d (%s)", e.Actor, s.seat, s.me())
+		}
+		if want := s.answer(e.Target); e.Result != want {
+			return fmt.Errorf("the check of seat %d (%s) says %s, want %s", e.Target, s.truth[e.Target], e.Result, want)
+		}
+		s.checks[e.Target] = e.Result
+	case "healed", "shot", "skipped", "vote_cast", "all_vote_cast":
+		if !mine {
+			return fmt.Errorf("LEAK: seat %d's %s reached seat %d", e.Actor, e.Kind, s.seat)
+		}
+	}
+	return nil
+}
+
+func (s *scan) view(v *wire.View) error {
+	if v.Seat != s.seat {
+		return fmt.Errorf("the view of seat %d", v.Seat)
+	}
+	if v.Phase == "ended" {
+		s.ended = true
+	}
+	me := s.me()
+	if want := me.String(); v.Role != want {
+		return fmt.Errorf("the viewer's card shows %q, dealt %q", v.Role, want)
+	}
+	if v.Winner != "" && !s.ended {
+		return fmt.Errorf("a winner before the end")
+	}
+	if len(v.Seats) != s.n() {
+		return fmt.Errorf("%d seats for %d", len(v.Seats), s.n())
+	}
+	for _, st := range v.Seats {
+		t := st.Seat
+		if t < 1 || t > s.n() {
+			return fmt.Errorf("seat %d is not at the table", t)
+		}
+		if st.Role != "" {
+			if !s.mayRole(t) {
+				return fmt.Errorf("LEAK: seat %d's card %s", t, st.Role)
+			}
+			if st.Role != s.truth[t].String() {
+				return fmt.Errorf("seat %d's card shows %s, dealt %s", t, st.Role, s.truth[t])
+			}
+		}
+		if st.Team != "" {
+			if !s.mayTeam(t) {
+				return fmt.Errorf("LEAK: seat %d's team %s", t, st.Team)
+			}
+			if st.Team != s.truth[t].Team().String() {
+				return fmt.Errorf("seat %d's team shows %s, dealt %s", t, st.Team, s.truth[t].Team())
+			}
+		}
+		if st.Check != "" {
+			if !s.checker() {
+				return fmt.Errorf("LEAK: a check answer about seat %d reached a %s", t, me)
+			}
+			if s.checks[t] != st.Check {
+				return fmt.Errorf("the check answer about seat %d is %q, its checked event said %q", t, st.Check, s.checks[t])
+			}
+		}
+		if st.Choice != 0 && !s.mafia() {
+			return fmt.Errorf("LEAK: seat %d's mafia choice reached a %s", t, me)
+		}
+	}
+	if n := v.Night; n != nil {
+		switch {
+		case s.seat == 0:
+			return fmt.Errorf("LEAK: a night reached a spectator")
+		case n.Kill != 0 && !me.IsMafia(),
+			n.Check != 0 && !s.checker(),
+			(n.Shot != 0 || n.Shots != nil) && me != engine.Maniac,
+			(n.Heal != 0 || len(n.Healed) > 0 || n.Banned != 0) && me != engine.Doctor,
+			n.Skip && !nightRole(me):
+			return fmt.Errorf("LEAK: a %s sees a night of another role: %s", me, js(n))
+		}
+	}
+	l := v.Legal
+	switch {
+	case len(l.Kill) > 0 && !me.IsMafia(),
+		len(l.Check) > 0 && !s.checker(),
+		len(l.Shoot) > 0 && me != engine.Maniac,
+		len(l.Heal) > 0 && me != engine.Doctor,
+		l.Skip && !nightRole(me):
+		return fmt.Errorf("LEAK: a %s is offered another role's moves: %s", me, js(l))
+	case s.seat == 0 && (len(l.Nominate) > 0 || len(l.Vote) > 0 || l.AllVote || l.Pass || v.Voted || v.MyVote != 0 || v.MyYes):
+		return fmt.Errorf("a spectator has moves or a vote: %s", js(v))
+	}
+	return nil
+}
+
+// The keys each object of a frame may have: every one of them is vetted
+// above or public by nature. A new field fails the scan until it is vetted.
+var vettedKeys = map[string]map[string]bool{
+	"frame":      keySet("v type id seat host seq events view lobby deadline paused now code message channel from name text"),
+	"view":       keySet("seat players phase round speaker winner role candidates nominated victims seats night voted my_vote my_yes legal rules"),
+	"seat":       keySet("seat alive fouls lost_speech role team check choice vote"),
+	"night":      keySet("kill check shot heal skip shots_left healed heal_banned"),
+	"legal":      keySet("kill check shoot heal nominate vote skip all_vote pass"),
+	"event":      keySet("kind round phase actor target result cause winner role team yes fouls players seats roles ballot candidates seed rules"),
+	"lobby":      keySet("table name public status players seats rules timings_ms paused"),
+	"lobby_seat": keySet("seat name bot taken connected"),
+}
+
+func keySet(s string) map[string]bool {
+	m := map[string]bool{}
+	for _, k := range strings.Fields(s) {
+		m[k] = true
+	}
+	return m
+}
+
+func vetKeys(what string, v any) error {
+	obj, ok := v.(map[string]any)
+	if !ok {
+		if v == nil {
+			return nil
+		}
+		return fmt.Errorf("%s is not an object", what)
+	}
+	var bad []string
+	for k := range obj {
+		if !vettedKeys[what][k] {
+			bad = append(bad, k)
+		}
+	}
+	if len(bad) > 0 {
+		sort.Strings(bad)
+		return fmt.Errorf("unvetted %s fields %v: teach the leak scan what they may show", what, bad)
+	}
+	return nil
+}
+
+func vetList(what string, v any) error {
+	if v == nil {
+		return nil
+	}
+	list, ok := v.([]any)
+	if !ok {
+		return fmt.Errorf("%s is not a list", what)
+	}
+	for _, x := range list {
+		if err := vetKeys(what, x); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// vetFrame refuses a frame with a field the scan does not know.
+func vetFrame(data []byte) error {
+	var top map[string]any
+	if err := json.Unmarshal(data, &top); err != nil {
+		return err
+	}
+	if err := vetKeys("frame", top); err != nil {
+		return err
+	}
+	if err := vetList("event", top["events"]); err != nil {
+		return err
+	}
+	if v, ok := top["view"].(map[string]any); ok {
+		for what, x := range map[string]any{"view": v, "night": v["night"], "legal": v["legal"]} {
+			if err := vetKeys(what, x); err != nil {
+				return err
+			}
+		}
+		if err := vetList("seat", v["seats"]); err != nil {
+			return err
+		}
+	}
+	if l, ok := top["lobby"].(map[string]any); ok {
+		if err := vetKeys("lobby", l); err != nil {
+			return err
+		}
+		if err := vetList("lobby_seat", l["seats"]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
