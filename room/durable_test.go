@@ -1,0 +1,175 @@
+package room_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"testing"
+	"time"
+
+	"mafia/engine"
+	"mafia/room"
+	"mafia/store"
+	"mafia/wire"
+)
+
+// shareOf is what seat s may see of a log, each event as the JSON a frame
+// carries it in.
+func shareOf(t testing.TB, log []engine.Event, s int) [][]byte {
+	t.Helper()
+	if len(log) == 0 {
+		return nil
+	}
+	g, err := engine.Replay(log)
+	if err != nil {
+		t.Errorf("the stored log does not replay: %v", err)
+		return nil
+	}
+	var out [][]byte
+	for _, e := range log {
+		if v, ok := g.EventFor(e, engine.Seat(s)); ok {
+			b, err := json.Marshal(wire.FromEvent(v, g.Players()))
+			if err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, b)
+		}
+	}
+	return out
+}
+
+// sameEvents compares events as sent with events as expected, in order.
+func sameEvents(got []json.RawMessage, want [][]byte) (int, bool) {
+	if len(got) != len(want) {
+		return min(len(got), len(want)), false
+	}
+	for i := range got {
+		if !bytes.Equal(got[i], want[i]) {
+			return i, false
+		}
+	}
+	return 0, true
+}
+
+// durableReader reads a subscriber's queue in its own goroutine as frames
+// arrive, and checks at each frame, at that moment, that every event it
+// carries is already in the store, at the place the seat's share of the
+// log has it.
+type durableReader struct {
+	seat   int
+	events []json.RawMessage
+	last   *frame
+	done   chan struct{}
+}
+
+func startDurableReader(t *testing.T, db store.Store, table string, sub *room.Sub) *durableReader {
+	rd := &durableReader{seat: int(sub.Seat), done: make(chan struct{})}
+	go func() {
+		defer close(rd.done)
+		for o := range sub.Out {
+			if o.Reply != nil {
+				continue
+			}
+			stored, err := db.Events(bg(), table)
+			if err != nil {
+				t.Errorf("seat %d: reading the log: %v", rd.seat, err)
+				return
+			}
+			fr, err := decodeFrame(o.Frame)
+			if err != nil {
+				t.Errorf("seat %d: %v", rd.seat, err)
+				return
+			}
+			if n := len(fr.events); n > 0 {
+				k := len(rd.events)
+				share := shareOf(t, stored, rd.seat)
+				if len(share) < k+n {
+					t.Errorf("seat %d saw events %d..%d before the store had them (it has %d of the seat's): %s",
+						rd.seat, k, k+n-1, len(share), o.Frame)
+				} else if i, ok := sameEvents(fr.events, share[k:k+n]); !ok {
+					t.Errorf("seat %d: event %d is %s, the store has %s", rd.seat, k+i, fr.events[i], share[k+i])
+				}
+				if fr.msg.Seq != k+n {
+					t.Errorf("seat %d: frame seq %d after %d events", rd.seat, fr.msg.Seq, k+n)
+				}
+			}
+			rd.events = append(rd.events, fr.events...)
+			if fr.msg.View != nil {
+				rd.last = &fr
+			}
+		}
+	}()
+	return rd
+}
+
+func (rd *durableReader) wait(t *testing.T) {
+	t.Helper()
+	select {
+	case <-rd.done:
+	case <-time.After(guard):
+		t.Fatalf("seat %d: the reader did not finish", rd.seat)
+	}
+}
+
+func TestEveryEventIsStoredBeforeAnyoneSeesIt(t *testing.T) {
+	for game := 0; game < 2; game++ {
+		f := newFixture(t, settings(t, 7, fastTimings), nil)
+		// People in seats 2 and 5 (they never act: their time runs out),
+		// bots in the others; a spectator.
+		var subs []*room.Sub
+		for _, s := range []int{2, 5} {
+			_, tok := f.join("person", s)
+			sub, err := f.r.Attach(bg(), tok, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			subs = append(subs, sub)
+		}
+		spec, err := f.r.Attach(bg(), "", 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		subs = append(subs, spec)
+		var readers []*durableReader
+		for _, sub := range subs {
+			readers = append(readers, startDurableReader(t, f.db, f.r.ID(), sub))
+		}
+		host := f.hostClient()
+		host.must(hostAction("add_bots", 0))
+		host.must(hostAction("start", 0))
+		f.runToEnd(host, time.Hour)
+
+		// Stopping the room closes every queue: the readers have then seen
+		// everything the room sent.
+		f.r.Stop()
+		for _, rd := range readers {
+			rd.wait(t)
+		}
+		log := f.events()
+		g := f.replay()
+		if !g.Ended() {
+			t.Fatal("the stored game has not ended")
+		}
+		for _, rd := range readers {
+			// Everything the seat was sent, in order, is exactly its share of
+			// the stored log, and its last view is the stored game's.
+			share := shareOf(t, log, rd.seat)
+			if i, ok := sameEvents(rd.events, share); !ok {
+				t.Errorf("seat %d was sent %d events, its share of the store is %d; first difference at %d",
+					rd.seat, len(rd.events), len(share), i)
+			}
+			v := g.ViewFor(engine.Seat(rd.seat))
+			want, _ := json.Marshal(wire.FromView(&v))
+			if rd.last == nil || !bytes.Equal(rd.last.view, want) {
+				t.Errorf("seat %d: the last view sent differs from the stored game's", rd.seat)
+			}
+		}
+		hostShare := shareOf(t, log, 0)
+		var hostEvents []json.RawMessage
+		for _, fr := range host.frames {
+			hostEvents = append(hostEvents, fr.events...)
+		}
+		if _, ok := sameEvents(hostEvents, hostShare); !ok {
+			t.Errorf("the host (not seated) was sent %d events, the public log has %d", len(hostEvents), len(hostShare))
+		}
+	}
+}

@@ -1,0 +1,382 @@
+package room_test
+
+import (
+	"fmt"
+	"testing"
+
+	"mafia/engine"
+	"mafia/rng"
+	"mafia/wire"
+)
+
+// secrecy checks every frame one connection receives against what its seat
+// may know (RULES.md: the mafia know each other, checks answer only the
+// checker, roles of the dead as reveal_on_death says, nothing else), and
+// that at night nothing reaches it but its own actions and, for the mafia,
+// its teammates' choices.
+type secrecy struct {
+	t       *testing.T
+	roles   []engine.Role // the deal, from the store
+	reveal  string        // reveal_on_death
+	seat    int
+	night   bool // between the night's beginning and its end, as this seat heard
+	checked int  // frames checked so far
+	// nightFrames counts the frames received during nights.
+	nightFrames int
+}
+
+func (s *secrecy) mafia(seat int) bool { return seat > 0 && s.roles[seat].IsMafia() }
+
+// checkAll checks the frames c received since the last call.
+func (s *secrecy) checkAll(c *client) {
+	for ; s.checked < len(c.frames); s.checked++ {
+		s.check(c.frames[s.checked])
+	}
+}
+
+func (s *secrecy) check(fr frame) {
+	t := s.t
+	t.Helper()
+	m := fr.msg
+	ends := false
+	for _, e := range m.Events {
+		ends = ends || e.Kind == "game_ended"
+	}
+	over := ends || (m.View != nil && m.View.Phase == "ended")
+
+	// At night: only the seat's own actions, and the mafia's choices for a
+	// mafioso; the morning's frame ends the night.
+	if s.night && !over {
+		morning := false
+		for _, e := range m.Events {
+			morning = morning || e.Kind == "night_ended"
+		}
+		// A lobby frame (seats, status, pause) says nothing about who acts;
+		// the start of the game sends one.
+		lobbyOnly := m.Type == "update" && m.Lobby != nil && len(m.Events) == 0 && m.View == nil
+		if !morning && !lobbyOnly {
+			s.nightFrames++
+			if m.Type != "update" || len(m.Events) == 0 {
+				t.Errorf("seat %d got a %q frame at night: %s", s.seat, m.Type, fr.raw)
+			}
+			for _, e := range m.Events {
+				own := e.Actor == s.seat && s.seat != 0
+				switch {
+				case e.Kind == "mafia_chose" && s.mafia(s.seat):
+				case (e.Kind == "checked" || e.Kind == "healed" || e.Kind == "shot" || e.Kind == "skipped" ||
+					e.Kind == "mafia_chose") && own:
+				default:
+					t.Errorf("seat %d (%v) heard at night of %s", s.seat, s.role(), fr.raw)
+				}
+			}
+		}
+	}
+	for _, e := range m.Events {
+		switch e.Kind {
+		case "night_began":
+			s.night = true
+		case "night_ended", "game_ended":
+			s.night = false
+		}
+	}
+	if over {
+		return
+	}
+	for _, e := range m.Events {
+		s.checkEvent(e, fr)
+	}
+	if m.View != nil {
+		s.checkView(m.View, fr)
+	}
+}
+
+func (s *secrecy) role() engine.Role {
+	if s.seat == 0 {
+		return engine.RoleNone
+	}
+	return s.roles[s.seat]
+}
+
+// mayKnowRole reports whether the seat may know seat o's role (alive tells
+// whether o is alive in what was sent).
+func (s *secrecy) mayKnowRole(o int, alive bool) bool {
+	return o == s.seat || (s.mafia(s.seat) && s.mafia(o)) || (!alive && s.reveal == "role")
+}
+
+func (s *secrecy) mayKnowTeam(o int, alive bool) bool {
+	return s.mayKnowRole(o, alive) || (!alive && s.reveal == "team")
+}
+
+func (s *secrecy) checkEvent(e wire.Event, fr frame) {
+	t := s.t
+	t.Helper()
+	leak := func(what string) {
+		t.Helper()
+		t.Errorf("seat %d (%v): %s: %s", s.seat, s.role(), what, fr.raw)
+	}
+	own := e.Actor == s.seat && s.seat != 0
+	switch e.Kind {
+	case "game_started":
+		if e.Seed != "" {
+			leak("the deal's seed was sent")
+		}
+		for i, r := range e.Roles {
+			o := i + 1
+			if r == "" {
+				if o == s.seat || (s.mafia(s.seat) && s.mafia(o)) {
+					leak(fmt.Sprintf("seat %d's role was withheld", o))
+				}
+				continue
+			}
+			if !(o == s.seat || (s.mafia(s.seat) && s.mafia(o))) || r != s.roles[o].String() {
+				leak(fmt.Sprintf("the deal shows seat %d as %s", o, r))
+			}
+		}
+	case "mafia_chose":
+		if !s.mafia(s.seat) {
+			leak("a mafia choice reached a non-mafioso")
+		}
+	case "checked", "healed", "shot", "skipped":
+		if !own {
+			leak("another seat's night action")
+		}
+	case "vote_cast", "all_vote_cast":
+		if !own {
+			leak("another seat's open vote")
+		}
+	case "player_out":
+		if e.Role != "" && (s.reveal != "role" || e.Role != s.roles[e.Target].String()) {
+			leak("a role revealed on death against reveal_on_death")
+		}
+		if e.Team != "" && (s.reveal == "none" || e.Team != s.roles[e.Target].Team().String()) {
+			leak("a team revealed on death against reveal_on_death")
+		}
+	}
+}
+
+func (s *secrecy) checkView(v *wire.View, fr frame) {
+	t := s.t
+	t.Helper()
+	leak := func(what string) {
+		t.Helper()
+		t.Errorf("seat %d (%v): view: %s: %s", s.seat, s.role(), what, fr.raw)
+	}
+	if v.Seat != s.seat {
+		leak(fmt.Sprintf("a view of seat %d", v.Seat))
+	}
+	if want := s.role(); (want == engine.RoleNone && v.Role != "") || (want != engine.RoleNone && v.Role != want.String()) {
+		leak("own role " + v.Role)
+	}
+	me := s.role()
+	for _, st := range v.Seats {
+		o := st.Seat
+		if st.Role != "" && (!s.mayKnowRole(o, st.Alive) || st.Role != s.roles[o].String()) {
+			leak(fmt.Sprintf("seat %d shown as %s", o, st.Role))
+		}
+		if st.Team != "" && (!s.mayKnowTeam(o, st.Alive) || st.Team != s.roles[o].Team().String()) {
+			leak(fmt.Sprintf("seat %d shown on team %s", o, st.Team))
+		}
+		if st.Check != "" {
+			ok := (me == engine.Detective && (st.Check == "mafia" || st.Check == "not_mafia" || st.Check == "maniac")) ||
+				(me == engine.Don && (st.Check == "detective" || st.Check == "not_detective"))
+			if !ok {
+				leak(fmt.Sprintf("a check answer %q about seat %d", st.Check, o))
+			}
+		}
+		if st.Choice != 0 && !s.mafia(s.seat) {
+			leak(fmt.Sprintf("seat %d's mafia choice", o))
+		}
+	}
+	if n := v.Night; n != nil {
+		if n.Kill != 0 && !s.mafia(s.seat) {
+			leak("a kill")
+		}
+		if n.Check != 0 && me != engine.Detective && me != engine.Don {
+			leak("a check")
+		}
+		if (n.Shot != 0 || n.Shots != nil) && me != engine.Maniac {
+			leak("the maniac's shots")
+		}
+		if (n.Heal != 0 || len(n.Healed) > 0 || n.Banned != 0) && me != engine.Doctor {
+			leak("the doctor's heals")
+		}
+	}
+}
+
+func TestNoFrameRevealsAnotherSeatsSecrets(t *testing.T) {
+	cases := []struct {
+		players int
+		reveal  string
+		people  func(seat int) bool // the seats people play; bots play the others
+		games   int
+	}{
+		{7, "none", func(int) bool { return true }, 3},
+		{8, "role", func(s int) bool { return s%2 == 1 }, 2},
+		{8, "role", func(s int) bool { return s%2 == 0 }, 2},
+		{9, "team", func(s int) bool { return s <= 5 }, 2},
+		{9, "none", func(s int) bool { return s > 4 }, 2},
+		{11, "none", func(int) bool { return true }, 2}, // with a maniac
+	}
+	seed := uint64(1)
+	for i, c := range cases {
+		for game := 0; game < c.games; game++ {
+			seed++
+			name := fmt.Sprintf("case %d: %d players, reveal %s, game %d", i, c.players, c.reveal, game)
+			t.Run(name, func(t *testing.T) {
+				t.Parallel()
+				set := settings(t, c.players, fastTimings)
+				set.Options = map[string]string{"reveal_on_death": c.reveal}
+				f := newFixture(t, set, nil)
+				// The host plays seat 1 when a person has it (with the host's
+				// token): a seated host sees only that seat's secrets.
+				var people []*client
+				var host *client
+				for s := 1; s <= c.players; s++ {
+					if !c.people(s) {
+						continue
+					}
+					hostToken := ""
+					if s == 1 {
+						hostToken = f.host
+					}
+					_, tok, err := f.r.Join(bg(), fmt.Sprintf("person %d", s), s, hostToken)
+					if err != nil {
+						t.Fatal(err)
+					}
+					p := f.attach(tok)
+					if s == 1 {
+						if tok != f.host || !p.sub.Host || p.seat != 1 {
+							t.Fatalf("the host's seat: token kept %v, host %v, seat %d", tok == f.host, p.sub.Host, p.seat)
+						}
+						host = p
+					}
+					people = append(people, p)
+				}
+				watch := f.attach("")
+				all := []*client{watch}
+				if host == nil {
+					host = f.hostClient()
+					all = append(all, host)
+				}
+				host.must(hostAction("add_bots", 0))
+				host.must(hostAction("start", 0))
+				roles := f.truth()
+				all = append(all, people...)
+				checks := make([]*secrecy, len(all))
+				for i, cl := range all {
+					checks[i] = &secrecy{t: t, roles: roles, reveal: c.reveal, seat: cl.seat}
+				}
+				checkAll := func() {
+					for i, cl := range all {
+						cl.drain()
+						checks[i].checkAll(cl)
+					}
+				}
+				src := rng.New(seed)
+				for step := 0; ; step++ {
+					checkAll()
+					if watch.ended() {
+						break
+					}
+					if step > 20000 {
+						t.Fatalf("no end after %d steps", step)
+					}
+					acted := false
+					for _, p := range people {
+						p.drain()
+						m, ok := p.randomMove(&src)
+						if !ok {
+							continue
+						}
+						acted = true
+						if err := p.send(m); err != nil {
+							t.Errorf("seat %d: a move its view listed as legal was refused: %+v: %v", p.seat, m, err)
+						}
+					}
+					if !acted {
+						f.advance(tick)
+					}
+				}
+				f.checkEnded(watch)
+				nightFrames := 0
+				for i, cl := range all {
+					if checks[i].night {
+						t.Errorf("seat %d never heard the last night end", cl.seat)
+					}
+					nightFrames += checks[i].nightFrames
+				}
+				t.Logf("%d events; people heard %d frames at night", len(f.events()), nightFrames)
+			})
+		}
+	}
+}
+
+func TestAtNightOnlyThoseWhoActHearOfIt(t *testing.T) {
+	f := newFixture(t, settings(t, 7, fastTimings), nil)
+	cs := f.fillWithPeople(7)
+	watch := f.attach("")
+	host := f.hostClient()
+	host.must(hostAction("start", 0))
+	all := append([]*client{watch, host}, cs[1:]...)
+	drainAll(all...)
+	roles := f.truth()
+	don := seatsOf(roles, is(engine.Don))[0]
+	maf := seatsOf(roles, is(engine.Mafioso))[0]
+	det := seatsOf(roles, is(engine.Detective))[0]
+	doc := seatsOf(roles, is(engine.Doctor))[0]
+	victim := seatsOf(roles, is(engine.Citizen))[0]
+	before := map[*client]int{}
+	for _, c := range all {
+		before[c] = len(c.frames)
+	}
+
+	// The clock stands still while every night role acts.
+	cs[maf].must(command("kill", victim))
+	cs[don].must(command("kill", victim))
+	cs[don].must(command("check", det))
+	cs[det].must(command("check", don))
+	cs[doc].must(command("heal", det))
+	drainAll(all...)
+
+	want := map[int]int{don: 3, maf: 2, det: 1, doc: 1} // everyone else: nothing at all
+	for _, c := range all {
+		got := len(c.frames) - before[c]
+		if got != want[c.seat] {
+			t.Errorf("seat %d (%v) got %d frames during the night, want %d: %q", c.seat, roleOf(roles, c.seat), got,
+				want[c.seat], kinds(c.frames[before[c]:]))
+		}
+	}
+	// The check answers reached the checkers alone, right away.
+	if a := cs[det].view.Seats[don-1].Check; a != "mafia" {
+		t.Errorf("the detective's answer about the Don: %q", a)
+	}
+	if a := cs[don].view.Seats[det-1].Check; a != "detective" {
+		t.Errorf("the Don's answer about the detective: %q", a)
+	}
+
+	// In the morning everyone hears the same news at once.
+	f.advance(timingsOf(fastTimings).Night)
+	var morning []string
+	for _, c := range all {
+		frs := c.drain()
+		if len(frs) != 1 {
+			t.Fatalf("seat %d got %d frames in the morning", c.seat, len(frs))
+		}
+		k := fmt.Sprint(kinds(frs))
+		if morning == nil {
+			morning = kinds(frs)
+		} else if k != fmt.Sprint(morning) {
+			t.Errorf("seat %d heard %s in the morning, others %v", c.seat, k, morning)
+		}
+	}
+	if cs[victim].view.Seats[victim-1].Alive {
+		t.Errorf("the mafia's victim %d survived", victim)
+	}
+}
+
+func roleOf(roles []engine.Role, s int) engine.Role {
+	if s <= 0 || s >= len(roles) {
+		return engine.RoleNone
+	}
+	return roles[s]
+}
