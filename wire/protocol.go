@@ -48,15 +48,18 @@ func ParseClientMessage(data []byte) (ClientMessage, error) {
 	return m, nil
 }
 
-// Command converts a "command" message into an engine command for seat by.
+// Command converts a "command" message into an engine command for seat by;
+// ok is false for an unknown verb or a target no seat number can have.
 func (m ClientMessage) Command(by engine.Seat) (engine.Command, bool) {
 	v, ok := engine.ParseVerb(m.Verb)
 	if !ok || v == engine.Next || v == engine.Foul {
 		return engine.Command{}, false
 	}
-	if m.Target < 0 || m.Target > engine.MaxSeats {
+	if m.Target < 0 || m.Target > 255 {
 		return engine.Command{}, false
 	}
+	// A seat beyond the table (up to 255) goes to the engine, which names it
+	// in its refusal ("there is no seat 99 at this table").
 	return engine.Command{Verb: v, By: by, Target: engine.Seat(m.Target), Yes: m.Yes}, true
 }
 
