@@ -1,0 +1,365 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strings"
+	"sync/atomic"
+
+	"mafia/engine"
+	"mafia/store"
+	"mafia/wire"
+)
+
+// maxBatch bounds how many appends one group commit takes.
+const maxBatch = 2048
+
+// The states of an appendReq: its caller may give up on it only while it is
+// pending; once the writer has taken it, the caller waits for the commit.
+const (
+	reqPending int32 = iota
+	reqTaken
+	reqCancelled
+)
+
+// appendReq is one AppendEvents call on its way through the writer.
+type appendReq struct {
+	table   string
+	first   int
+	kinds   []string
+	jsons   []string // as TEXT, for the sqlite3 CLI
+	players int      // the game's player count, to remember once committed (0: unknown)
+	ended   bool     // the batch ends the game: forget its length once committed
+
+	state atomic.Int32
+	err   error         // the answer, set by the writer before done is closed
+	done  chan struct{} // closed by the writer once err is final
+}
+
+// AppendEvents appends events to a game's log; first is the index of evs[0]
+// and must equal the log's current length, or store.ErrConflict. A table
+// that does not exist is store.ErrNotFound. It returns once the events are
+// committed, together with whatever other appends were pending. It takes at
+// most 8000 events at once.
+//
+// If ctx ends before the writer has taken the append, it returns ctx.Err()
+// and nothing was written; once taken, the append is committed (or fails)
+// and its own answer is returned. Appending no events does nothing.
+func (db *DB) AppendEvents(ctx context.Context, tableID string, first int, evs []engine.Event) error {
+	if len(evs) == 0 {
+		return nil
+	}
+	if first < 0 {
+		return fmt.Errorf("store/sqlite: append to %q at %d: %w", tableID, first, store.ErrConflict)
+	}
+	if len(evs) > maxAppend {
+		return fmt.Errorf("store/sqlite: append to %q: %d events at once, more than %d", tableID, len(evs), maxAppend)
+	}
+	db.mu.RLock()
+	closed := db.closed
+	db.mu.RUnlock()
+	if closed {
+		return ErrClosed
+	}
+	r := &appendReq{
+		table: tableID,
+		first: first,
+		kinds: make([]string, len(evs)),
+		jsons: make([]string, len(evs)),
+		done:  make(chan struct{}),
+	}
+	// Encode here, in the caller's goroutine, so that the writer only writes.
+	players, err := db.playersOf(ctx, tableID, first, evs)
+	if err != nil {
+		return err
+	}
+	for i, e := range evs {
+		if e.Kind == engine.EvGameStarted {
+			players = int(e.Count)
+			r.players = players
+		}
+		if e.Kind == engine.EvGameEnded {
+			r.ended = true
+		}
+		data, err := wire.MarshalEvent(e, players)
+		if err != nil {
+			return fmt.Errorf("store/sqlite: append to %q: event %d: %w", tableID, first+i, err)
+		}
+		r.jsons[i] = string(data)
+		r.kinds[i] = e.Kind.String()
+	}
+
+	db.mu.RLock()
+	if db.closed {
+		db.mu.RUnlock()
+		return ErrClosed
+	}
+	db.senders.Add(1)
+	db.mu.RUnlock()
+	select {
+	case db.reqs <- r:
+		db.senders.Done()
+	case <-ctx.Done():
+		db.senders.Done()
+		return ctx.Err()
+	}
+
+	select {
+	case <-r.done:
+		return r.err
+	case <-ctx.Done():
+		if r.state.CompareAndSwap(reqPending, reqCancelled) {
+			return ctx.Err()
+		}
+		<-r.done // taken: the commit is under way, and short
+		return r.err
+	}
+}
+
+// playersOf returns the player count that package wire needs to encode a
+// game's events: from the batch itself if it starts the game, else as
+// remembered, else from the log's first event. For a log that does not
+// begin with GameStarted it is engine.MaxSeats, which encodes exactly too.
+func (db *DB) playersOf(ctx context.Context, tableID string, first int, evs []engine.Event) (int, error) {
+	if first == 0 && evs[0].Kind == engine.EvGameStarted {
+		return int(evs[0].Count), nil
+	}
+	if n, ok := db.players.Load(tableID); ok {
+		return n.(int), nil
+	}
+	var data []byte
+	err := db.r.QueryRowContext(ctx, `SELECT json FROM events WHERE table_id = ? AND seq = 0`, tableID).Scan(&data)
+	if errors.Is(err, sql.ErrNoRows) {
+		return engine.MaxSeats, nil
+	}
+	if err != nil {
+		return 0, fmt.Errorf("store/sqlite: append to %q: %w", tableID, err)
+	}
+	n := engine.MaxSeats
+	if e, err := wire.UnmarshalEvent(data); err == nil && e.Kind == engine.EvGameStarted {
+		n = int(e.Count)
+	}
+	db.players.Store(tableID, n)
+	return n, nil
+}
+
+// writeLoop is the writer goroutine: it takes every pending append, commits
+// them in one transaction, and answers each. It stops once reqs is closed
+// and drained.
+func (db *DB) writeLoop() {
+	defer close(db.writerDone)
+	batch := make([]*appendReq, 0, maxBatch)
+	for {
+		r, ok := <-db.reqs
+		if !ok {
+			return
+		}
+		batch = append(batch[:0], r)
+	fill:
+		for len(batch) < maxBatch {
+			select {
+			case r, ok := <-db.reqs:
+				if !ok {
+					break fill
+				}
+				batch = append(batch, r)
+			default:
+				break fill
+			}
+		}
+		db.commit(batch)
+		clear(batch) // let the requests go
+	}
+}
+
+// commit writes one batch of appends in one transaction, and answers each.
+// Each append is checked against its log's length and written by one INSERT
+// statement: a constraint that fails aborts that statement alone (SQLite's
+// ABORT undoes the statement and keeps the transaction), so one refused
+// append leaves the others in the batch alone. Any other failure, and a
+// failed commit, fail the whole batch.
+func (db *DB) commit(batch []*appendReq) {
+	live := batch[:0]
+	for _, r := range batch {
+		if r.state.CompareAndSwap(reqPending, reqTaken) {
+			live = append(live, r)
+		}
+	}
+	if len(live) == 0 {
+		return
+	}
+	defer func() {
+		for _, r := range live {
+			close(r.done)
+		}
+	}()
+	fail := func(err error) {
+		err = fmt.Errorf("store/sqlite: append: %w", err)
+		for _, r := range live {
+			if r.err == nil {
+				r.err = err
+			}
+			delete(db.seq, r.table) // unsure now: read it again next time
+		}
+	}
+
+	ctx := context.Background()
+	tx, err := db.w.BeginTx(ctx, nil)
+	if err != nil {
+		fail(err)
+		return
+	}
+	ins := inserter{tx: tx, stmts: make(map[int]*sql.Stmt)}
+	defer ins.close()
+	next := make(map[string]int, len(live)) // each log's length within this transaction
+	for _, r := range live {
+		n, ok := next[r.table]
+		if !ok {
+			if n, ok = db.seq[r.table]; !ok {
+				if n, r.err = logLength(ctx, tx, r.table); r.err != nil {
+					continue
+				}
+			}
+			next[r.table] = n
+		}
+		if r.first != n {
+			r.err = fmt.Errorf("store/sqlite: append to %q at %d, but the log has %d events: %w",
+				r.table, r.first, n, store.ErrConflict)
+			continue
+		}
+		err := ins.insert(ctx, r)
+		switch {
+		case err == nil:
+			next[r.table] = n + len(r.jsons)
+		case isPrimaryKeyViolation(err) || isForeignKeyViolation(err):
+			// The file does not hold what we remembered: someone else wrote
+			// it. Refuse this append and read the length again next time.
+			r.err = fmt.Errorf("store/sqlite: append to %q at %d: %w (%w)", r.table, r.first, store.ErrConflict, err)
+			delete(next, r.table)
+			delete(db.seq, r.table)
+		default:
+			tx.Rollback()
+			fail(err)
+			return
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		fail(err)
+		return
+	}
+	db.batches.Add(1)
+	for table, n := range next {
+		db.seq[table] = n
+	}
+	for _, r := range live {
+		if r.err != nil {
+			continue
+		}
+		if r.ended {
+			// A game that has ended is not appended to again: forget it, so
+			// memory stays bounded by the games in play.
+			delete(db.seq, r.table)
+			db.players.Delete(r.table)
+		} else if r.players > 0 {
+			db.players.Store(r.table, r.players)
+		}
+	}
+}
+
+// logLength reads a log's length, or store.ErrNotFound for a missing table.
+func logLength(ctx context.Context, tx *sql.Tx, table string) (int, error) {
+	var exists bool
+	var n int
+	err := tx.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM tables WHERE id = ?1),
+		COALESCE((SELECT MAX(seq) + 1 FROM events WHERE table_id = ?1), 0)`, table).Scan(&exists, &n)
+	if err != nil {
+		return 0, fmt.Errorf("store/sqlite: append to %q: %w", table, err)
+	}
+	if !exists {
+		return 0, fmt.Errorf("store/sqlite: append to %q: %w", table, store.ErrNotFound)
+	}
+	return n, nil
+}
+
+// maxAppend is the most events one append may hold: one INSERT binds four
+// parameters per event, and SQLite allows 32766 parameters.
+const maxAppend = 8000
+
+// inserter writes appends within one transaction, each by one INSERT of as
+// many rows as it has events; it prepares one statement per row count.
+type inserter struct {
+	tx    *sql.Tx
+	stmts map[int]*sql.Stmt
+	args  []any
+}
+
+func (ins *inserter) insert(ctx context.Context, r *appendReq) error {
+	n := len(r.jsons)
+	st, ok := ins.stmts[n]
+	if !ok {
+		var b strings.Builder
+		b.WriteString("INSERT INTO events (table_id, seq, kind, json) VALUES ")
+		for i := range n {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			b.WriteString("(?,?,?,?)")
+		}
+		var err error
+		if st, err = ins.tx.PrepareContext(ctx, b.String()); err != nil {
+			return err
+		}
+		ins.stmts[n] = st
+	}
+	ins.args = ins.args[:0]
+	for i := range n {
+		ins.args = append(ins.args, r.table, r.first+i, r.kinds[i], r.jsons[i])
+	}
+	_, err := st.ExecContext(ctx, ins.args...)
+	return err
+}
+
+func (ins *inserter) close() {
+	for _, st := range ins.stmts {
+		st.Close()
+	}
+}
+
+// Events returns a game's whole log in order, or store.ErrNotFound if the
+// table does not exist.
+func (db *DB) Events(ctx context.Context, tableID string) ([]engine.Event, error) {
+	rows, err := db.r.QueryContext(ctx, `SELECT seq, json FROM events WHERE table_id = ? ORDER BY seq`, tableID)
+	if err != nil {
+		return nil, fmt.Errorf("store/sqlite: events of %q: %w", tableID, err)
+	}
+	defer rows.Close()
+	var (
+		out  []engine.Event
+		seq  int
+		data []byte
+	)
+	for rows.Next() {
+		if err := rows.Scan(&seq, &data); err != nil {
+			return nil, fmt.Errorf("store/sqlite: events of %q: %w", tableID, err)
+		}
+		if seq != len(out) {
+			return nil, fmt.Errorf("store/sqlite: events of %q: event %d missing", tableID, len(out))
+		}
+		e, err := wire.UnmarshalEvent(data)
+		if err != nil {
+			return nil, fmt.Errorf("store/sqlite: events of %q: event %d: %w", tableID, seq, err)
+		}
+		out = append(out, e)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("store/sqlite: events of %q: %w", tableID, err)
+	}
+	if len(out) == 0 {
+		if err := tableExists(ctx, db.r, tableID); err != nil {
+			return nil, fmt.Errorf("store/sqlite: events of %q: %w", tableID, err)
+		}
+	}
+	return out, nil
+}

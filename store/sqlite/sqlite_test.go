@@ -1,0 +1,306 @@
+package sqlite
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"path/filepath"
+	"slices"
+	"testing"
+	"time"
+
+	"mafia/store"
+)
+
+func TestOpen_FreshPathCreatesTheSchemaQuickly(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "sub", "..", "fresh.db")
+	start := time.Now()
+	db, err := Open(path)
+	took := time.Since(start)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	t.Logf("Open on a fresh path took %v", took)
+	if took > 2*time.Second { // the aim is well under a second; the machine is shared
+		t.Errorf("Open took %v", took)
+	}
+	var names []string
+	rows, err := db.r.Query(`SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for rows.Next() {
+		var n string
+		rows.Scan(&n)
+		names = append(names, n)
+	}
+	rows.Close()
+	for _, want := range []string{"clocks", "events", "goose_db_version", "heartbeat", "seats", "tables"} {
+		if !slices.Contains(names, want) {
+			t.Errorf("no table %s among %v", want, names)
+		}
+	}
+}
+
+func TestOpen_SetsThePragmas(t *testing.T) {
+	db, _ := openTest(t)
+	for _, c := range []struct {
+		pool   string
+		pragma string
+		want   string
+	}{
+		{"w", "journal_mode", "wal"},
+		{"w", "synchronous", "1"}, // NORMAL
+		{"w", "foreign_keys", "1"},
+		{"w", "busy_timeout", "5000"},
+		{"r", "journal_mode", "wal"},
+		{"r", "foreign_keys", "1"},
+		{"r", "query_only", "1"},
+	} {
+		pool := db.w
+		if c.pool == "r" {
+			pool = db.r
+		}
+		var got string
+		if err := pool.QueryRow(`PRAGMA ` + c.pragma).Scan(&got); err != nil {
+			t.Fatal(err)
+		}
+		if got != c.want {
+			t.Errorf("%s: PRAGMA %s = %s, want %s", c.pool, c.pragma, got, c.want)
+		}
+	}
+}
+
+func TestOpen_RefusesAPathItCannotPassOn(t *testing.T) {
+	for _, p := range []string{"", "a.db?mode=ro", "file:a.db"} {
+		if db, err := Open(p); err == nil {
+			db.Close()
+			t.Errorf("Open(%q) was accepted", p)
+		}
+	}
+}
+
+func TestOpen_TwiceInARowKeepsEverything(t *testing.T) {
+	ctx := context.Background()
+	db, path := openTest(t)
+	createTable(t, db, "t1")
+	log, _ := botGame(t, 1)
+	if err := db.AppendEvents(ctx, "t1", 0, log[:3]); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Heartbeat(ctx, time.Unix(100, 5)); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	for restart := 0; restart < 2; restart++ {
+		db, err := Open(path)
+		if err != nil {
+			t.Fatalf("restart %d: %v", restart, err)
+		}
+		// The log's length is read again from the file.
+		if err := db.AppendEvents(ctx, "t1", 2, log[2:3]); !errors.Is(err, store.ErrConflict) {
+			t.Errorf("restart %d: an append at 2 of a 3-event log: %v, want ErrConflict", restart, err)
+		}
+		n := 3 + restart
+		if err := db.AppendEvents(ctx, "t1", n, log[n:n+1]); err != nil {
+			t.Fatalf("restart %d: %v", restart, err)
+		}
+		got, err := db.Events(ctx, "t1")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d := sameEvents(got, log[:n+1]); d != "" {
+			t.Errorf("restart %d: %s", restart, d)
+		}
+		hb, err := db.LastHeartbeat(ctx)
+		if err != nil || !hb.Equal(time.Unix(100, 5)) {
+			t.Errorf("restart %d: heartbeat %v, %v", restart, hb, err)
+		}
+		if err := db.Close(); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func sameTable(a, b store.Table) bool {
+	return a.ID == b.ID && a.Name == b.Name && a.Public == b.Public && a.Invite == b.Invite &&
+		a.Status == b.Status && bytes.Equal(a.Config, b.Config) && a.HostToken == b.HostToken &&
+		a.Seed == b.Seed && a.Winner == b.Winner &&
+		a.CreatedAt.Equal(b.CreatedAt) && a.UpdatedAt.Equal(b.UpdatedAt)
+}
+
+func TestTable_RoundTrip(t *testing.T) {
+	ctx := context.Background()
+	db, _ := openTest(t)
+	created := time.Date(2025, 3, 4, 5, 6, 7, 891011121, time.FixedZone("x", 3600))
+	tb := store.Table{
+		ID: "abc", Name: "Friday night", Public: false, Invite: "inv-123", Status: store.StatusLobby,
+		Config: []byte(`{"setup":"classic"}`), HostToken: "hash-of-host", Seed: 1<<64 - 1,
+		CreatedAt: created, UpdatedAt: created.Add(time.Second),
+	}
+	seats := []store.Seat{
+		{Seat: 1, Name: "Ann", TokenHash: "h1"},
+		{Seat: 2, Name: "Bot Bob", Bot: true},
+	}
+	if err := db.CreateTable(ctx, tb, seats); err != nil {
+		t.Fatal(err)
+	}
+	got, gotSeats, err := db.Table(ctx, "abc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !sameTable(got, tb) {
+		t.Errorf("table\n got %+v\nwant %+v", got, tb)
+	}
+	if !slices.Equal(gotSeats, seats) {
+		t.Errorf("seats %+v, want %+v", gotSeats, seats)
+	}
+
+	if err := db.CreateTable(ctx, tb, nil); !errors.Is(err, store.ErrConflict) {
+		t.Errorf("CreateTable of an existing ID: %v, want ErrConflict", err)
+	}
+
+	// UpdateTable saves status, seed, winner, config and the update time only.
+	up := tb
+	up.Name, up.Invite = "renamed", "other"
+	up.Status, up.Seed, up.Winner, up.Config = store.StatusEnded, 42, "town", []byte(`{}`)
+	up.UpdatedAt = created.Add(time.Hour)
+	if err := db.UpdateTable(ctx, up); err != nil {
+		t.Fatal(err)
+	}
+	got, _, err = db.Table(ctx, "abc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := tb
+	want.Status, want.Seed, want.Winner, want.Config, want.UpdatedAt = up.Status, up.Seed, up.Winner, up.Config, up.UpdatedAt
+	if !sameTable(got, want) {
+		t.Errorf("after UpdateTable\n got %+v\nwant %+v", got, want)
+	}
+
+	seats2 := []store.Seat{{Seat: 3, Name: "Cy", TokenHash: "h3"}, {Seat: 1, Name: "Ann", TokenHash: "h1b"}}
+	if err := db.SaveSeats(ctx, "abc", seats2); err != nil {
+		t.Fatal(err)
+	}
+	_, gotSeats, _ = db.Table(ctx, "abc")
+	if want := []store.Seat{seats2[1], seats2[0]}; !slices.Equal(gotSeats, want) {
+		t.Errorf("after SaveSeats: %+v, want %+v", gotSeats, want)
+	}
+
+	if _, _, err := db.Table(ctx, "nope"); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("Table of a missing ID: %v", err)
+	}
+	if err := db.UpdateTable(ctx, store.Table{ID: "nope"}); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("UpdateTable of a missing ID: %v", err)
+	}
+	if err := db.SaveSeats(ctx, "nope", seats); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("SaveSeats of a missing ID: %v", err)
+	}
+}
+
+func TestTables_NewestFirstFilteredAndLimited(t *testing.T) {
+	ctx := context.Background()
+	db, _ := openTest(t)
+	base := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
+	for _, c := range []struct {
+		id     string
+		status store.Status
+		public bool
+		at     time.Duration
+	}{
+		{"a", store.StatusLobby, true, 0},
+		{"b", store.StatusLobby, false, 1},
+		{"c", store.StatusPlaying, true, 2},
+		{"d", store.StatusLobby, true, 3},
+		{"e", store.StatusLobby, true, 3}, // same time as d, recorded later
+		{"f", store.StatusLobby, true, 10 * time.Hour},
+	} {
+		err := db.CreateTable(ctx, store.Table{ID: c.id, Status: c.status, Public: c.public, CreatedAt: base.Add(c.at)}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	ids := func(ts []store.Table, err error) []string {
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, tb := range ts {
+			out = append(out, tb.ID)
+		}
+		return out
+	}
+	for _, c := range []struct {
+		status     store.Status
+		publicOnly bool
+		limit      int
+		want       []string
+	}{
+		{store.StatusLobby, false, 0, []string{"f", "e", "d", "b", "a"}},
+		{store.StatusLobby, true, 0, []string{"f", "e", "d", "a"}},
+		{store.StatusLobby, true, 2, []string{"f", "e"}},
+		{store.StatusPlaying, false, 10, []string{"c"}},
+		{store.StatusEnded, false, 10, nil},
+		{"", false, 0, []string{"f", "e", "d", "c", "b", "a"}},
+	} {
+		got := ids(db.Tables(ctx, c.status, c.publicOnly, c.limit))
+		if !slices.Equal(got, c.want) {
+			t.Errorf("Tables(%q, %v, %d) = %v, want %v", c.status, c.publicOnly, c.limit, got, c.want)
+		}
+	}
+	all, _ := db.Tables(ctx, store.StatusLobby, false, 1)
+	if len(all) != 1 || !all[0].CreatedAt.Equal(base.Add(10*time.Hour)) || !all[0].UpdatedAt.Equal(all[0].CreatedAt) {
+		t.Errorf("times: %+v", all)
+	}
+}
+
+func TestClock_RoundTrip(t *testing.T) {
+	ctx := context.Background()
+	db, _ := openTest(t)
+	createTable(t, db, "t")
+	c, err := db.Clock(ctx, "t")
+	if err != nil || c != (store.Clock{}) {
+		t.Fatalf("clock before any: %+v, %v", c, err)
+	}
+	running := store.Clock{Step: 7, Deadline: time.Date(2025, 5, 6, 7, 8, 9, 123, time.UTC)}
+	paused := store.Clock{Step: 9, Left: 42*time.Second + 17, Paused: true}
+	for _, want := range []store.Clock{running, paused, running} {
+		if err := db.SaveClock(ctx, "t", want); err != nil {
+			t.Fatal(err)
+		}
+		got, err := db.Clock(ctx, "t")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Step != want.Step || !got.Deadline.Equal(want.Deadline) || got.Left != want.Left || got.Paused != want.Paused {
+			t.Errorf("clock %+v, want %+v", got, want)
+		}
+	}
+	if err := db.SaveClock(ctx, "nope", running); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("SaveClock of a missing table: %v", err)
+	}
+	if _, err := db.Clock(ctx, "nope"); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("Clock of a missing table: %v", err)
+	}
+}
+
+func TestHeartbeat_RoundTrip(t *testing.T) {
+	ctx := context.Background()
+	db, _ := openTest(t)
+	hb, err := db.LastHeartbeat(ctx)
+	if err != nil || !hb.IsZero() {
+		t.Fatalf("before any: %v, %v", hb, err)
+	}
+	for _, at := range []time.Time{time.Unix(1700000000, 999999999), time.Unix(1700000005, 1).In(time.FixedZone("y", -7200))} {
+		if err := db.Heartbeat(ctx, at); err != nil {
+			t.Fatal(err)
+		}
+		hb, err := db.LastHeartbeat(ctx)
+		if err != nil || !hb.Equal(at) {
+			t.Errorf("heartbeat %v, %v; want %v", hb, err, at)
+		}
+	}
+}

@@ -1,0 +1,305 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strconv"
+	"time"
+
+	"mafia/store"
+)
+
+// inTx runs f in one write transaction and commits it if f returns nil.
+func (db *DB) inTx(ctx context.Context, f func(tx *sql.Tx) error) error {
+	tx, err := db.w.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	if err := f(tx); err != nil {
+		tx.Rollback()
+		return err
+	}
+	return tx.Commit()
+}
+
+// CreateTable records a new table with its seats. A zero CreatedAt is set to
+// now and a zero UpdatedAt to CreatedAt; an ID already taken is
+// store.ErrConflict.
+func (db *DB) CreateTable(ctx context.Context, t store.Table, seats []store.Seat) error {
+	if t.ID == "" {
+		return fmt.Errorf("store/sqlite: table without an ID")
+	}
+	if t.CreatedAt.IsZero() {
+		t.CreatedAt = time.Now()
+	}
+	if t.UpdatedAt.IsZero() {
+		t.UpdatedAt = t.CreatedAt
+	}
+	err := db.inTx(ctx, func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `INSERT INTO tables
+			(id, name, public, invite, status, config, host_token, seed, winner, created_at, updated_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			t.ID, t.Name, t.Public, t.Invite, string(t.Status), t.Config, t.HostToken,
+			strconv.FormatUint(t.Seed, 10), t.Winner, formatTime(t.CreatedAt), formatTime(t.UpdatedAt))
+		if isPrimaryKeyViolation(err) {
+			return fmt.Errorf("%w: table %q exists", store.ErrConflict, t.ID)
+		}
+		if err != nil {
+			return err
+		}
+		return insertSeats(ctx, tx, t.ID, seats)
+	})
+	if err != nil {
+		return fmt.Errorf("store/sqlite: create table %q: %w", t.ID, err)
+	}
+	return nil
+}
+
+func insertSeats(ctx context.Context, tx *sql.Tx, tableID string, seats []store.Seat) error {
+	for _, s := range seats {
+		_, err := tx.ExecContext(ctx, `INSERT INTO seats (table_id, seat, name, token_hash, bot)
+			VALUES (?, ?, ?, ?, ?)`, tableID, s.Seat, s.Name, s.TokenHash, s.Bot)
+		if isPrimaryKeyViolation(err) {
+			return fmt.Errorf("%w: seat %d twice", store.ErrConflict, s.Seat)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// UpdateTable saves a table's status, seed, winner and config, and its
+// UpdatedAt (now if zero); its other fields never change. A missing table is
+// store.ErrNotFound.
+func (db *DB) UpdateTable(ctx context.Context, t store.Table) error {
+	if t.UpdatedAt.IsZero() {
+		t.UpdatedAt = time.Now()
+	}
+	err := db.inTx(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `UPDATE tables
+			SET status = ?, seed = ?, winner = ?, config = ?, updated_at = ?
+			WHERE id = ?`,
+			string(t.Status), strconv.FormatUint(t.Seed, 10), t.Winner, t.Config, formatTime(t.UpdatedAt), t.ID)
+		if err != nil {
+			return err
+		}
+		if n, err := res.RowsAffected(); err != nil {
+			return err
+		} else if n == 0 {
+			return store.ErrNotFound
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("store/sqlite: update table %q: %w", t.ID, err)
+	}
+	return nil
+}
+
+// SaveSeats replaces a table's seats. A missing table is store.ErrNotFound.
+func (db *DB) SaveSeats(ctx context.Context, tableID string, seats []store.Seat) error {
+	err := db.inTx(ctx, func(tx *sql.Tx) error {
+		if err := tableExists(ctx, tx, tableID); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM seats WHERE table_id = ?`, tableID); err != nil {
+			return err
+		}
+		return insertSeats(ctx, tx, tableID, seats)
+	})
+	if err != nil {
+		return fmt.Errorf("store/sqlite: save seats of %q: %w", tableID, err)
+	}
+	return nil
+}
+
+// queryer is what reads need: a *sql.DB or a *sql.Tx.
+type queryer interface {
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}
+
+func tableExists(ctx context.Context, q queryer, id string) error {
+	var one int
+	err := q.QueryRowContext(ctx, `SELECT 1 FROM tables WHERE id = ?`, id).Scan(&one)
+	if errors.Is(err, sql.ErrNoRows) {
+		return store.ErrNotFound
+	}
+	return err
+}
+
+const tableColumns = `id, name, public, invite, status, config, host_token, seed, winner, created_at, updated_at`
+
+type scanner interface{ Scan(dest ...any) error }
+
+func scanTable(s scanner) (store.Table, error) {
+	var (
+		t                store.Table
+		status, seed     string
+		created, updated string
+	)
+	err := s.Scan(&t.ID, &t.Name, &t.Public, &t.Invite, &status, &t.Config, &t.HostToken,
+		&seed, &t.Winner, &created, &updated)
+	if err != nil {
+		return t, err
+	}
+	t.Status = store.Status(status)
+	if t.Seed, err = strconv.ParseUint(seed, 10, 64); err != nil {
+		return t, fmt.Errorf("bad seed %q", seed)
+	}
+	if t.CreatedAt, err = parseTime(created); err != nil {
+		return t, err
+	}
+	if t.UpdatedAt, err = parseTime(updated); err != nil {
+		return t, err
+	}
+	return t, nil
+}
+
+// Table returns one table and its seats in seat order, or store.ErrNotFound.
+func (db *DB) Table(ctx context.Context, id string) (store.Table, []store.Seat, error) {
+	tx, err := db.r.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return store.Table{}, nil, fmt.Errorf("store/sqlite: table %q: %w", id, err)
+	}
+	defer tx.Rollback()
+	t, err := scanTable(tx.QueryRowContext(ctx, `SELECT `+tableColumns+` FROM tables WHERE id = ?`, id))
+	if errors.Is(err, sql.ErrNoRows) {
+		return store.Table{}, nil, fmt.Errorf("store/sqlite: table %q: %w", id, store.ErrNotFound)
+	}
+	if err != nil {
+		return store.Table{}, nil, fmt.Errorf("store/sqlite: table %q: %w", id, err)
+	}
+	rows, err := tx.QueryContext(ctx, `SELECT seat, name, token_hash, bot FROM seats
+		WHERE table_id = ? ORDER BY seat`, id)
+	if err != nil {
+		return store.Table{}, nil, fmt.Errorf("store/sqlite: seats of %q: %w", id, err)
+	}
+	defer rows.Close()
+	var seats []store.Seat
+	for rows.Next() {
+		var s store.Seat
+		if err := rows.Scan(&s.Seat, &s.Name, &s.TokenHash, &s.Bot); err != nil {
+			return store.Table{}, nil, fmt.Errorf("store/sqlite: seats of %q: %w", id, err)
+		}
+		seats = append(seats, s)
+	}
+	if err := rows.Err(); err != nil {
+		return store.Table{}, nil, fmt.Errorf("store/sqlite: seats of %q: %w", id, err)
+	}
+	return t, seats, nil
+}
+
+// Tables lists tables with the given status (any status if it is empty),
+// newest first (the later created first; among equal times, the later
+// recorded), public ones only when publicOnly, at most limit (no limit if
+// limit <= 0).
+func (db *DB) Tables(ctx context.Context, status store.Status, publicOnly bool, limit int) ([]store.Table, error) {
+	if limit <= 0 {
+		limit = -1 // SQLite: no limit
+	}
+	rows, err := db.r.QueryContext(ctx, `SELECT `+tableColumns+` FROM tables
+		WHERE (?1 = '' OR status = ?1) AND (NOT ?2 OR public)
+		ORDER BY created_at DESC, rowid DESC LIMIT ?3`, string(status), publicOnly, limit)
+	if err != nil {
+		return nil, fmt.Errorf("store/sqlite: tables: %w", err)
+	}
+	defer rows.Close()
+	var out []store.Table
+	for rows.Next() {
+		t, err := scanTable(rows)
+		if err != nil {
+			return nil, fmt.Errorf("store/sqlite: tables: %w", err)
+		}
+		out = append(out, t)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("store/sqlite: tables: %w", err)
+	}
+	return out, nil
+}
+
+// SaveClock records a game's clock, replacing the last one. A missing table
+// is store.ErrNotFound.
+func (db *DB) SaveClock(ctx context.Context, tableID string, c store.Clock) error {
+	var deadline any // NULL while there is none
+	if !c.Deadline.IsZero() {
+		deadline = formatTime(c.Deadline)
+	}
+	err := db.inTx(ctx, func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `INSERT INTO clocks (table_id, step, deadline, left_ns, paused)
+			VALUES (?, ?, ?, ?, ?)
+			ON CONFLICT (table_id) DO UPDATE SET
+			step = excluded.step, deadline = excluded.deadline,
+			left_ns = excluded.left_ns, paused = excluded.paused`,
+			tableID, c.Step, deadline, int64(c.Left), c.Paused)
+		if isForeignKeyViolation(err) {
+			return store.ErrNotFound
+		}
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("store/sqlite: save clock of %q: %w", tableID, err)
+	}
+	return nil
+}
+
+// Clock returns a game's last saved clock (the zero Clock if none), or
+// store.ErrNotFound if the table does not exist.
+func (db *DB) Clock(ctx context.Context, tableID string) (store.Clock, error) {
+	var (
+		c        store.Clock
+		step     sql.NullInt64
+		deadline sql.NullString
+		left     sql.NullInt64
+		paused   sql.NullBool
+	)
+	err := db.r.QueryRowContext(ctx, `SELECT c.step, c.deadline, c.left_ns, c.paused
+		FROM tables t LEFT JOIN clocks c ON c.table_id = t.id WHERE t.id = ?`, tableID).
+		Scan(&step, &deadline, &left, &paused)
+	if errors.Is(err, sql.ErrNoRows) {
+		err = store.ErrNotFound
+	}
+	if err != nil {
+		return c, fmt.Errorf("store/sqlite: clock of %q: %w", tableID, err)
+	}
+	c.Step = int(step.Int64)
+	c.Left = time.Duration(left.Int64)
+	c.Paused = paused.Bool
+	if deadline.Valid {
+		if c.Deadline, err = parseTime(deadline.String); err != nil {
+			return store.Clock{}, err
+		}
+	}
+	return c, nil
+}
+
+// Heartbeat records that the server was alive at t.
+func (db *DB) Heartbeat(ctx context.Context, t time.Time) error {
+	err := db.inTx(ctx, func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `INSERT INTO heartbeat (id, at) VALUES (1, ?)
+			ON CONFLICT (id) DO UPDATE SET at = excluded.at`, formatTime(t))
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("store/sqlite: heartbeat: %w", err)
+	}
+	return nil
+}
+
+// LastHeartbeat returns the time of the last Heartbeat, or the zero time if
+// there was none.
+func (db *DB) LastHeartbeat(ctx context.Context) (time.Time, error) {
+	var at string
+	err := db.r.QueryRowContext(ctx, `SELECT at FROM heartbeat WHERE id = 1`).Scan(&at)
+	if errors.Is(err, sql.ErrNoRows) {
+		return time.Time{}, nil
+	}
+	if err != nil {
+		return time.Time{}, fmt.Errorf("store/sqlite: last heartbeat: %w", err)
+	}
+	return parseTime(at)
+}
