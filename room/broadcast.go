@@ -112,6 +112,7 @@ func (r *Room) send(sub *Sub, o Out) {
 	default:
 		r.cfg.Log.Warn("dropping a slow connection", "seat", sub.Seat)
 		r.drop(sub)
+		r.lobbyDirty = true
 		if r.cfg.Metrics.Dropped != nil {
 			r.cfg.Metrics.Dropped()
 		}

@@ -38,6 +38,10 @@ func (r *Room) run() {
 		select {
 		case f := <-r.inbox:
 			r.safely(f)
+			for i := 0; r.lobbyDirty && i < 3; i++ {
+				r.lobbyDirty = false
+				r.safely(r.broadcastLobby)
+			}
 		case <-r.quit:
 			return
 		}

@@ -178,6 +178,7 @@ func (r *Room) hostAction(action string, target int) error {
 		r.left = max(r.deadline.Sub(r.cfg.Clock.Now()), 0)
 		r.paused = true
 		r.stopTimers()
+		r.botQueued = 0 // their turns were timers: resume schedules them again
 		r.saveClock()
 		r.broadcastLobby()
 		return nil

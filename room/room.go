@@ -128,6 +128,9 @@ type Room struct {
 	botDone   engine.SeatSet // bots done with the current step
 	botQueued engine.SeatSet // bots with a turn scheduled (bot delay)
 	seqs      []int          // events each seat (0: spectators) has been sent
+	// lobbyDirty: a connection was dropped while sending; the lobby (who is
+	// connected) goes out once the current request is done.
+	lobbyDirty bool
 }
 
 type seatState struct {
@@ -194,6 +197,11 @@ func (r *Room) do(ctx context.Context, f func()) error {
 
 // post queues f on the room's goroutine without waiting.
 func (r *Room) post(f func()) error {
+	select {
+	case <-r.done: // checked first: a stopped room must say so, not drop f
+		return errCode(CodeStopped)
+	default:
+	}
 	select {
 	case r.inbox <- f:
 		return nil
