@@ -66,10 +66,13 @@ func (g *Game) endNight() {
 	if t := g.mafiaTarget(); t != 0 {
 		victims = victims.With(t)
 	}
-	if g.shot != 0 {
+	// Everyone alive at dusk is alive until dawn ("a role killed that night
+	// still acts"), so a dead actor here was removed by fouls tonight: their
+	// action no longer counts.
+	if g.shot != 0 && g.alive.Has(g.man) {
 		victims = victims.With(g.shot)
 	}
-	if g.heal != 0 {
+	if g.heal != 0 && g.alive.Has(g.doc) {
 		victims = victims.Without(g.heal)
 	}
 	victims &= g.alive
