@@ -263,6 +263,11 @@ func (g *Game) exec(c Command) {
 	case Heal:
 		g.emit(Event{Kind: EvHealed, Actor: c.By, Target: c.Target})
 	case Skip:
+		if g.mafia.Has(c.By) && !g.mafiaActed.Has(c.By) {
+			// The team sees that this mafioso names nobody, as it sees a
+			// named victim.
+			g.emit(Event{Kind: EvMafiaChose, Actor: c.By})
+		}
 		g.emit(Event{Kind: EvSkipped, Actor: c.By})
 	case Nominate:
 		g.emit(Event{Kind: EvNominated, Actor: c.By, Target: c.Target})
