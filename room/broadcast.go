@@ -51,6 +51,9 @@ func (r *Room) message(typ string, s engine.Seat, evs []engine.Event) wire.Serve
 		}
 		r.game.ViewInto(&r.view, s)
 		v := wire.FromView(&r.view)
+		if r.paused {
+			v.Legal = wire.Legal{} // nothing may be done while the game is paused
+		}
 		m.View = &v
 	}
 	return m

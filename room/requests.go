@@ -115,6 +115,9 @@ func (r *Room) handle(sub *Sub, m wire.ClientMessage) error {
 		}
 		cmd, ok := m.Command(sub.Seat)
 		if !ok {
+			if _, known := engine.ParseVerb(m.Verb); known {
+				return &engine.Error{Code: CodeBadRequest, Name: "target"}
+			}
 			return &engine.Error{Code: engine.CodeUnknownVerb, Name: m.Verb}
 		}
 		if err := r.apply(cmd); err != nil {
@@ -373,7 +376,9 @@ func (r *Room) chat(sub *Sub, channel, text string) error {
 			to = func(*Sub) bool { return true } // the lobby talks freely
 			break
 		}
-		if seat == 0 || !g.Phase().Timed() || g.Speaker() != seat {
+		// During the game only the player who holds the floor talks; once
+		// it is over, every seat may.
+		if seat == 0 || (!g.Ended() && (!g.Phase().Timed() || g.Speaker() != seat)) {
 			return errCode(CodeChatClosed)
 		}
 		to = func(*Sub) bool { return true }
@@ -381,7 +386,8 @@ func (r *Room) chat(sub *Sub, channel, text string) error {
 		if g == nil || seat == 0 || g.Phase() != engine.PhaseNight || !g.Alive().Has(seat) || !g.Role(seat).IsMafia() {
 			return errCode(CodeChatClosed)
 		}
-		to = func(s *Sub) bool { return s.Seat != 0 && g.Role(s.Seat).IsMafia() }
+		// Only the living mafia: the dead do not take part in the night.
+		to = func(s *Sub) bool { return s.Seat != 0 && g.Role(s.Seat).IsMafia() && g.Alive().Has(s.Seat) }
 	case "dead":
 		if g == nil || (seat != 0 && g.Alive().Has(seat) && !g.Ended()) {
 			return errCode(CodeChatClosed)
