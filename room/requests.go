@@ -115,7 +115,10 @@ func (r *Room) handle(sub *Sub, m wire.ClientMessage) error {
 		}
 		cmd, ok := m.Command(sub.Seat)
 		if !ok {
-			if _, known := engine.ParseVerb(m.Verb); known {
+			switch v, known := engine.ParseVerb(m.Verb); {
+			case v == engine.Next || v == engine.Foul:
+				return &engine.Error{Code: engine.CodeHostOnly}
+			case known:
 				return &engine.Error{Code: CodeBadRequest, Name: "target"}
 			}
 			return &engine.Error{Code: engine.CodeUnknownVerb, Name: m.Verb}
