@@ -135,12 +135,15 @@ type player struct {
 	sent     map[int64]wire.ClientMessage // requests awaiting their answer
 	accepted []wire.ClientMessage         // requests answered "reply"
 	refused  []wire.ServerMessage         // "error" answers
+	rejected []wire.ClientMessage         // requests answered "error"
 	inFlight []wire.ClientMessage         // requests whose answer a broken connection lost
 
 	seqErr error // the first break in the event count
 
 	// hold, when set, is asked before each move: true keeps the seat idle.
 	hold func(p *player) bool
+	// stopped is closed when playAll's loop for this player has returned.
+	stopped chan struct{}
 	// onFrame, when set, sees every frame after it is absorbed.
 	onFrame func(p *player, m wire.ServerMessage)
 }
@@ -199,7 +202,10 @@ func (p *player) absorb(data []byte, m wire.ServerMessage) {
 			delete(p.sent, m.ID)
 		}
 	case "error":
-		delete(p.sent, m.ID)
+		if sm, ok := p.sent[m.ID]; ok {
+			p.rejected = append(p.rejected, sm)
+			delete(p.sent, m.ID)
+		}
 		p.refused = append(p.refused, m)
 	}
 	if (m.Type == "reply" || m.Type == "error") && m.ID == p.waiting {
@@ -244,9 +250,10 @@ func (p *player) act(ctx context.Context) error {
 	return nil
 }
 
-// play plays to the end of the game (or until the connection breaks).
+// play plays to the end of the game and the answer to its last request
+// (or until the connection breaks).
 func (p *player) play(ctx context.Context) error {
-	for !p.ended() {
+	for !p.ended() || p.waiting != 0 {
 		if err := p.act(ctx); err != nil {
 			return err
 		}

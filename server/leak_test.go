@@ -574,3 +574,87 @@ func vetFrame(data []byte) error {
 	}
 	return nil
 }
+
+// TestLeakScan_CatchesPlantedLeaks shows that the scan above fails on each
+// kind of leak it looks for, and passes what a seat may know.
+func TestLeakScan_CatchesPlantedLeaks(t *testing.T) {
+	truth := []engine.Role{engine.RoleNone, engine.Don, engine.Mafioso, engine.Detective, engine.Doctor, engine.Citizen, engine.Maniac}
+	view := func(seat int, edit func(v *wire.View)) wire.View {
+		v := wire.View{Seat: seat, Players: 6, Phase: "night", Round: 1, Candidates: []int{}, Victims: []int{}, Role: truth[seat].String()}
+		if seat == 0 {
+			v.Role = ""
+		}
+		for s := 1; s <= 6; s++ {
+			st := wire.Seat{Seat: s, Alive: true}
+			if s == seat {
+				st.Role, st.Team = truth[s].String(), truth[s].Team().String()
+			}
+			v.Seats = append(v.Seats, st)
+		}
+		if edit != nil {
+			edit(&v)
+		}
+		return v
+	}
+	frame := func(seat int, evs []wire.Event, v *wire.View) []byte {
+		typ := "update"
+		if evs == nil {
+			typ = "welcome" // a view alone
+		}
+		return wire.Encode(wire.ServerMessage{Type: typ, Seat: seat, Seq: len(evs), Events: evs, View: v})
+	}
+	yes := true
+	cases := []struct {
+		name string
+		seat int
+		opts map[string]string
+		data []byte
+		want string // a word of the finding; "" for none
+	}{
+		{"own card", 5, nil, frame(5, []wire.Event{{Kind: "game_started", Players: 6, Roles: []string{"", "", "", "", "citizen", ""}}}, nil), ""},
+		{"the seed", 5, nil, frame(5, []wire.Event{{Kind: "game_started", Players: 6, Seed: "42", Roles: []string{"", "", "", "", "citizen", ""}}}, nil), "LEAK"},
+		{"another card at the deal", 5, nil, frame(5, []wire.Event{{Kind: "game_started", Players: 6, Roles: []string{"don", "", "", "", "citizen", ""}}}, nil), "LEAK"},
+		{"the mafia know each other", 2, nil, frame(2, []wire.Event{{Kind: "game_started", Players: 6, Roles: []string{"don", "mafia", "", "", "", ""}}}, nil), ""},
+		{"but not the maniac", 2, nil, frame(2, []wire.Event{{Kind: "game_started", Players: 6, Roles: []string{"don", "mafia", "", "", "", "maniac"}}}, nil), "LEAK"},
+		{"a card in the view", 5, nil, frame(5, nil, ptr(view(5, func(v *wire.View) { v.Seats[0].Role = "don" }))), "LEAK"},
+		{"a team in the view", 5, nil, frame(5, nil, ptr(view(5, func(v *wire.View) { v.Seats[5].Team = "maniac" }))), "LEAK"},
+		{"a teammate in the mafia's view", 1, nil, frame(1, nil, ptr(view(1, func(v *wire.View) { v.Seats[1].Role, v.Seats[1].Team = "mafia", "mafia" }))), ""},
+		{"the mafia's choice", 5, nil, frame(5, []wire.Event{{Kind: "mafia_chose", Actor: 1, Target: 5}}, nil), "LEAK"},
+		{"the mafia's choice to the mafia", 2, nil, frame(2, []wire.Event{{Kind: "mafia_chose", Actor: 1, Target: 5}}, nil), ""},
+		{"a teammate's choice in a citizen's view", 5, nil, frame(5, nil, ptr(view(5, func(v *wire.View) { v.Seats[0].Choice = 4 }))), "LEAK"},
+		{"another's check", 5, nil, frame(5, []wire.Event{{Kind: "checked", Actor: 3, Target: 1, Result: "mafia"}}, nil), "LEAK"},
+		{"one's own check", 3, nil, frame(3, []wire.Event{{Kind: "checked", Actor: 3, Target: 1, Result: "mafia"}}, nil), ""},
+		{"a wrong check", 3, nil, frame(3, []wire.Event{{Kind: "checked", Actor: 3, Target: 6, Result: "mafia"}}, nil), "says"},
+		{"a check field for a citizen", 5, nil, frame(5, nil, ptr(view(5, func(v *wire.View) { v.Seats[0].Check = "mafia" }))), "LEAK"},
+		{"a heal", 5, nil, frame(5, []wire.Event{{Kind: "healed", Actor: 4, Target: 5}}, nil), "LEAK"},
+		{"a shot", 5, nil, frame(5, []wire.Event{{Kind: "shot", Actor: 6, Target: 5}}, nil), "LEAK"},
+		{"a skip", 5, nil, frame(5, []wire.Event{{Kind: "skipped", Actor: 4}}, nil), "LEAK"},
+		{"a vote", 5, nil, frame(5, []wire.Event{{Kind: "vote_cast", Actor: 4, Target: 1}}, nil), "LEAK"},
+		{"an all-vote answer", 5, nil, frame(5, []wire.Event{{Kind: "all_vote_cast", Actor: 4, Yes: &yes}}, nil), "LEAK"},
+		{"a role on leaving under none", 5, nil, frame(5, []wire.Event{{Kind: "player_out", Target: 1, Cause: "night", Role: "don", Team: "mafia"}}, nil), "LEAK"},
+		{"a team on leaving under team", 5, map[string]string{"reveal_on_death": "team"}, frame(5, []wire.Event{{Kind: "player_out", Target: 1, Cause: "night", Team: "mafia"}}, nil), ""},
+		{"a role on leaving under team", 5, map[string]string{"reveal_on_death": "team"}, frame(5, []wire.Event{{Kind: "player_out", Target: 1, Cause: "night", Role: "don", Team: "mafia"}}, nil), "LEAK"},
+		{"the revealed role in the view", 0, map[string]string{"reveal_on_death": "role"}, frame(0, []wire.Event{{Kind: "player_out", Target: 1, Cause: "night", Role: "don", Team: "mafia"}},
+			ptr(view(0, func(v *wire.View) { v.Seats[0].Role, v.Seats[0].Team, v.Seats[0].Alive = "don", "mafia", false }))), ""},
+		{"a card to a spectator", 0, nil, frame(0, nil, ptr(view(0, func(v *wire.View) { v.Seats[2].Role = "detective" }))), "LEAK"},
+		{"a night to a spectator", 0, nil, frame(0, nil, ptr(view(0, func(v *wire.View) { v.Night = &wire.Night{} }))), "LEAK"},
+		{"another role's moves", 5, nil, frame(5, nil, ptr(view(5, func(v *wire.View) { v.Legal.Kill = []int{3} }))), "LEAK"},
+		{"a view with nothing new", 5, nil, frame(5, []wire.Event{}, ptr(view(5, nil))), "something secret"},
+		{"an unvetted field", 5, nil, []byte(`{"v":1,"type":"update","seat":5,"events":[{"kind":"speech","round":1,"target":2,"secret":"don"}]}`), "unvetted"},
+	}
+	for _, c := range cases {
+		opts := c.opts
+		if opts == nil {
+			opts = map[string]string{}
+		}
+		err := newScan(c.seat, truth, opts).frame(c.data, map[string]int{})
+		switch {
+		case c.want == "" && err != nil:
+			t.Errorf("%s (seat %d): a finding where there is none: %v\n%s", c.name, c.seat, err, c.data)
+		case c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)):
+			t.Errorf("%s (seat %d): scan says %v, want a finding with %q\n%s", c.name, c.seat, err, c.want, c.data)
+		}
+	}
+}
+
+func ptr[T any](v T) *T { return &v }
