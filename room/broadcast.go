@@ -112,6 +112,9 @@ func (r *Room) send(sub *Sub, o Out) {
 	}
 	select {
 	case sub.Out <- o:
+		if sub.notify != nil {
+			sub.notify()
+		}
 	default:
 		r.cfg.Log.Warn("dropping a slow connection", "seat", sub.Seat)
 		r.drop(sub)
@@ -130,6 +133,9 @@ func (r *Room) drop(sub *Sub) {
 	sub.dead = true
 	delete(r.subs, sub)
 	close(sub.Out)
+	if sub.notify != nil {
+		sub.notify()
+	}
 	if sub.Seat != 0 && int(sub.Seat) < len(r.seats) {
 		r.seats[sub.Seat].conns--
 	}

@@ -24,10 +24,18 @@ const MaxName = 32
 // (from a previous connection). The returned Sub's Out first carries the
 // welcome frame.
 func (r *Room) Attach(ctx context.Context, token string, since int) (*Sub, error) {
+	return r.AttachNotify(ctx, token, since, nil)
+}
+
+// AttachNotify is Attach for a connection that writes only when told:
+// notify is called, on the room's goroutine, after each item is queued on
+// the Sub's Out (the welcome first) and after Out is closed. It must not
+// block; it may run before AttachNotify returns.
+func (r *Room) AttachNotify(ctx context.Context, token string, since int, notify func()) (*Sub, error) {
 	var sub *Sub
 	var err error
 	derr := r.do(ctx, func() {
-		sub = &Sub{Out: make(chan Out, r.cfg.SendBuffer), room: r}
+		sub = &Sub{Out: make(chan Out, r.cfg.SendBuffer), room: r, notify: notify}
 		if token != "" {
 			h := HashToken(token)
 			switch {
@@ -47,6 +55,9 @@ func (r *Room) Attach(ctx context.Context, token string, since int) (*Sub, error
 			r.publishLobby()
 		}
 		sub.Out <- Out{Frame: r.welcome(sub, since)}
+		if notify != nil {
+			notify()
+		}
 		r.subs[sub] = struct{}{}
 		if sub.Seat != 0 {
 			r.broadcastLobby()

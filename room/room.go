@@ -95,6 +95,9 @@ type Sub struct {
 	Out  chan Out // closed by the room when it drops the connection
 	room *Room
 	dead bool
+	// notify, if set, is called (on the room's goroutine) after each item
+	// is queued on Out and after Out is closed; it must not block.
+	notify func()
 }
 
 // Room is one table's actor.

@@ -1,10 +1,15 @@
 package server
 
 import (
+	"bufio"
+	"bytes"
 	"context"
 	"errors"
+	"io"
+	"net"
 	"net/http"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/coder/websocket"
@@ -28,6 +33,41 @@ const hardFrameLimit = 64 << 10
 
 const writeTimeout = 10 * time.Second
 
+// pingEvery is how often an open connection is pinged.
+const pingEvery = 30 * time.Second
+
+// A connection's buffers are small, because there are many connections and
+// each is idle most of the time. Client frames are small and rare: a larger
+// one is read past the buffer. Frames to the client go through a
+// batchWriter, which gathers a burst in a pooled buffer and sends it in one
+// system call, so coder/websocket's own buffer only has to hold a frame
+// header or a control frame.
+const (
+	readBufferSize  = 512
+	writeBufferSize = 256
+	// maxBatch bounds the frames sent in one system call.
+	maxBatch = 64
+)
+
+// peer is one WebSocket connection. One goroutine reads it for as long as
+// it is open; a writer goroutine runs only while the room has queued frames
+// for it, so that an idle connection costs one goroutine.
+type peer struct {
+	s      *Server
+	c      *websocket.Conn
+	bw     *batchWriter
+	ctx    context.Context
+	cancel context.CancelFunc
+	lang   string
+	local  chan *room.Reply // answers to frames the room never saw
+	ping   *time.Timer
+
+	mu      sync.Mutex
+	sub     *room.Sub // set once attached
+	running bool      // a writer goroutine is running (or the connection is done)
+	pending bool      // something was queued since the writer last looked
+}
+
 func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
 	rm, err := s.room(r.Context(), id)
@@ -38,127 +78,205 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 	since, _ := strconv.Atoi(r.URL.Query().Get("since"))
 	lang := langOf(r)
 	token := tokenOf(r, id)
-	c, err := websocket.Accept(w, r, &websocket.AcceptOptions{OriginPatterns: s.cfg.Origins})
+	hw := &hijackWriter{ResponseWriter: w}
+	c, err := websocket.Accept(hw, r, &websocket.AcceptOptions{OriginPatterns: s.cfg.Origins})
 	if err != nil {
 		return // Accept has answered (e.g. 403 for a foreign Origin)
 	}
 	c.SetReadLimit(hardFrameLimit)
 	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	sub, err := rm.Attach(ctx, token, since)
+	wc := &peer{s: s, c: c, bw: hw.bw, ctx: ctx, cancel: cancel, lang: lang, local: make(chan *room.Reply, 8)}
+	sub, err := rm.AttachNotify(ctx, token, since, wc.notify)
 	if err != nil {
 		s.writeError(ctx, c, lang, 0, err)
 		c.Close(websocket.StatusPolicyViolation, "refused")
+		cancel()
 		return
 	}
+	wc.mu.Lock()
+	wc.sub = sub
+	wc.mu.Unlock()
+	wc.notify() // the welcome is queued
+	wc.ping = time.AfterFunc(pingEvery, wc.pingNow)
 	s.metrics.conns.Inc()
-	defer s.metrics.conns.Dec()
-	done := make(chan struct{})
-	local := make(chan *room.Reply, 8)
-	go func() {
-		defer close(done)
-		s.writePump(ctx, c, sub, local, lang)
-		cancel()
-	}()
-	s.readPump(ctx, c, rm, sub, local)
+	// The handler returns: the connection is hijacked, and the request and
+	// net/http's state for it need not live as long as the game.
+	go wc.serve(rm, sub)
+}
+
+// serve reads the connection until it ends, then detaches it from the room.
+func (wc *peer) serve(rm *room.Room, sub *room.Sub) {
+	defer wc.s.metrics.conns.Dec()
+	wc.s.readPump(wc.ctx, wc.c, rm, sub, wc)
+	wc.cancel()
+	wc.ping.Stop()
+	wc.mu.Lock()
+	wc.running = true // no writer starts from now on
+	wc.mu.Unlock()
 	rm.Detach(sub)
-	cancel()
-	<-done
-	c.CloseNow()
+	wc.c.CloseNow()
 }
 
 // readPump reads the client's frames and hands them to the room; bad ones
 // get a coded error and change nothing.
-func (s *Server) readPump(ctx context.Context, c *websocket.Conn, rm *room.Room, sub *room.Sub, local chan<- *room.Reply) {
+func (s *Server) readPump(ctx context.Context, c *websocket.Conn, rm *room.Room, sub *room.Sub, wc *peer) {
 	lim := rate.NewLimiter(rate.Limit(s.cfg.Rate), s.cfg.Burst)
 	for {
 		typ, data, err := c.Read(ctx)
 		if err != nil {
 			return
 		}
-		now := s.cfg.Clock.Now()
-		if typ != websocket.MessageText {
-			refuse(local, 0, CodeMalformed)
-			continue
-		}
-		if int64(len(data)) > s.cfg.MaxFrame {
-			refuse(local, 0, CodeTooLarge)
-			continue
-		}
-		if !lim.Allow() {
-			refuse(local, 0, CodeRateLimited)
-			continue
-		}
-		m, err := wire.ParseClientMessage(data)
-		if err != nil {
-			refuse(local, m.ID, CodeMalformed)
-			continue
-		}
-		if err := rm.Submit(sub, m, now); err != nil {
-			refuseErr(local, m.ID, err)
-		}
+		// Each frame is handled on a short goroutine of its own, waited
+		// for, so frames stay in order: decoding JSON grows a stack, and
+		// this goroutine's stack lives as long as the connection.
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			s.handleFrame(rm, sub, wc, lim, typ, data)
+		}()
+		<-done
+	}
+}
+
+// handleFrame checks one client frame and submits it to the room.
+func (s *Server) handleFrame(rm *room.Room, sub *room.Sub, wc *peer, lim *rate.Limiter, typ websocket.MessageType, data []byte) {
+	now := s.cfg.Clock.Now()
+	if typ != websocket.MessageText {
+		wc.refuse(0, CodeMalformed)
+		return
+	}
+	if int64(len(data)) > s.cfg.MaxFrame {
+		wc.refuse(0, CodeTooLarge)
+		return
+	}
+	if !lim.Allow() {
+		wc.refuse(0, CodeRateLimited)
+		return
+	}
+	m, err := wire.ParseClientMessage(data)
+	if err != nil {
+		wc.refuse(m.ID, CodeMalformed)
+		return
+	}
+	if err := rm.Submit(sub, m, now); err != nil {
+		wc.refuseErr(m.ID, err)
 	}
 }
 
 // refuse answers a frame the room never saw, through the connection's own
 // queue (the room's queue is the room's to close).
-func refuse(local chan<- *room.Reply, id int64, code engine.Code) {
-	refuseErr(local, id, &engine.Error{Code: code})
+func (wc *peer) refuse(id int64, code engine.Code) {
+	wc.refuseErr(id, &engine.Error{Code: code})
 }
 
-func refuseErr(local chan<- *room.Reply, id int64, err error) {
+func (wc *peer) refuseErr(id int64, err error) {
 	select {
-	case local <- &room.Reply{ID: id, Err: err}:
+	case wc.local <- &room.Reply{ID: id, Err: err}:
+		wc.notify()
 	default: // a flood of bad frames: answering them all is not owed
 	}
 }
 
-// writePump writes the room's frames and renders replies in the
-// connection's language. It returns when the room closes the queue or a
-// write fails.
-func (s *Server) writePump(ctx context.Context, c *websocket.Conn, sub *room.Sub, local <-chan *room.Reply, lang string) {
-	ping := time.NewTicker(30 * time.Second)
-	defer ping.Stop()
+// notify starts a writer unless one is running; a running writer looks
+// again before it stops. It never blocks (the room calls it).
+func (wc *peer) notify() {
+	wc.mu.Lock()
+	if wc.running || wc.sub == nil {
+		wc.pending = true
+		wc.mu.Unlock()
+		return
+	}
+	wc.running = true
+	wc.mu.Unlock()
+	go wc.write()
+}
+
+// write sends what is queued, and goes on while more arrives; it stops the
+// connection when a write fails or the room has dropped it.
+func (wc *peer) write() {
 	for {
+		wc.mu.Lock()
+		wc.pending = false
+		wc.mu.Unlock()
+		more, ok := wc.writeQueued()
+		if !ok {
+			wc.cancel()
+			return // running stays set: no writer starts again
+		}
+		wc.mu.Lock()
+		if !more && !wc.pending {
+			wc.running = false
+			wc.mu.Unlock()
+			return
+		}
+		wc.mu.Unlock()
+	}
+}
+
+// writeQueued writes up to maxBatch queued frames in one system call,
+// rendering replies in the connection's language. more reports that the
+// batch was full; ok is false when the connection is finished.
+func (wc *peer) writeQueued() (more, ok bool) {
+	if wc.ctx.Err() != nil {
+		return false, false
+	}
+	s := wc.s
+	wc.bw.begin()
+	n := 0
+	for ; n < maxBatch; n++ {
 		var frame []byte
 		select {
-		case o, ok := <-sub.Out:
-			if !ok {
-				c.Close(websocket.StatusPolicyViolation, "dropped")
-				return
+		case o, open := <-wc.sub.Out:
+			if !open {
+				if wc.bw.end() == nil {
+					s.metrics.framesOut.Add(float64(n))
+				}
+				wc.c.Close(websocket.StatusPolicyViolation, "dropped")
+				return false, false
 			}
 			frame = o.Frame
 			if o.Reply != nil {
-				frame = s.replyFrame(lang, o.Reply)
+				frame = s.replyFrame(wc.lang, o.Reply)
 			}
-		case rep := <-local:
-			frame = s.replyFrame(lang, rep)
-		case <-ping.C:
-			pctx, cancel := context.WithTimeout(ctx, writeTimeout)
-			err := c.Ping(pctx)
-			cancel()
-			if err != nil {
-				return
-			}
-			continue
-		case <-ctx.Done():
-			return
+		case rep := <-wc.local:
+			frame = s.replyFrame(wc.lang, rep)
+		default:
+			more = false
+			goto flush
 		}
-		{
-			wctx, cancel := context.WithTimeout(ctx, writeTimeout)
-			err := c.Write(wctx, websocket.MessageText, frame)
-			cancel()
-			if err != nil {
-				return
-			}
-			s.metrics.framesOut.Inc()
+		// Buffered by the batch, so the context has nothing to time out:
+		// end sends the batch under a deadline.
+		if err := wc.c.Write(context.Background(), websocket.MessageText, frame); err != nil {
+			wc.bw.end()
+			return false, false
 		}
+	}
+	more = true
+flush:
+	if err := wc.bw.end(); err != nil {
+		return false, false
+	}
+	s.metrics.framesOut.Add(float64(n))
+	return more, true
+}
+
+// pingNow pings the client, and ends the connection if it does not answer.
+func (wc *peer) pingNow() {
+	ctx, cancel := context.WithTimeout(wc.ctx, writeTimeout)
+	err := wc.c.Ping(ctx)
+	cancel()
+	if err != nil {
+		wc.cancel()
+		return
+	}
+	if wc.ctx.Err() == nil {
+		wc.ping.Reset(pingEvery)
 	}
 }
 
 func (s *Server) replyFrame(lang string, rep *room.Reply) []byte {
 	if rep.Err == nil {
-		return wire.Encode(wire.ServerMessage{Type: "reply", ID: rep.ID})
+		return replyOK(rep.ID)
 	}
 	var e *engine.Error
 	if !errors.As(rep.Err, &e) {
@@ -169,8 +287,130 @@ func (s *Server) replyFrame(lang string, rep *room.Reply) []byte {
 	return wire.Encode(wire.ServerMessage{Type: "error", ID: rep.ID, Code: string(e.Code), Message: s.cfg.Render(lang, e)})
 }
 
+// replyOK is wire.Encode(wire.ServerMessage{Type: "reply", ID: id}), byte
+// for byte, without reflection: it is the most frequent frame.
+func replyOK(id int64) []byte {
+	b := make([]byte, 0, 48)
+	b = append(b, `{"v":`...)
+	b = strconv.AppendInt(b, wire.Version, 10)
+	b = append(b, `,"type":"reply"`...)
+	if id != 0 {
+		b = append(b, `,"id":`...)
+		b = strconv.AppendInt(b, id, 10)
+	}
+	return append(b, '}')
+}
+
 func (s *Server) writeError(ctx context.Context, c *websocket.Conn, lang string, id int64, err error) {
 	wctx, cancel := context.WithTimeout(ctx, writeTimeout)
 	defer cancel()
 	_ = c.Write(wctx, websocket.MessageText, s.replyFrame(lang, &room.Reply{ID: id, Err: err}))
+}
+
+// hijackWriter hands coder/websocket the hijacked connection with small
+// buffers and a batchWriter under the write buffer, in place of net/http's
+// 4 KiB buffers.
+type hijackWriter struct {
+	http.ResponseWriter
+	bw *batchWriter
+}
+
+// Hijack takes over the connection from net/http, keeping any bytes it had
+// already read.
+func (h *hijackWriter) Hijack() (net.Conn, *bufio.ReadWriter, error) {
+	conn, brw, err := http.NewResponseController(h.ResponseWriter).Hijack()
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := brw.Writer.Flush(); err != nil {
+		conn.Close()
+		return nil, nil, err
+	}
+	var br *bufio.Reader
+	if n := brw.Reader.Buffered(); n > 0 {
+		b, _ := brw.Reader.Peek(n)
+		br = bufio.NewReaderSize(io.MultiReader(bytes.NewReader(bytes.Clone(b)), conn), max(readBufferSize, n))
+		if _, err := br.Peek(n); err != nil {
+			conn.Close()
+			return nil, nil, err
+		}
+	} else {
+		br = bufio.NewReaderSize(conn, readBufferSize)
+	}
+	h.bw = &batchWriter{conn: conn}
+	return conn, bufio.NewReadWriter(br, bufio.NewWriterSize(h.bw, writeBufferSize)), nil
+}
+
+// Unwrap returns the wrapped ResponseWriter (for http.ResponseController).
+func (h *hijackWriter) Unwrap() http.ResponseWriter { return h.ResponseWriter }
+
+// batchWriter is the write side of a connection. Outside a batch, each
+// write goes straight to the connection. Between begin and end, writes are
+// gathered in a pooled buffer that end sends in one system call, under a
+// write deadline; a control frame coder/websocket writes meanwhile (a pong,
+// a ping, a close) joins the batch.
+type batchWriter struct {
+	conn net.Conn
+	mu   sync.Mutex
+	on   bool
+	buf  *[]byte
+}
+
+// maxBatchBytes is where a batch is sent before its end.
+const maxBatchBytes = 64 << 10
+
+var batchPool = sync.Pool{New: func() any { b := make([]byte, 0, 8<<10); return &b }}
+
+func (w *batchWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if !w.on {
+		return w.conn.Write(p)
+	}
+	if w.buf == nil {
+		w.buf = batchPool.Get().(*[]byte)
+	}
+	*w.buf = append(*w.buf, p...)
+	if len(*w.buf) >= maxBatchBytes {
+		if err := w.flushLocked(); err != nil {
+			return 0, err
+		}
+	}
+	return len(p), nil
+}
+
+func (w *batchWriter) begin() {
+	w.mu.Lock()
+	w.on = true
+	w.mu.Unlock()
+}
+
+// end sends the batch and returns to writing straight through.
+func (w *batchWriter) end() error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.on = false
+	return w.flushLocked()
+}
+
+func (w *batchWriter) flushLocked() error {
+	b := w.buf
+	if b == nil {
+		return nil
+	}
+	w.buf = nil
+	var err error
+	if len(*b) > 0 {
+		if err = w.conn.SetWriteDeadline(time.Now().Add(writeTimeout)); err == nil {
+			_, err = w.conn.Write(*b)
+			if derr := w.conn.SetWriteDeadline(time.Time{}); err == nil {
+				err = derr
+			}
+		}
+	}
+	if cap(*b) <= maxBatchBytes*2 {
+		*b = (*b)[:0]
+		batchPool.Put(b)
+	}
+	return err
 }
