@@ -66,6 +66,8 @@ func peekKind(data []byte) frameKind {
 var (
 	viewMark  = []byte(`"view":{`)
 	endedMark = []byte(`"phase":"ended"`)
+	// idleMark is a view's empty list of legal moves: nothing to do.
+	idleMark = []byte(`"legal":{}`)
 )
 
 // expectedRefusals are the engine's refusals a seat may meet through no
@@ -203,7 +205,8 @@ func (s *seat) absorb(data []byte) (ended, now bool) {
 		}
 		s.mu.Lock()
 		defer s.mu.Unlock()
-		s.last, s.view, s.fresh = data, nil, true
+		// A view with no legal move needs no decoding: the seat waits.
+		s.last, s.view, s.fresh = data, nil, !bytes.Contains(data, idleMark)
 		if bytes.Contains(data, endedMark) {
 			if v := s.decode(); v != nil && v.Phase == "ended" {
 				s.ended = true
@@ -215,18 +218,22 @@ func (s *seat) absorb(data []byte) (ended, now bool) {
 	return false, false
 }
 
-// decode returns the latest view, decoding it once (s.mu held).
+// decode returns the latest view, decoding it once (s.mu held). Only what
+// a move is chosen from is kept: the phase and the legal moves.
 func (s *seat) decode() *wire.View {
 	if s.view == nil && s.last != nil {
 		var m struct {
-			View *wire.View `json:"view"`
+			View *struct {
+				Phase string     `json:"phase"`
+				Legal wire.Legal `json:"legal"`
+			} `json:"view"`
 		}
 		if err := json.Unmarshal(s.last, &m); err != nil || m.View == nil {
 			s.r.fail("bad_frame")
 			s.last = nil
 			return nil
 		}
-		s.view = m.View
+		s.view = &wire.View{Phase: m.View.Phase, Legal: m.View.Legal}
 	}
 	return s.view
 }
