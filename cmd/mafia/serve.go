@@ -15,6 +15,7 @@ import (
 	"syscall"
 	"time"
 
+	"mafia/assist"
 	"mafia/locale"
 	"mafia/server"
 	"mafia/store/sqlite"
@@ -69,7 +70,14 @@ func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		log.Error("listen", "addr", *addr, "err", err)
 		return 1
 	}
-	hs := &http.Server{Handler: srv.Handler(), ReadHeaderTimeout: 10 * time.Second}
+	// The host's assistant for in-person games lives under /host/; the
+	// server has everything else.
+	mux := http.NewServeMux()
+	host := assist.New(assist.Config{Store: st, Log: log})
+	mux.Handle("/host/", host)
+	mux.Handle("/host", host)
+	mux.Handle("/", srv.Handler())
+	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
 	log.Info("serving", "addr", ln.Addr().String(), "db", *db, "resumed_tables", resumed,
 		"startup_ms", time.Since(start).Milliseconds())
 	fmt.Fprintf(stdout, "mafia: serving on http://%s\n", ln.Addr())

@@ -1,0 +1,214 @@
+package assist_test
+
+import (
+	"slices"
+	"strconv"
+	"time"
+
+	"mafia/assist/record"
+)
+
+// driver decides what the host enters on each screen; a nil func takes the
+// default (no target: the skip button; no nomination; no hands).
+type driver struct {
+	// night returns the seat a waking card names, or 0 to skip.
+	night func(st record.State, w record.Wake) int
+	// nominate returns whom the speaker nominates, or 0.
+	nominate func(st record.State) int
+	// hands returns the voters who raise their hands for a candidate (not
+	// the last).
+	hands func(st record.State, cand int) []int
+	// yes returns who answers yes to "shall all of them leave?".
+	yes func(st record.State) []int
+	// fouls returns the seats to give a foul before this screen's step.
+	fouls func(st record.State, screen string) []int
+	// each is called on every screen before anything is entered.
+	each func(screen string, st record.State)
+}
+
+// votes is what the host entered in one vote round.
+type votes struct {
+	Round      int
+	Phase      string
+	Candidates []int
+	Hands      map[int][]int // candidate → the hands tapped for them
+	AllYes     []int
+}
+
+// play drives the host's screens until the result shows; it returns the
+// votes entered.
+func (h *host) play(d driver) []votes {
+	h.t.Helper()
+	var out []votes
+	for step := 0; step < 2000; step++ {
+		sc := h.screen()
+		if sc == "result" {
+			return out
+		}
+		st := h.state()
+		if d.each != nil {
+			d.each(sc, st)
+		}
+		if d.fouls != nil && sc != "announce" && sc != "deal" {
+			if fs := d.fouls(st, sc); len(fs) > 0 {
+				for _, s := range fs {
+					h.giveFoul(s)
+				}
+				continue
+			}
+		}
+		switch {
+		case sc == "announce":
+			h.tap("continue")
+		case sc == "deal":
+			h.deal()
+		case sc == "morning":
+			h.tap("morning")
+		case len(sc) > 5 && sc[:5] == "wake:":
+			h.wake(d, st)
+		case sc == "speech":
+			if d.nominate != nil && !st.Nominated {
+				if n := d.nominate(st); n != 0 {
+					h.tap("nominate")
+					h.pickSeat(n)
+					h.waitJS(5*time.Second, `!!document.querySelector('[data-t="nominated"]')`)
+					continue
+				}
+			}
+			h.tap("end")
+		case sc == "last_words" || sc == "defence" || sc == "tie_speech":
+			h.tap("end")
+		case sc == "vote" || sc == "revote":
+			out = append(out, h.vote(d, st))
+		case sc == "all_vote":
+			v := votes{Round: st.Round, Phase: "all_vote", Candidates: st.Candidates}
+			if d.yes != nil {
+				v.AllYes = d.yes(st)
+			}
+			for _, s := range v.AllYes {
+				h.pickSeat(s)
+			}
+			h.tap("confirm-yes")
+			out = append(out, v)
+		default:
+			h.t.Fatalf("step %d: unknown screen %q:\n%s", step, sc, h.text())
+		}
+		h.settle()
+	}
+	h.t.Fatalf("the game did not end")
+	return nil
+}
+
+// settle waits for the page to draw after a tap (the engine answers at
+// once; a frame is enough).
+func (h *host) settle() {
+	h.t.Helper()
+	h.waitJS(5*time.Second, `new Promise((r) => requestAnimationFrame(() => r(true)))`)
+}
+
+// deal walks the deal screen: pass-the-phone reveals and hides every card.
+func (h *host) deal() {
+	h.t.Helper()
+	for i := 0; i < 50; i++ {
+		switch {
+		case h.exists("reveal"):
+			h.tap("reveal")
+		case h.exists("hide"):
+			h.tap("hide")
+		case h.exists("start-night"):
+			h.tap("start-night")
+			return
+		default:
+			return
+		}
+	}
+}
+
+func (h *host) exists(testid string) bool {
+	return eval[bool](h.tab, `!!document.querySelector('[data-t="`+testid+`"]')`)
+}
+
+// wake handles one wake screen.
+func (h *host) wake(d driver, st record.State) {
+	h.t.Helper()
+	step := eval[int](h.tab, `window.__assistGame.rec.ui.night.step`)
+	w := st.Night.Wakes[step]
+	if h.exists("next") { // out of the game, acquaintance night, or done
+		h.tap("next")
+		return
+	}
+	target := 0
+	if d.night != nil {
+		target = d.night(st, w)
+	}
+	if target == 0 {
+		h.tap("skip")
+		return
+	}
+	if !slices.Contains(w.Targets, target) {
+		h.t.Fatalf("night %d: %s may not name %d (legal: %v)", st.Round, w.Role, target, w.Targets)
+	}
+	h.pickSeat(target)
+	h.tap("confirm")
+	if w.Verb == "check" {
+		h.waitJS(5*time.Second, `!!document.querySelector('[data-t="answer"]')`)
+		got := eval[string](h.tab, `document.querySelector('[data-t="answer"]').dataset.result`)
+		want := checkAnswer(st, w.Role, target)
+		if got != want {
+			h.t.Fatalf("night %d: %s checked %d: the page shows %q, want %q", st.Round, w.Role, target, got, want)
+		}
+		h.tap("next")
+	}
+}
+
+// checkAnswer is what a check must answer under the default rules.
+func checkAnswer(st record.State, role string, target int) string {
+	r := st.Roles[target]
+	if role == "don" {
+		if r == "detective" {
+			return "detective"
+		}
+		return "not_detective"
+	}
+	if r == "mafia" || r == "don" {
+		return "mafia"
+	}
+	return "not_mafia"
+}
+
+// vote enters one vote round: hands for each candidate but the last, then
+// closes it.
+func (h *host) vote(d driver, st record.State) votes {
+	h.t.Helper()
+	v := votes{Round: st.Round, Phase: st.Phase, Candidates: st.Candidates, Hands: map[int][]int{}}
+	for i, c := range st.Candidates {
+		if i == len(st.Candidates)-1 {
+			break
+		}
+		h.waitJS(5*time.Second, `!!document.querySelector('[data-t="candidate"][data-seat="`+strconv.Itoa(c)+`"]')`)
+		var hands []int
+		if d.hands != nil {
+			hands = d.hands(h.state(), c)
+		}
+		for _, s := range hands {
+			h.pickSeat(s)
+		}
+		if n := eval[string](h.tab, `document.querySelector('[data-t="hands"]').textContent`); n != strconv.Itoa(len(hands)) {
+			h.t.Fatalf("the hand count shows %s after %d taps", n, len(hands))
+		}
+		v.Hands[c] = hands
+		h.tap("confirm-hands")
+		h.settle()
+	}
+	h.tap("close-vote")
+	return v
+}
+
+// giveFoul gives a foul through the fouls panel.
+func (h *host) giveFoul(s int) {
+	h.t.Helper()
+	h.tap("fouls")
+	h.pickSeat(s)
+	h.tap("give-foul")
+	h.settle()
+}

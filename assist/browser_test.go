@@ -1,0 +1,329 @@
+package assist_test
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/chromedp"
+
+	"mafia/assist"
+	"mafia/store/sqlite"
+)
+
+// The browser tests drive the host's page in a real Chromium through
+// chromedp, against the assistant on loopback over a real SQLite file.
+// Without Chromium they are skipped, except in CI (CI=true), where a
+// missing browser is a failure.
+
+func chromiumPath() string {
+	if p := os.Getenv("MAFIA_CHROMIUM"); p != "" {
+		return p
+	}
+	if _, err := os.Stat("/usr/bin/chromium"); err == nil {
+		return "/usr/bin/chromium"
+	}
+	for _, name := range []string{"chromium", "chromium-browser"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	return ""
+}
+
+var (
+	browserMu     sync.Mutex
+	browserCtx    context.Context
+	browserCancel []context.CancelFunc
+	browserErr    error
+)
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	browserMu.Lock()
+	for i := len(browserCancel) - 1; i >= 0; i-- {
+		browserCancel[i]()
+	}
+	browserMu.Unlock()
+	os.Exit(code)
+}
+
+// theBrowser starts one headless Chromium for the package's tests, or skips
+// the test when there is none (fails it when CI=true).
+func theBrowser(t *testing.T) context.Context {
+	t.Helper()
+	path := chromiumPath()
+	if path == "" {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("CI=true and chromium is not installed: the browser tests must run in CI")
+		}
+		t.Skip("browser tests skipped: chromium not installed")
+	}
+	browserMu.Lock()
+	defer browserMu.Unlock()
+	if browserErr != nil {
+		t.Fatal(browserErr)
+	}
+	if browserCtx != nil {
+		return browserCtx
+	}
+	dir, err := os.MkdirTemp("", "assist-chromium-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(path),
+		chromedp.UserDataDir(dir),
+		chromedp.Flag("headless", true),
+		chromedp.NoSandbox,
+		chromedp.DisableGPU,
+		chromedp.Flag("disable-quic", true),
+		chromedp.NoFirstRun,
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.Flag("lang", "en-US"),
+		chromedp.Flag("accept-lang", "en-US,en"),
+		chromedp.Flag("autoplay-policy", "no-user-gesture-required"),
+	)
+	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	ctx, cancel := chromedp.NewContext(alloc)
+	if err := chromedp.Do(ctx); err != nil {
+		cancel()
+		cancelAlloc()
+		browserErr = fmt.Errorf("start chromium: %w", err)
+		t.Fatal(browserErr)
+	}
+	browserCtx = ctx
+	browserCancel = append(browserCancel, cancelAlloc, cancel, func() { os.RemoveAll(dir) })
+	return ctx
+}
+
+// testServer is the assistant on loopback over a SQLite file, behind a
+// switch that can cut the host's connection: while down, every request to
+// /host/api/ has its connection closed without an answer; dropAnswers
+// makes the next sync requests be applied and then lose their answer.
+type testServer struct {
+	URL         string
+	db          *sqlite.DB
+	h           *assist.Handler
+	down        atomic.Bool
+	dropAnswers atomic.Int32
+	syncs       atomic.Int32 // sync requests that reached the handler
+}
+
+func startServer(t *testing.T) *testServer {
+	t.Helper()
+	db, err := sqlite.Open(filepath.Join(t.TempDir(), "mafia.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := &testServer{db: db, h: assist.New(assist.Config{Store: db})}
+	hs := httptest.NewServer(http.HandlerFunc(ts.serve))
+	t.Cleanup(func() {
+		hs.CloseClientConnections()
+		hs.Close()
+		db.Close()
+	})
+	ts.URL = hs.URL
+	return ts
+}
+
+func (ts *testServer) serve(w http.ResponseWriter, r *http.Request) {
+	api := strings.HasPrefix(r.URL.Path, "/host/api/")
+	if api && ts.down.Load() {
+		hangUp(w)
+		return
+	}
+	if api && strings.HasSuffix(r.URL.Path, "/sync") {
+		ts.syncs.Add(1)
+		if ts.dropAnswers.Load() > 0 {
+			ts.dropAnswers.Add(-1)
+			ts.h.ServeHTTP(httptest.NewRecorder(), r) // applied, and the answer is lost
+			hangUp(w)
+			return
+		}
+	}
+	ts.h.ServeHTTP(w, r)
+}
+
+// hangUp closes the connection without an answer.
+func hangUp(w http.ResponseWriter) {
+	hj, ok := w.(http.Hijacker)
+	if !ok {
+		panic("no hijacker")
+	}
+	c, _, err := hj.Hijack()
+	if err == nil {
+		c.Close()
+	}
+}
+
+// tab is a phone: a tab of its own in a browser context of its own.
+type tab struct {
+	t    *testing.T
+	ctx  context.Context
+	name string
+	mu   sync.Mutex
+	errs []string
+}
+
+func newTab(t *testing.T, name string, width, height int64) *tab {
+	t.Helper()
+	root := theBrowser(t)
+	ctx, cancel := chromedp.NewContext(root, chromedp.WithNewBrowserContext())
+	t.Cleanup(cancel)
+	tb := &tab{t: t, ctx: ctx, name: name}
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(width, height)); err != nil {
+		t.Fatalf("%s: viewport: %v", name, err)
+	}
+	msgs := chromedp.Console(ctx)
+	go func() {
+		for m, err := range msgs {
+			if err != nil {
+				return
+			}
+			if m.IsException() || m.Type == chromedp.ConsoleError {
+				tb.mu.Lock()
+				tb.errs = append(tb.errs, m.String())
+				tb.mu.Unlock()
+			}
+		}
+	}()
+	t.Cleanup(func() {
+		tb.mu.Lock()
+		defer tb.mu.Unlock()
+		for _, e := range tb.errs {
+			// A request that fails while the connection is cut is logged
+			// by Chromium as a network error; nothing else may be.
+			if strings.Contains(e, "Failed to load resource") || strings.Contains(e, "net::ERR_") {
+				continue
+			}
+			t.Errorf("%s: the page logged an error: %s", name, e)
+		}
+	})
+	return tb
+}
+
+// do runs actions with a timeout.
+func (tb *tab) do(d time.Duration, steps ...chromedp.Action[chromedp.Void]) {
+	tb.t.Helper()
+	ctx, cancel := context.WithTimeout(tb.ctx, d)
+	defer cancel()
+	if err := chromedp.Do(ctx, steps...); err != nil {
+		tb.t.Fatalf("%s: %v\npage:\n%s", tb.name, err, tb.text())
+	}
+}
+
+// eval evaluates a JavaScript expression.
+func eval[T any](tb *tab, expr string) T {
+	tb.t.Helper()
+	ctx, cancel := context.WithTimeout(tb.ctx, 10*time.Second)
+	defer cancel()
+	v, err := chromedp.Run(ctx, chromedp.Evaluate[T](expr))
+	if err != nil {
+		tb.t.Fatalf("%s: eval %s: %v\npage:\n%s", tb.name, expr, err, tb.text())
+	}
+	return v
+}
+
+// waitJS waits until a JavaScript expression is true.
+func (tb *tab) waitJS(d time.Duration, expr string) {
+	tb.t.Helper()
+	ctx, cancel := context.WithTimeout(tb.ctx, d)
+	defer cancel()
+	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](expr, chromedp.WithPollingInterval(30*time.Millisecond))); err != nil {
+		tb.t.Fatalf("%s: waiting for %s: %v\npage:\n%s", tb.name, expr, err, tb.text())
+	}
+}
+
+// click clicks the element that a CSS selector finds (waiting for it).
+func (tb *tab) click(sel string) {
+	tb.t.Helper()
+	tb.do(10*time.Second, chromedp.Click(chromedp.CSS(sel), chromedp.NodeVisible))
+}
+
+// tap clicks a data-t element.
+func (tb *tab) tap(testid string) { tb.t.Helper(); tb.click(`[data-t="` + testid + `"]`) }
+
+// text returns the page's visible text (for failure messages).
+func (tb *tab) text() string {
+	ctx, cancel := context.WithTimeout(tb.ctx, 3*time.Second)
+	defer cancel()
+	s, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.body ? document.body.innerText : ""`))
+	if err != nil {
+		return "(no text: " + err.Error() + ")"
+	}
+	return s
+}
+
+// shot saves a screenshot of the whole page as name.png and returns its path.
+func (tb *tab) shot(name string) string {
+	tb.t.Helper()
+	ctx, cancel := context.WithTimeout(tb.ctx, 10*time.Second)
+	defer cancel()
+	png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
+	if err != nil {
+		tb.t.Fatalf("%s: screenshot: %v", tb.name, err)
+	}
+	dir := os.Getenv("MAFIA_SCREENSHOTS")
+	if dir == "" {
+		dir = tb.t.ArtifactDir()
+	}
+	_ = os.MkdirAll(dir, 0o755)
+	path := filepath.Join(dir, name+".png")
+	if err := os.WriteFile(path, png, 0o644); err != nil {
+		tb.t.Fatal(err)
+	}
+	return path
+}
+
+// offline cuts the tab's network (and says so to the page) or restores it.
+func (tb *tab) offline(off bool) {
+	tb.t.Helper()
+	tb.do(5*time.Second, chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		if _, err := chromedp.Call(ctx, network.Enable, network.EnableParams{}); err != nil {
+			return err
+		}
+		if _, err := chromedp.Call(ctx, network.EmulateNetworkConditionsByRule, network.EmulateNetworkConditionsByRuleParams{
+			MatchedNetworkConditions: []*network.Conditions{{Offline: off, DownloadThroughput: -1, UploadThroughput: -1}},
+		}); err != nil {
+			return err
+		}
+		_, err := chromedp.Call(ctx, network.OverrideNetworkState, network.OverrideNetworkStateParams{
+			Offline: off, DownloadThroughput: -1, UploadThroughput: -1})
+		return err
+	}))
+}
+
+// lines is a helper for failure messages.
+func lines(s string) []string {
+	var out []string
+	sc := bufio.NewScanner(strings.NewReader(s))
+	for sc.Scan() {
+		out = append(out, sc.Text())
+	}
+	return out
+}
+
+// navigate loads a page.
+func navigate(url string) chromedp.Action[chromedp.Void] { return chromedp.Navigate(url) }
+
+// httptestServer serves ts on loopback and returns its URL.
+func httptestServer(t *testing.T, ts *testServer) string {
+	t.Helper()
+	hs := httptest.NewServer(http.HandlerFunc(ts.serve))
+	t.Cleanup(hs.Close)
+	return hs.URL
+}

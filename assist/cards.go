@@ -1,0 +1,137 @@
+package assist
+
+import (
+	"fmt"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+
+	"rsc.io/qr"
+
+	"mafia/engine"
+	"mafia/locale"
+)
+
+// cardReply is one player's card, for the holder of its link.
+type cardReply struct {
+	Game     string `json:"game"`
+	Seat     int    `json:"seat"`
+	Name     string `json:"name"`
+	Role     string `json:"role"`
+	RoleName string `json:"role_name"` // in the request's language
+}
+
+// cardSeat returns the seat of /cards/{seat} if tok is its card token.
+func (gm *game) cardSeat(r *http.Request, tok string) (int, error) {
+	n, err := strconv.Atoi(r.PathValue("seat"))
+	if err != nil || n < 1 || n > len(gm.seats) {
+		return 0, &engine.Error{Code: codeNotFound}
+	}
+	if !tokenMatches(tok, gm.seats[n-1].TokenHash) {
+		return 0, errBadToken
+	}
+	return n, nil
+}
+
+// getCard answers a player's phone with their card (the token of their
+// link as a bearer token), and notes that the seat has seen it.
+func (h *Handler) getCard(w http.ResponseWriter, r *http.Request) {
+	id := r.PathValue("id")
+	gm, err := h.locked(r.Context(), id)
+	if err != nil {
+		h.fail(w, r, err, nil)
+		return
+	}
+	defer gm.mu.Unlock()
+	n, err := gm.cardSeat(r, tokenOf(r, id))
+	if err != nil {
+		h.fail(w, r, err, nil)
+		return
+	}
+	role := gm.g.Role(engine.Seat(n))
+	if !slices.Contains(gm.rec.Viewed, n) {
+		gm.rec.Viewed = append(gm.rec.Viewed, n)
+		t := gm.table
+		t.Config = gm.config()
+		if err := h.cfg.Store.UpdateTable(r.Context(), t); err != nil {
+			h.cfg.Log.Error("assist: note a card seen", "table", id, "err", err)
+		} else {
+			gm.table = t
+		}
+	}
+	writeJSON(w, http.StatusOK, cardReply{Game: gm.table.Name, Seat: n, Name: gm.rec.Settings.NameOf(n),
+		Role: role.String(), RoleName: locale.New(langOf(r)).Role(role)})
+}
+
+// cardStatus tells the host which seats have opened their card.
+func (h *Handler) cardStatus(w http.ResponseWriter, r *http.Request) {
+	id := r.PathValue("id")
+	gm, err := h.locked(r.Context(), id)
+	if err != nil {
+		h.fail(w, r, err, nil)
+		return
+	}
+	defer gm.mu.Unlock()
+	if !gm.authorized(tokenOf(r, id)) {
+		h.fail(w, r, errBadToken, nil)
+		return
+	}
+	viewed := append([]int{}, gm.rec.Viewed...)
+	slices.Sort(viewed)
+	writeJSON(w, http.StatusOK, map[string]any{"viewed": viewed})
+}
+
+// cardQR draws the QR code of a card's link (the whole URL, token included)
+// as SVG, for whoever holds the token (?t=).
+func (h *Handler) cardQR(w http.ResponseWriter, r *http.Request) {
+	id := r.PathValue("id")
+	gm, err := h.locked(r.Context(), id)
+	if err != nil {
+		h.fail(w, r, err, nil)
+		return
+	}
+	tok := r.URL.Query().Get("t")
+	n, err := gm.cardSeat(r, tok)
+	gm.mu.Unlock()
+	if err != nil {
+		h.fail(w, r, err, nil)
+		return
+	}
+	scheme := "http"
+	if r.TLS != nil || r.Header.Get("X-Forwarded-Proto") == "https" {
+		scheme = "https"
+	}
+	link := fmt.Sprintf("%s://%s/host/card/%s/%d#%s", scheme, r.Host, id, n, tok)
+	svg, err := qrSVG(link)
+	if err != nil {
+		h.fail(w, r, err, nil)
+		return
+	}
+	w.Header().Set("Content-Type", "image/svg+xml")
+	w.Header().Set("Cache-Control", "private, max-age=3600")
+	_, _ = w.Write([]byte(svg))
+}
+
+// qrSVG draws text's QR code as an SVG square with a quiet zone of four
+// modules.
+func qrSVG(text string) (string, error) {
+	c, err := qr.Encode(text, qr.M)
+	if err != nil {
+		return "", err
+	}
+	const quiet = 4
+	size := c.Size + 2*quiet
+	var b strings.Builder
+	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 %d %d" shape-rendering="crispEdges">`, size, size)
+	fmt.Fprintf(&b, `<rect width="%d" height="%d" fill="#fff"/><path fill="#000" d="`, size, size)
+	for y := 0; y < c.Size; y++ {
+		for x := 0; x < c.Size; x++ {
+			if c.Black(x, y) {
+				fmt.Fprintf(&b, "M%d %dh1v1h-1z", x+quiet, y+quiet)
+			}
+		}
+	}
+	b.WriteString(`"/></svg>`)
+	return b.String(), nil
+}

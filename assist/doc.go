@@ -1,0 +1,20 @@
+// Package assist is the host's assistant for an in-person game, served by
+// `mafia serve` under /host/: a page the host runs on a phone to deal the
+// cards, wake the roles in order, time the speeches, count the hands, track
+// fouls, and keep the club's protocol of the game.
+//
+// The page runs the engine itself (compiled to WebAssembly from ./wasm), so
+// the host keeps playing by the real rules when the venue's connection
+// drops; every entry is queued on the phone and sent here in order, with an
+// id, to POST /host/api/games/{id}/sync. This package applies each entry
+// once through its own engine.Game and appends the events to the same store
+// as online games, so the protocol is the engine's event log. It also makes
+// the games (the deal, a host token, card links for the players' phones),
+// lists the club's history, and exports each protocol as JSON, CSV and a
+// printable page.
+//
+// It owns the in-person tables: their store status (StatusLive,
+// StatusEnded) keeps them out of the online lobby and out of the rooms that
+// `mafia serve` resumes. It must not decide rules (the engine does) or touch
+// online tables.
+package assist

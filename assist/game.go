@@ -1,0 +1,153 @@
+package assist
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sync"
+
+	"mafia/assist/record"
+	"mafia/engine"
+	"mafia/store"
+	"mafia/wire"
+)
+
+// stored is an in-person table's Config in the store. Everything sits under
+// "in_person", so the room package, which reads a Config as its own
+// settings, finds no name and refuses to run the table (see
+// .bugs/assist.md).
+type stored struct {
+	InPerson *inPerson `json:"in_person"`
+}
+
+// inPerson is what the store keeps of an in-person game besides its events:
+// the settings, and every entry the host made, in order (an entry's Seq is
+// its index). The entries make syncing idempotent and let a game be rebuilt
+// on another phone; the events stay the record.
+type inPerson struct {
+	Settings record.Settings  `json:"settings"`
+	Commands []record.Command `json:"commands"`
+	Viewed   []int            `json:"viewed,omitempty"` // seats that opened their card link
+}
+
+// game is a loaded in-person table: its stored state and its engine, kept
+// equal to the store. Its mutex orders every change.
+type game struct {
+	mu    sync.Mutex
+	table store.Table
+	seats []store.Seat
+	rec   inPerson
+	g     *engine.Game
+	log   []engine.Event
+	stale bool // a write failed: memory may be ahead of the store
+}
+
+// locked returns a table's game with its mutex held (the caller unlocks).
+func (h *Handler) locked(ctx context.Context, id string) (*game, error) {
+	for range 3 {
+		gm, err := h.load(ctx, id)
+		if err != nil {
+			return nil, err
+		}
+		gm.mu.Lock()
+		if !gm.stale {
+			return gm, nil
+		}
+		gm.mu.Unlock()
+		h.forget(id)
+	}
+	return nil, fmt.Errorf("assist: table %s: cannot load a fresh copy", id)
+}
+
+// load returns the game of a table, loading it from the store on first use.
+func (h *Handler) load(ctx context.Context, id string) (*game, error) {
+	h.mu.Lock()
+	gm := h.games[id]
+	h.mu.Unlock()
+	if gm != nil {
+		return gm, nil
+	}
+	gm, err := h.read(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if old := h.games[id]; old != nil {
+		return old, nil
+	}
+	h.games[id] = gm
+	return gm, nil
+}
+
+// forget drops a game from memory, so that the next request reads it from
+// the store again (after a failed write). Only the copy that is stale is
+// dropped: another request may have loaded a fresh one already.
+func (h *Handler) forget(id string) {
+	h.mu.Lock()
+	if gm := h.games[id]; gm != nil && gm.stale {
+		delete(h.games, id)
+	}
+	h.mu.Unlock()
+}
+
+// read loads a table and replays its entries through the engine. The log in
+// the store must be the start of the replayed log; a tail missing from the
+// store (a crash between saving the entries and appending their events) is
+// appended now.
+func (h *Handler) read(ctx context.Context, id string) (*game, error) {
+	t, seats, err := h.cfg.Store.Table(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	if t.Status != StatusLive && t.Status != StatusEnded {
+		return nil, store.ErrNotFound
+	}
+	var st stored
+	if err := json.Unmarshal(t.Config, &st); err != nil || st.InPerson == nil {
+		return nil, fmt.Errorf("assist: table %s: bad config: %v", id, err)
+	}
+	g, log, err := record.Replay(&st.InPerson.Settings, st.InPerson.Commands)
+	if err != nil {
+		return nil, fmt.Errorf("assist: table %s: replay: %w", id, err)
+	}
+	have, err := h.cfg.Store.Events(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	if len(have) > len(log) {
+		return nil, fmt.Errorf("assist: table %s: the store has %d events, the entries give %d", id, len(have), len(log))
+	}
+	n := g.Players()
+	for i, e := range have {
+		if !sameEvent(e, log[i], n) {
+			return nil, fmt.Errorf("assist: table %s: event %d differs from the replay", id, i)
+		}
+	}
+	if len(have) < len(log) {
+		if err := h.cfg.Store.AppendEvents(ctx, id, len(have), log[len(have):]); err != nil {
+			return nil, err
+		}
+		h.cfg.Log.Warn("assist: appended events missing from the store", "table", id, "from", len(have), "to", len(log))
+	}
+	return &game{table: t, seats: seats, rec: *st.InPerson, g: g, log: log}, nil
+}
+
+// sameEvent compares two events as the store keeps them (their wire form).
+func sameEvent(a, b engine.Event, players int) bool {
+	x, _ := json.Marshal(wire.FromEvent(a, players))
+	y, _ := json.Marshal(wire.FromEvent(b, players))
+	return string(x) == string(y)
+}
+
+// config encodes the table's Config.
+func (gm *game) config() []byte {
+	b, err := json.Marshal(stored{InPerson: &gm.rec})
+	if err != nil {
+		panic("assist: " + err.Error())
+	}
+	return b
+}
+
+// authorized reports whether tok is the game's host token.
+func (gm *game) authorized(tok string) bool { return tokenMatches(tok, gm.table.HostToken) }

@@ -1,0 +1,211 @@
+package assist
+
+import (
+	"crypto/rand"
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"io"
+	"log/slog"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"mafia/assist/bridge"
+	"mafia/engine"
+	"mafia/locale"
+	"mafia/store"
+)
+
+// The store statuses of in-person tables. The server lists and resumes
+// tables by the statuses store.StatusLobby and StatusPlaying only, so these
+// stay out of the online lobby and no room's clock ever runs them.
+const (
+	StatusLive  store.Status = "in_person"       // the game goes on
+	StatusEnded store.Status = "in_person_ended" // the game is over
+)
+
+// Config is what the assistant needs.
+type Config struct {
+	Store store.Store
+	Log   *slog.Logger     // nil: discard
+	Now   func() time.Time // nil: the wall clock
+}
+
+// Handler serves the assistant under /host/.
+type Handler struct {
+	cfg   Config
+	mux   *http.ServeMux
+	mu    sync.Mutex
+	games map[string]*game
+}
+
+// New makes the assistant's handler on a store.
+func New(cfg Config) *Handler {
+	if cfg.Log == nil {
+		cfg.Log = slog.New(slog.DiscardHandler)
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	h := &Handler{cfg: cfg, games: map[string]*game{}}
+	h.routes()
+	return h
+}
+
+// ServeHTTP serves a request for /host/ and below.
+func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) { h.mux.ServeHTTP(w, r) }
+
+func (h *Handler) routes() {
+	m := http.NewServeMux()
+	m.HandleFunc("GET /host/{$}", h.servePage)
+	m.HandleFunc("GET /host", func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, "/host/", http.StatusMovedPermanently)
+	})
+	m.HandleFunc("GET /host/static/{ver}/{path...}", serveStatic)
+	m.HandleFunc("GET /host/card/{id}/{seat}", h.serveCardPage)
+	m.HandleFunc("GET /host/games/{id}", h.servePrint)
+	m.HandleFunc("GET /host/api/games", h.listGames)
+	m.HandleFunc("POST /host/api/games", h.createGame)
+	m.HandleFunc("GET /host/api/games/{id}", h.getGame)
+	m.HandleFunc("POST /host/api/games/{id}/sync", h.syncGame)
+	m.HandleFunc("GET /host/api/games/{id}/cards", h.cardStatus)
+	m.HandleFunc("GET /host/api/games/{id}/cards/{seat}", h.getCard)
+	m.HandleFunc("GET /host/api/games/{id}/cards/{seat}/qr.svg", h.cardQR)
+	m.HandleFunc("GET /host/api/games/{id}/protocol.json", h.protocolJSON)
+	m.HandleFunc("GET /host/api/games/{id}/protocol.csv", h.protocolCSV)
+	h.mux = m
+}
+
+// The codes of the assistant's own refusals (the rest are the engine's and
+// the server's: bad_token, not_found, bad_request, internal).
+const (
+	CodeOutOfOrder engine.Code = "out_of_order" // an entry's place is beyond the next one: send from Applied
+	CodeDiverged   engine.Code = "diverged"     // the server holds another entry at that place (another phone)
+	codeBadToken   engine.Code = "bad_token"
+	codeNotFound   engine.Code = "not_found"
+	codeBadRequest engine.Code = "bad_request"
+	codeInternal   engine.Code = "internal"
+)
+
+// errorBody is every error's JSON, as the server's API has it.
+type errorBody struct {
+	Error struct {
+		Code    string `json:"code"`
+		Message string `json:"message"`
+	} `json:"error"`
+	Applied *int `json:"applied,omitempty"` // sync: the entries the server holds
+}
+
+func statusOf(c engine.Code) int {
+	switch c {
+	case codeBadToken:
+		return http.StatusForbidden
+	case codeNotFound:
+		return http.StatusNotFound
+	case CodeOutOfOrder, CodeDiverged:
+		return http.StatusConflict
+	case codeInternal:
+		return http.StatusInternalServerError
+	case codeBadRequest:
+		return http.StatusBadRequest
+	}
+	// The engine refused an entry, or the settings: the request was
+	// understood and is not acceptable.
+	return http.StatusUnprocessableEntity
+}
+
+// fail answers with a coded error in the request's language; an error that
+// is no refusal is logged and answered as internal.
+func (h *Handler) fail(w http.ResponseWriter, r *http.Request, err error, applied *int) {
+	var e *engine.Error
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		e = &engine.Error{Code: codeNotFound}
+	case !errors.As(err, &e):
+		h.cfg.Log.Error("assist: request failed", "path", r.URL.Path, "err", err)
+		e = &engine.Error{Code: codeInternal}
+	}
+	var body errorBody
+	body.Error.Code = string(e.Code)
+	body.Error.Message = bridge.Sentence(locale.New(langOf(r)), e)
+	body.Applied = applied
+	writeJSON(w, statusOf(e.Code), body)
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(v)
+}
+
+// decode reads a JSON body strictly, up to limit bytes.
+func decode(r *http.Request, v any, limit int64) error {
+	dec := json.NewDecoder(io.LimitReader(r.Body, limit))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return &engine.Error{Code: codeBadRequest, Name: "body"}
+	}
+	return nil
+}
+
+// langOf picks a request's language: ?lang=, the "lang" cookie, then
+// Accept-Language; English when none is held.
+func langOf(r *http.Request) locale.Lang {
+	if l, ok := locale.Parse(r.URL.Query().Get("lang")); ok {
+		return l
+	}
+	if c, err := r.Cookie("lang"); err == nil {
+		if l, ok := locale.Parse(c.Value); ok {
+			return l
+		}
+	}
+	for _, part := range strings.Split(r.Header.Get("Accept-Language"), ",") {
+		if l, ok := locale.Parse(strings.SplitN(part, ";", 2)[0]); ok {
+			return l
+		}
+	}
+	return locale.En
+}
+
+// newToken returns a fresh secret.
+func newToken() string {
+	var b [24]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		panic("assist: no randomness: " + err.Error())
+	}
+	return hex.EncodeToString(b[:])
+}
+
+// hashToken is what the store keeps of a secret.
+func hashToken(tok string) string {
+	h := sha256.Sum256([]byte(tok))
+	return hex.EncodeToString(h[:])
+}
+
+func tokenMatches(tok, hash string) bool {
+	return tok != "" && hash != "" && subtle.ConstantTimeCompare([]byte(hashToken(tok)), []byte(hash)) == 1
+}
+
+// hostCookie names the cookie that holds a game's host token on the host's
+// phone, so that the printable page opens in a new tab.
+func hostCookie(id string) string { return "assist_" + id }
+
+// tokenOf returns a request's token for a game: a bearer token, ?key=, or
+// the game's host cookie.
+func tokenOf(r *http.Request, id string) string {
+	if a := r.Header.Get("Authorization"); strings.HasPrefix(a, "Bearer ") {
+		return strings.TrimSpace(strings.TrimPrefix(a, "Bearer "))
+	}
+	if k := r.URL.Query().Get("key"); k != "" {
+		return k
+	}
+	if c, err := r.Cookie(hostCookie(id)); err == nil {
+		return c.Value
+	}
+	return ""
+}

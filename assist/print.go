@@ -1,0 +1,239 @@
+package assist
+
+import (
+	"errors"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"mafia/assist/record"
+	"mafia/engine"
+	"mafia/locale"
+	"mafia/store"
+)
+
+// printPage is the printable protocol: the record of record.Build laid out
+// in sentences of the page's language.
+type printPage struct {
+	page
+	ID      string
+	Name    string
+	Date    string
+	Players int
+	Ended   bool
+	Winner  string
+	Rules   []printRule
+	Seats   []printSeat
+	Rounds  []printRound
+	Fouls   []string
+	Log     []string
+}
+
+type printRule struct{ Name, Value string }
+
+type printSeat struct {
+	Seat        int
+	Name, Role  string
+	Fouls       int
+	Fate        string
+	Out, Winner bool
+}
+
+type printRound struct {
+	N     int
+	Night []string
+	Day   []string
+	Votes []printVote
+	After []string // after the votes: who left, last words
+}
+
+type printVote struct {
+	Title string
+	Rows  []printTally
+	Note  string
+}
+
+type printTally struct {
+	Who    string
+	Votes  int
+	Voters string
+}
+
+// servePrint serves the printable protocol of a game (a finished game's for
+// everyone, a running game's for its host).
+func (h *Handler) servePrint(w http.ResponseWriter, r *http.Request) {
+	t, s, log, err := h.readable(r, r.PathValue("id"))
+	if err != nil {
+		c := codeOf(err)
+		if c == codeInternal {
+			h.cfg.Log.Error("assist: protocol page", "path", r.URL.Path, "err", err)
+		}
+		renderStatus(w, r, statusOf(c), "missing.html", newPage(r))
+		return
+	}
+	pg := newPage(r)
+	p := pg.p
+	pr := record.Build(s, log)
+	out := printPage{page: pg, ID: t.ID, Name: t.Name, Date: t.CreatedAt.Format("2006-01-02 15:04"), Players: pr.Players, Ended: pr.Ended}
+	if pr.Ended {
+		w, _ := engine.ParseWinner(pr.Winner)
+		out.Winner = p.Winner(w)
+	}
+	for _, o := range engine.Options {
+		v := pr.Rules[o.Name]
+		label := p.T("assist.option."+o.Name+"_"+v, nil)
+		if o.Values == nil {
+			label = v
+		}
+		out.Rules = append(out.Rules, printRule{Name: p.T("assist.option."+o.Name, nil), Value: label})
+	}
+	who := func(n int) string { return p.T("assist.who", map[string]any{"Seat": n, "Name": s.NameOf(n)}) }
+	winner, _ := engine.ParseWinner(pr.Winner)
+	for _, st := range pr.Seats {
+		role, _ := engine.ParseRole(st.Role)
+		ps := printSeat{Seat: st.Seat, Name: st.Name, Role: p.Role(role), Fouls: st.Fouls, Out: st.Out != nil,
+			Fate: p.T("assist.fate.in", nil), Winner: pr.Ended && wins(role, winner)}
+		if st.Out != nil {
+			ps.Fate = p.T("assist.fate."+st.Out.Cause, map[string]any{"Round": st.Out.Round})
+		}
+		out.Seats = append(out.Seats, ps)
+	}
+	for _, rd := range pr.Rounds {
+		out.Rounds = append(out.Rounds, printRoundOf(p, rd, who))
+	}
+	for _, f := range pr.Fouls {
+		ph, _ := engine.ParsePhase(f.Phase)
+		out.Fouls = append(out.Fouls, p.T("assist.print.foul", map[string]any{"Who": who(f.Seat), "Count": f.Count,
+			"Round": f.Round, "Phase": p.Phase(ph)}))
+	}
+	for _, e := range log {
+		out.Log = append(out.Log, p.Event(e, engine.Host))
+	}
+	render(w, r, "protocol.html", out)
+}
+
+// codeOf is the code of a refusal; a missing table is not_found and any
+// other error internal.
+func codeOf(err error) engine.Code {
+	var e *engine.Error
+	switch {
+	case errors.As(err, &e):
+		return e.Code
+	case errors.Is(err, store.ErrNotFound):
+		return codeNotFound
+	}
+	return codeInternal
+}
+
+// wins reports whether a card is on the winning side.
+func wins(r engine.Role, w engine.Winner) bool {
+	switch w {
+	case engine.WinnerTown:
+		return r.Team() == engine.TeamTown
+	case engine.WinnerMafia:
+		return r.Team() == engine.TeamMafia
+	case engine.WinnerManiac:
+		return r == engine.Maniac
+	}
+	return false
+}
+
+func printRoundOf(p *locale.Printer, rd record.Round, who func(int) string) printRound {
+	pr := printRound{N: rd.N}
+	n := rd.Night
+	T := func(id string, d map[string]any) string { return p.T("assist.print."+id, d) }
+	if n != nil {
+		switch {
+		case n.Meeting:
+			pr.Night = append(pr.Night, T("meeting", nil))
+		case n.Victim != 0:
+			pr.Night = append(pr.Night, T("mafia", map[string]any{"Who": who(n.Victim)}))
+		default:
+			pr.Night = append(pr.Night, T("mafia_none", nil))
+		}
+		for _, c := range []*record.Check{n.Don, n.Detective} {
+			if c != nil {
+				res, _ := engine.ParseResult(c.Result)
+				pr.Night = append(pr.Night, T("check", map[string]any{"By": who(c.By), "Who": who(c.Target), "Result": p.Result(res)}))
+			}
+		}
+		if n.Shot != nil {
+			pr.Night = append(pr.Night, T("shot", map[string]any{"By": who(n.Shot.By), "Who": who(n.Shot.Target)}))
+		}
+		if n.Heal != nil {
+			pr.Night = append(pr.Night, T("heal", map[string]any{"By": who(n.Heal.By), "Who": who(n.Heal.Target)}))
+		}
+		if n.Ended {
+			if len(n.Killed) == 0 {
+				pr.Night = append(pr.Night, T("killed_none", nil))
+			} else {
+				pr.Night = append(pr.Night, T("killed", map[string]any{"Who": whos(n.Killed, who)}))
+			}
+		}
+	}
+	d := rd.Day
+	if d == nil {
+		return pr
+	}
+	pr.Day = append(pr.Day, T("opener", map[string]any{"Who": who(d.Opener)}))
+	if len(d.LostSpeech) > 0 {
+		pr.Day = append(pr.Day, T("lost_speech", map[string]any{"Who": whos(d.LostSpeech, who)}))
+	}
+	for _, nm := range d.Nominations {
+		pr.Day = append(pr.Day, T("nominated", map[string]any{"By": who(nm.By), "Who": who(nm.Target)}))
+	}
+	if len(d.Nominations) == 0 {
+		pr.Day = append(pr.Day, T("no_nominations", nil))
+	}
+	for _, v := range d.Votes {
+		pv := printVote{Title: p.Phase(phaseOf(v.Phase))}
+		for _, t := range v.Tally {
+			voters := make([]string, 0, len(t.Voters))
+			for _, s := range t.Voters {
+				mark := ""
+				for _, b := range v.Ballot {
+					if b.Voter == s && b.Abstained {
+						mark = "*"
+					}
+				}
+				voters = append(voters, strconv.Itoa(s)+mark)
+			}
+			pv.Rows = append(pv.Rows, printTally{Who: who(t.Candidate), Votes: t.Votes, Voters: strings.Join(voters, ", ")})
+		}
+		if v.Tie != nil {
+			pv.Note = T("tie", map[string]any{"Who": whos(v.Tie, who)})
+		}
+		pr.Votes = append(pr.Votes, pv)
+	}
+	if a := d.AllVote; a != nil && a.Closed {
+		id := "all_stay"
+		if a.Passed {
+			id = "all_leave"
+		}
+		yes := whos(a.Yes, who)
+		if yes == "" {
+			yes = "—"
+		}
+		pr.After = append(pr.After, T(id, map[string]any{"Yes": yes, "Count": len(a.Yes)}))
+	}
+	for _, x := range d.Out {
+		pr.After = append(pr.After, p.T("assist.ann.out_"+x.Cause, map[string]any{"Who": who(x.Seat)}))
+	}
+	if d.NobodyLeft {
+		pr.After = append(pr.After, p.T("assist.ann.nobody_leaves", nil))
+	}
+	return pr
+}
+
+func phaseOf(s string) engine.Phase {
+	ph, _ := engine.ParsePhase(s)
+	return ph
+}
+
+func whos(seats []int, who func(int) string) string {
+	parts := make([]string, len(seats))
+	for i, s := range seats {
+		parts[i] = who(s)
+	}
+	return strings.Join(parts, ", ")
+}

@@ -1,0 +1,185 @@
+package assist
+
+import (
+	"bytes"
+	"compress/gzip"
+	"crypto/sha256"
+	"embed"
+	"encoding/hex"
+	"html/template"
+	"io"
+	"io/fs"
+	"mime"
+	"net/http"
+	"path"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+
+	"mafia/locale"
+)
+
+// The page's files: HTML templates in templates/, scripts, styles and the
+// engine module (committed by `go generate`) in static/.
+//
+//go:embed static
+var staticFS embed.FS
+
+//go:embed templates/*.html
+var templateFS embed.FS
+
+var (
+	versionOnce sync.Once
+	version     string
+)
+
+// Version names the files' contents: pages load /host/static/<version>/...,
+// so a new build is never mixed with a phone's cached files.
+func Version() string {
+	versionOnce.Do(func() {
+		h := sha256.New()
+		var names []string
+		_ = fs.WalkDir(staticFS, "static", func(p string, d fs.DirEntry, err error) error {
+			if err == nil && !d.IsDir() {
+				names = append(names, p)
+			}
+			return nil
+		})
+		sort.Strings(names)
+		for _, n := range names {
+			b, _ := staticFS.ReadFile(n)
+			h.Write([]byte(n))
+			h.Write(b)
+		}
+		version = hex.EncodeToString(h.Sum(nil))[:12]
+	})
+	return version
+}
+
+// serveStatic serves a file of static/. The engine module is stored
+// gzipped: it is sent as is to a browser that accepts gzip, unpacked for one
+// that does not.
+func serveStatic(w http.ResponseWriter, r *http.Request) {
+	p := path.Clean(r.PathValue("path"))
+	if strings.HasPrefix(p, ".") || strings.Contains(p, "..") {
+		http.NotFound(w, r)
+		return
+	}
+	hd := w.Header()
+	if r.PathValue("ver") == Version() {
+		hd.Set("Cache-Control", "public, max-age=31536000, immutable")
+	} else {
+		hd.Set("Cache-Control", "no-cache")
+	}
+	hd.Set("X-Content-Type-Options", "nosniff")
+	if p == "engine.wasm" {
+		gz, err := staticFS.ReadFile("static/engine.wasm.gz")
+		if err != nil {
+			http.NotFound(w, r)
+			return
+		}
+		hd.Set("Content-Type", "application/wasm")
+		hd.Set("Vary", "Accept-Encoding")
+		if strings.Contains(r.Header.Get("Accept-Encoding"), "gzip") {
+			hd.Set("Content-Encoding", "gzip")
+			hd.Set("Content-Length", strconv.Itoa(len(gz)))
+			_, _ = w.Write(gz)
+			return
+		}
+		zr, err := gzip.NewReader(bytes.NewReader(gz))
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusInternalServerError)
+			return
+		}
+		_, _ = io.Copy(w, zr)
+		return
+	}
+	b, err := staticFS.ReadFile("static/" + p)
+	if err != nil {
+		http.NotFound(w, r)
+		return
+	}
+	ct := mime.TypeByExtension(path.Ext(p))
+	if ct == "" {
+		ct = "application/octet-stream"
+	}
+	hd.Set("Content-Type", ct)
+	hd.Set("Content-Length", strconv.Itoa(len(b)))
+	_, _ = w.Write(b)
+}
+
+var (
+	tmplOnce sync.Once
+	tmpl     *template.Template
+)
+
+func templates() *template.Template {
+	tmplOnce.Do(func() {
+		tmpl = template.Must(template.New("").Funcs(template.FuncMap{
+			"add": func(a, b int) int { return a + b },
+		}).ParseFS(templateFS, "templates/*.html"))
+	})
+	return tmpl
+}
+
+// page is what every page template gets: the language, a printer for it,
+// and the files' version.
+type page struct {
+	Lang    string
+	Langs   []string
+	Version string
+	p       *locale.Printer
+}
+
+// T renders a catalog message in the page's language.
+func (pg page) T(id string) string { return pg.p.T(id, nil) }
+
+func newPage(r *http.Request) page {
+	l := langOf(r)
+	langs := []string{}
+	for _, x := range locale.Langs() {
+		langs = append(langs, string(x))
+	}
+	return page{Lang: string(l), Langs: langs, Version: Version(), p: locale.New(l)}
+}
+
+// render writes a page template with the headers every page has.
+func render(w http.ResponseWriter, r *http.Request, name string, data any) {
+	renderStatus(w, r, http.StatusOK, name, data)
+}
+
+// renderStatus is render with a status other than 200.
+func renderStatus(w http.ResponseWriter, _ *http.Request, status int, name string, data any) {
+	var b bytes.Buffer
+	if err := templates().ExecuteTemplate(&b, name, data); err != nil {
+		http.Error(w, "template: "+err.Error(), http.StatusInternalServerError)
+		return
+	}
+	h := w.Header()
+	h.Set("Content-Type", "text/html; charset=utf-8")
+	h.Set("Cache-Control", "no-cache")
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Referrer-Policy", "no-referrer")
+	h.Set("Content-Security-Policy", "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; "+
+		"img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'")
+	h.Set("Content-Length", strconv.Itoa(b.Len()))
+	w.WriteHeader(status)
+	_, _ = w.Write(b.Bytes())
+}
+
+// servePage serves the host's page; the page draws every screen itself.
+func (h *Handler) servePage(w http.ResponseWriter, r *http.Request) {
+	render(w, r, "host.html", newPage(r))
+}
+
+// cardPage is the data of a player's card page.
+type cardPage struct {
+	page
+	Game string
+	Seat string
+}
+
+func (h *Handler) serveCardPage(w http.ResponseWriter, r *http.Request) {
+	render(w, r, "card.html", cardPage{page: newPage(r), Game: r.PathValue("id"), Seat: r.PathValue("seat")})
+}

@@ -1,0 +1,90 @@
+// The host's assistant: loads the engine, draws the header (language, the
+// sync light), and routes between the home screen, the setup and a game.
+
+import * as E from './engine.js';
+import * as I from './i18n.js';
+import * as storage from './storage.js';
+import { h } from './ui.js';
+import { homeScreen } from './home.js';
+import { setupScreen } from './setup.js';
+import { Game } from './game.js';
+import { unlockAudio } from './timer.js';
+
+let game = null;
+let lastWaiting = -1;
+
+function header() {
+  const sel = h('select', { class: 'lang', 'aria-label': 'language', dataset: { t: 'lang' },
+    onchange: (e) => { I.setLang(e.target.value); shell(); route(); } },
+  I.langs().map((l) => h('option', { value: l, selected: l === I.lang() }, l.toUpperCase())));
+  return h('header', { class: 'top' },
+    h('a', { class: 'brand', href: '#/' }, I.t('assist.title')),
+    h('span', { id: 'sync', class: 'sync', dataset: { t: 'sync' } }),
+    sel);
+}
+
+function shell() {
+  document.title = I.t('assist.title');
+  document.getElementById('app').replaceChildren(header(), h('main', { id: 'screen', class: 'screen' }));
+}
+
+/** Shows the sync light: everything sent, sending, or waiting offline. */
+function status(g) {
+  const el = document.getElementById('sync');
+  if (!el) return;
+  const s = g.syncer;
+  const waiting = s.waiting();
+  el.dataset.state = s.status;
+  el.dataset.waiting = String(waiting);
+  if (s.status === 'error') el.textContent = (s.error && s.error.message) || I.t('assist.sync.error');
+  else if (waiting === 0) el.textContent = I.t('assist.sync.saved');
+  else if (s.status === 'offline') el.textContent = I.plural('assist.sync.offline', waiting, { Count: waiting });
+  else el.textContent = I.plural('assist.sync.sending', waiting, { Count: waiting });
+  el.className = `sync ${s.status} ${waiting ? 'waiting' : 'done'}`;
+  if (g.state.phase === 'ended' && lastWaiting > 0 && waiting === 0 && !g.rec.ui.announce) {
+    lastWaiting = waiting;
+    g.render();
+  }
+  lastWaiting = waiting;
+}
+
+function route() {
+  const hash = location.hash || '#/';
+  const m = hash.match(/^#\/game\/([0-9a-f]+)$/);
+  if (!m && game) { game.close(); game = null; }
+  const sync = document.getElementById('sync');
+  if (sync && !m) { sync.textContent = ''; sync.className = 'sync'; }
+  if (m) {
+    if (!game || game.rec.id !== m[1]) {
+      if (game) game.close();
+      const rec = storage.get(m[1]);
+      if (!rec) { location.hash = '#/'; return; }
+      game = new Game(rec, status);
+      window.__assistGame = game; // for tests and debugging
+    }
+    game.render();
+    return;
+  }
+  if (hash === '#/new') {
+    setupScreen((rec) => { location.hash = `#/game/${rec.id}`; });
+    return;
+  }
+  homeScreen();
+}
+
+async function boot() {
+  try {
+    await E.load(document.body.dataset.version);
+  } catch (err) {
+    document.getElementById('boot').textContent = String(err);
+    return;
+  }
+  I.setLang(I.initialLang());
+  shell();
+  window.addEventListener('hashchange', route);
+  document.addEventListener('pointerdown', unlockAudio, { once: true });
+  route();
+  window.__assistReady = true;
+}
+
+boot();

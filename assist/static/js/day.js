@@ -1,0 +1,64 @@
+// The day's timed steps: last words, speeches (with the nominate button),
+// defences and tie speeches. Each shows the speaker, the queue after them,
+// the candidates so far, and the large clock.
+
+import { h, mount, button, seatGrid, range, toast } from './ui.js';
+import { t } from './i18n.js';
+import { clock } from './timer.js';
+
+const SECONDS = { speech: 'speech', defence: 'defence', tie_speech: 'tie_speech', last_words: 'last_words' };
+
+/** Draws the current speech, defence, tie speech or last words. */
+export function timedScreen(G) {
+  const st = G.state;
+  const ui = G.rec.ui;
+  const tm = G.rec.settings.timings;
+  const secs = tm[SECONDS[st.phase]] || 60;
+  const key = `${st.phase}:${st.round}:${st.speaker}`;
+  const head = h('header', { class: 'step-head day' },
+    h('div', { class: 'step-kicker' }, t('assist.day.title', { Round: st.round })),
+    h('div', { class: 'step-name', dataset: { t: 'phase', phase: st.phase } }, t(`assist.step.${st.phase}`)),
+    h('h2', { dataset: { t: 'speaker', seat: String(st.speaker) } }, G.who(st.speaker)));
+  if (ui.nominating === key) {
+    nominate(G, head, key);
+    return;
+  }
+  const next = () => { ui.timer = null; G.do([{ verb: 'next' }]); };
+  const parts = [head, G.toolbar(), clock(ui, key, secs, () => G.save(), next)];
+  if (st.phase === 'speech') {
+    if (st.nominated) {
+      const last = st.candidates[st.candidates.length - 1];
+      parts.push(h('p', { class: 'note', dataset: { t: 'nominated' } }, t('assist.day.nominated', { Who: G.who(last) })));
+    } else if (st.nominate.length) {
+      parts.push(button(t('assist.day.nominate'), () => { ui.nominating = key; G.save(); G.render(); }, 'accent', 'nominate'));
+    }
+  }
+  if (st.candidates.length) {
+    parts.push(h('div', { class: 'list' }, h('h3', {}, t('assist.day.candidates')),
+      h('ol', { dataset: { t: 'candidates' } }, st.candidates.map((c) => h('li', { dataset: { seat: String(c) } }, G.who(c))))));
+  }
+  if (st.queue.length) {
+    parts.push(h('div', { class: 'list' }, h('h3', {}, t('assist.day.queue')),
+      h('ol', { class: 'queue', dataset: { t: 'queue' } }, st.queue.map((s) => h('li', {}, G.who(s))))));
+  }
+  mount(...parts);
+}
+
+/** The nomination picker: the legal nominees only; the others say why not. */
+function nominate(G, head, key) {
+  const st = G.state;
+  const ui = G.rec.ui;
+  const close = () => { ui.nominating = null; G.save(); G.render(); };
+  mount(head,
+    h('p', { class: 'say' }, t('assist.day.nominate_who', { Who: G.who(st.speaker) })),
+    seatGrid({
+      seats: range(st.players),
+      label: (s) => [G.rec.settings.names[s - 1], ''],
+      enabled: (s) => st.nominate.includes(s),
+      out: (s) => !st.alive.includes(s),
+      onpick: (s) => { ui.nominating = null; G.do([{ verb: 'nominate', by: st.speaker, target: s }]); },
+      ondisabled: (s) => toast(G.refusal({ verb: 'nominate', by: st.speaker, target: s }) || '', 'error'),
+    }),
+    button(t('assist.cancel'), close, 'secondary', 'cancel'));
+  void key;
+}

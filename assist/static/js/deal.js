@@ -1,0 +1,69 @@
+// Dealing the cards, three ways: (a) each player opens a link or scans its
+// QR code on their own phone; (b) the host's phone is passed round, one card
+// at a time behind "tap to reveal / tap to hide"; (c) the cards were dealt by
+// hand and entered at the setup.
+
+import { h, mount, button } from './ui.js';
+import { t, name } from './i18n.js';
+
+let poll = null;
+
+/** Draws the deal of the game's mode. */
+export function dealScreen(G) {
+  clearInterval(poll);
+  const s = G.rec.settings;
+  const ui = G.rec.ui;
+  const done = () => { clearInterval(poll); ui.dealt = true; G.save(); G.render(); };
+  if (s.deal === 'manual') { done(); return; }
+  if (s.deal === 'pass') { passScreen(G, done); return; }
+  const seen = new Set(ui.seen || []);
+  const cards = G.rec.cards || [];
+  const list = h('ol', { class: 'cards', dataset: { t: 'card-links' } }, cards.map((c) => {
+    const url = location.origin + c.url;
+    return h('li', { dataset: { seat: String(c.seat) }, class: seen.has(c.seat) ? 'seen' : '' },
+      h('div', { class: 'card-who' }, G.who(c.seat), h('span', { class: 'tick' }, seen.has(c.seat) ? ` ✓ ${t('assist.deal.seen')}` : '')),
+      h('img', { class: 'qr', alt: t('assist.deal.qr_alt', { Who: G.who(c.seat) }), src: `/host/api/games/${G.rec.id}/cards/${c.seat}/qr.svg?t=${c.token}`, loading: 'lazy' }),
+      h('a', { class: 'link', href: url, target: '_blank', rel: 'noopener' }, url));
+  }));
+  mount(
+    h('header', { class: 'step-head' }, h('h2', {}, t('assist.deal.links_title'))),
+    h('p', { class: 'note' }, t('assist.deal.links_hint')),
+    h('p', { class: 'count-line', dataset: { t: 'seen-count' } }, t('assist.deal.seen_count', { Seen: seen.size, All: cards.length })),
+    list,
+    button(t('assist.deal.start'), done, 'primary', 'start-night'));
+  poll = setInterval(async () => {
+    if (!document.body.contains(list)) { clearInterval(poll); return; }
+    try {
+      const r = await fetch(`/host/api/games/${G.rec.id}/cards`, { headers: { Authorization: `Bearer ${G.rec.token}` } });
+      if (!r.ok) return;
+      const v = (await r.json()).viewed || [];
+      if (v.length !== seen.size) { ui.seen = v; G.save(); G.render(); }
+    } catch (_) { /* offline: the list stays as it is */ }
+  }, 3000);
+}
+
+function passScreen(G, done) {
+  const ui = G.rec.ui;
+  const s = G.rec.settings;
+  ui.pass = ui.pass || { seat: 1, shown: false };
+  const p = ui.pass;
+  const n = s.names.length;
+  const set = (seat, shown) => { p.seat = seat; p.shown = shown; G.save(); G.render(); };
+  if (p.seat > n) {
+    mount(h('header', { class: 'step-head' }, h('h2', {}, t('assist.deal.pass_done'))),
+      h('p', { class: 'say' }, t('assist.deal.pass_back')),
+      button(t('assist.deal.start'), done, 'primary', 'start-night'));
+    return;
+  }
+  const who = G.who(p.seat);
+  if (!p.shown) {
+    mount(h('header', { class: 'step-head' }, h('div', { class: 'step-kicker' }, t('assist.deal.pass_title', { Seat: p.seat, All: n })),
+      h('h2', {}, t('assist.deal.pass_to', { Who: who }))),
+    h('button', { type: 'button', class: 'card-face hidden-card', dataset: { t: 'reveal' }, onclick: () => set(p.seat, true) }, t('assist.card.reveal')));
+    return;
+  }
+  mount(h('header', { class: 'step-head' }, h('div', { class: 'step-kicker' }, who)),
+    h('button', { type: 'button', class: `card-face shown role-${s.roles[p.seat - 1]}`, dataset: { t: 'hide' }, onclick: () => set(p.seat + 1, false) },
+      h('span', { class: 'role-name', dataset: { t: 'role' } }, name('role', s.roles[p.seat - 1])),
+      h('span', { class: 'tap' }, t('assist.card.hide'))));
+}

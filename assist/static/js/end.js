@@ -1,0 +1,33 @@
+// The end of the game: the result, every seat's card and fate, and the
+// protocol (a printable page, JSON and CSV) once the server holds every
+// entry.
+
+import { h, mount, button } from './ui.js';
+import { t, name } from './i18n.js';
+import * as E from './engine.js';
+
+/** Draws the result. */
+export function endScreen(G) {
+  const st = G.state;
+  const p = E.protocol();
+  const waiting = G.syncer.waiting();
+  const id = G.rec.id;
+  const rows = p.seats.map((s) => h('tr', { class: s.out ? 'out' : '' },
+    h('td', {}, String(s.seat)), h('td', {}, s.name), h('td', {}, name('role', s.role)),
+    h('td', {}, s.out ? t(`assist.fate.${s.out.cause}`, { Round: s.out.round }) : t('assist.fate.in')),
+    h('td', {}, String(s.fouls || 0))));
+  mount(
+    h('section', { class: 'announce end', dataset: { t: 'result', winner: st.winner } },
+      h('h2', {}, name('winner', st.winner))),
+    h('table', { class: 'seats-table' },
+      h('thead', {}, h('tr', {}, ['#', t('assist.col.name'), t('assist.col.role'), t('assist.col.fate'), t('assist.col.fouls')].map((x) => h('th', {}, x)))),
+      h('tbody', {}, rows)),
+    waiting > 0
+      ? h('p', { class: 'warn', dataset: { t: 'waiting' } }, t('assist.end.waiting', { Count: waiting }))
+      : h('div', { class: 'actions', dataset: { t: 'exports' } },
+        h('a', { class: 'btn primary', href: `/host/games/${id}`, target: '_blank', dataset: { t: 'print' } }, t('assist.end.print')),
+        h('a', { class: 'btn secondary', href: `/host/api/games/${id}/protocol.json`, download: `mafia-${id}.json` }, t('assist.end.json')),
+        h('a', { class: 'btn secondary', href: `/host/api/games/${id}/protocol.csv`, download: `mafia-${id}.csv` }, t('assist.end.csv'))),
+    h('details', { class: 'log' }, h('summary', {}, t('assist.end.log')), h('ol', {}, E.log().map((l) => h('li', {}, l)))),
+    button(t('assist.home'), () => { location.hash = '#/'; }, 'secondary', 'home'));
+}

@@ -1,0 +1,47 @@
+// The engine, compiled from Go to WebAssembly (assist/wasm): the same rules
+// as the server's, so the host keeps playing when the connection drops.
+// Every call takes and returns JSON text; this module parses it.
+
+let api = null;
+
+/** Loads the module once; resolves when mafiaAssist is ready. */
+export async function load(version) {
+  if (api) return api;
+  const go = new Go(); // from wasm_exec.js
+  const ready = new Promise((resolve) => { window.mafiaAssistReady = resolve; });
+  const url = `/host/static/${version}/engine.wasm`;
+  let result;
+  if (WebAssembly.instantiateStreaming) {
+    result = await WebAssembly.instantiateStreaming(fetch(url), go.importObject);
+  } else {
+    const bytes = await (await fetch(url)).arrayBuffer();
+    result = await WebAssembly.instantiate(bytes, go.importObject);
+  }
+  go.run(result.instance);
+  await ready;
+  api = window.mafiaAssist;
+  return api;
+}
+
+const call = (name, ...args) => JSON.parse(api[name](...args));
+
+/** Starts a game from settings and replays its entries: {events, state, error}. */
+export const start = (settings, commands) => call('start', JSON.stringify(settings), JSON.stringify(commands || []));
+/** Hands one entry to the engine: {events, state} or {error: {code, message}}. */
+export const apply = (cmd) => call('apply', JSON.stringify(cmd));
+/** Would the engine accept the entry? {} or {error}. */
+export const check = (cmd) => call('check', JSON.stringify(cmd));
+/** The host's state now. */
+export const state = () => call('state').state;
+/** The entries that record the mafia's choice (0: a miss). */
+export const mafia = (target) => call('mafia', target).commands || [];
+/** The protocol of the game so far. */
+export const protocol = () => call('protocol');
+/** Every event so far, narrated for the host. */
+export const log = () => call('log');
+/** The preset for a player count, checked. */
+export const preset = (n) => call('preset', n);
+/** A custom setup, checked. */
+export const setup = (counts) => call('setup', JSON.stringify(counts));
+/** The house rules with their values. */
+export const options = () => call('options');

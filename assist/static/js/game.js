@@ -1,0 +1,190 @@
+// One game on the host's phone: the engine's state, the entries the host
+// makes (each applied by the engine here first, then saved, then sent), the
+// announcements the host reads aloud, and which screen shows now.
+
+import * as E from './engine.js';
+import * as storage from './storage.js';
+import { Syncer } from './sync.js';
+import { t, plural, name } from './i18n.js';
+import { h, mount, toast, button } from './ui.js';
+import { stopTicking } from './timer.js';
+import { nightScreen } from './night.js';
+import { timedScreen } from './day.js';
+import { voteScreen, allVoteScreen } from './vote.js';
+import { dealScreen } from './deal.js';
+import { endScreen } from './end.js';
+import { foulsPanel } from './fouls.js';
+
+export class Game {
+  constructor(rec, onStatus) {
+    this.rec = rec;
+    rec.ui = rec.ui || {};
+    rec.synced = rec.synced || 0;
+    const r = E.start(rec.settings, rec.commands);
+    this.state = r.state;
+    this.error = r.error || null;
+    this.onStatus = onStatus;
+    this.syncer = new Syncer(rec, () => this.onStatus(this));
+    this.syncer.kick();
+  }
+
+  close() {
+    this.syncer.stop();
+    stopTicking();
+  }
+
+  save() { storage.save(this.rec); }
+
+  /** A seat as the host reads it: "7 · Nino". */
+  who(s) {
+    return t('assist.who', { Seat: s, Name: this.rec.settings.names[s - 1] || '' });
+  }
+
+  role(s) { return name('role', this.state.roles[s]); }
+
+  /**
+   * Enters commands ({verb, by, target, yes}) one by one: each goes to the
+   * engine here; an accepted one is saved on the phone and queued for the
+   * server, a refused one stops the list with the engine's sentence.
+   */
+  do(cmds) {
+    const events = [];
+    let refused = null;
+    for (const c of cmds) {
+      const entry = { id: storage.newID(), seq: this.rec.commands.length, verb: c.verb };
+      if (c.by) entry.by = c.by;
+      if (c.target) entry.target = c.target;
+      if (c.yes) entry.yes = true;
+      const r = E.apply(entry);
+      if (r.error) { refused = r.error; break; }
+      this.rec.commands.push(entry);
+      this.state = r.state;
+      events.push(...(r.events || []));
+      this.save();
+    }
+    if (events.length) this.after(events);
+    this.save();
+    this.syncer.kick();
+    this.render();
+    if (refused) toast(refused.message, 'error');
+    return !refused;
+  }
+
+  /** Would the engine take this command? Returns the refusal's sentence or null. */
+  refusal(c) {
+    const r = E.check({ id: 'check', seq: 0, verb: c.verb, by: c.by || 0, target: c.target || 0, yes: !!c.yes });
+    return r.error ? r.error.message : null;
+  }
+
+  /** Notes what the host must read aloud from the events of an entry. */
+  after(events) {
+    const ui = this.rec.ui;
+    const lines = [];
+    let title = null;
+    let kind = '';
+    for (const e of events) {
+      switch (e.kind) {
+        case 'night_ended':
+          title = t('assist.ann.morning');
+          kind = 'morning';
+          if (!e.seats || e.seats.length === 0) lines.push(t('assist.ann.nobody_killed'));
+          break;
+        case 'player_out':
+          lines.push(t(`assist.ann.out_${e.cause}`, { Who: this.who(e.target) }));
+          if (e.role) lines.push(t('assist.ann.revealed_role', { Role: name('role', e.role) }));
+          else if (e.team) lines.push(t('assist.ann.revealed_team', { Team: name('team', e.team) }));
+          break;
+        case 'vote_closed':
+          title = title || t(e.phase === 'revote' ? 'assist.ann.revote_result' : 'assist.ann.vote_result');
+          kind = 'vote';
+          lines.push(...this.tally(e));
+          break;
+        case 'tie':
+          lines.push(t('assist.ann.tie', { Who: e.candidates.map((s) => this.who(s)).join(', ') }));
+          break;
+        case 'all_vote_began':
+          lines.push(t('assist.ann.all_vote'));
+          ui.allvote = { marked: [] };
+          break;
+        case 'all_vote_closed':
+          title = t('assist.ann.all_vote_result');
+          kind = 'vote';
+          lines.push(plural('assist.ann.all_vote_yes', e.seats.length, { Count: e.seats.length }));
+          lines.push(t(e.yes ? 'assist.ann.all_leave' : 'assist.ann.all_stay'));
+          break;
+        case 'nobody_leaves':
+          lines.push(t('assist.ann.nobody_leaves'));
+          break;
+        case 'speech_skipped':
+          lines.push(t('assist.ann.speech_lost', { Who: this.who(e.target) }));
+          break;
+        case 'fouled':
+          toast(plural('assist.ann.fouled', e.fouls, { Who: this.who(e.target), Count: e.fouls }));
+          break;
+        case 'night_began':
+          ui.night = { round: e.round, step: 0, answer: null, miss: false };
+          break;
+        case 'vote_began':
+          ui.vote = { key: `${e.phase}:${e.round}:${(e.candidates || []).join(',')}`, idx: 0, marked: [], votes: {} };
+          break;
+        case 'game_ended':
+          this.rec.ended = true;
+          title = name('winner', e.winner);
+          kind = 'end';
+          break;
+        default:
+      }
+    }
+    if (lines.length || title) ui.announce = { title: title || t('assist.ann.title'), lines, kind };
+  }
+
+  /** The lines of a closed vote: each candidate's votes and voters. */
+  tally(e) {
+    const counts = {};
+    (e.ballot || []).forEach((c, i) => { if (c) (counts[c] = counts[c] || []).push(i + 1); });
+    return Object.keys(counts).map(Number).sort((a, b) => this.order(a) - this.order(b)).map((c) =>
+      plural('assist.ann.tally', counts[c].length, { Who: this.who(c), Count: counts[c].length, Voters: counts[c].join(', ') }));
+  }
+
+  order(c) {
+    const i = this.state.candidates.indexOf(c);
+    return i < 0 ? 99 : i;
+  }
+
+  /** Draws the screen the game is at. */
+  render() {
+    stopTicking();
+    this.onStatus(this);
+    const st = this.state;
+    const ui = this.rec.ui;
+    if (this.error) {
+      mount(h('p', { class: 'error' }, this.error.message));
+      return;
+    }
+    if (ui.announce) { this.announcement(); return; }
+    if (!ui.dealt && st.phase === 'night' && st.round === 1) { dealScreen(this); return; }
+    switch (st.phase) {
+      case 'night': nightScreen(this); break;
+      case 'last_words': case 'speech': case 'defence': case 'tie_speech': timedScreen(this); break;
+      case 'vote': case 'revote': voteScreen(this); break;
+      case 'all_vote': allVoteScreen(this); break;
+      default: endScreen(this);
+    }
+  }
+
+  announcement() {
+    const a = this.rec.ui.announce;
+    mount(
+      h('section', { class: `announce ${a.kind}`, dataset: { t: 'announce' } },
+        h('h2', {}, a.title),
+        a.lines.map((l) => h('p', { class: 'say' }, l))),
+      button(t('assist.continue'), () => { this.rec.ui.announce = null; this.save(); this.render(); }, 'primary', 'continue'),
+    );
+  }
+
+  /** The toolbar under the header: fouls, and the step. */
+  toolbar() {
+    return h('div', { class: 'toolbar' },
+      button(t('assist.fouls.button'), () => foulsPanel(this), 'secondary small', 'fouls'));
+  }
+}

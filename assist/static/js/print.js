@@ -1,0 +1,2 @@
+// The printable protocol's one button.
+document.getElementById('print').addEventListener('click', () => window.print());

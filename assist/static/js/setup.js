@@ -1,0 +1,122 @@
+// The setup: the number of players (a preset of 5 to 11, or a custom
+// setup), the names in seating order, the house rules and clocks, and how
+// the cards are dealt. "Create" asks the server to make the game (and deal
+// it, unless the cards were dealt by hand).
+
+import { h, mount, button, range, toast } from './ui.js';
+import { t, name, lang } from './i18n.js';
+import * as E from './engine.js';
+import * as storage from './storage.js';
+
+const ROLES = ['don', 'mafia', 'maniac', 'detective', 'doctor', 'citizen'];
+const TIMINGS = ['speech', 'defence', 'tie_speech', 'last_words'];
+
+function fresh() {
+  return {
+    players: 11, custom: false, counts: null, names: [], name: '', options: {},
+    timings: { speech: 60, defence: 30, tie_speech: 30, last_words: 60 }, deal: 'links', roles: [],
+  };
+}
+
+let form = null;
+
+/** Draws the setup form. */
+export function setupScreen(onCreated) {
+  form = form || fresh();
+  const f = form;
+  const checked = f.custom ? E.setup(f.counts) : E.preset(f.players);
+  if (!f.custom) f.counts = checked.setup;
+  const n = f.custom ? ROLES.reduce((a, r) => a + (f.counts[r] || 0), 0) : f.players;
+  while (f.names.length < n) f.names.push('');
+  const redraw = () => setupScreen(onCreated);
+
+  const sizes = h('div', { class: 'chips', dataset: { t: 'sizes' } },
+    range(7).map((i) => i + 4).map((k) => h('button', {
+      type: 'button', class: `chip ${!f.custom && f.players === k ? 'sel' : ''}`, dataset: { t: `size-${k}` },
+      onclick: () => { f.custom = false; f.players = k; redraw(); },
+    }, String(k))),
+    h('button', { type: 'button', class: `chip ${f.custom ? 'sel' : ''}`, dataset: { t: 'size-custom' },
+      onclick: () => { f.custom = true; f.counts = { ...f.counts }; redraw(); } }, t('assist.setup.custom')));
+
+  const counts = f.custom ? h('div', { class: 'counts' }, ROLES.map((r) => h('label', { class: 'count-row' },
+    h('span', {}, name('role', r)),
+    h('input', { type: 'number', min: '0', max: '20', value: String(f.counts[r] || 0), dataset: { t: `count-${r}` },
+      onchange: (e) => { f.counts[r] = Math.max(0, parseInt(e.target.value, 10) || 0); redraw(); } })))) : null;
+
+  const summary = h('p', { class: checked.error ? 'error' : 'note', dataset: { t: 'summary' } },
+    checked.error ? checked.error.message : checked.summary);
+  const warnings = (checked.warnings || []).map((w) => h('p', { class: 'warn' }, w));
+
+  const names = h('ol', { class: 'names' }, range(n).map((s) => h('li', {}, h('span', { class: 'n' }, String(s)),
+    h('input', { type: 'text', maxlength: '32', value: f.names[s - 1] || '', placeholder: t('assist.setup.seat', { Seat: s }),
+      dataset: { t: `name-${s}` }, 'aria-label': t('assist.setup.seat', { Seat: s }),
+      oninput: (e) => { f.names[s - 1] = e.target.value; } }),
+    f.deal === 'manual' ? h('select', { dataset: { t: `role-${s}` }, onchange: (e) => { f.roles[s - 1] = e.target.value; redraw(); } },
+      h('option', { value: '' }, '—'),
+      ROLES.map((r) => h('option', { value: r, selected: f.roles[s - 1] === r }, name('role', r)))) : null)));
+
+  const opts = E.options().map((o) => h('label', { class: 'opt' },
+    h('span', {}, t(`assist.option.${o.name}`)),
+    o.values.length
+      ? h('select', { dataset: { t: `opt-${o.name}` }, onchange: (e) => { f.options[o.name] = e.target.value; } },
+        o.values.map((v) => h('option', { value: v, selected: (f.options[o.name] || o.default) === v }, t(`assist.option.${o.name}_${v}`))))
+      : h('input', { type: 'number', min: '0', max: String(o.max), value: f.options[o.name] || o.default, dataset: { t: `opt-${o.name}` },
+        onchange: (e) => { f.options[o.name] = String(e.target.value); } })));
+
+  const timings = TIMINGS.map((k) => h('label', { class: 'opt' },
+    h('span', {}, t(`assist.timing.${k}`)),
+    h('input', { type: 'number', min: '1', max: '600', value: String(f.timings[k]), dataset: { t: `time-${k}` },
+      onchange: (e) => { f.timings[k] = Math.max(1, parseInt(e.target.value, 10) || 1); } })));
+
+  const deals = h('div', { class: 'deals' }, ['links', 'pass', 'manual'].map((d) => h('label', { class: `deal ${f.deal === d ? 'sel' : ''}` },
+    h('input', { type: 'radio', name: 'deal', value: d, checked: f.deal === d, dataset: { t: `deal-${d}` },
+      onchange: () => { f.deal = d; redraw(); } }),
+    h('span', { class: 'deal-name' }, t(`assist.deal.${d}`)),
+    h('span', { class: 'deal-hint' }, t(`assist.deal.${d}_hint`)))));
+
+  const create = async () => {
+    const body = {
+      name: f.name.trim(), names: range(n).map((s) => (f.names[s - 1] || '').trim() || t('assist.setup.seat', { Seat: s })),
+      options: f.options, deal: f.deal, lang: lang(),
+      timings: { speech: f.timings.speech, defence: f.timings.defence, tie_speech: f.timings.tie_speech, last_words: f.timings.last_words },
+    };
+    if (f.custom) body.setup = f.counts;
+    if (f.deal === 'manual') {
+      body.roles = range(n).map((s) => f.roles[s - 1] || '');
+      const want = { ...f.counts };
+      for (const r of body.roles) want[r] = (want[r] || 0) - 1;
+      if (body.roles.includes('') || ROLES.some((r) => want[r] !== 0)) { toast(t('assist.setup.roles_mismatch'), 'error'); return; }
+    }
+    let res;
+    let out;
+    try {
+      res = await fetch('/host/api/games', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+      out = await res.json();
+    } catch (_) {
+      toast(t('assist.setup.offline'), 'error');
+      return;
+    }
+    if (!res.ok) { toast(out.error.message, 'error'); return; }
+    const rec = { id: out.id, token: out.host_token, settings: out.settings, cards: out.cards || [], commands: [], synced: 0,
+      created: new Date().toISOString(), ui: {} };
+    storage.save(rec);
+    form = null;
+    onCreated(rec);
+  };
+
+  mount(
+    h('h2', {}, t('assist.setup.title')),
+    h('section', { class: 'card' }, h('h3', {}, t('assist.setup.players')), sizes, counts, summary, warnings),
+    h('section', { class: 'card' }, h('h3', {}, t('assist.setup.deal')), deals),
+    h('section', { class: 'card' }, h('h3', {}, t('assist.setup.names')), h('p', { class: 'note' }, t('assist.setup.names_hint')), names),
+    h('section', { class: 'card' }, h('h3', {}, t('assist.setup.game_name')),
+      h('input', { type: 'text', maxlength: '32', value: f.name, placeholder: t('assist.default_name'), dataset: { t: 'game-name' },
+        oninput: (e) => { f.name = e.target.value; } })),
+    h('details', { class: 'card' }, h('summary', {}, t('assist.setup.rules')), opts),
+    h('details', { class: 'card' }, h('summary', {}, t('assist.setup.timings')), timings),
+    button(t('assist.setup.create'), checked.error ? () => toast(checked.error.message, 'error') : create, 'primary', 'create'),
+  );
+}
+
+/** Forgets a half-filled form. */
+export function resetSetup() { form = null; }

@@ -1,0 +1,88 @@
+// The speech clock: a large countdown the host starts, pauses, resumes and
+// ends early, with a sound at 10 seconds left and at 0. Its state lives in
+// the game's record (rec.ui.timer), so a redraw or a reload does not restart
+// it; it belongs to one step (key) of the game.
+
+import { h, button } from './ui.js';
+import { t } from './i18n.js';
+
+let audio = null;
+let ticker = null;
+
+/** Beeps: high and short at 10 s, low and long at 0. Tests read window.__assistBeeps. */
+export function beep(kind) {
+  (window.__assistBeeps = window.__assistBeeps || []).push(kind);
+  try {
+    audio = audio || new (window.AudioContext || window.webkitAudioContext)();
+    const o = audio.createOscillator();
+    const g = audio.createGain();
+    o.frequency.value = kind === 'end' ? 440 : 880;
+    g.gain.value = 0.25;
+    o.connect(g).connect(audio.destination);
+    o.start();
+    o.stop(audio.currentTime + (kind === 'end' ? 0.9 : 0.2));
+  } catch (_) { /* no audio on this device */ }
+}
+
+/** Unlocks audio on a phone: call from a tap. */
+export function unlockAudio() {
+  try {
+    audio = audio || new (window.AudioContext || window.webkitAudioContext)();
+    if (audio.state === 'suspended') audio.resume();
+  } catch (_) { /* no audio */ }
+}
+
+const now = () => Date.now();
+
+function left(tm) {
+  return tm.running ? Math.max(0, tm.until - now()) : tm.left;
+}
+
+function fmt(ms) {
+  const s = Math.ceil(ms / 1000);
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
+}
+
+/** Stops the ticking of whatever clock is shown. */
+export function stopTicking() {
+  clearInterval(ticker);
+  ticker = null;
+}
+
+/**
+ * Draws the clock for step key lasting seconds. ui is rec.ui (saved by
+ * save()); onEnd ends the step (the host's "next").
+ */
+export function clock(ui, key, seconds, save, onEnd, endLabel) {
+  stopTicking();
+  if (!ui.timer || ui.timer.key !== key) {
+    ui.timer = { key, total: seconds * 1000, left: seconds * 1000, running: true, until: now() + seconds * 1000, warned: false, ended: false };
+    save();
+  }
+  const tm = ui.timer;
+  const face = h('div', { class: 'clock', dataset: { t: 'clock' } });
+  const bar = h('div', { class: 'clock-bar' });
+  const pause = button('', () => {
+    if (tm.running) { tm.left = left(tm); tm.running = false; } else { tm.until = now() + tm.left; tm.running = true; }
+    save();
+    draw();
+  }, 'secondary', 'pause');
+  const draw = () => {
+    const ms = left(tm);
+    face.textContent = fmt(ms);
+    face.classList.toggle('warn', ms <= 10000);
+    face.classList.toggle('zero', ms === 0);
+    face.classList.toggle('paused', !tm.running);
+    bar.style.width = `${(100 * ms) / tm.total}%`;
+    pause.textContent = tm.running ? t('assist.timer.pause') : t('assist.timer.resume');
+    wrap.classList.toggle('clock-done', ms === 0);
+    if (!tm.warned && ms <= 10000 && ms > 0 && tm.total > 10000) { tm.warned = true; save(); beep('warn'); }
+    if (!tm.ended && ms === 0) { tm.ended = true; tm.left = 0; tm.running = false; save(); beep('end'); draw(); }
+  };
+  const wrap = h('div', { class: 'timer' });
+  draw();
+  ticker = setInterval(() => { if (!document.body.contains(face)) stopTicking(); else draw(); }, 200);
+  wrap.append(face, h('div', { class: 'clock-track' }, bar),
+    h('div', { class: 'row' }, pause, button(endLabel || t('assist.timer.end'), () => { stopTicking(); onEnd(); }, 'primary', 'end')));
+  return wrap;
+}

@@ -1,0 +1,118 @@
+package assist
+
+import (
+	"net/http"
+
+	"mafia/assist/record"
+	"mafia/engine"
+)
+
+// syncRequest is the body of POST /host/api/games/{id}/sync: entries in
+// order, each with its place (Seq) in the game's list of entries.
+type syncRequest struct {
+	Commands []record.Command `json:"commands"`
+}
+
+// syncReply answers a sync: how many entries the server holds, how many
+// events the log has, and the result once the game is over.
+type syncReply struct {
+	Applied int    `json:"applied"`
+	Events  int    `json:"events"`
+	Ended   bool   `json:"ended"`
+	Winner  string `json:"winner,omitempty"`
+}
+
+// MaxBatch is the most entries one sync may carry.
+const MaxBatch = 200
+
+// syncGame applies a batch of entries once each, in order. An entry whose
+// place the server already holds is skipped if its id matches (a repeat
+// after a lost answer) and refused with diverged if it does not (another
+// phone); an entry beyond the next place is refused with out_of_order, and
+// the answer says how many entries the server holds, so the phone sends from
+// there. An entry the engine refuses is refused with the engine's code and
+// sentence; the entries before it are kept.
+func (h *Handler) syncGame(w http.ResponseWriter, r *http.Request) {
+	id := r.PathValue("id")
+	var req syncRequest
+	if err := decode(r, &req, 64<<10); err != nil {
+		h.fail(w, r, err, nil)
+		return
+	}
+	if len(req.Commands) > MaxBatch {
+		h.fail(w, r, &engine.Error{Code: codeBadRequest, Name: "commands", N: MaxBatch}, nil)
+		return
+	}
+	gm, err := h.locked(r.Context(), id)
+	if err != nil {
+		h.fail(w, r, err, nil)
+		return
+	}
+	defer gm.mu.Unlock()
+	if !gm.authorized(tokenOf(r, id)) {
+		h.fail(w, r, errBadToken, nil)
+		return
+	}
+	before, first := len(gm.rec.Commands), len(gm.log)
+	var refusal error
+	for _, c := range req.Commands {
+		held := len(gm.rec.Commands)
+		if c.ID == "" || len(c.ID) > record.MaxID {
+			refusal = &engine.Error{Code: codeBadRequest, Name: "id"}
+			break
+		}
+		if c.Seq < held {
+			if c.Seq < 0 || gm.rec.Commands[c.Seq].ID != c.ID {
+				refusal = &engine.Error{Code: CodeDiverged, N: held}
+				break
+			}
+			continue
+		}
+		if c.Seq > held {
+			refusal = &engine.Error{Code: CodeOutOfOrder, N: held}
+			break
+		}
+		ec, err := c.Engine()
+		var evs []engine.Event
+		if err == nil {
+			evs, err = gm.g.Handle(ec)
+		}
+		if err != nil {
+			refusal = err
+			break
+		}
+		gm.rec.Commands = append(gm.rec.Commands, c)
+		gm.log = append(gm.log, evs...)
+	}
+	if len(gm.rec.Commands) > before {
+		if err := h.save(r, gm, first); err != nil {
+			gm.stale = true
+			h.forget(id)
+			h.fail(w, r, err, nil)
+			return
+		}
+	}
+	applied := len(gm.rec.Commands)
+	if refusal != nil {
+		h.fail(w, r, refusal, &applied)
+		return
+	}
+	writeJSON(w, http.StatusOK, syncReply{Applied: applied, Events: len(gm.log), Ended: gm.g.Ended(), Winner: gm.g.Winner().String()})
+}
+
+// save writes new entries and then their events (from index first of the
+// log): if the server stops between the two, read appends the events from
+// the entries.
+func (h *Handler) save(r *http.Request, gm *game, first int) error {
+	t := gm.table
+	t.Config = gm.config()
+	t.UpdatedAt = h.cfg.Now()
+	if gm.g.Ended() {
+		t.Status, t.Winner = StatusEnded, gm.g.Winner().String()
+	}
+	if err := h.cfg.Store.UpdateTable(r.Context(), t); err != nil {
+		return err
+	}
+	gm.table = t
+	return h.cfg.Store.AppendEvents(r.Context(), t.ID, first, gm.log[first:])
+}
