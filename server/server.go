@@ -197,7 +197,10 @@ func (s *Server) room(ctx context.Context, id string) (*room.Room, error) {
 	}
 	r, err = room.Resume(s.roomConfig(), t, seats, log, clk, time.Time{})
 	if err != nil {
-		return nil, err
+		// Not an online table (e.g. an in-person game of the host's
+		// assistant, whose settings a room cannot read): not ours to serve.
+		s.log.Info("table is not an online table", "table", id, "err", err)
+		return nil, store.ErrNotFound
 	}
 	s.rooms[id] = r
 	s.metrics.rooms.Inc()
