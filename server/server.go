@@ -12,6 +12,7 @@ import (
 	"mafia/engine"
 	"mafia/room"
 	"mafia/store"
+	"mafia/web"
 )
 
 // Config is what a server needs.
@@ -238,6 +239,10 @@ func (s *Server) routes() {
 	s.mux.HandleFunc("POST /api/tables/{id}/join", s.joinTable)
 	s.mux.HandleFunc("POST /api/tables/{id}/leave", s.leaveTable)
 	s.mux.HandleFunc("GET /api/tables/{id}/ws", s.serveWS)
+	// The browser client (package web): the page, its files, its catalogs.
+	s.mux.Handle("GET /", web.Handler())
+	s.mux.Handle("GET /t/{id}", web.Handler())
+	s.mux.Handle("GET /api/i18n/{lang}", web.CatalogHandler())
 }
 
 // codeStatus maps an error code to an HTTP status.

@@ -1,0 +1,338 @@
+package web_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"mafia/engine"
+	"mafia/locale"
+	"mafia/server"
+	"mafia/store/sqlite"
+)
+
+// The browser tests drive the page in a real Chromium (Debian's chromium
+// package) through chromedp, against a real server on loopback over a real
+// SQLite file. Without Chromium they are skipped, except in CI (CI=true),
+// where a missing browser is a failure.
+
+// chromiumPath returns the browser to run, or "". $MAFIA_CHROMIUM names
+// another one (a path that does not exist stands for "no browser").
+func chromiumPath() string {
+	if p := os.Getenv("MAFIA_CHROMIUM"); p != "" {
+		if _, err := os.Stat(p); err != nil {
+			return ""
+		}
+		return p
+	}
+	if _, err := os.Stat("/usr/bin/chromium"); err == nil {
+		return "/usr/bin/chromium"
+	}
+	for _, name := range []string{"chromium", "chromium-browser"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	return ""
+}
+
+var skipNote sync.Once
+
+// needBrowser skips the test without Chromium, or fails it in CI.
+func needBrowser(t *testing.T) string {
+	t.Helper()
+	p := chromiumPath()
+	if p != "" {
+		return p
+	}
+	if os.Getenv("CI") == "true" {
+		t.Fatal("CI=true and chromium is not installed: the browser tests must run in CI (apt-get install chromium)")
+	}
+	skipNote.Do(func() {
+		// go test prints nothing of a passing package; say it on the
+		// terminal, if there is one, so that a skip is not taken for a run.
+		if tty, err := os.OpenFile("/dev/tty", os.O_WRONLY, 0); err == nil {
+			fmt.Fprintln(tty, "mafia/web: browser tests skipped: chromium not installed")
+			tty.Close()
+		}
+	})
+	t.Skip("browser tests skipped: chromium not installed")
+	return ""
+}
+
+// The browser: one Chromium for the package's tests, started by the first
+// test that needs it; each test opens tabs in browser contexts of their
+// own (separate cookies, as separate players' phones).
+var (
+	browserMu     sync.Mutex
+	browserCtx    context.Context
+	browserCancel []context.CancelFunc
+	browserErr    error
+)
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	browserMu.Lock()
+	for i := len(browserCancel) - 1; i >= 0; i-- {
+		browserCancel[i]()
+	}
+	browserMu.Unlock()
+	os.Exit(code)
+}
+
+func theBrowser(t *testing.T) context.Context {
+	t.Helper()
+	path := needBrowser(t)
+	browserMu.Lock()
+	defer browserMu.Unlock()
+	if browserCtx != nil || browserErr != nil {
+		if browserErr != nil {
+			t.Fatal(browserErr)
+		}
+		return browserCtx
+	}
+	dir, err := os.MkdirTemp("", "mafia-chromium-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(path),
+		chromedp.UserDataDir(dir),
+		chromedp.Flag("headless", true),
+		chromedp.NoSandbox,
+		chromedp.DisableGPU,
+		chromedp.Flag("disable-quic", true),
+		chromedp.NoFirstRun,
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.Flag("lang", "en-US"),
+		chromedp.Flag("accept-lang", "en-US,en"),
+		chromedp.Flag("autoplay-policy", "no-user-gesture-required"),
+	)
+	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	ctx, cancel := chromedp.NewContext(alloc)
+	if err := chromedp.Do(ctx); err != nil {
+		cancel()
+		cancelAlloc()
+		browserErr = fmt.Errorf("start chromium: %w", err)
+		t.Fatal(browserErr)
+	}
+	browserCtx = ctx
+	browserCancel = append(browserCancel, cancelAlloc, cancel, func() { os.RemoveAll(dir) })
+	return ctx
+}
+
+// tab is one player's page: a tab in a browser context of its own.
+type tab struct {
+	t    *testing.T
+	ctx  context.Context
+	name string
+	mu   sync.Mutex
+	errs []string // uncaught exceptions and console errors
+}
+
+// newTab opens a tab of width x height CSS pixels (a phone at 360).
+func newTab(t *testing.T, name string, width, height int64) *tab {
+	t.Helper()
+	root := theBrowser(t)
+	ctx, cancel := chromedp.NewContext(root, chromedp.WithNewBrowserContext())
+	t.Cleanup(cancel)
+	tb := &tab{t: t, ctx: ctx, name: name}
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(width, height)); err != nil {
+		t.Fatalf("%s: viewport: %v", name, err)
+	}
+	msgs := chromedp.Console(ctx)
+	go func() {
+		for m, err := range msgs {
+			if err != nil {
+				return
+			}
+			if m.IsException() || m.Type == chromedp.ConsoleError {
+				tb.mu.Lock()
+				tb.errs = append(tb.errs, m.String())
+				tb.mu.Unlock()
+			}
+		}
+	}()
+	t.Cleanup(func() {
+		tb.mu.Lock()
+		defer tb.mu.Unlock()
+		for _, e := range tb.errs {
+			// A closed WebSocket (the server going away at the test's end,
+			// a reload) is logged by Chromium; nothing else may be.
+			if strings.Contains(e, "WebSocket") {
+				continue
+			}
+			t.Errorf("%s: the page logged an error: %s", name, e)
+		}
+	})
+	return tb
+}
+
+// do runs actions with a timeout.
+func (tb *tab) do(d time.Duration, steps ...chromedp.Action[chromedp.Void]) {
+	tb.t.Helper()
+	ctx, cancel := context.WithTimeout(tb.ctx, d)
+	defer cancel()
+	if err := chromedp.Do(ctx, steps...); err != nil {
+		tb.t.Fatalf("%s: %v\n%s", tb.name, err, tb.text())
+	}
+}
+
+// eval evaluates a JavaScript expression.
+func eval[T any](tb *tab, expr string) T {
+	tb.t.Helper()
+	ctx, cancel := context.WithTimeout(tb.ctx, 10*time.Second)
+	defer cancel()
+	v, err := chromedp.Run(ctx, chromedp.Evaluate[T](expr))
+	if err != nil {
+		tb.t.Fatalf("%s: eval %s: %v", tb.name, expr, err)
+	}
+	return v
+}
+
+// waitJS waits until a JavaScript expression is true.
+func (tb *tab) waitJS(d time.Duration, expr string) {
+	tb.t.Helper()
+	ctx, cancel := context.WithTimeout(tb.ctx, d)
+	defer cancel()
+	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](expr, chromedp.WithPollingInterval(50*time.Millisecond))); err != nil {
+		tb.t.Fatalf("%s: waiting for %s: %v\npage:\n%s", tb.name, expr, err, tb.text())
+	}
+}
+
+// text returns the page's visible text (for failure messages).
+func (tb *tab) text() string {
+	ctx, cancel := context.WithTimeout(tb.ctx, 3*time.Second)
+	defer cancel()
+	s, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.body ? document.body.innerText : ""`))
+	if err != nil {
+		return "(no text: " + err.Error() + ")"
+	}
+	return s
+}
+
+// shot saves a screenshot of the whole page as name.png.
+func (tb *tab) shot(name string) string {
+	tb.t.Helper()
+	// Nothing may stick out sideways: the page is made for a phone first.
+	if wide := eval[string](tb, `(() => {
+		window.scrollTo(0, 0);
+		const w = document.documentElement.clientWidth;
+		const over = [...document.querySelectorAll('body *')].filter((e) => e.getBoundingClientRect().right > w + 1 && e.offsetParent !== null);
+		return document.documentElement.scrollWidth > w ? over.slice(0, 3).map((e) => e.tagName + '.' + e.className + '#' + e.id).join(' ') || 'page' : '';
+	})()`); wide != "" {
+		tb.t.Errorf("%s: %s: the page is wider than the screen: %s", tb.name, name, wide)
+	}
+	ctx, cancel := context.WithTimeout(tb.ctx, 10*time.Second)
+	defer cancel()
+	png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
+	if err != nil {
+		tb.t.Fatalf("%s: screenshot: %v", tb.name, err)
+	}
+	path := filepath.Join(shotDir(tb.t), name+".png")
+	if err := os.WriteFile(path, png, 0o644); err != nil {
+		tb.t.Fatal(err)
+	}
+	return path
+}
+
+var (
+	shotOnce sync.Once
+	shotRoot string
+)
+
+// shotDir is where screenshots are kept: $MAFIA_SCREENSHOTS, or the test's
+// artifact directory (kept with go test -artifacts).
+func shotDir(t *testing.T) string {
+	t.Helper()
+	if d := os.Getenv("MAFIA_SCREENSHOTS"); d != "" {
+		shotOnce.Do(func() { _ = os.MkdirAll(d, 0o755) })
+		shotRoot = d
+		return d
+	}
+	return t.ArtifactDir()
+}
+
+// testServer is the real server, on loopback, over a SQLite file.
+type testServer struct {
+	URL string
+	srv *server.Server
+	db  *sqlite.DB
+}
+
+func startServer(t *testing.T) *testServer {
+	t.Helper()
+	db, err := sqlite.Open(filepath.Join(t.TempDir(), "mafia.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := server.New(server.Config{Store: db, Render: render})
+	if _, err := srv.Resume(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	hs := httptest.NewServer(srv.Handler())
+	t.Cleanup(func() {
+		hs.CloseClientConnections()
+		hs.Close()
+		srv.Close()
+		db.Close()
+	})
+	return &testServer{URL: hs.URL, srv: srv, db: db}
+}
+
+// render is the server's refusal sentence, as mafia serve renders it.
+func render(lang string, err error) string {
+	l, ok := locale.Parse(lang)
+	if !ok {
+		l = locale.En
+	}
+	return locale.New(l).Refusal(err)
+}
+
+// game replays a table's game from the store: the truth the pages are
+// checked against.
+func (ts *testServer) game(t *testing.T, table string) (*engine.Game, []engine.Event) {
+	t.Helper()
+	evs, err := ts.db.Events(context.Background(), table)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(evs) == 0 {
+		t.Fatal("no game yet")
+	}
+	g, err := engine.Replay(evs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g, evs
+}
+
+// tableOf returns the table id of a page at /t/{id}.
+func (tb *tab) tableOf() string {
+	tb.t.Helper()
+	loc := eval[string](tb, `location.pathname`)
+	id, ok := strings.CutPrefix(loc, "/t/")
+	if !ok {
+		tb.t.Fatalf("%s: not at a table: %s", tb.name, loc)
+	}
+	return id
+}
+
+var errNoButton = errors.New("no button")
+
+// contextWithTimeout returns the tab's context with a timeout.
+func contextWithTimeout(tb *tab, d time.Duration) (context.Context, context.CancelFunc) {
+	return context.WithTimeout(tb.ctx, d)
+}

@@ -1,0 +1,11 @@
+// Package web is the browser client: plain HTML, CSS and JavaScript modules
+// embedded in the binary (no build step, nothing fetched from elsewhere),
+// served by `mafia serve` at / and at the invite links /t/{id}.
+//
+// Handler serves the page and its files; CatalogHandler serves the message
+// catalogs of package locale as JSON (GET /api/i18n/{lang}), so that every
+// string the page shows comes from the same catalogs as the server's
+// sentences. The page narrates the game's events itself from the catalog's
+// event.* templates (static/js/narrate.js mirrors locale/event.go; a
+// browser test checks that both tell every event of real games alike).
+package web

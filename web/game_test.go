@@ -1,0 +1,168 @@
+package web_test
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+
+	"mafia/engine"
+	"mafia/locale"
+)
+
+// fastTimings are the create form's timings in seconds: short steps, and
+// speeches that the page ends with its own button.
+var fastTimings = map[string]string{
+	"speech": "5", "defence": "5", "tie_speech": "5", "last_words": "5", "night": "0.5", "vote": "1.5",
+}
+
+// createTable fills the lobby's form as a player would and creates a table
+// of n players (a preset); it returns at the new table's page, seated.
+func createTable(tb *tab, base, name string, players int, timings map[string]string) string {
+	tb.t.Helper()
+	tb.do(15*time.Second,
+		chromedp.Navigate(base+"/"),
+		chromedp.WaitVisible(chromedp.CSS("#create")),
+		chromedp.SendKeys(chromedp.CSS("#your-name"), name),
+		chromedp.SendKeys(chromedp.CSS("#create-name"), name+"'s table"),
+		chromedp.SetValue(chromedp.CSS("#players"), strconv.Itoa(players)),
+	)
+	for k, v := range timings {
+		tb.do(5*time.Second, chromedp.SetValue(chromedp.CSS("#time-"+k), v))
+	}
+	tb.do(15*time.Second,
+		chromedp.Click(chromedp.CSS("#create")),
+		chromedp.WaitVisible(chromedp.CSS("#seated")),
+	)
+	return tb.tableOf()
+}
+
+// autoplay is one step of a player who plays every move the page offers:
+// it clicks one of the offered buttons, as a finger would, and says which.
+const autoplay = `(() => {
+  if (document.querySelector('#winner')) return 'over';
+  const act = document.querySelector('#t-act');
+  if (!act || act.hidden) return '';
+  const all = (sel) => [...act.querySelectorAll(sel)].filter((b) => !b.disabled);
+  const any = (sel) => { const bs = all(sel); return bs.length ? bs[Math.floor(Math.random() * bs.length)] : null; };
+  const b = any('button[data-verb=nominate]') || any('button[data-verb=pass]') || any('button[data-verb=vote]') ||
+    any('button[data-verb=all_vote]') || any('button[data-verb=kill],button[data-verb=check],button[data-verb=shoot],button[data-verb=heal]') ||
+    any('button[data-verb=skip]');
+  if (!b) return '';
+  b.click();
+  return b.dataset.verb;
+})()`
+
+// pageNow is what the game loop reads of the page.
+type pageNow struct {
+	Phase   string `json:"phase"`   // the step the page shows
+	Actions bool   `json:"actions"` // it offers a move
+	Pass    bool   `json:"pass"`    // it offers only the end of one's speech
+}
+
+// TestBrowserSoloGame: one player in the browser, bots in the other seats,
+// a complete game to the game-over screen, on a phone's screen; then the
+// same screen on a desktop.
+func TestBrowserSoloGame(t *testing.T) {
+	t.Parallel()
+	needBrowser(t)
+	ts := startServer(t)
+	p := newTab(t, "solo", 360, 780)
+	p.do(15*time.Second, chromedp.Navigate(ts.URL+"/"), chromedp.WaitVisible(chromedp.CSS("#create")))
+	p.shot("01-lobby-360")
+	table := createTable(p, ts.URL, "Nino", 11, fastTimings)
+	p.do(10*time.Second, chromedp.WaitVisible(chromedp.CSS("#add-bots")))
+	p.shot("02-table-lobby-360")
+	p.do(10*time.Second,
+		chromedp.Click(chromedp.CSS("#add-bots")),
+		chromedp.WaitEnabled(chromedp.CSS("#start")),
+		chromedp.Click(chromedp.CSS("#start")),
+		chromedp.WaitVisible(chromedp.CSS("#my-card")),
+	)
+	g, _ := ts.game(t, table)
+	seat := eval[int](p, `+document.querySelector('.seat.me').dataset.seat`)
+	role := eval[string](p, `document.querySelector('#my-card [data-role]').dataset.role`)
+	if want := g.Role(engine.Seat(seat)).String(); role != want {
+		t.Fatalf("the card shows %q, the deal gave seat %d %q", role, seat, want)
+	}
+
+	shots := map[string]bool{}
+	keyboard := false
+	deadline := time.Now().Add(60 * time.Second)
+	moves := 0
+	for {
+		if time.Now().After(deadline) {
+			t.Fatalf("no game over after %d moves:\n%s", moves, p.text())
+		}
+		now := eval[pageNow](p, `({
+			phase: (document.querySelector('#phase') || {dataset: {}}).dataset.phase || '',
+			actions: !!document.querySelector('#t-act:not([hidden]) button[data-verb]:not([disabled])'),
+			pass: !!document.querySelector('#t-act button[data-verb=pass]:not([disabled])') && !document.querySelector('#t-act button[data-verb=nominate]'),
+		})`)
+		if now.Actions && !shots[now.Phase] && now.Phase != "" {
+			shots[now.Phase] = true
+			p.shot("03-" + now.Phase + "-360")
+		}
+		if !keyboard && now.Pass {
+			// The keyboard: focus the button, and Enter presses it.
+			keyboard = true
+			n := eval[int](p, `window.__mafia.state.events.length`)
+			p.do(5*time.Second, chromedp.Focus(chromedp.CSS("#t-act button[data-verb=pass]")), chromedp.KeyEvent(kb.Enter))
+			p.waitJS(5*time.Second, fmt.Sprintf(`window.__mafia.state.events.length > %d`, n))
+			continue
+		}
+		verb := eval[string](p, autoplay)
+		if verb == "over" {
+			break
+		}
+		if verb != "" {
+			moves++
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if !keyboard {
+		t.Log("the game ended before a speech of ours could be ended from the keyboard")
+	}
+	p.waitJS(5*time.Second, `document.querySelectorAll('#cards li').length > 0`)
+	p.shot("04-game-over-360")
+
+	g, evs := ts.game(t, table)
+	if !g.Ended() {
+		t.Fatal("the page shows the end, the server's game goes on")
+	}
+	en := locale.New(locale.En)
+	if got, want := eval[string](p, `document.querySelector('#winner').textContent`), en.Winner(g.Winner()); got != want {
+		t.Errorf("winner: %q, want %q", got, want)
+	}
+	roles := eval[[]string](p, `[...document.querySelectorAll('#cards li')].map((li) => li.dataset.role)`)
+	if len(roles) != g.Players() {
+		t.Fatalf("%d cards shown, %d players", len(roles), g.Players())
+	}
+	for i, r := range roles {
+		if want := g.Role(engine.Seat(i + 1)).String(); r != want {
+			t.Errorf("seat %d: card %q, the deal %q", i+1, r, want)
+		}
+	}
+	groups := eval[int](p, `document.querySelectorAll('#timeline .tl-group').length`)
+	nights := 0
+	for _, e := range evs {
+		if e.Kind == engine.EvNightBegan {
+			nights++
+		}
+	}
+	if groups < nights {
+		t.Errorf("the timeline has %d nights and days, the game had %d nights", groups, nights)
+	}
+	text := eval[string](p, `document.querySelector('#timeline').innerText`)
+	if !strings.Contains(text, en.T("web.timeline.night", map[string]any{"Round": 1})) {
+		t.Errorf("the timeline does not tell night 1:\n%s", text)
+	}
+	t.Logf("game over after %d moves, %d events; %s", moves, len(evs), en.Winner(g.Winner()))
+
+	p.do(10*time.Second, chromedp.EmulateViewport(1280, 900))
+	p.shot("05-game-over-desktop")
+}

@@ -1,0 +1,143 @@
+package web
+
+import (
+	"bytes"
+	"encoding/json"
+	"html/template"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+
+	"mafia/engine"
+	"mafia/locale"
+	"mafia/room"
+)
+
+// Handler serves the browser client: the page at / and at every invite link
+// /t/{id} (the page opens the table itself), and its files under
+// /static/<version>/. Mount it for "GET /" and "GET /t/{id}".
+func Handler() http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /{$}", serveIndex)
+	mux.HandleFunc("GET /t/{id}", serveIndex)
+	mux.HandleFunc("GET /static/{ver}/{path...}", serveStatic)
+	mux.HandleFunc("GET /favicon.ico", func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, "/static/"+Version()+"/icon.svg", http.StatusMovedPermanently)
+	})
+	return mux
+}
+
+// page is the data of the page's template.
+type page struct {
+	Lang    string
+	Title   string
+	Version string
+	Boot    template.JS
+}
+
+var (
+	indexOnce sync.Once
+	indexTmpl *template.Template
+	bootJSON  []byte
+)
+
+func loadIndex() {
+	indexTmpl = template.Must(template.ParseFS(staticFS, "static/index.html"))
+	b, err := json.Marshal(bootData())
+	if err != nil {
+		panic("web: " + err.Error())
+	}
+	bootJSON = b
+}
+
+// serveIndex serves the page. It is never cached: it names the version of
+// the files it loads. The language it is first drawn in is a guess (the
+// "lang" cookie, then Accept-Language); the page then takes the player's
+// own choice.
+func serveIndex(w http.ResponseWriter, r *http.Request) {
+	indexOnce.Do(loadIndex)
+	lang := guessLang(r)
+	var b bytes.Buffer
+	err := indexTmpl.Execute(&b, page{
+		Lang: string(lang), Title: locale.New(lang).T("web.title", nil), Version: Version(), Boot: template.JS(bootJSON),
+	})
+	if err != nil {
+		http.Error(w, "template: "+err.Error(), http.StatusInternalServerError)
+		return
+	}
+	h := w.Header()
+	h.Set("Content-Type", "text/html; charset=utf-8")
+	h.Set("Cache-Control", "no-cache")
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Referrer-Policy", "no-referrer")
+	h.Set("X-Frame-Options", "DENY")
+	h.Set("Content-Security-Policy", "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "+
+		"connect-src 'self'; media-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'")
+	h.Set("Content-Length", strconv.Itoa(b.Len()))
+	if r.Method != http.MethodHead {
+		_, _ = w.Write(b.Bytes())
+	}
+}
+
+// guessLang picks the page's first language: the "lang" cookie the page
+// sets on a switch, then the first of Accept-Language the catalogs hold;
+// English when none.
+func guessLang(r *http.Request) locale.Lang {
+	if c, err := r.Cookie("lang"); err == nil {
+		if l, ok := locale.Parse(c.Value); ok {
+			return l
+		}
+	}
+	for _, part := range strings.Split(r.Header.Get("Accept-Language"), ",") {
+		tag, _, _ := strings.Cut(part, ";")
+		if l, ok := locale.Parse(tag); ok {
+			return l
+		}
+	}
+	return locale.En
+}
+
+// boot is what the page needs before its first request: the languages, and
+// the rulebook's options, presets, limits and default timings for the form
+// that creates a table.
+type boot struct {
+	Langs    []locale.Lang          `json:"langs"`
+	Options  []option               `json:"options"`
+	Presets  map[int]map[string]int `json:"presets"`
+	Seats    [2]int                 `json:"seats"` // fewest and most players
+	Timings  map[string]int64       `json:"timings_ms"`
+	FoulsMax int                    `json:"foul_limit_max"`
+}
+
+// option is one house rule of RULES.md: its values, the default first
+// (none for a number).
+type option struct {
+	Name    string   `json:"name"`
+	Values  []string `json:"values,omitempty"`
+	Default string   `json:"default"`
+}
+
+func bootData() boot {
+	b := boot{Langs: []locale.Lang{locale.Ka, locale.En, locale.Ru}, Presets: map[int]map[string]int{},
+		Seats: [2]int{engine.MinSeats, engine.MaxSeats}, Timings: room.DefaultTimings().Millis(), FoulsMax: engine.MaxFoulLimit}
+	def := engine.DefaultRules()
+	for _, o := range engine.Options {
+		v, _ := def.Get(o.Name)
+		b.Options = append(b.Options, option{Name: o.Name, Values: o.Values, Default: v})
+	}
+	for n := engine.PresetMin; n <= engine.PresetMax; n++ {
+		s, err := engine.Preset(n)
+		if err != nil {
+			continue
+		}
+		b.Presets[n] = setupMap(s)
+	}
+	return b
+}
+
+// setupMap names a setup's counts as the create request spells them.
+func setupMap(s engine.Setup) map[string]int {
+	return map[string]int{"Don": s.Don, "Mafia": s.Mafia, "Maniac": s.Maniac, "Detective": s.Detective,
+		"Doctor": s.Doctor, "Citizens": s.Citizens}
+}

@@ -1,0 +1,108 @@
+package web_test
+
+import (
+	"context"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/chromedp"
+
+	"mafia/engine"
+	"mafia/locale"
+)
+
+// preferLanguage makes the tab's browser prefer the languages of an
+// Accept-Language list (navigator.languages too).
+func preferLanguage(tb *tab, accept string) {
+	tb.t.Helper()
+	ua := eval[string](tb, `navigator.userAgent`)
+	tb.do(5*time.Second, chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		_, err := cdp.Call(ctx, t, emulation.SetUserAgentOverride, emulation.SetUserAgentOverrideParams{UserAgent: ua, AcceptLanguage: accept})
+		return err
+	}))
+}
+
+var fieldRE = regexp.MustCompile(`\{\{\s*\.\w+\s*\}\}`)
+
+// noEnglish fails the test when the page shows a sentence of the English
+// catalog that the page's own language words differently: a string that
+// did not come from the page's catalog.
+func noEnglish(tb *tab, lang locale.Lang) {
+	tb.t.Helper()
+	text := eval[string](tb, `document.body.innerText`)
+	en, other := locale.Messages(locale.En), locale.Messages(lang)
+	for id, forms := range en {
+		if !strings.HasPrefix(id, "web.") && !strings.HasPrefix(id, "view.") && !strings.HasPrefix(id, "event.") {
+			continue
+		}
+		for form, s := range forms {
+			if s == other[id][form] || strings.HasPrefix(id, "web.lang_") {
+				continue
+			}
+			// The fixed words between a message's fields.
+			for _, part := range fieldRE.Split(s, -1) {
+				part = strings.TrimSpace(strings.Trim(part, ".:,()"))
+				if len(part) < 8 {
+					continue
+				}
+				if strings.Contains(text, part) {
+					tb.t.Errorf("%s: the page in %s shows English %q (from %s)", tb.name, lang, part, id)
+				}
+			}
+		}
+	}
+}
+
+// TestBrowserLanguage: a browser that prefers Georgian gets the page in
+// Georgian; the visible switch turns it to English and Russian, and the
+// choice is remembered over a reload.
+func TestBrowserLanguage(t *testing.T) {
+	t.Parallel()
+	needBrowser(t)
+	ts := startServer(t)
+	p := newTab(t, "georgian", 360, 780)
+	p.do(10*time.Second, chromedp.Navigate("about:blank"))
+	preferLanguage(p, "ka-GE,ka;q=0.9,en;q=0.5")
+	p.do(15*time.Second, chromedp.Navigate(ts.URL+"/"), chromedp.WaitVisible(chromedp.CSS("#create")))
+	ka, en, ru := locale.New(locale.Ka), locale.New(locale.En), locale.New(locale.Ru)
+	if got := eval[string](p, `document.documentElement.lang`); got != "ka" {
+		t.Fatalf("a browser that prefers Georgian gets lang=%q", got)
+	}
+	for sel, id := range map[string]string{"#create-h": "web.create.heading", "#tables-h": "web.lobby.tables", "#create": "web.create.submit"} {
+		if got, want := eval[string](p, `document.querySelector('`+sel+`').textContent`), ka.T(id, nil); got != want {
+			t.Errorf("%s: %q, want %q", sel, got, want)
+		}
+	}
+	if got, want := eval[string](p, `document.title`), ka.T("web.title", nil); got != want {
+		t.Errorf("title %q, want %q", got, want)
+	}
+	preset, _ := engine.Preset(11)
+	if got, want := eval[string](p, `document.querySelector('#setup-summary').textContent`), ka.Setup(preset); got != want {
+		t.Errorf("the setup's summary: %q, want %q", got, want)
+	}
+	noEnglish(p, locale.Ka)
+	p.do(5*time.Second, chromedp.Click(chromedp.CSS("#more-opts summary")), chromedp.Click(chromedp.CSS("#more-times summary")))
+	noEnglish(p, locale.Ka)
+	p.shot("20-lobby-ka-360")
+
+	p.do(10*time.Second, chromedp.Click(chromedp.CSS(`button[data-lang="en"]`)))
+	p.waitJS(5*time.Second, `document.documentElement.lang === 'en'`)
+	if got, want := eval[string](p, `document.querySelector('#create-h').textContent`), en.T("web.create.heading", nil); got != want {
+		t.Errorf("after the switch to English: %q, want %q", got, want)
+	}
+	p.do(10*time.Second, chromedp.Click(chromedp.CSS(`button[data-lang="ru"]`)))
+	p.waitJS(5*time.Second, `document.documentElement.lang === 'ru'`)
+	p.do(15*time.Second, chromedp.Reload(), chromedp.WaitVisible(chromedp.CSS("#create")))
+	if got, want := eval[string](p, `document.querySelector('#create-h').textContent`), ru.T("web.create.heading", nil); got != want {
+		t.Errorf("after a reload the choice of Russian is lost: %q, want %q", got, want)
+	}
+	if got := eval[string](p, `document.querySelector('button[data-lang="ru"]').getAttribute('aria-pressed')`); got != "true" {
+		t.Errorf("the switch does not show Russian as chosen: aria-pressed=%q", got)
+	}
+	noEnglish(p, locale.Ru)
+	p.shot("21-lobby-ru-360")
+}

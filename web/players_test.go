@@ -1,0 +1,192 @@
+package web_test
+
+import (
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"mafia/engine"
+	"mafia/locale"
+)
+
+// slowNight keeps the game at night 1 while the pages are checked.
+var slowNight = map[string]string{"night": "40", "speech": "5", "vote": "2"}
+
+// joinTable opens an invite link and takes a seat with a name.
+func joinTable(tb *tab, url, name string) {
+	tb.t.Helper()
+	tb.do(15*time.Second,
+		chromedp.Navigate(url),
+		chromedp.WaitVisible(chromedp.CSS("#join-name")),
+		chromedp.SendKeys(chromedp.CSS("#join-name"), name),
+		chromedp.Click(chromedp.CSS("#join")),
+		chromedp.WaitVisible(chromedp.CSS("#seated")),
+	)
+}
+
+// mySeat returns the seat the page says is its own.
+func mySeat(tb *tab) int {
+	tb.t.Helper()
+	return eval[int](tb, `+(document.querySelector('.seat.me') || {dataset: {seat: 0}}).dataset.seat`)
+}
+
+// seenRoles returns the role each seat card of the page shows ("" for none).
+func seenRoles(tb *tab) map[int]string {
+	tb.t.Helper()
+	var list []struct {
+		Seat int    `json:"seat"`
+		Role string `json:"role"`
+	}
+	list = eval[[]struct {
+		Seat int    `json:"seat"`
+		Role string `json:"role"`
+	}](tb, `[...document.querySelectorAll('#t-seats li[data-seat]')].map((li) => ({
+		seat: +li.dataset.seat, role: (li.querySelector('[data-role]') || {dataset: {role: ''}}).dataset.role }))`)
+	out := map[int]string{}
+	for _, x := range list {
+		out[x.Seat] = x.Role
+	}
+	return out
+}
+
+// TestBrowserThreePlayers: three players in three browsers at one table
+// (the host on a phone, one more phone, one desktop). Each sees its own
+// card and never another's (the mafia sees its team, as the rules say); a
+// reload mid-game resumes the seat with no prompt; the language switch
+// shows Georgian; a refused move shows the engine's sentence.
+func TestBrowserThreePlayers(t *testing.T) {
+	t.Parallel()
+	needBrowser(t)
+	ts := startServer(t)
+	a := newTab(t, "host", 360, 780)
+	b := newTab(t, "phone", 360, 780)
+	c := newTab(t, "desktop", 1280, 900)
+	table := createTable(a, ts.URL, "Ana", 7, slowNight)
+	invite := eval[string](a, `document.querySelector('#invite-url').value`)
+	if invite != ts.URL+"/t/"+table {
+		t.Fatalf("invite link %q, want %s/t/%s", invite, ts.URL, table)
+	}
+	// One joins from the open tables, one by the invite link.
+	b.do(15*time.Second,
+		chromedp.Navigate(ts.URL+"/"),
+		chromedp.WaitVisible(chromedp.CSS(`#tables a[href="/t/`+table+`"]`)),
+		chromedp.Click(chromedp.CSS(`#tables a[href="/t/`+table+`"]`)),
+		chromedp.WaitVisible(chromedp.CSS("#join-name")),
+		chromedp.SendKeys(chromedp.CSS("#join-name"), "Beka"),
+		chromedp.Click(chromedp.CSS("#join")),
+		chromedp.WaitVisible(chromedp.CSS("#seated")),
+	)
+	joinTable(c, invite, "Cira")
+	a.waitJS(10*time.Second, `document.querySelectorAll('#t-seats li:not(.free)').length === 3`)
+
+	// Before the start the town's chat is open to all.
+	a.do(5*time.Second, chromedp.SendKeys(chromedp.CSS("#chat-input"), "gamarjoba\r"))
+	for _, p := range []*tab{b, c} {
+		p.waitJS(5*time.Second, `document.querySelector('#chat-msgs').textContent.includes('gamarjoba')`)
+	}
+	a.shot("10-three-lobby-host-360")
+	a.do(10*time.Second,
+		chromedp.Click(chromedp.CSS("#add-bots")),
+		chromedp.WaitEnabled(chromedp.CSS("#start")),
+		chromedp.Click(chromedp.CSS("#start")),
+	)
+	tabs := []*tab{a, b, c}
+	for _, p := range tabs {
+		p.waitJS(15*time.Second, `!!document.querySelector('#my-card [data-role]') && document.querySelector('#phase').dataset.phase === 'night'`)
+	}
+	g, _ := ts.game(t, table)
+	seats := map[*tab]int{}
+	for _, p := range tabs {
+		s := mySeat(p)
+		if s == 0 || seats[p] != 0 {
+			t.Fatalf("%s: seat %d", p.name, s)
+		}
+		seats[p] = s
+		mine := g.Role(engine.Seat(s))
+		if got := eval[string](p, `document.querySelector('#my-card [data-role]').dataset.role`); got != mine.String() {
+			t.Errorf("%s (seat %d): the card shows %q, the deal %q", p.name, s, got, mine)
+		}
+		for seat, role := range seenRoles(p) {
+			want := ""
+			switch {
+			case seat == s:
+				want = mine.String()
+			case mine.IsMafia() && g.Role(engine.Seat(seat)).IsMafia():
+				want = g.Role(engine.Seat(seat)).String() // the mafia knows its team
+			}
+			if role != want {
+				t.Errorf("%s (seat %d, %s): seat %d's card shows %q, want %q", p.name, s, mine, seat, role, want)
+			}
+		}
+	}
+	for _, p := range tabs {
+		if !eval[bool](p, `document.querySelector('#chat-input').disabled`) {
+			t.Errorf("%s: the town's chat is open at night", p.name)
+		}
+	}
+	a.shot("11-three-night-host-360")
+	b.shot("12-three-night-phone-360")
+	c.shot("13-three-night-desktop")
+
+	// The card hides with a tap, and stays hidden over a reload.
+	b.do(5*time.Second, chromedp.Click(chromedp.CSS("#my-card")))
+	b.waitJS(5*time.Second, `!document.querySelector('#my-card [data-role]') && document.querySelector('#my-card').getAttribute('aria-expanded') === 'false'`)
+
+	// Reload mid-game: the same seat, the same card, the events again, and
+	// no prompt for a name.
+	before := eval[int](b, `document.querySelectorAll('#log li').length`)
+	b.do(15*time.Second, chromedp.Reload(), chromedp.WaitVisible(chromedp.CSS("#my-card")))
+	b.waitJS(10*time.Second, `document.querySelectorAll('#log li').length >= `+fmt.Sprint(before))
+	if s := mySeat(b); s != seats[b] {
+		t.Errorf("after a reload the page is at seat %d, was %d", s, seats[b])
+	}
+	if eval[bool](b, `!!document.querySelector('#join-name') && !!document.querySelector('#join-name').offsetParent`) {
+		t.Error("after a reload the page asks for a name")
+	}
+	b.do(5*time.Second, chromedp.Click(chromedp.CSS("#my-card")))
+	b.waitJS(5*time.Second, `document.querySelector('#my-card [data-role]').dataset.role === '`+g.Role(engine.Seat(seats[b])).String()+`'`)
+
+	// A dropped connection comes back by itself.
+	b.do(5*time.Second, chromedp.Evaluate[chromedp.Void](`window.__mafia.conn.ws.close()`))
+	b.waitJS(10*time.Second, `window.__mafia.state.conn === 'open' && window.__mafia.conn.ws && window.__mafia.conn.ws.readyState === 1`)
+
+	// A refused move shows the engine's own sentence: nominating at night,
+	// as a stale button would.
+	refused := func(p *tab, lang locale.Lang) {
+		t.Helper()
+		s := seats[p]
+		g, _ := ts.game(t, table)
+		cmd := engine.Command{Verb: engine.Nominate, By: engine.Seat(s), Target: engine.Seat(s%7 + 1)}
+		_, err := g.Clone().Handle(cmd)
+		if err == nil {
+			t.Fatalf("the engine accepts %+v", cmd)
+		}
+		want := locale.New(lang).Refusal(err)
+		p.do(5*time.Second, chromedp.Evaluate[chromedp.Void](fmt.Sprintf(
+			`window.__mafia.send({type: 'command', verb: 'nominate', target: %d})`, s%7+1)))
+		p.waitJS(5*time.Second, fmt.Sprintf(`(document.querySelector('#alert-text') || {}).textContent === %q`, want))
+	}
+	refused(a, locale.En)
+
+	// The language switch: Georgian text from the catalogs, the server's
+	// sentences in Georgian too.
+	ka := locale.New(locale.Ka)
+	c.do(10*time.Second, chromedp.Click(chromedp.CSS(`button[data-lang="ka"]`)))
+	c.waitJS(10*time.Second, `document.documentElement.lang === 'ka'`)
+	c.waitJS(10*time.Second, fmt.Sprintf(`document.querySelector('#phase').textContent === %q`,
+		ka.T("view.night", map[string]any{"Round": 1})))
+	if got, want := eval[string](c, `document.querySelector('#t-seats h2').textContent`), ka.T("web.seats", nil); got != want {
+		t.Errorf("seats heading in Georgian: %q, want %q", got, want)
+	}
+	if got, want := eval[string](c, `document.querySelector('#my-card .card-role').textContent`), ka.Role(g.Role(engine.Seat(seats[c]))); got != want {
+		t.Errorf("card in Georgian: %q, want %q", got, want)
+	}
+	c.waitJS(10*time.Second, `window.__mafia.state.conn === 'open'`)
+	noEnglish(c, locale.Ka)
+	c.shot("14-three-night-desktop-ka")
+	refused(c, locale.Ka)
+	c.shot("15-three-refusal-desktop-ka")
+	b.shot("16-three-after-reload-phone")
+}

@@ -1,0 +1,50 @@
+package web_test
+
+import (
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// TestBrowserSpeechSignals: a speech gives a soft signal 10 s before its
+// end (the server's warning) and one at its end; the mute switch silences
+// them. The deadline bar follows the server's deadline.
+func TestBrowserSpeechSignals(t *testing.T) {
+	t.Parallel()
+	needBrowser(t)
+	ts := startServer(t)
+	p := newTab(t, "signals", 360, 780)
+	createTable(p, ts.URL, "Dato", 5, map[string]string{
+		"speech": "10.8", "last_words": "10.8", "defence": "10.8", "tie_speech": "10.8", "night": "0.3", "vote": "1.5",
+	})
+	p.do(10*time.Second,
+		chromedp.Click(chromedp.CSS("#add-bots")),
+		chromedp.WaitEnabled(chromedp.CSS("#start")),
+		chromedp.Click(chromedp.CSS("#start")),
+	)
+	// Our seat is the first: day 1's first speech, or our last words.
+	p.waitJS(15*time.Second, `!!document.querySelector('#t-act button[data-verb=pass]')`)
+	p.waitJS(3*time.Second, `window.__mafia.sounds.warn >= 1`)
+	if n := eval[int](p, `window.__mafia.sounds.sounded`); n < 1 {
+		t.Errorf("the warning made no sound (sounded=%d)", n)
+	}
+	w1 := eval[float64](p, `parseFloat(document.querySelector('#t-clock .bar').style.width)`)
+	left1 := eval[int](p, `+document.querySelector('#t-clock [role=progressbar]').getAttribute('aria-valuenow')`)
+	p.shot("30-speech-clock-360")
+	p.do(5*time.Second, chromedp.Click(chromedp.CSS("#mute")))
+	if got := eval[string](p, `document.querySelector('#mute').getAttribute('aria-pressed')`); got != "true" {
+		t.Errorf("mute: aria-pressed=%q", got)
+	}
+	time.Sleep(1200 * time.Millisecond)
+	w2 := eval[float64](p, `parseFloat(document.querySelector('#t-clock .bar').style.width)`)
+	left2 := eval[int](p, `+document.querySelector('#t-clock [role=progressbar]').getAttribute('aria-valuenow')`)
+	if !(w2 < w1) || !(left2 < left1) || left1 > 11 {
+		t.Errorf("the deadline bar does not run down: %.1f%% %ds, then %.1f%% %ds", w1, left1, w2, left2)
+	}
+	sounded := eval[int](p, `window.__mafia.sounds.sounded`)
+	p.waitJS(14*time.Second, `window.__mafia.sounds.end >= 1`)
+	if n := eval[int](p, `window.__mafia.sounds.sounded`); n != sounded {
+		t.Errorf("muted, the end of the speech still made a sound")
+	}
+}

@@ -1,0 +1,173 @@
+// conn.js: one seat's WebSocket (server/conn.go). The seat's token travels
+// in its HttpOnly cookie, so a reload or a new connection resumes the seat
+// with no prompt. A dropped connection comes back by itself, with backoff,
+// asking only for the events after those it has (?since=).
+
+import { current } from './i18n.js';
+
+const PING_EVERY = 15000; // a ping, to find a dead connection
+const PING_WAIT = 8000; // how long an answer may take
+const REQUEST_WAIT = 10000;
+
+export class Conn {
+  /**
+   * handlers: message(m) for every frame; state(s) with 'connecting',
+   * 'open', 'lost'; refused(m) when the server refuses the seat's token
+   * (it then stays closed); gone() when the table does not answer at all
+   * before a first welcome; since() the events the page already has.
+   */
+  constructor(table, handlers) {
+    this.table = table;
+    this.h = handlers;
+    this.ws = null;
+    this.attempt = 0;
+    this.nextID = 0;
+    this.waiting = new Map();
+    this.stopped = false;
+    this.welcomed = false;
+    this.timer = null;
+    this.pingTimer = null;
+    this.lastRx = 0;
+    this.onOnline = () => this.reconnectNow();
+    this.onVisible = () => { if (document.visibilityState === 'visible') this.check(); };
+    window.addEventListener('online', this.onOnline);
+    document.addEventListener('visibilitychange', this.onVisible);
+  }
+
+  url() {
+    const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
+    return `${proto}//${location.host}/api/tables/${encodeURIComponent(this.table)}/ws?since=${this.h.since()}&lang=${current()}`;
+  }
+
+  start() {
+    if (this.stopped) return;
+    clearTimeout(this.timer);
+    this.h.state(this.attempt === 0 ? 'connecting' : 'lost');
+    let ws;
+    try {
+      ws = new WebSocket(this.url());
+    } catch {
+      this.retry();
+      return;
+    }
+    this.ws = ws;
+    let refused = false;
+    let got = false; // any frame on this connection
+    let welcome = false; // its welcome
+    ws.onmessage = (ev) => {
+      got = true;
+      this.lastRx = Date.now();
+      let m;
+      try { m = JSON.parse(ev.data); } catch { return; }
+      if (m.type === 'welcome') {
+        welcome = true;
+        this.attempt = 0;
+        this.welcomed = true;
+        this.h.state('open');
+      }
+      if (m.type === 'error' && !m.id && !welcome) {
+        // The server refused the connection (the seat's token is unknown
+        // here): it closes it next, and a retry would get the same.
+        refused = true;
+        this.h.refused(m);
+        return;
+      }
+      if ((m.type === 'reply' || m.type === 'error') && m.id && this.waiting.has(m.id)) {
+        const w = this.waiting.get(m.id);
+        this.waiting.delete(m.id);
+        clearTimeout(w.timer);
+        w.done(m);
+      }
+      this.h.message(m);
+    };
+    ws.onopen = () => {
+      this.lastRx = Date.now();
+      this.schedulePing();
+    };
+    ws.onclose = () => {
+      if (this.ws !== ws) return;
+      this.ws = null;
+      clearTimeout(this.pingTimer);
+      for (const [, w] of this.waiting) { clearTimeout(w.timer); w.done({ type: 'error', code: 'network' }); }
+      this.waiting.clear();
+      if (this.stopped || refused) return;
+      if (!got && !this.welcomed && this.attempt === 0 && this.h.gone) {
+        this.h.gone().then((gone) => { if (!gone) this.retry(); });
+        return;
+      }
+      this.retry();
+    };
+  }
+
+  retry() {
+    if (this.stopped) return;
+    this.h.state('lost');
+    const delay = Math.min(10000, 300 * 2 ** this.attempt) * (0.6 + Math.random() * 0.4);
+    this.attempt++;
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.start(), delay);
+  }
+
+  /** reconnectNow drops the connection (if any) and opens a new one at once. */
+  reconnectNow() {
+    if (this.stopped) return;
+    this.attempt = Math.min(this.attempt, 1);
+    if (this.ws) {
+      const ws = this.ws;
+      this.ws = null;
+      ws.onclose = null;
+      ws.close();
+      clearTimeout(this.pingTimer);
+    }
+    this.start();
+  }
+
+  /** check reconnects when the connection is gone or silent too long. */
+  check() {
+    if (!this.ws || this.ws.readyState > WebSocket.OPEN) this.reconnectNow();
+    else if (Date.now() - this.lastRx > PING_EVERY + PING_WAIT) this.reconnectNow();
+  }
+
+  schedulePing() {
+    clearTimeout(this.pingTimer);
+    this.pingTimer = setTimeout(() => {
+      if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return;
+      const sent = Date.now();
+      this.send({ type: 'ping' }).catch(() => {});
+      setTimeout(() => { if (this.lastRx < sent && this.ws) this.reconnectNow(); }, PING_WAIT);
+      this.schedulePing();
+    }, PING_EVERY);
+  }
+
+  /** send sends a request and resolves with the server's reply or error
+   * frame; a lost connection resolves with {type:'error', code:'network'}. */
+  send(msg) {
+    return new Promise((resolve) => {
+      if (!this.ws || this.ws.readyState !== WebSocket.OPEN) {
+        resolve({ type: 'error', code: 'network' });
+        return;
+      }
+      const id = ++this.nextID;
+      const timer = setTimeout(() => {
+        this.waiting.delete(id);
+        resolve({ type: 'error', code: 'network' });
+      }, REQUEST_WAIT);
+      this.waiting.set(id, { done: resolve, timer });
+      this.ws.send(JSON.stringify({ v: 1, id, ...msg }));
+    });
+  }
+
+  stop() {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    clearTimeout(this.pingTimer);
+    window.removeEventListener('online', this.onOnline);
+    document.removeEventListener('visibilitychange', this.onVisible);
+    if (this.ws) {
+      const ws = this.ws;
+      this.ws = null;
+      ws.onclose = null;
+      ws.close();
+    }
+  }
+}

@@ -1,0 +1,64 @@
+// gameover.js: the end of a game: the winner, every card, and the game's
+// timeline as this seat saw it (nights, checks, nominations, votes).
+
+import { h, lines } from './dom.js';
+import { t } from './i18n.js';
+import { narrate, roleName, winnerText } from './narrate.js';
+import { nameOf, teamOf } from './names.js';
+
+// The events the timeline tells; the others (each speech, each private
+// vote) are in the log.
+const TIMELINE = new Set(['mafia_chose', 'checked', 'healed', 'shot', 'night_ended', 'player_out',
+  'speech_skipped', 'nominated', 'vote_closed', 'tie', 'all_vote_closed', 'nobody_leaves', 'fouled']);
+
+/** renderOver returns the game-over section, or null while the game goes on. */
+export function renderOver(st, ctx) {
+  const v = st.view;
+  if (!v || v.phase !== 'ended') return null;
+  const end = [...st.events].reverse().find((e) => e.kind === 'game_ended');
+  const roles = end ? end.roles || [] : [];
+  const out = new Map();
+  for (const e of st.events) if (e.kind === 'player_out') out.set(e.target, e);
+  const out1 = [h('h2', { id: 'over-h' }, t('web.over.heading'))];
+  out1.push(h('p', { class: `winner w-${v.winner}`, id: 'winner', 'data-winner': v.winner }, winnerText(v.winner)));
+  if (st.seat && v.role) {
+    let mine = 'play.you_lose';
+    if (v.winner === 'draw') mine = 'play.you_draw';
+    else if (teamOf(v.role) === v.winner) mine = 'play.you_win';
+    out1.push(h('p', { class: 'personal' }, t(mine)));
+  }
+  out1.push(h('h3', {}, t('web.over.cards')));
+  out1.push(h('ol', { class: 'cards', id: 'cards' }, roles.map((r, i) => {
+    const s = i + 1;
+    const gone = out.get(s);
+    return h('li', { class: `card-row team-${teamOf(r)}${gone ? ' dead' : ''}`, 'data-seat': s, 'data-role': r },
+      h('span', { class: 'num' }, String(s)),
+      h('span', { class: 'name' }, nameOf(st, s), st.seat === s ? ` (${t('web.you')})` : ''),
+      h('span', { class: `badge role r-${r}` }, roleName(r)),
+      h('span', { class: 'fate' }, gone ? t(`cause.${gone.cause || 'none'}`) : t('web.survived')));
+  })));
+  out1.push(h('h3', {}, t('web.over.timeline')));
+  out1.push(h('ol', { class: 'timeline', id: 'timeline' }, timeline(st)));
+  out1.push(h('p', {}, h('a', {
+    class: 'button', href: '/', key: 'back', on: { click: (ev) => { ev.preventDefault(); ctx.navigate('/'); } },
+  }, t('web.over.back'))));
+  return out1;
+}
+
+function timeline(st) {
+  const items = [];
+  let group = null;
+  const open = (title, cls) => {
+    group = h('ol', { class: 'tl-items' });
+    items.push(h('li', { class: `tl-group ${cls}` }, h('h4', {}, title), group));
+  };
+  for (const e of st.events) {
+    if (e.kind === 'night_began') open(t('web.timeline.night', { Round: e.round }), 'night');
+    else if (e.kind === 'day_began') open(t('web.timeline.day', { Round: e.round }), 'day');
+    else if (TIMELINE.has(e.kind)) {
+      if (!group) open(t('web.timeline.night', { Round: e.round || 1 }), 'night');
+      group.append(h('li', { class: `ev k-${e.kind}` }, lines(narrate(e, st.seat))));
+    }
+  }
+  return items;
+}

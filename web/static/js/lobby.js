@@ -1,0 +1,224 @@
+// lobby.js: the home screen: the open tables, a new table (by player count
+// or a custom setup, the rulebook's house rules with their defaults, the
+// timings), and joining by an invite link.
+
+import { h, patch } from './dom.js';
+import { t, tn } from './i18n.js';
+import { api } from './api.js';
+import { andList } from './narrate.js';
+import { TIMINGS } from './names.js';
+
+const ROLES = [['Don', 'setup.don'], ['Mafia', 'setup.mafia'], ['Maniac', 'setup.maniac'],
+  ['Detective', 'setup.detective'], ['Doctor', 'setup.doctor'], ['Citizens', 'setup.citizen']];
+
+/** setupSentence tells a setup as Printer.Setup does ("7 players at the
+ * table: 1 don, 1 mafioso, ..."). */
+export function setupSentence(s) {
+  const items = [];
+  let n = 0;
+  for (const [k, id] of ROLES) {
+    const c = s[k] || 0;
+    n += c;
+    if (c > 0) items.push(tn(id, c));
+  }
+  return tn('setup.table', n, { Count: n, List: andList(items) });
+}
+
+/** lobbyScreen returns the home screen. */
+export function lobbyScreen({ boot, navigate }) {
+  const el = h('div', { class: 'screen lobby' });
+  const tablesPart = h('section', { class: 'part tables', id: 'l-tables', 'aria-labelledby': 'tables-h' });
+  const createPart = h('section', { class: 'part create', id: 'l-create', 'aria-labelledby': 'create-h' });
+  const invitePart = h('section', { class: 'part invite', id: 'l-invite', 'aria-labelledby': 'invite-h' });
+  el.append(createPart, tablesPart, invitePart);
+
+  const presets = boot.presets;
+  const counts = Object.keys(presets).map(Number).sort((a, b) => a - b);
+  // The form's values, kept across re-renders (a language switch).
+  const form = {
+    table: '', name: localStorage.getItem('mafia.name') || '', mode: 'preset', players: counts[counts.length - 1],
+    custom: { ...presets[counts[counts.length - 1]] }, options: {}, timings: {}, public: true,
+  };
+  for (const o of boot.options) form.options[o.name] = o.default;
+  for (const k of TIMINGS) if (k in boot.timings_ms) form.timings[k] = boot.timings_ms[k] / 1000;
+  let tables = null;
+  let listError = '';
+  let formError = '';
+  let busy = false;
+  let invite = '';
+  let inviteError = '';
+
+  function collect() {
+    const q = (sel) => createPart.querySelector(sel);
+    if (!q('#create-name')) return;
+    form.table = q('#create-name').value;
+    form.name = q('#your-name').value;
+    form.mode = q('input[name=mode]:checked') ? q('input[name=mode]:checked').value : form.mode;
+    form.players = Number(q('#players').value);
+    for (const [k] of ROLES) form.custom[k] = Number(q(`#count-${k}`).value) || 0;
+    for (const o of boot.options) form.options[o.name] = q(`#opt-${o.name}`).value;
+    for (const k of Object.keys(form.timings)) form.timings[k] = Number(q(`#time-${k}`).value);
+    form.public = q('#public').checked;
+    form.optsOpen = q('#more-opts').open;
+    form.timesOpen = q('#more-times').open;
+    const inv = invitePart.querySelector('#invite');
+    if (inv) invite = inv.value;
+  }
+
+  function summary() {
+    const s = form.mode === 'preset' ? presets[form.players] : form.custom;
+    return setupSentence(s);
+  }
+
+  function drawCreate() {
+    const field = (id, label, input, hint) => h('div', { class: 'field' }, h('label', { for: id }, label), input,
+      hint ? h('p', { class: 'hint' }, hint) : null);
+    const presetSelect = h('select', { id: 'players', key: 'players', disabled: form.mode !== 'preset', on: { change: changed } },
+      counts.map((n) => h('option', { value: n, selected: n === form.players }, tn('web.create.players_n', n))));
+    const custom = h('div', { class: 'grid3', hidden: form.mode !== 'custom' }, ROLES.map(([k]) =>
+      field(`count-${k}`, t(`web.create.count.${k}`), h('input', {
+        id: `count-${k}`, key: `count-${k}`, type: 'number', min: 0, max: boot.seats[1], inputmode: 'numeric',
+        value: form.custom[k], on: { input: changed },
+      }))));
+    const options = boot.options.map((o) => {
+      const id = `opt-${o.name}`;
+      if (!o.values) {
+        return field(id, t(`web.option.${o.name}`), h('input', {
+          id, key: id, type: 'number', min: 0, max: boot.foul_limit_max, inputmode: 'numeric', value: form.options[o.name],
+        }), t(`web.option_help.${o.name}`, { Default: o.default, Max: boot.foul_limit_max }));
+      }
+      return field(id, t(`web.option.${o.name}`), h('select', { id, key: id },
+        o.values.map((v) => h('option', { value: v, selected: v === form.options[o.name] },
+          v === o.default ? t('web.create.default', { Value: t(`web.value.${o.name}_${v}`) }) : t(`web.value.${o.name}_${v}`)))));
+    });
+    const timings = Object.keys(form.timings).map((k) => field(`time-${k}`, t(`web.timing.${k}`), h('input', {
+      id: `time-${k}`, key: `time-${k}`, type: 'number', min: 0.1, max: 3600, step: 0.1, inputmode: 'decimal', value: form.timings[k],
+    })));
+    patch(createPart,
+      h('h2', { id: 'create-h' }, t('web.create.heading')),
+      h('form', { id: 'create-form', novalidate: true, on: { submit: (ev) => { ev.preventDefault(); create(); } } },
+        field('your-name', t('web.create.your_name'), h('input', {
+          id: 'your-name', key: 'your-name', type: 'text', maxlength: 32, autocomplete: 'nickname', value: form.name, required: true,
+        })),
+        field('create-name', t('web.create.name'), h('input', {
+          id: 'create-name', key: 'create-name', type: 'text', maxlength: 64, value: form.table,
+          placeholder: t('web.create.default_name'),
+        })),
+        h('fieldset', {},
+          h('legend', {}, t('web.create.setup')),
+          h('div', { class: 'row wrap' },
+            h('label', { class: 'check' }, h('input', { type: 'radio', name: 'mode', value: 'preset', key: 'mode-preset', checked: form.mode === 'preset', on: { change: changed } }), ' ', t('web.create.preset')),
+            h('label', { class: 'check' }, h('input', { type: 'radio', name: 'mode', value: 'custom', key: 'mode-custom', checked: form.mode === 'custom', on: { change: changed } }), ' ', t('web.create.custom'))),
+          h('div', { hidden: form.mode !== 'preset' }, field('players', t('web.create.players'), presetSelect)),
+          custom,
+          h('p', { class: 'summary', id: 'setup-summary', 'aria-live': 'polite' }, summary())),
+        h('details', { class: 'more', id: 'more-opts', open: form.optsOpen }, h('summary', { key: 'opts' }, t('web.create.options')), h('div', { class: 'grid2' }, options)),
+        h('details', { class: 'more', id: 'more-times', open: form.timesOpen }, h('summary', { key: 'times' }, t('web.create.timings')), h('div', { class: 'grid3' }, timings)),
+        h('label', { class: 'check' }, h('input', { type: 'checkbox', id: 'public', key: 'public', checked: form.public }), ' ', t('web.create.public')),
+        formError ? h('p', { class: 'error', role: 'alert', id: 'create-error' }, formError) : null,
+        h('button', { type: 'submit', class: 'primary', id: 'create', key: 'create', disabled: busy }, t('web.create.submit'))));
+  }
+
+  function changed() {
+    collect();
+    drawCreate();
+  }
+
+  async function create() {
+    collect();
+    const name = form.name.trim();
+    if (!name) {
+      formError = t('error.name_required');
+      drawCreate();
+      return;
+    }
+    localStorage.setItem('mafia.name', name);
+    const req = {
+      name: form.table.trim() || t('web.create.default_name'),
+      public: form.public,
+      options: Object.fromEntries(Object.entries(form.options).map(([k, v]) => [k, String(v)])),
+      timings_ms: Object.fromEntries(Object.entries(form.timings).map(([k, s]) => [k, Math.round(s * 1000)])),
+    };
+    if (form.mode === 'preset') req.players = form.players;
+    else req.setup = { ...form.custom };
+    busy = true;
+    formError = '';
+    drawCreate();
+    try {
+      const made = await api.create(req);
+      try {
+        await api.join(made.table, name);
+      } catch {
+        // The table page offers the seat again.
+      }
+      navigate(made.invite);
+    } catch (e) {
+      formError = e.message;
+      busy = false;
+      drawCreate();
+    }
+  }
+
+  function drawTables() {
+    const rows = (tables || []).map((l) => {
+      const taken = (l.seats || []).filter((s) => s.taken).length;
+      return h('li', { class: `table-row s-${l.status}` },
+        h('a', {
+          href: `/t/${l.table}`, key: `tbl-${l.table}`,
+          on: { click: (ev) => { ev.preventDefault(); navigate(`/t/${l.table}`); } },
+        }, l.name),
+        h('span', { class: 'status' }, t(`web.status.${l.status}`)),
+        h('span', { class: 'count' }, tn('web.pre.taken', l.players, { Taken: taken, Count: l.players })));
+    });
+    patch(tablesPart,
+      h('h2', { id: 'tables-h' }, t('web.lobby.tables')),
+      listError ? h('p', { class: 'error' }, listError) : null,
+      tables === null ? h('p', { class: 'note' }, t('web.loading'))
+        : rows.length ? h('ul', { class: 'tables-list', id: 'tables' }, rows) : h('p', { class: 'note' }, t('web.lobby.none')),
+      h('button', { type: 'button', class: 'secondary', key: 'refresh', on: { click: load } }, t('web.lobby.refresh')));
+  }
+
+  function drawInvite() {
+    patch(invitePart,
+      h('h2', { id: 'invite-h' }, t('web.lobby.invite_heading')),
+      h('form', { class: 'row', on: { submit: (ev) => { ev.preventDefault(); go(); } } },
+        h('label', { for: 'invite', class: 'vh' }, t('web.lobby.invite_label')),
+        h('input', { id: 'invite', key: 'invite', type: 'text', value: invite, placeholder: t('web.lobby.invite_label') }),
+        h('button', { type: 'submit', key: 'go' }, t('web.lobby.go'))),
+      inviteError ? h('p', { class: 'error', role: 'alert' }, inviteError) : null);
+  }
+
+  function go() {
+    invite = invitePart.querySelector('#invite').value.trim();
+    const m = invite.match(/(?:\/t\/)?([0-9a-f]{8,64})\/?$/i);
+    if (!m) {
+      inviteError = t('web.lobby.bad_invite');
+      drawInvite();
+      return;
+    }
+    navigate(`/t/${m[1].toLowerCase()}`);
+  }
+
+  async function load() {
+    try {
+      const r = await api.tables();
+      tables = r.tables || [];
+      listError = '';
+    } catch (e) {
+      listError = e.message;
+    }
+    drawTables();
+  }
+
+  load();
+  const poll = setInterval(load, 5000);
+  drawCreate();
+  drawTables();
+  drawInvite();
+  document.title = t('web.title');
+  return {
+    el,
+    render: () => { collect(); drawCreate(); drawTables(); drawInvite(); document.title = t('web.title'); },
+    destroy: () => clearInterval(poll),
+  };
+}

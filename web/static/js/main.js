@@ -1,0 +1,87 @@
+// main.js: the page: its header (the language switch and the sound
+// switch), and its two screens, the lobby at / and a table at /t/{id}.
+
+import { h, patch } from './dom.js';
+import { t, load, choose, remember, current, LANGS } from './i18n.js';
+import { lobbyScreen } from './lobby.js';
+import { tableScreen } from './table.js';
+import { isMuted, setMuted } from './sound.js';
+import { boot } from './boot.js';
+const header = h('header', { class: 'top' });
+const main = h('main', { id: 'main' });
+const live = h('div', { id: 'live', class: 'vh', 'aria-live': 'polite' });
+let screen = null;
+
+function announce(text) {
+  live.textContent = '';
+  setTimeout(() => { live.textContent = text; }, 50);
+}
+
+function navigate(path) {
+  if (path !== location.pathname) history.pushState({}, '', path);
+  route();
+}
+
+function route() {
+  if (screen) screen.destroy();
+  const m = location.pathname.match(/^\/t\/([0-9a-zA-Z]+)\/?$/);
+  screen = m ? tableScreen(m[1], { navigate, announce }) : lobbyScreen({ boot, navigate, announce });
+  main.replaceChildren(screen.el);
+  window.scrollTo(0, 0);
+}
+
+async function switchLang(l) {
+  if (l === current()) return;
+  await load(l);
+  remember(l);
+  live.textContent = '';
+  drawHeader();
+  if (screen) {
+    screen.render();
+    if (screen.langChanged) screen.langChanged();
+  }
+}
+
+function speakerIcon(off) {
+  const ns = 'http://www.w3.org/2000/svg';
+  const svg = document.createElementNS(ns, 'svg');
+  svg.setAttribute('viewBox', '0 0 24 24');
+  svg.setAttribute('aria-hidden', 'true');
+  svg.setAttribute('focusable', 'false');
+  const path = document.createElementNS(ns, 'path');
+  path.setAttribute('d', off
+    ? 'M4 9h4l5-4v14l-5-4H4z M16 9l5 6 M21 9l-5 6'
+    : 'M4 9h4l5-4v14l-5-4H4z M16.5 8.5a5 5 0 0 1 0 7 M19 6a8.5 8.5 0 0 1 0 12');
+  svg.append(path);
+  return svg;
+}
+
+function drawHeader() {
+  const muted = isMuted();
+  patch(header,
+    h('a', { class: 'brand', href: '/', key: 'home', on: { click: (ev) => { ev.preventDefault(); navigate('/'); } } }, t('web.title')),
+    h('div', { class: 'switches' },
+      h('div', { class: 'langs', role: 'group', 'aria-label': t('web.lang') }, LANGS.map((l) => h('button', {
+        type: 'button', class: 'lang', key: `lang-${l}`, lang: l, 'data-lang': l,
+        'aria-pressed': l === current() ? 'true' : 'false', 'aria-label': t(`web.lang_name.${l}`),
+        on: { click: () => switchLang(l) },
+      }, t(`web.lang_short.${l}`)))),
+      h('button', {
+        type: 'button', class: 'mute', id: 'mute', key: 'mute', 'aria-pressed': muted ? 'true' : 'false',
+        'aria-label': t('web.mute'), title: t(muted ? 'web.sound_off' : 'web.sound_on'),
+        on: { click: () => { setMuted(!isMuted()); drawHeader(); } },
+      }, speakerIcon(muted))));
+}
+
+async function start() {
+  await load(choose());
+  document.body.replaceChildren(header, main, live);
+  drawHeader();
+  window.addEventListener('popstate', route);
+  route();
+  document.body.dataset.ready = 'true';
+}
+
+start().catch((e) => {
+  document.body.textContent = String(e);
+});

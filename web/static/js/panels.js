@@ -1,0 +1,134 @@
+// panels.js: the smaller parts of the table: my card (tap to hide), the
+// candidates, the check answers so far, the host's tools and the log.
+
+import { h, lines } from './dom.js';
+import { t, tn } from './i18n.js';
+import { narrate, roleName, teamName, resultName, seatList, tally } from './narrate.js';
+import { nameOf, teamOf, isMafia } from './names.js';
+
+/** renderCard returns my role card: a button that hides and shows it (so
+ * that a neighbour does not read it off the screen), and what the card
+ * knows: the team, the doctor's heals, the maniac's shots. */
+export function renderCard(st, ctx) {
+  const v = st.view;
+  if (!v || !st.seat || !v.role) return null;
+  const role = v.role;
+  const hidden = st.cardHidden;
+  const body = [];
+  if (!hidden) {
+    const mates = [];
+    for (const s of v.seats || []) {
+      if (s.seat !== st.seat && s.role && isMafia(role) && isMafia(s.role)) {
+        mates.push(t('view.item', { Seat: s.seat, What: `${roleName(s.role)}, ${nameOf(st, s.seat)}` }));
+      }
+    }
+    if (mates.length) body.push(h('p', { class: 'mates' }, t('view.team', { List: mates.join('; ') })));
+    const night = v.night || {};
+    if (role === 'doctor' && night.healed && night.healed.length) {
+      body.push(h('p', {}, t('view.healed', { Seats: seatList(night.healed) })));
+    }
+    if (role === 'maniac' && typeof night.shots_left === 'number') {
+      body.push(h('p', {}, tn('view.shots', night.shots_left)));
+    }
+  }
+  return [
+    h('h2', { class: 'vh' }, t('web.card.heading')),
+    h('button', {
+      type: 'button', class: `card ${hidden ? 'hidden' : `role-${role} team-${teamOf(role)}`}`, key: 'card',
+      id: 'my-card', 'aria-expanded': hidden ? 'false' : 'true', on: { click: ctx.toggleCard },
+    },
+    hidden
+      ? h('span', { class: 'card-hidden' }, t('web.card.show'))
+      : [
+        h('span', { class: 'card-label' }, t('web.card.your', { Seat: st.seat })),
+        h('span', { class: 'card-role', 'data-role': role }, roleName(role)),
+        h('span', { class: 'card-team' }, t('web.card.team', { Team: teamName(teamOf(role)) })),
+        h('span', { class: 'card-help' }, t(`web.role_help.${role}`)),
+        h('span', { class: 'card-tap' }, t('web.card.hide')),
+      ]),
+    body.length ? h('div', { class: 'card-more' }, body) : null,
+  ];
+}
+
+/** nominations returns who nominated whom today: target -> nominator. */
+function nominations(st) {
+  const by = new Map();
+  for (let i = st.events.length - 1; i >= 0; i--) {
+    const e = st.events[i];
+    if (e.kind === 'day_began' || e.kind === 'night_began') break;
+    if (e.kind === 'nominated') by.set(e.target, e.actor);
+  }
+  return by;
+}
+
+/** lastVote returns today's last closed vote, if any. */
+function lastVote(st) {
+  for (let i = st.events.length - 1; i >= 0; i--) {
+    const e = st.events[i];
+    if (e.kind === 'day_began' || e.kind === 'night_began') return null;
+    if (e.kind === 'vote_closed') return e;
+  }
+  return null;
+}
+
+/** renderCandidates returns today's candidates in their order, who named
+ * them, who defends now, and the last vote's count. */
+export function renderCandidates(st) {
+  const v = st.view;
+  if (!v || v.phase === 'night' || v.phase === 'ended') return null;
+  const cands = v.candidates || [];
+  const vote = lastVote(st);
+  if (!cands.length && !vote) return null;
+  const by = nominations(st);
+  const out = [h('h2', {}, t('web.candidates'))];
+  if (cands.length) {
+    out.push(h('ol', { class: 'cands' }, cands.map((s) => h('li', {
+      class: v.speaker === s && v.phase !== 'speech' ? 'defending' : '', 'data-seat': s,
+    },
+    h('span', { class: 'num' }, String(s)), ' ', h('span', { class: 'name' }, nameOf(st, s)),
+    by.has(s) ? h('span', { class: 'by' }, t('web.nominated_by', { Seat: by.get(s) })) : null,
+    v.speaker === s && (v.phase === 'defence' || v.phase === 'tie_speech')
+      ? h('span', { class: 'badge speaking' }, t('web.defending')) : null))));
+  }
+  if (vote) {
+    out.push(h('h3', {}, t(vote.phase === 'revote' ? 'web.revote_result' : 'web.vote_result')));
+    out.push(h('ul', { class: 'tally' }, tally(vote).map(([c, vs]) => h('li', {},
+      tn('event.tally', vs.length, { Seat: c, Count: vs.length, Voters: vs.join(', ') })))));
+  }
+  return out;
+}
+
+/** renderChecks returns the Don's or the Detective's answers so far. */
+export function renderChecks(st) {
+  const v = st.view;
+  if (!v || !st.seat || (v.role !== 'don' && v.role !== 'detective')) return null;
+  const items = (v.seats || []).filter((s) => s.check).map((s) => h('li', { 'data-seat': s.seat, 'data-check': s.check },
+    t('view.item', { Seat: s.seat, What: `${resultName(s.check)} (${nameOf(st, s.seat)})` })));
+  return [
+    h('h2', {}, t('web.checks')),
+    items.length ? h('ul', { class: 'checks' }, items) : h('p', { class: 'note' }, t('web.checks_none')),
+  ];
+}
+
+/** renderHost returns the host's tools during a game: the pause, and a
+ * switch that puts a foul button on every living player's seat. */
+export function renderHost(st, ctx) {
+  if (!st.host || !st.view || st.view.phase === 'ended') return null;
+  const pause = st.paused
+    ? h('button', { type: 'button', key: 'resume', 'data-host': 'resume', disabled: st.busy, on: { click: () => ctx.host('resume') } }, t('web.host.resume'))
+    : h('button', { type: 'button', key: 'pause', 'data-host': 'pause', disabled: st.busy, on: { click: () => ctx.host('pause') } }, t('web.host.pause'));
+  return [
+    h('h2', {}, t('web.host.heading')),
+    h('div', { class: 'row wrap' }, pause, h('button', {
+      type: 'button', key: 'fouls', id: 'foul-tools', 'aria-pressed': st.foulTools ? 'true' : 'false', on: { click: ctx.toggleFouls },
+    }, t('web.host.fouls'))),
+    st.foulTools ? h('p', { class: 'hint' }, t('web.host.fouls_hint')) : null,
+  ];
+}
+
+/** renderLog returns everything this seat has seen happen, in order. */
+export function renderLog(st) {
+  if (!st.events.length) return null;
+  const items = st.events.map((e, i) => h('li', { class: `ev k-${e.kind}`, 'data-i': i }, lines(narrate(e, st.seat))));
+  return [h('h2', {}, t('web.log')), h('ol', { class: 'log', id: 'log' }, items)];
+}

@@ -1,0 +1,365 @@
+// table.js: one table's screen: its connection, its state and the drawing
+// of its parts. The state is the server's (welcome and update frames); the
+// page only remembers what it has been sent.
+
+import { h, patch } from './dom.js';
+import { t, tn, current } from './i18n.js';
+import { Conn } from './conn.js';
+import { api } from './api.js';
+import { narrate, phaseName } from './narrate.js';
+import { SPEECHES, timingOf } from './names.js';
+import { renderSeats } from './seats.js';
+import { renderActions } from './actions.js';
+import { renderCard, renderCandidates, renderChecks, renderHost, renderLog } from './panels.js';
+import { renderOver } from './gameover.js';
+import { renderPregame, makeJoinForm } from './pregame.js';
+import { Chat } from './chat.js';
+import { signal, played } from './sound.js';
+
+/** tableScreen opens table id: it returns the screen's element and its
+ * render and destroy functions. */
+export function tableScreen(id, { navigate, announce }) {
+  const st = {
+    id, seat: 0, host: false, lobby: null, view: null, events: [], seq: 0,
+    deadline: 0, paused: false, offset: 0, conn: 'connecting', refused: null, gone: false,
+    alert: null, busy: false, copied: false, left: false, foulTools: false,
+    cardHidden: sessionStorage.getItem(`mafia.card.${id}`) === 'hidden',
+  };
+  const el = h('div', { class: 'screen table' });
+  const parts = {};
+  for (const name of ['head', 'clock', 'alert', 'over', 'pre', 'me', 'act', 'cands', 'checks', 'seats', 'host', 'log']) {
+    parts[name] = h('section', { id: `t-${name}`, class: `part p-${name}` });
+  }
+  parts.alert.setAttribute('role', 'alert');
+  parts.clock.setAttribute('aria-hidden', 'false');
+  const chat = new Chat(id, sendChat);
+  const join = makeJoinForm(doJoin);
+  el.append(parts.head, parts.clock, parts.alert,
+    h('div', { class: 'cols' },
+      h('div', { class: 'col main' }, parts.over, parts.pre, parts.me, parts.act, parts.cands, parts.checks),
+      h('div', { class: 'col side' }, parts.seats, parts.host),
+      h('div', { class: 'col talk' }, chat.el, parts.log)));
+
+  const ctx = {
+    command, host: hostAction, navigate, copy, leave: doLeave,
+    toggleFouls: () => { st.foulTools = !st.foulTools; draw(); },
+    toggleCard: () => {
+      st.cardHidden = !st.cardHidden;
+      sessionStorage.setItem(`mafia.card.${id}`, st.cardHidden ? 'hidden' : 'shown');
+      draw();
+    },
+  };
+
+  const serverNow = () => Date.now() + st.offset;
+  const step = () => (st.view ? `${st.view.round}|${st.view.phase}|${st.view.speaker || 0}` : '');
+
+  const conn = new Conn(id, {
+    since: () => st.events.length,
+    state: (s) => { st.conn = s; schedule(); },
+    refused: (m) => {
+      st.refused = m;
+      st.seat = 0;
+      if (!st.left) showAlert(m.message || t('error.bad_token'));
+      st.left = false;
+      api.table(id).then((l) => { st.lobby = l; schedule(); }).catch(() => {});
+      schedule();
+    },
+    gone: async () => {
+      try {
+        await api.table(id);
+        return false;
+      } catch (e) {
+        if (e.status === 404) {
+          st.gone = true;
+          schedule();
+          return true;
+        }
+        return false;
+      }
+    },
+    message: onMessage,
+  });
+
+  function onMessage(m) {
+    if (m.now) st.offset = m.now - Date.now();
+    const before = { step: step(), phase: st.view && st.view.phase, deadline: st.deadline };
+    switch (m.type) {
+      case 'welcome': {
+        st.seat = m.seat || 0;
+        st.host = !!m.host;
+        st.refused = null;
+        if (m.lobby) st.lobby = m.lobby;
+        if (m.view) {
+          const evs = m.events || [];
+          const start = Math.max(0, Math.min(st.events.length, (m.seq || 0) - evs.length));
+          st.events = st.events.slice(0, start).concat(evs);
+          st.seq = m.seq || st.events.length;
+          st.view = m.view;
+          if (evs.length && start > 0) tell(evs);
+        } else {
+          st.view = null;
+          st.events = [];
+          st.seq = 0;
+        }
+        clock(m);
+        break;
+      }
+      case 'update':
+        if (m.lobby) st.lobby = m.lobby;
+        if (m.events && m.events.length) {
+          if ((m.seq || 0) - m.events.length !== st.events.length) {
+            // A gap: start again from the first event.
+            st.events = [];
+            conn.reconnectNow();
+            return;
+          }
+          st.events.push(...m.events);
+          st.seq = m.seq;
+          tell(m.events);
+        }
+        if (m.view) st.view = m.view;
+        clock(m);
+        break;
+      case 'warning':
+        clock(m);
+        if (st.view && SPEECHES.has(st.view.phase)) signal('warn');
+        break;
+      case 'chat':
+        chat.add(m);
+        break;
+      case 'error':
+        if (!m.id && m.message) showAlert(m.message);
+        break;
+      default:
+    }
+    if (before.step && before.step !== step() && SPEECHES.has(before.phase) && before.deadline &&
+        serverNow() >= before.deadline - 600) {
+      signal('end');
+    }
+    schedule();
+  }
+
+  function clock(m) {
+    st.deadline = m.deadline || 0;
+    st.paused = !!m.paused;
+  }
+
+  function tell(evs) {
+    const text = evs.map((e) => narrate(e, st.seat).split('\n')[0]).join(' ');
+    announce(text);
+  }
+
+  function showAlert(text) {
+    st.alert = { text, at: Date.now() };
+    schedule();
+    setTimeout(() => { if (st.alert && Date.now() - st.alert.at >= 7900) { st.alert = null; schedule(); } }, 8000);
+  }
+
+  async function request(msg) {
+    st.busy = true;
+    schedule();
+    const r = await conn.send(msg);
+    st.busy = false;
+    if (r.type === 'error') {
+      showAlert(r.code === 'network' ? t('web.error.network') : r.message || t('error.generic'));
+    } else if (st.alert) {
+      st.alert = null;
+    }
+    schedule();
+    return r.type !== 'error';
+  }
+
+  function command(verb, target, yes) {
+    return request({ type: 'command', verb, target: target || undefined, yes: yes || undefined });
+  }
+
+  function hostAction(action, target) {
+    return request({ type: 'host', action, target: target || undefined });
+  }
+
+  function sendChat(channel, text) {
+    return request({ type: 'chat', channel, text });
+  }
+
+  async function doJoin(name) {
+    if (!name) {
+      showAlert(t('error.name_required'));
+      return;
+    }
+    localStorage.setItem('mafia.name', name);
+    st.busy = true;
+    schedule();
+    try {
+      await api.join(id, name);
+      st.alert = null;
+      st.refused = null;
+      conn.reconnectNow();
+    } catch (e) {
+      showAlert(e.message);
+    } finally {
+      st.busy = false;
+      schedule();
+    }
+  }
+
+  async function doLeave() {
+    st.busy = true;
+    schedule();
+    try {
+      st.left = true;
+      await api.leave(id);
+      conn.reconnectNow();
+    } catch (e) {
+      st.left = false;
+      showAlert(e.message);
+    } finally {
+      st.busy = false;
+      schedule();
+    }
+  }
+
+  async function copy(url) {
+    try {
+      await navigator.clipboard.writeText(url);
+    } catch {
+      const input = el.querySelector('#invite-url');
+      if (input) { input.focus(); input.select(); document.execCommand && document.execCommand('copy'); }
+    }
+    st.copied = true;
+    schedule();
+    setTimeout(() => { st.copied = false; schedule(); }, 2000);
+  }
+
+  let queued = false;
+  function schedule() {
+    if (queued) return;
+    queued = true;
+    queueMicrotask(() => { queued = false; draw(); });
+  }
+
+  function draw() {
+    const v = st.view;
+    el.className = `screen table phase-${v ? v.phase : 'lobby'}${st.paused ? ' paused' : ''}`;
+    document.title = st.lobby ? `${st.lobby.name} · ${t('web.title')}` : t('web.title');
+    patch(parts.head, head());
+    drawClock();
+    patch(parts.alert, st.alert ? [
+      h('p', { id: 'alert-text' }, st.alert.text),
+      h('button', { type: 'button', class: 'small', key: 'alert-close', 'aria-label': t('web.close'), on: { click: () => { st.alert = null; draw(); } } }, '×'),
+    ] : []);
+    parts.alert.hidden = !st.alert;
+    if (st.gone) {
+      for (const p of ['over', 'pre', 'me', 'act', 'cands', 'checks', 'seats', 'host', 'log']) show(p, null);
+      chat.el.hidden = true;
+      return;
+    }
+    show('over', renderOver(st, ctx));
+    show('pre', renderPregame(st, ctx, join));
+    show('me', renderCard(st, ctx));
+    show('act', renderActions(st, ctx));
+    show('cands', renderCandidates(st));
+    show('checks', renderChecks(st));
+    show('seats', st.lobby ? renderSeats(st, ctx) : null);
+    show('host', renderHost(st, ctx));
+    drawLog();
+    chat.el.hidden = !st.lobby || (!!st.refused && !st.seat);
+    chat.render(st);
+  }
+
+  function show(name, content) {
+    const part = parts[name];
+    if (!content) {
+      part.hidden = true;
+      part.replaceChildren();
+      return;
+    }
+    part.hidden = false;
+    patch(part, content);
+  }
+
+  let logKey = '';
+  function drawLog() {
+    const key = `${st.events.length}|${st.seat}|${current()}`;
+    if (key === logKey) return;
+    logKey = key;
+    const list = parts.log.querySelector('ol');
+    const atEnd = !list || list.scrollTop + list.clientHeight >= list.scrollHeight - 8;
+    show('log', renderLog(st));
+    const again = parts.log.querySelector('ol');
+    if (again && atEnd) again.scrollTop = again.scrollHeight;
+  }
+
+  function head() {
+    const v = st.view;
+    const out = [];
+    out.push(h('h1', { id: 'table-name' }, st.lobby ? st.lobby.name : t('web.title')));
+    if (st.gone) {
+      out.push(h('p', { class: 'status' }, t('error.not_found')));
+      out.push(h('p', {}, h('a', { href: '/', class: 'button', on: { click: (ev) => { ev.preventDefault(); navigate('/'); } } }, t('web.back'))));
+      return out;
+    }
+    let phase = '';
+    let turn = '';
+    if (v) {
+      const d = { Round: v.round, Phase: phaseName(v.phase), Seat: v.speaker || 0 };
+      if (v.phase === 'night') phase = t('view.night', d);
+      else if (v.phase === 'ended' || !v.phase) phase = t('view.step', d);
+      else phase = t('view.day', d);
+      if (v.speaker && v.phase !== 'ended') turn = t(v.speaker === st.seat ? 'view.speaker_you' : 'view.speaker', d);
+      else if (v.phase === 'vote' || v.phase === 'revote') turn = t('web.turn.vote');
+      else if (v.phase === 'all_vote') turn = t('web.turn.all_vote');
+      else if (v.phase === 'night') turn = t('web.turn.night');
+    } else if (st.lobby) {
+      phase = t(`web.status.${st.lobby.status}`);
+    }
+    out.push(h('p', { class: 'phase', id: 'phase', 'data-phase': v ? v.phase : '' }, phase));
+    if (turn) out.push(h('p', { class: 'turn', id: 'turn' }, turn));
+    const who = [];
+    if (st.seat) who.push(t('web.you_are', { Seat: st.seat }));
+    else if (st.lobby && !st.refused) who.push(t('web.spectator'));
+    if (st.host) who.push(t('web.you_host'));
+    if (who.length) out.push(h('p', { class: 'who', id: 'who' }, who.join(' ')));
+    if (st.conn !== 'open' && !st.refused) {
+      out.push(h('p', { class: 'conn', id: 'conn', role: 'status' }, t(st.conn === 'lost' ? 'web.reconnecting' : 'web.connecting')));
+    }
+    return out;
+  }
+
+  // The deadline bar: drawn from the server's deadline and the server's
+  // clock (each frame's "now"), never from a countdown of its own.
+  const bar = h('div', { class: 'bar' });
+  const barText = h('span', { class: 'left', id: 'left' });
+  const meter = h('div', { class: 'track', role: 'progressbar', 'aria-valuemin': '0' }, bar);
+  parts.clock.append(meter, barText);
+  function drawClock() {
+    const v = st.view;
+    const live = v && v.phase !== 'ended' && st.deadline && !st.paused;
+    parts.clock.hidden = !(v && v.phase !== 'ended' && (st.deadline || st.paused));
+    if (parts.clock.hidden) return;
+    const total = (st.lobby && st.lobby.timings_ms && st.lobby.timings_ms[timingOf(v.phase)]) || 1;
+    const left = live ? Math.max(0, st.deadline - serverNow()) : 0;
+    const frac = live ? Math.min(1, left / total) : 1;
+    bar.style.width = `${(frac * 100).toFixed(2)}%`;
+    parts.clock.classList.toggle('low', live && left <= 10000 && SPEECHES.has(v.phase));
+    const secs = Math.ceil(left / 1000);
+    meter.setAttribute('aria-label', t('web.clock'));
+    meter.setAttribute('aria-valuemax', String(Math.round(total / 1000)));
+    meter.setAttribute('aria-valuenow', String(secs));
+    barText.textContent = st.paused ? t('error.paused') : tn('web.seconds', secs);
+  }
+  const ticker = setInterval(drawClock, 250);
+
+  conn.start();
+  draw();
+
+  // For the tests and the curious: the page's connection, to send what a
+  // stale button would.
+  window.__mafia = { send: (msg) => request(msg), state: st, conn, sounds: played };
+
+  return {
+    el,
+    render: () => { logKey = ''; draw(); },
+    langChanged: () => conn.reconnectNow(),
+    destroy: () => { clearInterval(ticker); conn.stop(); if (window.__mafia && window.__mafia.state === st) delete window.__mafia; },
+  };
+}
