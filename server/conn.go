@@ -56,7 +56,7 @@ type peer struct {
 	s      *Server
 	c      *websocket.Conn
 	bw     *batchWriter
-	ctx    context.Context
+	ctx    context.Context // ends when the connection does
 	cancel context.CancelFunc
 	lang   string
 	local  chan *room.Reply // answers to frames the room never saw
@@ -104,10 +104,16 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 	go wc.serve(rm, sub)
 }
 
+// stop ends the connection: its reader returns and no writer starts.
+func (wc *peer) stop() {
+	wc.cancel()
+	wc.c.CloseNow()
+}
+
 // serve reads the connection until it ends, then detaches it from the room.
 func (wc *peer) serve(rm *room.Room, sub *room.Sub) {
 	defer wc.s.metrics.conns.Dec()
-	wc.s.readPump(wc.ctx, wc.c, rm, sub, wc)
+	wc.s.readPump(wc.c, rm, sub, wc)
 	wc.cancel()
 	wc.ping.Stop()
 	wc.mu.Lock()
@@ -118,11 +124,13 @@ func (wc *peer) serve(rm *room.Room, sub *room.Sub) {
 }
 
 // readPump reads the client's frames and hands them to the room; bad ones
-// get a coded error and change nothing.
-func (s *Server) readPump(ctx context.Context, c *websocket.Conn, rm *room.Room, sub *room.Sub, wc *peer) {
+// get a coded error and change nothing. It returns when the connection
+// fails or is closed (peer.stop): a read given a context that can end would
+// cost an allocation and a registration per frame.
+func (s *Server) readPump(c *websocket.Conn, rm *room.Room, sub *room.Sub, wc *peer) {
 	lim := rate.NewLimiter(rate.Limit(s.cfg.Rate), s.cfg.Burst)
 	for {
-		typ, data, err := c.Read(ctx)
+		typ, data, err := c.Read(context.Background())
 		if err != nil {
 			return
 		}
@@ -200,7 +208,7 @@ func (wc *peer) write() {
 		wc.mu.Unlock()
 		more, ok := wc.writeQueued()
 		if !ok {
-			wc.cancel()
+			wc.stop()
 			return // running stays set: no writer starts again
 		}
 		wc.mu.Lock()
@@ -266,7 +274,7 @@ func (wc *peer) pingNow() {
 	err := wc.c.Ping(ctx)
 	cancel()
 	if err != nil {
-		wc.cancel()
+		wc.stop()
 		return
 	}
 	if wc.ctx.Err() == nil {
