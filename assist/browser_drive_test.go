@@ -24,6 +24,22 @@ type driver struct {
 	fouls func(st record.State, screen string) []int
 	// each is called on every screen before anything is entered.
 	each func(screen string, st record.State)
+	// stop ends the play before the result (a scenario that ends mid-game).
+	stop func(st record.State) bool
+	// refused lists seats a waking card may not name, each with the
+	// engine's sentence the page must show when the host taps it.
+	refused func(st record.State, w record.Wake) []refusal
+	// refusedNominee lists seats the speaker may not nominate, with the
+	// engine's sentences.
+	refusedNominee func(st record.State) []refusal
+	// answer is the answer a check must show (default: checkAnswer).
+	answer func(st record.State, w record.Wake, target int) string
+}
+
+// refusal is a seat the page must refuse, and the sentence it must say.
+type refusal struct {
+	Seat     int
+	Sentence string
 }
 
 // votes is what the host entered in one vote round.
@@ -46,6 +62,9 @@ func (h *host) play(d driver) []votes {
 			return out
 		}
 		st := h.state()
+		if d.stop != nil && sc != "announce" && d.stop(st) {
+			return out
+		}
 		if d.each != nil {
 			d.each(sc, st)
 		}
@@ -67,6 +86,15 @@ func (h *host) play(d driver) []votes {
 		case len(sc) > 5 && sc[:5] == "wake:":
 			h.wake(d, st)
 		case sc == "speech":
+			if d.refusedNominee != nil && !st.Nominated {
+				if rs := d.refusedNominee(st); len(rs) > 0 {
+					h.tap("nominate")
+					for _, r := range rs {
+						h.refusedSeat(r)
+					}
+					h.tap("cancel")
+				}
+			}
 			if d.nominate != nil && !st.Nominated {
 				if n := d.nominate(st); n != 0 {
 					h.tap("nominate")
@@ -137,6 +165,11 @@ func (h *host) wake(d driver, st record.State) {
 		h.tap("next")
 		return
 	}
+	if d.refused != nil {
+		for _, r := range d.refused(st, w) {
+			h.refusedSeat(r)
+		}
+	}
 	target := 0
 	if d.night != nil {
 		target = d.night(st, w)
@@ -154,6 +187,9 @@ func (h *host) wake(d driver, st record.State) {
 		h.waitJS(5*time.Second, `!!document.querySelector('[data-t="answer"]')`)
 		got := eval[string](h.tab, `document.querySelector('[data-t="answer"]').dataset.result`)
 		want := checkAnswer(st, w.Role, target)
+		if d.answer != nil {
+			want = d.answer(st, w, target)
+		}
 		if got != want {
 			h.t.Fatalf("night %d: %s checked %d: the page shows %q, want %q", st.Round, w.Role, target, got, want)
 		}
@@ -212,3 +248,23 @@ func (h *host) giveFoul(s int) {
 	h.tap("give-foul")
 	h.settle()
 }
+
+// refusedSeat taps a seat the page offers as not choosable and checks that
+// it says the engine's sentence and changes nothing.
+func (h *host) refusedSeat(r refusal) {
+	h.t.Helper()
+	sel := `.seats [data-seat="` + strconv.Itoa(r.Seat) + `"]`
+	if !eval[bool](h.tab, `document.querySelector('`+sel+`').classList.contains('off')`) {
+		h.t.Fatalf("seat %d is offered, but the engine refuses it (%s)", r.Seat, r.Sentence)
+	}
+	before := eval[int](h.tab, `window.__assistGame.rec.commands.length`)
+	eval[bool](h.tab, `(() => { const t = document.getElementById('toast'); if (t) t.textContent = ''; return true; })()`)
+	h.click(sel)
+	h.waitJS(5*time.Second, `(document.getElementById('toast') || {}).textContent === `+strconv.Quote(r.Sentence))
+	if after := eval[int](h.tab, `window.__assistGame.rec.commands.length`); after != before {
+		h.t.Fatalf("a refused seat was entered")
+	}
+}
+
+// syncWait is how long a page may take to send what waits.
+const syncWait = 30 * time.Second
