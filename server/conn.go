@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/coder/websocket"
@@ -43,7 +44,7 @@ const pingEvery = 30 * time.Second
 // system call, so coder/websocket's own buffer only has to hold a frame
 // header or a control frame.
 const (
-	readBufferSize  = 512
+	readBufferSize  = 256
 	writeBufferSize = 256
 	// maxBatch bounds the frames sent in one system call.
 	maxBatch = 64
@@ -53,14 +54,13 @@ const (
 // it is open; a writer goroutine runs only while the room has queued frames
 // for it, so that an idle connection costs one goroutine.
 type peer struct {
-	s      *Server
-	c      *websocket.Conn
-	bw     *batchWriter
-	ctx    context.Context // ends when the connection does
-	cancel context.CancelFunc
-	lang   string
-	local  chan *room.Reply // answers to frames the room never saw
-	ping   *time.Timer
+	s     *Server
+	c     *websocket.Conn
+	bw    *batchWriter
+	done  atomic.Bool // the connection is ending: write nothing more
+	lang  string
+	local chan *room.Reply // answers to frames the room never saw
+	ping  *time.Timer
 
 	mu      sync.Mutex
 	sub     *room.Sub // set once attached
@@ -84,13 +84,11 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 		return // Accept has answered (e.g. 403 for a foreign Origin)
 	}
 	c.SetReadLimit(hardFrameLimit)
-	ctx, cancel := context.WithCancel(context.Background())
-	wc := &peer{s: s, c: c, bw: hw.bw, ctx: ctx, cancel: cancel, lang: lang, local: make(chan *room.Reply, 8)}
-	sub, err := rm.AttachNotify(ctx, token, since, wc.notify)
+	wc := &peer{s: s, c: c, bw: hw.bw, lang: lang, local: make(chan *room.Reply, 8)}
+	sub, err := rm.AttachNotify(context.Background(), token, since, wc.notify)
 	if err != nil {
-		s.writeError(ctx, c, lang, 0, err)
+		s.writeError(c, lang, 0, err)
 		c.Close(websocket.StatusPolicyViolation, "refused")
-		cancel()
 		return
 	}
 	wc.mu.Lock()
@@ -106,7 +104,7 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 
 // stop ends the connection: its reader returns and no writer starts.
 func (wc *peer) stop() {
-	wc.cancel()
+	wc.done.Store(true)
 	wc.c.CloseNow()
 }
 
@@ -114,7 +112,7 @@ func (wc *peer) stop() {
 func (wc *peer) serve(rm *room.Room, sub *room.Sub) {
 	defer wc.s.metrics.conns.Dec()
 	wc.s.readPump(wc.c, rm, sub, wc)
-	wc.cancel()
+	wc.done.Store(true)
 	wc.ping.Stop()
 	wc.mu.Lock()
 	wc.running = true // no writer starts from now on
@@ -225,7 +223,7 @@ func (wc *peer) write() {
 // rendering replies in the connection's language. more reports that the
 // batch was full; ok is false when the connection is finished.
 func (wc *peer) writeQueued() (more, ok bool) {
-	if wc.ctx.Err() != nil {
+	if wc.done.Load() {
 		return false, false
 	}
 	s := wc.s
@@ -270,14 +268,17 @@ flush:
 
 // pingNow pings the client, and ends the connection if it does not answer.
 func (wc *peer) pingNow() {
-	ctx, cancel := context.WithTimeout(wc.ctx, writeTimeout)
+	if wc.done.Load() {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), writeTimeout)
 	err := wc.c.Ping(ctx)
 	cancel()
 	if err != nil {
 		wc.stop()
 		return
 	}
-	if wc.ctx.Err() == nil {
+	if !wc.done.Load() {
 		wc.ping.Reset(pingEvery)
 	}
 }
@@ -309,8 +310,8 @@ func replyOK(id int64) []byte {
 	return append(b, '}')
 }
 
-func (s *Server) writeError(ctx context.Context, c *websocket.Conn, lang string, id int64, err error) {
-	wctx, cancel := context.WithTimeout(ctx, writeTimeout)
+func (s *Server) writeError(c *websocket.Conn, lang string, id int64, err error) {
+	wctx, cancel := context.WithTimeout(context.Background(), writeTimeout)
 	defer cancel()
 	_ = c.Write(wctx, websocket.MessageText, s.replyFrame(lang, &room.Reply{ID: id, Err: err}))
 }
