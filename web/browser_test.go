@@ -2,7 +2,6 @@ package web_test
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"net/http/httptest"
 	"os"
@@ -140,6 +139,14 @@ type tab struct {
 	name string
 	mu   sync.Mutex
 	errs []string // uncaught exceptions and console errors
+	ok   []string // console errors expected (as substrings)
+}
+
+// expect lets the page log errors that contain s (a 404 the test asks for).
+func (tb *tab) expect(s string) {
+	tb.mu.Lock()
+	tb.ok = append(tb.ok, s)
+	tb.mu.Unlock()
 }
 
 // newTab opens a tab of width x height CSS pixels (a phone at 360).
@@ -168,11 +175,14 @@ func newTab(t *testing.T, name string, width, height int64) *tab {
 	t.Cleanup(func() {
 		tb.mu.Lock()
 		defer tb.mu.Unlock()
+	next:
 		for _, e := range tb.errs {
 			// A closed WebSocket (the server going away at the test's end,
 			// a reload) is logged by Chromium; nothing else may be.
-			if strings.Contains(e, "WebSocket") {
-				continue
+			for _, ok := range append(tb.ok, "WebSocket") {
+				if strings.Contains(e, ok) {
+					continue next
+				}
 			}
 			t.Errorf("%s: the page logged an error: %s", name, e)
 		}
@@ -330,7 +340,6 @@ func (tb *tab) tableOf() string {
 	return id
 }
 
-var errNoButton = errors.New("no button")
 
 // contextWithTimeout returns the tab's context with a timeout.
 func contextWithTimeout(tb *tab, d time.Duration) (context.Context, context.CancelFunc) {

@@ -3,6 +3,7 @@ package web_test
 import (
 	"context"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -25,6 +26,8 @@ func preferLanguage(tb *tab, accept string) {
 		return err
 	}))
 }
+
+func strconvQuote(s string) string { return strconv.Quote(s) }
 
 var fieldRE = regexp.MustCompile(`\{\{\s*\.\w+\s*\}\}`)
 
@@ -105,4 +108,10 @@ func TestBrowserLanguage(t *testing.T) {
 	}
 	noEnglish(p, locale.Ru)
 	p.shot("21-lobby-ru-360")
+
+	// A link to a table that does not exist says so.
+	p.expect("404")
+	p.do(15*time.Second, chromedp.Navigate(ts.URL+"/t/00000000deadbeef"))
+	p.waitJS(10*time.Second, `document.querySelector('#t-head') && document.querySelector('#t-head').textContent.includes(`+
+		strconvQuote(ru.T("error.not_found", nil))+`)`)
 }

@@ -170,6 +170,29 @@ func TestBrowserThreePlayers(t *testing.T) {
 	}
 	refused(a, locale.En)
 
+	// The host pauses the game: every page shows it, and no moves.
+	a.do(5*time.Second, chromedp.Click(chromedp.CSS(`button[data-host="pause"]`)))
+	for _, p := range tabs {
+		p.waitJS(5*time.Second, fmt.Sprintf(`document.querySelector('#left').textContent === %q`, locale.New(locale.En).T("error.paused", nil)))
+		if n := eval[int](p, `document.querySelectorAll('#t-act button[data-verb]:not([disabled])').length`); n != 0 {
+			t.Errorf("%s: %d moves offered while paused", p.name, n)
+		}
+	}
+	a.do(5*time.Second, chromedp.Click(chromedp.CSS(`button[data-host="resume"]`)))
+	b.waitJS(5*time.Second, `/\d/.test(document.querySelector('#left').textContent)`)
+
+	// A foul from the host shows on the player's seat, on every page.
+	cs := seats[c]
+	a.do(5*time.Second,
+		chromedp.Click(chromedp.CSS("#foul-tools")),
+		chromedp.Click(chromedp.CSS(fmt.Sprintf(`button[data-host="foul"][data-target="%d"]`, cs))))
+	oneFoul := locale.New(locale.En).Plural("web.fouls", 1, nil)
+	for _, p := range tabs {
+		p.waitJS(5*time.Second, fmt.Sprintf(`(document.querySelector('#t-seats li[data-seat="%d"] .badge.fouls') || {}).textContent === %q`, cs, oneFoul))
+	}
+	c.waitJS(5*time.Second, fmt.Sprintf(`document.querySelector('#log').textContent.includes(%q)`,
+		locale.New(locale.En).Plural("event.fouled_you", 1, map[string]any{"Count": 1, "Target": cs})))
+
 	// The language switch: Georgian text from the catalogs, the server's
 	// sentences in Georgian too.
 	ka := locale.New(locale.Ka)

@@ -72,19 +72,27 @@ export class Chat {
       on: { click: () => { this.tab = c.ch; if (this.unread) this.unread[c.ch] = false; this.render(st); } },
     }, t(`web.chat.${c.ch}`))));
     const msgs = this.msgs.filter((m) => m.channel === this.tab);
+    // The list is a live region: it is redrawn only when it changes, so
+    // that a screen reader reads each message once.
+    const names = ((st.lobby && st.lobby.seats) || []).map((s) => s.name || '').join(',');
+    const key = `${this.tab}|${msgs.length}|${document.documentElement.lang}|${st.seat}|${names}`;
+    if (key !== this.listKey) this.drawList(st, msgs);
+    this.listKey = key;
+    this.label.textContent = t('web.chat.label', { Channel: t(`web.chat.${this.tab}`) });
+    this.input.placeholder = t('web.chat.placeholder');
+    this.button.textContent = t('web.chat.send');
+    this.input.disabled = !cur.open;
+    this.button.disabled = !cur.open;
+    this.hint.textContent = cur.open ? '' : t(`web.chat.closed_${this.tab}`);
+    this.hint.hidden = !!cur.open;
+  }
+
+  drawList(st, msgs) {
     const atEnd = this.list.scrollTop + this.list.clientHeight >= this.list.scrollHeight - 8;
     patch(this.list, msgs.length ? msgs.map((m) => h('li', { class: m.from === st.seat && m.from ? 'mine' : '' },
       h('span', { class: 'from' }, m.from ? `${nameOf(st, m.from)} (${m.from})` : m.name || t('web.chat.spectator')),
       ' ', h('span', { class: 'text' }, m.text)))
       : h('li', { class: 'empty' }, t('web.chat.empty')));
     if (atEnd) this.list.scrollTop = this.list.scrollHeight;
-    this.label.textContent = t('web.chat.label', { Channel: t(`web.chat.${this.tab}`) });
-    this.input.placeholder = t('web.chat.placeholder');
-    this.button.textContent = t('web.chat.send');
-    const open = !!cur.open && !st.busyChat;
-    this.input.disabled = !cur.open;
-    this.button.disabled = !open;
-    this.hint.textContent = cur.open ? '' : t(`web.chat.closed_${this.tab}`);
-    this.hint.hidden = !!cur.open;
   }
 }
