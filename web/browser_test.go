@@ -340,7 +340,6 @@ func (tb *tab) tableOf() string {
 	return id
 }
 
-
 // contextWithTimeout returns the tab's context with a timeout.
 func contextWithTimeout(tb *tab, d time.Duration) (context.Context, context.CancelFunc) {
 	return context.WithTimeout(tb.ctx, d)
