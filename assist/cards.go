@@ -82,8 +82,8 @@ func (h *Handler) cardStatus(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, map[string]any{"viewed": viewed})
 }
 
-// cardQR draws the QR code of a card's link (the whole URL, token included)
-// as SVG, for whoever holds the token (?t=).
+// cardQR draws the QR code of a card's link (the whole URL, token included,
+// in the language of ?lang=) as SVG, for whoever holds the token (?t=).
 func (h *Handler) cardQR(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
 	gm, err := h.locked(r.Context(), id)
@@ -102,7 +102,7 @@ func (h *Handler) cardQR(w http.ResponseWriter, r *http.Request) {
 	if r.TLS != nil || r.Header.Get("X-Forwarded-Proto") == "https" {
 		scheme = "https"
 	}
-	link := fmt.Sprintf("%s://%s/host/card/%s/%d#%s", scheme, r.Host, id, n, tok)
+	link := fmt.Sprintf("%s://%s/host/card/%s/%d?lang=%s#%s", scheme, r.Host, id, n, langOf(r), tok)
 	svg, err := qrSVG(link)
 	if err != nil {
 		h.fail(w, r, err, nil)

@@ -4,12 +4,18 @@
 // `go generate ./assist`; its output is committed, so serving needs no
 // build step. The gzip stream has no name or time in its header, so the same
 // sources give the same bytes.
+//
+// With -check it writes nothing and exits with status 1 when the committed
+// files differ from a fresh build (the engine, the catalogs or the bridge
+// changed without `go generate`).
 package main
 
 import (
 	"bytes"
 	"compress/gzip"
+	"flag"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -24,15 +30,10 @@ func main() {
 }
 
 func run() error {
+	check := flag.Bool("check", false, "compare with the committed files instead of writing them")
+	flag.Parse()
 	wasm, err := Build()
 	if err != nil {
-		return err
-	}
-	gz, err := Gzip(wasm)
-	if err != nil {
-		return err
-	}
-	if err := os.WriteFile(filepath.Join("static", "engine.wasm.gz"), gz, 0o644); err != nil {
 		return err
 	}
 	root, err := exec.Command("go", "env", "GOROOT").Output()
@@ -41,6 +42,16 @@ func run() error {
 	}
 	js, err := os.ReadFile(filepath.Join(strings.TrimSpace(string(root)), "lib", "wasm", "wasm_exec.js"))
 	if err != nil {
+		return err
+	}
+	if *check {
+		return compare(wasm, js)
+	}
+	gz, err := Gzip(wasm)
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join("static", "engine.wasm.gz"), gz, 0o644); err != nil {
 		return err
 	}
 	if err := os.WriteFile(filepath.Join("static", "wasm_exec.js"), js, 0o644); err != nil {
@@ -82,4 +93,33 @@ func Gzip(b []byte) ([]byte, error) {
 		return nil, err
 	}
 	return buf.Bytes(), nil
+}
+
+// compare checks the committed module and loader against fresh ones.
+func compare(wasm, js []byte) error {
+	f, err := os.Open(filepath.Join("static", "engine.wasm.gz"))
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		return err
+	}
+	have, err := io.ReadAll(zr)
+	if err != nil {
+		return err
+	}
+	if !bytes.Equal(have, wasm) {
+		return fmt.Errorf("static/engine.wasm.gz is stale (%d bytes, a fresh build has %d): run go generate ./assist", len(have), len(wasm))
+	}
+	haveJS, err := os.ReadFile(filepath.Join("static", "wasm_exec.js"))
+	if err != nil {
+		return err
+	}
+	if !bytes.Equal(haveJS, js) {
+		return fmt.Errorf("static/wasm_exec.js is not this Go's: run go generate ./assist")
+	}
+	fmt.Println("genwasm: the committed engine is current")
+	return nil
 }

@@ -4,7 +4,7 @@
 // hand and entered at the setup.
 
 import { h, mount, button } from './ui.js';
-import { t, name } from './i18n.js';
+import { t, name, lang } from './i18n.js';
 
 let poll = null;
 
@@ -19,10 +19,12 @@ export function dealScreen(G) {
   const seen = new Set(ui.seen || []);
   const cards = G.rec.cards || [];
   const list = h('ol', { class: 'cards', dataset: { t: 'card-links' } }, cards.map((c) => {
-    const url = location.origin + c.url;
+    // The link opens the card in the host's language (the page offers the others).
+    const [path, token] = c.url.split('#');
+    const url = `${location.origin}${path}?lang=${lang()}#${token}`;
     return h('li', { dataset: { seat: String(c.seat) }, class: seen.has(c.seat) ? 'seen' : '' },
       h('div', { class: 'card-who' }, G.who(c.seat), h('span', { class: 'tick' }, seen.has(c.seat) ? ` ✓ ${t('assist.deal.seen')}` : '')),
-      h('img', { class: 'qr', alt: t('assist.deal.qr_alt', { Who: G.who(c.seat) }), src: `/host/api/games/${G.rec.id}/cards/${c.seat}/qr.svg?t=${c.token}`, loading: 'lazy' }),
+      h('img', { class: 'qr', alt: t('assist.deal.qr_alt', { Who: G.who(c.seat) }), src: `/host/api/games/${G.rec.id}/cards/${c.seat}/qr.svg?t=${c.token}&lang=${lang()}`, loading: 'lazy' }),
       h('a', { class: 'link', href: url, target: '_blank', rel: 'noopener' }, url));
   }));
   mount(
