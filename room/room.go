@@ -71,6 +71,7 @@ const (
 	CodePaused         engine.Code = "paused"
 	CodeNameRequired   engine.Code = "name_required"
 	CodeStopped        engine.Code = "stopped"
+	CodeNotOver        engine.Code = "not_over"
 )
 
 func errCode(c engine.Code) error { return &engine.Error{Code: c} }

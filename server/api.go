@@ -229,3 +229,24 @@ func (s *Server) leaveTable(w http.ResponseWriter, r *http.Request) {
 	}
 	w.WriteHeader(http.StatusNoContent)
 }
+
+// tableLog answers GET /api/tables/{id}/log: the whole event log of a game
+// that is over (for the timeline of the game-over screen and the record),
+// refused with not_over while it goes on.
+func (s *Server) tableLog(w http.ResponseWriter, r *http.Request) {
+	rm, err := s.room(r.Context(), r.PathValue("id"))
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	log, players, err := rm.EndedLog(r.Context())
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	out := make([]wire.Event, len(log))
+	for i, e := range log {
+		out[i] = wire.FromEvent(e, players)
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"table": rm.ID(), "players": players, "events": out})
+}

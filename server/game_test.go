@@ -1,6 +1,7 @@
 package server
 
 import (
+	"encoding/json"
 	"fmt"
 	"sync"
 	"testing"
@@ -75,4 +76,60 @@ func TestFullGame_ElevenSeatsOverWebSockets(t *testing.T) {
 		}
 	}
 	t.Logf("winner: %s", results[1])
+
+	// At the end the whole record is everyone's, night secrets included.
+	var full struct {
+		Players int          `json:"players"`
+		Events  []wire.Event `json:"events"`
+	}
+	resp, err := ts.http.Client().Get(ts.http.URL + "/api/tables/" + created.Table + "/log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if err := json.NewDecoder(resp.Body).Decode(&full); err != nil || resp.StatusCode != 200 {
+		t.Fatalf("log: status %d, %v", resp.StatusCode, err)
+	}
+	stored, err := ts.db.Events(ctx, created.Table)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if full.Players != 11 || len(full.Events) != len(stored) || len(full.Events) <= len(conns[2].Events) {
+		t.Fatalf("log: %d players, %d events; the store has %d, seat 2 saw %d", full.Players, len(full.Events), len(stored), len(conns[2].Events))
+	}
+}
+
+// TestTableLog_RefusedWhileTheGameGoesOn: the record holds the night's
+// secrets, so it opens only at the end.
+func TestTableLog_RefusedWhileTheGameGoesOn(t *testing.T) {
+	ts := startServer(t, "")
+	ctx := within(t, 20*time.Second)
+	created, err := ts.api.Create(ctx, client.CreateRequest{Name: "t", Players: 5, TimingsMS: fastTimings})
+	if err != nil {
+		t.Fatal(err)
+	}
+	host, err := ts.api.Dial(ctx, created.Table, created.HostToken, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, a := range []string{"add_bots", "start"} {
+		if _, err := host.Send(ctx, wire.ClientMessage{Type: "host", Action: a}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for host.Lobby == nil || host.Lobby.Status != "playing" {
+		if _, err := host.Read(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	resp, err := ts.http.Client().Get(ts.http.URL + "/api/tables/" + created.Table + "/log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var body errorBody
+	_ = json.NewDecoder(resp.Body).Decode(&body)
+	if resp.StatusCode != 409 || body.Error.Code != "not_over" || body.Error.Message == "" {
+		t.Fatalf("status %d, %+v; want 409 not_over with a sentence", resp.StatusCode, body)
+	}
 }

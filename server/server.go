@@ -239,6 +239,7 @@ func (s *Server) routes() {
 	s.mux.HandleFunc("POST /api/tables/{id}/join", s.joinTable)
 	s.mux.HandleFunc("POST /api/tables/{id}/leave", s.leaveTable)
 	s.mux.HandleFunc("GET /api/tables/{id}/ws", s.serveWS)
+	s.mux.HandleFunc("GET /api/tables/{id}/log", s.tableLog)
 	// The browser client (package web): the page, its files, its catalogs.
 	s.mux.Handle("GET /", web.Handler())
 	s.mux.Handle("GET /t/{id}", web.Handler())
@@ -254,7 +255,7 @@ func codeStatus(c engine.Code) int {
 		return http.StatusServiceUnavailable
 	case room.CodeInternal, room.CodeStopped:
 		return http.StatusInternalServerError
-	case room.CodeTableFull, room.CodeSeatTaken, room.CodeAlreadyStarted:
+	case room.CodeTableFull, room.CodeSeatTaken, room.CodeAlreadyStarted, room.CodeNotOver:
 		return http.StatusConflict
 	case "not_found":
 		return http.StatusNotFound

@@ -160,6 +160,24 @@ func TestBrowserSoloGame(t *testing.T) {
 	if groups < nights {
 		t.Errorf("the timeline has %d nights and days, the game had %d nights", groups, nights)
 	}
+	// The timeline is the whole record: every check and night action of the
+	// game, not only this seat's (fetched from /api/tables/{id}/log at the end).
+	secret := 0
+	for _, e := range evs {
+		if e.Kind == engine.EvChecked || e.Kind == engine.EvHealed || e.Kind == engine.EvShot {
+			secret++
+		}
+	}
+	for until := time.Now().Add(10 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+		got := eval[int](p, `document.querySelectorAll('#timeline .k-checked, #timeline .k-healed, #timeline .k-shot').length`)
+		if got == secret {
+			break
+		}
+		if time.Now().After(until) {
+			t.Errorf("the timeline shows %d checks, heals and shots; the game had %d", got, secret)
+			break
+		}
+	}
 	text := eval[string](p, `document.querySelector('#timeline').innerText`)
 	if !strings.Contains(text, en.T("web.timeline.night", map[string]any{"Round": 1})) {
 		t.Errorf("the timeline does not tell night 1:\n%s", text)

@@ -37,4 +37,6 @@ export const api = {
   create: (req) => call('POST', '/api/tables', req),
   join: (id, name, seat = 0) => call('POST', `/api/tables/${encodeURIComponent(id)}/join`, { name, seat }),
   leave: (id) => call('POST', `/api/tables/${encodeURIComponent(id)}/leave`),
+  // The whole record of a game that is over (every night action and check).
+  log: (id) => call('GET', `/api/tables/${encodeURIComponent(id)}/log`),
 };

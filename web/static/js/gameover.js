@@ -1,5 +1,6 @@
 // gameover.js: the end of a game: the winner, every card, and the game's
-// timeline as this seat saw it (nights, checks, nominations, votes).
+// timeline (nights, checks, nominations, votes): the whole record, fetched
+// once the game is over, or what this seat saw until it arrives.
 
 import { h, lines } from './dom.js';
 import { t } from './i18n.js';
@@ -15,6 +16,7 @@ const TIMELINE = new Set(['mafia_chose', 'checked', 'healed', 'shot', 'night_end
 export function renderOver(st, ctx) {
   const v = st.view;
   if (!v || v.phase !== 'ended') return null;
+  if (!st.fullLog && ctx.loadLog) ctx.loadLog();
   const end = [...st.events].reverse().find((e) => e.kind === 'game_ended');
   const roles = end ? end.roles || [] : [];
   const out = new Map();
@@ -52,7 +54,7 @@ function timeline(st) {
     group = h('ol', { class: 'tl-items' });
     items.push(h('li', { class: `tl-group ${cls}` }, h('h4', {}, title), group));
   };
-  for (const e of st.events) {
+  for (const e of st.fullLog || st.events) {
     if (e.kind === 'night_began') open(t('web.timeline.night', { Round: e.round }), 'night');
     else if (e.kind === 'day_began') open(t('web.timeline.day', { Round: e.round }), 'day');
     else if (TIMELINE.has(e.kind)) {

@@ -42,6 +42,13 @@ export function tableScreen(id, { navigate, announce }) {
 
   const ctx = {
     command, host: hostAction, navigate, copy, leave: doLeave,
+    // At the end the whole record is everyone's: the timeline then shows
+    // every night action and check, not only what this seat saw.
+    loadLog: () => {
+      if (st.logAsked) return;
+      st.logAsked = true;
+      api.log(id).then((d) => { st.fullLog = d.events; draw(); }).catch(() => {});
+    },
     toggleFouls: () => { st.foulTools = !st.foulTools; draw(); },
     toggleCard: () => {
       st.cardHidden = !st.cardHidden;
