@@ -240,13 +240,24 @@ func (h *host) vote(d driver, st record.State) votes {
 	return v
 }
 
-// giveFoul gives a foul through the fouls panel.
+// giveFoul gives a foul through the fouls panel: one tap on the seat, and
+// a second to confirm the foul that removes the player.
 func (h *host) giveFoul(s int) {
 	h.t.Helper()
 	h.tap("fouls")
+	before := eval[int](h.tab, `window.__assistGame.rec.commands.length`)
 	h.pickSeat(s)
-	h.tap("give-foul")
 	h.settle()
+	if h.exists("give-foul") {
+		h.tap("give-foul")
+		h.settle()
+	} else if h.exists("back") {
+		h.tap("back") // one tap gave it; the panel stays open for more
+		h.settle()
+	}
+	if after := eval[int](h.tab, `window.__assistGame.rec.commands.length`); after != before+1 {
+		h.t.Fatalf("a foul to %d made %d entries", s, after-before)
+	}
 }
 
 // refusedSeat taps a seat the page offers as not choosable and checks that

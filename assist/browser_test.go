@@ -129,7 +129,10 @@ func startServer(t *testing.T) *testServer {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ts := &testServer{db: db, h: assist.New(assist.Config{Store: db})}
+	// Deals are fixed (seeds 1, 2, 3, ... in the order games are made), so
+	// a failure replays with the same cards.
+	var seeds atomic.Uint64
+	ts := &testServer{db: db, h: assist.New(assist.Config{Store: db, Seed: func() uint64 { return seeds.Add(1) }})}
 	hs := httptest.NewServer(http.HandlerFunc(ts.serve))
 	t.Cleanup(func() {
 		hs.CloseClientConnections()

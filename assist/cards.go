@@ -18,6 +18,7 @@ type cardReply struct {
 	Game     string `json:"game"`
 	Seat     int    `json:"seat"`
 	Name     string `json:"name"`
+	Who      string `json:"who"` // the seat and name as the host's page writes them
 	Role     string `json:"role"`
 	RoleName string `json:"role_name"` // in the request's language
 }
@@ -60,8 +61,10 @@ func (h *Handler) getCard(w http.ResponseWriter, r *http.Request) {
 			gm.table = t
 		}
 	}
-	writeJSON(w, http.StatusOK, cardReply{Game: gm.table.Name, Seat: n, Name: gm.rec.Settings.NameOf(n),
-		Role: role.String(), RoleName: locale.New(langOf(r)).Role(role)})
+	p := locale.New(langOf(r))
+	name := gm.rec.Settings.NameOf(n)
+	writeJSON(w, http.StatusOK, cardReply{Game: gm.table.Name, Seat: n, Name: name,
+		Who: p.T("assist.who", map[string]any{"Seat": n, "Name": name}), Role: role.String(), RoleName: p.Role(role)})
 }
 
 // cardStatus tells the host which seats have opened their card.

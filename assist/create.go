@@ -64,7 +64,7 @@ func (h *Handler) createGame(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err, nil)
 		return
 	}
-	s, err := settingsOf(&req)
+	s, err := settingsOf(&req, h.cfg.Seed)
 	if err != nil {
 		h.fail(w, r, err, nil)
 		return
@@ -112,8 +112,18 @@ func (h *Handler) createGame(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusCreated, reply)
 }
 
-// settingsOf checks a create request and deals its cards.
-func settingsOf(req *createRequest) (record.Settings, error) {
+// randomSeed returns a seed from the system's randomness.
+func randomSeed() uint64 {
+	var b [8]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		panic("assist: no randomness: " + err.Error())
+	}
+	return binary.LittleEndian.Uint64(b[:])
+}
+
+// settingsOf checks a create request and deals its cards with a seed from
+// newSeed.
+func settingsOf(req *createRequest, newSeed func() uint64) (record.Settings, error) {
 	s := record.Settings{Name: strings.TrimSpace(req.Name), Options: req.Options, Deal: req.Deal,
 		Timings: record.DefaultTimings(), Lang: req.Lang}
 	for _, n := range req.Names {
@@ -149,11 +159,7 @@ func settingsOf(req *createRequest) (record.Settings, error) {
 		if _, err := setup.Validate(); err != nil {
 			return s, err
 		}
-		var b [8]byte
-		if _, err := rand.Read(b[:]); err != nil {
-			panic("assist: no randomness: " + err.Error())
-		}
-		seed := binary.LittleEndian.Uint64(b[:])
+		seed := newSeed()
 		s.Seed = strconv.FormatUint(seed, 10)
 		s.Roles = record.RoleNames(setup.Deal(seed, make([]engine.Role, n)))
 	}

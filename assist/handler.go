@@ -33,6 +33,9 @@ type Config struct {
 	Store store.Store
 	Log   *slog.Logger     // nil: discard
 	Now   func() time.Time // nil: the wall clock
+	// Seed returns the seed of a new deal (nil: a random one). Tests fix it
+	// to replay the same deal.
+	Seed func() uint64
 }
 
 // Handler serves the assistant under /host/.
@@ -50,6 +53,9 @@ func New(cfg Config) *Handler {
 	}
 	if cfg.Now == nil {
 		cfg.Now = time.Now
+	}
+	if cfg.Seed == nil {
+		cfg.Seed = randomSeed
 	}
 	h := &Handler{cfg: cfg, games: map[string]*game{}}
 	h.routes()

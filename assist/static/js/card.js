@@ -36,7 +36,7 @@ async function load() {
     const r = await fetch(`/host/api/games/${game}/cards/${seat}?lang=${lang}`, { headers: { Authorization: `Bearer ${token}` } });
     if (!r.ok) { err.textContent = err.dataset.bad; err.hidden = false; face.hidden = true; return; }
     card = await r.json();
-    who.textContent = `${card.seat} · ${card.name}`;
+    who.textContent = card.who;
   } catch (_) {
     err.textContent = err.dataset.net;
     err.hidden = false;

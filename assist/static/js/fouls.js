@@ -1,36 +1,36 @@
-// Fouls with one tap: the panel shows every living player's fouls; a tap
-// asks once, then gives the foul. The engine applies the limits: at foul
-// limit−1 the player loses their next speech, at the limit they leave.
+// Fouls with one tap: the panel shows every living player's fouls, and a
+// tap gives a foul at once (the panel stays open for the next). The foul
+// that removes a player asks once more. The engine applies the limits: at
+// foul limit−1 the player loses their next speech, at the limit they leave.
 
-import { h, mount, button, seatGrid } from './ui.js';
+import { h, mount, button, seatGrid, toast } from './ui.js';
 import { t, plural } from './i18n.js';
 
 /** Opens the fouls panel over the current screen. */
-export function foulsPanel(G) {
+export function foulsPanel(G, pending) {
   const st = G.state;
-  let pick = 0;
   const limit = st.foul_limit;
-  const draw = () => {
-    const after = pick ? st.fouls[pick] + 1 : 0;
-    let warn = '';
-    if (pick && limit > 0 && after >= limit) warn = t('assist.fouls.removes', { Who: G.who(pick) });
-    else if (pick && limit > 1 && after === limit - 1) warn = t('assist.fouls.loses_speech', { Who: G.who(pick) });
-    mount(
-      h('header', { class: 'step-head' }, h('h2', {}, t('assist.fouls.title'))),
-      h('p', { class: 'note' }, limit > 0 ? t('assist.fouls.rule', { Lose: limit - 1, Out: limit }) : t('assist.fouls.recorded')),
-      seatGrid({
-        seats: st.alive,
-        label: (s) => [G.rec.settings.names[s - 1], ''],
-        mark: (s) => (st.fouls[s] ? plural('assist.fouls.count', st.fouls[s], { Count: st.fouls[s] }) : ''),
-        selected: (s) => s === pick,
-        onpick: (s) => { pick = s; draw(); },
-      }),
-      warn ? h('p', { class: 'warn' }, warn) : null,
-      h('div', { class: 'actions' },
-        button(pick ? t('assist.fouls.give', { Who: G.who(pick) }) : t('assist.fouls.choose'), () => {
-          if (pick) G.do([{ verb: 'foul', target: pick }]);
-        }, `primary ${pick ? '' : 'disabled'}`, 'give-foul'),
-        button(t('assist.back'), () => G.render(), 'secondary', 'back')));
+  const removes = (s) => limit > 0 && st.fouls[s] + 1 >= limit;
+  const give = (s) => {
+    const losing = limit > 1 && st.fouls[s] + 1 === limit - 1;
+    if (!G.do([{ verb: 'foul', target: s }])) return;
+    if (removes(s) || G.rec.ui.announce || G.state.phase === 'ended') return; // the game shows what follows
+    if (losing) toast(t('assist.fouls.loses_speech', { Who: G.who(s) }));
+    foulsPanel(G);
   };
-  draw();
+  mount(
+    h('header', { class: 'step-head' }, h('h2', {}, t('assist.fouls.title'))),
+    h('p', { class: 'note' }, limit > 0 ? t('assist.fouls.rule', { Lose: limit - 1, Out: limit }) : t('assist.fouls.recorded')),
+    h('p', { class: 'say' }, t('assist.fouls.tap')),
+    seatGrid({
+      seats: st.alive,
+      label: (s) => [G.rec.settings.names[s - 1], ''],
+      mark: (s) => (st.fouls[s] ? plural('assist.fouls.count', st.fouls[s], { Count: st.fouls[s] }) : ''),
+      selected: (s) => s === pending,
+      onpick: (s) => (removes(s) ? foulsPanel(G, s) : give(s)),
+    }),
+    pending ? h('p', { class: 'warn' }, t('assist.fouls.removes', { Who: G.who(pending) })) : null,
+    h('div', { class: 'actions' },
+      pending ? button(t('assist.fouls.give', { Who: G.who(pending) }), () => give(pending), 'primary', 'give-foul') : null,
+      button(t('assist.back'), () => G.render(), 'secondary', 'back')));
 }
