@@ -183,6 +183,11 @@ func TestHostRunsAnElevenPlayerGame(t *testing.T) {
 	_ = st
 	entered := h.play(d)
 	h.shot("game11-result")
+	h.tap("home")
+	h.waitJS(10*time.Second, `!!document.querySelector('[data-t="history"] tr[data-id="`+id+`"]')`)
+	h.shot("game11-home-history")
+	h.do(10*time.Second, navigate(ts.URL+"/host/#/game/"+id))
+	h.waitJS(10*time.Second, `!!document.querySelector('[data-t="result"]')`)
 
 	// The result on the page is the server's engine's.
 	h.waitJS(30*time.Second, `document.getElementById('sync').dataset.waiting === '0'`)

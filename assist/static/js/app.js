@@ -4,7 +4,7 @@
 import * as E from './engine.js';
 import * as I from './i18n.js';
 import * as storage from './storage.js';
-import { h } from './ui.js';
+import { h, clearToast } from './ui.js';
 import { homeScreen } from './home.js';
 import { setupScreen } from './setup.js';
 import { Game } from './game.js';
@@ -49,6 +49,7 @@ function status(g) {
 }
 
 function route() {
+  clearToast();
   const hash = location.hash || '#/';
   const m = hash.match(/^#\/game\/([0-9a-f]+)$/);
   if (!m && game) { game.close(); game = null; }

@@ -2,7 +2,7 @@
 // club's history of games with their results.
 
 import { h, mount, button } from './ui.js';
-import { t, name } from './i18n.js';
+import { t, name, lang } from './i18n.js';
 import * as storage from './storage.js';
 
 /** Draws the home screen. */
@@ -15,7 +15,7 @@ export function homeScreen() {
     mine.length ? h('section', { class: 'card' }, h('h3', {}, t('assist.running')),
       h('ul', { class: 'games' }, mine.map((g) => h('li', {},
         h('a', { href: `#/game/${g.id}`, dataset: { t: 'resume' } }, g.name || t('assist.default_name')),
-        h('span', { class: 'sub' }, new Date(g.created).toLocaleString()))))) : null,
+        h('span', { class: 'sub' }, new Date(g.created).toLocaleString(lang())))))) : null,
     h('section', { class: 'card' }, h('h3', {}, t('assist.history')), history),
   );
   loadHistory(history);
@@ -37,7 +37,7 @@ async function loadHistory(el) {
   el.replaceChildren(h('table', { class: 'seats-table' },
     h('thead', {}, h('tr', {}, [t('assist.col.date'), t('assist.col.game'), t('assist.col.players'), t('assist.col.result')].map((x) => h('th', {}, x)))),
     h('tbody', {}, games.map((g) => h('tr', { dataset: { id: g.id } },
-      h('td', {}, new Date(g.created).toLocaleDateString()),
+      h('td', {}, new Date(g.created).toLocaleDateString(lang())),
       h('td', {}, g.ended ? h('a', { href: `/host/games/${g.id}`, target: '_blank' }, g.name) : g.name),
       h('td', {}, String(g.players)),
       h('td', {}, g.ended ? name('winner', g.winner) : t('assist.in_progress')))))));

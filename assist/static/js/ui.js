@@ -19,6 +19,12 @@ export function h(tag, attrs, ...children) {
   return el;
 }
 
+/** Hides the toast at once (a new screen). */
+export function clearToast() {
+  const el = document.getElementById('toast');
+  if (el) el.className = 'toast';
+}
+
 /** Replaces the screen's content. */
 export function mount(...children) {
   const main = document.getElementById('screen');
