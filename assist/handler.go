@@ -201,14 +201,11 @@ func tokenMatches(tok, hash string) bool {
 // phone, so that the printable page opens in a new tab.
 func hostCookie(id string) string { return "assist_" + id }
 
-// tokenOf returns a request's token for a game: a bearer token, ?key=, or
-// the game's host cookie.
+// tokenOf returns a request's token for a game: a bearer token, or the
+// game's host cookie (never a query parameter, which logs and history keep).
 func tokenOf(r *http.Request, id string) string {
 	if a := r.Header.Get("Authorization"); strings.HasPrefix(a, "Bearer ") {
 		return strings.TrimSpace(strings.TrimPrefix(a, "Bearer "))
-	}
-	if k := r.URL.Query().Get("key"); k != "" {
-		return k
 	}
 	if c, err := r.Cookie(hostCookie(id)); err == nil {
 		return c.Value
