@@ -432,3 +432,35 @@ func TestInPersonTablesStayOutOfTheOnlineServer(t *testing.T) {
 		t.Errorf("the online lobby lists: %s", res)
 	}
 }
+
+func TestConcurrentRepeatsOfABatchApplyItOnce(t *testing.T) {
+	ts := startServer(t)
+	c := create7(t, ts, record.DealManual)
+	batch := entries(0, kill7, next, next, engine.Command{Verb: engine.Nominate, By: 1, Target: 4})
+	done := make(chan syncAnswer, 8)
+	body, _ := json.Marshal(map[string]any{"commands": batch})
+	for range 8 {
+		go func() {
+			var a syncAnswer
+			req, _ := http.NewRequest("POST", ts.URL+"/host/api/games/"+c.ID+"/sync", bytes.NewReader(body))
+			req.Header.Set("Authorization", "Bearer "+c.HostToken)
+			if res, err := http.DefaultClient.Do(req); err == nil {
+				_ = json.NewDecoder(res.Body).Decode(&a)
+				res.Body.Close()
+			}
+			done <- a
+		}()
+	}
+	for range 8 {
+		if a := <-done; a.Applied != len(batch) || a.Error != nil {
+			t.Errorf("an answer: %+v", a)
+		}
+	}
+	_, want, _ := record.Replay(&c.Settings, batch)
+	if got := len(storedEvents(t, ts, c.ID)); got != len(want) {
+		t.Fatalf("%d events stored, want %d", got, len(want))
+	}
+	if got := len(ts.storedEntries(t, c.ID)); got != len(batch) {
+		t.Fatalf("%d entries stored, want %d", got, len(batch))
+	}
+}
