@@ -118,6 +118,7 @@ export function nightScreen(G) {
 function answer(G, w, result) {
   const yes = result === 'detective' || result === 'mafia' || result === 'maniac';
   return h('div', { class: `answer ${yes ? 'yes' : 'no'}`, dataset: { t: 'answer', result } },
+    h('div', { class: 'answer-mark', 'aria-hidden': 'true' }, yes ? '✓' : '✗'),
     h('div', { class: 'answer-word' }, t(`assist.answer.${result}`)),
     h('div', { class: 'answer-sign' }, t(yes ? 'assist.answer.sign_yes' : 'assist.answer.sign_no')),
     h('div', { class: 'answer-who' }, G.who(w.target || 0)));
