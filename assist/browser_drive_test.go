@@ -161,6 +161,13 @@ func (h *host) wake(d driver, st record.State) {
 	h.t.Helper()
 	step := eval[int](h.tab, `window.__assistGame.rec.ui.night.step`)
 	w := st.Night.Wakes[step]
+	if !w.Alive && !st.Night.Meeting {
+		// A card out of the game is woken all the same; the screen says so.
+		if !h.exists("out") || h.exists("confirm") {
+			h.t.Fatalf("night %d: the %s is out, and the screen does not say so:\n%s", st.Round, w.Role, h.text())
+		}
+		h.deadWakes++
+	}
 	if h.exists("next") { // out of the game, acquaintance night, or done
 		h.tap("next")
 		return

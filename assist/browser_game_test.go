@@ -228,7 +228,10 @@ func TestHostRunsAnElevenPlayerGame(t *testing.T) {
 	if ties < 2 {
 		t.Errorf("want a tie and a tied repeat vote, got %d ties", ties)
 	}
-	t.Logf("%s after %d days; %d vote rounds entered", p.Winner, rounds, len(entered))
+	t.Logf("%s after %d days; %d vote rounds entered; %d wakes of cards out of the game", p.Winner, rounds, len(entered), h.deadWakes)
+	if h.deadWakes == 0 {
+		t.Error("no card out of the game was woken")
+	}
 
 	// CSV: one row per event, and one per counted ballot.
 	rows := ts.csv(t, h, id)

@@ -16,7 +16,8 @@ import (
 // host is the host's phone running the assistant.
 type host struct {
 	*tab
-	ts *testServer
+	ts        *testServer
+	deadWakes int // wakes of cards out of the game
 }
 
 // openHost opens the assistant on a 360 px phone and waits for the engine.
