@@ -108,6 +108,13 @@ func TestBrowserLanguage(t *testing.T) {
 	}
 	noEnglish(p, locale.Ru)
 	p.shot("21-lobby-ru-360")
+	// The lobby's entry to the host's assistant for a game at a real table.
+	if got, want := eval[string](p, `document.querySelector('#host-in-person').textContent`), ru.T("web.lobby.in_person", nil); got != want {
+		t.Errorf("the in-person entry: %q, want %q", got, want)
+	}
+	if got := eval[string](p, `new URL(document.querySelector('#host-in-person').href).pathname`); got != "/host/" {
+		t.Errorf("the in-person entry leads to %q, want /host/", got)
+	}
 
 	// A link to a table that does not exist says so.
 	p.expect("404")

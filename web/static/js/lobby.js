@@ -185,7 +185,11 @@ export function lobbyScreen({ boot, navigate }) {
         h('label', { for: 'invite', class: 'vh' }, t('web.lobby.invite_label')),
         h('input', { id: 'invite', key: 'invite', type: 'text', value: invite, placeholder: t('web.lobby.invite_label') }),
         h('button', { type: 'submit', key: 'go' }, t('web.lobby.go'))),
-      inviteError ? h('p', { class: 'error', role: 'alert' }, inviteError) : null);
+      inviteError ? h('p', { class: 'error', role: 'alert' }, inviteError) : null,
+      // The host's assistant for a game at a real table (package assist).
+      h('h2', { id: 'inperson-h' }, t('web.lobby.in_person_heading')),
+      h('p', { class: 'note' }, t('web.lobby.in_person_note')),
+      h('p', {}, h('a', { class: 'button secondary', id: 'host-in-person', href: '/host/' }, t('web.lobby.in_person'))));
   }
 
   function go() {
