@@ -206,11 +206,12 @@ func (db *DB) commit(batch []*appendReq) {
 	}
 
 	ctx := context.Background()
-	tx, err := db.w.BeginTx(ctx, nil)
+	tx, err := db.beginWrite(ctx)
 	if err != nil {
 		fail(err)
 		return
 	}
+	defer db.endWrite(tx)
 	ins := inserter{tx: tx, stmts: make(map[int]*sql.Stmt)}
 	defer ins.close()
 	next := make(map[string]int, len(live)) // each log's length within this transaction
@@ -269,7 +270,7 @@ func (db *DB) commit(batch []*appendReq) {
 }
 
 // logLength reads a log's length, or store.ErrNotFound for a missing table.
-func logLength(ctx context.Context, tx *sql.Tx, table string) (int, error) {
+func logLength(ctx context.Context, tx *wtx, table string) (int, error) {
 	var exists bool
 	var n int
 	err := tx.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM tables WHERE id = ?1),
@@ -290,7 +291,7 @@ const maxAppend = 8000
 // inserter writes appends within one transaction, each by one INSERT of as
 // many rows as it has events; it prepares one statement per row count.
 type inserter struct {
-	tx    *sql.Tx
+	tx    *wtx
 	stmts map[int]*sql.Stmt
 	args  []any
 }
@@ -308,7 +309,12 @@ func (ins *inserter) insert(ctx context.Context, r *appendReq) error {
 			b.WriteString("(?,?,?,?)")
 		}
 		var err error
-		if st, err = ins.tx.PrepareContext(ctx, b.String()); err != nil {
+		if n <= maxCachedRows {
+			st, err = ins.tx.PrepareContext(ctx, b.String())
+		} else {
+			st, err = ins.tx.Tx.PrepareContext(ctx, b.String())
+		}
+		if err != nil {
 			return err
 		}
 		ins.stmts[n] = st

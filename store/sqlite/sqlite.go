@@ -61,6 +61,8 @@ type DB struct {
 
 	batches atomic.Int64 // group commits so far, for benchmarks
 
+	stmts stmtCache // the writer's statements, prepared
+
 	closeOnce sync.Once
 	closeErr  error
 }
@@ -165,6 +167,7 @@ func (db *DB) Close() error {
 		db.senders.Wait() // no one is about to send any more
 		close(db.reqs)
 		<-db.writerDone // the writer has drained the channel
+		db.stmts.close()
 		db.closeErr = errors.Join(db.r.Close(), db.w.Close())
 	})
 	return db.closeErr

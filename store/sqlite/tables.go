@@ -12,11 +12,12 @@ import (
 )
 
 // inTx runs f in one write transaction and commits it if f returns nil.
-func (db *DB) inTx(ctx context.Context, f func(tx *sql.Tx) error) error {
-	tx, err := db.w.BeginTx(ctx, nil)
+func (db *DB) inTx(ctx context.Context, f func(tx *wtx) error) error {
+	tx, err := db.beginWrite(ctx)
 	if err != nil {
 		return err
 	}
+	defer db.endWrite(tx)
 	if err := f(tx); err != nil {
 		tx.Rollback()
 		return err
@@ -37,7 +38,7 @@ func (db *DB) CreateTable(ctx context.Context, t store.Table, seats []store.Seat
 	if t.UpdatedAt.IsZero() {
 		t.UpdatedAt = t.CreatedAt
 	}
-	err := db.inTx(ctx, func(tx *sql.Tx) error {
+	err := db.inTx(ctx, func(tx *wtx) error {
 		_, err := tx.ExecContext(ctx, `INSERT INTO tables
 			(id, name, public, invite, status, config, host_token, seed, winner, created_at, updated_at)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -57,7 +58,7 @@ func (db *DB) CreateTable(ctx context.Context, t store.Table, seats []store.Seat
 	return nil
 }
 
-func insertSeats(ctx context.Context, tx *sql.Tx, tableID string, seats []store.Seat) error {
+func insertSeats(ctx context.Context, tx *wtx, tableID string, seats []store.Seat) error {
 	for _, s := range seats {
 		_, err := tx.ExecContext(ctx, `INSERT INTO seats (table_id, seat, name, token_hash, bot)
 			VALUES (?, ?, ?, ?, ?)`, tableID, s.Seat, s.Name, s.TokenHash, s.Bot)
@@ -78,7 +79,7 @@ func (db *DB) UpdateTable(ctx context.Context, t store.Table) error {
 	if t.UpdatedAt.IsZero() {
 		t.UpdatedAt = time.Now()
 	}
-	err := db.inTx(ctx, func(tx *sql.Tx) error {
+	err := db.inTx(ctx, func(tx *wtx) error {
 		res, err := tx.ExecContext(ctx, `UPDATE tables
 			SET status = ?, seed = ?, winner = ?, config = ?, updated_at = ?
 			WHERE id = ?`,
@@ -101,7 +102,7 @@ func (db *DB) UpdateTable(ctx context.Context, t store.Table) error {
 
 // SaveSeats replaces a table's seats. A missing table is store.ErrNotFound.
 func (db *DB) SaveSeats(ctx context.Context, tableID string, seats []store.Seat) error {
-	err := db.inTx(ctx, func(tx *sql.Tx) error {
+	err := db.inTx(ctx, func(tx *wtx) error {
 		if err := tableExists(ctx, tx, tableID); err != nil {
 			return err
 		}
@@ -229,7 +230,7 @@ func (db *DB) SaveClock(ctx context.Context, tableID string, c store.Clock) erro
 	if !c.Deadline.IsZero() {
 		deadline = formatTime(c.Deadline)
 	}
-	err := db.inTx(ctx, func(tx *sql.Tx) error {
+	err := db.inTx(ctx, func(tx *wtx) error {
 		_, err := tx.ExecContext(ctx, `INSERT INTO clocks (table_id, step, deadline, left_ns, paused)
 			VALUES (?, ?, ?, ?, ?)
 			ON CONFLICT (table_id) DO UPDATE SET
@@ -279,7 +280,7 @@ func (db *DB) Clock(ctx context.Context, tableID string) (store.Clock, error) {
 
 // Heartbeat records that the server was alive at t.
 func (db *DB) Heartbeat(ctx context.Context, t time.Time) error {
-	err := db.inTx(ctx, func(tx *sql.Tx) error {
+	err := db.inTx(ctx, func(tx *wtx) error {
 		_, err := tx.ExecContext(ctx, `INSERT INTO heartbeat (id, at) VALUES (1, ?)
 			ON CONFLICT (id) DO UPDATE SET at = excluded.at`, formatTime(t))
 		return err
