@@ -42,7 +42,12 @@ func (g *Game) valid(e *Event, i int) error {
 		return bad
 	}
 	n := Seat(g.n)
-	if e.Actor > n || e.Target > n || e.Set&^allSeats(int(n)) != 0 || e.Count > MaxSeats {
+	if e.Actor > n || e.Target > n || e.Set&^allSeats(int(n)) != 0 {
+		return bad
+	}
+	// Count is a list's length for ties and votes (and a foul count, which
+	// with foul_limit=0 may pass 20, for fouls).
+	if (e.Kind == EvTie || e.Kind == EvVoteBegan) && e.Count > MaxSeats {
 		return bad
 	}
 	switch e.Kind {
