@@ -63,6 +63,10 @@ type DB struct {
 
 	stmts stmtCache // the writer's statements, prepared
 
+	ck     *sql.DB       // the background checkpointer's connection
+	ckStop chan struct{} // closed to stop the checkpointer
+	ckDone chan struct{} // closed when it has stopped
+
 	closeOnce sync.Once
 	closeErr  error
 }
@@ -139,6 +143,15 @@ func Open(path string) (*DB, error) {
 		writerDone: make(chan struct{}),
 		seq:        make(map[string]int),
 	}
+	ck, err := sql.Open("sqlite", path+"?"+pragmas)
+	if err != nil {
+		w.Close()
+		r.Close()
+		return nil, fmt.Errorf("store/sqlite: open %s: %w", path, err)
+	}
+	ck.SetMaxOpenConns(1)
+	db.ck, db.ckStop, db.ckDone = ck, make(chan struct{}), make(chan struct{})
+	go db.checkpointLoop()
 	go db.writeLoop()
 	return db, nil
 }
@@ -167,8 +180,10 @@ func (db *DB) Close() error {
 		db.senders.Wait() // no one is about to send any more
 		close(db.reqs)
 		<-db.writerDone // the writer has drained the channel
+		close(db.ckStop)
+		<-db.ckDone
 		db.stmts.close()
-		db.closeErr = errors.Join(db.r.Close(), db.w.Close())
+		db.closeErr = errors.Join(db.r.Close(), db.ck.Close(), db.w.Close())
 	})
 	return db.closeErr
 }
@@ -205,4 +220,31 @@ func isPrimaryKeyViolation(err error) bool {
 
 func isForeignKeyViolation(err error) bool {
 	return sqliteCode(err) == sqlite3lib.SQLITE_CONSTRAINT_FOREIGNKEY
+}
+
+// checkpointEvery is how often the background checkpointer runs.
+const checkpointEvery = 100 * time.Millisecond
+
+// checkpointLoop copies committed WAL frames into the database file in the
+// background (a PASSIVE checkpoint: it never waits for, nor blocks, the
+// writer or a reader). The writer still checkpoints automatically every
+// 1000 WAL pages, which is what lets SQLite start the WAL over and keeps it
+// bounded; but by then the frames are mostly copied, so the commit that
+// runs it no longer writes a thousand pages and syncs the file while every
+// room waits for it. What is durable when is unchanged: a commit is in the
+// WAL before AppendEvents returns.
+func (db *DB) checkpointLoop() {
+	defer close(db.ckDone)
+	t := time.NewTicker(checkpointEvery)
+	defer t.Stop()
+	for {
+		select {
+		case <-db.ckStop:
+			return
+		case <-t.C:
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		_, _ = db.ck.ExecContext(ctx, "PRAGMA wal_checkpoint(PASSIVE)")
+		cancel()
+	}
 }
