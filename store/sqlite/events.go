@@ -24,8 +24,14 @@ const (
 	reqCancelled
 )
 
-// appendReq is one AppendEvents call on its way through the writer.
+// appendReq is one AppendEvents call, or another write (exec), on its way
+// through the writer.
 type appendReq struct {
+	// exec, if set, is a write other than an append, run within the batch's
+	// transaction; an error that is store.ErrNotFound or store.ErrConflict
+	// is its own answer, any other fails the batch.
+	exec func(ctx context.Context, tx *wtx) error
+
 	table   string
 	first   int
 	kinds   []string
@@ -90,7 +96,18 @@ func (db *DB) AppendEvents(ctx context.Context, tableID string, first int, evs [
 		r.jsons[i] = string(data)
 		r.kinds[i] = e.Kind.String()
 	}
+	return db.submit(ctx, r)
+}
 
+// inWriter runs f in the writer goroutine, within the transaction of the
+// next group commit, and returns once that has committed (see exec). Like
+// an append, it does nothing if ctx ends before the writer takes it.
+func (db *DB) inWriter(ctx context.Context, f func(ctx context.Context, tx *wtx) error) error {
+	return db.submit(ctx, &appendReq{exec: f, done: make(chan struct{})})
+}
+
+// submit hands a request to the writer and waits for its answer.
+func (db *DB) submit(ctx context.Context, r *appendReq) error {
 	db.mu.RLock()
 	if db.closed {
 		db.mu.RUnlock()
@@ -216,6 +233,16 @@ func (db *DB) commit(batch []*appendReq) {
 	defer ins.close()
 	next := make(map[string]int, len(live)) // each log's length within this transaction
 	for _, r := range live {
+		if r.exec != nil {
+			err := r.exec(ctx, tx)
+			if err != nil && !errors.Is(err, store.ErrNotFound) && !errors.Is(err, store.ErrConflict) {
+				tx.Rollback()
+				fail(err)
+				return
+			}
+			r.err = err
+			continue
+		}
 		n, ok := next[r.table]
 		if !ok {
 			if n, ok = db.seq[r.table]; !ok {

@@ -224,13 +224,15 @@ func (db *DB) Tables(ctx context.Context, status store.Status, publicOnly bool, 
 }
 
 // SaveClock records a game's clock, replacing the last one. A missing table
-// is store.ErrNotFound.
+// is store.ErrNotFound. Clocks are saved at every step of every game, so the
+// write joins the appends' group commit instead of taking a transaction of
+// its own.
 func (db *DB) SaveClock(ctx context.Context, tableID string, c store.Clock) error {
 	var deadline any // NULL while there is none
 	if !c.Deadline.IsZero() {
 		deadline = formatTime(c.Deadline)
 	}
-	err := db.inTx(ctx, func(tx *wtx) error {
+	err := db.inWriter(ctx, func(ctx context.Context, tx *wtx) error {
 		_, err := tx.ExecContext(ctx, `INSERT INTO clocks (table_id, step, deadline, left_ns, paused)
 			VALUES (?, ?, ?, ?, ?)
 			ON CONFLICT (table_id) DO UPDATE SET
