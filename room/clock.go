@@ -163,5 +163,32 @@ func (t Timings) Millis() map[string]int64 {
 		"night": t.Night.Milliseconds(), "vote": t.Vote.Milliseconds()}
 }
 
+// TimingsFromMillis builds timings from the defaults and step lengths in
+// milliseconds by step name (the inverse of Millis); an unknown step name is
+// refused with CodeBadRequest.
+func TimingsFromMillis(ms map[string]int64) (Timings, error) {
+	t := DefaultTimings()
+	for k, v := range ms {
+		d := time.Duration(v) * time.Millisecond
+		switch k {
+		case "speech":
+			t.Speech = d
+		case "defence":
+			t.Defence = d
+		case "tie_speech":
+			t.TieSpeech = d
+		case "last_words":
+			t.LastWords = d
+		case "night":
+			t.Night = d
+		case "vote":
+			t.Vote = d
+		default:
+			return t, &engine.Error{Code: CodeBadRequest, Name: k}
+		}
+	}
+	return t, nil
+}
+
 // WarnBefore is how long before a deadline the warning goes out.
 const WarnBefore = 10 * time.Second

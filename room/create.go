@@ -39,25 +39,9 @@ func (s *Settings) Check() (engine.Ruleset, Timings, error) {
 	if err != nil {
 		return rules, Timings{}, err
 	}
-	t := DefaultTimings()
-	for k, ms := range s.TimingMS {
-		d := time.Duration(ms) * time.Millisecond
-		switch k {
-		case "speech":
-			t.Speech = d
-		case "defence":
-			t.Defence = d
-		case "tie_speech":
-			t.TieSpeech = d
-		case "last_words":
-			t.LastWords = d
-		case "night":
-			t.Night = d
-		case "vote":
-			t.Vote = d
-		default:
-			return rules, t, &engine.Error{Code: CodeBadRequest, Name: k}
-		}
+	t, err := TimingsFromMillis(s.TimingMS)
+	if err != nil {
+		return rules, t, err
 	}
 	if !t.Valid() {
 		return rules, t, &engine.Error{Code: CodeBadRequest, Name: "timings"}

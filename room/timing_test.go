@@ -13,23 +13,9 @@ const ms = time.Millisecond
 // timingsOf returns the timings a table's TimingMS gives (RULES.md's
 // defaults for the steps it does not name).
 func timingsOf(set map[string]int64) room.Timings {
-	t := room.DefaultTimings()
-	for k, v := range set {
-		d := time.Duration(v) * ms
-		switch k {
-		case "speech":
-			t.Speech = d
-		case "defence":
-			t.Defence = d
-		case "tie_speech":
-			t.TieSpeech = d
-		case "last_words":
-			t.LastWords = d
-		case "night":
-			t.Night = d
-		case "vote":
-			t.Vote = d
-		}
+	t, err := room.TimingsFromMillis(set)
+	if err != nil {
+		panic(err)
 	}
 	return t
 }
