@@ -70,16 +70,11 @@ func (h *Handler) getCard(w http.ResponseWriter, r *http.Request) {
 // cardStatus tells the host which seats have opened their card.
 func (h *Handler) cardStatus(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
-	gm, err := h.locked(r.Context(), id)
-	if err != nil {
-		h.fail(w, r, err, nil)
+	gm, ok := h.hostGame(w, r, id)
+	if !ok {
 		return
 	}
 	defer gm.mu.Unlock()
-	if !gm.authorized(tokenOf(r, id)) {
-		h.fail(w, r, errBadToken, nil)
-		return
-	}
 	viewed := append([]int{}, gm.rec.Viewed...)
 	slices.Sort(viewed)
 	writeJSON(w, http.StatusOK, map[string]any{"viewed": viewed})

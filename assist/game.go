@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"sync"
 
 	"mafia/assist/record"
@@ -40,6 +41,23 @@ type game struct {
 	g     *engine.Game
 	log   []engine.Event
 	stale bool // a write failed: memory may be ahead of the store
+}
+
+// hostGame loads and locks game id for a request that only its host may
+// make; otherwise it answers the request itself and returns false. The
+// caller unlocks gm.mu.
+func (h *Handler) hostGame(w http.ResponseWriter, r *http.Request, id string) (*game, bool) {
+	gm, err := h.locked(r.Context(), id)
+	if err != nil {
+		h.fail(w, r, err, nil)
+		return nil, false
+	}
+	if !gm.authorized(tokenOf(r, id)) {
+		gm.mu.Unlock()
+		h.fail(w, r, errBadToken, nil)
+		return nil, false
+	}
+	return gm, true
 }
 
 // locked returns a table's game with its mutex held (the caller unlocks).

@@ -66,16 +66,11 @@ type gameReply struct {
 
 func (h *Handler) getGame(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
-	gm, err := h.locked(r.Context(), id)
-	if err != nil {
-		h.fail(w, r, err, nil)
+	gm, ok := h.hostGame(w, r, id)
+	if !ok {
 		return
 	}
 	defer gm.mu.Unlock()
-	if !gm.authorized(tokenOf(r, id)) {
-		h.fail(w, r, errBadToken, nil)
-		return
-	}
 	writeJSON(w, http.StatusOK, gameReply{ID: id, Settings: gm.rec.Settings,
 		Commands: append([]record.Command{}, gm.rec.Commands...), Events: len(gm.log), Ended: gm.g.Ended()})
 }

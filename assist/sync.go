@@ -43,16 +43,11 @@ func (h *Handler) syncGame(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, &engine.Error{Code: codeBadRequest, Name: "commands", N: MaxBatch}, nil)
 		return
 	}
-	gm, err := h.locked(r.Context(), id)
-	if err != nil {
-		h.fail(w, r, err, nil)
+	gm, ok := h.hostGame(w, r, id)
+	if !ok {
 		return
 	}
 	defer gm.mu.Unlock()
-	if !gm.authorized(tokenOf(r, id)) {
-		h.fail(w, r, errBadToken, nil)
-		return
-	}
 	before, first := len(gm.rec.Commands), len(gm.log)
 	var refusal error
 	for _, c := range req.Commands {
