@@ -82,6 +82,13 @@ type Store interface {
 	// evs[0] and must equal the log's current length, or ErrConflict. It
 	// returns once the events are durable.
 	AppendEvents(ctx context.Context, tableID string, first int, evs []engine.Event) error
+	// RewriteEvents replaces a game's log from index from on with evs, in
+	// one transaction: the events from from on are deleted and evs
+	// appended in their place (none: the log is cut at from). It corrects a
+	// log (the host's assistant takes back an entry); from must not exceed
+	// the log's length, or ErrConflict. It must not run beside appends to
+	// the same table.
+	RewriteEvents(ctx context.Context, tableID string, from int, evs []engine.Event) error
 	// Events returns a game's whole log in order.
 	Events(ctx context.Context, tableID string) ([]engine.Event, error)
 	// SaveClock records a game's clock.

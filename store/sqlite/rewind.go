@@ -1,0 +1,68 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+
+	"mafia/engine"
+	"mafia/store"
+	"mafia/wire"
+)
+
+// RewriteEvents replaces a game's log from index from on with evs, in one
+// transaction of the writer: the events from from on are deleted and evs
+// inserted in their place (no evs: the log is cut at from). from beyond the
+// log's length is store.ErrConflict; a missing table store.ErrNotFound. It
+// takes at most 8000 events at once and returns once committed. It must not
+// run beside appends to the same table (the writer's remembered length of
+// the log is set by the rewrite).
+func (db *DB) RewriteEvents(ctx context.Context, tableID string, from int, evs []engine.Event) error {
+	if from < 0 {
+		return fmt.Errorf("store/sqlite: rewrite %q from %d: %w", tableID, from, store.ErrConflict)
+	}
+	if len(evs) > maxAppend {
+		return fmt.Errorf("store/sqlite: rewrite %q: %d events at once, more than %d", tableID, len(evs), maxAppend)
+	}
+	r := &appendReq{table: tableID, first: from, kinds: make([]string, len(evs)), jsons: make([]string, len(evs))}
+	if len(evs) > 0 {
+		players, err := db.playersOf(ctx, tableID, from, evs)
+		if err != nil {
+			return err
+		}
+		for i, e := range evs {
+			if e.Kind == engine.EvGameStarted {
+				players = int(e.Count)
+			}
+			data, err := wire.MarshalEvent(e, players)
+			if err != nil {
+				return fmt.Errorf("store/sqlite: rewrite %q: event %d: %w", tableID, from+i, err)
+			}
+			r.jsons[i], r.kinds[i] = string(data), e.Kind.String()
+		}
+	}
+	return db.inWriter(ctx, func(ctx context.Context, tx *wtx) error {
+		n, err := logLength(ctx, tx, tableID)
+		if err != nil {
+			return err
+		}
+		if from > n {
+			return fmt.Errorf("store/sqlite: rewrite %q from %d, but the log has %d events: %w", tableID, from, n, store.ErrConflict)
+		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM events WHERE table_id = ? AND seq >= ?`, tableID, from); err != nil {
+			return err
+		}
+		if len(r.jsons) > 0 {
+			ins := inserter{tx: tx, stmts: make(map[int]*sql.Stmt)}
+			defer ins.close()
+			if err := ins.insert(ctx, r); err != nil {
+				return err
+			}
+		}
+		// The writer's length of this log is unknown until the commit: read
+		// it again at the next append (a rewrite that ended the game or
+		// reopened it changes what an append may expect).
+		delete(db.seq, tableID)
+		return nil
+	})
+}
