@@ -5,10 +5,8 @@ import (
 	"net/http"
 	"slices"
 	"strconv"
-	"strings"
 
-	"rsc.io/qr"
-
+	"mafia/assist/bridge"
 	"mafia/engine"
 	"mafia/locale"
 )
@@ -111,25 +109,6 @@ func (h *Handler) cardQR(w http.ResponseWriter, r *http.Request) {
 	_, _ = w.Write([]byte(svg))
 }
 
-// qrSVG draws text's QR code as an SVG square with a quiet zone of four
-// modules.
-func qrSVG(text string) (string, error) {
-	c, err := qr.Encode(text, qr.M)
-	if err != nil {
-		return "", err
-	}
-	const quiet = 4
-	size := c.Size + 2*quiet
-	var b strings.Builder
-	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 %d %d" shape-rendering="crispEdges">`, size, size)
-	fmt.Fprintf(&b, `<rect width="%d" height="%d" fill="#fff"/><path fill="#000" d="`, size, size)
-	for y := 0; y < c.Size; y++ {
-		for x := 0; x < c.Size; x++ {
-			if c.Black(x, y) {
-				fmt.Fprintf(&b, "M%d %dh1v1h-1z", x+quiet, y+quiet)
-			}
-		}
-	}
-	b.WriteString(`"/></svg>`)
-	return b.String(), nil
-}
+// qrSVG draws text's QR code as SVG (bridge.QRSVG, which the page's engine
+// uses too).
+func qrSVG(text string) (string, error) { return bridge.QRSVG(text) }

@@ -22,21 +22,44 @@ type Protocol struct {
 	*record.Protocol
 }
 
-// readable loads what a protocol needs: the settings and the stored log. A
-// finished game's protocol is for everyone; a game still going on is the
-// host's alone (it shows every card).
-func (h *Handler) readable(r *http.Request, id string) (store.Table, *record.Settings, []engine.Event, error) {
+// readable is what a protocol is made of: the table, the settings, the
+// stored log, and the host's corrections (the undos, for the audit trail).
+type readable struct {
+	table store.Table
+	s     *record.Settings
+	log   []engine.Event
+	fixes []record.Correction
+}
+
+// readable loads what a protocol needs. A finished game's protocol is for
+// everyone; a game still going on is the host's alone (it shows every card).
+func (h *Handler) readable(r *http.Request, id string) (*readable, error) {
 	gm, err := h.locked(r.Context(), id)
 	if err != nil {
-		return store.Table{}, nil, nil, err
+		return nil, err
 	}
 	t, s, ok := gm.table, gm.rec.Settings, gm.table.Status == StatusEnded || gm.authorized(tokenOf(r, id))
+	cmds := append([]record.Command(nil), gm.rec.Commands...)
 	gm.mu.Unlock()
 	if !ok {
-		return t, nil, nil, errBadToken
+		return nil, errBadToken
 	}
 	log, err := h.storedLog(r.Context(), id)
-	return t, &s, log, err
+	if err != nil {
+		return nil, err
+	}
+	fixes, err := record.Corrections(&s, cmds)
+	if err != nil {
+		return nil, err
+	}
+	return &readable{table: t, s: &s, log: log, fixes: fixes}, nil
+}
+
+// build arranges the protocol, with the corrections.
+func (rd *readable) build() *record.Protocol {
+	p := record.Build(rd.s, rd.log)
+	p.Correct(rd.fixes)
+	return p
 }
 
 // storedLog is the log as the store holds it: the protocol is that log.
@@ -45,26 +68,29 @@ func (h *Handler) storedLog(ctx context.Context, id string) ([]engine.Event, err
 }
 
 func (h *Handler) protocolJSON(w http.ResponseWriter, r *http.Request) {
-	t, s, log, err := h.readable(r, r.PathValue("id"))
+	rd, err := h.readable(r, r.PathValue("id"))
 	if err != nil {
 		h.fail(w, r, err, nil)
 		return
 	}
-	p := Protocol{ID: t.ID, Created: t.CreatedAt, Updated: t.UpdatedAt, Protocol: record.Build(s, log)}
+	t := rd.table
+	p := Protocol{ID: t.ID, Created: t.CreatedAt, Updated: t.UpdatedAt, Protocol: rd.build()}
 	w.Header().Set("Content-Disposition", `attachment; filename="mafia-`+t.ID+`.json"`)
 	writeJSON(w, http.StatusOK, p)
 }
 
 func (h *Handler) protocolCSV(w http.ResponseWriter, r *http.Request) {
-	t, s, log, err := h.readable(r, r.PathValue("id"))
+	rd, err := h.readable(r, r.PathValue("id"))
 	if err != nil {
 		h.fail(w, r, err, nil)
 		return
 	}
+	t := rd.table
 	w.Header().Set("Content-Type", "text/csv; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-store")
 	w.Header().Set("Content-Disposition", `attachment; filename="mafia-`+t.ID+`.csv"`)
 	cw := csv.NewWriter(w)
 	_ = cw.Write(record.CSVHeader)
-	_ = cw.WriteAll(record.CSV(s, log))
+	_ = cw.WriteAll(record.CSV(rd.s, rd.log))
+	_ = cw.WriteAll(record.CorrectionRows(rd.s, rd.fixes))
 }

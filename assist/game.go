@@ -41,6 +41,7 @@ type game struct {
 	g     *engine.Game
 	log   []engine.Event
 	stale bool // a write failed: memory may be ahead of the store
+	kept  int  // after enter: how many events of the log before it stayed (fewer after an undo)
 }
 
 // hostGame loads and locks game id for a request that only its host may
@@ -112,7 +113,7 @@ func (h *Handler) forget(id string) {
 // read loads a table and replays its entries through the engine. The log in
 // the store must be the start of the replayed log; a tail missing from the
 // store (a crash between saving the entries and appending their events) is
-// appended now.
+// appended now, and a log that an undo should have rewritten is rewritten.
 func (h *Handler) read(ctx context.Context, id string) (*game, error) {
 	t, seats, err := h.cfg.Store.Table(ctx, id)
 	if err != nil {
@@ -133,22 +134,40 @@ func (h *Handler) read(ctx context.Context, id string) (*game, error) {
 	if err != nil {
 		return nil, err
 	}
-	if len(have) > len(log) {
-		return nil, fmt.Errorf("assist: table %s: the store has %d events, the entries give %d", id, len(have), len(log))
-	}
 	n := g.Players()
-	for i, e := range have {
-		if !sameEvent(e, log[i], n) {
-			return nil, fmt.Errorf("assist: table %s: event %d differs from the replay", id, i)
-		}
+	same := 0
+	for same < len(have) && same < len(log) && sameEvent(have[same], log[same], n) {
+		same++
 	}
-	if len(have) < len(log) {
-		if err := h.cfg.Store.AppendEvents(ctx, id, len(have), log[len(have):]); err != nil {
+	switch {
+	case same == len(have) && same < len(log):
+		if err := h.cfg.Store.AppendEvents(ctx, id, same, log[same:]); err != nil {
 			return nil, err
 		}
-		h.cfg.Log.Warn("assist: appended events missing from the store", "table", id, "from", len(have), "to", len(log))
+		h.cfg.Log.Warn("assist: appended events missing from the store", "table", id, "from", same, "to", len(log))
+	case same < len(have) && corrected(st.InPerson.Commands):
+		// An undo was saved, and the server stopped before the log was
+		// rewritten: the entries are the truth.
+		if err := h.cfg.Store.RewriteEvents(ctx, id, same, log[same:]); err != nil {
+			return nil, err
+		}
+		h.cfg.Log.Warn("assist: rewrote the log after an undo", "table", id, "from", same, "to", len(log))
+	case len(have) > len(log):
+		return nil, fmt.Errorf("assist: table %s: the store has %d events, the entries give %d", id, len(have), len(log))
+	case same < len(have):
+		return nil, fmt.Errorf("assist: table %s: event %d differs from the replay", id, same)
 	}
 	return &game{table: t, seats: seats, rec: *st.InPerson, g: g, log: log}, nil
+}
+
+// corrected reports whether the entries hold an undo.
+func corrected(cmds []record.Command) bool {
+	for _, c := range cmds {
+		if c.Verb == record.VerbUndo {
+			return true
+		}
+	}
+	return false
 }
 
 // sameEvent compares two events as the store keeps them (their wire form).

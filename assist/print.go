@@ -27,6 +27,31 @@ type printPage struct {
 	Rounds  []printRound
 	Fouls   []string
 	Log     []string
+	// Undone says how many entries the host took back; Corrections lists
+	// each undo with the events it took back.
+	Undone      string
+	Corrections []printCorrection
+}
+
+// printCorrection is one undo on the printable page.
+type printCorrection struct {
+	Title string
+	Lines []string
+}
+
+// printCorrections narrates the host's undos: for each, its place among the
+// entries and the events it took back.
+func printCorrections(p *locale.Printer, fixes []record.Correction) []printCorrection {
+	out := make([]printCorrection, 0, len(fixes))
+	for _, f := range fixes {
+		c := printCorrection{Title: p.Plural("assist.correction.entry", len(f.Undone),
+			map[string]any{"Entry": f.Entry + 1, "Count": len(f.Undone)})}
+		for _, e := range f.Caused {
+			c.Lines = append(c.Lines, p.Event(e, engine.Host))
+		}
+		out = append(out, c)
+	}
+	return out
 }
 
 type printRule struct{ Name, Value string }
@@ -62,7 +87,7 @@ type printTally struct {
 // servePrint serves the printable protocol of a game (a finished game's for
 // everyone, a running game's for its host).
 func (h *Handler) servePrint(w http.ResponseWriter, r *http.Request) {
-	t, s, log, err := h.readable(r, r.PathValue("id"))
+	rd, err := h.readable(r, r.PathValue("id"))
 	if err != nil {
 		c := codeOf(err)
 		if c == codeInternal {
@@ -71,9 +96,10 @@ func (h *Handler) servePrint(w http.ResponseWriter, r *http.Request) {
 		renderStatus(w, r, statusOf(c), "missing.html", newPage(r))
 		return
 	}
+	t, s, log := rd.table, rd.s, rd.log
 	pg := newPage(r)
 	p := pg.p
-	pr := record.Build(s, log)
+	pr := rd.build()
 	out := printPage{page: pg, ID: t.ID, Name: t.Name, Date: t.CreatedAt.Format("2006-01-02 15:04"), Players: pr.Players, Ended: pr.Ended}
 	if pr.Ended {
 		w, _ := engine.ParseWinner(pr.Winner)
@@ -108,6 +134,10 @@ func (h *Handler) servePrint(w http.ResponseWriter, r *http.Request) {
 	}
 	for _, e := range log {
 		out.Log = append(out.Log, p.Event(e, engine.Host))
+	}
+	out.Corrections = printCorrections(p, rd.fixes)
+	if pr.Undone > 0 {
+		out.Undone = p.Plural("assist.correction.count", pr.Undone, map[string]any{"Count": pr.Undone, "Undos": len(rd.fixes)})
 	}
 	render(w, r, "protocol.html", out)
 }

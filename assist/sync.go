@@ -1,6 +1,7 @@
 package assist
 
 import (
+	"errors"
 	"net/http"
 
 	"mafia/assist/record"
@@ -48,7 +49,7 @@ func (h *Handler) syncGame(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer gm.mu.Unlock()
-	before, first := len(gm.rec.Commands), len(gm.log)
+	before, first, stored := len(gm.rec.Commands), len(gm.log), len(gm.log)
 	var refusal error
 	for _, c := range req.Commands {
 		held := len(gm.rec.Commands)
@@ -67,20 +68,13 @@ func (h *Handler) syncGame(w http.ResponseWriter, r *http.Request) {
 			refusal = &engine.Error{Code: CodeOutOfOrder, N: held}
 			break
 		}
-		ec, err := c.Engine()
-		var evs []engine.Event
-		if err == nil {
-			evs, err = gm.g.Handle(ec)
-		}
-		if err != nil {
-			refusal = err
+		if refusal = gm.enter(c); refusal != nil {
 			break
 		}
-		gm.rec.Commands = append(gm.rec.Commands, c)
-		gm.log = append(gm.log, evs...)
+		first = min(first, gm.kept)
 	}
 	if len(gm.rec.Commands) > before {
-		if err := h.save(r, gm, first); err != nil {
+		if err := h.save(r, gm, first, stored); err != nil {
 			gm.stale = true
 			h.forget(id)
 			h.fail(w, r, err, nil)
@@ -95,13 +89,46 @@ func (h *Handler) syncGame(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, syncReply{Applied: applied, Events: len(gm.log), Ended: gm.g.Ended(), Winner: gm.g.Winner().String()})
 }
 
+// enter applies one entry at the next place: an undo through a replay of
+// the entries left in force (gm.kept says how much of the log stayed), any
+// other entry through the engine. A refused entry changes nothing.
+func (gm *game) enter(c record.Command) error {
+	gm.kept = len(gm.log)
+	if err := record.CheckEntry(gm.rec.Commands, c); err != nil {
+		return err
+	}
+	if c.Verb == record.VerbUndo {
+		cmds := append(append([]record.Command(nil), gm.rec.Commands...), c)
+		g, log, err := record.Replay(&gm.rec.Settings, cmds)
+		if err != nil {
+			return errors.Unwrap(err)
+		}
+		gm.rec.Commands, gm.g, gm.log, gm.kept = cmds, g, log, len(log)
+		return nil
+	}
+	ec, err := c.Engine()
+	if err != nil {
+		return err
+	}
+	evs, err := gm.g.Handle(ec)
+	if err != nil {
+		return err
+	}
+	gm.rec.Commands = append(gm.rec.Commands, c)
+	gm.log = append(gm.log, evs...)
+	return nil
+}
+
 // save writes new entries and then their events (from index first of the
-// log): if the server stops between the two, read appends the events from
-// the entries.
-func (h *Handler) save(r *http.Request, gm *game, first int) error {
+// log; the store held stored events before): if the server stops between the two, read brings the events in line
+// with the entries. After an undo the stored log is rewritten from first
+// on (the corrected game); otherwise the new events are appended. A game
+// that an undo reopened is live again, its result cleared.
+func (h *Handler) save(r *http.Request, gm *game, first, stored int) error {
 	t := gm.table
 	t.Config = gm.config()
 	t.UpdatedAt = h.cfg.Now()
+	t.Status, t.Winner = StatusLive, ""
 	if gm.g.Ended() {
 		t.Status, t.Winner = StatusEnded, gm.g.Winner().String()
 	}
@@ -109,5 +136,8 @@ func (h *Handler) save(r *http.Request, gm *game, first int) error {
 		return err
 	}
 	gm.table = t
+	if first < stored {
+		return h.cfg.Store.RewriteEvents(r.Context(), t.ID, first, gm.log[first:])
+	}
 	return h.cfg.Store.AppendEvents(r.Context(), t.ID, first, gm.log[first:])
 }

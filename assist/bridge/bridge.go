@@ -25,6 +25,7 @@ type Bridge struct {
 	settings *record.Settings
 	game     *engine.Game
 	log      []engine.Event
+	cmds     []record.Command // the entries made so far, undos included
 }
 
 // New returns a bridge speaking English with no game.
@@ -79,6 +80,8 @@ func Sentence(p *locale.Printer, e *engine.Error) string {
 		return p.T(id, e.Params())
 	case "out_of_order", "diverged":
 		return p.T("assist.error."+string(e.Code), e.Params())
+	case record.CodeNothingToUndo, record.CodeUndoNotLast:
+		return p.T("assist.undo_error."+string(e.Code), e.Params())
 	}
 	return p.Refusal(e)
 }

@@ -2,6 +2,7 @@ package bridge
 
 import (
 	"encoding/json"
+	"errors"
 
 	"mafia/assist/record"
 	"mafia/engine"
@@ -41,7 +42,11 @@ func (b *Bridge) Start(settings, cmds string) string {
 	if g == nil {
 		return b.refuse(err)
 	}
-	b.settings, b.game, b.log = &s, g, log
+	b.settings, b.game, b.log, b.cmds = &s, g, log, list
+	var re *record.ReplayError
+	if errors.As(err, &re) {
+		b.cmds = list[:re.Index]
+	}
 	r := Reply{Events: b.events(log), State: b.state()}
 	if err != nil {
 		r.Error = b.refusal(err)
@@ -52,8 +57,30 @@ func (b *Bridge) Start(settings, cmds string) string {
 // Apply hands one entry (JSON of record.Command; id and seq are the page's)
 // to the engine: the events it caused and the state after it, or the
 // engine's refusal in the page's language.
+//
+// An undo entry (record.VerbUndo) takes back the last action: the game is
+// replayed from the entries left in force, and the reply has no events.
 func (b *Bridge) Apply(cmd string) string {
-	c, err := b.command(cmd)
+	if b.game == nil {
+		return b.refuse(&engine.Error{Code: engine.CodeWrongPhase})
+	}
+	var rc record.Command
+	if err := json.Unmarshal([]byte(cmd), &rc); err != nil {
+		return b.refuse(&engine.Error{Code: "bad_request", Name: "command"})
+	}
+	if err := record.CheckEntry(b.cmds, rc); err != nil {
+		return b.refuse(err)
+	}
+	if rc.Verb == record.VerbUndo {
+		cmds := append(append([]record.Command(nil), b.cmds...), rc)
+		g, log, err := record.Replay(b.settings, cmds)
+		if err != nil {
+			return b.refuse(errors.Unwrap(err))
+		}
+		b.game, b.log, b.cmds = g, log, cmds
+		return encode(Reply{State: b.state()})
+	}
+	c, err := rc.Engine()
 	if err != nil {
 		return b.refuse(err)
 	}
@@ -62,7 +89,39 @@ func (b *Bridge) Apply(cmd string) string {
 		return b.refuse(err)
 	}
 	b.log = append(b.log, evs...)
+	b.cmds = append(b.cmds, rc)
 	return encode(Reply{Events: b.events(evs), State: b.state()})
+}
+
+// Undoable says what an undo entered now would take back: the place of the
+// last action's first entry (Undo), its entries, and the events they caused
+// narrated for the host (Lines); or the refusal (nothing to undo).
+func (b *Bridge) Undoable() string {
+	if b.game == nil {
+		return b.refuse(&engine.Error{Code: engine.CodeWrongPhase})
+	}
+	last := record.LastAction(b.cmds)
+	if last < 0 {
+		return b.refuse(&engine.Error{Code: record.CodeNothingToUndo})
+	}
+	u := record.Command{Verb: record.VerbUndo, Seq: len(b.cmds), Undo: last}
+	fixes, err := record.Corrections(b.settings, append(append([]record.Command(nil), b.cmds...), u))
+	if err != nil || len(fixes) == 0 {
+		return b.refuse(&engine.Error{Code: record.CodeNothingToUndo})
+	}
+	fix := fixes[len(fixes)-1]
+	out := UndoPreview{Undo: last, Commands: fix.Undone, Lines: make([]string, 0, len(fix.Caused))}
+	for _, e := range fix.Caused {
+		out.Lines = append(out.Lines, b.p.Event(e, engine.Host))
+	}
+	return encode(out)
+}
+
+// UndoPreview is Undoable's answer.
+type UndoPreview struct {
+	Undo     int              `json:"undo"`
+	Commands []record.Command `json:"commands"`
+	Lines    []string         `json:"lines"`
 }
 
 // Check answers whether the engine would accept an entry: {} or its refusal.
@@ -114,7 +173,11 @@ func (b *Bridge) Protocol() string {
 	if b.game == nil {
 		return b.refuse(&engine.Error{Code: engine.CodeWrongPhase})
 	}
-	return encode(record.Build(b.settings, b.log))
+	p := record.Build(b.settings, b.log)
+	if fixes, err := record.Corrections(b.settings, b.cmds); err == nil {
+		p.Correct(fixes)
+	}
+	return encode(p)
 }
 
 // Log narrates every event so far for the host, one line each.

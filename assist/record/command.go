@@ -17,6 +17,13 @@ type Command struct {
 	By     int    `json:"by,omitempty"`
 	Target int    `json:"target,omitempty"`
 	Yes    bool   `json:"yes,omitempty"`
+	// Undo is, for an undo entry (Verb VerbUndo), the place of the first
+	// entry of the action it takes back.
+	Undo int `json:"undo,omitempty"`
+	// Part is the entry's place within the host's action (0: its first
+	// entry): one tap may enter several entries (the mafia's choice, the
+	// hands for a candidate), and an undo takes them back together.
+	Part int `json:"part,omitempty"`
 }
 
 // MaxID is the longest command id accepted.
@@ -68,24 +75,15 @@ func (e *ReplayError) Error() string { return fmt.Sprintf("entry %d: %v", e.Inde
 // Unwrap returns the refusal.
 func (e *ReplayError) Unwrap() error { return e.Err }
 
-// Replay starts the game and applies every entry in order. It returns the
-// game and its whole event log, or a *ReplayError for the first entry the
-// engine refuses (with the game and log as they were before it).
+// Replay starts the game and applies every entry in order; an undo entry
+// takes back the action it names, and the game is the engine's game of the
+// entries left in force (see Undo). It returns the game and its whole event
+// log, or a *ReplayError for the first entry that is refused (by CheckEntry
+// or by the engine), with the game and log as they were before it.
 func Replay(s *Settings, cmds []Command) (*engine.Game, []engine.Event, error) {
-	g, log, err := Start(s)
-	if err != nil {
+	r, err := replay(s, cmds)
+	if r == nil {
 		return nil, nil, err
 	}
-	for i, c := range cmds {
-		ec, err := c.Engine()
-		if err == nil {
-			var evs []engine.Event
-			evs, err = g.Handle(ec)
-			log = append(log, evs...)
-		}
-		if err != nil {
-			return g, log, &ReplayError{Index: i, Err: err}
-		}
-	}
-	return g, log, nil
+	return r.g, r.log, err
 }

@@ -121,3 +121,38 @@ func cardList(roles []engine.Role) string {
 	}
 	return strings.Join(parts, " ")
 }
+
+// CorrectionRows lays the host's undos out as rows under CSVHeader, for
+// after the rows of CSV: one "undone" row per entry taken back, with the
+// entry's place among the host's entries (seq), its seats (actor, target),
+// its verb (result), the place of the undo that took it back (count), and
+// yes. The events of CSV are the corrected game's; these rows are the audit
+// trail of the corrections.
+func CorrectionRows(s *Settings, fixes []Correction) [][]string {
+	var rows [][]string
+	roles := s.Roles
+	seat := func(n int) (string, string, string) {
+		if n <= 0 {
+			return "", "", ""
+		}
+		role := ""
+		if n <= len(roles) {
+			role = roles[n-1]
+		}
+		return strconv.Itoa(n), s.NameOf(n), role
+	}
+	for _, f := range fixes {
+		for _, c := range f.Undone {
+			r := make([]string, len(CSVHeader))
+			r[0], r[3] = strconv.Itoa(c.Seq), "undone"
+			r[4], r[5], r[6] = seat(c.By)
+			r[7], r[8], r[9] = seat(c.Target)
+			r[10], r[12] = c.Verb, strconv.Itoa(f.Entry)
+			if c.Yes {
+				r[13] = "yes"
+			}
+			rows = append(rows, r)
+		}
+	}
+	return rows
+}

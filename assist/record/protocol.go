@@ -23,6 +23,11 @@ type Protocol struct {
 	Ended   bool              `json:"ended"`
 	Winner  string            `json:"winner,omitempty"` // town, mafia, maniac, draw; "" while the game goes on
 	Events  []wire.Event      `json:"events"`
+	// Corrections are the host's undos, in order: the audit trail of the
+	// entries taken back (Events holds the corrected game only). Undone
+	// counts the entries taken back in all.
+	Corrections []Correction `json:"corrections"`
+	Undone      int          `json:"undone"`
 }
 
 // SeatRecord is one seat: who sat there, their card, their fouls, and how
@@ -137,7 +142,7 @@ type Foul struct {
 // Build arranges an event log (from GameStarted on) into a protocol.
 func Build(s *Settings, log []engine.Event) *Protocol {
 	p := &Protocol{Name: s.Name, Players: len(s.Names), Seed: s.Seed, Timings: s.Timings, Deal: s.Deal,
-		Rounds: []Round{}, Fouls: []Foul{}, Events: make([]wire.Event, 0, len(log))}
+		Rounds: []Round{}, Fouls: []Foul{}, Events: make([]wire.Event, 0, len(log)), Corrections: []Correction{}}
 	b := builder{p: p, s: s, out: map[int]bool{}}
 	for _, e := range log {
 		p.Events = append(p.Events, wire.FromEvent(e, p.Players))
@@ -147,6 +152,15 @@ func Build(s *Settings, log []engine.Event) *Protocol {
 		p.Rules = engine.DefaultRules().Map()
 	}
 	return p
+}
+
+// Correct records the host's undos (Corrections) in the protocol.
+func (p *Protocol) Correct(fixes []Correction) {
+	p.Corrections = append([]Correction{}, fixes...)
+	p.Undone = 0
+	for _, f := range fixes {
+		p.Undone += len(f.Undone)
+	}
 }
 
 // builder walks the log, keeping where the game is.

@@ -41,6 +41,8 @@ func main() {
 		"preset":   func(a []js.Value) any { return b.Preset(num(a, 0)) },
 		"setup":    func(a []js.Value) any { return b.Setup(str(a, 0)) },
 		"options":  func(a []js.Value) any { return b.Options() },
+		"undoable": func(a []js.Value) any { return b.Undoable() },
+		"qr":       func(a []js.Value) any { return b.QR(str(a, 0)) },
 	}
 	obj := js.Global().Get("Object").New()
 	for name, f := range api {
