@@ -8,6 +8,7 @@ import { h, clearToast } from './ui.js';
 import { homeScreen } from './home.js';
 import { setupScreen } from './setup.js';
 import { Game } from './game.js';
+import { joinScreen } from './handoff.js';
 import { unlockAudio } from './timer.js';
 
 let game = null;
@@ -55,6 +56,8 @@ function route() {
   if (!m && game) { game.close(); game = null; }
   const sync = document.getElementById('sync');
   if (sync && !m) { sync.textContent = ''; sync.className = 'sync'; }
+  const join = hash.match(/^#\/join\/([0-9a-f]+)\/([0-9a-f]+)$/); // another phone's hand-off link
+  if (join) { joinScreen(join[1], join[2]); return; }
   if (m) {
     if (!game || game.rec.id !== m[1]) {
       if (game) game.close();

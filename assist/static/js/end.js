@@ -1,9 +1,9 @@
 // The end of the game: the result, every seat's card and fate, and the
 // protocol (a printable page, JSON and CSV) once the server holds every
-// entry.
+// entry. A wrong last entry can still be taken back (the result reopens).
 
 import { h, mount, button } from './ui.js';
-import { t, name } from './i18n.js';
+import { t, name, plural } from './i18n.js';
 import * as E from './engine.js';
 
 /** Draws the result. */
@@ -28,6 +28,9 @@ export function endScreen(G) {
         h('a', { class: 'btn primary', href: `/host/games/${id}`, target: '_blank', dataset: { t: 'print' } }, t('assist.end.print')),
         h('a', { class: 'btn secondary', href: `/host/api/games/${id}/protocol.json`, download: `mafia-${id}.json` }, t('assist.end.json')),
         h('a', { class: 'btn secondary', href: `/host/api/games/${id}/protocol.csv`, download: `mafia-${id}.csv` }, t('assist.end.csv'))),
+    p.undone ? h('p', { class: 'note', dataset: { t: 'undone' } }, plural('assist.correction.count', p.undone, { Count: p.undone })) : null,
     h('details', { class: 'log' }, h('summary', {}, t('assist.end.log')), h('ol', {}, E.log().map((l) => h('li', {}, l)))),
-    button(t('assist.home'), () => { location.hash = '#/'; }, 'secondary', 'home'));
+    h('div', { class: 'actions' },
+      G.undoButton(),
+      button(t('assist.home'), () => { location.hash = '#/'; }, 'secondary', 'home')));
 }

@@ -45,3 +45,7 @@ export const preset = (n) => call('preset', n);
 export const setup = (counts) => call('setup', JSON.stringify(counts));
 /** The house rules with their values. */
 export const options = () => call('options');
+/** What an undo now would take back: {undo, commands, lines} or {error}. */
+export const undoable = () => call('undoable');
+/** The QR code of a text as SVG: {svg} or {error}. */
+export const qr = (text) => call('qr', text);

@@ -14,18 +14,77 @@ import { voteScreen, allVoteScreen } from './vote.js';
 import { dealScreen } from './deal.js';
 import { endScreen } from './end.js';
 import { foulsPanel } from './fouls.js';
+import { confirmUndo, resumeUI } from './undo.js';
+import { menuScreen, divergedScreen } from './handoff.js';
 
 export class Game {
   constructor(rec, onStatus) {
     this.rec = rec;
     rec.ui = rec.ui || {};
     rec.synced = rec.synced || 0;
+    this.onStatus = onStatus;
+    this.begin(rec);
+  }
+
+  /** Runs a record: the engine replays its entries, and its sync starts. */
+  begin(rec) {
+    this.rec = rec;
     const r = E.start(rec.settings, rec.commands);
     this.state = r.state;
     this.error = r.error || null;
-    this.onStatus = onStatus;
-    this.syncer = new Syncer(rec, () => this.onStatus(this));
+    if (rec.ui.resume && !this.error) {
+      delete rec.ui.resume;
+      resumeUI(this, null);
+      this.save();
+    }
+    this.divergedShown = false;
+    this.syncer = new Syncer(rec, () => {
+      this.onStatus(this);
+      if (this.diverged() && !this.divergedShown) { this.divergedShown = true; this.render(); }
+    });
     this.syncer.kick();
+  }
+
+  /** The server holds other entries than this phone: the game goes on on another phone. */
+  diverged() {
+    const s = this.syncer;
+    return s.status === 'error' && !!s.error && s.error.code === 'diverged';
+  }
+
+  /**
+   * Replaces this phone's game by the server's (GET /host/api/games/{id}):
+   * the entries this phone made that the server does not hold are dropped.
+   */
+  replace(server) {
+    this.syncer.stop();
+    const rec = this.rec;
+    rec.settings = server.settings;
+    rec.commands = server.commands;
+    rec.synced = server.commands.length;
+    rec.ended = !!server.ended;
+    rec.ui = { dealt: rec.ui.dealt || server.commands.length > 0, resume: true };
+    this.begin(rec);
+    this.save();
+    this.render();
+  }
+
+  /** Takes back the action an undo preview (E.undoable) names. */
+  undo(pre) {
+    const entry = { id: storage.newID(), seq: this.rec.commands.length, verb: 'undo', undo: pre.undo };
+    const r = E.apply(entry);
+    if (r.error) {
+      this.render();
+      toast(r.error.message, 'error');
+      return false;
+    }
+    this.rec.commands.push(entry);
+    this.state = r.state;
+    resumeUI(this, pre.commands);
+    this.save();
+    this.syncer.kick();
+    this.render();
+    toast(t('assist.undo.done'));
+    return true;
   }
 
   close() {
@@ -50,14 +109,17 @@ export class Game {
   do(cmds) {
     const events = [];
     let refused = null;
+    let part = 0; // the entries of one tap are taken back together
     for (const c of cmds) {
       const entry = { id: storage.newID(), seq: this.rec.commands.length, verb: c.verb };
+      if (part) entry.part = part;
       if (c.by) entry.by = c.by;
       if (c.target) entry.target = c.target;
       if (c.yes) entry.yes = true;
       const r = E.apply(entry);
       if (r.error) { refused = r.error; break; }
       this.rec.commands.push(entry);
+      part += 1;
       this.state = r.state;
       events.push(...(r.events || []));
       this.save();
@@ -161,6 +223,7 @@ export class Game {
       mount(h('p', { class: 'error' }, this.error.message));
       return;
     }
+    if (this.diverged()) { divergedScreen(this); return; }
     if (ui.announce) { this.announcement(); return; }
     if (!ui.dealt && st.phase === 'night' && st.round === 1) { dealScreen(this); return; }
     switch (st.phase) {
@@ -179,12 +242,20 @@ export class Game {
         h('h2', {}, a.title),
         a.lines.map((l) => h('p', { class: 'say' }, l))),
       button(t('assist.continue'), () => { this.rec.ui.announce = null; this.save(); this.render(); }, 'primary', 'continue'),
+      h('div', { class: 'toolbar' }, this.undoButton()),
     );
   }
 
-  /** The toolbar under the header: fouls, and the step. */
+  /** The toolbar under the header: fouls, undo, and the game's menu. */
   toolbar() {
     return h('div', { class: 'toolbar' },
-      button(t('assist.fouls.button'), () => foulsPanel(this), 'secondary small', 'fouls'));
+      button(t('assist.fouls.button'), () => foulsPanel(this), 'secondary small', 'fouls'),
+      this.undoButton(),
+      button(t('assist.menu.button'), () => menuScreen(this), 'secondary small', 'menu'));
+  }
+
+  /** The button that takes back the last entry (after a confirmation). */
+  undoButton() {
+    return button(`↶ ${t('assist.undo.button')}`, () => confirmUndo(this), 'secondary small', 'undo');
   }
 }

@@ -1,0 +1,238 @@
+package assist_test
+
+import (
+	"io"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"mafia/assist/record"
+)
+
+// inForce applies the undo entries to a list the simple way (each undo
+// drops the entries from the place it names on) and returns the entries
+// left, without undos: the corrected game's entries.
+func inForce(list []record.Command) []record.Command {
+	var out []record.Command
+	for _, c := range list {
+		if c.Verb != record.VerbUndo {
+			out = append(out, c)
+			continue
+		}
+		for len(out) > 0 && out[len(out)-1].Seq >= c.Undo {
+			out = out[:len(out)-1]
+		}
+	}
+	return out
+}
+
+// undoLast takes back the last entry through the confirmation, from the
+// toolbar's button (or the menu's); it returns the sentences the
+// confirmation named.
+func (h *host) undoLast(viaMenu bool) []string {
+	h.t.Helper()
+	before := eval[int](h.tab, `window.__assistGame.rec.commands.length`)
+	if viaMenu {
+		h.tap("menu")
+		h.tap("menu-undo")
+	} else {
+		h.tap("undo")
+	}
+	h.waitJS(5*time.Second, `!!document.querySelector('[data-t="confirm-undo"]')`)
+	lines := eval[[]string](h.tab, `Array.from(document.querySelectorAll('[data-t="undo-lines"] li'), (l) => l.textContent)`)
+	if len(lines) == 0 {
+		h.t.Fatalf("the confirmation names nothing:\n%s", h.text())
+	}
+	h.tap("confirm-undo")
+	h.settle()
+	if after := eval[int](h.tab, `window.__assistGame.rec.commands.length`); after != before+1 {
+		h.t.Fatalf("an undo made %d entries", after-before)
+	}
+	return lines
+}
+
+// TestTheHostTakesBackWrongEntries plays a 7-player game in which the host
+// mis-taps five times and takes each back: a heal on the wrong seat, a
+// wrong nominee (while the phone is offline), the hands for a candidate, a
+// foul on the wrong seat, and the entry that ended the game. Each undo
+// names what it takes back and brings the screen back to before it; the
+// game then goes on to the end; the server's protocol is the engine's log
+// of the corrected game, with the corrections listed.
+func TestTheHostTakesBackWrongEntries(t *testing.T) {
+	ts := startServer(t)
+	h := openHost(t, ts, "host")
+	names := []string{"Nino", "Giorgi", "Tamar", "Levan", "Ana", "Dato", "Eka"}
+	id := h.create(gameSpec{Names: names, Deal: record.DealManual, Roles: roles7})
+
+	bad := func(st record.State, s int) bool { return st.Roles[s] == "mafia" || st.Roles[s] == "don" }
+	done := map[string]bool{}
+	undos := 0
+	d := driver{
+		night: func(st record.State, w record.Wake) int {
+			for _, s := range w.Targets {
+				if w.Role == "mafia" || !bad(st, s) {
+					return s
+				}
+			}
+			return 0
+		},
+		nominate: func(st record.State) int {
+			if len(st.Candidates) >= 2 {
+				return 0
+			}
+			for _, s := range st.Nominate {
+				if bad(st, s) == (len(st.Candidates) == 0) {
+					return s
+				}
+			}
+			return 0
+		},
+		hands: func(st record.State, cand int) []int { return st.Pending },
+		each: func(screen string, st record.State) {
+			switch {
+			case screen == "wake:doctor" && !done["heal"]:
+				// The doctor heals the wrong seat; the host takes it back.
+				done["heal"] = true
+				w := st.Night.Wakes[len(st.Night.Wakes)-1]
+				wrong := w.Targets[len(w.Targets)-1]
+				h.pickSeat(wrong)
+				h.tap("confirm")
+				h.waitJS(5*time.Second, `!!document.querySelector('[data-t="morning"]')`)
+				lines := h.undoLast(false)
+				if !strings.Contains(strings.Join(lines, " "), strconv.Itoa(wrong)) {
+					t.Errorf("the confirmation does not name seat %d: %q", wrong, lines)
+				}
+				undos++
+				if h.screen() != "wake:doctor" {
+					t.Fatalf("after the undo the screen is %s", h.screen())
+				}
+				if now := h.state(); now.Night.Wakes[len(now.Night.Wakes)-1].Acted {
+					t.Fatal("the heal is still entered after the undo")
+				}
+			case screen == "speech" && !done["nominate"]:
+				// Offline: a wrong nominee, taken back from the menu.
+				done["nominate"] = true
+				h.waitJS(syncWait, `document.getElementById('sync').dataset.waiting === '0'`)
+				h.offline(true)
+				h.tap("nominate")
+				h.pickSeat(st.Nominate[len(st.Nominate)-1])
+				h.waitJS(5*time.Second, `!!document.querySelector('[data-t="nominated"]')`)
+				h.undoLast(true)
+				undos++
+				if now := h.state(); now.Nominated || len(now.Candidates) != 0 || h.screen() != "speech" {
+					t.Fatalf("after the undo: nominated %v, candidates %v, screen %s", now.Nominated, now.Candidates, h.screen())
+				}
+				h.waitJS(5*time.Second, `document.getElementById('sync').dataset.waiting === '2'`)
+			case screen == "vote" && !done["hands"]:
+				// The connection is back; the hands for the first candidate
+				// are taken back and counted again.
+				done["hands"] = true
+				h.offline(false)
+				c := st.Candidates[0]
+				h.pickSeat(st.Pending[0])
+				h.pickSeat(st.Pending[1])
+				h.tap("confirm-hands")
+				h.settle()
+				h.undoLast(false)
+				undos++
+				now := h.state()
+				if !slices.Equal(now.Pending, st.Pending) || !h.exists(`candidate"][data-seat="`+strconv.Itoa(c)) {
+					t.Fatalf("after the undo: pending %v (before %v):\n%s", now.Pending, st.Pending, h.text())
+				}
+			case (screen == "defence" || screen == "last_words") && !done["foul"]:
+				done["foul"] = true
+				s := st.Alive[0]
+				h.giveFoul(s)
+				if h.state().Fouls[s] != 1 {
+					t.Fatal("the foul was not given")
+				}
+				h.undoLast(false)
+				undos++
+				if h.state().Fouls[s] != 0 {
+					t.Fatal("the foul is still there after the undo")
+				}
+			}
+		},
+	}
+	h.play(d)
+	for _, k := range []string{"heal", "nominate", "hands", "foul"} {
+		if !done[k] {
+			t.Fatalf("the game ended before the %s was taken back", k)
+		}
+	}
+	// The game is over; the last entry was wrong after all: take it back.
+	result := h.state()
+	h.undoLast(false)
+	undos++
+	if st := h.state(); st.Phase == "ended" || st.Winner != "" || eval[bool](h.tab, `!!window.__assistGame.rec.ended`) {
+		t.Fatalf("after the undo of the last entry: %s %q", st.Phase, st.Winner)
+	}
+	h.waitJS(syncWait, `document.getElementById('sync').dataset.waiting === '0'`)
+	if tbl := ts.status(t, id); tbl.Winner != "" {
+		t.Fatalf("the server still has a winner: %+v", tbl)
+	}
+	if sc := h.screen(); (sc == "vote" || sc == "revote") && h.exists("close-vote") {
+		h.tap("close-vote") // the undone close: the screen is back at the last candidate
+		h.settle()
+	}
+	h.play(d) // the same entries again
+	if st := h.state(); st.Winner != result.Winner {
+		t.Fatalf("the game ended with %q, before the undo %q", st.Winner, result.Winner)
+	}
+	h.waitJS(syncWait, `document.getElementById('sync').dataset.waiting === '0'`)
+	h.shot("undo-result")
+
+	local, stored := h.localEntries(id), ts.storedEntries(t, id)
+	if len(local) != len(stored) {
+		t.Fatalf("the phone holds %d entries, the server %d", len(local), len(stored))
+	}
+	n := 0
+	for i := range local {
+		if local[i].ID != stored[i].ID {
+			t.Fatalf("entry %d: phone %+v, server %+v", i, local[i], stored[i])
+		}
+		if local[i].Verb == record.VerbUndo {
+			n++
+		}
+	}
+	if n != undos {
+		t.Fatalf("%d undo entries stored, %d made", n, undos)
+	}
+	g, _ := ts.replay(t, id)
+	if !g.Ended() {
+		t.Fatal("the server's game has not ended")
+	}
+	var game struct{ Settings record.Settings }
+	ts.getJSON(t, "/host/api/games/"+id, h.token(id), &game)
+	_, want, err := record.Replay(&game.Settings, inForce(local))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := ts.protocol(t, h, id)
+	checkLog(t, p.Events, want)
+	if len(p.Corrections) != undos || p.Undone < undos {
+		t.Fatalf("the protocol lists %d corrections of %d entries; %d undos were made", len(p.Corrections), p.Undone, undos)
+	}
+	rows := ts.csv(t, h, id)
+	undone := 0
+	for _, r := range rows {
+		if r[3] == "undone" {
+			undone++
+		}
+	}
+	if undone != p.Undone {
+		t.Fatalf("the CSV has %d undone rows, the protocol says %d", undone, p.Undone)
+	}
+	res, err := http.Get(ts.URL + "/host/games/" + id + "?lang=ka")
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	if !strings.Contains(string(page), `data-t="corrections"`) || !strings.Contains(string(page), "შესწორებები") {
+		t.Fatal("the printable protocol does not list the corrections")
+	}
+}
