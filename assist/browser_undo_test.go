@@ -66,6 +66,13 @@ func TestTheHostTakesBackWrongEntries(t *testing.T) {
 	h := openHost(t, ts, "host")
 	names := []string{"Nino", "Giorgi", "Tamar", "Levan", "Ana", "Dato", "Eka"}
 	id := h.create(gameSpec{Names: names, Deal: record.DealManual, Roles: roles7})
+	// At the deal there is nothing to take back: the page says so.
+	h.waitJS(5*time.Second, `!!document.querySelector('[data-t="wake"]')`)
+	h.tap("undo")
+	h.waitJS(5*time.Second, `(document.getElementById('toast') || {}).textContent === "There is nothing to take back: the game stands at the deal."`)
+	if n := eval[int](h.tab, `window.__assistGame.rec.commands.length`); n != 0 || h.exists("confirm-undo") {
+		t.Fatalf("an undo at the deal made %d entries", n)
+	}
 
 	bad := func(st record.State, s int) bool { return st.Roles[s] == "mafia" || st.Roles[s] == "don" }
 	done := map[string]bool{}

@@ -13,6 +13,15 @@
 // lists the club's history, and exports each protocol as JSON, CSV and a
 // printable page.
 //
+// The host takes back a mis-tap with an undo, itself an entry (see
+// record.VerbUndo): the server rebuilds the game from the entries left in
+// force and rewrites the stored log to the corrected game (a result an undo
+// reopens is cleared), and the protocol lists every correction. A game
+// moves to another phone by a link that carries the host's token in its
+// fragment; the other phone loads the settings and entries
+// (GET /host/api/games/{id}), and the first phone's further entries are
+// refused as diverged.
+//
 // It owns the in-person tables: their store status (StatusLive,
 // StatusEnded) keeps them out of the online lobby and out of the rooms that
 // `mafia serve` resumes. It must not decide rules (the engine does) or touch
