@@ -5,34 +5,20 @@ import (
 	"encoding/binary"
 	"net/http"
 	"strconv"
-	"strings"
+	"time"
 
+	"mafia/assist/bridge"
 	"mafia/assist/record"
-	"mafia/engine"
 	"mafia/locale"
 	"mafia/store"
 )
 
-// createRequest is the body of POST /host/api/games.
+// createRequest is the body of POST /host/api/games: the new game, and,
+// for a game the host's phone made while the server could not be reached,
+// the phone's id, host token, seed and deal (create_phone.go).
 type createRequest struct {
-	Name    string            `json:"name"`
-	Names   []string          `json:"names"`             // seat 1 first
-	Setup   *setupCounts      `json:"setup,omitempty"`   // nil: the preset for the number of names
-	Roles   []string          `json:"roles,omitempty"`   // DealManual: the cards as dealt by hand
-	Options map[string]string `json:"options,omitempty"` // house rules
-	Timings *record.Timings   `json:"timings,omitempty"` // nil: the defaults
-	Deal    string            `json:"deal"`
-	Lang    string            `json:"lang,omitempty"`
-}
-
-// setupCounts is a custom setup: how many of each card.
-type setupCounts struct {
-	Don       int `json:"don"`
-	Mafia     int `json:"mafia"`
-	Maniac    int `json:"maniac"`
-	Detective int `json:"detective"`
-	Doctor    int `json:"doctor"`
-	Citizens  int `json:"citizen"`
+	bridge.NewGame
+	phoneGame
 }
 
 // Card is one player's card link (DealLinks): the page at URL shows seat's
@@ -57,35 +43,49 @@ type createReply struct {
 // createGame makes an in-person game: checks the settings, deals the cards
 // (a seeded shuffle of the setup, or the host's hand deal), and stores the
 // table with its first events. The host's token is also set as a cookie for
-// /host/ so that the printable protocol opens in a new tab.
+// /host/ so that the printable protocol opens in a new tab. A game the
+// phone made offline is taken as the phone made it (createPhoneGame).
 func (h *Handler) createGame(w http.ResponseWriter, r *http.Request) {
 	var req createRequest
 	if err := decode(r, &req, 32<<10); err != nil {
 		h.fail(w, r, err, nil)
 		return
 	}
-	s, err := settingsOf(&req, h.cfg.Seed)
+	if req.phoneGame.given() {
+		h.createPhoneGame(w, r, &req)
+		return
+	}
+	s, err := req.NewGame.Settings(h.cfg.Seed)
 	if err != nil {
 		h.fail(w, r, err, nil)
 		return
 	}
+	reply, err := h.storeGame(r, newToken()[:16], newToken(), s, h.cfg.Now())
+	if err != nil {
+		h.fail(w, r, err, nil)
+		return
+	}
+	setHostCookie(w, r, reply.ID, reply.HostToken)
+	writeJSON(w, http.StatusCreated, reply)
+}
+
+// storeGame starts the game of s and stores it as table id with host's
+// token (only its hash is kept) and its first events; it answers with the
+// card links of a DealLinks game.
+func (h *Handler) storeGame(r *http.Request, id, host string, s record.Settings, created time.Time) (*createReply, error) {
 	g, evs, err := record.Start(&s)
 	if err != nil {
-		h.fail(w, r, err, nil)
-		return
+		return nil, err
 	}
-	host := newToken()
-	id := newToken()[:16]
-	now := h.cfg.Now()
 	gm := &game{rec: inPerson{Settings: s, Commands: []record.Command{}}, g: g, log: evs}
 	name := s.Name
 	if name == "" {
 		name = locale.New(langOf(r)).T("assist.default_name", nil)
 	}
 	gm.table = store.Table{ID: id, Name: name, Status: StatusLive, HostToken: hashToken(host), Seed: g.Seed(),
-		CreatedAt: now, UpdatedAt: now}
+		CreatedAt: created, UpdatedAt: h.cfg.Now()}
 	gm.table.Config = gm.config()
-	reply := createReply{ID: id, HostToken: host, Settings: s}
+	reply := &createReply{ID: id, HostToken: host, Settings: s}
 	for i, n := range s.Names {
 		seat := store.Seat{Seat: i + 1, Name: n}
 		if s.Deal == record.DealLinks {
@@ -97,19 +97,21 @@ func (h *Handler) createGame(w http.ResponseWriter, r *http.Request) {
 		gm.seats = append(gm.seats, seat)
 	}
 	if err := h.cfg.Store.CreateTable(r.Context(), gm.table, gm.seats); err != nil {
-		h.fail(w, r, err, nil)
-		return
+		return nil, err
 	}
 	if err := h.cfg.Store.AppendEvents(r.Context(), id, 0, evs); err != nil {
-		h.fail(w, r, err, nil)
-		return
+		return nil, err
 	}
 	h.mu.Lock()
 	h.games[id] = gm
 	h.mu.Unlock()
+	return reply, nil
+}
+
+// setHostCookie sets the game's host token as a cookie for /host/.
+func setHostCookie(w http.ResponseWriter, r *http.Request, id, host string) {
 	http.SetCookie(w, &http.Cookie{Name: hostCookie(id), Value: host, Path: "/host/", HttpOnly: true,
 		SameSite: http.SameSiteLaxMode, Secure: r.TLS != nil, MaxAge: 30 * 24 * 3600})
-	writeJSON(w, http.StatusCreated, reply)
 }
 
 // randomSeed returns a seed from the system's randomness.
@@ -119,50 +121,4 @@ func randomSeed() uint64 {
 		panic("assist: no randomness: " + err.Error())
 	}
 	return binary.LittleEndian.Uint64(b[:])
-}
-
-// settingsOf checks a create request and deals its cards with a seed from
-// newSeed.
-func settingsOf(req *createRequest, newSeed func() uint64) (record.Settings, error) {
-	s := record.Settings{Name: strings.TrimSpace(req.Name), Options: req.Options, Deal: req.Deal,
-		Timings: record.DefaultTimings(), Lang: req.Lang}
-	for _, n := range req.Names {
-		s.Names = append(s.Names, strings.TrimSpace(n))
-	}
-	if req.Timings != nil {
-		s.Timings = *req.Timings
-	}
-	if s.Options == nil {
-		s.Options = map[string]string{}
-	}
-	n := len(s.Names)
-	switch {
-	case req.Deal == record.DealManual:
-		s.Roles, s.Seed = req.Roles, "0"
-	case len(req.Roles) > 0:
-		return s, &engine.Error{Code: record.CodeBadSettings, Name: "roles"}
-	default:
-		var setup engine.Setup
-		if req.Setup != nil {
-			c := req.Setup
-			setup = engine.Setup{Don: c.Don, Mafia: c.Mafia, Maniac: c.Maniac, Detective: c.Detective, Doctor: c.Doctor, Citizens: c.Citizens}
-		} else {
-			p, err := engine.Preset(n)
-			if err != nil {
-				return s, err
-			}
-			setup = p
-		}
-		if setup.Players() != n {
-			return s, &engine.Error{Code: record.CodeBadSettings, Name: "setup", N: n}
-		}
-		if _, err := setup.Validate(); err != nil {
-			return s, err
-		}
-		seed := newSeed()
-		s.Seed = strconv.FormatUint(seed, 10)
-		s.Roles = record.RoleNames(setup.Deal(seed, make([]engine.Role, n)))
-	}
-	_, _, _, err := s.Check()
-	return s, err
 }

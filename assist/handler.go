@@ -112,11 +112,11 @@ func statusOf(c engine.Code) int {
 		return http.StatusForbidden
 	case codeNotFound:
 		return http.StatusNotFound
-	case CodeOutOfOrder, CodeDiverged:
+	case CodeOutOfOrder, CodeDiverged, CodeIDTaken, CodeDealMismatch:
 		return http.StatusConflict
 	case codeInternal:
 		return http.StatusInternalServerError
-	case codeBadRequest:
+	case codeBadRequest, CodeBadGameID, CodeBadHostToken:
 		return http.StatusBadRequest
 	}
 	// The engine refused an entry, or the settings: the request was

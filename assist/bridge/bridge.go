@@ -83,6 +83,9 @@ func Sentence(p *locale.Printer, e *engine.Error) string {
 	case record.CodeNothingToUndo, record.CodeUndoNotLast:
 		return p.T("assist.undo_error."+string(e.Code), e.Params())
 	}
+	if id := "assist.error." + string(e.Code); p.Has(id) {
+		return p.T(id, e.Params()) // the assistant's other codes (id_taken, ...)
+	}
 	return p.Refusal(e)
 }
 
