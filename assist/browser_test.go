@@ -96,6 +96,8 @@ func theBrowser(t *testing.T) context.Context {
 		chromedp.Flag("lang", "en-US"),
 		chromedp.Flag("accept-lang", "en-US,en"),
 		chromedp.Flag("autoplay-policy", "no-user-gesture-required"),
+		// A plain-http name that is not loopback (browser_reload_test.go).
+		chromedp.Flag("host-resolver-rules", "MAP lan.test 127.0.0.1"),
 	)
 	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
 	ctx, cancel := chromedp.NewContext(alloc)

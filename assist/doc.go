@@ -22,6 +22,14 @@
 // (GET /host/api/games/{id}), and the first phone's further entries are
 // refused as diverged.
 //
+// A service worker (static/sw.js, served at /host/sw.js with the files of
+// this Version) keeps the page on the phone, so it reopens without the
+// server; where the server cannot be reached, the page deals a new game
+// itself (bridge.NewGame.Settings, the same deal as the server's) under an id
+// and host token of its own, and sends that create first when the
+// connection returns: the server deals again from the phone's seed and takes
+// the game only if the cards are the phone's (create_phone.go).
+//
 // It owns the in-person tables: their store status (StatusLive,
 // StatusEnded) keeps them out of the online lobby and out of the rooms that
 // `mafia serve` resumes. It must not decide rules (the engine does) or touch

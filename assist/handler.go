@@ -72,6 +72,7 @@ func (h *Handler) routes() {
 		http.Redirect(w, r, "/host/", http.StatusMovedPermanently)
 	})
 	m.HandleFunc("GET /host/static/{ver}/{path...}", serveStatic)
+	m.HandleFunc("GET /host/sw.js", serveWorker)
 	m.HandleFunc("GET /host/card/{id}/{seat}", h.serveCardPage)
 	m.HandleFunc("GET /host/games/{id}", h.servePrint)
 	m.HandleFunc("GET /host/api/games", h.listGames)

@@ -43,6 +43,7 @@ func main() {
 		"options":  func(a []js.Value) any { return b.Options() },
 		"undoable": func(a []js.Value) any { return b.Undoable() },
 		"qr":       func(a []js.Value) any { return b.QR(str(a, 0)) },
+		"deal":     func(a []js.Value) any { return b.Deal(str(a, 0), str(a, 1)) },
 	}
 	obj := js.Global().Get("Object").New()
 	for name, f := range api {

@@ -4,12 +4,13 @@
 import * as E from './engine.js';
 import * as I from './i18n.js';
 import * as storage from './storage.js';
-import { h, clearToast } from './ui.js';
+import { h, clearToast, toast } from './ui.js';
 import { homeScreen } from './home.js';
 import { setupScreen } from './setup.js';
 import { Game } from './game.js';
 import { joinScreen } from './handoff.js';
 import { unlockAudio } from './timer.js';
+import { keepOnPhone } from './offline.js';
 
 let game = null;
 let lastWaiting = -1;
@@ -37,8 +38,12 @@ function status(g) {
   const waiting = s.waiting();
   el.dataset.state = s.status;
   el.dataset.waiting = String(waiting);
+  const entries = waiting - (g.rec.create ? 1 : 0);
   if (s.status === 'error') el.textContent = (s.error && s.error.message) || I.t('assist.sync.error');
   else if (waiting === 0) el.textContent = I.t('assist.sync.saved');
+  else if (g.rec.create && s.status === 'offline') {
+    el.textContent = entries ? I.plural('assist.offline.game_and_entries', entries, { Count: entries }) : I.t('assist.offline.game_waits');
+  } else if (g.rec.create) el.textContent = I.t('assist.offline.sending_game');
   else if (s.status === 'offline') el.textContent = I.plural('assist.sync.offline', waiting, { Count: waiting });
   else el.textContent = I.plural('assist.sync.sending', waiting, { Count: waiting });
   el.className = `sync ${s.status} ${waiting ? 'waiting' : 'done'}`;
@@ -49,8 +54,12 @@ function status(g) {
   lastWaiting = waiting;
 }
 
+// A sentence to show on the next screen (a game made on this phone).
+let noteAfterRoute = null;
+
 function route() {
   clearToast();
+  if (noteAfterRoute) { toast(noteAfterRoute); noteAfterRoute = null; }
   const hash = location.hash || '#/';
   const m = hash.match(/^#\/game\/([0-9a-f]+)$/);
   if (!m && game) { game.close(); game = null; }
@@ -70,7 +79,7 @@ function route() {
     return;
   }
   if (hash === '#/new') {
-    setupScreen((rec) => { location.hash = `#/game/${rec.id}`; });
+    setupScreen((rec, note) => { noteAfterRoute = note || null; location.hash = `#/game/${rec.id}`; });
     return;
   }
   homeScreen();
@@ -89,6 +98,7 @@ async function boot() {
   document.addEventListener('pointerdown', unlockAudio, { once: true });
   route();
   window.__assistReady = true;
+  keepOnPhone();
 }
 
 boot();

@@ -45,6 +45,8 @@ export const preset = (n) => call('preset', n);
 export const setup = (counts) => call('setup', JSON.stringify(counts));
 /** The house rules with their values. */
 export const options = () => call('options');
+/** Deals a new game on the phone (bridge.NewGame, a decimal seed): {settings} or {error}. */
+export const deal = (req, seed) => call('deal', JSON.stringify(req), seed);
 /** What an undo now would take back: {undo, commands, lines} or {error}. */
 export const undoable = () => call('undoable');
 /** The QR code of a text as SVG: {svg} or {error}. */

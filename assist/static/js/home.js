@@ -4,12 +4,15 @@
 import { h, mount, button } from './ui.js';
 import { t, name, lang } from './i18n.js';
 import * as storage from './storage.js';
+import { link } from './sync.js';
+import { workerNote } from './offline.js';
 
 /** Draws the home screen. */
 export function homeScreen() {
   const mine = storage.list().filter((g) => !g.ended);
   const history = h('div', { class: 'history', dataset: { t: 'history' } }, h('p', { class: 'note' }, t('assist.loading')));
   mount(
+    workerNote(homeScreen),
     h('section', { class: 'hero' }, h('h2', {}, t('assist.home_title')), h('p', { class: 'note' }, t('assist.home_hint'))),
     button(t('assist.new_game'), () => { location.hash = '#/new'; }, 'primary', 'new-game'),
     mine.length ? h('section', { class: 'card' }, h('h3', {}, t('assist.running')),
@@ -26,7 +29,9 @@ async function loadHistory(el) {
   try {
     const r = await fetch('/host/api/games?limit=100');
     games = (await r.json()).games || [];
+    link.down = false;
   } catch (_) {
+    link.down = true;
     el.replaceChildren(h('p', { class: 'note' }, t('assist.history_offline')));
     return;
   }

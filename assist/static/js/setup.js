@@ -1,12 +1,17 @@
 // The setup: the number of players (a preset of 5 to 11, or a custom
 // setup), the names in seating order, the house rules and clocks, and how
 // the cards are dealt. "Create" asks the server to make the game (and deal
-// it, unless the cards were dealt by hand).
+// it, unless the cards were dealt by hand). When the server cannot be
+// reached, the phone makes the game itself (offline.js) and sends it later;
+// card links need the server, so that deal is offered only while it
+// answers.
 
 import { h, mount, button, range, toast } from './ui.js';
 import { t, name, lang } from './i18n.js';
 import * as E from './engine.js';
 import * as storage from './storage.js';
+import { post, link } from './sync.js';
+import { makeHere } from './offline.js';
 
 const ROLES = ['don', 'mafia', 'maniac', 'detective', 'doctor', 'citizen'];
 const TIMINGS = ['speech', 'defence', 'tie_speech', 'last_words'];
@@ -20,7 +25,7 @@ function fresh() {
 
 let form = null;
 
-/** Draws the setup form. */
+/** Draws the setup form; onCreated(rec, note) once the game is made. */
 export function setupScreen(onCreated) {
   form = form || fresh();
   const f = form;
@@ -68,11 +73,16 @@ export function setupScreen(onCreated) {
     h('input', { type: 'number', min: '1', max: '600', value: String(f.timings[k]), dataset: { t: `time-${k}` },
       onchange: (e) => { f.timings[k] = Math.max(1, parseInt(e.target.value, 10) || 1); } })));
 
-  const deals = h('div', { class: 'deals' }, ['links', 'pass', 'manual'].map((d) => h('label', { class: `deal ${f.deal === d ? 'sel' : ''}` },
-    h('input', { type: 'radio', name: 'deal', value: d, checked: f.deal === d, dataset: { t: `deal-${d}` },
-      onchange: () => { f.deal = d; redraw(); } }),
-    h('span', { class: 'deal-name' }, t(`assist.deal.${d}`)),
-    h('span', { class: 'deal-hint' }, t(`assist.deal.${d}_hint`)))));
+  const noLinks = link.down || !navigator.onLine;
+  if (noLinks && f.deal === 'links') f.deal = '';
+  const deals = h('div', { class: 'deals' }, ['links', 'pass', 'manual'].map((d) => h('label', {
+    class: `deal ${f.deal === d ? 'sel' : ''} ${d === 'links' && noLinks ? 'off' : ''}` },
+  h('input', { type: 'radio', name: 'deal', value: d, checked: f.deal === d, disabled: d === 'links' && noLinks,
+    dataset: { t: `deal-${d}` }, onchange: () => { f.deal = d; redraw(); } }),
+  h('span', { class: 'deal-name' }, t(`assist.deal.${d}`)),
+  d === 'links' && noLinks
+    ? h('span', { class: 'deal-hint warn', dataset: { t: 'links-offline' } }, t('assist.offline.links_offline'))
+    : h('span', { class: 'deal-hint' }, t(`assist.deal.${d}_hint`)))));
 
   const create = async () => {
     const body = {
@@ -87,15 +97,17 @@ export function setupScreen(onCreated) {
       for (const r of body.roles) want[r] = (want[r] || 0) - 1;
       if (body.roles.includes('') || ROLES.some((r) => want[r] !== 0)) { toast(t('assist.setup.roles_mismatch'), 'error'); return; }
     }
-    let res;
-    let out;
-    try {
-      res = await fetch('/host/api/games', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
-      out = await res.json();
-    } catch (_) {
-      toast(t('assist.setup.offline'), 'error');
+    const got = await post('/host/api/games', body);
+    if (!got) {
+      if (f.deal === 'links') { toast(t('assist.offline.links_offline'), 'error'); redraw(); return; }
+      const made = makeHere(body);
+      if (made.error) { toast(made.error.message, 'error'); return; }
+      storage.save(made.rec);
+      form = null;
+      onCreated(made.rec, t('assist.offline.made_here'));
       return;
     }
+    const { res, body: out } = got;
     if (!res.ok) { toast(out.error.message, 'error'); return; }
     const rec = { id: out.id, token: out.host_token, settings: out.settings, cards: out.cards || [], commands: [], synced: 0,
       created: new Date().toISOString(), ui: {} };

@@ -2,12 +2,42 @@
 // holds them all. The server applies each place once, so a batch resent
 // after a lost answer changes nothing. While the connection is down the
 // entries wait on the phone (storage.js); sending resumes when the browser
-// is back online, and every few seconds in any case.
+// is back online, and every few seconds in any case. A game made on the
+// phone while the server could not be reached (rec.create) is sent first:
+// the server makes it under the phone's id, token and deal, and takes a
+// repeat of that create as the same game.
 
 import * as storage from './storage.js';
 
 const BATCH = 100;
 const TIMEOUT = 15000;
+
+/** What the page last heard from the server: down after a request failed. */
+export const link = { down: false };
+window.addEventListener('online', () => { link.down = false; });
+
+/**
+ * POSTs JSON with a timeout; resolves to {res, body}, or null when the
+ * server cannot be reached (no connection, no answer, or a gateway's error).
+ */
+export async function post(url, data, token) {
+  const ctl = new AbortController();
+  const t = setTimeout(() => ctl.abort(), TIMEOUT);
+  const headers = { 'Content-Type': 'application/json' };
+  if (token) headers.Authorization = `Bearer ${token}`;
+  try {
+    const res = await fetch(url, { method: 'POST', headers, body: JSON.stringify(data), signal: ctl.signal });
+    if (res.status === 502 || res.status === 503 || res.status === 504) throw new Error('gateway');
+    const body = await res.json();
+    link.down = false;
+    return { res, body };
+  } catch (_) {
+    link.down = true;
+    return null;
+  } finally {
+    clearTimeout(t);
+  }
+}
 
 /** A sync loop for one game record; onChange(status) after every change. */
 export class Syncer {
@@ -24,8 +54,8 @@ export class Syncer {
     window.addEventListener('online', this.kick);
   }
 
-  /** Entries not yet held by the server. */
-  waiting() { return this.rec.commands.length - this.rec.synced; }
+  /** Entries not yet held by the server (and the game itself, if it waits). */
+  waiting() { return this.rec.commands.length - this.rec.synced + (this.rec.create ? 1 : 0); }
 
   stop() {
     this.stopped = true;
@@ -57,28 +87,17 @@ export class Syncer {
     if (this.busy || this.stopped) return;
     this.busy = true;
     try {
+      if (this.rec.create && !(await this.create())) return;
       while (this.waiting() > 0 && !this.stopped) {
         const batch = this.rec.commands.slice(this.rec.synced, this.rec.synced + BATCH);
         this.set('sending');
-        let res;
-        let body;
-        const ctl = new AbortController();
-        const t = setTimeout(() => ctl.abort(), TIMEOUT);
-        try {
-          res = await fetch(`/host/api/games/${this.rec.id}/sync`, {
-            method: 'POST',
-            headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${this.rec.token}` },
-            body: JSON.stringify({ commands: batch }),
-            signal: ctl.signal,
-          });
-          body = await res.json();
-        } catch (_) {
-          clearTimeout(t);
+        const got = await post(`/host/api/games/${this.rec.id}/sync`, { commands: batch }, this.rec.token);
+        if (!got) {
           this.set('offline');
           this.later();
           return;
         }
-        clearTimeout(t);
+        const { res, body } = got;
         if (typeof body.applied === 'number' && body.applied <= this.rec.commands.length) {
           const progress = body.applied !== this.rec.synced;
           this.rec.synced = body.applied;
@@ -101,5 +120,30 @@ export class Syncer {
       this.busy = false;
     }
     if (this.waiting() > 0) this.later();
+  }
+
+  /** Sends the game made on this phone; true once the server holds it. */
+  async create() {
+    this.set('sending');
+    const got = await post('/host/api/games', this.rec.create);
+    if (!got) {
+      this.set('offline');
+      this.later();
+      return false;
+    }
+    const { res, body } = got;
+    if (res.ok && body.id === this.rec.id) {
+      delete this.rec.create;
+      storage.save(this.rec);
+      this.delay = 1000;
+      return true;
+    }
+    if (res.status >= 500) {
+      this.set('offline');
+      this.later();
+      return false;
+    }
+    this.set('error', body && body.error);
+    return false;
   }
 }

@@ -1,0 +1,415 @@
+package assist_test
+
+import (
+	"context"
+	"encoding/json"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"mafia/assist"
+	"mafia/assist/record"
+	"mafia/locale"
+	"mafia/store/sqlite"
+	"mafia/wire"
+)
+
+// stoppable is the assistant on a fixed loopback address over one SQLite
+// file that a test can really stop (the listener closed, every connection
+// cut, the database closed) and start again on the same address and file,
+// as a venue's server that goes away and comes back. The browser keeps its
+// origin (so its localStorage and service worker) across the restart.
+type stoppable struct {
+	*testServer
+	t     *testing.T
+	path  string
+	addr  string
+	srv   *http.Server
+	seeds atomic.Uint64
+	// swVersion, when set, replaces the version the service worker is
+	// served with (a new build of the page, as the phone sees it).
+	swVersion atomic.Value
+}
+
+func startStoppable(t *testing.T) *stoppable {
+	t.Helper()
+	s := &stoppable{t: t, path: filepath.Join(t.TempDir(), "mafia.db"), addr: "127.0.0.1:0"}
+	s.start()
+	t.Cleanup(func() {
+		if s.srv != nil {
+			s.stop()
+		}
+	})
+	return s
+}
+
+// start serves the assistant again on the same address and file.
+func (s *stoppable) start() {
+	s.t.Helper()
+	db, err := sqlite.Open(s.path)
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", s.addr)
+	if err != nil {
+		db.Close()
+		s.t.Fatal(err)
+	}
+	s.addr = ln.Addr().String()
+	s.testServer = &testServer{URL: "http://" + s.addr, db: db,
+		h: assist.New(assist.Config{Store: db, Seed: func() uint64 { return s.seeds.Add(1) }})}
+	s.srv = &http.Server{Handler: http.HandlerFunc(s.serve)}
+	go s.srv.Serve(ln)
+}
+
+// stop closes the listener and every connection and the database.
+func (s *stoppable) stop() {
+	s.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := s.srv.Shutdown(ctx); err != nil {
+		s.srv.Close()
+	}
+	s.srv = nil
+	if err := s.db.Close(); err != nil {
+		s.t.Error(err)
+	}
+	if _, err := http.Get(s.URL + "/host/"); err == nil {
+		s.t.Fatal("the server still answers after it was stopped")
+	}
+}
+
+func (s *stoppable) serve(w http.ResponseWriter, r *http.Request) {
+	if v, _ := s.swVersion.Load().(string); v != "" && r.URL.Path == "/host/sw.js" {
+		rec := httptest.NewRecorder()
+		s.testServer.serve(rec, r)
+		body := strings.Replace(rec.Body.String(), `const VERSION = "`+assist.Version()+`"`, `const VERSION = "`+v+`"`, 1)
+		w.Header().Set("Content-Type", "text/javascript")
+		w.Header().Set("Cache-Control", "no-cache")
+		_, _ = w.Write([]byte(body))
+		return
+	}
+	s.testServer.serve(w, r)
+}
+
+// openKept opens the assistant and waits until the service worker keeps
+// the page (it controls the tab: its install has cached every file).
+func openKept(t *testing.T, s *stoppable, name string) *host {
+	t.Helper()
+	h := openHost(t, s.testServer, name)
+	h.waitJS(60*time.Second, `!!navigator.serviceWorker && !!navigator.serviceWorker.controller`)
+	keys := evalAwait[[]string](h.tab, `caches.keys()`)
+	if !slices.Equal(keys, []string{"assist-" + assist.Version()}) {
+		t.Fatalf("the caches are %v, want the one of version %s", keys, assist.Version())
+	}
+	return h
+}
+
+// reload reloads the tab and waits for the page and the game on it.
+func (h *host) reload(game bool) {
+	h.t.Helper()
+	h.do(30*time.Second, chromedp.Reload())
+	want := `window.__assistReady === true`
+	if game {
+		want += ` && !!window.__assistGame`
+	}
+	h.waitJS(30*time.Second, want)
+}
+
+// sameScreen checks that the page shows what it showed before a reload.
+func (h *host) sameScreen(screen string, st record.State, entries int) {
+	h.t.Helper()
+	if got := h.screen(); got != screen {
+		h.t.Fatalf("after a reload the page shows %q, before %q:\n%s", got, screen, h.text())
+	}
+	after := h.state()
+	if after.Phase != st.Phase || after.Round != st.Round || after.Speaker != st.Speaker ||
+		!slices.Equal(after.Alive, st.Alive) || !slices.Equal(after.Candidates, st.Candidates) {
+		h.t.Fatalf("after a reload: %+v, before %+v", after, st)
+	}
+	if got := eval[int](h.tab, `window.__assistGame.rec.commands.length`); got != entries {
+		h.t.Fatalf("after a reload the phone holds %d entries, before %d", got, entries)
+	}
+}
+
+// sameEntries checks that the server holds exactly the phone's entries,
+// each once, and that its log is their replay.
+func sameEntries(t *testing.T, ts *testServer, h *host, id string) {
+	t.Helper()
+	local, stored := h.localEntries(id), ts.storedEntries(t, id)
+	if len(local) != len(stored) {
+		t.Fatalf("the phone holds %d entries, the server %d", len(local), len(stored))
+	}
+	for i := range local {
+		if local[i].ID != stored[i].ID || local[i].Seq != i || stored[i].Seq != i || local[i].Verb != stored[i].Verb {
+			t.Fatalf("entry %d: phone %+v, server %+v", i, local[i], stored[i])
+		}
+	}
+	ts.replay(t, id) // fails on an entry stored twice, or a log that is not the entries'
+}
+
+// townDriver plays the town's way: the mafia kill the first town player,
+// the others act on the first seat they may, and day 1 votes out a mafioso.
+func townDriver() driver {
+	bad := func(st record.State, s int) bool { return st.Roles[s] == "mafia" || st.Roles[s] == "don" }
+	return driver{
+		night: func(st record.State, w record.Wake) int {
+			for _, s := range w.Targets {
+				if w.Role == "mafia" || !bad(st, s) {
+					return s
+				}
+			}
+			return 0
+		},
+		nominate: func(st record.State) int {
+			if len(st.Candidates) > 0 {
+				return 0
+			}
+			for _, s := range st.Nominate {
+				if bad(st, s) {
+					return s
+				}
+			}
+			return 0
+		},
+		hands: func(st record.State, cand int) []int { return st.Pending },
+	}
+}
+
+// TestTheGameReopensWithoutTheServer starts a game with the server up,
+// stops the server, reloads the page (the service worker serves it, the
+// game is at the same screen), keeps playing and reloads again, then starts
+// a new server on the same address and database file: every entry made
+// meanwhile arrives, once.
+func TestTheGameReopensWithoutTheServer(t *testing.T) {
+	s := startStoppable(t)
+	h := openKept(t, s, "host")
+	id := h.create(gameSpec{Names: names7, Deal: record.DealPass})
+
+	d := townDriver()
+	d.stop = func(st record.State) bool { return st.Phase == "speech" && st.Round == 1 }
+	h.play(d)
+	h.waitJS(syncWait, `document.getElementById('sync').dataset.waiting === '0'`)
+	online := len(h.localEntries(id))
+
+	s.stop()
+	screen, st := h.screen(), h.state()
+	h.reload(true)
+	h.sameScreen(screen, st, online)
+	h.shot("reload-offline-same-screen")
+
+	// Day 1 goes on without the server, and the page is reloaded again.
+	var reloaded bool
+	d.stop = func(st record.State) bool { return st.Phase == "night" && st.Round == 2 }
+	d.each = func(screen string, st record.State) {
+		if screen == "speech" && st.Speaker != 0 && !reloaded && len(h.localEntries(id)) > online+2 {
+			n := len(h.localEntries(id))
+			h.reload(true)
+			h.sameScreen(screen, st, n)
+			reloaded = true
+		}
+	}
+	h.play(d)
+	if !reloaded {
+		t.Fatal("the page was not reloaded during day 1")
+	}
+	made := len(h.localEntries(id)) - online
+	if made < 5 {
+		t.Fatalf("only %d entries were made without the server", made)
+	}
+	h.waitJS(syncWait, `document.getElementById('sync').dataset.state === 'offline' && document.getElementById('sync').dataset.waiting === '`+itoa(made)+`'`)
+
+	s.start()
+	if got := len(s.storedEntries(t, id)); got != online {
+		t.Fatalf("the restarted server holds %d entries before the phone sends, want %d", got, online)
+	}
+	h.waitJS(syncWait, `document.getElementById('sync').dataset.waiting === '0'`)
+	sameEntries(t, s.testServer, h, id)
+	h.shot("reload-offline-synced")
+}
+
+// TestAGameMadeWithoutTheServer opens the page, stops the server, reloads
+// the page from the phone alone, makes a game there (card links are not
+// offered), plays its first night and day with a reload on the way, and
+// then brings the server back on the same address and database file: the
+// game is made on the server with the phone's deal, every entry arrives
+// once, the game is played to the end, and the club's history and the
+// protocol are the engine's.
+func TestAGameMadeWithoutTheServer(t *testing.T) {
+	s := startStoppable(t)
+	h := openKept(t, s, "host")
+	s.stop()
+	h.reload(false)
+	h.waitJS(10*time.Second, `!!document.querySelector('[data-t="new-game"]')`)
+	en := locale.New(locale.En)
+	h.waitJS(10*time.Second, `document.querySelector('[data-t="history"]').textContent === `+jsString(en.T("assist.history_offline", nil)))
+
+	// Card links need the server: the setup says so and does not offer them.
+	h.tap("new-game")
+	h.waitJS(5*time.Second, `!!document.querySelector('[data-t="create"]')`)
+	if !eval[bool](h.tab, `document.querySelector('[data-t="deal-links"]').disabled`) {
+		t.Fatal("card links are offered without the server")
+	}
+	if got := eval[string](h.tab, `document.querySelector('[data-t="links-offline"]').textContent`); got != en.T("assist.offline.links_offline", nil) {
+		t.Fatalf("the setup says %q about card links", got)
+	}
+	h.shot("made-offline-setup")
+	h.do(5*time.Second, chromedp.Navigate(s.URL+"/host/#/"))
+	h.waitJS(10*time.Second, `!!document.querySelector('[data-t="new-game"]')`)
+	id := h.create(gameSpec{Names: names7, Deal: record.DealPass,
+		Options: map[string]string{"second_tie": "nobody"}})
+	h.waitJS(5*time.Second, `(document.getElementById('toast') || {}).textContent === `+jsString(en.T("assist.offline.made_here", nil)))
+	h.waitJS(10*time.Second, `document.getElementById('sync').textContent === `+jsString(en.T("assist.offline.game_waits", nil)))
+	h.shot("made-offline-deal")
+	var rec struct {
+		Token    string
+		Settings record.Settings
+		Create   map[string]any
+	}
+	if err := json.Unmarshal([]byte(eval[string](h.tab, `localStorage.getItem('assist.game.`+id+`')`)), &rec); err != nil {
+		t.Fatal(err)
+	}
+	if len(id) != assist.GameIDLen || len(rec.Token) != 48 || rec.Create == nil || rec.Create["seed"] != rec.Settings.Seed {
+		t.Fatalf("the phone's game: id %q, token %q, create %v, settings %+v", id, rec.Token, rec.Create, rec.Settings)
+	}
+
+	// The first night and day, with a reload, all without the server.
+	var reloaded bool
+	d := townDriver()
+	d.stop = func(st record.State) bool { return st.Phase == "night" && st.Round == 2 }
+	d.each = func(screen string, st record.State) {
+		if screen == "speech" && !reloaded {
+			n := len(h.localEntries(id))
+			h.reload(true)
+			h.sameScreen(screen, st, n)
+			reloaded = true
+		}
+	}
+	h.play(d)
+	made := len(h.localEntries(id))
+	if !reloaded || made < 10 {
+		t.Fatalf("reloaded %v, %d entries made without the server", reloaded, made)
+	}
+	h.waitJS(syncWait, `document.getElementById('sync').dataset.waiting === '`+itoa(made+1)+`'`)
+	if got, want := eval[string](h.tab, `document.getElementById('sync').textContent`),
+		en.Plural("assist.offline.game_and_entries", made, map[string]any{"Count": made}); got != want {
+		t.Fatalf("the sync light says %q, want %q", got, want)
+	}
+
+	// The server comes back: the game is made there first, then the entries.
+	s.start()
+	h.waitJS(syncWait, `document.getElementById('sync').dataset.waiting === '0'`)
+	if eval[bool](h.tab, `!!JSON.parse(localStorage.getItem('assist.game.`+id+`')).create`) {
+		t.Fatal("the phone still holds the game's create after the server took it")
+	}
+	sameEntries(t, s.testServer, h, id)
+	var server struct {
+		Settings record.Settings
+	}
+	s.getJSON(t, "/host/api/games/"+id, rec.Token, &server)
+	a, _ := json.Marshal(server.Settings)
+	b, _ := json.Marshal(rec.Settings)
+	if string(a) != string(b) {
+		t.Fatalf("the server's settings %s, the phone's %s", a, b)
+	}
+
+	// The rest of the game, with the server.
+	d.stop, d.each = nil, nil
+	h.play(d)
+	h.waitJS(syncWait, `document.getElementById('sync').dataset.waiting === '0'`)
+	sameEntries(t, s.testServer, h, id)
+	g, log := s.replay(t, id)
+	if !g.Ended() {
+		t.Fatal("the server's game has not ended")
+	}
+	p := s.protocol(t, h, id)
+	checkLog(t, p.Events, log)
+	var browser []wire.Event
+	if err := json.Unmarshal([]byte(eval[string](h.tab, `JSON.stringify(JSON.parse(window.mafiaAssist.protocol()).events)`)), &browser); err != nil {
+		t.Fatal(err)
+	}
+	checkLog(t, browser, log)
+	var list struct{ Games []assist.Summary }
+	s.getJSON(t, "/host/api/games", "", &list)
+	if len(list.Games) != 1 || list.Games[0].ID != id || !list.Games[0].Ended || list.Games[0].Winner != g.Winner().String() ||
+		list.Games[0].Players != 7 {
+		t.Fatalf("the club's history: %+v", list.Games)
+	}
+	h.tap("home")
+	h.waitJS(10*time.Second, `!!document.querySelector('[data-t="history"] tr[data-id="`+id+`"]')`)
+	h.shot("made-offline-history")
+}
+
+// TestANewVersionReplacesTheKeptPage serves the service worker of a new
+// build: it installs its own cache, takes over, and the old cache is gone.
+func TestANewVersionReplacesTheKeptPage(t *testing.T) {
+	s := startStoppable(t)
+	h := openKept(t, s, "host")
+	s.swVersion.Store("0123456789ab")
+	evalAwait[bool](h.tab, `navigator.serviceWorker.getRegistration().then((r) => r.update()).then(() => true)`)
+	h.waitJS(60*time.Second, `caches.keys().then((k) => k.length === 1 && k[0] === 'assist-0123456789ab')`)
+	s.swVersion.Store("")
+	evalAwait[bool](h.tab, `navigator.serviceWorker.getRegistration().then((r) => r.update()).then(() => true)`)
+	h.waitJS(60*time.Second, `caches.keys().then((k) => k.length === 1 && k[0] === 'assist-`+assist.Version()+`')`)
+	// The page of the current build opens without the server again.
+	s.stop()
+	h.reload(false)
+	h.waitJS(10*time.Second, `!!document.querySelector('[data-t="new-game"]')`)
+}
+
+// TestAnAddressThatCannotKeepThePageSaysSo opens the page on a plain-http
+// address that is not the machine itself (lan.test, mapped to loopback by
+// the browser's resolver rules), where browsers allow no service worker:
+// the page works, and says once that it cannot open without the server.
+func TestAnAddressThatCannotKeepThePageSaysSo(t *testing.T) {
+	ts := startServer(t)
+	_, port, _ := net.SplitHostPort(strings.TrimPrefix(ts.URL, "http://"))
+	h := openHost(t, &testServer{URL: "http://" + lanHost + ":" + port}, "host")
+	if eval[bool](h.tab, `window.isSecureContext`) {
+		t.Fatal("the LAN address is a secure context: the test proves nothing")
+	}
+	want := locale.New(locale.En).T("assist.offline.no_sw", nil)
+	h.waitJS(5*time.Second, `(document.querySelector('[data-t="no-worker"] p') || {}).textContent === `+jsString(want))
+	h.shot("no-worker-note")
+	h.tap("no-worker-ok")
+	h.waitJS(5*time.Second, `!document.querySelector('[data-t="no-worker"]')`)
+	h.reload(false)
+	if h.exists("no-worker") {
+		t.Fatal("the note shows again after it was acknowledged")
+	}
+	// The page works there as before: a game is made by the server.
+	id := h.create(gameSpec{Names: names7, Deal: record.DealPass})
+	h.waitJS(syncWait, `document.getElementById('sync').dataset.waiting === '0'`)
+	if got := len(ts.storedEntries(t, id)); got != 0 {
+		t.Fatalf("a new game holds %d entries", got)
+	}
+}
+
+// lanHost is a name the test browser resolves to loopback (browser_test.go:
+// host-resolver-rules): a plain-http address that is not a secure context.
+const lanHost = "lan.test"
+
+// evalAwait evaluates a JavaScript expression and waits for its promise.
+func evalAwait[T any](tb *tab, expr string) T {
+	tb.t.Helper()
+	ctx, cancel := context.WithTimeout(tb.ctx, 30*time.Second)
+	defer cancel()
+	v, err := chromedp.Run(ctx, chromedp.Evaluate[T](expr, chromedp.EvalAwaitPromise))
+	if err != nil {
+		tb.t.Fatalf("%s: eval %s: %v\npage:\n%s", tb.name, expr, err, tb.text())
+	}
+	return v
+}
+
+func jsString(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}
