@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/chromedp"
+
 	"mafia/assist/record"
 )
 
@@ -45,7 +47,9 @@ func TestAGameMovesToAnotherPhone(t *testing.T) {
 	at := func(phase string, round int) func(st record.State) bool {
 		return func(st record.State) bool { return st.Phase == phase && st.Round == round }
 	}
-	d.stop = func(st record.State) bool { return st.Phase == "speech" && st.Round == 1 && st.Speaker != 0 && len(st.Queue) < 3 }
+	d.stop = func(st record.State) bool {
+		return st.Phase == "speech" && st.Round == 1 && st.Speaker != 0 && len(st.Queue) < 3
+	}
 	first.play(d)
 	first.waitJS(syncWait, `document.getElementById('sync').dataset.waiting === '0'`)
 	before := first.state()
@@ -119,6 +123,20 @@ func TestAGameMovesToAnotherPhone(t *testing.T) {
 	}
 	if first.screen() != second.screen() {
 		t.Fatalf("the first phone shows %s, the second %s", first.screen(), second.screen())
+	}
+
+	// The second phone goes on while the first lies idle; the first, opened
+	// again, says at once that the game continues on another phone, and
+	// loads it without a question (none of its entries is dropped).
+	d.stop = at("speech", 2)
+	second.play(d)
+	second.waitJS(syncWait, `document.getElementById('sync').dataset.waiting === '0'`)
+	first.do(30*time.Second, chromedp.Reload())
+	first.waitJS(30*time.Second, `window.__assistReady === true && !!document.querySelector('[data-t="diverged"]')`)
+	first.tap("reload-game")
+	first.waitJS(10*time.Second, `!document.querySelector('[data-t="diverged"]')`)
+	if a, b := first.state(), second.state(); a.Phase != b.Phase || a.Round != b.Round || a.Speaker != b.Speaker {
+		t.Fatalf("the first phone opened again: %+v; the second: %+v", a, b)
 	}
 
 	// The first phone takes the game back and finishes it; the protocol is

@@ -38,17 +38,45 @@ export class Game {
       this.save();
     }
     this.divergedShown = false;
-    this.syncer = new Syncer(rec, () => {
+    this.moved = false;
+    const syncer = new Syncer(rec, () => {
       this.onStatus(this);
       if (this.diverged() && !this.divergedShown) { this.divergedShown = true; this.render(); }
     });
+    this.syncer = syncer;
     this.syncer.kick();
+    if (!rec.create && syncer.waiting() === 0) this.checkServer(syncer);
+  }
+
+  /**
+   * On opening a game with nothing to send: has the game gone on on another
+   * phone meanwhile? Then this phone says so at once, before the host
+   * enters anything. Without a connection nothing is known, and nothing
+   * changes.
+   */
+  async checkServer(syncer) {
+    let server;
+    try {
+      const res = await fetch(`/host/api/games/${this.rec.id}`, { headers: { Authorization: `Bearer ${this.rec.token}` } });
+      if (!res.ok) return;
+      server = await res.json();
+    } catch (_) {
+      return;
+    }
+    if (this.syncer !== syncer || syncer.stopped) return; // another record runs now
+    const mine = this.rec.commands;
+    const theirs = server.commands || [];
+    const other = theirs.length > mine.length || theirs.some((c, i) => i < mine.length && mine[i].id !== c.id);
+    if (other && !this.moved) {
+      this.moved = true;
+      this.render();
+    }
   }
 
   /** The server holds other entries than this phone: the game goes on on another phone. */
   diverged() {
     const s = this.syncer;
-    return s.status === 'error' && !!s.error && s.error.code === 'diverged';
+    return this.moved || (s.status === 'error' && !!s.error && s.error.code === 'diverged');
   }
 
   /**
