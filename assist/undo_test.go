@@ -103,6 +103,16 @@ func TestAnUndoTakesBackTheLastActionOnce(t *testing.T) {
 		t.Fatalf("the protocol's nominations: %+v", nom)
 	}
 	ts.replay(t, c.ID) // the stored entries replay to the stored log
+	// The stored log is a whole game by itself: the engine replays it to
+	// the same table as the entries left in force.
+	fromLog, err := engine.Replay(storedEvents(t, ts, c.ID))
+	if err != nil {
+		t.Fatalf("engine.Replay of the corrected log: %v", err)
+	}
+	if a, b := fromLog.HostView(), g.HostView(); a.Phase != b.Phase || a.Speaker != b.Speaker || a.Alive != b.Alive ||
+		len(fromLog.Candidates()) != 1 || fromLog.Candidates()[0] != 4 {
+		t.Fatalf("engine.Replay of the log: %+v; the entries' game: %+v", a, b)
+	}
 
 	// Two undos in a row take back the nominee, then the first speech.
 	code, a = syncUp(t, ts, c, undoOf(6, 5), undoOf(7, 2))
