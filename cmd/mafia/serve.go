@@ -28,6 +28,7 @@ func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	db := fs.String("db", "mafia.db", "SQLite database file (created if missing)")
 	origins := fs.String("origins", "", "extra allowed WebSocket origins, comma-separated host patterns")
 	logLevel := fs.String("log", "info", "log level: debug, info, warn, error")
+	pprofAddr := fs.String("pprof", "", "also serve Go's profiler (net/http/pprof) on this address, e.g. 127.0.0.1:6060 (off by default)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: mafia serve [--addr HOST:PORT] [--db FILE]")
 		fs.PrintDefaults()
@@ -64,6 +65,12 @@ func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		log.Error("resume games", "err", err)
 		return 1
+	}
+	if *pprofAddr != "" {
+		if err := servePprof(*pprofAddr, log); err != nil {
+			log.Error("listen for pprof", "addr", *pprofAddr, "err", err)
+			return 1
+		}
 	}
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
