@@ -1,8 +1,8 @@
 package wire
 
 import (
-	"encoding/json"
 	"fmt"
+	"sync"
 
 	"mafia/engine"
 )
@@ -119,13 +119,21 @@ type ServerMessage struct {
 	Text     string  `json:"text,omitempty"`
 }
 
-// Encode marshals a server message, setting its version.
+// Encode marshals a server message, setting its version. The bytes are
+// encoding/json's (see AppendJSON).
 func Encode(m ServerMessage) []byte {
 	m.V = Version
-	b, err := json.Marshal(m)
-	if err != nil {
-		// Only unsupported values fail, and a ServerMessage has none.
-		panic("wire: " + err.Error())
+	bp := encodePool.Get().(*[]byte)
+	b := m.AppendJSON((*bp)[:0])
+	out := make([]byte, len(b))
+	copy(out, b)
+	if cap(b) <= 64<<10 {
+		*bp = b
+		encodePool.Put(bp)
 	}
-	return b
+	return out
 }
+
+// encodePool holds buffers for Encode, which copies each frame out of one
+// at its exact size.
+var encodePool = sync.Pool{New: func() any { b := make([]byte, 0, 4096); return &b }}

@@ -58,7 +58,7 @@ type View struct {
 	MyVote     int               `json:"my_vote,omitempty"`
 	MyYes      bool              `json:"my_yes,omitempty"`
 	Legal      Legal             `json:"legal"`
-	Rules      map[string]string `json:"rules"`
+	Rules      Rules             `json:"rules"`
 }
 
 func list(m engine.SeatSet) []int {
@@ -72,12 +72,16 @@ func list(m engine.SeatSet) []int {
 }
 
 // FromView converts a view to its JSON shape, with the legal moves of its seat.
-func FromView(v *engine.View) View {
+func FromView(v *engine.View) View { return FromViewRules(v, NewRules(v.Rules)) }
+
+// FromViewRules is FromView with the view's rules already converted: a room
+// converts its game's rules once and passes them to every view.
+func FromViewRules(v *engine.View, rules Rules) View {
 	w := View{
 		Seat: int(v.Seat), Players: int(v.Players), Phase: v.Phase.String(), Round: int(v.Round),
 		Speaker: int(v.Speaker), Nominated: v.Nominated, Victims: list(v.Victims),
 		Candidates: make([]int, 0, v.NumCandidates), Seats: make([]Seat, 0, v.Players),
-		Rules: v.Rules.Map(),
+		Rules: rules,
 	}
 	if v.Winner != engine.WinnerNone {
 		w.Winner = v.Winner.String()

@@ -1,0 +1,231 @@
+package wire
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"testing"
+
+	"pgregory.net/rapid"
+
+	"mafia/bot"
+	"mafia/engine"
+	"mafia/rng"
+)
+
+// sameAsEncodingJSON fails the test unless m's AppendJSON is byte for byte
+// encoding/json's encoding of m.
+func sameAsEncodingJSON(t interface {
+	Helper()
+	Fatal(...any)
+	Fatalf(string, ...any)
+}, m *ServerMessage) {
+	t.Helper()
+	want, err := json.Marshal(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := m.AppendJSON(nil); !bytes.Equal(got, want) {
+		t.Fatalf("AppendJSON differs from encoding/json\n got %s\nwant %s", got, want)
+	}
+}
+
+func randomRuleset(src *rng.Source) engine.Ruleset {
+	r := engine.DefaultRules()
+	for _, o := range engine.Options {
+		v := fmt.Sprint(src.Intn(engine.MaxFoulLimit + 1))
+		if o.Values != nil {
+			v = o.Values[src.Intn(len(o.Values))]
+		}
+		if err := r.Set(o.Name, v); err != nil {
+			panic(err)
+		}
+	}
+	return r
+}
+
+// TestAppend_IsEncodingJSON plays whole games and encodes every frame the
+// room would send (each seat's events and view, the spectator's, the
+// host's, with and without a lobby) both ways.
+func TestAppend_IsEncodingJSON(t *testing.T) {
+	games := 60
+	if testing.Short() {
+		games = 15
+	}
+	frames := 0
+	for i := range games {
+		src := rng.New(uint64(i) + 1)
+		n := 5 + src.Intn(7)
+		setup, err := engine.Preset(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rules := randomRuleset(&src)
+		g, start, err := engine.New(rules, setup.Deal(uint64(i), make([]engine.Role, n)), uint64(i))
+		if err != nil {
+			t.Fatal(err)
+		}
+		lobby := &Lobby{Table: "t<&>", Name: "Tbilisi \u2028 \"club\"\n", Public: i%2 == 0, Status: "playing",
+			Players: n, Rules: rules.Map(), Timings: map[string]int64{"speech": 60000, "night": 30000}, Paused: i%3 == 0}
+		for s := 1; s <= n; s++ {
+			lobby.Seats = append(lobby.Seats, SeatInfo{Seat: s, Name: fmt.Sprintf("ნინო %d", s), Bot: s%2 == 0, Taken: true, Connected: s%3 != 0})
+		}
+		bots := make([]bot.Bot, n+1)
+		for s := 1; s <= n; s++ {
+			bots[s] = bot.NewRandom(uint64(i*100 + s))
+		}
+		var v engine.View
+		emit := func(evs []engine.Event) {
+			for s := engine.Seat(0); s <= engine.Seat(n); s++ {
+				m := ServerMessage{V: Version, Type: "update", Seat: int(s), Seq: frames, Deadline: 1700000000000, Now: 1699999990000}
+				for _, e := range evs {
+					if ev, ok := g.EventFor(e, s); ok {
+						m.Events = append(m.Events, FromEvent(ev, n))
+					}
+				}
+				g.ViewInto(&v, s)
+				w := FromView(&v)
+				m.View = &w
+				if s%2 == 0 {
+					m.Lobby = lobby
+				}
+				sameAsEncodingJSON(t, &m)
+				frames++
+			}
+			hv := g.HostView()
+			hw := FromView(&hv)
+			sameAsEncodingJSON(t, &ServerMessage{V: Version, Type: "welcome", Host: true, View: &hw, Lobby: lobby})
+		}
+		emit(start)
+		tbl := &bot.Table{Game: g, Bots: bots, OnEvents: func(_ engine.Command, evs []engine.Event) { emit(evs) }}
+		tbl.Play(500)
+	}
+	if frames < 1000 {
+		t.Fatalf("only %d frames compared", frames)
+	}
+}
+
+// TestAppend_IsEncodingJSONForAnyValues draws every field at random,
+// strings with any bytes (HTML, control characters, U+2028, invalid UTF-8).
+func TestAppend_IsEncodingJSONForAnyValues(t *testing.T) {
+	str := rapid.OneOf(rapid.String(), rapid.StringOf(rapid.RuneFrom([]rune{'<', '>', '&', '"', '\\', '\b', '\f', '\n', '\r', '\t', 0, 0x1f, 0x7f, '\u2028', '\u2029', 'ქ', 'я', '😀'})),
+		rapid.Custom(func(t *rapid.T) string { return string(rapid.SliceOf(rapid.Byte()).Draw(t, "bytes")) }))
+	ints := rapid.OneOf(rapid.Just[[]int](nil), rapid.SliceOfN(rapid.IntRange(-3, 300), 0, 5))
+	strs := rapid.OneOf(rapid.Just[[]string](nil), rapid.SliceOfN(str, 0, 3))
+	smap := rapid.OneOf(rapid.Just[map[string]string](nil), rapid.MapOfN(str, str, 0, 4))
+	small := rapid.IntRange(-2, 20)
+	rapid.Check(t, func(t *rapid.T) {
+		m := ServerMessage{V: rapid.IntRange(0, 2).Draw(t, "v"), Type: str.Draw(t, "type"), ID: rapid.Int64().Draw(t, "id"),
+			Seat: small.Draw(t, "seat"), Host: rapid.Bool().Draw(t, "host"), Seq: rapid.Int().Draw(t, "seq"),
+			Deadline: rapid.Int64().Draw(t, "deadline"), Paused: rapid.Bool().Draw(t, "paused"), Now: rapid.Int64().Draw(t, "now"),
+			Code: str.Draw(t, "code"), Message: str.Draw(t, "message"), Channel: str.Draw(t, "channel"),
+			From: small.Draw(t, "from"), Name: str.Draw(t, "name"), Text: str.Draw(t, "text")}
+		for range rapid.IntRange(0, 3).Draw(t, "events") {
+			e := Event{Kind: str.Draw(t, "kind"), Round: small.Draw(t, "round"), Phase: str.Draw(t, "phase"),
+				Actor: small.Draw(t, "actor"), Target: small.Draw(t, "target"), Result: str.Draw(t, "result"),
+				Cause: str.Draw(t, "cause"), Winner: str.Draw(t, "winner"), Role: str.Draw(t, "role"), Team: str.Draw(t, "team"),
+				Fouls: small.Draw(t, "fouls"), Players: small.Draw(t, "players"), Seats: ints.Draw(t, "seats"),
+				Roles: strs.Draw(t, "roles"), Ballot: ints.Draw(t, "ballot"), Candidates: ints.Draw(t, "candidates"),
+				Seed: str.Draw(t, "seed"), Rules: smap.Draw(t, "rules")}
+			if rapid.Bool().Draw(t, "has_yes") {
+				y := rapid.Bool().Draw(t, "yes")
+				e.Yes = &y
+			}
+			m.Events = append(m.Events, e)
+		}
+		if rapid.Bool().Draw(t, "has_view") {
+			v := View{Seat: small.Draw(t, "vseat"), Players: small.Draw(t, "players"), Phase: str.Draw(t, "phase"),
+				Round: small.Draw(t, "round"), Speaker: small.Draw(t, "speaker"), Winner: str.Draw(t, "winner"),
+				Role: str.Draw(t, "role"), Candidates: ints.Draw(t, "candidates"), Nominated: rapid.Bool().Draw(t, "nominated"),
+				Victims: ints.Draw(t, "victims"), Voted: rapid.Bool().Draw(t, "voted"), MyVote: small.Draw(t, "my_vote"),
+				MyYes: rapid.Bool().Draw(t, "my_yes"),
+				Legal: Legal{Kill: ints.Draw(t, "kill"), Check: ints.Draw(t, "check"), Shoot: ints.Draw(t, "shoot"),
+					Heal: ints.Draw(t, "heal"), Nominate: ints.Draw(t, "nominate"), Vote: ints.Draw(t, "vote"),
+					Skip: rapid.Bool().Draw(t, "skip"), AllVote: rapid.Bool().Draw(t, "all_vote"), Pass: rapid.Bool().Draw(t, "pass")}}
+			if rapid.Bool().Draw(t, "has_rules") {
+				src := rng.New(rapid.Uint64().Draw(t, "rules_seed"))
+				v.Rules = NewRules(randomRuleset(&src))
+			}
+			if rapid.Bool().Draw(t, "has_seats") {
+				v.Seats = []Seat{}
+				for range rapid.IntRange(0, 3).Draw(t, "nseats") {
+					v.Seats = append(v.Seats, Seat{Seat: small.Draw(t, "s"), Alive: rapid.Bool().Draw(t, "alive"),
+						Fouls: small.Draw(t, "fouls"), LostSpeech: rapid.Bool().Draw(t, "lost"), Role: str.Draw(t, "role"),
+						Team: str.Draw(t, "team"), Check: str.Draw(t, "check"), Choice: small.Draw(t, "choice"), Vote: small.Draw(t, "vote")})
+				}
+			}
+			if rapid.Bool().Draw(t, "has_night") {
+				n := &Night{Kill: small.Draw(t, "kill"), Check: small.Draw(t, "check"), Shot: small.Draw(t, "shot"),
+					Heal: small.Draw(t, "heal"), Skip: rapid.Bool().Draw(t, "skip"), Healed: ints.Draw(t, "healed"),
+					Banned: small.Draw(t, "banned")}
+				if rapid.Bool().Draw(t, "has_shots") {
+					s := small.Draw(t, "shots")
+					n.Shots = &s
+				}
+				v.Night = n
+			}
+			m.View = &v
+		}
+		if rapid.Bool().Draw(t, "has_lobby") {
+			l := Lobby{Table: str.Draw(t, "table"), Name: str.Draw(t, "lname"), Public: rapid.Bool().Draw(t, "public"),
+				Status: str.Draw(t, "status"), Players: small.Draw(t, "lplayers"), Rules: smap.Draw(t, "lrules"),
+				Paused: rapid.Bool().Draw(t, "lpaused")}
+			if rapid.Bool().Draw(t, "has_timings") {
+				l.Timings = rapid.MapOfN(str, rapid.Int64(), 0, 4).Draw(t, "timings")
+			}
+			if rapid.Bool().Draw(t, "has_lseats") {
+				l.Seats = []SeatInfo{}
+				for range rapid.IntRange(0, 3).Draw(t, "nlseats") {
+					l.Seats = append(l.Seats, SeatInfo{Seat: small.Draw(t, "s"), Name: str.Draw(t, "n"), Bot: rapid.Bool().Draw(t, "bot"),
+						Taken: rapid.Bool().Draw(t, "taken"), Connected: rapid.Bool().Draw(t, "conn")})
+				}
+			}
+			m.Lobby = &l
+		}
+		sameAsEncodingJSON(t, &m)
+	})
+}
+
+// TestRules_RoundTrip pins that a view's rules decode to what they were.
+func TestRules_RoundTrip(t *testing.T) {
+	src := rng.New(7)
+	r := NewRules(randomRuleset(&src))
+	b, err := json.Marshal(View{Rules: r})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var v View
+	if err := json.Unmarshal(b, &v); err != nil {
+		t.Fatal(err)
+	}
+	for k, want := range r.Map() {
+		if got := v.Rules.Get(k); got != want {
+			t.Errorf("rule %s: %q after a round trip, want %q", k, got, want)
+		}
+	}
+	if len(v.Rules.Map()) != len(engine.Options) {
+		t.Errorf("%d rules after a round trip, want %d", len(v.Rules.Map()), len(engine.Options))
+	}
+}
+
+func BenchmarkEncodeUpdate(b *testing.B) {
+	setup, _ := engine.Preset(11)
+	g, _, _ := engine.New(engine.DefaultRules(), setup.Deal(1, make([]engine.Role, 11)), 1)
+	var v engine.View
+	g.ViewInto(&v, 3)
+	w := FromView(&v)
+	m := ServerMessage{Type: "update", Seat: 3, Seq: 40, View: &w, Deadline: 1700000000000, Now: 1699999990000,
+		Events: []Event{{Kind: "speech", Round: 1, Actor: 3}}}
+	b.Run("append", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			_ = Encode(m)
+		}
+	})
+	b.Run("encoding_json", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			_, _ = json.Marshal(m)
+		}
+	})
+}
