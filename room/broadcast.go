@@ -50,7 +50,10 @@ func (r *Room) message(typ string, s engine.Seat, evs []engine.Event) wire.Serve
 			m.Events[i] = wire.FromEvent(e, players)
 		}
 		r.game.ViewInto(&r.view, s)
-		v := wire.FromView(&r.view)
+		if r.rulesFor != r.game {
+			r.viewRules, r.rulesFor = wire.NewRules(r.view.Rules), r.game
+		}
+		v := wire.FromViewRules(&r.view, r.viewRules)
 		if r.paused {
 			v.Legal = wire.Legal{} // nothing may be done while the game is paused
 		}
@@ -110,12 +113,11 @@ func (r *Room) send(sub *Sub, o Out) {
 	if sub.dead {
 		return
 	}
-	select {
-	case sub.Out <- o:
+	if sub.out.push(o, r.cfg.SendBuffer) {
 		if sub.notify != nil {
 			sub.notify()
 		}
-	default:
+	} else {
 		r.cfg.Log.Warn("dropping a slow connection", "seat", sub.Seat)
 		r.drop(sub)
 		r.lobbyDirty = true
@@ -132,7 +134,7 @@ func (r *Room) drop(sub *Sub) {
 	}
 	sub.dead = true
 	delete(r.subs, sub)
-	close(sub.Out)
+	sub.out.close()
 	if sub.notify != nil {
 		sub.notify()
 	}

@@ -2,6 +2,7 @@ package room_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"testing"
 	"time"
@@ -65,7 +66,11 @@ func startDurableReader(t *testing.T, db store.Store, table string, sub *room.Su
 	rd := &durableReader{seat: int(sub.Seat), done: make(chan struct{})}
 	go func() {
 		defer close(rd.done)
-		for o := range sub.Out {
+		for {
+			o, ok := sub.Next(context.Background())
+			if !ok {
+				break
+			}
 			if o.Reply != nil {
 				continue
 			}

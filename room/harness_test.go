@@ -233,13 +233,12 @@ func (c *client) drain() []frame {
 	c.f.t.Helper()
 	start := len(c.frames)
 	for !c.closed {
-		select {
-		case o, ok := <-c.sub.Out:
-			if !ok {
-				c.closed = true
-				continue
-			}
+		o, ok, open := c.sub.Take()
+		switch {
+		case ok:
 			c.take(o)
+		case !open:
+			c.closed = true
 		default:
 			return c.frames[start:]
 		}
@@ -304,15 +303,18 @@ func (c *client) send(m wire.ClientMessage) error {
 				return nil
 			}
 		}
-		select {
-		case o, ok := <-c.sub.Out:
-			if !ok {
-				c.closed = true
-				c.f.t.Fatalf("seat %d: dropped while waiting for the answer to %+v", c.seat, m)
-			}
+		ctx, cancel := context.WithTimeout(context.Background(), guard)
+		o, ok := c.sub.Next(ctx)
+		timedOut := ctx.Err() != nil
+		cancel()
+		switch {
+		case ok:
 			c.take(o)
-		case <-time.After(guard):
+		case timedOut:
 			c.f.t.Fatalf("seat %d: no answer to %+v", c.seat, m)
+		default:
+			c.closed = true
+			c.f.t.Fatalf("seat %d: dropped while waiting for the answer to %+v", c.seat, m)
 		}
 	}
 }

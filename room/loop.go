@@ -185,9 +185,14 @@ func (r *Room) afterEvents(first int) {
 		if !r.paused {
 			r.schedule(r.left)
 		}
-		r.saveClock()
 	}
 	r.broadcast(first)
+	if newStep >= 0 && !r.game.Ended() {
+		// The new step's clock is saved after the seats have their views:
+		// the events are durable already, and a server that stops before
+		// the clock is saved gives the step its whole time again on resume.
+		r.saveClock()
+	}
 	if r.game.Ended() {
 		r.maybeLinger()
 	}

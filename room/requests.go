@@ -21,21 +21,21 @@ const MaxName = 32
 
 // Attach connects a client: token is a seat's token, the host's token, or
 // empty for a spectator; since is how many events the client already has
-// (from a previous connection). The returned Sub's Out first carries the
-// welcome frame.
+// (from a previous connection). The returned Sub's queue (Next, Take) first
+// carries the welcome frame.
 func (r *Room) Attach(ctx context.Context, token string, since int) (*Sub, error) {
 	return r.AttachNotify(ctx, token, since, nil)
 }
 
 // AttachNotify is Attach for a connection that writes only when told:
-// notify is called, on the room's goroutine, after each item is queued on
-// the Sub's Out (the welcome first) and after Out is closed. It must not
+// notify is called, on the room's goroutine, after each item is queued for
+// the Sub (the welcome first) and after its queue is closed. It must not
 // block; it may run before AttachNotify returns.
 func (r *Room) AttachNotify(ctx context.Context, token string, since int, notify func()) (*Sub, error) {
 	var sub *Sub
 	var err error
 	derr := r.do(ctx, func() {
-		sub = &Sub{Out: make(chan Out, r.cfg.SendBuffer), room: r, notify: notify}
+		sub = &Sub{room: r, notify: notify}
 		if token != "" {
 			h := HashToken(token)
 			switch {
@@ -54,7 +54,7 @@ func (r *Room) AttachNotify(ctx context.Context, token string, since int, notify
 			r.seats[sub.Seat].conns++
 			r.publishLobby()
 		}
-		sub.Out <- Out{Frame: r.welcome(sub, since)}
+		sub.out.push(Out{Frame: r.welcome(sub, since)}, r.cfg.SendBuffer)
 		if notify != nil {
 			notify()
 		}
@@ -92,7 +92,7 @@ func (r *Room) Detach(sub *Sub) {
 	})
 }
 
-// Submit queues a client's message; the answer arrives on sub.Out as a
+// Submit queues a client's message; the answer is queued for sub as a
 // Reply. It fails at once with CodeBusy when the room's inbox is full.
 func (r *Room) Submit(sub *Sub, m wire.ClientMessage, received time.Time) error {
 	return r.post(func() {

@@ -2,6 +2,7 @@ package room_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"strings"
 	"sync/atomic"
@@ -252,13 +253,14 @@ func TestAFullInboxAnswersBusyInsteadOfBlocking(t *testing.T) {
 	close(release)
 	// The queued ping is answered once the room is free again.
 	for pong := false; !pong; {
-		select {
-		case o := <-cs[2].sub.Out:
-			cs[2].take(o)
-			pong = o.Frame != nil && cs[2].frames[len(cs[2].frames)-1].msg.Type == "pong"
-		case <-time.After(guard):
+		ctx, cancel := context.WithTimeout(context.Background(), guard)
+		o, ok := cs[2].sub.Next(ctx)
+		cancel()
+		if !ok {
 			t.Fatal("the queued ping was never answered")
 		}
+		cs[2].take(o)
+		pong = o.Frame != nil && cs[2].frames[len(cs[2].frames)-1].msg.Type == "pong"
 	}
 	f.sync()
 	cs[1].drain()
@@ -301,8 +303,14 @@ func TestASlowReaderIsDroppedAndTheGameGoesOn(t *testing.T) {
 		host.drain()
 	}
 	n := 0
-	for range slow.Out { // closed by the room: this loop ends
+	for { // the room closed the queue: this loop ends
+		if _, ok, _ := slow.Take(); !ok {
+			break
+		}
 		n++
+	}
+	if _, _, open := slow.Take(); open {
+		t.Error("the slow reader's queue is still open")
 	}
 	if n != buffer {
 		t.Errorf("the slow reader's queue held %d items when dropped, want %d", n, buffer)

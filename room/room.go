@@ -93,11 +93,11 @@ type Reply struct {
 type Sub struct {
 	Seat engine.Seat // 0 for a spectator
 	Host bool
-	Out  chan Out // closed by the room when it drops the connection
+	out  outQueue // taken with Take or Next; closed when the room drops the connection
 	room *Room
 	dead bool
 	// notify, if set, is called (on the room's goroutine) after each item
-	// is queued on Out and after Out is closed; it must not block.
+	// is queued and after the queue is closed; it must not block.
 	notify func()
 }
 
@@ -111,22 +111,26 @@ type Room struct {
 	lobby atomic.Pointer[wire.Lobby]
 
 	// owned by the loop
-	table     store.Table
-	set       Settings
-	rules     engine.Ruleset
-	timings   Timings
-	seats     []seatState
-	hostSeat  engine.Seat
-	game      *engine.Game
-	log       []engine.Event
-	step      int // index in log of the event that began the current step
-	deadline  time.Time
-	left      time.Duration
-	paused    bool
-	timers    []Timer
-	subs      map[*Sub]struct{}
-	bots      []*bot.Random
-	view      engine.View
+	table    store.Table
+	set      Settings
+	rules    engine.Ruleset
+	timings  Timings
+	seats    []seatState
+	hostSeat engine.Seat
+	game     *engine.Game
+	log      []engine.Event
+	step     int // index in log of the event that began the current step
+	deadline time.Time
+	left     time.Duration
+	paused   bool
+	timers   []Timer
+	subs     map[*Sub]struct{}
+	bots     []*bot.Random
+	view     engine.View
+	// viewRules are the game's rules as every view carries them, converted
+	// once for the game rulesFor.
+	viewRules wire.Rules
+	rulesFor  *engine.Game
 	stopping  bool
 	endedAt   time.Time
 	botDone   engine.SeatSet // bots done with the current step

@@ -231,24 +231,25 @@ func (wc *peer) writeQueued() (more, ok bool) {
 	n := 0
 	for ; n < maxBatch; n++ {
 		var frame []byte
-		select {
-		case o, open := <-wc.sub.Out:
-			if !open {
-				if wc.bw.end() == nil {
-					s.metrics.framesOut.Add(float64(n))
-				}
-				wc.c.Close(websocket.StatusPolicyViolation, "dropped")
-				return false, false
-			}
+		if o, ok, open := wc.sub.Take(); ok {
 			frame = o.Frame
 			if o.Reply != nil {
 				frame = s.replyFrame(wc.lang, o.Reply)
 			}
-		case rep := <-wc.local:
-			frame = s.replyFrame(wc.lang, rep)
-		default:
-			more = false
-			goto flush
+		} else if !open {
+			if wc.bw.end() == nil {
+				s.metrics.framesOut.Add(float64(n))
+			}
+			wc.c.Close(websocket.StatusPolicyViolation, "dropped")
+			return false, false
+		} else {
+			select {
+			case rep := <-wc.local:
+				frame = s.replyFrame(wc.lang, rep)
+			default:
+				more = false
+				goto flush
+			}
 		}
 		// Buffered by the batch, so the context has nothing to time out:
 		// end sends the batch under a deadline.
