@@ -42,23 +42,23 @@ type Legal struct {
 
 // View is the JSON shape of an engine.View.
 type View struct {
-	Seat       int               `json:"seat"` // 0: spectator
-	Players    int               `json:"players"`
-	Phase      string            `json:"phase"`
-	Round      int               `json:"round"`
-	Speaker    int               `json:"speaker,omitempty"`
-	Winner     string            `json:"winner,omitempty"`
-	Role       string            `json:"role,omitempty"`
-	Candidates []int             `json:"candidates"`
-	Nominated  bool              `json:"nominated,omitempty"`
-	Victims    []int             `json:"victims"`
-	Seats      []Seat            `json:"seats"`
-	Night      *Night            `json:"night,omitempty"`
-	Voted      bool              `json:"voted,omitempty"`
-	MyVote     int               `json:"my_vote,omitempty"`
-	MyYes      bool              `json:"my_yes,omitempty"`
-	Legal      Legal             `json:"legal"`
-	Rules      Rules             `json:"rules"`
+	Seat       int    `json:"seat"` // 0: spectator
+	Players    int    `json:"players"`
+	Phase      string `json:"phase"`
+	Round      int    `json:"round"`
+	Speaker    int    `json:"speaker,omitempty"`
+	Winner     string `json:"winner,omitempty"`
+	Role       string `json:"role,omitempty"`
+	Candidates []int  `json:"candidates"`
+	Nominated  bool   `json:"nominated,omitempty"`
+	Victims    []int  `json:"victims"`
+	Seats      []Seat `json:"seats"`
+	Night      *Night `json:"night,omitempty"`
+	Voted      bool   `json:"voted,omitempty"`
+	MyVote     int    `json:"my_vote,omitempty"`
+	MyYes      bool   `json:"my_yes,omitempty"`
+	Legal      Legal  `json:"legal"`
+	Rules      Rules  `json:"rules"`
 }
 
 func list(m engine.SeatSet) []int {
