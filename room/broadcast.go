@@ -6,8 +6,10 @@ import (
 )
 
 // visible returns the copies of log[from:] that seat s may see (0: a spectator).
+// The slice is the room's scratch, valid until the next call.
 func (r *Room) visible(s engine.Seat, from int) []engine.Event {
-	var out []engine.Event
+	out := r.vis[:0]
+	defer func() { r.vis = out[:0] }()
 	for _, e := range r.log[from:] {
 		if v, ok := r.game.EventFor(e, s); ok {
 			out = append(out, v)
@@ -38,26 +40,29 @@ func (r *Room) deadlineMS() int64 {
 	return r.deadline.UnixMilli()
 }
 
-// message builds a frame for seat s with the given events and its view.
+// message builds a frame for seat s with the given events and its view. The
+// message shares the room's scratch memory: it is valid until the next
+// message, so it is encoded at once.
 func (r *Room) message(typ string, s engine.Seat, evs []engine.Event) wire.ServerMessage {
 	m := wire.ServerMessage{Type: typ, Seat: int(s), Deadline: r.deadlineMS(), Paused: r.paused,
 		Now: r.cfg.Clock.Now().UnixMilli()}
 	if r.game != nil {
 		m.Seq = r.seqs[s]
 		players := r.game.Players()
-		m.Events = make([]wire.Event, len(evs))
-		for i, e := range evs {
-			m.Events[i] = wire.FromEvent(e, players)
+		r.wevents = r.wevents[:0]
+		for _, e := range evs {
+			r.wevents = append(r.wevents, wire.FromEvent(e, players))
 		}
+		m.Events = r.wevents
 		r.game.ViewInto(&r.view, s)
 		if r.rulesFor != r.game {
 			r.viewRules, r.rulesFor = wire.NewRules(r.view.Rules), r.game
 		}
-		v := wire.FromViewRules(&r.view, r.viewRules)
+		r.scratch.Into(&r.wview, &r.view, r.viewRules)
 		if r.paused {
-			v.Legal = wire.Legal{} // nothing may be done while the game is paused
+			r.wview.Legal = wire.Legal{} // nothing may be done while the game is paused
 		}
-		m.View = &v
+		m.View = &r.wview
 	}
 	return m
 }

@@ -131,6 +131,11 @@ type Room struct {
 	// once for the game rulesFor.
 	viewRules wire.Rules
 	rulesFor  *engine.Game
+	// scratch, wview and wevents are reused by every message (see message).
+	scratch   wire.ViewScratch
+	wview     wire.View
+	wevents   []wire.Event
+	vis       []engine.Event // see visible
 	stopping  bool
 	endedAt   time.Time
 	botDone   engine.SeatSet // bots done with the current step

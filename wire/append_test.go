@@ -75,6 +75,9 @@ func TestAppend_IsEncodingJSON(t *testing.T) {
 			bots[s] = bot.NewRandom(uint64(i*100 + s))
 		}
 		var v engine.View
+		var scratch ViewScratch
+		var reused View
+		wrules := NewRules(rules)
 		emit := func(evs []engine.Event) {
 			for s := engine.Seat(0); s <= engine.Seat(n); s++ {
 				m := ServerMessage{V: Version, Type: "update", Seat: int(s), Seq: frames, Deadline: 1700000000000, Now: 1699999990000}
@@ -86,6 +89,12 @@ func TestAppend_IsEncodingJSON(t *testing.T) {
 				g.ViewInto(&v, s)
 				w := FromView(&v)
 				m.View = &w
+				// A room reuses one scratch for every view: the result
+				// must not depend on the views converted before.
+				scratch.Into(&reused, &v, wrules)
+				if a, b := reused.AppendJSON(nil), w.AppendJSON(nil); !bytes.Equal(a, b) {
+					t.Fatalf("a view converted with reused memory differs\n got %s\nwant %s", a, b)
+				}
 				if s%2 == 0 {
 					m.Lobby = lobby
 				}

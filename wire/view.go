@@ -61,8 +61,13 @@ type View struct {
 	Rules      Rules  `json:"rules"`
 }
 
-func list(m engine.SeatSet) []int {
-	out := make([]int, 0, m.Len())
+func list(m engine.SeatSet) []int { return appendList(make([]int, 0, m.Len()), m) }
+
+// appendList appends a set's seats, lowest first, to out (never nil).
+func appendList(out []int, m engine.SeatSet) []int {
+	if out == nil {
+		out = make([]int, 0, m.Len())
+	}
 	for m != 0 {
 		s := m.First()
 		out = append(out, int(s))
@@ -77,11 +82,38 @@ func FromView(v *engine.View) View { return FromViewRules(v, NewRules(v.Rules)) 
 // FromViewRules is FromView with the view's rules already converted: a room
 // converts its game's rules once and passes them to every view.
 func FromViewRules(v *engine.View, rules Rules) View {
-	w := View{
+	var w View
+	var s ViewScratch
+	s.Into(&w, v, rules)
+	return w
+}
+
+// ViewScratch keeps the memory of converted views for the next one: a room
+// converts a view for every seat after every command and encodes it at once,
+// so it reuses one View's lists instead of allocating them per frame. A View
+// it fills is valid until its next Into.
+type ViewScratch struct {
+	night  Night
+	shots  int
+	seats  []Seat
+	cands  []int
+	vict   []int
+	healed []int
+	legal  [6][]int
+}
+
+// Into converts v into w (FromViewRules), reusing the scratch's memory.
+func (sc *ViewScratch) Into(w *View, v *engine.View, rules Rules) {
+	*w = View{
 		Seat: int(v.Seat), Players: int(v.Players), Phase: v.Phase.String(), Round: int(v.Round),
-		Speaker: int(v.Speaker), Nominated: v.Nominated, Victims: list(v.Victims),
-		Candidates: make([]int, 0, v.NumCandidates), Seats: make([]Seat, 0, v.Players),
-		Rules: rules,
+		Speaker: int(v.Speaker), Nominated: v.Nominated, Victims: appendList(sc.vict[:0], v.Victims),
+		Candidates: sc.cands[:0], Seats: sc.seats[:0], Rules: rules,
+	}
+	if w.Candidates == nil {
+		w.Candidates = make([]int, 0, 8)
+	}
+	if w.Seats == nil {
+		w.Seats = make([]Seat, 0, v.Players)
 	}
 	if v.Winner != engine.WinnerNone {
 		w.Winner = v.Winner.String()
@@ -106,25 +138,28 @@ func FromViewRules(v *engine.View, rules Rules) View {
 		}
 		w.Seats = append(w.Seats, st)
 	}
+	sc.vict, sc.cands, sc.seats = w.Victims, w.Candidates, w.Seats
 	if v.Seat != 0 && v.Phase == engine.PhaseNight || v.Role == engine.Maniac || v.Role == engine.Doctor {
-		n := &Night{Kill: int(v.KillTarget), Check: int(v.CheckTarget), Shot: int(v.ShotTarget),
+		sc.night = Night{Kill: int(v.KillTarget), Check: int(v.CheckTarget), Shot: int(v.ShotTarget),
 			Heal: int(v.HealTarget), Skip: v.Skipped, Banned: int(v.HealBanned)}
 		if v.Role == engine.Maniac {
-			left := int(v.ShotsLeft)
-			n.Shots = &left
+			sc.shots = int(v.ShotsLeft)
+			sc.night.Shots = &sc.shots
 		}
 		if v.Role == engine.Doctor {
-			n.Healed = list(v.Healed)
+			sc.healed = appendList(sc.healed[:0], v.Healed)
+			sc.night.Healed = sc.healed
 		}
-		w.Night = n
+		w.Night = &sc.night
 	}
 	if v.Phase == engine.PhaseVote || v.Phase == engine.PhaseRevote || v.Phase == engine.PhaseAllVote {
 		w.Voted, w.MyVote, w.MyYes = v.Voted, int(v.MyVote), v.MyYes
 	}
+	for i, verb := range [6]engine.Verb{engine.Kill, engine.Check, engine.Shoot, engine.Heal, engine.Nominate, engine.Vote} {
+		sc.legal[i] = appendList(sc.legal[i][:0], v.Targets(verb))
+	}
 	w.Legal = Legal{
-		Kill: list(v.Targets(engine.Kill)), Check: list(v.Targets(engine.Check)), Shoot: list(v.Targets(engine.Shoot)),
-		Heal: list(v.Targets(engine.Heal)), Nominate: list(v.Targets(engine.Nominate)), Vote: list(v.Targets(engine.Vote)),
+		Kill: sc.legal[0], Check: sc.legal[1], Shoot: sc.legal[2], Heal: sc.legal[3], Nominate: sc.legal[4], Vote: sc.legal[5],
 		Skip: v.Can(engine.Skip), AllVote: v.Can(engine.AllVote), Pass: v.Can(engine.Pass),
 	}
-	return w
 }
