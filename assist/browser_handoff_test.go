@@ -108,6 +108,11 @@ func TestAGameMovesToAnotherPhone(t *testing.T) {
 	if n := len(ts.storedEntries(t, id)); n != onServer {
 		t.Fatalf("the first phone's entry changed the server: %d entries, %d before", n, onServer)
 	}
+	// The refusal counts the other phone's entries: this phone's entry is
+	// still waiting, and the sync light does not say that all was sent.
+	if w := eval[string](first.tab, `document.getElementById('sync').dataset.waiting`); w != "1" {
+		t.Errorf("after the diverged refusal the first phone says %s entries wait, want 1", w)
+	}
 	first.tap("reload-game")
 	first.waitJS(10*time.Second, `!!document.querySelector('[data-t="drop-count"]')`)
 	if n := eval[string](first.tab, `document.querySelector('[data-t="drop-count"]').dataset.count`); n != "1" {

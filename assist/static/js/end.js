@@ -23,7 +23,7 @@ export function endScreen(G) {
       h('thead', {}, h('tr', {}, ['#', t('assist.col.name'), t('assist.col.role'), t('assist.col.fate'), t('assist.col.fouls')].map((x) => h('th', {}, x)))),
       h('tbody', {}, rows)),
     waiting > 0
-      ? h('p', { class: 'warn', dataset: { t: 'waiting' } }, t('assist.end.waiting', { Count: waiting }))
+      ? h('p', { class: 'warn', dataset: { t: 'waiting' } }, plural('assist.end.waiting', waiting, { Count: waiting }))
       : h('div', { class: 'actions', dataset: { t: 'exports' } },
         h('a', { class: 'btn primary', href: `/host/games/${id}`, target: '_blank', dataset: { t: 'print' } }, t('assist.end.print')),
         h('a', { class: 'btn secondary', href: `/host/api/games/${id}/protocol.json`, download: `mafia-${id}.json` }, t('assist.end.json')),

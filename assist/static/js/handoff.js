@@ -49,6 +49,7 @@ export function handoffScreen(G) {
   };
   mount(
     h('header', { class: 'step-head' }, h('h2', {}, t('assist.handoff.title'))),
+    G.rec.create ? h('p', { class: 'warn', dataset: { t: 'handoff-not-created' } }, t('assist.handoff.not_created')) : null,
     waiting > 0 ? h('p', { class: 'warn', dataset: { t: 'handoff-waiting' } }, plural('assist.handoff.waiting', waiting, { Count: waiting })) : null,
     h('p', { class: 'note' }, t('assist.handoff.hint')),
     code.svg ? h('img', { class: 'qr', alt: t('assist.handoff.qr_alt'), dataset: { t: 'handoff-qr' },

@@ -98,7 +98,11 @@ export class Syncer {
           return;
         }
         const { res, body } = got;
-        if (typeof body.applied === 'number' && body.applied <= this.rec.commands.length) {
+        // The count of entries the server holds is this phone's progress
+        // only when the answer is about this phone's entries: a diverged
+        // refusal counts another phone's.
+        const ours = res.ok || (res.status === 409 && body.error && body.error.code === 'out_of_order');
+        if (ours && typeof body.applied === 'number' && body.applied <= this.rec.commands.length) {
           const progress = body.applied !== this.rec.synced;
           this.rec.synced = body.applied;
           storage.save(this.rec);
