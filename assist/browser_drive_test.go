@@ -286,3 +286,31 @@ func (h *host) refusedSeat(r refusal) {
 
 // syncWait is how long a page may take to send what waits.
 const syncWait = 30 * time.Second
+
+// townDriver plays the town's way: the mafia kill the first town player,
+// the others act on the first seat they may, and day 1 votes out a mafioso.
+func townDriver() driver {
+	bad := func(st record.State, s int) bool { return st.Roles[s] == "mafia" || st.Roles[s] == "don" }
+	return driver{
+		night: func(st record.State, w record.Wake) int {
+			for _, s := range w.Targets {
+				if w.Role == "mafia" || !bad(st, s) {
+					return s
+				}
+			}
+			return 0
+		},
+		nominate: func(st record.State) int {
+			if len(st.Candidates) > 0 {
+				return 0
+			}
+			for _, s := range st.Nominate {
+				if bad(st, s) {
+					return s
+				}
+			}
+			return 0
+		},
+		hands: func(st record.State, cand int) []int { return st.Pending },
+	}
+}

@@ -24,26 +24,7 @@ func TestAGameMovesToAnotherPhone(t *testing.T) {
 	first := openHost(t, ts, "first")
 	names := []string{"Nino", "Giorgi", "Tamar", "Levan", "Ana", "Dato", "Eka"}
 	id := first.create(gameSpec{Names: names, Deal: record.DealPass})
-	bad := func(st record.State, s int) bool { return st.Roles[s] == "mafia" || st.Roles[s] == "don" }
-	d := driver{
-		night: func(st record.State, w record.Wake) int {
-			for _, s := range w.Targets {
-				if w.Role == "mafia" || !bad(st, s) {
-					return s
-				}
-			}
-			return 0
-		},
-		nominate: func(st record.State) int {
-			for _, s := range st.Nominate {
-				if len(st.Candidates) == 0 && bad(st, s) {
-					return s
-				}
-			}
-			return 0
-		},
-		hands: func(st record.State, cand int) []int { return st.Pending },
-	}
+	d := townDriver()
 	at := func(phase string, round int) func(st record.State) bool {
 		return func(st record.State) bool { return st.Phase == phase && st.Round == round }
 	}

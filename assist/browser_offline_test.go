@@ -63,82 +63,60 @@ func TestADroppedConnectionLosesNothing(t *testing.T) {
 		phase      = "online" // online → offline → back → lost answers → unreachable → done
 		reloaded   bool
 	)
-	bad := func(st record.State, s int) bool { return st.Roles[s] == "mafia" || st.Roles[s] == "don" }
-	d := driver{
-		night: func(st record.State, w record.Wake) int {
-			for _, s := range w.Targets {
-				if w.Role == "mafia" || !bad(st, s) {
-					return s
-				}
+	d := townDriver()
+	d.each = func(screen string, st record.State) {
+		switch {
+		case phase == "online" && screen == "speech" && st.Round == 1:
+			// Day 1 begins: everything so far has arrived; cut the network.
+			h.waitJS(syncWait, `document.getElementById('sync').dataset.waiting === '0'`)
+			cutEntries = len(h.localEntries(id))
+			h.offline(true)
+			cutAt = time.Now()
+			phase = "offline"
+		case phase == "offline" && screen == "speech" && st.Speaker == 3 && !reloaded:
+			// A reload while offline would not load the page; the
+			// phone keeps its entries across a reload once back.
+			h.waitJS(5*time.Second, `document.getElementById('sync').dataset.state === 'offline'`)
+			h.shot("offline-speech")
+		case phase == "offline" && strings.HasPrefix(screen, "wake:") && st.Round == 2:
+			// The town sleeps again. Nothing entered today reached
+			// the server; the phone says how many wait.
+			if got := len(ts.storedEntries(t, id)); got != cutEntries {
+				t.Fatalf("the server holds %d entries while offline, want %d", got, cutEntries)
 			}
-			return 0
-		},
-		nominate: func(st record.State) int {
-			if len(st.Candidates) > 0 {
-				return 0
+			waiting := len(h.localEntries(id)) - cutEntries
+			if waiting < 10 {
+				t.Fatalf("only %d entries were made offline", waiting)
 			}
-			for _, s := range st.Nominate {
-				if bad(st, s) {
-					return s
-				}
+			h.waitJS(5*time.Second, `document.getElementById('sync').dataset.waiting === '`+itoa(waiting)+`'`)
+			h.shot("offline-waiting")
+			if left := offlineFor - time.Since(cutAt); left > 0 {
+				time.Sleep(left) // the connection stays down for over a minute
 			}
-			return 0
-		},
-		hands: func(st record.State, cand int) []int { return st.Pending },
-		each: func(screen string, st record.State) {
-			switch {
-			case phase == "online" && screen == "speech" && st.Round == 1:
-				// Day 1 begins: everything so far has arrived; cut the network.
-				h.waitJS(syncWait, `document.getElementById('sync').dataset.waiting === '0'`)
-				cutEntries = len(h.localEntries(id))
-				h.offline(true)
-				cutAt = time.Now()
-				phase = "offline"
-			case phase == "offline" && screen == "speech" && st.Speaker == 3 && !reloaded:
-				// A reload while offline would not load the page; the
-				// phone keeps its entries across a reload once back.
-				h.waitJS(5*time.Second, `document.getElementById('sync').dataset.state === 'offline'`)
-				h.shot("offline-speech")
-			case phase == "offline" && strings.HasPrefix(screen, "wake:") && st.Round == 2:
-				// The town sleeps again. Nothing entered today reached
-				// the server; the phone says how many wait.
-				if got := len(ts.storedEntries(t, id)); got != cutEntries {
-					t.Fatalf("the server holds %d entries while offline, want %d", got, cutEntries)
-				}
-				waiting := len(h.localEntries(id)) - cutEntries
-				if waiting < 10 {
-					t.Fatalf("only %d entries were made offline", waiting)
-				}
-				h.waitJS(5*time.Second, `document.getElementById('sync').dataset.waiting === '`+itoa(waiting)+`'`)
-				h.shot("offline-waiting")
-				if left := offlineFor - time.Since(cutAt); left > 0 {
-					time.Sleep(left) // the connection stays down for over a minute
-				}
-				h.offline(false)
-				h.waitJS(syncWait, `document.getElementById('sync').dataset.waiting === '0'`)
-				phase = "back"
-				// Reload: the phone rebuilds the game from its own entries.
-				before := h.state()
-				h.do(30*time.Second, chromedp.Reload())
-				h.waitJS(30*time.Second, `window.__assistReady === true && !!window.__assistGame`)
-				if after := h.state(); after.Phase != before.Phase || after.Round != before.Round || !slices.Equal(after.Alive, before.Alive) {
-					t.Fatalf("after a reload: %+v, before %+v", after, before)
-				}
-				reloaded = true
-			case phase == "back" && screen == "speech" && st.Round == 2:
-				// Day 2: the next two answers of the server are lost.
-				ts.dropAnswers.Store(2)
-				phase = "lost"
-			case phase == "lost" && screen == "defence":
-				// Then the server cannot be reached at all for a while.
-				ts.down.Store(true)
-				phase = "unreachable"
-			case phase == "unreachable" && (screen == "vote" || screen == "last_words" || strings.HasPrefix(screen, "wake:")):
-				h.waitJS(10*time.Second, `document.getElementById('sync').dataset.state === 'offline'`)
-				ts.down.Store(false)
-				phase = "done"
+			h.offline(false)
+			h.waitJS(syncWait, `document.getElementById('sync').dataset.waiting === '0'`)
+			phase = "back"
+			// Reload: the phone rebuilds the game from its own entries.
+			before := h.state()
+			h.do(30*time.Second, chromedp.Reload())
+			h.waitJS(30*time.Second, `window.__assistReady === true && !!window.__assistGame`)
+			if after := h.state(); after.Phase != before.Phase || after.Round != before.Round || !slices.Equal(after.Alive, before.Alive) {
+				t.Fatalf("after a reload: %+v, before %+v", after, before)
 			}
-		},
+			reloaded = true
+		case phase == "back" && screen == "speech" && st.Round == 2:
+			// Day 2: the next two answers of the server are lost.
+			ts.dropAnswers.Store(2)
+			phase = "lost"
+		case phase == "lost" && screen == "defence":
+			// Then the server cannot be reached at all for a while.
+			ts.down.Store(true)
+			phase = "unreachable"
+		case phase == "unreachable" && (screen == "vote" || screen == "last_words" || strings.HasPrefix(screen, "wake:")):
+			h.waitJS(10*time.Second, `document.getElementById('sync').dataset.state === 'offline'`)
+			ts.down.Store(false)
+			phase = "done"
+		}
 	}
 	h.play(d)
 	if phase != "done" || ts.dropAnswers.Load() != 0 {

@@ -156,34 +156,6 @@ func sameEntries(t *testing.T, ts *testServer, h *host, id string) {
 	ts.replay(t, id) // fails on an entry stored twice, or a log that is not the entries'
 }
 
-// townDriver plays the town's way: the mafia kill the first town player,
-// the others act on the first seat they may, and day 1 votes out a mafioso.
-func townDriver() driver {
-	bad := func(st record.State, s int) bool { return st.Roles[s] == "mafia" || st.Roles[s] == "don" }
-	return driver{
-		night: func(st record.State, w record.Wake) int {
-			for _, s := range w.Targets {
-				if w.Role == "mafia" || !bad(st, s) {
-					return s
-				}
-			}
-			return 0
-		},
-		nominate: func(st record.State) int {
-			if len(st.Candidates) > 0 {
-				return 0
-			}
-			for _, s := range st.Nominate {
-				if bad(st, s) {
-					return s
-				}
-			}
-			return 0
-		},
-		hands: func(st record.State, cand int) []int { return st.Pending },
-	}
-}
-
 // TestTheGameReopensWithoutTheServer starts a game with the server up,
 // stops the server, reloads the page (the service worker serves it, the
 // game is at the same screen), keeps playing and reloads again, then starts

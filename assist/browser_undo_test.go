@@ -77,92 +77,82 @@ func TestTheHostTakesBackWrongEntries(t *testing.T) {
 	bad := func(st record.State, s int) bool { return st.Roles[s] == "mafia" || st.Roles[s] == "don" }
 	done := map[string]bool{}
 	undos := 0
-	d := driver{
-		night: func(st record.State, w record.Wake) int {
-			for _, s := range w.Targets {
-				if w.Role == "mafia" || !bad(st, s) {
-					return s
-				}
-			}
+	d := townDriver()
+	d.nominate = func(st record.State) int {
+		if len(st.Candidates) >= 2 {
 			return 0
-		},
-		nominate: func(st record.State) int {
-			if len(st.Candidates) >= 2 {
-				return 0
+		}
+		for _, s := range st.Nominate {
+			if bad(st, s) == (len(st.Candidates) == 0) {
+				return s
 			}
-			for _, s := range st.Nominate {
-				if bad(st, s) == (len(st.Candidates) == 0) {
-					return s
-				}
+		}
+		return 0
+	}
+	d.each = func(screen string, st record.State) {
+		switch {
+		case screen == "wake:doctor" && !done["heal"]:
+			// The doctor heals the wrong seat; the host takes it back.
+			done["heal"] = true
+			w := st.Night.Wakes[len(st.Night.Wakes)-1]
+			wrong := w.Targets[len(w.Targets)-1]
+			h.pickSeat(wrong)
+			h.tap("confirm")
+			h.waitJS(5*time.Second, `!!document.querySelector('[data-t="morning"]')`)
+			lines := h.undoLast(false)
+			if !strings.Contains(strings.Join(lines, " "), strconv.Itoa(wrong)) {
+				t.Errorf("the confirmation does not name seat %d: %q", wrong, lines)
 			}
-			return 0
-		},
-		hands: func(st record.State, cand int) []int { return st.Pending },
-		each: func(screen string, st record.State) {
-			switch {
-			case screen == "wake:doctor" && !done["heal"]:
-				// The doctor heals the wrong seat; the host takes it back.
-				done["heal"] = true
-				w := st.Night.Wakes[len(st.Night.Wakes)-1]
-				wrong := w.Targets[len(w.Targets)-1]
-				h.pickSeat(wrong)
-				h.tap("confirm")
-				h.waitJS(5*time.Second, `!!document.querySelector('[data-t="morning"]')`)
-				lines := h.undoLast(false)
-				if !strings.Contains(strings.Join(lines, " "), strconv.Itoa(wrong)) {
-					t.Errorf("the confirmation does not name seat %d: %q", wrong, lines)
-				}
-				undos++
-				if h.screen() != "wake:doctor" {
-					t.Fatalf("after the undo the screen is %s", h.screen())
-				}
-				if now := h.state(); now.Night.Wakes[len(now.Night.Wakes)-1].Acted {
-					t.Fatal("the heal is still entered after the undo")
-				}
-			case screen == "speech" && !done["nominate"]:
-				// Offline: a wrong nominee, taken back from the menu.
-				done["nominate"] = true
-				h.waitJS(syncWait, `document.getElementById('sync').dataset.waiting === '0'`)
-				h.offline(true)
-				h.tap("nominate")
-				h.pickSeat(st.Nominate[len(st.Nominate)-1])
-				h.waitJS(5*time.Second, `!!document.querySelector('[data-t="nominated"]')`)
-				h.undoLast(true)
-				undos++
-				if now := h.state(); now.Nominated || len(now.Candidates) != 0 || h.screen() != "speech" {
-					t.Fatalf("after the undo: nominated %v, candidates %v, screen %s", now.Nominated, now.Candidates, h.screen())
-				}
-				h.waitJS(5*time.Second, `document.getElementById('sync').dataset.waiting === '2'`)
-			case screen == "vote" && !done["hands"]:
-				// The connection is back; the hands for the first candidate
-				// are taken back and counted again.
-				done["hands"] = true
-				h.offline(false)
-				c := st.Candidates[0]
-				h.pickSeat(st.Pending[0])
-				h.pickSeat(st.Pending[1])
-				h.tap("confirm-hands")
-				h.settle()
-				h.undoLast(false)
-				undos++
-				now := h.state()
-				if !slices.Equal(now.Pending, st.Pending) || !h.exists(`candidate"][data-seat="`+strconv.Itoa(c)) {
-					t.Fatalf("after the undo: pending %v (before %v):\n%s", now.Pending, st.Pending, h.text())
-				}
-			case (screen == "defence" || screen == "last_words") && !done["foul"]:
-				done["foul"] = true
-				s := st.Alive[0]
-				h.giveFoul(s)
-				if h.state().Fouls[s] != 1 {
-					t.Fatal("the foul was not given")
-				}
-				h.undoLast(false)
-				undos++
-				if h.state().Fouls[s] != 0 {
-					t.Fatal("the foul is still there after the undo")
-				}
+			undos++
+			if h.screen() != "wake:doctor" {
+				t.Fatalf("after the undo the screen is %s", h.screen())
 			}
-		},
+			if now := h.state(); now.Night.Wakes[len(now.Night.Wakes)-1].Acted {
+				t.Fatal("the heal is still entered after the undo")
+			}
+		case screen == "speech" && !done["nominate"]:
+			// Offline: a wrong nominee, taken back from the menu.
+			done["nominate"] = true
+			h.waitJS(syncWait, `document.getElementById('sync').dataset.waiting === '0'`)
+			h.offline(true)
+			h.tap("nominate")
+			h.pickSeat(st.Nominate[len(st.Nominate)-1])
+			h.waitJS(5*time.Second, `!!document.querySelector('[data-t="nominated"]')`)
+			h.undoLast(true)
+			undos++
+			if now := h.state(); now.Nominated || len(now.Candidates) != 0 || h.screen() != "speech" {
+				t.Fatalf("after the undo: nominated %v, candidates %v, screen %s", now.Nominated, now.Candidates, h.screen())
+			}
+			h.waitJS(5*time.Second, `document.getElementById('sync').dataset.waiting === '2'`)
+		case screen == "vote" && !done["hands"]:
+			// The connection is back; the hands for the first candidate
+			// are taken back and counted again.
+			done["hands"] = true
+			h.offline(false)
+			c := st.Candidates[0]
+			h.pickSeat(st.Pending[0])
+			h.pickSeat(st.Pending[1])
+			h.tap("confirm-hands")
+			h.settle()
+			h.undoLast(false)
+			undos++
+			now := h.state()
+			if !slices.Equal(now.Pending, st.Pending) || !h.exists(`candidate"][data-seat="`+strconv.Itoa(c)) {
+				t.Fatalf("after the undo: pending %v (before %v):\n%s", now.Pending, st.Pending, h.text())
+			}
+		case (screen == "defence" || screen == "last_words") && !done["foul"]:
+			done["foul"] = true
+			s := st.Alive[0]
+			h.giveFoul(s)
+			if h.state().Fouls[s] != 1 {
+				t.Fatal("the foul was not given")
+			}
+			h.undoLast(false)
+			undos++
+			if h.state().Fouls[s] != 0 {
+				t.Fatal("the foul is still there after the undo")
+			}
+		}
 	}
 	h.play(d)
 	for _, k := range []string{"heal", "nominate", "hands", "foul"} {
