@@ -2,24 +2,10 @@ package server
 
 import (
 	"bytes"
-	"math"
 	"net"
 	"testing"
 	"time"
-
-	"mafia/wire"
 )
-
-// TestReplyOK_SameBytesAsEncode pins the hand-built "reply" frame to what
-// wire.Encode makes of the same message.
-func TestReplyOK_SameBytesAsEncode(t *testing.T) {
-	for _, id := range []int64{0, 1, 9, 10, 12345, -7, math.MaxInt64, math.MinInt64} {
-		want := wire.Encode(wire.ServerMessage{Type: "reply", ID: id})
-		if got := replyOK(id); !bytes.Equal(got, want) {
-			t.Errorf("id %d: %s, want %s", id, got, want)
-		}
-	}
-}
 
 // TestBatchWriter_GathersABatchAndPassesOtherWritesThrough checks that
 // writes between begin and end reach the peer together, in order, when the
