@@ -5,16 +5,23 @@ import (
 	"mafia/wire"
 )
 
+// setGame makes g, with its log, the room's game, and converts its rules
+// for the views once.
+func (r *Room) setGame(g *engine.Game, log []engine.Event) {
+	r.game, r.log = g, log
+	r.viewRules = wire.NewRules(g.Rules())
+}
+
 // visible returns the copies of log[from:] that seat s may see (0: a spectator).
 // The slice is the room's scratch, valid until the next call.
 func (r *Room) visible(s engine.Seat, from int) []engine.Event {
 	out := r.vis[:0]
-	defer func() { r.vis = out[:0] }()
 	for _, e := range r.log[from:] {
 		if v, ok := r.game.EventFor(e, s); ok {
 			out = append(out, v)
 		}
 	}
+	r.vis = out
 	return out
 }
 
@@ -55,9 +62,6 @@ func (r *Room) message(typ string, s engine.Seat, evs []engine.Event) wire.Serve
 		}
 		m.Events = r.wevents
 		r.game.ViewInto(&r.view, s)
-		if r.rulesFor != r.game {
-			r.viewRules, r.rulesFor = wire.NewRules(r.view.Rules), r.game
-		}
 		r.scratch.Into(&r.wview, &r.view, r.viewRules)
 		if r.paused {
 			r.wview.Legal = wire.Legal{} // nothing may be done while the game is paused

@@ -124,7 +124,7 @@ func Resume(cfg Config, t store.Table, seats []store.Seat, log []engine.Event, c
 		if err != nil {
 			return nil, err
 		}
-		r.game, r.log = g, log
+		r.setGame(g, log)
 		r.countSeqs(0)
 		r.initBots()
 		r.step = lastStepStart(log)

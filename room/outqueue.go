@@ -76,13 +76,6 @@ func (q *outQueue) take() (o Out, ok, open bool) {
 	return o, true, true
 }
 
-// len is how many items wait.
-func (q *outQueue) len() int {
-	q.mu.Lock()
-	defer q.mu.Unlock()
-	return len(q.items) - q.head
-}
-
 // next waits for an item; ok is false once the queue is closed and empty,
 // or when ctx ends.
 func (q *outQueue) next(ctx context.Context) (Out, bool) {
@@ -124,6 +117,3 @@ func (s *Sub) Take() (o Out, ok, open bool) { return s.out.take() }
 // once the room has dropped the connection and everything it queued has
 // been taken, or when ctx ends.
 func (s *Sub) Next(ctx context.Context) (Out, bool) { return s.out.next(ctx) }
-
-// Queued is how many items wait for the connection.
-func (s *Sub) Queued() int { return s.out.len() }

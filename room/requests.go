@@ -278,7 +278,7 @@ func (r *Room) start() error {
 	r.table.Seed = seed
 	r.table.Status = store.StatusPlaying
 	r.saveTable()
-	r.game, r.log = g, batch
+	r.setGame(g, batch)
 	r.initBots()
 	if r.cfg.Metrics.GameStarted != nil {
 		r.cfg.Metrics.GameStarted()

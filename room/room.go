@@ -128,9 +128,8 @@ type Room struct {
 	bots     []*bot.Random
 	view     engine.View
 	// viewRules are the game's rules as every view carries them, converted
-	// once for the game rulesFor.
+	// once when the game is made (see setGame).
 	viewRules wire.Rules
-	rulesFor  *engine.Game
 	// scratch, wview and wevents are reused by every message (see message).
 	scratch   wire.ViewScratch
 	wview     wire.View

@@ -76,15 +76,12 @@ func appendList(out []int, m engine.SeatSet) []int {
 	return out
 }
 
-// FromView converts a view to its JSON shape, with the legal moves of its seat.
-func FromView(v *engine.View) View { return FromViewRules(v, NewRules(v.Rules)) }
-
-// FromViewRules is FromView with the view's rules already converted: a room
-// converts its game's rules once and passes them to every view.
-func FromViewRules(v *engine.View, rules Rules) View {
+// FromView converts a view to its JSON shape, with the legal moves of its
+// seat. (A room converts many views of one game: it uses a ViewScratch.)
+func FromView(v *engine.View) View {
 	var w View
 	var s ViewScratch
-	s.Into(&w, v, rules)
+	s.Into(&w, v, NewRules(v.Rules))
 	return w
 }
 
@@ -102,7 +99,8 @@ type ViewScratch struct {
 	legal  [6][]int
 }
 
-// Into converts v into w (FromViewRules), reusing the scratch's memory.
+// Into converts v into w (as FromView does), with the game's rules already
+// converted, reusing the scratch's memory.
 func (sc *ViewScratch) Into(w *View, v *engine.View, rules Rules) {
 	*w = View{
 		Seat: int(v.Seat), Players: int(v.Players), Phase: v.Phase.String(), Round: int(v.Round),
