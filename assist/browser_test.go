@@ -3,11 +3,9 @@ package assist_test
 import (
 	"bufio"
 	"context"
-	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -19,6 +17,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"mafia/assist"
+	"mafia/internal/browsertest"
 	"mafia/store/sqlite"
 )
 
@@ -27,90 +26,20 @@ import (
 // Without Chromium they are skipped, except in CI (CI=true), where a
 // missing browser is a failure.
 
-func chromiumPath() string {
-	if p := os.Getenv("MAFIA_CHROMIUM"); p != "" {
-		return p
-	}
-	if _, err := os.Stat("/usr/bin/chromium"); err == nil {
-		return "/usr/bin/chromium"
-	}
-	for _, name := range []string{"chromium", "chromium-browser"} {
-		if p, err := exec.LookPath(name); err == nil {
-			return p
-		}
-	}
-	return ""
-}
-
-var (
-	browserMu     sync.Mutex
-	browserCtx    context.Context
-	browserCancel []context.CancelFunc
-	browserErr    error
-)
+// browser is the package's one Chromium.
+var browser = browsertest.New("mafia/assist",
+	// A plain-http name that is not loopback (browser_reload_test.go).
+	chromedp.Flag("host-resolver-rules", "MAP lan.test 127.0.0.1"))
 
 func TestMain(m *testing.M) {
 	code := m.Run()
-	browserMu.Lock()
-	for i := len(browserCancel) - 1; i >= 0; i-- {
-		browserCancel[i]()
-	}
-	browserMu.Unlock()
+	browser.Close()
 	os.Exit(code)
 }
 
-// theBrowser starts one headless Chromium for the package's tests, or skips
-// the test when there is none (fails it when CI=true).
-func theBrowser(t *testing.T) context.Context {
-	t.Helper()
-	path := chromiumPath()
-	if path == "" {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("CI=true and chromium is not installed: the browser tests must run in CI")
-		}
-		t.Skip("browser tests skipped: chromium not installed")
-	}
-	browserMu.Lock()
-	defer browserMu.Unlock()
-	if browserErr != nil {
-		t.Fatal(browserErr)
-	}
-	if browserCtx != nil {
-		return browserCtx
-	}
-	dir, err := os.MkdirTemp("", "assist-chromium-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	opts := append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(path),
-		chromedp.UserDataDir(dir),
-		chromedp.Flag("headless", true),
-		chromedp.NoSandbox,
-		chromedp.DisableGPU,
-		chromedp.Flag("disable-quic", true),
-		chromedp.NoFirstRun,
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.Flag("lang", "en-US"),
-		chromedp.Flag("accept-lang", "en-US,en"),
-		chromedp.Flag("autoplay-policy", "no-user-gesture-required"),
-		// A plain-http name that is not loopback (browser_reload_test.go).
-		chromedp.Flag("host-resolver-rules", "MAP lan.test 127.0.0.1"),
-	)
-	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
-	ctx, cancel := chromedp.NewContext(alloc)
-	if err := chromedp.Do(ctx); err != nil {
-		cancel()
-		cancelAlloc()
-		browserErr = fmt.Errorf("start chromium: %w", err)
-		t.Fatal(browserErr)
-	}
-	browserCtx = ctx
-	browserCancel = append(browserCancel, cancelAlloc, cancel, func() { os.RemoveAll(dir) })
-	return ctx
-}
+// theBrowser returns the running Chromium, or skips the test when there is
+// none (fails it when CI=true).
+func theBrowser(t *testing.T) context.Context { return browser.Context(t) }
 
 // testServer is the assistant on loopback over a SQLite file, behind a
 // switch that can cut the host's connection: while down, every request to

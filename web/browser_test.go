@@ -2,10 +2,8 @@ package web_test
 
 import (
 	"context"
-	"fmt"
 	"net/http/httptest"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -15,6 +13,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"mafia/engine"
+	"mafia/internal/browsertest"
 	"mafia/locale"
 	"mafia/server"
 	"mafia/store/sqlite"
@@ -25,112 +24,21 @@ import (
 // SQLite file. Without Chromium they are skipped, except in CI (CI=true),
 // where a missing browser is a failure.
 
-// chromiumPath returns the browser to run, or "". $MAFIA_CHROMIUM names
-// another one (a path that does not exist stands for "no browser").
-func chromiumPath() string {
-	if p := os.Getenv("MAFIA_CHROMIUM"); p != "" {
-		if _, err := os.Stat(p); err != nil {
-			return ""
-		}
-		return p
-	}
-	if _, err := os.Stat("/usr/bin/chromium"); err == nil {
-		return "/usr/bin/chromium"
-	}
-	for _, name := range []string{"chromium", "chromium-browser"} {
-		if p, err := exec.LookPath(name); err == nil {
-			return p
-		}
-	}
-	return ""
-}
-
-var skipNote sync.Once
-
-// needBrowser skips the test without Chromium, or fails it in CI.
-func needBrowser(t *testing.T) string {
-	t.Helper()
-	p := chromiumPath()
-	if p != "" {
-		return p
-	}
-	if os.Getenv("CI") == "true" {
-		t.Fatal("CI=true and chromium is not installed: the browser tests must run in CI (apt-get install chromium)")
-	}
-	skipNote.Do(func() {
-		// go test prints nothing of a passing package; say it on the
-		// terminal, if there is one, so that a skip is not taken for a run.
-		if tty, err := os.OpenFile("/dev/tty", os.O_WRONLY, 0); err == nil {
-			fmt.Fprintln(tty, "mafia/web: browser tests skipped: chromium not installed")
-			tty.Close()
-		}
-	})
-	t.Skip("browser tests skipped: chromium not installed")
-	return ""
-}
-
-// The browser: one Chromium for the package's tests, started by the first
-// test that needs it; each test opens tabs in browser contexts of their
-// own (separate cookies, as separate players' phones).
-var (
-	browserMu     sync.Mutex
-	browserCtx    context.Context
-	browserCancel []context.CancelFunc
-	browserErr    error
-)
+// browser is the package's one Chromium, started by the first test that
+// needs it; each test opens tabs in browser contexts of their own
+// (separate cookies, as separate players' phones).
+var browser = browsertest.New("mafia/web")
 
 func TestMain(m *testing.M) {
 	code := m.Run()
-	browserMu.Lock()
-	for i := len(browserCancel) - 1; i >= 0; i-- {
-		browserCancel[i]()
-	}
-	browserMu.Unlock()
+	browser.Close()
 	os.Exit(code)
 }
 
-func theBrowser(t *testing.T) context.Context {
-	t.Helper()
-	path := needBrowser(t)
-	browserMu.Lock()
-	defer browserMu.Unlock()
-	if browserCtx != nil || browserErr != nil {
-		if browserErr != nil {
-			t.Fatal(browserErr)
-		}
-		return browserCtx
-	}
-	dir, err := os.MkdirTemp("", "mafia-chromium-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	opts := append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(path),
-		chromedp.UserDataDir(dir),
-		chromedp.Flag("headless", true),
-		chromedp.NoSandbox,
-		chromedp.DisableGPU,
-		chromedp.Flag("disable-quic", true),
-		chromedp.NoFirstRun,
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.Flag("lang", "en-US"),
-		chromedp.Flag("accept-lang", "en-US,en"),
-		chromedp.Flag("autoplay-policy", "no-user-gesture-required"),
-	)
-	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
-	ctx, cancel := chromedp.NewContext(alloc)
-	if err := chromedp.Do(ctx); err != nil {
-		cancel()
-		cancelAlloc()
-		browserErr = fmt.Errorf("start chromium: %w", err)
-		t.Fatal(browserErr)
-	}
-	browserCtx = ctx
-	browserCancel = append(browserCancel, cancelAlloc, cancel, func() { os.RemoveAll(dir) })
-	return ctx
-}
+// needBrowser skips the test without Chromium, or fails it in CI.
+func needBrowser(t *testing.T) string { return browser.Need(t) }
+
+func theBrowser(t *testing.T) context.Context { return browser.Context(t) }
 
 // tab is one player's page: a tab in a browser context of its own.
 type tab struct {

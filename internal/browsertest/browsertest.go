@@ -1,0 +1,136 @@
+// Package browsertest starts the headless Chromium that a package's browser
+// tests share (chromedp), and decides what happens without one: the test is
+// skipped, except in CI (CI=true), where a missing browser is a failure.
+//
+// It is for tests only: nothing in the program imports it. It owns the
+// browser process and its profile folder; it must not know any page.
+package browsertest
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"sync"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+)
+
+// Path returns the browser to run, or "". $MAFIA_CHROMIUM names another one
+// (a path that does not exist stands for "no browser").
+func Path() string {
+	if p := os.Getenv("MAFIA_CHROMIUM"); p != "" {
+		if _, err := os.Stat(p); err != nil {
+			return ""
+		}
+		return p
+	}
+	if _, err := os.Stat("/usr/bin/chromium"); err == nil {
+		return "/usr/bin/chromium"
+	}
+	for _, name := range []string{"chromium", "chromium-browser"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	return ""
+}
+
+// Browser is one Chromium for a package's tests, started by the first test
+// that needs it; each test opens tabs in browser contexts of its own.
+type Browser struct {
+	pkg   string // the package, for the skip note
+	extra []chromedp.ExecAllocatorOption
+
+	skipNote sync.Once
+	mu       sync.Mutex
+	ctx      context.Context
+	cancel   []context.CancelFunc
+	err      error
+}
+
+// New describes the browser of package pkg, with extra command-line options.
+func New(pkg string, extra ...chromedp.ExecAllocatorOption) *Browser {
+	return &Browser{pkg: pkg, extra: extra}
+}
+
+// Need returns the browser's path, or skips the test without one (fails it
+// when CI=true).
+func (b *Browser) Need(t testing.TB) string {
+	t.Helper()
+	p := Path()
+	if p != "" {
+		return p
+	}
+	if os.Getenv("CI") == "true" {
+		t.Fatal("CI=true and chromium is not installed: the browser tests must run in CI (apt-get install chromium)")
+	}
+	b.skipNote.Do(func() {
+		// go test prints nothing of a passing package; say it on the
+		// terminal, if there is one, so that a skip is not taken for a run.
+		if tty, err := os.OpenFile("/dev/tty", os.O_WRONLY, 0); err == nil {
+			fmt.Fprintf(tty, "%s: browser tests skipped: chromium not installed\n", b.pkg)
+			tty.Close()
+		}
+	})
+	t.Skip("browser tests skipped: chromium not installed")
+	return ""
+}
+
+// Context returns the running browser's context, starting it if needed.
+func (b *Browser) Context(t testing.TB) context.Context {
+	t.Helper()
+	path := b.Need(t)
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.err != nil {
+		t.Fatal(b.err)
+	}
+	if b.ctx != nil {
+		return b.ctx
+	}
+	dir, err := os.MkdirTemp("", "mafia-chromium-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(path),
+		chromedp.UserDataDir(dir),
+		chromedp.Flag("headless", true),
+		chromedp.NoSandbox,
+		chromedp.DisableGPU,
+		chromedp.Flag("disable-quic", true),
+		chromedp.NoFirstRun,
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.Flag("lang", "en-US"),
+		chromedp.Flag("accept-lang", "en-US,en"),
+		chromedp.Flag("autoplay-policy", "no-user-gesture-required"),
+	)
+	opts = append(opts, b.extra...)
+	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	ctx, cancel := chromedp.NewContext(alloc)
+	if err := chromedp.Do(ctx); err != nil {
+		cancel()
+		cancelAlloc()
+		os.RemoveAll(dir)
+		b.err = fmt.Errorf("start chromium: %w", err)
+		t.Fatal(b.err)
+	}
+	b.ctx = ctx
+	b.cancel = append(b.cancel, cancelAlloc, cancel, func() { os.RemoveAll(dir) })
+	return ctx
+}
+
+// Close stops the browser and removes its profile (from TestMain, after
+// the tests).
+func (b *Browser) Close() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for i := len(b.cancel) - 1; i >= 0; i-- {
+		b.cancel[i]()
+	}
+	b.cancel, b.ctx = nil, nil
+}
