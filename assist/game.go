@@ -41,7 +41,6 @@ type game struct {
 	g     *engine.Game
 	log   []engine.Event
 	stale bool // a write failed: memory may be ahead of the store
-	kept  int  // after enter: how many events of the log before it stayed (fewer after an undo)
 }
 
 // hostGame loads and locks game id for a request that only its host may

@@ -68,10 +68,12 @@ func (h *Handler) syncGame(w http.ResponseWriter, r *http.Request) {
 			refusal = &engine.Error{Code: CodeOutOfOrder, N: held}
 			break
 		}
-		if refusal = gm.enter(c); refusal != nil {
+		kept, err := gm.enter(c)
+		if err != nil {
+			refusal = err
 			break
 		}
-		first = min(first, gm.kept)
+		first = min(first, kept)
 	}
 	if len(gm.rec.Commands) > before {
 		if err := h.save(r, gm, first, stored); err != nil {
@@ -90,39 +92,41 @@ func (h *Handler) syncGame(w http.ResponseWriter, r *http.Request) {
 }
 
 // enter applies one entry at the next place: an undo through a replay of
-// the entries left in force (gm.kept says how much of the log stayed), any
-// other entry through the engine. A refused entry changes nothing.
-func (gm *game) enter(c record.Command) error {
-	gm.kept = len(gm.log)
+// the entries left in force, any other entry through the engine. kept is
+// how much of the log before it stayed (less after an undo). A refused
+// entry changes nothing.
+func (gm *game) enter(c record.Command) (kept int, err error) {
 	if err := record.CheckEntry(gm.rec.Commands, c); err != nil {
-		return err
+		return 0, err
 	}
 	if c.Verb == record.VerbUndo {
 		cmds := append(append([]record.Command(nil), gm.rec.Commands...), c)
 		g, log, err := record.Replay(&gm.rec.Settings, cmds)
 		if err != nil {
-			return errors.Unwrap(err)
+			return 0, errors.Unwrap(err)
 		}
-		gm.rec.Commands, gm.g, gm.log, gm.kept = cmds, g, log, len(log)
-		return nil
+		gm.rec.Commands, gm.g, gm.log = cmds, g, log
+		return len(log), nil
 	}
+	kept = len(gm.log)
 	ec, err := c.Engine()
 	if err != nil {
-		return err
+		return 0, err
 	}
 	evs, err := gm.g.Handle(ec)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	gm.rec.Commands = append(gm.rec.Commands, c)
 	gm.log = append(gm.log, evs...)
-	return nil
+	return kept, nil
 }
 
 // save writes new entries and then their events (from index first of the
-// log; the store held stored events before): if the server stops between the two, read brings the events in line
-// with the entries. After an undo the stored log is rewritten from first
-// on (the corrected game); otherwise the new events are appended. A game
+// log; the store held stored events before): if the server stops between
+// the two, read brings the events in line with the entries. After an undo
+// the stored log is rewritten from first on (the corrected game);
+// otherwise the new events are appended. A game
 // that an undo reopened is live again, its result cleared.
 func (h *Handler) save(r *http.Request, gm *game, first, stored int) error {
 	t := gm.table
