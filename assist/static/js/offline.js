@@ -7,6 +7,7 @@
 import * as E from './engine.js';
 import { h, button } from './ui.js';
 import { t } from './i18n.js';
+import { randomBytes, randomHex } from './storage.js';
 
 const NOTED = 'assist.no_worker_noted';
 
@@ -39,18 +40,10 @@ export function workerNote(redraw) {
     }, 'secondary small', 'no-worker-ok'));
 }
 
-function random(n) {
-  const b = new Uint8Array(n);
-  crypto.getRandomValues(b);
-  return b;
-}
-
-const hex = (n) => Array.from(random(n), (x) => x.toString(16).padStart(2, '0')).join('');
-
 /** A deal's seed: 64 random bits in decimal. */
 function newSeed() {
   let n = 0n;
-  for (const x of random(8)) n = (n << 8n) | BigInt(x);
+  for (const x of randomBytes(8)) n = (n << 8n) | BigInt(x);
   return n.toString();
 }
 
@@ -64,8 +57,8 @@ export function makeHere(body) {
   const seed = body.deal === 'manual' ? '0' : newSeed();
   const r = E.deal(body, seed);
   if (r.error) return { error: r.error };
-  const id = hex(8);
-  const token = hex(24);
+  const id = randomHex(8);
+  const token = randomHex(24);
   const created = new Date().toISOString();
   const create = { ...body, id, host_token: token, dealt: r.settings.roles, created };
   if (body.deal !== 'manual') create.seed = seed;

@@ -35,9 +35,15 @@ export function remove(id) {
   localStorage.setItem(INDEX, JSON.stringify(list().filter((g) => g.id !== id)));
 }
 
-/** A fresh id for an entry (random; no secure context needed). */
-export function newID() {
-  const b = new Uint8Array(12);
+/** n random bytes (no secure context needed). */
+export function randomBytes(n) {
+  const b = new Uint8Array(n);
   crypto.getRandomValues(b);
-  return Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('');
+  return b;
 }
+
+/** n random bytes as lowercase hex digits. */
+export const randomHex = (n) => Array.from(randomBytes(n), (x) => x.toString(16).padStart(2, '0')).join('');
+
+/** A fresh id for an entry. */
+export const newID = () => randomHex(12);
