@@ -69,15 +69,23 @@ func (db *DB) AppendEvents(ctx context.Context, tableID string, first int, evs [
 	if closed {
 		return ErrClosed
 	}
-	r := &appendReq{
-		table: tableID,
-		first: first,
-		kinds: make([]string, len(evs)),
-		jsons: make([]string, len(evs)),
-		done:  make(chan struct{}),
-	}
+	r := &appendReq{table: tableID, first: first, done: make(chan struct{})}
 	// Encode here, in the caller's goroutine, so that the writer only writes.
-	players, err := db.playersOf(ctx, tableID, first, evs)
+	if err := db.encode(ctx, r, evs, "append to"); err != nil {
+		return err
+	}
+	return db.submit(ctx, r)
+}
+
+// encode fills r's kinds and JSON from evs, the log's events from r.first
+// on, and notes whether they start or end the game. what names the
+// operation in errors.
+func (db *DB) encode(ctx context.Context, r *appendReq, evs []engine.Event, what string) error {
+	r.kinds, r.jsons = make([]string, len(evs)), make([]string, len(evs))
+	if len(evs) == 0 {
+		return nil
+	}
+	players, err := db.playersOf(ctx, r.table, r.first, evs)
 	if err != nil {
 		return err
 	}
@@ -91,12 +99,12 @@ func (db *DB) AppendEvents(ctx context.Context, tableID string, first int, evs [
 		}
 		data, err := wire.MarshalEvent(e, players)
 		if err != nil {
-			return fmt.Errorf("store/sqlite: append to %q: event %d: %w", tableID, first+i, err)
+			return fmt.Errorf("store/sqlite: %s %q: event %d: %w", what, r.table, r.first+i, err)
 		}
 		r.jsons[i] = string(data)
 		r.kinds[i] = e.Kind.String()
 	}
-	return db.submit(ctx, r)
+	return nil
 }
 
 // inWriter runs f in the writer goroutine, within the transaction of the

@@ -7,7 +7,6 @@ import (
 
 	"mafia/engine"
 	"mafia/store"
-	"mafia/wire"
 )
 
 // RewriteEvents replaces a game's log from index from on with evs, in one
@@ -24,22 +23,9 @@ func (db *DB) RewriteEvents(ctx context.Context, tableID string, from int, evs [
 	if len(evs) > maxAppend {
 		return fmt.Errorf("store/sqlite: rewrite %q: %d events at once, more than %d", tableID, len(evs), maxAppend)
 	}
-	r := &appendReq{table: tableID, first: from, kinds: make([]string, len(evs)), jsons: make([]string, len(evs))}
-	if len(evs) > 0 {
-		players, err := db.playersOf(ctx, tableID, from, evs)
-		if err != nil {
-			return err
-		}
-		for i, e := range evs {
-			if e.Kind == engine.EvGameStarted {
-				players = int(e.Count)
-			}
-			data, err := wire.MarshalEvent(e, players)
-			if err != nil {
-				return fmt.Errorf("store/sqlite: rewrite %q: event %d: %w", tableID, from+i, err)
-			}
-			r.jsons[i], r.kinds[i] = string(data), e.Kind.String()
-		}
+	r := &appendReq{table: tableID, first: from}
+	if err := db.encode(ctx, r, evs, "rewrite"); err != nil {
+		return err
 	}
 	return db.inWriter(ctx, func(ctx context.Context, tx *wtx) error {
 		n, err := logLength(ctx, tx, tableID)
