@@ -84,9 +84,14 @@ func (r *Room) stopTimers() {
 
 // schedule sets the current step's deadline left from now, with the warning.
 func (r *Room) schedule(left time.Duration) {
+	r.scheduleUntil(r.cfg.Clock.Now().Add(left))
+}
+
+// scheduleUntil sets the current step's deadline, with the warning.
+func (r *Room) scheduleUntil(deadline time.Time) {
 	r.stopTimers()
-	now := r.cfg.Clock.Now()
-	r.deadline = now.Add(left)
+	r.deadline = deadline
+	left := deadline.Sub(r.cfg.Clock.Now())
 	step := r.step
 	if left > WarnBefore {
 		r.timers = append(r.timers, r.later(left-WarnBefore, func() {
@@ -143,29 +148,73 @@ func (r *Room) apply(cmd engine.Command) error {
 	}
 	batch := make([]engine.Event, len(evs))
 	copy(batch, evs)
-	first := len(r.log)
-	ctx, cancel := r.ctx()
-	err = r.cfg.Store.AppendEvents(ctx, r.id, first, batch)
-	cancel()
-	if err != nil {
+	if err := r.append(batch); err != nil {
 		r.game = before
-		r.cfg.Log.Error("append events", "err", err)
-		return errCode(CodeInternal)
+		return err
 	}
-	r.log = append(r.log, batch...)
-	r.afterEvents(first)
 	return nil
 }
 
-// afterEvents starts a new step's clock if one began, records the end, and
-// sends every seat what it may see of log[first:].
-func (r *Room) afterEvents(first int) {
-	newStep := -1
-	for i := first; i < len(r.log); i++ {
-		if stepStart(r.log[i].Kind) {
-			newStep = i
+// append makes events the game (already moved on) has produced durable,
+// then lets the seats see them. Events that begin a step are saved with
+// that step's clock, in the same write: the room waits for the store once
+// per command, and its next command waits behind no second write.
+func (r *Room) append(batch []engine.Event) error {
+	first := len(r.log)
+	clk, newStep, err := r.save(first, batch)
+	if err != nil {
+		return err
+	}
+	r.log = append(r.log, batch...)
+	r.afterEvents(first, clk, newStep)
+	return nil
+}
+
+// save writes the events of the game's log from first on, with the clock
+// of the step they begin if they begin one (newStep).
+func (r *Room) save(first int, batch []engine.Event) (clk store.Clock, newStep bool, err error) {
+	clk, newStep = r.stepClock(first, batch)
+	ctx, cancel := r.ctx()
+	defer cancel()
+	if newStep {
+		err = r.cfg.Store.AppendEventsClock(ctx, r.id, first, batch, clk)
+	} else {
+		err = r.cfg.Store.AppendEvents(ctx, r.id, first, batch)
+	}
+	if err != nil {
+		r.cfg.Log.Error("append events", "err", err)
+		return clk, newStep, errCode(CodeInternal)
+	}
+	return clk, newStep, nil
+}
+
+// stepClock is the clock of the step that evs (the log's events from first
+// on) begin, starting now; newStep is false when they begin none, or end
+// the game.
+func (r *Room) stepClock(first int, evs []engine.Event) (c store.Clock, newStep bool) {
+	if r.game.Ended() {
+		return c, false
+	}
+	c.Step = -1
+	for i, e := range evs {
+		if stepStart(e.Kind) {
+			c.Step = first + i
 		}
 	}
+	if c.Step < 0 {
+		return store.Clock{}, false
+	}
+	c.Left, c.Paused = r.timings.For(r.game.Phase()), r.paused
+	if !r.paused {
+		c.Deadline = r.cfg.Clock.Now().Add(c.Left)
+	}
+	return c, true
+}
+
+// afterEvents starts the new step's clock clk if one began (it is saved
+// already), records the end, and sends every seat what it may see of
+// log[first:].
+func (r *Room) afterEvents(first int, clk store.Clock, newStep bool) {
 	if r.game.Ended() {
 		r.stopTimers()
 		r.deadline = time.Time{}
@@ -177,22 +226,16 @@ func (r *Room) afterEvents(first int) {
 			r.cfg.Metrics.GameEnded()
 		}
 		r.publishLobby()
-	} else if newStep >= 0 {
-		r.step = newStep
+	} else if newStep {
+		r.step = clk.Step
 		r.botDone = 0
 		r.botQueued = 0
-		r.left = r.timings.For(r.game.Phase())
+		r.left = clk.Left
 		if !r.paused {
-			r.schedule(r.left)
+			r.scheduleUntil(clk.Deadline)
 		}
 	}
 	r.broadcast(first)
-	if newStep >= 0 && !r.game.Ended() {
-		// The new step's clock is saved after the seats have their views:
-		// the events are durable already, and a server that stops before
-		// the clock is saved gives the step its whole time again on resume.
-		r.saveClock()
-	}
 	if r.game.Ended() {
 		r.maybeLinger()
 	}

@@ -269,21 +269,21 @@ func (r *Room) start() error {
 		return err
 	}
 	batch := append([]engine.Event(nil), evs...)
-	ctx, cancel := r.ctx()
-	defer cancel()
-	if err := r.cfg.Store.AppendEvents(ctx, r.id, 0, batch); err != nil {
-		r.cfg.Log.Error("append first events", "err", err)
-		return errCode(CodeInternal)
+	r.setGame(g, nil)
+	clk, newStep, err := r.save(0, batch)
+	if err != nil {
+		r.game = nil
+		return err
 	}
+	r.log = batch
 	r.table.Seed = seed
 	r.table.Status = store.StatusPlaying
 	r.saveTable()
-	r.setGame(g, batch)
 	r.initBots()
 	if r.cfg.Metrics.GameStarted != nil {
 		r.cfg.Metrics.GameStarted()
 	}
-	r.afterEvents(0)
+	r.afterEvents(0, clk, newStep)
 	r.broadcastLobby()
 	r.settle()
 	return nil

@@ -82,6 +82,11 @@ type Store interface {
 	// evs[0] and must equal the log's current length, or ErrConflict. It
 	// returns once the events are durable.
 	AppendEvents(ctx context.Context, tableID string, first int, evs []engine.Event) error
+	// AppendEventsClock is AppendEvents for events that begin a new step:
+	// the game's clock for that step (as SaveClock records it) is saved in
+	// the same transaction, so the step and its deadline are durable
+	// together, in one write.
+	AppendEventsClock(ctx context.Context, tableID string, first int, evs []engine.Event, c Clock) error
 	// RewriteEvents replaces a game's log from index from on with evs, in
 	// one transaction: the events from from on are deleted and evs
 	// appended in their place (none: the log is cut at from). It corrects a

@@ -36,7 +36,8 @@ type appendReq struct {
 	first   int
 	kinds   []string
 	jsons   []string // as TEXT, for the sqlite3 CLI
-	players int      // the game's player count, to remember once committed (0: unknown)
+	clock   *store.Clock // if set, the game's clock, saved with the events
+	players int          // the game's player count, to remember once committed (0: unknown)
 	ended   bool     // the batch ends the game: forget its length once committed
 
 	state atomic.Int32
@@ -54,6 +55,18 @@ type appendReq struct {
 // and nothing was written; once taken, the append is committed (or fails)
 // and its own answer is returned. Appending no events does nothing.
 func (db *DB) AppendEvents(ctx context.Context, tableID string, first int, evs []engine.Event) error {
+	return db.appendEvents(ctx, tableID, first, evs, nil)
+}
+
+// AppendEventsClock appends events as AppendEvents does and records the
+// game's clock c (as SaveClock does) in the same transaction: both are
+// committed, or neither. Appending no events does nothing, not even the
+// clock.
+func (db *DB) AppendEventsClock(ctx context.Context, tableID string, first int, evs []engine.Event, c store.Clock) error {
+	return db.appendEvents(ctx, tableID, first, evs, &c)
+}
+
+func (db *DB) appendEvents(ctx context.Context, tableID string, first int, evs []engine.Event, c *store.Clock) error {
 	if len(evs) == 0 {
 		return nil
 	}
@@ -69,7 +82,7 @@ func (db *DB) AppendEvents(ctx context.Context, tableID string, first int, evs [
 	if closed {
 		return ErrClosed
 	}
-	r := &appendReq{table: tableID, first: first, done: make(chan struct{})}
+	r := &appendReq{table: tableID, first: first, clock: c, done: make(chan struct{})}
 	// Encode here, in the caller's goroutine, so that the writer only writes.
 	if err := db.encode(ctx, r, evs, "append to"); err != nil {
 		return err
@@ -266,6 +279,9 @@ func (db *DB) commit(batch []*appendReq) {
 			continue
 		}
 		err := ins.insert(ctx, r)
+		if err == nil && r.clock != nil {
+			err = saveClock(ctx, tx, r.table, *r.clock)
+		}
 		switch {
 		case err == nil:
 			next[r.table] = n + len(r.jsons)

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"mafia/engine"
 	"mafia/rng"
@@ -308,5 +309,50 @@ func TestClose_CommitsWhatIsQueued(t *testing.T) {
 		if err != nil || sameEvents(got, log[:i+1]) != "" {
 			t.Errorf("table %d after Close: %d events, %v", i, len(got), err)
 		}
+	}
+}
+
+// TestAppendEventsClock_SavesBothOrNeither: events that begin a step are
+// committed with the step's clock; an append refused for a conflict or a
+// missing table leaves the clock as it was, while an accepted one in the
+// same batch saves its own.
+func TestAppendEventsClock_SavesBothOrNeither(t *testing.T) {
+	ctx := context.Background()
+	db, _ := openTest(t)
+	log, _ := botGame(t, 5)
+	createTable(t, db, "x")
+	createTable(t, db, "y")
+	first := store.Clock{Step: 1, Deadline: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC), Left: 30 * time.Second}
+	if err := db.AppendEventsClock(ctx, "x", 0, log[:2], first); err != nil {
+		t.Fatal(err)
+	}
+
+	release := holdWriter(t, db)
+	refused := queueClock(t, ctx, db, "x", 1, log[1:3], store.Clock{Step: 2, Left: time.Second, Paused: true})
+	paused := store.Clock{Step: 2, Left: 17 * time.Second, Paused: true}
+	accepted := queueClock(t, ctx, db, "y", 0, log[:3], paused)
+	missing := queueClock(t, ctx, db, "z", 0, log[:1], paused)
+	release()
+
+	if err := <-refused; !errors.Is(err, store.ErrConflict) {
+		t.Errorf("an append at the wrong index: %v, want ErrConflict", err)
+	}
+	if err := <-accepted; err != nil {
+		t.Errorf("an append beside a refused one: %v", err)
+	}
+	if err := <-missing; !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("an append to a missing table: %v, want ErrNotFound", err)
+	}
+	for id, want := range map[string]store.Clock{"x": first, "y": paused} {
+		got, err := db.Clock(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Step != want.Step || !got.Deadline.Equal(want.Deadline) || got.Left != want.Left || got.Paused != want.Paused {
+			t.Errorf("%s: clock %+v, want %+v", id, got, want)
+		}
+	}
+	if got, err := db.Events(ctx, "x"); err != nil || sameEvents(got, log[:2]) != "" {
+		t.Errorf("x: %d events, %v; want the first 2 only", len(got), err)
 	}
 }

@@ -141,3 +141,13 @@ func queue(t *testing.T, ctx context.Context, db *DB, id string, first int, evs 
 	waitFor(t, func() bool { return len(db.reqs) == before+1 })
 	return ch
 }
+
+// queueClock is queue for AppendEventsClock.
+func queueClock(t *testing.T, ctx context.Context, db *DB, id string, first int, evs []engine.Event, c store.Clock) <-chan error {
+	t.Helper()
+	before := len(db.reqs)
+	ch := make(chan error, 1)
+	go func() { ch <- db.AppendEventsClock(ctx, id, first, evs, c) }()
+	waitFor(t, func() bool { return len(db.reqs) == before+1 })
+	return ch
+}

@@ -228,17 +228,8 @@ func (db *DB) Tables(ctx context.Context, status store.Status, publicOnly bool, 
 // write joins the appends' group commit instead of taking a transaction of
 // its own.
 func (db *DB) SaveClock(ctx context.Context, tableID string, c store.Clock) error {
-	var deadline any // NULL while there is none
-	if !c.Deadline.IsZero() {
-		deadline = formatTime(c.Deadline)
-	}
 	err := db.inWriter(ctx, func(ctx context.Context, tx *wtx) error {
-		_, err := tx.ExecContext(ctx, `INSERT INTO clocks (table_id, step, deadline, left_ns, paused)
-			VALUES (?, ?, ?, ?, ?)
-			ON CONFLICT (table_id) DO UPDATE SET
-			step = excluded.step, deadline = excluded.deadline,
-			left_ns = excluded.left_ns, paused = excluded.paused`,
-			tableID, c.Step, deadline, int64(c.Left), c.Paused)
+		err := saveClock(ctx, tx, tableID, c)
 		if isForeignKeyViolation(err) {
 			return store.ErrNotFound
 		}
@@ -248,6 +239,21 @@ func (db *DB) SaveClock(ctx context.Context, tableID string, c store.Clock) erro
 		return fmt.Errorf("store/sqlite: save clock of %q: %w", tableID, err)
 	}
 	return nil
+}
+
+// saveClock writes a game's clock within a write transaction.
+func saveClock(ctx context.Context, tx *wtx, tableID string, c store.Clock) error {
+	var deadline any // NULL while there is none
+	if !c.Deadline.IsZero() {
+		deadline = formatTime(c.Deadline)
+	}
+	_, err := tx.ExecContext(ctx, `INSERT INTO clocks (table_id, step, deadline, left_ns, paused)
+		VALUES (?, ?, ?, ?, ?)
+		ON CONFLICT (table_id) DO UPDATE SET
+		step = excluded.step, deadline = excluded.deadline,
+		left_ns = excluded.left_ns, paused = excluded.paused`,
+		tableID, c.Step, deadline, int64(c.Left), c.Paused)
+	return err
 }
 
 // Clock returns a game's last saved clock (the zero Clock if none), or
