@@ -76,24 +76,35 @@ func (r *Room) message(typ string, s engine.Seat, evs []engine.Event) wire.Serve
 // one learns that somebody acted at night.
 func (r *Room) broadcast(from int) {
 	r.countSeqs(from)
-	frames := map[engine.Seat][]byte{}
+	// Each seat's frame, encoded at its first connection (nil: the seat
+	// sees none of the events).
+	if len(r.frames) < len(r.seats) {
+		r.frames = make([]*frameBuf, len(r.seats))
+		r.framed = make([]bool, len(r.seats))
+	}
 	for sub := range r.subs {
-		f, ok := frames[sub.Seat]
-		if !ok {
-			evs := r.visible(sub.Seat, from)
+		s := sub.Seat
+		if !r.framed[s] {
+			r.framed[s] = true
+			evs := r.visible(s, from)
 			if len(evs) > 0 {
-				m := r.message("update", sub.Seat, evs)
+				m := r.message("update", s, evs)
 				if r.game.Ended() || r.table.Status != "playing" {
 					l := r.Lobby()
 					m.Lobby = &l
 				}
-				f = wire.Encode(m)
+				r.frames[s] = encodeFrame(m)
 			}
-			frames[sub.Seat] = f
 		}
-		if f != nil {
-			r.send(sub, Out{Frame: f})
+		if fb := r.frames[s]; fb != nil {
+			r.send(sub, fb.out())
 		}
+	}
+	for s, fb := range r.frames {
+		if fb != nil {
+			fb.release()
+		}
+		r.frames[s], r.framed[s] = nil, false
 	}
 }
 
@@ -122,11 +133,15 @@ func (r *Room) send(sub *Sub, o Out) {
 	if sub.dead {
 		return
 	}
+	if o.buf != nil {
+		o.buf.refs.Add(1) // the queue's; the caller holds its own meanwhile
+	}
 	if sub.out.push(o, r.cfg.SendBuffer) {
 		if sub.notify != nil {
 			sub.notify()
 		}
 	} else {
+		o.Release()
 		r.cfg.Log.Warn("dropping a slow connection", "seat", sub.Seat)
 		r.drop(sub)
 		r.lobbyDirty = true

@@ -81,6 +81,7 @@ func errCode(c engine.Code) error { return &engine.Error{Code: c} }
 type Out struct {
 	Frame []byte
 	Reply *Reply
+	buf   *frameBuf // Frame's pooled memory, if it has any (see Release)
 }
 
 // Reply answers one request: Err nil for accepted.
@@ -134,6 +135,8 @@ type Room struct {
 	scratch   wire.ViewScratch
 	wview     wire.View
 	wevents   []wire.Event
+	frames    []*frameBuf    // broadcast's frame for each seat (see broadcast)
+	framed    []bool         // whether frames[seat] is encoded yet
 	vis       []engine.Event // see visible
 	stopping  bool
 	endedAt   time.Time

@@ -231,8 +231,9 @@ func (wc *peer) writeQueued() (more, ok bool) {
 	n := 0
 	for ; n < maxBatch; n++ {
 		var frame []byte
+		var taken room.Out
 		if o, ok, open := wc.sub.Take(); ok {
-			frame = o.Frame
+			frame, taken = o.Frame, o
 			if o.Reply != nil {
 				frame = s.replyFrame(wc.lang, o.Reply)
 			}
@@ -253,7 +254,10 @@ func (wc *peer) writeQueued() (more, ok bool) {
 		}
 		// Buffered by the batch, so the context has nothing to time out:
 		// end sends the batch under a deadline.
-		if err := wc.c.Write(context.Background(), websocket.MessageText, frame); err != nil {
+		err := wc.c.Write(context.Background(), websocket.MessageText, frame)
+		// Write has copied the frame into the batch: its memory may be reused.
+		taken.Release()
+		if err != nil {
 			wc.bw.end()
 			return false, false
 		}

@@ -119,6 +119,13 @@ type ServerMessage struct {
 	Text     string  `json:"text,omitempty"`
 }
 
+// AppendFrame appends the message's frame to b: Encode's bytes, without
+// an allocation of their own when b has room.
+func (m ServerMessage) AppendFrame(b []byte) []byte {
+	m.V = Version
+	return m.AppendJSON(b)
+}
+
 // Encode marshals a server message, setting its version. The bytes are
 // encoding/json's (see AppendJSON).
 func Encode(m ServerMessage) []byte {
