@@ -23,6 +23,7 @@ func (r *Room) ctx() (context.Context, context.CancelFunc) {
 // run is the room's goroutine: the only one that touches its state.
 func (r *Room) run() {
 	defer func() {
+		r.endLife()
 		for _, t := range r.timers {
 			t.Stop()
 		}
@@ -141,15 +142,13 @@ func (r *Room) timeout() {
 // apply hands one command to the engine, makes its events durable, then lets
 // the seats see them. On a store failure the game is rolled back.
 func (r *Room) apply(cmd engine.Command) error {
-	before := r.game.Clone()
+	r.before = *r.game // a copy in place: no allocation per command
 	evs, err := r.game.Handle(cmd)
 	if err != nil {
 		return err
 	}
-	batch := make([]engine.Event, len(evs))
-	copy(batch, evs)
-	if err := r.append(batch); err != nil {
-		r.game = before
+	if err := r.append(evs); err != nil {
+		*r.game = r.before
 		return err
 	}
 	return nil
@@ -159,13 +158,14 @@ func (r *Room) apply(cmd engine.Command) error {
 // then lets the seats see them. Events that begin a step are saved with
 // that step's clock, in the same write: the room waits for the store once
 // per command, and its next command waits behind no second write.
-func (r *Room) append(batch []engine.Event) error {
+func (r *Room) append(evs []engine.Event) error {
 	first := len(r.log)
-	clk, newStep, err := r.save(first, batch)
+	r.log = append(r.log, evs...)
+	clk, newStep, err := r.save(first, r.log[first:])
 	if err != nil {
+		r.log = r.log[:first]
 		return err
 	}
-	r.log = append(r.log, batch...)
 	r.afterEvents(first, clk, newStep)
 	return nil
 }
@@ -174,12 +174,13 @@ func (r *Room) append(batch []engine.Event) error {
 // of the step they begin if they begin one (newStep).
 func (r *Room) save(first int, batch []engine.Event) (clk store.Clock, newStep bool, err error) {
 	clk, newStep = r.stepClock(first, batch)
-	ctx, cancel := r.ctx()
-	defer cancel()
+	// The room waits for its appends as long as it lives, without a timer
+	// and a context of its own per command: a store that cannot take them
+	// holds this room's requests, and its full inbox answers busy.
 	if newStep {
-		err = r.cfg.Store.AppendEventsClock(ctx, r.id, first, batch, clk)
+		err = r.cfg.Store.AppendEventsClock(r.life, r.id, first, batch, clk)
 	} else {
-		err = r.cfg.Store.AppendEvents(ctx, r.id, first, batch)
+		err = r.cfg.Store.AppendEvents(r.life, r.id, first, batch)
 	}
 	if err != nil {
 		r.cfg.Log.Error("append events", "err", err)

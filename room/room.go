@@ -110,6 +110,10 @@ type Room struct {
 	quit  chan struct{}
 	done  chan struct{}
 	lobby atomic.Pointer[wire.Lobby]
+	// life ends when the room's goroutine does: appends wait for the store
+	// as long as it (see save).
+	life    context.Context
+	endLife context.CancelFunc
 
 	// owned by the loop
 	table    store.Table
@@ -119,6 +123,7 @@ type Room struct {
 	seats    []seatState
 	hostSeat engine.Seat
 	game     *engine.Game
+	before   engine.Game // the game before the command being applied (see apply)
 	log      []engine.Event
 	step     int // index in log of the event that began the current step
 	deadline time.Time

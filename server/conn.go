@@ -128,10 +128,19 @@ func (wc *peer) serve(rm *room.Room, sub *room.Sub) {
 func (s *Server) readPump(c *websocket.Conn, rm *room.Room, sub *room.Sub, wc *peer) {
 	lim := rate.NewLimiter(rate.Limit(s.cfg.Rate), s.cfg.Burst)
 	for {
-		typ, data, err := c.Read(context.Background())
+		typ, rd, err := c.Reader(context.Background())
 		if err != nil {
 			return
 		}
+		// The frame is read into a pooled buffer (the read limit still
+		// applies), which goes back once the frame is handled: nothing
+		// keeps the bytes (parsing copies what it keeps).
+		buf := readPool.Get().(*bytes.Buffer)
+		buf.Reset()
+		if _, err := buf.ReadFrom(rd); err != nil {
+			return
+		}
+		data := buf.Bytes()
 		// Each frame is handled on a short goroutine of its own, waited
 		// for, so frames stay in order: decoding JSON grows a stack, and
 		// this goroutine's stack lives as long as the connection.
@@ -141,8 +150,17 @@ func (s *Server) readPump(c *websocket.Conn, rm *room.Room, sub *room.Sub, wc *p
 			s.handleFrame(rm, sub, wc, lim, typ, data)
 		}()
 		<-done
+		if buf.Cap() <= maxPooledRead {
+			readPool.Put(buf)
+		}
 	}
 }
+
+// readPool holds the buffers client frames are read into; maxPooledRead is
+// the largest kept (frames past MaxFrame are refused anyway).
+var readPool = sync.Pool{New: func() any { return bytes.NewBuffer(make([]byte, 0, 512)) }}
+
+const maxPooledRead = 8 << 10
 
 // handleFrame checks one client frame and submits it to the room.
 func (s *Server) handleFrame(rm *room.Room, sub *room.Sub, wc *peer, lim *rate.Limiter, typ websocket.MessageType, data []byte) {
