@@ -128,8 +128,13 @@ func (s *seat) play() error {
 	if now {
 		s.act()
 	}
+	// Reads wait without a context (a watch per read would cost more than
+	// the read): the connection is closed when the seat's context ends.
+	defer context.AfterFunc(s.ctx, func() { s.c.CloseNow() })()
+	var buf []byte
 	for i := 0; i < maxFrames; i++ {
-		data, err := s.c.ReadRaw(s.ctx)
+		data, err := s.c.ReadInto(context.Background(), buf)
+		buf = data
 		if err != nil {
 			if s.ctx.Err() != nil {
 				return s.ctx.Err()
@@ -206,7 +211,8 @@ func (s *seat) absorb(data []byte) (ended, now bool) {
 		s.mu.Lock()
 		defer s.mu.Unlock()
 		// A view with no legal move needs no decoding: the seat waits.
-		s.last, s.view, s.fresh = data, nil, !bytes.Contains(data, idleMark)
+		// data is the reader's buffer, reused for the next frame: keep a copy.
+		s.last, s.view, s.fresh = append(s.last[:0], data...), nil, !bytes.Contains(data, idleMark)
 		if bytes.Contains(data, endedMark) {
 			if v := s.decode(); v != nil && v.Phase == "ended" {
 				s.ended = true

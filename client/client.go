@@ -205,6 +205,21 @@ func (c *Conn) ReadRaw(ctx context.Context) ([]byte, error) {
 	return data, err
 }
 
+// ReadInto reads the next frame's bytes into buf[:0] (grown as needed) and
+// returns them: a reader that reuses its buffer allocates nothing per
+// frame. With a ctx that can end, each read registers a watch on it; a
+// program with many connections reads with context.Background() and ends
+// a connection with CloseNow instead.
+func (c *Conn) ReadInto(ctx context.Context, buf []byte) ([]byte, error) {
+	_, rd, err := c.ws.Reader(ctx)
+	if err != nil {
+		return buf[:0], err
+	}
+	b := bytes.NewBuffer(buf[:0])
+	_, err = b.ReadFrom(rd)
+	return b.Bytes(), err
+}
+
 // Absorb interprets a frame's bytes as Read does.
 func (c *Conn) Absorb(data []byte) (wire.ServerMessage, error) {
 	var m wire.ServerMessage
