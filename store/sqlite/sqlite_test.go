@@ -3,6 +3,7 @@ package sqlite
 import (
 	"bytes"
 	"context"
+	"database/sql"
 	"errors"
 	"path/filepath"
 	"slices"
@@ -54,6 +55,7 @@ func TestOpen_SetsThePragmas(t *testing.T) {
 		{"w", "synchronous", "1"}, // NORMAL
 		{"w", "foreign_keys", "1"},
 		{"w", "busy_timeout", "5000"},
+		{"w", "page_size", "1024"},
 		{"r", "journal_mode", "wal"},
 		{"r", "foreign_keys", "1"},
 		{"r", "query_only", "1"},
@@ -302,5 +304,36 @@ func TestHeartbeat_RoundTrip(t *testing.T) {
 		if err != nil || !hb.Equal(at) {
 			t.Errorf("heartbeat %v, %v; want %v", hb, err, at)
 		}
+	}
+}
+
+// TestOpen_KeepsTheFilesOwnPageSize: a file made with SQLite's default 4 KiB
+// pages (by an earlier version) opens, works, and keeps its pages.
+func TestOpen_KeepsTheFilesOwnPageSize(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "old.db")
+	old, err := sql.Open("sqlite", "file:"+path+"?_pragma=page_size(4096)&_pragma=journal_mode(WAL)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := old.Exec(`CREATE TABLE before (x)`); err != nil {
+		t.Fatal(err)
+	}
+	old.Close()
+	db, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	createTable(t, db, "t")
+	log, _ := botGame(t, 3)
+	if err := db.AppendEvents(context.Background(), "t", 0, log); err != nil {
+		t.Fatal(err)
+	}
+	var size int
+	if err := db.w.QueryRow(`PRAGMA page_size`).Scan(&size); err != nil || size != 4096 {
+		t.Errorf("page_size %d (%v), want the file's 4096", size, err)
+	}
+	if got, err := db.Events(context.Background(), "t"); err != nil || sameEvents(got, log) != "" {
+		t.Errorf("%d events back, %v", len(got), err)
 	}
 }
