@@ -141,15 +141,21 @@ func (s *Server) readPump(c *websocket.Conn, rm *room.Room, sub *room.Sub, wc *p
 			return
 		}
 		data := buf.Bytes()
-		// Each frame is handled on a short goroutine of its own, waited
-		// for, so frames stay in order: decoding JSON grows a stack, and
-		// this goroutine's stack lives as long as the connection.
-		done := make(chan struct{})
-		go func() {
-			defer close(done)
-			s.handleFrame(rm, sub, wc, lim, typ, data)
-		}()
-		<-done
+		if m, err, ok := wire.ParsePlainClientMessage(data); ok {
+			// A plain frame (what clients send) is read without growing
+			// this goroutine's stack: it is handled here.
+			s.handleFrame(rm, sub, wc, lim, typ, data, &parsed{m, err})
+		} else {
+			// Any other is handled on a short goroutine of its own, waited
+			// for, so frames stay in order: encoding/json grows a stack,
+			// and this goroutine's stack lives as long as the connection.
+			done := make(chan struct{})
+			go func() {
+				defer close(done)
+				s.handleFrame(rm, sub, wc, lim, typ, data, nil)
+			}()
+			<-done
+		}
 		if buf.Cap() <= maxPooledRead {
 			readPool.Put(buf)
 		}
@@ -162,8 +168,15 @@ var readPool = sync.Pool{New: func() any { return bytes.NewBuffer(make([]byte, 0
 
 const maxPooledRead = 8 << 10
 
-// handleFrame checks one client frame and submits it to the room.
-func (s *Server) handleFrame(rm *room.Room, sub *room.Sub, wc *peer, lim *rate.Limiter, typ websocket.MessageType, data []byte) {
+// parsed is a frame already read by wire.ParsePlainClientMessage.
+type parsed struct {
+	m   wire.ClientMessage
+	err error
+}
+
+// handleFrame checks one client frame and submits it to the room; pre, if
+// set, is the frame already parsed.
+func (s *Server) handleFrame(rm *room.Room, sub *room.Sub, wc *peer, lim *rate.Limiter, typ websocket.MessageType, data []byte, pre *parsed) {
 	now := s.cfg.Clock.Now()
 	if typ != websocket.MessageText {
 		wc.refuse(0, CodeMalformed)
@@ -177,7 +190,13 @@ func (s *Server) handleFrame(rm *room.Room, sub *room.Sub, wc *peer, lim *rate.L
 		wc.refuse(0, CodeRateLimited)
 		return
 	}
-	m, err := wire.ParseClientMessage(data)
+	var m wire.ClientMessage
+	var err error
+	if pre != nil {
+		m, err = pre.m, pre.err
+	} else {
+		m, err = wire.ParseClientMessage(data)
+	}
 	if err != nil {
 		wc.refuse(m.ID, CodeMalformed)
 		return

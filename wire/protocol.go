@@ -33,19 +33,32 @@ type ClientMessage struct {
 // ParseClientMessage decodes and checks a client's frame. Unknown fields are
 // refused, so a typo is an error and not a silent no-op.
 func ParseClientMessage(data []byte) (ClientMessage, error) {
+	if m, err, ok := ParsePlainClientMessage(data); ok {
+		return m, err
+	}
+	return parseStrict(data)
+}
+
+// parseStrict is ParseClientMessage by encoding/json, for any frame.
+func parseStrict(data []byte) (ClientMessage, error) {
 	var m ClientMessage
 	if err := strictDecode(data, &m); err != nil {
 		return m, fmt.Errorf("malformed: %v", err)
 	}
+	return m, checkClientMessage(m)
+}
+
+// checkClientMessage checks a decoded frame's version and type.
+func checkClientMessage(m ClientMessage) error {
 	if m.V != Version {
-		return m, fmt.Errorf("version %d is not supported (use %d)", m.V, Version)
+		return fmt.Errorf("version %d is not supported (use %d)", m.V, Version)
 	}
 	switch m.Type {
 	case "command", "chat", "host", "ping":
 	default:
-		return m, fmt.Errorf("unknown type %q", m.Type)
+		return fmt.Errorf("unknown type %q", m.Type)
 	}
-	return m, nil
+	return nil
 }
 
 // Command converts a "command" message into an engine command for seat by;
