@@ -35,10 +35,10 @@ type appendReq struct {
 	table   string
 	first   int
 	kinds   []string
-	jsons   []string // as TEXT, for the sqlite3 CLI
+	jsons   []string     // as TEXT, for the sqlite3 CLI
 	clock   *store.Clock // if set, the game's clock, saved with the events
 	players int          // the game's player count, to remember once committed (0: unknown)
-	ended   bool     // the batch ends the game: forget its length once committed
+	ended   bool         // the batch ends the game: forget its length once committed
 
 	state atomic.Int32
 	err   error         // the answer, set by the writer before done is closed
