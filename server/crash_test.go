@@ -144,10 +144,14 @@ func TestCrash_KillNineMidGameThenResume(t *testing.T) {
 	}
 	select {
 	case end := <-released:
+		// Not before the time that was left. How soon after is the
+		// machine's business (a loaded CI box once took 10 s): that the
+		// step resumed with the time left, not a fresh one, is the
+		// deadline's check above.
 		took := end.Sub(spawned).Milliseconds()
 		t.Logf("the held speech ended %d ms after the restart began", took)
-		if took < floor-5 || took >= speech {
-			t.Errorf("the held speech ended %d ms after the restart began; want between %d and %d", took, floor, speech)
+		if took < floor-5 {
+			t.Errorf("the held speech ended %d ms after the restart began, before the %d ms that were left", took, floor)
 		}
 	default:
 		t.Fatal("the held speech never ended")
