@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -216,6 +217,113 @@ func TestEveryEventIsStoredBeforeAnyoneSeesIt(t *testing.T) {
 		}
 		if _, ok := sameEvents(hostEvents, hostShare); !ok {
 			t.Errorf("the host (not seated) was sent %d events, the public log has %d", len(hostEvents), len(hostShare))
+		}
+	}
+}
+
+// failingStore refuses every append while fail is set, as a full disk would.
+type failingStore struct {
+	store.Store
+	fail    atomic.Bool
+	refused atomic.Int64
+}
+
+func (s *failingStore) AppendEvents(ctx context.Context, id string, first int, evs []engine.Event) error {
+	if s.fail.Load() {
+		s.refused.Add(1)
+		return errors.New("disk full")
+	}
+	return s.Store.AppendEvents(ctx, id, first, evs)
+}
+
+func (s *failingStore) AppendEventsClock(ctx context.Context, id string, first int, evs []engine.Event, c store.Clock) error {
+	if s.fail.Load() {
+		s.refused.Add(1)
+		return errors.New("disk full")
+	}
+	return s.Store.AppendEventsClock(ctx, id, first, evs, c)
+}
+
+// TestAnAppendTheStoreRefusesChangesNothing: while the store refuses
+// appends, a start, a host's foul and the clock's timeouts are refused or
+// retried, and the game stays as it was; once the store is back, the game
+// goes on from there to its end, and a spectator was sent exactly the
+// public share of what is stored.
+func TestAnAppendTheStoreRefusesChangesNothing(t *testing.T) {
+	for game := 0; game < 4; game++ {
+		fs := &failingStore{}
+		f := newFixture(t, settings(t, 7, fastTimings), func(c *room.Config) {
+			fs.Store = c.Store
+			c.Store = fs
+		})
+		// Two people who never act: the clock moves the game.
+		f.join("person", 2)
+		f.join("person", 5)
+		host := f.hostClient()
+		spec := f.attach("")
+		rd := startDurableReader(t, fs, f.r.ID(), spec.sub)
+		host.must(hostAction("add_bots", 0))
+
+		fs.fail.Store(true)
+		if err := host.send(hostAction("start", 0)); codeOf(err) != room.CodeInternal {
+			t.Fatalf("a start the store refused: %v, want %s", err, room.CodeInternal)
+		}
+		host.drain()
+		if host.view != nil || len(f.events()) != 0 {
+			t.Fatalf("after a refused start the game has started (%d events stored)", len(f.events()))
+		}
+		fs.fail.Store(false)
+		host.must(hostAction("start", 0))
+		for i := 0; i < 3+game*4; i++ {
+			f.advance(tick)
+		}
+		host.drain()
+		if host.ended() {
+			t.Fatal("the game ended too soon for the test")
+		}
+		before, stored := host.view, len(f.events())
+
+		fs.fail.Store(true)
+		target := 0
+		for _, st := range before.Seats {
+			if st.Alive {
+				target = st.Seat
+				break
+			}
+		}
+		if err := host.send(hostAction("foul", target)); codeOf(err) != room.CodeInternal {
+			t.Fatalf("a foul the store refused: %v, want %s", err, room.CodeInternal)
+		}
+		for i := 0; i < 20; i++ { // deadlines fall due and are retried
+			f.advance(tick)
+		}
+		host.drain()
+		if n := len(f.events()); n != stored {
+			t.Fatalf("the log grew from %d to %d events while the store refused them", stored, n)
+		}
+		if got, _ := json.Marshal(host.view); !bytes.Equal(got, mustJSON(t, before)) {
+			t.Fatalf("the host's view changed while the store refused everything:\n%s\n%s", mustJSON(t, before), got)
+		}
+		if fs.refused.Load() < 2 {
+			t.Fatalf("%d appends refused: the timeouts were not retried", fs.refused.Load())
+		}
+
+		fs.fail.Store(false)
+		f.runToEnd(host, time.Hour)
+		f.r.Stop()
+		rd.wait(t)
+		g := f.replay()
+		if !g.Ended() {
+			t.Fatal("the stored game has not ended")
+		}
+		// The room played on from the game as stored, not from one that
+		// kept a refused command.
+		v := g.ViewFor(0)
+		if want := mustJSON(t, wire.FromView(&v)); rd.last == nil || !bytes.Equal(rd.last.view, want) {
+			t.Errorf("the spectator's last view differs from the stored game's")
+		}
+		if i, ok := sameEvents(rd.events, shareOf(t, f.events(), 0)); !ok {
+			t.Errorf("the spectator was sent %d events, not its share of the store; first difference at %d", len(rd.events), i)
 		}
 	}
 }

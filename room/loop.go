@@ -174,9 +174,10 @@ func (r *Room) append(evs []engine.Event) error {
 // of the step they begin if they begin one (newStep).
 func (r *Room) save(first int, batch []engine.Event) (clk store.Clock, newStep bool, err error) {
 	clk, newStep = r.stepClock(first, batch)
-	// The room waits for its appends as long as it lives, without a timer
+	// The room waits for its appends until it is stopped, without a timer
 	// and a context of its own per command: a store that cannot take them
-	// holds this room's requests, and its full inbox answers busy.
+	// holds this room's requests (its full inbox answers busy), and Stop
+	// ends the wait.
 	if newStep {
 		err = r.cfg.Store.AppendEventsClock(r.life, r.id, first, batch, clk)
 	} else {

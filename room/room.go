@@ -110,8 +110,8 @@ type Room struct {
 	quit  chan struct{}
 	done  chan struct{}
 	lobby atomic.Pointer[wire.Lobby]
-	// life ends when the room's goroutine does: appends wait for the store
-	// as long as it (see save).
+	// life ends when the room is stopped: appends wait for the store as
+	// long as it (see save).
 	life    context.Context
 	endLife context.CancelFunc
 
@@ -191,6 +191,10 @@ func (r *Room) Stop() {
 	default:
 		close(r.quit)
 	}
+	// An append still waiting for the store's writer gives up (nothing
+	// written, the command refused), so that stopping never waits on a
+	// stalled store; one the writer has taken is committed first.
+	r.endLife()
 	<-r.done
 }
 

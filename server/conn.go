@@ -141,7 +141,9 @@ func (s *Server) readPump(c *websocket.Conn, rm *room.Room, sub *room.Sub, wc *p
 			return
 		}
 		data := buf.Bytes()
-		if m, err, ok := wire.ParsePlainClientMessage(data); ok {
+		if typ != websocket.MessageText || int64(len(data)) > s.cfg.MaxFrame {
+			s.handleFrame(rm, sub, wc, lim, typ, data, nil) // refused before parsing
+		} else if m, ok, err := wire.ParsePlainClientMessage(data); ok {
 			// A plain frame (what clients send) is read without growing
 			// this goroutine's stack: it is handled here.
 			s.handleFrame(rm, sub, wc, lim, typ, data, &parsed{m, err})

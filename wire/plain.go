@@ -13,12 +13,12 @@ import (
 // such a frame without reflection or a decoder, allocating only its
 // strings, and answers exactly as ParseClientMessage would (a fuzz test
 // holds it to that). ok is false for any other frame, unusual or
-// malformed: ParseClientMessage decides those.
-func ParsePlainClientMessage(data []byte) (m ClientMessage, err error, ok bool) {
+// malformed: ParseClientMessage decides those (plain is false, err nil).
+func ParsePlainClientMessage(data []byte) (m ClientMessage, plain bool, err error) {
 	if !parsePlain(data, &m) {
-		return ClientMessage{}, nil, false
+		return ClientMessage{}, false, nil
 	}
-	return m, checkClientMessage(m), true
+	return m, true, checkClientMessage(m)
 }
 
 // plainParser walks one frame; any surprise ends the walk with false.
@@ -165,13 +165,17 @@ func (p *plainParser) value(key uint16, m *ClientMessage) bool {
 		if !ok {
 			return false
 		}
-		switch key {
-		case keyV:
-			m.V = int(n)
-		case keyTarget:
-			m.Target = int(n)
-		default:
+		if key == keyID {
 			m.ID = n
+			return true
+		}
+		if int64(int(n)) != n {
+			return false // past a 32-bit int: encoding/json refuses it
+		}
+		if key == keyV {
+			m.V = int(n)
+		} else {
+			m.Target = int(n)
 		}
 		return true
 	case keyYes:

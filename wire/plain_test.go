@@ -25,6 +25,11 @@ var plainSeeds = []string{
 	`{"v":1,"type":"ping","id":1e3}`,
 	`{"v":1,"type":"ping","id":99999999999999999999}`,
 	`{"v":1,"type":"ping","id":null}`,
+	`{"v":4294967297,"type":"ping"}`,
+	`{"v":1,"type":"command","verb":"vote","target":4294967299}`,
+	`{"v":1,"type":"ping","id":9223372036854775807}`,
+	`{"v":1,"type":"ping","id":-9223372036854775808}`,
+	`{"v":1,"type":"ping","id":9223372036854775808}`,
 	`{"v":1,"type":"ping","ID":5}`,
 	`{"v":1,"type":"ping","v":1}`,
 	`{"v":1,"type":"ping","extra":1}`,
@@ -54,7 +59,7 @@ func FuzzParsePlainClientMessage(f *testing.F) {
 
 func samePlainAndStrict(t *testing.T, data []byte) {
 	t.Helper()
-	m, err, ok := ParsePlainClientMessage(data)
+	m, ok, err := ParsePlainClientMessage(data)
 	if !ok {
 		return
 	}
@@ -95,7 +100,7 @@ func TestClientsFramesTakeThePlainPath(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, perr, ok := ParsePlainClientMessage(data)
+		got, ok, perr := ParsePlainClientMessage(data)
 		if !ok {
 			t.Fatalf("%s: not read as plain", data)
 		}

@@ -33,7 +33,7 @@ type ClientMessage struct {
 // ParseClientMessage decodes and checks a client's frame. Unknown fields are
 // refused, so a typo is an error and not a silent no-op.
 func ParseClientMessage(data []byte) (ClientMessage, error) {
-	if m, err, ok := ParsePlainClientMessage(data); ok {
+	if m, ok, err := ParsePlainClientMessage(data); ok {
 		return m, err
 	}
 	return parseStrict(data)

@@ -280,7 +280,13 @@ func (db *DB) commit(batch []*appendReq) {
 		}
 		err := ins.insert(ctx, r)
 		if err == nil && r.clock != nil {
-			err = saveClock(ctx, tx, r.table, *r.clock)
+			// The events are in the transaction: a clock that cannot follow
+			// them fails the batch, so that both or neither are committed.
+			if err := saveClock(ctx, tx, r.table, *r.clock); err != nil {
+				tx.Rollback()
+				fail(err)
+				return
+			}
 		}
 		switch {
 		case err == nil:
