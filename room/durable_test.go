@@ -117,17 +117,6 @@ func (rd *durableReader) wait(t *testing.T) {
 	}
 }
 
-// writeCounter counts the room's writes of a game's clock on their own.
-type writeCounter struct {
-	store.Store
-	clocks atomic.Int64
-}
-
-func (w *writeCounter) SaveClock(ctx context.Context, id string, c store.Clock) error {
-	w.clocks.Add(1)
-	return w.Store.SaveClock(ctx, id, c)
-}
-
 // TestEveryEventIsStoredBeforeAnyoneSeesIt plays games with bots, two
 // silent people and a spectator: every frame's events, and every deadline,
 // are in the store before the frame is queued; a step's clock is written
@@ -135,11 +124,7 @@ func (w *writeCounter) SaveClock(ctx context.Context, id string, c store.Clock) 
 // command). Between steps the deadline shown is the stored one.
 func TestEveryEventIsStoredBeforeAnyoneSeesIt(t *testing.T) {
 	for game := 0; game < 2; game++ {
-		counter := &writeCounter{}
-		f := newFixture(t, settings(t, 7, fastTimings), func(c *room.Config) {
-			counter.Store = c.Store
-			c.Store = counter
-		})
+		f, counter := newWatchedFixture(t)
 		// People in seats 2 and 5 (they never act: their time runs out),
 		// bots in the others; a spectator.
 		var subs []*room.Sub
@@ -221,14 +206,16 @@ func TestEveryEventIsStoredBeforeAnyoneSeesIt(t *testing.T) {
 	}
 }
 
-// failingStore refuses every append while fail is set, as a full disk would.
-type failingStore struct {
+// watchedStore refuses every append while fail is set, as a full disk
+// would, and counts the clocks written on their own.
+type watchedStore struct {
 	store.Store
 	fail    atomic.Bool
 	refused atomic.Int64
+	clocks  atomic.Int64
 }
 
-func (s *failingStore) AppendEvents(ctx context.Context, id string, first int, evs []engine.Event) error {
+func (s *watchedStore) AppendEvents(ctx context.Context, id string, first int, evs []engine.Event) error {
 	if s.fail.Load() {
 		s.refused.Add(1)
 		return errors.New("disk full")
@@ -236,12 +223,28 @@ func (s *failingStore) AppendEvents(ctx context.Context, id string, first int, e
 	return s.Store.AppendEvents(ctx, id, first, evs)
 }
 
-func (s *failingStore) AppendEventsClock(ctx context.Context, id string, first int, evs []engine.Event, c store.Clock) error {
+func (s *watchedStore) AppendEventsClock(ctx context.Context, id string, first int, evs []engine.Event, c store.Clock) error {
 	if s.fail.Load() {
 		s.refused.Add(1)
 		return errors.New("disk full")
 	}
 	return s.Store.AppendEventsClock(ctx, id, first, evs, c)
+}
+
+func (s *watchedStore) SaveClock(ctx context.Context, id string, c store.Clock) error {
+	s.clocks.Add(1)
+	return s.Store.SaveClock(ctx, id, c)
+}
+
+// newWatchedFixture is a 7-seat table whose room writes through a
+// watchedStore.
+func newWatchedFixture(t *testing.T) (*fixture, *watchedStore) {
+	ws := &watchedStore{}
+	f := newFixture(t, settings(t, 7, fastTimings), func(c *room.Config) {
+		ws.Store = c.Store
+		c.Store = ws
+	})
+	return f, ws
 }
 
 // TestAnAppendTheStoreRefusesChangesNothing: while the store refuses
@@ -251,11 +254,7 @@ func (s *failingStore) AppendEventsClock(ctx context.Context, id string, first i
 // public share of what is stored.
 func TestAnAppendTheStoreRefusesChangesNothing(t *testing.T) {
 	for game := 0; game < 4; game++ {
-		fs := &failingStore{}
-		f := newFixture(t, settings(t, 7, fastTimings), func(c *room.Config) {
-			fs.Store = c.Store
-			c.Store = fs
-		})
+		f, fs := newWatchedFixture(t)
 		// Two people who never act: the clock moves the game.
 		f.join("person", 2)
 		f.join("person", 5)
