@@ -78,10 +78,6 @@ func (r *Room) broadcast(from int) {
 	r.countSeqs(from)
 	// Each seat's frame, encoded at its first connection (nil: the seat
 	// sees none of the events).
-	if len(r.frames) < len(r.seats) {
-		r.frames = make([]*frameBuf, len(r.seats))
-		r.framed = make([]bool, len(r.seats))
-	}
 	for sub := range r.subs {
 		s := sub.Seat
 		if !r.framed[s] {

@@ -59,6 +59,8 @@ func newRoom(cfg Config, t store.Table, set Settings, rules engine.Ruleset, tm T
 		table: t, set: set, rules: rules, timings: tm, subs: map[*Sub]struct{}{},
 		seats: make([]seatState, set.Setup.Players()+1),
 	}
+	r.frames = make([]*frameBuf, len(r.seats))
+	r.framed = make([]bool, len(r.seats))
 	r.life, r.endLife = context.WithCancel(context.Background())
 	if r.cfg.Log == nil {
 		r.cfg.Log = slogDiscard()

@@ -13,7 +13,9 @@ import (
 
 func slogDiscard() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }
 
-// storeTimeout bounds one store call made by the room.
+// storeTimeout bounds the room's store calls other than appends (tables,
+// seats, clocks on pause and resume); appends wait on the room's life (see
+// save).
 const storeTimeout = 10 * time.Second
 
 func (r *Room) ctx() (context.Context, context.CancelFunc) {
