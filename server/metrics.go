@@ -3,6 +3,8 @@ package server
 import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
+
+	"mafia/store"
 )
 
 // metrics are the server's Prometheus series.
@@ -15,6 +17,7 @@ type metrics struct {
 	commands   *prometheus.CounterVec
 	errors     *prometheus.CounterVec
 	latency    prometheus.Histogram
+	queued     prometheus.Histogram
 	framesOut  prometheus.Counter
 	dropped    prometheus.Counter
 }
@@ -33,10 +36,34 @@ func newMetrics() *metrics {
 		latency: prometheus.NewHistogram(prometheus.HistogramOpts{Name: "mafia_command_seconds",
 			Help:    "From a command's arrival to the new views being queued for every seat.",
 			Buckets: []float64{.0005, .001, .002, .005, .01, .02, .05, .1, .25, .5, 1}}),
+		queued: prometheus.NewHistogram(prometheus.HistogramOpts{Name: "mafia_frame_queue_seconds",
+			Help:    "From the room queuing a frame for a connection to its write returning: how long frames wait for their writer and the socket.",
+			Buckets: []float64{.0005, .001, .002, .005, .01, .02, .05, .1, .25, .5, 1}}),
 		framesOut: prometheus.NewCounter(prometheus.CounterOpts{Name: "mafia_frames_sent_total", Help: "WebSocket frames written."}),
 		dropped:   prometheus.NewCounter(prometheus.CounterOpts{Name: "mafia_slow_clients_dropped_total", Help: "Connections dropped for reading too slowly."}),
 	}
-	m.reg.MustRegister(m.games, m.gamesTotal, m.rooms, m.conns, m.commands, m.errors, m.latency, m.framesOut, m.dropped,
+	m.reg.MustRegister(m.games, m.gamesTotal, m.rooms, m.conns, m.commands, m.errors, m.latency, m.queued, m.framesOut, m.dropped,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
+}
+
+// watchStore adds the store's write counts, if it keeps them: commits,
+// the requests they carried (their ratio is the group commit's batch), and
+// the time spent committing.
+func (m *metrics) watchStore(st store.Store) {
+	wc, ok := st.(store.WriteCounter)
+	if !ok {
+		return
+	}
+	m.reg.MustRegister(
+		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "mafia_store_commits_total",
+			Help: "Transactions the store's writer committed."},
+			func() float64 { return float64(wc.WriteStats().Commits) }),
+		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "mafia_store_writes_total",
+			Help: "Writes (event appends, clocks) those transactions carried."},
+			func() float64 { return float64(wc.WriteStats().Writes) }),
+		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "mafia_store_commit_seconds_total",
+			Help: "Time the store's writer spent writing and committing."},
+			func() float64 { return wc.WriteStats().CommitTime.Seconds() }),
+	)
 }

@@ -74,6 +74,7 @@ func New(cfg Config) *Server {
 		cfg.Heartbeat = time.Second
 	}
 	s := &Server{cfg: cfg, log: cfg.Log, metrics: newMetrics(), rooms: map[string]*room.Room{}, stop: make(chan struct{})}
+	s.metrics.watchStore(cfg.Store)
 	s.routes()
 	return s
 }

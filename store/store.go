@@ -64,6 +64,21 @@ type Clock struct {
 	Paused   bool
 }
 
+// WriteStats count a store's writes since it was opened, for an operator's
+// metrics: how many requests each transaction carried, and how long
+// committing took.
+type WriteStats struct {
+	Commits    int64         // transactions the writer committed
+	Writes     int64         // the requests (appends, clocks) they carried
+	CommitTime time.Duration // the time spent writing and committing them
+}
+
+// WriteCounter is a Store that counts its writes.
+type WriteCounter interface {
+	// WriteStats returns the counts so far.
+	WriteStats() WriteStats
+}
+
 // Store is everything the server remembers. Implementations are safe for
 // concurrent use; AppendEvents from many rooms may be committed together.
 type Store interface {

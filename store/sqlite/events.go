@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strings"
 	"sync/atomic"
+	"time"
 
 	"mafia/engine"
 	"mafia/store"
@@ -244,6 +245,7 @@ func (db *DB) commit(batch []*appendReq) {
 	}
 
 	ctx := context.Background()
+	began := time.Now()
 	tx, err := db.beginWrite(ctx)
 	if err != nil {
 		fail(err)
@@ -308,6 +310,8 @@ func (db *DB) commit(batch []*appendReq) {
 		return
 	}
 	db.batches.Add(1)
+	db.writes.Add(int64(len(live)))
+	db.commitNano.Add(int64(time.Since(began)))
 	for table, n := range next {
 		db.seq[table] = n
 	}

@@ -60,7 +60,9 @@ type DB struct {
 	// appending goroutines, which encode their own events.
 	players sync.Map // table ID → int
 
-	batches atomic.Int64 // group commits so far, for benchmarks
+	batches    atomic.Int64 // group commits so far
+	writes     atomic.Int64 // the requests they carried
+	commitNano atomic.Int64 // the time spent on them
 
 	stmts stmtCache // the writer's statements, prepared
 
@@ -72,7 +74,16 @@ type DB struct {
 	closeErr  error
 }
 
-var _ store.Store = (*DB)(nil)
+var (
+	_ store.Store        = (*DB)(nil)
+	_ store.WriteCounter = (*DB)(nil)
+)
+
+// WriteStats returns the writer's counts so far.
+func (db *DB) WriteStats() store.WriteStats {
+	return store.WriteStats{Commits: db.batches.Load(), Writes: db.writes.Load(),
+		CommitTime: time.Duration(db.commitNano.Load())}
+}
 
 // pragmas are set on every connection.
 //
