@@ -129,6 +129,7 @@ func (r *Room) send(sub *Sub, o Out) {
 	if sub.dead {
 		return
 	}
+	o.Queued = r.cfg.Clock.Now().UnixNano()
 	if o.buf != nil {
 		o.buf.refs.Add(1) // the queue's; the caller holds its own meanwhile
 	}

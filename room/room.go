@@ -81,7 +81,12 @@ func errCode(c engine.Code) error { return &engine.Error{Code: c} }
 type Out struct {
 	Frame []byte
 	Reply *Reply
-	buf   *frameBuf // Frame's pooled memory, if it has any (see Release)
+	// Queued is when the room queued the item, in Unix nanoseconds of the
+	// room's clock (0: not known): a writer measures from it how long items
+	// wait to be written. (A time.Time would make every queued item 16
+	// bytes larger.)
+	Queued int64
+	buf    *frameBuf // Frame's pooled memory, if it has any (see Release)
 }
 
 // Reply answers one request: Err nil for accepted.

@@ -267,12 +267,26 @@ func (wc *peer) writeQueued() (more, ok bool) {
 	}
 	s := wc.s
 	wc.bw.begin()
+	// When each item of the batch was queued (Unix nanoseconds, 0: not
+	// known), to measure once it is sent.
+	var queuedAt [maxBatch]int64
 	n := 0
+	defer func() {
+		if ok {
+			now := s.cfg.Clock.Now().UnixNano()
+			for _, q := range queuedAt[:n] {
+				if q != 0 {
+					s.metrics.queued.Observe(float64(now-q) / 1e9)
+				}
+			}
+		}
+	}()
 	for ; n < maxBatch; n++ {
 		var frame []byte
 		var taken room.Out
 		if o, ok, open := wc.sub.Take(); ok {
 			frame, taken = o.Frame, o
+			queuedAt[n] = o.Queued
 			if o.Reply != nil {
 				frame = s.replyFrame(wc.lang, o.Reply)
 			}

@@ -152,6 +152,18 @@ func TestHealthzAndMetrics(t *testing.T) {
 			t.Errorf("%s = %v, want %v", c.name, got, c.want)
 		}
 	}
+	// Frames queued by the room were timed until written.
+	if q, sent := series(t, m, "mafia_frame_queue_seconds_count"), series(t, m, "mafia_frames_sent_total"); q == 0 || q > sent ||
+		series(t, m, "mafia_frame_queue_seconds_sum") <= 0 {
+		t.Errorf("mafia_frame_queue_seconds: %v frames timed of %v sent, %v s", q, sent, m["mafia_frame_queue_seconds_sum"])
+	}
+	// The store's writes: each accepted command appended its events, in
+	// transactions that carry one write or more each.
+	commits, writes := series(t, m, "mafia_store_commits_total"), series(t, m, "mafia_store_writes_total")
+	if writes < float64(ok) || commits < 1 || commits > writes || series(t, m, "mafia_store_commit_seconds_total") <= 0 {
+		t.Errorf("store: %v commits carrying %v writes in %v s, for %d accepted commands",
+			commits, writes, m["mafia_store_commit_seconds_total"], ok)
+	}
 	errs := 0.0
 	for k, v := range m {
 		if strings.HasPrefix(k, "mafia_errors_total{") {
