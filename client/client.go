@@ -251,11 +251,7 @@ func (c *Conn) Send(ctx context.Context, m wire.ClientMessage) (int64, error) {
 	if m.ID == 0 {
 		m.ID = c.nextID.Add(1)
 	}
-	b, err := json.Marshal(m)
-	if err != nil {
-		return 0, err
-	}
-	return m.ID, c.ws.Write(ctx, websocket.MessageText, b)
+	return m.ID, c.ws.Write(ctx, websocket.MessageText, m.AppendJSON(make([]byte, 0, 128)))
 }
 
 // SendRaw sends bytes as a text frame (for testing the server's guards).

@@ -419,3 +419,26 @@ func appendString(b []byte, s string) []byte {
 	b = append(b, s[start:]...)
 	return append(b, '"')
 }
+
+// AppendJSON appends the client message's JSON encoding to b: what a Go
+// client or bot sends, encoded without reflection (the same bytes as
+// encoding/json's).
+func (m *ClientMessage) AppendJSON(b []byte) []byte {
+	b = append(b, `{"v":`...)
+	b = strconv.AppendInt(b, int64(m.V), 10)
+	b = append(b, `,"type":`...)
+	b = appendString(b, m.Type)
+	if m.ID != 0 {
+		b = append(b, `,"id":`...)
+		b = strconv.AppendInt(b, m.ID, 10)
+	}
+	b = appendStringField(b, `,"verb":`, m.Verb)
+	b = appendIntField(b, `,"target":`, m.Target)
+	if m.Yes {
+		b = append(b, `,"yes":true`...)
+	}
+	b = appendStringField(b, `,"channel":`, m.Channel)
+	b = appendStringField(b, `,"text":`, m.Text)
+	b = appendStringField(b, `,"action":`, m.Action)
+	return append(b, '}')
+}

@@ -238,3 +238,22 @@ func BenchmarkEncodeUpdate(b *testing.B) {
 		}
 	})
 }
+
+// TestClientMessageAppend_IsEncodingJSON: a client's frame encoded field by
+// field is encoding/json's, for any values (strings with any bytes).
+func TestClientMessageAppend_IsEncodingJSON(t *testing.T) {
+	str := rapid.OneOf(rapid.String(), rapid.StringOf(rapid.RuneFrom([]rune{'<', '>', '&', '"', '\\', '\n', 0, 0x7f, '\u2028', 'ქ', 'я'})),
+		rapid.Custom(func(t *rapid.T) string { return string(rapid.SliceOf(rapid.Byte()).Draw(t, "bytes")) }))
+	rapid.Check(t, func(t *rapid.T) {
+		m := ClientMessage{V: rapid.IntRange(-1, 2).Draw(t, "v"), Type: str.Draw(t, "type"), ID: rapid.Int64().Draw(t, "id"),
+			Verb: str.Draw(t, "verb"), Target: rapid.Int().Draw(t, "target"), Yes: rapid.Bool().Draw(t, "yes"),
+			Channel: str.Draw(t, "channel"), Text: str.Draw(t, "text"), Action: str.Draw(t, "action")}
+		want, err := json.Marshal(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := m.AppendJSON(nil); !bytes.Equal(got, want) {
+			t.Fatalf("AppendJSON differs from encoding/json\n got %s\nwant %s", got, want)
+		}
+	})
+}

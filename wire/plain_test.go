@@ -1,6 +1,7 @@
 package wire
 
 import (
+	"bytes"
 	"encoding/json"
 	"testing"
 
@@ -99,6 +100,9 @@ func TestClientsFramesTakeThePlainPath(t *testing.T) {
 		data, err := json.Marshal(m)
 		if err != nil {
 			t.Fatal(err)
+		}
+		if enc := m.AppendJSON(nil); !bytes.Equal(enc, data) {
+			t.Fatalf("AppendJSON differs from encoding/json\n got %s\nwant %s", enc, data)
 		}
 		got, ok, perr := ParsePlainClientMessage(data)
 		if !ok {
