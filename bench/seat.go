@@ -177,9 +177,13 @@ func (s *seat) absorb(data []byte) (ended, now bool) {
 			ID   int64  `json:"id"`
 			Code string `json:"code"`
 		}
-		if err := json.Unmarshal(data, &m); err != nil {
-			s.r.fail("bad_frame")
-			return false, false
+		var ok bool
+		if m.Type, m.ID, m.Code, ok = peekReply(data); !ok {
+			m.Type, m.ID, m.Code = "", 0, ""
+			if err := json.Unmarshal(data, &m); err != nil {
+				s.r.fail("bad_frame")
+				return false, false
+			}
 		}
 		s.mu.Lock()
 		defer s.mu.Unlock()
@@ -208,6 +212,7 @@ func (s *seat) absorb(data []byte) (ended, now bool) {
 		if !bytes.Contains(data, viewMark) {
 			return false, false
 		}
+		s.r.stamped(data)
 		s.mu.Lock()
 		defer s.mu.Unlock()
 		// A view with no legal move needs no decoding: the seat waits.
@@ -228,6 +233,10 @@ func (s *seat) absorb(data []byte) (ended, now bool) {
 // a move is chosen from is kept: the phase and the legal moves.
 func (s *seat) decode() *wire.View {
 	if s.view == nil && s.last != nil {
+		if phase, legal, ok := peekView(s.last); ok {
+			s.view = &wire.View{Phase: phase, Legal: legal}
+			return s.view
+		}
 		var m struct {
 			View *struct {
 				Phase string     `json:"phase"`
@@ -288,7 +297,9 @@ func (s *seat) act() {
 	s.waiting = m.ID
 	s.sentAt = time.Now()
 	s.mu.Unlock()
-	if _, err := s.c.Send(s.ctx, m); err != nil && s.ctx.Err() == nil {
+	// Sent without a context to watch (a watch per write costs more than
+	// the write): the connection is closed when the seat's context ends.
+	if _, err := s.c.Send(context.Background(), m); err != nil && s.ctx.Err() == nil {
 		s.r.fail("send")
 	}
 }
