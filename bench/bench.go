@@ -12,12 +12,14 @@
 package bench
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"net/http"
 	"sort"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -93,14 +95,31 @@ type Result struct {
 	P99ms              float64          `json:"p99_ms"`
 	P999ms             float64          `json:"p999_ms"`
 	MaxMs              float64          `json:"max_ms"`
-	Frames             int64            `json:"frames"`
-	FramesPerSec       float64          `json:"frames_per_sec"`
-	RampSeconds        float64          `json:"ramp_s"`
-	RampComplete       bool             `json:"ramp_complete"`
-	WindowSeconds      float64          `json:"window_s"`
-	ThinkMS            int64            `json:"think_ms"`
-	TimingsMS          map[string]int64 `json:"timings_ms"`
-	Server             *ServerReport    `json:"server,omitempty"`
+	// ViewDelayP50ms and ViewDelayP99ms are, for a server on this machine
+	// (nil for another), the time from the server stamping an update
+	// ("now", in whole milliseconds) to a seat reading it: the part of the
+	// latency after the server built the view (its writer, the network,
+	// this client).
+	ViewDelayP50ms *float64         `json:"view_delay_p50_ms,omitempty"`
+	ViewDelayP99ms *float64         `json:"view_delay_p99_ms,omitempty"`
+	Frames         int64            `json:"frames"`
+	FramesPerSec   float64          `json:"frames_per_sec"`
+	RampSeconds    float64          `json:"ramp_s"`
+	RampComplete   bool             `json:"ramp_complete"`
+	WindowSeconds  float64          `json:"window_s"`
+	ThinkMS        int64            `json:"think_ms"`
+	TimingsMS      map[string]int64 `json:"timings_ms"`
+	// Seconds is the window second by second: where a slow tail came from.
+	Seconds []Second      `json:"seconds,omitempty"`
+	Server  *ServerReport `json:"server,omitempty"`
+}
+
+// Second is one second of the measuring window.
+type Second struct {
+	T        int     `json:"t"` // seconds since the window began
+	Commands uint64  `json:"commands"`
+	P99ms    float64 `json:"p99_ms"`
+	MaxMs    float64 `json:"max_ms"`
 }
 
 // ServerReport is the server's memory and CPU as its /metrics told them.
@@ -127,6 +146,13 @@ type run struct {
 	connected atomic.Int64
 	peak      atomic.Int64
 	lat       Histogram
+	// viewDelay is from the server's stamp on a view to its reading, when
+	// the server shares this machine's clock.
+	viewDelay Histogram
+	local     bool
+	// sec holds the current second's latencies; the window loop swaps it
+	// for a fresh one every second.
+	sec atomic.Pointer[Histogram]
 
 	mu       sync.Mutex
 	errs     map[string]int64
@@ -191,6 +217,7 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 	r.stop = cancel
 
 	local := isLoopback(cfg.Server)
+	r.local = local
 	var rep *ServerReport
 	if local {
 		s, err := scrape(ctx, cfg.HTTP, cfg.Server)
@@ -276,12 +303,16 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 
 	// The window.
 	r.lat.Reset()
+	r.viewDelay.Reset()
 	r.frames.Store(0)
 	r.commands.Store(0)
 	r.finished.Store(0)
 	r.mu.Lock()
 	clear(r.refusals)
 	r.mu.Unlock()
+	spare := new(Histogram)
+	r.sec.Store(new(Histogram))
+	nextSecond := 1
 	window = time.Now()
 	r.measuring.Store(true)
 	var cpuStart, cpuEnd float64
@@ -301,6 +332,14 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 		case <-ctx.Done():
 		case <-tick.C:
 		}
+		if time.Since(window) >= time.Duration(nextSecond)*time.Second {
+			spare.Reset()
+			h := r.sec.Swap(spare)
+			spare = h
+			res.Seconds = append(res.Seconds, Second{T: nextSecond - 1, Commands: h.Count(),
+				P99ms: ms(h.Quantile(0.99)), MaxMs: ms(h.Max())})
+			nextSecond++
+		}
 		sample()
 		if cfg.Progress != nil && time.Since(lastProgress) >= 5*time.Second {
 			lastProgress = time.Now()
@@ -312,6 +351,10 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 	}
 	r.measuring.Store(false)
 	res.WindowSeconds = time.Since(window).Seconds()
+	if h := r.sec.Swap(nil); h.Count() > 0 { // the last, partial second
+		res.Seconds = append(res.Seconds, Second{T: nextSecond - 1, Commands: h.Count(),
+			P99ms: ms(h.Quantile(0.99)), MaxMs: ms(h.Max())})
+	}
 	if rep != nil {
 		lastScrape = time.Time{}
 		sample()
@@ -324,6 +367,10 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 	}
 	res.P50ms, res.P90ms = ms(r.lat.Quantile(0.5)), ms(r.lat.Quantile(0.9))
 	res.P99ms, res.P999ms, res.MaxMs = ms(r.lat.Quantile(0.99)), ms(r.lat.Quantile(0.999)), ms(r.lat.Max())
+	if r.viewDelay.Count() > 0 {
+		p50, p99 := ms(r.viewDelay.Quantile(0.5)), ms(r.viewDelay.Quantile(0.99))
+		res.ViewDelayP50ms, res.ViewDelayP99ms = &p50, &p99
+	}
 	res.Frames = r.frames.Load()
 	res.Commands = r.commands.Load()
 	res.GamesFinished = r.finished.Load()
@@ -385,7 +432,36 @@ func (r *run) command(d time.Duration) {
 	if r.measuring.Load() {
 		r.commands.Add(1)
 		r.lat.Record(d)
+		if h := r.sec.Load(); h != nil {
+			h.Record(d)
+		}
 	}
+}
+
+var nowMark = []byte(`"now":`)
+
+// stamped records how long ago the server stamped an update it has just
+// read (a server on this machine only: another's clock is not this one).
+func (r *run) stamped(data []byte) {
+	if !r.local || !r.measuring.Load() {
+		return
+	}
+	// "now" is a number field of the message itself: inside a string its
+	// quotes would be escaped.
+	i := bytes.LastIndex(data, nowMark)
+	if i < 0 {
+		return
+	}
+	j := i + len(nowMark)
+	k := j
+	for k < len(data) && '0' <= data[k] && data[k] <= '9' {
+		k++
+	}
+	stamp, err := strconv.ParseInt(string(data[j:k]), 10, 64)
+	if err != nil {
+		return
+	}
+	r.viewDelay.Record(time.Duration(time.Now().UnixMilli()-stamp) * time.Millisecond)
 }
 
 // refused counts a move the server refused: an expected game refusal, or
@@ -559,6 +635,14 @@ func (res Result) Summary() string {
 	s += fmt.Sprintf("commands %d (%.0f/s), refusals %d\n", res.Commands, res.CommandsPerSec, res.Refusals)
 	s += fmt.Sprintf("latency command->view: p50 %.2f ms, p90 %.2f ms, p99 %.2f ms, p99.9 %.2f ms, max %.2f ms\n",
 		res.P50ms, res.P90ms, res.P99ms, res.P999ms, res.MaxMs)
+	if res.ViewDelayP50ms != nil && res.ViewDelayP99ms != nil {
+		s += fmt.Sprintf("from the server's stamp on a view to reading it: p50 %.0f ms, p99 %.0f ms (whole ms)\n",
+			*res.ViewDelayP50ms, *res.ViewDelayP99ms)
+	}
+	if w, ok := res.worstSecond(); ok {
+		s += fmt.Sprintf("worst second: %d s into the window, p99 %.2f ms, max %.2f ms over %d commands\n",
+			w.T, w.P99ms, w.MaxMs, w.Commands)
+	}
 	s += fmt.Sprintf("frames %d received, %.0f frames/s\n", res.Frames, res.FramesPerSec)
 	s += fmt.Sprintf("errors %d", res.Errors)
 	keys := make([]string, 0, len(res.ErrorKinds))
@@ -578,4 +662,15 @@ func (res Result) Summary() string {
 			sv.Baseline.RSS/(1<<20), sv.MaxRSS/(1<<20), sv.CPU)
 	}
 	return s
+}
+
+// worstSecond returns the window's second with the highest p99.
+func (res Result) worstSecond() (Second, bool) {
+	var w Second
+	for _, sec := range res.Seconds {
+		if sec.P99ms > w.P99ms {
+			w = sec
+		}
+	}
+	return w, len(res.Seconds) > 0
 }

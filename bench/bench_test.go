@@ -3,6 +3,7 @@ package bench
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http/httptest"
 	"path/filepath"
 	"testing"
@@ -47,6 +48,21 @@ func TestRun_TinyBenchFinishesGamesWithoutErrors(t *testing.T) {
 	}
 	if res.Commands == 0 || res.P50ms <= 0 || res.P99ms < res.P50ms || res.FramesPerSec <= 0 {
 		t.Errorf("figures: %+v", res)
+	}
+	if res.ViewDelayP50ms == nil || res.ViewDelayP99ms == nil || *res.ViewDelayP99ms < *res.ViewDelayP50ms {
+		t.Errorf("a loopback server's view delay: %v %v", res.ViewDelayP50ms, res.ViewDelayP99ms)
+	}
+	var inSeconds uint64
+	for _, sec := range res.Seconds {
+		inSeconds += sec.Commands
+		if sec.P99ms > sec.MaxMs || sec.MaxMs > res.MaxMs {
+			t.Errorf("second %d: p99 %.2f ms, max %.2f ms, window max %.2f ms", sec.T, sec.P99ms, sec.MaxMs, res.MaxMs)
+		}
+	}
+	// A command recorded as the window closes may miss its second: at most
+	// one per seat.
+	if inSeconds > res.Commands || inSeconds+22 < res.Commands {
+		t.Errorf("the seconds hold %d commands, the window %d", inSeconds, res.Commands)
 	}
 	if res.ConnectedPeak != 22 || res.Tables != 2 {
 		t.Errorf("connected %d at %d tables, want 22 at 2", res.ConnectedPeak, res.Tables)
@@ -125,5 +141,30 @@ func TestHistogram_QuantilesWithinOnePercent(t *testing.T) {
 		if b := bucketOf(us); bucketTop(b) < us || (b > 0 && bucketTop(b-1) >= us) {
 			t.Fatalf("%d µs in bucket %d [%d, %d]", us, b, bucketTop(b-1)+1, bucketTop(b))
 		}
+	}
+}
+
+// TestStamped_MeasuresFromTheServersStamp: an update stamped 5 ms ago by a
+// server on this machine is recorded as 5 ms (whole milliseconds, so up to
+// one more); a stamp-like text inside a string is not the stamp; a remote
+// server's stamps are not compared with this clock.
+func TestStamped_MeasuresFromTheServersStamp(t *testing.T) {
+	r := &run{local: true}
+	r.measuring.Store(true)
+	before := time.Now()
+	stamp := before.UnixMilli() - 5
+	r.stamped([]byte(fmt.Sprintf(`{"v":1,"type":"update","view":{"phase":"day"},"now":%d,"text":"\"now\":1"}`, stamp)))
+	// However long the call took, the delay is 5 ms plus that, within the
+	// stamp's millisecond.
+	took := time.Since(before)
+	if n, d := r.viewDelay.Count(), r.viewDelay.Max(); n != 1 || d < 5*time.Millisecond || d > 6*time.Millisecond+took {
+		t.Fatalf("recorded %d delays, the largest %v; want one of 5 ms (the call took %v)", n, d, took)
+	}
+	r.stamped([]byte(`{"v":1,"type":"update","view":{}}`))
+	remote := &run{}
+	remote.measuring.Store(true)
+	remote.stamped([]byte(fmt.Sprintf(`{"now":%d}`, stamp)))
+	if r.viewDelay.Count() != 1 || remote.viewDelay.Count() != 0 {
+		t.Fatalf("recorded %d (want 1) and %d from a remote server (want 0)", r.viewDelay.Count(), remote.viewDelay.Count())
 	}
 }
