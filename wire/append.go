@@ -14,14 +14,7 @@ import (
 
 // AppendJSON appends the message's JSON encoding to b.
 func (m *ServerMessage) AppendJSON(b []byte) []byte {
-	b = append(b, `{"v":`...)
-	b = strconv.AppendInt(b, int64(m.V), 10)
-	b = append(b, `,"type":`...)
-	b = appendString(b, m.Type)
-	if m.ID != 0 {
-		b = append(b, `,"id":`...)
-		b = strconv.AppendInt(b, m.ID, 10)
-	}
+	b = appendEnvelope(b, m.V, m.Type, m.ID)
 	b = appendIntField(b, `,"seat":`, m.Seat)
 	if m.Host {
 		b = append(b, `,"host":true`...)
@@ -63,6 +56,20 @@ func (m *ServerMessage) AppendJSON(b []byte) []byte {
 	b = appendStringField(b, `,"name":`, m.Name)
 	b = appendStringField(b, `,"text":`, m.Text)
 	return append(b, '}')
+}
+
+// appendEnvelope opens a message of either direction: its version, type
+// and id (omitted when 0).
+func appendEnvelope(b []byte, v int, typ string, id int64) []byte {
+	b = append(b, `{"v":`...)
+	b = strconv.AppendInt(b, int64(v), 10)
+	b = append(b, `,"type":`...)
+	b = appendString(b, typ)
+	if id != 0 {
+		b = append(b, `,"id":`...)
+		b = strconv.AppendInt(b, id, 10)
+	}
+	return b
 }
 
 // AppendJSON appends the view's JSON encoding to b.
@@ -424,14 +431,7 @@ func appendString(b []byte, s string) []byte {
 // client or bot sends, encoded without reflection (the same bytes as
 // encoding/json's).
 func (m *ClientMessage) AppendJSON(b []byte) []byte {
-	b = append(b, `{"v":`...)
-	b = strconv.AppendInt(b, int64(m.V), 10)
-	b = append(b, `,"type":`...)
-	b = appendString(b, m.Type)
-	if m.ID != 0 {
-		b = append(b, `,"id":`...)
-		b = strconv.AppendInt(b, m.ID, 10)
-	}
+	b = appendEnvelope(b, m.V, m.Type, m.ID)
 	b = appendStringField(b, `,"verb":`, m.Verb)
 	b = appendIntField(b, `,"target":`, m.Target)
 	if m.Yes {
