@@ -216,10 +216,9 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 	defer cancel()
 	r.stop = cancel
 
-	local := isLoopback(cfg.Server)
-	r.local = local
+	r.local = isLoopback(cfg.Server)
 	var rep *ServerReport
-	if local {
+	if r.local {
 		s, err := scrape(ctx, cfg.HTTP, cfg.Server)
 		if err != nil {
 			return Result{}, fmt.Errorf("bench: server metrics: %w", err)

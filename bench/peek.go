@@ -70,62 +70,40 @@ func peekView(data []byte) (phase string, legal wire.Legal, ok bool) {
 	return phase, legal, true
 }
 
+// legalNames are the legal moves' keys: the lists of seats, then the flags.
+var legalNames = [...]string{"kill", "check", "shoot", "heal", "nominate", "vote", "skip", "all_vote", "pass"}
+
 // peekLegal reads the legal moves: lists of seats and flags.
 func peekLegal(raw []byte) (l wire.Legal, ok bool) {
-	lists := [...]struct {
-		name string
-		dst  *[]int
-	}{{"kill", &l.Kill}, {"check", &l.Check}, {"shoot", &l.Shoot}, {"heal", &l.Heal},
-		{"nominate", &l.Nominate}, {"vote", &l.Vote}}
-	flags := [...]struct {
-		name string
-		dst  *bool
-	}{{"skip", &l.Skip}, {"all_vote", &l.AllVote}, {"pass", &l.Pass}}
-	var seen [len(lists) + len(flags)]bool
-	ok = eachField(raw, func(key, val []byte) bool {
-		for i, f := range lists {
-			if string(key) == f.name {
-				if seen[i] {
-					return false
-				}
-				seen[i] = true
-				var ok bool
-				*f.dst, ok = peekInts(val)
-				return ok
-			}
-		}
-		for i, f := range flags {
-			if string(key) == f.name {
-				if seen[len(lists)+i] {
-					return false
-				}
-				seen[len(lists)+i] = true
-				switch string(val) {
-				case "true":
-					*f.dst = true
-				case "false":
-					*f.dst = false
-				default:
-					return false
-				}
-				return true
-			}
-		}
-		// Any other key is ignored, as encoding/json ignores it, unless
-		// encoding/json would take it for one of these.
-		for _, f := range lists {
-			if bytes.EqualFold(key, []byte(f.name)) {
-				return false
-			}
-		}
-		for _, f := range flags {
-			if bytes.EqualFold(key, []byte(f.name)) {
+	var vals [len(legalNames)][]byte
+	if !eachField(raw, func(key, val []byte) bool {
+		// Any other key is ignored, as encoding/json ignores it.
+		for i, name := range legalNames {
+			if !take(key, val, name, &vals[i]) {
 				return false
 			}
 		}
 		return true
-	})
-	return l, ok
+	}) {
+		return l, false
+	}
+	for i, dst := range [...]*[]int{&l.Kill, &l.Check, &l.Shoot, &l.Heal, &l.Nominate, &l.Vote} {
+		if vals[i] != nil {
+			if *dst, ok = peekInts(vals[i]); !ok {
+				return wire.Legal{}, false
+			}
+		}
+	}
+	for i, dst := range [...]*bool{&l.Skip, &l.AllVote, &l.Pass} {
+		switch string(vals[6+i]) {
+		case "", "false":
+		case "true":
+			*dst = true
+		default:
+			return wire.Legal{}, false
+		}
+	}
+	return l, true
 }
 
 // peekInts reads a list of integers ([] is an empty list, not none).
@@ -175,13 +153,11 @@ func plainString(raw []byte) (string, bool) {
 	return string(s), true
 }
 
-// plainInt is a JSON number's value when it is an integer in int64's range.
+// plainInt is a JSON number's value when it is an integer in int64's range
+// (the walker has checked its form; "-0" is left to encoding/json).
 func plainInt(raw []byte) (int64, bool) {
 	n, err := strconv.ParseInt(string(raw), 10, 64)
-	if err != nil || (len(raw) > 1 && (raw[0] == '0' || (raw[0] == '-' && raw[1] == '0'))) || string(raw) == "-0" {
-		return 0, false
-	}
-	return n, true
+	return n, err == nil && string(raw) != "-0"
 }
 
 // eachField calls f with each key (unescaped only) and raw value of the
@@ -198,21 +174,12 @@ func eachField(data []byte, f func(key, val []byte) bool) bool {
 		return w.end()
 	}
 	for {
+		key, ok := w.key()
+		if !ok || bytes.IndexByte(key, '\\') >= 0 {
+			return false
+		}
 		w.space()
 		start := w.i
-		if !w.str() {
-			return false
-		}
-		key := data[start+1 : w.i-1]
-		if bytes.IndexByte(key, '\\') >= 0 {
-			return false
-		}
-		w.space()
-		if !w.byte(':') {
-			return false
-		}
-		w.space()
-		start = w.i
 		if !w.value() {
 			return false
 		}
@@ -326,15 +293,21 @@ func (w *walker) value() bool {
 				return false
 			}
 			w.i++
-			kinds = kinds&^(1<<depth) | boolBit(c == '{')<<depth
+			if c == '{' {
+				kinds |= 1 << depth
+			} else {
+				kinds &^= 1 << depth
+			}
 			depth++
 			w.space()
-			if w.byte(closer(c)) {
+			if w.byte(closer(c == '{')) {
 				depth--
 				break
 			}
-			if c == '{' && !w.key() {
-				return false
+			if c == '{' {
+				if _, ok := w.key(); !ok {
+					return false
+				}
 			}
 			continue
 		case 't':
@@ -362,16 +335,14 @@ func (w *walker) value() bool {
 			object := kinds&(1<<(depth-1)) != 0
 			w.space()
 			if w.byte(',') {
-				if object && !w.key() {
-					return false
+				if object {
+					if _, ok := w.key(); !ok {
+						return false
+					}
 				}
 				break
 			}
-			end := byte(']')
-			if object {
-				end = '}'
-			}
-			if !w.byte(end) {
+			if !w.byte(closer(object)) {
 				return false
 			}
 			depth--
@@ -379,28 +350,25 @@ func (w *walker) value() bool {
 	}
 }
 
-func boolBit(b bool) uint64 {
-	if b {
-		return 1
-	}
-	return 0
-}
-
-func closer(open byte) byte {
-	if open == '{' {
+// closer is the byte that ends an object (or an array).
+func closer(object bool) byte {
+	if object {
 		return '}'
 	}
 	return ']'
 }
 
-// key steps over an object's key and its colon.
-func (w *walker) key() bool {
+// key steps over an object's key and its colon, and returns the key as
+// written (escapes not undone).
+func (w *walker) key() ([]byte, bool) {
 	w.space()
+	start := w.i
 	if !w.str() {
-		return false
+		return nil, false
 	}
+	key := w.b[start+1 : w.i-1]
 	w.space()
-	return w.byte(':')
+	return key, w.byte(':')
 }
 
 func (w *walker) word(lit string) bool {

@@ -179,7 +179,6 @@ func (s *seat) absorb(data []byte) (ended, now bool) {
 		}
 		var ok bool
 		if m.Type, m.ID, m.Code, ok = peekReply(data); !ok {
-			m.Type, m.ID, m.Code = "", 0, ""
 			if err := json.Unmarshal(data, &m); err != nil {
 				s.r.fail("bad_frame")
 				return false, false
