@@ -267,20 +267,9 @@ func (wc *peer) writeQueued() (more, ok bool) {
 	}
 	s := wc.s
 	wc.bw.begin()
-	// When each item of the batch was queued (Unix nanoseconds, 0: not
-	// known), to measure once it is sent.
+	// When each frame of the batch was queued (see sent).
 	var queuedAt [maxBatch]int64
 	n := 0
-	defer func() {
-		if ok {
-			now := s.cfg.Clock.Now().UnixNano()
-			for _, q := range queuedAt[:n] {
-				if q != 0 {
-					s.metrics.queued.Observe(float64(now-q) / 1e9)
-				}
-			}
-		}
-	}()
 	for ; n < maxBatch; n++ {
 		var frame []byte
 		var taken room.Out
@@ -292,7 +281,7 @@ func (wc *peer) writeQueued() (more, ok bool) {
 			}
 		} else if !open {
 			if wc.bw.end() == nil {
-				s.metrics.framesOut.Add(float64(n))
+				s.sent(queuedAt[:n])
 			}
 			wc.c.Close(websocket.StatusPolicyViolation, "dropped")
 			return false, false
@@ -320,8 +309,20 @@ flush:
 	if err := wc.bw.end(); err != nil {
 		return false, false
 	}
-	s.metrics.framesOut.Add(float64(n))
+	s.sent(queuedAt[:n])
 	return more, true
+}
+
+// sent counts frames written, and how long each waited since the room
+// queued it (Unix nanoseconds; 0: not queued by the room, not timed).
+func (s *Server) sent(queuedAt []int64) {
+	s.metrics.framesOut.Add(float64(len(queuedAt)))
+	now := s.cfg.Clock.Now().UnixNano()
+	for _, q := range queuedAt {
+		if q != 0 {
+			s.metrics.queued.Observe(float64(now-q) / 1e9)
+		}
+	}
 }
 
 // pingNow pings the client, and ends the connection if it does not answer.
