@@ -103,6 +103,14 @@ func (tx *wtx) ExecContext(ctx context.Context, query string, args ...any) (sql.
 	return tx.Tx.ExecContext(ctx, query, args...)
 }
 
+// QueryContext is sql.Tx.QueryContext.
+func (tx *wtx) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	if st := tx.stmt(ctx, query); st != nil {
+		return st.QueryContext(ctx, args...)
+	}
+	return tx.Tx.QueryContext(ctx, query, args...)
+}
+
 // QueryRowContext is sql.Tx.QueryRowContext.
 func (tx *wtx) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
 	if st := tx.stmt(ctx, query); st != nil {

@@ -102,19 +102,87 @@ func (db *DB) UpdateTable(ctx context.Context, t store.Table) error {
 
 // SaveSeats replaces a table's seats. A missing table is store.ErrNotFound.
 func (db *DB) SaveSeats(ctx context.Context, tableID string, seats []store.Seat) error {
-	err := db.inTx(ctx, func(tx *wtx) error {
-		if err := tableExists(ctx, tx, tableID); err != nil {
-			return err
-		}
-		if _, err := tx.ExecContext(ctx, `DELETE FROM seats WHERE table_id = ?`, tableID); err != nil {
-			return err
-		}
-		return insertSeats(ctx, tx, tableID, seats)
-	})
+	err := uniqueSeats(seats)
+	if err == nil {
+		err = db.inTx(ctx, func(tx *wtx) error {
+			if err := tableExists(ctx, tx, tableID); err != nil {
+				return err
+			}
+			return replaceSeats(ctx, tx, tableID, seats)
+		})
+	}
 	if err != nil {
 		return fmt.Errorf("store/sqlite: save seats of %q: %w", tableID, err)
 	}
 	return nil
+}
+
+// uniqueSeats refuses a list that has a seat twice.
+func uniqueSeats(seats []store.Seat) error {
+	seen := make(map[int]bool, len(seats))
+	for _, s := range seats {
+		if seen[s.Seat] {
+			return fmt.Errorf("%w: seat %d twice", store.ErrConflict, s.Seat)
+		}
+		seen[s.Seat] = true
+	}
+	return nil
+}
+
+// replaceSeats makes a table's seats the given ones, writing only the rows
+// that change. A join changes one seat: deleting and inserting all eleven
+// rewrote and rebalanced the seats' pages at every join, on the connection
+// that every room's appends wait for.
+func replaceSeats(ctx context.Context, tx *wtx, tableID string, seats []store.Seat) error {
+	old, err := seatsOf(ctx, tx, tableID)
+	if err != nil {
+		return err
+	}
+	had := make(map[int]store.Seat, len(old))
+	for _, s := range old {
+		had[s.Seat] = s
+	}
+	for _, s := range seats {
+		o, ok := had[s.Seat]
+		delete(had, s.Seat)
+		switch {
+		case ok && o == s:
+		case ok:
+			if _, err := tx.ExecContext(ctx, `UPDATE seats SET name = ?, token_hash = ?, bot = ?
+				WHERE table_id = ? AND seat = ?`, s.Name, s.TokenHash, s.Bot, tableID, s.Seat); err != nil {
+				return err
+			}
+		default:
+			if err := insertSeats(ctx, tx, tableID, []store.Seat{s}); err != nil {
+				return err
+			}
+		}
+	}
+	for n := range had {
+		if _, err := tx.ExecContext(ctx, `DELETE FROM seats WHERE table_id = ? AND seat = ?`, tableID, n); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// seatsOf reads a table's seats in seat order.
+func seatsOf(ctx context.Context, q queryer, id string) ([]store.Seat, error) {
+	rows, err := q.QueryContext(ctx, `SELECT seat, name, token_hash, bot FROM seats
+		WHERE table_id = ? ORDER BY seat`, id)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var seats []store.Seat
+	for rows.Next() {
+		var s store.Seat
+		if err := rows.Scan(&s.Seat, &s.Name, &s.TokenHash, &s.Bot); err != nil {
+			return nil, err
+		}
+		seats = append(seats, s)
+	}
+	return seats, rows.Err()
 }
 
 // queryer is what reads need: a *sql.DB or a *sql.Tx.
@@ -174,21 +242,8 @@ func (db *DB) Table(ctx context.Context, id string) (store.Table, []store.Seat, 
 	if err != nil {
 		return store.Table{}, nil, fmt.Errorf("store/sqlite: table %q: %w", id, err)
 	}
-	rows, err := tx.QueryContext(ctx, `SELECT seat, name, token_hash, bot FROM seats
-		WHERE table_id = ? ORDER BY seat`, id)
+	seats, err := seatsOf(ctx, tx, id)
 	if err != nil {
-		return store.Table{}, nil, fmt.Errorf("store/sqlite: seats of %q: %w", id, err)
-	}
-	defer rows.Close()
-	var seats []store.Seat
-	for rows.Next() {
-		var s store.Seat
-		if err := rows.Scan(&s.Seat, &s.Name, &s.TokenHash, &s.Bot); err != nil {
-			return store.Table{}, nil, fmt.Errorf("store/sqlite: seats of %q: %w", id, err)
-		}
-		seats = append(seats, s)
-	}
-	if err := rows.Err(); err != nil {
 		return store.Table{}, nil, fmt.Errorf("store/sqlite: seats of %q: %w", id, err)
 	}
 	return t, seats, nil
