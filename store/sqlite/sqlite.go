@@ -111,13 +111,19 @@ const pragmas = "_pragma=busy_timeout(5000)" +
 // writerPragmas are set on the writing connection only. A page cache of up
 // to 64 MiB (instead of 2 MiB) keeps the pages that appends touch, one or
 // more per game in play, in memory: without it the writer re-read them from
-// the file, and the benchmark made about a third fewer appends/s. The
-// writer's own automatic checkpoint, which syncs the files inside a commit
-// while every room waits for it, runs only every 10,000 WAL pages (40 MiB)
-// instead of 1,000: the background checkpointer copies the pages long
-// before, and with the default the benchmark's slowest commits (p99.9) took
-// 190 ms on a virtual disk, with this 50 ms.
-const writerPragmas = "&_pragma=cache_size(-65536)&_pragma=wal_autocheckpoint(10000)"
+// the file, and the benchmark made about a third fewer appends/s.
+//
+// The writer's own automatic checkpoint runs only at 50,000 WAL pages
+// (about 50 MiB) instead of SQLite's 1,000. It is what starts the WAL over:
+// the background checkpointer copies the frames long before, but under
+// steady appends a commit always lands while it syncs, so the WAL never
+// finds itself all copied when the writer begins, and only the writer's
+// own checkpoint lets it start over. That checkpoint syncs both files
+// inside a commit while every room waits for it. At 10,000 pages it came
+// every second or two under the benchmark's load (and with SQLite's default
+// the slowest commits took 190 ms); at 50,000 the benchmark's p99 fell from
+// 37-62 ms to 28-39 ms, run for run (docs/performance.md).
+const writerPragmas = "&_pragma=cache_size(-65536)&_pragma=wal_autocheckpoint(50000)"
 
 // Open opens the SQLite file at path, creating it if needed, brings its
 // schema up to date, and starts the writer goroutine. Close it when done.
@@ -249,11 +255,11 @@ const checkpointEvery = 50 * time.Millisecond
 // checkpointLoop copies committed WAL frames into the database file in the
 // background (a PASSIVE checkpoint: it never waits for, nor blocks, the
 // writer or a reader). The writer still checkpoints automatically every
-// 10,000 WAL pages, which is what lets SQLite start the WAL over and keeps
-// it bounded; but by then the frames are mostly copied, so the commit that
-// runs it no longer writes a thousand pages and syncs the file while every
-// room waits for it. What is durable when is unchanged: a commit is in the
-// WAL before AppendEvents returns.
+// 50,000 WAL pages, which is what lets SQLite start the WAL over and keeps
+// it bounded (see writerPragmas); by then the frames are mostly copied, so
+// the commit that runs it no longer copies the whole WAL while every room
+// waits for it. What is durable when is unchanged: a commit is in the WAL
+// before AppendEvents returns.
 func (db *DB) checkpointLoop() {
 	defer close(db.ckDone)
 	t := time.NewTicker(checkpointEvery)
