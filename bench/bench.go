@@ -109,6 +109,9 @@ type Result struct {
 	WindowSeconds  float64          `json:"window_s"`
 	ThinkMS        int64            `json:"think_ms"`
 	TimingsMS      map[string]int64 `json:"timings_ms"`
+	// Nice is the CPU priority the bench itself ran at (see Yield; 0 is
+	// the usual one). The command sets it.
+	Nice int `json:"nice"`
 	// Seconds is the window second by second: where a slow tail came from.
 	Seconds []Second      `json:"seconds,omitempty"`
 	Server  *ServerReport `json:"server,omitempty"`
@@ -627,8 +630,8 @@ func (r *run) game(ctx context.Context, idx, g, humans, seats int, first *bool) 
 
 // Summary is a Result in words, one figure a line.
 func (res Result) Summary() string {
-	s := fmt.Sprintf("players %d at %d tables (peak %d connected), think %d ms\n",
-		res.Players, res.Tables, res.ConnectedPeak, res.ThinkMS)
+	s := fmt.Sprintf("players %d at %d tables (peak %d connected), think %d ms, bench at nice %d\n",
+		res.Players, res.Tables, res.ConnectedPeak, res.ThinkMS, res.Nice)
 	s += fmt.Sprintf("ramp %.1f s (complete: %v), window %.1f s\n", res.RampSeconds, res.RampComplete, res.WindowSeconds)
 	s += fmt.Sprintf("games finished %d in the window (%d in all)\n", res.GamesFinished, res.GamesFinishedTotal)
 	s += fmt.Sprintf("commands %d (%.0f/s), refusals %d\n", res.Commands, res.CommandsPerSec, res.Refusals)

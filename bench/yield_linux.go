@@ -1,0 +1,46 @@
+//go:build linux
+
+package bench
+
+import (
+	"os"
+	"strconv"
+	"syscall"
+)
+
+// Yield sets every thread of this process to the CPU priority nice n (0 is
+// the usual priority; higher yields more), so that a bench on the server's
+// own machine takes a core only when the server leaves it one. Linux gives
+// each thread its own nice value, and a new thread inherits its creator's:
+// the threads are set until a pass over them finds none left, and threads
+// started later inherit n. It returns how many threads it set.
+func Yield(n int) (int, error) {
+	set := map[int]bool{}
+	for {
+		ents, err := os.ReadDir("/proc/self/task")
+		if err != nil {
+			return len(set), err
+		}
+		fresh := 0
+		for _, e := range ents {
+			tid, err := strconv.Atoi(e.Name())
+			if err != nil || set[tid] {
+				continue
+			}
+			if err := syscall.Setpriority(syscall.PRIO_PROCESS, tid, n); err != nil {
+				if os.IsNotExist(err) || err == syscall.ESRCH {
+					continue // the thread has ended meanwhile
+				}
+				return len(set), err
+			}
+			set[tid] = true
+			fresh++
+		}
+		if fresh == 0 {
+			return len(set), nil
+		}
+	}
+}
+
+// YieldSupported reports whether Yield can lower this process's priority.
+const YieldSupported = true
