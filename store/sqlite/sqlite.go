@@ -119,10 +119,11 @@ const pragmas = "_pragma=busy_timeout(5000)" +
 // steady appends a commit always lands while it syncs, so the WAL never
 // finds itself all copied when the writer begins, and only the writer's
 // own checkpoint lets it start over. That checkpoint syncs both files
-// inside a commit while every room waits for it. At 10,000 pages it came
-// every second or two under the benchmark's load (and with SQLite's default
-// the slowest commits took 190 ms); at 50,000 the benchmark's p99 fell from
-// 37-62 ms to 28-39 ms, run for run (docs/performance.md).
+// inside a commit while every room waits for it. The benchmark writes
+// about 2,000 pages a second: at 10,000 pages this came every 5 s or so
+// (and with SQLite's default the slowest commits took 190 ms); at 50,000
+// it comes every 25 s or so, and the benchmark's p99 fell from 37-62 ms to
+// 28-39 ms in three interleaved pairs of runs (docs/performance.md).
 const writerPragmas = "&_pragma=cache_size(-65536)&_pragma=wal_autocheckpoint(50000)"
 
 // Open opens the SQLite file at path, creating it if needed, brings its
