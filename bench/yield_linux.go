@@ -28,7 +28,7 @@ func Yield(n int) (int, error) {
 				continue
 			}
 			if err := syscall.Setpriority(syscall.PRIO_PROCESS, tid, n); err != nil {
-				if os.IsNotExist(err) || err == syscall.ESRCH {
+				if err == syscall.ESRCH {
 					continue // the thread has ended meanwhile
 				}
 				return len(set), err
@@ -41,6 +41,3 @@ func Yield(n int) (int, error) {
 		}
 	}
 }
-
-// YieldSupported reports whether Yield can lower this process's priority.
-const YieldSupported = true

@@ -9,6 +9,3 @@ import "errors"
 func Yield(n int) (int, error) {
 	return 0, errors.New("bench: lowering the bench's priority is only supported on Linux")
 }
-
-// YieldSupported reports whether Yield can lower this process's priority.
-const YieldSupported = false
