@@ -3,6 +3,7 @@ package room
 import (
 	"context"
 	"encoding/json"
+	"log/slog"
 	"time"
 
 	"mafia/bot"
@@ -63,7 +64,7 @@ func newRoom(cfg Config, t store.Table, set Settings, rules engine.Ruleset, tm T
 	r.framed = make([]bool, len(r.seats))
 	r.life, r.endLife = context.WithCancel(context.Background())
 	if r.cfg.Log == nil {
-		r.cfg.Log = slogDiscard()
+		r.cfg.Log = slog.New(slog.DiscardHandler)
 	}
 	r.cfg.Log = r.cfg.Log.With("table", t.ID)
 	return r

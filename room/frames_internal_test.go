@@ -2,6 +2,7 @@ package room
 
 import (
 	"bytes"
+	"log/slog"
 	"testing"
 
 	"mafia/wire"
@@ -12,7 +13,7 @@ import (
 // yet, however many frames are made and released meanwhile; a connection
 // dropped for being slow gives its reference back at once.
 func TestAFrameIsReusedOnlyAfterEveryQueueReleasedIt(t *testing.T) {
-	r := &Room{cfg: Config{SendBuffer: 2, Log: slogDiscard(), Clock: RealClock{}}, subs: map[*Sub]struct{}{}}
+	r := &Room{cfg: Config{SendBuffer: 2, Log: slog.New(slog.DiscardHandler), Clock: RealClock{}}, subs: map[*Sub]struct{}{}}
 	fast, slow, full := &Sub{room: r}, &Sub{room: r}, &Sub{room: r}
 	for _, s := range []*Sub{fast, slow, full} {
 		r.subs[s] = struct{}{}

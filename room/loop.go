@@ -2,16 +2,12 @@ package room
 
 import (
 	"context"
-	"io"
-	"log/slog"
 	"runtime/debug"
 	"time"
 
 	"mafia/engine"
 	"mafia/store"
 )
-
-func slogDiscard() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }
 
 // storeTimeout bounds the room's store calls other than appends (tables,
 // seats, clocks on pause and resume); appends wait on the room's life (see

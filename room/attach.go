@@ -1,0 +1,143 @@
+package room
+
+// This file connects clients to the room and takes their messages: attach,
+// detach, and the dispatch of each client message to its handler.
+
+import (
+	"context"
+	"time"
+
+	"mafia/engine"
+	"mafia/wire"
+)
+
+// Attach connects a client: token is a seat's token, the host's token, or
+// empty for a spectator; since is how many events the client already has
+// (from a previous connection). The returned Sub's queue (Next, Take) first
+// carries the welcome frame.
+func (r *Room) Attach(ctx context.Context, token string, since int) (*Sub, error) {
+	return r.AttachNotify(ctx, token, since, nil)
+}
+
+// AttachNotify is Attach for a connection that writes only when told:
+// notify is called, on the room's goroutine, after each item is queued for
+// the Sub (the welcome first) and after its queue is closed. It must not
+// block; it may run before AttachNotify returns.
+func (r *Room) AttachNotify(ctx context.Context, token string, since int, notify func()) (*Sub, error) {
+	var sub *Sub
+	var err error
+	derr := r.do(ctx, func() {
+		sub = &Sub{room: r, notify: notify}
+		if token != "" {
+			h := HashToken(token)
+			switch {
+			case h == r.table.HostToken:
+				sub.Host, sub.Seat = true, r.hostSeat
+			default:
+				s := r.seatByHash(h)
+				if s == 0 {
+					err = errCode(CodeBadToken)
+					return
+				}
+				sub.Seat, sub.Host = s, s == r.hostSeat
+			}
+		}
+		if sub.Seat != 0 {
+			r.seats[sub.Seat].conns++
+			r.publishLobby()
+		}
+		sub.out.push(Out{Frame: r.welcome(sub, since)}, r.cfg.SendBuffer)
+		if notify != nil {
+			notify()
+		}
+		r.subs[sub] = struct{}{}
+		if sub.Seat != 0 {
+			r.broadcastLobby()
+		}
+	})
+	if derr != nil {
+		return nil, derr
+	}
+	return sub, err
+}
+
+func (r *Room) seatByHash(h string) engine.Seat {
+	for s := 1; s < len(r.seats); s++ {
+		if r.seats[s].tokenHash == h {
+			return engine.Seat(s)
+		}
+	}
+	return 0
+}
+
+// Detach disconnects a client; its seat keeps its place.
+func (r *Room) Detach(sub *Sub) {
+	_ = r.post(func() {
+		if sub.dead {
+			return
+		}
+		r.drop(sub)
+		if sub.Seat != 0 {
+			r.broadcastLobby()
+		}
+		r.maybeLinger()
+	})
+}
+
+// Submit queues a client's message; the answer is queued for sub as a
+// Reply. It fails at once with CodeBusy when the room's inbox is full.
+func (r *Room) Submit(sub *Sub, m wire.ClientMessage, received time.Time) error {
+	return r.post(func() {
+		if sub.dead {
+			return
+		}
+		err := r.handle(sub, m)
+		if m.Type != "ping" || err != nil {
+			r.send(sub, Out{Reply: &Reply{ID: m.ID, Err: err}})
+		}
+		if r.cfg.Metrics.Command != nil && m.Type == "command" {
+			r.cfg.Metrics.Command(r.cfg.Clock.Now().Sub(received), err == nil)
+		}
+	})
+}
+
+func (r *Room) handle(sub *Sub, m wire.ClientMessage) error {
+	switch m.Type {
+	case "ping":
+		r.send(sub, Out{Frame: wire.Encode(wire.ServerMessage{Type: "pong", ID: m.ID, Now: r.cfg.Clock.Now().UnixMilli()})})
+		return nil
+	case "command":
+		if sub.Seat == 0 {
+			return errCode(CodeSpectator)
+		}
+		if r.game == nil {
+			return errCode(CodeNotStarted)
+		}
+		if r.paused {
+			return errCode(CodePaused)
+		}
+		cmd, ok := m.Command(sub.Seat)
+		if !ok {
+			switch v, known := engine.ParseVerb(m.Verb); {
+			case v == engine.Next || v == engine.Foul:
+				return &engine.Error{Code: engine.CodeHostOnly}
+			case known:
+				return &engine.Error{Code: CodeBadRequest, Name: "target"}
+			}
+			return &engine.Error{Code: engine.CodeUnknownVerb, Name: m.Verb}
+		}
+		if err := r.apply(cmd); err != nil {
+			return err
+		}
+		r.settle()
+		return nil
+	case "chat":
+		return r.chat(sub, m.Channel, m.Text)
+	case "host":
+		if !sub.Host {
+			return errCode(CodeNotHost)
+		}
+		return r.hostAction(m.Action, m.Target)
+	}
+	return errCode(CodeBadRequest)
+}

@@ -1,0 +1,127 @@
+package room
+
+// This file holds the host's powers: start, bots, kick, pause, resume, fouls.
+
+import (
+	"crypto/rand"
+	"encoding/binary"
+
+	"mafia/engine"
+	"mafia/store"
+)
+
+func (r *Room) hostAction(action string, target int) error {
+	switch action {
+	case "start":
+		return r.start()
+	case "add_bots":
+		if r.game != nil {
+			return errCode(CodeAlreadyStarted)
+		}
+		for s := 1; s < len(r.seats); s++ {
+			if !r.seats[s].bot && r.seats[s].tokenHash == "" {
+				r.seats[s] = seatState{name: botName(s), bot: true}
+			}
+		}
+		r.saveSeats()
+		r.broadcastLobby()
+		return nil
+	case "kick":
+		if r.game != nil {
+			return errCode(CodeAlreadyStarted)
+		}
+		if target < 1 || target >= len(r.seats) {
+			return &engine.Error{Code: engine.CodeNoSuchSeat, Seat: engine.Seat(target), N: len(r.seats) - 1}
+		}
+		for sub := range r.subs {
+			if sub.Seat == engine.Seat(target) {
+				r.drop(sub)
+			}
+		}
+		if engine.Seat(target) == r.hostSeat {
+			r.hostSeat = 0
+		}
+		r.seats[target] = seatState{}
+		r.saveSeats()
+		r.broadcastLobby()
+		return nil
+	case "pause":
+		if r.game == nil || r.game.Ended() {
+			return errCode(CodeNotStarted)
+		}
+		if r.paused {
+			return nil
+		}
+		r.left = max(r.deadline.Sub(r.cfg.Clock.Now()), 0)
+		r.paused = true
+		r.stopTimers()
+		r.botQueued = 0 // their turns were timers: resume schedules them again
+		r.saveClock()
+		r.broadcastLobby()
+		return nil
+	case "resume":
+		if r.game == nil || r.game.Ended() {
+			return errCode(CodeNotStarted)
+		}
+		if !r.paused {
+			return nil
+		}
+		r.paused = false
+		r.schedule(r.left)
+		r.saveClock()
+		r.broadcastLobby()
+		r.settle()
+		return nil
+	case "foul":
+		if r.game == nil {
+			return errCode(CodeNotStarted)
+		}
+		if err := r.apply(engine.Command{Verb: engine.Foul, Target: engine.Seat(target)}); err != nil {
+			return err
+		}
+		r.settle()
+		return nil
+	}
+	return &engine.Error{Code: CodeBadRequest, Name: action}
+}
+
+// start deals and begins the game once every seat is taken.
+func (r *Room) start() error {
+	if r.game != nil {
+		return errCode(CodeAlreadyStarted)
+	}
+	for s := 1; s < len(r.seats); s++ {
+		if !r.seats[s].bot && r.seats[s].tokenHash == "" {
+			return &engine.Error{Code: CodeNotFull, Seat: engine.Seat(s)}
+		}
+	}
+	var b [8]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return errCode(CodeInternal)
+	}
+	seed := binary.LittleEndian.Uint64(b[:])
+	roles := r.set.Setup.Deal(seed, nil)
+	g, evs, err := engine.New(r.rules, roles, seed)
+	if err != nil {
+		return err
+	}
+	batch := append([]engine.Event(nil), evs...)
+	r.setGame(g, nil)
+	clk, newStep, err := r.save(0, batch)
+	if err != nil {
+		r.game = nil
+		return err
+	}
+	r.log = batch
+	r.table.Seed = seed
+	r.table.Status = store.StatusPlaying
+	r.saveTable()
+	r.initBots()
+	if r.cfg.Metrics.GameStarted != nil {
+		r.cfg.Metrics.GameStarted()
+	}
+	r.afterEvents(0, clk, newStep)
+	r.broadcastLobby()
+	r.settle()
+	return nil
+}
