@@ -8,9 +8,12 @@ import (
 
 // The server sends about ten frames for every command, each carrying a
 // view, so a frame is encoded here field by field rather than by reflection.
-// The bytes are exactly encoding/json's for the same value (its field order,
-// omitempty, sorted map keys and string escaping): TestAppend_IsEncodingJSON
-// compares the two over whole games and random values.
+// The bytes are exactly encoding/json's for the same value, encoded with
+// SetEscapeHTML(false) (its field order, omitempty, sorted map keys and
+// string escaping, but <, > and & as themselves: clients show text as text,
+// and escaping them would make a name of them six times as long):
+// TestAppend_IsEncodingJSON compares the two over whole games and random
+// values.
 
 // AppendJSON appends the message's JSON encoding to b.
 func (m *ServerMessage) AppendJSON(b []byte) []byte {
@@ -372,16 +375,17 @@ func appendStringMap(b []byte, m map[string]string) []byte {
 
 const hexDigits = "0123456789abcdef"
 
-// appendString appends s as a JSON string the way encoding/json does:
-// HTML's <, > and & escaped, invalid UTF-8 as U+FFFD, and U+2028 and U+2029
-// escaped for JavaScript.
+// appendString appends s as a JSON string the way encoding/json does with
+// SetEscapeHTML(false): quotes, backslashes and control characters escaped,
+// invalid UTF-8 as U+FFFD, U+2028 and U+2029 escaped for JavaScript, and
+// HTML's <, > and & left as they are.
 func appendString(b []byte, s string) []byte {
 	b = append(b, '"')
 	start := 0
 	for i := 0; i < len(s); {
 		c := s[i]
 		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&' {
+			if c >= 0x20 && c != '"' && c != '\\' {
 				i++
 				continue
 			}
@@ -429,7 +433,7 @@ func appendString(b []byte, s string) []byte {
 
 // AppendJSON appends the client message's JSON encoding to b: what a Go
 // client or bot sends, encoded without reflection (the same bytes as
-// encoding/json's).
+// encoding/json's without HTML escaping).
 func (m *ClientMessage) AppendJSON(b []byte) []byte {
 	b = appendEnvelope(b, m.V, m.Type, m.ID)
 	b = appendStringField(b, `,"verb":`, m.Verb)

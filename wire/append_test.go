@@ -13,15 +13,27 @@ import (
 	"mafia/rng"
 )
 
+// marshalNoHTML is encoding/json's encoding of v with SetEscapeHTML(false),
+// the bytes package wire writes.
+func marshalNoHTML(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+}
+
 // sameAsEncodingJSON fails the test unless m's AppendJSON is byte for byte
-// encoding/json's encoding of m.
+// encoding/json's encoding of m (without HTML escaping).
 func sameAsEncodingJSON(t interface {
 	Helper()
 	Fatal(...any)
 	Fatalf(string, ...any)
 }, m *ServerMessage) {
 	t.Helper()
-	want, err := json.Marshal(m)
+	want, err := marshalNoHTML(m)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -248,7 +260,7 @@ func TestClientMessageAppend_IsEncodingJSON(t *testing.T) {
 		m := ClientMessage{V: rapid.IntRange(-1, 2).Draw(t, "v"), Type: str.Draw(t, "type"), ID: rapid.Int64().Draw(t, "id"),
 			Verb: str.Draw(t, "verb"), Target: rapid.Int().Draw(t, "target"), Yes: rapid.Bool().Draw(t, "yes"),
 			Channel: str.Draw(t, "channel"), Text: str.Draw(t, "text"), Action: str.Draw(t, "action")}
-		want, err := json.Marshal(m)
+		want, err := marshalNoHTML(m)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -256,4 +268,32 @@ func TestClientMessageAppend_IsEncodingJSON(t *testing.T) {
 			t.Fatalf("AppendJSON differs from encoding/json\n got %s\nwant %s", got, want)
 		}
 	})
+}
+
+// TestAppend_NoHTMLEscaping pins that frames carry <, > and & as they are:
+// a name made of them is as long in the frame as it is, and reads back
+// unchanged. (encoding/json's default, \u003c for <, made such a name six
+// times as long in every frame that carries it.)
+func TestAppend_NoHTMLEscaping(t *testing.T) {
+	name := "<b>Tom & Jerry</b> <<<>>>&&&"
+	l := Lobby{Table: "t", Name: name, Seats: []SeatInfo{{Seat: 1, Name: name, Taken: true}}}
+	m := ServerMessage{Type: "chat", Name: name, Text: name, Lobby: &l}
+	frame := Encode(m)
+	if want := `"name":"` + name + `"`; !bytes.Contains(frame, []byte(want)) {
+		t.Fatalf("the frame does not carry the name as it is (%s):\n%s", want, frame)
+	}
+	if bytes.Contains(frame, []byte(`\u003c`)) || bytes.Contains(frame, []byte(`\u0026`)) {
+		t.Fatalf("the frame escapes HTML:\n%s", frame)
+	}
+	var back ServerMessage
+	if err := json.Unmarshal(frame, &back); err != nil {
+		t.Fatal(err)
+	}
+	if back.Name != name || back.Text != name || back.Lobby.Name != name || back.Lobby.Seats[0].Name != name {
+		t.Fatalf("read back %+v", back)
+	}
+	c := ClientMessage{V: Version, Type: "chat", Channel: "town", Text: name}
+	if got := string(c.AppendJSON(nil)); got != `{"v":1,"type":"chat","channel":"town","text":"`+name+`"}` {
+		t.Fatalf("a client's frame escapes HTML: %s", got)
+	}
 }

@@ -2,7 +2,6 @@ package wire
 
 import (
 	"bytes"
-	"encoding/json"
 	"testing"
 
 	"pgregory.net/rapid"
@@ -97,7 +96,7 @@ func TestClientsFramesTakeThePlainPath(t *testing.T) {
 			Text:    word.Draw(t, "text"),
 			Action:  word.Draw(t, "action"),
 		}
-		data, err := json.Marshal(m)
+		data, err := marshalNoHTML(m)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -140,7 +140,7 @@ func (m ServerMessage) AppendFrame(b []byte) []byte {
 }
 
 // Encode marshals a server message, setting its version. The bytes are
-// encoding/json's (see AppendJSON).
+// encoding/json's without HTML escaping (see AppendJSON).
 func Encode(m ServerMessage) []byte {
 	m.V = Version
 	bp := encodePool.Get().(*[]byte)

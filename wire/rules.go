@@ -18,11 +18,7 @@ type Rules struct {
 // NewRules converts a ruleset to its JSON shape.
 func NewRules(r engine.Ruleset) Rules {
 	m := r.Map()
-	raw, err := json.Marshal(m)
-	if err != nil { // a map of strings always encodes
-		panic("wire: rules: " + err.Error())
-	}
-	return Rules{m: m, raw: raw}
+	return Rules{m: m, raw: appendStringMap(nil, m)}
 }
 
 // Map returns the rules by option name (the caller must not change it).
@@ -45,10 +41,6 @@ func (r *Rules) UnmarshalJSON(b []byte) error {
 	if err := json.Unmarshal(b, &m); err != nil {
 		return err
 	}
-	raw, err := json.Marshal(m)
-	if err != nil {
-		return err
-	}
-	r.m, r.raw = m, raw
+	r.m, r.raw = m, appendStringMap(nil, m)
 	return nil
 }
