@@ -19,11 +19,21 @@ import (
 type createRequest struct {
 	Name       string            `json:"name"`
 	Players    int               `json:"players"`
-	Setup      *engine.Setup     `json:"setup"`
+	Setup      *setupRequest     `json:"setup"`
 	Options    map[string]string `json:"options"`
 	TimingsMS  map[string]int64  `json:"timings_ms"`
 	Public     bool              `json:"public"`
 	BotDelayMS int64             `json:"bot_delay_ms"`
+}
+
+// setupRequest is a custom deal, by the keys docs/protocol.md names.
+type setupRequest struct {
+	Don       int `json:"don"`
+	Mafia     int `json:"mafia"`
+	Maniac    int `json:"maniac"`
+	Detective int `json:"detective"`
+	Doctor    int `json:"doctor"`
+	Citizens  int `json:"citizens"`
 }
 
 // createResponse answers POST /api/tables.
@@ -105,11 +115,11 @@ func (s *Server) fail(w http.ResponseWriter, r *http.Request, err error) {
 	writeJSON(w, codeStatus(e.Code), body)
 }
 
-// decode reads a small JSON body strictly.
+// decode reads a small JSON body strictly (wire.DecodeStrict: no unknown
+// key, no key in another case or given twice, UTF-8 only).
 func decode(r *http.Request, v any) error {
-	dec := json.NewDecoder(io.LimitReader(r.Body, 16<<10))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
+	data, err := io.ReadAll(io.LimitReader(r.Body, 16<<10))
+	if err != nil || wire.DecodeStrict(data, v) != nil {
 		return &engine.Error{Code: room.CodeBadRequest, Name: "body"}
 	}
 	return nil
@@ -143,7 +153,7 @@ func (s *Server) createTable(w http.ResponseWriter, r *http.Request) {
 		TimingMS: req.TimingsMS, BotDelay: time.Duration(req.BotDelayMS) * time.Millisecond}
 	switch {
 	case req.Setup != nil:
-		set.Setup = *req.Setup
+		set.Setup = engine.Setup(*req.Setup)
 	default:
 		if req.Players == 0 {
 			req.Players = 11

@@ -136,7 +136,8 @@ func bootData() boot {
 	return b
 }
 
-// setupMap names a setup's counts as the create request spells them.
+// setupMap names a setup's counts as the page's form does (the create
+// request spells the same names in lower case).
 func setupMap(s engine.Setup) map[string]int {
 	return map[string]int{"Don": s.Don, "Mafia": s.Mafia, "Maniac": s.Maniac, "Detective": s.Detective,
 		"Doctor": s.Doctor, "Citizens": s.Citizens}

@@ -1,7 +1,6 @@
 package wire
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"strconv"
@@ -253,17 +252,4 @@ func UnmarshalEvent(data []byte) (engine.Event, error) {
 		return engine.Event{}, err
 	}
 	return ToEvent(w)
-}
-
-// strictDecode decodes one JSON object, refusing unknown fields and trailing data.
-func strictDecode(data []byte, v any) error {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		return err
-	}
-	if dec.More() {
-		return fmt.Errorf("data after the object")
-	}
-	return nil
 }

@@ -2,7 +2,12 @@ package wire
 
 import (
 	"bytes"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"pgregory.net/rapid"
 )
@@ -44,6 +49,21 @@ var plainSeeds = []string{
 	`{"v":1,"type":"command","yes":tru}`,
 	`[1]`,
 	``,
+	// What encoding/json bends and the protocol refuses (issue 17).
+	`{"V":1,"type":"ping"}`,
+	`{"v":1,"Type":"ping","id":3}`,
+	`{"v":1,"type":"command","VERB":"vote","target":3}`,
+	`{"v":1,"type":"ping","type":"chat"}`,
+	`{"v":1,"type":"ping","id":1,"id":2}`,
+	`{"v":1,"\u0076":1,"type":"ping"}`,
+	`{"v":1,"type":"chat","text":"\ud800"}`,
+	`{"v":1,"type":"chat","text":"\udc00x"}`,
+	`{"v":1,"type":"chat","text":"\ud83dx"}`,
+	`{"v":1,"type":"chat","text":"\ud83d\ude00"}`,
+	`{"v":1,"type":"chat","text":"a\\ud800"}`,
+	`{"v":1,"type":"chat","text":"` + "\xc3\x28" + `"}`,
+	`{"v":1,"type":"ping","` + "\xff" + `":1}`,
+	`{"v":1,"type":"ping"} ]`,
 }
 
 // FuzzParsePlainClientMessage holds the plain reader to the strict one: for
@@ -59,6 +79,11 @@ func FuzzParsePlainClientMessage(f *testing.F) {
 
 func samePlainAndStrict(t *testing.T, data []byte) {
 	t.Helper()
+	if m, err := ParseClientMessage(data); err == nil {
+		if why := notStrict(data); why != "" {
+			t.Fatalf("%q: accepted as %+v, but %s", data, m, why)
+		}
+	}
 	m, ok, err := ParsePlainClientMessage(data)
 	if !ok {
 		return
@@ -69,6 +94,114 @@ func samePlainAndStrict(t *testing.T, data []byte) {
 	}
 	if m != want {
 		t.Fatalf("%q: plain read %+v, strict %+v", data, m, want)
+	}
+}
+
+// clientKeys are the keys of a client's frame, as docs/protocol.md spells them.
+var clientKeys = []string{"v", "type", "id", "verb", "target", "yes", "channel", "text", "action"}
+
+// notStrict says why a frame the protocol must refuse is not strict JSON
+// of the protocol's keys ("" when it is): text that is not UTF-8, a key
+// that is not exactly one of the protocol's, a key given twice.
+func notStrict(data []byte) string {
+	if !utf8.Valid(data) {
+		return "it is not UTF-8"
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return "it is not an object"
+	}
+	seen := map[string]bool{}
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return err.Error()
+		}
+		key := tok.(string)
+		if !slices.Contains(clientKeys, key) {
+			return fmt.Sprintf("the key %q is not the protocol's", key)
+		}
+		if seen[key] {
+			return fmt.Sprintf("the key %q is given twice", key)
+		}
+		seen[key] = true
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			return err.Error()
+		}
+		// encoding/json reads an escape that is no character as U+FFFD: a
+		// string with more of them than it spells out had one.
+		var s string
+		if json.Unmarshal(raw, &s) == nil {
+			spelt := strings.Count(string(raw), "\uFFFD") + strings.Count(strings.ToLower(string(raw)), `\ufffd`)
+			if strings.Count(s, "\uFFFD") > spelt {
+				return fmt.Sprintf("the value of %q has an escape that is no character", key)
+			}
+		}
+	}
+	return ""
+}
+
+// TestParseClientMessage_IsStrict: what encoding/json would bend (a key in
+// another case, a key twice, text that is not UTF-8, an escape that is no
+// character) is refused by both readers; the near misses that are fine
+// are read.
+func TestParseClientMessage_IsStrict(t *testing.T) {
+	for _, tc := range []struct {
+		rule  string
+		frame string
+	}{
+		{"keys are case-sensitive: v", `{"V":1,"type":"ping"}`},
+		{"keys are case-sensitive: type", `{"v":1,"Type":"ping","id":3}`},
+		{"keys are case-sensitive: verb", `{"v":1,"type":"command","VERB":"vote","target":3}`},
+		{"keys are case-sensitive: id", `{"v":1,"type":"ping","Id":5}`},
+		{"a key at most once: type", `{"v":1,"type":"ping","type":"chat"}`},
+		{"a key at most once: id", `{"v":1,"type":"ping","id":1,"id":2}`},
+		{"a key at most once: target", `{"v":1,"type":"command","verb":"vote","target":3,"target":4}`},
+		{"a key at most once, escaped", `{"v":1,"\u0076":1,"type":"ping"}`},
+		{"text is UTF-8", `{"v":1,"type":"chat","channel":"town","text":"` + "\xc3\x28" + `"}`},
+		{"text is UTF-8, a lone byte", `{"v":1,"type":"chat","channel":"town","text":"ok ` + "\xff" + `"}`},
+		{"keys are UTF-8", `{"v":1,"type":"ping","` + "\xff" + `":1}`},
+		{"escapes are characters: a high half alone", `{"v":1,"type":"chat","channel":"town","text":"\ud800"}`},
+		{"escapes are characters: a low half alone", `{"v":1,"type":"chat","channel":"town","text":"\udc00x"}`},
+		{"escapes are characters: a high half and a letter", `{"v":1,"type":"chat","channel":"town","text":"\ud83dx"}`},
+		{"nothing after the object", `{"v":1,"type":"ping"} ]`},
+	} {
+		if m, err := ParseClientMessage([]byte(tc.frame)); err == nil {
+			t.Errorf("%s: %s was accepted as %+v", tc.rule, tc.frame, m)
+		}
+		if m, err := parseStrict([]byte(tc.frame)); err == nil {
+			t.Errorf("%s: %s was accepted by encoding/json's path as %+v", tc.rule, tc.frame, m)
+		}
+	}
+	for _, tc := range []struct {
+		frame string
+		want  ClientMessage
+	}{
+		{`{"v":1,"type":"chat","channel":"town","text":"\ud83d\ude00 \u00e9"}`, ClientMessage{V: 1, Type: "chat", Channel: "town", Text: "😀 é"}},
+		{`{"v":1,"type":"chat","channel":"town","text":"a\\ud800"}`, ClientMessage{V: 1, Type: "chat", Channel: "town", Text: `a\ud800`}},
+		{`{"v":1,"type":"ping","id":null}`, ClientMessage{V: 1, Type: "ping"}},
+		{`{"\u0076":1,"type":"ping"}`, ClientMessage{V: 1, Type: "ping"}},
+	} {
+		m, err := ParseClientMessage([]byte(tc.frame))
+		if err != nil || m != tc.want {
+			t.Errorf("%s: read %+v (%v), want %+v", tc.frame, m, err, tc.want)
+		}
+	}
+}
+
+// TestParseClientMessage_EchoesTheIDOfARefusedFrame: a frame refused as
+// not strict still has its id read, so the refusal answers it.
+func TestParseClientMessage_EchoesTheIDOfARefusedFrame(t *testing.T) {
+	for _, frame := range []string{
+		`{"v":1,"type":"ping","id":7,"Type":"ping"}`,
+		`{"v":1,"type":"ping","type":"ping","id":7}`,
+		`{"v":1,"type":"chat","id":7,"text":"` + "\xff" + `"}`,
+	} {
+		m, err := ParseClientMessage([]byte(frame))
+		if err == nil || m.ID != 7 {
+			t.Errorf("%s: id %d, err %v; want a refusal of id 7", frame, m.ID, err)
+		}
 	}
 }
 

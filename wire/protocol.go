@@ -30,8 +30,10 @@ type ClientMessage struct {
 	Action  string `json:"action,omitempty"`
 }
 
-// ParseClientMessage decodes and checks a client's frame. Unknown fields are
-// refused, so a typo is an error and not a silent no-op.
+// ParseClientMessage decodes and checks a client's frame. It is strict
+// (DecodeStrict): an unknown field, a key in another case or given twice,
+// and text that is not UTF-8 are refused, so a typo is an error and not a
+// silent no-op.
 func ParseClientMessage(data []byte) (ClientMessage, error) {
 	if m, ok, err := ParsePlainClientMessage(data); ok {
 		return m, err
@@ -42,7 +44,7 @@ func ParseClientMessage(data []byte) (ClientMessage, error) {
 // parseStrict is ParseClientMessage by encoding/json, for any frame.
 func parseStrict(data []byte) (ClientMessage, error) {
 	var m ClientMessage
-	if err := strictDecode(data, &m); err != nil {
+	if err := DecodeStrict(data, &m); err != nil {
 		return m, fmt.Errorf("malformed: %v", err)
 	}
 	return m, checkClientMessage(m)

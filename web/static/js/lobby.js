@@ -140,7 +140,8 @@ export function lobbyScreen({ boot, navigate }) {
       timings_ms: Object.fromEntries(Object.entries(form.timings).map(([k, s]) => [k, Math.round(s * 1000)])),
     };
     if (form.mode === 'preset') req.players = form.players;
-    else req.setup = { ...form.custom };
+    // The request's keys are lower case (the API reads keys exactly).
+    else req.setup = Object.fromEntries(ROLES.map(([k]) => [k.toLowerCase(), form.custom[k] || 0]));
     busy = true;
     formError = '';
     drawCreate();

@@ -1,0 +1,56 @@
+package web_test
+
+import (
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"mafia/engine"
+)
+
+// TestBrowserCreatesACustomSetup: the lobby's custom deal reaches the
+// server as the API spells it (its keys in lower case: the API reads keys
+// exactly), and the game is dealt that setup.
+func TestBrowserCreatesACustomSetup(t *testing.T) {
+	t.Parallel()
+	needBrowser(t)
+	ts := startServer(t)
+	p := newTab(t, "custom", 1280, 900)
+	counts := map[string]string{"Don": "1", "Mafia": "0", "Maniac": "1", "Detective": "1", "Doctor": "1", "Citizens": "2"}
+	p.do(15*time.Second,
+		chromedp.Navigate(ts.URL+"/"),
+		chromedp.WaitVisible(chromedp.CSS("#create")),
+		chromedp.SendKeys(chromedp.CSS("#your-name"), "Nino"),
+		chromedp.Click(chromedp.CSS(`input[name=mode][value=custom]`)),
+		chromedp.WaitVisible(chromedp.CSS("#count-Don")),
+	)
+	for k, v := range counts {
+		p.do(5*time.Second, chromedp.SetValue(chromedp.CSS("#count-"+k), v))
+	}
+	p.do(15*time.Second,
+		chromedp.Click(chromedp.CSS("#create")),
+		chromedp.WaitVisible(chromedp.CSS("#seated")),
+	)
+	table := p.tableOf()
+	if n := eval[int](p, `window.__mafia.state.lobby.players`); n != 6 {
+		t.Fatalf("the table has %d seats, the form asked for 6", n)
+	}
+	p.do(10*time.Second,
+		chromedp.Click(chromedp.CSS("#add-bots")),
+		chromedp.WaitEnabled(chromedp.CSS("#start")),
+		chromedp.Click(chromedp.CSS("#start")),
+		chromedp.WaitVisible(chromedp.CSS("#my-card")),
+	)
+	g, _ := ts.game(t, table)
+	got := map[engine.Role]int{}
+	for s := engine.Seat(1); s <= engine.Seat(g.Players()); s++ {
+		got[g.Role(s)]++
+	}
+	want := map[engine.Role]int{engine.Don: 1, engine.Maniac: 1, engine.Detective: 1, engine.Doctor: 1, engine.Citizen: 2}
+	for r, n := range want {
+		if got[r] != n {
+			t.Errorf("%d %s dealt, the form asked for %d (deal %v)", got[r], r, n, got)
+		}
+	}
+}
