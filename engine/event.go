@@ -59,6 +59,18 @@ func ParseEventKind(s string) (EventKind, bool) {
 	return EvNone, false
 }
 
+// BeginsStep reports whether an event of this kind begins a new step of
+// the game: the night, a turn to speak (last words, a speech, a defence, a
+// tie speech), a vote, revote or all-vote, and the end. Every one of them is
+// public (Audience), so a count of them is the same for every seat.
+func (k EventKind) BeginsStep() bool {
+	switch k {
+	case EvNightBegan, EvLastWords, EvSpeech, EvDefence, EvVoteBegan, EvTieSpeech, EvAllVoteBegan, EvGameEnded:
+		return true
+	}
+	return false
+}
+
 // Cause is why a player left the game.
 type Cause uint8
 

@@ -24,6 +24,7 @@ type state struct {
 	alive   SeatSet
 	phase   Phase
 	round   uint16
+	step    uint32 // public events that began a step so far (see BeginsStep)
 	speaker Seat
 	winner  Winner
 
@@ -119,6 +120,9 @@ func (g *Game) emit(e Event) {
 
 // apply is the only place where a game's state changes.
 func (g *Game) apply(e *Event) {
+	if e.Kind.BeginsStep() {
+		g.step++
+	}
 	switch e.Kind {
 	case EvGameStarted:
 		g.state = state{rules: e.Rules, seed: e.Seed, n: e.Count, shotsLeft: 2}
@@ -274,6 +278,15 @@ func (g *Game) Phase() Phase { return g.phase }
 
 // Round returns the round: N for night N and the day after it.
 func (g *Game) Round() int { return int(g.round) }
+
+// Step returns the number of the current step: how many events that begin
+// a step (EventKind.BeginsStep) the game has had, 1 on night 1. It changes
+// whenever the step changes and only then, and it counts public events
+// only, so it is the same for every seat and says nothing about the night.
+// A client names it in a command, so that a command meant for one step is
+// never applied to a later one (a vote sent for the vote, arriving in the
+// revote).
+func (g *Game) Step() int { return int(g.step) }
 
 // Speaker returns the seat whose speech, defence, tie speech or last words
 // it is, or 0.

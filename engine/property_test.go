@@ -103,6 +103,7 @@ type propGame struct {
 	ballot     [engine.MaxSeats + 1]uint8 // the last closed vote
 	views      [engine.MaxSeats + 2]engine.View
 	view       engine.View
+	steps      int // events that began a step so far
 
 	stats *propStats
 }
@@ -257,9 +258,11 @@ func (p *propGame) accepted(c engine.Command, evs []engine.Event) {
 	if !p.g.Ended() && p.g.Winner() != engine.WinnerNone {
 		p.fail("winner %q while the game goes on", p.g.Winner())
 	}
+	prev := p.views[0]
 	for s := 0; s <= p.n+1; s++ {
 		p.checkView(engine.Seat(s), p.log[start:])
 	}
+	p.checkStep(&prev, p.log[start:])
 	if p.g.SpectatorView() != p.views[0] {
 		p.fail("SpectatorView differs from ViewFor(0)")
 	}
@@ -277,6 +280,33 @@ func (p *propGame) accepted(c engine.Command, evs []engine.Event) {
 	}
 	if p.src.Intn(16) == 0 || p.g.Ended() {
 		p.checkReplay()
+	}
+}
+
+// checkStep pins the step number: the count of the events that begin a
+// step, the same in every view (the host's too), and a new one whenever the
+// step a spectator sees (phase, round, speaker) changed.
+func (p *propGame) checkStep(prev *engine.View, evs []engine.Event) {
+	for _, e := range evs {
+		if stepStartKinds[e.Kind] {
+			p.steps++
+		}
+	}
+	if p.g.Step() != p.steps {
+		p.fail("step %d after %v, the step starts so far %d", p.g.Step(), kinds(evs), p.steps)
+	}
+	for s := 0; s <= p.n+1; s++ {
+		if p.views[s].Step != uint32(p.steps) {
+			p.fail("seat %d's view has step %d, want %d", s, p.views[s].Step, p.steps)
+		}
+	}
+	if hv := p.g.HostView(); hv.Step != uint32(p.steps) {
+		p.fail("the host's view has step %d, want %d", hv.Step, p.steps)
+	}
+	v := &p.views[0]
+	if (v.Phase != prev.Phase || v.Round != prev.Round || v.Speaker != prev.Speaker) && v.Step == prev.Step {
+		p.fail("the step went from %s/%d/%d to %s/%d/%d, its number stayed %d", prev.Phase, prev.Round, prev.Speaker,
+			v.Phase, v.Round, v.Speaker, v.Step)
 	}
 }
 

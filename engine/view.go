@@ -9,6 +9,7 @@ type View struct {
 	Rules   Ruleset
 	Phase   Phase
 	Round   uint16
+	Step    uint32 // the current step's number (Game.Step): the same in every seat's view
 	Speaker Seat
 	Winner  Winner
 	Alive   SeatSet
@@ -115,7 +116,7 @@ func (g *Game) public(v *View) {
 	// One statement per array: a tuple assignment would copy each array
 	// through a temporary first.
 	v.Seat, v.Host, v.Players, v.Rules = 0, false, g.n, g.rules
-	v.Phase, v.Round, v.Speaker, v.Winner, v.Alive = g.phase, g.round, g.speaker, g.winner, g.alive
+	v.Phase, v.Round, v.Step, v.Speaker, v.Winner, v.Alive = g.phase, g.round, g.step, g.speaker, g.winner, g.alive
 	v.Candidates = g.cand
 	v.NumCandidates, v.Nominated = g.ncand, g.nominated
 	v.Fouls = g.fouls

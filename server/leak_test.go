@@ -234,6 +234,7 @@ type scan struct {
 	out         map[int]bool   // seats this connection has seen leave
 	checks      map[int]string // this seat's own check answers, by target
 	ended       bool           // the connection has seen the end
+	steps       int            // step starts (all public) seen so far
 }
 
 func newScan(seat int, truth []engine.Role, opts map[string]string) *scan {
@@ -328,6 +329,9 @@ func (s *scan) frame(data []byte, kinds map[string]int) error {
 
 func (s *scan) event(e wire.Event) error {
 	mine := s.seat != 0 && e.Actor == s.seat
+	if stepStarts[e.Kind] || e.Kind == "game_ended" {
+		s.steps++
+	}
 	if e.Seed != "" {
 		return fmt.Errorf("LEAK: the seed")
 	}
@@ -415,6 +419,11 @@ func (s *scan) view(v *wire.View) error {
 	if v.Phase == "ended" {
 		s.ended = true
 	}
+	if v.Step != s.steps {
+		// Counting anything but the public step starts (the log's length,
+		// say) would tell a seat how many night actions there were.
+		return fmt.Errorf("LEAK or a wrong step: the view says step %d after %d step starts", v.Step, s.steps)
+	}
 	me := s.me()
 	if want := me.String(); v.Role != want {
 		return fmt.Errorf("the viewer's card shows %q, dealt %q", v.Role, want)
@@ -488,7 +497,7 @@ func (s *scan) view(v *wire.View) error {
 // above or public by nature. A new field fails the scan until it is vetted.
 var vettedKeys = map[string]map[string]bool{
 	"frame":      keySet("v type id seat host seq events view lobby deadline paused now code message channel from name text"),
-	"view":       keySet("seat players phase round speaker winner role candidates nominated victims seats night voted my_vote my_yes legal rules"),
+	"view":       keySet("seat players phase round step speaker winner role candidates nominated victims seats night voted my_vote my_yes legal rules"),
 	"seat":       keySet("seat alive fouls lost_speech role team check choice vote"),
 	"night":      keySet("kill check shot heal skip shots_left healed heal_banned"),
 	"legal":      keySet("kill check shoot heal nominate vote skip all_vote pass"),
@@ -640,6 +649,10 @@ func TestLeakScan_CatchesPlantedLeaks(t *testing.T) {
 		{"a night to a spectator", 0, nil, frame(0, nil, ptr(view(0, func(v *wire.View) { v.Night = &wire.Night{} }))), "LEAK"},
 		{"another role's moves", 5, nil, frame(5, nil, ptr(view(5, func(v *wire.View) { v.Legal.Kill = []int{3} }))), "LEAK"},
 		{"a view with nothing new", 5, nil, frame(5, []wire.Event{}, ptr(view(5, nil))), "something secret"},
+		{"a step that counts more than the step starts", 5, nil, frame(5, []wire.Event{{Kind: "speech", Round: 1, Target: 2}},
+			ptr(view(5, func(v *wire.View) { v.Step = 2 }))), "wrong step"},
+		{"a step that counts the step starts", 5, nil, frame(5, []wire.Event{{Kind: "speech", Round: 1, Target: 2}},
+			ptr(view(5, func(v *wire.View) { v.Step = 1 }))), ""},
 		{"an unvetted field", 5, nil, []byte(`{"v":1,"type":"update","seat":5,"events":[{"kind":"speech","round":1,"target":2,"secret":"don"}]}`), "unvetted"},
 	}
 	for _, c := range cases {

@@ -85,6 +85,8 @@ func (v *View) AppendJSON(b []byte) []byte {
 	b = appendString(b, v.Phase)
 	b = append(b, `,"round":`...)
 	b = strconv.AppendInt(b, int64(v.Round), 10)
+	b = append(b, `,"step":`...)
+	b = strconv.AppendInt(b, int64(v.Step), 10)
 	b = appendIntField(b, `,"speaker":`, v.Speaker)
 	b = appendStringField(b, `,"winner":`, v.Winner)
 	b = appendStringField(b, `,"role":`, v.Role)
@@ -444,5 +446,6 @@ func (m *ClientMessage) AppendJSON(b []byte) []byte {
 	b = appendStringField(b, `,"channel":`, m.Channel)
 	b = appendStringField(b, `,"text":`, m.Text)
 	b = appendStringField(b, `,"action":`, m.Action)
+	b = appendIntField(b, `,"step":`, m.Step)
 	return append(b, '}')
 }

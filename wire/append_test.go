@@ -100,6 +100,9 @@ func TestAppend_IsEncodingJSON(t *testing.T) {
 				}
 				g.ViewInto(&v, s)
 				w := FromView(&v)
+				if w.Step != g.Step() || w.Step < 1 {
+					t.Fatalf("seat %d's view has step %d, the game %d", s, w.Step, g.Step())
+				}
 				m.View = &w
 				// A room reuses one scratch for every view: the result
 				// must not depend on the views converted before.
@@ -156,7 +159,7 @@ func TestAppend_IsEncodingJSONForAnyValues(t *testing.T) {
 		}
 		if rapid.Bool().Draw(t, "has_view") {
 			v := View{Seat: small.Draw(t, "vseat"), Players: small.Draw(t, "players"), Phase: str.Draw(t, "phase"),
-				Round: small.Draw(t, "round"), Speaker: small.Draw(t, "speaker"), Winner: str.Draw(t, "winner"),
+				Round: small.Draw(t, "round"), Step: rapid.Int().Draw(t, "step"), Speaker: small.Draw(t, "speaker"), Winner: str.Draw(t, "winner"),
 				Role: str.Draw(t, "role"), Candidates: ints.Draw(t, "candidates"), Nominated: rapid.Bool().Draw(t, "nominated"),
 				Victims: ints.Draw(t, "victims"), Voted: rapid.Bool().Draw(t, "voted"), MyVote: small.Draw(t, "my_vote"),
 				MyYes: rapid.Bool().Draw(t, "my_yes"),
@@ -259,7 +262,8 @@ func TestClientMessageAppend_IsEncodingJSON(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		m := ClientMessage{V: rapid.IntRange(-1, 2).Draw(t, "v"), Type: str.Draw(t, "type"), ID: rapid.Int64().Draw(t, "id"),
 			Verb: str.Draw(t, "verb"), Target: rapid.Int().Draw(t, "target"), Yes: rapid.Bool().Draw(t, "yes"),
-			Channel: str.Draw(t, "channel"), Text: str.Draw(t, "text"), Action: str.Draw(t, "action")}
+			Channel: str.Draw(t, "channel"), Text: str.Draw(t, "text"), Action: str.Draw(t, "action"),
+			Step: rapid.Int().Draw(t, "step")}
 		want, err := marshalNoHTML(m)
 		if err != nil {
 			t.Fatal(err)

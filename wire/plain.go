@@ -153,14 +153,15 @@ const (
 	keyChannel
 	keyText
 	keyAction
+	keyStep
 )
 
 var plainKeys = map[string]uint16{"v": keyV, "type": keyType, "id": keyID, "verb": keyVerb,
-	"target": keyTarget, "yes": keyYes, "channel": keyChannel, "text": keyText, "action": keyAction}
+	"target": keyTarget, "yes": keyYes, "channel": keyChannel, "text": keyText, "action": keyAction, "step": keyStep}
 
 func (p *plainParser) value(key uint16, m *ClientMessage) bool {
 	switch key {
-	case keyV, keyTarget, keyID:
+	case keyV, keyTarget, keyID, keyStep:
 		n, ok := p.int()
 		if !ok {
 			return false
@@ -172,10 +173,13 @@ func (p *plainParser) value(key uint16, m *ClientMessage) bool {
 		if int64(int(n)) != n {
 			return false // past a 32-bit int: encoding/json refuses it
 		}
-		if key == keyV {
+		switch key {
+		case keyV:
 			m.V = int(n)
-		} else {
+		case keyTarget:
 			m.Target = int(n)
+		default:
+			m.Step = int(n)
 		}
 		return true
 	case keyYes:

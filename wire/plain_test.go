@@ -64,6 +64,13 @@ var plainSeeds = []string{
 	`{"v":1,"type":"chat","text":"` + "\xc3\x28" + `"}`,
 	`{"v":1,"type":"ping","` + "\xff" + `":1}`,
 	`{"v":1,"type":"ping"} ]`,
+	// The step a message is meant for.
+	`{"v":1,"type":"command","id":7,"verb":"vote","target":3,"step":12}`,
+	`{"v":1,"type":"host","id":3,"action":"foul","target":4,"step":4294967296}`,
+	`{"v":1,"type":"command","verb":"pass","step":-1,"step":2}`,
+	`{"v":1,"type":"command","verb":"pass","Step":2}`,
+	`{"v":1,"type":"command","verb":"pass","step":"2"}`,
+	`{"v":1,"type":"command","verb":"pass","step":2.5}`,
 }
 
 // FuzzParsePlainClientMessage holds the plain reader to the strict one: for
@@ -98,7 +105,7 @@ func samePlainAndStrict(t *testing.T, data []byte) {
 }
 
 // clientKeys are the keys of a client's frame, as docs/protocol.md spells them.
-var clientKeys = []string{"v", "type", "id", "verb", "target", "yes", "channel", "text", "action"}
+var clientKeys = []string{"v", "type", "id", "verb", "target", "yes", "channel", "text", "action", "step"}
 
 // notStrict says why a frame the protocol must refuse is not strict JSON
 // of the protocol's keys ("" when it is): text that is not UTF-8, a key
@@ -228,6 +235,7 @@ func TestClientsFramesTakeThePlainPath(t *testing.T) {
 			Channel: word.Draw(t, "channel"),
 			Text:    word.Draw(t, "text"),
 			Action:  word.Draw(t, "action"),
+			Step:    rapid.IntRange(-5, 100000).Draw(t, "step"),
 		}
 		data, err := marshalNoHTML(m)
 		if err != nil {

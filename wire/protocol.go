@@ -18,6 +18,9 @@ const Version = 1
 //	"ping":    nothing
 //
 // ID is echoed in the reply so a client can match answers to requests.
+// Step, when not 0, is the step (View.Step) the message was meant for: the
+// room refuses it in any other step (stale_step), so that a late command
+// never lands in a later step of the same kind.
 type ClientMessage struct {
 	V       int    `json:"v"`
 	Type    string `json:"type"`
@@ -28,6 +31,7 @@ type ClientMessage struct {
 	Channel string `json:"channel,omitempty"`
 	Text    string `json:"text,omitempty"`
 	Action  string `json:"action,omitempty"`
+	Step    int    `json:"step,omitempty"`
 }
 
 // ParseClientMessage decodes and checks a client's frame. It is strict

@@ -46,6 +46,7 @@ type View struct {
 	Players    int    `json:"players"`
 	Phase      string `json:"phase"`
 	Round      int    `json:"round"`
+	Step       int    `json:"step"` // the current step's number, the same for every seat (engine.Game.Step)
 	Speaker    int    `json:"speaker,omitempty"`
 	Winner     string `json:"winner,omitempty"`
 	Role       string `json:"role,omitempty"`
@@ -104,7 +105,7 @@ type ViewScratch struct {
 func (sc *ViewScratch) Into(w *View, v *engine.View, rules Rules) {
 	*w = View{
 		Seat: int(v.Seat), Players: int(v.Players), Phase: v.Phase.String(), Round: int(v.Round),
-		Speaker: int(v.Speaker), Nominated: v.Nominated, Victims: appendList(sc.vict[:0], v.Victims),
+		Step: int(v.Step), Speaker: int(v.Speaker), Nominated: v.Nominated, Victims: appendList(sc.vict[:0], v.Victims),
 		Candidates: sc.cands[:0], Seats: sc.seats[:0], Rules: rules,
 	}
 	if w.Candidates == nil {
