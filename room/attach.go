@@ -102,6 +102,13 @@ func (r *Room) Submit(sub *Sub, m wire.ClientMessage, received time.Time) error 
 }
 
 func (r *Room) handle(sub *Sub, m wire.ClientMessage) error {
+	// A message that names its step is for that step only: one that
+	// arrives after the step ended (a vote sent as the vote closed, now in
+	// the revote) is refused, never applied to the step that followed.
+	// Without a step it is taken in whatever step it arrives (v1 clients).
+	if m.Step != 0 && m.Type != "ping" && (r.game == nil || m.Step != r.game.Step()) {
+		return errCode(CodeStaleStep)
+	}
 	switch m.Type {
 	case "ping":
 		r.send(sub, Out{Frame: wire.Encode(wire.ServerMessage{Type: "pong", ID: m.ID, Now: r.cfg.Clock.Now().UnixMilli()})})

@@ -72,6 +72,9 @@ const (
 	CodeNameRequired   engine.Code = "name_required"
 	CodeStopped        engine.Code = "stopped"
 	CodeNotOver        engine.Code = "not_over"
+	// CodeStaleStep refuses a message meant for a step (wire.View.Step)
+	// that is not the current one.
+	CodeStaleStep engine.Code = "stale_step"
 )
 
 func errCode(c engine.Code) error { return &engine.Error{Code: c} }
