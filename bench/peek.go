@@ -43,31 +43,39 @@ func peekReply(data []byte) (typ string, id int64, code string, ok bool) {
 	return typ, id, code, true
 }
 
-// peekView reads a frame's view: its phase and legal moves. ok is false
-// when the frame needs encoding/json (a frame without a view included).
-func peekView(data []byte) (phase string, legal wire.Legal, ok bool) {
+// peekView reads a frame's view: its phase, step and legal moves (the
+// rest of v is left zero). ok is false when the frame needs encoding/json
+// (a frame without a view included).
+func peekView(data []byte) (v wire.View, ok bool) {
 	var rawView []byte
 	if !eachField(data, func(key, val []byte) bool { return take(key, val, "view", &rawView) }) ||
 		len(rawView) == 0 || rawView[0] != '{' {
-		return "", legal, false
+		return v, false
 	}
-	var rawPhase, rawLegal []byte
+	var rawPhase, rawStep, rawLegal []byte
 	if !eachField(rawView, func(key, val []byte) bool {
-		return take(key, val, "phase", &rawPhase) && take(key, val, "legal", &rawLegal)
+		return take(key, val, "phase", &rawPhase) && take(key, val, "step", &rawStep) && take(key, val, "legal", &rawLegal)
 	}) {
-		return "", legal, false
+		return v, false
 	}
 	if rawPhase != nil {
-		if phase, ok = plainString(rawPhase); !ok {
-			return "", legal, false
+		if v.Phase, ok = plainString(rawPhase); !ok {
+			return wire.View{}, false
 		}
+	}
+	if rawStep != nil {
+		n, ok := plainInt(rawStep)
+		if !ok || int64(int(n)) != n {
+			return wire.View{}, false
+		}
+		v.Step = int(n)
 	}
 	if rawLegal != nil {
-		if legal, ok = peekLegal(rawLegal); !ok {
-			return "", wire.Legal{}, false
+		if v.Legal, ok = peekLegal(rawLegal); !ok {
+			return wire.View{}, false
 		}
 	}
-	return phase, legal, true
+	return v, true
 }
 
 // legalNames are the legal moves' keys: the lists of seats, then the flags.

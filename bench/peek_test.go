@@ -13,18 +13,19 @@ import (
 )
 
 // jsonView is what the seat read from a frame before peekView: the view's
-// phase and legal moves by encoding/json.
-func jsonView(data []byte) (phase string, legal wire.Legal, ok bool) {
+// phase, step and legal moves by encoding/json.
+func jsonView(data []byte) (v wire.View, ok bool) {
 	var m struct {
 		View *struct {
 			Phase string     `json:"phase"`
+			Step  int        `json:"step"`
 			Legal wire.Legal `json:"legal"`
 		} `json:"view"`
 	}
 	if json.Unmarshal(data, &m) != nil || m.View == nil {
-		return "", legal, false
+		return v, false
 	}
-	return m.View.Phase, m.View.Legal, true
+	return wire.View{Phase: m.View.Phase, Step: m.View.Step, Legal: m.View.Legal}, true
 }
 
 // jsonReply is a reply's type, id and code by encoding/json.
@@ -44,12 +45,12 @@ func jsonReply(data []byte) (typ string, id int64, code string, ok bool) {
 // encoding/json does, and then only a frame encoding/json finds valid.
 func samePeek(t testing.TB, data []byte) (viewOK, replyOK bool) {
 	t.Helper()
-	if p, l, ok := peekView(data); ok {
+	if v, ok := peekView(data); ok {
 		viewOK = true
-		jp, jl, jok := jsonView(data)
-		if !json.Valid(data) || !jok || p != jp || !reflect.DeepEqual(l, jl) {
-			t.Fatalf("%q: walker read a view %q %+v, encoding/json %q %+v (ok %v, valid %v)",
-				data, p, l, jp, jl, jok, json.Valid(data))
+		jv, jok := jsonView(data)
+		if !json.Valid(data) || !jok || !reflect.DeepEqual(v, jv) {
+			t.Fatalf("%q: walker read a view %+v, encoding/json %+v (ok %v, valid %v)",
+				data, v, jv, jok, json.Valid(data))
 		}
 	}
 	if ty, id, code, ok := peekReply(data); ok {

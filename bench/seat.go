@@ -70,9 +70,9 @@ var (
 	idleMark = []byte(`"legal":{}`)
 )
 
-// expectedRefusals are the engine's refusals a seat may meet through no
-// fault of its own: its view was stale because the step ended (by the clock
-// or another player) while its command was on the way.
+// expectedRefusals are the refusals a seat may meet through no fault of
+// its own: its view was stale because the step ended (by the clock or
+// another player) while its command was on the way.
 var expectedRefusals = map[string]bool{}
 
 func init() {
@@ -86,6 +86,8 @@ func init() {
 	} {
 		expectedRefusals[string(c)] = true
 	}
+	// The same, said by the room: the move names the step it was chosen in.
+	expectedRefusals["stale_step"] = true
 }
 
 // seat is one bot player on one WebSocket for one game. Its reader
@@ -229,16 +231,18 @@ func (s *seat) absorb(data []byte) (ended, now bool) {
 }
 
 // decode returns the latest view, decoding it once (s.mu held). Only what
-// a move is chosen from is kept: the phase and the legal moves.
+// a move is chosen from is kept: the phase, the step (which the move names)
+// and the legal moves.
 func (s *seat) decode() *wire.View {
 	if s.view == nil && s.last != nil {
-		if phase, legal, ok := peekView(s.last); ok {
-			s.view = &wire.View{Phase: phase, Legal: legal}
+		if v, ok := peekView(s.last); ok {
+			s.view = &v
 			return s.view
 		}
 		var m struct {
 			View *struct {
 				Phase string     `json:"phase"`
+				Step  int        `json:"step"`
 				Legal wire.Legal `json:"legal"`
 			} `json:"view"`
 		}
@@ -247,7 +251,7 @@ func (s *seat) decode() *wire.View {
 			s.last = nil
 			return nil
 		}
-		s.view = &wire.View{Phase: m.View.Phase, Legal: m.View.Legal}
+		s.view = &wire.View{Phase: m.View.Phase, Step: m.View.Step, Legal: m.View.Legal}
 	}
 	return s.view
 }
@@ -285,7 +289,7 @@ func (s *seat) act() {
 	}
 	m, ok := client.RandomMove(v, &s.src)
 	if !ok && v.Legal.Pass {
-		m, ok = wire.ClientMessage{Type: "command", Verb: "pass"}, true
+		m, ok = wire.ClientMessage{Type: "command", Verb: "pass", Step: v.Step}, true
 	}
 	if !ok {
 		s.mu.Unlock()

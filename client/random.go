@@ -8,11 +8,19 @@ import (
 // RandomMove picks a legal move at random from a view's "legal" lists, as
 // the engine's random bot does: each choice uniform, "nothing" included. ok
 // is false when the seat has nothing to do now (a speaker who does not
-// nominate should then send "pass").
+// nominate should then send "pass"). The move names the view's step, so
+// that the server never applies it to a later step.
 func RandomMove(v *wire.View, src *rng.Source) (m wire.ClientMessage, ok bool) {
 	if v == nil {
 		return m, false
 	}
+	if m, ok = randomMove(v, src); ok {
+		m.Step = v.Step
+	}
+	return m, ok
+}
+
+func randomMove(v *wire.View, src *rng.Source) (m wire.ClientMessage, ok bool) {
 	l := v.Legal
 	pick := func(verb string, targets []int) (wire.ClientMessage, bool) {
 		i := src.Intn(len(targets) + 1)

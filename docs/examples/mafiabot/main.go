@@ -40,6 +40,7 @@ type clientMessage struct {
 	Channel string `json:"channel,omitempty"`
 	Text    string `json:"text,omitempty"`
 	Action  string `json:"action,omitempty"`
+	Step    int    `json:"step,omitempty"` // the view's step the message is meant for
 }
 
 type serverMessage struct {
@@ -88,6 +89,7 @@ type view struct {
 	Seat    int    `json:"seat"`
 	Phase   string `json:"phase"`
 	Round   int    `json:"round"`
+	Step    int    `json:"step"`
 	Speaker int    `json:"speaker"`
 	Role    string `json:"role"`
 	Winner  string `json:"winner"`
@@ -247,8 +249,8 @@ func (b *bot) handle(ctx context.Context, m serverMessage) bool {
 		}
 		b.paused = m.Paused
 		if m.View != nil {
-			if b.view != nil && (b.view.Phase != m.View.Phase || b.view.Speaker != m.View.Speaker) {
-				b.nominated = false
+			if b.view != nil && b.view.Step != m.View.Step {
+				b.nominated = false // a new step: a new speech
 			}
 			b.view = m.View
 		}
@@ -326,6 +328,9 @@ func (b *bot) act(ctx context.Context) {
 	default:
 		return
 	}
+	// The move is for this step only: if the step ends before it arrives,
+	// the server refuses it (stale_step) instead of applying it to the next.
+	m.Step = v.Step
 	b.waiting = b.send(ctx, m)
 }
 

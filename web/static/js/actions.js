@@ -10,10 +10,14 @@ import { SPEECHES, nameOf } from './names.js';
 const NIGHT = ['kill', 'check', 'shoot', 'heal'];
 
 /** renderActions returns the action section, or null when there is nothing
- * to show. ctx.command(verb, target, yes) sends a command. */
+ * to show. ctx.command(verb, target, yes, step) sends a command. */
 export function renderActions(st, ctx) {
   const v = st.view;
   if (!v || !st.seat || v.phase === 'ended') return null;
+  // Each button is for the step it was drawn in: a tap that reaches the
+  // server after that step ended is refused (stale_step), never applied to
+  // the next one (a vote for the vote counted in the revote).
+  const command = (verb, target, yes) => ctx.command(verb, target, yes, v.step);
   const legal = v.legal || {};
   const me = v.seats ? v.seats[st.seat - 1] || {} : {};
   const out = [];
@@ -22,7 +26,7 @@ export function renderActions(st, ctx) {
     list.map((s) => h('button', {
       type: 'button', class: `target v-${verb}`, key: `${verb}-${s}`, 'data-verb': verb, 'data-target': s,
       disabled: st.busy || st.paused, 'aria-label': t(labelID, { Seat: s, Name: nameOf(st, s) }),
-      on: { click: () => ctx.command(verb, s) },
+      on: { click: () => command(verb, s) },
     }, h('span', { class: 'num', 'aria-hidden': 'true' }, String(s)), h('span', { class: 'name' }, nameOf(st, s)))));
 
   if (st.paused) note(t('error.paused'));
@@ -47,7 +51,7 @@ export function renderActions(st, ctx) {
         any = true;
         out.push(h('button', {
           type: 'button', class: 'secondary', key: 'skip', 'data-verb': 'skip', disabled: st.busy || st.paused,
-          on: { click: () => ctx.command('skip') },
+          on: { click: () => command('skip') },
         }, t('web.act.skip')));
       }
       if (night.kill) note(t('web.night.kill', { Seat: night.kill }));
@@ -71,7 +75,7 @@ export function renderActions(st, ctx) {
         if (legal.pass) {
           out.push(h('button', {
             type: 'button', class: 'primary', key: 'pass', 'data-verb': 'pass', disabled: st.busy || st.paused,
-            on: { click: () => ctx.command('pass') },
+            on: { click: () => command('pass') },
           }, t(`web.act.pass_${v.phase}`)));
         }
       }
@@ -95,11 +99,11 @@ export function renderActions(st, ctx) {
         out.push(h('div', { class: 'targets', role: 'group', 'aria-label': t('web.act.all_vote') },
           h('button', {
             type: 'button', class: 'target yes', key: 'yes', 'data-verb': 'all_vote', 'data-yes': 'true',
-            disabled: st.busy || st.paused, on: { click: () => ctx.command('all_vote', 0, true) },
+            disabled: st.busy || st.paused, on: { click: () => command('all_vote', 0, true) },
           }, t('web.act.yes')),
           h('button', {
             type: 'button', class: 'target no', key: 'no', 'data-verb': 'all_vote', 'data-yes': 'false',
-            disabled: st.busy || st.paused, on: { click: () => ctx.command('all_vote', 0, false) },
+            disabled: st.busy || st.paused, on: { click: () => command('all_vote', 0, false) },
           }, t('web.act.no'))));
       } else if (v.voted) {
         note(t(v.my_yes ? 'web.act.answered_yes' : 'web.act.answered_no'));

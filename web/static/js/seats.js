@@ -7,8 +7,8 @@ import { t, tn } from './i18n.js';
 import { roleName, teamName, resultName } from './narrate.js';
 import { nameOf, seatInfo, players } from './names.js';
 
-/** renderSeats returns the seats' section. ctx.host(action, target) runs a
- * host's action. */
+/** renderSeats returns the seats' section. ctx.host(action, target, step)
+ * runs a host's action. */
 export function renderSeats(st, ctx) {
   const n = players(st);
   const v = st.view;
@@ -54,7 +54,7 @@ export function renderSeats(st, ctx) {
       tools.push(h('button', {
         class: 'small', type: 'button', key: `foul-${s}`, 'data-host': 'foul', 'data-target': s, disabled: st.busy,
         'aria-label': t('web.host.foul_label', { Seat: s, Name: nameOf(st, s) }),
-        on: { click: () => ctx.host('foul', s) },
+        on: { click: () => ctx.host('foul', s, v.step) }, // for this step only
       }, t('web.host.foul')));
     }
     items.push(h('li', { class: cls.join(' '), 'data-seat': s },

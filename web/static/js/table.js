@@ -176,12 +176,14 @@ export function tableScreen(id, { navigate, announce }) {
     return r.type !== 'error';
   }
 
-  function command(verb, target, yes) {
-    return request({ type: 'command', verb, target: target || undefined, yes: yes || undefined });
+  // step is the view's step the move was offered in: the server refuses
+  // the move in any other step.
+  function command(verb, target, yes, step) {
+    return request({ type: 'command', verb, target: target || undefined, yes: yes || undefined, step: step || undefined });
   }
 
-  function hostAction(action, target) {
-    return request({ type: 'host', action, target: target || undefined });
+  function hostAction(action, target, step) {
+    return request({ type: 'host', action, target: target || undefined, step: step || undefined });
   }
 
   function sendChat(channel, text) {
