@@ -21,9 +21,9 @@ type host struct {
 }
 
 // openHost opens the assistant on a 360 px phone and waits for the engine.
-func openHost(t *testing.T, ts *testServer, name string) *host {
+func openHost(t *testing.T, ts *testServer, name string, opts ...chromedp.ContextOption) *host {
 	t.Helper()
-	tb := newTab(t, name, 360, 740)
+	tb := newTab(t, name, 360, 740, opts...)
 	tb.do(30*time.Second, chromedp.Navigate(ts.URL+"/host/"))
 	tb.waitJS(30*time.Second, `window.__assistReady === true`)
 	return &host{tab: tb, ts: ts}

@@ -30,6 +30,13 @@
 // connection returns: the server deals again from the phone's seed and takes
 // the game only if the cards are the phone's (create_phone.go).
 //
+// No secret travels in a URL (secrets.go): the page sends the host's token
+// in an Authorization header, a link a phone opens (a card, a hand-off)
+// carries its token in the fragment, the page draws every QR code itself,
+// and a request with a token in its path or query is refused
+// (token_in_url). Every answer that holds a token is Cache-Control:
+// no-store.
+//
 // It owns the in-person tables: their store status (StatusLive,
 // StatusEnded) keeps them out of the online lobby and out of the rooms that
 // `mafia serve` resumes. It must not decide rules (the engine does) or touch

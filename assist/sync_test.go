@@ -350,20 +350,6 @@ func TestACardLinkOpensOnlyItsCard(t *testing.T) {
 	if len(seen.Viewed) != 1 || seen.Viewed[0] != 3 {
 		t.Errorf("viewed: %v", seen.Viewed)
 	}
-	res, err := http.Get(ts.URL + "/host/api/games/" + c.ID + "/cards/3/qr.svg?t=" + c.Cards[2].Token)
-	if err != nil {
-		t.Fatal(err)
-	}
-	svg, _ := io.ReadAll(res.Body)
-	res.Body.Close()
-	if res.StatusCode != 200 || !bytes.HasPrefix(svg, []byte("<svg")) {
-		t.Errorf("QR: %d %.60s", res.StatusCode, svg)
-	}
-	res, _ = http.Get(ts.URL + "/host/api/games/" + c.ID + "/cards/3/qr.svg?t=wrong")
-	res.Body.Close()
-	if res.StatusCode != http.StatusForbidden {
-		t.Errorf("QR with a wrong token: %d", res.StatusCode)
-	}
 }
 
 // failingStore fails the next AppendEvents, as a server that stops between
