@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"mafia/assist/bridge"
+	"mafia/assist/record"
 	"mafia/engine"
 	"mafia/locale"
 	"mafia/store"
@@ -119,7 +120,7 @@ func statusOf(c engine.Code) int {
 		return http.StatusForbidden
 	case codeNotFound:
 		return http.StatusNotFound
-	case CodeOutOfOrder, CodeDiverged, CodeIDTaken, CodeDealMismatch:
+	case CodeOutOfOrder, CodeDiverged, CodeIDTaken, CodeDealMismatch, record.CodeStaleStep:
 		return http.StatusConflict
 	case codeInternal:
 		return http.StatusInternalServerError

@@ -450,3 +450,35 @@ func TestConcurrentRepeatsOfABatchApplyItOnce(t *testing.T) {
 		t.Fatalf("%d entries stored, want %d", got, len(batch))
 	}
 }
+
+// TestSyncRefusesAnEntryForAStepThatHasPassed: an entry carries the step
+// the host's screen was drawn for; a second "end" for the same speech (a
+// double tap that reached the server) is refused with stale_step and
+// changes nothing, and the entries before it are kept.
+func TestSyncRefusesAnEntryForAStepThatHasPassed(t *testing.T) {
+	ts := startServer(t)
+	c := create7(t, ts, record.DealManual)
+	night := entries(0, kill7, next) // night 1 is step 1
+	night[0].Step, night[1].Step = 1, 1
+	if code, a := syncUp(t, ts, c, night...); code != 200 || a.Applied != 2 {
+		t.Fatalf("night: %d %+v", code, a)
+	}
+	ends := entries(2, next, next)
+	ends[0].Step, ends[1].Step = 2, 2 // both drawn for the morning's first step
+	before := len(storedEvents(t, ts, c.ID))
+	code, a := syncUp(t, ts, c, ends...)
+	if code != http.StatusConflict || a.Error == nil || a.Error.Code != string(record.CodeStaleStep) || a.Error.Message == "" || a.Applied != 3 {
+		t.Fatalf("a second end for the same speech: %d %+v", code, a)
+	}
+	g, err := engine.Replay(storedEvents(t, ts, c.ID))
+	if err != nil {
+		t.Fatal(err)
+	}
+	once, _, err := record.Replay(&c.Settings, append(night, ends[0]))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(ts.storedEntries(t, c.ID)); n != 3 || atOf(g) != atOf(once) || len(storedEvents(t, ts, c.ID)) == before {
+		t.Fatalf("after the refusal: %d entries, the game at %+v, want %+v after one end", n, atOf(g), atOf(once))
+	}
+}
