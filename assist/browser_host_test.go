@@ -37,6 +37,7 @@ type gameSpec struct {
 	Options map[string]string // house rules
 	Deal    string            // links, pass, manual
 	Timings map[string]int    // seconds
+	Double  bool              // "Create" is double-tapped
 }
 
 // create fills the setup screen and creates the game; it returns the id.
@@ -65,7 +66,11 @@ func (h *host) create(g gameSpec) string {
 	for k, v := range g.Timings {
 		h.setValue(`[data-t="time-`+k+`"]`, strconv.Itoa(v))
 	}
-	h.tap("create")
+	if g.Double {
+		h.doubleTap(`[data-t="create"]`)
+	} else {
+		h.tap("create")
+	}
 	h.waitJS(10*time.Second, `location.hash.startsWith('#/game/')`)
 	return strings.TrimPrefix(eval[string](h.tab, `location.hash`), "#/game/")
 }

@@ -129,8 +129,14 @@ type tab struct {
 
 func newTab(t *testing.T, name string, width, height int64, opts ...chromedp.ContextOption) *tab {
 	t.Helper()
-	root := theBrowser(t)
-	ctx, cancel := chromedp.NewContext(root, append([]chromedp.ContextOption{chromedp.WithNewBrowserContext()}, opts...)...)
+	return newTabIn(t, theBrowser(t), name, width, height, append([]chromedp.ContextOption{chromedp.WithNewBrowserContext()}, opts...)...)
+}
+
+// newTabIn opens a tab in browser context root (a tab of the package's
+// browser, or the first tab of a browser of the test's own).
+func newTabIn(t *testing.T, root context.Context, name string, width, height int64, opts ...chromedp.ContextOption) *tab {
+	t.Helper()
+	ctx, cancel := chromedp.NewContext(root, opts...)
 	t.Cleanup(cancel)
 	tb := &tab{t: t, ctx: ctx, name: name}
 	if err := chromedp.Do(ctx, chromedp.EmulateViewport(width, height)); err != nil {

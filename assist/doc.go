@@ -5,8 +5,13 @@
 //
 // The page runs the engine itself (compiled to WebAssembly from ./wasm), so
 // the host keeps playing by the real rules when the venue's connection
-// drops; every entry is queued on the phone and sent here in order, with an
-// id, to POST /host/api/games/{id}/sync. This package applies each entry
+// drops; every entry is kept on the phone (IndexedDB: the page shows it as
+// done, and sends it, only once its write has completed, with durability
+// "strict") and sent here in order, with an id, to
+// POST /host/api/games/{id}/sync. A control on the host's screen acts only
+// for the screen and the step it was drawn for (record.StepOf), so a double
+// tap acts once; an entry carries its step, and one whose step has passed
+// is refused (stale_step). This package applies each entry
 // once through its own engine.Game and appends the events to the same store
 // as online games, so the protocol is the engine's event log. It also makes
 // the games (the deal, a host token, card links for the players' phones),

@@ -4,7 +4,7 @@
 // at a time behind "tap to reveal / tap to hide"; (c) the cards were dealt by
 // hand and entered at the setup.
 
-import { h, mount, button } from './ui.js';
+import { h, mount, button, guard } from './ui.js';
 import { t, name, lang } from './i18n.js';
 import * as E from './engine.js';
 
@@ -63,11 +63,11 @@ function passScreen(G, done) {
   if (!p.shown) {
     mount(h('header', { class: 'step-head' }, h('div', { class: 'step-kicker' }, t('assist.deal.pass_title', { Seat: p.seat, All: n })),
       h('h2', {}, t('assist.deal.pass_to', { Who: who }))),
-    h('button', { type: 'button', class: 'card-face hidden-card', dataset: { t: 'reveal' }, onclick: () => set(p.seat, true) }, t('assist.card.reveal')));
+    h('button', { type: 'button', class: 'card-face hidden-card', dataset: { t: 'reveal' }, onclick: guard(() => set(p.seat, true)) }, t('assist.card.reveal')));
     return;
   }
   mount(h('header', { class: 'step-head' }, h('div', { class: 'step-kicker' }, who)),
-    h('button', { type: 'button', class: `card-face shown role-${s.roles[p.seat - 1]}`, dataset: { t: 'hide' }, onclick: () => set(p.seat + 1, false) },
+    h('button', { type: 'button', class: `card-face shown role-${s.roles[p.seat - 1]}`, dataset: { t: 'hide' }, onclick: guard(() => set(p.seat + 1, false)) },
       h('span', { class: 'role-name', dataset: { t: 'role' } }, name('role', s.roles[p.seat - 1])),
       h('span', { class: 'tap' }, t('assist.card.hide'))));
 }
