@@ -71,7 +71,7 @@ func (h *host) create(g gameSpec) string {
 	} else {
 		h.tap("create")
 	}
-	h.waitJS(10*time.Second, `location.hash.startsWith('#/game/')`)
+	h.waitJS(10*time.Second, `location.hash.startsWith('#/game/') && !!window.__assistGame && location.hash === '#/game/' + window.__assistGame.rec.id`)
 	return strings.TrimPrefix(eval[string](h.tab, `location.hash`), "#/game/")
 }
 

@@ -66,14 +66,14 @@ async function route() {
   if (noteAfterRoute) { toast(noteAfterRoute); noteAfterRoute = null; }
   const hash = location.hash || '#/';
   const m = hash.match(/^#\/game\/([0-9a-f]+)$/);
-  if (!m && game) { game.close(); game = null; }
+  if (!m && game) { game.close(); game = null; window.__assistGame = null; }
   const sync = document.getElementById('sync');
   if (sync && !m) { sync.textContent = ''; sync.className = 'sync'; }
   const join = hash.match(/^#\/join\/([0-9a-f]+)\/([0-9a-f]+)$/); // another phone's hand-off link
   if (join) { joinScreen(join[1], join[2]); return; }
   if (m) {
     if (!game || game.rec.id !== m[1]) {
-      if (game) { game.close(); game = null; }
+      if (game) { game.close(); game = null; window.__assistGame = null; }
       const rec = await storage.get(m[1]);
       if (mine !== routes) return;
       if (!rec) { location.hash = '#/'; return; }
