@@ -127,11 +127,12 @@ func (h *host) play(d driver) []votes {
 	return nil
 }
 
-// settle waits for the page to draw after a tap (the engine answers at
-// once; a frame is enough).
+// settle waits for the page to draw after a tap: the engine answers at
+// once, and the screen changes once the tap's entries are saved on the
+// phone (body[data-saving] is gone), within a frame.
 func (h *host) settle() {
 	h.t.Helper()
-	h.waitJS(5*time.Second, `new Promise((r) => requestAnimationFrame(() => r(true)))`)
+	h.waitJS(10*time.Second, `!document.body.dataset.saving && new Promise((r) => requestAnimationFrame(() => r(true)))`)
 }
 
 // deal walks the deal screen: pass-the-phone reveals and hides every card.

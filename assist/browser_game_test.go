@@ -429,7 +429,29 @@ type exported struct {
 
 // token is the host token the phone keeps for a game.
 func (h *host) token(id string) string {
-	return eval[string](h.tab, `JSON.parse(localStorage.getItem('assist.game.`+id+`')).token`)
+	h.t.Helper()
+	var rec struct{ Token string }
+	if err := json.Unmarshal([]byte(h.storedRecord(id)), &rec); err != nil {
+		h.t.Fatal(err)
+	}
+	return rec.Token
+}
+
+// storedRecord returns game id's record as the phone's storage (IndexedDB)
+// holds it, as JSON text ("" for none).
+func (h *host) storedRecord(id string) string {
+	h.t.Helper()
+	return evalAwait[string](h.tab, `new Promise((resolve, reject) => {
+		const r = indexedDB.open('assist');
+		r.onerror = () => reject(r.error);
+		r.onsuccess = () => {
+			const db = r.result;
+			if (!db.objectStoreNames.contains('games')) { db.close(); resolve(''); return; }
+			const q = db.transaction('games').objectStore('games').get(`+jsString(id)+`);
+			q.onsuccess = () => { db.close(); resolve(q.result ? JSON.stringify(q.result) : ''); };
+			q.onerror = () => reject(q.error);
+		};
+	})`)
 }
 
 func (ts *testServer) getJSON(t *testing.T, path, token string, v any) {

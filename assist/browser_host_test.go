@@ -21,9 +21,9 @@ type host struct {
 }
 
 // openHost opens the assistant on a 360 px phone and waits for the engine.
-func openHost(t *testing.T, ts *testServer, name string) *host {
+func openHost(t *testing.T, ts *testServer, name string, opts ...chromedp.ContextOption) *host {
 	t.Helper()
-	tb := newTab(t, name, 360, 740)
+	tb := newTab(t, name, 360, 740, opts...)
 	tb.do(30*time.Second, chromedp.Navigate(ts.URL+"/host/"))
 	tb.waitJS(30*time.Second, `window.__assistReady === true`)
 	return &host{tab: tb, ts: ts}
@@ -37,6 +37,7 @@ type gameSpec struct {
 	Options map[string]string // house rules
 	Deal    string            // links, pass, manual
 	Timings map[string]int    // seconds
+	Double  bool              // "Create" is double-tapped
 }
 
 // create fills the setup screen and creates the game; it returns the id.
@@ -65,8 +66,12 @@ func (h *host) create(g gameSpec) string {
 	for k, v := range g.Timings {
 		h.setValue(`[data-t="time-`+k+`"]`, strconv.Itoa(v))
 	}
-	h.tap("create")
-	h.waitJS(10*time.Second, `location.hash.startsWith('#/game/')`)
+	if g.Double {
+		h.doubleTap(`[data-t="create"]`)
+	} else {
+		h.tap("create")
+	}
+	h.waitJS(10*time.Second, `location.hash.startsWith('#/game/') && !!window.__assistGame && location.hash === '#/game/' + window.__assistGame.rec.id`)
 	return strings.TrimPrefix(eval[string](h.tab, `location.hash`), "#/game/")
 }
 

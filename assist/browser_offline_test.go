@@ -32,12 +32,11 @@ func (ts *testServer) storedEntries(t *testing.T, id string) []record.Command {
 // localEntries returns the entries the phone holds for a game.
 func (h *host) localEntries(id string) []record.Command {
 	h.t.Helper()
-	var out []record.Command
-	s := eval[string](h.tab, `JSON.stringify(JSON.parse(localStorage.getItem('assist.game.`+id+`')).commands)`)
-	if err := json.Unmarshal([]byte(s), &out); err != nil {
+	var rec struct{ Commands []record.Command }
+	if err := json.Unmarshal([]byte(h.storedRecord(id)), &rec); err != nil {
 		h.t.Fatal(err)
 	}
-	return out
+	return rec.Commands
 }
 
 // TestADroppedConnectionLosesNothing plays a 7-player game while the

@@ -26,7 +26,7 @@ import (
 // file that a test can really stop (the listener closed, every connection
 // cut, the database closed) and start again on the same address and file,
 // as a venue's server that goes away and comes back. The browser keeps its
-// origin (so its localStorage and service worker) across the restart.
+// origin (so its stored games and service worker) across the restart.
 type stoppable struct {
 	*testServer
 	t     *testing.T
@@ -246,7 +246,7 @@ func TestAGameMadeWithoutTheServer(t *testing.T) {
 		Settings record.Settings
 		Create   map[string]any
 	}
-	if err := json.Unmarshal([]byte(eval[string](h.tab, `localStorage.getItem('assist.game.`+id+`')`)), &rec); err != nil {
+	if err := json.Unmarshal([]byte(h.storedRecord(id)), &rec); err != nil {
 		t.Fatal(err)
 	}
 	if len(id) != assist.GameIDLen || len(rec.Token) != 48 || rec.Create == nil || rec.Create["seed"] != rec.Settings.Seed {
@@ -279,7 +279,8 @@ func TestAGameMadeWithoutTheServer(t *testing.T) {
 	// The server comes back: the game is made there first, then the entries.
 	s.start()
 	h.waitJS(syncWait, `document.getElementById('sync').dataset.waiting === '0'`)
-	if eval[bool](h.tab, `!!JSON.parse(localStorage.getItem('assist.game.`+id+`')).create`) {
+	var after struct{ Create map[string]any }
+	if err := json.Unmarshal([]byte(h.storedRecord(id)), &after); err != nil || after.Create != nil {
 		t.Fatal("the phone still holds the game's create after the server took it")
 	}
 	sameEntries(t, s.testServer, h, id)

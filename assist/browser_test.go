@@ -52,6 +52,17 @@ type testServer struct {
 	down        atomic.Bool
 	dropAnswers atomic.Int32
 	syncs       atomic.Int32 // sync requests that reached the handler
+
+	mu       sync.Mutex
+	requests []string // every request line's target that reached the server
+}
+
+// requestURIs returns the target of every request that reached the server
+// (path and query, as the request line and so every log holds it).
+func (ts *testServer) requestURIs() []string {
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	return append([]string(nil), ts.requests...)
 }
 
 func startServer(t *testing.T) *testServer {
@@ -75,6 +86,9 @@ func startServer(t *testing.T) *testServer {
 }
 
 func (ts *testServer) serve(w http.ResponseWriter, r *http.Request) {
+	ts.mu.Lock()
+	ts.requests = append(ts.requests, r.RequestURI)
+	ts.mu.Unlock()
 	api := strings.HasPrefix(r.URL.Path, "/host/api/")
 	if api && ts.down.Load() {
 		hangUp(w)
@@ -113,10 +127,16 @@ type tab struct {
 	errs []string
 }
 
-func newTab(t *testing.T, name string, width, height int64) *tab {
+func newTab(t *testing.T, name string, width, height int64, opts ...chromedp.ContextOption) *tab {
 	t.Helper()
-	root := theBrowser(t)
-	ctx, cancel := chromedp.NewContext(root, chromedp.WithNewBrowserContext())
+	return newTabIn(t, theBrowser(t), name, width, height, append([]chromedp.ContextOption{chromedp.WithNewBrowserContext()}, opts...)...)
+}
+
+// newTabIn opens a tab in browser context root (a tab of the package's
+// browser, or the first tab of a browser of the test's own).
+func newTabIn(t *testing.T, root context.Context, name string, width, height int64, opts ...chromedp.ContextOption) *tab {
+	t.Helper()
+	ctx, cancel := chromedp.NewContext(root, opts...)
 	t.Cleanup(cancel)
 	tb := &tab{t: t, ctx: ctx, name: name}
 	if err := chromedp.Do(ctx, chromedp.EmulateViewport(width, height)); err != nil {

@@ -1,12 +1,10 @@
 package assist
 
 import (
-	"fmt"
 	"net/http"
 	"slices"
 	"strconv"
 
-	"mafia/assist/bridge"
 	"mafia/engine"
 	"mafia/locale"
 )
@@ -77,38 +75,3 @@ func (h *Handler) cardStatus(w http.ResponseWriter, r *http.Request) {
 	slices.Sort(viewed)
 	writeJSON(w, http.StatusOK, map[string]any{"viewed": viewed})
 }
-
-// cardQR draws the QR code of a card's link (the whole URL, token included,
-// in the language of ?lang=) as SVG, for whoever holds the token (?t=).
-func (h *Handler) cardQR(w http.ResponseWriter, r *http.Request) {
-	id := r.PathValue("id")
-	gm, err := h.locked(r.Context(), id)
-	if err != nil {
-		h.fail(w, r, err, nil)
-		return
-	}
-	tok := r.URL.Query().Get("t")
-	n, err := gm.cardSeat(r, tok)
-	gm.mu.Unlock()
-	if err != nil {
-		h.fail(w, r, err, nil)
-		return
-	}
-	scheme := "http"
-	if r.TLS != nil || r.Header.Get("X-Forwarded-Proto") == "https" {
-		scheme = "https"
-	}
-	link := fmt.Sprintf("%s://%s/host/card/%s/%d?lang=%s#%s", scheme, r.Host, id, n, langOf(r), tok)
-	svg, err := qrSVG(link)
-	if err != nil {
-		h.fail(w, r, err, nil)
-		return
-	}
-	w.Header().Set("Content-Type", "image/svg+xml")
-	w.Header().Set("Cache-Control", "private, max-age=3600")
-	_, _ = w.Write([]byte(svg))
-}
-
-// qrSVG draws text's QR code as SVG (bridge.QRSVG, which the page's engine
-// uses too).
-func qrSVG(text string) (string, error) { return bridge.QRSVG(text) }

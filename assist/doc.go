@@ -5,8 +5,13 @@
 //
 // The page runs the engine itself (compiled to WebAssembly from ./wasm), so
 // the host keeps playing by the real rules when the venue's connection
-// drops; every entry is queued on the phone and sent here in order, with an
-// id, to POST /host/api/games/{id}/sync. This package applies each entry
+// drops; every entry is kept on the phone (IndexedDB: the page shows it as
+// done, and sends it, only once its write has completed, with durability
+// "strict") and sent here in order, with an id, to
+// POST /host/api/games/{id}/sync. A control on the host's screen acts only
+// for the screen and the step it was drawn for (record.StepOf), so a double
+// tap acts once; an entry carries its step, and one whose step has passed
+// is refused (stale_step). This package applies each entry
 // once through its own engine.Game and appends the events to the same store
 // as online games, so the protocol is the engine's event log. It also makes
 // the games (the deal, a host token, card links for the players' phones),
@@ -29,6 +34,13 @@
 // and host token of its own, and sends that create first when the
 // connection returns: the server deals again from the phone's seed and takes
 // the game only if the cards are the phone's (create_phone.go).
+//
+// No secret travels in a URL (secrets.go): the page sends the host's token
+// in an Authorization header, a link a phone opens (a card, a hand-off)
+// carries its token in the fragment, the page draws every QR code itself,
+// and a request with a token in its path or query is refused
+// (token_in_url). Every answer that holds a token is Cache-Control:
+// no-store.
 //
 // It owns the in-person tables: their store status (StatusLive,
 // StatusEnded) keeps them out of the online lobby and out of the rooms that

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"mafia/assist/bridge"
+	"mafia/assist/record"
 	"mafia/engine"
 	"mafia/locale"
 	"mafia/store"
@@ -62,8 +63,15 @@ func New(cfg Config) *Handler {
 	return h
 }
 
-// ServeHTTP serves a request for /host/ and below.
-func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) { h.mux.ServeHTTP(w, r) }
+// ServeHTTP serves a request for /host/ and below. A request with a secret
+// in its URL is refused whatever it asks for (secrets.go).
+func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if tokenInURL(r) {
+		h.refuseTokenInURL(w, r)
+		return
+	}
+	h.mux.ServeHTTP(w, r)
+}
 
 func (h *Handler) routes() {
 	m := http.NewServeMux()
@@ -81,7 +89,6 @@ func (h *Handler) routes() {
 	m.HandleFunc("POST /host/api/games/{id}/sync", h.syncGame)
 	m.HandleFunc("GET /host/api/games/{id}/cards", h.cardStatus)
 	m.HandleFunc("GET /host/api/games/{id}/cards/{seat}", h.getCard)
-	m.HandleFunc("GET /host/api/games/{id}/cards/{seat}/qr.svg", h.cardQR)
 	m.HandleFunc("GET /host/api/games/{id}/protocol.json", h.protocolJSON)
 	m.HandleFunc("GET /host/api/games/{id}/protocol.csv", h.protocolCSV)
 	h.mux = m
@@ -113,11 +120,11 @@ func statusOf(c engine.Code) int {
 		return http.StatusForbidden
 	case codeNotFound:
 		return http.StatusNotFound
-	case CodeOutOfOrder, CodeDiverged, CodeIDTaken, CodeDealMismatch:
+	case CodeOutOfOrder, CodeDiverged, CodeIDTaken, CodeDealMismatch, record.CodeStaleStep:
 		return http.StatusConflict
 	case codeInternal:
 		return http.StatusInternalServerError
-	case codeBadRequest, CodeBadGameID, CodeBadHostToken:
+	case codeBadRequest, CodeBadGameID, CodeBadHostToken, CodeTokenInURL:
 		return http.StatusBadRequest
 	}
 	// The engine refused an entry, or the settings: the request was
@@ -203,7 +210,8 @@ func tokenMatches(tok, hash string) bool {
 func hostCookie(id string) string { return "assist_" + id }
 
 // tokenOf returns a request's token for a game: a bearer token, or the
-// game's host cookie (never a query parameter, which logs and history keep).
+// game's host cookie (never the URL, which logs and history keep: see
+// secrets.go).
 func tokenOf(r *http.Request, id string) string {
 	if a := r.Header.Get("Authorization"); strings.HasPrefix(a, "Bearer ") {
 		return strings.TrimSpace(strings.TrimPrefix(a, "Bearer "))

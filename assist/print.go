@@ -97,6 +97,10 @@ func (h *Handler) servePrint(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	t, s, log := rd.table, rd.s, rd.log
+	if t.Status != StatusEnded {
+		// A running game's protocol shows every card: no cache keeps it.
+		w.Header().Set("Cache-Control", "no-store")
+	}
 	pg := newPage(r)
 	p := pg.p
 	pr := rd.build()

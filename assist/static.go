@@ -158,7 +158,9 @@ func renderStatus(w http.ResponseWriter, _ *http.Request, status int, name strin
 	}
 	h := w.Header()
 	h.Set("Content-Type", "text/html; charset=utf-8")
-	h.Set("Cache-Control", "no-cache")
+	if h.Get("Cache-Control") == "" { // a page may ask for no-store
+		h.Set("Cache-Control", "no-cache")
+	}
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("Referrer-Policy", "no-referrer")
 	h.Set("Content-Security-Policy", "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; "+

@@ -109,6 +109,9 @@ func (gm *game) enter(c record.Command) (kept int, err error) {
 		return len(log), nil
 	}
 	kept = len(gm.log)
+	if err := record.CheckStep(gm.log, c); err != nil {
+		return 0, err
+	}
 	ec, err := c.Engine()
 	if err != nil {
 		return 0, err

@@ -350,20 +350,6 @@ func TestACardLinkOpensOnlyItsCard(t *testing.T) {
 	if len(seen.Viewed) != 1 || seen.Viewed[0] != 3 {
 		t.Errorf("viewed: %v", seen.Viewed)
 	}
-	res, err := http.Get(ts.URL + "/host/api/games/" + c.ID + "/cards/3/qr.svg?t=" + c.Cards[2].Token)
-	if err != nil {
-		t.Fatal(err)
-	}
-	svg, _ := io.ReadAll(res.Body)
-	res.Body.Close()
-	if res.StatusCode != 200 || !bytes.HasPrefix(svg, []byte("<svg")) {
-		t.Errorf("QR: %d %.60s", res.StatusCode, svg)
-	}
-	res, _ = http.Get(ts.URL + "/host/api/games/" + c.ID + "/cards/3/qr.svg?t=wrong")
-	res.Body.Close()
-	if res.StatusCode != http.StatusForbidden {
-		t.Errorf("QR with a wrong token: %d", res.StatusCode)
-	}
 }
 
 // failingStore fails the next AppendEvents, as a server that stops between
@@ -462,5 +448,37 @@ func TestConcurrentRepeatsOfABatchApplyItOnce(t *testing.T) {
 	}
 	if got := len(ts.storedEntries(t, c.ID)); got != len(batch) {
 		t.Fatalf("%d entries stored, want %d", got, len(batch))
+	}
+}
+
+// TestSyncRefusesAnEntryForAStepThatHasPassed: an entry carries the step
+// the host's screen was drawn for; a second "end" for the same speech (a
+// double tap that reached the server) is refused with stale_step and
+// changes nothing, and the entries before it are kept.
+func TestSyncRefusesAnEntryForAStepThatHasPassed(t *testing.T) {
+	ts := startServer(t)
+	c := create7(t, ts, record.DealManual)
+	night := entries(0, kill7, next) // night 1 is step 1
+	night[0].Step, night[1].Step = 1, 1
+	if code, a := syncUp(t, ts, c, night...); code != 200 || a.Applied != 2 {
+		t.Fatalf("night: %d %+v", code, a)
+	}
+	ends := entries(2, next, next)
+	ends[0].Step, ends[1].Step = 2, 2 // both drawn for the morning's first step
+	before := len(storedEvents(t, ts, c.ID))
+	code, a := syncUp(t, ts, c, ends...)
+	if code != http.StatusConflict || a.Error == nil || a.Error.Code != string(record.CodeStaleStep) || a.Error.Message == "" || a.Applied != 3 {
+		t.Fatalf("a second end for the same speech: %d %+v", code, a)
+	}
+	g, err := engine.Replay(storedEvents(t, ts, c.ID))
+	if err != nil {
+		t.Fatal(err)
+	}
+	once, _, err := record.Replay(&c.Settings, append(night, ends[0]))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(ts.storedEntries(t, c.ID)); n != 3 || atOf(g) != atOf(once) || len(storedEvents(t, ts, c.ID)) == before {
+		t.Fatalf("after the refusal: %d entries, the game at %+v, want %+v after one end", n, atOf(g), atOf(once))
 	}
 }

@@ -2,6 +2,7 @@ package bridge_test
 
 import (
 	"encoding/json"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -120,4 +121,42 @@ func TestMafiaEntries(t *testing.T) {
 	if len(r.Commands) != 1 || r.Commands[0].Verb != "skip" || r.Commands[0].By != 4 {
 		t.Errorf("a miss: %+v", r.Commands)
 	}
+}
+
+// TestTheStateCarriesTheStepAndAStaleEntryIsRefused: the page's state
+// carries the step number, and an entry made for a step that has passed
+// (a second tap on a control drawn for it) is refused with stale_step in
+// the page's language and changes nothing.
+func TestTheStateCarriesTheStepAndAStaleEntryIsRefused(t *testing.T) {
+	b := bridge.New()
+	r := decode(t, b.Start(settings, ""))
+	if r.State.Step != 1 {
+		t.Fatalf("night 1 is step %d, want 1", r.State.Step)
+	}
+	r = decode(t, b.Apply(`{"id":"a","seq":0,"verb":"next","step":1}`))
+	if r.Error != nil || r.State.Step <= 1 {
+		t.Fatalf("the morning: %+v", r)
+	}
+	now := r.State.Step
+	b.SetLang("ka")
+	r = decode(t, b.Apply(`{"id":"b","seq":1,"verb":"next","step":1}`))
+	if r.Error == nil || r.Error.Code != "stale_step" || !isGeorgian(r.Error.Message) {
+		t.Fatalf("a second next for night 1: %+v", r.Error)
+	}
+	if st := decode(t, b.State()).State; st.Step != now {
+		t.Fatalf("the refused entry moved the game to step %d", st.Step)
+	}
+	r = decode(t, b.Apply(`{"id":"b","seq":1,"verb":"next","step":`+strconv.Itoa(now)+`}`))
+	if r.Error != nil || r.State.Step != now+1 {
+		t.Fatalf("the next for the step now: %+v", r)
+	}
+}
+
+func isGeorgian(s string) bool {
+	for _, c := range s {
+		if c >= 0x10D0 && c <= 0x10FF {
+			return true
+		}
+	}
+	return false
 }

@@ -20,6 +20,7 @@ func (b *Bridge) events(evs []engine.Event) []wire.Event {
 func (b *Bridge) state() *record.State {
 	st := record.Snapshot(b.game)
 	st.Queue = record.Queue(b.game, b.log)
+	st.Step = record.StepOf(b.log)
 	return &st
 }
 
@@ -54,9 +55,10 @@ func (b *Bridge) Start(settings, cmds string) string {
 	return encode(r)
 }
 
-// Apply hands one entry (JSON of record.Command; id and seq are the page's)
-// to the engine: the events it caused and the state after it, or the
-// engine's refusal in the page's language.
+// Apply hands one entry (JSON of record.Command; id, seq and step are the
+// page's) to the engine: the events it caused and the state after it, or
+// the engine's refusal in the page's language (stale_step for an entry
+// made for a step that has passed).
 //
 // An undo entry (record.VerbUndo) takes back the last action: the game is
 // replayed from the entries left in force, and the reply has no events.
@@ -70,6 +72,9 @@ func (b *Bridge) Apply(cmd string) string {
 	}
 	if err := record.CheckEntry(b.cmds, rc); err != nil {
 		return b.refuse(err)
+	}
+	if err := record.CheckStep(b.log, rc); err != nil {
+		return b.refuse(err) // a tap for a step that has passed
 	}
 	if rc.Verb == record.VerbUndo {
 		cmds := append(append([]record.Command(nil), b.cmds...), rc)

@@ -10,9 +10,8 @@ import (
 )
 
 // QRSVG draws text's QR code as an SVG square with a quiet zone of four
-// modules. The server draws the card links' codes with it, and the page
-// the hand-off link's (which holds the host's token, so it never goes to
-// the server in a URL).
+// modules. The page draws the codes of the card links and of the hand-off
+// link with it: each holds a token, so none is ever fetched by a URL.
 func QRSVG(text string) (string, error) {
 	c, err := qr.Encode(text, qr.M)
 	if err != nil {

@@ -24,6 +24,9 @@ type Command struct {
 	// entry): one tap may enter several entries (the mafia's choice, the
 	// hands for a candidate), and an undo takes them back together.
 	Part int `json:"part,omitempty"`
+	// Step is the step of the game the entry was made for (StepOf; 0: not
+	// recorded). An entry whose step has passed is refused (CheckStep).
+	Step int `json:"step,omitempty"`
 }
 
 // MaxID is the longest command id accepted.
@@ -78,8 +81,8 @@ func (e *ReplayError) Unwrap() error { return e.Err }
 // Replay starts the game and applies every entry in order; an undo entry
 // takes back the action it names, and the game is the engine's game of the
 // entries left in force (see Undo). It returns the game and its whole event
-// log, or a *ReplayError for the first entry that is refused (by CheckEntry
-// or by the engine), with the game and log as they were before it.
+// log, or a *ReplayError for the first entry that is refused (by CheckEntry,
+// CheckStep or the engine), with the game and log as they were before it.
 func Replay(s *Settings, cmds []Command) (*engine.Game, []engine.Event, error) {
 	r, err := replay(s, cmds)
 	if r == nil {

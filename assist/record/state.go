@@ -8,6 +8,7 @@ import "mafia/engine"
 type State struct {
 	Phase      string   `json:"phase"`
 	Round      int      `json:"round"`
+	Step       int      `json:"step"` // the step number (StepOf): a control carries the one it was drawn for
 	Speaker    int      `json:"speaker"`
 	Winner     string   `json:"winner,omitempty"`
 	Players    int      `json:"players"`

@@ -131,6 +131,9 @@ func replay(s *Settings, cmds []Command) (*replayed, error) {
 }
 
 func (r *replayed) apply(c Command) error {
+	if err := CheckStep(r.log, c); err != nil {
+		return err
+	}
 	ec, err := c.Engine()
 	if err != nil {
 		return err

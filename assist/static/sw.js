@@ -3,7 +3,7 @@
 // server). It keeps the page, its scripts and styles and the engine module
 // of one version in a cache of that version, so the page opens, reloads
 // and makes games while the server cannot be reached. The API
-// (/host/api/...) is never cached: entries wait in localStorage and sync.js
+// (/host/api/...) is never cached: entries wait in IndexedDB and sync.js
 // sends them. A new version installs its own cache, takes over at once and
 // deletes the old one.
 

@@ -3,7 +3,10 @@
 // skipped, except in CI (CI=true), where a missing browser is a failure.
 //
 // It is for tests only: nothing in the program imports it. It owns the
-// browser process and its profile folder; it must not know any page.
+// browser processes and their profile folders; it must not know any page.
+// Besides the shared browser, a test may start one of its own on a profile
+// folder it keeps (Start), kill it as a phone's browser dies, and start it
+// again on the same folder (kill.go).
 package browsertest
 
 import (
@@ -94,6 +97,23 @@ func (b *Browser) Context(t testing.TB) context.Context {
 	if err != nil {
 		t.Fatal(err)
 	}
+	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(), options(path, dir, b.extra)...)
+	ctx, cancel := chromedp.NewContext(alloc)
+	if err := chromedp.Do(ctx); err != nil {
+		cancel()
+		cancelAlloc()
+		os.RemoveAll(dir)
+		b.err = fmt.Errorf("start chromium: %w", err)
+		t.Fatal(b.err)
+	}
+	b.ctx = ctx
+	b.cancel = append(b.cancel, cancelAlloc, cancel, func() { os.RemoveAll(dir) })
+	return ctx
+}
+
+// options are the command line of every browser the tests start: headless,
+// on the profile folder dir, speaking English, with extra options last.
+func options(path, dir string, extra []chromedp.ExecAllocatorOption) []chromedp.ExecAllocatorOption {
 	opts := append(chromedp.DefaultExecAllocatorOptions[:],
 		chromedp.ExecPath(path),
 		chromedp.UserDataDir(dir),
@@ -109,19 +129,7 @@ func (b *Browser) Context(t testing.TB) context.Context {
 		chromedp.Flag("accept-lang", "en-US,en"),
 		chromedp.Flag("autoplay-policy", "no-user-gesture-required"),
 	)
-	opts = append(opts, b.extra...)
-	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
-	ctx, cancel := chromedp.NewContext(alloc)
-	if err := chromedp.Do(ctx); err != nil {
-		cancel()
-		cancelAlloc()
-		os.RemoveAll(dir)
-		b.err = fmt.Errorf("start chromium: %w", err)
-		t.Fatal(b.err)
-	}
-	b.ctx = ctx
-	b.cancel = append(b.cancel, cancelAlloc, cancel, func() { os.RemoveAll(dir) })
-	return ctx
+	return append(opts, extra...)
 }
 
 // Close stops the browser and removes its profile (from TestMain, after

@@ -56,21 +56,26 @@ function status(g) {
 
 // A sentence to show on the next screen (a game made on this phone).
 let noteAfterRoute = null;
+// Counts the routes: a game read from storage is shown only if no other
+// route began meanwhile.
+let routes = 0;
 
-function route() {
+async function route() {
+  const mine = ++routes;
   clearToast();
   if (noteAfterRoute) { toast(noteAfterRoute); noteAfterRoute = null; }
   const hash = location.hash || '#/';
   const m = hash.match(/^#\/game\/([0-9a-f]+)$/);
-  if (!m && game) { game.close(); game = null; }
+  if (!m && game) { game.close(); game = null; window.__assistGame = null; }
   const sync = document.getElementById('sync');
   if (sync && !m) { sync.textContent = ''; sync.className = 'sync'; }
   const join = hash.match(/^#\/join\/([0-9a-f]+)\/([0-9a-f]+)$/); // another phone's hand-off link
   if (join) { joinScreen(join[1], join[2]); return; }
   if (m) {
     if (!game || game.rec.id !== m[1]) {
-      if (game) game.close();
-      const rec = storage.get(m[1]);
+      if (game) { game.close(); game = null; window.__assistGame = null; }
+      const rec = await storage.get(m[1]);
+      if (mine !== routes) return;
       if (!rec) { location.hash = '#/'; return; }
       game = new Game(rec, status);
       window.__assistGame = game; // for tests and debugging
@@ -82,7 +87,7 @@ function route() {
     setupScreen((rec, note) => { noteAfterRoute = note || null; location.hash = `#/game/${rec.id}`; });
     return;
   }
-  homeScreen();
+  homeScreen(() => mine === routes);
 }
 
 async function boot() {
@@ -93,11 +98,17 @@ async function boot() {
     return;
   }
   I.setLang(I.initialLang());
+  try {
+    await storage.open();
+  } catch (_) {
+    document.getElementById('boot').textContent = I.t('assist.storage.unavailable');
+    return;
+  }
   shell();
   window.addEventListener('hashchange', route);
   document.addEventListener('pointerdown', unlockAudio, { once: true });
-  route();
-  window.__assistReady = true;
+  await route();
+  window.__assistReady = true; // the first screen is drawn (for tests)
   keepOnPhone();
 }
 

@@ -4,7 +4,7 @@
 
 import { h, mount, button, seatGrid, range, toast } from './ui.js';
 import { t } from './i18n.js';
-import { clock } from './timer.js';
+import { clock, stopTicking } from './timer.js';
 
 const SECONDS = { speech: 'speech', defence: 'defence', tie_speech: 'tie_speech', last_words: 'last_words' };
 
@@ -23,14 +23,14 @@ export function timedScreen(G) {
     nominate(G, head, key);
     return;
   }
-  const next = () => { ui.timer = null; G.do([{ verb: 'next' }]); };
+  const next = G.act(() => { stopTicking(); G.do([{ verb: 'next' }], () => { ui.timer = null; }); });
   const parts = [head, G.toolbar(), clock(ui, key, secs, () => G.save(), next)];
   if (st.phase === 'speech') {
     if (st.nominated) {
       const last = st.candidates[st.candidates.length - 1];
       parts.push(h('p', { class: 'note', dataset: { t: 'nominated' } }, t('assist.day.nominated', { Who: G.who(last) })));
     } else if (st.nominate.length) {
-      parts.push(button(t('assist.day.nominate'), () => { ui.nominating = key; G.save(); G.render(); }, 'accent', 'nominate'));
+      parts.push(button(t('assist.day.nominate'), G.act(() => { ui.nominating = key; G.save(); G.render(); }), 'accent', 'nominate'));
     }
   }
   if (st.candidates.length) {
@@ -48,7 +48,7 @@ export function timedScreen(G) {
 function nominate(G, head, key) {
   const st = G.state;
   const ui = G.rec.ui;
-  const close = () => { ui.nominating = null; G.save(); G.render(); };
+  const close = G.act(() => { ui.nominating = null; G.save(); G.render(); });
   mount(head,
     h('p', { class: 'say' }, t('assist.day.nominate_who', { Who: G.who(st.speaker) })),
     seatGrid({
@@ -56,7 +56,8 @@ function nominate(G, head, key) {
       label: (s) => [G.rec.settings.names[s - 1], ''],
       enabled: (s) => st.nominate.includes(s),
       out: (s) => !st.alive.includes(s),
-      onpick: (s) => { ui.nominating = null; G.do([{ verb: 'nominate', by: st.speaker, target: s }]); },
+      acts: true,
+      onpick: G.act((s) => G.do([{ verb: 'nominate', by: st.speaker, target: s }], () => { ui.nominating = null; })),
       ondisabled: (s) => toast(G.refusal({ verb: 'nominate', by: st.speaker, target: s }) || '', 'error'),
     }),
     button(t('assist.cancel'), close, 'secondary', 'cancel'));

@@ -1,10 +1,12 @@
 // Dealing the cards, three ways: (a) each player opens a link or scans its
-// QR code on their own phone; (b) the host's phone is passed round, one card
+// QR code on their own phone (the token rides in the link's fragment, and
+// the page draws the code itself, so no request ever carries it); (b) the host's phone is passed round, one card
 // at a time behind "tap to reveal / tap to hide"; (c) the cards were dealt by
 // hand and entered at the setup.
 
-import { h, mount, button } from './ui.js';
+import { h, mount, button, guard } from './ui.js';
 import { t, name, lang } from './i18n.js';
+import * as E from './engine.js';
 
 let poll = null;
 
@@ -24,7 +26,7 @@ export function dealScreen(G) {
     const url = `${location.origin}${path}?lang=${lang()}#${token}`;
     return h('li', { dataset: { seat: String(c.seat) }, class: seen.has(c.seat) ? 'seen' : '' },
       h('div', { class: 'card-who' }, G.who(c.seat), h('span', { class: 'tick' }, seen.has(c.seat) ? ` ✓ ${t('assist.deal.seen')}` : '')),
-      h('img', { class: 'qr', alt: t('assist.deal.qr_alt', { Who: G.who(c.seat) }), src: `/host/api/games/${G.rec.id}/cards/${c.seat}/qr.svg?t=${c.token}&lang=${lang()}`, loading: 'lazy' }),
+      qrImage(url, t('assist.deal.qr_alt', { Who: G.who(c.seat) }), c.seat),
       h('a', { class: 'link', href: url, target: '_blank', rel: 'noopener' }, url));
   }));
   mount(
@@ -61,11 +63,19 @@ function passScreen(G, done) {
   if (!p.shown) {
     mount(h('header', { class: 'step-head' }, h('div', { class: 'step-kicker' }, t('assist.deal.pass_title', { Seat: p.seat, All: n })),
       h('h2', {}, t('assist.deal.pass_to', { Who: who }))),
-    h('button', { type: 'button', class: 'card-face hidden-card', dataset: { t: 'reveal' }, onclick: () => set(p.seat, true) }, t('assist.card.reveal')));
+    h('button', { type: 'button', class: 'card-face hidden-card', dataset: { t: 'reveal' }, onclick: guard(() => set(p.seat, true)) }, t('assist.card.reveal')));
     return;
   }
   mount(h('header', { class: 'step-head' }, h('div', { class: 'step-kicker' }, who)),
-    h('button', { type: 'button', class: `card-face shown role-${s.roles[p.seat - 1]}`, dataset: { t: 'hide' }, onclick: () => set(p.seat + 1, false) },
+    h('button', { type: 'button', class: `card-face shown role-${s.roles[p.seat - 1]}`, dataset: { t: 'hide' }, onclick: guard(() => set(p.seat + 1, false)) },
       h('span', { class: 'role-name', dataset: { t: 'role' } }, name('role', s.roles[p.seat - 1])),
       h('span', { class: 'tap' }, t('assist.card.hide'))));
+}
+
+/** The QR code of a card link, drawn here by the engine module (never fetched: the link holds the token). */
+function qrImage(url, alt, seat) {
+  const code = E.qr(url);
+  if (!code.svg) return null;
+  return h('img', { class: 'qr', alt, dataset: { t: 'card-qr', seat: String(seat) },
+    src: `data:image/svg+xml;charset=utf-8,${encodeURIComponent(code.svg)}` });
 }

@@ -11,13 +11,13 @@ export function foulsPanel(G, pending) {
   const st = G.state;
   const limit = st.foul_limit;
   const removes = (s) => limit > 0 && st.fouls[s] + 1 >= limit;
-  const give = (s) => {
+  const give = G.act(async (s) => {
     const losing = limit > 1 && st.fouls[s] + 1 === limit - 1;
-    if (!G.do([{ verb: 'foul', target: s }])) return;
+    if (!(await G.do([{ verb: 'foul', target: s }]))) return;
     if (removes(s) || G.rec.ui.announce || G.state.phase === 'ended') return; // the game shows what follows
     if (losing) toast(t('assist.fouls.loses_speech', { Who: G.who(s) }));
     foulsPanel(G);
-  };
+  });
   mount(
     h('header', { class: 'step-head' }, h('h2', {}, t('assist.fouls.title'))),
     h('p', { class: 'note' }, limit > 0 ? t('assist.fouls.rule', { Lose: limit - 1, Out: limit }) : t('assist.fouls.recorded')),
@@ -27,6 +27,7 @@ export function foulsPanel(G, pending) {
       label: (s) => [G.rec.settings.names[s - 1], ''],
       mark: (s) => (st.fouls[s] ? plural('assist.fouls.count', st.fouls[s], { Count: st.fouls[s] }) : ''),
       selected: (s) => s === pending,
+      acts: true,
       onpick: (s) => (removes(s) ? foulsPanel(G, s) : give(s)),
     }),
     pending ? h('p', { class: 'warn' }, t('assist.fouls.removes', { Who: G.who(pending) })) : null,

@@ -1,6 +1,14 @@
 // One game on the host's phone: the engine's state, the entries the host
-// makes (each applied by the engine here first, then saved, then sent), the
-// announcements the host reads aloud, and which screen shows now.
+// makes (each applied by the engine here first, then saved on the phone,
+// then shown as done and sent), the announcements the host reads aloud,
+// and which screen shows now.
+//
+// A tap's entries are shown as done only once the phone's storage holds
+// them (storage.save resolved: the write completed); until then the screen
+// stays as it was and takes no other tap. A control carries the step of
+// the game it was drawn for (act): a tap that comes after the step has
+// passed does nothing, and its entries carry that step, so the engine
+// refuses them too (stale_step) if one ever got through.
 
 import * as E from './engine.js';
 import * as storage from './storage.js';
@@ -23,6 +31,7 @@ export class Game {
     rec.ui = rec.ui || {};
     rec.synced = rec.synced || 0;
     this.onStatus = onStatus;
+    this.saving = false; // a tap's entries are being written to the phone's storage
     this.begin(rec);
   }
 
@@ -83,7 +92,7 @@ export class Game {
    * Replaces this phone's game by the server's (GET /host/api/games/{id}):
    * the entries this phone made that the server does not hold are dropped.
    */
-  replace(server) {
+  async replace(server) {
     this.syncer.stop();
     const rec = this.rec;
     rec.settings = server.settings;
@@ -92,12 +101,18 @@ export class Game {
     rec.ended = !!server.ended;
     rec.ui = { dealt: rec.ui.dealt || server.commands.length > 0, resume: true };
     this.begin(rec);
-    this.save();
+    try {
+      await storage.save(rec);
+    } catch (_) {
+      toast(t('assist.storage.failed'), 'error');
+    }
     this.render();
   }
 
   /** Takes back the action an undo preview (E.undoable) names. */
-  undo(pre) {
+  async undo(pre) {
+    if (this.saving) return false;
+    const before = this.mark();
     const entry = { id: storage.newID(), seq: this.rec.commands.length, verb: 'undo', undo: pre.undo };
     const r = E.apply(entry);
     if (r.error) {
@@ -108,11 +123,56 @@ export class Game {
     this.rec.commands.push(entry);
     this.state = r.state;
     resumeUI(this, pre.commands);
-    this.save();
+    if (!(await this.keep(before))) return false;
     this.syncer.kick();
     this.render();
     toast(t('assist.undo.done'));
     return true;
+  }
+
+  /** Where the record stands now, to go back to if a write fails. */
+  mark() {
+    return { n: this.rec.commands.length, ui: JSON.stringify(this.rec.ui), ended: this.rec.ended };
+  }
+
+  /**
+   * Saves the record with the entries just made and waits until the
+   * phone's storage holds it; no tap acts meanwhile. If it cannot be
+   * saved, the entries are taken back (the game is as before the tap) and
+   * the page says so. Resolves to whether they were saved.
+   */
+  async keep(before) {
+    this.saving = true;
+    document.body.dataset.saving = 'true';
+    try {
+      await storage.save(this.rec);
+      return true;
+    } catch (_) {
+      this.rec.commands.length = before.n;
+      this.rec.ui = JSON.parse(before.ui);
+      this.rec.ended = before.ended;
+      const r = E.start(this.rec.settings, this.rec.commands);
+      this.state = r.state;
+      this.render();
+      toast(t('assist.storage.failed'), 'error');
+      return false;
+    } finally {
+      this.saving = false;
+      delete document.body.dataset.saving;
+    }
+  }
+
+  /**
+   * Wraps a control's action for the step of the game it is drawn for: it
+   * runs only while the game still stands at that step and no tap's
+   * entries are being saved; otherwise the tap does nothing.
+   */
+  act(fn) {
+    const step = this.state.step;
+    return (...args) => {
+      if (this.saving || this.state.step !== step) return undefined;
+      return fn(...args);
+    };
   }
 
   close() {
@@ -120,7 +180,10 @@ export class Game {
     stopTicking();
   }
 
-  save() { storage.save(this.rec); }
+  /** Saves where the screens are (no entry: nothing waits for it). */
+  save() {
+    storage.save(this.rec).catch(() => toast(t('assist.storage.failed'), 'error'));
+  }
 
   /** A seat as the host reads it: "7 · Nino". */
   who(s) {
@@ -130,16 +193,23 @@ export class Game {
   role(s) { return name('role', this.state.roles[s]); }
 
   /**
-   * Enters commands ({verb, by, target, yes}) one by one: each goes to the
-   * engine here; an accepted one is saved on the phone and queued for the
-   * server, a refused one stops the list with the engine's sentence.
+   * Enters one tap's commands ({verb, by, target, yes}) one by one, each for
+   * the step the game stands at: each goes to the engine here, and a
+   * refused one stops the list with the engine's sentence. then(ok), if
+   * given, moves the host's screens on (it must not draw). The entries are
+   * saved on the phone, and only then shown as done and queued for the
+   * server. Resolves to whether every command was taken. A tap while the
+   * last one's entries are being saved does nothing.
    */
-  do(cmds) {
+  async do(cmds, then) {
+    if (this.saving) return false;
+    const before = this.mark();
+    const step = this.state.step;
     const events = [];
     let refused = null;
     let part = 0; // the entries of one tap are taken back together
     for (const c of cmds) {
-      const entry = { id: storage.newID(), seq: this.rec.commands.length, verb: c.verb };
+      const entry = { id: storage.newID(), seq: this.rec.commands.length, verb: c.verb, step };
       if (part) entry.part = part;
       if (c.by) entry.by = c.by;
       if (c.target) entry.target = c.target;
@@ -150,13 +220,15 @@ export class Game {
       part += 1;
       this.state = r.state;
       events.push(...(r.events || []));
-      this.save();
     }
-    if (events.length) this.after(events);
-    this.save();
-    this.syncer.kick();
+    const notes = events.length ? this.after(events) : [];
+    if (then) then(!refused);
+    if (part > 0 && !(await this.keep(before))) return false;
+    if (part > 0) this.syncer.kick();
     this.render();
-    if (refused) toast(refused.message, 'error');
+    notes.forEach((n) => toast(n));
+    // A tap for a step that has passed does nothing, and says nothing.
+    if (refused && refused.code !== 'stale_step') toast(refused.message, 'error');
     return !refused;
   }
 
@@ -166,9 +238,13 @@ export class Game {
     return r.error ? r.error.message : null;
   }
 
-  /** Notes what the host must read aloud from the events of an entry. */
+  /**
+   * Notes what the host must read aloud from the events of an entry, and
+   * returns the short notes to show once the entries are saved.
+   */
   after(events) {
     const ui = this.rec.ui;
+    const notes = [];
     const lines = [];
     let title = null;
     let kind = '';
@@ -209,7 +285,7 @@ export class Game {
           lines.push(t('assist.ann.speech_lost', { Who: this.who(e.target) }));
           break;
         case 'fouled':
-          toast(plural('assist.ann.fouled', e.fouls, { Who: this.who(e.target), Count: e.fouls }));
+          notes.push(plural('assist.ann.fouled', e.fouls, { Who: this.who(e.target), Count: e.fouls }));
           break;
         case 'night_began':
           ui.night = { round: e.round, step: 0, answer: null, miss: false };
@@ -226,6 +302,7 @@ export class Game {
       }
     }
     if (lines.length || title) ui.announce = { title: title || t('assist.ann.title'), lines, kind };
+    return notes;
   }
 
   /** The lines of a closed vote: each candidate's votes and voters. */
@@ -269,7 +346,7 @@ export class Game {
       h('section', { class: `announce ${a.kind}`, dataset: { t: 'announce' } },
         h('h2', {}, a.title),
         a.lines.map((l) => h('p', { class: 'say' }, l))),
-      button(t('assist.continue'), () => { this.rec.ui.announce = null; this.save(); this.render(); }, 'primary', 'continue'),
+      button(t('assist.continue'), this.act(() => { this.rec.ui.announce = null; this.save(); this.render(); }), 'primary', 'continue'),
       h('div', { class: 'toolbar' }, this.undoButton()),
     );
   }
@@ -277,13 +354,13 @@ export class Game {
   /** The toolbar under the header: fouls, undo, and the game's menu. */
   toolbar() {
     return h('div', { class: 'toolbar' },
-      button(t('assist.fouls.button'), () => foulsPanel(this), 'secondary small', 'fouls'),
+      button(t('assist.fouls.button'), this.act(() => foulsPanel(this)), 'secondary small', 'fouls'),
       this.undoButton(),
-      button(t('assist.menu.button'), () => menuScreen(this), 'secondary small', 'menu'));
+      button(t('assist.menu.button'), this.act(() => menuScreen(this)), 'secondary small', 'menu'));
   }
 
   /** The button that takes back the last entry (after a confirmation). */
   undoButton() {
-    return button(`↶ ${t('assist.undo.button')}`, () => confirmUndo(this), 'secondary small', 'undo');
+    return button(`↶ ${t('assist.undo.button')}`, this.act(() => confirmUndo(this)), 'secondary small', 'undo');
   }
 }

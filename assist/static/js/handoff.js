@@ -94,15 +94,20 @@ export async function joinScreen(id, token) {
     return;
   }
   const g = r.game;
-  const local = storage.get(id);
-  const load = () => {
+  const local = await storage.get(id);
+  const load = async () => {
     const rec = {
       id, token, settings: g.settings, cards: (local && local.cards) || [], commands: g.commands, synced: g.commands.length,
       created: (local && local.created) || new Date().toISOString(), ended: !!g.ended,
       // The deal happened on the first phone, unless the host still passes this one round.
       ui: { dealt: g.commands.length > 0 || g.settings.deal !== 'pass', resume: true },
     };
-    storage.save(rec);
+    try {
+      await storage.save(rec);
+    } catch (_) {
+      toast(t('assist.storage.failed'), 'error');
+      return;
+    }
     location.replace(`#/game/${id}`);
     toast(t('assist.join.loaded'));
   };

@@ -7,12 +7,13 @@ import * as storage from './storage.js';
 import { link } from './sync.js';
 import { workerNote } from './offline.js';
 
-/** Draws the home screen. */
-export function homeScreen() {
-  const mine = storage.list().filter((g) => !g.ended);
+/** Draws the home screen (unless still() says the host went elsewhere meanwhile). */
+export async function homeScreen(still) {
+  const mine = (await storage.list()).filter((g) => !g.ended);
+  if (still && !still()) return;
   const history = h('div', { class: 'history', dataset: { t: 'history' } }, h('p', { class: 'note' }, t('assist.loading')));
   mount(
-    workerNote(homeScreen),
+    workerNote(() => homeScreen()),
     h('section', { class: 'hero' }, h('h2', {}, t('assist.home_title')), h('p', { class: 'note' }, t('assist.home_hint'))),
     button(t('assist.new_game'), () => { location.hash = '#/new'; }, 'primary', 'new-game'),
     mine.length ? h('section', { class: 'card' }, h('h3', {}, t('assist.running')),

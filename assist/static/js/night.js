@@ -21,14 +21,16 @@ export function nightScreen(G) {
     G.save();
   }
   const n = ui.night;
-  const advance = () => { n.step += 1; n.answer = null; n.pick = 0; G.save(); G.render(); };
+  // The next wake: moved to with the tap's entries (then), or at once.
+  const onward = () => { n.step += 1; n.answer = null; n.pick = 0; };
+  const advance = () => { onward(); G.save(); G.render(); };
   const head = h('header', { class: 'step-head night' },
     h('div', { class: 'step-kicker' }, t('assist.night.title', { Round: sc.round })));
   if (n.step >= sc.wakes.length) {
     mount(head, G.toolbar(),
       h('h2', {}, t('assist.night.morning_title')),
       h('p', { class: 'say' }, t('assist.say.morning')),
-      button(t('assist.night.end'), () => G.do([{ verb: 'next' }]), 'primary', 'morning'));
+      button(t('assist.night.end'), G.act(() => G.do([{ verb: 'next' }])), 'primary', 'morning'));
     return;
   }
   const w = sc.wakes[n.step];
@@ -37,14 +39,14 @@ export function nightScreen(G) {
     h('div', { class: 'holders' }, w.seats.map((s) => G.who(s)).join(', ')));
   const say = h('p', { class: 'say' }, t(`assist.say.${w.role}`));
   const sleep = h('p', { class: 'say sleep' }, t(`assist.say.${w.role}_sleep`));
-  const next = (label) => button(label || t('assist.night.next'), () => {
+  const next = (label) => button(label || t('assist.night.next'), G.act(() => {
     if (w.role === 'don' && n.miss) {
-      n.miss = false;
-      G.save();
-      G.do([{ verb: 'skip', by: w.actor }]);
+      // The mafia chose nobody: the Don's own skip, after his check.
+      G.do([{ verb: 'skip', by: w.actor }], () => { n.miss = false; onward(); });
+      return;
     }
     advance();
-  }, 'primary', 'next');
+  }), 'primary', 'next');
 
   if (sc.meeting) {
     mount(head, G.toolbar(), h('p', { class: 'note' }, t('assist.night.meeting')), say, sleep, next());
@@ -74,37 +76,35 @@ export function nightScreen(G) {
     onpick: pick,
     ondisabled: (s) => toast(G.refusal({ verb: w.verb, by: w.actor, target: s }) || t('assist.night.not_now'), 'error'),
   });
-  const confirm = () => {
+  const confirm = G.act(() => {
     const target = n.pick;
     if (!target) return;
     if (w.role === 'mafia') {
-      G.do(E.mafia(target));
-      advance();
+      G.do(E.mafia(target), onward);
       return;
     }
-    if (!G.do([{ verb: w.verb, by: w.actor, target }])) return;
-    if (w.verb === 'check') {
-      const now = G.state.night.wakes.find((x) => x.role === w.role);
-      n.answer = (now && now.result) || null;
-      n.pick = 0;
-      G.save();
-      G.render();
-      return;
-    }
-    advance();
-  };
-  const skip = () => {
+    G.do([{ verb: w.verb, by: w.actor, target }], (ok) => {
+      if (!ok) return;
+      if (w.verb === 'check') {
+        // The answer, shown large, before the next wake.
+        const now = G.state.night.wakes.find((x) => x.role === w.role);
+        n.answer = (now && now.result) || null;
+        n.pick = 0;
+        return;
+      }
+      onward();
+    });
+  });
+  const skip = G.act(() => {
     if (w.role === 'mafia') {
       const cmds = E.mafia(0);
       const donAlive = sc.wakes.some((x) => x.role === 'don' && x.alive);
-      n.miss = donAlive;
-      if (cmds.length) G.do(cmds);
-      advance();
+      if (!cmds.length) { n.miss = donAlive; advance(); return; }
+      G.do(cmds, () => { n.miss = donAlive; onward(); });
       return;
     }
-    n.miss = false;
-    if (G.do([{ verb: 'skip', by: w.actor }])) advance();
-  };
+    G.do([{ verb: 'skip', by: w.actor }], (ok) => { n.miss = false; if (ok) onward(); });
+  });
   const extra = w.role === 'maniac' ? h('p', { class: 'note' }, t('assist.night.shots_left', { Count: w.shots_left })) : null;
   const chosen = n.pick ? t('assist.night.confirm', { Who: G.who(n.pick) }) : t('assist.night.choose');
   mount(head, G.toolbar(), say, extra, grid,

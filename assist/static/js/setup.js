@@ -24,6 +24,7 @@ function fresh() {
 }
 
 let form = null;
+let creating = false; // a create is on its way: another tap does not make a second game
 
 /** Draws the setup form; onCreated(rec, note) once the game is made. */
 export function setupScreen(onCreated) {
@@ -85,6 +86,15 @@ export function setupScreen(onCreated) {
     : h('span', { class: 'deal-hint' }, t(`assist.deal.${d}_hint`)))));
 
   const create = async () => {
+    if (creating) return;
+    creating = true;
+    try {
+      await createGame();
+    } finally {
+      creating = false;
+    }
+  };
+  const createGame = async () => {
     const body = {
       name: f.name.trim(), names: range(n).map((s) => (f.names[s - 1] || '').trim() || t('assist.setup.seat', { Seat: s })),
       options: f.options, deal: f.deal, lang: lang(),
@@ -102,7 +112,7 @@ export function setupScreen(onCreated) {
       if (f.deal === 'links') { toast(t('assist.offline.links_offline'), 'error'); redraw(); return; }
       const made = makeHere(body);
       if (made.error) { toast(made.error.message, 'error'); return; }
-      storage.save(made.rec);
+      if (!(await saved(made.rec))) return;
       form = null;
       onCreated(made.rec, t('assist.offline.made_here'));
       return;
@@ -111,7 +121,7 @@ export function setupScreen(onCreated) {
     if (!res.ok) { toast(out.error.message, 'error'); return; }
     const rec = { id: out.id, token: out.host_token, settings: out.settings, cards: out.cards || [], commands: [], synced: 0,
       created: new Date().toISOString(), ui: {} };
-    storage.save(rec);
+    if (!(await saved(rec))) return;
     form = null;
     onCreated(rec);
   };
@@ -128,6 +138,17 @@ export function setupScreen(onCreated) {
     h('details', { class: 'card' }, h('summary', {}, t('assist.setup.timings')), timings),
     button(t('assist.setup.create'), checked.error ? () => toast(checked.error.message, 'error') : create, 'primary', 'create'),
   );
+}
+
+/** Saves a new game on the phone; false (and the page says so) when it cannot. */
+async function saved(rec) {
+  try {
+    await storage.save(rec);
+    return true;
+  } catch (_) {
+    toast(t('assist.storage.failed'), 'error');
+    return false;
+  }
 }
 
 /** Forgets a half-filled form. */

@@ -1,8 +1,10 @@
 // Sends a game's entries to the server in order, a batch at a time, until it
-// holds them all. The server applies each place once, so a batch resent
-// after a lost answer changes nothing. While the connection is down the
-// entries wait on the phone (storage.js); sending resumes when the browser
-// is back online, and every few seconds in any case. A game made on the
+// holds them all. Only entries the phone's storage holds are sent (so the
+// server never holds an entry the phone could lose). The server applies
+// each place once, so a batch resent after a lost answer changes nothing.
+// While the connection is down the entries wait on the phone (storage.js);
+// sending resumes when the browser is back online, and every few seconds
+// in any case. A game made on the
 // phone while the server could not be reached (rec.create) is sent first:
 // the server makes it under the phone's id, token and deal, and takes a
 // repeat of that create as the same game.
@@ -89,7 +91,9 @@ export class Syncer {
     try {
       if (this.rec.create && !(await this.create())) return;
       while (this.waiting() > 0 && !this.stopped) {
-        const batch = this.rec.commands.slice(this.rec.synced, this.rec.synced + BATCH);
+        const upto = Math.min(this.rec.synced + BATCH, storage.stored(this.rec.id));
+        if (upto <= this.rec.synced) break; // the rest is being saved: sent once it is (the game kicks)
+        const batch = this.rec.commands.slice(this.rec.synced, upto);
         this.set('sending');
         const got = await post(`/host/api/games/${this.rec.id}/sync`, { commands: batch }, this.rec.token);
         if (!got) {
@@ -105,7 +109,7 @@ export class Syncer {
         if (ours && typeof body.applied === 'number' && body.applied <= this.rec.commands.length) {
           const progress = body.applied !== this.rec.synced;
           this.rec.synced = body.applied;
-          storage.save(this.rec);
+          storage.save(this.rec).catch(() => {}); // kept with the next save if not now
           if (res.ok || (res.status === 409 && body.error.code === 'out_of_order' && progress)) {
             this.delay = 1000;
             continue;
@@ -138,7 +142,7 @@ export class Syncer {
     const { res, body } = got;
     if (res.ok && body.id === this.rec.id) {
       delete this.rec.create;
-      storage.save(this.rec);
+      storage.save(this.rec).catch(() => {}); // not kept: the server takes the same create again
       this.delay = 1000;
       return true;
     }

@@ -51,7 +51,7 @@ export function stopTicking() {
 
 /**
  * Draws the clock for step key lasting seconds. ui is rec.ui (saved by
- * save()); onEnd ends the step (the host's "next").
+ * save()); onEnd ends the step (the host's "next"; it stops the ticking).
  */
 export function clock(ui, key, seconds, save, onEnd, endLabel) {
   stopTicking();
@@ -83,6 +83,6 @@ export function clock(ui, key, seconds, save, onEnd, endLabel) {
   draw();
   ticker = setInterval(() => { if (!document.body.contains(face)) stopTicking(); else draw(); }, 200);
   wrap.append(face, h('div', { class: 'clock-track' }, bar),
-    h('div', { class: 'row' }, pause, button(endLabel || t('assist.timer.end'), () => { stopTicking(); onEnd(); }, 'primary', 'end')));
+    h('div', { class: 'row' }, pause, button(endLabel || t('assist.timer.end'), onEnd, 'primary', 'end')));
   return wrap;
 }

@@ -20,7 +20,7 @@ export function confirmUndo(G) {
     h('ul', { class: 'undo-lines', dataset: { t: 'undo-lines' } }, pre.lines.map((l) => h('li', {}, l))),
     h('p', { class: 'note' }, t('assist.undo.note')),
     h('div', { class: 'actions' },
-      button(t('assist.undo.confirm'), () => G.undo(pre), 'primary', 'confirm-undo'),
+      button(t('assist.undo.confirm'), G.act(() => G.undo(pre)), 'primary', 'confirm-undo'),
       button(t('assist.cancel'), () => G.render(), 'secondary', 'cancel-undo')));
 }
 

@@ -25,7 +25,7 @@ export function voteScreen(G) {
     h('div', { class: 'step-name', dataset: { t: 'phase', phase: st.phase } }, t(`assist.step.${st.phase}`)),
     h('ol', { class: 'cands' }, cands.map((s, i) =>
       h('li', { class: i === idx ? 'now' : (i < idx ? 'done' : '') }, G.who(s)))));
-  const close = () => { G.do([{ verb: 'next' }]); };
+  const close = G.act(() => G.do([{ verb: 'next' }]));
   if (cands.length === 1) {
     mount(head, G.toolbar(),
       h('p', { class: 'say' }, t('assist.vote.only', { Who: G.who(c) })),
@@ -48,14 +48,17 @@ export function voteScreen(G) {
     G.save();
     G.render();
   };
-  const confirm = () => {
+  const confirm = G.act(() => {
     const cmds = v.marked.map((s) => ({ verb: 'vote', by: s, target: c }));
-    v.marked.forEach((s) => { v.votes[s] = c; });
-    v.marked = [];
-    v.idx = idx + 1;
-    G.save();
-    if (cmds.length) G.do(cmds); else G.render();
-  };
+    // The next candidate, once the hands are entered.
+    const onward = () => {
+      v.marked.forEach((s) => { v.votes[s] = c; });
+      v.marked = [];
+      v.idx = idx + 1;
+    };
+    if (!cmds.length) { onward(); G.save(); G.render(); return; }
+    G.do(cmds, onward);
+  });
   mount(head, G.toolbar(),
     h('h2', { dataset: { t: 'candidate', seat: String(c) } }, t('assist.vote.for', { Who: G.who(c) })),
     h('p', { class: 'say' }, t('assist.vote.tap')),
@@ -88,12 +91,10 @@ export function allVoteScreen(G) {
     G.save();
     G.render();
   };
-  const confirm = () => {
+  const confirm = G.act(() => {
     const cmds = a.marked.filter((s) => st.pending.includes(s)).map((s) => ({ verb: 'all_vote', by: s, yes: true }));
-    a.marked = [];
-    G.save();
-    G.do([...cmds, { verb: 'next' }]);
-  };
+    G.do([...cmds, { verb: 'next' }], () => { a.marked = []; });
+  });
   mount(head, G.toolbar(),
     h('p', { class: 'say' }, plural('assist.allvote.need', need, { Count: need, Living: living })),
     h('div', { class: 'count', dataset: { t: 'hands' } }, String(marked.size)),

@@ -1,0 +1,180 @@
+package assist_test
+
+import (
+	"context"
+	"encoding/json"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"mafia/assist/record"
+	"mafia/internal/browsertest"
+)
+
+// phone is the host's phone with a browser of its own on a profile folder
+// that outlives it: the test kills the browser (SIGKILL to every process
+// of it, as a dead battery or the phone's system would) and opens it again
+// on the same folder.
+type phone struct {
+	*host
+	t    *testing.T
+	dir  string
+	proc *browsertest.Process
+}
+
+func newPhone(t *testing.T, ts *testServer) *phone {
+	ph := &phone{t: t, dir: t.TempDir()}
+	ph.host = &host{ts: ts}
+	return ph
+}
+
+// open starts the browser on the phone's folder and loads path.
+func (ph *phone) open(path string, game bool) {
+	ph.t.Helper()
+	ph.proc = browsertest.Start(ph.t, ph.dir)
+	ph.tab = newTabIn(ph.t, ph.proc.Context(), "phone", 360, 740)
+	ph.do(30*time.Second, chromedp.Navigate(ph.ts.URL+path))
+	want := `window.__assistReady === true`
+	if game {
+		want += ` && !!window.__assistGame`
+	}
+	ph.waitJS(30*time.Second, want)
+}
+
+// screenJS is the screen as the host sees it, without the ticking clock.
+const screenJS = `(() => {
+	const s = document.getElementById('screen');
+	if (!s) return '';
+	const c = s.querySelector('[data-t="clock"]');
+	return c ? s.innerText.replace(c.innerText, '') : s.innerText;
+})()`
+
+// shown is what the page showed when the browser was killed.
+type shown struct {
+	Entries int    `json:"entries"` // the entries the game holds (each shown as done)
+	Phase   string `json:"phase"`
+	Round   int    `json:"round"`
+	Speaker int    `json:"speaker"`
+}
+
+// tapAndKill taps a control, waits until the page shows the tap as done
+// (the screen changes), and kills the browser at once; then it opens the
+// browser again on the same folder and the game, and checks that every
+// entry shown as done is still there, at the same step. online says
+// whether the server can be reached: then the page must sync without
+// claiming that another phone took the game over.
+func (ph *phone) tapAndKill(id, what, sel string, online bool) {
+	ph.t.Helper()
+	before := eval[string](ph.tab, screenJS)
+	ph.click(sel)
+	ctx, cancel := context.WithTimeout(ph.ctx, 10*time.Second)
+	js, err := chromedp.Run(ctx, chromedp.Poll[string](`(() => {
+		if (`+screenJS+` === `+jsString(before)+`) return '';
+		const g = window.__assistGame, st = g.state;
+		return JSON.stringify({entries: g.rec.commands.length, phase: st.phase, round: st.round, speaker: st.speaker});
+	})()`, chromedp.WithPollingMutation()))
+	cancel()
+	if err != nil {
+		ph.t.Fatalf("%s: the tap was not shown: %v\n%s", what, err, ph.text())
+	}
+	ph.proc.Kill(ph.t)
+	var was shown
+	if err := json.Unmarshal([]byte(js), &was); err != nil {
+		ph.t.Fatal(err)
+	}
+
+	ph.open("/host/#/game/"+id, false)
+	if !eval[bool](ph.tab, `!!window.__assistGame`) {
+		ph.t.Fatalf("%s: the page showed %d entries as done; after the browser was killed the game is gone from the phone", what, was.Entries)
+	}
+	kept := eval[int](ph.tab, `window.__assistGame.rec.commands.length`)
+	st := ph.state()
+	if kept < was.Entries {
+		ph.t.Errorf("%s: the page showed %d entries as done; after the browser was killed it kept %d", what, was.Entries, kept)
+	} else if st.Phase != was.Phase || st.Round != was.Round || st.Speaker != was.Speaker {
+		ph.t.Errorf("%s: the page showed %s/%d/%d; opened again it stands at %s/%d/%d", what,
+			was.Phase, was.Round, was.Speaker, st.Phase, st.Round, st.Speaker)
+	}
+	if online {
+		ph.waitJS(syncWait, `document.getElementById('sync').dataset.waiting === '0' || !!document.querySelector('[data-t="diverged"]')`)
+		ph.settle()
+		if ph.exists("diverged") {
+			ph.t.Errorf("%s: opened again, the page claims the game continues on another phone", what)
+		}
+	}
+	if ph.t.Failed() {
+		ph.t.FailNow()
+	}
+}
+
+// TestEveryEntryShownAsDoneOutlivesTheBrowser kills the host's browser
+// (SIGKILL to all its processes, not a closed tab) right after each of a
+// game's taps of every kind that enters something: the mafia's choice, the
+// checks, a doctor's skip, the morning, the end of last words and of a
+// speech, a nomination, a foul, the hands for a candidate, the close of the
+// vote. After each it opens the browser again on the same profile and the
+// game: every entry the page showed as done is there, at the same step.
+// The first taps are made with the server reachable (the page, opened
+// again, must not claim that another phone took the game over), the
+// others without it; when it returns, every entry arrives, once.
+func TestEveryEntryShownAsDoneOutlivesTheBrowser(t *testing.T) {
+	ts := startServer(t)
+	ph := newPhone(t, ts)
+	ph.open("/host/", false)
+	id := ph.create(gameSpec{Names: names7, Deal: record.DealManual, Roles: roles7})
+	ph.waitJS(10*time.Second, `!!document.querySelector('[data-t="wake"][data-role="mafia"]')`)
+	seat := func(s int) string { return `.seats [data-seat="` + strconv.Itoa(s) + `"]` }
+	pick := func(s int) { ph.click(seat(s)); ph.settle() }
+
+	// Night 1, online: the mafia kill 7, the Don and the detective check.
+	pick(7)
+	ph.tapAndKill(id, "the mafia's choice", `[data-t="confirm"]`, true)
+	pick(5)
+	ph.tapAndKill(id, "the Don's check", `[data-t="confirm"]`, true)
+	ph.tap("next")
+	pick(2)
+	ph.tapAndKill(id, "the detective's check", `[data-t="confirm"]`, true)
+	ph.tap("next")
+	ph.tapAndKill(id, "the doctor's skip", `[data-t="skip"]`, true)
+	ph.tapAndKill(id, "the morning", `[data-t="morning"]`, true)
+	ph.tap("continue")
+	ph.settle()
+	if ph.screen() == "last_words" {
+		ph.tapAndKill(id, "the end of the last words", `[data-t="end"]`, true)
+	}
+
+	// Day 1 without the server.
+	ts.down.Store(true)
+	ph.tap("nominate")
+	ph.tapAndKill(id, "a nomination", seat(4), false)
+	ph.tap("fouls")
+	ph.tapAndKill(id, "a foul", seat(3), false) // opened again, the page is back at the speech
+	ph.tapAndKill(id, "the end of a speech", `[data-t="end"]`, false)
+	ph.tap("nominate")
+	pick(6)
+	for sc := ph.screen(); sc == "speech" || sc == "defence"; sc = ph.screen() {
+		ph.tap("end")
+		ph.settle()
+	}
+	if got := ph.screen(); got != "vote" {
+		t.Fatalf("after the speeches the page shows %q", got)
+	}
+	pick(1)
+	pick(3)
+	ph.tapAndKill(id, "the hands for a candidate", `[data-t="confirm-hands"]`, false)
+	ph.tapAndKill(id, "the close of the vote", `[data-t="close-vote"]`, false)
+
+	// The server returns: every entry arrives once, and no hand-off is claimed.
+	waiting := eval[string](ph.tab, `document.getElementById('sync').dataset.waiting`)
+	if waiting == "0" {
+		t.Fatal("nothing waits to be sent after a day without the server")
+	}
+	ts.down.Store(false)
+	ph.waitJS(syncWait, `document.getElementById('sync').dataset.waiting === '0' || !!document.querySelector('[data-t="diverged"]')`)
+	if ph.exists("diverged") {
+		t.Fatal("back online, the page claims the game continues on another phone")
+	}
+	sameEntries(t, ts, ph.host, id)
+}
