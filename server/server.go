@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"errors"
 	"log/slog"
 	"net/http"
 	"sync"
@@ -45,6 +46,7 @@ type Server struct {
 	metrics *metrics
 	mu      sync.Mutex
 	rooms   map[string]*room.Room
+	damaged map[string]struct{} // tables set aside (see setAside)
 	stop    chan struct{}
 	wg      sync.WaitGroup
 	mux     *http.ServeMux
@@ -73,7 +75,7 @@ func New(cfg Config) *Server {
 	if cfg.Heartbeat <= 0 {
 		cfg.Heartbeat = time.Second
 	}
-	s := &Server{cfg: cfg, log: cfg.Log, metrics: newMetrics(), rooms: map[string]*room.Room{}, stop: make(chan struct{})}
+	s := &Server{cfg: cfg, log: cfg.Log, metrics: newMetrics(), rooms: map[string]*room.Room{}, damaged: map[string]struct{}{}, stop: make(chan struct{})}
 	s.metrics.watchStore(cfg.Store)
 	s.routes()
 	return s
@@ -114,37 +116,45 @@ func (s *Server) add(r *room.Room) {
 
 // Resume brings back every table still in the lobby or playing, each game at
 // its last event with its clock resumed from the time that was left, and
-// starts the heartbeat.
+// starts the heartbeat. A table whose record is damaged is set aside (see
+// setAside) and the others are served; one that cannot be read for another
+// reason (the store failing) is logged and left for a later request to
+// bring back. It fails only when the store cannot list the tables at all.
 func (s *Server) Resume(ctx context.Context) (int, error) {
 	last, err := s.cfg.Store.LastHeartbeat(ctx)
 	if err != nil {
-		return 0, err
+		// Not knowing when the server stopped costs the games their time
+		// left (each step starts over), not their service.
+		s.log.Error("last heartbeat unreadable: every resumed step starts with its full time", "err", err)
+		last = time.Time{}
 	}
 	n := 0
 	for _, st := range []store.Status{store.StatusPlaying, store.StatusLobby} {
-		tables, err := s.cfg.Store.Tables(ctx, st, false, 0)
-		if err != nil {
+		ids, err := s.cfg.Store.TableIDs(ctx, st)
+		if errors.Is(err, store.ErrDamaged) {
+			// Rows that cannot be read at all: their tables are lost to
+			// the listing (and refused when asked for); the rest go on.
+			s.log.Error("list tables", "status", st, "err", err)
+		} else if err != nil {
 			return n, err
 		}
-		for _, t := range tables {
-			t, seats, err := s.cfg.Store.Table(ctx, t.ID)
-			if err != nil {
-				return n, err
+		for _, id := range ids {
+			st, err := s.read(ctx, id)
+			var r *room.Room
+			if err == nil {
+				r, err = s.resume(st, last)
 			}
-			log, err := s.cfg.Store.Events(ctx, t.ID)
-			if err != nil {
-				return n, err
-			}
-			clk, err := s.cfg.Store.Clock(ctx, t.ID)
-			if err != nil {
-				return n, err
-			}
-			r, err := room.Resume(s.roomConfig(), t, seats, log, clk, last)
-			if err != nil {
-				s.log.Error("resume table", "table", t.ID, "err", err)
+			switch {
+			case errors.Is(err, store.ErrDamaged):
+				s.setAside(ctx, id, err)
+				continue
+			case errors.Is(err, errNotOnline), errors.Is(err, store.ErrNotFound):
+				continue
+			case err != nil:
+				s.log.Error("resume table", "table", id, "err", err)
 				continue
 			}
-			if st == store.StatusPlaying {
+			if r.Lobby().Status == string(store.StatusPlaying) {
 				s.metrics.games.Inc()
 			}
 			s.add(r)
@@ -175,7 +185,8 @@ func (s *Server) heartbeat() {
 }
 
 // room returns a running room, or resumes an ended table's room from the
-// store so its result can still be seen.
+// store so its result can still be seen. A table set aside as damaged is
+// refused with CodeTableDamaged.
 func (s *Server) room(ctx context.Context, id string) (*room.Room, error) {
 	s.mu.Lock()
 	r := s.rooms[id]
@@ -183,28 +194,39 @@ func (s *Server) room(ctx context.Context, id string) (*room.Room, error) {
 	if r != nil {
 		return r, nil
 	}
-	t, seats, err := s.cfg.Store.Table(ctx, id)
-	if err != nil {
-		return nil, err
+	if s.isDamaged(id) {
+		return nil, &engine.Error{Code: CodeTableDamaged}
 	}
-	log, err := s.cfg.Store.Events(ctx, id)
-	if err != nil {
-		return nil, err
+	st, err := s.read(ctx, id)
+	if err == nil {
+		if r, err = s.resumeOnce(st); err == nil {
+			return r, nil
+		}
 	}
-	clk, _ := s.cfg.Store.Clock(ctx, id)
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if r := s.rooms[id]; r != nil {
-		return r, nil
-	}
-	r, err = room.Resume(s.roomConfig(), t, seats, log, clk, time.Time{})
-	if err != nil {
+	switch {
+	case errors.Is(err, store.ErrDamaged):
+		s.setAside(ctx, id, err)
+		return nil, &engine.Error{Code: CodeTableDamaged}
+	case errors.Is(err, errNotOnline):
 		// Not an online table (e.g. an in-person game of the host's
 		// assistant, whose settings a room cannot read): not ours to serve.
-		s.log.Info("table is not an online table", "table", id, "err", err)
 		return nil, store.ErrNotFound
 	}
-	s.rooms[id] = r
+	return nil, err
+}
+
+// resumeOnce resumes a table's room unless another request has already.
+func (s *Server) resumeOnce(st stored) (*room.Room, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if r := s.rooms[st.table.ID]; r != nil {
+		return r, nil
+	}
+	r, err := s.resume(st, time.Time{})
+	if err != nil {
+		return nil, err
+	}
+	s.rooms[st.table.ID] = r
 	s.metrics.rooms.Inc()
 	return r, nil
 }
@@ -258,6 +280,8 @@ func codeStatus(c engine.Code) int {
 		return http.StatusInternalServerError
 	case room.CodeTableFull, room.CodeSeatTaken, room.CodeAlreadyStarted, room.CodeNotOver:
 		return http.StatusConflict
+	case CodeTableDamaged:
+		return http.StatusGone
 	case "not_found":
 		return http.StatusNotFound
 	}

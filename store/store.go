@@ -18,6 +18,12 @@ import (
 // ErrNotFound is returned for a table that does not exist.
 var ErrNotFound = errors.New("store: not found")
 
+// ErrDamaged is returned for a table whose stored record cannot be read or
+// replayed: a row that does not decode, a gap in its log, an impossible
+// time, a damaged page of the file. Such a table is set aside (SetAside)
+// and served to nobody; the others go on.
+var ErrDamaged = errors.New("store: damaged")
+
 // ErrConflict is returned when an append does not continue the log exactly
 // (another writer got there first, or events were lost).
 var ErrConflict = errors.New("store: conflict")
@@ -88,11 +94,25 @@ type Store interface {
 	UpdateTable(ctx context.Context, t Table) error
 	// SaveSeats replaces a table's seats.
 	SaveSeats(ctx context.Context, tableID string, seats []Seat) error
-	// Table returns one table and its seats, or ErrNotFound.
+	// Table returns one table and its seats, or ErrNotFound, or an error
+	// that is ErrDamaged for a table set aside or one that cannot be read.
 	Table(ctx context.Context, id string) (Table, []Seat, error)
 	// Tables lists tables with the given status, newest first (public ones
-	// only when publicOnly), at most limit.
+	// only when publicOnly), at most limit; never one set aside.
 	Tables(ctx context.Context, status Status, publicOnly bool, limit int) ([]Table, error)
+	// TableIDs lists the IDs of the tables with the given status, oldest
+	// first, except those set aside. It reads as little of each table as
+	// it can, so that a table whose record is damaged is still listed
+	// (reading it then fails with ErrDamaged); rows it cannot read at all
+	// are left out, and then it returns the others with an error that is
+	// ErrDamaged.
+	TableIDs(ctx context.Context, status Status) ([]string, error)
+	// SetAside records that a table is damaged, and why: from then on
+	// Table refuses it with ErrDamaged and Tables and TableIDs leave it
+	// out, also after a restart. Its rows stay as they are, for an
+	// operator to read (and to put back, by removing the mark). Setting a
+	// table aside again keeps the first reason.
+	SetAside(ctx context.Context, tableID, reason string) error
 	// AppendEvents appends events to a game's log; first is the index of
 	// evs[0] and must equal the log's current length, or ErrConflict. It
 	// returns once the events are durable.

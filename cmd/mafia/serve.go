@@ -18,6 +18,7 @@ import (
 	"mafia/assist"
 	"mafia/locale"
 	"mafia/server"
+	"mafia/store"
 	"mafia/store/sqlite"
 )
 
@@ -57,6 +58,10 @@ func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 			// Said plainly too: whoever starts a second server reads this.
 			fmt.Fprintf(stderr, "mafia: %s is in use by another server%s; stop it first, or give this one another --db\n",
 				*db, pidOf(le))
+		}
+		if errors.Is(err, store.ErrDamaged) {
+			fmt.Fprintf(stderr, "mafia: %s is damaged where SQLite keeps its list of tables, so nothing in it can be read; "+
+				"restore it from a copy, or save what can be read with: sqlite3 %s .recover | sqlite3 recovered.db\n", *db, *db)
 		}
 		return 1
 	}

@@ -395,11 +395,12 @@ func (ins *inserter) close() {
 }
 
 // Events returns a game's whole log in order, or store.ErrNotFound if the
-// table does not exist.
+// table does not exist. A log that cannot be read whole (an event that does
+// not decode, a gap, a damaged page) is an error that is store.ErrDamaged.
 func (db *DB) Events(ctx context.Context, tableID string) ([]engine.Event, error) {
 	rows, err := db.r.QueryContext(ctx, `SELECT seq, json FROM events WHERE table_id = ? ORDER BY seq`, tableID)
 	if err != nil {
-		return nil, fmt.Errorf("store/sqlite: events of %q: %w", tableID, err)
+		return nil, fmt.Errorf("store/sqlite: events of %q: %w", tableID, asDamaged(err))
 	}
 	defer rows.Close()
 	var (
@@ -409,23 +410,23 @@ func (db *DB) Events(ctx context.Context, tableID string) ([]engine.Event, error
 	)
 	for rows.Next() {
 		if err := rows.Scan(&seq, &data); err != nil {
-			return nil, fmt.Errorf("store/sqlite: events of %q: %w", tableID, err)
+			return nil, fmt.Errorf("store/sqlite: events of %q: %w", tableID, asDamaged(err))
 		}
 		if seq != len(out) {
-			return nil, fmt.Errorf("store/sqlite: events of %q: event %d missing", tableID, len(out))
+			return nil, fmt.Errorf("store/sqlite: events of %q: event %d missing: %w", tableID, len(out), store.ErrDamaged)
 		}
 		e, err := wire.UnmarshalEvent(data)
 		if err != nil {
-			return nil, fmt.Errorf("store/sqlite: events of %q: event %d: %w", tableID, seq, err)
+			return nil, fmt.Errorf("store/sqlite: events of %q: event %d: %w: %w", tableID, seq, store.ErrDamaged, err)
 		}
 		out = append(out, e)
 	}
 	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("store/sqlite: events of %q: %w", tableID, err)
+		return nil, fmt.Errorf("store/sqlite: events of %q: %w", tableID, asDamaged(err))
 	}
 	if len(out) == 0 {
 		if err := tableExists(ctx, db.r, tableID); err != nil {
-			return nil, fmt.Errorf("store/sqlite: events of %q: %w", tableID, err)
+			return nil, fmt.Errorf("store/sqlite: events of %q: %w", tableID, asDamaged(err))
 		}
 	}
 	return out, nil

@@ -171,6 +171,12 @@ func Open(path string) (db *DB, err error) {
 
 	if err := migrate(w); err != nil {
 		w.Close()
+		if c := sqliteCode(err) & 0xff; c == sqlite3lib.SQLITE_CORRUPT || c == sqlite3lib.SQLITE_NOTADB {
+			// The pages SQLite reads before any table (the file's header,
+			// the schema) are damaged: no table can be read at all.
+			return nil, fmt.Errorf("store/sqlite: %s is damaged where SQLite keeps its schema: %w: %w",
+				path, store.ErrDamaged, err)
+		}
 		return nil, fmt.Errorf("store/sqlite: migrate %s: %w", path, err)
 	}
 
@@ -246,7 +252,7 @@ func formatTime(t time.Time) string { return t.UTC().Format(timeLayout) }
 func parseTime(s string) (time.Time, error) {
 	t, err := time.Parse(timeLayout, s)
 	if err != nil {
-		return time.Time{}, fmt.Errorf("store/sqlite: bad time %q: %w", s, err)
+		return time.Time{}, fmt.Errorf("store/sqlite: bad time %q: %w: %w", s, store.ErrDamaged, err)
 	}
 	if t.IsZero() {
 		return time.Time{}, nil

@@ -1,0 +1,115 @@
+package sqlite
+
+import (
+	"context"
+	"errors"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+
+	"mafia/store"
+)
+
+// TestSetAside_LeavesTheTableOutOfEveryListingAndRefusesIt: a table set
+// aside is refused by Table (ErrDamaged, with the first reason), left out of
+// Tables and TableIDs, and stays so after the file is reopened; its rows are
+// untouched, and the other tables are listed as before.
+func TestSetAside_LeavesTheTableOutOfEveryListingAndRefusesIt(t *testing.T) {
+	ctx := context.Background()
+	db, path := openTest(t)
+	for _, id := range []string{"a", "b", "c"} {
+		createTable(t, db, id)
+	}
+	log, _ := botGame(t, 3)
+	if err := db.AppendEvents(ctx, "b", 0, log[:5]); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.SetAside(ctx, "b", "event 3 does not decode"); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.SetAside(ctx, "b", "a second reason"); err != nil {
+		t.Fatal(err)
+	}
+	check := func(db *DB) {
+		t.Helper()
+		_, _, err := db.Table(ctx, "b")
+		if !errors.Is(err, store.ErrDamaged) || !strings.Contains(err.Error(), "event 3 does not decode") {
+			t.Errorf("Table of a table set aside: %v; want ErrDamaged with the first reason", err)
+		}
+		ids, err := db.TableIDs(ctx, store.StatusPlaying)
+		if err != nil || !slices.Equal(ids, []string{"a", "c"}) {
+			t.Errorf("TableIDs: %v, %v; want [a c]", ids, err)
+		}
+		all, err := db.Tables(ctx, "", false, 0)
+		if err != nil || len(all) != 2 || all[0].ID == "b" || all[1].ID == "b" {
+			t.Errorf("Tables: %d tables, %v; want a and c", len(all), err)
+		}
+		if got, err := db.Events(ctx, "b"); err != nil || len(got) != 5 {
+			t.Errorf("the rows of a table set aside: %d events, %v; want them untouched", len(got), err)
+		}
+	}
+	check(db)
+	db.Close()
+	db2, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db2.Close()
+	check(db2)
+}
+
+// TestTableIDs_ReadsPastADamagedIndex overwrites the page of the index by
+// status (which TableIDs reads first): the IDs are read from the rows.
+func TestTableIDs_ReadsPastADamagedIndex(t *testing.T) {
+	ctx := context.Background()
+	db, path := openTest(t)
+	var want []string
+	for _, id := range []string{"t1", "t2", "t3", "t4"} {
+		createTable(t, db, id)
+		want = append(want, id)
+	}
+	var pages []int
+	rows, err := db.r.Query(`SELECT pageno FROM dbstat WHERE name = 'tables_by_status'`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for rows.Next() {
+		var n int
+		rows.Scan(&n)
+		pages = append(pages, n)
+	}
+	rows.Close()
+	db.Close()
+	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	junk := make([]byte, pageSize)
+	for i := range junk {
+		junk[i] = byte(i * 131)
+	}
+	for _, n := range pages {
+		if _, err := f.WriteAt(junk, int64(n-1)*pageSize); err != nil {
+			t.Fatal(err)
+		}
+	}
+	f.Close()
+	db2, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db2.Close()
+	if _, err := db2.r.Query(`SELECT rowid FROM tables INDEXED BY tables_by_status WHERE status = 'playing'`); err == nil {
+		// A query's error may come at its first row instead.
+		var n int
+		err = db2.r.QueryRow(`SELECT count(*) FROM tables INDEXED BY tables_by_status WHERE status = 'playing'`).Scan(&n)
+		if err == nil {
+			t.Fatalf("the index by status still reads after %d pages were overwritten", len(pages))
+		}
+	}
+	ids, err := db2.TableIDs(ctx, store.StatusPlaying)
+	if err != nil || !slices.Equal(ids, want) {
+		t.Fatalf("TableIDs past a damaged index: %v, %v; want %v", ids, err, want)
+	}
+}
