@@ -7,7 +7,6 @@ import (
 	"encoding/binary"
 
 	"mafia/engine"
-	"mafia/store"
 )
 
 func (r *Room) hostAction(action string, target int) error {
@@ -112,10 +111,7 @@ func (r *Room) start() error {
 		r.game = nil
 		return err
 	}
-	r.log = batch
-	r.table.Seed = seed
-	r.table.Status = store.StatusPlaying
-	r.saveTable()
+	r.log = batch // the table is playing, with the seed, in the store already (see save)
 	r.initBots()
 	if r.cfg.Metrics.GameStarted != nil {
 		r.cfg.Metrics.GameStarted()

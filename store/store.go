@@ -122,6 +122,12 @@ type Store interface {
 	// the same transaction, so the step and its deadline are durable
 	// together, in one write.
 	AppendEventsClock(ctx context.Context, tableID string, first int, evs []engine.Event, c Clock) error
+	// AppendEventsTable is AppendEvents for the events that start or end
+	// a game: the table t (its status, seed, winner and config, as
+	// UpdateTable saves them) and, if c is not nil, the game's clock are
+	// saved in the same transaction, so that a crash never leaves a game
+	// that has ended "playing", nor one that has started "lobby".
+	AppendEventsTable(ctx context.Context, t Table, first int, evs []engine.Event, c *Clock) error
 	// RewriteEvents replaces a game's log from index from on with evs, in
 	// one transaction: the events from from on are deleted and evs
 	// appended in their place (none: the log is cut at from). It corrects a

@@ -38,6 +38,7 @@ type appendReq struct {
 	kinds   []string
 	jsons   []string     // as TEXT, for the sqlite3 CLI
 	clock   *store.Clock // if set, the game's clock, saved with the events
+	update  *store.Table // if set, the table's row, saved with the events
 	players int          // the game's player count, to remember once committed (0: unknown)
 	ended   bool         // the batch ends the game: forget its length once committed
 
@@ -56,7 +57,7 @@ type appendReq struct {
 // and nothing was written; once taken, the append is committed (or fails)
 // and its own answer is returned. Appending no events does nothing.
 func (db *DB) AppendEvents(ctx context.Context, tableID string, first int, evs []engine.Event) error {
-	return db.appendEvents(ctx, tableID, first, evs, nil)
+	return db.appendEvents(ctx, tableID, first, evs, nil, nil)
 }
 
 // AppendEventsClock appends events as AppendEvents does and records the
@@ -64,10 +65,21 @@ func (db *DB) AppendEvents(ctx context.Context, tableID string, first int, evs [
 // committed, or neither. Appending no events does nothing, not even the
 // clock.
 func (db *DB) AppendEventsClock(ctx context.Context, tableID string, first int, evs []engine.Event, c store.Clock) error {
-	return db.appendEvents(ctx, tableID, first, evs, &c)
+	return db.appendEvents(ctx, tableID, first, evs, &c, nil)
 }
 
-func (db *DB) appendEvents(ctx context.Context, tableID string, first int, evs []engine.Event, c *store.Clock) error {
+// AppendEventsTable appends events as AppendEvents does and saves the table
+// t as UpdateTable does (its UpdatedAt now if zero), and the clock c if it
+// is not nil, in the same transaction: all are committed, or none.
+// Appending no events does nothing, not even the table.
+func (db *DB) AppendEventsTable(ctx context.Context, t store.Table, first int, evs []engine.Event, c *store.Clock) error {
+	if t.UpdatedAt.IsZero() {
+		t.UpdatedAt = time.Now()
+	}
+	return db.appendEvents(ctx, t.ID, first, evs, c, &t)
+}
+
+func (db *DB) appendEvents(ctx context.Context, tableID string, first int, evs []engine.Event, c *store.Clock, t *store.Table) error {
 	if len(evs) == 0 {
 		return nil
 	}
@@ -83,7 +95,7 @@ func (db *DB) appendEvents(ctx context.Context, tableID string, first int, evs [
 	if closed {
 		return ErrClosed
 	}
-	r := &appendReq{table: tableID, first: first, clock: c, done: make(chan struct{})}
+	r := &appendReq{table: tableID, first: first, clock: c, update: t, done: make(chan struct{})}
 	// Encode here, in the caller's goroutine, so that the writer only writes.
 	if err := db.encode(ctx, r, evs, "append to"); err != nil {
 		return err
@@ -285,6 +297,14 @@ func (db *DB) commit(batch []*appendReq) {
 			// The events are in the transaction: a clock that cannot follow
 			// them fails the batch, so that both or neither are committed.
 			if err := saveClock(ctx, tx, r.table, *r.clock); err != nil {
+				tx.Rollback()
+				fail(err)
+				return
+			}
+		}
+		if err == nil && r.update != nil {
+			// The same for the table's row (its status).
+			if err := updateTable(ctx, tx, *r.update); err != nil {
 				tx.Rollback()
 				fail(err)
 				return

@@ -79,23 +79,27 @@ func (db *DB) UpdateTable(ctx context.Context, t store.Table) error {
 	if t.UpdatedAt.IsZero() {
 		t.UpdatedAt = time.Now()
 	}
-	err := db.inTx(ctx, func(tx *wtx) error {
-		res, err := tx.ExecContext(ctx, `UPDATE tables
-			SET status = ?, seed = ?, winner = ?, config = ?, updated_at = ?
-			WHERE id = ?`,
-			string(t.Status), strconv.FormatUint(t.Seed, 10), t.Winner, t.Config, formatTime(t.UpdatedAt), t.ID)
-		if err != nil {
-			return err
-		}
-		if n, err := res.RowsAffected(); err != nil {
-			return err
-		} else if n == 0 {
-			return store.ErrNotFound
-		}
-		return nil
-	})
+	err := db.inTx(ctx, func(tx *wtx) error { return updateTable(ctx, tx, t) })
 	if err != nil {
 		return fmt.Errorf("store/sqlite: update table %q: %w", t.ID, err)
+	}
+	return nil
+}
+
+// updateTable saves a table's status, seed, winner, config and UpdatedAt
+// within a write transaction; a missing table is store.ErrNotFound.
+func updateTable(ctx context.Context, tx *wtx, t store.Table) error {
+	res, err := tx.ExecContext(ctx, `UPDATE tables
+		SET status = ?, seed = ?, winner = ?, config = ?, updated_at = ?
+		WHERE id = ?`,
+		string(t.Status), strconv.FormatUint(t.Seed, 10), t.Winner, t.Config, formatTime(t.UpdatedAt), t.ID)
+	if err != nil {
+		return err
+	}
+	if n, err := res.RowsAffected(); err != nil {
+		return err
+	} else if n == 0 {
+		return store.ErrNotFound
 	}
 	return nil
 }
