@@ -106,9 +106,11 @@ func (r *Room) scheduleUntil(deadline time.Time) {
 	}))
 }
 
-func (r *Room) saveClock() {
+// saveClock writes the game's clock to the store; a failure is logged and
+// refused with CodeInternal, and the caller undoes the change.
+func (r *Room) saveClock() error {
 	if r.game == nil {
-		return
+		return nil
 	}
 	c := store.Clock{Step: r.step, Deadline: r.deadline, Left: r.left, Paused: r.paused}
 	if r.paused {
@@ -118,7 +120,9 @@ func (r *Room) saveClock() {
 	defer cancel()
 	if err := r.cfg.Store.SaveClock(ctx, r.id, c); err != nil {
 		r.cfg.Log.Error("save clock", "err", err)
+		return errCode(CodeInternal)
 	}
+	return nil
 }
 
 // timeout ends the current step as RULES.md says: whoever has not acted passed.

@@ -11,6 +11,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"mafia/engine"
+	"mafia/internal/lograte"
 	"mafia/room"
 	"mafia/store"
 	"mafia/web"
@@ -37,6 +38,14 @@ type Config struct {
 	SendBuffer int
 	// Heartbeat is how often the server records that it is alive (default 1 s).
 	Heartbeat time.Duration
+	// StoreHold is how long /healthz keeps answering 503 after the store's
+	// last failed write (default 5 s; see store.WriteHealth.Failing).
+	StoreHold time.Duration
+	// LogEvery is how often a repeated warning or error is logged (default
+	// 10 s): the first of each kind at once, then at most one line of that
+	// kind per interval with the number suppressed (package lograte), by
+	// Clock. Negative: no limit.
+	LogEvery time.Duration
 }
 
 // Server is the running service.
@@ -74,6 +83,17 @@ func New(cfg Config) *Server {
 	}
 	if cfg.Heartbeat <= 0 {
 		cfg.Heartbeat = time.Second
+	}
+	if cfg.StoreHold <= 0 {
+		cfg.StoreHold = 5 * time.Second
+	}
+	if cfg.LogEvery == 0 {
+		cfg.LogEvery = 10 * time.Second
+	}
+	if cfg.LogEvery > 0 {
+		// A failing store makes every room log the same error at every
+		// step: the log must not grow with the games in play.
+		cfg.Log = slog.New(lograte.New(cfg.Log.Handler(), cfg.LogEvery, cfg.Clock.Now))
 	}
 	s := &Server{cfg: cfg, log: cfg.Log, metrics: newMetrics(), rooms: map[string]*room.Room{}, damaged: map[string]struct{}{}, stop: make(chan struct{})}
 	s.metrics.watchStore(cfg.Store)
@@ -170,12 +190,14 @@ func (s *Server) heartbeat() {
 	defer s.wg.Done()
 	t := time.NewTicker(s.cfg.Heartbeat)
 	defer t.Stop()
+	failing := false
 	for {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		if err := s.cfg.Store.Heartbeat(ctx, s.cfg.Clock.Now()); err != nil {
 			s.log.Error("heartbeat", "err", err)
 		}
 		cancel()
+		s.watchStore(&failing)
 		select {
 		case <-t.C:
 		case <-s.stop:
@@ -251,10 +273,7 @@ func (s *Server) Handler() http.Handler { return s.mux }
 
 func (s *Server) routes() {
 	s.mux = http.NewServeMux()
-	s.mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
-		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-		_, _ = w.Write([]byte("ok\n"))
-	})
+	s.mux.HandleFunc("GET /healthz", s.healthz)
 	s.mux.Handle("GET /metrics", promhttp.HandlerFor(s.metrics.reg, promhttp.HandlerOpts{}))
 	s.mux.HandleFunc("POST /api/tables", s.createTable)
 	s.mux.HandleFunc("GET /api/tables", s.listTables)

@@ -85,6 +85,34 @@ type WriteCounter interface {
 	WriteStats() WriteStats
 }
 
+// WriteHealth is what a store knows of whether its writes commit: for an
+// operator's health check, which must say when every write fails (a full
+// disk, a read-only file) while reads still work.
+type WriteHealth struct {
+	LastOK   time.Time // when a write last committed (zero: none since it was opened)
+	LastFail time.Time // when a write last failed (zero: none since it was opened)
+	Since    time.Time // when the writes began to fail, if the last one failed
+	Err      error     // the last failure (nil if none)
+	Reason   string    // the last failure in a few words: "disk full", "read-only", ...
+}
+
+// Failing reports whether the store's writes are failing at now: the last
+// write failed, or one failed less than hold ago (so that a store where
+// some writes fit and most do not, as on a nearly full disk, does not seem
+// well between two failures).
+func (h WriteHealth) Failing(now time.Time, hold time.Duration) bool {
+	if h.LastFail.IsZero() {
+		return false
+	}
+	return !h.LastOK.After(h.LastFail) || now.Sub(h.LastFail) < hold
+}
+
+// WriteMonitor is a Store that knows whether its writes commit.
+type WriteMonitor interface {
+	// WriteHealth returns what the store knows now.
+	WriteHealth() WriteHealth
+}
+
 // Store is everything the server remembers. Implementations are safe for
 // concurrent use; AppendEvents from many rooms may be committed together.
 type Store interface {

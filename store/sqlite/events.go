@@ -247,6 +247,7 @@ func (db *DB) commit(batch []*appendReq) {
 		}
 	}()
 	fail := func(err error) {
+		db.noteWrite(err)
 		err = fmt.Errorf("store/sqlite: append: %w", err)
 		for _, r := range live {
 			if r.err == nil {
@@ -329,6 +330,7 @@ func (db *DB) commit(batch []*appendReq) {
 		fail(err)
 		return
 	}
+	db.noteWrite(nil)
 	db.batches.Add(1)
 	db.writes.Add(int64(len(live)))
 	db.commitNano.Add(int64(time.Since(began)))

@@ -69,6 +69,8 @@ type DB struct {
 
 	stmts stmtCache // the writer's statements, prepared
 
+	health health // whether writes commit (see WriteHealth)
+
 	ck     *sql.DB       // the background checkpointer's connection
 	ckStop chan struct{} // closed to stop the checkpointer
 	ckDone chan struct{} // closed when it has stopped
@@ -82,6 +84,7 @@ type DB struct {
 var (
 	_ store.Store        = (*DB)(nil)
 	_ store.WriteCounter = (*DB)(nil)
+	_ store.WriteMonitor = (*DB)(nil)
 )
 
 // WriteStats returns the writer's counts so far.

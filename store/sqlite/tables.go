@@ -12,7 +12,8 @@ import (
 )
 
 // inTx runs f in one write transaction and commits it if f returns nil.
-func (db *DB) inTx(ctx context.Context, f func(tx *wtx) error) error {
+func (db *DB) inTx(ctx context.Context, f func(tx *wtx) error) (err error) {
+	defer func() { db.noteWrite(err) }()
 	tx, err := db.beginWrite(ctx)
 	if err != nil {
 		return err
