@@ -230,7 +230,10 @@ func (db *DB) writeLoop() {
 // statement: a constraint that fails aborts that statement alone (SQLite's
 // ABORT undoes the statement and keeps the transaction), so one refused
 // append leaves the others in the batch alone. Any other failure, and a
-// failed commit, fail the whole batch.
+// failed commit, fail the whole batch; but when what failed it was a
+// damaged page of the file (SQLITE_CORRUPT), which one member's rows
+// touch, each member is tried again in a transaction of its own, so that
+// the damage fails that member alone.
 func (db *DB) commit(batch []*appendReq) {
 	live := batch[:0]
 	for _, r := range batch {
@@ -246,9 +249,31 @@ func (db *DB) commit(batch []*appendReq) {
 			close(r.done)
 		}
 	}()
-	fail := func(err error) {
+	err := db.commitLive(live)
+	if err == nil || len(live) == 1 || !errors.Is(asDamaged(err), store.ErrDamaged) {
 		db.noteWrite(err)
-		err = fmt.Errorf("store/sqlite: append: %w", err)
+		return
+	}
+	committed := false
+	for _, r := range live {
+		r.err = nil
+		committed = db.commitLive([]*appendReq{r}) == nil || committed
+	}
+	if committed {
+		// The store writes: one member's damage is its own (refused as
+		// damaged), not a store that cannot write.
+		db.noteWrite(nil)
+	} else {
+		db.noteWrite(err)
+	}
+}
+
+// commitLive writes appends the writer has taken in one transaction and
+// sets each one's answer; it returns what failed the transaction, if
+// anything did.
+func (db *DB) commitLive(live []*appendReq) error {
+	fail := func(err error) {
+		err = fmt.Errorf("store/sqlite: append: %w", asDamaged(err))
 		for _, r := range live {
 			if r.err == nil {
 				r.err = err
@@ -262,7 +287,7 @@ func (db *DB) commit(batch []*appendReq) {
 	tx, err := db.beginWrite(ctx)
 	if err != nil {
 		fail(err)
-		return
+		return err
 	}
 	defer db.endWrite(tx)
 	ins := inserter{tx: tx, stmts: make(map[int]*sql.Stmt)}
@@ -274,7 +299,7 @@ func (db *DB) commit(batch []*appendReq) {
 			if err != nil && !errors.Is(err, store.ErrNotFound) && !errors.Is(err, store.ErrConflict) {
 				tx.Rollback()
 				fail(err)
-				return
+				return err
 			}
 			r.err = err
 			continue
@@ -300,7 +325,7 @@ func (db *DB) commit(batch []*appendReq) {
 			if err := saveClock(ctx, tx, r.table, *r.clock); err != nil {
 				tx.Rollback()
 				fail(err)
-				return
+				return err
 			}
 		}
 		if err == nil && r.update != nil {
@@ -308,7 +333,7 @@ func (db *DB) commit(batch []*appendReq) {
 			if err := updateTable(ctx, tx, *r.update); err != nil {
 				tx.Rollback()
 				fail(err)
-				return
+				return err
 			}
 		}
 		switch {
@@ -323,14 +348,13 @@ func (db *DB) commit(batch []*appendReq) {
 		default:
 			tx.Rollback()
 			fail(err)
-			return
+			return err
 		}
 	}
 	if err := tx.Commit(); err != nil {
 		fail(err)
-		return
+		return err
 	}
-	db.noteWrite(nil)
 	db.batches.Add(1)
 	db.writes.Add(int64(len(live)))
 	db.commitNano.Add(int64(time.Since(began)))
@@ -350,6 +374,7 @@ func (db *DB) commit(batch []*appendReq) {
 			db.players.Store(r.table, r.players)
 		}
 	}
+	return nil
 }
 
 // logLength reads a log's length, or store.ErrNotFound for a missing table.
@@ -359,7 +384,7 @@ func logLength(ctx context.Context, tx *wtx, table string) (int, error) {
 	err := tx.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM tables WHERE id = ?1),
 		COALESCE((SELECT MAX(seq) + 1 FROM events WHERE table_id = ?1), 0)`, table).Scan(&exists, &n)
 	if err != nil {
-		return 0, fmt.Errorf("store/sqlite: append to %q: %w", table, err)
+		return 0, fmt.Errorf("store/sqlite: append to %q: %w", table, asDamaged(err))
 	}
 	if !exists {
 		return 0, fmt.Errorf("store/sqlite: append to %q: %w", table, store.ErrNotFound)
