@@ -130,6 +130,10 @@ func Resume(cfg Config, t store.Table, seats []store.Seat, log []engine.Event, c
 		}
 		r.setGame(g, log)
 		r.countSeqs(0)
+		if from := r.table.Status; r.repairStatus() {
+			r.cfg.Log.Warn("table status repaired from its log", "from", string(from), "to", string(r.table.Status))
+			r.saveTable()
+		}
 		r.initBots()
 		r.step = lastStepStart(log)
 		if !g.Ended() {
@@ -162,6 +166,24 @@ func Resume(cfg Config, t store.Table, seats []store.Seat, log []engine.Event, c
 		})
 	}
 	return r, nil
+}
+
+// repairStatus makes the table's status agree with its game, as a crash
+// between two writes of an older server could leave them (it saved the
+// status after the events that start and end a game): a game that has
+// begun is playing, with its seed, and one that has ended is ended, with
+// its winner. It reports whether it changed the table.
+func (r *Room) repairStatus() bool {
+	t := &r.table
+	switch {
+	case r.game.Ended() && t.Status != store.StatusEnded:
+		t.Status, t.Winner = store.StatusEnded, r.game.Winner().String()
+	case !r.game.Ended() && t.Status == store.StatusLobby:
+		t.Status, t.Seed = store.StatusPlaying, r.game.Seed()
+	default:
+		return false
+	}
+	return true
 }
 
 // lastStepStart is the index of the last event that began a timed step.

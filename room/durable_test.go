@@ -231,6 +231,14 @@ func (s *watchedStore) AppendEventsClock(ctx context.Context, id string, first i
 	return s.Store.AppendEventsClock(ctx, id, first, evs, c)
 }
 
+func (s *watchedStore) AppendEventsTable(ctx context.Context, t store.Table, first int, evs []engine.Event, c *store.Clock) error {
+	if s.fail.Load() {
+		s.refused.Add(1)
+		return errors.New("disk full")
+	}
+	return s.Store.AppendEventsTable(ctx, t, first, evs, c)
+}
+
 func (s *watchedStore) SaveClock(ctx context.Context, id string, c store.Clock) error {
 	s.clocks.Add(1)
 	return s.Store.SaveClock(ctx, id, c)

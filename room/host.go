@@ -7,7 +7,6 @@ import (
 	"encoding/binary"
 
 	"mafia/engine"
-	"mafia/store"
 )
 
 func (r *Room) hostAction(action string, target int) error {
@@ -18,12 +17,16 @@ func (r *Room) hostAction(action string, target int) error {
 		if r.game != nil {
 			return errCode(CodeAlreadyStarted)
 		}
+		prev := append([]seatState(nil), r.seats...)
 		for s := 1; s < len(r.seats); s++ {
 			if !r.seats[s].bot && r.seats[s].tokenHash == "" {
 				r.seats[s] = seatState{name: botName(s), bot: true}
 			}
 		}
-		r.saveSeats()
+		if err := r.saveSeats(); err != nil {
+			copy(r.seats, prev)
+			return err
+		}
 		r.broadcastLobby()
 		return nil
 	case "kick":
@@ -32,6 +35,14 @@ func (r *Room) hostAction(action string, target int) error {
 		}
 		if target < 1 || target >= len(r.seats) {
 			return &engine.Error{Code: engine.CodeNoSuchSeat, Seat: engine.Seat(target), N: len(r.seats) - 1}
+		}
+		// Saved first: a seat the store still holds is not taken away.
+		prev := r.seats[target]
+		r.seats[target] = seatState{}
+		err := r.saveSeats()
+		r.seats[target] = prev
+		if err != nil {
+			return err
 		}
 		for sub := range r.subs {
 			if sub.Seat == engine.Seat(target) {
@@ -42,7 +53,6 @@ func (r *Room) hostAction(action string, target int) error {
 			r.hostSeat = 0
 		}
 		r.seats[target] = seatState{}
-		r.saveSeats()
 		r.broadcastLobby()
 		return nil
 	case "pause":
@@ -54,9 +64,13 @@ func (r *Room) hostAction(action string, target int) error {
 		}
 		r.left = max(r.deadline.Sub(r.cfg.Clock.Now()), 0)
 		r.paused = true
+		if err := r.saveClock(); err != nil {
+			// Not paused: a restart would run the clock the host stopped.
+			r.paused = false
+			return err
+		}
 		r.stopTimers()
 		r.botQueued = 0 // their turns were timers: resume schedules them again
-		r.saveClock()
 		r.broadcastLobby()
 		return nil
 	case "resume":
@@ -67,8 +81,13 @@ func (r *Room) hostAction(action string, target int) error {
 			return nil
 		}
 		r.paused = false
+		deadline := r.deadline
+		r.deadline = r.cfg.Clock.Now().Add(r.left) // the deadline saved
+		if err := r.saveClock(); err != nil {
+			r.paused, r.deadline = true, deadline
+			return err
+		}
 		r.schedule(r.left)
-		r.saveClock()
 		r.broadcastLobby()
 		r.settle()
 		return nil
@@ -112,10 +131,7 @@ func (r *Room) start() error {
 		r.game = nil
 		return err
 	}
-	r.log = batch
-	r.table.Seed = seed
-	r.table.Status = store.StatusPlaying
-	r.saveTable()
+	r.log = batch // the table is playing, with the seed, in the store already (see save)
 	r.initBots()
 	if r.cfg.Metrics.GameStarted != nil {
 		r.cfg.Metrics.GameStarted()

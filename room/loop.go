@@ -106,9 +106,11 @@ func (r *Room) scheduleUntil(deadline time.Time) {
 	}))
 }
 
-func (r *Room) saveClock() {
+// saveClock writes the game's clock to the store; a failure is logged and
+// refused with CodeInternal, and the caller undoes the change.
+func (r *Room) saveClock() error {
 	if r.game == nil {
-		return
+		return nil
 	}
 	c := store.Clock{Step: r.step, Deadline: r.deadline, Left: r.left, Paused: r.paused}
 	if r.paused {
@@ -118,7 +120,9 @@ func (r *Room) saveClock() {
 	defer cancel()
 	if err := r.cfg.Store.SaveClock(ctx, r.id, c); err != nil {
 		r.cfg.Log.Error("save clock", "err", err)
+		return errCode(CodeInternal)
 	}
+	return nil
 }
 
 // timeout ends the current step as RULES.md says: whoever has not acted passed.
@@ -169,23 +173,55 @@ func (r *Room) append(evs []engine.Event) error {
 }
 
 // save writes the events of the game's log from first on, with the clock
-// of the step they begin if they begin one (newStep).
+// of the step they begin if they begin one (newStep), and with the table's
+// new status if they start or end the game (see tableAfter), in one write.
 func (r *Room) save(first int, batch []engine.Event) (clk store.Clock, newStep bool, err error) {
 	clk, newStep = r.stepClock(first, batch)
+	t, changed := r.tableAfter(first)
 	// The room waits for its appends until it is stopped, without a timer
 	// and a context of its own per command: a store that cannot take them
 	// holds this room's requests (its full inbox answers busy), and Stop
 	// ends the wait.
-	if newStep {
+	switch {
+	case changed:
+		var c *store.Clock
+		if newStep {
+			c = &clk
+		}
+		err = r.cfg.Store.AppendEventsTable(r.life, t, first, batch, c)
+	case newStep:
 		err = r.cfg.Store.AppendEventsClock(r.life, r.id, first, batch, clk)
-	} else {
+	default:
 		err = r.cfg.Store.AppendEvents(r.life, r.id, first, batch)
 	}
 	if err != nil {
 		r.cfg.Log.Error("append events", "err", err)
 		return clk, newStep, errCode(CodeInternal)
 	}
+	if changed {
+		r.table = t
+	}
 	return clk, newStep, nil
+}
+
+// tableAfter is the table's row as the game (already moved on by the
+// events from first on) leaves it: the events that start the game make it
+// playing, with the game's seed; the events that end it make it ended,
+// with the winner. changed is false for any other events. The row is saved
+// with the events that change it, in the same transaction: a crash between
+// two writes left a started game "lobby" and an ended one "playing".
+func (r *Room) tableAfter(first int) (t store.Table, changed bool) {
+	t = r.table
+	if first == 0 {
+		t.Status, t.Seed, changed = store.StatusPlaying, r.game.Seed(), true
+	}
+	if r.game.Ended() {
+		t.Status, t.Winner, changed = store.StatusEnded, r.game.Winner().String(), true
+	}
+	if changed {
+		t.UpdatedAt = r.cfg.Clock.Now()
+	}
+	return t, changed
 }
 
 // stepClock is the clock of the step that evs (the log's events from first
@@ -218,10 +254,7 @@ func (r *Room) afterEvents(first int, clk store.Clock, newStep bool) {
 	if r.game.Ended() {
 		r.stopTimers()
 		r.deadline = time.Time{}
-		r.table.Status = store.StatusEnded
-		r.table.Winner = r.game.Winner().String()
-		r.saveTable()
-		r.endedAt = r.cfg.Clock.Now()
+		r.endedAt = r.cfg.Clock.Now() // the table is ended in the store already (see save)
 		if r.cfg.Metrics.GameEnded != nil {
 			r.cfg.Metrics.GameEnded()
 		}

@@ -57,15 +57,27 @@ func (r *Room) Join(ctx context.Context, name string, seat int, hostToken string
 			tok = hostToken
 			r.hostSeat = engine.Seat(seat)
 		}
+		prev := r.seats[seat]
 		r.seats[seat] = seatState{name: name, tokenHash: HashToken(tok)}
+		if err = r.saveSeats(); err != nil {
+			// A seat the store does not have would refuse its token after
+			// a restart: it is not given.
+			r.seats[seat] = prev
+			if r.hostSeat == engine.Seat(seat) {
+				r.hostSeat = 0
+			}
+			return
+		}
 		got = seat
-		r.saveSeats()
 		r.broadcastLobby()
 	})
 	if derr != nil {
 		return 0, "", derr
 	}
-	return got, tok, err
+	if err != nil {
+		return 0, "", err
+	}
+	return got, tok, nil
 }
 
 // Leave frees a seat before the game starts.
@@ -81,6 +93,14 @@ func (r *Room) Leave(ctx context.Context, token string) error {
 			err = errCode(CodeBadToken)
 			return
 		}
+		// Saved first: a seat the store still holds is not given back.
+		prev := r.seats[s]
+		r.seats[s] = seatState{}
+		err = r.saveSeats()
+		r.seats[s] = prev
+		if err != nil {
+			return
+		}
 		for sub := range r.subs {
 			if sub.Seat == s {
 				r.drop(sub)
@@ -89,8 +109,7 @@ func (r *Room) Leave(ctx context.Context, token string) error {
 		if s == r.hostSeat {
 			r.hostSeat = 0
 		}
-		r.seats[s] = seatState{}
-		r.saveSeats()
+		r.seats[s] = seatState{} // as saved
 		r.broadcastLobby()
 	})
 	if derr != nil {
@@ -99,12 +118,16 @@ func (r *Room) Leave(ctx context.Context, token string) error {
 	return err
 }
 
-func (r *Room) saveSeats() {
+// saveSeats writes the seats to the store; a failure is logged and
+// refused with CodeInternal, and the caller undoes the change.
+func (r *Room) saveSeats() error {
 	ctx, cancel := r.ctx()
 	defer cancel()
 	if err := r.cfg.Store.SaveSeats(ctx, r.id, r.storeSeats()); err != nil {
 		r.cfg.Log.Error("save seats", "err", err)
+		return errCode(CodeInternal)
 	}
+	return nil
 }
 
 func botName(s int) string { return "Bot " + strconv.Itoa(s) }

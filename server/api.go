@@ -104,6 +104,8 @@ func (s *Server) fail(w http.ResponseWriter, r *http.Request, err error) {
 	var e *engine.Error
 	if errors.Is(err, store.ErrNotFound) {
 		e = &engine.Error{Code: "not_found"}
+	} else if errors.Is(err, store.ErrDamaged) {
+		e = &engine.Error{Code: CodeTableDamaged}
 	} else if !errors.As(err, &e) {
 		s.log.Error("request failed", "path", r.URL.Path, "err", err)
 		e = &engine.Error{Code: room.CodeInternal}

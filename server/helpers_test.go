@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http/httptest"
 	"path/filepath"
+	"sync"
 	"testing"
 	"time"
 
@@ -20,6 +21,7 @@ type testServer struct {
 	db   *sqlite.DB
 	api  *client.API
 	path string
+	once sync.Once
 }
 
 func startServer(t testing.TB, path string) *testServer {
@@ -51,11 +53,15 @@ func startServerWith(t testing.TB, path string, tune func(*Config)) *testServer 
 	return ts
 }
 
+// close stops the server and closes its store (once: a test may close it
+// early, to start another on the same file).
 func (ts *testServer) close() {
-	ts.http.CloseClientConnections()
-	ts.http.Close()
-	ts.srv.Close()
-	ts.db.Close()
+	ts.once.Do(func() {
+		ts.http.CloseClientConnections()
+		ts.http.Close()
+		ts.srv.Close()
+		ts.db.Close()
+	})
 }
 
 // fastTimings make a game quick: players pass at once, nights are short.

@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"errors"
 	"log/slog"
 	"net/http"
 	"sync"
@@ -10,6 +11,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"mafia/engine"
+	"mafia/internal/lograte"
 	"mafia/room"
 	"mafia/store"
 	"mafia/web"
@@ -36,6 +38,14 @@ type Config struct {
 	SendBuffer int
 	// Heartbeat is how often the server records that it is alive (default 1 s).
 	Heartbeat time.Duration
+	// StoreHold is how long /healthz keeps answering 503 after the store's
+	// last failed write (default 5 s; see store.WriteHealth.Failing).
+	StoreHold time.Duration
+	// LogEvery is how often a repeated warning or error is logged (default
+	// 10 s): the first of each kind at once, then at most one line of that
+	// kind per interval with the number suppressed (package lograte), by
+	// Clock. Negative: no limit.
+	LogEvery time.Duration
 }
 
 // Server is the running service.
@@ -45,6 +55,7 @@ type Server struct {
 	metrics *metrics
 	mu      sync.Mutex
 	rooms   map[string]*room.Room
+	damaged map[string]struct{} // tables set aside (see setAside)
 	stop    chan struct{}
 	wg      sync.WaitGroup
 	mux     *http.ServeMux
@@ -73,7 +84,18 @@ func New(cfg Config) *Server {
 	if cfg.Heartbeat <= 0 {
 		cfg.Heartbeat = time.Second
 	}
-	s := &Server{cfg: cfg, log: cfg.Log, metrics: newMetrics(), rooms: map[string]*room.Room{}, stop: make(chan struct{})}
+	if cfg.StoreHold <= 0 {
+		cfg.StoreHold = 5 * time.Second
+	}
+	if cfg.LogEvery == 0 {
+		cfg.LogEvery = 10 * time.Second
+	}
+	if cfg.LogEvery > 0 {
+		// A failing store makes every room log the same error at every
+		// step: the log must not grow with the games in play.
+		cfg.Log = slog.New(lograte.New(cfg.Log.Handler(), cfg.LogEvery, cfg.Clock.Now))
+	}
+	s := &Server{cfg: cfg, log: cfg.Log, metrics: newMetrics(), rooms: map[string]*room.Room{}, damaged: map[string]struct{}{}, stop: make(chan struct{})}
 	s.metrics.watchStore(cfg.Store)
 	s.routes()
 	return s
@@ -114,37 +136,45 @@ func (s *Server) add(r *room.Room) {
 
 // Resume brings back every table still in the lobby or playing, each game at
 // its last event with its clock resumed from the time that was left, and
-// starts the heartbeat.
+// starts the heartbeat. A table whose record is damaged is set aside (see
+// setAside) and the others are served; one that cannot be read for another
+// reason (the store failing) is logged and left for a later request to
+// bring back. It fails only when the store cannot list the tables at all.
 func (s *Server) Resume(ctx context.Context) (int, error) {
 	last, err := s.cfg.Store.LastHeartbeat(ctx)
 	if err != nil {
-		return 0, err
+		// Not knowing when the server stopped costs the games their time
+		// left (each step starts over), not their service.
+		s.log.Error("last heartbeat unreadable: every resumed step starts with its full time", "err", err)
+		last = time.Time{}
 	}
 	n := 0
 	for _, st := range []store.Status{store.StatusPlaying, store.StatusLobby} {
-		tables, err := s.cfg.Store.Tables(ctx, st, false, 0)
-		if err != nil {
+		ids, err := s.cfg.Store.TableIDs(ctx, st)
+		if errors.Is(err, store.ErrDamaged) {
+			// Rows that cannot be read at all: their tables are lost to
+			// the listing (and refused when asked for); the rest go on.
+			s.log.Error("list tables", "status", st, "err", err)
+		} else if err != nil {
 			return n, err
 		}
-		for _, t := range tables {
-			t, seats, err := s.cfg.Store.Table(ctx, t.ID)
-			if err != nil {
-				return n, err
+		for _, id := range ids {
+			st, err := s.read(ctx, id)
+			var r *room.Room
+			if err == nil {
+				r, err = s.resume(st, last)
 			}
-			log, err := s.cfg.Store.Events(ctx, t.ID)
-			if err != nil {
-				return n, err
-			}
-			clk, err := s.cfg.Store.Clock(ctx, t.ID)
-			if err != nil {
-				return n, err
-			}
-			r, err := room.Resume(s.roomConfig(), t, seats, log, clk, last)
-			if err != nil {
-				s.log.Error("resume table", "table", t.ID, "err", err)
+			switch {
+			case errors.Is(err, store.ErrDamaged):
+				s.setAside(ctx, id, err)
+				continue
+			case errors.Is(err, errNotOnline), errors.Is(err, store.ErrNotFound):
+				continue
+			case err != nil:
+				s.log.Error("resume table", "table", id, "err", err)
 				continue
 			}
-			if st == store.StatusPlaying {
+			if r.Lobby().Status == string(store.StatusPlaying) {
 				s.metrics.games.Inc()
 			}
 			s.add(r)
@@ -160,12 +190,14 @@ func (s *Server) heartbeat() {
 	defer s.wg.Done()
 	t := time.NewTicker(s.cfg.Heartbeat)
 	defer t.Stop()
+	failing := false
 	for {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		if err := s.cfg.Store.Heartbeat(ctx, s.cfg.Clock.Now()); err != nil {
 			s.log.Error("heartbeat", "err", err)
 		}
 		cancel()
+		s.watchStore(&failing)
 		select {
 		case <-t.C:
 		case <-s.stop:
@@ -175,7 +207,8 @@ func (s *Server) heartbeat() {
 }
 
 // room returns a running room, or resumes an ended table's room from the
-// store so its result can still be seen.
+// store so its result can still be seen. A table set aside as damaged is
+// refused with CodeTableDamaged.
 func (s *Server) room(ctx context.Context, id string) (*room.Room, error) {
 	s.mu.Lock()
 	r := s.rooms[id]
@@ -183,28 +216,39 @@ func (s *Server) room(ctx context.Context, id string) (*room.Room, error) {
 	if r != nil {
 		return r, nil
 	}
-	t, seats, err := s.cfg.Store.Table(ctx, id)
-	if err != nil {
-		return nil, err
+	if s.isDamaged(id) {
+		return nil, &engine.Error{Code: CodeTableDamaged}
 	}
-	log, err := s.cfg.Store.Events(ctx, id)
-	if err != nil {
-		return nil, err
+	st, err := s.read(ctx, id)
+	if err == nil {
+		if r, err = s.resumeOnce(st); err == nil {
+			return r, nil
+		}
 	}
-	clk, _ := s.cfg.Store.Clock(ctx, id)
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if r := s.rooms[id]; r != nil {
-		return r, nil
-	}
-	r, err = room.Resume(s.roomConfig(), t, seats, log, clk, time.Time{})
-	if err != nil {
+	switch {
+	case errors.Is(err, store.ErrDamaged):
+		s.setAside(ctx, id, err)
+		return nil, &engine.Error{Code: CodeTableDamaged}
+	case errors.Is(err, errNotOnline):
 		// Not an online table (e.g. an in-person game of the host's
 		// assistant, whose settings a room cannot read): not ours to serve.
-		s.log.Info("table is not an online table", "table", id, "err", err)
 		return nil, store.ErrNotFound
 	}
-	s.rooms[id] = r
+	return nil, err
+}
+
+// resumeOnce resumes a table's room unless another request has already.
+func (s *Server) resumeOnce(st stored) (*room.Room, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if r := s.rooms[st.table.ID]; r != nil {
+		return r, nil
+	}
+	r, err := s.resume(st, time.Time{})
+	if err != nil {
+		return nil, err
+	}
+	s.rooms[st.table.ID] = r
 	s.metrics.rooms.Inc()
 	return r, nil
 }
@@ -229,10 +273,7 @@ func (s *Server) Handler() http.Handler { return s.mux }
 
 func (s *Server) routes() {
 	s.mux = http.NewServeMux()
-	s.mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
-		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-		_, _ = w.Write([]byte("ok\n"))
-	})
+	s.mux.HandleFunc("GET /healthz", s.healthz)
 	s.mux.Handle("GET /metrics", promhttp.HandlerFor(s.metrics.reg, promhttp.HandlerOpts{}))
 	s.mux.HandleFunc("POST /api/tables", s.createTable)
 	s.mux.HandleFunc("GET /api/tables", s.listTables)
@@ -258,6 +299,8 @@ func codeStatus(c engine.Code) int {
 		return http.StatusInternalServerError
 	case room.CodeTableFull, room.CodeSeatTaken, room.CodeAlreadyStarted, room.CodeNotOver:
 		return http.StatusConflict
+	case CodeTableDamaged:
+		return http.StatusGone
 	case "not_found":
 		return http.StatusNotFound
 	}

@@ -18,6 +18,12 @@ import (
 // ErrNotFound is returned for a table that does not exist.
 var ErrNotFound = errors.New("store: not found")
 
+// ErrDamaged is returned for a table whose stored record cannot be read or
+// replayed: a row that does not decode, a gap in its log, an impossible
+// time, a damaged page of the file. Such a table is set aside (SetAside)
+// and served to nobody; the others go on.
+var ErrDamaged = errors.New("store: damaged")
+
 // ErrConflict is returned when an append does not continue the log exactly
 // (another writer got there first, or events were lost).
 var ErrConflict = errors.New("store: conflict")
@@ -79,6 +85,34 @@ type WriteCounter interface {
 	WriteStats() WriteStats
 }
 
+// WriteHealth is what a store knows of whether its writes commit: for an
+// operator's health check, which must say when every write fails (a full
+// disk, a read-only file) while reads still work.
+type WriteHealth struct {
+	LastOK   time.Time // when a write last committed (zero: none since it was opened)
+	LastFail time.Time // when a write last failed (zero: none since it was opened)
+	Since    time.Time // when the writes began to fail, if the last one failed
+	Err      error     // the last failure (nil if none)
+	Reason   string    // the last failure in a few words: "disk full", "read-only", ...
+}
+
+// Failing reports whether the store's writes are failing at now: the last
+// write failed, or one failed less than hold ago (so that a store where
+// some writes fit and most do not, as on a nearly full disk, does not seem
+// well between two failures).
+func (h WriteHealth) Failing(now time.Time, hold time.Duration) bool {
+	if h.LastFail.IsZero() {
+		return false
+	}
+	return !h.LastOK.After(h.LastFail) || now.Sub(h.LastFail) < hold
+}
+
+// WriteMonitor is a Store that knows whether its writes commit.
+type WriteMonitor interface {
+	// WriteHealth returns what the store knows now.
+	WriteHealth() WriteHealth
+}
+
 // Store is everything the server remembers. Implementations are safe for
 // concurrent use; AppendEvents from many rooms may be committed together.
 type Store interface {
@@ -88,11 +122,25 @@ type Store interface {
 	UpdateTable(ctx context.Context, t Table) error
 	// SaveSeats replaces a table's seats.
 	SaveSeats(ctx context.Context, tableID string, seats []Seat) error
-	// Table returns one table and its seats, or ErrNotFound.
+	// Table returns one table and its seats, or ErrNotFound, or an error
+	// that is ErrDamaged for a table set aside or one that cannot be read.
 	Table(ctx context.Context, id string) (Table, []Seat, error)
 	// Tables lists tables with the given status, newest first (public ones
-	// only when publicOnly), at most limit.
+	// only when publicOnly), at most limit; never one set aside.
 	Tables(ctx context.Context, status Status, publicOnly bool, limit int) ([]Table, error)
+	// TableIDs lists the IDs of the tables with the given status, oldest
+	// first, except those set aside. It reads as little of each table as
+	// it can, so that a table whose record is damaged is still listed
+	// (reading it then fails with ErrDamaged); rows it cannot read at all
+	// are left out, and then it returns the others with an error that is
+	// ErrDamaged.
+	TableIDs(ctx context.Context, status Status) ([]string, error)
+	// SetAside records that a table is damaged, and why: from then on
+	// Table refuses it with ErrDamaged and Tables and TableIDs leave it
+	// out, also after a restart. Its rows stay as they are, for an
+	// operator to read (and to put back, by removing the mark). Setting a
+	// table aside again keeps the first reason.
+	SetAside(ctx context.Context, tableID, reason string) error
 	// AppendEvents appends events to a game's log; first is the index of
 	// evs[0] and must equal the log's current length, or ErrConflict. It
 	// returns once the events are durable.
@@ -102,6 +150,12 @@ type Store interface {
 	// the same transaction, so the step and its deadline are durable
 	// together, in one write.
 	AppendEventsClock(ctx context.Context, tableID string, first int, evs []engine.Event, c Clock) error
+	// AppendEventsTable is AppendEvents for the events that start or end
+	// a game: the table t (its status, seed, winner and config, as
+	// UpdateTable saves them) and, if c is not nil, the game's clock are
+	// saved in the same transaction, so that a crash never leaves a game
+	// that has ended "playing", nor one that has started "lobby".
+	AppendEventsTable(ctx context.Context, t Table, first int, evs []engine.Event, c *Clock) error
 	// RewriteEvents replaces a game's log from index from on with evs, in
 	// one transaction: the events from from on are deleted and evs
 	// appended in their place (none: the log is cut at from). It corrects a

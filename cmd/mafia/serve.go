@@ -18,6 +18,7 @@ import (
 	"mafia/assist"
 	"mafia/locale"
 	"mafia/server"
+	"mafia/store"
 	"mafia/store/sqlite"
 )
 
@@ -53,6 +54,15 @@ func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	st, err := sqlite.Open(*db)
 	if err != nil {
 		log.Error("open database", "db", *db, "err", err)
+		if le := (*sqlite.LockedError)(nil); errors.As(err, &le) {
+			// Said plainly too: whoever starts a second server reads this.
+			fmt.Fprintf(stderr, "mafia: %s is in use by another server%s; stop it first, or give this one another --db\n",
+				*db, pidOf(le))
+		}
+		if errors.Is(err, store.ErrDamaged) {
+			fmt.Fprintf(stderr, "mafia: %s is damaged where SQLite keeps its list of tables, so nothing in it can be read; "+
+				"restore it from a copy, or save what can be read with: sqlite3 %s .recover | sqlite3 recovered.db\n", *db, *db)
+		}
 		return 1
 	}
 	defer st.Close()
@@ -104,6 +114,14 @@ func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	_ = hs.Shutdown(sctx)
 	srv.Close()
 	return 0
+}
+
+// pidOf is " (pid N)" for a lock whose holder is known, else "".
+func pidOf(le *sqlite.LockedError) string {
+	if le.PID <= 0 {
+		return ""
+	}
+	return fmt.Sprintf(" (pid %d)", le.PID)
 }
 
 // renderIn renders a refusal in a language for the server's replies.

@@ -38,6 +38,7 @@ type appendReq struct {
 	kinds   []string
 	jsons   []string     // as TEXT, for the sqlite3 CLI
 	clock   *store.Clock // if set, the game's clock, saved with the events
+	update  *store.Table // if set, the table's row, saved with the events
 	players int          // the game's player count, to remember once committed (0: unknown)
 	ended   bool         // the batch ends the game: forget its length once committed
 
@@ -56,7 +57,7 @@ type appendReq struct {
 // and nothing was written; once taken, the append is committed (or fails)
 // and its own answer is returned. Appending no events does nothing.
 func (db *DB) AppendEvents(ctx context.Context, tableID string, first int, evs []engine.Event) error {
-	return db.appendEvents(ctx, tableID, first, evs, nil)
+	return db.appendEvents(ctx, tableID, first, evs, nil, nil)
 }
 
 // AppendEventsClock appends events as AppendEvents does and records the
@@ -64,10 +65,21 @@ func (db *DB) AppendEvents(ctx context.Context, tableID string, first int, evs [
 // committed, or neither. Appending no events does nothing, not even the
 // clock.
 func (db *DB) AppendEventsClock(ctx context.Context, tableID string, first int, evs []engine.Event, c store.Clock) error {
-	return db.appendEvents(ctx, tableID, first, evs, &c)
+	return db.appendEvents(ctx, tableID, first, evs, &c, nil)
 }
 
-func (db *DB) appendEvents(ctx context.Context, tableID string, first int, evs []engine.Event, c *store.Clock) error {
+// AppendEventsTable appends events as AppendEvents does and saves the table
+// t as UpdateTable does (its UpdatedAt now if zero), and the clock c if it
+// is not nil, in the same transaction: all are committed, or none.
+// Appending no events does nothing, not even the table.
+func (db *DB) AppendEventsTable(ctx context.Context, t store.Table, first int, evs []engine.Event, c *store.Clock) error {
+	if t.UpdatedAt.IsZero() {
+		t.UpdatedAt = time.Now()
+	}
+	return db.appendEvents(ctx, t.ID, first, evs, c, &t)
+}
+
+func (db *DB) appendEvents(ctx context.Context, tableID string, first int, evs []engine.Event, c *store.Clock, t *store.Table) error {
 	if len(evs) == 0 {
 		return nil
 	}
@@ -83,7 +95,7 @@ func (db *DB) appendEvents(ctx context.Context, tableID string, first int, evs [
 	if closed {
 		return ErrClosed
 	}
-	r := &appendReq{table: tableID, first: first, clock: c, done: make(chan struct{})}
+	r := &appendReq{table: tableID, first: first, clock: c, update: t, done: make(chan struct{})}
 	// Encode here, in the caller's goroutine, so that the writer only writes.
 	if err := db.encode(ctx, r, evs, "append to"); err != nil {
 		return err
@@ -218,7 +230,10 @@ func (db *DB) writeLoop() {
 // statement: a constraint that fails aborts that statement alone (SQLite's
 // ABORT undoes the statement and keeps the transaction), so one refused
 // append leaves the others in the batch alone. Any other failure, and a
-// failed commit, fail the whole batch.
+// failed commit, fail the whole batch; but when what failed it was a
+// damaged page of the file (SQLITE_CORRUPT), which one member's rows
+// touch, each member is tried again in a transaction of its own, so that
+// the damage fails that member alone.
 func (db *DB) commit(batch []*appendReq) {
 	live := batch[:0]
 	for _, r := range batch {
@@ -234,8 +249,31 @@ func (db *DB) commit(batch []*appendReq) {
 			close(r.done)
 		}
 	}()
+	err := db.commitLive(live)
+	if err == nil || len(live) == 1 || !errors.Is(asDamaged(err), store.ErrDamaged) {
+		db.noteWrite(err)
+		return
+	}
+	committed := false
+	for _, r := range live {
+		r.err = nil
+		committed = db.commitLive([]*appendReq{r}) == nil || committed
+	}
+	if committed {
+		// The store writes: one member's damage is its own (refused as
+		// damaged), not a store that cannot write.
+		db.noteWrite(nil)
+	} else {
+		db.noteWrite(err)
+	}
+}
+
+// commitLive writes appends the writer has taken in one transaction and
+// sets each one's answer; it returns what failed the transaction, if
+// anything did.
+func (db *DB) commitLive(live []*appendReq) error {
 	fail := func(err error) {
-		err = fmt.Errorf("store/sqlite: append: %w", err)
+		err = fmt.Errorf("store/sqlite: append: %w", asDamaged(err))
 		for _, r := range live {
 			if r.err == nil {
 				r.err = err
@@ -249,7 +287,7 @@ func (db *DB) commit(batch []*appendReq) {
 	tx, err := db.beginWrite(ctx)
 	if err != nil {
 		fail(err)
-		return
+		return err
 	}
 	defer db.endWrite(tx)
 	ins := inserter{tx: tx, stmts: make(map[int]*sql.Stmt)}
@@ -261,7 +299,7 @@ func (db *DB) commit(batch []*appendReq) {
 			if err != nil && !errors.Is(err, store.ErrNotFound) && !errors.Is(err, store.ErrConflict) {
 				tx.Rollback()
 				fail(err)
-				return
+				return err
 			}
 			r.err = err
 			continue
@@ -287,7 +325,15 @@ func (db *DB) commit(batch []*appendReq) {
 			if err := saveClock(ctx, tx, r.table, *r.clock); err != nil {
 				tx.Rollback()
 				fail(err)
-				return
+				return err
+			}
+		}
+		if err == nil && r.update != nil {
+			// The same for the table's row (its status).
+			if err := updateTable(ctx, tx, *r.update); err != nil {
+				tx.Rollback()
+				fail(err)
+				return err
 			}
 		}
 		switch {
@@ -302,12 +348,12 @@ func (db *DB) commit(batch []*appendReq) {
 		default:
 			tx.Rollback()
 			fail(err)
-			return
+			return err
 		}
 	}
 	if err := tx.Commit(); err != nil {
 		fail(err)
-		return
+		return err
 	}
 	db.batches.Add(1)
 	db.writes.Add(int64(len(live)))
@@ -328,6 +374,7 @@ func (db *DB) commit(batch []*appendReq) {
 			db.players.Store(r.table, r.players)
 		}
 	}
+	return nil
 }
 
 // logLength reads a log's length, or store.ErrNotFound for a missing table.
@@ -337,7 +384,7 @@ func logLength(ctx context.Context, tx *wtx, table string) (int, error) {
 	err := tx.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM tables WHERE id = ?1),
 		COALESCE((SELECT MAX(seq) + 1 FROM events WHERE table_id = ?1), 0)`, table).Scan(&exists, &n)
 	if err != nil {
-		return 0, fmt.Errorf("store/sqlite: append to %q: %w", table, err)
+		return 0, fmt.Errorf("store/sqlite: append to %q: %w", table, asDamaged(err))
 	}
 	if !exists {
 		return 0, fmt.Errorf("store/sqlite: append to %q: %w", table, store.ErrNotFound)
@@ -395,11 +442,12 @@ func (ins *inserter) close() {
 }
 
 // Events returns a game's whole log in order, or store.ErrNotFound if the
-// table does not exist.
+// table does not exist. A log that cannot be read whole (an event that does
+// not decode, a gap, a damaged page) is an error that is store.ErrDamaged.
 func (db *DB) Events(ctx context.Context, tableID string) ([]engine.Event, error) {
 	rows, err := db.r.QueryContext(ctx, `SELECT seq, json FROM events WHERE table_id = ? ORDER BY seq`, tableID)
 	if err != nil {
-		return nil, fmt.Errorf("store/sqlite: events of %q: %w", tableID, err)
+		return nil, fmt.Errorf("store/sqlite: events of %q: %w", tableID, asDamaged(err))
 	}
 	defer rows.Close()
 	var (
@@ -409,23 +457,23 @@ func (db *DB) Events(ctx context.Context, tableID string) ([]engine.Event, error
 	)
 	for rows.Next() {
 		if err := rows.Scan(&seq, &data); err != nil {
-			return nil, fmt.Errorf("store/sqlite: events of %q: %w", tableID, err)
+			return nil, fmt.Errorf("store/sqlite: events of %q: %w", tableID, asDamaged(err))
 		}
 		if seq != len(out) {
-			return nil, fmt.Errorf("store/sqlite: events of %q: event %d missing", tableID, len(out))
+			return nil, fmt.Errorf("store/sqlite: events of %q: event %d missing: %w", tableID, len(out), store.ErrDamaged)
 		}
 		e, err := wire.UnmarshalEvent(data)
 		if err != nil {
-			return nil, fmt.Errorf("store/sqlite: events of %q: event %d: %w", tableID, seq, err)
+			return nil, fmt.Errorf("store/sqlite: events of %q: event %d: %w: %w", tableID, seq, store.ErrDamaged, err)
 		}
 		out = append(out, e)
 	}
 	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("store/sqlite: events of %q: %w", tableID, err)
+		return nil, fmt.Errorf("store/sqlite: events of %q: %w", tableID, asDamaged(err))
 	}
 	if len(out) == 0 {
 		if err := tableExists(ctx, db.r, tableID); err != nil {
-			return nil, fmt.Errorf("store/sqlite: events of %q: %w", tableID, err)
+			return nil, fmt.Errorf("store/sqlite: events of %q: %w", tableID, asDamaged(err))
 		}
 	}
 	return out, nil

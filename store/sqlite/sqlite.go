@@ -9,8 +9,10 @@
 // (group commit) and answers each caller only after the commit.
 //
 // It must not decide rules, read game state, or filter secrets: it stores
-// what it is given and gives it back unchanged. It assumes it is the only
-// process writing the file, because it keeps each log's length in memory.
+// what it is given and gives it back unchanged. It must be the only store
+// writing the file, because it keeps each log's length in memory: Open
+// takes an exclusive lock beside the file (see fileLock) and refuses a file
+// another store holds (ErrLocked).
 package sqlite
 
 import (
@@ -21,6 +23,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"sync"
@@ -66,9 +69,13 @@ type DB struct {
 
 	stmts stmtCache // the writer's statements, prepared
 
+	health health // whether writes commit (see WriteHealth)
+
 	ck     *sql.DB       // the background checkpointer's connection
 	ckStop chan struct{} // closed to stop the checkpointer
 	ckDone chan struct{} // closed when it has stopped
+
+	lock *fileLock // held from Open to Close
 
 	closeOnce sync.Once
 	closeErr  error
@@ -77,6 +84,7 @@ type DB struct {
 var (
 	_ store.Store        = (*DB)(nil)
 	_ store.WriteCounter = (*DB)(nil)
+	_ store.WriteMonitor = (*DB)(nil)
 )
 
 // WriteStats returns the writer's counts so far.
@@ -128,10 +136,25 @@ const writerPragmas = "&_pragma=cache_size(-65536)&_pragma=wal_autocheckpoint(50
 
 // Open opens the SQLite file at path, creating it if needed, brings its
 // schema up to date, and starts the writer goroutine. Close it when done.
-func Open(path string) (*DB, error) {
+// A file that another store holds, in this process or another, is refused
+// with a *LockedError (ErrLocked), which names the holder's pid.
+func Open(path string) (db *DB, err error) {
 	if path == "" || strings.ContainsAny(path, "?#") || strings.HasPrefix(path, "file:") {
 		return nil, fmt.Errorf("store/sqlite: unusable path %q", path)
 	}
+	lockAt := path
+	if real, err := filepath.EvalSymlinks(path); err == nil {
+		lockAt = real // one lock per file, whatever link names it
+	}
+	lk, err := lock(lockAt)
+	if err != nil {
+		return nil, err
+	}
+	defer func() {
+		if err != nil {
+			lk.unlock()
+		}
+	}()
 	if err := newFilePages(path); err != nil {
 		return nil, err
 	}
@@ -151,6 +174,12 @@ func Open(path string) (*DB, error) {
 
 	if err := migrate(w); err != nil {
 		w.Close()
+		if c := sqliteCode(err) & 0xff; c == sqlite3lib.SQLITE_CORRUPT || c == sqlite3lib.SQLITE_NOTADB {
+			// The pages SQLite reads before any table (the file's header,
+			// the schema) are damaged: no table can be read at all.
+			return nil, fmt.Errorf("store/sqlite: %s is damaged where SQLite keeps its schema: %w: %w",
+				path, store.ErrDamaged, err)
+		}
 		return nil, fmt.Errorf("store/sqlite: migrate %s: %w", path, err)
 	}
 
@@ -163,7 +192,8 @@ func Open(path string) (*DB, error) {
 	r.SetMaxOpenConns(n)
 	r.SetMaxIdleConns(n)
 
-	db := &DB{
+	db = &DB{
+		lock:       lk,
 		w:          w,
 		r:          r,
 		reqs:       make(chan *appendReq, 4096),
@@ -211,6 +241,8 @@ func (db *DB) Close() error {
 		<-db.ckDone
 		db.stmts.close()
 		db.closeErr = errors.Join(db.r.Close(), db.ck.Close(), db.w.Close())
+		// Only once every connection is closed may another server begin.
+		db.closeErr = errors.Join(db.closeErr, db.lock.unlock())
 	})
 	return db.closeErr
 }
@@ -223,7 +255,7 @@ func formatTime(t time.Time) string { return t.UTC().Format(timeLayout) }
 func parseTime(s string) (time.Time, error) {
 	t, err := time.Parse(timeLayout, s)
 	if err != nil {
-		return time.Time{}, fmt.Errorf("store/sqlite: bad time %q: %w", s, err)
+		return time.Time{}, fmt.Errorf("store/sqlite: bad time %q: %w: %w", s, store.ErrDamaged, err)
 	}
 	if t.IsZero() {
 		return time.Time{}, nil

@@ -12,7 +12,8 @@ import (
 )
 
 // inTx runs f in one write transaction and commits it if f returns nil.
-func (db *DB) inTx(ctx context.Context, f func(tx *wtx) error) error {
+func (db *DB) inTx(ctx context.Context, f func(tx *wtx) error) (err error) {
+	defer func() { db.noteWrite(err) }()
 	tx, err := db.beginWrite(ctx)
 	if err != nil {
 		return err
@@ -79,23 +80,27 @@ func (db *DB) UpdateTable(ctx context.Context, t store.Table) error {
 	if t.UpdatedAt.IsZero() {
 		t.UpdatedAt = time.Now()
 	}
-	err := db.inTx(ctx, func(tx *wtx) error {
-		res, err := tx.ExecContext(ctx, `UPDATE tables
-			SET status = ?, seed = ?, winner = ?, config = ?, updated_at = ?
-			WHERE id = ?`,
-			string(t.Status), strconv.FormatUint(t.Seed, 10), t.Winner, t.Config, formatTime(t.UpdatedAt), t.ID)
-		if err != nil {
-			return err
-		}
-		if n, err := res.RowsAffected(); err != nil {
-			return err
-		} else if n == 0 {
-			return store.ErrNotFound
-		}
-		return nil
-	})
+	err := db.inTx(ctx, func(tx *wtx) error { return updateTable(ctx, tx, t) })
 	if err != nil {
 		return fmt.Errorf("store/sqlite: update table %q: %w", t.ID, err)
+	}
+	return nil
+}
+
+// updateTable saves a table's status, seed, winner, config and UpdatedAt
+// within a write transaction; a missing table is store.ErrNotFound.
+func updateTable(ctx context.Context, tx *wtx, t store.Table) error {
+	res, err := tx.ExecContext(ctx, `UPDATE tables
+		SET status = ?, seed = ?, winner = ?, config = ?, updated_at = ?
+		WHERE id = ?`,
+		string(t.Status), strconv.FormatUint(t.Seed, 10), t.Winner, t.Config, formatTime(t.UpdatedAt), t.ID)
+	if err != nil {
+		return err
+	}
+	if n, err := res.RowsAffected(); err != nil {
+		return err
+	} else if n == 0 {
+		return store.ErrNotFound
 	}
 	return nil
 }
@@ -217,7 +222,7 @@ func scanTable(s scanner) (store.Table, error) {
 	}
 	t.Status = store.Status(status)
 	if t.Seed, err = strconv.ParseUint(seed, 10, 64); err != nil {
-		return t, fmt.Errorf("bad seed %q", seed)
+		return t, fmt.Errorf("bad seed %q: %w", seed, store.ErrDamaged)
 	}
 	if t.CreatedAt, err = parseTime(created); err != nil {
 		return t, err
@@ -228,23 +233,31 @@ func scanTable(s scanner) (store.Table, error) {
 	return t, nil
 }
 
-// Table returns one table and its seats in seat order, or store.ErrNotFound.
+// Table returns one table and its seats in seat order, or
+// store.ErrNotFound. A table set aside, and one whose row or seats cannot
+// be read (a bad seed or time, a damaged page), is an error that is
+// store.ErrDamaged.
 func (db *DB) Table(ctx context.Context, id string) (store.Table, []store.Seat, error) {
 	tx, err := db.r.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
 	if err != nil {
 		return store.Table{}, nil, fmt.Errorf("store/sqlite: table %q: %w", id, err)
 	}
 	defer tx.Rollback()
+	if reason, err := setAsideReason(ctx, tx, id); err != nil {
+		return store.Table{}, nil, fmt.Errorf("store/sqlite: table %q: %w", id, asDamaged(err))
+	} else if reason != "" {
+		return store.Table{}, nil, fmt.Errorf("store/sqlite: table %q is set aside (%s): %w", id, reason, store.ErrDamaged)
+	}
 	t, err := scanTable(tx.QueryRowContext(ctx, `SELECT `+tableColumns+` FROM tables WHERE id = ?`, id))
 	if errors.Is(err, sql.ErrNoRows) {
 		return store.Table{}, nil, fmt.Errorf("store/sqlite: table %q: %w", id, store.ErrNotFound)
 	}
 	if err != nil {
-		return store.Table{}, nil, fmt.Errorf("store/sqlite: table %q: %w", id, err)
+		return store.Table{}, nil, fmt.Errorf("store/sqlite: table %q: %w", id, asDamaged(err))
 	}
 	seats, err := seatsOf(ctx, tx, id)
 	if err != nil {
-		return store.Table{}, nil, fmt.Errorf("store/sqlite: seats of %q: %w", id, err)
+		return store.Table{}, nil, fmt.Errorf("store/sqlite: seats of %q: %w", id, asDamaged(err))
 	}
 	return t, seats, nil
 }
@@ -252,13 +265,14 @@ func (db *DB) Table(ctx context.Context, id string) (store.Table, []store.Seat, 
 // Tables lists tables with the given status (any status if it is empty),
 // newest first (the later created first; among equal times, the later
 // recorded), public ones only when publicOnly, at most limit (no limit if
-// limit <= 0).
+// limit <= 0), never one set aside.
 func (db *DB) Tables(ctx context.Context, status store.Status, publicOnly bool, limit int) ([]store.Table, error) {
 	if limit <= 0 {
 		limit = -1 // SQLite: no limit
 	}
 	rows, err := db.r.QueryContext(ctx, `SELECT `+tableColumns+` FROM tables
 		WHERE (?1 = '' OR status = ?1) AND (NOT ?2 OR public)
+		AND id NOT IN (SELECT table_id FROM damaged)
 		ORDER BY created_at DESC, rowid DESC LIMIT ?3`, string(status), publicOnly, limit)
 	if err != nil {
 		return nil, fmt.Errorf("store/sqlite: tables: %w", err)
@@ -312,7 +326,8 @@ func saveClock(ctx context.Context, tx *wtx, tableID string, c store.Clock) erro
 }
 
 // Clock returns a game's last saved clock (the zero Clock if none), or
-// store.ErrNotFound if the table does not exist.
+// store.ErrNotFound if the table does not exist. A clock that cannot be read
+// (an impossible time, a damaged page) is an error that is store.ErrDamaged.
 func (db *DB) Clock(ctx context.Context, tableID string) (store.Clock, error) {
 	var (
 		c        store.Clock
@@ -328,14 +343,14 @@ func (db *DB) Clock(ctx context.Context, tableID string) (store.Clock, error) {
 		err = store.ErrNotFound
 	}
 	if err != nil {
-		return c, fmt.Errorf("store/sqlite: clock of %q: %w", tableID, err)
+		return c, fmt.Errorf("store/sqlite: clock of %q: %w", tableID, asDamaged(err))
 	}
 	c.Step = int(step.Int64)
 	c.Left = time.Duration(left.Int64)
 	c.Paused = paused.Bool
 	if deadline.Valid {
 		if c.Deadline, err = parseTime(deadline.String); err != nil {
-			return store.Clock{}, err
+			return store.Clock{}, fmt.Errorf("store/sqlite: clock of %q: %w", tableID, err)
 		}
 	}
 	return c, nil

@@ -1,0 +1,56 @@
+package server
+
+// This file answers /healthz and tells the log when the store stops and
+// starts writing again.
+
+import (
+	"fmt"
+	"net/http"
+	"time"
+
+	"mafia/store"
+)
+
+// storeHealth returns what the store knows of its writes, if it knows.
+func (s *Server) storeHealth() (store.WriteHealth, bool) {
+	m, ok := s.cfg.Store.(store.WriteMonitor)
+	if !ok {
+		return store.WriteHealth{}, false
+	}
+	return m.WriteHealth(), true
+}
+
+// storeFailing reports whether the store's writes are failing now, and how.
+func (s *Server) storeFailing() (store.WriteHealth, bool) {
+	h, ok := s.storeHealth()
+	return h, ok && h.Failing(time.Now(), s.cfg.StoreHold)
+}
+
+// healthz answers GET /healthz: 200 "ok" while the server can do its work,
+// 503 with a short reason while its store cannot write (every command and
+// join would be refused). It is checked often and by anyone: it reads the
+// store's last outcome and writes nothing.
+func (s *Server) healthz(w http.ResponseWriter, _ *http.Request) {
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	if h, failing := s.storeFailing(); failing {
+		w.WriteHeader(http.StatusServiceUnavailable)
+		fmt.Fprintf(w, "store cannot write: %s (failing since %s)\n", h.Reason, h.Since.UTC().Format(time.RFC3339))
+		return
+	}
+	_, _ = w.Write([]byte("ok\n"))
+}
+
+// watchStore logs when the store's writes begin to fail and when they
+// commit again (called at each heartbeat): one line each way, whatever the
+// rooms log meanwhile.
+func (s *Server) watchStore(failing *bool) {
+	h, now := s.storeFailing()
+	switch {
+	case now && !*failing:
+		s.log.Error("store cannot write: commands and joins are refused until it can", "reason", h.Reason, "err", h.Err)
+	case !now && *failing:
+		s.log.Info("store writes again", "failed_from", h.Since, "last_failure", h.LastFail)
+	}
+	*failing = now
+}
