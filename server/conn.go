@@ -63,6 +63,10 @@ type peer struct {
 	local chan *room.Reply // answers to frames the room never saw
 	ping  *time.Timer
 	tk    *ticket // what the connection holds of the server's limits
+	// lim is the connection's rate of frames, pings included; refusals
+	// counts the frames refused, up to a flood (see readPump).
+	lim, refusals *rate.Limiter
+	flooded       sync.Once
 
 	mu      sync.Mutex
 	sub     *room.Sub // set once attached
@@ -98,10 +102,12 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	wc := &peer{s: s, lang: lang, local: make(chan *room.Reply, 8), tk: tk}
+	wc := &peer{s: s, lang: lang, local: make(chan *room.Reply, 8), tk: tk,
+		lim:      rate.NewLimiter(rate.Limit(s.cfg.Rate), s.cfg.Burst),
+		refusals: rate.NewLimiter(rate.Limit(s.cfg.Limits.FloodRate), s.cfg.Limits.FloodBurst)}
 	sub, aerr := rm.AttachNotify(context.Background(), token, since, wc.notify)
 	hw := &hijackWriter{ResponseWriter: w}
-	c, err := websocket.Accept(hw, r, &websocket.AcceptOptions{InsecureSkipVerify: true})
+	c, err := websocket.Accept(hw, r, &websocket.AcceptOptions{InsecureSkipVerify: true, OnPingReceived: wc.pinged})
 	if err != nil {
 		if aerr == nil {
 			rm.Detach(sub)
@@ -141,12 +147,7 @@ func (wc *peer) serve(rm *room.Room, sub *room.Sub) {
 	defer wc.s.metrics.conns.Dec()
 	defer wc.tk.release()
 	if flood := wc.s.readPump(wc.c, rm, sub, wc); flood {
-		// The flood's last frame says why, in the client's language, and
-		// the close says it too (1008 "flood").
-		wc.s.metrics.floods.Inc()
-		wc.s.writeError(wc.c, wc.lang, 0, &engine.Error{Code: CodeFlood})
-		wc.done.Store(true)
-		wc.c.Close(websocket.StatusPolicyViolation, "flood")
+		wc.flood()
 	}
 	wc.done.Store(true)
 	wc.ping.Stop()
@@ -155,6 +156,34 @@ func (wc *peer) serve(rm *room.Room, sub *room.Sub) {
 	wc.mu.Unlock()
 	rm.Detach(sub)
 	wc.c.CloseNow()
+}
+
+// flood ends a connection that kept sending refused frames (once): its
+// last frame says why, in the client's language, and the close says it too
+// (1008 "flood").
+func (wc *peer) flood() {
+	wc.flooded.Do(func() {
+		wc.s.metrics.floods.Inc()
+		wc.s.writeError(wc.c, wc.lang, 0, &engine.Error{Code: CodeFlood})
+		wc.done.Store(true)
+		wc.c.Close(websocket.StatusPolicyViolation, "flood")
+	})
+}
+
+// pinged takes a WebSocket ping (a control frame, which the library
+// answers itself) from the connection's rate like any frame: past it, no
+// pong, and a flood of them ends the connection. It runs on the reading
+// goroutine, inside Reader.
+func (wc *peer) pinged(context.Context, []byte) bool {
+	now := wc.s.cfg.Clock.Now()
+	wc.s.metrics.framesIn.Inc()
+	if wc.lim.AllowN(now, 1) && wc.tk.frame(now) {
+		return true
+	}
+	if !wc.refusals.AllowN(now, 1) {
+		go wc.flood() // Close waits for the reader, which is here
+	}
+	return false
 }
 
 // readPump reads the client's frames and hands them to the room; bad ones
@@ -166,8 +195,7 @@ func (wc *peer) serve(rm *room.Room, sub *room.Sub) {
 // (peer.stop): a read given a context that can end would cost an
 // allocation and a registration per frame.
 func (s *Server) readPump(c *websocket.Conn, rm *room.Room, sub *room.Sub, wc *peer) (flood bool) {
-	lim := rate.NewLimiter(rate.Limit(s.cfg.Rate), s.cfg.Burst)
-	refusals := rate.NewLimiter(rate.Limit(s.cfg.Limits.FloodRate), s.cfg.Limits.FloodBurst)
+	lim, refusals := wc.lim, wc.refusals
 	for {
 		typ, rd, err := c.Reader(context.Background())
 		if err != nil {

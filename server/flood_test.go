@@ -296,3 +296,45 @@ func TestChat_ATableLimitProtectsTheSeated(t *testing.T) {
 		t.Errorf("a line a second later: %v", err)
 	}
 }
+
+// TestFrames_PingControlFramesCountToo: WebSocket pings (control frames,
+// which the library would answer by itself) take their place from the
+// rate like any frame: 40 are answered at one instant, and a flood of them
+// is closed as one.
+func TestFrames_PingControlFramesCountToo(t *testing.T) {
+	var clk *room.FakeClock
+	ts := startServerWith(t, "", fakeClocked(&clk))
+	ctx := within(t, 60*time.Second)
+	tb := lobbyTable(ctx, t, ts)
+	c := open(ctx, t, ts.api.Base, tb.id, "", dialOpts{})
+	defer c.close()
+	var mu sync.Mutex
+	pongs := 0
+	var wg sync.WaitGroup
+	for i := 0; i < 300; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			pctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+			defer cancel()
+			if c.ws.Ping(pctx) == nil {
+				mu.Lock()
+				pongs++
+				mu.Unlock()
+			}
+		}()
+	}
+	for {
+		if _, _, err := c.read(ctx); err != nil {
+			var ce websocket.CloseError
+			if !errors.As(err, &ce) || ce.Code != websocket.StatusPolicyViolation || ce.Reason != "flood" {
+				t.Fatalf("a ping flood ended with %v, want a close 1008 \"flood\"", err)
+			}
+			break
+		}
+	}
+	wg.Wait()
+	if pongs > 40 {
+		t.Errorf("%d pings at one instant got %d pongs, want at most the burst, 40", 300, pongs)
+	}
+}
