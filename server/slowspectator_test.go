@@ -47,10 +47,10 @@ func (l smallSendBuffers) Accept() (net.Conn, error) {
 // read are dropped in their turn while the seats play a whole game on the
 // same table; no seat loses its connection.
 func TestSlowSpectators_CostNoPlayerTheirConnection(t *testing.T) {
-	ts := startServerOn(t, "", func(c *Config) { c.SendBuffer = 16 },
+	ts := startServerOn(t, "", func(c *Config) { c.SendBuffer = 32 },
 		func(l net.Listener) net.Listener { return smallSendBuffers{l} })
 	ctx := within(t, 120*time.Second)
-	tb := newTable(ctx, t, ts.api, client.CreateRequest{Name: "slow spectators", Players: 5, TimingsMS: fastTimings}, seatsUpTo(5), 11)
+	tb := newTable(ctx, t, ts.api, client.CreateRequest{Name: "slow spectators", Players: 11, TimingsMS: fastTimings}, seatsUpTo(11), 11)
 	for _, p := range tb.players {
 		if _, err := p.connect(ctx); err != nil {
 			t.Fatal(err)
