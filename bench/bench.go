@@ -2,12 +2,12 @@
 // players to a running server over real WebSockets, has them play complete
 // games with random legal moves, and measures what a player feels (the time
 // from sending a command to receiving its reply, which follows the seat's
-// new view), frames per second, games finished and errors, and, for a
-// server on this machine, the server's memory per connection from its
-// /metrics.
+// new view), frames per second, games finished and errors, and, given the
+// server's operator address, the server's memory per connection from its
+// /metrics there.
 //
 // It owns nothing of the game or the server: it is a client of the public
-// protocol (package client) and must only ever talk to the address it is
+// protocol (package client) and must only ever talk to the addresses it is
 // given. Every run is bounded in time.
 package bench
 
@@ -37,6 +37,13 @@ const TableSize = 11
 type Config struct {
 	// Server is the server's base URL, e.g. http://127.0.0.1:8080.
 	Server string
+	// Ops is the server's operator address (`mafia serve --ops`), e.g.
+	// http://127.0.0.1:9090: the server's memory and CPU are read from its
+	// /metrics. Empty: they are not reported (the public address does not
+	// serve /metrics).
+	Ops string
+	// OpsToken is the operator address's bearer token, if it wants one.
+	OpsToken string
 	// Players is the number of bot players (connections): tables of
 	// TableSize seats, the remainder at one smaller table (filled with the
 	// server's bots when it is below engine.PresetMin).
@@ -221,8 +228,8 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 
 	r.local = isLoopback(cfg.Server)
 	var rep *ServerReport
-	if r.local {
-		s, err := scrape(ctx, cfg.HTTP, cfg.Server)
+	if cfg.Ops != "" {
+		s, err := scrape(ctx, cfg.HTTP, cfg.Ops, cfg.OpsToken)
 		if err != nil {
 			return Result{}, fmt.Errorf("bench: server metrics: %w", err)
 		}
@@ -273,7 +280,7 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 		}
 		lastScrape = time.Now()
 		sctx, c := context.WithTimeout(ctx, 5*time.Second)
-		s, err := scrape(sctx, cfg.HTTP, cfg.Server)
+		s, err := scrape(sctx, cfg.HTTP, cfg.Ops, cfg.OpsToken)
 		c()
 		if err != nil {
 			return
@@ -319,7 +326,7 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 	r.measuring.Store(true)
 	var cpuStart, cpuEnd float64
 	if rep != nil {
-		if s, err := scrape(ctx, cfg.HTTP, cfg.Server); err == nil {
+		if s, err := scrape(ctx, cfg.HTTP, cfg.Ops, cfg.OpsToken); err == nil {
 			cpuStart = s.CPUSeconds
 		}
 	}
@@ -360,7 +367,7 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 	if rep != nil {
 		lastScrape = time.Time{}
 		sample()
-		if s, err := scrape(context.Background(), cfg.HTTP, cfg.Server); err == nil {
+		if s, err := scrape(context.Background(), cfg.HTTP, cfg.Ops, cfg.OpsToken); err == nil {
 			cpuEnd = s.CPUSeconds
 		}
 		if res.WindowSeconds > 0 && cpuEnd > cpuStart {

@@ -3,6 +3,7 @@ package bench
 import (
 	"bufio"
 	"context"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -11,7 +12,8 @@ import (
 	"strings"
 )
 
-// ServerSample is what the server's /metrics said at one moment.
+// ServerSample is what the server's /metrics (on its operator address) said
+// at one moment.
 type ServerSample struct {
 	Connections  float64 `json:"connections"`               // mafia_connections
 	GamesRunning float64 `json:"games_running"`             // mafia_games_running
@@ -39,18 +41,25 @@ func isLoopback(base string) bool {
 	return ip != nil && ip.IsLoopback()
 }
 
-// scrape reads the server's /metrics.
-func scrape(ctx context.Context, hc *http.Client, base string) (ServerSample, error) {
+// scrape reads the /metrics of the server's operator address ops, with its
+// bearer token if it has one.
+func scrape(ctx context.Context, hc *http.Client, ops, token string) (ServerSample, error) {
 	var s ServerSample
-	req, err := http.NewRequestWithContext(ctx, "GET", strings.TrimRight(base, "/")+"/metrics", nil)
+	req, err := http.NewRequestWithContext(ctx, "GET", strings.TrimRight(ops, "/")+"/metrics", nil)
 	if err != nil {
 		return s, err
+	}
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
 	}
 	resp, err := hc.Do(req)
 	if err != nil {
 		return s, err
 	}
 	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return s, fmt.Errorf("%s/metrics: %s", strings.TrimRight(ops, "/"), resp.Status)
+	}
 	want := map[string]*float64{
 		"mafia_connections":             &s.Connections,
 		"mafia_games_running":           &s.GamesRunning,

@@ -141,7 +141,11 @@ func (r *Room) send(sub *Sub, o Out) {
 		o.Release()
 		r.cfg.Log.Warn("dropping a slow connection", "seat", sub.Seat)
 		r.drop(sub)
-		r.lobbyDirty = true
+		// Only a seat's connections show in the lobby: a spectator too slow
+		// to read costs nobody a frame (and so nobody their connection).
+		if sub.Seat != 0 {
+			r.lobbyDirty = true
+		}
 		if r.cfg.Metrics.Dropped != nil {
 			r.cfg.Metrics.Dropped()
 		}

@@ -56,7 +56,7 @@ func (s *Settings) Check() (engine.Ruleset, Timings, error) {
 func newRoom(cfg Config, t store.Table, set Settings, rules engine.Ruleset, tm Timings) *Room {
 	cfg.defaults()
 	r := &Room{
-		id: t.ID, cfg: cfg, inbox: make(chan func(), cfg.Inbox), quit: make(chan struct{}), done: make(chan struct{}),
+		id: t.ID, created: t.CreatedAt, cfg: cfg, inbox: make(chan func(), cfg.Inbox), quit: make(chan struct{}), done: make(chan struct{}),
 		table: t, set: set, rules: rules, timings: tm, subs: map[*Sub]struct{}{},
 		seats: make([]seatState, set.Setup.Players()+1),
 	}

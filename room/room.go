@@ -122,6 +122,7 @@ type Room struct {
 	// long as it (see save).
 	life    context.Context
 	endLife context.CancelFunc
+	created time.Time // the table's creation, as stored (it never changes)
 
 	// owned by the loop
 	table    store.Table
@@ -185,6 +186,9 @@ func NewToken() string {
 
 // ID returns the table's id.
 func (r *Room) ID() string { return r.id }
+
+// CreatedAt returns when the table was made (safe from any goroutine).
+func (r *Room) CreatedAt() time.Time { return r.created }
 
 // Lobby returns the table's public description (safe from any goroutine).
 func (r *Room) Lobby() wire.Lobby { return *r.lobby.Load() }

@@ -93,10 +93,15 @@ func langOf(r *http.Request) string {
 	return "en"
 }
 
+// writeJSON answers with v as JSON. Names are not HTML-escaped (a "<"
+// stays one byte, not six): the answer is JSON for scripts, which render
+// text as text, never HTML.
 func writeJSON(w http.ResponseWriter, status int, v any) {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(status)
-	_ = json.NewEncoder(w).Encode(v)
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(v)
 }
 
 // fail answers with a coded error in the request's language.
@@ -140,12 +145,27 @@ func tokenOf(r *http.Request, table string) string {
 
 func cookieName(table string) string { return "mafia_" + table }
 
-func setTokenCookie(w http.ResponseWriter, r *http.Request, table, token string) {
+// setTokenCookie sets a table's token cookie, Secure when the guard says
+// the client reaches the server over https.
+func (s *Server) setTokenCookie(w http.ResponseWriter, r *http.Request, table, token string) {
 	http.SetCookie(w, &http.Cookie{Name: cookieName(table), Value: token, Path: "/", HttpOnly: true,
-		SameSite: http.SameSiteStrictMode, Secure: r.TLS != nil, MaxAge: 7 * 24 * 3600})
+		SameSite: http.SameSiteStrictMode, Secure: s.guard.Secure(r), MaxAge: 7 * 24 * 3600})
+}
+
+// foreign refuses a state change a foreign page asked for (see
+// httpguard.Guard.CheckStateChange) and reports whether it did.
+func (s *Server) foreign(w http.ResponseWriter, r *http.Request) bool {
+	if err := s.guard.CheckStateChange(r); err != nil {
+		s.fail(w, r, err)
+		return true
+	}
+	return false
 }
 
 func (s *Server) createTable(w http.ResponseWriter, r *http.Request) {
+	if s.foreign(w, r) {
+		return
+	}
 	var req createRequest
 	if err := decode(r, &req); err != nil {
 		s.fail(w, r, err)
@@ -167,35 +187,97 @@ func (s *Server) createTable(w http.ResponseWriter, r *http.Request) {
 		}
 		set.Setup = p
 	}
-	rm, host, err := room.Create(r.Context(), s.roomConfig(), set)
+	if _, _, err := set.Check(); err != nil {
+		s.fail(w, r, err) // a bad request costs no share of the address's tables
+		return
+	}
+	quota, err := s.guards.createAllowed(s.guard.ClientAddr(r), s.cfg.Clock.Now(), s.lobbyTables(), s.inLobby)
 	if err != nil {
 		s.fail(w, r, err)
 		return
 	}
+	rm, host, err := room.Create(r.Context(), s.roomConfig(), set)
+	if err != nil {
+		s.guards.created(quota, "")
+		s.fail(w, r, err)
+		return
+	}
 	s.add(rm)
-	setTokenCookie(w, r, rm.ID(), host)
+	s.guards.created(quota, rm.ID())
+	s.setTokenCookie(w, r, rm.ID(), host)
 	writeJSON(w, http.StatusCreated, createResponse{Table: rm.ID(), HostToken: host, Invite: "/t/" + rm.ID(), Lobby: rm.Lobby()})
 }
 
-func (s *Server) listTables(w http.ResponseWriter, r *http.Request) {
+// lobbyTables counts the tables in the lobby.
+func (s *Server) lobbyTables() int {
 	s.mu.Lock()
-	out := make([]wire.Lobby, 0, len(s.rooms))
+	defer s.mu.Unlock()
+	n := 0
+	for _, rm := range s.rooms {
+		if rm.Lobby().Status == string(store.StatusLobby) {
+			n++
+		}
+	}
+	return n
+}
+
+// inLobby reports whether a table's room runs and is in the lobby.
+func (s *Server) inLobby(id string) bool {
+	s.mu.Lock()
+	rm := s.rooms[id]
+	s.mu.Unlock()
+	return rm != nil && rm.Lobby().Status == string(store.StatusLobby)
+}
+
+// maxListed is the most tables GET /api/tables lists.
+const maxListed = 200
+
+// listTables answers GET /api/tables: public tables not yet ended, those
+// where a person sits first, then those still in the lobby, then the
+// newest (so that a table just made by a real player is never hidden
+// behind a heap of empty ones).
+func (s *Server) listTables(w http.ResponseWriter, r *http.Request) {
+	type listed struct {
+		l       wire.Lobby
+		person  bool
+		created time.Time
+	}
+	s.mu.Lock()
+	all := make([]listed, 0, len(s.rooms))
 	for _, rm := range s.rooms {
 		if l := rm.Lobby(); l.Public && l.Status != string(store.StatusEnded) {
-			out = append(out, l)
+			all = append(all, listed{l: l, person: seated(l), created: rm.CreatedAt()})
 		}
 	}
 	s.mu.Unlock()
-	sort.Slice(out, func(i, j int) bool {
-		if out[i].Status != out[j].Status {
-			return out[i].Status == string(store.StatusLobby)
+	sort.Slice(all, func(i, j int) bool {
+		a, b := all[i], all[j]
+		if a.person != b.person {
+			return a.person
 		}
-		return out[i].Table < out[j].Table
+		if a.l.Status != b.l.Status {
+			return a.l.Status == string(store.StatusLobby)
+		}
+		if !a.created.Equal(b.created) {
+			return a.created.After(b.created)
+		}
+		return a.l.Table < b.l.Table
 	})
-	if len(out) > 200 {
-		out = out[:200]
+	out := make([]wire.Lobby, 0, min(len(all), maxListed))
+	for _, t := range all[:min(len(all), maxListed)] {
+		out = append(out, t.l)
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"tables": out})
+}
+
+// seated reports whether a person (not a bot) holds a seat.
+func seated(l wire.Lobby) bool {
+	for _, s := range l.Seats {
+		if s.Taken && !s.Bot {
+			return true
+		}
+	}
+	return false
 }
 
 func (s *Server) getTable(w http.ResponseWriter, r *http.Request) {
@@ -208,6 +290,9 @@ func (s *Server) getTable(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) joinTable(w http.ResponseWriter, r *http.Request) {
+	if s.foreign(w, r) {
+		return
+	}
 	id := r.PathValue("id")
 	var req joinRequest
 	if err := decode(r, &req); err != nil {
@@ -224,11 +309,14 @@ func (s *Server) joinTable(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	setTokenCookie(w, r, id, tok)
+	s.setTokenCookie(w, r, id, tok)
 	writeJSON(w, http.StatusOK, joinResponse{Table: id, Seat: seat, Token: tok})
 }
 
 func (s *Server) leaveTable(w http.ResponseWriter, r *http.Request) {
+	if s.foreign(w, r) {
+		return
+	}
 	id := r.PathValue("id")
 	rm, err := s.room(r.Context(), id)
 	if err != nil {

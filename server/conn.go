@@ -28,9 +28,10 @@ const (
 	CodeRateLimited engine.Code = "rate_limited"
 )
 
-// hardFrameLimit is where a connection is closed rather than answered:
-// frames above MaxFrame and below this get a coded error.
-const hardFrameLimit = 64 << 10
+// hardFrameSlack is how far past MaxFrame a frame may run before the
+// connection is closed (1009) rather than answered too_large: a frame is
+// never read further than that.
+const hardFrameSlack = 1 << 10
 
 const writeTimeout = 10 * time.Second
 
@@ -61,6 +62,11 @@ type peer struct {
 	lang  string
 	local chan *room.Reply // answers to frames the room never saw
 	ping  *time.Timer
+	tk    *ticket // what the connection holds of the server's limits
+	// lim is the connection's rate of frames, pings included; refusals
+	// counts the frames refused, up to a flood (see readPump).
+	lim, refusals *rate.Limiter
+	flooded       sync.Once
 
 	mu      sync.Mutex
 	sub     *room.Sub // set once attached
@@ -75,22 +81,50 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
+	// The Origin is checked here, before anything is counted, and the same
+	// way as for the API (see httpguard), so Accept need not check it again.
+	if err := s.guard.CheckOrigin(r); err != nil {
+		s.fail(w, r, err)
+		return
+	}
 	since, _ := strconv.Atoi(r.URL.Query().Get("since"))
 	lang := langOf(r)
 	token := tokenOf(r, id)
-	hw := &hijackWriter{ResponseWriter: w}
-	c, err := websocket.Accept(hw, r, &websocket.AcceptOptions{OriginPatterns: s.cfg.Origins})
-	if err != nil {
-		return // Accept has answered (e.g. 403 for a foreign Origin)
+	now := s.cfg.Clock.Now()
+	// Every cap is taken before the room does any work (a welcome is the
+	// table's whole log, and a seat's connection is lobby news).
+	hash := ""
+	if token != "" {
+		hash = room.HashToken(token)
 	}
-	c.SetReadLimit(hardFrameLimit)
-	wc := &peer{s: s, c: c, bw: hw.bw, lang: lang, local: make(chan *room.Reply, 8)}
-	sub, err := rm.AttachNotify(context.Background(), token, since, wc.notify)
+	tk, err := s.guards.admit(s.guard.ClientAddr(r), id, hash, now)
 	if err != nil {
-		s.writeError(c, lang, 0, err)
-		c.Close(websocket.StatusPolicyViolation, "refused")
+		s.fail(w, r, err)
 		return
 	}
+	wc := &peer{s: s, lang: lang, local: make(chan *room.Reply, 8), tk: tk,
+		lim:      rate.NewLimiter(rate.Limit(s.cfg.Rate), s.cfg.Burst),
+		refusals: rate.NewLimiter(rate.Limit(s.cfg.Limits.FloodRate), s.cfg.Limits.FloodBurst)}
+	sub, aerr := rm.AttachNotify(context.Background(), token, since, wc.notify)
+	hw := &hijackWriter{ResponseWriter: w}
+	c, err := websocket.Accept(hw, r, &websocket.AcceptOptions{InsecureSkipVerify: true, OnPingReceived: wc.pinged})
+	if err != nil {
+		if aerr == nil {
+			rm.Detach(sub)
+		}
+		tk.release()
+		return // Accept has answered
+	}
+	c.SetReadLimit(s.cfg.MaxFrame + hardFrameSlack)
+	if aerr != nil {
+		// A refusal of the room (bad_token, busy, stopped) comes as a frame
+		// on an open connection, as it always has.
+		s.writeError(c, lang, 0, aerr)
+		c.Close(websocket.StatusPolicyViolation, "refused")
+		tk.release()
+		return
+	}
+	wc.c, wc.bw = c, hw.bw
 	wc.mu.Lock()
 	wc.sub = sub
 	wc.mu.Unlock()
@@ -111,7 +145,10 @@ func (wc *peer) stop() {
 // serve reads the connection until it ends, then detaches it from the room.
 func (wc *peer) serve(rm *room.Room, sub *room.Sub) {
 	defer wc.s.metrics.conns.Dec()
-	wc.s.readPump(wc.c, rm, sub, wc)
+	defer wc.tk.release()
+	if flood := wc.s.readPump(wc.c, rm, sub, wc); flood {
+		wc.flood()
+	}
 	wc.done.Store(true)
 	wc.ping.Stop()
 	wc.mu.Lock()
@@ -121,16 +158,61 @@ func (wc *peer) serve(rm *room.Room, sub *room.Sub) {
 	wc.c.CloseNow()
 }
 
+// flood ends a connection that kept sending refused frames (once): its
+// last frame says why, in the client's language, and the close says it too
+// (1008 "flood").
+func (wc *peer) flood() {
+	wc.flooded.Do(func() {
+		wc.s.metrics.floods.Inc()
+		wc.s.writeError(wc.c, wc.lang, 0, &engine.Error{Code: CodeFlood})
+		wc.done.Store(true)
+		wc.c.Close(websocket.StatusPolicyViolation, "flood")
+	})
+}
+
+// pinged takes a WebSocket ping (a control frame, which the library
+// answers itself) from the connection's rate like any frame: past it, no
+// pong, and a flood of them ends the connection. It runs on the reading
+// goroutine, inside Reader.
+func (wc *peer) pinged(context.Context, []byte) bool {
+	now := wc.s.cfg.Clock.Now()
+	wc.s.metrics.framesIn.Inc()
+	if wc.lim.AllowN(now, 1) && wc.tk.frame(now) {
+		return true
+	}
+	if !wc.refusals.AllowN(now, 1) {
+		go wc.flood() // Close waits for the reader, which is here
+	}
+	return false
+}
+
 // readPump reads the client's frames and hands them to the room; bad ones
-// get a coded error and change nothing. It returns when the connection
-// fails or is closed (peer.stop): a read given a context that can end would
-// cost an allocation and a registration per frame.
-func (s *Server) readPump(c *websocket.Conn, rm *room.Room, sub *room.Sub, wc *peer) {
-	lim := rate.NewLimiter(rate.Limit(s.cfg.Rate), s.cfg.Burst)
+// get a coded error and change nothing. Every frame, whatever it holds,
+// first takes its place from the connection's rate and its address's,
+// before a byte of it is read: one refused is skipped unread. A connection
+// that keeps sending refused frames is a flood: readPump then returns
+// true. Otherwise it returns when the connection fails or is closed
+// (peer.stop): a read given a context that can end would cost an
+// allocation and a registration per frame.
+func (s *Server) readPump(c *websocket.Conn, rm *room.Room, sub *room.Sub, wc *peer) (flood bool) {
+	lim, refusals := wc.lim, wc.refusals
 	for {
 		typ, rd, err := c.Reader(context.Background())
 		if err != nil {
-			return
+			return false
+		}
+		now := s.cfg.Clock.Now()
+		if !lim.AllowN(now, 1) || !wc.tk.frame(now) {
+			// Skipped, never parsed; the read limit bounds it.
+			if _, err := io.Copy(io.Discard, rd); err != nil {
+				return false
+			}
+			wc.refuse(0, CodeRateLimited)
+			s.metrics.framesIn.Inc()
+			if !refusals.AllowN(now, 1) {
+				return true
+			}
+			continue
 		}
 		// The frame is read into a pooled buffer (the read limit still
 		// applies), which goes back once the frame is handled: nothing
@@ -138,15 +220,16 @@ func (s *Server) readPump(c *websocket.Conn, rm *room.Room, sub *room.Sub, wc *p
 		buf := readPool.Get().(*bytes.Buffer)
 		buf.Reset()
 		if _, err := buf.ReadFrom(rd); err != nil {
-			return
+			return false
 		}
 		data := buf.Bytes()
+		var ok bool
 		if typ != websocket.MessageText || int64(len(data)) > s.cfg.MaxFrame {
-			s.handleFrame(rm, sub, wc, lim, typ, data, nil) // refused before parsing
-		} else if m, ok, err := wire.ParsePlainClientMessage(data); ok {
+			ok = s.handleFrame(rm, sub, wc, now, typ, data, nil) // refused before parsing
+		} else if m, plain, err := wire.ParsePlainClientMessage(data); plain {
 			// A plain frame (what clients send) is read without growing
 			// this goroutine's stack: it is handled here.
-			s.handleFrame(rm, sub, wc, lim, typ, data, &parsed{m, err})
+			ok = s.handleFrame(rm, sub, wc, now, typ, data, &parsed{m, err})
 		} else {
 			// Any other is handled on a short goroutine of its own, waited
 			// for, so frames stay in order: encoding/json grows a stack,
@@ -154,12 +237,16 @@ func (s *Server) readPump(c *websocket.Conn, rm *room.Room, sub *room.Sub, wc *p
 			done := make(chan struct{})
 			go func() {
 				defer close(done)
-				s.handleFrame(rm, sub, wc, lim, typ, data, nil)
+				ok = s.handleFrame(rm, sub, wc, now, typ, data, nil)
 			}()
 			<-done
 		}
 		if buf.Cap() <= maxPooledRead {
 			readPool.Put(buf)
+		}
+		s.metrics.framesIn.Inc()
+		if !ok && !refusals.AllowN(now, 1) {
+			return true
 		}
 	}
 }
@@ -176,21 +263,18 @@ type parsed struct {
 	err error
 }
 
-// handleFrame checks one client frame and submits it to the room; pre, if
-// set, is the frame already parsed.
-func (s *Server) handleFrame(rm *room.Room, sub *room.Sub, wc *peer, lim *rate.Limiter, typ websocket.MessageType, data []byte, pre *parsed) {
-	now := s.cfg.Clock.Now()
+// handleFrame checks one client frame (already within the rates) and
+// submits it to the room; pre, if set, is the frame already parsed. It
+// reports false when the server refused the frame itself (not the room:
+// a move the rules refuse is a player's mistake, not a flood).
+func (s *Server) handleFrame(rm *room.Room, sub *room.Sub, wc *peer, now time.Time, typ websocket.MessageType, data []byte, pre *parsed) bool {
 	if typ != websocket.MessageText {
 		wc.refuse(0, CodeMalformed)
-		return
+		return false
 	}
 	if int64(len(data)) > s.cfg.MaxFrame {
 		wc.refuse(0, CodeTooLarge)
-		return
-	}
-	if !lim.Allow() {
-		wc.refuse(0, CodeRateLimited)
-		return
+		return false
 	}
 	var m wire.ClientMessage
 	var err error
@@ -201,11 +285,16 @@ func (s *Server) handleFrame(rm *room.Room, sub *room.Sub, wc *peer, lim *rate.L
 	}
 	if err != nil {
 		wc.refuse(m.ID, CodeMalformed)
-		return
+		return false
+	}
+	if m.Type == "chat" && !wc.tk.chat(sub.Seat, now) {
+		wc.refuse(m.ID, CodeChatBusy)
+		return false
 	}
 	if err := rm.Submit(sub, m, now); err != nil {
 		wc.refuseErr(m.ID, err)
 	}
+	return true
 }
 
 // refuse answers a frame the room never saw, through the connection's own
@@ -374,6 +463,14 @@ type hijackWriter struct {
 func (h *hijackWriter) Hijack() (net.Conn, *bufio.ReadWriter, error) {
 	conn, brw, err := http.NewResponseController(h.ResponseWriter).Hijack()
 	if err != nil {
+		return nil, nil, err
+	}
+	// A WebSocket lives longer than any request: it must not keep the
+	// request's deadlines (Timeouts.Read, Write); it bounds its own writes
+	// (batchWriter) and silence (pings). net/http clears them on Hijack
+	// today; this does not depend on it.
+	if err := conn.SetDeadline(time.Time{}); err != nil {
+		conn.Close()
 		return nil, nil, err
 	}
 	if err := brw.Writer.Flush(); err != nil {

@@ -2,7 +2,9 @@ package server
 
 import (
 	"context"
+	"net"
 	"net/http/httptest"
+	"net/netip"
 	"path/filepath"
 	"sync"
 	"testing"
@@ -14,10 +16,13 @@ import (
 	"mafia/wire"
 )
 
-// testServer is a real server on loopback over a real SQLite file.
+// testServer is a real server on loopback over a real SQLite file: its
+// public listener (as mafia serve makes it: the server's http.Server and
+// listener caps) and its operator's listener.
 type testServer struct {
 	srv  *Server
 	http *httptest.Server
+	ops  *httptest.Server
 	db   *sqlite.DB
 	api  *client.API
 	path string
@@ -31,6 +36,13 @@ func startServer(t testing.TB, path string) *testServer {
 
 // startServerWith is startServer with a Config changed by tune (nil: none).
 func startServerWith(t testing.TB, path string, tune func(*Config)) *testServer {
+	t.Helper()
+	return startServerOn(t, path, tune, nil)
+}
+
+// startServerOn is startServerWith whose public listener is also wrapped
+// by wrap (nil: not), under the server's own listener.
+func startServerOn(t testing.TB, path string, tune func(*Config), wrap func(net.Listener) net.Listener) *testServer {
 	t.Helper()
 	if path == "" {
 		path = filepath.Join(t.TempDir(), "mafia.db")
@@ -47,8 +59,15 @@ func startServerWith(t testing.TB, path string, tune func(*Config)) *testServer 
 	if _, err := srv.Resume(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	hs := httptest.NewServer(srv.Handler())
-	ts := &testServer{srv: srv, http: hs, db: db, api: &client.API{Base: hs.URL}, path: path}
+	hs := httptest.NewUnstartedServer(nil)
+	hs.Config = srv.HTTPServer(srv.Handler())
+	if wrap != nil {
+		hs.Listener = wrap(hs.Listener)
+	}
+	hs.Listener = srv.Listener(hs.Listener)
+	hs.Start()
+	ops := httptest.NewServer(srv.OpsHandler(""))
+	ts := &testServer{srv: srv, http: hs, ops: ops, db: db, api: &client.API{Base: hs.URL}, path: path}
 	t.Cleanup(ts.close)
 	return ts
 }
@@ -59,10 +78,15 @@ func (ts *testServer) close() {
 	ts.once.Do(func() {
 		ts.http.CloseClientConnections()
 		ts.http.Close()
+		ts.ops.Close()
 		ts.srv.Close()
 		ts.db.Close()
 	})
 }
+
+// loopback is every loopback address: a test that plays many games from
+// one client address exempts it from the per-address limits.
+var loopback = []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8"), netip.MustParsePrefix("::1/128")}
 
 // fastTimings make a game quick: players pass at once, nights are short.
 var fastTimings = map[string]int64{"speech": 5000, "defence": 5000, "tie_speech": 5000, "last_words": 5000, "night": 150, "vote": 400}

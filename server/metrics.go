@@ -19,7 +19,9 @@ type metrics struct {
 	latency    prometheus.Histogram
 	queued     prometheus.Histogram
 	framesOut  prometheus.Counter
+	framesIn   prometheus.Counter
 	dropped    prometheus.Counter
+	floods     prometheus.Counter
 }
 
 func newMetrics() *metrics {
@@ -40,9 +42,12 @@ func newMetrics() *metrics {
 			Help:    "From the room queuing a frame for a connection to its write returning: how long frames wait for their writer and the socket.",
 			Buckets: []float64{.0005, .001, .002, .005, .01, .02, .05, .1, .25, .5, 1}}),
 		framesOut: prometheus.NewCounter(prometheus.CounterOpts{Name: "mafia_frames_sent_total", Help: "WebSocket frames written."}),
-		dropped:   prometheus.NewCounter(prometheus.CounterOpts{Name: "mafia_slow_clients_dropped_total", Help: "Connections dropped for reading too slowly."}),
+		framesIn: prometheus.NewCounter(prometheus.CounterOpts{Name: "mafia_frames_received_total",
+			Help: "WebSocket frames read from clients and dealt with (accepted or refused, whatever they held)."}),
+		dropped: prometheus.NewCounter(prometheus.CounterOpts{Name: "mafia_slow_clients_dropped_total", Help: "Connections dropped for reading too slowly."}),
+		floods:  prometheus.NewCounter(prometheus.CounterOpts{Name: "mafia_floods_closed_total", Help: "Connections closed for sending frames that kept being refused."}),
 	}
-	m.reg.MustRegister(m.games, m.gamesTotal, m.rooms, m.conns, m.commands, m.errors, m.latency, m.queued, m.framesOut, m.dropped,
+	m.reg.MustRegister(m.games, m.gamesTotal, m.rooms, m.conns, m.commands, m.errors, m.latency, m.queued, m.framesOut, m.framesIn, m.dropped, m.floods,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }

@@ -58,13 +58,14 @@ func series(t *testing.T, m map[string]float64, name string) float64 {
 	return v
 }
 
-// TestHealthzAndMetrics: /healthz answers ok; /metrics counts the running
+// TestHealthzAndMetrics: /healthz answers ok; /metrics (on the operator's
+// listener) counts the running
 // game, the open connections, the commands (accepted and refused, exactly
 // as the clients saw them), the error frames and the command latency.
 func TestHealthzAndMetrics(t *testing.T) {
 	ts := startServer(t, "")
 	ctx := within(t, 60*time.Second)
-	base := ts.api.Base
+	base, ops := ts.api.Base, ts.ops.URL
 
 	resp, err := http.Get(base + "/healthz")
 	if err != nil {
@@ -75,7 +76,7 @@ func TestHealthzAndMetrics(t *testing.T) {
 	if resp.StatusCode != http.StatusOK || strings.TrimSpace(string(body)) != "ok" {
 		t.Fatalf("/healthz: %d %q", resp.StatusCode, body)
 	}
-	m := scrape(ctx, t, base)
+	m := scrape(ctx, t, ops)
 	if series(t, m, "mafia_games_running") != 0 || series(t, m, "mafia_connections") != 0 {
 		t.Fatalf("a fresh server: games %v, connections %v", m["mafia_games_running"], m["mafia_connections"])
 	}
@@ -105,7 +106,7 @@ func TestHealthzAndMetrics(t *testing.T) {
 	if err := other.readUntil(ctx, func(m wire.ServerMessage) bool { return m.Type == "error" && m.Code == "malformed" }); err != nil {
 		t.Fatal(err)
 	}
-	m = scrape(ctx, t, base)
+	m = scrape(ctx, t, ops)
 	if g, c := series(t, m, "mafia_games_running"), series(t, m, "mafia_connections"); g != 1 || c != 3 {
 		t.Errorf("during the game: %v games running, %v connections; want 1 and 3", g, c)
 	}
@@ -129,10 +130,10 @@ func TestHealthzAndMetrics(t *testing.T) {
 			}
 		}
 	}
-	if !waitFor(5*time.Second, func() bool { return scrape(ctx, t, base)["mafia_connections"] == 0 }) {
-		t.Errorf("connections still counted after every client closed: %v", scrape(ctx, t, base)["mafia_connections"])
+	if !waitFor(5*time.Second, func() bool { return scrape(ctx, t, ops)["mafia_connections"] == 0 }) {
+		t.Errorf("connections still counted after every client closed: %v", scrape(ctx, t, ops)["mafia_connections"])
 	}
-	m = scrape(ctx, t, base)
+	m = scrape(ctx, t, ops)
 	t.Logf("after the game: %d commands accepted and %d refused by the clients' count", ok, refused)
 	checks := []struct {
 		name string

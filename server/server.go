@@ -8,9 +8,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/prometheus/client_golang/prometheus/promhttp"
-
 	"mafia/engine"
+	"mafia/internal/httpguard"
 	"mafia/internal/lograte"
 	"mafia/room"
 	"mafia/store"
@@ -25,9 +24,17 @@ type Config struct {
 	// Render turns a refusal into a sentence in a language ("ka", "en",
 	// "ru"); nil renders the code.
 	Render func(lang string, err error) string
-	// Origins are extra allowed WebSocket origins (host patterns, as in
-	// coder/websocket's OriginPatterns); same-origin is always allowed.
+	// Guard decides the client's address, Secure cookies and trusted
+	// origins (nil: one that trusts no proxy, with Origins as its patterns).
+	Guard *httpguard.Guard
+	// Origins are extra trusted origins (host patterns, see
+	// httpguard.Config.Origins) of the Guard made when Guard is nil;
+	// same-origin is always trusted.
 	Origins []string
+	// Limits bound what clients may hold (connections, frames, chat,
+	// tables); Timeouts bound idle and slow connections.
+	Limits   Limits
+	Timeouts Timeouts
 	// MaxFrame is the largest client frame accepted (default 4 KiB).
 	MaxFrame int64
 	// Rate and Burst limit each connection's messages per second (defaults
@@ -53,6 +60,8 @@ type Server struct {
 	cfg     Config
 	log     *slog.Logger
 	metrics *metrics
+	guard   *httpguard.Guard
+	guards  *guards
 	mu      sync.Mutex
 	rooms   map[string]*room.Room
 	damaged map[string]struct{} // tables set aside (see setAside)
@@ -95,7 +104,22 @@ func New(cfg Config) *Server {
 		// step: the log must not grow with the games in play.
 		cfg.Log = slog.New(lograte.New(cfg.Log.Handler(), cfg.LogEvery, cfg.Clock.Now))
 	}
-	s := &Server{cfg: cfg, log: cfg.Log, metrics: newMetrics(), rooms: map[string]*room.Room{}, damaged: map[string]struct{}{}, stop: make(chan struct{})}
+	if cfg.Guard == nil {
+		g, err := httpguard.New(httpguard.Config{Origins: cfg.Origins})
+		if err != nil {
+			cfg.Log.Error("origin patterns", "err", err)
+			g, _ = httpguard.New(httpguard.Config{})
+		}
+		cfg.Guard = g
+	}
+	files := fileLimit()
+	if files == 0 {
+		files = 16384 // no limit to read: as if it were a common one
+	}
+	cfg.Limits = cfg.Limits.withDefaults(files)
+	cfg.Timeouts = cfg.Timeouts.withDefaults()
+	s := &Server{cfg: cfg, log: cfg.Log, metrics: newMetrics(), guard: cfg.Guard, guards: newGuards(cfg.Limits),
+		rooms: map[string]*room.Room{}, damaged: map[string]struct{}{}, stop: make(chan struct{})}
 	s.metrics.watchStore(cfg.Store)
 	s.routes()
 	return s
@@ -268,13 +292,18 @@ func (s *Server) Close() {
 	}
 }
 
-// Handler returns the server's HTTP handler.
+// Caps returns the connection caps in force: TCP connections of the public
+// listener and WebSockets, in total.
+func (s *Server) Caps() (tcp, ws int) { return s.cfg.Limits.MaxTCP, s.cfg.Limits.MaxConns }
+
+// Handler returns the server's public HTTP handler: the lobby API, the
+// WebSockets, health and the browser client.
 func (s *Server) Handler() http.Handler { return s.mux }
 
 func (s *Server) routes() {
 	s.mux = http.NewServeMux()
 	s.mux.HandleFunc("GET /healthz", s.healthz)
-	s.mux.Handle("GET /metrics", promhttp.HandlerFor(s.metrics.reg, promhttp.HandlerOpts{}))
+	// No /metrics and no profiler here: they are the operator's (OpsHandler).
 	s.mux.HandleFunc("POST /api/tables", s.createTable)
 	s.mux.HandleFunc("GET /api/tables", s.listTables)
 	s.mux.HandleFunc("GET /api/tables/{id}", s.getTable)
@@ -303,6 +332,13 @@ func codeStatus(c engine.Code) int {
 		return http.StatusGone
 	case "not_found":
 		return http.StatusNotFound
+	case CodeTooManyConnections, CodeSeatConnections, CodeCreatingTooFast, CodeTooManyTables:
+		return http.StatusTooManyRequests
+	case CodeServerFull, CodeSpectatorsFull:
+		return http.StatusServiceUnavailable
+	}
+	if st := httpguard.Status(c); st != 0 {
+		return st
 	}
 	return http.StatusBadRequest
 }

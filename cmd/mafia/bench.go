@@ -22,6 +22,8 @@ func runBench(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	server := fs.String("server", "http://127.0.0.1:8080", "base URL of a running `mafia serve`")
+	ops := fs.String("ops", "", "the server's operator address (`mafia serve --ops`), e.g. http://127.0.0.1:9090, to report its memory and CPU from its /metrics (empty: not reported)")
+	opsToken := fs.String("ops-token", "", "the operator address's bearer token (`mafia serve --ops-token`)")
 	players := fs.Int("players", 110, "bot players (connections): tables of 11, the remainder at one smaller table")
 	duration := fs.Duration("duration", 60*time.Second, "how long to measure after the ramp (0 with --games: until --games)")
 	games := fs.Int("games", 0, "stop once this many games have finished while measuring (0: no limit)")
@@ -37,7 +39,7 @@ func runBench(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	nice := fs.Int("nice", 10, "the bench's own CPU priority (Linux): at 10 it takes a core only when a server on the same machine leaves one, so that its own work disturbs what it measures less; 0 keeps the priority it started with")
 	gcPercent := fs.Int("gogc", 400, "the bench's own GOGC: its garbage collector runs rarely, so that its pauses disturb the latency it measures as little as they can (the GOGC environment variable, if set, wins)")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: mafia bench --server URL --players N [--duration D | --games G] [--think D] [--ramp R] [--json]")
+		fmt.Fprintln(stderr, "usage: mafia bench --server URL [--ops URL] --players N [--duration D | --games G] [--think D] [--ramp R] [--json]")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -58,7 +60,7 @@ func runBench(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "mafia bench: --timings: %v\n", err)
 		return 2
 	}
-	cfg := bench.Config{Server: strings.TrimRight(*server, "/"), Players: *players, Duration: *duration, Games: *games,
+	cfg := bench.Config{Server: strings.TrimRight(*server, "/"), Ops: strings.TrimRight(*ops, "/"), OpsToken: *opsToken, Players: *players, Duration: *duration, Games: *games,
 		Timings: tm, Ramp: *ramp, Think: *think, GameTimeout: *gameTimeout, Timeout: *timeout, Seed: *seed}
 	if !*quiet {
 		cfg.Progress = stderr

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"mafia/assist"
+	"mafia/internal/httpguard"
 	"mafia/locale"
 	"mafia/server"
 	"mafia/store"
@@ -27,11 +28,20 @@ func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	addr := fs.String("addr", "127.0.0.1:8080", "address to listen on")
 	db := fs.String("db", "mafia.db", "SQLite database file (created if missing)")
-	origins := fs.String("origins", "", "extra allowed WebSocket origins, comma-separated host patterns")
+	origins := fs.String("origins", "", "extra trusted origins of browser pages, comma-separated host patterns (e.g. *.example.ge); the server's own is always trusted")
 	logLevel := fs.String("log", "info", "log level: debug, info, warn, error")
-	pprofAddr := fs.String("pprof", "", "also serve Go's profiler (net/http/pprof) on this address, e.g. 127.0.0.1:6060 (off by default)")
+	opsAddr := fs.String("ops", "", "serve the operator's /metrics and Go's profiler (/debug/pprof/) on this address only, e.g. 127.0.0.1:9090 (off by default; the public address serves neither)")
+	opsToken := fs.String("ops-token", "", "if set, --ops wants it as a bearer token (Authorization: Bearer TOKEN)")
+	publicURL := fs.String("public-url", "", "where players reach the server, e.g. https://mafia.example.ge behind a proxy: cookies are Secure exactly when it is https, and its origin is trusted (default: each request's own scheme)")
+	proxies := fs.String("trusted-proxy", "", "comma-separated addresses or CIDRs of reverse proxies whose X-Forwarded-For and X-Forwarded-Proto are believed; the per-address limits then count the real client")
+	unlimited := fs.String("unlimited", "", "comma-separated addresses or CIDRs the per-address limits do not apply to (e.g. 127.0.0.1 for mafia bench on this machine)")
+	maxConns := fs.Int("max-conns", 0, "WebSockets open at once in total (0: from the open-file limit, see the log line \"limits\")")
+	connsPerAddr := fs.Int("conns-per-addr", 64, "WebSockets open at once from one client address")
+	spectators := fs.Int("spectators-per-table", 200, "spectators of one table at once (seats have their own share)")
+	tablesPerAddr := fs.Int("tables-per-addr", 5, "tables one client address may have waiting in the lobby")
+	lobbyTables := fs.Int("max-lobby-tables", 1000, "tables waiting in the lobby in total")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: mafia serve [--addr HOST:PORT] [--db FILE]")
+		fmt.Fprintln(stderr, "usage: mafia serve [--addr HOST:PORT] [--db FILE] [--ops HOST:PORT] [--public-url URL] [--trusted-proxy CIDR,...]")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -50,6 +60,27 @@ func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		return 2
 	}
 	log := slog.New(slog.NewJSONHandler(stderr, &slog.HandlerOptions{Level: level}))
+	trusted, err := httpguard.ParsePrefixes(*proxies)
+	if err != nil {
+		fmt.Fprintf(stderr, "mafia serve: --trusted-proxy: %v\n", err)
+		return 2
+	}
+	free, err := httpguard.ParsePrefixes(*unlimited)
+	if err != nil {
+		fmt.Fprintf(stderr, "mafia serve: --unlimited: %v\n", err)
+		return 2
+	}
+	gcfg := httpguard.Config{PublicURL: *publicURL, TrustedProxies: trusted}
+	if *origins != "" {
+		gcfg.Origins = strings.Split(*origins, ",")
+	}
+	guard, err := httpguard.New(gcfg)
+	if err != nil {
+		fmt.Fprintf(stderr, "mafia serve: %v\n", err)
+		return 2
+	}
+	// Before the server derives its connection caps from it.
+	soft, hard, ferr := server.RaiseFileLimit()
 	start := time.Now()
 	st, err := sqlite.Open(*db)
 	if err != nil {
@@ -66,19 +97,25 @@ func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		return 1
 	}
 	defer st.Close()
-	cfg := server.Config{Store: st, Log: log, Render: renderIn}
-	if *origins != "" {
-		cfg.Origins = strings.Split(*origins, ",")
-	}
+	cfg := server.Config{Store: st, Log: log, Render: renderIn, Guard: guard,
+		Limits: server.Limits{MaxConns: *maxConns, ConnsPerAddr: *connsPerAddr, SpectatorsPerTable: *spectators,
+			LobbyTablesPerAddr: *tablesPerAddr, LobbyTables: *lobbyTables, Unlimited: free}}
 	srv := server.New(cfg)
+	tcpCap, wsCap := srv.Caps()
+	if ferr != nil {
+		log.Warn("open-file limit", "err", ferr)
+	}
+	log.Info("limits", "open_files_soft", soft, "open_files_hard", hard, "max_tcp_connections", tcpCap,
+		"max_websockets", wsCap, "websockets_per_addr", *connsPerAddr, "spectators_per_table", *spectators,
+		"lobby_tables_per_addr", *tablesPerAddr, "max_lobby_tables", *lobbyTables)
 	resumed, err := srv.Resume(context.Background())
 	if err != nil {
 		log.Error("resume games", "err", err)
 		return 1
 	}
-	if *pprofAddr != "" {
-		if err := servePprof(*pprofAddr, log); err != nil {
-			log.Error("listen for pprof", "addr", *pprofAddr, "err", err)
+	if *opsAddr != "" {
+		if err := serveOps(*opsAddr, srv.OpsHandler(*opsToken), *opsToken != "", log); err != nil {
+			log.Error("listen for the operator", "addr", *opsAddr, "err", err)
 			return 1
 		}
 	}
@@ -94,14 +131,14 @@ func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	mux.Handle("/host/", host)
 	mux.Handle("/host", host)
 	mux.Handle("/", srv.Handler())
-	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	hs := srv.HTTPServer(mux)
 	log.Info("serving", "addr", ln.Addr().String(), "db", *db, "resumed_tables", resumed,
 		"startup_ms", time.Since(start).Milliseconds())
 	fmt.Fprintf(stdout, "mafia: serving on http://%s\n", ln.Addr())
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	errc := make(chan error, 1)
-	go func() { errc <- hs.Serve(ln) }()
+	go func() { errc <- hs.Serve(srv.Listener(ln)) }()
 	select {
 	case err := <-errc:
 		log.Error("serve", "err", err)
@@ -122,6 +159,26 @@ func pidOf(le *sqlite.LockedError) string {
 		return ""
 	}
 	return fmt.Sprintf(" (pid %d)", le.PID)
+}
+
+// serveOps serves the operator's handler (metrics, profiler) on its own
+// listener, apart from the public one.
+func serveOps(addr string, h http.Handler, tokened bool, log *slog.Logger) error {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return err
+	}
+	log.Info("operator's address", "addr", ln.Addr().String(), "serves", "/metrics /debug/pprof/")
+	if ta, ok := ln.Addr().(*net.TCPAddr); ok && !ta.IP.IsLoopback() && !tokened {
+		log.Warn("the operator's address is reachable from other machines and wants no token: give --ops-token")
+	}
+	go func() {
+		hs := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: time.Minute}
+		if err := hs.Serve(ln); err != nil {
+			log.Error("operator's address", "err", err)
+		}
+	}()
+	return nil
 }
 
 // renderIn renders a refusal in a language for the server's replies.

@@ -18,7 +18,9 @@ async function call(method, path, body) {
     r = await fetch(url, {
       method,
       credentials: 'same-origin',
-      headers: body ? { 'Content-Type': 'application/json' } : {},
+      // Every POST says JSON, a body or not: the server refuses a
+      // cookie-carrying POST of any other type (a foreign page's).
+      headers: method === 'POST' || body ? { 'Content-Type': 'application/json' } : {},
       body: body ? JSON.stringify(body) : undefined,
     });
   } catch {

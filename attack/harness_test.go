@@ -1,0 +1,304 @@
+package attack
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/coder/websocket"
+
+	"mafia/client"
+	"mafia/locale"
+	"mafia/rng"
+	"mafia/server"
+	"mafia/store/sqlite"
+	"mafia/wire"
+)
+
+// target is a real server under attack: its public address and its
+// operator's, over a real SQLite file.
+type target struct {
+	srv  *server.Server
+	base string // the public listener, http://127.0.0.1:port
+	ops  string // the operator's listener
+}
+
+// suiteTimeouts are the server's request timeouts in the suite: shorter
+// than the defaults (10, 20, 30, 30 s), so that the slow attacks end soon.
+var suiteTimeouts = server.Timeouts{ReadHeader: time.Second, Read: 2 * time.Second, Write: 5 * time.Second, Idle: 2 * time.Second}
+
+// start runs a server as `mafia serve` does (its http.Server, its capped
+// listener, an operator's listener), with the default limits unless tune
+// changes them.
+func start(t *testing.T, tune func(*server.Config)) *target {
+	t.Helper()
+	db, err := sqlite.Open(filepath.Join(t.TempDir(), "mafia.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := server.Config{Store: db, Timeouts: suiteTimeouts, Render: func(lang string, err error) string {
+		l, ok := locale.Parse(lang)
+		if !ok {
+			l = locale.En
+		}
+		return locale.New(l).Refusal(err)
+	}}
+	if tune != nil {
+		tune(&cfg)
+	}
+	srv := server.New(cfg)
+	if _, err := srv.Resume(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := srv.HTTPServer(srv.Handler())
+	go hs.Serve(srv.Listener(ln))
+	oln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ohs := &http.Server{Handler: srv.OpsHandler(""), ReadHeaderTimeout: time.Second}
+	go ohs.Serve(oln)
+	t.Cleanup(func() {
+		hs.Close()
+		ohs.Close()
+		srv.Close()
+		db.Close()
+	})
+	return &target{srv: srv, base: "http://" + ln.Addr().String(), ops: "http://" + oln.Addr().String()}
+}
+
+var (
+	manyAddrsOnce sync.Once
+	manyAddrsErr  error
+)
+
+// needAddrs skips a test that needs client addresses of its own in
+// 127.0.0.0/8 where the system has only 127.0.0.1 (not Linux), except in
+// CI, where that is a failure.
+func needAddrs(t *testing.T) {
+	t.Helper()
+	manyAddrsOnce.Do(func() {
+		ln, err := net.Listen("tcp", "127.0.0.2:0")
+		if err == nil {
+			ln.Close()
+		}
+		manyAddrsErr = err
+	})
+	if manyAddrsErr != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("no loopback addresses besides 127.0.0.1: %v", manyAddrsErr)
+		}
+		t.Skipf("skipped: no loopback addresses besides 127.0.0.1 here (%v)", manyAddrsErr)
+	}
+}
+
+// from is an HTTP client whose connections leave from ip (in 127.0.0.0/8).
+func from(ip string) *http.Client {
+	d := &net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP(ip)}, Timeout: 10 * time.Second}
+	return &http.Client{Transport: &http.Transport{DialContext: d.DialContext, MaxIdleConnsPerHost: 4}}
+}
+
+// dialTCP opens a raw TCP connection to the public listener from ip.
+func (tg *target) dialTCP(t *testing.T, ip string) net.Conn {
+	t.Helper()
+	d := net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP(ip)}, Timeout: 10 * time.Second}
+	c, err := d.Dial("tcp", strings.TrimPrefix(tg.base, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	return c
+}
+
+// wsURL is a table's WebSocket address.
+func (tg *target) wsURL(table, lang string) string {
+	u := "ws" + strings.TrimPrefix(tg.base, "http") + "/api/tables/" + table + "/ws"
+	if lang != "" {
+		u += "?lang=" + lang
+	}
+	return u
+}
+
+// refusal is what a refused WebSocket dial was answered: the HTTP status
+// and the code of its JSON body (0, "" when it was not refused).
+func refusal(resp *http.Response, err error) (int, string) {
+	if err == nil || resp == nil {
+		return 0, ""
+	}
+	var body struct {
+		Error struct {
+			Code string `json:"code"`
+		} `json:"error"`
+	}
+	if resp.Body != nil {
+		_ = json.NewDecoder(resp.Body).Decode(&body)
+	}
+	return resp.StatusCode, body.Error.Code
+}
+
+// within bounds a test.
+func within(t *testing.T, d time.Duration) context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), d)
+	t.Cleanup(cancel)
+	return ctx
+}
+
+// count is n, or small under -short.
+func count(n, small int) int {
+	if testing.Short() {
+		return small
+	}
+	return n
+}
+
+// gameTimings make a bots' game end in a few seconds.
+var gameTimings = map[string]int64{"speech": 1000, "defence": 500, "tie_speech": 500, "last_words": 500, "night": 300, "vote": 500}
+
+// player is a real player: from an address of its own it makes a table,
+// takes a seat, connects, and plays.
+type player struct {
+	api   *client.API
+	table string
+	host  string
+	conn  *client.Conn
+	chats int // chat lines it has heard
+}
+
+// newPlayer makes a public table from ip, takes its first seat and
+// connects; the table stays in the lobby until play.
+func (tg *target) newPlayer(ctx context.Context, t *testing.T, ip string) *player {
+	t.Helper()
+	p := &player{api: &client.API{Base: tg.base, HTTP: from(ip)}}
+	created, err := p.api.Create(ctx, client.CreateRequest{Name: "a real table", Players: 5, TimingsMS: gameTimings, Public: true})
+	if err != nil {
+		t.Fatalf("the real player could not make a table: %v", err)
+	}
+	p.table, p.host = created.Table, created.HostToken
+	if _, err := p.api.Join(ctx, p.table, "Nino", 1, p.host); err != nil {
+		t.Fatalf("the real player could not take a seat: %v", err)
+	}
+	if p.conn, err = p.api.Dial(ctx, p.table, p.host, 0); err != nil {
+		t.Fatalf("the real player could not connect: %v", err)
+	}
+	t.Cleanup(func() { p.conn.CloseNow() })
+	return p
+}
+
+// call sends a message and reads until its answer.
+func (p *player) call(ctx context.Context, m wire.ClientMessage) error {
+	id, err := p.conn.Send(ctx, m)
+	if err != nil {
+		return err
+	}
+	for {
+		got, err := p.conn.Read(ctx)
+		if err != nil {
+			return err
+		}
+		if got.Type == "chat" {
+			p.chats++
+		}
+		if got.ID == id && got.Type == "reply" {
+			return nil
+		}
+		if got.ID == id && got.Type == "error" {
+			return &client.Error{Code: got.Code, Message: got.Message}
+		}
+	}
+}
+
+// play fills the table with bots, starts, and plays random legal moves to
+// the game's end; any refusal of the start or a broken connection fails.
+func (p *player) play(ctx context.Context, t *testing.T) {
+	t.Helper()
+	if err := p.playErr(ctx); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// playsMeanwhile has a real player play a whole game from ip while an
+// attack runs; wait returns once the game has ended.
+func (tg *target) playsMeanwhile(ctx context.Context, t *testing.T, ip string) (wait func()) {
+	t.Helper()
+	p := tg.newPlayer(ctx, t, ip)
+	done := make(chan struct{})
+	failed := make(chan string, 1)
+	go func() { // t.Fatal belongs to the test's goroutine: this one reports
+		defer close(done)
+		if err := p.playErr(ctx); err != nil {
+			failed <- err.Error()
+		}
+	}()
+	return func() {
+		<-done
+		select {
+		case msg := <-failed:
+			t.Errorf("while under attack, %s", msg)
+		default:
+		}
+	}
+}
+
+// playErr is play reporting instead of failing (for another goroutine).
+func (p *player) playErr(ctx context.Context) error {
+	for _, a := range []string{"add_bots", "start"} {
+		if err := p.call(ctx, wire.ClientMessage{Type: "host", Action: a}); err != nil {
+			return fmt.Errorf("the real player's %s: %w", a, err)
+		}
+	}
+	src := rng.New(7)
+	var waiting int64
+	frames := 0
+	for p.conn.View == nil || p.conn.View.Phase != "ended" {
+		if v := p.conn.View; waiting == 0 && v != nil && v.Phase != "ended" {
+			m, ok := client.RandomMove(v, &src)
+			if !ok && v.Legal.Pass {
+				m, ok = wire.ClientMessage{Type: "command", Verb: "pass"}, true
+			}
+			if ok {
+				id, err := p.conn.Send(ctx, m)
+				if err != nil {
+					return fmt.Errorf("the real player's move: %w", err)
+				}
+				waiting = id
+			}
+		}
+		m, err := p.conn.Read(ctx)
+		if err != nil {
+			return fmt.Errorf("the real player lost the game's frames after %d: %w", frames, err)
+		}
+		frames++
+		if m.Type == "chat" {
+			p.chats++
+		}
+		if (m.Type == "reply" || m.Type == "error") && m.ID == waiting {
+			waiting = 0
+		}
+	}
+	if frames < 5 {
+		return fmt.Errorf("the real player's game ended after %d frames", frames)
+	}
+	return nil
+}
+
+// closeCode is the close status and reason of a WebSocket's read error.
+func closeCode(err error) (websocket.StatusCode, string) {
+	var ce websocket.CloseError
+	if errors.As(err, &ce) {
+		return ce.Code, ce.Reason
+	}
+	return -1, ""
+}
