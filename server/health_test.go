@@ -102,6 +102,7 @@ func TestHealth_AStoreThatCannotWrite(t *testing.T) {
 		c.Clock = clk
 		c.Heartbeat = 5 * time.Millisecond
 		c.StoreHold = time.Nanosecond
+		c.Limits.Unlimited = loopback // twelve tables from one address
 	})
 	const games = 12
 	timings := map[string]int64{"speech": 1000, "defence": 1000, "tie_speech": 1000, "last_words": 1000, "night": 1000, "vote": 1000}
