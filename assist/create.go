@@ -46,6 +46,9 @@ type createReply struct {
 // /host/ so that the printable protocol opens in a new tab. A game the
 // phone made offline is taken as the phone made it (createPhoneGame).
 func (h *Handler) createGame(w http.ResponseWriter, r *http.Request) {
+	if h.foreign(w, r) {
+		return
+	}
 	var req createRequest
 	if err := decode(r, &req, 32<<10); err != nil {
 		h.fail(w, r, err, nil)
@@ -65,7 +68,7 @@ func (h *Handler) createGame(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err, nil)
 		return
 	}
-	setHostCookie(w, r, reply.ID, reply.HostToken)
+	h.setHostCookie(w, r, reply.ID, reply.HostToken)
 	writeJSON(w, http.StatusCreated, reply)
 }
 
@@ -108,10 +111,12 @@ func (h *Handler) storeGame(r *http.Request, id, host string, s record.Settings,
 	return reply, nil
 }
 
-// setHostCookie sets the game's host token as a cookie for /host/.
-func setHostCookie(w http.ResponseWriter, r *http.Request, id, host string) {
+// setHostCookie sets the game's host token as a cookie for /host/: Secure
+// when the guard says the client came over https (the public URL, TLS, or
+// a trusted proxy).
+func (h *Handler) setHostCookie(w http.ResponseWriter, r *http.Request, id, host string) {
 	http.SetCookie(w, &http.Cookie{Name: hostCookie(id), Value: host, Path: "/host/", HttpOnly: true,
-		SameSite: http.SameSiteLaxMode, Secure: r.TLS != nil, MaxAge: 30 * 24 * 3600})
+		SameSite: http.SameSiteLaxMode, Secure: h.cfg.Guard.Secure(r), MaxAge: 30 * 24 * 3600})
 }
 
 // randomSeed returns a seed from the system's randomness.

@@ -132,7 +132,7 @@ func (h *Handler) createPhoneGame(w http.ResponseWriter, r *http.Request, req *c
 		h.fail(w, r, err, nil)
 		return
 	}
-	setHostCookie(w, r, p.ID, p.HostToken)
+	h.setHostCookie(w, r, p.ID, p.HostToken)
 	writeJSON(w, http.StatusCreated, reply)
 }
 
@@ -155,7 +155,7 @@ func (h *Handler) samePhoneGame(w http.ResponseWriter, r *http.Request, p *phone
 		h.fail(w, r, &engine.Error{Code: CodeIDTaken}, nil)
 		return true
 	}
-	setHostCookie(w, r, p.ID, p.HostToken)
+	h.setHostCookie(w, r, p.ID, p.HostToken)
 	writeJSON(w, http.StatusOK, createReply{ID: p.ID, HostToken: p.HostToken, Settings: st.InPerson.Settings})
 	return true
 }

@@ -17,6 +17,7 @@ import (
 	"mafia/assist/bridge"
 	"mafia/assist/record"
 	"mafia/engine"
+	"mafia/internal/httpguard"
 	"mafia/locale"
 	"mafia/store"
 )
@@ -37,6 +38,10 @@ type Config struct {
 	// Seed returns the seed of a new deal (nil: a random one). Tests fix it
 	// to replay the same deal.
 	Seed func() uint64
+	// Guard decides whether a cookie is Secure and whether a state change
+	// comes from one of the server's own pages (nil: a guard with no public
+	// URL and no trusted proxy, as the server's own default).
+	Guard *httpguard.Guard
 }
 
 // Handler serves the assistant under /host/.
@@ -57,6 +62,9 @@ func New(cfg Config) *Handler {
 	}
 	if cfg.Seed == nil {
 		cfg.Seed = randomSeed
+	}
+	if cfg.Guard == nil {
+		cfg.Guard, _ = httpguard.New(httpguard.Config{}) // an empty config cannot fail
 	}
 	h := &Handler{cfg: cfg, games: map[string]*game{}}
 	h.routes()
@@ -115,6 +123,9 @@ type errorBody struct {
 }
 
 func statusOf(c engine.Code) int {
+	if st := httpguard.Status(c); st != 0 {
+		return st
+	}
 	switch c {
 	case codeBadToken:
 		return http.StatusForbidden
@@ -184,6 +195,17 @@ func langOf(r *http.Request) locale.Lang {
 		}
 	}
 	return locale.En
+}
+
+// foreign refuses a state change that a page of another site asked for
+// (httpguard.Guard.CheckStateChange: its Origin, and JSON for a request
+// that carries cookies), and reports whether it did.
+func (h *Handler) foreign(w http.ResponseWriter, r *http.Request) bool {
+	if err := h.cfg.Guard.CheckStateChange(r); err != nil {
+		h.fail(w, r, err, nil)
+		return true
+	}
+	return false
 }
 
 // newToken returns a fresh secret.

@@ -34,6 +34,9 @@ const MaxBatch = 200
 // there. An entry the engine refuses is refused with the engine's code and
 // sentence; the entries before it are kept.
 func (h *Handler) syncGame(w http.ResponseWriter, r *http.Request) {
+	if h.foreign(w, r) {
+		return
+	}
 	id := r.PathValue("id")
 	var req syncRequest
 	if err := decode(r, &req, 64<<10); err != nil {

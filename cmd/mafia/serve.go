@@ -127,7 +127,7 @@ func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	// The host's assistant for in-person games lives under /host/; the
 	// server has everything else.
 	mux := http.NewServeMux()
-	host := assist.New(assist.Config{Store: st, Log: log})
+	host := assist.New(assist.Config{Store: st, Log: log, Guard: guard})
 	mux.Handle("/host/", host)
 	mux.Handle("/host", host)
 	mux.Handle("/", srv.Handler())
