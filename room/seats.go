@@ -15,11 +15,25 @@ import (
 // MaxName is the longest display name, in characters.
 const MaxName = 32
 
-// Join seats a player by display name: in seat (0: the first free one). A
-// caller holding the host's token (hostToken) becomes the host's seat. It
+// JoinRequest is one request for a seat.
+type JoinRequest struct {
+	Name string // the display name
+	Seat int    // the seat asked for; 0: the first free one
+	// Token is the token the request carried, if any: with the host's
+	// token the seat becomes the host's seat.
+	Token string
+	// Client is the client's long-lived id (the server's client cookie),
+	// "" if it has none; Addr is the client's network address as the
+	// server keys it, "" if unknown.
+	Client string
+	Addr   string
+}
+
+// Join seats a player by display name: in the seat asked for (0: the first
+// free one). A caller holding the host's token becomes the host's seat. It
 // returns the seat and its secret token.
-func (r *Room) Join(ctx context.Context, name string, seat int, hostToken string) (int, string, error) {
-	name = strings.TrimSpace(name)
+func (r *Room) Join(ctx context.Context, req JoinRequest) (int, string, error) {
+	name, seat, hostToken := strings.TrimSpace(req.Name), req.Seat, req.Token
 	if name == "" || utf8.RuneCountInString(name) > MaxName {
 		return 0, "", errCode(CodeNameRequired)
 	}

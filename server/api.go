@@ -207,7 +207,7 @@ func (s *Server) joinTable(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	seat, tok, err := rm.Join(r.Context(), req.Name, req.Seat, tokenOf(r, id))
+	seat, tok, err := rm.Join(r.Context(), room.JoinRequest{Name: req.Name, Seat: req.Seat, Token: tokenOf(r, id)})
 	if err != nil {
 		s.fail(w, r, err)
 		return
