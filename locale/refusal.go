@@ -46,6 +46,10 @@ func (p *Printer) refusalMessage(e *engine.Error) (string, map[string]any) {
 		if e.Phase == engine.PhaseNone {
 			id = "error.wrong_phase_none"
 		}
+	case engine.CodeNoSuchSeat:
+		if e.Value != "" {
+			data["Seat"] = e.Value // the number as the client sent it (it may not fit a Seat)
+		}
 	case engine.CodeUnknownRole:
 		if e.Name == "" {
 			id = "error.unknown_role_deal"

@@ -116,6 +116,14 @@ func (r *Room) handle(sub *Sub, m wire.ClientMessage) error {
 		if r.paused {
 			return errCode(CodePaused)
 		}
+		if v, known := engine.ParseVerb(m.Verb); known && v != engine.Next && v != engine.Foul {
+			if !v.HasTarget() {
+				m.Target = 0 // ignored by a verb without one
+			} else if m.Target < 0 || m.Target > engine.MaxSeats {
+				// Checked before it is narrowed to a Seat, and named as sent.
+				return noSuchSeat(m.Target, r.game.Players())
+			}
+		}
 		cmd, ok := m.Command(sub.Seat)
 		if !ok {
 			switch v, known := engine.ParseVerb(m.Verb); {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"log/slog"
+	"strconv"
 	"time"
 
 	"mafia/bot"
@@ -47,8 +48,8 @@ func (s *Settings) Check() (engine.Ruleset, Timings, error) {
 	if !t.Valid() {
 		return rules, t, &engine.Error{Code: CodeBadRequest, Name: "timings"}
 	}
-	if s.BotDelay < 0 || s.BotDelay > time.Minute {
-		return rules, t, &engine.Error{Code: CodeBadRequest, Name: "bot_delay"}
+	if s.BotDelay < 0 || s.BotDelay > MaxBotDelay {
+		return rules, t, &engine.Error{Code: CodeBadBotDelay, Value: strconv.FormatInt(s.BotDelay.Milliseconds(), 10), N: int(MaxBotDelay.Milliseconds())}
 	}
 	return rules, t, nil
 }

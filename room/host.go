@@ -31,7 +31,7 @@ func (r *Room) hostAction(action string, target int) error {
 			return errCode(CodeAlreadyStarted)
 		}
 		if target < 1 || target >= len(r.seats) {
-			return &engine.Error{Code: engine.CodeNoSuchSeat, Seat: engine.Seat(target), N: len(r.seats) - 1}
+			return noSuchSeat(target, len(r.seats)-1)
 		}
 		for sub := range r.subs {
 			if sub.Seat == engine.Seat(target) {
@@ -75,6 +75,9 @@ func (r *Room) hostAction(action string, target int) error {
 	case "foul":
 		if r.game == nil {
 			return errCode(CodeNotStarted)
+		}
+		if target < 1 || target > r.game.Players() {
+			return noSuchSeat(target, r.game.Players())
 		}
 		if err := r.apply(engine.Command{Verb: engine.Foul, Target: engine.Seat(target)}); err != nil {
 			return err

@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"log/slog"
+	"strconv"
 	"sync/atomic"
 	"time"
 
@@ -72,7 +73,25 @@ const (
 	CodeNameRequired   engine.Code = "name_required"
 	CodeStopped        engine.Code = "stopped"
 	CodeNotOver        engine.Code = "not_over"
+	// CodeBadTiming: a step length (Name) outside MinStep..MaxStep; Value
+	// is the number of milliseconds as the client gave it, N the largest.
+	CodeBadTiming engine.Code = "bad_timing"
+	// CodeBadBotDelay: a bot delay outside 0..MaxBotDelay; Value is the
+	// number of milliseconds as given, N the largest.
+	CodeBadBotDelay engine.Code = "bad_bot_delay"
 )
+
+// noSuchSeat refuses a seat number a client gave (n) that is not one of the
+// table's players seats. The number is range-checked before it is narrowed
+// to a Seat, and the refusal names it as it was given (Value): a number
+// past 255 would otherwise wrap onto a real seat.
+func noSuchSeat(n, players int) error {
+	e := &engine.Error{Code: engine.CodeNoSuchSeat, N: players, Value: strconv.Itoa(n)}
+	if n >= 0 && n <= 255 {
+		e.Seat = engine.Seat(n)
+	}
+	return e
+}
 
 func errCode(c engine.Code) error { return &engine.Error{Code: c} }
 

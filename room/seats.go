@@ -58,7 +58,7 @@ func (r *Room) Join(ctx context.Context, req JoinRequest) (int, string, error) {
 			}
 		}
 		if seat < 1 || seat >= len(r.seats) {
-			err = &engine.Error{Code: engine.CodeNoSuchSeat, Seat: engine.Seat(min(seat, 255)), N: len(r.seats) - 1}
+			err = noSuchSeat(seat, len(r.seats)-1)
 			return
 		}
 		if r.seats[seat].bot || r.seats[seat].tokenHash != "" {

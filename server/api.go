@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"sort"
 	"strings"
-	"time"
 
 	"mafia/engine"
 	"mafia/room"
@@ -139,8 +138,13 @@ func (s *Server) createTable(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
+	delay, err := room.BotDelayFromMillis(req.BotDelayMS) // range-checked before it is a Duration
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
 	set := room.Settings{Name: strings.TrimSpace(req.Name), Public: req.Public, Options: req.Options,
-		TimingMS: req.TimingsMS, BotDelay: time.Duration(req.BotDelayMS) * time.Millisecond}
+		TimingMS: req.TimingsMS, BotDelay: delay}
 	switch {
 	case req.Setup != nil:
 		set.Setup = *req.Setup
