@@ -12,6 +12,7 @@ var pluralCodes = map[engine.Code]bool{
 	engine.CodeTooManySeats:  true,
 	engine.CodeTooFewSeats:   true,
 	engine.CodeMafiaMajority: true,
+	"name_too_long":          true, // the room's: a name over N characters
 }
 
 // Refusal renders an engine refusal (an *engine.Error, possibly wrapped) as

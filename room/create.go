@@ -71,9 +71,17 @@ func newRoom(cfg Config, t store.Table, set Settings, rules engine.Ruleset, tm T
 	return r
 }
 
-// Create makes a new table in the lobby state and starts its room. It
-// returns the room and the host's secret token (only its hash is stored).
+// Create makes a new table in the lobby state and starts its room. Its name
+// is trimmed and checked (CheckTableName). It returns the room and the
+// host's secret token (only its hash is stored).
 func Create(ctx context.Context, cfg Config, set Settings) (*Room, string, error) {
+	// A new table's name is checked here, not by Check: a table stored
+	// before the rules of names must still resume.
+	name, err := CheckTableName(set.Name)
+	if err != nil {
+		return nil, "", err
+	}
+	set.Name = name
 	rules, tm, err := set.Check()
 	if err != nil {
 		return nil, "", err

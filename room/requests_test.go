@@ -175,7 +175,7 @@ func TestJoinRefusalsChangeNoSeat(t *testing.T) {
 	_, _, err = f.r.Join(bg(), room.JoinRequest{Name: "  ", Seat: 2})
 	check("no name", err, room.CodeNameRequired)
 	_, _, err = f.r.Join(bg(), room.JoinRequest{Name: strings.Repeat("x", room.MaxName+1), Seat: 2})
-	check("a name too long", err, room.CodeNameRequired)
+	check("a name too long", err, room.CodeNameTooLong)
 	_, err = f.r.Attach(bg(), "a token nobody holds", 0)
 	check("a bad token", err, room.CodeBadToken)
 

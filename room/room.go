@@ -79,6 +79,14 @@ const (
 	// CodeBadBotDelay: a bot delay outside 0..MaxBotDelay; Value is the
 	// number of milliseconds as given, N the largest.
 	CodeBadBotDelay engine.Code = "bad_bot_delay"
+	// CodeNameTooLong: a player's or a table's name is over N characters
+	// (or over its length in bytes).
+	CodeNameTooLong engine.Code = "name_too_long"
+	// CodeNameBadCharacter: a name holds a character that is refused
+	// (Value: U+XXXX, or 0xXX for a byte that is not UTF-8).
+	CodeNameBadCharacter engine.Code = "name_bad_character"
+	// CodeNameLikeBot: a player's name reads as a server bot's (Name).
+	CodeNameLikeBot engine.Code = "name_like_bot"
 )
 
 // noSuchSeat refuses a seat number a client gave (n) that is not one of the

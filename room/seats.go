@@ -6,14 +6,9 @@ package room
 import (
 	"context"
 	"strconv"
-	"strings"
-	"unicode/utf8"
 
 	"mafia/engine"
 )
-
-// MaxName is the longest display name, in characters.
-const MaxName = 32
 
 // JoinRequest is one request for a seat.
 type JoinRequest struct {
@@ -33,13 +28,13 @@ type JoinRequest struct {
 // free one). A caller holding the host's token becomes the host's seat. It
 // returns the seat and its secret token.
 func (r *Room) Join(ctx context.Context, req JoinRequest) (int, string, error) {
-	name, seat, hostToken := strings.TrimSpace(req.Name), req.Seat, req.Token
-	if name == "" || utf8.RuneCountInString(name) > MaxName {
-		return 0, "", errCode(CodeNameRequired)
+	seat, hostToken := req.Seat, req.Token
+	name, err := CheckName(req.Name)
+	if err != nil {
+		return 0, "", err
 	}
 	var got int
 	var tok string
-	var err error
 	derr := r.do(ctx, func() {
 		if r.game != nil {
 			err = errCode(CodeAlreadyStarted)
