@@ -21,7 +21,7 @@ func TestRun_TinyBenchFinishesGamesWithoutErrors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := server.New(server.Config{Store: db})
+	srv := server.New(server.Config{Store: db, SeatsPerAddress: -1}) // every bot joins from loopback
 	if _, err := srv.Resume(context.Background()); err != nil {
 		t.Fatal(err)
 	}
@@ -99,7 +99,7 @@ func TestRun_RemainderTableUsesServerBots(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := server.New(server.Config{Store: db})
+	srv := server.New(server.Config{Store: db, SeatsPerAddress: -1}) // every bot joins from loopback
 	hs := httptest.NewServer(srv.Handler())
 	t.Cleanup(func() {
 		hs.CloseClientConnections()

@@ -13,6 +13,7 @@ var pluralCodes = map[engine.Code]bool{
 	engine.CodeTooFewSeats:   true,
 	engine.CodeMafiaMajority: true,
 	"name_too_long":          true, // the room's: a name over N characters
+	"seat_limit":             true, // the room's: N seats taken from one address
 }
 
 // Refusal renders an engine refusal (an *engine.Error, possibly wrapped) as

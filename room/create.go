@@ -27,6 +27,9 @@ func (cfg *Config) defaults() {
 	if cfg.Linger <= 0 {
 		cfg.Linger = 2 * time.Minute
 	}
+	if cfg.SeatsPerAddress == 0 {
+		cfg.SeatsPerAddress = DefaultSeatsPerAddress
+	}
 }
 
 // Check validates settings and returns the ruleset and timings they name.

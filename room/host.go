@@ -1,6 +1,7 @@
 package room
 
-// This file holds the host's powers: start, bots, kick, pause, resume, fouls.
+// This file holds the host's powers: start, bots, kick (and unblock),
+// pause, resume, fouls.
 
 import (
 	"crypto/rand"
@@ -40,10 +41,20 @@ func (r *Room) hostAction(action string, target int) error {
 		}
 		if engine.Seat(target) == r.hostSeat {
 			r.hostSeat = 0
+		} else {
+			// Whoever was kicked may not come straight back.
+			r.block(r.seats[target])
 		}
 		r.seats[target] = seatState{}
 		r.saveSeats()
 		r.broadcastLobby()
+		return nil
+	case "unblock":
+		// Those the host kicked may sit here again.
+		if r.game != nil {
+			return errCode(CodeAlreadyStarted)
+		}
+		r.blocked = nil
 		return nil
 	case "pause":
 		if r.game == nil || r.game.Ended() {

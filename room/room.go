@@ -53,7 +53,15 @@ type Config struct {
 	Linger time.Duration
 	// OnStop is called (from the room's goroutine) when the room stops.
 	OnStop func(id string)
+	// SeatsPerAddress bounds the seats of one table taken from one
+	// network address (default DefaultSeatsPerAddress; negative: no
+	// limit). A join with the host's token is not counted against it.
+	SeatsPerAddress int
 }
+
+// DefaultSeatsPerAddress is how many seats of one table may be taken from
+// one address: a few friends on one Wi-Fi, not a whole table.
+const DefaultSeatsPerAddress = 3
 
 // Room error codes, beside the engine's (catalog id "error.<code>").
 const (
@@ -87,6 +95,15 @@ const (
 	CodeNameBadCharacter engine.Code = "name_bad_character"
 	// CodeNameLikeBot: a player's name reads as a server bot's (Name).
 	CodeNameLikeBot engine.Code = "name_like_bot"
+	// CodeAlreadySeated: the client already holds a seat here (Seat), and
+	// asked for another.
+	CodeAlreadySeated engine.Code = "already_seated"
+	// CodeSeatLimit: N seats of this table are taken from the client's
+	// address already.
+	CodeSeatLimit engine.Code = "seat_limit"
+	// CodeBlocked: the host kicked this client (or its address) from the
+	// table; it may not sit here again.
+	CodeBlocked engine.Code = "blocked"
 )
 
 // noSuchSeat refuses a seat number a client gave (n) that is not one of the
@@ -183,6 +200,9 @@ type Room struct {
 	// lobbyDirty: a connection was dropped while sending; the lobby (who is
 	// connected) goes out once the current request is done.
 	lobbyDirty bool
+	// blocked holds the clients ("c" + hash of the id) and addresses ("a"
+	// + key) the host kicked: they may not sit at this table again.
+	blocked map[string]bool
 }
 
 type seatState struct {
@@ -190,6 +210,9 @@ type seatState struct {
 	tokenHash string
 	bot       bool
 	conns     int
+	// Who took the seat (a hash of the client's id, the address's key),
+	// for the seat limits; kept in memory only.
+	client, addr string
 }
 
 // HashToken returns the stored form of a secret token.

@@ -4,7 +4,9 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"net"
 	"net/http"
+	"net/netip"
 	"sort"
 	"strings"
 
@@ -132,6 +134,61 @@ func setTokenCookie(w http.ResponseWriter, r *http.Request, table, token string)
 		SameSite: http.SameSiteStrictMode, Secure: r.TLS != nil, MaxAge: 7 * 24 * 3600})
 }
 
+// clientCookie names the cookie that tells one browser from another: a
+// random id the server sets once, with no power of its own, by which a
+// table gives one browser one seat.
+const clientCookie = "mafia_client"
+
+// clientID returns the request's client id, setting a new one (cookie) on
+// the response when it carries none (or one the server did not make).
+func clientID(w http.ResponseWriter, r *http.Request) string {
+	if c, err := r.Cookie(clientCookie); err == nil && validClientID(c.Value) {
+		return c.Value
+	}
+	id := room.NewToken()[:32]
+	http.SetCookie(w, &http.Cookie{Name: clientCookie, Value: id, Path: "/", HttpOnly: true,
+		SameSite: http.SameSiteStrictMode, Secure: r.TLS != nil, MaxAge: 365 * 24 * 3600})
+	return id
+}
+
+func validClientID(s string) bool {
+	if len(s) != 32 {
+		return false
+	}
+	for _, c := range s {
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
+			return false
+		}
+	}
+	return true
+}
+
+// clientAddr is the address a request came from (the peer's IP), for the
+// limits per address.
+func clientAddr(r *http.Request) string {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		return r.RemoteAddr
+	}
+	return host
+}
+
+// addrKey is the key the limits count an address by: an IPv4 address
+// itself, an IPv6 address by its /64 (one household, one phone, gets a
+// whole /64 and may use any address in it).
+func addrKey(ip string) string {
+	a, err := netip.ParseAddr(ip)
+	if err != nil {
+		return ip
+	}
+	a = a.Unmap()
+	if a.Is4() {
+		return a.String()
+	}
+	p, _ := a.Prefix(64)
+	return p.String()
+}
+
 func (s *Server) createTable(w http.ResponseWriter, r *http.Request) {
 	var req createRequest
 	if err := decode(r, &req); err != nil {
@@ -165,6 +222,7 @@ func (s *Server) createTable(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.add(rm)
+	clientID(w, r)
 	setTokenCookie(w, r, rm.ID(), host)
 	writeJSON(w, http.StatusCreated, createResponse{Table: rm.ID(), HostToken: host, Invite: "/t/" + rm.ID(), Lobby: rm.Lobby()})
 }
@@ -211,7 +269,9 @@ func (s *Server) joinTable(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	seat, tok, err := rm.Join(r.Context(), room.JoinRequest{Name: req.Name, Seat: req.Seat, Token: tokenOf(r, id)})
+	client := clientID(w, r)
+	seat, tok, err := rm.Join(r.Context(), room.JoinRequest{Name: req.Name, Seat: req.Seat, Token: tokenOf(r, id),
+		Client: client, Addr: addrKey(clientAddr(r))})
 	if err != nil {
 		s.fail(w, r, err)
 		return

@@ -28,6 +28,7 @@ func startServer(t testing.TB, path string) *testServer {
 }
 
 // startServerWith is startServer with a Config changed by tune (nil: none).
+// Its SeatsPerAddress is -1 (no limit) until tune changes it.
 func startServerWith(t testing.TB, path string, tune func(*Config)) *testServer {
 	t.Helper()
 	if path == "" {
@@ -37,7 +38,9 @@ func startServerWith(t testing.TB, path string, tune func(*Config)) *testServer 
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := Config{Store: db}
+	// The tests play whole tables of people from loopback: no limit of
+	// seats per address unless a test sets one.
+	cfg := Config{Store: db, SeatsPerAddress: -1}
 	if tune != nil {
 		tune(&cfg)
 	}

@@ -36,6 +36,9 @@ type Config struct {
 	SendBuffer int
 	// Heartbeat is how often the server records that it is alive (default 1 s).
 	Heartbeat time.Duration
+	// SeatsPerAddress bounds the seats of one table joined from one
+	// address (default room.DefaultSeatsPerAddress; negative: no limit).
+	SeatsPerAddress int
 }
 
 // Server is the running service.
@@ -83,6 +86,7 @@ func (s *Server) roomConfig() room.Config {
 	m := s.metrics
 	return room.Config{
 		Store: s.cfg.Store, Clock: s.cfg.Clock, Log: s.log, SendBuffer: s.cfg.SendBuffer,
+		SeatsPerAddress: s.cfg.SeatsPerAddress,
 		Metrics: room.Metrics{
 			Command: func(d time.Duration, ok bool) {
 				m.latency.Observe(d.Seconds())
@@ -250,13 +254,13 @@ func (s *Server) routes() {
 // codeStatus maps an error code to an HTTP status.
 func codeStatus(c engine.Code) int {
 	switch c {
-	case room.CodeBadToken, room.CodeNotHost:
+	case room.CodeBadToken, room.CodeNotHost, room.CodeSeatLimit, room.CodeBlocked:
 		return http.StatusForbidden
 	case room.CodeBusy:
 		return http.StatusServiceUnavailable
 	case room.CodeInternal, room.CodeStopped:
 		return http.StatusInternalServerError
-	case room.CodeTableFull, room.CodeSeatTaken, room.CodeAlreadyStarted, room.CodeNotOver:
+	case room.CodeTableFull, room.CodeSeatTaken, room.CodeAlreadyStarted, room.CodeNotOver, room.CodeAlreadySeated:
 		return http.StatusConflict
 	case "not_found":
 		return http.StatusNotFound

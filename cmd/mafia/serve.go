@@ -29,6 +29,7 @@ func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	origins := fs.String("origins", "", "extra allowed WebSocket origins, comma-separated host patterns")
 	logLevel := fs.String("log", "info", "log level: debug, info, warn, error")
 	pprofAddr := fs.String("pprof", "", "also serve Go's profiler (net/http/pprof) on this address, e.g. 127.0.0.1:6060 (off by default)")
+	seatsPerAddr := fs.Int("seats-per-address", 3, "seats of one table that may be joined from one address (0: no limit, e.g. for `mafia bench` from one machine)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: mafia serve [--addr HOST:PORT] [--db FILE]")
 		fs.PrintDefaults()
@@ -56,7 +57,10 @@ func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		return 1
 	}
 	defer st.Close()
-	cfg := server.Config{Store: st, Log: log, Render: renderIn}
+	cfg := server.Config{Store: st, Log: log, Render: renderIn, SeatsPerAddress: *seatsPerAddr}
+	if *seatsPerAddr <= 0 {
+		cfg.SeatsPerAddress = -1
+	}
 	if *origins != "" {
 		cfg.Origins = strings.Split(*origins, ",")
 	}
