@@ -2,6 +2,8 @@ package room
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/binary"
 	"encoding/json"
 	"log/slog"
 	"strconv"
@@ -195,11 +197,20 @@ func stepStart(k engine.EventKind) bool {
 	return false
 }
 
+// initBots gives each bot seat its player. The bots draw from a seed of
+// their own, never from the deal's: a bot's moves are seen by everyone, and
+// moves drawn from the deal's seed would let an observer recover the seed
+// (the generator is not a cryptographic one) and from it the deal.
 func (r *Room) initBots() {
+	var b [8]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		panic("room: no randomness: " + err.Error())
+	}
+	seed := binary.LittleEndian.Uint64(b[:])
 	r.bots = make([]*bot.Random, len(r.seats))
 	for s := 1; s < len(r.seats); s++ {
 		if r.seats[s].bot {
-			r.bots[s] = bot.NewRandom(rng.Derive(r.table.Seed, uint64(s)))
+			r.bots[s] = bot.NewRandom(rng.Derive(seed, uint64(s)))
 		}
 	}
 }
