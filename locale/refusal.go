@@ -62,7 +62,7 @@ func (p *Printer) refusalMessage(e *engine.Error) (string, map[string]any) {
 			id = "error.bad_option_value_rules"
 		case o.Values == nil:
 			id = "error.bad_option_value_number"
-			data["N"] = engine.MaxFoulLimit
+			data["Min"], data["N"] = o.Min, o.Max
 		default:
 			data["Values"] = p.Or(o.Values)
 		}
