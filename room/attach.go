@@ -42,6 +42,10 @@ func (r *Room) AttachNotify(ctx context.Context, token string, since int, notify
 				sub.Seat, sub.Host = s, s == r.hostSeat
 			}
 		}
+		unfrozen := false
+		if isPerson(sub) {
+			unfrozen = r.personCame() // a frozen game goes on (presence.go)
+		}
 		if sub.Seat != 0 {
 			r.seats[sub.Seat].conns++
 			r.publishLobby()
@@ -51,8 +55,11 @@ func (r *Room) AttachNotify(ctx context.Context, token string, since int, notify
 			notify()
 		}
 		r.subs[sub] = struct{}{}
-		if sub.Seat != 0 {
+		if sub.Seat != 0 || unfrozen {
 			r.broadcastLobby()
+		}
+		if unfrozen {
+			r.settle()
 		}
 	})
 	if derr != nil {

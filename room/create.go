@@ -32,6 +32,15 @@ func (cfg *Config) defaults() {
 	if cfg.SeatsPerAddress == 0 {
 		cfg.SeatsPerAddress = DefaultSeatsPerAddress
 	}
+	if cfg.FreezeAfter == 0 {
+		cfg.FreezeAfter = DefaultFreezeAfter
+	}
+	if cfg.LobbyExpiry == 0 {
+		cfg.LobbyExpiry = DefaultLobbyExpiry
+	}
+	if cfg.EmptyLobbyExpiry == 0 {
+		cfg.EmptyLobbyExpiry = DefaultEmptyLobbyExpiry
+	}
 }
 
 // Check validates settings and returns the ruleset and timings they name.
@@ -105,6 +114,7 @@ func Create(ctx context.Context, cfg Config, set Settings) (*Room, string, error
 		return nil, "", errCode(CodeInternal)
 	}
 	r.publishLobby()
+	r.watchAbsence() // nobody is connected yet (the room is not running: no race)
 	go r.run()
 	return r, host, nil
 }
@@ -120,6 +130,9 @@ func (cfg *Config) clockNow() time.Time {
 // the log, and its clock with the time that was left when the server last
 // said it was alive (lastAlive).
 func Resume(cfg Config, t store.Table, seats []store.Seat, log []engine.Event, clk store.Clock, lastAlive time.Time) (*Room, error) {
+	if t.Status == store.StatusExpired {
+		return nil, errCode(CodeExpired)
+	}
 	var set Settings
 	if err := json.Unmarshal(t.Config, &set); err != nil {
 		return nil, err
@@ -151,23 +164,29 @@ func Resume(cfg Config, t store.Table, seats []store.Seat, log []engine.Event, c
 			left := dur
 			if clk.Step == r.step {
 				if clk.Paused {
-					left, r.paused = clk.Left, true
+					left, r.paused, r.hostPaused = clk.Left, true, true
 				} else if !lastAlive.IsZero() {
 					left = clk.Deadline.Sub(lastAlive)
 				}
 			}
 			left = min(max(left, 0), dur)
 			r.left = left
+			if t.Status == store.StatusFrozen {
+				// Frozen it stays until one of its people comes back.
+				r.frozen, r.paused = true, true
+				r.left = frozenLeft(clk, r.step, dur)
+			}
 		} else {
 			r.endedAt = r.cfg.Clock.Now()
 		}
 	}
 	r.publishLobby()
+	r.watchAbsence() // nobody is connected yet (the room is not running: no race)
 	go r.run()
-	if r.game != nil && r.game.Ended() {
+	if r.game != nil && (r.game.Ended() || r.frozen) {
 		r.post(r.maybeLinger)
 	}
-	if r.game != nil && !r.game.Ended() {
+	if r.game != nil && !r.game.Ended() && !r.frozen {
 		r.post(func() {
 			if !r.paused {
 				r.schedule(r.left)
@@ -226,8 +245,9 @@ func (r *Room) storeSeats() []store.Seat {
 
 // publishLobby refreshes the lobby snapshot others read without the loop.
 func (r *Room) publishLobby() {
-	l := wire.Lobby{Table: r.id, Name: r.set.Name, Public: r.set.Public, Status: string(r.table.Status),
-		Players: len(r.seats) - 1, Rules: r.rules.Map(), Timings: r.timings.Millis(), Paused: r.paused}
+	l := wire.Lobby{Table: r.id, Name: r.set.Name, Public: r.set.Public, Status: r.lobbyStatus(),
+		Players: len(r.seats) - 1, Rules: r.rules.Map(), Timings: r.timings.Millis(), Paused: r.paused,
+		PauseReason: r.pauseReason()}
 	for s := 1; s < len(r.seats); s++ {
 		st := r.seats[s]
 		l.Seats = append(l.Seats, wire.SeatInfo{Seat: s, Name: st.name, Bot: st.bot,

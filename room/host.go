@@ -60,13 +60,16 @@ func (r *Room) hostAction(action string, target int) error {
 		if r.game == nil || r.game.Ended() {
 			return errCode(CodeNotStarted)
 		}
-		if r.paused {
+		if r.hostPaused {
 			return nil
 		}
-		r.left = max(r.deadline.Sub(r.cfg.Clock.Now()), 0)
-		r.paused = true
-		r.stopTimers()
-		r.botQueued = 0 // their turns were timers: resume schedules them again
+		r.hostPaused = true
+		if !r.paused {
+			r.left = max(r.deadline.Sub(r.cfg.Clock.Now()), 0)
+			r.paused = true
+			r.stopTimers()
+			r.botQueued = 0 // their turns were timers: resume schedules them again
+		}
 		r.saveClock()
 		r.broadcastLobby()
 		return nil
@@ -74,11 +77,14 @@ func (r *Room) hostAction(action string, target int) error {
 		if r.game == nil || r.game.Ended() {
 			return errCode(CodeNotStarted)
 		}
-		if !r.paused {
+		if !r.hostPaused {
 			return nil
 		}
-		r.paused = false
-		r.schedule(r.left)
+		r.hostPaused = false
+		if !r.frozen { // (the host is connected: it is not frozen)
+			r.paused = false
+			r.schedule(r.left)
+		}
 		r.saveClock()
 		r.broadcastLobby()
 		r.settle()

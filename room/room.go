@@ -53,11 +53,28 @@ type Config struct {
 	Linger time.Duration
 	// OnStop is called (from the room's goroutine) when the room stops.
 	OnStop func(id string)
+	// FreezeAfter is how long a game goes on with no person at the table
+	// (no connection of a seat or of the host; spectators and bots do not
+	// count) before it freezes (default DefaultFreezeAfter; negative:
+	// never). See presence.go.
+	FreezeAfter time.Duration
+	// LobbyExpiry is how long a lobby table may have no person connected
+	// and no join before it expires (default DefaultLobbyExpiry), and
+	// EmptyLobbyExpiry the same for a lobby where no person holds a seat
+	// (default DefaultEmptyLobbyExpiry); negative: never.
+	LobbyExpiry, EmptyLobbyExpiry time.Duration
 	// SeatsPerAddress bounds the seats of one table taken from one
 	// network address (default DefaultSeatsPerAddress; negative: no
 	// limit). A join with the host's token is not counted against it.
 	SeatsPerAddress int
 }
+
+// The defaults of a room's watch on who is at the table (presence.go).
+const (
+	DefaultFreezeAfter      = time.Minute
+	DefaultLobbyExpiry      = 30 * time.Minute
+	DefaultEmptyLobbyExpiry = 10 * time.Minute
+)
 
 // DefaultSeatsPerAddress is how many seats of one table may be taken from
 // one address: a few friends on one Wi-Fi, not a whole table.
@@ -104,6 +121,9 @@ const (
 	// CodeBlocked: the host kicked this client (or its address) from the
 	// table; it may not sit here again.
 	CodeBlocked engine.Code = "blocked"
+	// CodeExpired: the table was left in the lobby by everyone and has
+	// expired.
+	CodeExpired engine.Code = "expired"
 )
 
 // noSuchSeat refuses a seat number a client gave (n) that is not one of the
@@ -200,6 +220,16 @@ type Room struct {
 	// lobbyDirty: a connection was dropped while sending; the lobby (who is
 	// connected) goes out once the current request is done.
 	lobbyDirty bool
+	// paused (above) is set when the clock is stopped: by the host
+	// (hostPaused), because nobody is at the table (frozen), or both.
+	// persons counts the connections of people (the host's, the seats');
+	// presenceGen changes whenever someone comes or the watch restarts, so
+	// that a stale freeze or expiry does nothing (presence.go).
+	hostPaused, frozen   bool
+	persons, presenceGen int
+	// expired is set once the table has expired: the stopped room then
+	// refuses with CodeExpired.
+	expired atomic.Bool
 	// blocked holds the clients ("c" + hash of the id) and addresses ("a"
 	// + key) the host kicked: they may not sit at this table again.
 	blocked map[string]bool
@@ -260,7 +290,7 @@ func (r *Room) do(ctx context.Context, f func()) error {
 	select {
 	case r.inbox <- func() { f(); close(ran) }:
 	case <-r.done:
-		return errCode(CodeStopped)
+		return r.stoppedErr()
 	default:
 		return errCode(CodeBusy)
 	}
@@ -268,7 +298,7 @@ func (r *Room) do(ctx context.Context, f func()) error {
 	case <-ran:
 		return nil
 	case <-r.done:
-		return errCode(CodeStopped)
+		return r.stoppedErr()
 	case <-ctx.Done():
 		return ctx.Err()
 	}
@@ -278,17 +308,26 @@ func (r *Room) do(ctx context.Context, f func()) error {
 func (r *Room) post(f func()) error {
 	select {
 	case <-r.done: // checked first: a stopped room must say so, not drop f
-		return errCode(CodeStopped)
+		return r.stoppedErr()
 	default:
 	}
 	select {
 	case r.inbox <- f:
 		return nil
 	case <-r.done:
-		return errCode(CodeStopped)
+		return r.stoppedErr()
 	default:
 		return errCode(CodeBusy)
 	}
+}
+
+// stoppedErr is the refusal of a stopped room: CodeExpired for a table that
+// expired, CodeStopped otherwise.
+func (r *Room) stoppedErr() error {
+	if r.expired.Load() {
+		return errCode(CodeExpired)
+	}
+	return errCode(CodeStopped)
 }
 
 // errorsAs is errors.As for an *engine.Error.

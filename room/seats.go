@@ -114,6 +114,7 @@ func (r *Room) join(name string, req JoinRequest) (int, string, error) {
 	r.seats[seat] = seatState{name: name, tokenHash: HashToken(tok), client: client, addr: req.Addr}
 	r.saveSeats()
 	r.broadcastLobby()
+	r.watchAbsence() // a join restarts the count of a lobby nobody is connected to
 	return seat, tok, nil
 }
 
@@ -169,6 +170,7 @@ func (r *Room) Leave(ctx context.Context, token string) error {
 		r.seats[s] = seatState{}
 		r.saveSeats()
 		r.broadcastLobby()
+		r.watchAbsence()
 	})
 	if derr != nil {
 		return derr

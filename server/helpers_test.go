@@ -15,11 +15,12 @@ import (
 
 // testServer is a real server on loopback over a real SQLite file.
 type testServer struct {
-	srv  *Server
-	http *httptest.Server
-	db   *sqlite.DB
-	api  *client.API
-	path string
+	srv    *Server
+	http   *httptest.Server
+	db     *sqlite.DB
+	api    *client.API
+	path   string
+	closed bool
 }
 
 func startServer(t testing.TB, path string) *testServer {
@@ -55,6 +56,10 @@ func startServerWith(t testing.TB, path string, tune func(*Config)) *testServer 
 }
 
 func (ts *testServer) close() {
+	if ts.closed {
+		return // closed by the test already (a restart)
+	}
+	ts.closed = true
 	ts.http.CloseClientConnections()
 	ts.http.Close()
 	ts.srv.Close()

@@ -191,6 +191,9 @@ func (s *Server) room(ctx context.Context, id string) (*room.Room, error) {
 	if err != nil {
 		return nil, err
 	}
+	if t.Status == store.StatusExpired {
+		return nil, &engine.Error{Code: room.CodeExpired} // a lobby everyone left
+	}
 	log, err := s.cfg.Store.Events(ctx, id)
 	if err != nil {
 		return nil, err
@@ -264,6 +267,8 @@ func codeStatus(c engine.Code) int {
 		return http.StatusConflict
 	case "not_found":
 		return http.StatusNotFound
+	case room.CodeExpired:
+		return http.StatusGone
 	}
 	return http.StatusBadRequest
 }
