@@ -58,6 +58,11 @@ func (r *Room) watchAbsence() {
 	if r.persons > 0 || r.stopping {
 		return
 	}
+	select {
+	case <-r.quit: // the room is being stopped: its connections are dropped
+		return
+	default:
+	}
 	r.presenceGen++
 	gen := r.presenceGen
 	switch {
@@ -114,6 +119,9 @@ func (r *Room) freeze() {
 	r.saveTable()
 	r.saveClock()
 	r.cfg.Log.Info("no one at the table: the game is frozen", "left", r.left)
+	if r.cfg.Metrics.GameFrozen != nil {
+		r.cfg.Metrics.GameFrozen()
+	}
 	r.broadcastLobby()
 	r.maybeLinger()
 }
@@ -131,6 +139,9 @@ func (r *Room) unfreeze() {
 	r.saveClock()
 	r.table.Status = store.StatusPlaying
 	r.saveTable()
+	if r.cfg.Metrics.GameThawed != nil {
+		r.cfg.Metrics.GameThawed()
+	}
 	r.publishLobby()
 }
 

@@ -34,6 +34,10 @@ type Metrics struct {
 	GameStarted func()
 	GameEnded   func()
 	Dropped     func() // a connection too slow to read was dropped
+	// GameFrozen and GameThawed: a game stopped for lack of players, and
+	// went on again (a frozen game is not a game in progress).
+	GameFrozen func()
+	GameThawed func()
 }
 
 // Config is what a room needs besides its table.

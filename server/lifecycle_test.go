@@ -8,10 +8,22 @@ import (
 	"testing"
 	"time"
 
+	dto "github.com/prometheus/client_model/go"
+
 	"mafia/client"
 	"mafia/room"
 	"mafia/wire"
 )
+
+// running is the server's gauge of games being played.
+func running(t *testing.T, ts *testServer) float64 {
+	t.Helper()
+	var m dto.Metric
+	if err := ts.srv.metrics.games.Write(&m); err != nil {
+		t.Fatal(err)
+	}
+	return m.GetGauge().GetValue()
+}
 
 // roundTrip makes the table's room handle a request (a leave with a token
 // nobody holds), so that whatever its clock queued before has run; it
@@ -57,6 +69,9 @@ func TestLifecycle_AnAbandonedGameFreezesAndIsNotLoadedAtStart(t *testing.T) {
 	if err != nil || !l.Paused || l.PauseReason != "no_players" {
 		t.Fatalf("after the grace time: %+v, %v", l, err)
 	}
+	if g := running(t, ts); g != 0 {
+		t.Errorf("a frozen game is counted as running: %v", g)
+	}
 	tb, _, _ := ts.db.Table(ctx, id)
 	clock, _ := ts.db.Clock(ctx, id)
 	left := time.Hour - room.DefaultFreezeAfter // the night ran on through the grace time
@@ -88,6 +103,9 @@ func TestLifecycle_AnAbandonedGameFreezesAndIsNotLoadedAtStart(t *testing.T) {
 	}
 	if tb, _, _ := ts.db.Table(ctx, id); tb.Status != "playing" {
 		t.Errorf("stored after the return: %q", tb.Status)
+	}
+	if g := running(t, ts); g != 1 {
+		t.Errorf("the game going on again is counted as %v running games", g)
 	}
 }
 

@@ -98,6 +98,8 @@ func (s *Server) roomConfig() room.Config {
 			},
 			GameStarted: func() { m.games.Inc() },
 			GameEnded:   func() { m.games.Dec(); m.gamesTotal.Inc() },
+			GameFrozen:  func() { m.games.Dec() }, // not in progress while frozen (nor loaded at start)
+			GameThawed:  func() { m.games.Inc() },
 			Dropped:     func() { m.dropped.Inc() },
 		},
 		OnStop: func(id string) {
