@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"mafia/client"
+	"mafia/server"
 	"mafia/wire"
 )
 
@@ -43,7 +44,9 @@ func poll(ctx context.Context, t *testing.T, base string, paths []string) map[st
 // elsewhere plays a game.
 func TestAttack_MetricsOracle(t *testing.T) {
 	t.Parallel()
-	tg := start(t, nil)
+	// The seven players of the night sit from one address: the seats per
+	// address are not what this attack is about.
+	tg := start(t, func(c *server.Config) { c.SeatsPerAddress = -1 })
 	ctx := within(t, 60*time.Second)
 	wait := tg.playsMeanwhile(ctx, t, "127.0.0.1")
 	api := &client.API{Base: tg.base}

@@ -23,8 +23,10 @@ func TestRun_TinyBenchFinishesGamesWithoutErrors(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The bench's 22 players all come from loopback: as docs/performance.md
-	// says, the server exempts it from the per-address limits.
-	srv := server.New(server.Config{Store: db, Limits: server.Limits{Unlimited: []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8")}}})
+	// says, the server exempts it from the per-address limits, and from the
+	// seats per address.
+	srv := server.New(server.Config{Store: db, SeatsPerAddress: -1,
+		Limits: server.Limits{Unlimited: []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8")}}})
 	if _, err := srv.Resume(context.Background()); err != nil {
 		t.Fatal(err)
 	}
@@ -105,7 +107,7 @@ func TestRun_RemainderTableUsesServerBots(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := server.New(server.Config{Store: db})
+	srv := server.New(server.Config{Store: db, SeatsPerAddress: -1}) // every bot joins from loopback
 	hs := httptest.NewServer(srv.Handler())
 	t.Cleanup(func() {
 		hs.CloseClientConnections()

@@ -32,7 +32,7 @@ const (
 	EvAllVoteClosed           // Set: who said yes; Yes: whether all leave
 	EvNobodyLeaves            // the day ends with no elimination
 	EvFouled                  // Target got a foul; Count: their fouls now
-	EvGameEnded               // Winner; Roles: every seat's role
+	EvGameEnded               // Winner; Roles: every seat's role; Cause: CauseRoundLimit for a game stopped at round_limit
 	numEventKinds
 )
 
@@ -71,20 +71,22 @@ func (k EventKind) BeginsStep() bool {
 	return false
 }
 
-// Cause is why a player left the game.
+// Cause is why a player left the game (or, on GameEnded, why a game ended
+// that no side won: CauseRoundLimit).
 type Cause uint8
 
 // The causes.
 const (
-	CauseNone  Cause = iota
-	CauseNight       // killed at night
-	CauseVote        // voted out
-	CauseAll         // the town sent all the tied candidates away
-	CauseFouls       // removed by fouls
+	CauseNone       Cause = iota
+	CauseNight            // killed at night
+	CauseVote             // voted out
+	CauseAll              // the town sent all the tied candidates away
+	CauseFouls            // removed by fouls
+	CauseRoundLimit       // GameEnded: the game reached the end of round round_limit
 	numCauses
 )
 
-var causeNames = [numCauses]string{"", "night", "vote", "all", "fouls"}
+var causeNames = [numCauses]string{"", "night", "vote", "all", "fouls", "round_limit"}
 
 // String returns the cause's name.
 func (c Cause) String() string {

@@ -114,7 +114,13 @@ func (g *Game) afterLastWords() {
 	g.beginDay()
 }
 
+// beginNight begins the next night, unless the game has reached the end of
+// its last round (round_limit): then it ends in a draw (docs/rulings.md).
 func (g *Game) beginNight() {
+	if l := g.rules.RoundLimit; l > 0 && g.round >= uint16(l) {
+		g.emitEnd(WinnerDraw, CauseRoundLimit)
+		return
+	}
 	g.emit(Event{Kind: EvNightBegan, Round: g.round + 1})
 }
 
@@ -353,10 +359,16 @@ func (g *Game) endCheck() bool {
 	if w == WinnerNone {
 		return false
 	}
-	e := Event{Kind: EvGameEnded, Winner: w}
+	g.emitEnd(w, CauseNone)
+	return true
+}
+
+// emitEnd ends the game with a result, revealing every role; cause says why
+// when it is not a side's win or the table emptied (CauseRoundLimit).
+func (g *Game) emitEnd(w Winner, cause Cause) {
+	e := Event{Kind: EvGameEnded, Winner: w, Cause: cause}
 	for s := Seat(1); s <= Seat(g.n); s++ {
 		e.Roles[s] = uint8(g.roles[s])
 	}
 	g.emit(e)
-	return true
 }

@@ -2,6 +2,7 @@ package engine_test
 
 import (
 	"errors"
+	"strconv"
 	"testing"
 
 	"mafia/engine"
@@ -45,7 +46,9 @@ func FuzzCommands(f *testing.F) {
 		for _, o := range engine.Options {
 			v := d.byte()
 			if o.Values == nil {
-				r.FoulLimit = v % (engine.MaxFoulLimit + 1)
+				if err := r.Set(o.Name, strconv.Itoa(o.Min+int(v)%(o.Max-o.Min+1))); err != nil {
+					t.Fatal(err)
+				}
 				continue
 			}
 			if err := r.Set(o.Name, o.Values[int(v)%len(o.Values)]); err != nil {

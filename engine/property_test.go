@@ -66,9 +66,11 @@ func randomRules(src *rng.Source) engine.Ruleset {
 	for _, o := range engine.Options {
 		v := ""
 		if o.Values == nil {
-			v = fmt.Sprint(src.Intn(engine.MaxFoulLimit + 1))
+			// a number: its first values (foul_limit 0..10, round_limit
+			// 1..11: games that meet the limit), or its default
+			v = fmt.Sprint(o.Min + src.Intn(min(o.Max-o.Min+1, 11)))
 			if src.Intn(2) == 0 {
-				v = "4"
+				v, _ = engine.DefaultRules().Get(o.Name)
 			}
 		} else {
 			v = o.Values[src.Intn(len(o.Values))]

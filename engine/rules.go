@@ -5,8 +5,9 @@ import (
 	"strconv"
 )
 
-// Ruleset holds every named option of RULES.md. Build one with DefaultRules
-// and change it with Set; the zero value is not the default (foul_limit).
+// Ruleset holds every named option of RULES.md, and the engine's own
+// round_limit (docs/rulings.md). Build one with DefaultRules and change it
+// with Set; the zero value is not the default (foul_limit, round_limit).
 type Ruleset struct {
 	FirstNight    uint8 // first_night: FirstNightFull | FirstNightMeeting
 	MafiaKill     uint8 // mafia_kill: MafiaKillSenior | MafiaKillUnanimous
@@ -17,6 +18,10 @@ type Ruleset struct {
 	LastWords     uint8 // last_words: LastWordsOn | LastWordsOff
 	ManiacVsMafia uint8 // maniac_vs_mafia_1x1: ManiacVsMafiaManiac | ManiacVsMafiaMafia | ManiacVsMafiaDraw
 	FoulLimit     uint8 // foul_limit: 0 (fouls only recorded) or 1..MaxFoulLimit
+	// RoundLimit (round_limit): a game still going at the end of this
+	// round ends in a draw; 1..MaxRoundLimit (0, in a ruleset made by
+	// hand, is no limit; Set never gives it).
+	RoundLimit uint8
 }
 
 // Values of the options. The first of each group is the default.
@@ -54,31 +59,52 @@ const (
 	DefaultFoulLimit = 4
 	// MaxFoulLimit is the largest foul_limit accepted.
 	MaxFoulLimit = 10
+
+	// DefaultRoundLimit is round_limit's default: far more rounds than a
+	// game of 20 players can last while it is played (every round of a
+	// real game loses a player or two), so that only a game nobody plays
+	// meets it.
+	DefaultRoundLimit = 30
+	// MaxRoundLimit is the largest round_limit accepted.
+	MaxRoundLimit = 99
 )
 
 // DefaultRules returns the ruleset RULES.md gives when no option is named.
-func DefaultRules() Ruleset { return Ruleset{FoulLimit: DefaultFoulLimit} }
-
-// Option describes one named option: its name as RULES.md and scenarios
-// spell it, and its values (the first is the default). foul_limit is a
-// number and lists no values.
-type Option struct {
-	Name   string
-	Values []string
-	field  func(*Ruleset) *uint8
+func DefaultRules() Ruleset {
+	return Ruleset{FoulLimit: DefaultFoulLimit, RoundLimit: DefaultRoundLimit}
 }
 
-// Options lists every named option of RULES.md, in the rulebook's order.
+// Option describes one named option: its name as RULES.md and scenarios
+// spell it, and its values (the first is the default). A number
+// (foul_limit, round_limit) lists no values: it takes Min..Max.
+type Option struct {
+	Name     string
+	Values   []string
+	Min, Max int // a number's range
+	field    func(*Ruleset) *uint8
+}
+
+func choice(name string, values []string, field func(*Ruleset) *uint8) Option {
+	return Option{Name: name, Values: values, field: field}
+}
+
+func number(name string, min, max int, field func(*Ruleset) *uint8) Option {
+	return Option{Name: name, Min: min, Max: max, field: field}
+}
+
+// Options lists every named option of RULES.md, in the rulebook's order,
+// then the engine's own round_limit (docs/rulings.md).
 var Options = []Option{
-	{"first_night", []string{"full", "meeting"}, func(r *Ruleset) *uint8 { return &r.FirstNight }},
-	{"mafia_kill", []string{"senior", "unanimous"}, func(r *Ruleset) *uint8 { return &r.MafiaKill }},
-	{"maniac_check", []string{"not_mafia", "mafia", "maniac"}, func(r *Ruleset) *uint8 { return &r.ManiacCheck }},
-	{"doctor_repeat", []string{"once_per_game", "not_twice_in_a_row"}, func(r *Ruleset) *uint8 { return &r.DoctorRepeat }},
-	{"reveal_on_death", []string{"none", "team", "role"}, func(r *Ruleset) *uint8 { return &r.RevealOnDeath }},
-	{"second_tie", []string{"ask", "nobody", "all"}, func(r *Ruleset) *uint8 { return &r.SecondTie }},
-	{"last_words", []string{"on", "off"}, func(r *Ruleset) *uint8 { return &r.LastWords }},
-	{"foul_limit", nil, func(r *Ruleset) *uint8 { return &r.FoulLimit }},
-	{"maniac_vs_mafia_1x1", []string{"maniac", "mafia", "draw"}, func(r *Ruleset) *uint8 { return &r.ManiacVsMafia }},
+	choice("first_night", []string{"full", "meeting"}, func(r *Ruleset) *uint8 { return &r.FirstNight }),
+	choice("mafia_kill", []string{"senior", "unanimous"}, func(r *Ruleset) *uint8 { return &r.MafiaKill }),
+	choice("maniac_check", []string{"not_mafia", "mafia", "maniac"}, func(r *Ruleset) *uint8 { return &r.ManiacCheck }),
+	choice("doctor_repeat", []string{"once_per_game", "not_twice_in_a_row"}, func(r *Ruleset) *uint8 { return &r.DoctorRepeat }),
+	choice("reveal_on_death", []string{"none", "team", "role"}, func(r *Ruleset) *uint8 { return &r.RevealOnDeath }),
+	choice("second_tie", []string{"ask", "nobody", "all"}, func(r *Ruleset) *uint8 { return &r.SecondTie }),
+	choice("last_words", []string{"on", "off"}, func(r *Ruleset) *uint8 { return &r.LastWords }),
+	number("foul_limit", 0, MaxFoulLimit, func(r *Ruleset) *uint8 { return &r.FoulLimit }),
+	choice("maniac_vs_mafia_1x1", []string{"maniac", "mafia", "draw"}, func(r *Ruleset) *uint8 { return &r.ManiacVsMafia }),
+	number("round_limit", 1, MaxRoundLimit, func(r *Ruleset) *uint8 { return &r.RoundLimit }),
 }
 
 func findOption(name string) *Option {
@@ -100,8 +126,8 @@ func (r *Ruleset) Set(name, value string) error {
 	}
 	if o.Values == nil {
 		n, err := strconv.Atoi(value)
-		if err != nil || n < 0 || n > MaxFoulLimit {
-			return &Error{Code: CodeBadOptionValue, Name: name, Value: value, N: MaxFoulLimit}
+		if err != nil || n < o.Min || n > o.Max {
+			return &Error{Code: CodeBadOptionValue, Name: name, Value: value, N: o.Max}
 		}
 		*o.field(r) = uint8(n)
 		return nil
@@ -161,7 +187,7 @@ func (r Ruleset) Valid() bool {
 	return r.FirstNight <= FirstNightMeeting && r.MafiaKill <= MafiaKillUnanimous &&
 		r.DoctorRepeat <= DoctorNotTwiceInARow && r.ManiacCheck <= ManiacShowsManiac &&
 		r.RevealOnDeath <= RevealRole && r.SecondTie <= SecondTieAll && r.LastWords <= LastWordsOff &&
-		r.ManiacVsMafia <= ManiacVsMafiaDraw && r.FoulLimit <= MaxFoulLimit
+		r.ManiacVsMafia <= ManiacVsMafiaDraw && r.FoulLimit <= MaxFoulLimit && r.RoundLimit <= MaxRoundLimit
 }
 
 // ParseRules builds a ruleset from the defaults and the named options.

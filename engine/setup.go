@@ -68,10 +68,17 @@ func SetupOf(roles []Role) Setup {
 // Don, detective, doctor and maniac. A maniac below 11 players is allowed
 // with a warning (CodeManiacSmallTable), not refused.
 func (s Setup) Validate() (warnings []Code, err error) {
-	n := s.Players()
 	if s.Don < 0 || s.Mafia < 0 || s.Maniac < 0 || s.Detective < 0 || s.Doctor < 0 || s.Citizens < 0 {
 		return nil, &Error{Code: CodeTooFewSeats, N: MinSeats}
 	}
+	// Each count is checked before they are added up: huge counts must not
+	// wrap their sum into a table's size.
+	for _, c := range []int{s.Don, s.Mafia, s.Maniac, s.Detective, s.Doctor, s.Citizens} {
+		if c > MaxSeats {
+			return nil, &Error{Code: CodeTooManySeats, N: MaxSeats}
+		}
+	}
+	n := s.Players()
 	if n < MinSeats {
 		return nil, &Error{Code: CodeTooFewSeats, N: MinSeats}
 	}

@@ -289,7 +289,11 @@ var rulebookOptions = []struct {
 	{"last_words", []string{"on", "off"}},
 	{"foul_limit", nil},
 	{"maniac_vs_mafia_1x1", []string{"maniac", "mafia", "draw"}},
+	{"round_limit", nil}, // the engine's own (docs/rulings.md), after the rulebook's
 }
+
+// numberDefaults are the defaults of the options that are numbers.
+var numberDefaults = map[string]string{"foul_limit": "4", "round_limit": "30"}
 
 func TestRuleset_OptionsAreTheRulebooks(t *testing.T) {
 	got := map[string][]string{}
@@ -314,7 +318,7 @@ func TestRuleset_OptionsAreTheRulebooks(t *testing.T) {
 func TestRuleset_Defaults(t *testing.T) {
 	d := engine.DefaultRules()
 	for _, o := range rulebookOptions {
-		want := "4"
+		want := numberDefaults[o.name]
 		if o.values != nil {
 			want = o.values[0]
 		}
@@ -324,6 +328,9 @@ func TestRuleset_Defaults(t *testing.T) {
 	}
 	if d.FoulLimit != engine.DefaultFoulLimit || engine.DefaultFoulLimit != 4 {
 		t.Errorf("default foul limit %d", d.FoulLimit)
+	}
+	if d.RoundLimit != engine.DefaultRoundLimit || engine.DefaultRoundLimit != 30 {
+		t.Errorf("default round limit %d", d.RoundLimit)
 	}
 	if c := d.Changed(); len(c) != 0 {
 		t.Errorf("defaults report changed options %v", c)
@@ -341,7 +348,11 @@ func TestRuleset_SetGet(t *testing.T) {
 	for _, o := range rulebookOptions {
 		values := o.values
 		if values == nil {
-			for n := 0; n <= engine.MaxFoulLimit; n++ {
+			lo, hi := 0, engine.MaxFoulLimit
+			if o.name == "round_limit" {
+				lo, hi = 1, engine.MaxRoundLimit
+			}
+			for n := lo; n <= hi; n++ {
 				values = append(values, strconv.Itoa(n))
 			}
 		}
@@ -370,7 +381,7 @@ func TestRuleset_SetGet(t *testing.T) {
 				}
 			}
 			changed := r.Changed()
-			isDefault := (o.values != nil && i == 0) || (o.values == nil && v == "4")
+			isDefault := (o.values != nil && i == 0) || (o.values == nil && v == numberDefaults[o.name])
 			if isDefault != (len(changed) == 0) || (!isDefault && (len(changed) != 1 || changed[0] != o.name)) {
 				t.Errorf("Set(%s, %s): Changed() = %v", o.name, v, changed)
 			}
@@ -396,6 +407,7 @@ func TestRuleset_SetRefusals(t *testing.T) {
 		{"second_tie", "maybe"}, {"second_tie", ""}, {"second_tie", "ASK"}, {"first_night", "none"},
 		{"foul_limit", "-1"}, {"foul_limit", "11"}, {"foul_limit", "x"}, {"foul_limit", ""}, {"foul_limit", "256"},
 		{"maniac_vs_mafia_1x1", "town"}, {"last_words", "yes"},
+		{"round_limit", "0"}, {"round_limit", "100"}, {"round_limit", "-1"}, {"round_limit", "x"}, {"round_limit", "256"},
 	} {
 		e := wantCode(t, r.Set(bad[0], bad[1]), engine.CodeBadOptionValue)
 		if e.Name != bad[0] || e.Value != bad[1] {
@@ -426,6 +438,7 @@ func TestRuleset_ValidRejectsValuesOutOfRange(t *testing.T) {
 		func(r *engine.Ruleset) { r.LastWords = 2 },
 		func(r *engine.Ruleset) { r.ManiacVsMafia = 3 },
 		func(r *engine.Ruleset) { r.FoulLimit = engine.MaxFoulLimit + 1 },
+		func(r *engine.Ruleset) { r.RoundLimit = engine.MaxRoundLimit + 1 },
 	} {
 		r := engine.DefaultRules()
 		mutate(&r)

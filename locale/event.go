@@ -211,6 +211,9 @@ func (p *Printer) gameStarted(e engine.Event, viewer engine.Seat) string {
 // gameEnded announces the result and every card.
 func (p *Printer) gameEnded(e engine.Event, viewer engine.Seat) string {
 	lines := []string{p.T("event.game_ended", nil), p.Winner(e.Winner)}
+	if e.Cause == engine.CauseRoundLimit {
+		lines = append(lines, p.T("event.game_ended_round_limit", map[string]any{"Round": int(e.Round)}))
+	}
 	n := 0
 	for s := 1; s < len(e.Roles); s++ {
 		if e.Roles[s] != 0 {

@@ -12,6 +12,8 @@ var pluralCodes = map[engine.Code]bool{
 	engine.CodeTooManySeats:  true,
 	engine.CodeTooFewSeats:   true,
 	engine.CodeMafiaMajority: true,
+	"name_too_long":          true, // the room's: a name over N characters
+	"seat_limit":             true, // the room's: N seats taken from one address
 }
 
 // Refusal renders an engine refusal (an *engine.Error, possibly wrapped) as
@@ -46,6 +48,10 @@ func (p *Printer) refusalMessage(e *engine.Error) (string, map[string]any) {
 		if e.Phase == engine.PhaseNone {
 			id = "error.wrong_phase_none"
 		}
+	case engine.CodeNoSuchSeat:
+		if e.Value != "" {
+			data["Seat"] = e.Value // the number as the client sent it (it may not fit a Seat)
+		}
 	case engine.CodeUnknownRole:
 		if e.Name == "" {
 			id = "error.unknown_role_deal"
@@ -56,7 +62,7 @@ func (p *Printer) refusalMessage(e *engine.Error) (string, map[string]any) {
 			id = "error.bad_option_value_rules"
 		case o.Values == nil:
 			id = "error.bad_option_value_number"
-			data["N"] = engine.MaxFoulLimit
+			data["Min"], data["N"] = o.Min, o.Max
 		default:
 			data["Values"] = p.Or(o.Values)
 		}

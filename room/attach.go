@@ -42,6 +42,10 @@ func (r *Room) AttachNotify(ctx context.Context, token string, since int, notify
 				sub.Seat, sub.Host = s, s == r.hostSeat
 			}
 		}
+		unfrozen := false
+		if isPerson(sub) {
+			unfrozen = r.personCame() // a frozen game goes on (presence.go)
+		}
 		if sub.Seat != 0 {
 			r.seats[sub.Seat].conns++
 			r.publishLobby()
@@ -51,8 +55,11 @@ func (r *Room) AttachNotify(ctx context.Context, token string, since int, notify
 			notify()
 		}
 		r.subs[sub] = struct{}{}
-		if sub.Seat != 0 {
+		if sub.Seat != 0 || unfrozen {
 			r.broadcastLobby()
+		}
+		if unfrozen {
+			r.settle()
 		}
 	})
 	if derr != nil {
@@ -122,6 +129,14 @@ func (r *Room) handle(sub *Sub, m wire.ClientMessage) error {
 		}
 		if r.paused {
 			return errCode(CodePaused)
+		}
+		if v, known := engine.ParseVerb(m.Verb); known && v != engine.Next && v != engine.Foul {
+			if !v.HasTarget() {
+				m.Target = 0 // ignored by a verb without one
+			} else if m.Target < 0 || m.Target > engine.MaxSeats {
+				// Checked before it is narrowed to a Seat, and named as sent.
+				return noSuchSeat(m.Target, r.game.Players())
+			}
 		}
 		cmd, ok := m.Command(sub.Seat)
 		if !ok {

@@ -166,6 +166,9 @@ func (r *Room) drop(sub *Sub) {
 	if sub.Seat != 0 && int(sub.Seat) < len(r.seats) {
 		r.seats[sub.Seat].conns--
 	}
+	if isPerson(sub) {
+		r.personLeft() // presence.go
+	}
 }
 
 // welcome is the first frame of a connection: everything its seat may see

@@ -1,6 +1,7 @@
 package room
 
 import (
+	"strconv"
 	"sync"
 	"time"
 
@@ -146,10 +147,19 @@ func (t Timings) For(p engine.Phase) time.Duration {
 	return 0
 }
 
-// Valid reports whether every step has a length between 100 ms and 1 hour.
+// MinStep and MaxStep bound every step's length.
+const (
+	MinStep = 100 * time.Millisecond
+	MaxStep = time.Hour
+)
+
+// MaxBotDelay is the longest bot delay a table may have.
+const MaxBotDelay = time.Minute
+
+// Valid reports whether every step has a length between MinStep and MaxStep.
 func (t Timings) Valid() bool {
 	for _, d := range []time.Duration{t.Speech, t.Defence, t.TieSpeech, t.LastWords, t.Night, t.Vote} {
-		if d < 100*time.Millisecond || d > time.Hour {
+		if d < MinStep || d > MaxStep {
 			return false
 		}
 	}
@@ -164,30 +174,46 @@ func (t Timings) Millis() map[string]int64 {
 }
 
 // TimingsFromMillis builds timings from the defaults and step lengths in
-// milliseconds by step name (the inverse of Millis); an unknown step name is
-// refused with CodeBadRequest.
+// milliseconds by step name (the inverse of Millis). An unknown step name is
+// refused with CodeBadRequest, a length outside MinStep..MaxStep with
+// CodeBadTiming naming the number as it was given: it is checked before it
+// becomes a Duration, which a huge number would overflow.
 func TimingsFromMillis(ms map[string]int64) (Timings, error) {
 	t := DefaultTimings()
 	for k, v := range ms {
-		d := time.Duration(v) * time.Millisecond
+		var d *time.Duration
 		switch k {
 		case "speech":
-			t.Speech = d
+			d = &t.Speech
 		case "defence":
-			t.Defence = d
+			d = &t.Defence
 		case "tie_speech":
-			t.TieSpeech = d
+			d = &t.TieSpeech
 		case "last_words":
-			t.LastWords = d
+			d = &t.LastWords
 		case "night":
-			t.Night = d
+			d = &t.Night
 		case "vote":
-			t.Vote = d
+			d = &t.Vote
 		default:
 			return t, &engine.Error{Code: CodeBadRequest, Name: k}
 		}
+		if v < MinStep.Milliseconds() || v > MaxStep.Milliseconds() {
+			return t, &engine.Error{Code: CodeBadTiming, Name: k, Value: strconv.FormatInt(v, 10), N: int(MaxStep.Milliseconds())}
+		}
+		*d = time.Duration(v) * time.Millisecond
 	}
 	return t, nil
+}
+
+// BotDelayFromMillis converts a bot delay in milliseconds, refusing one
+// outside 0..MaxBotDelay with CodeBadBotDelay (naming the number as given)
+// before it becomes a Duration.
+func BotDelayFromMillis(ms int64) (time.Duration, error) {
+	if ms < 0 || ms > MaxBotDelay.Milliseconds() {
+		return 0, &engine.Error{Code: CodeBadBotDelay, Value: strconv.FormatInt(ms, 10), N: int(MaxBotDelay.Milliseconds())}
+	}
+	return time.Duration(ms) * time.Millisecond, nil
 }
 
 // WarnBefore is how long before a deadline the warning goes out.

@@ -2,8 +2,11 @@ package room
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/binary"
 	"encoding/json"
 	"log/slog"
+	"strconv"
 	"time"
 
 	"mafia/bot"
@@ -26,6 +29,18 @@ func (cfg *Config) defaults() {
 	if cfg.Linger <= 0 {
 		cfg.Linger = 2 * time.Minute
 	}
+	if cfg.SeatsPerAddress == 0 {
+		cfg.SeatsPerAddress = DefaultSeatsPerAddress
+	}
+	if cfg.FreezeAfter == 0 {
+		cfg.FreezeAfter = DefaultFreezeAfter
+	}
+	if cfg.LobbyExpiry == 0 {
+		cfg.LobbyExpiry = DefaultLobbyExpiry
+	}
+	if cfg.EmptyLobbyExpiry == 0 {
+		cfg.EmptyLobbyExpiry = DefaultEmptyLobbyExpiry
+	}
 }
 
 // Check validates settings and returns the ruleset and timings they name.
@@ -47,8 +62,8 @@ func (s *Settings) Check() (engine.Ruleset, Timings, error) {
 	if !t.Valid() {
 		return rules, t, &engine.Error{Code: CodeBadRequest, Name: "timings"}
 	}
-	if s.BotDelay < 0 || s.BotDelay > time.Minute {
-		return rules, t, &engine.Error{Code: CodeBadRequest, Name: "bot_delay"}
+	if s.BotDelay < 0 || s.BotDelay > MaxBotDelay {
+		return rules, t, &engine.Error{Code: CodeBadBotDelay, Value: strconv.FormatInt(s.BotDelay.Milliseconds(), 10), N: int(MaxBotDelay.Milliseconds())}
 	}
 	return rules, t, nil
 }
@@ -70,9 +85,17 @@ func newRoom(cfg Config, t store.Table, set Settings, rules engine.Ruleset, tm T
 	return r
 }
 
-// Create makes a new table in the lobby state and starts its room. It
-// returns the room and the host's secret token (only its hash is stored).
+// Create makes a new table in the lobby state and starts its room. Its name
+// is trimmed and checked (CheckTableName). It returns the room and the
+// host's secret token (only its hash is stored).
 func Create(ctx context.Context, cfg Config, set Settings) (*Room, string, error) {
+	// A new table's name is checked here, not by Check: a table stored
+	// before the rules of names must still resume.
+	name, err := CheckTableName(set.Name)
+	if err != nil {
+		return nil, "", err
+	}
+	set.Name = name
 	rules, tm, err := set.Check()
 	if err != nil {
 		return nil, "", err
@@ -91,6 +114,7 @@ func Create(ctx context.Context, cfg Config, set Settings) (*Room, string, error
 		return nil, "", errCode(CodeInternal)
 	}
 	r.publishLobby()
+	r.watchAbsence() // nobody is connected yet (the room is not running: no race)
 	go r.run()
 	return r, host, nil
 }
@@ -106,6 +130,9 @@ func (cfg *Config) clockNow() time.Time {
 // the log, and its clock with the time that was left when the server last
 // said it was alive (lastAlive).
 func Resume(cfg Config, t store.Table, seats []store.Seat, log []engine.Event, clk store.Clock, lastAlive time.Time) (*Room, error) {
+	if t.Status == store.StatusExpired {
+		return nil, errCode(CodeExpired)
+	}
 	var set Settings
 	if err := json.Unmarshal(t.Config, &set); err != nil {
 		return nil, err
@@ -141,23 +168,29 @@ func Resume(cfg Config, t store.Table, seats []store.Seat, log []engine.Event, c
 			left := dur
 			if clk.Step == r.step {
 				if clk.Paused {
-					left, r.paused = clk.Left, true
+					left, r.paused, r.hostPaused = clk.Left, true, true
 				} else if !lastAlive.IsZero() {
 					left = clk.Deadline.Sub(lastAlive)
 				}
 			}
 			left = min(max(left, 0), dur)
 			r.left = left
+			if t.Status == store.StatusFrozen {
+				// Frozen it stays until one of its people comes back.
+				r.frozen, r.paused = true, true
+				r.left = frozenLeft(clk, r.step, dur)
+			}
 		} else {
 			r.endedAt = r.cfg.Clock.Now()
 		}
 	}
 	r.publishLobby()
+	r.watchAbsence() // nobody is connected yet (the room is not running: no race)
 	go r.run()
-	if r.game != nil && r.game.Ended() {
+	if r.game != nil && (r.game.Ended() || r.frozen) {
 		r.post(r.maybeLinger)
 	}
-	if r.game != nil && !r.game.Ended() {
+	if r.game != nil && !r.game.Ended() && !r.frozen {
 		r.post(func() {
 			if !r.paused {
 				r.schedule(r.left)
@@ -205,11 +238,20 @@ func stepStart(k engine.EventKind) bool {
 	return false
 }
 
+// initBots gives each bot seat its player. The bots draw from a seed of
+// their own, never from the deal's: a bot's moves are seen by everyone, and
+// moves drawn from the deal's seed would let an observer recover the seed
+// (the generator is not a cryptographic one) and from it the deal.
 func (r *Room) initBots() {
+	var b [8]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		panic("room: no randomness: " + err.Error())
+	}
+	seed := binary.LittleEndian.Uint64(b[:])
 	r.bots = make([]*bot.Random, len(r.seats))
 	for s := 1; s < len(r.seats); s++ {
 		if r.seats[s].bot {
-			r.bots[s] = bot.NewRandom(rng.Derive(r.table.Seed, uint64(s)))
+			r.bots[s] = bot.NewRandom(rng.Derive(seed, uint64(s)))
 		}
 	}
 }
@@ -225,8 +267,9 @@ func (r *Room) storeSeats() []store.Seat {
 
 // publishLobby refreshes the lobby snapshot others read without the loop.
 func (r *Room) publishLobby() {
-	l := wire.Lobby{Table: r.id, Name: r.set.Name, Public: r.set.Public, Status: string(r.table.Status),
-		Players: len(r.seats) - 1, Rules: r.rules.Map(), Timings: r.timings.Millis(), Paused: r.paused}
+	l := wire.Lobby{Table: r.id, Name: r.set.Name, Public: r.set.Public, Status: r.lobbyStatus(),
+		Players: len(r.seats) - 1, Rules: r.rules.Map(), Timings: r.timings.Millis(), Paused: r.paused,
+		PauseReason: r.pauseReason()}
 	for s := 1; s < len(r.seats); s++ {
 		st := r.seats[s]
 		l.Seats = append(l.Seats, wire.SeatInfo{Seat: s, Name: st.name, Bot: st.bot,

@@ -64,7 +64,8 @@ type fixture struct {
 	clk     *room.FakeClock
 	cfg     room.Config
 	r       *room.Room
-	host    string // the host's token
+	host    string         // the host's token
+	tokens  map[int]string // the seats' tokens, as join got them
 	dropped atomic.Int64
 }
 
@@ -72,7 +73,7 @@ type fixture struct {
 // room's config.
 func newFixture(t testing.TB, set room.Settings, mod func(*room.Config)) *fixture {
 	t.Helper()
-	f := &fixture{t: t, path: filepath.Join(t.TempDir(), "mafia.db")}
+	f := &fixture{t: t, path: filepath.Join(t.TempDir(), "mafia.db"), tokens: map[int]string{}}
 	db, err := sqlite.Open(f.path)
 	if err != nil {
 		t.Fatal(err)
@@ -163,10 +164,11 @@ func (f *fixture) replay() *engine.Game {
 // join seats a person and returns their seat and token.
 func (f *fixture) join(name string, seat int) (int, string) {
 	f.t.Helper()
-	s, tok, err := f.r.Join(bg(), name, seat, "")
+	s, tok, err := f.r.Join(bg(), room.JoinRequest{Name: name, Seat: seat})
 	if err != nil {
 		f.t.Fatalf("join %s at %d: %v", name, seat, err)
 	}
+	f.tokens[s] = tok
 	return s, tok
 }
 

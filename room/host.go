@@ -1,6 +1,7 @@
 package room
 
-// This file holds the host's powers: start, bots, kick, pause, resume, fouls.
+// This file holds the host's powers: start, bots, kick (and unblock),
+// pause, resume, fouls.
 
 import (
 	"crypto/rand"
@@ -34,7 +35,7 @@ func (r *Room) hostAction(action string, target int) error {
 			return errCode(CodeAlreadyStarted)
 		}
 		if target < 1 || target >= len(r.seats) {
-			return &engine.Error{Code: engine.CodeNoSuchSeat, Seat: engine.Seat(target), N: len(r.seats) - 1}
+			return noSuchSeat(target, len(r.seats)-1)
 		}
 		// Saved first: a seat the store still holds is not taken away.
 		prev := r.seats[target]
@@ -51,49 +52,74 @@ func (r *Room) hostAction(action string, target int) error {
 		}
 		if engine.Seat(target) == r.hostSeat {
 			r.hostSeat = 0
+		} else {
+			// Whoever was kicked may not come straight back.
+			r.block(r.seats[target])
 		}
 		r.seats[target] = seatState{}
 		r.broadcastLobby()
+		return nil
+	case "unblock":
+		// Those the host kicked may sit here again.
+		if r.game != nil {
+			return errCode(CodeAlreadyStarted)
+		}
+		r.blocked = nil
 		return nil
 	case "pause":
 		if r.game == nil || r.game.Ended() {
 			return errCode(CodeNotStarted)
 		}
-		if r.paused {
+		if r.hostPaused {
 			return nil
 		}
-		r.left = max(r.deadline.Sub(r.cfg.Clock.Now()), 0)
-		r.paused = true
+		wasPaused := r.paused // (frozen already: the clock is stopped)
+		r.hostPaused = true
+		if !wasPaused {
+			r.left = max(r.deadline.Sub(r.cfg.Clock.Now()), 0)
+			r.paused = true
+		}
 		if err := r.saveClock(); err != nil {
 			// Not paused: a restart would run the clock the host stopped.
-			r.paused = false
+			r.hostPaused, r.paused = false, wasPaused
 			return err
 		}
-		r.stopTimers()
-		r.botQueued = 0 // their turns were timers: resume schedules them again
+		if !wasPaused {
+			r.stopTimers()
+			r.botQueued = 0 // their turns were timers: resume schedules them again
+		}
 		r.broadcastLobby()
 		return nil
 	case "resume":
 		if r.game == nil || r.game.Ended() {
 			return errCode(CodeNotStarted)
 		}
-		if !r.paused {
+		if !r.hostPaused {
 			return nil
 		}
-		r.paused = false
+		r.hostPaused = false
+		run := !r.frozen // (the host is connected: it is not frozen)
 		deadline := r.deadline
-		r.deadline = r.cfg.Clock.Now().Add(r.left) // the deadline saved
+		if run {
+			r.paused = false
+			r.deadline = r.cfg.Clock.Now().Add(r.left) // the deadline saved
+		}
 		if err := r.saveClock(); err != nil {
-			r.paused, r.deadline = true, deadline
+			r.hostPaused, r.paused, r.deadline = true, true, deadline
 			return err
 		}
-		r.schedule(r.left)
+		if run {
+			r.schedule(r.left)
+		}
 		r.broadcastLobby()
 		r.settle()
 		return nil
 	case "foul":
 		if r.game == nil {
 			return errCode(CodeNotStarted)
+		}
+		if target < 1 || target > r.game.Players() {
+			return noSuchSeat(target, r.game.Players())
 		}
 		if err := r.apply(engine.Command{Verb: engine.Foul, Target: engine.Seat(target)}); err != nil {
 			return err

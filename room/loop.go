@@ -112,7 +112,9 @@ func (r *Room) saveClock() error {
 	if r.game == nil {
 		return nil
 	}
-	c := store.Clock{Step: r.step, Deadline: r.deadline, Left: r.left, Paused: r.paused}
+	// Paused is the host's pause: a frozen game's clock is stopped too
+	// (no deadline), and the table's status says it is frozen.
+	c := store.Clock{Step: r.step, Deadline: r.deadline, Left: r.left, Paused: r.hostPaused}
 	if r.paused {
 		c.Deadline = time.Time{}
 	}
@@ -379,13 +381,15 @@ func (r *Room) scheduleBots() {
 	}
 }
 
+// maybeLinger stops the room of an ended or a frozen game after the linger
+// time with nobody connected (it is loaded again when someone asks for it).
 func (r *Room) maybeLinger() {
-	if len(r.subs) > 0 || r.game == nil || !r.game.Ended() {
+	if len(r.subs) > 0 || r.game == nil || !(r.game.Ended() || r.frozen) {
 		return
 	}
 	at := r.endedAt
 	r.later(r.cfg.Linger, func() {
-		if len(r.subs) == 0 && r.endedAt == at {
+		if len(r.subs) == 0 && (r.frozen || (r.game.Ended() && r.endedAt == at)) {
 			r.stopping = true
 		}
 	})

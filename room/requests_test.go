@@ -139,7 +139,7 @@ func TestAStoppedRoomRefusesEverything(t *testing.T) {
 	if _, err := f.r.Attach(bg(), "", 0); codeOf(err) != room.CodeStopped {
 		t.Errorf("an attach to a stopped room: %v", err)
 	}
-	if _, _, err := f.r.Join(bg(), "late", 0, ""); codeOf(err) != room.CodeStopped {
+	if _, _, err := f.r.Join(bg(), room.JoinRequest{Name: "late", Seat: 0}); codeOf(err) != room.CodeStopped {
 		t.Errorf("a join to a stopped room: %v", err)
 	}
 	f.clk.Advance(time.Hour) // the stopped room's timers must not block or fire
@@ -168,14 +168,14 @@ func TestJoinRefusalsChangeNoSeat(t *testing.T) {
 	f.join("ann", 1)
 	_, seats0 = f.storedTable()
 	watch.drain()
-	_, _, err := f.r.Join(bg(), "bob", 1, "")
+	_, _, err := f.r.Join(bg(), room.JoinRequest{Name: "bob", Seat: 1})
 	check("a taken seat", err, room.CodeSeatTaken)
-	_, _, err = f.r.Join(bg(), "bob", 6, "")
+	_, _, err = f.r.Join(bg(), room.JoinRequest{Name: "bob", Seat: 6})
 	check("a seat off the table", err, engine.CodeNoSuchSeat)
-	_, _, err = f.r.Join(bg(), "  ", 2, "")
+	_, _, err = f.r.Join(bg(), room.JoinRequest{Name: "  ", Seat: 2})
 	check("no name", err, room.CodeNameRequired)
-	_, _, err = f.r.Join(bg(), strings.Repeat("x", room.MaxName+1), 2, "")
-	check("a name too long", err, room.CodeNameRequired)
+	_, _, err = f.r.Join(bg(), room.JoinRequest{Name: strings.Repeat("x", room.MaxName+1), Seat: 2})
+	check("a name too long", err, room.CodeNameTooLong)
 	_, err = f.r.Attach(bg(), "a token nobody holds", 0)
 	check("a bad token", err, room.CodeBadToken)
 
@@ -189,16 +189,16 @@ func TestJoinRefusalsChangeNoSeat(t *testing.T) {
 	host.must(hostAction("add_bots", 0))
 	watch.drain()
 	_, seats0 = f.storedTable()
-	_, _, err = f.r.Join(bg(), "bob", 3, "")
+	_, _, err = f.r.Join(bg(), room.JoinRequest{Name: "bob", Seat: 3})
 	check("a bot's seat", err, room.CodeSeatTaken)
-	_, _, err = f.r.Join(bg(), "bob", 0, "")
+	_, _, err = f.r.Join(bg(), room.JoinRequest{Name: "bob", Seat: 0})
 	check("a full table", err, room.CodeTableFull)
 	host.must(hostAction("start", 0))
 	watch.drain()
 	host.must(hostAction("pause", 0)) // no frames from the game while we look
 	watch.drain()
 	_, seats0 = f.storedTable()
-	_, _, err = f.r.Join(bg(), "bob", 0, "")
+	_, _, err = f.r.Join(bg(), room.JoinRequest{Name: "bob", Seat: 0})
 	check("a join after the start", err, room.CodeAlreadyStarted)
 }
 
@@ -244,7 +244,7 @@ func TestAFullInboxAnswersBusyInsteadOfBlocking(t *testing.T) {
 	if err := f.r.Submit(cs[3].sub, m(3, command("pass", 0)), f.clk.Now()); codeOf(err) != room.CodeBusy {
 		t.Errorf("a request to a full inbox: %v, want %q", err, room.CodeBusy)
 	}
-	if _, _, err := f.r.Join(bg(), "late", 0, ""); codeOf(err) != room.CodeBusy {
+	if _, _, err := f.r.Join(bg(), room.JoinRequest{Name: "late", Seat: 0}); codeOf(err) != room.CodeBusy {
 		t.Errorf("a join to a full inbox: %v, want %q", err, room.CodeBusy)
 	}
 	if _, err := f.r.Attach(bg(), "", 0); codeOf(err) != room.CodeBusy {

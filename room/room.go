@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"log/slog"
+	"strconv"
 	"sync/atomic"
 	"time"
 
@@ -33,6 +34,10 @@ type Metrics struct {
 	GameStarted func()
 	GameEnded   func()
 	Dropped     func() // a connection too slow to read was dropped
+	// GameFrozen and GameThawed: a game stopped for lack of players, and
+	// went on again (a frozen game is not a game in progress).
+	GameFrozen func()
+	GameThawed func()
 }
 
 // Config is what a room needs besides its table.
@@ -52,7 +57,32 @@ type Config struct {
 	Linger time.Duration
 	// OnStop is called (from the room's goroutine) when the room stops.
 	OnStop func(id string)
+	// FreezeAfter is how long a game goes on with no person at the table
+	// (no connection of a seat or of the host; spectators and bots do not
+	// count) before it freezes (default DefaultFreezeAfter; negative:
+	// never). See presence.go.
+	FreezeAfter time.Duration
+	// LobbyExpiry is how long a lobby table may have no person connected
+	// and no join before it expires (default DefaultLobbyExpiry), and
+	// EmptyLobbyExpiry the same for a lobby where no person holds a seat
+	// (default DefaultEmptyLobbyExpiry); negative: never.
+	LobbyExpiry, EmptyLobbyExpiry time.Duration
+	// SeatsPerAddress bounds the seats of one table taken from one
+	// network address (default DefaultSeatsPerAddress; negative: no
+	// limit). A join with the host's token is not counted against it.
+	SeatsPerAddress int
 }
+
+// The defaults of a room's watch on who is at the table (presence.go).
+const (
+	DefaultFreezeAfter      = time.Minute
+	DefaultLobbyExpiry      = 30 * time.Minute
+	DefaultEmptyLobbyExpiry = 10 * time.Minute
+)
+
+// DefaultSeatsPerAddress is how many seats of one table may be taken from
+// one address: a few friends on one Wi-Fi, not a whole table.
+const DefaultSeatsPerAddress = 3
 
 // Room error codes, beside the engine's (catalog id "error.<code>").
 const (
@@ -75,7 +105,45 @@ const (
 	// CodeStaleStep refuses a message meant for a step (wire.View.Step)
 	// that is not the current one.
 	CodeStaleStep engine.Code = "stale_step"
+	// CodeBadTiming: a step length (Name) outside MinStep..MaxStep; Value
+	// is the number of milliseconds as the client gave it, N the largest.
+	CodeBadTiming engine.Code = "bad_timing"
+	// CodeBadBotDelay: a bot delay outside 0..MaxBotDelay; Value is the
+	// number of milliseconds as given, N the largest.
+	CodeBadBotDelay engine.Code = "bad_bot_delay"
+	// CodeNameTooLong: a player's or a table's name is over N characters
+	// (or over its length in bytes).
+	CodeNameTooLong engine.Code = "name_too_long"
+	// CodeNameBadCharacter: a name holds a character that is refused
+	// (Value: U+XXXX, or 0xXX for a byte that is not UTF-8).
+	CodeNameBadCharacter engine.Code = "name_bad_character"
+	// CodeNameLikeBot: a player's name reads as a server bot's (Name).
+	CodeNameLikeBot engine.Code = "name_like_bot"
+	// CodeAlreadySeated: the client already holds a seat here (Seat), and
+	// asked for another.
+	CodeAlreadySeated engine.Code = "already_seated"
+	// CodeSeatLimit: N seats of this table are taken from the client's
+	// address already.
+	CodeSeatLimit engine.Code = "seat_limit"
+	// CodeBlocked: the host kicked this client (or its address) from the
+	// table; it may not sit here again.
+	CodeBlocked engine.Code = "blocked"
+	// CodeExpired: the table was left in the lobby by everyone and has
+	// expired.
+	CodeExpired engine.Code = "expired"
 )
+
+// noSuchSeat refuses a seat number a client gave (n) that is not one of the
+// table's players seats. The number is range-checked before it is narrowed
+// to a Seat, and the refusal names it as it was given (Value): a number
+// past 255 would otherwise wrap onto a real seat.
+func noSuchSeat(n, players int) error {
+	e := &engine.Error{Code: engine.CodeNoSuchSeat, N: players, Value: strconv.Itoa(n)}
+	if n >= 0 && n <= 255 {
+		e.Seat = engine.Seat(n)
+	}
+	return e
+}
 
 func errCode(c engine.Code) error { return &engine.Error{Code: c} }
 
@@ -160,6 +228,19 @@ type Room struct {
 	// lobbyDirty: a connection was dropped while sending; the lobby (who is
 	// connected) goes out once the current request is done.
 	lobbyDirty bool
+	// paused (above) is set when the clock is stopped: by the host
+	// (hostPaused), because nobody is at the table (frozen), or both.
+	// persons counts the connections of people (the host's, the seats');
+	// presenceGen changes whenever someone comes or the watch restarts, so
+	// that a stale freeze or expiry does nothing (presence.go).
+	hostPaused, frozen   bool
+	persons, presenceGen int
+	// expired is set once the table has expired: the stopped room then
+	// refuses with CodeExpired.
+	expired atomic.Bool
+	// blocked holds the clients ("c" + hash of the id) and addresses ("a"
+	// + key) the host kicked: they may not sit at this table again.
+	blocked map[string]bool
 }
 
 type seatState struct {
@@ -167,6 +248,9 @@ type seatState struct {
 	tokenHash string
 	bot       bool
 	conns     int
+	// Who took the seat (a hash of the client's id, the address's key),
+	// for the seat limits; kept in memory only.
+	client, addr string
 }
 
 // HashToken returns the stored form of a secret token.
@@ -217,7 +301,7 @@ func (r *Room) do(ctx context.Context, f func()) error {
 	select {
 	case r.inbox <- func() { f(); close(ran) }:
 	case <-r.done:
-		return errCode(CodeStopped)
+		return r.stoppedErr()
 	default:
 		return errCode(CodeBusy)
 	}
@@ -225,7 +309,7 @@ func (r *Room) do(ctx context.Context, f func()) error {
 	case <-ran:
 		return nil
 	case <-r.done:
-		return errCode(CodeStopped)
+		return r.stoppedErr()
 	case <-ctx.Done():
 		return ctx.Err()
 	}
@@ -235,17 +319,26 @@ func (r *Room) do(ctx context.Context, f func()) error {
 func (r *Room) post(f func()) error {
 	select {
 	case <-r.done: // checked first: a stopped room must say so, not drop f
-		return errCode(CodeStopped)
+		return r.stoppedErr()
 	default:
 	}
 	select {
 	case r.inbox <- f:
 		return nil
 	case <-r.done:
-		return errCode(CodeStopped)
+		return r.stoppedErr()
 	default:
 		return errCode(CodeBusy)
 	}
+}
+
+// stoppedErr is the refusal of a stopped room: CodeExpired for a table that
+// expired, CodeStopped otherwise.
+func (r *Room) stoppedErr() error {
+	if r.expired.Load() {
+		return errCode(CodeExpired)
+	}
+	return errCode(CodeStopped)
 }
 
 // errorsAs is errors.As for an *engine.Error.

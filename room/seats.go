@@ -6,71 +6,43 @@ package room
 import (
 	"context"
 	"strconv"
-	"strings"
-	"unicode/utf8"
 
 	"mafia/engine"
 )
 
-// MaxName is the longest display name, in characters.
-const MaxName = 32
+// JoinRequest is one request for a seat.
+type JoinRequest struct {
+	Name string // the display name
+	Seat int    // the seat asked for; 0: the first free one
+	// Token is the token the request carried, if any: with the host's
+	// token the seat becomes the host's seat.
+	Token string
+	// Client is the client's long-lived id (the server's client cookie),
+	// "" if it has none; Addr is the client's network address as the
+	// server keys it, "" if unknown.
+	Client string
+	Addr   string
+}
 
-// Join seats a player by display name: in seat (0: the first free one). A
-// caller holding the host's token (hostToken) becomes the host's seat. It
+// Join seats a player by display name: in the seat asked for (0: the first
+// free one). A caller holding the host's token becomes the host's seat. It
 // returns the seat and its secret token.
-func (r *Room) Join(ctx context.Context, name string, seat int, hostToken string) (int, string, error) {
-	name = strings.TrimSpace(name)
-	if name == "" || utf8.RuneCountInString(name) > MaxName {
-		return 0, "", errCode(CodeNameRequired)
+//
+// One person, one seat: a request that carries a seat's token (or the
+// host's, once the host sits) is answered with that seat, never given a
+// second one (CodeAlreadySeated if it asks for another); a client id that
+// holds a seat here gets no other; at most Config.SeatsPerAddress seats are
+// taken from one address (CodeSeatLimit); a client or an address the host
+// kicked may not sit here again (CodeBlocked). The host's own join is not
+// counted against the address nor blocked.
+func (r *Room) Join(ctx context.Context, req JoinRequest) (int, string, error) {
+	name, err := CheckName(req.Name)
+	if err != nil {
+		return 0, "", err
 	}
 	var got int
 	var tok string
-	var err error
-	derr := r.do(ctx, func() {
-		if r.game != nil {
-			err = errCode(CodeAlreadyStarted)
-			return
-		}
-		if seat == 0 {
-			for s := 1; s < len(r.seats); s++ {
-				if !r.seats[s].bot && r.seats[s].tokenHash == "" {
-					seat = s
-					break
-				}
-			}
-			if seat == 0 {
-				err = errCode(CodeTableFull)
-				return
-			}
-		}
-		if seat < 1 || seat >= len(r.seats) {
-			err = &engine.Error{Code: engine.CodeNoSuchSeat, Seat: engine.Seat(min(seat, 255)), N: len(r.seats) - 1}
-			return
-		}
-		if r.seats[seat].bot || r.seats[seat].tokenHash != "" {
-			err = &engine.Error{Code: CodeSeatTaken, Seat: engine.Seat(seat)}
-			return
-		}
-		tok = NewToken()
-		if hostToken != "" && HashToken(hostToken) == r.table.HostToken && r.hostSeat == 0 {
-			// The host's seat is reached with the host's own token.
-			tok = hostToken
-			r.hostSeat = engine.Seat(seat)
-		}
-		prev := r.seats[seat]
-		r.seats[seat] = seatState{name: name, tokenHash: HashToken(tok)}
-		if err = r.saveSeats(); err != nil {
-			// A seat the store does not have would refuse its token after
-			// a restart: it is not given.
-			r.seats[seat] = prev
-			if r.hostSeat == engine.Seat(seat) {
-				r.hostSeat = 0
-			}
-			return
-		}
-		got = seat
-		r.broadcastLobby()
-	})
+	derr := r.do(ctx, func() { got, tok, err = r.join(name, req) })
 	if derr != nil {
 		return 0, "", derr
 	}
@@ -78,6 +50,109 @@ func (r *Room) Join(ctx context.Context, name string, seat int, hostToken string
 		return 0, "", err
 	}
 	return got, tok, nil
+}
+
+// join is Join on the room's goroutine, with the name checked.
+func (r *Room) join(name string, req JoinRequest) (int, string, error) {
+	if r.game != nil {
+		return 0, "", errCode(CodeAlreadyStarted)
+	}
+	isHost := req.Token != "" && HashToken(req.Token) == r.table.HostToken
+	if held := r.heldBy(req.Token); held != 0 {
+		if req.Seat != 0 && req.Seat != int(held) {
+			return 0, "", &engine.Error{Code: CodeAlreadySeated, Seat: held}
+		}
+		return int(held), req.Token, nil
+	}
+	client := ""
+	if req.Client != "" {
+		client = HashToken(req.Client)
+		for s := 1; s < len(r.seats); s++ {
+			if r.seats[s].client == client {
+				return 0, "", &engine.Error{Code: CodeAlreadySeated, Seat: engine.Seat(s)}
+			}
+		}
+	}
+	if !isHost {
+		if (client != "" && r.blocked["c"+client]) || (req.Addr != "" && r.blocked["a"+req.Addr]) {
+			return 0, "", errCode(CodeBlocked)
+		}
+		if limit := r.cfg.SeatsPerAddress; limit > 0 && req.Addr != "" {
+			n := 0
+			for s := 1; s < len(r.seats); s++ {
+				if r.seats[s].addr == req.Addr {
+					n++
+				}
+			}
+			if n >= limit {
+				return 0, "", &engine.Error{Code: CodeSeatLimit, N: limit}
+			}
+		}
+	}
+	seat := req.Seat
+	if seat == 0 {
+		for s := 1; s < len(r.seats); s++ {
+			if !r.seats[s].bot && r.seats[s].tokenHash == "" {
+				seat = s
+				break
+			}
+		}
+		if seat == 0 {
+			return 0, "", errCode(CodeTableFull)
+		}
+	}
+	if seat < 1 || seat >= len(r.seats) {
+		return 0, "", noSuchSeat(seat, len(r.seats)-1)
+	}
+	if r.seats[seat].bot || r.seats[seat].tokenHash != "" {
+		return 0, "", &engine.Error{Code: CodeSeatTaken, Seat: engine.Seat(seat)}
+	}
+	tok := NewToken()
+	prev, prevHost := r.seats[seat], r.hostSeat
+	if isHost {
+		// The host's seat is reached with the host's own token (the host
+		// has none yet: heldBy found none).
+		tok = req.Token
+		r.hostSeat = engine.Seat(seat)
+	}
+	r.seats[seat] = seatState{name: name, tokenHash: HashToken(tok), client: client, addr: req.Addr}
+	if err := r.saveSeats(); err != nil {
+		// A seat the store does not have would refuse its token after a
+		// restart: it is not given.
+		r.seats[seat], r.hostSeat = prev, prevHost
+		return 0, "", err
+	}
+	r.broadcastLobby()
+	r.watchAbsence() // a join restarts the count of a lobby nobody is connected to
+	return seat, tok, nil
+}
+
+// heldBy is the seat a token holds: a seat's token its seat, the host's
+// token the host's seat; 0 for none (no token, a token of no seat here, or
+// the host's while the host has no seat).
+func (r *Room) heldBy(token string) engine.Seat {
+	if token == "" {
+		return 0
+	}
+	h := HashToken(token)
+	if h == r.table.HostToken {
+		return r.hostSeat
+	}
+	return r.seatByHash(h)
+}
+
+// block keeps whoever took a seat (their client id and address) from
+// taking a seat at this table again.
+func (r *Room) block(st seatState) {
+	if r.blocked == nil {
+		r.blocked = map[string]bool{}
+	}
+	if st.client != "" {
+		r.blocked["c"+st.client] = true
+	}
+	if st.addr != "" {
+		r.blocked["a"+st.addr] = true
+	}
 }
 
 // Leave frees a seat before the game starts.
@@ -111,6 +186,7 @@ func (r *Room) Leave(ctx context.Context, token string) error {
 		}
 		r.seats[s] = seatState{} // as saved
 		r.broadcastLobby()
+		r.watchAbsence()
 	})
 	if derr != nil {
 		return derr

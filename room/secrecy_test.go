@@ -6,6 +6,7 @@ import (
 
 	"mafia/engine"
 	"mafia/rng"
+	"mafia/room"
 	"mafia/wire"
 )
 
@@ -239,7 +240,7 @@ func TestNoFrameRevealsAnotherSeatsSecrets(t *testing.T) {
 					if s == 1 {
 						hostToken = f.host
 					}
-					_, tok, err := f.r.Join(bg(), fmt.Sprintf("person %d", s), s, hostToken)
+					_, tok, err := f.r.Join(bg(), room.JoinRequest{Name: fmt.Sprintf("person %d", s), Seat: s, Token: hostToken})
 					if err != nil {
 						t.Fatal(err)
 					}

@@ -54,7 +54,7 @@ func TestAStoreThatCannotWriteAcknowledgesNothing(t *testing.T) {
 	all := []*client{host, spec, p2}
 
 	readOnly(true)
-	if s, tok, err := f.r.Join(bg(), "late", 5, ""); codeOf(err) != room.CodeInternal || tok != "" || s != 0 {
+	if s, tok, err := f.r.Join(bg(), room.JoinRequest{Name: "late", Seat: 5}); codeOf(err) != room.CodeInternal || tok != "" || s != 0 {
 		t.Fatalf("a join the store cannot record: seat %d, token %q, %v; want %s and no seat", s, tok, err, room.CodeInternal)
 	}
 	if err := host.send(hostAction("add_bots", 0)); codeOf(err) != room.CodeInternal {

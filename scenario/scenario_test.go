@@ -125,8 +125,8 @@ func TestProjectScenarioFilesAreNamedForTheRule(t *testing.T) {
 }
 
 // TestProjectScenariosCoverEveryOptionValue pins that every value of every
-// option of RULES.md is played by some project scenario, foul_limit as its
-// default 4, as 0 and as a custom value.
+// option is played by some project scenario; a number (foul_limit,
+// round_limit) as its default, its smallest value and a custom one.
 func TestProjectScenariosCoverEveryOptionValue(t *testing.T) {
 	seen := map[string]map[string]bool{}
 	for _, o := range engine.Options {
@@ -140,11 +140,12 @@ func TestProjectScenariosCoverEveryOptionValue(t *testing.T) {
 	}
 	for _, o := range engine.Options {
 		want := o.Values
-		if o.Values == nil { // foul_limit
-			want = []string{"0", strconv.Itoa(engine.DefaultFoulLimit)}
+		if o.Values == nil { // a number
+			def, _ := engine.DefaultRules().Get(o.Name)
+			want = []string{strconv.Itoa(o.Min), def}
 			custom := false
 			for v := range seen[o.Name] {
-				if v != "0" && v != strconv.Itoa(engine.DefaultFoulLimit) {
+				if v != want[0] && v != def {
 					custom = true
 				}
 			}

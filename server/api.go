@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"mafia/engine"
+	"mafia/internal/httpguard"
 	"mafia/room"
 	"mafia/store"
 	"mafia/wire"
@@ -162,6 +163,46 @@ func (s *Server) foreign(w http.ResponseWriter, r *http.Request) bool {
 	return false
 }
 
+// addrKey is the key the seat limits count a request's client address by
+// (httpguard.Key: an IPv4 address, an IPv6 /64), behind trusted proxies
+// the real client's; "" when it cannot be read.
+func (s *Server) addrKey(r *http.Request) string {
+	a := s.guard.ClientAddr(r)
+	if !a.IsValid() {
+		return ""
+	}
+	return httpguard.Key(a).String()
+}
+
+// clientCookie names the cookie that tells one browser from another: a
+// random id the server sets once, with no power of its own, by which a
+// table gives one browser one seat.
+const clientCookie = "mafia_client"
+
+// clientID returns the request's client id, setting a new one (cookie) on
+// the response when it carries none (or one the server did not make).
+func (s *Server) clientID(w http.ResponseWriter, r *http.Request) string {
+	if c, err := r.Cookie(clientCookie); err == nil && validClientID(c.Value) {
+		return c.Value
+	}
+	id := room.NewToken()[:32]
+	http.SetCookie(w, &http.Cookie{Name: clientCookie, Value: id, Path: "/", HttpOnly: true,
+		SameSite: http.SameSiteStrictMode, Secure: s.guard.Secure(r), MaxAge: 365 * 24 * 3600})
+	return id
+}
+
+func validClientID(s string) bool {
+	if len(s) != 32 {
+		return false
+	}
+	for _, c := range s {
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
+			return false
+		}
+	}
+	return true
+}
+
 func (s *Server) createTable(w http.ResponseWriter, r *http.Request) {
 	if s.foreign(w, r) {
 		return
@@ -171,8 +212,13 @@ func (s *Server) createTable(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
+	delay, err := room.BotDelayFromMillis(req.BotDelayMS) // range-checked before it is a Duration
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
 	set := room.Settings{Name: strings.TrimSpace(req.Name), Public: req.Public, Options: req.Options,
-		TimingMS: req.TimingsMS, BotDelay: time.Duration(req.BotDelayMS) * time.Millisecond}
+		TimingMS: req.TimingsMS, BotDelay: delay}
 	switch {
 	case req.Setup != nil:
 		set.Setup = engine.Setup(*req.Setup)
@@ -204,6 +250,7 @@ func (s *Server) createTable(w http.ResponseWriter, r *http.Request) {
 	}
 	s.add(rm)
 	s.guards.created(quota, rm.ID())
+	s.clientID(w, r)
 	s.setTokenCookie(w, r, rm.ID(), host)
 	writeJSON(w, http.StatusCreated, createResponse{Table: rm.ID(), HostToken: host, Invite: "/t/" + rm.ID(), Lobby: rm.Lobby()})
 }
@@ -304,7 +351,9 @@ func (s *Server) joinTable(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	seat, tok, err := rm.Join(r.Context(), req.Name, req.Seat, tokenOf(r, id))
+	client := s.clientID(w, r)
+	seat, tok, err := rm.Join(r.Context(), room.JoinRequest{Name: req.Name, Seat: req.Seat, Token: tokenOf(r, id),
+		Client: client, Addr: s.addrKey(r)})
 	if err != nil {
 		s.fail(w, r, err)
 		return

@@ -438,7 +438,7 @@ func TestBadInput_LobbyAPI(t *testing.T) {
 		{"negative players", "POST", "/api/tables", "", `{"name":"x","players":-3}`, 400, "too_few_seats"},
 		{"no name", "POST", "/api/tables", "", `{"players":5}`, 400, "name_required"},
 		{"unknown timing", "POST", "/api/tables", "", `{"name":"x","players":5,"timings_ms":{"nap":1000}}`, 400, "bad_request"},
-		{"too short a timing", "POST", "/api/tables", "", `{"name":"x","players":5,"timings_ms":{"speech":5}}`, 400, "bad_request"},
+		{"too short a timing", "POST", "/api/tables", "", `{"name":"x","players":5,"timings_ms":{"speech":5}}`, 400, "bad_timing"},
 		{"join: bad JSON", "POST", "/api/tables/" + lobby.id + "/join", "", `{"name":`, 400, "bad_request"},
 		{"join: unknown field", "POST", "/api/tables/" + lobby.id + "/join", "", `{"name":"a","seat":3,"role":"don"}`, 400, "bad_request"},
 		{"join: a taken seat", "POST", "/api/tables/" + lobby.id + "/join", "", `{"name":"a","seat":2}`, 409, "seat_taken"},

@@ -349,7 +349,8 @@ func (s *syncBuffer) String() string {
 func startMafia(ctx context.Context, t *testing.T, bin, addr, db string) *mafiaProc {
 	t.Helper()
 	out := &syncBuffer{ready: make(chan struct{})}
-	cmd := exec.Command(bin, "serve", "--addr", addr, "--db", db, "--log", "warn")
+	// Every seat is played from loopback: no limit of seats per address.
+	cmd := exec.Command(bin, "serve", "--addr", addr, "--db", db, "--log", "warn", "--seats-per-address", "0")
 	cmd.Stdout, cmd.Stderr = out, out
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)

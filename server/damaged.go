@@ -25,7 +25,11 @@ var errNotOnline = errors.New("server: not an online table")
 // online reports whether a status is one of the online tables' (the host's
 // assistant keeps its games under statuses of its own).
 func online(s store.Status) bool {
-	return s == store.StatusLobby || s == store.StatusPlaying || s == store.StatusEnded
+	switch s {
+	case store.StatusLobby, store.StatusPlaying, store.StatusFrozen, store.StatusEnded:
+		return true
+	}
+	return false
 }
 
 // stored is what the store holds of one table: enough to resume its room.
@@ -44,6 +48,9 @@ func (s *Server) read(ctx context.Context, id string) (stored, error) {
 	var err error
 	if st.table, st.seats, err = s.cfg.Store.Table(ctx, id); err != nil {
 		return st, err
+	}
+	if st.table.Status == store.StatusExpired {
+		return st, &engine.Error{Code: room.CodeExpired} // a lobby everyone left
 	}
 	if !online(st.table.Status) {
 		return st, errNotOnline

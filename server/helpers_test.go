@@ -6,7 +6,6 @@ import (
 	"net/http/httptest"
 	"net/netip"
 	"path/filepath"
-	"sync"
 	"testing"
 	"time"
 
@@ -20,13 +19,13 @@ import (
 // public listener (as mafia serve makes it: the server's http.Server and
 // listener caps) and its operator's listener.
 type testServer struct {
-	srv  *Server
-	http *httptest.Server
-	ops  *httptest.Server
-	db   *sqlite.DB
-	api  *client.API
-	path string
-	once sync.Once
+	srv    *Server
+	http   *httptest.Server
+	ops    *httptest.Server
+	db     *sqlite.DB
+	api    *client.API
+	path   string
+	closed bool
 }
 
 func startServer(t testing.TB, path string) *testServer {
@@ -35,6 +34,7 @@ func startServer(t testing.TB, path string) *testServer {
 }
 
 // startServerWith is startServer with a Config changed by tune (nil: none).
+// Its SeatsPerAddress is -1 (no limit) until tune changes it.
 func startServerWith(t testing.TB, path string, tune func(*Config)) *testServer {
 	t.Helper()
 	return startServerOn(t, path, tune, nil)
@@ -51,7 +51,9 @@ func startServerOn(t testing.TB, path string, tune func(*Config), wrap func(net.
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := Config{Store: db}
+	// The tests play whole tables of people from loopback: no limit of
+	// seats per address unless a test sets one.
+	cfg := Config{Store: db, SeatsPerAddress: -1}
 	if tune != nil {
 		tune(&cfg)
 	}
@@ -75,13 +77,15 @@ func startServerOn(t testing.TB, path string, tune func(*Config), wrap func(net.
 // close stops the server and closes its store (once: a test may close it
 // early, to start another on the same file).
 func (ts *testServer) close() {
-	ts.once.Do(func() {
-		ts.http.CloseClientConnections()
-		ts.http.Close()
-		ts.ops.Close()
-		ts.srv.Close()
-		ts.db.Close()
-	})
+	if ts.closed {
+		return // closed by the test already (a restart)
+	}
+	ts.closed = true
+	ts.http.CloseClientConnections()
+	ts.http.Close()
+	ts.ops.Close()
+	ts.srv.Close()
+	ts.db.Close()
 }
 
 // loopback is every loopback address: a test that plays many games from

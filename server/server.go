@@ -53,6 +53,9 @@ type Config struct {
 	// kind per interval with the number suppressed (package lograte), by
 	// Clock. Negative: no limit.
 	LogEvery time.Duration
+	// SeatsPerAddress bounds the seats of one table joined from one
+	// address (default room.DefaultSeatsPerAddress; negative: no limit).
+	SeatsPerAddress int
 }
 
 // Server is the running service.
@@ -129,6 +132,7 @@ func (s *Server) roomConfig() room.Config {
 	m := s.metrics
 	return room.Config{
 		Store: s.cfg.Store, Clock: s.cfg.Clock, Log: s.log, SendBuffer: s.cfg.SendBuffer,
+		SeatsPerAddress: s.cfg.SeatsPerAddress,
 		Metrics: room.Metrics{
 			Command: func(d time.Duration, ok bool) {
 				m.latency.Observe(d.Seconds())
@@ -140,6 +144,8 @@ func (s *Server) roomConfig() room.Config {
 			},
 			GameStarted: func() { m.games.Inc() },
 			GameEnded:   func() { m.games.Dec(); m.gamesTotal.Inc() },
+			GameFrozen:  func() { m.games.Dec() }, // not in progress while frozen (nor loaded at start)
+			GameThawed:  func() { m.games.Inc() },
 			Dropped:     func() { m.dropped.Inc() },
 		},
 		OnStop: func(id string) {
@@ -320,13 +326,13 @@ func (s *Server) routes() {
 // codeStatus maps an error code to an HTTP status.
 func codeStatus(c engine.Code) int {
 	switch c {
-	case room.CodeBadToken, room.CodeNotHost:
+	case room.CodeBadToken, room.CodeNotHost, room.CodeSeatLimit, room.CodeBlocked:
 		return http.StatusForbidden
 	case room.CodeBusy:
 		return http.StatusServiceUnavailable
 	case room.CodeInternal, room.CodeStopped:
 		return http.StatusInternalServerError
-	case room.CodeTableFull, room.CodeSeatTaken, room.CodeAlreadyStarted, room.CodeNotOver:
+	case room.CodeTableFull, room.CodeSeatTaken, room.CodeAlreadyStarted, room.CodeNotOver, room.CodeAlreadySeated:
 		return http.StatusConflict
 	case CodeTableDamaged:
 		return http.StatusGone
@@ -336,6 +342,8 @@ func codeStatus(c engine.Code) int {
 		return http.StatusTooManyRequests
 	case CodeServerFull, CodeSpectatorsFull:
 		return http.StatusServiceUnavailable
+	case room.CodeExpired:
+		return http.StatusGone
 	}
 	if st := httpguard.Status(c); st != 0 {
 		return st

@@ -36,6 +36,13 @@ const (
 	StatusLobby   Status = "lobby"   // seats are being filled
 	StatusPlaying Status = "playing" // the game runs
 	StatusEnded   Status = "ended"   // the game is over; its log is kept
+	// StatusFrozen: the game stands still because nobody is at the table
+	// (its clock, stopped, holds the time left); it goes on when one of
+	// its people comes back. A server does not load it until asked.
+	StatusFrozen Status = "frozen"
+	// StatusExpired: a table left in the lobby by everyone; it is closed
+	// and never loaded again.
+	StatusExpired Status = "expired"
 )
 
 // Table is one table and its game (one game per table).

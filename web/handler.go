@@ -102,29 +102,30 @@ func guessLang(r *http.Request) locale.Lang {
 // the rulebook's options, presets, limits and default timings for the form
 // that creates a table.
 type boot struct {
-	Langs    []locale.Lang          `json:"langs"`
-	Options  []option               `json:"options"`
-	Presets  map[int]map[string]int `json:"presets"`
-	Seats    [2]int                 `json:"seats"` // fewest and most players
-	Timings  map[string]int64       `json:"timings_ms"`
-	FoulsMax int                    `json:"foul_limit_max"`
+	Langs   []locale.Lang          `json:"langs"`
+	Options []option               `json:"options"`
+	Presets map[int]map[string]int `json:"presets"`
+	Seats   [2]int                 `json:"seats"` // fewest and most players
+	Timings map[string]int64       `json:"timings_ms"`
 }
 
-// option is one house rule of RULES.md: its values, the default first
-// (none for a number).
+// option is one house rule of RULES.md (or the engine's round_limit): its
+// values, the default first (none for a number, which takes min..max).
 type option struct {
 	Name    string   `json:"name"`
 	Values  []string `json:"values,omitempty"`
 	Default string   `json:"default"`
+	Min     int      `json:"min,omitempty"`
+	Max     int      `json:"max,omitempty"`
 }
 
 func bootData() boot {
 	b := boot{Langs: []locale.Lang{locale.Ka, locale.En, locale.Ru}, Presets: map[int]map[string]int{},
-		Seats: [2]int{engine.MinSeats, engine.MaxSeats}, Timings: room.DefaultTimings().Millis(), FoulsMax: engine.MaxFoulLimit}
+		Seats: [2]int{engine.MinSeats, engine.MaxSeats}, Timings: room.DefaultTimings().Millis()}
 	def := engine.DefaultRules()
 	for _, o := range engine.Options {
 		v, _ := def.Get(o.Name)
-		b.Options = append(b.Options, option{Name: o.Name, Values: o.Values, Default: v})
+		b.Options = append(b.Options, option{Name: o.Name, Values: o.Values, Default: v, Min: o.Min, Max: o.Max})
 	}
 	for n := engine.PresetMin; n <= engine.PresetMax; n++ {
 		s, err := engine.Preset(n)

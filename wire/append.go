@@ -289,6 +289,7 @@ func (l *Lobby) AppendJSON(b []byte) []byte {
 	if l.Paused {
 		b = append(b, `,"paused":true`...)
 	}
+	b = appendStringField(b, `,"pause_reason":`, l.PauseReason)
 	return append(b, '}')
 }
 

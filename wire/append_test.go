@@ -45,7 +45,7 @@ func sameAsEncodingJSON(t interface {
 func randomRuleset(src *rng.Source) engine.Ruleset {
 	r := engine.DefaultRules()
 	for _, o := range engine.Options {
-		v := fmt.Sprint(src.Intn(engine.MaxFoulLimit + 1))
+		v := fmt.Sprint(o.Min + src.Intn(o.Max-o.Min+1))
 		if o.Values != nil {
 			v = o.Values[src.Intn(len(o.Values))]
 		}

@@ -223,7 +223,7 @@ func seat(x int) (engine.Seat, error) {
 }
 
 func parseCause(s string) (engine.Cause, bool) {
-	for c := engine.CauseNight; c <= engine.CauseFouls; c++ {
+	for c := engine.CauseNight; c.String() != "?"; c++ {
 		if c.String() == s {
 			return c, true
 		}

@@ -102,6 +102,10 @@ type Lobby struct {
 	Rules   map[string]string `json:"rules"`
 	Timings map[string]int64  `json:"timings_ms"`
 	Paused  bool              `json:"paused,omitempty"`
+	// PauseReason says why the clock is stopped: "host" (the host paused
+	// it) or "no_players" (nobody is at the table: the first of its people
+	// to come back starts it again).
+	PauseReason string `json:"pause_reason,omitempty"`
 }
 
 // ServerMessage is any message the server sends. Type says which fields matter:

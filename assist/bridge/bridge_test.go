@@ -8,6 +8,7 @@ import (
 
 	"mafia/assist/bridge"
 	"mafia/assist/record"
+	"mafia/engine"
 )
 
 type reply struct {
@@ -105,7 +106,7 @@ func TestSentencesNamesAndSetups(t *testing.T) {
 		Values        []string
 	}
 	_ = json.Unmarshal([]byte(b.Options()), &opts)
-	if len(opts) != 9 || opts[0].Name != "first_night" || opts[0].Default != "full" {
+	if len(opts) != len(engine.Options) || opts[0].Name != "first_night" || opts[0].Default != "full" {
 		t.Errorf("options: %+v", opts)
 	}
 }

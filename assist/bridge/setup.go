@@ -70,8 +70,9 @@ func (b *Bridge) check(s engine.Setup) string {
 // option is one house rule as the setup screen offers it.
 type option struct {
 	Name    string   `json:"name"`
-	Values  []string `json:"values"` // empty: a number (foul_limit)
+	Values  []string `json:"values"` // empty: a number (foul_limit, round_limit), min..max
 	Default string   `json:"default"`
+	Min     int      `json:"min,omitempty"`
 	Max     int      `json:"max,omitempty"`
 }
 
@@ -83,7 +84,7 @@ func (b *Bridge) Options() string {
 		d, _ := def.Get(o.Name)
 		op := option{Name: o.Name, Values: o.Values, Default: d}
 		if op.Values == nil {
-			op.Values, op.Max = []string{}, engine.MaxFoulLimit
+			op.Values, op.Min, op.Max = []string{}, o.Min, o.Max
 		}
 		out = append(out, op)
 	}

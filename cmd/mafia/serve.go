@@ -40,6 +40,7 @@ func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	spectators := fs.Int("spectators-per-table", 200, "spectators of one table at once (seats have their own share)")
 	tablesPerAddr := fs.Int("tables-per-addr", 5, "tables one client address may have waiting in the lobby")
 	lobbyTables := fs.Int("max-lobby-tables", 1000, "tables waiting in the lobby in total")
+	seatsPerAddr := fs.Int("seats-per-address", 3, "seats of one table that may be joined from one address (0: no limit, e.g. for `mafia bench` from one machine)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: mafia serve [--addr HOST:PORT] [--db FILE] [--ops HOST:PORT] [--public-url URL] [--trusted-proxy CIDR,...]")
 		fs.PrintDefaults()
@@ -97,9 +98,12 @@ func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		return 1
 	}
 	defer st.Close()
-	cfg := server.Config{Store: st, Log: log, Render: renderIn, Guard: guard,
+	cfg := server.Config{Store: st, Log: log, Render: renderIn, Guard: guard, SeatsPerAddress: *seatsPerAddr,
 		Limits: server.Limits{MaxConns: *maxConns, ConnsPerAddr: *connsPerAddr, SpectatorsPerTable: *spectators,
 			LobbyTablesPerAddr: *tablesPerAddr, LobbyTables: *lobbyTables, Unlimited: free}}
+	if *seatsPerAddr <= 0 {
+		cfg.SeatsPerAddress = -1
+	}
 	srv := server.New(cfg)
 	tcpCap, wsCap := srv.Caps()
 	if ferr != nil {

@@ -66,7 +66,7 @@ export function setupScreen(onCreated) {
     o.values.length
       ? h('select', { dataset: { t: `opt-${o.name}` }, onchange: (e) => { f.options[o.name] = e.target.value; } },
         o.values.map((v) => h('option', { value: v, selected: (f.options[o.name] || o.default) === v }, t(`assist.option.${o.name}_${v}`))))
-      : h('input', { type: 'number', min: '0', max: String(o.max), value: f.options[o.name] || o.default, dataset: { t: `opt-${o.name}` },
+      : h('input', { type: 'number', min: String(o.min || 0), max: String(o.max), value: f.options[o.name] || o.default, dataset: { t: `opt-${o.name}` },
         onchange: (e) => { f.options[o.name] = String(e.target.value); } })));
 
   const timings = TIMINGS.map((k) => h('label', { class: 'opt' },

@@ -84,8 +84,8 @@ export function lobbyScreen({ boot, navigate }) {
       const id = `opt-${o.name}`;
       if (!o.values) {
         return field(id, t(`web.option.${o.name}`), h('input', {
-          id, key: id, type: 'number', min: 0, max: boot.foul_limit_max, inputmode: 'numeric', value: form.options[o.name],
-        }), t(`web.option_help.${o.name}`, { Default: o.default, Max: boot.foul_limit_max }));
+          id, key: id, type: 'number', min: o.min || 0, max: o.max, inputmode: 'numeric', value: form.options[o.name],
+        }), t(`web.option_help.${o.name}`, { Default: o.default, Max: o.max }));
       }
       return field(id, t(`web.option.${o.name}`), h('select', { id, key: id },
         o.values.map((v) => h('option', { value: v, selected: v === form.options[o.name] },

@@ -144,6 +144,7 @@ function gameStarted(e, viewer) {
 function gameEnded(e, viewer) {
   const roles = e.roles || [];
   const lines = [t('event.game_ended'), winnerText(e.winner)];
+  if (e.cause === 'round_limit') lines.push(t('event.game_ended_round_limit', { Round: e.round }));
   let n = 0;
   roles.forEach((r, i) => { if (r) n = i + 1; });
   lines.push(...cards(roles, viewer, n));

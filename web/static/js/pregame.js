@@ -61,10 +61,10 @@ export function renderPregame(st, ctx, join) {
 export function rules(l) {
   const items = [];
   const rules = l.rules || {};
-  for (const { name } of boot.options) {
+  for (const { name, values } of boot.options) {
     if (!(name in rules)) continue;
     const value = rules[name];
-    const v = name === 'foul_limit' ? value : t(`web.value.${name}_${value}`);
+    const v = values ? t(`web.value.${name}_${value}`) : value; // a number is shown as it is
     items.push(h('li', {}, h('span', { class: 'k' }, t(`web.option.${name}`)), ' ', h('span', { class: 'v' }, v)));
   }
   for (const name of TIMINGS) {
