@@ -233,8 +233,12 @@ func (s *Server) createTable(w http.ResponseWriter, r *http.Request) {
 		}
 		set.Setup = p
 	}
-	if _, _, err := set.Check(); err != nil {
+	if _, err := room.CheckTableName(set.Name); err != nil {
 		s.fail(w, r, err) // a bad request costs no share of the address's tables
+		return
+	}
+	if _, _, err := set.Check(); err != nil {
+		s.fail(w, r, err)
 		return
 	}
 	quota, err := s.guards.createAllowed(s.guard.ClientAddr(r), s.cfg.Clock.Now(), s.lobbyTables(), s.inLobby)
