@@ -14,8 +14,8 @@ import (
 const MaxChat = 500
 
 // chat posts a message where the rules allow: the town's chat only for the
-// player who holds the floor; the mafia's at night for the living mafia; the
-// dead's for the dead and spectators.
+// player who holds the floor; the mafia's at night for the living mafia, at
+// the night's ticks; the dead's for the dead and spectators.
 func (r *Room) chat(sub *Sub, channel, text string) error {
 	text = strings.TrimSpace(text)
 	if text == "" || utf8.RuneCountInString(text) > MaxChat {
@@ -40,8 +40,9 @@ func (r *Room) chat(sub *Sub, channel, text string) error {
 		if g == nil || seat == 0 || g.Phase() != engine.PhaseNight || !g.Alive().Has(seat) || !g.Role(seat).IsMafia() {
 			return errCode(CodeChatClosed)
 		}
-		// Only the living mafia: the dead do not take part in the night.
-		to = func(s *Sub) bool { return s.Seat != 0 && g.Role(s.Seat).IsMafia() && g.Alive().Has(s.Seat) }
+		// Only the living mafia (the dead do not take part in the night),
+		// at the night's next tick (night.go).
+		return r.queueMafiaLine(seat, text)
 	case "dead":
 		if g == nil || (seat != 0 && g.Alive().Has(seat) && !g.Ended()) {
 			return errCode(CodeChatClosed)
@@ -62,4 +63,11 @@ func (r *Room) chat(sub *Sub, channel, text string) error {
 		}
 	}
 	return nil
+}
+
+// reads says whether a connection of seat reads a line of the mafia's
+// chat sent now.
+func (r *Room) reads(channel string, seat engine.Seat) bool {
+	g := r.game
+	return channel == "mafia" && seat != 0 && g != nil && !g.Ended() && g.Alive().Has(seat) && g.Role(seat).IsMafia()
 }

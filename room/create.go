@@ -26,6 +26,9 @@ func (cfg *Config) defaults() {
 	if cfg.Linger <= 0 {
 		cfg.Linger = 2 * time.Minute
 	}
+	if cfg.NightTick <= 0 {
+		cfg.NightTick = DefaultNightTick
+	}
 }
 
 // Check validates settings and returns the ruleset and timings they name.
@@ -61,7 +64,7 @@ func newRoom(cfg Config, t store.Table, set Settings, rules engine.Ruleset, tm T
 		seats: make([]seatState, set.Setup.Players()+1),
 	}
 	r.frames = make([]*frameBuf, len(r.seats))
-	r.framed = make([]bool, len(r.seats))
+	r.finalTick = -1
 	r.life, r.endLife = context.WithCancel(context.Background())
 	if r.cfg.Log == nil {
 		r.cfg.Log = slog.New(slog.DiscardHandler)
@@ -129,7 +132,7 @@ func Resume(cfg Config, t store.Table, seats []store.Seat, log []engine.Event, c
 			return nil, err
 		}
 		r.setGame(g, log)
-		r.countSeqs(0)
+		r.markSent(len(log)) // whatever waited for a tick reaches each seat in its welcome
 		r.initBots()
 		r.step = lastStepStart(log)
 		if !g.Ended() {

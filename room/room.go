@@ -52,6 +52,11 @@ type Config struct {
 	Linger time.Duration
 	// OnStop is called (from the room's goroutine) when the room stops.
 	OnStop func(id string)
+	// NightTick is the night's delivery cadence (default 1 s of the room's
+	// clock): what only some seats may see at night waits for the next
+	// tick, when every connected seat gets the same two frames (see
+	// night.go).
+	NightTick time.Duration
 }
 
 // Room error codes, beside the engine's (catalog id "error.<code>").
@@ -72,6 +77,9 @@ const (
 	CodeNameRequired   engine.Code = "name_required"
 	CodeStopped        engine.Code = "stopped"
 	CodeNotOver        engine.Code = "not_over"
+	// CodeChatBusy: more of the mafia's lines wait for the night's ticks
+	// than the night has ticks left for.
+	CodeChatBusy engine.Code = "chat_busy"
 )
 
 func errCode(c engine.Code) error { return &engine.Error{Code: c} }
@@ -142,17 +150,32 @@ type Room struct {
 	// once when the game is made (see setGame).
 	viewRules wire.Rules
 	// scratch, wview and wevents are reused by every message (see message).
-	scratch   wire.ViewScratch
-	wview     wire.View
-	wevents   []wire.Event
-	frames    []*frameBuf    // broadcast's frame for each seat (see broadcast)
-	framed    []bool         // whether frames[seat] is encoded yet
-	vis       []engine.Event // see visible
-	stopping  bool
-	endedAt   time.Time
-	botDone   engine.SeatSet // bots done with the current step
-	botQueued engine.SeatSet // bots with a turn scheduled (bot delay)
-	seqs      []int          // events each seat (0: spectators) has been sent
+	scratch wire.ViewScratch
+	wview   wire.View
+	wevents []wire.Event
+	frames  []*frameBuf    // broadcast's frame for each seat (see broadcast)
+	vis     []engine.Event // see visible
+	// sent is how much of the log every seat has been sent (the seqs
+	// count it): at night, events only some seats may see wait in
+	// log[sent:] for the next tick.
+	sent int
+	// floor is the least length of the current step's seat frames (see
+	// deliver): what the step's private events add fits under it.
+	floor int
+	// mafiaLines are the mafia's chat lines waiting for a night tick.
+	mafiaLines []mafiaLine
+	// finalTick is the step whose last night tick (at its deadline) has
+	// been sent (-1: none).
+	finalTick int
+	// welcomes caches the length of the welcomes from a log position (see
+	// welcomeLen), while welcomeKey holds.
+	welcomes   map[int]int
+	welcomeKey welcomeKey
+	stopping   bool
+	endedAt    time.Time
+	botDone    engine.SeatSet // bots done with the current step
+	botQueued  engine.SeatSet // bots with a turn scheduled (bot delay)
+	seqs       []int          // events each seat (0: spectators) has been sent
 	// lobbyDirty: a connection was dropped while sending; the lobby (who is
 	// connected) goes out once the current request is done.
 	lobbyDirty bool

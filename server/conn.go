@@ -79,7 +79,10 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 	lang := langOf(r)
 	token := tokenOf(r, id)
 	hw := &hijackWriter{ResponseWriter: w}
-	c, err := websocket.Accept(hw, r, &websocket.AcceptOptions{OriginPatterns: s.cfg.Origins})
+	// No compression: it would squeeze the padding that keeps every seat's
+	// frames of one length (docs/protocol.md, "What an observer learns").
+	c, err := websocket.Accept(hw, r, &websocket.AcceptOptions{OriginPatterns: s.cfg.Origins,
+		CompressionMode: websocket.CompressionDisabled})
 	if err != nil {
 		return // Accept has answered (e.g. 403 for a foreign Origin)
 	}
@@ -342,9 +345,11 @@ func (wc *peer) pingNow() {
 	}
 }
 
+// replyFrame renders an answer in the connection's language, padded to
+// room.AnswerLen: an accepted command, a refusal and a pong look alike.
 func (s *Server) replyFrame(lang string, rep *room.Reply) []byte {
 	if rep.Err == nil {
-		return wire.Encode(wire.ServerMessage{Type: "reply", ID: rep.ID})
+		return room.PadAnswer(wire.Encode(wire.ServerMessage{Type: "reply", ID: rep.ID}))
 	}
 	var e *engine.Error
 	if !errors.As(rep.Err, &e) {
@@ -352,7 +357,7 @@ func (s *Server) replyFrame(lang string, rep *room.Reply) []byte {
 		e = &engine.Error{Code: room.CodeInternal}
 	}
 	s.metrics.errors.WithLabelValues(string(e.Code)).Inc()
-	return wire.Encode(wire.ServerMessage{Type: "error", ID: rep.ID, Code: string(e.Code), Message: s.cfg.Render(lang, e)})
+	return room.PadAnswer(wire.Encode(wire.ServerMessage{Type: "error", ID: rep.ID, Code: string(e.Code), Message: s.cfg.Render(lang, e)}))
 }
 
 func (s *Server) writeError(c *websocket.Conn, lang string, id int64, err error) {

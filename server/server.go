@@ -36,6 +36,9 @@ type Config struct {
 	SendBuffer int
 	// Heartbeat is how often the server records that it is alive (default 1 s).
 	Heartbeat time.Duration
+	// NightTick is the rooms' night delivery cadence (room.Config.NightTick;
+	// default 1 s).
+	NightTick time.Duration
 }
 
 // Server is the running service.
@@ -82,7 +85,7 @@ func New(cfg Config) *Server {
 func (s *Server) roomConfig() room.Config {
 	m := s.metrics
 	return room.Config{
-		Store: s.cfg.Store, Clock: s.cfg.Clock, Log: s.log, SendBuffer: s.cfg.SendBuffer,
+		Store: s.cfg.Store, Clock: s.cfg.Clock, Log: s.log, SendBuffer: s.cfg.SendBuffer, NightTick: s.cfg.NightTick,
 		Metrics: room.Metrics{
 			Command: func(d time.Duration, ok bool) {
 				m.latency.Observe(d.Seconds())
