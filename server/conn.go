@@ -80,7 +80,7 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 	token := tokenOf(r, id)
 	hw := &hijackWriter{ResponseWriter: w}
 	// No compression: it would squeeze the padding that keeps every seat's
-	// frames of one length (docs/protocol.md, "What an observer learns").
+	// frames of one length (docs/protocol.md, "Frame lengths").
 	c, err := websocket.Accept(hw, r, &websocket.AcceptOptions{OriginPatterns: s.cfg.Origins,
 		CompressionMode: websocket.CompressionDisabled})
 	if err != nil {

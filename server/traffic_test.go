@@ -30,8 +30,8 @@ import (
 // to tell the cards apart from that alone.
 //
 // The seats' clients follow the discipline docs/protocol.md asks of a
-// client that wants its own traffic to say nothing ("What an observer
-// learns"): at every moment the test stops the clock, each seat sends
+// client that wants its own traffic to say nothing ("Frame lengths: what
+// an observer learns"): at every moment the test stops the clock, each seat sends
 // exactly one request, its move if it makes one, else a ping (the mafia
 // sometimes a line of their chat at night). Their answers are all of one
 // length.

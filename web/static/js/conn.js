@@ -4,7 +4,7 @@
 // asking only for the events after those it has (?since=).
 //
 // At night the page's own traffic must not show that its player acts
-// (docs/protocol.md, "What an observer learns"): it sends exactly one frame
+// (docs/protocol.md, "Frame lengths"): it sends exactly one frame
 // a second, the next request waiting or else a ping, each padded with
 // spaces to a multiple of NIGHT_PAD bytes. The server's frames need nothing
 // of the page: pads are ignored, and JSON.parse reads the spaces after a
