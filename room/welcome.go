@@ -40,11 +40,11 @@ func (r *Room) welcome(sub *Sub, since int) []byte {
 	return padTo(frame, r.welcomeLen(from, &l))
 }
 
-// sharedFrom maps a seat's first events (what it already has) to a point
-// of the log every seat can be told apart by no better than by the events
-// they all see: the position after the last of those events that every
-// seat sees. Seats that lost their connection at the same moment have the
-// same point, whatever their cards.
+// sharedFrom maps the events a seat already has to a point of the log that
+// depends only on what every seat sees: the position after the last of
+// those events that every seat sees. Seats that lost their connection at
+// the same moment map to the same point, whatever their cards, so their
+// welcomes have one length (welcomeLen).
 func (r *Room) sharedFrom(have []engine.Event) int {
 	n := 0
 	for _, e := range have {
