@@ -83,8 +83,9 @@ func drainSubs(r *Room) {
 }
 
 // BenchmarkBroadcast11 measures one broadcast at an 11-seat table: a public
-// event (the vote opens: every seat's frame differs) and a vote (one seat
-// sees it; the others get a pad of the same length).
+// event (the vote opens: every seat's frame differs), a vote (one seat
+// sees it; the others get a pad of the same length), and a night tick with
+// nothing to deliver (two pads a seat).
 func BenchmarkBroadcast11(b *testing.B) {
 	b.Run("public", func(b *testing.B) {
 		r := benchTable(b)
@@ -119,6 +120,16 @@ func BenchmarkBroadcast11(b *testing.B) {
 		for b.Loop() {
 			r.sent = from
 			r.broadcast(from)
+			drainSubs(r)
+		}
+	})
+	b.Run("tick", func(b *testing.B) {
+		r := benchTable(b)
+		r.broadcast(len(r.log) - 1) // the step's floor
+		drainSubs(r)
+		b.ReportAllocs()
+		for b.Loop() {
+			r.nightTick()
 			drainSubs(r)
 		}
 	})
