@@ -105,3 +105,9 @@ func PadAnswer(b []byte) []byte {
 	n := max(AnswerLen, (len(b)+AnswerLen-1)/AnswerLen*AnswerLen)
 	return padTo(b, n)
 }
+
+// AnswerFrame encodes a reply, an error or a pong padded as PadAnswer
+// says, in one allocation.
+func AnswerFrame(m wire.ServerMessage) []byte {
+	return PadAnswer(m.AppendFrame(make([]byte, 0, AnswerLen)))
+}

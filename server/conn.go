@@ -349,7 +349,7 @@ func (wc *peer) pingNow() {
 // room.AnswerLen: an accepted command, a refusal and a pong look alike.
 func (s *Server) replyFrame(lang string, rep *room.Reply) []byte {
 	if rep.Err == nil {
-		return room.PadAnswer(wire.Encode(wire.ServerMessage{Type: "reply", ID: rep.ID}))
+		return room.AnswerFrame(wire.ServerMessage{Type: "reply", ID: rep.ID})
 	}
 	var e *engine.Error
 	if !errors.As(rep.Err, &e) {
@@ -357,7 +357,7 @@ func (s *Server) replyFrame(lang string, rep *room.Reply) []byte {
 		e = &engine.Error{Code: room.CodeInternal}
 	}
 	s.metrics.errors.WithLabelValues(string(e.Code)).Inc()
-	return room.PadAnswer(wire.Encode(wire.ServerMessage{Type: "error", ID: rep.ID, Code: string(e.Code), Message: s.cfg.Render(lang, e)}))
+	return room.AnswerFrame(wire.ServerMessage{Type: "error", ID: rep.ID, Code: string(e.Code), Message: s.cfg.Render(lang, e)})
 }
 
 func (s *Server) writeError(c *websocket.Conn, lang string, id int64, err error) {
