@@ -1,10 +1,12 @@
 // Package bench is the load generator behind `mafia bench`: it connects bot
 // players to a running server over real WebSockets, has them play complete
 // games with random legal moves, and measures what a player feels (the time
-// from sending a command to receiving its reply, which follows the seat's
-// new view), frames per second, games finished and errors, and, given the
-// server's operator address, the server's memory per connection from its
-// /metrics there.
+// from sending a command to receiving its reply: by day the reply follows
+// the seat's new view; at night the view comes at the server's next night
+// tick, by design, so a night command is measured to its reply alone, and
+// counted apart), frames per second, games finished and errors, and, given
+// the server's operator address, the server's memory per connection from
+// its /metrics there.
 //
 // It owns nothing of the game or the server: it is a client of the public
 // protocol (package client) and must only ever talk to the addresses it is
@@ -102,20 +104,30 @@ type Result struct {
 	P99ms              float64          `json:"p99_ms"`
 	P999ms             float64          `json:"p999_ms"`
 	MaxMs              float64          `json:"max_ms"`
+	// NightCommands is how many of Commands were sent at night: measured
+	// to their reply, which comes before their view (at the next night
+	// tick). DayP50ms and DayP99ms are the other commands' latency alone,
+	// the figure comparable with runs before the night's cadence.
+	NightCommands uint64  `json:"night_commands"`
+	DayP50ms      float64 `json:"day_p50_ms"`
+	DayP99ms      float64 `json:"day_p99_ms"`
 	// ViewDelayP50ms and ViewDelayP99ms are, for a server on this machine
 	// (nil for another), the time from the server stamping an update
 	// ("now", in whole milliseconds) to a seat reading it: the part of the
 	// latency after the server built the view (its writer, the network,
 	// this client).
-	ViewDelayP50ms *float64         `json:"view_delay_p50_ms,omitempty"`
-	ViewDelayP99ms *float64         `json:"view_delay_p99_ms,omitempty"`
-	Frames         int64            `json:"frames"`
-	FramesPerSec   float64          `json:"frames_per_sec"`
-	RampSeconds    float64          `json:"ramp_s"`
-	RampComplete   bool             `json:"ramp_complete"`
-	WindowSeconds  float64          `json:"window_s"`
-	ThinkMS        int64            `json:"think_ms"`
-	TimingsMS      map[string]int64 `json:"timings_ms"`
+	ViewDelayP50ms *float64 `json:"view_delay_p50_ms,omitempty"`
+	ViewDelayP99ms *float64 `json:"view_delay_p99_ms,omitempty"`
+	Frames         int64    `json:"frames"`
+	FramesPerSec   float64  `json:"frames_per_sec"`
+	// Pads is how many pad frames the seats got (not in Frames): the
+	// frames a broadcast sends a seat that sees none of its events.
+	Pads          int64            `json:"pads"`
+	RampSeconds   float64          `json:"ramp_s"`
+	RampComplete  bool             `json:"ramp_complete"`
+	WindowSeconds float64          `json:"window_s"`
+	ThinkMS       int64            `json:"think_ms"`
+	TimingsMS     map[string]int64 `json:"timings_ms"`
 	// Nice is the CPU priority the bench itself ran at (see Yield; 0 is
 	// the usual one). The command sets it.
 	Nice int `json:"nice"`
@@ -150,7 +162,10 @@ type run struct {
 	measuring atomic.Bool
 	frames    atomic.Int64
 	framesAll atomic.Int64
+	pads      atomic.Int64
 	commands  atomic.Uint64
+	night     atomic.Uint64 // commands sent at night
+	dayLat    Histogram     // the latency of the commands sent by day
 	finished  atomic.Int64
 	finAll    atomic.Int64
 	connected atomic.Int64
@@ -380,8 +395,9 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 		p50, p99 := ms(r.viewDelay.Quantile(0.5)), ms(r.viewDelay.Quantile(0.99))
 		res.ViewDelayP50ms, res.ViewDelayP99ms = &p50, &p99
 	}
-	res.Frames = r.frames.Load()
-	res.Commands = r.commands.Load()
+	res.DayP50ms, res.DayP99ms = ms(r.dayLat.Quantile(0.5)), ms(r.dayLat.Quantile(0.99))
+	res.Frames, res.Pads = r.frames.Load(), r.pads.Load()
+	res.Commands, res.NightCommands = r.commands.Load(), r.night.Load()
 	res.GamesFinished = r.finished.Load()
 	if res.WindowSeconds > 0 {
 		res.FramesPerSec = float64(res.Frames) / res.WindowSeconds
@@ -436,11 +452,23 @@ func (r *run) frame() {
 	}
 }
 
-// command records one move's latency.
-func (r *run) command(d time.Duration) {
+// pad counts one pad received.
+func (r *run) pad() {
+	if r.measuring.Load() {
+		r.pads.Add(1)
+	}
+}
+
+// command records one move's latency; night says it was sent at night.
+func (r *run) command(d time.Duration, night bool) {
 	if r.measuring.Load() {
 		r.commands.Add(1)
 		r.lat.Record(d)
+		if night {
+			r.night.Add(1)
+		} else {
+			r.dayLat.Record(d)
+		}
 		if h := r.sec.Load(); h != nil {
 			h.Record(d)
 		}
@@ -642,8 +670,10 @@ func (res Result) Summary() string {
 	s += fmt.Sprintf("ramp %.1f s (complete: %v), window %.1f s\n", res.RampSeconds, res.RampComplete, res.WindowSeconds)
 	s += fmt.Sprintf("games finished %d in the window (%d in all)\n", res.GamesFinished, res.GamesFinishedTotal)
 	s += fmt.Sprintf("commands %d (%.0f/s), refusals %d\n", res.Commands, res.CommandsPerSec, res.Refusals)
-	s += fmt.Sprintf("latency command->view: p50 %.2f ms, p90 %.2f ms, p99 %.2f ms, p99.9 %.2f ms, max %.2f ms\n",
+	s += fmt.Sprintf("latency command->reply: p50 %.2f ms, p90 %.2f ms, p99 %.2f ms, p99.9 %.2f ms, max %.2f ms\n",
 		res.P50ms, res.P90ms, res.P99ms, res.P999ms, res.MaxMs)
+	s += fmt.Sprintf("  by day (the reply follows the view): p50 %.2f ms, p99 %.2f ms; %d commands at night (their view comes at the next night tick)\n",
+		res.DayP50ms, res.DayP99ms, res.NightCommands)
 	if res.ViewDelayP50ms != nil && res.ViewDelayP99ms != nil {
 		s += fmt.Sprintf("from the server's stamp on a view to reading it: p50 %.0f ms, p99 %.0f ms (whole ms)\n",
 			*res.ViewDelayP50ms, *res.ViewDelayP99ms)
@@ -652,7 +682,7 @@ func (res Result) Summary() string {
 		s += fmt.Sprintf("worst second: %d s into the window, p99 %.2f ms, max %.2f ms over %d commands\n",
 			w.T, w.P99ms, w.MaxMs, w.Commands)
 	}
-	s += fmt.Sprintf("frames %d received, %.0f frames/s\n", res.Frames, res.FramesPerSec)
+	s += fmt.Sprintf("frames %d received, %.0f frames/s, and %d pads\n", res.Frames, res.FramesPerSec, res.Pads)
 	s += fmt.Sprintf("errors %d", res.Errors)
 	keys := make([]string, 0, len(res.ErrorKinds))
 	for k := range res.ErrorKinds {

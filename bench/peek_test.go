@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"strings"
 	"testing"
 
 	"mafia/bot"
@@ -139,6 +140,9 @@ var peekCases = []struct {
 	reply bool // the walker reads the reply fields
 }{
 	{"a plain view", `{"v":1,"type":"update","view":{"seat":1,"phase":"vote","legal":{"vote":[2,3],"skip":true}}}`, true, true},
+	{"a frame padded with spaces", `{"v":1,"type":"update","view":{"seat":1,"phase":"vote","legal":{"vote":[2,3]}}}` + strings.Repeat(" ", 300), true, true},
+	{"a reply padded with spaces", `{"v":1,"type":"reply","id":3}` + strings.Repeat(" ", 483), false, true},
+	{"a pad", `{"v":1,"type":"pad"}` + strings.Repeat(" ", 44), false, true},
 	{"white space anywhere", " {\"view\" :\n{ \"phase\" : \"day\" , \"legal\" : { \"pass\" : true } } }\t", true, false},
 	{"no legal moves", `{"view":{"phase":"night","legal":{}}}`, true, false},
 	{"no legal key", `{"view":{"phase":"night"}}`, true, false},
@@ -223,4 +227,26 @@ func FuzzPeek(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		samePeek(t, data)
 	})
+}
+
+// TestPeekKind_KnowsPadsAndPaddedFrames: the frame's type is read from its
+// start whatever spaces follow it, and a pad is known as one.
+func TestPeekKind_KnowsPadsAndPaddedFrames(t *testing.T) {
+	pad := strings.Repeat(" ", 200)
+	for _, c := range []struct {
+		frame string
+		want  frameKind
+	}{
+		{`{"v":1,"type":"pad"}` + pad, kindPad},
+		{`{"v":1,"type":"pad"}`, kindPad},
+		{` {"type":"pad","v":1}` + pad, kindPad},
+		{`{"v":1,"type":"reply","id":3}` + pad, kindReply},
+		{`{"v":1,"type":"error","id":3,"code":"x","message":"y"}` + pad, kindError},
+		{`{"v":1,"type":"update","seq":1,"events":[],"view":{}}` + pad, kindUpdate},
+		{`{"v":1,"type":"chat","channel":"mafia","text":"hi"}` + pad, kindOther},
+	} {
+		if got := peekKind([]byte(c.frame)); got != c.want {
+			t.Errorf("%.60q: kind %d, want %d", c.frame, got, c.want)
+		}
+	}
 }

@@ -25,6 +25,7 @@ const (
 	kindReply
 	kindError
 	kindUpdate
+	kindPad // what every seat gets when a broadcast has nothing for it
 )
 
 var framePrefix = []byte(`{"v":1,"type":"`)
@@ -42,6 +43,8 @@ func peekKind(data []byte) frameKind {
 				return kindError
 			case "update", "welcome":
 				return kindUpdate
+			case "pad":
+				return kindPad
 			}
 			return kindOther
 		}
@@ -59,6 +62,8 @@ func peekKind(data []byte) frameKind {
 		return kindError
 	case "update", "welcome":
 		return kindUpdate
+	case "pad":
+		return kindPad
 	}
 	return kindOther
 }
@@ -106,6 +111,7 @@ type seat struct {
 	waiting   int64      // the id of the request in flight, 0 when none
 	ctl       chan error // answers a host action (nil: the request is a move)
 	sentAt    time.Time
+	sentNight bool // the move in flight was sent at night
 	scheduled bool
 	timer     *time.Timer
 	ended     bool
@@ -143,8 +149,13 @@ func (s *seat) play() error {
 			}
 			return err
 		}
+		kind := peekKind(data)
+		if kind == kindPad {
+			s.r.pad() // nothing for this seat: not a frame it reads
+			continue
+		}
 		s.r.frame()
-		ended, now := s.absorb(data)
+		ended, now := s.absorb(kind, data)
 		if ended {
 			return nil
 		}
@@ -169,10 +180,10 @@ func (s *seat) stop() {
 	}
 }
 
-// absorb takes one frame; it reports whether the game has ended and
-// whether a move is due at once.
-func (s *seat) absorb(data []byte) (ended, now bool) {
-	switch peekKind(data) {
+// absorb takes one frame of a kind; it reports whether the game has ended
+// and whether a move is due at once.
+func (s *seat) absorb(kind frameKind, data []byte) (ended, now bool) {
+	switch kind {
 	case kindReply, kindError:
 		var m struct {
 			Type string `json:"type"`
@@ -203,7 +214,7 @@ func (s *seat) absorb(data []byte) (ended, now bool) {
 			s.ctl <- err
 			s.ctl = nil
 		} else {
-			s.r.command(time.Since(s.sentAt))
+			s.r.command(time.Since(s.sentAt), s.sentNight)
 			if m.Type == "error" {
 				s.r.refused(m.Code)
 			}
@@ -298,7 +309,7 @@ func (s *seat) act() {
 	s.nextID++
 	m.ID = s.nextID
 	s.waiting = m.ID
-	s.sentAt = time.Now()
+	s.sentAt, s.sentNight = time.Now(), v.Phase == "night"
 	s.mu.Unlock()
 	// Sent without a context to watch (a watch per write costs more than
 	// the write): the connection is closed when the seat's context ends.

@@ -190,16 +190,25 @@ func (a *API) Dial(ctx context.Context, table, token string, since int) (*Conn, 
 	return c, nil
 }
 
-// Read returns the next frame, keeping the view, events and count up to date.
+// Read returns the next frame, keeping the view, events and count up to
+// date. It skips pads: the frames of one length every seat gets when the
+// server has nothing for it (a frame's padding is white space, which
+// encoding/json reads as such).
 func (c *Conn) Read(ctx context.Context) (wire.ServerMessage, error) {
-	_, data, err := c.ws.Read(ctx)
-	if err != nil {
-		return wire.ServerMessage{}, err
+	for {
+		_, data, err := c.ws.Read(ctx)
+		if err != nil {
+			return wire.ServerMessage{}, err
+		}
+		m, err := c.Absorb(data)
+		if err != nil || m.Type != "pad" {
+			return m, err
+		}
 	}
-	return c.Absorb(data)
 }
 
-// ReadRaw returns the next frame's bytes without interpreting them.
+// ReadRaw returns the next frame's bytes without interpreting them, pads
+// included.
 func (c *Conn) ReadRaw(ctx context.Context) ([]byte, error) {
 	_, data, err := c.ws.Read(ctx)
 	return data, err
@@ -220,7 +229,7 @@ func (c *Conn) ReadInto(ctx context.Context, buf []byte) ([]byte, error) {
 	return b.Bytes(), err
 }
 
-// Absorb interprets a frame's bytes as Read does.
+// Absorb interprets a frame's bytes as Read does (a pad changes nothing).
 func (c *Conn) Absorb(data []byte) (wire.ServerMessage, error) {
 	var m wire.ServerMessage
 	if err := json.Unmarshal(data, &m); err != nil {

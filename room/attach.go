@@ -118,7 +118,7 @@ func (r *Room) handle(sub *Sub, m wire.ClientMessage) error {
 	}
 	switch m.Type {
 	case "ping":
-		r.send(sub, Out{Frame: wire.Encode(wire.ServerMessage{Type: "pong", ID: m.ID, Now: r.cfg.Clock.Now().UnixMilli()})})
+		r.send(sub, Out{Frame: AnswerFrame(wire.ServerMessage{Type: "pong", ID: m.ID, Now: r.cfg.Clock.Now().UnixMilli()})})
 		return nil
 	case "command":
 		if sub.Seat == 0 {

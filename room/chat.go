@@ -1,6 +1,19 @@
 package room
 
 // This file is the table's chat: who may post where, and who reads it.
+//
+//   - town: before the start and after the end every seat may post; during
+//     the game only the player who holds the floor. Everyone reads it,
+//     spectators too.
+//   - mafia: the living mafia post and read, at night only (the dead take
+//     no part in the night). Lines go out at the night's ticks (night.go),
+//     so that nobody else's traffic changes when the mafia talk.
+//   - dead: the dead post and read, while the game goes on.
+//
+// Spectators (connections without a token, and the host's before the host
+// has a seat) read the town's chat and post nowhere: they are anonymous and
+// free to open, so a living player's second socket must learn nothing a
+// spectator may not. A seat's own extra connection is that seat.
 
 import (
 	"strings"
@@ -13,53 +26,68 @@ import (
 // MaxChat is the longest chat message, in characters.
 const MaxChat = 500
 
-// chat posts a message where the rules allow: the town's chat only for the
-// player who holds the floor; the mafia's at night for the living mafia; the
-// dead's for the dead and spectators.
+// chat posts a message where the rules allow.
 func (r *Room) chat(sub *Sub, channel, text string) error {
 	text = strings.TrimSpace(text)
 	if text == "" || utf8.RuneCountInString(text) > MaxChat {
 		return &engine.Error{Code: CodeBadRequest, Name: "text", N: MaxChat}
 	}
-	g := r.game
 	seat := sub.Seat
-	var to func(*Sub) bool
-	switch channel {
-	case "town":
-		if g == nil {
-			to = func(*Sub) bool { return true } // the lobby talks freely
-			break
-		}
-		// During the game only the player who holds the floor talks; once
-		// it is over, every seat may.
-		if seat == 0 || (!g.Ended() && (!g.Phase().Timed() || g.Speaker() != seat)) {
-			return errCode(CodeChatClosed)
-		}
-		to = func(*Sub) bool { return true }
-	case "mafia":
-		if g == nil || seat == 0 || g.Phase() != engine.PhaseNight || !g.Alive().Has(seat) || !g.Role(seat).IsMafia() {
-			return errCode(CodeChatClosed)
-		}
-		// Only the living mafia: the dead do not take part in the night.
-		to = func(s *Sub) bool { return s.Seat != 0 && g.Role(s.Seat).IsMafia() && g.Alive().Has(s.Seat) }
-	case "dead":
-		if g == nil || (seat != 0 && g.Alive().Has(seat) && !g.Ended()) {
-			return errCode(CodeChatClosed)
-		}
-		to = func(s *Sub) bool { return s.Seat == 0 || !g.Alive().Has(s.Seat) || g.Ended() }
-	default:
-		return &engine.Error{Code: CodeBadRequest, Name: channel}
+	if err := r.mayPost(channel, seat); err != nil {
+		return err
 	}
-	name := ""
-	if seat != 0 {
-		name = r.seats[seat].name
+	if channel == "mafia" {
+		return r.queueMafiaLine(seat, text)
 	}
-	frame := wire.Encode(wire.ServerMessage{Type: "chat", Channel: channel, From: int(seat), Name: name, Text: text,
-		Now: r.cfg.Clock.Now().UnixMilli()})
+	frame := wire.Encode(wire.ServerMessage{Type: "chat", Channel: channel, From: int(seat), Name: r.seats[seat].name,
+		Text: text, Now: r.cfg.Clock.Now().UnixMilli()})
 	for s := range r.subs {
-		if to(s) {
+		if r.reads(channel, s.Seat) {
 			r.send(s, Out{Frame: frame})
 		}
 	}
 	return nil
+}
+
+// mayPost says whether seat (0: a spectator) may post in channel now.
+func (r *Room) mayPost(channel string, seat engine.Seat) error {
+	g := r.game
+	closed := errCode(CodeChatClosed)
+	switch channel {
+	case "town":
+		switch {
+		case seat == 0:
+			return closed
+		case g == nil || g.Ended():
+			return nil // the lobby and the game's end talk freely
+		case !g.Phase().Timed() || g.Speaker() != seat:
+			return closed
+		}
+	case "mafia":
+		if seat == 0 || g == nil || g.Phase() != engine.PhaseNight || !g.Alive().Has(seat) || !g.Role(seat).IsMafia() {
+			return closed
+		}
+	case "dead":
+		if seat == 0 || g == nil || g.Ended() || g.Alive().Has(seat) {
+			return closed
+		}
+	default:
+		return &engine.Error{Code: CodeBadRequest, Name: channel}
+	}
+	return nil
+}
+
+// reads says whether a connection of seat (0: a spectator) reads a line of
+// channel posted now.
+func (r *Room) reads(channel string, seat engine.Seat) bool {
+	g := r.game
+	switch channel {
+	case "town":
+		return true
+	case "mafia":
+		return seat != 0 && g != nil && !g.Ended() && g.Alive().Has(seat) && g.Role(seat).IsMafia()
+	case "dead":
+		return seat != 0 && g != nil && !g.Ended() && !g.Alive().Has(seat)
+	}
+	return false
 }

@@ -41,6 +41,9 @@ func (cfg *Config) defaults() {
 	if cfg.EmptyLobbyExpiry == 0 {
 		cfg.EmptyLobbyExpiry = DefaultEmptyLobbyExpiry
 	}
+	if cfg.NightTick <= 0 {
+		cfg.NightTick = DefaultNightTick
+	}
 }
 
 // Check validates settings and returns the ruleset and timings they name.
@@ -76,7 +79,7 @@ func newRoom(cfg Config, t store.Table, set Settings, rules engine.Ruleset, tm T
 		seats: make([]seatState, set.Setup.Players()+1),
 	}
 	r.frames = make([]*frameBuf, len(r.seats))
-	r.framed = make([]bool, len(r.seats))
+	r.finalTick = -1
 	r.life, r.endLife = context.WithCancel(context.Background())
 	if r.cfg.Log == nil {
 		r.cfg.Log = slog.New(slog.DiscardHandler)
@@ -156,7 +159,7 @@ func Resume(cfg Config, t store.Table, seats []store.Seat, log []engine.Event, c
 			return nil, err
 		}
 		r.setGame(g, log)
-		r.countSeqs(0)
+		r.markSent(len(log)) // whatever waited for a tick reaches each seat in its welcome
 		if from := r.table.Status; r.repairStatus() {
 			r.cfg.Log.Warn("table status repaired from its log", "from", string(from), "to", string(r.table.Status))
 			r.saveTable()

@@ -56,3 +56,58 @@ func (o Out) Release() {
 		o.buf.release()
 	}
 }
+
+// Seat frames of one broadcast are padded to one length, a multiple of
+// Bucket, with spaces after the closing brace: white space JSON ignores, so
+// every parser reads the frame as it was.
+const Bucket = 64
+
+// AnswerLen is the length of every reply, error and pong (a longer one is
+// padded to the next multiple of it), so that an accepted command, a
+// refusal and the answer to a ping look alike on the wire. It holds the
+// longest refusal of every catalog language with room to spare.
+const AnswerLen = 512
+
+// padJSON is the frame a seat gets when a broadcast has nothing for it.
+const padJSON = `{"v":1,"type":"pad"}`
+
+// bucket rounds n up to a multiple of Bucket.
+func bucket(n int) int { return (n + Bucket - 1) / Bucket * Bucket }
+
+// spaces is what padTo copies from.
+var spaces = [1024]byte{}
+
+func init() {
+	for i := range spaces {
+		spaces[i] = ' '
+	}
+}
+
+// padTo appends spaces to b until it is n bytes long.
+func padTo(b []byte, n int) []byte {
+	for len(b) < n {
+		b = append(b, spaces[:min(n-len(b), len(spaces))]...)
+	}
+	return b
+}
+
+// padFrame is a pad of n bytes in a pooled buffer held once, by the caller.
+func padFrame(n int) *frameBuf {
+	fb := framePool.Get().(*frameBuf)
+	fb.b = padTo(append(fb.b[:0], padJSON...), n)
+	fb.refs.Store(1)
+	return fb
+}
+
+// PadAnswer pads the frame of a reply, an error or a pong to AnswerLen, or
+// to the next multiple of it when it is longer.
+func PadAnswer(b []byte) []byte {
+	n := max(AnswerLen, (len(b)+AnswerLen-1)/AnswerLen*AnswerLen)
+	return padTo(b, n)
+}
+
+// AnswerFrame encodes a reply, an error or a pong padded as PadAnswer
+// says, in one allocation.
+func AnswerFrame(m wire.ServerMessage) []byte {
+	return PadAnswer(m.AppendFrame(make([]byte, 0, AnswerLen)))
+}

@@ -13,6 +13,7 @@ package room_test
 // deadline is set from the instant the previous one ended.
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -65,7 +66,7 @@ type fixture struct {
 	cfg     room.Config
 	r       *room.Room
 	host    string         // the host's token
-	tokens  map[int]string // the seats' tokens, as join got them
+	tokens  map[int]string // the seats' tokens, by seat (join)
 	dropped atomic.Int64
 }
 
@@ -219,14 +220,26 @@ type frame struct {
 
 // client is one connection's far end.
 type client struct {
-	f       *fixture
-	sub     *room.Sub
-	seat    int
-	frames  []frame
+	f      *fixture
+	sub    *room.Sub
+	seat   int
+	frames []frame // every frame but the pads
+	// wire is every frame as it would go on the wire, pads included, in
+	// order, each with the clock's time when the client read it.
+	wire    []wireFrame
 	replies []*room.Reply
 	view    *wire.View // the latest view received
+	fresh   bool       // a view came since the client last moved (randomMove)
 	closed  bool       // the room closed Out
 	nextID  int64
+}
+
+// wireFrame is one frame's length and kind, and when it was read.
+type wireFrame struct {
+	at    time.Duration // since t0
+	size  int
+	typ   string
+	kinds []string // its events' kinds
 }
 
 // drain reads everything queued for the client without blocking and returns
@@ -258,14 +271,30 @@ func (c *client) take(o room.Out) {
 	if err != nil {
 		c.f.t.Fatalf("seat %d: %v", c.seat, err)
 	}
+	wf := wireFrame{at: c.f.clk.Now().Sub(t0), size: len(o.Frame), typ: fr.msg.Type}
+	for _, e := range fr.msg.Events {
+		wf.kinds = append(wf.kinds, e.Kind)
+	}
+	c.wire = append(c.wire, wf)
+	if fr.msg.Type == "pad" {
+		if body := bytes.TrimRight(o.Frame, " "); string(body) != `{"v":1,"type":"pad"}` {
+			c.f.t.Fatalf("seat %d: a pad with more than the pad: %q", c.seat, o.Frame)
+		}
+		return
+	}
 	if fr.msg.View != nil {
 		c.view = fr.msg.View
+		c.fresh = true
 	}
 	c.frames = append(c.frames, fr)
 }
 
 func decodeFrame(data []byte) (frame, error) {
 	fr := frame{raw: data}
+	// Padding is spaces after the closing brace, nothing else.
+	if body := bytes.TrimRight(data, " "); len(body) == 0 || body[len(body)-1] != '}' {
+		return fr, fmt.Errorf("a frame padded with more than spaces after its end: %q", data)
+	}
 	if err := json.Unmarshal(data, &fr.msg); err != nil {
 		return fr, fmt.Errorf("bad frame %s: %v", data, err)
 	}
@@ -395,10 +424,11 @@ func hasKind(frames []frame, kind string) bool {
 }
 
 // randomMove picks uniformly among the moves the client's view lists as
-// legal, "nothing" included.
+// legal, "nothing" included, once per view: a move waits for the view it
+// leads to (at night, the next tick).
 func (c *client) randomMove(src *rng.Source) (wire.ClientMessage, bool) {
 	v := c.view
-	if v == nil || v.Phase == "ended" {
+	if v == nil || v.Phase == "ended" || !c.fresh {
 		return wire.ClientMessage{}, false
 	}
 	var opts []wire.ClientMessage
@@ -431,6 +461,7 @@ func (c *client) randomMove(src *rng.Source) (wire.ClientMessage, bool) {
 	if i == len(opts) {
 		return wire.ClientMessage{}, false
 	}
+	c.fresh = false
 	return opts[i], true
 }
 

@@ -104,6 +104,7 @@ func (r *Room) scheduleUntil(deadline time.Time) {
 			r.timeout()
 		}
 	}))
+	r.scheduleTicks()
 }
 
 // saveClock writes the game's clock to the store; a failure is logged and
@@ -129,6 +130,7 @@ func (r *Room) saveClock() error {
 
 // timeout ends the current step as RULES.md says: whoever has not acted passed.
 func (r *Room) timeout() {
+	r.lastTick()
 	if err := r.apply(engine.Command{Verb: engine.Next}); err != nil {
 		r.cfg.Log.Error("timeout", "err", err)
 		// Try again shortly: the store may be back.
@@ -269,6 +271,9 @@ func (r *Room) afterEvents(first int, clk store.Clock, newStep bool) {
 		if !r.paused {
 			r.scheduleUntil(clk.Deadline)
 		}
+	}
+	if !r.holding() {
+		r.mafiaLines = nil // the night is over: its talk too
 	}
 	r.broadcast(first)
 	if r.game.Ended() {

@@ -71,6 +71,11 @@ type Config struct {
 	// network address (default DefaultSeatsPerAddress; negative: no
 	// limit). A join with the host's token is not counted against it.
 	SeatsPerAddress int
+	// NightTick is the night's delivery cadence (default 1 s of the room's
+	// clock): what only some seats may see at night waits for the next
+	// tick, when every connected seat gets the same two frames (see
+	// night.go).
+	NightTick time.Duration
 }
 
 // The defaults of a room's watch on who is at the table (presence.go).
@@ -131,6 +136,10 @@ const (
 	// CodeExpired: the table was left in the lobby by everyone and has
 	// expired.
 	CodeExpired engine.Code = "expired"
+	// CodeChatBusy: more of the mafia's lines wait for the night's ticks
+	// than the night has ticks left for (the server refuses with it too,
+	// a table's chat at its rate).
+	CodeChatBusy engine.Code = "chat_busy"
 )
 
 // noSuchSeat refuses a seat number a client gave (n) that is not one of the
@@ -214,17 +223,32 @@ type Room struct {
 	// once when the game is made (see setGame).
 	viewRules wire.Rules
 	// scratch, wview and wevents are reused by every message (see message).
-	scratch   wire.ViewScratch
-	wview     wire.View
-	wevents   []wire.Event
-	frames    []*frameBuf    // broadcast's frame for each seat (see broadcast)
-	framed    []bool         // whether frames[seat] is encoded yet
-	vis       []engine.Event // see visible
-	stopping  bool
-	endedAt   time.Time
-	botDone   engine.SeatSet // bots done with the current step
-	botQueued engine.SeatSet // bots with a turn scheduled (bot delay)
-	seqs      []int          // events each seat (0: spectators) has been sent
+	scratch wire.ViewScratch
+	wview   wire.View
+	wevents []wire.Event
+	frames  []*frameBuf    // broadcast's frame for each seat (see broadcast)
+	vis     []engine.Event // see visible
+	// sent is how much of the log every seat has been sent (the seqs
+	// count it): at night, events only some seats may see wait in
+	// log[sent:] for the next tick.
+	sent int
+	// floor is the least length of the current step's seat frames (see
+	// deliver): what the step's private events add fits under it.
+	floor int
+	// mafiaLines are the mafia's chat lines waiting for a night tick.
+	mafiaLines []mafiaLine
+	// finalTick is the step whose last night tick (at its deadline) has
+	// been sent (-1: none).
+	finalTick int
+	// welcomes caches the length of the welcomes from a log position (see
+	// welcomeLen), while welcomeKey holds.
+	welcomes   map[int]int
+	welcomeKey welcomeKey
+	stopping   bool
+	endedAt    time.Time
+	botDone    engine.SeatSet // bots done with the current step
+	botQueued  engine.SeatSet // bots with a turn scheduled (bot delay)
+	seqs       []int          // events each seat (0: spectators) has been sent
 	// lobbyDirty: a connection was dropped while sending; the lobby (who is
 	// connected) goes out once the current request is done.
 	lobbyDirty bool

@@ -3,6 +3,7 @@ package room_test
 import (
 	"fmt"
 	"testing"
+	"time"
 
 	"mafia/engine"
 	"mafia/rng"
@@ -312,13 +313,24 @@ func TestNoFrameRevealsAnotherSeatsSecrets(t *testing.T) {
 	}
 }
 
-func TestAtNightOnlyThoseWhoActHearOfIt(t *testing.T) {
-	f := newFixture(t, settings(t, 7, fastTimings), nil)
+// nightTimings have a night of three ticks: at 1 s, 2 s and the deadline.
+var nightTimings = map[string]int64{"speech": 1000, "defence": 500, "tie_speech": 500, "last_words": 500,
+	"night": 3000, "vote": 500}
+
+// TestAtNightEverySeatGetsTheSameFramesAtEachTick: what the night roles do
+// reaches nobody when they do it (only their replies); at each tick every
+// seat gets two frames, each of the same length for every seat (slot A:
+// the actors' events and views, the others a pad; slot B: pads, as nobody
+// chats), and every tick of the night has the same lengths; spectators
+// hear nothing until the morning, which reaches everyone at once.
+func TestAtNightEverySeatGetsTheSameFramesAtEachTick(t *testing.T) {
+	f := newFixture(t, settings(t, 7, nightTimings), nil)
 	cs := f.fillWithPeople(7)
 	watch := f.attach("")
 	host := f.hostClient()
 	host.must(hostAction("start", 0))
-	all := append([]*client{watch, host}, cs[1:]...)
+	seated := cs[1:]
+	all := append([]*client{watch, host}, seated...)
 	drainAll(all...)
 	roles := f.truth()
 	don := seatsOf(roles, is(engine.Don))[0]
@@ -326,47 +338,113 @@ func TestAtNightOnlyThoseWhoActHearOfIt(t *testing.T) {
 	det := seatsOf(roles, is(engine.Detective))[0]
 	doc := seatsOf(roles, is(engine.Doctor))[0]
 	victim := seatsOf(roles, is(engine.Citizen))[0]
-	before := map[*client]int{}
-	for _, c := range all {
-		before[c] = len(c.frames)
+	mark := func() map[*client]int {
+		m := map[*client]int{}
+		for _, c := range all {
+			m[c] = len(c.wire)
+		}
+		return m
 	}
+	before := mark()
 
-	// The clock stands still while every night role acts.
+	// The clock stands still while every night role acts: nothing but the
+	// replies.
 	cs[maf].must(command("kill", victim))
 	cs[don].must(command("kill", victim))
 	cs[don].must(command("check", det))
 	cs[det].must(command("check", don))
 	cs[doc].must(command("heal", det))
 	drainAll(all...)
-
-	want := map[int]int{don: 3, maf: 2, det: 1, doc: 1} // everyone else: nothing at all
 	for _, c := range all {
-		got := len(c.frames) - before[c]
-		if got != want[c.seat] {
-			t.Errorf("seat %d (%v) got %d frames during the night, want %d: %q", c.seat, roleOf(roles, c.seat), got,
-				want[c.seat], kinds(c.frames[before[c]:]))
+		if n := len(c.wire) - before[c]; n != 0 {
+			t.Errorf("seat %d (%v) got %d frames when the night roles acted, want none", c.seat, roleOf(roles, c.seat), n)
 		}
 	}
-	// The check answers reached the checkers alone, right away.
+
+	// tick checks one tick: two frames a seat, each slot of one length;
+	// nothing for the spectator and the seatless host. It returns the
+	// slots' lengths and each seat's slot A frame.
+	tick := func(what string) (a, b int, slotA map[int]wireFrame) {
+		t.Helper()
+		before := mark()
+		f.advance(time.Second)
+		drainAll(all...)
+		slotA = map[int]wireFrame{}
+		for _, c := range all {
+			got := c.wire[before[c]:]
+			if c.seat == 0 {
+				if len(got) != 0 {
+					t.Errorf("%s: a connection without a seat got %d frames", what, len(got))
+				}
+				continue
+			}
+			if len(got) != 2 {
+				t.Fatalf("%s: seat %d (%v) got %d frames, want 2", what, c.seat, roleOf(roles, c.seat), len(got))
+			}
+			if a == 0 {
+				a, b = got[0].size, got[1].size
+			}
+			if got[0].size != a || got[1].size != b {
+				t.Errorf("%s: seat %d (%v) got frames of %d and %d bytes, seat 1 %d and %d", what, c.seat,
+					roleOf(roles, c.seat), got[0].size, got[1].size, a, b)
+			}
+			if got[1].typ != "pad" {
+				t.Errorf("%s: seat %d's slot B is a %q with nobody chatting", what, c.seat, got[1].typ)
+			}
+			slotA[c.seat] = got[0]
+		}
+		return a, b, slotA
+	}
+	a1, b1, slotA := tick("the first tick")
+	want := map[int][]string{don: {"mafia_chose", "mafia_chose", "checked"}, maf: {"mafia_chose", "mafia_chose"},
+		det: {"checked"}, doc: {"healed"}}
+	for _, c := range seated {
+		if w := want[c.seat]; w == nil {
+			if slotA[c.seat].typ != "pad" {
+				t.Errorf("seat %d (%v) who did nothing got a %q", c.seat, roleOf(roles, c.seat), slotA[c.seat].typ)
+			}
+		} else if got := kinds(c.frames[len(c.frames)-1:]); fmt.Sprint(got) != fmt.Sprint(w) {
+			t.Errorf("seat %d (%v) heard %v at the tick, want %v", c.seat, roleOf(roles, c.seat), got, w)
+		}
+	}
+	// The check answers reached the checkers alone, at the tick.
 	if a := cs[det].view.Seats[don-1].Check; a != "mafia" {
 		t.Errorf("the detective's answer about the Don: %q", a)
 	}
 	if a := cs[don].view.Seats[det-1].Check; a != "detective" {
 		t.Errorf("the Don's answer about the detective: %q", a)
 	}
+	a2, b2, _ := tick("the second tick")
+	if a2 != a1 || b2 != b1 {
+		t.Errorf("the second tick's frames are %d and %d bytes, the first's %d and %d", a2, b2, a1, b2)
+	}
 
-	// In the morning everyone hears the same news at once.
-	f.advance(timingsOf(fastTimings).Night)
-	var morning []string
+	// At the deadline the last tick, then the morning: the same news to
+	// everyone at once, in frames of one length for every seat.
+	before = mark()
+	f.advance(time.Second)
+	drainAll(all...)
+	morning, size := "", 0
 	for _, c := range all {
-		frs := c.drain()
-		if len(frs) != 1 {
-			t.Fatalf("seat %d got %d frames in the morning", c.seat, len(frs))
+		got := c.wire[before[c]:]
+		if c.seat == 0 {
+			if len(got) != 1 || got[0].typ != "update" {
+				t.Fatalf("a connection without a seat got %d frames in the morning, want the morning's update", len(got))
+			}
+		} else {
+			if len(got) != 3 || got[0].size != a1 || got[1].size != b1 {
+				t.Fatalf("seat %d got %d frames at the deadline, want the last tick (%d and %d bytes) and the morning", c.seat, len(got), a1, b1)
+			}
+			if size == 0 {
+				size = got[2].size
+			} else if got[2].size != size {
+				t.Errorf("seat %d's morning is %d bytes, another's %d", c.seat, got[2].size, size)
+			}
 		}
-		k := fmt.Sprint(kinds(frs))
-		if morning == nil {
-			morning = kinds(frs)
-		} else if k != fmt.Sprint(morning) {
+		k := fmt.Sprint(kinds(c.frames[len(c.frames)-1:]))
+		if morning == "" {
+			morning = k
+		} else if k != morning {
 			t.Errorf("seat %d heard %s in the morning, others %v", c.seat, k, morning)
 		}
 	}

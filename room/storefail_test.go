@@ -2,21 +2,11 @@ package room_test
 
 import (
 	"bytes"
-	"encoding/json"
 	"testing"
 	"time"
 
 	"mafia/room"
 )
-
-// eventsOf is every event a client was sent, as the JSON it came in.
-func eventsOf(c *client) []json.RawMessage {
-	var out []json.RawMessage
-	for _, fr := range c.frames {
-		out = append(out, fr.events...)
-	}
-	return out
-}
 
 // quiet fails the test if any client was sent an event since its last
 // drain: what the store did not commit, nobody may see.

@@ -107,7 +107,11 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 		refusals: rate.NewLimiter(rate.Limit(s.cfg.Limits.FloodRate), s.cfg.Limits.FloodBurst)}
 	sub, aerr := rm.AttachNotify(context.Background(), token, since, wc.notify)
 	hw := &hijackWriter{ResponseWriter: w}
-	c, err := websocket.Accept(hw, r, &websocket.AcceptOptions{InsecureSkipVerify: true, OnPingReceived: wc.pinged})
+	// No compression: it would squeeze the padding that keeps every seat's
+	// frames of one length (docs/protocol.md, "Frame lengths"). The Origin
+	// was checked above.
+	c, err := websocket.Accept(hw, r, &websocket.AcceptOptions{InsecureSkipVerify: true, OnPingReceived: wc.pinged,
+		CompressionMode: websocket.CompressionDisabled})
 	if err != nil {
 		if aerr == nil {
 			rm.Detach(sub)
@@ -431,9 +435,11 @@ func (wc *peer) pingNow() {
 	}
 }
 
+// replyFrame renders an answer in the connection's language, padded to
+// room.AnswerLen: an accepted command, a refusal and a pong look alike.
 func (s *Server) replyFrame(lang string, rep *room.Reply) []byte {
 	if rep.Err == nil {
-		return wire.Encode(wire.ServerMessage{Type: "reply", ID: rep.ID})
+		return room.AnswerFrame(wire.ServerMessage{Type: "reply", ID: rep.ID})
 	}
 	var e *engine.Error
 	if !errors.As(rep.Err, &e) {
@@ -441,7 +447,7 @@ func (s *Server) replyFrame(lang string, rep *room.Reply) []byte {
 		e = &engine.Error{Code: room.CodeInternal}
 	}
 	s.metrics.errors.WithLabelValues(string(e.Code)).Inc()
-	return wire.Encode(wire.ServerMessage{Type: "error", ID: rep.ID, Code: string(e.Code), Message: s.cfg.Render(lang, e)})
+	return room.AnswerFrame(wire.ServerMessage{Type: "error", ID: rep.ID, Code: string(e.Code), Message: s.cfg.Render(lang, e)})
 }
 
 func (s *Server) writeError(c *websocket.Conn, lang string, id int64, err error) {

@@ -125,6 +125,7 @@ type player struct {
 	c     *wsConn
 
 	view     *wire.View
+	fresh    bool // a view came since the last move
 	deadline int64
 	events   []wire.Event // every event sent to this seat, across connections
 	keep     bool         // keep every frame's bytes in frames
@@ -185,7 +186,7 @@ func (p *player) absorb(data []byte, m wire.ServerMessage) {
 		p.frames = append(p.frames, data)
 	}
 	if m.View != nil {
-		p.view = m.View
+		p.view, p.fresh = m.View, true
 	}
 	switch m.Type {
 	case "welcome", "update", "warning":
@@ -230,15 +231,17 @@ func (p *player) request(ctx context.Context, m wire.ClientMessage) (int64, erro
 	return id, nil
 }
 
-// act makes one random legal move if the seat has one and is not waiting.
+// act makes one random legal move if the seat has one and is not waiting,
+// once per view (at night a move's view comes at the next tick).
 func (p *player) act(ctx context.Context) error {
 	v := p.view
-	if p.seat == 0 || p.waiting != 0 || v == nil || v.Phase == "ended" {
+	if p.seat == 0 || p.waiting != 0 || !p.fresh || v == nil || v.Phase == "ended" {
 		return nil
 	}
 	if p.hold != nil && p.hold(p) {
 		return nil
 	}
+	p.fresh = false
 	if m, ok := client.RandomMove(v, &p.src); ok {
 		_, err := p.request(ctx, m)
 		return err

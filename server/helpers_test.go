@@ -96,16 +96,19 @@ var loopback = []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8"), netip.MustPa
 var fastTimings = map[string]int64{"speech": 5000, "defence": 5000, "tie_speech": 5000, "last_words": 5000, "night": 150, "vote": 400}
 
 // playRandomly plays one seat to the end of the game with random legal
-// moves, one request at a time, and returns every frame it received.
+// moves, one request at a time and one per view (at night a move's view
+// comes at the next tick), and returns every frame it received.
 func playRandomly(ctx context.Context, c *client.Conn, seed uint64) ([][]byte, error) {
 	src := rng.New(seed)
 	var frames [][]byte
 	waiting := int64(0)
+	fresh := c.View != nil
 	act := func() error {
 		v := c.View
-		if waiting != 0 || v == nil || v.Phase == "ended" {
+		if waiting != 0 || !fresh || v == nil || v.Phase == "ended" {
 			return nil
 		}
+		fresh = false
 		if m, ok := client.RandomMove(v, &src); ok {
 			id, err := c.Send(ctx, m)
 			waiting = id
@@ -134,6 +137,7 @@ func playRandomly(ctx context.Context, c *client.Conn, seed uint64) ([][]byte, e
 		if (m.Type == "reply" || m.Type == "error") && m.ID == waiting {
 			waiting = 0
 		}
+		fresh = fresh || m.View != nil
 		if c.View != nil && c.View.Phase == "ended" {
 			return frames, nil
 		}

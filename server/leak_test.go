@@ -308,7 +308,12 @@ func (s *scan) frame(data []byte, kinds map[string]int) error {
 		return fmt.Errorf("a frame for seat %d", m.Seat)
 	}
 	switch m.Type {
-	case "welcome", "update", "warning", "reply", "error", "pong":
+	case "pad":
+		if body := strings.TrimRight(string(data), " "); body != `{"v":1,"type":"pad"}` {
+			return fmt.Errorf("a pad with more than the pad: %q", data)
+		}
+		return nil
+	case "welcome", "update", "warning", "reply", "error", "pong", "chat":
 	default:
 		return fmt.Errorf("unexpected frame type %q", m.Type)
 	}

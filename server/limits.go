@@ -12,6 +12,7 @@ import (
 	"golang.org/x/time/rate"
 
 	"mafia/engine"
+	"mafia/room"
 	"mafia/internal/httpguard"
 )
 
@@ -36,8 +37,9 @@ const (
 	// tables still in the lobby as it may have (429).
 	CodeTooManyTables engine.Code = "too_many_tables"
 	// CodeChatBusy refuses a chat line when the table's chat (or the
-	// sender's share of it) is at its rate; the line is not posted.
-	CodeChatBusy engine.Code = "chat_busy"
+	// sender's share of it) is at its rate; the line is not posted. It is
+	// the room's code for a full night queue of the mafia's lines too.
+	CodeChatBusy = room.CodeChatBusy
 	// CodeFlood is the last frame of a connection that kept sending frames
 	// that were refused; the server then closes it (1008 "flood").
 	CodeFlood engine.Code = "flood"

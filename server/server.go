@@ -56,6 +56,9 @@ type Config struct {
 	// SeatsPerAddress bounds the seats of one table joined from one
 	// address (default room.DefaultSeatsPerAddress; negative: no limit).
 	SeatsPerAddress int
+	// NightTick is the rooms' night delivery cadence (room.Config.NightTick;
+	// default 1 s).
+	NightTick time.Duration
 }
 
 // Server is the running service.
@@ -131,7 +134,7 @@ func New(cfg Config) *Server {
 func (s *Server) roomConfig() room.Config {
 	m := s.metrics
 	return room.Config{
-		Store: s.cfg.Store, Clock: s.cfg.Clock, Log: s.log, SendBuffer: s.cfg.SendBuffer,
+		Store: s.cfg.Store, Clock: s.cfg.Clock, Log: s.log, SendBuffer: s.cfg.SendBuffer, NightTick: s.cfg.NightTick,
 		SeatsPerAddress: s.cfg.SeatsPerAddress,
 		Metrics: room.Metrics{
 			Command: func(d time.Duration, ok bool) {

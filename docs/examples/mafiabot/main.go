@@ -140,6 +140,7 @@ type bot struct {
 	host                     bool
 	seq                      int // events received so far: the ?since= of a reconnect
 	view                     *view
+	fresh                    bool // a view came since the last move
 	paused                   bool
 	waiting                  int64 // id of the request in flight, 0 if none
 	nextID                   int64
@@ -236,6 +237,10 @@ func (b *bot) session() (bool, error) {
 // whether the game is over.
 func (b *bot) handle(ctx context.Context, m serverMessage) bool {
 	switch m.Type {
+	case "pad":
+		// What every seat gets when the server has nothing for it (frames
+		// of one length for everyone): nothing to read, nothing to do.
+		return false
 	case "welcome", "update":
 		if m.Type == "welcome" && m.Seq-len(m.Events) != b.seq {
 			// The server sent everything from the start (our since did not fit).
@@ -252,7 +257,7 @@ func (b *bot) handle(ctx context.Context, m serverMessage) bool {
 			if b.view != nil && b.view.Step != m.View.Step {
 				b.nominated = false // a new step: a new speech
 			}
-			b.view = m.View
+			b.view, b.fresh = m.View, true
 		}
 		if m.Type == "welcome" && b.host && b.view == nil {
 			b.send(ctx, clientMessage{Type: "host", Action: "add_bots"})
@@ -298,7 +303,9 @@ func (b *bot) narrate(e event) {
 // act sends one legal move, if there is one and no request is in flight.
 func (b *bot) act(ctx context.Context) {
 	v := b.view
-	if v == nil || b.waiting != 0 || b.paused || v.Phase == "ended" {
+	// One move per view: at night a move's new view comes at the server's
+	// next tick, after the reply, and the old view still lists the move.
+	if v == nil || !b.fresh || b.waiting != 0 || b.paused || v.Phase == "ended" {
 		return
 	}
 	l := v.Legal
@@ -331,6 +338,7 @@ func (b *bot) act(ctx context.Context) {
 	// The move is for this step only: if the step ends before it arrives,
 	// the server refuses it (stale_step) instead of applying it to the next.
 	m.Step = v.Step
+	b.fresh = false
 	b.waiting = b.send(ctx, m)
 }
 

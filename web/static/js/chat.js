@@ -1,8 +1,9 @@
-// chat.js: the table's chats, open as the rules allow (room/requests.go):
-// the town's to the player who holds the floor (to everyone before the
-// start), the mafia's to the living mafia at night, the dead's to the dead,
-// the spectators and everyone once the game is over. The messages are kept
-// for the tab's life (sessionStorage), so a reload keeps them.
+// chat.js: the table's chats, open as the rules allow (room/chat.go): the
+// town's to the player who holds the floor (to every seat before the start
+// and after the end), the mafia's to the living mafia at night, the dead's
+// to the dead while the game goes on. Spectators read the town's chat and
+// write nowhere. The messages are kept for the tab's life (sessionStorage),
+// so a reload keeps them.
 
 import { h, patch } from './dom.js';
 import { t } from './i18n.js';
@@ -55,9 +56,9 @@ export class Chat {
     const me = v && st.seat ? (v.seats || [])[st.seat - 1] || {} : {};
     const alive = me.alive !== false;
     const ended = v && v.phase === 'ended';
-    const out = [{ ch: 'town', open: !v || (st.seat && SPEECHES.has(v.phase) && v.speaker === st.seat) }];
-    if (v && st.seat && isMafia(v.role)) out.push({ ch: 'mafia', open: v.phase === 'night' && alive });
-    if (v && (!st.seat || !alive || ended)) out.push({ ch: 'dead', open: true });
+    const out = [{ ch: 'town', open: !!st.seat && (!v || ended || (SPEECHES.has(v.phase) && v.speaker === st.seat)) }];
+    if (v && st.seat && isMafia(v.role)) out.push({ ch: 'mafia', open: v.phase === 'night' && alive && !ended });
+    if (v && st.seat && !alive) out.push({ ch: 'dead', open: !ended });
     return out;
   }
 
@@ -83,7 +84,7 @@ export class Chat {
     this.button.textContent = t('web.chat.send');
     this.input.disabled = !cur.open;
     this.button.disabled = !cur.open;
-    this.hint.textContent = cur.open ? '' : t(`web.chat.closed_${this.tab}`);
+    this.hint.textContent = cur.open ? '' : t(st.seat ? `web.chat.closed_${this.tab}` : 'web.chat.closed_spectator');
     this.hint.hidden = !!cur.open;
   }
 

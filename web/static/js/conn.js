@@ -2,12 +2,21 @@
 // in its HttpOnly cookie, so a reload or a new connection resumes the seat
 // with no prompt. A dropped connection comes back by itself, with backoff,
 // asking only for the events after those it has (?since=).
+//
+// At night the page's own traffic must not show that its player acts
+// (docs/protocol.md, "Frame lengths"): it sends exactly one frame
+// a second, the next request waiting or else a ping, each padded with
+// spaces to a multiple of NIGHT_PAD bytes. The server's frames need nothing
+// of the page: pads are ignored, and JSON.parse reads the spaces after a
+// frame as the white space they are.
 
 import { current } from './i18n.js';
 
 const PING_EVERY = 15000; // a ping, to find a dead connection
 const PING_WAIT = 8000; // how long an answer may take
 const REQUEST_WAIT = 10000;
+const NIGHT_EVERY = 1000; // the night's beat: the server's night tick
+const NIGHT_PAD = 512;
 
 export class Conn {
   /**
@@ -28,6 +37,9 @@ export class Conn {
     this.timer = null;
     this.pingTimer = null;
     this.lastRx = 0;
+    this.night = false;
+    this.nightTimer = null;
+    this.queue = []; // requests waiting for the night's next beat
     this.onOnline = () => this.reconnectNow();
     this.onVisible = () => { if (document.visibilityState === 'visible') this.check(); };
     window.addEventListener('online', this.onOnline);
@@ -59,6 +71,7 @@ export class Conn {
       this.lastRx = Date.now();
       let m;
       try { m = JSON.parse(ev.data); } catch { return; }
+      if (m.type === 'pad') return; // the same frame every seat gets: nothing for the page
       if (m.type === 'welcome') {
         welcome = true;
         this.attempt = 0;
@@ -140,27 +153,65 @@ export class Conn {
   }
 
   /** send sends a request and resolves with the server's reply or error
-   * frame; a lost connection resolves with {type:'error', code:'network'}. */
+   * frame; a lost connection resolves with {type:'error', code:'network'}.
+   * At night it waits for the night's next beat. */
   send(msg) {
     return new Promise((resolve) => {
-      if (!this.ws || this.ws.readyState !== WebSocket.OPEN) {
-        resolve({ type: 'error', code: 'network' });
+      if (this.night) {
+        this.queue.push({ msg, resolve });
         return;
       }
-      const id = ++this.nextID;
-      const timer = setTimeout(() => {
-        this.waiting.delete(id);
-        resolve({ type: 'error', code: 'network' });
-      }, REQUEST_WAIT);
-      this.waiting.set(id, { done: resolve, timer });
-      this.ws.send(JSON.stringify({ v: 1, id, ...msg }));
+      this.transmit(msg, resolve);
     });
+  }
+
+  transmit(msg, resolve) {
+    if (!this.ws || this.ws.readyState !== WebSocket.OPEN) {
+      resolve({ type: 'error', code: 'network' });
+      return;
+    }
+    const id = ++this.nextID;
+    const timer = setTimeout(() => {
+      this.waiting.delete(id);
+      resolve({ type: 'error', code: 'network' });
+    }, REQUEST_WAIT);
+    this.waiting.set(id, { done: resolve, timer });
+    let text = JSON.stringify({ v: 1, id, ...msg });
+    if (this.night) {
+      const n = new TextEncoder().encode(text).length;
+      text += ' '.repeat(Math.ceil(n / NIGHT_PAD) * NIGHT_PAD - n);
+    }
+    this.ws.send(text);
+  }
+
+  /** setNight starts or stops the night's beat: one frame a second. */
+  setNight(on) {
+    if (on === this.night) return;
+    this.night = on;
+    clearInterval(this.nightTimer);
+    this.nightTimer = null;
+    if (on) {
+      this.nightTimer = setInterval(() => this.beat(), NIGHT_EVERY);
+      return;
+    }
+    for (const q of this.queue.splice(0)) this.transmit(q.msg, q.resolve);
+  }
+
+  beat() {
+    if (!this.ws || this.ws.readyState !== WebSocket.OPEN) {
+      for (const q of this.queue.splice(0)) q.resolve({ type: 'error', code: 'network' });
+      return;
+    }
+    const q = this.queue.shift();
+    if (q) this.transmit(q.msg, q.resolve);
+    else this.transmit({ type: 'ping' }, () => {});
   }
 
   stop() {
     this.stopped = true;
     clearTimeout(this.timer);
     clearTimeout(this.pingTimer);
+    clearInterval(this.nightTimer);
     window.removeEventListener('online', this.onOnline);
     document.removeEventListener('visibilitychange', this.onVisible);
     if (this.ws) {

@@ -89,6 +89,10 @@ export function tableScreen(id, { navigate, announce }) {
 
   function onMessage(m) {
     if (m.now) st.offset = m.now - Date.now();
+    if (m.view && st.waitView) {
+      st.waitView = false;
+      st.busy = false;
+    }
     const before = { step: step(), phase: st.view && st.view.phase, deadline: st.deadline };
     switch (m.type) {
       case 'welcome': {
@@ -143,6 +147,8 @@ export function tableScreen(id, { navigate, announce }) {
         serverNow() >= before.deadline - 600) {
       signal('end');
     }
+    // A seat's own traffic at night: one padded frame a second (conn.js).
+    conn.setNight(!!(st.seat && st.view && st.view.phase === 'night'));
     schedule();
   }
 
@@ -165,8 +171,12 @@ export function tableScreen(id, { navigate, announce }) {
   async function request(msg) {
     st.busy = true;
     schedule();
+    const night = msg.type === 'command' && st.view && st.view.phase === 'night';
     const r = await conn.send(msg);
-    st.busy = false;
+    // At night a command's new view comes at the next tick of the night's
+    // clock: the moves stay closed until it does.
+    st.waitView = night && r.type !== 'error';
+    st.busy = st.waitView;
     if (r.type === 'error') {
       showAlert(r.code === 'network' ? t('web.error.network') : r.message || t('error.generic'));
     } else if (st.alert) {
