@@ -12,8 +12,8 @@ import (
 	"golang.org/x/time/rate"
 
 	"mafia/engine"
-	"mafia/room"
 	"mafia/internal/httpguard"
+	"mafia/room"
 )
 
 // Codes of the server's limits (catalog id "error.<code>").
