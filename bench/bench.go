@@ -104,13 +104,14 @@ type Result struct {
 	P99ms              float64          `json:"p99_ms"`
 	P999ms             float64          `json:"p999_ms"`
 	MaxMs              float64          `json:"max_ms"`
-	// NightCommands is how many of Commands were sent at night: measured
-	// to their reply, which comes before their view (at the next night
-	// tick). DayP50ms and DayP99ms are the other commands' latency alone,
-	// the figure comparable with runs before the night's cadence.
-	NightCommands uint64  `json:"night_commands"`
-	DayP50ms      float64 `json:"day_p50_ms"`
-	DayP99ms      float64 `json:"day_p99_ms"`
+	// HeldCommands is how many of Commands were sent at night or in a
+	// vote: measured to their reply, which comes before their view (at the
+	// next night tick, or when the vote closes). DayP50ms and DayP99ms are
+	// the other commands' latency alone (a speech's nomination or pass,
+	// whose reply follows its view).
+	HeldCommands uint64  `json:"held_commands"`
+	DayP50ms     float64 `json:"day_p50_ms"`
+	DayP99ms     float64 `json:"day_p99_ms"`
 	// ViewDelayP50ms and ViewDelayP99ms are, for a server on this machine
 	// (nil for another), the time from the server stamping an update
 	// ("now", in whole milliseconds) to a seat reading it: the part of the
@@ -164,7 +165,7 @@ type run struct {
 	framesAll atomic.Int64
 	pads      atomic.Int64
 	commands  atomic.Uint64
-	night     atomic.Uint64 // commands sent at night
+	held      atomic.Uint64 // commands sent at night or in a vote
 	dayLat    Histogram     // the latency of the commands sent by day
 	finished  atomic.Int64
 	finAll    atomic.Int64
@@ -397,7 +398,7 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 	}
 	res.DayP50ms, res.DayP99ms = ms(r.dayLat.Quantile(0.5)), ms(r.dayLat.Quantile(0.99))
 	res.Frames, res.Pads = r.frames.Load(), r.pads.Load()
-	res.Commands, res.NightCommands = r.commands.Load(), r.night.Load()
+	res.Commands, res.HeldCommands = r.commands.Load(), r.held.Load()
 	res.GamesFinished = r.finished.Load()
 	if res.WindowSeconds > 0 {
 		res.FramesPerSec = float64(res.Frames) / res.WindowSeconds
@@ -459,13 +460,14 @@ func (r *run) pad() {
 	}
 }
 
-// command records one move's latency; night says it was sent at night.
-func (r *run) command(d time.Duration, night bool) {
+// command records one move's latency; held says it was sent at night or in
+// a vote (its view comes later than its reply).
+func (r *run) command(d time.Duration, held bool) {
 	if r.measuring.Load() {
 		r.commands.Add(1)
 		r.lat.Record(d)
-		if night {
-			r.night.Add(1)
+		if held {
+			r.held.Add(1)
 		} else {
 			r.dayLat.Record(d)
 		}
@@ -672,8 +674,8 @@ func (res Result) Summary() string {
 	s += fmt.Sprintf("commands %d (%.0f/s), refusals %d\n", res.Commands, res.CommandsPerSec, res.Refusals)
 	s += fmt.Sprintf("latency command->reply: p50 %.2f ms, p90 %.2f ms, p99 %.2f ms, p99.9 %.2f ms, max %.2f ms\n",
 		res.P50ms, res.P90ms, res.P99ms, res.P999ms, res.MaxMs)
-	s += fmt.Sprintf("  by day (the reply follows the view): p50 %.2f ms, p99 %.2f ms; %d commands at night (their view comes at the next night tick)\n",
-		res.DayP50ms, res.DayP99ms, res.NightCommands)
+	s += fmt.Sprintf("  speeches (the reply follows the view): p50 %.2f ms, p99 %.2f ms; %d commands at night or in a vote (their view comes at the next night tick or the vote's close)\n",
+		res.DayP50ms, res.DayP99ms, res.HeldCommands)
 	if res.ViewDelayP50ms != nil && res.ViewDelayP99ms != nil {
 		s += fmt.Sprintf("from the server's stamp on a view to reading it: p50 %.0f ms, p99 %.0f ms (whole ms)\n",
 			*res.ViewDelayP50ms, *res.ViewDelayP99ms)

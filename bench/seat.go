@@ -111,7 +111,7 @@ type seat struct {
 	waiting   int64      // the id of the request in flight, 0 when none
 	ctl       chan error // answers a host action (nil: the request is a move)
 	sentAt    time.Time
-	sentNight bool // the move in flight was sent at night
+	sentHeld  bool // the move in flight was sent at night or in a vote
 	scheduled bool
 	timer     *time.Timer
 	ended     bool
@@ -214,7 +214,7 @@ func (s *seat) absorb(kind frameKind, data []byte) (ended, now bool) {
 			s.ctl <- err
 			s.ctl = nil
 		} else {
-			s.r.command(time.Since(s.sentAt), s.sentNight)
+			s.r.command(time.Since(s.sentAt), s.sentHeld)
 			if m.Type == "error" {
 				s.r.refused(m.Code)
 			}
@@ -309,7 +309,7 @@ func (s *seat) act() {
 	s.nextID++
 	m.ID = s.nextID
 	s.waiting = m.ID
-	s.sentAt, s.sentNight = time.Now(), v.Phase == "night"
+	s.sentAt, s.sentHeld = time.Now(), heldPhase(v.Phase)
 	s.mu.Unlock()
 	// Sent without a context to watch (a watch per write costs more than
 	// the write): the connection is closed when the seat's context ends.
@@ -343,4 +343,15 @@ func (s *seat) control(m wire.ClientMessage) error {
 	case <-s.ctx.Done():
 		return s.ctx.Err()
 	}
+}
+
+// heldPhase reports whether a move made in phase p gets its view later
+// than its reply: at night (at the next night tick) and in a vote (when the
+// vote closes). Such a move is measured to its reply.
+func heldPhase(p string) bool {
+	switch p {
+	case "night", "vote", "revote", "all_vote":
+		return true
+	}
+	return false
 }

@@ -17,7 +17,8 @@ import (
 // night's actions, the votes) can add, so that within a step the length
 // does not show whether or whose private event a broadcast carries.
 // Spectators hold no card: their frames are not equalised. At night,
-// events only some seats may see wait for the next tick (night.go).
+// events only some seats may see wait for the next tick (night.go); in a
+// vote, for its close (defers).
 
 // setGame makes g, with its log, the room's game, and converts its rules
 // for the views once.
@@ -93,10 +94,10 @@ func (r *Room) message(typ string, s engine.Seat, evs []engine.Event) wire.Serve
 }
 
 // broadcast lets the seats see the events just appended, log[from:]: at
-// once, or at night, when none of them is one every seat sees, at the
-// next tick.
+// once, or, when none of them is one every seat sees, at night at the
+// next tick and in a vote when it closes (see defers).
 func (r *Room) broadcast(from int) {
-	if r.holding() {
+	if r.defers() {
 		public := false
 		for _, e := range r.log[from:] {
 			public = public || shared(e)
@@ -108,9 +109,20 @@ func (r *Room) broadcast(from int) {
 	r.deliver()
 }
 
-// holding reports whether events only some seats may see wait for a tick.
+// holding reports whether events only some seats may see wait for a tick:
+// the night's.
 func (r *Room) holding() bool {
 	return r.game != nil && !r.game.Ended() && r.game.Phase() == engine.PhaseNight
+}
+
+// defers reports whether events only some seats may see wait: at night
+// for the next tick; in a vote, a revote or an all-vote (whose only such
+// events are the votes, each its voter's alone until the close) for the
+// vote's close, when every seat gets its frame anyway. A vote is then
+// answered by its reply alone: nobody's traffic moves with it, and no
+// other seat needs a pad.
+func (r *Room) defers() bool {
+	return r.holding() || (r.game != nil && !r.game.Ended() && isVote(r.game.Phase()))
 }
 
 // Allowances for what a step's private events can add to a seat's frame

@@ -459,3 +459,47 @@ func roleOf(roles []engine.Role, s int) engine.Role {
 	}
 	return roles[s]
 }
+
+// TestAVoteIsAnsweredByItsReplyAlone: while a vote runs, a vote reaches
+// nobody when it is cast — not the other seats, not even its voter, whose
+// reply is its only answer — so no seat's traffic moves with a vote and
+// none needs a pad; at the close every seat gets one frame, its own vote's
+// event among the voter's, all of one length.
+func TestAVoteIsAnsweredByItsReplyAlone(t *testing.T) {
+	_, cs, host, watch, _ := toTheRevote(t) // five of the six have voted
+	all := append([]*client{watch, host}, cs[1:]...)
+	drainAll(all...)
+	for _, c := range cs[1:6] {
+		if hasKind(c.frames, "vote_cast") {
+			t.Fatalf("seat %d heard its vote before the close", c.seat)
+		}
+	}
+	before := map[*client]int{}
+	for _, c := range all {
+		before[c] = len(c.wire)
+	}
+	cs[6].must(command("vote", 3)) // the last vote: the vote closes at once
+	drainAll(all...)
+	size := 0
+	for _, c := range cs[1:] {
+		got := c.wire[before[c]:]
+		if len(got) != 1 {
+			t.Fatalf("seat %d got %d frames as the last vote closed the vote, want 1: %+v", c.seat, len(got), got)
+		}
+		if size == 0 {
+			size = got[0].size
+		}
+		if got[0].size != size {
+			t.Errorf("seat %d's frame at the close is %d bytes, seat 1's %d", c.seat, got[0].size, size)
+		}
+		own := 0
+		for _, k := range got[0].kinds {
+			if k == "vote_cast" {
+				own++
+			}
+		}
+		if own != 1 || got[0].kinds[len(got[0].kinds)-1] == "vote_cast" {
+			t.Errorf("seat %d heard %v at the close, want its own vote_cast before the close", c.seat, got[0].kinds)
+		}
+	}
+}

@@ -81,6 +81,12 @@ export function renderActions(st, ctx) {
       }
       break;
     case 'vote': case 'revote': {
+      // A vote's view comes when the vote closes: until then the page says
+      // what it sent.
+      if (st.waitView && st.sent && st.sent.verb === 'vote') {
+        note(t('web.act.voted', { Seat: st.sent.target }));
+        break;
+      }
       const ok = new Set(legal.vote || []);
       const list = (v.candidates || []).filter((s) => ok.has(s));
       for (const s of ok) if (!list.includes(s)) list.push(s);
@@ -94,7 +100,9 @@ export function renderActions(st, ctx) {
       break;
     }
     case 'all_vote':
-      if (legal.all_vote) {
+      if (st.waitView && st.sent && st.sent.verb === 'all_vote') {
+        note(t(st.sent.yes ? 'web.act.answered_yes' : 'web.act.answered_no'));
+      } else if (legal.all_vote) {
         out.push(h('h3', {}, t('web.act.all_vote')));
         out.push(h('div', { class: 'targets', role: 'group', 'aria-label': t('web.act.all_vote') },
           h('button', {

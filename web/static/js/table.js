@@ -7,7 +7,7 @@ import { t, tn, current } from './i18n.js';
 import { Conn } from './conn.js';
 import { api } from './api.js';
 import { narrate, phaseName } from './narrate.js';
-import { SPEECHES, timingOf } from './names.js';
+import { SPEECHES, VOTES, timingOf } from './names.js';
 import { renderSeats } from './seats.js';
 import { renderActions } from './actions.js';
 import { renderCard, renderCandidates, renderChecks, renderHost, renderLog } from './panels.js';
@@ -22,7 +22,7 @@ export function tableScreen(id, { navigate, announce }) {
   const st = {
     id, seat: 0, host: false, lobby: null, view: null, events: [], seq: 0,
     deadline: 0, paused: false, offset: 0, conn: 'connecting', refused: null, gone: false,
-    alert: null, busy: false, copied: false, left: false, foulTools: false,
+    alert: null, busy: false, copied: false, left: false, foulTools: false, waitView: false, sent: null,
     cardHidden: sessionStorage.getItem(`mafia.card.${id}`) === 'hidden',
   };
   const el = h('div', { class: 'screen table' });
@@ -87,11 +87,16 @@ export function tableScreen(id, { navigate, announce }) {
     message: onMessage,
   });
 
+  // HELD are the steps whose moves' views come later than their replies:
+  // the night (at its next tick) and the votes (at their close).
+  const HELD = new Set(['night', ...VOTES]);
+
   function onMessage(m) {
     if (m.now) st.offset = m.now - Date.now();
     if (m.view && st.waitView) {
       st.waitView = false;
       st.busy = false;
+      st.sent = null;
     }
     const before = { step: step(), phase: st.view && st.view.phase, deadline: st.deadline };
     switch (m.type) {
@@ -171,11 +176,13 @@ export function tableScreen(id, { navigate, announce }) {
   async function request(msg) {
     st.busy = true;
     schedule();
-    const night = msg.type === 'command' && st.view && st.view.phase === 'night';
-    const r = await conn.send(msg);
     // At night a command's new view comes at the next tick of the night's
-    // clock: the moves stay closed until it does.
-    st.waitView = night && r.type !== 'error';
+    // clock, and a vote's when the vote closes: the moves stay closed until
+    // it does, and the page says what was sent (st.sent) meanwhile.
+    const held = msg.type === 'command' && st.view && HELD.has(st.view.phase);
+    const r = await conn.send(msg);
+    st.waitView = held && r.type !== 'error';
+    st.sent = st.waitView ? msg : null;
     st.busy = st.waitView;
     if (r.type === 'error') {
       showAlert(r.code === 'network' ? t('web.error.network') : r.message || t('error.generic'));
