@@ -17,8 +17,9 @@ import (
 //   - within a night, every tick's first frame (slot A) has one length:
 //     the night's floor holds whatever the night roles do and whenever
 //     (their moves come at random moments of the night);
-//   - within a vote, the frames of the votes (one voter sees each) have one
-//     length.
+//   - within a vote, the frames that carry votes (only on a public
+//     broadcast before the close: a vote alone is answered by its reply,
+//     TestAVoteIsAnsweredByItsReplyAlone) have one length.
 func TestFrameLengthsWithinAStep(t *testing.T) {
 	big := engine.Setup{Don: 1, Mafia: 8, Maniac: 1, Detective: 1, Doctor: 1, Citizens: 8}
 	cases := []struct {

@@ -503,3 +503,46 @@ func TestAVoteIsAnsweredByItsReplyAlone(t *testing.T) {
 		}
 	}
 }
+
+// TestAFoulInAVoteDoesNotShowWhetherAnyoneVoted: a public broadcast while
+// a vote runs (the host's foul) carries each voter's own vote to its voter;
+// every seat's frame has one length, the same as a foul's before anyone
+// voted: the vote's floor covers a vote.
+func TestAFoulInAVoteDoesNotShowWhetherAnyoneVoted(t *testing.T) {
+	_, cs, host, watch, vote := toTheVote(t)
+	all := append([]*client{watch, host}, cs[1:]...)
+	drainAll(all...)
+	foul := func(what string) int {
+		t.Helper()
+		before := map[*client]int{}
+		for _, c := range cs[1:] {
+			before[c] = len(c.wire)
+		}
+		host.must(at(hostAction("foul", 6), vote))
+		drainAll(all...)
+		size := 0
+		for _, c := range cs[1:] {
+			got := c.wire[before[c]:]
+			if len(got) != 1 {
+				t.Fatalf("%s: seat %d got %d frames, want 1", what, c.seat, len(got))
+			}
+			if size == 0 {
+				size = got[0].size
+			}
+			if got[0].size != size {
+				t.Errorf("%s: seat %d's frame is %d bytes, seat 1's %d", what, c.seat, got[0].size, size)
+			}
+		}
+		return size
+	}
+	before := foul("a foul before any vote")
+	for s, c := range map[int]int{1: 2, 2: 3, 3: 2, 4: 3, 5: 3} {
+		cs[s].must(at(command("vote", c), vote))
+	}
+	if after := foul("a foul after five votes"); after != before {
+		t.Errorf("a foul's frames are %d bytes after five votes, %d before any: the length shows the votes", after, before)
+	}
+	if !hasKind(cs[1].frames, "vote_cast") || hasKind(cs[6].frames, "vote_cast") {
+		t.Error("the voters' own votes did not ride on the foul's frame to them alone")
+	}
+}

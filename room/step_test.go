@@ -23,6 +23,17 @@ func at(m wire.ClientMessage, step int) wire.ClientMessage {
 // a spectator's, and the vote's step, with seat 6's vote still unsent.
 func toTheRevote(t *testing.T) (f *fixture, cs []*client, host, watch *client, vote int) {
 	t.Helper()
+	f, cs, host, watch, vote = toTheVote(t)
+	for s, c := range map[int]int{1: 2, 2: 2, 3: 2, 4: 3, 5: 3} {
+		cs[s].must(at(command("vote", c), vote))
+	}
+	return f, cs, host, watch, vote
+}
+
+// toTheVote plays a 6-seat table of people to day 1's vote between seats 2
+// and 3, nobody having voted yet.
+func toTheVote(t *testing.T) (f *fixture, cs []*client, host, watch *client, vote int) {
+	t.Helper()
 	tm := timingsOf(fastTimings)
 	f = newFixture(t, settings(t, 6, fastTimings), nil)
 	cs = f.fillWithPeople(6)
@@ -43,11 +54,7 @@ func toTheRevote(t *testing.T) (f *fixture, cs []*client, host, watch *client, v
 		t.Fatalf("no vote: the spectator is in %q", watch.phase())
 	}
 	drainAll(cs...)
-	vote = cs[6].view.Step
-	for s, c := range map[int]int{1: 2, 2: 2, 3: 2, 4: 3, 5: 3} {
-		cs[s].must(at(command("vote", c), vote))
-	}
-	return f, cs, host, watch, vote
+	return f, cs, host, watch, cs[6].view.Step
 }
 
 // TestAVoteSentForTheVoteIsNotCountedInTheRevote is issue 17's case: seat
