@@ -232,13 +232,11 @@ func lastStepStart(log []engine.Event) int {
 	return 0
 }
 
+// stepStart reports whether an event of kind k begins a step that runs on
+// the clock: every step's beginning (engine.EventKind.BeginsStep) but the
+// game's end.
 func stepStart(k engine.EventKind) bool {
-	switch k {
-	case engine.EvNightBegan, engine.EvLastWords, engine.EvSpeech, engine.EvDefence,
-		engine.EvVoteBegan, engine.EvTieSpeech, engine.EvAllVoteBegan:
-		return true
-	}
-	return false
+	return k.BeginsStep() && k != engine.EvGameEnded
 }
 
 // initBots gives each bot seat its player. The bots draw from a seed of

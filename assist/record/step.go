@@ -15,22 +15,14 @@ import "mafia/engine"
 // step now).
 const CodeStaleStep engine.Code = "stale_step"
 
-// beginsStep reports whether an event of kind k begins a step.
-func beginsStep(k engine.EventKind) bool {
-	switch k {
-	case engine.EvNightBegan, engine.EvLastWords, engine.EvSpeech, engine.EvDefence,
-		engine.EvVoteBegan, engine.EvTieSpeech, engine.EvAllVoteBegan:
-		return true
-	}
-	return false
-}
-
 // StepOf returns the step number of a game whose event log is log: 0 before
-// the first night, then one more for each step that began.
+// the first night, then one more for each step that began
+// (engine.EventKind.BeginsStep), the number the online views carry
+// (engine.Game.Step).
 func StepOf(log []engine.Event) int {
 	n := 0
 	for _, e := range log {
-		if beginsStep(e.Kind) {
+		if e.Kind.BeginsStep() {
 			n++
 		}
 	}

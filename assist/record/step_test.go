@@ -14,6 +14,7 @@ func TestTheStepCountsTheEventsThatBeginAStep(t *testing.T) {
 	begins := map[engine.EventKind]bool{
 		engine.EvNightBegan: true, engine.EvLastWords: true, engine.EvSpeech: true, engine.EvDefence: true,
 		engine.EvVoteBegan: true, engine.EvTieSpeech: true, engine.EvAllVoteBegan: true,
+		engine.EvGameEnded: true, // the end is a step too, as in engine.Game.Step
 	}
 	for k := engine.EvGameStarted; ; k++ {
 		if k.String() == "?" {
