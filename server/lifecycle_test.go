@@ -36,6 +36,27 @@ func roundTrip(ctx context.Context, t *testing.T, ts *testServer, table string) 
 	return status, e.Error.Code
 }
 
+// awaitGone waits until the table's lobby shows seat's person gone: the
+// server notices a closed connection when its reader fails, apart from any
+// request of the test's, so one round trip through the room may come first.
+func awaitGone(ctx context.Context, t *testing.T, ts *testServer, table string, seat int) {
+	t.Helper()
+	for {
+		l, err := ts.api.Table(ctx, table)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !l.Seats[seat-1].Connected {
+			return
+		}
+		select {
+		case <-ctx.Done():
+			t.Fatalf("seat %d still shows connected", seat)
+		case <-time.After(5 * time.Millisecond):
+		}
+	}
+}
+
 // TestLifecycle_AnAbandonedGameFreezesAndIsNotLoadedAtStart: on a real
 // server (its rooms on a fake clock), a game whose people all left freezes
 // after the grace time; a restarted server does not load it (it costs
@@ -62,7 +83,7 @@ func TestLifecycle_AnAbandonedGameFreezesAndIsNotLoadedAtStart(t *testing.T) {
 		}
 	}
 	host.close()
-	roundTrip(ctx, t, ts, id) // the room has seen the connection go
+	awaitGone(ctx, t, ts, id, 1) // the room has seen the connection go
 	clk.Advance(room.DefaultFreezeAfter)
 	roundTrip(ctx, t, ts, id)
 	l, err := ts.api.Table(ctx, id)
