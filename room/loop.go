@@ -25,6 +25,8 @@ func (r *Room) run() {
 		for _, t := range r.timers {
 			t.Stop()
 		}
+		stopTimer(&r.absence)
+		stopTimer(&r.linger)
 		for s := range r.subs {
 			r.drop(s)
 		}
@@ -72,6 +74,14 @@ func (r *Room) later(d time.Duration, f func()) Timer {
 		case <-r.done:
 		}
 	})
+}
+
+// stopTimer stops *t, if it is set, and clears it.
+func stopTimer(t *Timer) {
+	if *t != nil {
+		(*t).Stop()
+		*t = nil
+	}
 }
 
 func (r *Room) stopTimers() {
@@ -393,7 +403,8 @@ func (r *Room) maybeLinger() {
 		return
 	}
 	at := r.endedAt
-	r.later(r.cfg.Linger, func() {
+	stopTimer(&r.linger) // the linger counts from the last connection's close
+	r.linger = r.later(r.cfg.Linger, func() {
 		if len(r.subs) == 0 && (r.frozen || (r.game.Ended() && r.endedAt == at)) {
 			r.stopping = true
 		}

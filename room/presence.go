@@ -35,6 +35,7 @@ func isPerson(sub *Sub) bool { return sub.Host || sub.Seat != 0 }
 func (r *Room) personCame() (unfrozen bool) {
 	r.persons++
 	r.presenceGen++
+	stopTimer(&r.absence)
 	if r.frozen {
 		r.unfreeze()
 		return true
@@ -65,6 +66,7 @@ func (r *Room) watchAbsence() {
 	}
 	r.presenceGen++
 	gen := r.presenceGen
+	stopTimer(&r.absence) // one watch at a time: the new one counts from now
 	switch {
 	case r.game == nil:
 		d := r.cfg.LobbyExpiry
@@ -74,7 +76,7 @@ func (r *Room) watchAbsence() {
 		if d < 0 {
 			return
 		}
-		r.later(d, func() {
+		r.absence = r.later(d, func() {
 			if r.presenceGen == gen && r.persons == 0 && r.game == nil {
 				r.expire()
 			}
@@ -83,7 +85,7 @@ func (r *Room) watchAbsence() {
 		if r.cfg.FreezeAfter < 0 {
 			return
 		}
-		r.later(r.cfg.FreezeAfter, func() {
+		r.absence = r.later(r.cfg.FreezeAfter, func() {
 			if r.presenceGen == gen && r.persons == 0 {
 				r.freeze()
 			}

@@ -259,6 +259,12 @@ type Room struct {
 	// that a stale freeze or expiry does nothing (presence.go).
 	hostPaused, frozen   bool
 	persons, presenceGen int
+	// absence is the pending freeze or expiry of a table nobody is at, and
+	// linger the pending stop of an ended or frozen room nobody is
+	// connected to: one of each at a time, each replaced (stopped) when
+	// the count starts again, so that comings and goings leave no timers
+	// behind.
+	absence, linger Timer
 	// expired is set once the table has expired: the stopped room then
 	// refuses with CodeExpired.
 	expired atomic.Bool
