@@ -77,9 +77,13 @@ func (r *Room) seatByHash(h string) engine.Seat {
 	return 0
 }
 
-// Detach disconnects a client; its seat keeps its place.
+// Detach disconnects a client; its seat keeps its place. Unlike Submit it
+// is never refused for a full inbox: it waits for room there (not for the
+// room to act on it), or until the room stops. A detach lost to a busy
+// moment would leave the seat "connected" and the table, which counts who
+// is at it, never freezing or expiring.
 func (r *Room) Detach(sub *Sub) {
-	_ = r.post(func() {
+	f := func() {
 		if sub.dead {
 			return
 		}
@@ -88,7 +92,11 @@ func (r *Room) Detach(sub *Sub) {
 			r.broadcastLobby()
 		}
 		r.maybeLinger()
-	})
+	}
+	select {
+	case r.inbox <- f:
+	case <-r.done:
+	}
 }
 
 // Submit queues a client's message; the answer is queued for sub as a
