@@ -22,9 +22,7 @@ func (r *Room) ctx() (context.Context, context.CancelFunc) {
 func (r *Room) run() {
 	defer func() {
 		r.endLife()
-		for _, t := range r.timers {
-			t.Stop()
-		}
+		r.stopTimers()
 		stopTimer(&r.absence)
 		stopTimer(&r.linger)
 		for s := range r.subs {
@@ -89,6 +87,7 @@ func (r *Room) stopTimers() {
 		t.Stop()
 	}
 	r.timers = r.timers[:0]
+	stopTimer(&r.retry)
 }
 
 // schedule sets the current step's deadline left from now, with the warning.
@@ -143,13 +142,15 @@ func (r *Room) timeout() {
 	r.lastTick()
 	if err := r.apply(engine.Command{Verb: engine.Next}); err != nil {
 		r.cfg.Log.Error("timeout", "err", err)
-		// Try again shortly: the store may be back.
+		// Try again shortly: the store may be back. One retry at a time,
+		// however long the store fails.
 		step := r.step
-		r.timers = append(r.timers, r.later(time.Second, func() {
+		stopTimer(&r.retry)
+		r.retry = r.later(time.Second, func() {
 			if r.step == step && !r.paused {
 				r.timeout()
 			}
-		}))
+		})
 		return
 	}
 	r.settle()

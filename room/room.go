@@ -215,7 +215,8 @@ type Room struct {
 	deadline time.Time
 	left     time.Duration
 	paused   bool
-	timers   []Timer
+	timers   []Timer // the current step's (stopTimers)
+	retry    Timer   // the step's end, tried again while the store fails (timeout)
 	subs     map[*Sub]struct{}
 	bots     []*bot.Random
 	view     engine.View
