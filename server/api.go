@@ -241,7 +241,7 @@ func (s *Server) createTable(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	quota, err := s.guards.createAllowed(s.guard.ClientAddr(r), s.cfg.Clock.Now(), s.lobbyTables(), s.inLobby)
+	quota, err := s.guards.createAllowed(s.guard.ClientAddr(r), s.cfg.Clock.Now(), s.lobbyTables())
 	if err != nil {
 		s.fail(w, r, err)
 		return

@@ -156,11 +156,14 @@ func (l Limits) withDefaults(fileLimit uint64) Limits {
 // keeps pointers to its address's and its table's entries, whose limiters
 // are safe without mu, so that no frame takes the lock.
 type guards struct {
-	lim    Limits
-	mu     sync.Mutex
-	conns  int
-	addrs  map[netip.Prefix]*addrState
-	tables map[string]*tableGuard
+	lim Limits
+	// inLobby reports whether a table is still in the lobby (it takes the
+	// server's lock: guards.mu, then Server.mu, never the other way).
+	inLobby func(id string) bool
+	mu      sync.Mutex
+	conns   int
+	addrs   map[netip.Prefix]*addrState
+	tables  map[string]*tableGuard
 	// grown counts addrs entries made since the last sweep.
 	grown int
 	// pending counts tables being made now.
@@ -187,8 +190,8 @@ type tableGuard struct {
 	seatChat   map[engine.Seat]*rate.Limiter // (mu)
 }
 
-func newGuards(lim Limits) *guards {
-	return &guards{lim: lim, addrs: map[netip.Prefix]*addrState{}, tables: map[string]*tableGuard{}}
+func newGuards(lim Limits, inLobby func(id string) bool) *guards {
+	return &guards{lim: lim, inLobby: inLobby, addrs: map[netip.Prefix]*addrState{}, tables: map[string]*tableGuard{}}
 }
 
 func limitErr(c engine.Code) error { return &engine.Error{Code: c} }
@@ -213,11 +216,13 @@ func (g *guards) addrLocked(a netip.Addr, now time.Time) *addrState {
 	return st
 }
 
-// sweepLocked forgets addresses that hold nothing and whose limiters are
-// full again: they would start over the same.
+// sweepLocked forgets addresses that hold nothing (their tables have left
+// the lobby) and whose limiters are full again: they would start over the
+// same.
 func (g *guards) sweepLocked(now time.Time) {
 	g.grown = 0
 	for k, st := range g.addrs {
+		g.pruneLocked(st)
 		if st.conns == 0 && len(st.lobby) == 0 && st.pending == 0 &&
 			st.frames.TokensAt(now) >= float64(g.lim.AddrBurst) && st.creates.TokensAt(now) >= float64(g.lim.CreateBurst) {
 			delete(g.addrs, k)
@@ -326,23 +331,31 @@ func (t *ticket) chat(seat engine.Seat, now time.Time) bool {
 	return own.AllowN(now, 1)
 }
 
+// pruneLocked forgets the address's tables that have left the lobby.
+func (g *guards) pruneLocked(st *addrState) {
+	kept := st.lobby[:0]
+	for _, id := range st.lobby {
+		if g.inLobby(id) {
+			kept = append(kept, id)
+		}
+	}
+	clear(st.lobby[len(kept):])
+	st.lobby = kept
+	if len(st.lobby) == 0 {
+		st.lobby = nil
+	}
+}
+
 // createAllowed reserves a new table for an address: refused while the
-// address has LobbyTablesPerAddr tables in the lobby (inLobby says whether
-// one still is), while the server has LobbyTables (lobbyTotal), or past
-// the address's creation rate. The reservation ends with created.
-func (g *guards) createAllowed(a netip.Addr, now time.Time, lobbyTotal int, inLobby func(id string) bool) (*addrState, error) {
+// address has LobbyTablesPerAddr tables in the lobby, while the server has
+// LobbyTables (lobbyTotal), or past the address's creation rate. The
+// reservation ends with created.
+func (g *guards) createAllowed(a netip.Addr, now time.Time, lobbyTotal int) (*addrState, error) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	st := g.addrLocked(a, now)
 	if st != nil {
-		kept := st.lobby[:0]
-		for _, id := range st.lobby {
-			if inLobby(id) {
-				kept = append(kept, id)
-			}
-		}
-		clear(st.lobby[len(kept):])
-		st.lobby = kept
+		g.pruneLocked(st)
 		if len(st.lobby)+st.pending >= g.lim.LobbyTablesPerAddr {
 			return nil, limitErr(CodeTooManyTables)
 		}

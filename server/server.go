@@ -124,8 +124,9 @@ func New(cfg Config) *Server {
 	}
 	cfg.Limits = cfg.Limits.withDefaults(files)
 	cfg.Timeouts = cfg.Timeouts.withDefaults()
-	s := &Server{cfg: cfg, log: cfg.Log, metrics: newMetrics(), guard: cfg.Guard, guards: newGuards(cfg.Limits),
+	s := &Server{cfg: cfg, log: cfg.Log, metrics: newMetrics(), guard: cfg.Guard,
 		rooms: map[string]*room.Room{}, damaged: map[string]struct{}{}, stop: make(chan struct{})}
+	s.guards = newGuards(cfg.Limits, s.inLobby)
 	s.metrics.watchStore(cfg.Store)
 	s.routes()
 	return s
