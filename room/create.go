@@ -189,17 +189,27 @@ func Resume(cfg Config, t store.Table, seats []store.Seat, log []engine.Event, c
 	}
 	r.publishLobby()
 	r.watchAbsence() // nobody is connected yet (the room is not running: no race)
-	go r.run()
-	if r.game != nil && (r.game.Ended() || r.frozen) {
-		r.post(r.maybeLinger)
-	}
-	if r.game != nil && !r.game.Ended() && !r.frozen {
-		r.post(func() {
+	// What the room does first is decided before it runs: from then on its
+	// state is its goroutine's alone.
+	var first func()
+	switch {
+	case r.game == nil:
+	case r.game.Ended() || r.frozen:
+		first = r.maybeLinger
+	default:
+		first = func() {
 			if !r.paused {
 				r.schedule(r.left)
 			}
 			r.settle()
-		})
+		}
+	}
+	go r.run()
+	if first != nil {
+		select { // never dropped (post would refuse a full inbox)
+		case r.inbox <- first:
+		case <-r.done:
+		}
 	}
 	return r, nil
 }
