@@ -67,6 +67,7 @@ type peer struct {
 	// counts the frames refused, up to a flood (see readPump).
 	lim, refusals *rate.Limiter
 	flooded       sync.Once
+	flooding      atomic.Bool // a control frame has started flood's goroutine
 
 	mu      sync.Mutex
 	sub     *room.Sub // set once attached
@@ -110,8 +111,8 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 	// No compression: it would squeeze the padding that keeps every seat's
 	// frames of one length (docs/protocol.md, "Frame lengths"). The Origin
 	// was checked above.
-	c, err := websocket.Accept(hw, r, &websocket.AcceptOptions{InsecureSkipVerify: true, OnPingReceived: wc.pinged,
-		CompressionMode: websocket.CompressionDisabled})
+	c, err := websocket.Accept(hw, r, &websocket.AcceptOptions{InsecureSkipVerify: true,
+		OnPingReceived: wc.pinged, OnPongReceived: wc.ponged, CompressionMode: websocket.CompressionDisabled})
 	if err != nil {
 		if aerr == nil {
 			rm.Detach(sub)
@@ -178,14 +179,25 @@ func (wc *peer) flood() {
 // answers itself) from the connection's rate like any frame: past it, no
 // pong, and a flood of them ends the connection. It runs on the reading
 // goroutine, inside Reader.
-func (wc *peer) pinged(context.Context, []byte) bool {
+func (wc *peer) pinged(context.Context, []byte) bool { return wc.control() }
+
+// ponged takes a WebSocket pong from the connection's rate the same way
+// (the answers to the server's own pings, one every pingEvery, too): one
+// the server never asked for is a frame like any other, and a flood of
+// them ends the connection.
+func (wc *peer) ponged(context.Context, []byte) { wc.control() }
+
+// control counts one control frame against the connection's rate and its
+// address's, reporting whether it is within them; past them it counts as
+// refused, and too many refused end the connection as a flood.
+func (wc *peer) control() bool {
 	now := wc.s.cfg.Clock.Now()
 	wc.s.metrics.framesIn.Inc()
 	if wc.lim.AllowN(now, 1) && wc.tk.frame(now) {
 		return true
 	}
-	if !wc.refusals.AllowN(now, 1) {
-		go wc.flood() // Close waits for the reader, which is here
+	if !wc.refusals.AllowN(now, 1) && wc.flooding.CompareAndSwap(false, true) {
+		go wc.flood() // (once) Close waits for the reader, which is here
 	}
 	return false
 }
