@@ -114,10 +114,10 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 	c, err := websocket.Accept(hw, r, &websocket.AcceptOptions{InsecureSkipVerify: true,
 		OnPingReceived: wc.pinged, OnPongReceived: wc.ponged, CompressionMode: websocket.CompressionDisabled})
 	if err != nil {
+		tk.release()
 		if aerr == nil {
 			rm.Detach(sub)
 		}
-		tk.release()
 		return // Accept has answered
 	}
 	c.SetReadLimit(s.cfg.MaxFrame + hardFrameSlack)
@@ -147,10 +147,11 @@ func (wc *peer) stop() {
 	wc.c.CloseNow()
 }
 
-// serve reads the connection until it ends, then detaches it from the room.
+// serve reads the connection until it ends, then closes it, gives back
+// its place in the limits, and detaches it from the room (last: a busy
+// room's full inbox makes Detach wait, and the socket is closed meanwhile).
 func (wc *peer) serve(rm *room.Room, sub *room.Sub) {
 	defer wc.s.metrics.conns.Dec()
-	defer wc.tk.release()
 	if flood := wc.s.readPump(wc.c, rm, sub, wc); flood {
 		wc.flood()
 	}
@@ -159,8 +160,9 @@ func (wc *peer) serve(rm *room.Room, sub *room.Sub) {
 	wc.mu.Lock()
 	wc.running = true // no writer starts from now on
 	wc.mu.Unlock()
-	rm.Detach(sub)
 	wc.c.CloseNow()
+	wc.tk.release()
+	rm.Detach(sub)
 }
 
 // flood ends a connection that kept sending refused frames (once): its
