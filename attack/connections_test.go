@@ -39,9 +39,9 @@ func (tg *target) dialMany(t *testing.T, table, ip string, n int) (open []*webso
 	return open, refused
 }
 
-// TestAttack_ConnectionFloodFromOneAddress: one address opens WebSockets
-// until refused: it gets its 64, every one past them is 429
-// too_many_connections, and a real player on that very table plays its
+// TestAttack_ConnectionFloodFromOneAddress (issue 17, item 5): one address
+// opens WebSockets until refused: it gets its 64, every one past them is
+// 429 too_many_connections, and a real player on that very table plays its
 // game.
 func TestAttack_ConnectionFloodFromOneAddress(t *testing.T) {
 	needAddrs(t)
@@ -58,9 +58,10 @@ func TestAttack_ConnectionFloodFromOneAddress(t *testing.T) {
 	p.play(ctx, t)
 }
 
-// TestAttack_SpectatorFloodOnOneTable: spectators from several addresses
-// crowd one table: it takes 200, the rest are 503 spectators_full, and the
-// table's seated player still connects (a second socket) and plays.
+// TestAttack_SpectatorFloodOnOneTable (issue 17, item 5): spectators from
+// several addresses crowd one table: it takes 200, the rest are 503
+// spectators_full, and the table's seated player still connects (a second
+// socket) and plays.
 func TestAttack_SpectatorFloodOnOneTable(t *testing.T) {
 	needAddrs(t)
 	t.Parallel()
@@ -90,10 +91,10 @@ func TestAttack_SpectatorFloodOnOneTable(t *testing.T) {
 	p.play(ctx, t)
 }
 
-// TestAttack_SlowBodiesAndIdleKeepAlives: connections that send a body a
-// byte at a time, headers a byte at a time, or nothing after a first
-// request are all closed by the server (after its 2 s read and idle
-// timeouts here), while a real player plays.
+// TestAttack_SlowBodiesAndIdleKeepAlives (issue 17, item 5): connections
+// that send a body a byte at a time, headers a byte at a time, or nothing
+// after a first request are all closed by the server (after its 2 s read
+// and idle timeouts here), while a real player plays.
 func TestAttack_SlowBodiesAndIdleKeepAlives(t *testing.T) {
 	needAddrs(t)
 	t.Parallel()

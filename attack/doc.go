@@ -1,16 +1,41 @@
 // Package attack is the attack suite: tests that attack a real
 // `mafia serve` (package server over a real SQLite file, its public
-// listener and its operator's listener on loopback) the way an outsider
-// would, and check that each attack is refused with its code while a real
-// player on the same server still joins, connects, gets its frames and
-// plays a game to the end.
+// listener with the host's assistant under /host/, and its operator's
+// listener, on loopback) the way an outsider would: a program with no
+// token, or with only the tokens of seats it took itself, or a foreign web
+// page's requests. Each checks that the attack is refused with its code,
+// or that what it looks for does not leak, and, where the attack is on a
+// running server, that a real player on the same server still joins,
+// connects, gets its frames and plays a game to the end.
 //
-// What it attacks: floods of connections from one address and of
-// spectators on one table, slow request bodies and idle keep-alive
-// connections, floods of table creation, floods of oversized and binary
-// frames, chat floods from many sockets, and /metrics as an oracle of the
-// night's moves. Other attacks join it as the guards against them are
-// built.
+// What it attacks, by the items of issue 17:
+//
+//   - 1, /metrics as an oracle of the night's moves (oracle_test.go);
+//   - 2, traffic analysis: a spy holding seven seats compares the lengths
+//     and moments of the frames they get over whole games
+//     (traffic_test.go);
+//   - 3, the dead's and the mafia's chat read through a socket without a
+//     token, and a spectator's posts (chat_test.go);
+//   - 4, one address taking every seat of a table while the host kicks it
+//     (seats_test.go);
+//   - 5, floods of connections from one address and of spectators on one
+//     table, slow request bodies and idle keep-alive connections
+//     (connections_test.go);
+//   - 6, many abandoned games, which must stop writing (abandoned_test.go);
+//   - 7, floods of table creation (tables_test.go);
+//   - 8, huge and hostile names, and the size of the public list
+//     (names_test.go);
+//   - 9, floods of oversized, binary and malformed frames and of chat from
+//     many sockets (frames_test.go);
+//   - 14, 15, 16, numbers that would wrap, frames a lenient decoder would
+//     bend, and a late vote landing in the revote (input_test.go);
+//   - 17, 18, a foreign page's cookie-carrying state changes behind an
+//     https proxy, and tokens in the assistant's URLs (origin_test.go).
+//
+// Items 10 to 13 (damaged rows, two servers on one file, a crash between
+// writes, a failing disk) are faults of the operator's side, not
+// something an outsider can do: package server and store/sqlite test
+// them.
 //
 // It runs on loopback only: every server listens on 127.0.0.1, port 0, and
 // the attackers take addresses of their own in 127.0.0.0/8 (which Linux

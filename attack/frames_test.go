@@ -41,10 +41,10 @@ func flood(ctx context.Context, c *websocket.Conn, typ websocket.MessageType, fr
 	}
 }
 
-// TestAttack_OversizedAndBinaryFrameFlood: sockets that pour out binary
-// frames or frames over the 4 KiB limit are told "flood" and closed (1008
-// "flood"); a frame past the hard limit closes its socket at once (1009);
-// a real player plays meanwhile.
+// TestAttack_OversizedAndBinaryFrameFlood (issue 17, item 9): sockets that
+// pour out binary frames or frames over the 4 KiB limit are told "flood"
+// and closed (1008 "flood"); a frame past the hard limit closes its socket
+// at once (1009); a real player plays meanwhile.
 func TestAttack_OversizedAndBinaryFrameFlood(t *testing.T) {
 	needAddrs(t)
 	t.Parallel()
@@ -93,12 +93,12 @@ func TestAttack_OversizedAndBinaryFrameFlood(t *testing.T) {
 	wait()
 }
 
-// TestAttack_ChatFloodFromManySockets: spectators from many addresses and
-// seats taken by the attacker pour chat into a table in the lobby; they are
-// refused (chat_busy, rate_limited) and each is closed as a flood (the
-// error flood, then 1008 "flood"); the seated real
-// player hears at most the table's chat rate (bursts of 20, then 10 a
-// second), stays connected, and plays the game.
+// TestAttack_ChatFloodFromManySockets (issue 17, item 9): spectators from
+// many addresses and seats taken by the attacker pour chat into a table in
+// the lobby; they are refused (chat_busy, rate_limited) and each is closed
+// as a flood (the error flood, then 1008 "flood"); the seated real player
+// hears at most the table's chat rate (bursts of 20, then 10 a second),
+// stays connected, and plays the game.
 func TestAttack_ChatFloodFromManySockets(t *testing.T) {
 	needAddrs(t)
 	t.Parallel()

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"os"
@@ -16,7 +17,9 @@ import (
 
 	"github.com/coder/websocket"
 
+	"mafia/assist"
 	"mafia/client"
+	"mafia/internal/httpguard"
 	"mafia/locale"
 	"mafia/rng"
 	"mafia/server"
@@ -37,8 +40,8 @@ type target struct {
 var suiteTimeouts = server.Timeouts{ReadHeader: time.Second, Read: 2 * time.Second, Write: 5 * time.Second, Idle: 2 * time.Second}
 
 // start runs a server as `mafia serve` does (its http.Server, its capped
-// listener, an operator's listener), with the default limits unless tune
-// changes them.
+// listener, the host's assistant under /host/ with the server's guard, an
+// operator's listener), with the default limits unless tune changes them.
 func start(t *testing.T, tune func(*server.Config)) *target {
 	t.Helper()
 	db, err := sqlite.Open(filepath.Join(t.TempDir(), "mafia.db"))
@@ -55,6 +58,11 @@ func start(t *testing.T, tune func(*server.Config)) *target {
 	if tune != nil {
 		tune(&cfg)
 	}
+	if cfg.Guard == nil { // the server's default, shared with the assistant as serve.go does
+		if cfg.Guard, err = httpguard.New(httpguard.Config{Origins: cfg.Origins}); err != nil {
+			t.Fatal(err)
+		}
+	}
 	srv := server.New(cfg)
 	if _, err := srv.Resume(context.Background()); err != nil {
 		t.Fatal(err)
@@ -63,7 +71,12 @@ func start(t *testing.T, tune func(*server.Config)) *target {
 	if err != nil {
 		t.Fatal(err)
 	}
-	hs := srv.HTTPServer(srv.Handler())
+	mux := http.NewServeMux()
+	host := assist.New(assist.Config{Store: db, Guard: cfg.Guard})
+	mux.Handle("/host/", host)
+	mux.Handle("/host", host)
+	mux.Handle("/", srv.Handler())
+	hs := srv.HTTPServer(mux)
 	go hs.Serve(srv.Listener(ln))
 	oln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -182,7 +195,11 @@ type player struct {
 func (tg *target) newPlayer(ctx context.Context, t *testing.T, ip string) *player {
 	t.Helper()
 	p := &player{api: &client.API{Base: tg.base, HTTP: from(ip)}}
-	created, err := p.api.Create(ctx, client.CreateRequest{Name: "a real table", Players: 5, TimingsMS: gameTimings, Public: true})
+	var opts map[string]string
+	if testing.Short() {
+		opts = map[string]string{"round_limit": "2"} // a shorter game, to its end all the same
+	}
+	created, err := p.api.Create(ctx, client.CreateRequest{Name: "a real table", Players: 5, TimingsMS: gameTimings, Public: true, Options: opts})
 	if err != nil {
 		t.Fatalf("the real player could not make a table: %v", err)
 	}
@@ -259,6 +276,11 @@ func (p *player) playErr(ctx context.Context) error {
 			return fmt.Errorf("the real player's %s: %w", a, err)
 		}
 	}
+	return p.finish(ctx)
+}
+
+// finish plays random legal moves to the game's end.
+func (p *player) finish(ctx context.Context) error {
 	src := rng.New(7)
 	var waiting int64
 	frames := 0
@@ -301,4 +323,92 @@ func closeCode(err error) (websocket.StatusCode, string) {
 		return ce.Code, ce.Reason
 	}
 	return -1, ""
+}
+
+// answer is what an HTTP request was answered: the status, the error's
+// code and sentence (empty when it was not refused), the body and the
+// cookies set.
+type answer struct {
+	status        int
+	code, message string
+	body          []byte
+	cookies       []*http.Cookie
+}
+
+// ask makes one HTTP request as an attacker would, with any headers (a
+// Cookie, an Origin, a Content-Type) and body, from hc (nil: the default
+// client, from 127.0.0.1).
+func ask(ctx context.Context, t *testing.T, hc *http.Client, method, url string, hdr map[string]string, body string) answer {
+	t.Helper()
+	if hc == nil {
+		hc = http.DefaultClient
+	}
+	req, err := http.NewRequestWithContext(ctx, method, url, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k, v := range hdr {
+		req.Header.Set(k, v)
+	}
+	resp, err := hc.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	a := answer{status: resp.StatusCode, cookies: resp.Cookies()}
+	if a.body, err = io.ReadAll(resp.Body); err != nil {
+		t.Fatal(err)
+	}
+	var e struct {
+		Error struct {
+			Code    string `json:"code"`
+			Message string `json:"message"`
+		} `json:"error"`
+	}
+	if json.Unmarshal(a.body, &e) == nil {
+		a.code, a.message = e.Error.Code, e.Error.Message
+	}
+	return a
+}
+
+// counter reads one counter of the operator's /metrics (0 if absent).
+func (tg *target) counter(ctx context.Context, t *testing.T, name string) float64 {
+	t.Helper()
+	a := ask(ctx, t, nil, "GET", tg.ops+"/metrics", nil, "")
+	if a.status != http.StatusOK {
+		t.Fatalf("the operator's /metrics: %d", a.status)
+	}
+	for _, line := range strings.Split(string(a.body), "\n") {
+		if v, ok := strings.CutPrefix(line, name+" "); ok {
+			var f float64
+			if _, err := fmt.Sscan(v, &f); err != nil {
+				t.Fatalf("%s: %q", name, line)
+			}
+			return f
+		}
+	}
+	return 0
+}
+
+// readUntil reads c until the answer (reply, error or pong) to request id
+// and returns it; other frames are absorbed into c (its view, its lobby).
+func readUntil(ctx context.Context, c *client.Conn, id int64) (wire.ServerMessage, error) {
+	for {
+		m, err := c.Read(ctx)
+		if err != nil {
+			return m, err
+		}
+		if m.ID == id && (m.Type == "reply" || m.Type == "error" || m.Type == "pong") {
+			return m, nil
+		}
+	}
+}
+
+// roundTrip sends m on c and returns its answer ("" code: accepted).
+func roundTrip(ctx context.Context, c *client.Conn, m wire.ClientMessage) (wire.ServerMessage, error) {
+	id, err := c.Send(ctx, m)
+	if err != nil {
+		return wire.ServerMessage{}, err
+	}
+	return readUntil(ctx, c, id)
 }

@@ -36,12 +36,12 @@ func poll(ctx context.Context, t *testing.T, base string, paths []string) map[st
 	return out
 }
 
-// TestAttack_MetricsOracle: an outsider polls every public endpoint,
-// /metrics and the profiler included, and watches as a spectator, while a
-// night's moves are made at a table of real players: /metrics and the
-// profiler are 404, nothing it reads changes with a move, and its socket
-// gets no frame; the players get their answers, and a real player
-// elsewhere plays a game.
+// TestAttack_MetricsOracle (issue 17, item 1): an outsider polls every
+// public endpoint, /metrics and the profiler included, and watches as a
+// spectator, while a night's moves are made at a table of real players:
+// /metrics and the profiler are 404, nothing it reads changes with a move,
+// and its socket gets no frame; the players get their answers, and a real
+// player elsewhere plays a game.
 func TestAttack_MetricsOracle(t *testing.T) {
 	t.Parallel()
 	// The seven players of the night sit from one address: the seats per

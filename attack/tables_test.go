@@ -9,10 +9,11 @@ import (
 	"mafia/client"
 )
 
-// TestAttack_TableCreationFlood: many addresses make tables as fast as
-// they can; each gets its five, every further one is 429 (too_many_tables
-// or creating_too_fast), and a real player's new table, with the player in
-// it, is listed first, above the heap of empty ones, and plays.
+// TestAttack_TableCreationFlood (issue 17, item 7): many addresses make
+// tables as fast as they can; each gets its five, every further one is 429
+// (too_many_tables or creating_too_fast), and a real player's new table,
+// with the player in it, is listed first, above the heap of empty ones, and
+// plays.
 func TestAttack_TableCreationFlood(t *testing.T) {
 	needAddrs(t)
 	t.Parallel()

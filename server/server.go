@@ -59,6 +59,10 @@ type Config struct {
 	// NightTick is the rooms' night delivery cadence (room.Config.NightTick;
 	// default 1 s).
 	NightTick time.Duration
+	// FreezeAfter is how long a game goes on with no person at its table
+	// before it freezes (room.Config.FreezeAfter; default
+	// room.DefaultFreezeAfter, the minute docs/protocol.md states).
+	FreezeAfter time.Duration
 }
 
 // Server is the running service.
@@ -136,7 +140,7 @@ func (s *Server) roomConfig() room.Config {
 	m := s.metrics
 	return room.Config{
 		Store: s.cfg.Store, Clock: s.cfg.Clock, Log: s.log, SendBuffer: s.cfg.SendBuffer, NightTick: s.cfg.NightTick,
-		SeatsPerAddress: s.cfg.SeatsPerAddress,
+		SeatsPerAddress: s.cfg.SeatsPerAddress, FreezeAfter: s.cfg.FreezeAfter,
 		Metrics: room.Metrics{
 			Command: func(d time.Duration, ok bool) {
 				m.latency.Observe(d.Seconds())
