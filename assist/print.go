@@ -201,7 +201,8 @@ func printRoundOf(p *locale.Printer, rd record.Round, who func(int) string) prin
 			if len(n.Killed) == 0 {
 				pr.Night = append(pr.Night, T("killed_none", nil))
 			} else {
-				pr.Night = append(pr.Night, T("killed", map[string]any{"Who": whos(n.Killed, who)}))
+				pr.Night = append(pr.Night, p.Plural("assist.print.killed", len(n.Killed),
+					map[string]any{"Who": whos(n.Killed, who), "Count": len(n.Killed)}))
 			}
 		}
 	}
@@ -211,7 +212,8 @@ func printRoundOf(p *locale.Printer, rd record.Round, who func(int) string) prin
 	}
 	pr.Day = append(pr.Day, T("opener", map[string]any{"Who": who(d.Opener)}))
 	if len(d.LostSpeech) > 0 {
-		pr.Day = append(pr.Day, T("lost_speech", map[string]any{"Who": whos(d.LostSpeech, who)}))
+		pr.Day = append(pr.Day, p.Plural("assist.print.lost_speech", len(d.LostSpeech),
+			map[string]any{"Who": whos(d.LostSpeech, who), "Count": len(d.LostSpeech)}))
 	}
 	for _, nm := range d.Nominations {
 		pr.Day = append(pr.Day, T("nominated", map[string]any{"By": who(nm.By), "Who": who(nm.Target)}))

@@ -36,10 +36,12 @@ func (p *Printer) Event(e engine.Event, viewer engine.Seat) string {
 	case engine.EvSkipped:
 		return n.by("event.skipped", e.Actor)
 	case engine.EvNightEnded:
-		if e.Set == 0 {
+		victims := e.Set.Len()
+		if victims == 0 {
 			return n.say("event.night_ended_none")
 		}
-		return n.say("event.night_ended")
+		n.data["Count"] = victims
+		return p.Plural("event.night_ended", victims, n.data)
 	case engine.EvPlayerOut:
 		return n.playerOut(e)
 	case engine.EvLastWords:

@@ -75,3 +75,27 @@ func TestRefusalsCountInTheRightForm(t *testing.T) {
 		}
 	}
 }
+
+// TestTheMorningCountsTheNightsVictims: the morning's sentence says how
+// many players the night took, in the form the number takes, from the
+// event's own set of victims.
+func TestTheMorningCountsTheNightsVictims(t *testing.T) {
+	for _, c := range []struct {
+		lang    Lang
+		victims []engine.Seat
+		want    string
+	}{
+		{En, []engine.Seat{3}, "1 player was killed"},
+		{En, []engine.Seat{3, 7}, "2 players were killed"},
+		{Ka, []engine.Seat{3, 7}, "ამ ღამით 2 მოთამაშე მოკლეს"},
+		{Ru, []engine.Seat{3}, "убит 1 игрок"},
+		{Ru, []engine.Seat{3, 7}, "убиты 2 игрока"},
+		{Ru, []engine.Seat{1, 2, 3, 4, 5}, "убиты 5 игроков"},
+		{En, nil, "Nobody was killed tonight."},
+	} {
+		got := New(c.lang).Event(engine.Event{Kind: engine.EvNightEnded, Set: engine.SetOf(c.victims...)}, 0)
+		if !strings.Contains(got, c.want) {
+			t.Errorf("%s, victims %v: %q does not contain %q", c.lang, c.victims, got, c.want)
+		}
+	}
+}

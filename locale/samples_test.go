@@ -80,6 +80,7 @@ var eventSamples = []struct {
 	{"skipped by you", engine.Event{Kind: engine.EvSkipped, Actor: 8}, 8},
 	{"skipped, to the host", engine.Event{Kind: engine.EvSkipped, Actor: 8}, 0},
 	{"night_ended with victims", engine.Event{Kind: engine.EvNightEnded, Set: engine.SetOf(3, 1)}, 4},
+	{"night_ended with one victim", engine.Event{Kind: engine.EvNightEnded, Set: engine.SetOf(6)}, 4},
 	{"night_ended without victims", engine.Event{Kind: engine.EvNightEnded}, 4},
 	{"player_out at night", engine.Event{Kind: engine.EvPlayerOut, Target: 3, Cause: engine.CauseNight}, 4},
 	{"player_out at night: you", engine.Event{Kind: engine.EvPlayerOut, Target: 4, Cause: engine.CauseNight}, 4},

@@ -37,7 +37,7 @@ func (p *Printer) Summary(v engine.View) []string {
 		}
 	}
 	if len(gone) > 0 {
-		out = append(out, p.T("view.out", map[string]any{"Seats": p.Seats(gone)}))
+		out = append(out, p.Plural("view.out", len(gone), map[string]any{"Count": len(gone), "Seats": p.Seats(gone)}))
 	}
 	if v.NumCandidates > 0 {
 		out = append(out, p.T("view.candidates", map[string]any{"Seats": p.Seats(v.CandidateList())}))

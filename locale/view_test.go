@@ -80,3 +80,24 @@ func TestSummaryShowsTheDayTheSpeakerAndTheCandidates(t *testing.T) {
 		}
 	}
 }
+
+func TestSummaryCountsThePlayersOutOfTheGame(t *testing.T) {
+	g := newGame(t)
+	handle(t, g, engine.Command{Verb: engine.Kill, By: 2, Target: 1})
+	handle(t, g, engine.Command{Verb: engine.Next}) // the night ends: seat 1 is out
+	one := map[Lang]string{En: "Out of the game: 1 player (1).", Ka: "თამაშიდან გავიდა 1 მოთამაშე: №1.", Ru: "Выбыл 1 игрок: №1."}
+	for l, want := range one {
+		if text := strings.Join(New(l).Summary(g.ViewFor(4)), "\n"); !strings.Contains(text, want) {
+			t.Errorf("%s: the summary lacks %q: %q", l, want, text)
+		}
+	}
+	for range 4 { // foul_limit: seat 7 is removed
+		handle(t, g, engine.Command{Verb: engine.Foul, Target: 7})
+	}
+	two := map[Lang]string{En: "Out of the game: 2 players (1 and 7).", Ka: "თამაშიდან გავიდა 2 მოთამაშე: №1 და №7.", Ru: "Выбыли 2 игрока: №1 и №7."}
+	for l, want := range two {
+		if text := strings.Join(New(l).Summary(g.ViewFor(4)), "\n"); !strings.Contains(text, want) {
+			t.Errorf("%s: the summary lacks %q: %q", l, want, text)
+		}
+	}
+}

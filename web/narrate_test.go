@@ -105,6 +105,7 @@ func TestBrowserNarrationMatchesTheServer(t *testing.T) {
 	var cases []narrationCase
 	seen := map[string]bool{}
 	kinds := map[string]bool{}
+	victims := map[int]bool{} // the mornings' counts of victims (the sentence counts them)
 	for _, log := range sampleGames(t) {
 		g, err := engine.Replay(log)
 		if err != nil {
@@ -127,6 +128,9 @@ func TestBrowserNarrationMatchesTheServer(t *testing.T) {
 				}
 				seen[string(key)] = true
 				kinds[w.Kind] = true
+				if w.Kind == "night_ended" {
+					victims[len(w.Seats)] = true
+				}
 				c := narrationCase{Event: w, Viewer: viewer, Want: map[string]string{}}
 				for l, p := range printers {
 					c.Want[l] = p.Event(ev, engine.Seat(viewer))
@@ -138,6 +142,11 @@ func TestBrowserNarrationMatchesTheServer(t *testing.T) {
 	for k := engine.EvGameStarted; k.String() != "?"; k++ {
 		if !kinds[k.String()] {
 			t.Errorf("the sample games have no %s event", k)
+		}
+	}
+	for _, n := range []int{0, 1, 2} {
+		if !victims[n] {
+			t.Errorf("the sample games have no morning with %d victims", n)
 		}
 	}
 	data, err := json.Marshal(cases)

@@ -250,11 +250,14 @@ export class Game {
     let kind = '';
     for (const e of events) {
       switch (e.kind) {
-        case 'night_ended':
+        case 'night_ended': {
           title = t('assist.ann.morning');
           kind = 'morning';
-          if (!e.seats || e.seats.length === 0) lines.push(t('assist.ann.nobody_killed'));
+          // How many the night took; the player_out events that follow say who.
+          const victims = (e.seats || []).length;
+          lines.push(victims ? plural('assist.ann.killed', victims, { Count: victims }) : t('assist.ann.nobody_killed'));
           break;
+        }
         case 'player_out':
           lines.push(t(`assist.ann.out_${e.cause}`, { Who: this.who(e.target) }));
           if (e.role) lines.push(t('assist.ann.revealed_role', { Role: name('role', e.role) }));
@@ -276,7 +279,12 @@ export class Game {
           title = t('assist.ann.all_vote_result');
           kind = 'vote';
           lines.push(plural('assist.ann.all_vote_yes', e.seats.length, { Count: e.seats.length }));
-          lines.push(t(e.yes ? 'assist.ann.all_leave' : 'assist.ann.all_stay'));
+          if (!e.yes) lines.push(t('assist.ann.all_stay'));
+          else {
+            // The candidates who leave together are this entry's player_out events.
+            const gone = events.filter((x) => x.kind === 'player_out' && x.cause === 'all').length;
+            if (gone) lines.push(plural('assist.ann.all_leave', gone, { Count: gone }));
+          }
           break;
         case 'nobody_leaves':
           lines.push(t('assist.ann.nobody_leaves'));

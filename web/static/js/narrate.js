@@ -49,7 +49,12 @@ export function narrate(e, viewer) {
     case 'healed': return by('event.healed', e.actor);
     case 'shot': return by('event.shot', e.actor);
     case 'skipped': return by('event.skipped', e.actor);
-    case 'night_ended': return say((e.seats || []).length ? 'event.night_ended' : 'event.night_ended_none');
+    case 'night_ended': {
+      const victims = (e.seats || []).length;
+      if (victims === 0) return say('event.night_ended_none');
+      data.Count = victims;
+      return tn('event.night_ended', victims, data);
+    }
     case 'player_out': {
       let line = by(`event.out_${e.cause || ''}`, e.target);
       if (you(e.target)) return line;
