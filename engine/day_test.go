@@ -7,7 +7,7 @@ import (
 	"mafia/engine"
 )
 
-// Tests of RULES.md "Day": speeches, nominations, the vote, ties, the
+// Tests of docs/rules.md "Day": speeches, nominations, the vote, ties, the
 // all-vote and last words.
 
 // deal8: 1 don, 2 mafioso, 3 detective, 4 doctor, 5..8 citizens.

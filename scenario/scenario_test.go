@@ -12,7 +12,7 @@ import (
 	"mafia/scenario"
 )
 
-// rulesDir holds the project's own scenarios, one rule of RULES.md each.
+// rulesDir holds the project's own scenarios, one rule of docs/rules.md each.
 const rulesDir = "testdata/rules"
 
 // minProjectScenarios is the least number of project scenarios the suite keeps.
