@@ -42,7 +42,7 @@ type script struct {
 
 func loadScript(t *testing.T, name string) *script {
 	t.Helper()
-	sc, err := scenario.Load(filepath.Join("..", "..", "shared", "scenarios", name))
+	sc, err := scenario.Load(filepath.Join("..", "scenario", "testdata", "examples", name))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -174,8 +174,8 @@ func (s *script) driver() driver {
 	}
 }
 
-// TestScenariosReplayedThroughTheHostsScreens plays the rule scenarios of
-// ../shared/scenarios on the host's screens (deal by hand, the scenario's
+// TestScenariosReplayedThroughTheHostsScreens plays the conformance examples
+// (scenario/testdata/examples) on the host's screens (deal by hand, the scenario's
 // house rules) and checks that the game ends where the scenario's does:
 // the same step, the same players in the game, the same result. Each
 // command the scenario says the engine refuses at night is tapped too: the

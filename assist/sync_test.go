@@ -53,7 +53,7 @@ type created struct {
 	Cards     []assist.Card   `json:"cards"`
 }
 
-// The deal of the tie scenario (shared/scenarios/04), by hand.
+// The deal of the tie scenario (scenario/testdata/examples/04), by hand.
 var roles7 = []string{"citizen", "don", "citizen", "mafia", "detective", "doctor", "citizen"}
 
 func create7(t *testing.T, ts *testServer, deal string) created {
@@ -197,7 +197,7 @@ func TestSyncRefusesWhatTheEngineRefusesWithItsCodeAndSentence(t *testing.T) {
 	}
 }
 
-// playTie plays the tie scenario's entries (shared/scenarios/04) to night 2.
+// playTie plays the tie scenario's entries (scenario/testdata/examples/04) to night 2.
 func playTie(t *testing.T, ts *testServer, c created) []record.Command {
 	t.Helper()
 	v := func(by, target int) engine.Command {

@@ -1,12 +1,13 @@
 package engine_test
 
 import (
+	"slices"
 	"testing"
 
 	"mafia/engine"
 )
 
-// Tests of RULES.md "Day": speeches, nominations, the vote, ties, the
+// Tests of docs/rules.md "Day": speeches, nominations, the vote, ties, the
 // all-vote and last words.
 
 // deal8: 1 don, 2 mafioso, 3 detective, 4 doctor, 5..8 citizens.
@@ -366,6 +367,21 @@ func TestSecondTie_Ask(t *testing.T) {
 		t.Fatalf("all-vote candidates %v, want [5 6]", got)
 	}
 	x.wantAlive(1, 2, 3, 4, 5, 6, 7, 8)
+}
+
+// TestTie_SaysWhichVoteItEnds pins the tie event's Phase: a tie in the
+// vote is PhaseVote (tie speeches follow), a tie again in the revote is
+// PhaseRevote ("shall all of them leave?" follows), so that a client telling
+// the log from the events alone can tell the two apart.
+func TestTie_SaysWhichVoteItEnds(t *testing.T) {
+	x := revoteTie(t)
+	var phases []engine.Phase
+	for _, e := range x.events(engine.EvTie) {
+		phases = append(phases, e.Phase)
+	}
+	if want := []engine.Phase{engine.PhaseVote, engine.PhaseRevote}; !slices.Equal(phases, want) {
+		t.Errorf("the ties' phases %v, want %v", phases, want)
+	}
 }
 
 func TestSecondTie_Nobody(t *testing.T) {

@@ -1,4 +1,4 @@
-// Package engine is the rules of the club's Mafia (../shared/RULES.md) as a
+// Package engine is the rules of the club's Mafia (docs/rules.md) as a
 // pure, deterministic library: setups and options, commands in, events out,
 // per-seat views, and replay.
 //

@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-// TestEndOfGame_ChecksInRulebookOrder pins RULES.md "End of the game": the
+// TestEndOfGame_ChecksInRulebookOrder pins docs/rules.md "End of the game": the
 // checks in order, the first that holds decides.
 //  1. nobody alive: draw; no mafioso and no maniac alive: town;
 //  2. the maniac and at most one other alive: maniac (1x1), and against a

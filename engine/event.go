@@ -25,7 +25,7 @@ const (
 	EvVoteBegan               // Phase (vote or revote); Roles holds the candidates, Count of them
 	EvVoteCast                // Actor voted for Target; voter only until the vote closes
 	EvVoteClosed              // Roles[voter] = the candidate counted for that voter (abstentions on the last)
-	EvTie                     // Roles holds the tied candidates in nomination order, Count of them
+	EvTie                     // Phase: the vote it ends (vote, or revote: a second tie); Roles holds the tied candidates in nomination order, Count of them
 	EvTieSpeech               // Target's tie speech begins
 	EvAllVoteBegan            // "shall all of them leave?" is asked
 	EvAllVoteCast             // Actor answered Yes; voter only until it closes

@@ -248,7 +248,9 @@ func (g *Game) closeVote() {
 			top = c
 		}
 	}
-	tie := Event{Kind: EvTie}
+	// The tie says which vote it ends (Phase: vote or revote), so that
+	// whoever reads it alone can tell the first tie from a second one.
+	tie := Event{Kind: EvTie, Phase: g.phase}
 	var tied SeatSet
 	for i := uint8(0); i < g.ncand; i++ {
 		if c := g.cand[i]; tally[c] == top {

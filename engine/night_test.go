@@ -6,7 +6,7 @@ import (
 	"mafia/engine"
 )
 
-// Tests of RULES.md "Night": the mafia's kill, the checks, the maniac's
+// Tests of docs/rules.md "Night": the mafia's kill, the checks, the maniac's
 // shots, the doctor's heals, and how they take effect together.
 
 // deal7: 1 don, 2 mafioso, 3 detective, 4 doctor, 5..7 citizens.

@@ -13,7 +13,7 @@ import (
 	"testing"
 )
 
-// The engine is a pure, deterministic library (doc.go, DESIGN.md): no clock,
+// The engine is a pure, deterministic library (doc.go): no clock,
 // no I/O, no goroutines, no global random source. This test fails the build
 // when its source (or the source of a project package it imports) breaks
 // that.

@@ -6,7 +6,7 @@ import (
 	"mafia/engine"
 )
 
-// Replay is a fold of the recorded events (DESIGN.md): it must rebuild the
+// Replay is a fold of the recorded events (doc.go): it must rebuild the
 // live game, and refuse a log that cannot be a game's with CodeBadLog and
 // the index of the bad event.
 

@@ -3,7 +3,7 @@ package engine
 // Role is a card dealt to a seat.
 type Role uint8
 
-// The roles of RULES.md. RoleNone means "unknown" in a view.
+// The roles of docs/rules.md. RoleNone means "unknown" in a view.
 const (
 	RoleNone Role = iota
 	Citizen
@@ -78,7 +78,7 @@ func (r Role) IsMafia() bool { return r == Mafioso || r == Don }
 // Phase is the step the game is in.
 type Phase uint8
 
-// The phases, named as SCENARIOS.md names them.
+// The phases, named as docs/scenarios.md names them.
 const (
 	PhaseNone Phase = iota
 	PhaseNight

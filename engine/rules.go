@@ -5,7 +5,7 @@ import (
 	"strconv"
 )
 
-// Ruleset holds every named option of RULES.md, and the engine's own
+// Ruleset holds every named option of docs/rules.md, and the engine's own
 // round_limit (docs/rulings.md). Build one with DefaultRules and change it
 // with Set; the zero value is not the default (foul_limit, round_limit).
 type Ruleset struct {
@@ -69,12 +69,12 @@ const (
 	MaxRoundLimit = 99
 )
 
-// DefaultRules returns the ruleset RULES.md gives when no option is named.
+// DefaultRules returns the ruleset docs/rules.md gives when no option is named.
 func DefaultRules() Ruleset {
 	return Ruleset{FoulLimit: DefaultFoulLimit, RoundLimit: DefaultRoundLimit}
 }
 
-// Option describes one named option: its name as RULES.md and scenarios
+// Option describes one named option: its name as docs/rules.md and scenarios
 // spell it, and its values (the first is the default). A number
 // (foul_limit, round_limit) lists no values: it takes Min..Max.
 type Option struct {
@@ -92,7 +92,7 @@ func number(name string, min, max int, field func(*Ruleset) *uint8) Option {
 	return Option{Name: name, Min: min, Max: max, field: field}
 }
 
-// Options lists every named option of RULES.md, in the rulebook's order,
+// Options lists every named option of docs/rules.md, in the rulebook's order,
 // then the engine's own round_limit (docs/rulings.md).
 var Options = []Option{
 	choice("first_night", []string{"full", "meeting"}, func(r *Ruleset) *uint8 { return &r.FirstNight }),
@@ -116,7 +116,7 @@ func findOption(name string) *Option {
 	return nil
 }
 
-// Set changes one option by name and value as RULES.md spells them. An
+// Set changes one option by name and value as docs/rules.md spells them. An
 // unknown name or value is refused with CodeUnknownOption or
 // CodeBadOptionValue and changes nothing.
 func (r *Ruleset) Set(name, value string) error {
@@ -141,7 +141,7 @@ func (r *Ruleset) Set(name, value string) error {
 	return &Error{Code: CodeBadOptionValue, Name: name, Value: value}
 }
 
-// Get returns an option's value by name as RULES.md spells it, and whether
+// Get returns an option's value by name as docs/rules.md spells it, and whether
 // the name is known.
 func (r Ruleset) Get(name string) (string, bool) {
 	o := findOption(name)

@@ -6,7 +6,7 @@ import (
 	"mafia/engine"
 )
 
-// Tests of the engine's rulings where RULES.md is silent (docs/rulings.md,
+// Tests of the engine's rulings where docs/rules.md is silent (docs/rulings.md,
 // numbered as there), and of cases the rulebook decides that the other files
 // do not reach.
 
@@ -31,7 +31,7 @@ func threeWayTie(t *testing.T, opts ...string) *game {
 	return x
 }
 
-// RULES.md Day 7: the all-vote is about those tied at the top of the revote.
+// docs/rules.md Day 7: the all-vote is about those tied at the top of the revote.
 func TestSecondTie_Ask_OnlyTheRevotesTopTied(t *testing.T) {
 	x := threeWayTie(t)
 	// revote: 5 and 6 four each, 7 one (the abstention of 9)

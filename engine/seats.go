@@ -2,10 +2,10 @@ package engine
 
 import "math/bits"
 
-// MaxSeats is the largest table RULES.md allows (custom setups of 3 to 20).
+// MaxSeats is the largest table docs/rules.md allows (custom setups of 3 to 20).
 const MaxSeats = 20
 
-// MinSeats is the smallest table RULES.md allows.
+// MinSeats is the smallest table docs/rules.md allows.
 const MinSeats = 3
 
 // Seat is a seat number, 1..N. Seat 0 is nobody, or the host as the author

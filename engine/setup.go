@@ -7,7 +7,7 @@ type Setup struct {
 	Don, Mafia, Maniac, Detective, Doctor, Citizens int
 }
 
-// presets is the table of RULES.md, by player count.
+// presets is the table of docs/rules.md, by player count.
 var presets = map[int]Setup{
 	11: {Don: 1, Mafia: 2, Maniac: 1, Detective: 1, Doctor: 1, Citizens: 5},
 	10: {Don: 1, Mafia: 2, Detective: 1, Doctor: 1, Citizens: 5},
@@ -63,7 +63,7 @@ func SetupOf(roles []Role) Setup {
 	return s
 }
 
-// Validate checks a custom setup as RULES.md states: 3 to 20 players, at
+// Validate checks a custom setup as docs/rules.md states: 3 to 20 players, at
 // least one mafioso, fewer mafiosi than everyone else, at most one each of
 // Don, detective, doctor and maniac. A maniac below 11 players is allowed
 // with a warning (CodeManiacSmallTable), not refused.

@@ -9,7 +9,7 @@ import (
 	"mafia/engine"
 )
 
-// Tests of RULES.md "Roles and teams": the preset table, custom setups, the
+// Tests of docs/rules.md "Roles and teams": the preset table, custom setups, the
 // seeded deal, and the ruleset's named options.
 
 func wantCode(t *testing.T, err error, code engine.Code) *engine.Error {
@@ -28,7 +28,7 @@ func wantCode(t *testing.T, err error, code engine.Code) *engine.Error {
 }
 
 func TestPreset_TableOfRulebook(t *testing.T) {
-	// RULES.md, "Setups by player count": players, don, mafia, maniac,
+	// docs/rules.md, "Setups": players, don, mafia, maniac,
 	// detective, doctor, citizens.
 	table := [][7]int{
 		{11, 1, 2, 1, 1, 1, 5},
@@ -274,7 +274,7 @@ func TestDeal_FixedForever(t *testing.T) {
 	}
 }
 
-// The option names and values exactly as RULES.md spells them, the default
+// The option names and values exactly as docs/rules.md spells them, the default
 // first.
 var rulebookOptions = []struct {
 	name   string

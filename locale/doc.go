@@ -4,7 +4,7 @@
 // and the strings of the user interfaces (prompts, help, the view summary).
 // The sentences live in message catalogs (catalog/active.*.toml, embedded)
 // with the plural forms each language needs; the words are the club's own
-// (see shared/GLOSSARY.md).
+// (see docs/glossary.md).
 //
 // It only renders: it must not decide anything about a game, read a Game
 // (it gets events and views that were already filtered for their reader),

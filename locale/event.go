@@ -67,6 +67,10 @@ func (p *Printer) Event(e engine.Event, viewer engine.Seat) string {
 		return n.voteClosed(e)
 	case engine.EvTie:
 		n.data["Seats"] = p.Seats(e.List())
+		if e.Phase == engine.PhaseRevote {
+			// a tie again: "shall all of them leave?" follows, not a revote
+			return n.say("event.tie_again")
+		}
 		return n.say("event.tie")
 	case engine.EvTieSpeech:
 		return n.by("event.tie_speech", e.Target)

@@ -114,6 +114,7 @@ var eventSamples = []struct {
 	{"vote_closed", ballot(engine.PhaseVote, 1, 7, 2, 7, 3, 5, 4, 7, 5, 7, 6, 3, 7, 3), 4},
 	{"vote_closed: the revote", ballot(engine.PhaseRevote, 1, 7, 2, 3, 3, 7, 4, 3), 4},
 	{"tie", list(engine.Event{Kind: engine.EvTie}, 7, 3), 4},
+	{"tie again, in the repeat vote", list(engine.Event{Kind: engine.EvTie, Phase: engine.PhaseRevote}, 7, 3), 4},
 	{"tie_speech", engine.Event{Kind: engine.EvTieSpeech, Target: 7}, 4},
 	{"tie_speech: yours", engine.Event{Kind: engine.EvTieSpeech, Target: 4}, 4},
 	{"all_vote_began", engine.Event{Kind: engine.EvAllVoteBegan}, 4},

@@ -9,7 +9,7 @@ import (
 	"mafia/room"
 )
 
-// chatRules is the chat as RULES.md and docs/protocol.md ("Chat") say,
+// chatRules is the chat as docs/rules.md and docs/protocol.md ("Chat") say,
 // written apart from the room's code: who may post in a channel, and who
 // reads a line posted now. g is nil before the start.
 type chatRules struct {

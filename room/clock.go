@@ -112,7 +112,7 @@ func (c *FakeClock) Pending() int {
 	return n
 }
 
-// Timings are a table's step lengths (RULES.md, "Timings").
+// Timings are a table's step lengths (docs/rules.md, "Timings").
 type Timings struct {
 	Speech    time.Duration `json:"speech"`
 	Defence   time.Duration `json:"defence"`
@@ -122,7 +122,7 @@ type Timings struct {
 	Vote      time.Duration `json:"vote"`
 }
 
-// DefaultTimings are RULES.md's defaults.
+// DefaultTimings are docs/rules.md's defaults.
 func DefaultTimings() Timings {
 	return Timings{Speech: 60 * time.Second, Defence: 30 * time.Second, TieSpeech: 30 * time.Second,
 		LastWords: 60 * time.Second, Night: 45 * time.Second, Vote: 20 * time.Second}

@@ -137,7 +137,7 @@ func (r *Room) saveClock() error {
 	return nil
 }
 
-// timeout ends the current step as RULES.md says: whoever has not acted passed.
+// timeout ends the current step as docs/rules.md says: whoever has not acted passed.
 func (r *Room) timeout() {
 	r.lastTick()
 	if err := r.apply(engine.Command{Verb: engine.Next}); err != nil {

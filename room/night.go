@@ -1,6 +1,6 @@
 package room
 
-// This file is the night's cadence (RULES.md: online, every night lasts the
+// This file is the night's cadence (docs/rules.md: online, every night lasts the
 // same time whichever roles are alive, and nothing visible to others shows
 // who has acted).
 //

@@ -12,7 +12,7 @@ import (
 )
 
 // secrecy checks every frame one connection receives against what its seat
-// may know (RULES.md: the mafia know each other, checks answer only the
+// may know (docs/rules.md: the mafia know each other, checks answer only the
 // checker, roles of the dead as reveal_on_death says, nothing else), and
 // that at night nothing reaches it but its own actions and, for the mafia,
 // its teammates' choices.

@@ -10,7 +10,7 @@ import (
 
 const ms = time.Millisecond
 
-// timingsOf returns the timings a table's TimingMS gives (RULES.md's
+// timingsOf returns the timings a table's TimingMS gives (docs/rules.md's
 // defaults for the steps it does not name).
 func timingsOf(set map[string]int64) room.Timings {
 	t, err := room.TimingsFromMillis(set)
@@ -92,7 +92,7 @@ func runOut(t *testing.T, f *fixture, watch *client, d time.Duration) []frame {
 func storedSince(f *fixture, from int) []engine.Event { return f.events()[from:] }
 
 func TestStepsEndOnTheClockAndWhoeverDidNothingPassed(t *testing.T) {
-	set := settings(t, 5, nil) // RULES.md's default timings
+	set := settings(t, 5, nil) // docs/rules.md's default timings
 	tm := timingsOf(nil)
 	f := newFixture(t, set, nil)
 	cs := f.fillWithPeople(5)

@@ -189,9 +189,10 @@ func TestOddShapesAreOneErrorNotAPanic(t *testing.T) {
 }
 
 // FuzzParseAndRun pins that no input makes Parse or Run panic. Its seed
-// corpus is every scenario file of testdata and the shared examples.
+// corpus is every scenario file of testdata (the examples included) and of
+// ../shared/scenarios when it is there.
 func FuzzParseAndRun(f *testing.F) {
-	for _, dir := range []string{rulesDir, badDir, failingDir, sharedDir} {
+	for _, dir := range []string{rulesDir, examplesDir, badDir, failingDir, sharedDir} {
 		files, _ := filepath.Glob(filepath.Join(dir, "*.json"))
 		for _, p := range files {
 			if data, err := os.ReadFile(p); err == nil {

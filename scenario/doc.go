@@ -1,5 +1,5 @@
 // Package scenario reads and runs the conformance format of
-// ../shared/SCENARIOS.md: a fixed deal, a list of steps (actions, next,
+// docs/scenarios.md: a fixed deal, a list of steps (actions, next,
 // expectations), played through the engine.
 //
 // It owns the file format, its validation (every error names the file and

@@ -70,7 +70,7 @@ func TestEveryFailingFileIsInTheTable(t *testing.T) {
 	}
 }
 
-// TestPassLineNamesTheScenario pins the PASS line of SCENARIOS.md.
+// TestPassLineNamesTheScenario pins the PASS line of docs/scenarios.md.
 func TestPassLineNamesTheScenario(t *testing.T) {
 	sc := load(t, filepath.Join(rulesDir, "01-first-night-full-mafia-kills-on-night-1.json"))
 	r := scenario.Run(sc, scenario.Options{})

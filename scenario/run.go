@@ -30,7 +30,7 @@ type Result struct {
 	Game *engine.Game
 }
 
-// String formats the result as SCENARIOS.md's PASS/FAIL line.
+// String formats the result as docs/scenarios.md's PASS/FAIL line.
 func (r Result) String() string {
 	if r.Pass {
 		return "PASS " + r.Name

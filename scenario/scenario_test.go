@@ -1,7 +1,6 @@
 package scenario_test
 
 import (
-	"os"
 	"path/filepath"
 	"regexp"
 	"sort"
@@ -13,12 +12,8 @@ import (
 	"mafia/scenario"
 )
 
-// rulesDir holds the project's own scenarios, one rule of RULES.md each.
+// rulesDir holds the project's own scenarios, one rule of docs/rules.md each.
 const rulesDir = "testdata/rules"
-
-// sharedDir is ../shared/scenarios seen from the repository root (this test
-// runs in <root>/scenario).
-var sharedDir = filepath.Join("..", "..", "shared", "scenarios")
 
 // minProjectScenarios is the least number of project scenarios the suite keeps.
 const minProjectScenarios = 40
@@ -67,27 +62,6 @@ func TestProjectScenariosPass(t *testing.T) {
 		t.Fatalf("no scenarios in %s", rulesDir)
 	}
 	runFiles(t, files)
-}
-
-// sharedFiles returns the shared examples, or skips the test when the shared
-// folder is not beside the repository (outside CI only).
-func sharedFiles(t *testing.T) []string {
-	t.Helper()
-	if fi, err := os.Stat(sharedDir); err != nil || !fi.IsDir() {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("the shared scenarios are missing at %s (CI=true requires them): %v", sharedDir, err)
-		}
-		t.Skipf("the shared scenarios are not at %s; skipped outside CI", sharedDir)
-	}
-	files := jsonFiles(t, sharedDir)
-	if len(files) == 0 {
-		t.Fatalf("no scenarios in %s", sharedDir)
-	}
-	return files
-}
-
-func TestSharedScenariosPass(t *testing.T) {
-	runFiles(t, sharedFiles(t))
 }
 
 func TestAtLeast40ProjectScenarios(t *testing.T) {
@@ -329,15 +303,14 @@ func mutations(st scenario.Step) []mutation {
 }
 
 // TestEveryExpectationAndActionOfEveryScenarioCanFail pins that the runner
-// cannot pass everything: for every scenario (project and shared), every
+// cannot pass everything: for every scenario (the project's, the examples
+// and any of ../shared/scenarios the examples lack), every
 // asserted key of every expect, every reject flag and every check answer,
 // changed alone, makes the scenario FAIL at exactly that step with what
 // differed. Steps after a failure the engine already causes are not mutated.
 func TestEveryExpectationAndActionOfEveryScenarioCanFail(t *testing.T) {
-	files := jsonFiles(t, rulesDir)
-	if fi, err := os.Stat(sharedDir); err == nil && fi.IsDir() {
-		files = append(files, jsonFiles(t, sharedDir)...)
-	}
+	files := append(jsonFiles(t, rulesDir), jsonFiles(t, examplesDir)...)
+	files = append(files, sharedOnly(t)...)
 	total := 0
 	for _, f := range files {
 		t.Run(subtestName(f), func(t *testing.T) {

@@ -23,7 +23,7 @@ import (
 // that before the end no frame anyone was sent holds the seed (nor a
 // "seed" field at all), nor does the lobby, and the log is refused; and
 // that the seed is revealed only where the rules put it: in the game's
-// record (GET /api/tables/{id}/log) once the game is over (RULES.md: the
+// record (GET /api/tables/{id}/log) once the game is over (docs/rules.md: the
 // deal is a seeded shuffle; rulings 15: the seed is not the players').
 func TestDeals_DifferBetweenTablesAndTheSeedStaysSecretUntilTheEnd(t *testing.T) {
 	const tables = 12

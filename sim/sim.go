@@ -20,7 +20,7 @@ import (
 // Config is one simulation.
 type Config struct {
 	Games   int            // complete games to play
-	Players int            // seats per game (a preset of RULES.md, 5 to 11)
+	Players int            // seats per game (a preset of docs/rules.md, 5 to 11)
 	Setup   *engine.Setup  // a custom setup instead of the preset, when set
 	Seed    uint64         // the root seed; game i gets rng.Derive(Seed, i)
 	Rules   engine.Ruleset // the options

@@ -109,7 +109,7 @@ type boot struct {
 	Timings map[string]int64       `json:"timings_ms"`
 }
 
-// option is one house rule of RULES.md (or the engine's round_limit): its
+// option is one house rule of docs/rules.md (or the engine's round_limit): its
 // values, the default first (none for a number, which takes min..max).
 type option struct {
 	Name    string   `json:"name"`

@@ -80,7 +80,7 @@ func TestTheBootDataNamesTheRulebook(t *testing.T) {
 		}
 	}
 	if b.Timings["speech"] != 60000 || b.Timings["night"] != 45000 {
-		t.Errorf("timings %v, want RULES.md's defaults", b.Timings)
+		t.Errorf("timings %v, want docs/rules.md's defaults", b.Timings)
 	}
 }
 

@@ -3,6 +3,8 @@ package web_test
 import (
 	"encoding/json"
 	"fmt"
+	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -12,6 +14,7 @@ import (
 	"mafia/engine"
 	"mafia/locale"
 	"mafia/rng"
+	"mafia/scenario"
 	"mafia/web"
 	"mafia/wire"
 )
@@ -131,6 +134,9 @@ func TestBrowserNarrationMatchesTheServer(t *testing.T) {
 				if w.Kind == "night_ended" {
 					victims[len(w.Seats)] = true
 				}
+				if w.Kind == "tie" {
+					kinds["tie/"+w.Phase] = true
+				}
 				c := narrationCase{Event: w, Viewer: viewer, Want: map[string]string{}}
 				for l, p := range printers {
 					c.Want[l] = p.Event(ev, engine.Seat(viewer))
@@ -147,6 +153,11 @@ func TestBrowserNarrationMatchesTheServer(t *testing.T) {
 	for _, n := range []int{0, 1, 2} {
 		if !victims[n] {
 			t.Errorf("the sample games have no morning with %d victims", n)
+		}
+	}
+	for _, k := range []string{"tie/vote", "tie/revote"} {
+		if !kinds[k] {
+			t.Errorf("the sample games have no %s (a tie in the vote, and a tie again in the revote)", k)
 		}
 	}
 	data, err := json.Marshal(cases)
@@ -194,4 +205,112 @@ func TestBrowserNarrationMatchesTheServer(t *testing.T) {
 		t.Errorf("the page checked %d cases of %d", res.N, len(cases))
 	}
 	t.Logf("%d events told alike in en, ka and ru (%d kinds)", len(cases), len(kinds))
+}
+
+// exampleLog plays a conformance example of scenario/testdata/examples
+// (its actions and nexts; refusals and assertions left out) and returns
+// every event.
+func exampleLog(t *testing.T, name string) []engine.Event {
+	t.Helper()
+	sc, err := scenario.Load(filepath.Join("..", "scenario", "testdata", "examples", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, evs, err := engine.New(sc.Rules, sc.Roles, sc.Seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	log := append([]engine.Event(nil), evs...)
+	do := func(c engine.Command) {
+		evs, err := g.Handle(c)
+		if err != nil {
+			t.Fatalf("%s: %+v: %v", name, c, err)
+		}
+		log = append(log, evs...)
+	}
+	for _, st := range sc.Steps {
+		switch {
+		case st.Kind == scenario.StepAction && !st.Reject:
+			do(st.Cmd)
+		case st.Kind == scenario.StepNext:
+			for range st.Times {
+				do(engine.Command{Verb: engine.Next})
+			}
+		}
+	}
+	return log
+}
+
+// TestBrowserTimelineTellsATieAgain renders the game-over timeline
+// (static/js/gameover.js) of a game with a tie, a tie again in the repeat
+// vote and "shall all of them leave?" (example 04), in every language: the
+// first tie says the tied speak once more; the second says the repeat vote
+// is tied too and is followed by the question, never by the first tie's
+// sentence.
+func TestBrowserTimelineTellsATieAgain(t *testing.T) {
+	t.Parallel()
+	needBrowser(t)
+	ts := startServer(t)
+	log := exampleLog(t, "04-tie-revote-all-leave.json")
+	g, err := engine.Replay(log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var events []wire.Event
+	for _, e := range log {
+		if ev, ok := g.EventFor(e, 0); ok {
+			events = append(events, wire.FromEvent(ev, g.Players()))
+		}
+	}
+	data, err := json.Marshal(events)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := newTab(t, "timeline-tie", 800, 600)
+	p.do(15*time.Second, chromedp.Navigate(ts.URL+"/"), chromedp.WaitVisible(chromedp.CSS("#create")))
+	base := "/static/" + web.Version() + "/js/"
+	script := fmt.Sprintf(`(async () => {
+		const i18n = await import(%q);
+		const { renderOver } = await import(%q);
+		const events = %s;
+		const out = {};
+		for (const lang of ['en', 'ka', 'ru']) {
+			await i18n.load(lang);
+			const st = { view: { phase: 'ended', winner: 'town' }, events, fullLog: events, seat: 0, lobby: null };
+			const tl = renderOver(st, {}).find((n) => n.id === 'timeline');
+			out[lang] = [...tl.querySelectorAll('li.ev')].map((li) =>
+				[...li.querySelectorAll('.line')].map((l) => l.textContent).join('\n'));
+		}
+		await i18n.load('en');
+		return JSON.stringify(out);
+	})()`, base+"i18n.js", base+"gameover.js", data)
+	ctx, cancel := contextWithTimeout(p, 60*time.Second)
+	defer cancel()
+	out, err := chromedp.Run(ctx, chromedp.Evaluate[string](script, chromedp.EvalAwaitPromise))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var items map[string][]string
+	if err := json.Unmarshal([]byte(out), &items); err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range locale.Langs() {
+		pr := locale.New(l)
+		seats := map[string]any{"Seats": pr.Seats([]engine.Seat{4, 1})}
+		first, again := pr.T("event.tie", seats), pr.T("event.tie_again", seats)
+		allVote := pr.T("event.all_vote_began", nil)
+		var ties []string
+		got := items[string(l)]
+		for i, item := range got {
+			if item == first || item == again {
+				ties = append(ties, item)
+			}
+			if item == again && (i+1 == len(got) || got[i+1] != allVote) {
+				t.Errorf("%s: the timeline's %q is not followed by %q", l, again, allVote)
+			}
+		}
+		if len(ties) != 2 || ties[0] != first || ties[1] != again {
+			t.Errorf("%s: the timeline's ties read %q, want %q then %q\n%s", l, ties, first, again, strings.Join(got, "\n"))
+		}
+	}
 }

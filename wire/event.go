@@ -85,7 +85,7 @@ func FromEvent(e engine.Event, players int) Event {
 			w.Ballot[s-1] = int(e.Roles[s])
 		}
 	}
-	if e.Kind == engine.EvVoteBegan || e.Kind == engine.EvVoteClosed {
+	if e.Kind == engine.EvVoteBegan || e.Kind == engine.EvVoteClosed || e.Kind == engine.EvTie {
 		w.Phase = e.Phase.String()
 	}
 	if e.Kind == engine.EvAllVoteCast || e.Kind == engine.EvAllVoteClosed {

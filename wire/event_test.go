@@ -85,3 +85,32 @@ func TestUnmarshalEvent_RefusesNonsense(t *testing.T) {
 		}
 	}
 }
+
+// TestEvent_TieSaysWhichVoteItEnds pins the tie's phase on the wire: the
+// first tie is "vote", a tie again in the revote is "revote", and a tie of
+// a log recorded before ties carried their phase has none (and reads back
+// as none).
+func TestEvent_TieSaysWhichVoteItEnds(t *testing.T) {
+	for _, tc := range []struct {
+		phase engine.Phase
+		want  string
+	}{
+		{engine.PhaseVote, `{"kind":"tie","round":2,"phase":"vote","candidates":[3,5]}`},
+		{engine.PhaseRevote, `{"kind":"tie","round":2,"phase":"revote","candidates":[3,5]}`},
+		{engine.PhaseNone, `{"kind":"tie","round":2,"candidates":[3,5]}`},
+	} {
+		e := engine.Event{Kind: engine.EvTie, Phase: tc.phase, Round: 2, Count: 2}
+		e.Roles[0], e.Roles[1] = 3, 5
+		data, err := MarshalEvent(e, 7)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(data) != tc.want {
+			t.Errorf("%s tie: %s, want %s", tc.phase, data, tc.want)
+		}
+		back, err := UnmarshalEvent(data)
+		if err != nil || back != e {
+			t.Errorf("%s tie back from %s: %+v, %v", tc.phase, data, back, err)
+		}
+	}
+}

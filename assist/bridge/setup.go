@@ -40,7 +40,7 @@ func (b *Bridge) Preset(players int) string {
 }
 
 // Setup checks a custom setup (JSON of role counts: don, mafia, maniac,
-// detective, doctor, citizen) as RULES.md states, with its warnings.
+// detective, doctor, citizen) as docs/rules.md states, with its warnings.
 func (b *Bridge) Setup(setup string) string {
 	var s setupJSON
 	if err := json.Unmarshal([]byte(setup), &s); err != nil {
@@ -76,7 +76,7 @@ type option struct {
 	Max     int      `json:"max,omitempty"`
 }
 
-// Options lists the house rules of RULES.md with their values and defaults.
+// Options lists the house rules of docs/rules.md with their values and defaults.
 func (b *Bridge) Options() string {
 	def := engine.DefaultRules()
 	out := make([]option, 0, len(engine.Options))

@@ -17,7 +17,7 @@ var CSVHeader = []string{"seq", "round", "phase", "kind", "actor", "actor_name",
 // whether they abstained (their vote went to the last candidate). A
 // game_ended row has the winner as its result. Names and
 // roles are filled in for every seat; kinds, roles, results and causes are
-// the engine's names (RULES.md), so a spreadsheet can count them.
+// the engine's names (docs/rules.md), so a spreadsheet can count them.
 func CSV(s *Settings, log []engine.Event) [][]string {
 	rows := make([][]string, 0, len(log)+16)
 	var roles []engine.Role

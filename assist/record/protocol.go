@@ -355,7 +355,7 @@ func (b *builder) closeVote(e engine.Event) {
 }
 
 // mafiaVictim is whom the mafia's picks resolve to under the rules
-// (RULES.md, night 1): unanimous, the pick every living mafioso made; senior,
+// (docs/rules.md, night 1): unanimous, the pick every living mafioso made; senior,
 // the senior living mafioso's pick, else the latest pick of a living
 // mafioso. It labels the record; who died is the engine's NightEnded.
 func (b *builder) mafiaVictim(n *Night) int {

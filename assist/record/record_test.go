@@ -12,12 +12,12 @@ import (
 	"mafia/scenario"
 )
 
-// fromScenario turns a rule scenario of ../../../shared/scenarios into the
+// fromScenario turns a conformance example (scenario/testdata/examples) into the
 // settings and entries a host would make (refused steps and assertions
 // left out).
 func fromScenario(t *testing.T, name string) (*record.Settings, []record.Command, *scenario.Scenario) {
 	t.Helper()
-	sc, err := scenario.Load(filepath.Join("..", "..", "..", "shared", "scenarios", name))
+	sc, err := scenario.Load(filepath.Join("..", "..", "scenario", "testdata", "examples", name))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -26,7 +26,7 @@ type Timings struct {
 	LastWords int `json:"last_words"`
 }
 
-// DefaultTimings returns the clocks RULES.md gives: 60 s speeches and last
+// DefaultTimings returns the clocks docs/rules.md gives: 60 s speeches and last
 // words, 30 s defences and tie speeches.
 func DefaultTimings() Timings {
 	return Timings{Speech: 60, Defence: 30, TieSpeech: 30, LastWords: 60}
@@ -46,9 +46,9 @@ func (t Timings) Valid() bool {
 type Settings struct {
 	Name    string            `json:"name"`           // the game's title, e.g. the club night
 	Names   []string          `json:"names"`          // the players' names, seat 1 first
-	Roles   []string          `json:"roles"`          // the deal, seat 1 first, as RULES.md spells roles
+	Roles   []string          `json:"roles"`          // the deal, seat 1 first, as docs/rules.md spells roles
 	Seed    string            `json:"seed"`           // the deal's seed (decimal; "0" for a deal by hand)
-	Options map[string]string `json:"options"`        // house rules by RULES.md's names
+	Options map[string]string `json:"options"`        // house rules by docs/rules.md's names
 	Timings Timings           `json:"timings"`        // the host's clocks
 	Deal    string            `json:"deal"`           // DealLinks, DealPass or DealManual
 	Lang    string            `json:"lang,omitempty"` // the host's language when the game was made

@@ -63,7 +63,7 @@ func parsePlayFlags(args []string, stderr io.Writer) (cfg playConfig, code int) 
 	players := fs.Int("players", engine.PresetMax, "players at the table, 5 to 11 (the rulebook's presets)")
 	seed := fs.Uint64("seed", 0, "the game's seed: the same seed deals the same cards and bots (default: from the clock)")
 	lang := fs.String("lang", "", "language: ka, en or ru (default: from LC_ALL, LC_MESSAGES, LANG, LANGUAGE)")
-	options := fs.String("options", "", "house rules as k=v,k=v (the option names of RULES.md)")
+	options := fs.String("options", "", "house rules as k=v,k=v (the option names of docs/rules.md)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, playUsage)
 		fs.PrintDefaults()

@@ -49,7 +49,7 @@ func runSim(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	games := fs.Int("games", 10000, "number of complete games to play")
 	players := fs.Int("players", 11, "players per game (a preset, 5 to 11)")
 	seed := fs.Uint64("seed", 1, "root seed: the same seed gives the same result on any number of cores")
-	options := fs.String("options", "", "house rules as k=v,k=v (names of RULES.md)")
+	options := fs.String("options", "", "house rules as k=v,k=v (names of docs/rules.md)")
 	asJSON := fs.Bool("json", false, "print one JSON object")
 	workers := fs.Int("workers", 0, "goroutines (0: one per core)")
 	lang := fs.String("lang", "", "language: ka, en or ru (default from the environment)")

@@ -269,7 +269,9 @@ export class Game {
           lines.push(...this.tally(e));
           break;
         case 'tie':
-          lines.push(t('assist.ann.tie', { Who: e.candidates.map((s) => this.who(s)).join(', ') }));
+          // a tie again in the repeat vote: "shall all of them leave?" follows, not a revote
+          lines.push(t(e.phase === 'revote' ? 'assist.ann.tie_again' : 'assist.ann.tie',
+            { Who: e.candidates.map((s) => this.who(s)).join(', ') }));
           break;
         case 'all_vote_began':
           lines.push(t('assist.ann.all_vote'));

@@ -8,9 +8,10 @@ import { narrate, roleName, winnerText } from './narrate.js';
 import { nameOf, teamOf } from './names.js';
 
 // The events the timeline tells; the others (each speech, each private
-// vote) are in the log.
+// vote) are in the log. After a tie again, "shall all of them leave?" is
+// told too: its answer follows.
 const TIMELINE = new Set(['mafia_chose', 'checked', 'healed', 'shot', 'night_ended', 'player_out',
-  'speech_skipped', 'nominated', 'vote_closed', 'tie', 'all_vote_closed', 'nobody_leaves', 'fouled']);
+  'speech_skipped', 'nominated', 'vote_closed', 'tie', 'all_vote_began', 'all_vote_closed', 'nobody_leaves', 'fouled']);
 
 /** renderOver returns the game-over section, or null while the game goes on. */
 export function renderOver(st, ctx) {

@@ -87,7 +87,10 @@ export function narrate(e, viewer) {
     }
     case 'vote_cast': return by('event.vote_cast', e.actor);
     case 'vote_closed': return voteClosed(e, say);
-    case 'tie': data.Seats = seatList(e.candidates || []); return say('event.tie');
+    case 'tie':
+      data.Seats = seatList(e.candidates || []);
+      // a tie again: "shall all of them leave?" follows, not a revote
+      return say(e.phase === 'revote' ? 'event.tie_again' : 'event.tie');
     case 'tie_speech': return by('event.tie_speech', e.target);
     case 'all_vote_began': return say('event.all_vote_began');
     case 'all_vote_cast': return by(e.yes ? 'event.all_vote_yes' : 'event.all_vote_no', e.actor);
