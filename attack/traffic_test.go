@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"sort"
 	"strconv"
 	"testing"
 	"time"
@@ -13,6 +12,7 @@ import (
 	"github.com/coder/websocket"
 
 	"mafia/client"
+	"mafia/internal/traffictest"
 	"mafia/rng"
 	"mafia/room"
 	"mafia/server"
@@ -25,13 +25,6 @@ var spyTimings = map[string]int64{"speech": 1000, "defence": 500, "tie_speech": 
 
 const spyStep = 500 * time.Millisecond
 
-// frameSeen is one frame as an observer of a connection sees it: its
-// moment (the server's clock, since the start) and its length.
-type frameSeen struct {
-	at   time.Duration
-	size int
-}
-
 // spySeat is one of the spy's seats: its connection, what it got, and what
 // it knows of its own card (which it may: it is its own).
 type spySeat struct {
@@ -41,7 +34,7 @@ type spySeat struct {
 	src     rng.Source
 	view    *wire.View
 	fresh   bool // a view came since the seat last moved
-	got     []frameSeen
+	got     []traffictest.Frame
 	answers map[int]int // answers (reply, error, pong) by length
 }
 
@@ -59,7 +52,7 @@ func (s *spySeat) until(ctx context.Context, at time.Duration, id int64) error {
 		if err != nil {
 			return fmt.Errorf("seat %d: %w", s.seat, err)
 		}
-		s.got = append(s.got, frameSeen{at, len(data)})
+		s.got = append(s.got, traffictest.Frame{At: at, Size: len(data)})
 		var m wire.ServerMessage
 		if err := json.Unmarshal(data, &m); err != nil {
 			return fmt.Errorf("seat %d: %w", s.seat, err)
@@ -106,40 +99,6 @@ func (s *spySeat) request() wire.ClientMessage {
 		return wire.ClientMessage{Type: "chat", Channel: "mafia", Text: "seat " + strconv.Itoa(1+s.src.Intn(9)) + "?"}
 	}
 	return wire.ClientMessage{Type: "ping"}
-}
-
-// byMoment is a seat's frames grouped by moment, each moment's lengths
-// sorted (within a moment the order follows which seat asked first).
-func byMoment(got []frameSeen) map[time.Duration][]int {
-	out := map[time.Duration][]int{}
-	for _, f := range got {
-		out[f.at] = append(out[f.at], f.size)
-	}
-	for _, sizes := range out {
-		sort.Ints(sizes)
-	}
-	return out
-}
-
-// differ returns the first moment at which two seats' frames differ.
-func differ(a, b []frameSeen) error {
-	ma, mb := byMoment(a), byMoment(b)
-	var at []time.Duration
-	for d := range ma {
-		at = append(at, d)
-	}
-	for d := range mb {
-		if _, ok := ma[d]; !ok {
-			at = append(at, d)
-		}
-	}
-	sort.Slice(at, func(i, j int) bool { return at[i] < at[j] })
-	for _, d := range at {
-		if fmt.Sprint(ma[d]) != fmt.Sprint(mb[d]) {
-			return fmt.Errorf("at %v: frames of %v bytes against %v", d, ma[d], mb[d])
-		}
-	}
-	return nil
 }
 
 // spyGame has the spy take 7 seats of an n-seat table (the host's, and
@@ -274,7 +233,7 @@ func TestAttack_TrafficAnalysisFromItsOwnSeats(t *testing.T) {
 			}
 		}
 		for _, s := range seats[1:] {
-			if err := differ(seats[0].got, s.got); err != nil {
+			if err := traffictest.Differ(seats[0].got, s.got); err != nil {
 				t.Errorf("game %d (%d seats): the spy's seat 1 (%s) and seat %d (%s) got different traffic: %v",
 					i+1, n, roles[1], s.seat, roles[s.seat], err)
 			}

@@ -17,6 +17,7 @@ import (
 
 	"mafia/client"
 	"mafia/engine"
+	"mafia/internal/traffictest"
 	"mafia/rng"
 	"mafia/room"
 	"mafia/wire"
@@ -45,8 +46,7 @@ const trafficStep = 500 * time.Millisecond
 
 // observed is one frame as an observer sees it.
 type observed struct {
-	at    time.Duration // the room's clock, since the game's start
-	size  int
+	traffictest.Frame
 	night bool // received during a night (the seat's view said so)
 }
 
@@ -94,7 +94,7 @@ func (s *trafficSeat) readUntil(ctx context.Context, at time.Duration, id int64)
 			return fmt.Errorf("seat %d: %w", s.seat, err)
 		}
 		typ, got := peekType(data)
-		s.got = append(s.got, observed{at: at, size: len(data), night: s.night})
+		s.got = append(s.got, observed{Frame: traffictest.Frame{At: at, Size: len(data)}, night: s.night})
 		if bytes.Contains(data, []byte(`"view":{`)) {
 			s.last = append(s.last[:0], data...)
 			s.fresh = true
@@ -182,8 +182,8 @@ func playObserved(ctx context.Context, t *testing.T, ts *testServer, clk *room.F
 	}
 	last := host.got[len(host.got)-1]
 	host.got = host.got[:len(host.got)-1]
-	if host.answers[last.size]--; host.answers[last.size] == 0 {
-		delete(host.answers, last.size)
+	if host.answers[last.Size]--; host.answers[last.Size] == 0 {
+		delete(host.answers, last.Size)
 	}
 	var mafia []bool
 	for moment := 0; ; moment++ {
@@ -253,38 +253,13 @@ func dealFromStore(ctx context.Context, t *testing.T, ts *testServer, table stri
 	return roles, mafia
 }
 
-// moments groups a seat's frames by moment, each moment's lengths sorted
-// (within a moment the order depends on which seat asked first).
-func moments(got []observed) map[time.Duration][]int {
-	out := map[time.Duration][]int{}
-	for _, o := range got {
-		out[o.at] = append(out[o.at], o.size)
-	}
-	for _, sizes := range out {
-		sort.Ints(sizes)
+// frames is what an observer of the network sees of a seat's traffic.
+func frames(got []observed) []traffictest.Frame {
+	out := make([]traffictest.Frame, len(got))
+	for i, o := range got {
+		out[i] = o.Frame
 	}
 	return out
-}
-
-// sameTraffic returns the first difference between two seats' records.
-func sameTraffic(a, b []observed) error {
-	ma, mb := moments(a), moments(b)
-	var at []time.Duration
-	for d := range ma {
-		at = append(at, d)
-	}
-	for d := range mb {
-		if _, ok := ma[d]; !ok {
-			at = append(at, d)
-		}
-	}
-	sort.Slice(at, func(i, j int) bool { return at[i] < at[j] })
-	for _, d := range at {
-		if fmt.Sprint(ma[d]) != fmt.Sprint(mb[d]) {
-			return fmt.Errorf("at %v: frames of %v bytes against %v", d, ma[d], mb[d])
-		}
-	}
-	return nil
 }
 
 // features are what a classifier may use of a seat's traffic.
@@ -298,13 +273,13 @@ func featuresOf(got []observed) features {
 	var f features
 	at := map[time.Duration]bool{}
 	for _, o := range got {
-		f.bytes += float64(o.size)
+		f.bytes += float64(o.Size)
 		f.frames++
 		if o.night {
-			f.nightBytes += float64(o.size)
+			f.nightBytes += float64(o.Size)
 			f.nightFrames++
-			f.largestNight = math.Max(f.largestNight, float64(o.size))
-			at[o.at] = true
+			f.largestNight = math.Max(f.largestNight, float64(o.Size))
+			at[o.At] = true
 		}
 	}
 	f.nightAt = float64(len(at))
@@ -429,7 +404,7 @@ func TestTrafficAnalysis_TellsNoCardApart(t *testing.T) {
 		g := playObserved(ctx, t, ts, clk, n, uint64(i+1), opts)
 		played = append(played, g)
 		for _, s := range g.seats[1:] {
-			if err := sameTraffic(g.seats[0].got, s.got); err != nil {
+			if err := traffictest.Differ(frames(g.seats[0].got), frames(s.got)); err != nil {
 				t.Errorf("game %d (%d seats): seat 1 (%v) and seat %d (%v) received different traffic: %v",
 					i, n, g.roles[1], s.seat, g.roles[s.seat], err)
 				break
