@@ -95,15 +95,7 @@ func TestAttack_SpectatorReadsNoSecretChat(t *testing.T) {
 			tok = created.HostToken
 		}
 		a := api[s/4] // seats 1-3 from one address, 4-5 from another
-		j, err := a.Join(ctx, created.Table, fmt.Sprintf("Player %d", s), s, tok)
-		if err != nil {
-			t.Fatal(err)
-		}
-		c, err := a.Dial(ctx, created.Table, j.Token, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer c.CloseNow()
+		c := sit(ctx, t, a, created.Table, fmt.Sprintf("Player %d", s), s, tok)
 		seats = append(seats, &hearing{Conn: c, name: fmt.Sprintf("seat %d", s)})
 	}
 	sc, err := (&client.API{Base: tg.base, HTTP: from("127.0.84.1")}).Dial(ctx, created.Table, "", 0)

@@ -390,6 +390,23 @@ func (tg *target) counter(ctx context.Context, t *testing.T, name string) float6
 	return 0
 }
 
+// sit takes a seat at a table through api (seat 0: any free one; the host
+// passes its token) and opens the seat's connection, closed when the test
+// ends.
+func sit(ctx context.Context, t *testing.T, api *client.API, table, name string, seat int, token string) *client.Conn {
+	t.Helper()
+	j, err := api.Join(ctx, table, name, seat, token)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := api.Dial(ctx, table, j.Token, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.CloseNow() })
+	return c
+}
+
 // readUntil reads c until the answer (reply, error or pong) to request id
 // and returns it; other frames are absorbed into c (its view, its lobby).
 func readUntil(ctx context.Context, c *client.Conn, id int64) (wire.ServerMessage, error) {

@@ -259,15 +259,7 @@ func TestAttack_LateVoteInTheRevote(t *testing.T) {
 		if s == 4 { // the host's seat counts among its address's three
 			api.HTTP = from("127.0.106.2")
 		}
-		j, err := api.Join(ctx, created.Table, fmt.Sprintf("Seat %d", s), s, tok)
-		if err != nil {
-			t.Fatal(err)
-		}
-		c, err := api.Dial(ctx, created.Table, j.Token, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer c.CloseNow()
+		c := sit(ctx, t, api, created.Table, fmt.Sprintf("Seat %d", s), s, tok)
 		seats = append(seats, c)
 	}
 	host := seats[1]

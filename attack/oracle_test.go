@@ -61,15 +61,7 @@ func TestAttack_MetricsOracle(t *testing.T) {
 		if s == 1 {
 			tok = created.HostToken
 		}
-		j, err := api.Join(ctx, created.Table, fmt.Sprintf("player %d", s), s, tok)
-		if err != nil {
-			t.Fatal(err)
-		}
-		c, err := api.Dial(ctx, created.Table, j.Token, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer c.CloseNow()
+		c := sit(ctx, t, api, created.Table, fmt.Sprintf("player %d", s), s, tok)
 		seats = append(seats, c)
 	}
 	spy, err := api.Dial(ctx, created.Table, "", 0)
