@@ -157,7 +157,7 @@ func (r *Room) start() error {
 		r.game = nil
 		return err
 	}
-	r.log = batch // the table is playing, with the seed, in the store already (see save)
+	r.log = batch   // the table is playing, with the seed, in the store already (see save)
 	r.blocked = nil // only joins read it, and there are none from now on
 	r.initBots()
 	if r.cfg.Metrics.GameStarted != nil {
