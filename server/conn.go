@@ -130,6 +130,9 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	wc.c, wc.bw = c, hw.bw
+	// The reader's count is taken first: a writer's Add below (notify)
+	// and later ones happen while it is held.
+	s.peers.Add(1)
 	wc.mu.Lock()
 	wc.sub = sub
 	wc.mu.Unlock()
@@ -138,7 +141,22 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 	s.metrics.conns.Inc()
 	// The handler returns: the connection is hijacked, and the request and
 	// net/http's state for it need not live as long as the game.
-	go wc.serve(rm, sub)
+	go func() {
+		defer s.peers.Done()
+		wc.serve(rm, sub)
+	}()
+}
+
+// goPeer runs f on a goroutine of the connection's, which Server.Close
+// waits for. The caller holds a count already (the handler, or a running
+// connection's reader, or wc.mu while the reader cannot have ended), so
+// that Add never races Close's Wait from zero.
+func (s *Server) goPeer(f func()) {
+	s.peers.Add(1)
+	go func() {
+		defer s.peers.Done()
+		f()
+	}()
 }
 
 // stop ends the connection: its reader returns and no writer starts.
@@ -199,7 +217,9 @@ func (wc *peer) control() bool {
 		return true
 	}
 	if !wc.refusals.AllowN(now, 1) && wc.flooding.CompareAndSwap(false, true) {
-		go wc.flood() // (once) Close waits for the reader, which is here
+		// (once) Close waits for the reader, which is here and holds its
+		// count.
+		wc.s.goPeer(wc.flood)
 	}
 	return false
 }
@@ -339,8 +359,10 @@ func (wc *peer) notify() {
 		return
 	}
 	wc.running = true
+	// Started under mu: the reader, which holds its count until it has set
+	// running for good (serve), cannot have ended.
+	wc.s.goPeer(wc.write)
 	wc.mu.Unlock()
-	go wc.write()
 }
 
 // write sends what is queued, and goes on while more arrives; it stops the
@@ -390,7 +412,11 @@ func (wc *peer) writeQueued() (more, ok bool) {
 			if wc.bw.end() == nil {
 				s.sent(queuedAt[:n])
 			}
-			wc.c.Close(websocket.StatusPolicyViolation, "dropped")
+			if s.closing.Load() {
+				wc.c.Close(websocket.StatusGoingAway, "shutdown")
+			} else {
+				wc.c.Close(websocket.StatusPolicyViolation, "dropped")
+			}
 			return false, false
 		} else {
 			select {

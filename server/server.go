@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"net/http"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"mafia/engine"
@@ -77,6 +78,11 @@ type Server struct {
 	damaged map[string]struct{} // tables set aside (see setAside)
 	stop    chan struct{}
 	wg      sync.WaitGroup
+	// peers counts the connections' goroutines (reader, writer, flood), so
+	// that Close returns only once every connection has ended; closing
+	// says, once set, that they end because the server is shutting down.
+	peers   sync.WaitGroup
+	closing atomic.Bool
 	mux     *http.ServeMux
 }
 
@@ -291,8 +297,12 @@ func (s *Server) resumeOnce(st stored) (*room.Room, error) {
 	return r, nil
 }
 
-// Close stops every room and the heartbeat.
+// Close stops every room and the heartbeat, then waits until every
+// connection has ended: each is closed with 1001 (going away, "shutdown")
+// after the frames already queued for it (a client that does not answer
+// the close is let go after the WebSocket library's close timeout).
 func (s *Server) Close() {
+	s.closing.Store(true)
 	close(s.stop)
 	s.wg.Wait()
 	s.mu.Lock()
@@ -304,6 +314,7 @@ func (s *Server) Close() {
 	for _, r := range rooms {
 		r.Stop()
 	}
+	s.peers.Wait()
 }
 
 // Caps returns the connection caps in force: TCP connections of the public
