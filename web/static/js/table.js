@@ -7,7 +7,7 @@ import { t, tn, current } from './i18n.js';
 import { Conn } from './conn.js';
 import { api } from './api.js';
 import { narrate, phaseName } from './narrate.js';
-import { SPEECHES, VOTES, timingOf } from './names.js';
+import { SPEECHES, timingOf } from './names.js';
 import { renderSeats } from './seats.js';
 import { renderActions } from './actions.js';
 import { renderCard, renderCandidates, renderChecks, renderHost, renderLog } from './panels.js';
@@ -15,16 +15,12 @@ import { renderOver } from './gameover.js';
 import { renderPregame, makeJoinForm } from './pregame.js';
 import { Chat } from './chat.js';
 import { signal, played } from './sound.js';
+import { newState, receive, atNight, HELD } from './state.js';
 
 /** tableScreen opens table id: it returns the screen's element and its
  * render and destroy functions. */
 export function tableScreen(id, { navigate, announce }) {
-  const st = {
-    id, seat: 0, host: false, lobby: null, view: null, events: [], seq: 0,
-    deadline: 0, paused: false, offset: 0, conn: 'connecting', refused: null, gone: false,
-    alert: null, busy: false, copied: false, left: false, foulTools: false, waitView: false, sent: null,
-    cardHidden: sessionStorage.getItem(`mafia.card.${id}`) === 'hidden',
-  };
+  const st = newState(id, sessionStorage.getItem(`mafia.card.${id}`) === 'hidden');
   const el = h('div', { class: 'screen table' });
   const parts = {};
   for (const name of ['head', 'clock', 'alert', 'over', 'pre', 'me', 'act', 'cands', 'checks', 'seats', 'host', 'log']) {
@@ -58,7 +54,6 @@ export function tableScreen(id, { navigate, announce }) {
   };
 
   const serverNow = () => Date.now() + st.offset;
-  const step = () => (st.view ? `${st.view.round}|${st.view.phase}|${st.view.speaker || 0}` : '');
 
   const conn = new Conn(id, {
     since: () => st.events.length,
@@ -87,79 +82,18 @@ export function tableScreen(id, { navigate, announce }) {
     message: onMessage,
   });
 
-  // HELD are the steps whose moves' views come later than their replies:
-  // the night (at its next tick) and the votes (at their close).
-  const HELD = new Set(['night', ...VOTES]);
-
   function onMessage(m) {
-    if (m.now) st.offset = m.now - Date.now();
-    if (m.view && st.waitView) {
-      st.waitView = false;
-      st.busy = false;
-      st.sent = null;
+    const fx = receive(st, m, Date.now());
+    if (fx.reconnect) {
+      conn.reconnectNow();
+      return;
     }
-    const before = { step: step(), phase: st.view && st.view.phase, deadline: st.deadline };
-    switch (m.type) {
-      case 'welcome': {
-        st.seat = m.seat || 0;
-        st.host = !!m.host;
-        st.refused = null;
-        if (m.lobby) st.lobby = m.lobby;
-        if (m.view) {
-          const evs = m.events || [];
-          const start = Math.max(0, Math.min(st.events.length, (m.seq || 0) - evs.length));
-          st.events = st.events.slice(0, start).concat(evs);
-          st.seq = m.seq || st.events.length;
-          st.view = m.view;
-          if (evs.length && start > 0) tell(evs);
-        } else {
-          st.view = null;
-          st.events = [];
-          st.seq = 0;
-        }
-        clock(m);
-        break;
-      }
-      case 'update':
-        if (m.lobby) st.lobby = m.lobby;
-        if (m.events && m.events.length) {
-          if ((m.seq || 0) - m.events.length !== st.events.length) {
-            // A gap: start again from the first event.
-            st.events = [];
-            conn.reconnectNow();
-            return;
-          }
-          st.events.push(...m.events);
-          st.seq = m.seq;
-          tell(m.events);
-        }
-        if (m.view) st.view = m.view;
-        clock(m);
-        break;
-      case 'warning':
-        clock(m);
-        if (st.view && SPEECHES.has(st.view.phase)) signal('warn');
-        break;
-      case 'chat':
-        chat.add(m);
-        break;
-      case 'error':
-        if (!m.id && m.message) showAlert(m.message);
-        break;
-      default:
-    }
-    if (before.step && before.step !== step() && SPEECHES.has(before.phase) && before.deadline &&
-        serverNow() >= before.deadline - 600) {
-      signal('end');
-    }
-    // A seat's own traffic at night: one padded frame a second (conn.js).
-    conn.setNight(!!(st.seat && st.view && st.view.phase === 'night'));
+    if (fx.tell) tell(fx.tell);
+    if (fx.chat) chat.add(fx.chat);
+    if (fx.alert) showAlert(fx.alert);
+    if (fx.signal) signal(fx.signal);
+    conn.setNight(atNight(st));
     schedule();
-  }
-
-  function clock(m) {
-    st.deadline = m.deadline || 0;
-    st.paused = !!m.paused;
   }
 
   function tell(evs) {
