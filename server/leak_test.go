@@ -96,7 +96,17 @@ type leakPlan struct {
 	options map[string]string
 }
 
-var leakTimings = map[string]int64{"speech": 100, "defence": 100, "tie_speech": 100, "last_words": 100, "night": 100, "vote": 100}
+// leakTimings are short steps on the real clock; under the race detector
+// the night and the vote are long enough that the night's roles and the
+// voters still act in them on a loaded machine (with 100 ms nights a -race
+// run once finished 30 games without a single check).
+var leakTimings = func() map[string]int64 {
+	night, vote := int64(100), int64(100)
+	if raceOn {
+		night, vote = 600, 300
+	}
+	return map[string]int64{"speech": 100, "defence": 100, "tie_speech": 100, "last_words": 100, "night": night, "vote": vote}
+}()
 
 func newLeakPlan(src *rng.Source, seed uint64) leakPlan {
 	p := leakPlan{seed: seed, players: 11, options: map[string]string{}}
