@@ -66,3 +66,34 @@ func TestView_NominatedHoldsOnlyInTheSpeechOfThePlayerWhoNominated(t *testing.T)
 		})
 	}
 }
+
+// TestView_CandidatesLastIntoLastWordsLessWhoeverLeft pins what
+// docs/protocol.md says of view.candidates: after the vote, in the last
+// words of the one voted out, the day's candidates are still listed, less
+// that one; the night begins with none.
+func TestView_CandidatesLastIntoLastWordsLessWhoeverLeft(t *testing.T) {
+	x := newGame(t, "don mafia detective doctor citizen citizen citizen")
+	x.untilNight(1)
+	x.until(engine.PhaseSpeech, 1)
+	x.nominate(1, 3)
+	x.next(1)
+	x.nominate(2, 5)
+	x.until(engine.PhaseVote, 0)
+	for s := engine.Seat(1); s <= 7; s++ {
+		x.vote(s, 3)
+	}
+	x.next(1) // the room closes a vote everyone has answered
+	x.wantPhase(engine.PhaseLastWords, 3)
+	candidates := func() []engine.Seat {
+		var v engine.View
+		x.g.ViewInto(&v, 0)
+		return append([]engine.Seat(nil), v.Candidates[:v.NumCandidates]...)
+	}
+	if got := candidates(); !sameSeats(got, seats(5)) {
+		t.Errorf("in seat 3's last words the candidates are %v, want [5]", got)
+	}
+	x.untilNight(2)
+	if got := candidates(); len(got) != 0 {
+		t.Errorf("at night the candidates are %v, want none", got)
+	}
+}
