@@ -220,8 +220,10 @@ func TestProtocolPage_QuirksAreAsDocumented(t *testing.T) {
 		if err := host.call(ctx, wire.ClientMessage{Type: "host", Action: "pause"}); err != nil {
 			t.Fatal(err)
 		}
-		if err := moving.readUntil(ctx, func(m wire.ServerMessage) bool { return m.Paused }); err != nil {
-			t.Fatal(err)
+		if moving != host { // the host's call read its own
+			if err := moving.readUntil(ctx, func(m wire.ServerMessage) bool { return m.Paused }); err != nil {
+				t.Fatal(err)
+			}
 		}
 		if moving.view != held {
 			t.Errorf("the pause brought seat %d a new view", moving.seat)
