@@ -16,7 +16,7 @@ import (
 // publicPaths are what an anonymous client may poll, /metrics and the
 // profiler among them (they must not be there).
 func publicPaths(table string) []string {
-	return []string{"/api/tables", "/api/tables/" + table, "/api/tables/" + table + "/log", "/healthz",
+	return []string{"/api/tables", "/api/tables/" + table, "/api/tables/" + table + "/log", "/api/tables/" + table + "/record", "/healthz",
 		"/metrics", "/debug/pprof/", "/debug/pprof/goroutine?debug=1"}
 }
 

@@ -27,6 +27,11 @@ type API struct {
 	Base string // e.g. http://127.0.0.1:8080
 	HTTP *http.Client
 	Lang string // sent as Accept-Language
+	// Tap, when set, sees every frame a connection dialled by this API
+	// reads (pads included) and every message it sends with Send (not
+	// SendRaw's bytes): for recording a session. It is called from the
+	// goroutine that reads or sends.
+	Tap func(c *Conn, sent bool, frame []byte)
 }
 
 // Error is an API or protocol error: a code and the server's sentence.
@@ -155,6 +160,14 @@ type Conn struct {
 	Lobby  *wire.Lobby
 	// Deadline is the current step's end (Unix ms), 0 when none.
 	Deadline int64
+	tap      func(c *Conn, sent bool, frame []byte)
+}
+
+// seen passes a frame to the API's Tap, if any.
+func (c *Conn) seen(sent bool, frame []byte) {
+	if c.tap != nil {
+		c.tap(c, sent, frame)
+	}
 }
 
 // Dial opens a seat's WebSocket (token "" for a spectator) and reads the
@@ -173,7 +186,7 @@ func (a *API) Dial(ctx context.Context, table, token string, since int) (*Conn, 
 		return nil, err
 	}
 	ws.SetReadLimit(1 << 20)
-	c := &Conn{ws: ws, Seq: since}
+	c := &Conn{ws: ws, Seq: since, tap: a.Tap}
 	m, err := c.Read(ctx)
 	if err != nil {
 		ws.CloseNow()
@@ -200,6 +213,7 @@ func (c *Conn) Read(ctx context.Context) (wire.ServerMessage, error) {
 		if err != nil {
 			return wire.ServerMessage{}, err
 		}
+		c.seen(false, data)
 		m, err := c.Absorb(data)
 		if err != nil || m.Type != "pad" {
 			return m, err
@@ -211,6 +225,9 @@ func (c *Conn) Read(ctx context.Context) (wire.ServerMessage, error) {
 // included.
 func (c *Conn) ReadRaw(ctx context.Context) ([]byte, error) {
 	_, data, err := c.ws.Read(ctx)
+	if err == nil {
+		c.seen(false, data)
+	}
 	return data, err
 }
 
@@ -226,6 +243,9 @@ func (c *Conn) ReadInto(ctx context.Context, buf []byte) ([]byte, error) {
 	}
 	b := bytes.NewBuffer(buf[:0])
 	_, err = b.ReadFrom(rd)
+	if err == nil {
+		c.seen(false, b.Bytes())
+	}
 	return b.Bytes(), err
 }
 
@@ -260,7 +280,9 @@ func (c *Conn) Send(ctx context.Context, m wire.ClientMessage) (int64, error) {
 	if m.ID == 0 {
 		m.ID = c.nextID.Add(1)
 	}
-	return m.ID, c.ws.Write(ctx, websocket.MessageText, m.AppendJSON(make([]byte, 0, 128)))
+	frame := m.AppendJSON(make([]byte, 0, 128))
+	c.seen(true, frame)
+	return m.ID, c.ws.Write(ctx, websocket.MessageText, frame)
 }
 
 // SendRaw sends bytes as a text frame (for testing the server's guards).

@@ -56,7 +56,7 @@ type state struct {
 	dayStarted bool
 	opener     Seat // the seat today's speeches start from
 	slot       Seat // the last speech slot reached in today's round
-	nominated  bool // the current speaker has nominated
+	nominated  bool // the current speaker has nominated in this speech (false in every other step)
 	cand       [MaxSeats]Seat
 	ncand      uint8
 	defended   SeatSet
@@ -122,6 +122,10 @@ func (g *Game) emit(e Event) {
 func (g *Game) apply(e *Event) {
 	if e.Kind.BeginsStep() {
 		g.step++
+		// A nomination belongs to its speech: every step begins without one
+		// (a speech of the next speaker, the defence, a vote, the night, the
+		// end), so the view's Nominated holds only in the nominator's speech.
+		g.nominated = false
 	}
 	switch e.Kind {
 	case EvGameStarted:

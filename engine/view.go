@@ -16,7 +16,7 @@ type View struct {
 
 	Candidates    [MaxSeats]Seat // today's candidates in nomination order
 	NumCandidates uint8
-	Nominated     bool // the current speaker has nominated in this speech
+	Nominated     bool // the current speaker has nominated in this speech (false in every other step)
 
 	Fouls      [MaxSeats + 1]uint8
 	LostSpeech SeatSet            // seats whose next speech is lost through fouls

@@ -28,3 +28,33 @@ func (r *Room) EndedLog(ctx context.Context) ([]engine.Event, int, error) {
 	}
 	return log, n, err
 }
+
+// Record returns, for one of its players, the whole log of a game that is
+// over (every card, every night action and its answer, every vote, in
+// order), the number of players and the lobby's seats. A token that is
+// neither a seat's of this table nor its host's is refused with
+// CodeBadToken whatever the game's state; a player's token while the game
+// goes on with CodeNotOver, the same refusal for every seat, so that it
+// says nothing of the card the token holds.
+func (r *Room) Record(ctx context.Context, token string) ([]engine.Event, int, error) {
+	var log []engine.Event
+	var n int
+	var err error
+	derr := r.do(ctx, func() {
+		h := HashToken(token)
+		if token == "" || (h != r.table.HostToken && r.seatByHash(h) == 0) {
+			err = errCode(CodeBadToken)
+			return
+		}
+		if r.game == nil || !r.game.Ended() {
+			err = errCode(CodeNotOver)
+			return
+		}
+		log = append([]engine.Event(nil), r.log...)
+		n = r.game.Players()
+	})
+	if derr != nil {
+		return nil, 0, derr
+	}
+	return log, n, err
+}

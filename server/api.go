@@ -403,3 +403,43 @@ func (s *Server) tableLog(w http.ResponseWriter, r *http.Request) {
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"table": rm.ID(), "players": players, "events": out})
 }
+
+// recordResponse answers GET /api/tables/{id}/record.
+type recordResponse struct {
+	Table   string       `json:"table"`
+	Players int          `json:"players"`
+	Seats   []recordSeat `json:"seats"`
+	Events  []wire.Event `json:"events"`
+}
+
+// recordSeat is who sat at a seat of a finished game.
+type recordSeat struct {
+	Seat int    `json:"seat"`
+	Name string `json:"name"`
+	Bot  bool   `json:"bot,omitempty"`
+}
+
+// tableRecord answers GET /api/tables/{id}/record: a finished game's whole
+// record, for the holder of one of its seats' tokens or its host's (bearer
+// or cookie); bad_token to anyone else, not_over while the game goes on.
+func (s *Server) tableRecord(w http.ResponseWriter, r *http.Request) {
+	id := r.PathValue("id")
+	rm, err := s.room(r.Context(), id)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	log, players, err := rm.Record(r.Context(), tokenOf(r, id))
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	out := recordResponse{Table: rm.ID(), Players: players, Events: make([]wire.Event, len(log))}
+	for _, st := range rm.Lobby().Seats {
+		out.Seats = append(out.Seats, recordSeat{Seat: st.Seat, Name: st.Name, Bot: st.Bot})
+	}
+	for i, e := range log {
+		out.Events[i] = wire.FromEvent(e, players)
+	}
+	writeJSON(w, http.StatusOK, out)
+}

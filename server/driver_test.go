@@ -47,6 +47,7 @@ type dialOpts struct {
 type wsConn struct {
 	ws   *websocket.Conn
 	next int64
+	rec  *recorder // holds every frame to docs/protocol.schema.json
 }
 
 // wsURL is the WebSocket address of a table on a server at base (http://...).
@@ -74,7 +75,7 @@ func dialWS(ctx context.Context, base, table, token string, since int, o dialOpt
 		return nil, resp, err
 	}
 	ws.SetReadLimit(4 << 20)
-	return &wsConn{ws: ws}, resp, nil
+	return &wsConn{ws: ws, rec: newRecorder()}, resp, nil
 }
 
 // read returns the next frame's bytes and its decoding.
@@ -87,6 +88,7 @@ func (c *wsConn) read(ctx context.Context) ([]byte, wire.ServerMessage, error) {
 	if typ != websocket.MessageText {
 		return data, m, fmt.Errorf("server sent a binary frame")
 	}
+	c.rec.saw(false, data)
 	if err := json.Unmarshal(data, &m); err != nil {
 		return data, m, fmt.Errorf("server frame is not JSON: %v: %s", err, data)
 	}
@@ -105,6 +107,7 @@ func (c *wsConn) send(ctx context.Context, m wire.ClientMessage) (int64, error) 
 	if err != nil {
 		return 0, err
 	}
+	c.rec.saw(true, b)
 	return m.ID, c.ws.Write(ctx, websocket.MessageText, b)
 }
 

@@ -69,7 +69,7 @@ func startServerOn(t testing.TB, path string, tune func(*Config), wrap func(net.
 	hs.Listener = srv.Listener(hs.Listener)
 	hs.Start()
 	ops := httptest.NewServer(srv.OpsHandler(""))
-	ts := &testServer{srv: srv, http: hs, ops: ops, db: db, api: &client.API{Base: hs.URL}, path: path}
+	ts := &testServer{srv: srv, http: hs, ops: ops, db: db, api: &client.API{Base: hs.URL, Tap: tapConn}, path: path}
 	t.Cleanup(ts.close)
 	return ts
 }

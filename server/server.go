@@ -336,6 +336,7 @@ func (s *Server) routes() {
 	s.mux.HandleFunc("POST /api/tables/{id}/leave", s.leaveTable)
 	s.mux.HandleFunc("GET /api/tables/{id}/ws", s.serveWS)
 	s.mux.HandleFunc("GET /api/tables/{id}/log", s.tableLog)
+	s.mux.HandleFunc("GET /api/tables/{id}/record", s.tableRecord)
 	// The browser client (package web): the page, its files, its catalogs.
 	s.mux.Handle("GET /", web.Handler())
 	s.mux.Handle("GET /t/{id}", web.Handler())
