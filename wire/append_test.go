@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"testing"
 
 	"pgregory.net/rapid"
@@ -138,6 +139,7 @@ func TestAppend_IsEncodingJSONForAnyValues(t *testing.T) {
 	strs := rapid.OneOf(rapid.Just[[]string](nil), rapid.SliceOfN(str, 0, 3))
 	smap := rapid.OneOf(rapid.Just[map[string]string](nil), rapid.MapOfN(str, str, 0, 4))
 	small := rapid.IntRange(-2, 20)
+	cov := newFieldCoverage(reflect.TypeFor[ServerMessage]())
 	rapid.Check(t, func(t *rapid.T) {
 		m := ServerMessage{V: rapid.IntRange(0, 2).Draw(t, "v"), Type: str.Draw(t, "type"), ID: rapid.Int64().Draw(t, "id"),
 			Seat: small.Draw(t, "seat"), Host: rapid.Bool().Draw(t, "host"), Seq: rapid.Int().Draw(t, "seq"),
@@ -193,7 +195,7 @@ func TestAppend_IsEncodingJSONForAnyValues(t *testing.T) {
 		if rapid.Bool().Draw(t, "has_lobby") {
 			l := Lobby{Table: str.Draw(t, "table"), Name: str.Draw(t, "lname"), Public: rapid.Bool().Draw(t, "public"),
 				Status: str.Draw(t, "status"), Players: small.Draw(t, "lplayers"), Rules: smap.Draw(t, "lrules"),
-				Paused: rapid.Bool().Draw(t, "lpaused")}
+				Paused: rapid.Bool().Draw(t, "lpaused"), PauseReason: str.Draw(t, "pause_reason")}
 			if rapid.Bool().Draw(t, "has_timings") {
 				l.Timings = rapid.MapOfN(str, rapid.Int64(), 0, 4).Draw(t, "timings")
 			}
@@ -206,8 +208,12 @@ func TestAppend_IsEncodingJSONForAnyValues(t *testing.T) {
 			}
 			m.Lobby = &l
 		}
+		cov.add(&m)
 		sameAsEncodingJSON(t, &m)
 	})
+	if missing := cov.missing(); len(missing) > 0 {
+		t.Errorf("the generator never sets %v: add each to it, so that the encoder is held to encoding/json for it too", missing)
+	}
 }
 
 // TestRules_RoundTrip pins that a view's rules decode to what they were.
@@ -259,6 +265,7 @@ func BenchmarkEncodeUpdate(b *testing.B) {
 func TestClientMessageAppend_IsEncodingJSON(t *testing.T) {
 	str := rapid.OneOf(rapid.String(), rapid.StringOf(rapid.RuneFrom([]rune{'<', '>', '&', '"', '\\', '\n', 0, 0x7f, '\u2028', 'ქ', 'я'})),
 		rapid.Custom(func(t *rapid.T) string { return string(rapid.SliceOf(rapid.Byte()).Draw(t, "bytes")) }))
+	cov := newFieldCoverage(reflect.TypeFor[ClientMessage]())
 	rapid.Check(t, func(t *rapid.T) {
 		m := ClientMessage{V: rapid.IntRange(-1, 2).Draw(t, "v"), Type: str.Draw(t, "type"), ID: rapid.Int64().Draw(t, "id"),
 			Verb: str.Draw(t, "verb"), Target: rapid.Int().Draw(t, "target"), Yes: rapid.Bool().Draw(t, "yes"),
@@ -268,10 +275,14 @@ func TestClientMessageAppend_IsEncodingJSON(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		cov.add(&m)
 		if got := m.AppendJSON(nil); !bytes.Equal(got, want) {
 			t.Fatalf("AppendJSON differs from encoding/json\n got %s\nwant %s", got, want)
 		}
 	})
+	if missing := cov.missing(); len(missing) > 0 {
+		t.Errorf("the generator never sets %v: add each to it, so that the encoder is held to encoding/json for it too", missing)
+	}
 }
 
 // TestAppend_NoHTMLEscaping pins that frames carry <, > and & as they are:

@@ -240,9 +240,12 @@ func parseTeam(s string) (engine.Team, bool) {
 	return engine.TeamNone, false
 }
 
-// MarshalEvent encodes an event as JSON.
+// MarshalEvent encodes an event as JSON, as frames carry it (Event's
+// AppendJSON: the wire has one encoder; encoding/json is its reference in
+// the tests).
 func MarshalEvent(e engine.Event, players int) ([]byte, error) {
-	return json.Marshal(FromEvent(e, players))
+	w := FromEvent(e, players)
+	return w.AppendJSON(nil), nil
 }
 
 // UnmarshalEvent decodes an event from JSON.
