@@ -250,3 +250,14 @@ func TestPeekKind_KnowsPadsAndPaddedFrames(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkPeekView reads a seat's update frame as a bench seat does.
+func BenchmarkPeekView(b *testing.B) {
+	data := []byte(`{"v":1,"type":"update","seq":40,"events":[{"kind":"speech","round":2,"actor":5}],"view":{"seat":3,"players":11,"phase":"speech","round":2,"step":41,"speaker":5,"role":"citizen","candidates":[2,9],"legal":{"vote":[],"nominate":[1,2,4,6,7,8,9,10,11],"pass":true},"seats":[{"seat":1,"alive":true},{"seat":2,"alive":true,"fouls":1}],"rules":{"first_night":"full"}},"deadline":1796120709603}`)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, ok := peekView(data); !ok {
+			b.Fatal("not read")
+		}
+	}
+}

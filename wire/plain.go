@@ -21,30 +21,17 @@ func ParsePlainClientMessage(data []byte) (m ClientMessage, plain bool, err erro
 	return m, true, checkClientMessage(m)
 }
 
-// plainParser walks one frame; any surprise ends the walk with false.
+// plainParser walks one frame; any surprise ends the walk with false. It
+// is the scanner of scan.go (its white space and bytes) reading values as
+// well: only those a plain frame may hold.
 type plainParser struct {
-	b []byte
-	i int
+	scanner
 }
 
-func (p *plainParser) space() {
-	for p.i < len(p.b) {
-		switch p.b[p.i] {
-		case ' ', '\t', '\n', '\r':
-			p.i++
-		default:
-			return
-		}
-	}
-}
-
+// byte steps over white space, then over c if it is next.
 func (p *plainParser) byte(c byte) bool {
 	p.space()
-	if p.i < len(p.b) && p.b[p.i] == c {
-		p.i++
-		return true
-	}
-	return false
+	return p.scanner.byte(c)
 }
 
 // str reads a string with no escape, no control character and valid UTF-8.
@@ -110,7 +97,7 @@ func (p *plainParser) bool() (bool, bool) {
 
 // parsePlain fills m from a plain frame; false if the frame is not one.
 func parsePlain(data []byte, m *ClientMessage) bool {
-	p := plainParser{b: data}
+	p := plainParser{scanner{b: data}}
 	if !p.byte('{') {
 		return false
 	}

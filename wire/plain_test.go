@@ -254,3 +254,15 @@ func TestClientsFramesTakeThePlainPath(t *testing.T) {
 		}
 	})
 }
+
+// BenchmarkParsePlainClientMessage reads a command frame as the server
+// reads every client frame.
+func BenchmarkParsePlainClientMessage(b *testing.B) {
+	data := []byte(`{"v":1,"type":"command","id":42,"verb":"vote","target":7,"step":31}`)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, plain, err := ParsePlainClientMessage(data); !plain || err != nil {
+			b.Fatal(plain, err)
+		}
+	}
+}
