@@ -11,6 +11,7 @@ import (
 
 	"mafia/engine"
 	"mafia/internal/httpguard"
+	"mafia/locale/negotiate"
 	"mafia/room"
 	"mafia/store"
 	"mafia/wire"
@@ -66,33 +67,9 @@ type errorBody struct {
 	} `json:"error"`
 }
 
-// langOf picks the language for a request: ?lang=, then the "lang" cookie,
-// then Accept-Language; English when none is ka, en or ru.
-func langOf(r *http.Request) string {
-	pick := func(s string) string {
-		s = strings.ToLower(strings.TrimSpace(s))
-		for _, l := range []string{"ka", "ru", "en"} {
-			if strings.HasPrefix(s, l) {
-				return l
-			}
-		}
-		return ""
-	}
-	if l := pick(r.URL.Query().Get("lang")); l != "" {
-		return l
-	}
-	if c, err := r.Cookie("lang"); err == nil {
-		if l := pick(c.Value); l != "" {
-			return l
-		}
-	}
-	for _, part := range strings.Split(r.Header.Get("Accept-Language"), ",") {
-		if l := pick(strings.SplitN(part, ";", 2)[0]); l != "" {
-			return l
-		}
-	}
-	return "en"
-}
+// langOf is the request's language (negotiate.Lang: ?lang=, the "lang"
+// cookie, Accept-Language, else English) as the protocol spells it.
+func langOf(r *http.Request) string { return string(negotiate.Lang(r)) }
 
 // writeJSON answers with v as JSON. Names are not HTML-escaped (a "<"
 // stays one byte, not six): the answer is JSON for scripts, which render

@@ -6,11 +6,11 @@ import (
 	"html/template"
 	"net/http"
 	"strconv"
-	"strings"
 	"sync"
 
 	"mafia/engine"
 	"mafia/locale"
+	"mafia/locale/negotiate"
 	"mafia/room"
 )
 
@@ -52,12 +52,12 @@ func loadIndex() {
 }
 
 // serveIndex serves the page. It is never cached: it names the version of
-// the files it loads. The language it is first drawn in is a guess (the
-// "lang" cookie, then Accept-Language); the page then takes the player's
-// own choice.
+// the files it loads. The language it is first drawn in is the request's
+// (negotiate.Lang, as the API's: ?lang=, the "lang" cookie, then
+// Accept-Language); the page then takes the player's own choice.
 func serveIndex(w http.ResponseWriter, r *http.Request) {
 	indexOnce.Do(loadIndex)
-	lang := guessLang(r)
+	lang := negotiate.Lang(r)
 	var b bytes.Buffer
 	err := indexTmpl.Execute(&b, page{
 		Lang: string(lang), Title: locale.New(lang).T("web.title", nil), Version: Version(), Boot: template.JS(bootJSON),
@@ -78,24 +78,6 @@ func serveIndex(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodHead {
 		_, _ = w.Write(b.Bytes())
 	}
-}
-
-// guessLang picks the page's first language: the "lang" cookie the page
-// sets on a switch, then the first of Accept-Language the catalogs hold;
-// English when none.
-func guessLang(r *http.Request) locale.Lang {
-	if c, err := r.Cookie("lang"); err == nil {
-		if l, ok := locale.Parse(c.Value); ok {
-			return l
-		}
-	}
-	for _, part := range strings.Split(r.Header.Get("Accept-Language"), ",") {
-		tag, _, _ := strings.Cut(part, ";")
-		if l, ok := locale.Parse(tag); ok {
-			return l
-		}
-	}
-	return locale.En
 }
 
 // boot is what the page needs before its first request: the languages, and
