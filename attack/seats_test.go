@@ -52,7 +52,7 @@ func join(ctx context.Context, t *testing.T, hc *http.Client, base, table, body 
 // tries; the browser is answered with its own seat, and already_seated
 // for another), and once the host has kicked it, nothing more: every join
 // from its address, and from the kicked browser on another address, is 403
-// blocked; its kicked socket is closed (1008 "dropped") and its token
+// blocked; its kicked socket is closed (1008 "kicked", after an error frame that says so) and its token
 // refused (bad_token). Someone else can still sit, and the host fills the
 // table with bots and plays.
 func TestAttack_SeatHogging(t *testing.T) {
@@ -110,8 +110,8 @@ func TestAttack_SeatHogging(t *testing.T) {
 			}
 		}
 		if kicked != nil { // the kicked seat's socket, and its token again
-			if st, reason := closedAs(ctx, kicked); st != websocket.StatusPolicyViolation || reason != "dropped" {
-				t.Errorf("the kicked seat's socket: closed %v %q, want 1008 dropped", st, reason)
+			if st, reason := closedAs(ctx, kicked); st != websocket.StatusPolicyViolation || reason != "kicked" {
+				t.Errorf("the kicked seat's socket: closed %v %q, want 1008 kicked", st, reason)
 			}
 			ws := seatSocket(ctx, t, tg, p.table, tokens[0])
 			var m wire.ServerMessage

@@ -87,7 +87,7 @@ func (r *Room) Detach(sub *Sub) {
 		if sub.dead {
 			return
 		}
-		r.drop(sub)
+		r.drop(sub, "") // it closed itself: nobody to tell
 		if sub.Seat != 0 {
 			r.broadcastLobby()
 		}

@@ -279,7 +279,7 @@ func (r *Room) sendAt(sub *Sub, o Out, now int64) {
 	} else {
 		o.Release()
 		r.cfg.Log.Warn("dropping a slow connection", "seat", sub.Seat)
-		r.drop(sub)
+		r.drop(sub, CodeTooSlow)
 		// Only a seat's connections show in the lobby: a spectator too slow
 		// to read costs nobody a frame (and so nobody their connection).
 		if sub.Seat != 0 {
@@ -291,12 +291,15 @@ func (r *Room) sendAt(sub *Sub, o Out, now int64) {
 	}
 }
 
-// drop detaches a connection and closes its queue (its writer then closes it).
-func (r *Room) drop(sub *Sub) {
+// drop detaches a connection and closes its queue (its writer then closes
+// it), saying why (a room code the connection's client is told, see
+// Sub.Why; "" when the connection closed itself).
+func (r *Room) drop(sub *Sub, why engine.Code) {
 	if sub.dead {
 		return
 	}
 	sub.dead = true
+	sub.why = why
 	delete(r.subs, sub)
 	sub.out.close()
 	if sub.notify != nil {

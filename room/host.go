@@ -47,7 +47,7 @@ func (r *Room) hostAction(action string, target int) error {
 		}
 		for sub := range r.subs {
 			if sub.Seat == engine.Seat(target) {
-				r.drop(sub)
+				r.drop(sub, CodeKicked)
 			}
 		}
 		if engine.Seat(target) == r.hostSeat {

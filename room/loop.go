@@ -26,7 +26,7 @@ func (r *Room) run() {
 		stopTimer(&r.absence)
 		stopTimer(&r.linger)
 		for s := range r.subs {
-			r.drop(s)
+			r.drop(s, r.stoppedCode())
 		}
 		close(r.done)
 		if r.cfg.OnStop != nil {

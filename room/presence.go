@@ -155,7 +155,7 @@ func (r *Room) expire() {
 	r.expired.Store(true)
 	r.cfg.Log.Info("a lobby nobody is at has expired")
 	for sub := range r.subs {
-		r.drop(sub)
+		r.drop(sub, CodeExpired)
 	}
 	r.stopping = true
 }

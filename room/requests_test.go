@@ -312,6 +312,12 @@ func TestASlowReaderIsDroppedAndTheGameGoesOn(t *testing.T) {
 	if _, _, open := slow.Take(); open {
 		t.Error("the slow reader's queue is still open")
 	}
+	if why := slow.Why(); why != room.CodeTooSlow {
+		t.Errorf("the slow reader was dropped as %q, want %q (its client is told why)", why, room.CodeTooSlow)
+	}
+	if why := fast.sub.Why(); why != "" {
+		t.Errorf("an open connection says it was dropped as %q", why)
+	}
 	if n != buffer {
 		t.Errorf("the slow reader's queue held %d items when dropped, want %d", n, buffer)
 	}

@@ -107,6 +107,15 @@ const (
 	CodeNameRequired   engine.Code = "name_required"
 	CodeStopped        engine.Code = "stopped"
 	CodeNotOver        engine.Code = "not_over"
+	// CodeKicked: the host took the connection's seat away (the client is
+	// blocked from the table, see CodeBlocked).
+	CodeKicked engine.Code = "kicked"
+	// CodeSeatLeft: the connection's seat was given up (its player left,
+	// perhaps from another tab).
+	CodeSeatLeft engine.Code = "seat_left"
+	// CodeTooSlow: the connection read too slowly; frames for it piled up
+	// past the server's send queue.
+	CodeTooSlow engine.Code = "too_slow"
 	// CodeStaleStep refuses a message meant for a step (wire.View.Step)
 	// that is not the current one.
 	CodeStaleStep engine.Code = "stale_step"
@@ -182,9 +191,25 @@ type Sub struct {
 	out  outQueue // taken with Take or Next; closed when the room drops the connection
 	room *Room
 	dead bool
+	// why is the code the room dropped the connection with (see Why); set
+	// before out is closed, so that a reader who found it closed sees it.
+	why engine.Code
 	// notify, if set, is called (on the room's goroutine) after each item
 	// is queued and after the queue is closed; it must not block.
 	notify func()
+}
+
+// Why is the room code the room dropped the connection with, once Take has
+// reported its queue closed: CodeKicked, CodeSeatLeft, CodeTooSlow,
+// CodeExpired or CodeStopped ("" when the connection was detached, or is
+// open).
+func (s *Sub) Why() engine.Code {
+	s.out.mu.Lock()
+	defer s.out.mu.Unlock()
+	if !s.out.closed {
+		return ""
+	}
+	return s.why
 }
 
 // Room is one table's actor.
@@ -365,11 +390,14 @@ func (r *Room) post(f func()) error {
 
 // stoppedErr is the refusal of a stopped room: CodeExpired for a table that
 // expired, CodeStopped otherwise.
-func (r *Room) stoppedErr() error {
+func (r *Room) stoppedErr() error { return errCode(r.stoppedCode()) }
+
+// stoppedCode is CodeExpired for a table that expired, else CodeStopped.
+func (r *Room) stoppedCode() engine.Code {
 	if r.expired.Load() {
-		return errCode(CodeExpired)
+		return CodeExpired
 	}
-	return errCode(CodeStopped)
+	return CodeStopped
 }
 
 // errorsAs is errors.As for an *engine.Error.

@@ -178,7 +178,7 @@ func (r *Room) Leave(ctx context.Context, token string) error {
 		}
 		for sub := range r.subs {
 			if sub.Seat == s {
-				r.drop(sub)
+				r.drop(sub, CodeSeatLeft)
 			}
 		}
 		if s == r.hostSeat {

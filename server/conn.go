@@ -349,6 +349,24 @@ func (wc *peer) refuseErr(id int64, err error) {
 	}
 }
 
+// closeDropped closes a connection the room has let go of, saying why: 1001
+// "shutdown" when the server is shutting down; else an error frame with
+// the room's code (kicked, seat_left, too_slow, expired, stopped) in the
+// client's language, then 1008 with the code as the close's reason.
+func (wc *peer) closeDropped() {
+	if wc.s.closing.Load() {
+		wc.c.Close(websocket.StatusGoingAway, "shutdown")
+		return
+	}
+	why := wc.sub.Why()
+	if why == "" {
+		why = "dropped"
+	} else {
+		wc.s.writeError(wc.c, wc.lang, 0, &engine.Error{Code: why})
+	}
+	wc.c.Close(websocket.StatusPolicyViolation, string(why))
+}
+
 // notify starts a writer unless one is running; a running writer looks
 // again before it stops. It never blocks (the room calls it).
 func (wc *peer) notify() {
@@ -412,11 +430,7 @@ func (wc *peer) writeQueued() (more, ok bool) {
 			if wc.bw.end() == nil {
 				s.sent(queuedAt[:n])
 			}
-			if s.closing.Load() {
-				wc.c.Close(websocket.StatusGoingAway, "shutdown")
-			} else {
-				wc.c.Close(websocket.StatusPolicyViolation, "dropped")
-			}
+			wc.closeDropped()
 			return false, false
 		} else {
 			select {
