@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"mafia/engine"
+	"mafia/internal/secret"
 	"mafia/wire"
 )
 
@@ -29,7 +30,7 @@ func (r *Room) AttachNotify(ctx context.Context, token string, since int, notify
 	derr := r.do(ctx, func() {
 		sub = &Sub{room: r, notify: notify}
 		if token != "" {
-			h := HashToken(token)
+			h := secret.Hash(token)
 			switch {
 			case h == r.table.HostToken:
 				sub.Host, sub.Seat = true, r.hostSeat

@@ -2,8 +2,6 @@ package room
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/binary"
 	"encoding/json"
 	"log/slog"
 	"strconv"
@@ -11,6 +9,7 @@ import (
 
 	"mafia/bot"
 	"mafia/engine"
+	"mafia/internal/secret"
 	"mafia/rng"
 	"mafia/store"
 	"mafia/wire"
@@ -104,10 +103,10 @@ func Create(ctx context.Context, cfg Config, set Settings) (*Room, string, error
 		return nil, "", err
 	}
 	conf, _ := json.Marshal(set)
-	host := NewToken()
+	host := secret.Token()
 	now := cfg.clockNow()
-	t := store.Table{ID: NewToken()[:16], Name: set.Name, Public: set.Public, Status: store.StatusLobby,
-		Config: conf, HostToken: HashToken(host), CreatedAt: now, UpdatedAt: now}
+	t := store.Table{ID: secret.Token()[:16], Name: set.Name, Public: set.Public, Status: store.StatusLobby,
+		Config: conf, HostToken: secret.Hash(host), CreatedAt: now, UpdatedAt: now}
 	if !set.Public {
 		t.Invite = t.ID
 	}
@@ -254,11 +253,7 @@ func stepStart(k engine.EventKind) bool {
 // moves drawn from the deal's seed would let an observer recover the seed
 // (the generator is not a cryptographic one) and from it the deal.
 func (r *Room) initBots() {
-	var b [8]byte
-	if _, err := rand.Read(b[:]); err != nil {
-		panic("room: no randomness: " + err.Error())
-	}
-	seed := binary.LittleEndian.Uint64(b[:])
+	seed := secret.Seed()
 	r.bots = make([]*bot.Random, len(r.seats))
 	for s := 1; s < len(r.seats); s++ {
 		if r.seats[s].bot {

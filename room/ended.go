@@ -5,6 +5,7 @@ package room
 import (
 	"context"
 	"mafia/engine"
+	"mafia/internal/secret"
 )
 
 // EndedLog returns the whole log of a game that is over, every secret
@@ -41,7 +42,7 @@ func (r *Room) Record(ctx context.Context, token string) ([]engine.Event, int, e
 	var n int
 	var err error
 	derr := r.do(ctx, func() {
-		h := HashToken(token)
+		h := secret.Hash(token)
 		if token == "" || (h != r.table.HostToken && r.seatByHash(h) == 0) {
 			err = errCode(CodeBadToken)
 			return

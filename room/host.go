@@ -4,10 +4,8 @@ package room
 // pause, resume, fouls.
 
 import (
-	"crypto/rand"
-	"encoding/binary"
-
 	"mafia/engine"
+	"mafia/internal/secret"
 )
 
 func (r *Room) hostAction(action string, target int) error {
@@ -140,11 +138,7 @@ func (r *Room) start() error {
 			return &engine.Error{Code: CodeNotFull, Seat: engine.Seat(s)}
 		}
 	}
-	var b [8]byte
-	if _, err := rand.Read(b[:]); err != nil {
-		return errCode(CodeInternal)
-	}
-	seed := binary.LittleEndian.Uint64(b[:])
+	seed := secret.Seed()
 	roles := r.set.Setup.Deal(seed, nil)
 	g, evs, err := engine.New(r.rules, roles, seed)
 	if err != nil {

@@ -2,9 +2,6 @@ package room
 
 import (
 	"context"
-	"crypto/rand"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"log/slog"
 	"strconv"
@@ -307,21 +304,6 @@ type seatState struct {
 	// Who took the seat (a hash of the client's id, the address's key),
 	// for the seat limits; kept in memory only.
 	client, addr string
-}
-
-// HashToken returns the stored form of a secret token.
-func HashToken(tok string) string {
-	h := sha256.Sum256([]byte(tok))
-	return hex.EncodeToString(h[:])
-}
-
-// NewToken returns a fresh secret token.
-func NewToken() string {
-	var b [24]byte
-	if _, err := rand.Read(b[:]); err != nil {
-		panic("room: no randomness: " + err.Error())
-	}
-	return hex.EncodeToString(b[:])
 }
 
 // ID returns the table's id.

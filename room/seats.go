@@ -8,6 +8,7 @@ import (
 	"strconv"
 
 	"mafia/engine"
+	"mafia/internal/secret"
 )
 
 // JoinRequest is one request for a seat.
@@ -57,7 +58,7 @@ func (r *Room) join(name string, req JoinRequest) (int, string, error) {
 	if r.game != nil {
 		return 0, "", errCode(CodeAlreadyStarted)
 	}
-	isHost := req.Token != "" && HashToken(req.Token) == r.table.HostToken
+	isHost := req.Token != "" && secret.Hash(req.Token) == r.table.HostToken
 	if held := r.heldBy(req.Token); held != 0 {
 		if req.Seat != 0 && req.Seat != int(held) {
 			return 0, "", &engine.Error{Code: CodeAlreadySeated, Seat: held}
@@ -66,7 +67,7 @@ func (r *Room) join(name string, req JoinRequest) (int, string, error) {
 	}
 	client := ""
 	if req.Client != "" {
-		client = HashToken(req.Client)
+		client = secret.Hash(req.Client)
 		for s := 1; s < len(r.seats); s++ {
 			if r.seats[s].client == client {
 				return 0, "", &engine.Error{Code: CodeAlreadySeated, Seat: engine.Seat(s)}
@@ -107,7 +108,7 @@ func (r *Room) join(name string, req JoinRequest) (int, string, error) {
 	if r.seats[seat].bot || r.seats[seat].tokenHash != "" {
 		return 0, "", &engine.Error{Code: CodeSeatTaken, Seat: engine.Seat(seat)}
 	}
-	tok := NewToken()
+	tok := secret.Token()
 	prev, prevHost := r.seats[seat], r.hostSeat
 	if isHost {
 		// The host's seat is reached with the host's own token (the host
@@ -115,7 +116,7 @@ func (r *Room) join(name string, req JoinRequest) (int, string, error) {
 		tok = req.Token
 		r.hostSeat = engine.Seat(seat)
 	}
-	r.seats[seat] = seatState{name: name, tokenHash: HashToken(tok), client: client, addr: req.Addr}
+	r.seats[seat] = seatState{name: name, tokenHash: secret.Hash(tok), client: client, addr: req.Addr}
 	if err := r.saveSeats(); err != nil {
 		// A seat the store does not have would refuse its token after a
 		// restart: it is not given.
@@ -134,7 +135,7 @@ func (r *Room) heldBy(token string) engine.Seat {
 	if token == "" {
 		return 0
 	}
-	h := HashToken(token)
+	h := secret.Hash(token)
 	if h == r.table.HostToken {
 		return r.hostSeat
 	}
@@ -163,7 +164,7 @@ func (r *Room) Leave(ctx context.Context, token string) error {
 			err = errCode(CodeAlreadyStarted)
 			return
 		}
-		s := r.seatByHash(HashToken(token))
+		s := r.seatByHash(secret.Hash(token))
 		if s == 0 {
 			err = errCode(CodeBadToken)
 			return

@@ -11,6 +11,7 @@ import (
 
 	"mafia/engine"
 	"mafia/internal/httpguard"
+	"mafia/internal/secret"
 	"mafia/locale/negotiate"
 	"mafia/room"
 	"mafia/store"
@@ -162,7 +163,7 @@ func (s *Server) clientID(w http.ResponseWriter, r *http.Request) string {
 	if c, err := r.Cookie(clientCookie); err == nil && validClientID(c.Value) {
 		return c.Value
 	}
-	id := room.NewToken()[:32]
+	id := secret.Token()[:32]
 	http.SetCookie(w, &http.Cookie{Name: clientCookie, Value: id, Path: "/", HttpOnly: true,
 		SameSite: http.SameSiteStrictMode, Secure: s.guard.Secure(r), MaxAge: 365 * 24 * 3600})
 	return id

@@ -17,6 +17,7 @@ import (
 	"golang.org/x/time/rate"
 
 	"mafia/engine"
+	"mafia/internal/secret"
 	"mafia/room"
 	"mafia/wire"
 )
@@ -96,7 +97,7 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 	// table's whole log, and a seat's connection is lobby news).
 	hash := ""
 	if token != "" {
-		hash = room.HashToken(token)
+		hash = secret.Hash(token)
 	}
 	tk, err := s.guards.admit(s.guard.ClientAddr(r), id, hash, now)
 	if err != nil {

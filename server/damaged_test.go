@@ -20,6 +20,7 @@ import (
 
 	"mafia/bot"
 	"mafia/engine"
+	"mafia/internal/secret"
 	"mafia/locale"
 	"mafia/rng"
 	"mafia/room"
@@ -142,11 +143,11 @@ func writeStoredFile(t *testing.T) storedFile {
 	add := func(id string, status store.Status, log []engine.Event) {
 		t.Helper()
 		tb := store.Table{ID: id, Name: "stored " + id, Public: true, Status: status, Config: conf,
-			HostToken: room.HashToken("host of " + id)}
+			HostToken: secret.Hash("host of " + id)}
 		var seats []store.Seat
 		for s := 1; s <= 11; s++ {
 			tok := fmt.Sprintf("token of %s seat %d", id, s)
-			seats = append(seats, store.Seat{Seat: s, Name: fmt.Sprint("player ", s), TokenHash: room.HashToken(tok)})
+			seats = append(seats, store.Seat{Seat: s, Name: fmt.Sprint("player ", s), TokenHash: secret.Hash(tok)})
 			if s == 1 {
 				f.tokens[id] = tok
 			}
