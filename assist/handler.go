@@ -17,6 +17,7 @@ import (
 	"mafia/assist/bridge"
 	"mafia/assist/record"
 	"mafia/engine"
+	"mafia/internal/httpapi"
 	"mafia/internal/httpguard"
 	"mafia/locale"
 	"mafia/store"
@@ -123,8 +124,8 @@ type errorBody struct {
 }
 
 func statusOf(c engine.Code) int {
-	if st := httpguard.Status(c); st != 0 {
-		return st
+	if k, ok := httpguard.Kinds[c]; ok {
+		return httpapi.StatusOf(k)
 	}
 	switch c {
 	case codeBadToken:

@@ -94,3 +94,41 @@ func (e *Error) Params() map[string]any {
 		"Role": e.Role.String(), "N": e.N, "Name": e.Name, "Value": e.Value,
 	}
 }
+
+// engineCodes lists every code of the engine (Kinds gives each its kind;
+// a test checks the list against the declarations).
+var engineCodes = []Code{
+	CodeGameOver,
+	CodeUnknownVerb,
+	CodeNoSuchSeat,
+	CodeActorOut,
+	CodeTargetOut,
+	CodeWrongPhase,
+	CodeNotYourRole,
+	CodeMeetingNight,
+	CodeAlreadyActed,
+	CodeTargetIsMafia,
+	CodeCheckSelf,
+	CodeShootSelf,
+	CodeManiacNightOne,
+	CodeNoShotsLeft,
+	CodeAlreadyHealed,
+	CodeHealedLastNight,
+	CodeNotSpeaker,
+	CodeAlreadyNominated,
+	CodeNominateSelf,
+	CodeAlreadyCandidate,
+	CodeNotCandidate,
+	CodeAlreadyVoted,
+	CodeHostOnly,
+	CodeTooManySeats,
+	CodeTooFewSeats,
+	CodeNoMafia,
+	CodeMafiaMajority,
+	CodeDuplicateRole,
+	CodeUnknownRole,
+	CodeUnknownOption,
+	CodeBadOptionValue,
+	CodeBadLog,
+	CodeManiacSmallTable,
+}

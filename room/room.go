@@ -148,6 +148,21 @@ const (
 	CodeChatBusy engine.Code = "chat_busy"
 )
 
+// Kinds are the kinds of the room's codes (engine.Kind): what sort of
+// refusal each is, which the server's answers follow.
+var Kinds = map[engine.Code]engine.Kind{
+	CodeBusy: engine.KindBusy, CodeBadToken: engine.KindForbidden, CodeTableFull: engine.KindConflict,
+	CodeSeatTaken: engine.KindConflict, CodeNotStarted: engine.KindInvalid, CodeAlreadyStarted: engine.KindConflict,
+	CodeNotFull: engine.KindInvalid, CodeNotHost: engine.KindForbidden, CodeSpectator: engine.KindInvalid,
+	CodeChatClosed: engine.KindInvalid, CodeBadRequest: engine.KindInvalid, CodeInternal: engine.KindInternal,
+	CodePaused: engine.KindInvalid, CodeNameRequired: engine.KindInvalid, CodeStopped: engine.KindInternal,
+	CodeNotOver: engine.KindConflict, CodeKicked: engine.KindForbidden, CodeSeatLeft: engine.KindConflict,
+	CodeTooSlow: engine.KindBusy, CodeStaleStep: engine.KindConflict, CodeBadTiming: engine.KindInvalid,
+	CodeBadBotDelay: engine.KindInvalid, CodeNameTooLong: engine.KindInvalid, CodeNameBadCharacter: engine.KindInvalid,
+	CodeNameLikeBot: engine.KindInvalid, CodeAlreadySeated: engine.KindConflict, CodeSeatLimit: engine.KindForbidden,
+	CodeBlocked: engine.KindForbidden, CodeExpired: engine.KindGone, CodeChatBusy: engine.KindBusy,
+}
+
 // noSuchSeat refuses a seat number a client gave (n) that is not one of the
 // table's players seats. The number is range-checked before it is narrowed
 // to a Seat, and the refusal names it as it was given (Value): a number

@@ -1,15 +1,14 @@
 package server
 
 import (
-	"encoding/json"
 	"errors"
-	"io"
 	"net/http"
 	"sort"
 	"strings"
 	"time"
 
 	"mafia/engine"
+	"mafia/internal/httpapi"
 	"mafia/internal/httpguard"
 	"mafia/internal/secret"
 	"mafia/locale/negotiate"
@@ -72,22 +71,14 @@ type errorBody struct {
 // cookie, Accept-Language, else English) as the protocol spells it.
 func langOf(r *http.Request) string { return string(negotiate.Lang(r)) }
 
-// writeJSON answers with v as JSON. Names are not HTML-escaped (a "<"
-// stays one byte, not six): the answer is JSON for scripts, which render
-// text as text, never HTML.
-func writeJSON(w http.ResponseWriter, status int, v any) {
-	w.Header().Set("Content-Type", "application/json; charset=utf-8")
-	w.WriteHeader(status)
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	_ = enc.Encode(v)
-}
+// writeJSON answers with v as JSON (httpapi.WriteJSON: no HTML escaping).
+func writeJSON(w http.ResponseWriter, status int, v any) { httpapi.WriteJSON(w, status, v) }
 
 // fail answers with a coded error in the request's language.
 func (s *Server) fail(w http.ResponseWriter, r *http.Request, err error) {
 	var e *engine.Error
 	if errors.Is(err, store.ErrNotFound) {
-		e = &engine.Error{Code: "not_found"}
+		e = &engine.Error{Code: httpapi.CodeNotFound}
 	} else if errors.Is(err, store.ErrDamaged) {
 		e = &engine.Error{Code: CodeTableDamaged}
 	} else if !errors.As(err, &e) {
@@ -101,11 +92,10 @@ func (s *Server) fail(w http.ResponseWriter, r *http.Request, err error) {
 	writeJSON(w, codeStatus(e.Code), body)
 }
 
-// decode reads a small JSON body strictly (wire.DecodeStrict: no unknown
-// key, no key in another case or given twice, UTF-8 only).
+// decode reads a small JSON body strictly (httpapi.ReadJSON: at most 16
+// KiB, wire.DecodeStrict).
 func decode(r *http.Request, v any) error {
-	data, err := io.ReadAll(io.LimitReader(r.Body, 16<<10))
-	if err != nil || wire.DecodeStrict(data, v) != nil {
+	if !httpapi.ReadJSON(r, 16<<10, v) {
 		return &engine.Error{Code: room.CodeBadRequest, Name: "body"}
 	}
 	return nil

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"mafia/engine"
+	"mafia/internal/httpapi"
 	"mafia/internal/httpguard"
 	"mafia/internal/lograte"
 	"mafia/room"
@@ -343,30 +344,17 @@ func (s *Server) routes() {
 	s.mux.Handle("GET /api/i18n/{lang}", web.CatalogHandler())
 }
 
-// codeStatus maps an error code to an HTTP status.
-func codeStatus(c engine.Code) int {
-	switch c {
-	case room.CodeBadToken, room.CodeNotHost, room.CodeSeatLimit, room.CodeBlocked:
-		return http.StatusForbidden
-	case room.CodeBusy:
-		return http.StatusServiceUnavailable
-	case room.CodeInternal, room.CodeStopped:
-		return http.StatusInternalServerError
-	case room.CodeTableFull, room.CodeSeatTaken, room.CodeAlreadyStarted, room.CodeNotOver, room.CodeAlreadySeated:
-		return http.StatusConflict
-	case CodeTableDamaged:
-		return http.StatusGone
-	case "not_found":
-		return http.StatusNotFound
-	case CodeTooManyConnections, CodeSeatConnections, CodeCreatingTooFast, CodeTooManyTables:
-		return http.StatusTooManyRequests
-	case CodeServerFull, CodeSpectatorsFull:
-		return http.StatusServiceUnavailable
-	case room.CodeExpired:
-		return http.StatusGone
-	}
-	if st := httpguard.Status(c); st != 0 {
-		return st
-	}
-	return http.StatusBadRequest
+// Kinds are the kinds of the server's own codes (engine.Kind).
+var Kinds = map[engine.Code]engine.Kind{
+	CodeMalformed: engine.KindInvalid, CodeTooLarge: engine.KindInvalid, CodeRateLimited: engine.KindTooMany,
+	CodeTableDamaged: engine.KindGone, CodeTooManyConnections: engine.KindTooMany, CodeSeatConnections: engine.KindTooMany,
+	CodeSpectatorsFull: engine.KindBusy, CodeServerFull: engine.KindBusy, CodeCreatingTooFast: engine.KindTooMany,
+	CodeTooManyTables: engine.KindTooMany, CodeFlood: engine.KindTooMany,
 }
+
+// vocabulary is every code the server answers with: the engine's, the
+// room's, the guard's, the HTTP layer's and its own.
+var vocabulary = httpapi.NewVocabulary(engine.Kinds, room.Kinds, httpguard.Kinds, httpapi.Kinds, Kinds)
+
+// codeStatus is a code's HTTP status, by its kind (httpapi.StatusOf).
+func codeStatus(c engine.Code) int { return vocabulary.Status(c) }

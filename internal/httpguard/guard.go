@@ -274,13 +274,6 @@ func (g *Guard) CheckStateChange(r *http.Request) error {
 }
 
 // Status is the HTTP status of this package's refusal codes (0 for any
-// other code).
-func Status(c engine.Code) int {
-	switch c {
-	case CodeCrossOrigin:
-		return http.StatusForbidden
-	case CodeJSONRequired:
-		return http.StatusUnsupportedMediaType
-	}
-	return 0
-}
+// Kinds are the kinds of the guard's codes: a foreign page is forbidden,
+// a body that is not JSON unsupported.
+var Kinds = map[engine.Code]engine.Kind{CodeCrossOrigin: engine.KindForbidden, CodeJSONRequired: engine.KindUnsupported}

@@ -1,0 +1,28 @@
+package main
+
+import (
+	"testing"
+
+	"mafia/engine"
+	"mafia/internal/httpapi"
+	"mafia/internal/httpguard"
+	"mafia/room"
+	"mafia/server"
+)
+
+// TestKinds_EveryCodeTheServerAnswersWithHasAKind: every code declared in
+// the engine, the room, the server, the guard and the HTTP layer has a
+// kind in the server's vocabulary, and so one HTTP status by one table
+// (httpapi.StatusOf); a new code without a kind fails here.
+func TestKinds_EveryCodeTheServerAnswersWithHasAKind(t *testing.T) {
+	v := httpapi.NewVocabulary(engine.Kinds, room.Kinds, httpguard.Kinds, httpapi.Kinds, server.Kinds)
+	codes := codesIn(t, "../../engine", "../../room", "../../server", "../../internal/httpguard", "../../internal/httpapi")
+	if len(codes) < 60 {
+		t.Fatalf("found only %d codes; the scan is broken", len(codes))
+	}
+	for _, c := range codes {
+		if v.Kind(engine.Code(c)) == engine.KindNone {
+			t.Errorf("code %q has no kind: add it to its package's Kinds", c)
+		}
+	}
+}
