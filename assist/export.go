@@ -8,6 +8,7 @@ import (
 
 	"mafia/assist/record"
 	"mafia/engine"
+	"mafia/locale"
 	"mafia/store"
 )
 
@@ -90,7 +91,17 @@ func (h *Handler) protocolCSV(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Cache-Control", "no-store")
 	w.Header().Set("Content-Disposition", `attachment; filename="mafia-`+t.ID+`.csv"`)
 	cw := csv.NewWriter(w)
-	_ = cw.Write(record.CSVHeader)
+	_ = cw.Write(csvHeader(locale.New(langOf(r))))
 	_ = cw.WriteAll(record.CSV(rd.s, rd.log))
 	_ = cw.WriteAll(record.CorrectionRows(rd.s, rd.fixes))
+}
+
+// csvHeader is the CSV's header row in a language: each column's name from
+// the catalogs (assist.csv.<column>).
+func csvHeader(p *locale.Printer) []string {
+	out := make([]string, len(record.CSVHeader))
+	for i, c := range record.CSVHeader {
+		out[i] = p.T("assist.csv."+c, nil)
+	}
+	return out
 }
