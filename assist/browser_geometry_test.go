@@ -2,7 +2,10 @@ package assist_test
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"strconv"
+	"testing"
 
 	"time"
 )
@@ -112,4 +115,18 @@ func (tb *tab) dimmestText(except string) (float64, string) {
 		}
 		return best; })()`)
 	return d.C, d.Sel
+}
+
+// writeArtifact keeps a file the test made (in $MAFIA_SCREENSHOTS, like
+// the screenshots, or the test's artifact folder).
+func writeArtifact(t *testing.T, name string, b []byte) {
+	t.Helper()
+	dir := os.Getenv("MAFIA_SCREENSHOTS")
+	if dir == "" {
+		dir = t.ArtifactDir()
+	}
+	_ = os.MkdirAll(dir, 0o755)
+	if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
+		t.Fatal(err)
+	}
 }

@@ -61,7 +61,8 @@ export function setupScreen(onCreated) {
       h('option', { value: '' }, '—'),
       ROLES.map((r) => h('option', { value: r, selected: f.roles[s - 1] === r }, name('role', r)))) : null)));
 
-  const opts = E.options().map((o) => h('label', { class: 'opt' },
+  // A house rule with values is a dropdown under its name, the screen's width (its choices are long).
+  const opts = E.options().map((o) => h('label', { class: o.values.length ? 'opt choice' : 'opt' },
     h('span', {}, t(`assist.option.${o.name}`)),
     o.values.length
       ? h('select', { dataset: { t: `opt-${o.name}` }, onchange: (e) => { f.options[o.name] = e.target.value; } },
