@@ -205,6 +205,9 @@ func printRoundOf(p *locale.Printer, rd record.Round, who func(int) string) prin
 					map[string]any{"Who": whos(n.Killed, who), "Count": len(n.Killed)}))
 			}
 		}
+		for _, s := range n.LastWords {
+			pr.Night = append(pr.Night, T("last_words", map[string]any{"Who": who(s)}))
+		}
 	}
 	d := rd.Day
 	if d == nil {
@@ -254,6 +257,9 @@ func printRoundOf(p *locale.Printer, rd record.Round, who func(int) string) prin
 	}
 	for _, x := range d.Out {
 		pr.After = append(pr.After, p.T("assist.ann.out_"+x.Cause, map[string]any{"Who": who(x.Seat)}))
+	}
+	for _, s := range d.LastWords {
+		pr.After = append(pr.After, T("last_words", map[string]any{"Who": who(s)}))
 	}
 	if d.NobodyLeft {
 		pr.After = append(pr.After, p.T("assist.ann.nobody_leaves", nil))
