@@ -85,7 +85,7 @@ func TestARaisedHandForTheLastCandidateIsAVote(t *testing.T) {
 	}
 	rows := ts.csv(t, h, id)
 	for _, r := range rows {
-		if r[3] == "ballot" && r[4] == strconv.Itoa(forLast) && r[15] != "no" {
+		if r[4] == "ballot" && r[5] == strconv.Itoa(forLast) && r[16] != "no" {
 			t.Errorf("the CSV marks the hand raised for the last candidate as abstained: %v", r)
 		}
 	}

@@ -3,6 +3,7 @@ package assist
 import (
 	"context"
 	"encoding/csv"
+	"io"
 	"net/http"
 	"time"
 
@@ -80,6 +81,10 @@ func (h *Handler) protocolJSON(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, p)
 }
 
+// protocolCSV answers the protocol as CSV: UTF-8 with a byte-order mark
+// (so that Excel reads the Georgian and Russian names as such), a header
+// row of the catalogs' column names, and the game's id in the first column
+// of every row (so that the rows of many games can be put together).
 func (h *Handler) protocolCSV(w http.ResponseWriter, r *http.Request) {
 	rd, err := h.readable(r, r.PathValue("id"))
 	if err != nil {
@@ -90,18 +95,26 @@ func (h *Handler) protocolCSV(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "text/csv; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-store")
 	w.Header().Set("Content-Disposition", `attachment; filename="mafia-`+t.ID+`.csv"`)
+	_, _ = io.WriteString(w, bom)
 	cw := csv.NewWriter(w)
 	_ = cw.Write(csvHeader(locale.New(langOf(r))))
-	_ = cw.WriteAll(record.CSV(rd.s, rd.log))
-	_ = cw.WriteAll(record.CorrectionRows(rd.s, rd.fixes))
+	for _, rows := range [][][]string{record.CSV(rd.s, rd.log), record.CorrectionRows(rd.s, rd.fixes)} {
+		for _, row := range rows {
+			_ = cw.Write(append([]string{t.ID}, row...))
+		}
+	}
+	cw.Flush()
 }
 
-// csvHeader is the CSV's header row in a language: each column's name from
-// the catalogs (assist.csv.<column>).
+// bom is UTF-8's byte-order mark, which spreadsheets take as "this file is UTF-8".
+const bom = "\ufeff"
+
+// csvHeader is the CSV's header row in a language: the game's column, then
+// each column of record.CSV, named by the catalogs (assist.csv.<column>).
 func csvHeader(p *locale.Printer) []string {
-	out := make([]string, len(record.CSVHeader))
-	for i, c := range record.CSVHeader {
-		out[i] = p.T("assist.csv."+c, nil)
+	out := []string{p.T("assist.csv.game", nil)}
+	for _, c := range record.CSVHeader {
+		out = append(out, p.T("assist.csv."+c, nil))
 	}
 	return out
 }
