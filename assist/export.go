@@ -22,6 +22,8 @@ type Protocol struct {
 	Created time.Time `json:"created"`
 	Updated time.Time `json:"updated"`
 	*record.Protocol
+	// Renames lists the names the host corrected after the game was made.
+	Renames []Rename `json:"renames,omitempty"`
 }
 
 // readable is what a protocol is made of: the table, the settings, the
@@ -31,6 +33,8 @@ type readable struct {
 	s     *record.Settings
 	log   []engine.Event
 	fixes []record.Correction
+	// renames are the names corrected after the game was made.
+	renames []Rename
 }
 
 // readable loads what a protocol needs. A finished game's protocol is for
@@ -42,6 +46,7 @@ func (h *Handler) readable(r *http.Request, id string) (*readable, error) {
 	}
 	t, s, ok := gm.table, gm.rec.Settings, gm.table.Status == StatusEnded || gm.authorized(tokenOf(r, id))
 	cmds := append([]record.Command(nil), gm.rec.Commands...)
+	renames := append([]Rename(nil), gm.rec.Renames...)
 	gm.mu.Unlock()
 	if !ok {
 		return nil, errBadToken
@@ -54,7 +59,7 @@ func (h *Handler) readable(r *http.Request, id string) (*readable, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &readable{table: t, s: &s, log: log, fixes: fixes}, nil
+	return &readable{table: t, s: &s, log: log, fixes: fixes, renames: renames}, nil
 }
 
 // build arranges the protocol, with the corrections.
@@ -76,7 +81,7 @@ func (h *Handler) protocolJSON(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	t := rd.table
-	p := Protocol{ID: t.ID, Created: t.CreatedAt, Updated: t.UpdatedAt, Protocol: rd.build()}
+	p := Protocol{ID: t.ID, Created: t.CreatedAt, Updated: t.UpdatedAt, Protocol: rd.build(), Renames: rd.renames}
 	w.Header().Set("Content-Disposition", `attachment; filename="mafia-`+t.ID+`.json"`)
 	writeJSON(w, http.StatusOK, p)
 }

@@ -31,6 +31,8 @@ type printPage struct {
 	// each undo with the events it took back.
 	Undone      string
 	Corrections []printCorrection
+	// Renames says which names the host corrected after the game was made.
+	Renames []string
 }
 
 // printCorrection is one undo on the printable page.
@@ -140,6 +142,9 @@ func (h *Handler) servePrint(w http.ResponseWriter, r *http.Request) {
 		out.Log = append(out.Log, p.Event(e, engine.Host))
 	}
 	out.Corrections = printCorrections(p, rd.fixes)
+	for _, x := range rd.renames {
+		out.Renames = append(out.Renames, p.T("assist.rename.line", map[string]any{"Seat": x.Seat, "From": x.From, "To": x.To}))
+	}
 	if pr.Undone > 0 {
 		out.Undone = p.Plural("assist.correction.count", pr.Undone, map[string]any{"Count": pr.Undone, "Undos": len(rd.fixes)})
 	}
