@@ -12,6 +12,7 @@ import * as E from './engine.js';
 import * as storage from './storage.js';
 import { post, link } from './sync.js';
 import { makeHere } from './offline.js';
+import { wakeCards } from './wake_cards.js';
 
 const ROLES = ['don', 'mafia', 'maniac', 'detective', 'doctor', 'citizen'];
 const TIMINGS = ['speech', 'defence', 'tie_speech', 'last_words'];
@@ -58,7 +59,7 @@ export function setupScreen(onCreated) {
       dataset: { t: `name-${s}` }, 'aria-label': t('assist.setup.seat', { Seat: s }),
       oninput: (e) => { f.names[s - 1] = e.target.value; } }),
     f.deal === 'manual' ? h('select', { dataset: { t: `role-${s}` }, onchange: (e) => { f.roles[s - 1] = e.target.value; redraw(); } },
-      h('option', { value: '' }, '—'),
+      h('option', { value: '' }, t('assist.cards.unknown')),
       ROLES.map((r) => h('option', { value: r, selected: f.roles[s - 1] === r }, name('role', r)))) : null)));
 
   // A house rule with values is a dropdown under its name, the screen's width (its choices are long).
@@ -102,11 +103,18 @@ export function setupScreen(onCreated) {
       timings: { speech: f.timings.speech, defence: f.timings.defence, tie_speech: f.timings.tie_speech, last_words: f.timings.last_words },
     };
     if (f.custom) body.setup = f.counts;
-    if (f.deal === 'manual') {
-      body.roles = range(n).map((s) => f.roles[s - 1] || '');
+    if (f.deal === 'manual' && f.ready) body.roles = f.ready;
+    if (f.deal === 'manual' && !body.roles) {
+      const roles = range(n).map((s) => f.roles[s - 1] || '');
       const want = { ...f.counts };
-      for (const r of body.roles) want[r] = (want[r] || 0) - 1;
-      if (body.roles.includes('') || ROLES.some((r) => want[r] !== 0)) { toast(t('assist.setup.roles_mismatch'), 'error'); return; }
+      for (const r of roles) if (r) want[r] = (want[r] || 0) - 1;
+      if (ROLES.some((r) => want[r] < 0)) { toast(t('assist.setup.roles_mismatch'), 'error'); return; }
+      if (roles.includes('')) {
+        // Cards not seen yet: entered as the roles wake on night 1, then the game is made.
+        wakeCards(roles, f.counts, body.names, (all) => { f.ready = all; create(); }, () => { f.ready = null; redraw(); });
+        return;
+      }
+      body.roles = roles;
     }
     const got = await post('/host/api/games', body);
     if (!got) {
@@ -131,7 +139,8 @@ export function setupScreen(onCreated) {
     h('h2', {}, t('assist.setup.title')),
     h('section', { class: 'card' }, h('h3', {}, t('assist.setup.players')), sizes, counts, summary, warnings),
     h('section', { class: 'card' }, h('h3', {}, t('assist.setup.deal')), deals),
-    h('section', { class: 'card' }, h('h3', {}, t('assist.setup.names')), h('p', { class: 'note' }, t('assist.setup.names_hint')), names),
+    h('section', { class: 'card' }, h('h3', {}, t('assist.setup.names')), h('p', { class: 'note' }, t('assist.setup.names_hint')),
+      f.deal === 'manual' ? h('p', { class: 'note', dataset: { t: 'cards-hint' } }, t('assist.cards.setup_hint')) : null, names),
     h('section', { class: 'card' }, h('h3', {}, t('assist.setup.game_name')),
       h('input', { type: 'text', maxlength: '32', value: f.name, placeholder: t('assist.default_name'), dataset: { t: 'game-name' },
         oninput: (e) => { f.name = e.target.value; } })),
