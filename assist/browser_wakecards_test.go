@@ -69,3 +69,47 @@ func TestTheCardsAreEnteredAsTheRolesWake(t *testing.T) {
 		t.Fatalf("night 1 begins with %q", sc)
 	}
 }
+
+// TestAnAcquaintanceNightsCardsAreEnteredOnce: with the acquaintance night
+// (nobody acts on night 1), the card round is that night: once the cards
+// are entered the game goes straight to the morning, the roles not woken a
+// second time.
+func TestAnAcquaintanceNightsCardsAreEnteredOnce(t *testing.T) {
+	ts := startServer(t)
+	h := openHost(t, ts, "host")
+	deal := roles7
+	h.tap("new-game")
+	h.waitJS(5*time.Second, `!!document.querySelector('[data-t="create"]')`)
+	h.tap("size-7")
+	h.click(`[data-t="deal-manual"]`)
+	h.setValue(`[data-t="opt-first_night"]`, "meeting")
+	for i, n := range names11[:7] {
+		h.setValue(`[data-t="name-`+strconv.Itoa(i+1)+`"]`, n)
+	}
+	h.tap("create")
+	for range 10 {
+		h.waitJS(5*time.Second, `!!document.querySelector('[data-t="cards-wake"]') || !!document.querySelector('[data-t="cards-rest"]')`)
+		if h.exists("cards-rest") {
+			break
+		}
+		r := eval[string](h.tab, `document.querySelector('[data-t="cards-wake"]').dataset.role`)
+		for s, d := range deal {
+			if d == r {
+				h.pickSeat(s + 1)
+			}
+		}
+		h.tap("cards-confirm")
+		h.settle()
+	}
+	h.tap("cards-done")
+	h.waitJS(10*time.Second, `location.hash.startsWith('#/game/') && !!window.__assistGame`)
+	if sc := h.screen(); sc != "morning" {
+		t.Fatalf("after the cards of an acquaintance night the page shows %q, want the morning", sc)
+	}
+	if got := h.state().Roles[1:]; !slices.Equal(got, deal) {
+		t.Fatalf("the game's cards are %v, want %v", got, deal)
+	}
+	h.tap("morning")
+	h.settle()
+	h.waitJS(5*time.Second, `window.__assistGame.state.phase === 'speech' || !!document.querySelector('[data-t="announce"]')`)
+}

@@ -96,6 +96,12 @@ export function setupScreen(onCreated) {
       creating = false;
     }
   };
+  // An acquaintance night whose cards were entered as the roles woke: the
+  // roles have been seen, so the night goes straight to the morning.
+  const seenAlready = (rec) => {
+    const first = f.options.first_night || (E.options().find((o) => o.name === 'first_night') || {}).default;
+    if (f.deal === 'manual' && f.ready && first === 'meeting') rec.ui.night = { round: 1, step: 99, answer: null, miss: false, pick: 0 };
+  };
   const createGame = async () => {
     const body = {
       name: f.name.trim(), names: range(n).map((s) => (f.names[s - 1] || '').trim() || t('assist.setup.seat', { Seat: s })),
@@ -121,6 +127,7 @@ export function setupScreen(onCreated) {
       if (f.deal === 'links') { toast(t('assist.offline.links_offline'), 'error'); redraw(); return; }
       const made = makeHere(body);
       if (made.error) { toast(made.error.message, 'error'); return; }
+      seenAlready(made.rec);
       if (!(await saved(made.rec))) return;
       form = null;
       onCreated(made.rec, t('assist.offline.made_here'));
@@ -130,6 +137,7 @@ export function setupScreen(onCreated) {
     if (!res.ok) { toast(out.error.message, 'error'); return; }
     const rec = { id: out.id, token: out.host_token, settings: out.settings, cards: out.cards || [], commands: [], synced: 0,
       created: new Date().toISOString(), ui: {} };
+    seenAlready(rec);
     if (!(await saved(rec))) return;
     form = null;
     onCreated(rec);
