@@ -2,7 +2,6 @@ package assist_test
 
 import (
 	"context"
-	"encoding/csv"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -489,11 +488,7 @@ func (ts *testServer) csv(t *testing.T, h *host, id string) [][]string {
 		t.Fatal(err)
 	}
 	defer res.Body.Close()
-	rows, err := csv.NewReader(res.Body).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return rows
+	return readCSV(t, res.Body)
 }
 
 // printPage opens the printable protocol in the host's tab and shoots it.

@@ -216,7 +216,7 @@ func TestTheHostTakesBackWrongEntries(t *testing.T) {
 	rows := ts.csv(t, h, id)
 	undone := 0
 	for _, r := range rows {
-		if r[3] == "undone" {
+		if r[4] == "undone" {
 			undone++
 		}
 	}

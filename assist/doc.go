@@ -42,8 +42,17 @@
 // (token_in_url). Every answer that holds a token is Cache-Control:
 // no-store.
 //
+// The host may correct the players' names after the game was made
+// (PUT /host/api/games/{id}/names: the record keeps every change and the
+// protocol lists it) and delete a game that was never finished from the
+// club's history (DELETE /host/api/games/{id}: StatusDeleted; a finished
+// game is refused). The protocol exports as JSON, as CSV (UTF-8 with a
+// byte-order mark, the game's id on every row, the columns named in the
+// reader's language) and as a printable page that fits one or two A4
+// sheets.
+//
 // It owns the in-person tables: their store status (StatusLive,
-// StatusEnded) keeps them out of the online lobby and out of the rooms that
-// `mafia serve` resumes. It must not decide rules (the engine does) or touch
+// StatusEnded, StatusDeleted) keeps them out of the online lobby and out of
+// the rooms that `mafia serve` resumes. It must not decide rules (the engine does) or touch
 // online tables.
 package assist

@@ -3,11 +3,13 @@ package assist
 import (
 	"context"
 	"encoding/csv"
+	"io"
 	"net/http"
 	"time"
 
 	"mafia/assist/record"
 	"mafia/engine"
+	"mafia/locale"
 	"mafia/store"
 )
 
@@ -20,6 +22,8 @@ type Protocol struct {
 	Created time.Time `json:"created"`
 	Updated time.Time `json:"updated"`
 	*record.Protocol
+	// Renames lists the names the host corrected after the game was made.
+	Renames []Rename `json:"renames,omitempty"`
 }
 
 // readable is what a protocol is made of: the table, the settings, the
@@ -29,6 +33,8 @@ type readable struct {
 	s     *record.Settings
 	log   []engine.Event
 	fixes []record.Correction
+	// renames are the names corrected after the game was made.
+	renames []Rename
 }
 
 // readable loads what a protocol needs. A finished game's protocol is for
@@ -40,6 +46,7 @@ func (h *Handler) readable(r *http.Request, id string) (*readable, error) {
 	}
 	t, s, ok := gm.table, gm.rec.Settings, gm.table.Status == StatusEnded || gm.authorized(tokenOf(r, id))
 	cmds := append([]record.Command(nil), gm.rec.Commands...)
+	renames := append([]Rename(nil), gm.rec.Renames...)
 	gm.mu.Unlock()
 	if !ok {
 		return nil, errBadToken
@@ -52,7 +59,7 @@ func (h *Handler) readable(r *http.Request, id string) (*readable, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &readable{table: t, s: &s, log: log, fixes: fixes}, nil
+	return &readable{table: t, s: &s, log: log, fixes: fixes, renames: renames}, nil
 }
 
 // build arranges the protocol, with the corrections.
@@ -74,11 +81,15 @@ func (h *Handler) protocolJSON(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	t := rd.table
-	p := Protocol{ID: t.ID, Created: t.CreatedAt, Updated: t.UpdatedAt, Protocol: rd.build()}
+	p := Protocol{ID: t.ID, Created: t.CreatedAt, Updated: t.UpdatedAt, Protocol: rd.build(), Renames: rd.renames}
 	w.Header().Set("Content-Disposition", `attachment; filename="mafia-`+t.ID+`.json"`)
 	writeJSON(w, http.StatusOK, p)
 }
 
+// protocolCSV answers the protocol as CSV: UTF-8 with a byte-order mark
+// (so that Excel reads the Georgian and Russian names as such), a header
+// row of the catalogs' column names, and the game's id in the first column
+// of every row (so that the rows of many games can be put together).
 func (h *Handler) protocolCSV(w http.ResponseWriter, r *http.Request) {
 	rd, err := h.readable(r, r.PathValue("id"))
 	if err != nil {
@@ -89,8 +100,26 @@ func (h *Handler) protocolCSV(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "text/csv; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-store")
 	w.Header().Set("Content-Disposition", `attachment; filename="mafia-`+t.ID+`.csv"`)
+	_, _ = io.WriteString(w, bom)
 	cw := csv.NewWriter(w)
-	_ = cw.Write(record.CSVHeader)
-	_ = cw.WriteAll(record.CSV(rd.s, rd.log))
-	_ = cw.WriteAll(record.CorrectionRows(rd.s, rd.fixes))
+	_ = cw.Write(csvHeader(locale.New(langOf(r))))
+	for _, rows := range [][][]string{record.CSV(rd.s, rd.log), record.CorrectionRows(rd.s, rd.fixes)} {
+		for _, row := range rows {
+			_ = cw.Write(append([]string{t.ID}, row...))
+		}
+	}
+	cw.Flush()
+}
+
+// bom is UTF-8's byte-order mark, which spreadsheets take as "this file is UTF-8".
+const bom = "\ufeff"
+
+// csvHeader is the CSV's header row in a language: the game's column, then
+// each column of record.CSV, named by the catalogs (assist.csv.<column>).
+func csvHeader(p *locale.Printer) []string {
+	out := []string{p.T("assist.csv.game", nil)}
+	for _, c := range record.CSVHeader {
+		out = append(out, p.T("assist.csv."+c, nil))
+	}
+	return out
 }

@@ -28,7 +28,8 @@ type stored struct {
 type inPerson struct {
 	Settings record.Settings  `json:"settings"`
 	Commands []record.Command `json:"commands"`
-	Viewed   []int            `json:"viewed,omitempty"` // seats that opened their card link
+	Viewed   []int            `json:"viewed,omitempty"`  // seats that opened their card link
+	Renames  []Rename         `json:"renames,omitempty"` // names corrected after the game was made
 }
 
 // game is a loaded in-person table: its stored state and its engine, kept

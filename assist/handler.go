@@ -96,6 +96,8 @@ func (h *Handler) routes() {
 	m.HandleFunc("POST /host/api/games", h.createGame)
 	m.HandleFunc("GET /host/api/games/{id}", h.getGame)
 	m.HandleFunc("POST /host/api/games/{id}/sync", h.syncGame)
+	m.HandleFunc("DELETE /host/api/games/{id}", h.deleteGame)
+	m.HandleFunc("PUT /host/api/games/{id}/names", h.setNames)
 	m.HandleFunc("GET /host/api/games/{id}/cards", h.cardStatus)
 	m.HandleFunc("GET /host/api/games/{id}/cards/{seat}", h.getCard)
 	m.HandleFunc("GET /host/api/games/{id}/protocol.json", h.protocolJSON)
@@ -132,7 +134,7 @@ func statusOf(c engine.Code) int {
 		return http.StatusForbidden
 	case codeNotFound:
 		return http.StatusNotFound
-	case CodeOutOfOrder, CodeDiverged, CodeIDTaken, CodeDealMismatch, record.CodeStaleStep:
+	case CodeOutOfOrder, CodeDiverged, CodeIDTaken, CodeDealMismatch, record.CodeStaleStep, CodeGameEndedKept:
 		return http.StatusConflict
 	case codeInternal:
 		return http.StatusInternalServerError

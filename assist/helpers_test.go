@@ -1,6 +1,7 @@
 package assist_test
 
 import (
+	"bytes"
 	"encoding/csv"
 	"io"
 	"net/http/httptest"
@@ -9,9 +10,15 @@ import (
 	"mafia/server"
 )
 
+// readCSV reads a CSV export, without its leading byte-order mark (which
+// TestTheCSVOpensInASpreadsheet checks).
 func readCSV(t *testing.T, r io.Reader) [][]string {
 	t.Helper()
-	rows, err := csv.NewReader(r).ReadAll()
+	b, err := io.ReadAll(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, err := csv.NewReader(bytes.NewReader(bytes.TrimPrefix(b, []byte("\ufeff")))).ReadAll()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -31,6 +31,8 @@ type printPage struct {
 	// each undo with the events it took back.
 	Undone      string
 	Corrections []printCorrection
+	// Renames says which names the host corrected after the game was made.
+	Renames []string
 }
 
 // printCorrection is one undo on the printable page.
@@ -140,6 +142,9 @@ func (h *Handler) servePrint(w http.ResponseWriter, r *http.Request) {
 		out.Log = append(out.Log, p.Event(e, engine.Host))
 	}
 	out.Corrections = printCorrections(p, rd.fixes)
+	for _, x := range rd.renames {
+		out.Renames = append(out.Renames, p.T("assist.rename.line", map[string]any{"Seat": x.Seat, "From": x.From, "To": x.To}))
+	}
 	if pr.Undone > 0 {
 		out.Undone = p.Plural("assist.correction.count", pr.Undone, map[string]any{"Count": pr.Undone, "Undos": len(rd.fixes)})
 	}
@@ -205,6 +210,9 @@ func printRoundOf(p *locale.Printer, rd record.Round, who func(int) string) prin
 					map[string]any{"Who": whos(n.Killed, who), "Count": len(n.Killed)}))
 			}
 		}
+		for _, s := range n.LastWords {
+			pr.Night = append(pr.Night, T("last_words", map[string]any{"Who": who(s)}))
+		}
 	}
 	d := rd.Day
 	if d == nil {
@@ -254,6 +262,9 @@ func printRoundOf(p *locale.Printer, rd record.Round, who func(int) string) prin
 	}
 	for _, x := range d.Out {
 		pr.After = append(pr.After, p.T("assist.ann.out_"+x.Cause, map[string]any{"Who": who(x.Seat)}))
+	}
+	for _, s := range d.LastWords {
+		pr.After = append(pr.After, T("last_words", map[string]any{"Who": who(s)}))
 	}
 	if d.NobodyLeft {
 		pr.After = append(pr.After, p.T("assist.ann.nobody_leaves", nil))

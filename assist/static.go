@@ -124,24 +124,29 @@ func templates() *template.Template {
 }
 
 // page is what every page template gets: the language, a printer for it,
-// and the files' version.
+// the languages to switch to, and the files' version.
 type page struct {
 	Lang    string
-	Langs   []string
+	Langs   []pageLang
 	Version string
 	p       *locale.Printer
 }
+
+// pageLang is one language of the language switch: its code and its own
+// name for itself (assist.language.<code>, e.g. "ქართული").
+type pageLang struct{ Code, Name string }
 
 // T renders a catalog message in the page's language.
 func (pg page) T(id string) string { return pg.p.T(id, nil) }
 
 func newPage(r *http.Request) page {
 	l := langOf(r)
-	langs := []string{}
+	p := locale.New(l)
+	langs := []pageLang{}
 	for _, x := range locale.Langs() {
-		langs = append(langs, string(x))
+		langs = append(langs, pageLang{Code: string(x), Name: p.T("assist.language."+string(x), nil)})
 	}
-	return page{Lang: string(l), Langs: langs, Version: Version(), p: locale.New(l)}
+	return page{Lang: string(l), Langs: langs, Version: Version(), p: p}
 }
 
 // render writes a page template with the headers every page has.

@@ -241,7 +241,7 @@ func TestProtocolIsTheStoredLogAndCSVHasEveryBallot(t *testing.T) {
 		t.Fatalf("day 1: %+v", day)
 	}
 	rows := ts.csvWith(t, c.ID, c.HostToken)
-	if rows[0][0] != "seq" || len(rows) != 1+len(log)+12 {
+	if rows[0][1] != "No." || len(rows) != 1+len(log)+12 {
 		t.Fatalf("CSV: %d rows for %d events", len(rows), len(log))
 	}
 }

@@ -128,11 +128,11 @@ func TestAnUndoTakesBackTheLastActionOnce(t *testing.T) {
 		t.Fatalf("CSV: %d rows for %d events and 3 entries taken back", len(rows), len(want))
 	}
 	for i, r := range rows[1+len(want):] {
-		if r[3] != "undone" {
+		if r[4] != "undone" {
 			t.Fatalf("CSV row %d after the events: %v", i, r)
 		}
 	}
-	if last := rows[len(rows)-1]; last[0] != "2" || last[10] != "next" || last[12] != "7" {
+	if last := rows[len(rows)-1]; last[0] != c.ID || last[1] != "2" || last[11] != "next" || last[13] != "7" {
 		t.Fatalf("the last correction row: %v", last)
 	}
 	// A restarted server reads the same game.

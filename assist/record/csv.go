@@ -7,7 +7,8 @@ import (
 	"mafia/engine"
 )
 
-// CSVHeader names the columns of CSV.
+// CSVHeader names the columns of CSV: the ids of the columns, whose names
+// in each language are the catalogs' (assist.csv.<id>).
 var CSVHeader = []string{"seq", "round", "phase", "kind", "actor", "actor_name", "actor_role",
 	"target", "target_name", "target_role", "result", "cause", "count", "yes", "seats", "abstained"}
 

@@ -80,6 +80,7 @@ type Night struct {
 	Heal      *Pick  `json:"heal,omitempty"` // the doctor's heal
 	Skipped   []int  `json:"skipped"`        // seats that did nothing more that night
 	Killed    []int  `json:"killed"`         // the night's victims (announced in the morning)
+	LastWords []int  `json:"last_words"`     // the night's victims who had last words in the morning
 	Ended     bool   `json:"ended"`
 }
 
@@ -227,7 +228,7 @@ func (b *builder) add(e engine.Event) {
 			p.Seats[i] = SeatRecord{Seat: i + 1, Name: b.s.NameOf(i + 1), Role: r.String(), Team: r.Team().String()}
 		}
 	case engine.EvNightBegan:
-		p.Rounds = append(p.Rounds, Round{N: b.round, Night: &Night{Mafia: []Pick{}, Skipped: []int{}, Killed: []int{},
+		p.Rounds = append(p.Rounds, Round{N: b.round, Night: &Night{Mafia: []Pick{}, Skipped: []int{}, Killed: []int{}, LastWords: []int{},
 			Meeting: b.round == 1 && b.rules.FirstNight == engine.FirstNightMeeting}})
 		b.rnd = &p.Rounds[len(p.Rounds)-1]
 	case engine.EvMafiaChose:
@@ -262,9 +263,15 @@ func (b *builder) add(e engine.Event) {
 		}
 		b.out[int(e.Target)] = true
 	case engine.EvLastWords:
-		if b.rnd != nil && b.rnd.Day != nil {
+		// The morning's last words are the night's victims' (before the day
+		// begins); the others follow the day's vote or fouls.
+		switch {
+		case b.rnd != nil && b.rnd.Day != nil:
 			d := b.day()
 			d.LastWords = append(d.LastWords, int(e.Target))
+		case b.rnd != nil:
+			n := b.night()
+			n.LastWords = append(n.LastWords, int(e.Target))
 		}
 	case engine.EvDayBegan:
 		b.day().Opener = int(e.Actor)

@@ -18,7 +18,7 @@ let lastWaiting = -1;
 function header() {
   const sel = h('select', { class: 'lang', 'aria-label': 'language', dataset: { t: 'lang' },
     onchange: (e) => { I.setLang(e.target.value); shell(); route(); } },
-  I.langs().map((l) => h('option', { value: l, selected: l === I.lang() }, l.toUpperCase())));
+  I.langs().map((l) => h('option', { value: l, lang: l, selected: l === I.lang() }, I.t(`assist.language.${l}`))));
   return h('header', { class: 'top' },
     h('a', { class: 'brand', href: '#/' }, I.t('assist.title')),
     h('span', { id: 'sync', class: 'sync', dataset: { t: 'sync' } }),
@@ -90,18 +90,34 @@ async function route() {
   homeScreen(() => mine === routes);
 }
 
+/**
+ * The start-up failure screen: a sentence of the catalogs (the engine did
+ * not load: the page's own, rendered by the server; the phone keeps no
+ * games: the engine's) and a reload button. The raw error goes to the
+ * console only.
+ */
+function failed(sentence, err) {
+  const boot = document.getElementById('boot');
+  if (err) console.warn('assist: start-up failed:', err);
+  document.getElementById('app').replaceChildren(
+    h('section', { class: 'boot failed', dataset: { t: 'boot-failed' } },
+      h('p', { class: 'error' }, sentence),
+      h('button', { type: 'button', class: 'btn primary', dataset: { t: 'reload' }, onclick: () => location.reload() },
+        boot.dataset.reload)));
+}
+
 async function boot() {
   try {
     await E.load(document.body.dataset.version);
   } catch (err) {
-    document.getElementById('boot').textContent = String(err);
+    failed(document.getElementById('boot').dataset.failed, err);
     return;
   }
   I.setLang(I.initialLang());
   try {
     await storage.open();
-  } catch (_) {
-    document.getElementById('boot').textContent = I.t('assist.storage.unavailable');
+  } catch (err) {
+    failed(I.t('assist.storage.unavailable'), err);
     return;
   }
   shell();

@@ -4,7 +4,10 @@
 
 import { h, mount, button, seatGrid, range, toast } from './ui.js';
 import { t } from './i18n.js';
-import { clock, stopTicking } from './timer.js';
+import { clock, miniClock, stopTicking } from './timer.js';
+
+/** The step a clock belongs to: one speaker's turn in one phase of one day. */
+export const stepKey = (st) => `${st.phase}:${st.round}:${st.speaker}`;
 
 const SECONDS = { speech: 'speech', defence: 'defence', tie_speech: 'tie_speech', last_words: 'last_words' };
 
@@ -14,7 +17,7 @@ export function timedScreen(G) {
   const ui = G.rec.ui;
   const tm = G.rec.settings.timings;
   const secs = tm[SECONDS[st.phase]] || 60;
-  const key = `${st.phase}:${st.round}:${st.speaker}`;
+  const key = stepKey(st);
   const head = h('header', { class: 'step-head day' },
     h('div', { class: 'step-kicker' }, t('assist.day.title', { Round: st.round })),
     h('div', { class: 'step-name', dataset: { t: 'phase', phase: st.phase } }, t(`assist.step.${st.phase}`)),
@@ -33,13 +36,15 @@ export function timedScreen(G) {
       parts.push(button(t('assist.day.nominate'), G.act(() => { ui.nominating = key; G.save(); G.render(); }), 'accent', 'nominate'));
     }
   }
-  if (st.candidates.length) {
-    parts.push(h('div', { class: 'list' }, h('h3', {}, t('assist.day.candidates')),
-      h('ol', { dataset: { t: 'candidates' } }, st.candidates.map((c) => h('li', { dataset: { seat: String(c) } }, G.who(c))))));
-  }
+  // Who speaks next, first and large; the seat numbers are the list's only numbers.
   if (st.queue.length) {
     parts.push(h('div', { class: 'list' }, h('h3', {}, t('assist.day.queue')),
-      h('ol', { class: 'queue', dataset: { t: 'queue' } }, st.queue.map((s) => h('li', {}, G.who(s))))));
+      h('ol', { class: 'queue', dataset: { t: 'queue' } }, st.queue.map((s, i) =>
+        h('li', { class: i === 0 ? 'next' : '', dataset: { seat: String(s) } }, G.who(s))))));
+  }
+  if (st.candidates.length) {
+    parts.push(h('div', { class: 'list' }, h('h3', {}, t('assist.day.candidates')),
+      h('ol', { class: 'chips-list', dataset: { t: 'candidates' } }, st.candidates.map((c) => h('li', { dataset: { seat: String(c) } }, G.who(c))))));
   }
   mount(...parts);
 }
@@ -49,7 +54,7 @@ function nominate(G, head, key) {
   const st = G.state;
   const ui = G.rec.ui;
   const close = G.act(() => { ui.nominating = null; G.save(); G.render(); });
-  mount(head,
+  mount(head, miniClock(ui, key, () => G.save()),
     h('p', { class: 'say' }, t('assist.day.nominate_who', { Who: G.who(st.speaker) })),
     seatGrid({
       seats: range(st.players),
@@ -61,5 +66,4 @@ function nominate(G, head, key) {
       ondisabled: (s) => toast(G.refusal({ verb: 'nominate', by: st.speaker, target: s }) || '', 'error'),
     }),
     button(t('assist.cancel'), close, 'secondary', 'cancel'));
-  void key;
 }

@@ -3,7 +3,7 @@
 // entry. A wrong last entry can still be taken back (the result reopens).
 
 import { h, mount, button } from './ui.js';
-import { t, name, plural } from './i18n.js';
+import { t, name, plural, lang } from './i18n.js';
 import * as E from './engine.js';
 
 /** Draws the result. */
@@ -25,9 +25,9 @@ export function endScreen(G) {
     waiting > 0
       ? h('p', { class: 'warn', dataset: { t: 'waiting' } }, plural('assist.end.waiting', waiting, { Count: waiting }))
       : h('div', { class: 'actions', dataset: { t: 'exports' } },
-        h('a', { class: 'btn primary', href: `/host/games/${id}`, target: '_blank', dataset: { t: 'print' } }, t('assist.end.print')),
+        h('a', { class: 'btn primary', href: `/host/games/${id}?lang=${lang()}`, target: '_blank', dataset: { t: 'print' } }, t('assist.end.print')),
         h('a', { class: 'btn secondary', href: `/host/api/games/${id}/protocol.json`, download: `mafia-${id}.json` }, t('assist.end.json')),
-        h('a', { class: 'btn secondary', href: `/host/api/games/${id}/protocol.csv`, download: `mafia-${id}.csv` }, t('assist.end.csv'))),
+        h('a', { class: 'btn secondary', href: `/host/api/games/${id}/protocol.csv?lang=${lang()}`, download: `mafia-${id}.csv` }, t('assist.end.csv'))),
     p.undone ? h('p', { class: 'note', dataset: { t: 'undone' } }, plural('assist.correction.count', p.undone, { Count: p.undone })) : null,
     h('details', { class: 'log' }, h('summary', {}, t('assist.end.log')), h('ol', {}, E.log().map((l) => h('li', {}, l)))),
     h('div', { class: 'actions' },

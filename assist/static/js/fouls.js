@@ -5,6 +5,8 @@
 
 import { h, mount, button, seatGrid, toast } from './ui.js';
 import { t, plural } from './i18n.js';
+import { miniClock } from './timer.js';
+import { stepKey } from './day.js';
 
 /** Opens the fouls panel over the current screen. */
 export function foulsPanel(G, pending) {
@@ -20,6 +22,8 @@ export function foulsPanel(G, pending) {
   });
   mount(
     h('header', { class: 'step-head' }, h('h2', {}, t('assist.fouls.title'))),
+    // A speech's clock goes on while the host gives a foul.
+    miniClock(G.rec.ui, stepKey(st), () => G.save()),
     h('p', { class: 'note' }, limit > 0 ? t('assist.fouls.rule', { Lose: limit - 1, Out: limit }) : t('assist.fouls.recorded')),
     h('p', { class: 'say' }, t('assist.fouls.tap')),
     seatGrid({

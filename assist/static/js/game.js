@@ -16,6 +16,7 @@ import { Syncer } from './sync.js';
 import { t, plural, name } from './i18n.js';
 import { h, mount, toast, button } from './ui.js';
 import { stopTicking } from './timer.js';
+import { keepAwake } from './wakelock.js';
 import { nightScreen } from './night.js';
 import { timedScreen } from './day.js';
 import { voteScreen, allVoteScreen } from './vote.js';
@@ -32,6 +33,7 @@ export class Game {
     rec.synced = rec.synced || 0;
     this.onStatus = onStatus;
     this.saving = false; // a tap's entries are being written to the phone's storage
+    keepAwake(true); // the clock must not go dark while the game is open
     this.begin(rec);
   }
 
@@ -178,6 +180,7 @@ export class Game {
   close() {
     this.syncer.stop();
     stopTicking();
+    keepAwake(false);
   }
 
   /** Saves where the screens are (no entry: nothing waits for it). */

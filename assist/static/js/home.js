@@ -1,10 +1,10 @@
 // The first screen: a new game, the games this phone is running, and the
 // club's history of games with their results.
 
-import { h, mount, button } from './ui.js';
+import { h, mount, button, toast } from './ui.js';
 import { t, name, lang } from './i18n.js';
 import * as storage from './storage.js';
-import { link } from './sync.js';
+import { link, send } from './sync.js';
 import { workerNote } from './offline.js';
 
 /** Draws the home screen (unless still() says the host went elsewhere meanwhile). */
@@ -17,9 +17,10 @@ export async function homeScreen(still) {
     h('section', { class: 'hero' }, h('h2', {}, t('assist.home_title')), h('p', { class: 'note' }, t('assist.home_hint'))),
     button(t('assist.new_game'), () => { location.hash = '#/new'; }, 'primary', 'new-game'),
     mine.length ? h('section', { class: 'card' }, h('h3', {}, t('assist.running')),
-      h('ul', { class: 'games' }, mine.map((g) => h('li', {},
+      h('ul', { class: 'games' }, mine.map((g) => h('li', { dataset: { id: g.id } },
         h('a', { href: `#/game/${g.id}`, dataset: { t: 'resume' } }, g.name || t('assist.default_name')),
-        h('span', { class: 'sub' }, new Date(g.created).toLocaleString(lang())))))) : null,
+        h('span', { class: 'sub' }, new Date(g.created).toLocaleString(lang())),
+        button(t('assist.delete.button'), () => confirmDelete(g), 'secondary small', 'delete'))))) : null,
     h('section', { class: 'card' }, h('h3', {}, t('assist.history')), history),
   );
   loadHistory(history);
@@ -47,4 +48,35 @@ async function loadHistory(el) {
       h('td', {}, g.ended ? h('a', { href: `/host/games/${g.id}`, target: '_blank' }, g.name) : g.name),
       h('td', {}, String(g.players)),
       h('td', {}, g.ended ? name('winner', g.winner) : t('assist.in_progress')))))));
+}
+
+/** Asks once more, then deletes a game this phone runs from the club's history and from this phone. */
+function confirmDelete(g) {
+  const name = g.name || t('assist.default_name');
+  let busy = false;
+  const yes = async () => {
+    if (busy) return;
+    busy = true;
+    try {
+      const rec = await storage.get(g.id);
+      if (rec && !rec.create) { // a game not yet sent is this phone's alone
+        const got = await send('DELETE', `/host/api/games/${g.id}`, undefined, rec.token);
+        if (!got) { toast(t('assist.delete.offline'), 'error'); return; }
+        if (!got.res.ok && got.res.status !== 404) { toast(got.body.error.message, 'error'); return; }
+      }
+      await storage.remove(g.id);
+      await homeScreen();
+      toast(t('assist.delete.done'));
+    } catch (_) {
+      toast(t('assist.storage.failed'), 'error');
+    } finally {
+      busy = false;
+    }
+  };
+  mount(
+    h('header', { class: 'step-head' }, h('h2', {}, t('assist.delete.button'))),
+    h('p', { class: 'warn', dataset: { t: 'delete-question' } }, t('assist.delete.confirm', { Name: name })),
+    h('div', { class: 'actions' },
+      button(t('assist.delete.yes'), yes, 'primary', 'delete-yes'),
+      button(t('assist.cancel'), () => homeScreen(), 'secondary', 'cancel')));
 }

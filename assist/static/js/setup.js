@@ -12,6 +12,7 @@ import * as E from './engine.js';
 import * as storage from './storage.js';
 import { post, link } from './sync.js';
 import { makeHere } from './offline.js';
+import { wakeCards } from './wake_cards.js';
 
 const ROLES = ['don', 'mafia', 'maniac', 'detective', 'doctor', 'citizen'];
 const TIMINGS = ['speech', 'defence', 'tie_speech', 'last_words'];
@@ -58,10 +59,11 @@ export function setupScreen(onCreated) {
       dataset: { t: `name-${s}` }, 'aria-label': t('assist.setup.seat', { Seat: s }),
       oninput: (e) => { f.names[s - 1] = e.target.value; } }),
     f.deal === 'manual' ? h('select', { dataset: { t: `role-${s}` }, onchange: (e) => { f.roles[s - 1] = e.target.value; redraw(); } },
-      h('option', { value: '' }, '—'),
+      h('option', { value: '' }, t('assist.cards.unknown')),
       ROLES.map((r) => h('option', { value: r, selected: f.roles[s - 1] === r }, name('role', r)))) : null)));
 
-  const opts = E.options().map((o) => h('label', { class: 'opt' },
+  // A house rule with values is a dropdown under its name, the screen's width (its choices are long).
+  const opts = E.options().map((o) => h('label', { class: o.values.length ? 'opt choice' : 'opt' },
     h('span', {}, t(`assist.option.${o.name}`)),
     o.values.length
       ? h('select', { dataset: { t: `opt-${o.name}` }, onchange: (e) => { f.options[o.name] = e.target.value; } },
@@ -94,6 +96,12 @@ export function setupScreen(onCreated) {
       creating = false;
     }
   };
+  // An acquaintance night whose cards were entered as the roles woke: the
+  // roles have been seen, so the night goes straight to the morning.
+  const seenAlready = (rec) => {
+    const first = f.options.first_night || (E.options().find((o) => o.name === 'first_night') || {}).default;
+    if (f.deal === 'manual' && f.ready && first === 'meeting') rec.ui.night = { round: 1, step: 99, answer: null, miss: false, pick: 0 };
+  };
   const createGame = async () => {
     const body = {
       name: f.name.trim(), names: range(n).map((s) => (f.names[s - 1] || '').trim() || t('assist.setup.seat', { Seat: s })),
@@ -101,17 +109,25 @@ export function setupScreen(onCreated) {
       timings: { speech: f.timings.speech, defence: f.timings.defence, tie_speech: f.timings.tie_speech, last_words: f.timings.last_words },
     };
     if (f.custom) body.setup = f.counts;
-    if (f.deal === 'manual') {
-      body.roles = range(n).map((s) => f.roles[s - 1] || '');
+    if (f.deal === 'manual' && f.ready) body.roles = f.ready;
+    if (f.deal === 'manual' && !body.roles) {
+      const roles = range(n).map((s) => f.roles[s - 1] || '');
       const want = { ...f.counts };
-      for (const r of body.roles) want[r] = (want[r] || 0) - 1;
-      if (body.roles.includes('') || ROLES.some((r) => want[r] !== 0)) { toast(t('assist.setup.roles_mismatch'), 'error'); return; }
+      for (const r of roles) if (r) want[r] = (want[r] || 0) - 1;
+      if (ROLES.some((r) => want[r] < 0)) { toast(t('assist.setup.roles_mismatch'), 'error'); return; }
+      if (roles.includes('')) {
+        // Cards not seen yet: entered as the roles wake on night 1, then the game is made.
+        wakeCards(roles, f.counts, body.names, (all) => { f.ready = all; create(); }, () => { f.ready = null; redraw(); });
+        return;
+      }
+      body.roles = roles;
     }
     const got = await post('/host/api/games', body);
     if (!got) {
       if (f.deal === 'links') { toast(t('assist.offline.links_offline'), 'error'); redraw(); return; }
       const made = makeHere(body);
       if (made.error) { toast(made.error.message, 'error'); return; }
+      seenAlready(made.rec);
       if (!(await saved(made.rec))) return;
       form = null;
       onCreated(made.rec, t('assist.offline.made_here'));
@@ -121,6 +137,7 @@ export function setupScreen(onCreated) {
     if (!res.ok) { toast(out.error.message, 'error'); return; }
     const rec = { id: out.id, token: out.host_token, settings: out.settings, cards: out.cards || [], commands: [], synced: 0,
       created: new Date().toISOString(), ui: {} };
+    seenAlready(rec);
     if (!(await saved(rec))) return;
     form = null;
     onCreated(rec);
@@ -130,7 +147,8 @@ export function setupScreen(onCreated) {
     h('h2', {}, t('assist.setup.title')),
     h('section', { class: 'card' }, h('h3', {}, t('assist.setup.players')), sizes, counts, summary, warnings),
     h('section', { class: 'card' }, h('h3', {}, t('assist.setup.deal')), deals),
-    h('section', { class: 'card' }, h('h3', {}, t('assist.setup.names')), h('p', { class: 'note' }, t('assist.setup.names_hint')), names),
+    h('section', { class: 'card' }, h('h3', {}, t('assist.setup.names')), h('p', { class: 'note' }, t('assist.setup.names_hint')),
+      f.deal === 'manual' ? h('p', { class: 'note', dataset: { t: 'cards-hint' } }, t('assist.cards.setup_hint')) : null, names),
     h('section', { class: 'card' }, h('h3', {}, t('assist.setup.game_name')),
       h('input', { type: 'text', maxlength: '32', value: f.name, placeholder: t('assist.default_name'), dataset: { t: 'game-name' },
         oninput: (e) => { f.name = e.target.value; } })),

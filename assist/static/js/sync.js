@@ -22,13 +22,16 @@ window.addEventListener('online', () => { link.down = false; });
  * POSTs JSON with a timeout; resolves to {res, body}, or null when the
  * server cannot be reached (no connection, no answer, or a gateway's error).
  */
-export async function post(url, data, token) {
+export const post = (url, data, token) => send('POST', url, data, token);
+
+/** Sends a request with a JSON body (or none) the way post does: {res, body} or null. */
+export async function send(method, url, data, token) {
   const ctl = new AbortController();
   const t = setTimeout(() => ctl.abort(), TIMEOUT);
   const headers = { 'Content-Type': 'application/json' };
   if (token) headers.Authorization = `Bearer ${token}`;
   try {
-    const res = await fetch(url, { method: 'POST', headers, body: JSON.stringify(data), signal: ctl.signal });
+    const res = await fetch(url, { method, headers, body: data === undefined ? undefined : JSON.stringify(data), signal: ctl.signal });
     if (res.status === 502 || res.status === 503 || res.status === 504) throw new Error('gateway');
     const body = await res.json();
     link.down = false;

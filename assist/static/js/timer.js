@@ -60,29 +60,55 @@ export function clock(ui, key, seconds, save, onEnd, endLabel) {
     save();
   }
   const tm = ui.timer;
-  const face = h('div', { class: 'clock', dataset: { t: 'clock' } });
-  const bar = h('div', { class: 'clock-bar' });
+  const wrap = h('div', { class: 'timer' });
   const pause = button('', () => {
     if (tm.running) { tm.left = left(tm); tm.running = false; } else { tm.until = now() + tm.left; tm.running = true; }
     save();
     draw();
   }, 'secondary', 'pause');
+  const { face, bar, draw } = ticking(tm, save, wrap, (ms) => {
+    pause.textContent = tm.running ? t('assist.timer.pause') : t('assist.timer.resume');
+    void ms;
+  });
+  wrap.append(face, h('div', { class: 'clock-track' }, bar),
+    h('div', { class: 'row' }, pause, button(endLabel || t('assist.timer.end'), onEnd, 'primary', 'end')));
+  return wrap;
+}
+
+/**
+ * The clock of step key, small and without its buttons, for a screen over
+ * the speech (the fouls, the choice of a nominee): it goes on ticking, with
+ * its signals, so the host keeps the time in view. Null when the step has
+ * no clock running.
+ */
+export function miniClock(ui, key, save) {
+  stopTicking();
+  const tm = ui.timer;
+  if (!tm || tm.key !== key) return null;
+  const wrap = h('div', { class: 'timer mini' });
+  const { face, bar } = ticking(tm, save, wrap, () => {});
+  wrap.append(face, h('div', { class: 'clock-track' }, bar));
+  return wrap;
+}
+
+// ticking makes a clock's face and bar for timer tm and keeps them ticking
+// (with the signals at 10 s and at 0) while the face is on the page.
+function ticking(tm, save, wrap, also) {
+  const face = h('div', { class: 'clock', dataset: { t: 'clock' } });
+  const bar = h('div', { class: 'clock-bar' });
   const draw = () => {
     const ms = left(tm);
     face.textContent = fmt(ms);
     face.classList.toggle('warn', ms <= 10000);
     face.classList.toggle('zero', ms === 0);
-    face.classList.toggle('paused', !tm.running);
+    face.classList.toggle('paused', !tm.running && ms > 0); // the end is no pause: 0:00 stays bright
     bar.style.width = `${(100 * ms) / tm.total}%`;
-    pause.textContent = tm.running ? t('assist.timer.pause') : t('assist.timer.resume');
     wrap.classList.toggle('clock-done', ms === 0);
+    also(ms);
     if (!tm.warned && ms <= 10000 && ms > 0 && tm.total > 10000) { tm.warned = true; save(); beep('warn'); }
     if (!tm.ended && ms === 0) { tm.ended = true; tm.left = 0; tm.running = false; save(); beep('end'); draw(); }
   };
-  const wrap = h('div', { class: 'timer' });
   draw();
   ticker = setInterval(() => { if (!document.body.contains(face)) stopTicking(); else draw(); }, 200);
-  wrap.append(face, h('div', { class: 'clock-track' }, bar),
-    h('div', { class: 'row' }, pause, button(endLabel || t('assist.timer.end'), onEnd, 'primary', 'end')));
-  return wrap;
+  return { face, bar, draw };
 }

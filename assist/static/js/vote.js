@@ -32,15 +32,6 @@ export function voteScreen(G) {
       button(t('assist.vote.close'), close, 'primary', 'close-vote'));
     return;
   }
-  if (idx === last) {
-    const rest = st.pending;
-    mount(head, G.toolbar(),
-      h('h2', { dataset: { t: 'candidate', seat: String(c) } }, t('assist.vote.last', { Who: G.who(c) })),
-      h('p', { class: 'say' }, plural('assist.vote.rest', rest.length, { Count: rest.length, Who: G.who(c) })),
-      h('p', { class: 'note', dataset: { t: 'rest' } }, rest.map((s) => G.who(s)).join(', ')),
-      button(t('assist.vote.close'), close, 'primary', 'close-vote'));
-    return;
-  }
   const marked = new Set(v.marked);
   const voters = range(st.players).filter((s) => st.alive.includes(s));
   const toggle = (s) => {
@@ -48,6 +39,30 @@ export function voteScreen(G) {
     G.save();
     G.render();
   };
+  if (idx === last) {
+    // The hands raised for the last candidate are votes; the others go to
+    // them too, as abstentions (the protocol keeps which is which).
+    const rest = st.pending;
+    const closeWith = G.act(() => {
+      const cmds = v.marked.filter((s) => st.pending.includes(s)).map((s) => ({ verb: 'vote', by: s, target: c }));
+      G.do([...cmds, { verb: 'next' }], () => { v.marked = []; });
+    });
+    mount(head, G.toolbar(),
+      h('h2', { dataset: { t: 'candidate', seat: String(c) } }, t('assist.vote.last', { Who: G.who(c) })),
+      h('p', { class: 'say' }, plural('assist.vote.rest', rest.length, { Count: rest.length, Who: G.who(c) })),
+      h('p', { class: 'note', dataset: { t: 'rest' } }, rest.map((s) => G.who(s)).join(', ')),
+      h('p', { class: 'note' }, t('assist.vote.last_hands', { Who: G.who(c) })),
+      h('div', { class: 'count', dataset: { t: 'hands' } }, String(marked.size)),
+      seatGrid({
+        seats: voters,
+        label: (s) => [G.rec.settings.names[s - 1], v.votes[s] ? t('assist.vote.voted_for', { Seat: v.votes[s] }) : ''],
+        enabled: (s) => st.pending.includes(s),
+        selected: (s) => marked.has(s),
+        onpick: toggle,
+      }),
+      button(t('assist.vote.close'), closeWith, 'primary', 'close-vote'));
+    return;
+  }
   const confirm = G.act(() => {
     const cmds = v.marked.map((s) => ({ verb: 'vote', by: s, target: c }));
     // The next candidate, once the hands are entered.

@@ -1,0 +1,196 @@
+package assist_test
+
+import (
+	"io"
+	"net/http"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"mafia/assist"
+	"mafia/assist/record"
+	"mafia/engine"
+	"mafia/locale"
+)
+
+// TestAnAbandonedGameIsDeletedAndNamesAreCorrected deletes a game left
+// unfinished from the club's history (after a confirmation), and corrects a
+// player's name in a game already made: the server's record takes the new
+// name, keeps the change, and the protocol lists it.
+func TestAnAbandonedGameIsDeletedAndNamesAreCorrected(t *testing.T) {
+	ts := startServer(t)
+	h := openHost(t, ts, "host")
+	gone := h.create(gameSpec{Names: names11[:7], Deal: record.DealPass})
+	token := h.token(gone)
+	h.do(5*time.Second, chromedp.Navigate(ts.URL+"/host/#/"))
+	h.waitJS(10*time.Second, `!!document.querySelector('[data-t="history"] tr[data-id="`+gone+`"]')`)
+	h.click(`.games li[data-id="` + gone + `"] [data-t="delete"]`)
+	h.waitJS(5*time.Second, `!!document.querySelector('[data-t="delete-question"]')`)
+	h.shot("manage-delete-confirm")
+	h.tap("delete-yes")
+	h.waitJS(10*time.Second, `!!document.querySelector('[data-t="history"]') && !document.querySelector('.games li[data-id="`+gone+`"]')`)
+	h.waitJS(10*time.Second, `!document.querySelector('[data-t="history"] tr[data-id="`+gone+`"]') &&
+		document.querySelector('[data-t="history"]').textContent !== `+strconv.Quote(locale.New(locale.En).T("assist.loading", nil)))
+	var list struct{ Games []struct{ ID string } }
+	ts.getJSON(t, "/host/api/games", "", &list)
+	for _, g := range list.Games {
+		if g.ID == gone {
+			t.Fatalf("the deleted game is still in the history: %+v", list)
+		}
+	}
+	req, _ := http.NewRequest("GET", ts.URL+"/host/api/games/"+gone, nil)
+	req.Header.Set("Authorization", "Bearer "+token)
+	if res, err := http.DefaultClient.Do(req); err != nil || res.StatusCode != http.StatusNotFound {
+		t.Fatalf("the deleted game still answers: %v %v", res.Status, err)
+	}
+
+	// A name corrected after the game was made.
+	id := h.create(gameSpec{Names: names11[:7], Deal: record.DealPass})
+	h.waitJS(5*time.Second, `!!document.querySelector('[data-t="reveal"]')`)
+	h.deal()
+	h.waitJS(5*time.Second, `!!document.querySelector('[data-t="wake"]')`)
+	h.tap("menu")
+	h.tap("menu-names")
+	h.setValue(`[data-t="rename-3"]`, "Tamuna")
+	h.tap("save-names")
+	h.waitJS(10*time.Second, `window.__assistGame.rec.settings.names[2] === 'Tamuna' && !!document.querySelector('[data-t="wake"]')`)
+	var game struct{ Settings record.Settings }
+	ts.getJSON(t, "/host/api/games/"+id, h.token(id), &game)
+	if game.Settings.NameOf(3) != "Tamuna" || game.Settings.NameOf(2) != names11[1] {
+		t.Fatalf("the server's names: %v", game.Settings.Names)
+	}
+	var p struct{ Renames []assist.Rename }
+	ts.getJSON(t, "/host/api/games/"+id+"/protocol.json", h.token(id), &p)
+	if len(p.Renames) != 1 || p.Renames[0].Seat != 3 || p.Renames[0].From != "Tamar" || p.Renames[0].To != "Tamuna" {
+		t.Fatalf("the record's renames: %+v", p.Renames)
+	}
+	req, _ = http.NewRequest("GET", ts.URL+"/host/games/"+id+"?lang=en", nil)
+	req.Header.Set("Authorization", "Bearer "+h.token(id))
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	want := locale.New(locale.En).T("assist.rename.line", map[string]any{"Seat": 3, "From": "Tamar", "To": "Tamuna"})
+	if !strings.Contains(string(b), want) && !strings.Contains(string(b), strings.NewReplacer("“", "&#34;", "”", "&#34;").Replace(want)) {
+		t.Errorf("the printable protocol does not say %q", want)
+	}
+}
+
+// TestCorrectingNamesAndDeletingAreTheHostsAndChecked: another token is
+// refused, a blank or too long name is refused with its seat, and nothing
+// changes.
+func TestCorrectingNamesAndDeletingAreTheHostsAndChecked(t *testing.T) {
+	ts := startServer(t)
+	c := create7(t, ts, record.DealManual)
+	names := []string{"A", "B", "C", "D", "E", "F", "G"}
+	var e struct {
+		Error struct{ Code, Message string }
+	}
+	if code := call(t, "PUT", ts.URL+"/host/api/games/"+c.ID+"/names", "not-the-token", map[string]any{"names": names}, &e); code != http.StatusForbidden {
+		t.Fatalf("a foreign token renames: %d %+v", code, e)
+	}
+	if code := call(t, "DELETE", ts.URL+"/host/api/games/"+c.ID, "not-the-token", nil, &e); code != http.StatusForbidden {
+		t.Fatalf("a foreign token deletes: %d %+v", code, e)
+	}
+	bad := append([]string(nil), names...)
+	bad[4] = "   "
+	if code := call(t, "PUT", ts.URL+"/host/api/games/"+c.ID+"/names", c.HostToken, map[string]any{"names": bad}, &e); code != http.StatusUnprocessableEntity || e.Error.Code != "bad_settings" || !strings.Contains(e.Error.Message, "5") {
+		t.Fatalf("a blank name: %d %+v", code, e)
+	}
+	if code := call(t, "PUT", ts.URL+"/host/api/games/"+c.ID+"/names", c.HostToken, map[string]any{"names": names[:6]}, &e); code != http.StatusUnprocessableEntity {
+		t.Fatalf("six names for seven seats: %d %+v", code, e)
+	}
+	var game struct{ Settings record.Settings }
+	ts.getJSON(t, "/host/api/games/"+c.ID, c.HostToken, &game)
+	if strings.Join(game.Settings.Names, "") != "ABCDEFG" {
+		t.Fatalf("the names changed: %v", game.Settings.Names)
+	}
+}
+
+// TestAFinishedGameCannotBeDeleted plays a game to the end through the API
+// (the mafia kill the first town player each night, the town votes out a
+// town player each day) and asks to delete it: refused (game_ended_kept),
+// and the game stays in the history.
+func TestAFinishedGameCannotBeDeleted(t *testing.T) {
+	ts := startServer(t)
+	c := create7(t, ts, record.DealManual)
+	g, _, err := record.Replay(&c.Settings, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cmds []engine.Command
+	do := func(cs ...engine.Command) {
+		for _, x := range cs {
+			if _, err := g.Handle(x); err != nil {
+				t.Fatalf("%+v: %v", x, err)
+			}
+			cmds = append(cmds, x)
+		}
+	}
+	town := func(s int) bool { r := c.Settings.Roles[s-1]; return r != "mafia" && r != "don" }
+	for step := 0; !g.Ended() && step < 500; step++ {
+		st := record.Snapshot(g)
+		switch st.Phase {
+		case "night":
+			acted := false
+			for _, w := range st.Night.Wakes {
+				if w.Acted || !w.Alive {
+					continue
+				}
+				if w.Role == "mafia" {
+					for _, s := range w.Targets {
+						if town(s) {
+							do(record.MafiaCommands(g, engine.Seat(s))...)
+							acted = true
+							break
+						}
+					}
+				} else if w.CanSkip {
+					do(engine.Command{Verb: engine.Skip, By: engine.Seat(w.Actor)})
+					acted = true
+				}
+				if acted {
+					break
+				}
+			}
+			if !acted {
+				do(next)
+			}
+		case "speech":
+			if !st.Nominated && len(st.Candidates) == 0 {
+				for _, s := range st.Nominate {
+					if town(s) {
+						do(engine.Command{Verb: engine.Nominate, By: engine.Seat(st.Speaker), Target: engine.Seat(s)})
+						break
+					}
+				}
+			}
+			do(next)
+		default:
+			do(next)
+		}
+	}
+	if !g.Ended() {
+		t.Fatal("the game did not end")
+	}
+	list := entries(0, cmds...)
+	if code, a := syncUp(t, ts, c, list...); code != 200 || !a.Ended {
+		t.Fatalf("sync: %d %+v", code, a)
+	}
+	var e struct {
+		Error struct{ Code, Message string }
+	}
+	if code := call(t, "DELETE", ts.URL+"/host/api/games/"+c.ID, c.HostToken, nil, &e); code != http.StatusConflict || e.Error.Code != "game_ended_kept" || e.Error.Message == "" {
+		t.Fatalf("deleting a finished game: %d %+v", code, e)
+	}
+	var hist struct{ Games []struct{ ID string } }
+	ts.getJSON(t, "/host/api/games", "", &hist)
+	if len(hist.Games) != 1 || hist.Games[0].ID != c.ID {
+		t.Fatalf("the history: %+v", hist)
+	}
+}
