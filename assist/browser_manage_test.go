@@ -99,10 +99,10 @@ func TestCorrectingNamesAndDeletingAreTheHostsAndChecked(t *testing.T) {
 	}
 	bad := append([]string(nil), names...)
 	bad[4] = "   "
-	if code := call(t, "PUT", ts.URL+"/host/api/games/"+c.ID+"/names", c.HostToken, map[string]any{"names": bad}, &e); code != http.StatusUnprocessableEntity || e.Error.Code != "bad_settings" || !strings.Contains(e.Error.Message, "5") {
+	if code := call(t, "PUT", ts.URL+"/host/api/games/"+c.ID+"/names", c.HostToken, map[string]any{"names": bad}, &e); code != http.StatusBadRequest || e.Error.Code != "bad_settings" || !strings.Contains(e.Error.Message, "5") {
 		t.Fatalf("a blank name: %d %+v", code, e)
 	}
-	if code := call(t, "PUT", ts.URL+"/host/api/games/"+c.ID+"/names", c.HostToken, map[string]any{"names": names[:6]}, &e); code != http.StatusUnprocessableEntity {
+	if code := call(t, "PUT", ts.URL+"/host/api/games/"+c.ID+"/names", c.HostToken, map[string]any{"names": names[:6]}, &e); code != http.StatusBadRequest {
 		t.Fatalf("six names for seven seats: %d %+v", code, e)
 	}
 	var game struct{ Settings record.Settings }

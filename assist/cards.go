@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"mafia/engine"
+	"mafia/internal/httpapi"
 	"mafia/locale"
 )
 
@@ -23,7 +24,7 @@ type cardReply struct {
 func (gm *game) cardSeat(r *http.Request, tok string) (int, error) {
 	n, err := strconv.Atoi(r.PathValue("seat"))
 	if err != nil || n < 1 || n > len(gm.seats) {
-		return 0, &engine.Error{Code: codeNotFound}
+		return 0, &engine.Error{Code: httpapi.CodeNotFound}
 	}
 	if !tokenMatches(tok, gm.seats[n-1].TokenHash) {
 		return 0, errBadToken

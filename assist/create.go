@@ -9,6 +9,7 @@ import (
 
 	"mafia/assist/bridge"
 	"mafia/assist/record"
+	"mafia/internal/secret"
 	"mafia/locale"
 	"mafia/store"
 )
@@ -63,7 +64,7 @@ func (h *Handler) createGame(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err, nil)
 		return
 	}
-	reply, err := h.storeGame(r, newToken()[:16], newToken(), s, h.cfg.Now())
+	reply, err := h.storeGame(r, secret.Token()[:16], secret.Token(), s, h.cfg.Now())
 	if err != nil {
 		h.fail(w, r, err, nil)
 		return
@@ -85,15 +86,15 @@ func (h *Handler) storeGame(r *http.Request, id, host string, s record.Settings,
 	if name == "" {
 		name = locale.New(langOf(r)).T("assist.default_name", nil)
 	}
-	gm.table = store.Table{ID: id, Name: name, Status: StatusLive, HostToken: hashToken(host), Seed: g.Seed(),
+	gm.table = store.Table{ID: id, Name: name, Status: StatusLive, HostToken: secret.Hash(host), Seed: g.Seed(),
 		CreatedAt: created, UpdatedAt: h.cfg.Now()}
 	gm.table.Config = gm.config()
 	reply := &createReply{ID: id, HostToken: host, Settings: s}
 	for i, n := range s.Names {
 		seat := store.Seat{Seat: i + 1, Name: n}
 		if s.Deal == record.DealLinks {
-			tok := newToken()
-			seat.TokenHash = hashToken(tok)
+			tok := secret.Token()
+			seat.TokenHash = secret.Hash(tok)
 			reply.Cards = append(reply.Cards, Card{Seat: i + 1, Name: n, Token: tok,
 				URL: "/host/card/" + id + "/" + strconv.Itoa(i+1) + "#" + tok})
 		}

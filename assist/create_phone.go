@@ -10,6 +10,7 @@ import (
 
 	"mafia/assist/record"
 	"mafia/engine"
+	"mafia/internal/httpapi"
 	"mafia/store"
 )
 
@@ -109,7 +110,7 @@ func (h *Handler) createPhoneGame(w http.ResponseWriter, r *http.Request, req *c
 		return
 	}
 	if p.Dealt == nil && req.Deal != record.DealManual {
-		h.fail(w, r, &engine.Error{Code: codeBadRequest, Name: "dealt"}, nil)
+		h.fail(w, r, &engine.Error{Code: httpapi.CodeBadRequest, Name: "dealt"}, nil)
 		return
 	}
 	if p.Dealt != nil && !slices.Equal(p.Dealt, s.Roles) {

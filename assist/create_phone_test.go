@@ -255,21 +255,21 @@ func TestAPhoneGameWithBadFieldsIsRefused(t *testing.T) {
 		{"long token", base(func(m map[string]any) { m["host_token"] = strings.Repeat("a", 65) }), 400, "bad_host_token"},
 		{"token not hex", base(func(m map[string]any) { m["host_token"] = strings.Repeat("z", 48) }), 400, "bad_host_token"},
 		{"no token", base(func(m map[string]any) { delete(m, "host_token") }), 400, "bad_host_token"},
-		{"seed not a number", base(func(m map[string]any) { m["seed"] = "abc" }), 422, "bad_settings"},
-		{"negative seed", base(func(m map[string]any) { m["seed"] = "-1" }), 422, "bad_settings"},
-		{"seed with a sign", base(func(m map[string]any) { m["seed"] = "+99" }), 422, "bad_settings"},
-		{"seed beyond 64 bits", base(func(m map[string]any) { m["seed"] = "18446744073709551616" }), 422, "bad_settings"},
-		{"no seed", base(func(m map[string]any) { delete(m, "seed") }), 422, "bad_settings"},
+		{"seed not a number", base(func(m map[string]any) { m["seed"] = "abc" }), 400, "bad_settings"},
+		{"negative seed", base(func(m map[string]any) { m["seed"] = "-1" }), 400, "bad_settings"},
+		{"seed with a sign", base(func(m map[string]any) { m["seed"] = "+99" }), 400, "bad_settings"},
+		{"seed beyond 64 bits", base(func(m map[string]any) { m["seed"] = "18446744073709551616" }), 400, "bad_settings"},
+		{"no seed", base(func(m map[string]any) { delete(m, "seed") }), 400, "bad_settings"},
 		{"a seed for cards by hand", func() map[string]any {
 			m := phoneCreate(t, names7, record.DealManual, "0")
 			m["seed"] = "5"
 			return m
-		}(), 422, "bad_settings"},
-		{"card links", base(func(m map[string]any) { m["deal"] = "links" }), 422, "bad_settings"},
+		}(), 400, "bad_settings"},
+		{"card links", base(func(m map[string]any) { m["deal"] = "links" }), 400, "bad_settings"},
 		{"no deal", base(func(m map[string]any) { delete(m, "dealt") }), 400, "bad_request"},
 		{"another deal", base(func(m map[string]any) { m["dealt"] = swapped }), 409, "deal_mismatch"},
 		{"a short deal", base(func(m map[string]any) { m["dealt"] = swapped[:6] }), 409, "deal_mismatch"},
-		{"bad settings", base(func(m map[string]any) { m["names"] = names7[:3] }), 422, "too_few_seats"},
+		{"bad settings", base(func(m map[string]any) { m["names"] = names7[:3] }), 400, "too_few_seats"},
 	}
 	for _, c := range cases {
 		var r refused

@@ -9,11 +9,12 @@ import (
 
 	"mafia/assist/record"
 	"mafia/engine"
+	"mafia/internal/httpapi"
 	"mafia/locale"
 	"mafia/store"
 )
 
-var errBadToken = &engine.Error{Code: codeBadToken}
+var errBadToken = &engine.Error{Code: httpapi.CodeBadToken}
 
 // Protocol is the exported protocol of a game: the table and the record
 // arranged from the stored event log.

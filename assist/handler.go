@@ -1,13 +1,8 @@
 package assist
 
 import (
-	"crypto/rand"
-	"crypto/sha256"
 	"crypto/subtle"
-	"encoding/hex"
-	"encoding/json"
 	"errors"
-	"io"
 	"log/slog"
 	"net/http"
 	"strings"
@@ -19,7 +14,9 @@ import (
 	"mafia/engine"
 	"mafia/internal/httpapi"
 	"mafia/internal/httpguard"
+	"mafia/internal/secret"
 	"mafia/locale"
+	"mafia/locale/negotiate"
 	"mafia/store"
 )
 
@@ -106,14 +103,10 @@ func (h *Handler) routes() {
 }
 
 // The codes of the assistant's own refusals (the rest are the engine's and
-// the server's: bad_token, not_found, bad_request, internal).
+// HTTP layer's: bad_token, not_found, bad_request, internal, in httpapi).
 const (
 	CodeOutOfOrder engine.Code = "out_of_order" // an entry's place is beyond the next one: send from Applied
 	CodeDiverged   engine.Code = "diverged"     // the server holds another entry at that place (another phone)
-	codeBadToken   engine.Code = "bad_token"
-	codeNotFound   engine.Code = "not_found"
-	codeBadRequest engine.Code = "bad_request"
-	codeInternal   engine.Code = "internal"
 )
 
 // errorBody is every error's JSON, as the server's API has it.
@@ -125,26 +118,21 @@ type errorBody struct {
 	Applied *int `json:"applied,omitempty"` // sync: the entries the server holds
 }
 
-func statusOf(c engine.Code) int {
-	if k, ok := httpguard.Kinds[c]; ok {
-		return httpapi.StatusOf(k)
-	}
-	switch c {
-	case codeBadToken:
-		return http.StatusForbidden
-	case codeNotFound:
-		return http.StatusNotFound
-	case CodeOutOfOrder, CodeDiverged, CodeIDTaken, CodeDealMismatch, record.CodeStaleStep, CodeGameEndedKept:
-		return http.StatusConflict
-	case codeInternal:
-		return http.StatusInternalServerError
-	case codeBadRequest, CodeBadGameID, CodeBadHostToken, CodeTokenInURL:
-		return http.StatusBadRequest
-	}
-	// The engine refused an entry, or the settings: the request was
-	// understood and is not acceptable.
-	return http.StatusUnprocessableEntity
+// Kinds are the kinds of the assistant's own codes (engine.Kind).
+var Kinds = map[engine.Code]engine.Kind{
+	CodeOutOfOrder: engine.KindConflict, CodeDiverged: engine.KindConflict, CodeIDTaken: engine.KindConflict,
+	CodeDealMismatch: engine.KindConflict, CodeGameEndedKept: engine.KindConflict, CodeBadGameID: engine.KindInvalid,
+	CodeBadHostToken: engine.KindInvalid, CodeTokenInURL: engine.KindInvalid,
 }
+
+// vocabulary is every code the assistant answers with: the engine's and
+// the record's (an entry or the settings refused), the guard's, the HTTP
+// layer's and its own.
+var vocabulary = httpapi.NewVocabulary(engine.Kinds, record.Kinds, httpguard.Kinds, httpapi.Kinds, Kinds)
+
+// statusOf is a code's HTTP status, by its kind (httpapi.StatusOf, the
+// server's table too).
+func statusOf(c engine.Code) int { return vocabulary.Status(c) }
 
 // fail answers with a coded error in the request's language; an error that
 // is no refusal is logged and answered as internal.
@@ -152,10 +140,10 @@ func (h *Handler) fail(w http.ResponseWriter, r *http.Request, err error, applie
 	var e *engine.Error
 	switch {
 	case errors.Is(err, store.ErrNotFound):
-		e = &engine.Error{Code: codeNotFound}
+		e = &engine.Error{Code: httpapi.CodeNotFound}
 	case !errors.As(err, &e):
 		h.cfg.Log.Error("assist: request failed", "path", r.URL.Path, "err", err)
-		e = &engine.Error{Code: codeInternal}
+		e = &engine.Error{Code: httpapi.CodeInternal}
 	}
 	var body errorBody
 	body.Error.Code = string(e.Code)
@@ -164,41 +152,20 @@ func (h *Handler) fail(w http.ResponseWriter, r *http.Request, err error, applie
 	writeJSON(w, statusOf(e.Code), body)
 }
 
-func writeJSON(w http.ResponseWriter, status int, v any) {
-	w.Header().Set("Content-Type", "application/json; charset=utf-8")
-	w.Header().Set("Cache-Control", "no-store")
-	w.WriteHeader(status)
-	_ = json.NewEncoder(w).Encode(v)
-}
+// writeJSON answers with v as JSON, never cached (httpapi.WriteJSON).
+func writeJSON(w http.ResponseWriter, status int, v any) { httpapi.WriteJSON(w, status, v) }
 
-// decode reads a JSON body strictly, up to limit bytes.
+// decode reads a JSON body strictly, up to limit bytes (httpapi.ReadJSON).
 func decode(r *http.Request, v any, limit int64) error {
-	dec := json.NewDecoder(io.LimitReader(r.Body, limit))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		return &engine.Error{Code: codeBadRequest, Name: "body"}
+	if !httpapi.ReadJSON(r, limit, v) {
+		return &engine.Error{Code: httpapi.CodeBadRequest, Name: "body"}
 	}
 	return nil
 }
 
-// langOf picks a request's language: ?lang=, the "lang" cookie, then
-// Accept-Language; English when none is held.
-func langOf(r *http.Request) locale.Lang {
-	if l, ok := locale.Parse(r.URL.Query().Get("lang")); ok {
-		return l
-	}
-	if c, err := r.Cookie("lang"); err == nil {
-		if l, ok := locale.Parse(c.Value); ok {
-			return l
-		}
-	}
-	for _, part := range strings.Split(r.Header.Get("Accept-Language"), ",") {
-		if l, ok := locale.Parse(strings.SplitN(part, ";", 2)[0]); ok {
-			return l
-		}
-	}
-	return locale.En
-}
+// langOf is the request's language (negotiate.Lang, as the server's API
+// and the browser page choose it).
+func langOf(r *http.Request) locale.Lang { return negotiate.Lang(r) }
 
 // foreign refuses a state change that a page of another site asked for
 // (httpguard.Guard.CheckStateChange: its Origin, and JSON for a request
@@ -211,23 +178,8 @@ func (h *Handler) foreign(w http.ResponseWriter, r *http.Request) bool {
 	return false
 }
 
-// newToken returns a fresh secret.
-func newToken() string {
-	var b [24]byte
-	if _, err := rand.Read(b[:]); err != nil {
-		panic("assist: no randomness: " + err.Error())
-	}
-	return hex.EncodeToString(b[:])
-}
-
-// hashToken is what the store keeps of a secret.
-func hashToken(tok string) string {
-	h := sha256.Sum256([]byte(tok))
-	return hex.EncodeToString(h[:])
-}
-
 func tokenMatches(tok, hash string) bool {
-	return tok != "" && hash != "" && subtle.ConstantTimeCompare([]byte(hashToken(tok)), []byte(hash)) == 1
+	return tok != "" && hash != "" && subtle.ConstantTimeCompare([]byte(secret.Hash(tok)), []byte(hash)) == 1
 }
 
 // hostCookie names the cookie that holds a game's host token on the host's

@@ -8,6 +8,7 @@ import (
 
 	"mafia/assist/record"
 	"mafia/engine"
+	"mafia/internal/httpapi"
 	"mafia/locale"
 	"mafia/store"
 )
@@ -92,7 +93,7 @@ func (h *Handler) servePrint(w http.ResponseWriter, r *http.Request) {
 	rd, err := h.readable(r, r.PathValue("id"))
 	if err != nil {
 		c := codeOf(err)
-		if c == codeInternal {
+		if c == httpapi.CodeInternal {
 			h.cfg.Log.Error("assist: protocol page", "path", r.URL.Path, "err", err)
 		}
 		renderStatus(w, r, statusOf(c), "missing.html", newPage(r))
@@ -159,9 +160,9 @@ func codeOf(err error) engine.Code {
 	case errors.As(err, &e):
 		return e.Code
 	case errors.Is(err, store.ErrNotFound):
-		return codeNotFound
+		return httpapi.CodeNotFound
 	}
-	return codeInternal
+	return httpapi.CodeInternal
 }
 
 // wins reports whether a card is on the winning side.

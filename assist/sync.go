@@ -6,6 +6,7 @@ import (
 
 	"mafia/assist/record"
 	"mafia/engine"
+	"mafia/internal/httpapi"
 )
 
 // syncRequest is the body of POST /host/api/games/{id}/sync: entries in
@@ -44,7 +45,7 @@ func (h *Handler) syncGame(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if len(req.Commands) > MaxBatch {
-		h.fail(w, r, &engine.Error{Code: codeBadRequest, Name: "commands", N: MaxBatch}, nil)
+		h.fail(w, r, &engine.Error{Code: httpapi.CodeBadRequest, Name: "commands", N: MaxBatch}, nil)
 		return
 	}
 	gm, ok := h.hostGame(w, r, id)
@@ -57,7 +58,7 @@ func (h *Handler) syncGame(w http.ResponseWriter, r *http.Request) {
 	for _, c := range req.Commands {
 		held := len(gm.rec.Commands)
 		if c.ID == "" || len(c.ID) > record.MaxID {
-			refusal = &engine.Error{Code: codeBadRequest, Name: "id"}
+			refusal = &engine.Error{Code: httpapi.CodeBadRequest, Name: "id"}
 			break
 		}
 		if c.Seq < held {

@@ -175,7 +175,7 @@ func TestSyncRefusesWhatTheEngineRefusesWithItsCodeAndSentence(t *testing.T) {
 	batch := entries(0, engine.Command{Verb: engine.Heal, By: 6, Target: 1}, engine.Command{Verb: engine.Heal, By: 6, Target: 2})
 	var a syncAnswer
 	code := call(t, "POST", ts.URL+"/host/api/games/"+c.ID+"/sync?lang=ru", c.HostToken, map[string]any{"commands": batch}, &a)
-	if code != http.StatusUnprocessableEntity || a.Error == nil || a.Error.Code != string(engine.CodeAlreadyActed) || a.Applied != 1 {
+	if code != http.StatusBadRequest || a.Error == nil || a.Error.Code != string(engine.CodeAlreadyActed) || a.Applied != 1 {
 		t.Fatalf("%d %+v", code, a)
 	}
 	if !strings.Contains(a.Error.Message, "уже") {
@@ -183,12 +183,12 @@ func TestSyncRefusesWhatTheEngineRefusesWithItsCodeAndSentence(t *testing.T) {
 	}
 	// The mafia may not choose its own: target_is_mafia.
 	code, a = syncUp(t, ts, c, entries(1, engine.Command{Verb: engine.Kill, By: 2, Target: 4})...)
-	if code != http.StatusUnprocessableEntity || a.Error.Code != string(engine.CodeTargetIsMafia) {
+	if code != http.StatusBadRequest || a.Error.Code != string(engine.CodeTargetIsMafia) {
 		t.Fatalf("%d %+v", code, a)
 	}
 	// An unknown verb, and a foreign token.
 	code, a = syncUp(t, ts, c, record.Command{ID: "z", Seq: 1, Verb: "dance"})
-	if code != http.StatusUnprocessableEntity || a.Error.Code != string(engine.CodeUnknownVerb) {
+	if code != http.StatusBadRequest || a.Error.Code != string(engine.CodeUnknownVerb) {
 		t.Fatalf("%d %+v", code, a)
 	}
 	var e syncAnswer
@@ -319,7 +319,7 @@ func TestCreateRefusesBadSettingsInTheHostsLanguage(t *testing.T) {
 	} {
 		var a syncAnswer
 		code := call(t, "POST", ts.URL+"/host/api/games?lang=ka", "", c.body, &a)
-		if code != http.StatusUnprocessableEntity || a.Error == nil || a.Error.Code != c.code || a.Error.Message == "" {
+		if code != http.StatusBadRequest || a.Error == nil || a.Error.Code != c.code || a.Error.Message == "" {
 			t.Errorf("%v: %d %+v, want %s", c.body, code, a.Error, c.code)
 		}
 	}

@@ -234,17 +234,17 @@ func TestABadUndoIsRefusedAndChangesNothing(t *testing.T) {
 		}
 		sameLog(t, name, storedEvents(t, ts, c.ID), eventsBefore)
 	}
-	refused("nothing to undo", undoOf(0, 0), http.StatusUnprocessableEntity, "nothing_to_undo", "нечего")
+	refused("nothing to undo", undoOf(0, 0), http.StatusBadRequest, "nothing_to_undo", "нечего")
 
 	list := entries(0, kill7, next, next)
 	if code, a := syncUp(t, ts, c, list...); code != 200 || a.Applied != 3 {
 		t.Fatalf("%d %+v", code, a)
 	}
-	refused("not the last", undoOf(3, 1), http.StatusUnprocessableEntity, "undo_not_last", "последнюю")
+	refused("not the last", undoOf(3, 1), http.StatusBadRequest, "undo_not_last", "последнюю")
 	if code, a := syncUp(t, ts, c, undoOf(3, 2)); code != 200 || a.Applied != 4 {
 		t.Fatalf("%d %+v", code, a)
 	}
-	refused("an undo of an undo", undoOf(4, 3), http.StatusUnprocessableEntity, "undo_not_last", "последнюю")
+	refused("an undo of an undo", undoOf(4, 3), http.StatusBadRequest, "undo_not_last", "последнюю")
 	withSeat := undoOf(4, 1)
 	withSeat.By = 3
 	refused("an undo with a seat", withSeat, http.StatusBadRequest, "bad_request", "апрос")
@@ -257,7 +257,7 @@ func TestABadUndoIsRefusedAndChangesNothing(t *testing.T) {
 	}
 	_, want := wantLog(t, &c.Settings)
 	sameLog(t, "at the deal", storedEvents(t, ts, c.ID), want)
-	refused("nothing left", undoOf(6, 0), http.StatusUnprocessableEntity, "nothing_to_undo", "нечего")
+	refused("nothing left", undoOf(6, 0), http.StatusBadRequest, "nothing_to_undo", "нечего")
 }
 
 // TestAnActionOfSeveralEntriesIsTakenBackWhole: the hands for a candidate
@@ -281,7 +281,7 @@ func TestAnActionOfSeveralEntriesIsTakenBackWhole(t *testing.T) {
 		t.Fatalf("%d %+v", code, a)
 	}
 	refusedCode, a := syncUp(t, ts2, c2, undoOf(16, 15))
-	if refusedCode != http.StatusUnprocessableEntity || a.Error.Code != "undo_not_last" {
+	if refusedCode != http.StatusBadRequest || a.Error.Code != "undo_not_last" {
 		t.Fatalf("an undo of part of a tap: %d %+v", refusedCode, a)
 	}
 	if code, a := syncUp(t, ts2, c2, undoOf(16, 13)); code != 200 || a.Applied != 17 {

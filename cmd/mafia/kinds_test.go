@@ -3,6 +3,8 @@ package main
 import (
 	"testing"
 
+	"mafia/assist"
+	"mafia/assist/record"
 	"mafia/engine"
 	"mafia/internal/httpapi"
 	"mafia/internal/httpguard"
@@ -18,6 +20,21 @@ func TestKinds_EveryCodeTheServerAnswersWithHasAKind(t *testing.T) {
 	v := httpapi.NewVocabulary(engine.Kinds, room.Kinds, httpguard.Kinds, httpapi.Kinds, server.Kinds)
 	codes := codesIn(t, "../../engine", "../../room", "../../server", "../../internal/httpguard", "../../internal/httpapi")
 	if len(codes) < 60 {
+		t.Fatalf("found only %d codes; the scan is broken", len(codes))
+	}
+	for _, c := range codes {
+		if v.Kind(engine.Code(c)) == engine.KindNone {
+			t.Errorf("code %q has no kind: add it to its package's Kinds", c)
+		}
+	}
+}
+
+// TestKinds_EveryCodeTheAssistantAnswersWithHasAKind: the same for the
+// host's assistant, its record and the layers it shares with the server.
+func TestKinds_EveryCodeTheAssistantAnswersWithHasAKind(t *testing.T) {
+	v := httpapi.NewVocabulary(engine.Kinds, record.Kinds, httpguard.Kinds, httpapi.Kinds, assist.Kinds)
+	codes := codesIn(t, "../../engine", "../../assist", "../../assist/record", "../../internal/httpguard", "../../internal/httpapi")
+	if len(codes) < 45 {
 		t.Fatalf("found only %d codes; the scan is broken", len(codes))
 	}
 	for _, c := range codes {

@@ -16,12 +16,25 @@ import (
 	"mafia/wire"
 )
 
-// CodeNotFound answers a request for a table, a game or a path that does
-// not exist.
-const CodeNotFound engine.Code = "not_found"
+// The HTTP layer's own codes, which both the server and the assistant
+// answer with (the room has its own bad_token, bad_request and internal,
+// alike).
+const (
+	// CodeNotFound answers a request for a table, a game or a path that
+	// does not exist.
+	CodeNotFound engine.Code = "not_found"
+	// CodeBadToken: no token, or not one of this table's or game's.
+	CodeBadToken engine.Code = "bad_token"
+	// CodeBadRequest: a body or a parameter that is not what the route
+	// takes (Name says which).
+	CodeBadRequest engine.Code = "bad_request"
+	// CodeInternal: the server failed (its log says how).
+	CodeInternal engine.Code = "internal"
+)
 
 // Kinds are the kinds of this package's codes.
-var Kinds = map[engine.Code]engine.Kind{CodeNotFound: engine.KindNotFound}
+var Kinds = map[engine.Code]engine.Kind{CodeNotFound: engine.KindNotFound, CodeBadToken: engine.KindForbidden,
+	CodeBadRequest: engine.KindInvalid, CodeInternal: engine.KindInternal}
 
 // StatusOf is the HTTP status of a kind of refusal: the one table of both
 // the server's API and the assistant's.
@@ -76,11 +89,12 @@ func (v *Vocabulary) Kind(c engine.Code) engine.Kind { return v.kinds[c] }
 // Status is a code's HTTP status (500 for one no table declares).
 func (v *Vocabulary) Status(c engine.Code) int { return StatusOf(v.Kind(c)) }
 
-// WriteJSON answers with v as JSON. Names are not HTML-escaped (a "<" stays
+// WriteJSON answers with v as JSON, never to be cached. Names are not HTML-escaped (a "<" stays
 // one byte, not six): the answers are JSON for scripts, which render text
 // as text, never HTML.
 func WriteJSON(w http.ResponseWriter, status int, v any) {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store") // an answer of now, never to be kept
 	w.WriteHeader(status)
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
