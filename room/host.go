@@ -144,8 +144,10 @@ func (r *Room) start() error {
 	if _, err := rand.Read(b[:]); err != nil {
 		return errCode(CodeInternal)
 	}
-	seed := binary.LittleEndian.Uint64(b[:])
-	roles := r.set.Setup.Deal(seed, nil)
+	roles, seed, err := r.set.deal(binary.LittleEndian.Uint64(b[:]), r.hostSeat)
+	if err != nil {
+		return err
+	}
 	g, evs, err := engine.New(r.rules, roles, seed)
 	if err != nil {
 		return err

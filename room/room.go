@@ -26,6 +26,9 @@ type Settings struct {
 	Options  map[string]string `json:"options"`
 	TimingMS map[string]int64  `json:"timings_ms"`
 	BotDelay time.Duration     `json:"bot_delay"`
+	// Sandbox, if set, fixes the deal of a table for its creator and bots
+	// only (sandbox.go).
+	Sandbox *Sandbox `json:"sandbox,omitempty"`
 }
 
 // Metrics receives the room's measurements (all optional).
