@@ -346,7 +346,7 @@ func (s *Server) routes() {
 // codeStatus maps an error code to an HTTP status.
 func codeStatus(c engine.Code) int {
 	switch c {
-	case room.CodeBadToken, room.CodeNotHost, room.CodeSeatLimit, room.CodeBlocked:
+	case room.CodeBadToken, room.CodeNotHost, room.CodeSeatLimit, room.CodeBlocked, room.CodeSandboxTable:
 		return http.StatusForbidden
 	case room.CodeBusy:
 		return http.StatusServiceUnavailable
