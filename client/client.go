@@ -51,6 +51,23 @@ type CreateRequest struct {
 	TimingsMS  map[string]int64  `json:"timings_ms,omitempty"`
 	Public     bool              `json:"public"`
 	BotDelayMS int64             `json:"bot_delay_ms,omitempty"`
+	// Sandbox, if set, makes a sandbox table for testing a bot: nobody but
+	// its creator may sit there (beside the server's bots), and its deal,
+	// or one seat's card, is the one asked (docs/protocol.md, "Sandbox
+	// tables"). A sandbox is never public.
+	Sandbox *Sandbox `json:"sandbox,omitempty"`
+}
+
+// Sandbox fixes a sandbox table's deal: give Deal, or Card (and Seat).
+type Sandbox struct {
+	// Deal is every seat's card, seat 1's first, by role name ("don",
+	// "mafia", "maniac", "detective", "doctor", "citizen"): exactly the
+	// table's setup.
+	Deal []string `json:"deal,omitempty"`
+	// Card is one seat's card; the others are dealt at random.
+	Card string `json:"card,omitempty"`
+	// Seat is the seat that gets Card; 0: the host's seat at the start.
+	Seat int `json:"seat,omitempty"`
 }
 
 // Created answers a create.

@@ -14,6 +14,7 @@ var pluralCodes = map[engine.Code]bool{
 	engine.CodeMafiaMajority: true,
 	"name_too_long":          true, // the room's: a name over N characters
 	"seat_limit":             true, // the room's: N seats taken from one address
+	"sandbox_deal_size":      true, // the room's: a deal for a table of N seats
 }
 
 // Refusal renders an engine refusal (an *engine.Error, possibly wrapped) as

@@ -67,6 +67,14 @@ func (s *Settings) Check() (engine.Ruleset, Timings, error) {
 	if s.BotDelay < 0 || s.BotDelay > MaxBotDelay {
 		return rules, t, &engine.Error{Code: CodeBadBotDelay, Value: strconv.FormatInt(s.BotDelay.Milliseconds(), 10), N: int(MaxBotDelay.Milliseconds())}
 	}
+	if s.Sandbox != nil {
+		if s.Public {
+			return rules, t, errCode(CodeSandboxPublic)
+		}
+		if err := s.Sandbox.check(s.Setup); err != nil {
+			return rules, t, err
+		}
+	}
 	return rules, t, nil
 }
 
@@ -275,7 +283,7 @@ func (r *Room) storeSeats() []store.Seat {
 func (r *Room) publishLobby() {
 	l := wire.Lobby{Table: r.id, Name: r.set.Name, Public: r.set.Public, Status: r.lobbyStatus(),
 		Players: len(r.seats) - 1, Rules: r.rules.Map(), Timings: r.timings.Millis(), Paused: r.paused,
-		PauseReason: r.pauseReason()}
+		PauseReason: r.pauseReason(), Sandbox: r.set.Sandbox != nil}
 	for s := 1; s < len(r.seats); s++ {
 		st := r.seats[s]
 		l.Seats = append(l.Seats, wire.SeatInfo{Seat: s, Name: st.name, Bot: st.bot,

@@ -138,8 +138,10 @@ func (r *Room) start() error {
 			return &engine.Error{Code: CodeNotFull, Seat: engine.Seat(s)}
 		}
 	}
-	seed := secret.Seed()
-	roles := r.set.Setup.Deal(seed, nil)
+	roles, seed, err := r.set.deal(secret.Seed(), r.hostSeat)
+	if err != nil {
+		return err
+	}
 	g, evs, err := engine.New(r.rules, roles, seed)
 	if err != nil {
 		return err

@@ -23,6 +23,9 @@ type Settings struct {
 	Options  map[string]string `json:"options"`
 	TimingMS map[string]int64  `json:"timings_ms"`
 	BotDelay time.Duration     `json:"bot_delay"`
+	// Sandbox, if set, fixes the deal of a table for its creator and bots
+	// only (sandbox.go).
+	Sandbox *Sandbox `json:"sandbox,omitempty"`
 }
 
 // Metrics receives the room's measurements (all optional).
@@ -161,6 +164,9 @@ var Kinds = map[engine.Code]engine.Kind{
 	CodeBadBotDelay: engine.KindInvalid, CodeNameTooLong: engine.KindInvalid, CodeNameBadCharacter: engine.KindInvalid,
 	CodeNameLikeBot: engine.KindInvalid, CodeAlreadySeated: engine.KindConflict, CodeSeatLimit: engine.KindForbidden,
 	CodeBlocked: engine.KindForbidden, CodeExpired: engine.KindGone, CodeChatBusy: engine.KindBusy,
+	CodeSandboxTable: engine.KindForbidden, CodeSandboxPublic: engine.KindInvalid, CodeSandboxDealOrCard: engine.KindInvalid,
+	CodeSandboxDealSize: engine.KindInvalid, CodeSandboxDealRoles: engine.KindInvalid, CodeSandboxCard: engine.KindInvalid,
+	CodeSandboxNoSeat: engine.KindInvalid,
 }
 
 // noSuchSeat refuses a seat number a client gave (n) that is not one of the

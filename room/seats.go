@@ -59,6 +59,10 @@ func (r *Room) join(name string, req JoinRequest) (int, string, error) {
 		return 0, "", errCode(CodeAlreadyStarted)
 	}
 	isHost := req.Token != "" && secret.Hash(req.Token) == r.table.HostToken
+	if r.set.Sandbox != nil && !isHost {
+		// A sandbox seats its creator and bots, nobody else.
+		return 0, "", errCode(CodeSandboxTable)
+	}
 	if held := r.heldBy(req.Token); held != 0 {
 		if req.Seat != 0 && req.Seat != int(held) {
 			return 0, "", &engine.Error{Code: CodeAlreadySeated, Seat: held}

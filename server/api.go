@@ -26,6 +26,15 @@ type createRequest struct {
 	TimingsMS  map[string]int64  `json:"timings_ms"`
 	Public     bool              `json:"public"`
 	BotDelayMS int64             `json:"bot_delay_ms"`
+	Sandbox    *sandboxRequest   `json:"sandbox"`
+}
+
+// sandboxRequest fixes a sandbox table's deal (room.Sandbox): the whole
+// deal, or one seat's card.
+type sandboxRequest struct {
+	Deal []string `json:"deal"`
+	Card string   `json:"card"`
+	Seat int      `json:"seat"`
 }
 
 // setupRequest is a custom deal, by the keys docs/protocol.md names.
@@ -187,6 +196,9 @@ func (s *Server) createTable(w http.ResponseWriter, r *http.Request) {
 	}
 	set := room.Settings{Name: strings.TrimSpace(req.Name), Public: req.Public, Options: req.Options,
 		TimingMS: req.TimingsMS, BotDelay: delay}
+	if sb := req.Sandbox; sb != nil {
+		set.Sandbox = &room.Sandbox{Deal: sb.Deal, Card: sb.Card, Seat: sb.Seat}
+	}
 	switch {
 	case req.Setup != nil:
 		set.Setup = engine.Setup(*req.Setup)
@@ -378,6 +390,8 @@ type recordResponse struct {
 	Players int          `json:"players"`
 	Seats   []recordSeat `json:"seats"`
 	Events  []wire.Event `json:"events"`
+	// Sandbox marks a game whose deal its creator fixed (not for ratings).
+	Sandbox bool `json:"sandbox,omitempty"`
 }
 
 // recordSeat is who sat at a seat of a finished game.
@@ -402,8 +416,9 @@ func (s *Server) tableRecord(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	out := recordResponse{Table: rm.ID(), Players: players, Events: make([]wire.Event, len(log))}
-	for _, st := range rm.Lobby().Seats {
+	lobby := rm.Lobby()
+	out := recordResponse{Table: rm.ID(), Players: players, Events: make([]wire.Event, len(log)), Sandbox: lobby.Sandbox}
+	for _, st := range lobby.Seats {
 		out.Seats = append(out.Seats, recordSeat{Seat: st.Seat, Name: st.Name, Bot: st.Bot})
 	}
 	for i, e := range log {

@@ -290,6 +290,9 @@ func (l *Lobby) AppendJSON(b []byte) []byte {
 		b = append(b, `,"paused":true`...)
 	}
 	b = appendStringField(b, `,"pause_reason":`, l.PauseReason)
+	if l.Sandbox {
+		b = append(b, `,"sandbox":true`...)
+	}
 	return append(b, '}')
 }
 

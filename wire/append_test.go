@@ -79,7 +79,7 @@ func TestAppend_IsEncodingJSON(t *testing.T) {
 			t.Fatal(err)
 		}
 		lobby := &Lobby{Table: "t<&>", Name: "Tbilisi \u2028 \"club\"\n", Public: i%2 == 0, Status: "playing",
-			Players: n, Rules: rules.Map(), Timings: map[string]int64{"speech": 60000, "night": 30000}, Paused: i%3 == 0}
+			Players: n, Rules: rules.Map(), Timings: map[string]int64{"speech": 60000, "night": 30000}, Paused: i%3 == 0, Sandbox: i%4 == 1}
 		for s := 1; s <= n; s++ {
 			lobby.Seats = append(lobby.Seats, SeatInfo{Seat: s, Name: fmt.Sprintf("ნინო %d", s), Bot: s%2 == 0, Taken: true, Connected: s%3 != 0})
 		}
@@ -195,7 +195,8 @@ func TestAppend_IsEncodingJSONForAnyValues(t *testing.T) {
 		if rapid.Bool().Draw(t, "has_lobby") {
 			l := Lobby{Table: str.Draw(t, "table"), Name: str.Draw(t, "lname"), Public: rapid.Bool().Draw(t, "public"),
 				Status: str.Draw(t, "status"), Players: small.Draw(t, "lplayers"), Rules: smap.Draw(t, "lrules"),
-				Paused: rapid.Bool().Draw(t, "lpaused"), PauseReason: str.Draw(t, "pause_reason")}
+				Paused: rapid.Bool().Draw(t, "lpaused"), PauseReason: str.Draw(t, "pause_reason"),
+				Sandbox: rapid.Bool().Draw(t, "lsandbox")}
 			if rapid.Bool().Draw(t, "has_timings") {
 				l.Timings = rapid.MapOfN(str, rapid.Int64(), 0, 4).Draw(t, "timings")
 			}

@@ -106,6 +106,9 @@ type Lobby struct {
 	// it) or "no_players" (nobody is at the table: the first of its people
 	// to come back starts it again).
 	PauseReason string `json:"pause_reason,omitempty"`
+	// Sandbox marks a bot author's table, whose deal the creator fixed and
+	// where nobody else may sit (a game for tests, not for ratings).
+	Sandbox bool `json:"sandbox,omitempty"`
 }
 
 // ServerMessage is any message the server sends. Type says which fields matter:

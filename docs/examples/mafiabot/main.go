@@ -7,6 +7,7 @@
 // reconnecting with ?since= if the connection drops.
 //
 //	go run ./docs/examples/mafiabot -server http://127.0.0.1:8080 -create -players 5
+//	go run ./docs/examples/mafiabot -server http://127.0.0.1:8080 -create -card detective
 //	go run ./docs/examples/mafiabot -server http://127.0.0.1:8080 -table 5f71e455a543935b -name Robo
 package main
 
@@ -155,6 +156,7 @@ func main() {
 	create := flag.Bool("create", false, "create a table, host it, fill it with the server's bots and start")
 	players := flag.Int("players", 5, "with -create: the table's size (5 to 11)")
 	lang := flag.String("lang", "en", "language of the server's sentences: en, ka or ru")
+	card := flag.String("card", "", "with -create: a sandbox table where this bot is dealt this card (detective, doctor, don, ...)")
 	flag.Parse()
 
 	b := &bot{base: strings.TrimRight(*server, "/"), table: *table, lang: *lang}
@@ -166,6 +168,11 @@ func main() {
 		req := map[string]any{"name": *name + "'s table", "players": *players, "public": true,
 			"timings_ms": map[string]int64{"speech": 3000, "defence": 2000, "tie_speech": 2000,
 				"last_words": 2000, "night": 2000, "vote": 3000}}
+		if *card != "" {
+			// A sandbox: the host's seat gets the card; nobody else may
+			// sit; a sandbox is never listed.
+			req["sandbox"], req["public"] = map[string]any{"card": *card}, false
+		}
 		if err := post(b.base, "/api/tables", "", req, &created); err != nil {
 			log.Fatal(err)
 		}
