@@ -164,12 +164,14 @@ func newPlayer(setup engine.Setup, rules engine.Ruleset) *player {
 // play plays one game from its seed and adds it to the tally.
 func (p *player) play(seed uint64, maxSteps int, r *Result) {
 	p.roles = p.setup.Deal(seed, p.roles)
-	if _, err := p.game.Start(p.rules, p.roles, seed); err != nil {
+	start, err := p.game.Start(p.rules, p.roles, seed)
+	if err != nil {
 		panic("sim: a validated setup did not start: " + err.Error())
 	}
 	for s := 1; s < len(p.bots); s++ {
 		p.bots[s].Src.Seed(rng.Derive(seed, uint64(s)))
 	}
+	p.table.Begin(start)
 	if !p.table.Play(maxSteps) {
 		r.Unfinished++
 		return
