@@ -17,11 +17,18 @@ type Table struct {
 	Bots []Bot // index 0 unused: Bots[s] plays seat s
 	view engine.View
 	seen []engine.Event // one seat's redacted copy of a batch, reused
+	// observers are the bots that observe, noted by Begin.
+	observers []observer
 	// OnEvents, when set, is called with the events of every accepted command.
 	OnEvents func(cmd engine.Command, evs []engine.Event)
 	// OnRefused, when set, is called with every command a bot chose that the
 	// engine refused (a bot deciding from its view should never see one).
 	OnRefused func(cmd engine.Command, err error)
+}
+
+type observer struct {
+	seat engine.Seat
+	bot  Observer
 }
 
 // maxActsPerStep bounds how often one seat is asked within a step.
@@ -31,40 +38,59 @@ const maxActsPerStep = 4
 // commands in from OnEvents) are not shown to the bots.
 
 // Begin shows the game's first events (those Game.Start returned: the deal
-// and the first night) to every observing bot. Call it once after Start,
-// before the first Step; Step shows every later event itself.
-func (t *Table) Begin(evs []engine.Event) { t.observe(evs) }
+// and the first night) to every observing bot, and notes which bots
+// observe: call it once after Start (and after any change to Bots), before
+// the first Step; Step shows every later event itself. Without Begin no bot
+// is shown events.
+func (t *Table) Begin(evs []engine.Event) {
+	t.observers = t.observers[:0]
+	for s := 1; s < len(t.Bots); s++ {
+		if o, ok := t.Bots[s].(Observer); ok {
+			t.observers = append(t.observers, observer{engine.Seat(s), o})
+		}
+	}
+	t.observe(evs)
+}
 
-// observe gives every Observer among the bots the events its seat may see.
+// sees reports whether seat s may see e, and whether it sees it as it is
+// (not a redacted copy).
+func (t *Table) sees(e *engine.Event, s engine.Seat) (sees, asIs bool) {
+	switch e.Audience() {
+	case engine.AudPublic:
+		return true, true
+	case engine.AudActor:
+		return e.Actor == s, true
+	}
+	_, ok := t.Game.EventFor(*e, s)
+	return ok, e.Audience() != engine.AudSeats
+}
+
+// observe gives every Observer among the bots the events its seat may see:
+// the batch itself when the seat may see all of it as it is, else the
+// engine's redacted copy of what it may see (Game.EventFor).
 func (t *Table) observe(evs []engine.Event) {
 	if len(evs) == 0 {
 		return
 	}
-	public := true
-	for i := range evs {
-		if evs[i].Audience() != engine.AudPublic {
-			public = false
-			break
-		}
-	}
-	for s := 1; s < len(t.Bots); s++ {
-		o, ok := t.Bots[s].(Observer)
-		if !ok {
-			continue
-		}
-		if public {
-			// EventFor returns a public event as it is, to every seat.
-			o.See(engine.Seat(s), evs)
-			continue
-		}
-		t.seen = t.seen[:0]
+	for _, o := range t.observers {
+		all, none := true, true
 		for i := range evs {
-			if e, ok := t.Game.EventFor(evs[i], engine.Seat(s)); ok {
-				t.seen = append(t.seen, e)
-			}
+			vis, asIs := t.sees(&evs[i], o.seat)
+			all = all && vis && asIs
+			none = none && !vis
 		}
-		if len(t.seen) > 0 {
-			o.See(engine.Seat(s), t.seen)
+		switch {
+		case none:
+		case all:
+			o.bot.See(o.seat, evs)
+		default:
+			t.seen = t.seen[:0]
+			for i := range evs {
+				if e, ok := t.Game.EventFor(evs[i], o.seat); ok {
+					t.seen = append(t.seen, e)
+				}
+			}
+			o.bot.See(o.seat, t.seen)
 		}
 	}
 }
