@@ -52,6 +52,12 @@ func (t *Table) Begin(evs []engine.Event) {
 	t.observe(evs)
 }
 
+// Show gives every observing bot (noted by Begin) the events its seat may
+// see of events that happened outside Step: a driver of its own (one that
+// asks a person for some seats, as mafia play does) calls Begin once and
+// Show after every accepted command. A nil bot is skipped.
+func (t *Table) Show(evs []engine.Event) { t.observe(evs) }
+
 // sees reports whether seat s may see e, and whether it sees it as it is
 // (not a redacted copy).
 func (t *Table) sees(e *engine.Event, s engine.Seat) (sees, asIs bool) {

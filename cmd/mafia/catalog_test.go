@@ -14,12 +14,12 @@ import (
 )
 
 // serverCodes reads every `engine.Code` constant declared in the room,
-// server and httpguard packages' sources, so that a new code without a
+// server, httpguard and bot packages' sources, so that a new code without a
 // sentence fails.
 func serverCodes(t *testing.T) []string {
 	t.Helper()
 	var codes []string
-	for _, dir := range []string{"../../room", "../../server", "../../internal/httpguard"} {
+	for _, dir := range []string{"../../room", "../../server", "../../internal/httpguard", "../../bot"} {
 		files, _ := filepath.Glob(filepath.Join(dir, "*.go"))
 		for _, f := range files {
 			if strings.HasSuffix(f, "_test.go") {
