@@ -31,6 +31,9 @@ type Config struct {
 	Progress func(done int)
 	// Bots is the level of each side's bots (the zero Mix: random everywhere).
 	Bots bot.Mix
+	// Metrics, when set, counts the per-role metrics (Result.Metrics); it
+	// does not change a single game.
+	Metrics bool
 	// MaxSteps bounds one game's steps (0: DefaultMaxSteps); a game still
 	// going after it is counted Unfinished.
 	MaxSteps int
@@ -48,7 +51,8 @@ type Result struct {
 	Maniac     int
 	Draw       int
 	Unfinished int
-	Rounds     int // the sum of every finished game's last round
+	Rounds     int     // the sum of every finished game's last round
+	Metrics    Metrics // counted when Config.Metrics is set
 }
 
 // AvgRounds returns the mean number of rounds of a finished game.
@@ -81,6 +85,7 @@ func (r *Result) add(o Result) {
 	r.Draw += o.Draw
 	r.Unfinished += o.Unfinished
 	r.Rounds += o.Rounds
+	r.Metrics.add(o.Metrics)
 }
 
 // chunk is how many games a worker takes at a time.
@@ -111,6 +116,10 @@ func Run(cfg Config) (Result, error) {
 		go func() {
 			defer wg.Done()
 			p := newPlayer(setup, cfg.Rules, cfg.Bots)
+			if cfg.Metrics {
+				p.metrics = true
+				p.table.OnEvents = p.meter.events
+			}
 			var local Result
 			for {
 				start := int(next.Add(chunk)) - chunk
@@ -153,6 +162,9 @@ type player struct {
 	random []bot.Random
 	smart  []bot.Smart
 	table  bot.Table
+	// metrics: count them (with meter) in every game
+	metrics bool
+	meter   meter
 }
 
 func newPlayer(setup engine.Setup, rules engine.Ruleset, mix bot.Mix) *player {
@@ -180,6 +192,9 @@ func (p *player) play(seed uint64, maxSteps int, r *Result) {
 			p.random[s].Src.Seed(bs)
 			p.table.Bots[s] = &p.random[s]
 		}
+	}
+	if p.metrics {
+		p.meter.start(&p.game, p.roles, &r.Metrics)
 	}
 	p.table.Begin(start)
 	if !p.table.Play(maxSteps) {

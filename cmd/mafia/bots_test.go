@@ -86,3 +86,47 @@ func TestPlay_BadBotsValueIsRefused(t *testing.T) {
 		t.Fatalf("exit %d, stderr %q", code, errs)
 	}
 }
+
+func TestSim_ReportShowsEveryMixAndMetricInEveryLanguage(t *testing.T) {
+	for _, l := range locale.Langs() {
+		p := printerFor(string(l))
+		code, out, errs := simRun(t, "--games", "300", "--report", "--lang", string(l))
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %s", l, code, errs)
+		}
+		checkClean(t, out)
+		for _, mix := range reportMixes {
+			if !strings.Contains(out, p.T("sim.bots", map[string]any{"Bots": mix}, 0)+"\n") {
+				t.Errorf("%s: the report lacks the mix %s:\n%s", l, mix, out)
+			}
+		}
+		for _, name := range metricNames {
+			label, _, _ := strings.Cut(p.T("sim.report."+name, map[string]any{"Norm": "", "Share": ""}, 0), ":")
+			if strings.Count(out, label) != len(reportMixes) {
+				t.Errorf("%s: %q is not shown once per mix:\n%s", l, label, out)
+			}
+		}
+	}
+}
+
+func TestSim_ReportJSONNormalisesToRandomPlay(t *testing.T) {
+	code, out, errs := simRun(t, "--games", "500", "--report", "--bots", "town=smart", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var rep reportJSON
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Report) != 2 || rep.Report[0].Bots != "random" || rep.Report[1].Bots != "town=smart,mafia=random,maniac=random" {
+		t.Fatalf("mixes %+v, want random then town=smart", rep.Report)
+	}
+	for _, name := range metricNames {
+		if n := rep.Report[0].Metrics[name].Normalised; n == nil || *n != 1 {
+			t.Errorf("random play's %s is normalised to %v, want 1", name, n)
+		}
+	}
+	if n := rep.Report[1].Metrics["precision"].Normalised; n == nil || *n <= 1 {
+		t.Errorf("smart town's normalised vote precision %v, want above 1", n)
+	}
+}

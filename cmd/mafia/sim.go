@@ -56,8 +56,9 @@ func runSim(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	workers := fs.Int("workers", 0, "goroutines (0: one per core)")
 	lang := fs.String("lang", "", "language: ka, en or ru (default from the environment)")
 	bots := fs.String("bots", "random", "the bots' level: random or smart for every seat, or a level per side (town=smart,mafia=random,maniac=random)")
+	report := fs.Bool("report", false, "per mix of bots (random and --bots, or the standard mixes): win rates and the per-role metrics, 1.0 = random play")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: mafia sim --games N --players P --seed S [--bots LEVEL|town=L,mafia=L,maniac=L] [--options k=v,...] [--json]")
+		fmt.Fprintln(stderr, "usage: mafia sim --games N --players P --seed S [--bots LEVEL|town=L,mafia=L,maniac=L] [--report] [--options k=v,...] [--json]")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -86,6 +87,26 @@ func runSim(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		return 2
 	}
 	cfg := sim.Config{Games: *games, Players: *players, Seed: *seed, Rules: rules, Workers: *workers, Bots: mix}
+	if *report {
+		mixes, err := reportMixList(*bots, flagSet(fs, "bots"))
+		if err != nil {
+			fmt.Fprintln(stderr, p.Refusal(err))
+			return 2
+		}
+		rep, err := runReport(cfg, mixes)
+		if err != nil {
+			fmt.Fprintln(stderr, p.Refusal(err))
+			return 2
+		}
+		if *asJSON {
+			if err := writeReportJSON(stdout, cfg, rules, rep); err != nil {
+				return 1
+			}
+			return 0
+		}
+		printReport(stdout, p, cfg, rules, rep)
+		return 0
+	}
 	bar := newProgress(stderr, *games)
 	cfg.Progress = bar.update
 	start := time.Now()
