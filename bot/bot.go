@@ -1,10 +1,14 @@
-// Package bot holds players that decide from a View alone: the interface
-// every bot implements, and a first bot that plays any seat legally at
-// random from a seeded source.
+// Package bot holds players that decide from their seat's view and the
+// public record alone: the interfaces every bot implements (Bot, and
+// Observer for a bot that follows the game's events), the levels (Random:
+// legal moves at random; Smart: beliefs about every seat and a plan per
+// role), and Table, the driver that plays a game with them.
 //
-// A bot must never see the Game: it gets the view its seat may see and
-// returns one command. It must not read a clock or a global random source,
-// so that a seeded game replays the same.
+// A bot must never see the Game: it gets the view its seat may see and the
+// events its seat may see (as the engine redacts them), and returns one
+// command. Only Table holds the Game (a test enforces it). A bot must not
+// read a clock or a global random source, so that a seeded game replays the
+// same.
 package bot
 
 import (
@@ -16,6 +20,15 @@ import (
 // the bot does nothing now (it passes, or it has nothing to do).
 type Bot interface {
 	Act(v *engine.View) (cmd engine.Command, ok bool)
+}
+
+// Observer is a bot that follows the game: See is given, after every
+// accepted command and at the start (Table.Begin), the events its seat may
+// see, each the copy the engine redacts for that seat (Game.EventFor). The
+// slice is valid only during the call. A bot that is no Observer decides
+// from its view alone.
+type Observer interface {
+	See(seat engine.Seat, evs []engine.Event)
 }
 
 // Random plays legally at random: each choice is uniform among the legal

@@ -7,16 +7,99 @@ import "mafia/engine"
 // night actions, the Don, is asked again while it still acts), then the step
 // ends with Next. It is the simulator's and the tests' driver; it allocates
 // nothing per step.
+//
+// Table is the only part of this package that holds the Game. What it hands
+// a bot is the seat's view (Game.ViewInto) and, for a bot that is also an
+// Observer, the events that seat may see as the engine redacts them for it
+// (Game.EventFor); never the Game itself.
 type Table struct {
 	Game *engine.Game
 	Bots []Bot // index 0 unused: Bots[s] plays seat s
 	view engine.View
+	seen []engine.Event // one seat's redacted copy of a batch, reused
+	// observers are the bots that observe, noted by Begin.
+	observers []observer
 	// OnEvents, when set, is called with the events of every accepted command.
 	OnEvents func(cmd engine.Command, evs []engine.Event)
+	// OnRefused, when set, is called with every command a bot chose that the
+	// engine refused (a bot deciding from its view should never see one).
+	OnRefused func(cmd engine.Command, err error)
+}
+
+type observer struct {
+	seat engine.Seat
+	bot  Observer
 }
 
 // maxActsPerStep bounds how often one seat is asked within a step.
 const maxActsPerStep = 4
+
+// Commands given to the Game by anyone but the Table (a test throwing
+// commands in from OnEvents) are not shown to the bots.
+
+// Begin shows the game's first events (those Game.Start returned: the deal
+// and the first night) to every observing bot, and notes which bots
+// observe: call it once after Start (and after any change to Bots), before
+// the first Step; Step shows every later event itself. Without Begin no bot
+// is shown events.
+func (t *Table) Begin(evs []engine.Event) {
+	t.observers = t.observers[:0]
+	for s := 1; s < len(t.Bots); s++ {
+		if o, ok := t.Bots[s].(Observer); ok {
+			t.observers = append(t.observers, observer{engine.Seat(s), o})
+		}
+	}
+	t.observe(evs)
+}
+
+// Show gives every observing bot (noted by Begin) the events its seat may
+// see of events that happened outside Step: a driver of its own (one that
+// asks a person for some seats, as mafia play does) calls Begin once and
+// Show after every accepted command. A nil bot is skipped.
+func (t *Table) Show(evs []engine.Event) { t.observe(evs) }
+
+// sees reports whether seat s may see e, and whether it sees it as it is
+// (not a redacted copy).
+func (t *Table) sees(e *engine.Event, s engine.Seat) (sees, asIs bool) {
+	switch e.Audience() {
+	case engine.AudPublic:
+		return true, true
+	case engine.AudActor:
+		return e.Actor == s, true
+	}
+	_, ok := t.Game.EventFor(*e, s)
+	return ok, e.Audience() != engine.AudSeats
+}
+
+// observe gives every Observer among the bots the events its seat may see:
+// the batch itself when the seat may see all of it as it is, else the
+// engine's redacted copy of what it may see (Game.EventFor).
+func (t *Table) observe(evs []engine.Event) {
+	if len(evs) == 0 {
+		return
+	}
+	for _, o := range t.observers {
+		all, none := true, true
+		for i := range evs {
+			vis, asIs := t.sees(&evs[i], o.seat)
+			all = all && vis && asIs
+			none = none && !vis
+		}
+		switch {
+		case none:
+		case all:
+			o.bot.See(o.seat, evs)
+		default:
+			t.seen = t.seen[:0]
+			for i := range evs {
+				if e, ok := t.Game.EventFor(evs[i], o.seat); ok {
+					t.seen = append(t.seen, e)
+				}
+			}
+			o.bot.See(o.seat, t.seen)
+		}
+	}
+}
 
 // Step lets every seat that may act do so, then ends the step. It returns
 // false once the game has ended.
@@ -36,8 +119,12 @@ func (t *Table) Step() bool {
 			}
 			evs, err := g.Handle(cmd)
 			if err != nil {
+				if t.OnRefused != nil {
+					t.OnRefused(cmd, err)
+				}
 				break
 			}
+			t.observe(evs)
 			if t.OnEvents != nil {
 				t.OnEvents(cmd, evs)
 			}
@@ -48,8 +135,11 @@ func (t *Table) Step() bool {
 	}
 	next := engine.Command{Verb: engine.Next}
 	evs, err := g.Handle(next)
-	if err == nil && t.OnEvents != nil {
-		t.OnEvents(next, evs)
+	if err == nil {
+		t.observe(evs)
+		if t.OnEvents != nil {
+			t.OnEvents(next, evs)
+		}
 	}
 	return !g.Ended()
 }

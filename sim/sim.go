@@ -1,5 +1,6 @@
-// Package sim plays many complete games with bots, in parallel, and counts
-// who wins: the balance simulator behind `mafia sim`.
+// Package sim plays many complete games with bots (a level per side, see
+// bot.Mix), in parallel, and counts who wins: the balance simulator behind
+// `mafia sim`.
 //
 // It owns the work split and the tally. It must not change any rule (the
 // engine decides) and its result must depend only on the seed, never on the
@@ -28,6 +29,11 @@ type Config struct {
 	// Progress, when set, is called now and then with the games done so far
 	// (from any worker goroutine).
 	Progress func(done int)
+	// Bots is the level of each side's bots (the zero Mix: random everywhere).
+	Bots bot.Mix
+	// Metrics, when set, counts the per-role metrics (Result.Metrics); it
+	// does not change a single game.
+	Metrics bool
 	// MaxSteps bounds one game's steps (0: DefaultMaxSteps); a game still
 	// going after it is counted Unfinished.
 	MaxSteps int
@@ -45,7 +51,8 @@ type Result struct {
 	Maniac     int
 	Draw       int
 	Unfinished int
-	Rounds     int // the sum of every finished game's last round
+	Rounds     int     // the sum of every finished game's last round
+	Metrics    Metrics // counted when Config.Metrics is set
 }
 
 // AvgRounds returns the mean number of rounds of a finished game.
@@ -78,6 +85,7 @@ func (r *Result) add(o Result) {
 	r.Draw += o.Draw
 	r.Unfinished += o.Unfinished
 	r.Rounds += o.Rounds
+	r.Metrics.add(o.Metrics)
 }
 
 // chunk is how many games a worker takes at a time.
@@ -107,7 +115,11 @@ func Run(cfg Config) (Result, error) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			p := newPlayer(setup, cfg.Rules)
+			p := newPlayer(setup, cfg.Rules, cfg.Bots)
+			if cfg.Metrics {
+				p.metrics = true
+				p.table.OnEvents = p.meter.events
+			}
 			var local Result
 			for {
 				start := int(next.Add(chunk)) - chunk
@@ -142,34 +154,49 @@ func (cfg Config) setup() (engine.Setup, error) {
 // player is one worker's reusable table: a game, its bots and buffers, so
 // that a game allocates nothing.
 type player struct {
-	setup engine.Setup
-	rules engine.Ruleset
-	game  engine.Game
-	roles []engine.Role
-	bots  []bot.Random
-	table bot.Table
+	setup  engine.Setup
+	rules  engine.Ruleset
+	mix    bot.Mix
+	game   engine.Game
+	roles  []engine.Role
+	random []bot.Random
+	smart  []bot.Smart
+	table  bot.Table
+	// metrics: count them (with meter) in every game
+	metrics bool
+	meter   meter
 }
 
-func newPlayer(setup engine.Setup, rules engine.Ruleset) *player {
+func newPlayer(setup engine.Setup, rules engine.Ruleset, mix bot.Mix) *player {
 	n := setup.Players()
-	p := &player{setup: setup, rules: rules, roles: make([]engine.Role, 0, n), bots: make([]bot.Random, n+1)}
+	p := &player{setup: setup, rules: rules, mix: mix, roles: make([]engine.Role, 0, n),
+		random: make([]bot.Random, n+1), smart: make([]bot.Smart, n+1)}
 	p.table.Game = &p.game
 	p.table.Bots = make([]bot.Bot, n+1)
-	for s := 1; s <= n; s++ {
-		p.table.Bots[s] = &p.bots[s]
-	}
 	return p
 }
 
 // play plays one game from its seed and adds it to the tally.
 func (p *player) play(seed uint64, maxSteps int, r *Result) {
 	p.roles = p.setup.Deal(seed, p.roles)
-	if _, err := p.game.Start(p.rules, p.roles, seed); err != nil {
+	start, err := p.game.Start(p.rules, p.roles, seed)
+	if err != nil {
 		panic("sim: a validated setup did not start: " + err.Error())
 	}
-	for s := 1; s < len(p.bots); s++ {
-		p.bots[s].Src.Seed(rng.Derive(seed, uint64(s)))
+	for s := 1; s < len(p.table.Bots); s++ {
+		bs := rng.Derive(seed, uint64(s))
+		if p.mix.For(p.roles[s-1]) == bot.LevelSmart {
+			p.smart[s].Reset(bs)
+			p.table.Bots[s] = &p.smart[s]
+		} else {
+			p.random[s].Src.Seed(bs)
+			p.table.Bots[s] = &p.random[s]
+		}
 	}
+	if p.metrics {
+		p.meter.start(&p.game, p.roles, &r.Metrics)
+	}
+	p.table.Begin(start)
 	if !p.table.Play(maxSteps) {
 		r.Unfinished++
 		return

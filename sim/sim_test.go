@@ -3,6 +3,7 @@ package sim
 import (
 	"testing"
 
+	"mafia/bot"
 	"mafia/engine"
 )
 
@@ -91,7 +92,7 @@ func TestRate_WilsonInterval(t *testing.T) {
 
 func TestPlay_AllocatesNothingPerGame(t *testing.T) {
 	setup, _ := engine.Preset(11)
-	p := newPlayer(setup, engine.DefaultRules())
+	p := newPlayer(setup, engine.DefaultRules(), bot.Mix{})
 	var r Result
 	p.play(1, DefaultMaxSteps, &r) // warm the buffers
 	i := uint64(2)
@@ -101,5 +102,35 @@ func TestPlay_AllocatesNothingPerGame(t *testing.T) {
 	})
 	if allocs > 50 {
 		t.Fatalf("%.1f allocations per game, the budget is 50", allocs)
+	}
+}
+
+func TestPlay_SmartBotsAllocateNothingPerGame(t *testing.T) {
+	setup, _ := engine.Preset(11)
+	p := newPlayer(setup, engine.DefaultRules(), bot.MixOf(bot.LevelSmart))
+	var r Result
+	p.play(1, DefaultMaxSteps, &r) // warm the buffers
+	i := uint64(2)
+	allocs := testing.AllocsPerRun(200, func() {
+		p.play(i, DefaultMaxSteps, &r)
+		i++
+	})
+	if allocs > 0 {
+		t.Fatalf("%.1f allocations per game with smart bots, want none", allocs)
+	}
+}
+
+func TestRun_SmartMixSameSeedSameResultWhateverTheWorkers(t *testing.T) {
+	mix, _ := bot.ParseMix("town=smart,mafia=random,maniac=smart")
+	base := Config{Games: 2000, Players: 9, Seed: 7, Rules: engine.DefaultRules(), Bots: mix}
+	a, _ := Run(base)
+	base.Workers = 3
+	b, _ := Run(base)
+	if a != b {
+		t.Fatalf("a smart mix gave %+v on the default workers, %+v on 3", a, b)
+	}
+	base.Bots = bot.Mix{}
+	if c, _ := Run(base); c == a {
+		t.Fatalf("smart and random bots gave the very same tally %+v", c)
 	}
 }

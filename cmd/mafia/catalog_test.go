@@ -14,11 +14,11 @@ import (
 )
 
 // serverCodes reads every `engine.Code` constant declared in the room,
-// server and httpguard packages' sources, so that a new code without a
+// server, httpguard and bot packages' sources, so that a new code without a
 // sentence fails.
 func serverCodes(t *testing.T) []string {
 	t.Helper()
-	codes := codesIn(t, "../../room", "../../server", "../../internal/httpguard")
+	codes := codesIn(t, "../../room", "../../server", "../../internal/httpguard", "../../bot")
 	if len(codes) < 15 {
 		t.Fatalf("found only %d room and server codes; the scan is broken", len(codes))
 	}

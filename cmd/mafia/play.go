@@ -17,7 +17,7 @@ import (
 	"mafia/rng"
 )
 
-// mafia play: one person against random bots in the terminal. The person
+// mafia play: one person against bots (--bots: random or smart) in the terminal. The person
 // sees exactly their seat's view: only the events Game.EventFor lets through
 // to that seat, narrated by package locale. The table is driven the way
 // bot.Table drives it (every seat that may act does, then the step ends),
@@ -28,7 +28,7 @@ import (
 // leave?" it answers no. End of input (or quit) leaves the table: the game
 // stops there and the command exits 0.
 
-const playUsage = "usage: mafia play [--seat N] [--players P] [--seed S] [--lang ka|en|ru] [--options k=v,k=v]"
+const playUsage = "usage: mafia play [--seat N] [--players P] [--seed S] [--bots LEVEL] [--lang ka|en|ru] [--options k=v,k=v]"
 
 // maxPlaySteps stops a game that would not end (it cannot, by the rules,
 // but a bug must not hang a terminal).
@@ -39,6 +39,7 @@ type playConfig struct {
 	players int
 	seed    uint64
 	rules   engine.Ruleset
+	bots    bot.Mix
 	p       *locale.Printer
 }
 
@@ -64,6 +65,7 @@ func parsePlayFlags(args []string, stderr io.Writer) (cfg playConfig, code int) 
 	seed := fs.Uint64("seed", 0, "the game's seed: the same seed deals the same cards and bots (default: from the clock)")
 	lang := fs.String("lang", "", "language: ka, en or ru (default: from LC_ALL, LC_MESSAGES, LANG, LANGUAGE)")
 	options := fs.String("options", "", "house rules as k=v,k=v (the option names of docs/rules.md)")
+	bots := fs.String("bots", "random", "the bots' level: random or smart (or a level per side: town=smart,mafia=random,maniac=random)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, playUsage)
 		fs.PrintDefaults()
@@ -102,7 +104,13 @@ func parsePlayFlags(args []string, stderr io.Writer) (cfg playConfig, code int) 
 		fs.Usage()
 		return cfg, 2
 	}
-	cfg.seat, cfg.players, cfg.rules, cfg.seed = *seat, *players, rules, *seed
+	mix, err := bot.ParseMix(*bots)
+	if err != nil {
+		fmt.Fprintln(stderr, "mafia play:", p.Refusal(err))
+		fs.Usage()
+		return cfg, 2
+	}
+	cfg.seat, cfg.players, cfg.rules, cfg.seed, cfg.bots = *seat, *players, rules, *seed, mix
 	if !flagSet(fs, "seed") {
 		cfg.seed = uint64(time.Now().UnixNano()) ^ uint64(os.Getpid())<<32
 	}
@@ -126,6 +134,7 @@ type playSession struct {
 	g      *engine.Game
 	me     engine.Seat
 	bots   []bot.Bot // bots[s] plays seat s; bots[me] is nil
+	table  bot.Table // shows the bots the events their seats may see
 	in     *bufio.Scanner
 	replay string // how to play this deal again; shown at the end
 	echo   bool   // stdin is no terminal: write what was read after the prompt
@@ -150,11 +159,6 @@ func newPlaySession(cfg playConfig, stdin io.Reader, stdout io.Writer) (*playSes
 		p: cfg.p, words: newWordBook(cfg.p), g: new(engine.Game), me: me,
 		bots: make([]bot.Bot, cfg.players+1), in: bufio.NewScanner(stdin), echo: !isTerminal(stdin), out: stdout,
 	}
-	for i := 1; i <= cfg.players; i++ {
-		if engine.Seat(i) != me {
-			s.bots[i] = bot.NewRandom(rng.Derive(cfg.seed, uint64(i)))
-		}
-	}
 	s.say(s.p.Setup(setup))
 	warnings, _ := setup.Validate()
 	for _, w := range warnings {
@@ -164,10 +168,18 @@ func newPlaySession(cfg playConfig, stdin io.Reader, stdout io.Writer) (*playSes
 	// so it cannot be used to look at the other cards.
 	s.replay = s.p.T("play.seed", map[string]any{"Seed": cfg.seed, "Count": cfg.players, "Seat": int(me)})
 	roles := setup.Deal(cfg.seed, make([]engine.Role, setup.Players()))
+	for i := 1; i <= cfg.players; i++ {
+		if engine.Seat(i) != me {
+			// each seat's bot plays at its side's level
+			s.bots[i] = cfg.bots.For(roles[i-1]).New(rng.Derive(cfg.seed, uint64(i)))
+		}
+	}
 	evs, err := s.g.Start(cfg.rules, roles, cfg.seed)
 	if err != nil {
 		return nil, err
 	}
+	s.table = bot.Table{Game: s.g, Bots: s.bots}
+	s.table.Begin(nil)
 	s.narrate(evs)
 	return s, nil
 }
@@ -178,6 +190,7 @@ func (s *playSession) say(line string) { fmt.Fprintln(s.out, line) }
 // Each morning (after the day begins) it adds the summary of the seat's
 // view: who is in the game, the seat's card and what it knows.
 func (s *playSession) narrate(evs []engine.Event) {
+	s.table.Show(evs)
 	for _, e := range evs {
 		mine, ok := s.g.EventFor(e, s.me)
 		if !ok {

@@ -11,6 +11,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"mafia/bot"
 	"mafia/engine"
 	"mafia/sim"
 )
@@ -28,6 +29,7 @@ type simJSON struct {
 	GamesPerSec float64           `json:"games_per_sec"`
 	Seconds     float64           `json:"seconds"`
 	Workers     int               `json:"workers"`
+	Bots        string            `json:"bots"`
 }
 
 type simWins struct {
@@ -53,8 +55,10 @@ func runSim(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	asJSON := fs.Bool("json", false, "print one JSON object")
 	workers := fs.Int("workers", 0, "goroutines (0: one per core)")
 	lang := fs.String("lang", "", "language: ka, en or ru (default from the environment)")
+	bots := fs.String("bots", "random", "the bots' level: random or smart for every seat, or a level per side (town=smart,mafia=random,maniac=random)")
+	report := fs.Bool("report", false, "per mix of bots (random and --bots, or the standard mixes): win rates and the per-role metrics, 1.0 = random play")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: mafia sim --games N --players P --seed S [--options k=v,...] [--json]")
+		fmt.Fprintln(stderr, "usage: mafia sim --games N --players P --seed S [--bots LEVEL|town=L,mafia=L,maniac=L] [--report] [--options k=v,...] [--json]")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -77,7 +81,32 @@ func runSim(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, p.Refusal(err))
 		return 2
 	}
-	cfg := sim.Config{Games: *games, Players: *players, Seed: *seed, Rules: rules, Workers: *workers}
+	mix, err := bot.ParseMix(*bots)
+	if err != nil {
+		fmt.Fprintln(stderr, p.Refusal(err))
+		return 2
+	}
+	cfg := sim.Config{Games: *games, Players: *players, Seed: *seed, Rules: rules, Workers: *workers, Bots: mix}
+	if *report {
+		mixes, err := reportMixList(*bots, flagSet(fs, "bots"))
+		if err != nil {
+			fmt.Fprintln(stderr, p.Refusal(err))
+			return 2
+		}
+		rep, err := runReport(cfg, mixes)
+		if err != nil {
+			fmt.Fprintln(stderr, p.Refusal(err))
+			return 2
+		}
+		if *asJSON {
+			if err := writeReportJSON(stdout, cfg, rules, rep); err != nil {
+				return 1
+			}
+			return 0
+		}
+		printReport(stdout, p, cfg, rules, rep)
+		return 0
+	}
 	bar := newProgress(stderr, *games)
 	cfg.Progress = bar.update
 	start := time.Now()
@@ -95,7 +124,7 @@ func runSim(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 			Wins:       simWins{Town: res.Town, Mafia: res.Mafia, Maniac: res.Maniac, Draw: res.Draw},
 			WinRates:   map[string]rate{},
 			Unfinished: res.Unfinished, AvgRounds: res.AvgRounds(), GamesPerSec: perSec,
-			Seconds: elapsed.Seconds(), Workers: workersUsed(*workers),
+			Seconds: elapsed.Seconds(), Workers: workersUsed(*workers), Bots: mix.String(),
 		}
 		for name, n := range map[string]int{"town": res.Town, "mafia": res.Mafia, "maniac": res.Maniac, "draw": res.Draw} {
 			r, lo, hi := res.Rate(n)
@@ -108,12 +137,15 @@ func runSim(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		}
 		return 0
 	}
-	printSimTable(stdout, p, res, rules, *seed, perSec, elapsed)
+	printSimTable(stdout, p, res, rules, mix, *seed, perSec, elapsed)
 	return 0
 }
 
-func printSimTable(w io.Writer, p printer, res sim.Result, rules engine.Ruleset, seed uint64, perSec float64, elapsed time.Duration) {
+func printSimTable(w io.Writer, p printer, res sim.Result, rules engine.Ruleset, mix bot.Mix, seed uint64, perSec float64, elapsed time.Duration) {
 	fmt.Fprintln(w, p.T("sim.header", map[string]any{"Games": res.Games, "Players": res.Players, "Seed": seed}, res.Games))
+	if mix != (bot.Mix{}) {
+		fmt.Fprintln(w, p.T("sim.bots", map[string]any{"Bots": mix.String()}, 0))
+	}
 	if ch := rules.Changed(); len(ch) > 0 {
 		parts := make([]string, len(ch))
 		for i, k := range ch {

@@ -1,0 +1,149 @@
+package bot_test
+
+import (
+	"fmt"
+	"testing"
+
+	"mafia/bot"
+	"mafia/engine"
+	"mafia/rng"
+)
+
+// Every level plays legally: seeded games of 5 to 11 players under random
+// house rules, every side at a random level, and not one command a bot
+// chose from its view may be refused; a game replays the same from its
+// seed.
+
+const legalRoot = 0x6c6567616c // "legal"
+
+func legalGames() int {
+	if testing.Short() {
+		return 5000
+	}
+	return 100000
+}
+
+// randomRules draws every option of docs/rules.md at random (a number:
+// one of its first values, or its default), as the engine's property tests
+// do.
+func randomRules(src *rng.Source) engine.Ruleset {
+	r := engine.DefaultRules()
+	for _, o := range engine.Options {
+		v := ""
+		if o.Values == nil {
+			v = fmt.Sprint(o.Min + src.Intn(min(o.Max-o.Min+1, 11)))
+			if src.Intn(2) == 0 {
+				v, _ = engine.DefaultRules().Get(o.Name)
+			}
+		} else {
+			v = o.Values[src.Intn(len(o.Values))]
+		}
+		if err := r.Set(o.Name, v); err != nil {
+			panic(err)
+		}
+	}
+	return r
+}
+
+// legalGame is one seeded game: its table, rules and mix.
+type legalGame struct {
+	name    string
+	players int
+	rules   engine.Ruleset
+	mix     bot.Mix
+	deal    []engine.Role
+	seed    uint64
+}
+
+func newLegalGame(i int) legalGame {
+	seed := rng.Derive(legalRoot, uint64(i))
+	src := rng.New(seed)
+	lg := legalGame{seed: seed, players: engine.PresetMin + src.Intn(engine.PresetMax-engine.PresetMin+1)}
+	lg.rules = randomRules(&src)
+	levels := bot.Levels()
+	pick := func() bot.Level { l, _ := bot.ParseLevel(levels[src.Intn(len(levels))]); return l }
+	lg.mix = bot.Mix{Town: pick(), Mafia: pick(), Maniac: pick()}
+	setup, _ := engine.Preset(lg.players)
+	lg.deal = setup.Deal(seed, nil)
+	lg.name = fmt.Sprintf("game %d (seed %#x, %d players, bots %s, options %v)", i, seed, lg.players, lg.mix, lg.rules.Map())
+	return lg
+}
+
+// play plays the game with fresh bots and returns a digest of every event,
+// failing t on any refused command.
+func (lg legalGame) play(t *testing.T) (digest uint64, events int) {
+	g, start, err := engine.New(lg.rules, lg.deal, lg.seed)
+	if err != nil {
+		t.Fatalf("%s: %v", lg.name, err)
+	}
+	tb := &bot.Table{Game: g, Bots: make([]bot.Bot, lg.players+1)}
+	for s := 1; s <= lg.players; s++ {
+		tb.Bots[s] = lg.mix.For(lg.deal[s-1]).New(rng.Derive(lg.seed, uint64(s)))
+	}
+	digest = 0xcbf29ce484222325
+	fold := func(evs []engine.Event) {
+		for _, e := range evs {
+			events++
+			for _, x := range []uint64{uint64(e.Kind), uint64(e.Actor), uint64(e.Target), uint64(e.Set), uint64(e.Winner), uint64(e.Round)} {
+				digest = (digest ^ x) * 0x100000001b3
+			}
+		}
+	}
+	fold(start)
+	tb.OnEvents = func(_ engine.Command, evs []engine.Event) { fold(evs) }
+	tb.OnRefused = func(c engine.Command, err error) {
+		t.Fatalf("%s: the %s bot of seat %d (%s) chose %s %d from its view, which the engine refused: %v",
+			lg.name, lg.mix.For(lg.deal[c.By-1]), c.By, lg.deal[c.By-1], c.Verb, c.Target, err)
+	}
+	tb.Begin(start)
+	if !tb.Play(100000) {
+		t.Fatalf("%s: the game did not end", lg.name)
+	}
+	return digest, events
+}
+
+func TestLevels_EveryLevelPlaysLegallyAndReplaysFromItsSeed(t *testing.T) {
+	var byLevel [2][3]int // games per side and level
+	for i := 0; i < legalGames(); i++ {
+		lg := newLegalGame(i)
+		d, n := lg.play(t)
+		if i%10 == 0 {
+			if d2, n2 := lg.play(t); d2 != d || n2 != n {
+				t.Fatalf("%s: played twice from the same seed, %d events (digest %#x), then %d (%#x)", lg.name, n, d, n2, d2)
+			}
+		}
+		byLevel[lg.mix.Town][0]++
+		byLevel[lg.mix.Mafia][1]++
+		byLevel[lg.mix.Maniac][2]++
+	}
+	for l := range byLevel {
+		for side := range byLevel[l] {
+			if byLevel[l][side] == 0 {
+				t.Errorf("no game had side %d at level %d: the draw is broken", side, l)
+			}
+		}
+	}
+}
+
+// TestSmart_PlaysLegallyFromTheViewAlone: a Smart bot shown no events (a
+// driver that only gives views) still plays every seat legally.
+func TestSmart_PlaysLegallyFromTheViewAlone(t *testing.T) {
+	for i := 0; i < 500; i++ {
+		lg := newLegalGame(i)
+		g, _, err := engine.New(lg.rules, lg.deal, lg.seed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tb := &bot.Table{Game: g, Bots: make([]bot.Bot, lg.players+1)}
+		for s := 1; s <= lg.players; s++ {
+			tb.Bots[s] = bot.NewSmart(uint64(s))
+		}
+		tb.OnRefused = func(c engine.Command, err error) {
+			t.Fatalf("%s: seat %d chose %s %d, refused: %v", lg.name, c.By, c.Verb, c.Target, err)
+		}
+		// no Begin: the bots are shown views only
+		if !tb.Play(100000) {
+			t.Fatalf("%s: the game did not end", lg.name)
+		}
+	}
+}
