@@ -37,6 +37,10 @@ const (
 	CodeUnknownBotSide engine.Code = "unknown_bot_side"
 )
 
+// Kinds are the kinds of the package's codes: a level or a mix as asked
+// is invalid.
+var Kinds = map[engine.Code]engine.Kind{CodeUnknownBotLevel: engine.KindInvalid, CodeUnknownBotSide: engine.KindInvalid}
+
 // ParseLevel reads a level's name; an unknown one is refused with
 // CodeUnknownBotLevel.
 func ParseLevel(s string) (Level, error) {

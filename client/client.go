@@ -56,6 +56,9 @@ type CreateRequest struct {
 	// or one seat's card, is the one asked (docs/protocol.md, "Sandbox
 	// tables"). A sandbox is never public.
 	Sandbox *Sandbox `json:"sandbox,omitempty"`
+	// Bots is the level of the table's bots: "random" (or empty, the
+	// default), "smart", or a level per side ("town=smart,mafia=random").
+	Bots string `json:"bots,omitempty"`
 }
 
 // Sandbox fixes a sandbox table's deal: give Deal, or Card (and Seat).

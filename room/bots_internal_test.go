@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"mafia/bot"
+	"mafia/engine"
 	"mafia/rng"
 )
 
@@ -13,21 +14,29 @@ import (
 func TestBotsDoNotDrawFromTheDealsSeed(t *testing.T) {
 	r := &Room{seats: make([]seatState, 8)}
 	r.table.Seed = 0x5eed
+	setup, err := engine.Preset(7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.game, r.log, err = engine.New(engine.DefaultRules(), setup.Deal(r.table.Seed, nil), r.table.Seed); err != nil {
+		t.Fatal(err)
+	}
 	for s := 1; s < len(r.seats); s++ {
 		r.seats[s].bot = true
 	}
 	r.initBots()
+	src := func(s int) *rng.Source { return &r.bots[s].(*bot.Random).Src }
 	first := make([]uint64, len(r.seats))
 	for s := 1; s < len(r.seats); s++ {
 		fromDeal := bot.NewRandom(rng.Derive(r.table.Seed, uint64(s)))
-		if r.bots[s].Src == fromDeal.Src {
+		if *src(s) == fromDeal.Src {
 			t.Errorf("bot %d draws from the deal's seed", s)
 		}
-		first[s] = r.bots[s].Src.Uint64()
+		first[s] = src(s).Uint64()
 	}
 	r.initBots() // a restart: a fresh seed again
 	for s := 1; s < len(r.seats); s++ {
-		if r.bots[s].Src.Uint64() == first[s] {
+		if src(s).Uint64() == first[s] {
 			t.Errorf("bot %d drew the same numbers after a restart: its seed is fixed", s)
 		}
 	}

@@ -55,18 +55,22 @@ func TestBotsInEverySeatPlayWholeGamesOnTheClockAlone(t *testing.T) {
 		players int
 		delay   time.Duration
 		games   int
+		bots    string // the table's level of bots (Settings.Bots)
 	}{
-		{7, 0, 3},
-		{10, 0, 1},
-		{11, 0, 2}, // with a maniac
-		{8, 200 * time.Millisecond, 2},
+		{7, 0, 3, ""},
+		{10, 0, 1, ""},
+		{11, 0, 2, ""}, // with a maniac
+		{8, 200 * time.Millisecond, 2, ""},
+		{11, 0, 3, "smart"},
+		{9, 0, 2, "town=smart,mafia=random"},
 	}
 	for _, c := range cases {
 		for i := 0; i < c.games; i++ {
-			t.Run(fmt.Sprintf("%d players, bot delay %v, game %d", c.players, c.delay, i), func(t *testing.T) {
+			t.Run(fmt.Sprintf("%d players, bot delay %v, bots %q, game %d", c.players, c.delay, c.bots, i), func(t *testing.T) {
 				t.Parallel()
 				set := settings(t, c.players, fastTimings)
 				set.BotDelay = c.delay
+				set.Bots = c.bots
 				f := newFixture(t, set, nil)
 				host := f.hostClient()
 				watch := f.attach("")
@@ -80,6 +84,9 @@ func TestBotsInEverySeatPlayWholeGamesOnTheClockAlone(t *testing.T) {
 				// From here on only the clock moves the game.
 				f.runToEnd(watch, time.Hour)
 				g := f.checkEnded(watch)
+				if l := f.r.Lobby(); l.Bots != c.bots {
+					t.Errorf("the lobby says the bots are %q, want %q", l.Bots, c.bots)
+				}
 				t.Logf("%s won after %d events, %v of play", g.Winner(), len(f.events()), f.clk.Now().Sub(t0))
 			})
 		}

@@ -67,6 +67,11 @@ func (s *Settings) Check() (engine.Ruleset, Timings, error) {
 	if s.BotDelay < 0 || s.BotDelay > MaxBotDelay {
 		return rules, t, &engine.Error{Code: CodeBadBotDelay, Value: strconv.FormatInt(s.BotDelay.Milliseconds(), 10), N: int(MaxBotDelay.Milliseconds())}
 	}
+	if s.Bots != "" {
+		if _, err := bot.ParseMix(s.Bots); err != nil {
+			return rules, t, err
+		}
+	}
 	if s.Sandbox != nil {
 		if s.Public {
 			return rules, t, errCode(CodeSandboxPublic)
@@ -260,14 +265,19 @@ func stepStart(k engine.EventKind) bool {
 // their own, never from the deal's: a bot's moves are seen by everyone, and
 // moves drawn from the deal's seed would let an observer recover the seed
 // (the generator is not a cryptographic one) and from it the deal.
+// Each is of the level the table's settings give its card's side
+// (Settings.Bots), and one that observes is shown the game so far.
 func (r *Room) initBots() {
 	seed := secret.Seed()
-	r.bots = make([]*bot.Random, len(r.seats))
+	mix, _ := bot.ParseMix(r.set.Bots) // checked at the table's creation; "" is random
+	r.bots = make([]bot.Bot, len(r.seats))
 	for s := 1; s < len(r.seats); s++ {
 		if r.seats[s].bot {
-			r.bots[s] = bot.NewRandom(rng.Derive(seed, uint64(s)))
+			r.bots[s] = mix.For(r.game.Role(engine.Seat(s))).New(rng.Derive(seed, uint64(s)))
 		}
 	}
+	r.botTable = &bot.Table{Game: r.game, Bots: r.bots}
+	r.botTable.Begin(r.log)
 }
 
 func (r *Room) storeSeats() []store.Seat {
@@ -283,7 +293,7 @@ func (r *Room) storeSeats() []store.Seat {
 func (r *Room) publishLobby() {
 	l := wire.Lobby{Table: r.id, Name: r.set.Name, Public: r.set.Public, Status: r.lobbyStatus(),
 		Players: len(r.seats) - 1, Rules: r.rules.Map(), Timings: r.timings.Millis(), Paused: r.paused,
-		PauseReason: r.pauseReason(), Sandbox: r.set.Sandbox != nil}
+		PauseReason: r.pauseReason(), Sandbox: r.set.Sandbox != nil, Bots: r.set.Bots}
 	for s := 1; s < len(r.seats); s++ {
 		st := r.seats[s]
 		l.Seats = append(l.Seats, wire.SeatInfo{Seat: s, Name: st.name, Bot: st.bot,

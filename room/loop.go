@@ -183,6 +183,9 @@ func (r *Room) append(evs []engine.Event) error {
 		r.log = r.log[:first]
 		return err
 	}
+	if r.botTable != nil {
+		r.botTable.Show(r.log[first:])
+	}
 	r.afterEvents(first, clk, newStep)
 	return nil
 }

@@ -203,3 +203,29 @@ func mustJSON(t *testing.T, v any) []byte {
 	}
 	return b
 }
+
+// TestResumedTableKeepsItsBotsLevel: a table of smart bots stopped in its
+// first day is resumed with smart bots (the level is stored with the
+// table's settings), each shown the game so far, and plays to its end.
+func TestResumedTableKeepsItsBotsLevel(t *testing.T) {
+	timings := map[string]int64{"speech": 1000, "defence": 500, "tie_speech": 500, "last_words": 500,
+		"night": 3000, "vote": 500}
+	set := settings(t, 9, timings)
+	set.Bots = "smart"
+	f := newFixture(t, set, nil)
+	host := f.hostClient()
+	host.must(hostAction("add_bots", 0))
+	host.must(hostAction("start", 0))
+	f.ticks(5 * time.Second) // past the first night, into the day
+	s := f.crash(t0.Add(5 * time.Second))
+	if s.table.Status != store.StatusPlaying {
+		t.Fatalf("stored status %q", s.table.Status)
+	}
+	f.restart(s, t0.Add(time.Hour))
+	if l := f.r.Lobby(); l.Bots != "smart" {
+		t.Errorf("the resumed lobby says the bots are %q, want smart", l.Bots)
+	}
+	watch := f.attach("")
+	f.runToEnd(watch, time.Hour)
+	f.checkEnded(watch)
+}

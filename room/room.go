@@ -26,6 +26,10 @@ type Settings struct {
 	// Sandbox, if set, fixes the deal of a table for its creator and bots
 	// only (sandbox.go).
 	Sandbox *Sandbox `json:"sandbox,omitempty"`
+	// Bots is the level of the table's bots (bot.ParseMix: "smart", or a
+	// level per side, "town=smart,mafia=random,maniac=random"); "" is
+	// random, the level tables had before there were others.
+	Bots string `json:"bots,omitempty"`
 }
 
 // Metrics receives the room's measurements (all optional).
@@ -261,7 +265,10 @@ type Room struct {
 	timers   []Timer // the current step's (stopTimers)
 	retry    Timer   // the step's end, tried again while the store fails (timeout)
 	subs     map[*Sub]struct{}
-	bots     []*bot.Random
+	bots     []bot.Bot
+	// botTable shows each observing bot what its seat sees of every event
+	// (bot.Table.Show), from the deal on (a resumed game replays its log).
+	botTable *bot.Table
 	view     engine.View
 	// viewRules are the game's rules as every view carries them, converted
 	// once when the game is made (see setGame).

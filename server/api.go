@@ -27,6 +27,7 @@ type createRequest struct {
 	Public     bool              `json:"public"`
 	BotDelayMS int64             `json:"bot_delay_ms"`
 	Sandbox    *sandboxRequest   `json:"sandbox"`
+	Bots       string            `json:"bots"`
 }
 
 // sandboxRequest fixes a sandbox table's deal (room.Sandbox): the whole
@@ -195,7 +196,7 @@ func (s *Server) createTable(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	set := room.Settings{Name: strings.TrimSpace(req.Name), Public: req.Public, Options: req.Options,
-		TimingMS: req.TimingsMS, BotDelay: delay}
+		TimingMS: req.TimingsMS, BotDelay: delay, Bots: req.Bots}
 	if sb := req.Sandbox; sb != nil {
 		set.Sandbox = &room.Sandbox{Deal: sb.Deal, Card: sb.Card, Seat: sb.Seat}
 	}

@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"mafia/bot"
 	"mafia/engine"
 	"mafia/internal/httpapi"
 	"mafia/internal/httpguard"
@@ -354,7 +355,7 @@ var Kinds = map[engine.Code]engine.Kind{
 
 // vocabulary is every code the server answers with: the engine's, the
 // room's, the guard's, the HTTP layer's and its own.
-var vocabulary = httpapi.NewVocabulary(engine.Kinds, room.Kinds, httpguard.Kinds, httpapi.Kinds, Kinds)
+var vocabulary = httpapi.NewVocabulary(engine.Kinds, room.Kinds, bot.Kinds, httpguard.Kinds, httpapi.Kinds, Kinds)
 
 // codeStatus is a code's HTTP status, by its kind (httpapi.StatusOf).
 func codeStatus(c engine.Code) int { return vocabulary.Status(c) }

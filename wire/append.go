@@ -293,6 +293,7 @@ func (l *Lobby) AppendJSON(b []byte) []byte {
 	if l.Sandbox {
 		b = append(b, `,"sandbox":true`...)
 	}
+	b = appendStringField(b, `,"bots":`, l.Bots)
 	return append(b, '}')
 }
 

@@ -5,6 +5,7 @@ import (
 
 	"mafia/assist"
 	"mafia/assist/record"
+	"mafia/bot"
 	"mafia/engine"
 	"mafia/internal/httpapi"
 	"mafia/internal/httpguard"
@@ -17,8 +18,8 @@ import (
 // kind in the server's vocabulary, and so one HTTP status by one table
 // (httpapi.StatusOf); a new code without a kind fails here.
 func TestKinds_EveryCodeTheServerAnswersWithHasAKind(t *testing.T) {
-	v := httpapi.NewVocabulary(engine.Kinds, room.Kinds, httpguard.Kinds, httpapi.Kinds, server.Kinds)
-	codes := codesIn(t, "../../engine", "../../room", "../../server", "../../internal/httpguard", "../../internal/httpapi")
+	v := httpapi.NewVocabulary(engine.Kinds, room.Kinds, bot.Kinds, httpguard.Kinds, httpapi.Kinds, server.Kinds)
+	codes := codesIn(t, "../../engine", "../../room", "../../bot", "../../server", "../../internal/httpguard", "../../internal/httpapi")
 	if len(codes) < 60 {
 		t.Fatalf("found only %d codes; the scan is broken", len(codes))
 	}
