@@ -270,10 +270,10 @@ func TestNoGame_EachSeatSeesOnlyWhatItsSeatMaySee(t *testing.T) {
 				case engine.EvGameStarted:
 					red := e
 					red.Seed = 0
-					red.Roles = [engine.MaxSeats + 1]uint8{}
+					red.PerSeat = [engine.MaxSeats + 1]uint8{}
 					for o := 1; o <= players; o++ {
 						if o == s || (mafia && g.Role(engine.Seat(o)).IsMafia()) {
-							red.Roles[o] = e.Roles[o]
+							red.PerSeat[o] = e.PerSeat[o]
 						}
 					}
 					want = append(want, red)

@@ -78,12 +78,12 @@ func (b *Smart) see(seat engine.Seat, e *engine.Event) {
 	switch e.Kind {
 	case engine.EvGameStarted:
 		src := b.Src
-		*b = Smart{Src: src, me: seat, n: e.Count, rules: e.Rules, role: engine.Role(e.Roles[seat])}
+		*b = Smart{Src: src, me: seat, n: e.Count, rules: e.Rules, role: e.RoleOf(seat)}
 		b.alive = engine.SeatSet(uint32(1)<<(e.Count+1) - 2)
 		b.follow = b.alive
 		if b.role.IsMafia() {
 			for s := engine.Seat(1); s <= engine.Seat(e.Count); s++ {
-				if engine.Role(e.Roles[s]).IsMafia() {
+				if e.RoleOf(s).IsMafia() {
 					b.team = b.team.With(s)
 				}
 			}
@@ -119,7 +119,7 @@ func (b *Smart) see(seat engine.Seat, e *engine.Event) {
 	case engine.EvVoteBegan, engine.EvTie:
 		b.ncand = e.Count
 		for i := uint8(0); i < e.Count && int(i) < len(b.cand); i++ {
-			b.cand[i] = engine.Seat(e.Roles[i])
+			b.cand[i] = e.ListAt(int(i))
 		}
 		if e.Kind == engine.EvVoteBegan {
 			b.cons, b.multi = b.top(b.candidates()), e.Count > 1
@@ -130,7 +130,7 @@ func (b *Smart) see(seat engine.Seat, e *engine.Event) {
 			b.follow = 0
 		}
 		for v := engine.Seat(1); v <= engine.Seat(b.n); v++ {
-			c := engine.Seat(e.Roles[v])
+			c := e.CountedFor(v)
 			if c == 0 {
 				continue
 			}

@@ -18,13 +18,13 @@ func (g *Game) EventFor(e Event, s Seat) (Event, bool) {
 	case AudSeats:
 		red := e
 		red.Seed = 0
-		red.Roles = [MaxSeats + 1]uint8{}
+		red.PerSeat = [MaxSeats + 1]uint8{}
 		if s != 0 {
-			red.Roles[s] = e.Roles[s]
-			if Role(e.Roles[s]).IsMafia() {
+			red.PerSeat[s] = e.PerSeat[s]
+			if Role(e.PerSeat[s]).IsMafia() {
 				for t := 1; t <= int(e.Count) && t <= MaxSeats; t++ {
-					if Role(e.Roles[t]).IsMafia() {
-						red.Roles[t] = e.Roles[t]
+					if Role(e.PerSeat[t]).IsMafia() {
+						red.PerSeat[t] = e.PerSeat[t]
 					}
 				}
 			}

@@ -260,8 +260,8 @@ func TestVote_AbstentionGoesToLastCandidate(t *testing.T) {
 	}
 	want := map[engine.Seat]engine.Seat{1: 5, 2: 5, 3: 6, 4: 7, 5: 7, 6: 7, 7: 7, 8: 7}
 	for s, c := range want {
-		if engine.Seat(closed.Roles[s]) != c {
-			t.Errorf("ballot: seat %d counted for %d, want %d", s, closed.Roles[s], c)
+		if engine.Seat(closed.PerSeat[s]) != c {
+			t.Errorf("ballot: seat %d counted for %d, want %d", s, closed.PerSeat[s], c)
 		}
 	}
 	x.wantAlive(1, 2, 3, 4, 5, 6, 8)

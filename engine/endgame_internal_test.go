@@ -87,8 +87,8 @@ func TestEndOfGame_ChecksInRulebookOrder(t *testing.T) {
 					t.Errorf("last event %s winner %q", last.Kind, last.Winner)
 				}
 				for s := Seat(1); s <= Seat(len(roles)); s++ {
-					if Role(last.Roles[s]) != roles[s-1] {
-						t.Errorf("game_ended shows seat %d as %s, want %s", s, Role(last.Roles[s]), roles[s-1])
+					if Role(last.PerSeat[s]) != roles[s-1] {
+						t.Errorf("game_ended shows seat %d as %s, want %s", s, Role(last.PerSeat[s]), roles[s-1])
 					}
 				}
 			}

@@ -7,7 +7,7 @@ type EventKind uint8
 // by its kind (see Audience).
 const (
 	EvNone          EventKind = iota
-	EvGameStarted             // Rules, Seed, Count players, Roles (secret: redacted per seat)
+	EvGameStarted             // Rules, Seed, Count players, RoleOf each seat (secret: redacted per seat)
 	EvNightBegan              // Round
 	EvMafiaChose              // Actor named Target (0: nobody) as the victim; mafia only
 	EvChecked                 // Actor checked Target, got Result; checker only
@@ -22,17 +22,17 @@ const (
 	EvSpeech                  // Target's speech begins
 	EvNominated               // Actor nominated Target
 	EvDefence                 // Target's defence begins
-	EvVoteBegan               // Phase (vote or revote); Roles holds the candidates, Count of them
+	EvVoteBegan               // Phase (vote or revote); PerSeat lists the candidates (ListAt), Count of them
 	EvVoteCast                // Actor voted for Target; voter only until the vote closes
-	EvVoteClosed              // Roles[voter] = the candidate counted for that voter (abstentions on the last)
-	EvTie                     // Phase: the vote it ends (vote, or revote: a second tie); Roles holds the tied candidates in nomination order, Count of them
+	EvVoteClosed              // CountedFor(voter) = the candidate counted for that voter (abstentions on the last)
+	EvTie                     // Phase: the vote it ends (vote, or revote: a second tie); PerSeat lists the tied candidates (ListAt) in nomination order, Count of them
 	EvTieSpeech               // Target's tie speech begins
 	EvAllVoteBegan            // "shall all of them leave?" is asked
 	EvAllVoteCast             // Actor answered Yes; voter only until it closes
 	EvAllVoteClosed           // Set: who said yes; Yes: whether all leave
 	EvNobodyLeaves            // the day ends with no elimination
 	EvFouled                  // Target got a foul; Count: their fouls now
-	EvGameEnded               // Winner; Roles: every seat's role; Cause: CauseRoundLimit for a game stopped at round_limit
+	EvGameEnded               // Winner; RoleOf: every seat's role; Cause: CauseRoundLimit for a game stopped at round_limit
 	numEventKinds
 )
 
@@ -100,22 +100,22 @@ func (c Cause) String() string {
 // a game emits events without allocating; which fields mean something depends
 // on Kind (see the kinds' comments).
 type Event struct {
-	Kind   EventKind
-	Phase  Phase
-	Round  uint16
-	Actor  Seat
-	Target Seat
-	Result Result
-	Cause  Cause
-	Winner Winner
-	Role   Role
-	Team   Team
-	Yes    bool
-	Count  uint8
-	Set    SeatSet
-	Roles  [MaxSeats + 1]uint8 // a per-seat table or a list, by Kind
-	Seed   uint64
-	Rules  Ruleset
+	Kind    EventKind
+	Phase   Phase
+	Round   uint16
+	Actor   Seat
+	Target  Seat
+	Result  Result
+	Cause   Cause
+	Winner  Winner
+	Role    Role
+	Team    Team
+	Yes     bool
+	Count   uint8
+	Set     SeatSet
+	PerSeat [MaxSeats + 1]uint8 // a per-seat table or a list, by Kind
+	Seed    uint64
+	Rules   Ruleset
 }
 
 // Audience is who may see an event.
@@ -142,11 +142,33 @@ func (e *Event) Audience() Audience {
 	return AudPublic
 }
 
+// RoleOf is seat s's card in an EvGameStarted (0 where the seat's copy is
+// redacted) or an EvGameEnded.
+func (e *Event) RoleOf(s Seat) Role { return Role(e.PerSeat[s]) }
+
+// SetRoleOf sets seat s's card of an EvGameStarted or EvGameEnded.
+func (e *Event) SetRoleOf(s Seat, r Role) { e.PerSeat[s] = uint8(r) }
+
+// CountedFor is the candidate an EvVoteClosed counted voter's vote for (0:
+// none, the voter was not voting).
+func (e *Event) CountedFor(voter Seat) Seat { return Seat(e.PerSeat[voter]) }
+
+// SetCountedFor sets the candidate counted for voter in an EvVoteClosed.
+func (e *Event) SetCountedFor(voter, candidate Seat) { e.PerSeat[voter] = uint8(candidate) }
+
+// ListAt is the i-th seat (from 0) of a list-shaped payload (EvTie,
+// EvVoteBegan: Count seats), without the allocation of List.
+func (e *Event) ListAt(i int) Seat { return Seat(e.PerSeat[i]) }
+
+// SetListAt sets the i-th seat of a list-shaped payload (Count is the
+// caller's).
+func (e *Event) SetListAt(i int, s Seat) { e.PerSeat[i] = uint8(s) }
+
 // List returns the seats listed in a list-shaped payload (EvTie, EvVoteBegan).
 func (e *Event) List() []Seat {
 	out := make([]Seat, e.Count)
 	for i := range out {
-		out[i] = Seat(e.Roles[i])
+		out[i] = Seat(e.PerSeat[i])
 	}
 	return out
 }

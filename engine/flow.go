@@ -210,7 +210,7 @@ func (g *Game) nextTieSpeech() {
 func (g *Game) beginVote(p Phase) {
 	e := Event{Kind: EvVoteBegan, Phase: p, Count: g.ncand}
 	for i := uint8(0); i < g.ncand; i++ {
-		e.Roles[i] = uint8(g.cand[i])
+		e.PerSeat[i] = uint8(g.cand[i])
 	}
 	g.emit(e)
 }
@@ -238,7 +238,7 @@ func (g *Game) closeVote() {
 		if !g.voted.Has(v) || !g.isCandidate(t) {
 			t = last
 		}
-		e.Roles[v] = uint8(t)
+		e.PerSeat[v] = uint8(t)
 		tally[t]++
 	}
 	g.emit(e)
@@ -254,7 +254,7 @@ func (g *Game) closeVote() {
 	var tied SeatSet
 	for i := uint8(0); i < g.ncand; i++ {
 		if c := g.cand[i]; tally[c] == top {
-			tie.Roles[tie.Count] = uint8(c)
+			tie.PerSeat[tie.Count] = uint8(c)
 			tie.Count++
 			tied = tied.With(c)
 		}
@@ -370,7 +370,7 @@ func (g *Game) endCheck() bool {
 func (g *Game) emitEnd(w Winner, cause Cause) {
 	e := Event{Kind: EvGameEnded, Winner: w, Cause: cause}
 	for s := Seat(1); s <= Seat(g.n); s++ {
-		e.Roles[s] = uint8(g.roles[s])
+		e.PerSeat[s] = uint8(g.roles[s])
 	}
 	g.emit(e)
 }

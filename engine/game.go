@@ -101,7 +101,7 @@ func (g *Game) Start(rules Ruleset, roles []Role, seed uint64) ([]Event, error) 
 	g.state = state{}
 	e := Event{Kind: EvGameStarted, Rules: rules, Seed: seed, Count: uint8(len(roles))}
 	for i, r := range roles {
-		e.Roles[i+1] = uint8(r)
+		e.PerSeat[i+1] = uint8(r)
 	}
 	g.emit(e)
 	g.emit(Event{Kind: EvNightBegan, Round: 1})
@@ -131,7 +131,7 @@ func (g *Game) apply(e *Event) {
 	case EvGameStarted:
 		g.state = state{rules: e.Rules, seed: e.Seed, n: e.Count, shotsLeft: 2}
 		for s := Seat(1); s <= Seat(e.Count); s++ {
-			r := Role(e.Roles[s])
+			r := Role(e.PerSeat[s])
 			g.roles[s] = r
 			switch r {
 			case Don:
@@ -216,13 +216,13 @@ func (g *Game) apply(e *Event) {
 		g.votes[e.Actor] = e.Target
 		g.voted = g.voted.With(e.Actor)
 	case EvVoteClosed:
-		for i, c := range e.Roles {
+		for i, c := range e.PerSeat {
 			g.ballot[i] = Seat(c)
 		}
 	case EvTie:
 		g.ncand = e.Count
 		for i := uint8(0); i < e.Count; i++ {
-			g.cand[i] = Seat(e.Roles[i])
+			g.cand[i] = Seat(e.PerSeat[i])
 		}
 		g.defended = 0
 	case EvTieSpeech:

@@ -300,15 +300,15 @@ func renderEvent(e engine.Event) string {
 		fmt.Fprintf(&b, " list=%v", e.List())
 	case engine.EvGameStarted, engine.EvGameEnded:
 		var parts []string
-		for s := 1; s < len(e.Roles); s++ {
-			if e.Roles[s] != 0 {
-				parts = append(parts, fmt.Sprintf("%d:%s", s, engine.Role(e.Roles[s])))
+		for s := 1; s < len(e.PerSeat); s++ {
+			if e.PerSeat[s] != 0 {
+				parts = append(parts, fmt.Sprintf("%d:%s", s, engine.Role(e.PerSeat[s])))
 			}
 		}
 		fmt.Fprintf(&b, " cards=%s", strings.Join(parts, ","))
 	default:
 		var parts []string
-		for s, v := range e.Roles {
+		for s, v := range e.PerSeat {
 			if v != 0 {
 				parts = append(parts, fmt.Sprintf("%d:%d", s, v))
 			}

@@ -318,8 +318,8 @@ func (p *propGame) learn(e engine.Event) {
 	switch e.Kind {
 	case engine.EvGameStarted:
 		for s := 1; s <= p.n; s++ {
-			if engine.Role(e.Roles[s]) != p.cards[s] {
-				p.fail("game_started gives seat %d the card %s, the game says %s", s, engine.Role(e.Roles[s]), p.cards[s])
+			if engine.Role(e.PerSeat[s]) != p.cards[s] {
+				p.fail("game_started gives seat %d the card %s, the game says %s", s, engine.Role(e.PerSeat[s]), p.cards[s])
 			}
 		}
 	case engine.EvPlayerOut:
@@ -344,13 +344,13 @@ func (p *propGame) learn(e engine.Event) {
 	case engine.EvHealed:
 		p.healed = p.healed.With(e.Target)
 	case engine.EvVoteClosed:
-		p.ballot = e.Roles
+		p.ballot = e.PerSeat
 	case engine.EvGameEnded:
 		p.ended++
 		p.stats.winners[e.Winner]++
 		for s := 1; s <= p.n; s++ {
-			if engine.Role(e.Roles[s]) != p.cards[s] {
-				p.fail("game_ended shows seat %d as %s, the game says %s", s, engine.Role(e.Roles[s]), p.cards[s])
+			if engine.Role(e.PerSeat[s]) != p.cards[s] {
+				p.fail("game_ended shows seat %d as %s, the game says %s", s, engine.Role(e.PerSeat[s]), p.cards[s])
 			}
 		}
 	}
@@ -423,7 +423,7 @@ func (p *propGame) checkEventFor(e engine.Event, s engine.Seat) {
 			p.fail("seat %d gets game_started with count %d rules %+v", s, got.Count, got.Rules)
 		}
 		for t := engine.Seat(0); t <= engine.MaxSeats; t++ {
-			r := engine.Role(got.Roles[t])
+			r := engine.Role(got.PerSeat[t])
 			// at the start nothing is revealed and nothing ended: only own
 			// card and, for the mafia, the mafia's
 			may := p.isPlayer(s) && p.isPlayer(t) && (s == t || (p.mafia(s) && p.mafia(t)))
@@ -449,8 +449,8 @@ func (p *propGame) checkEventFor(e engine.Event, s engine.Seat) {
 		switch e.Kind {
 		case engine.EvVoteBegan, engine.EvTie, engine.EvVoteClosed:
 		default:
-			if e.Roles != ([engine.MaxSeats + 1]uint8{}) {
-				p.fail("%s carries a per-seat table %v", e.Kind, e.Roles)
+			if e.PerSeat != ([engine.MaxSeats + 1]uint8{}) {
+				p.fail("%s carries a per-seat table %v", e.Kind, e.PerSeat)
 			}
 		}
 	}

@@ -28,7 +28,7 @@ func (g *Game) valid(e *Event, i int) error {
 		}
 		roles := make([]Role, e.Count)
 		for s := range roles {
-			roles[s] = Role(e.Roles[s+1])
+			roles[s] = Role(e.PerSeat[s+1])
 			if roles[s] == RoleNone || roles[s] >= numRoles {
 				return bad
 			}
@@ -65,7 +65,7 @@ func (g *Game) valid(e *Event, i int) error {
 	}
 	if e.Kind == EvTie || e.Kind == EvVoteBegan {
 		for j := uint8(0); j < e.Count; j++ {
-			if s := Seat(e.Roles[j]); s == 0 || s > n {
+			if s := Seat(e.PerSeat[j]); s == 0 || s > n {
 				return bad
 			}
 		}

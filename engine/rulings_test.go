@@ -147,12 +147,12 @@ func TestFoulRemoval_DuringTheVote(t *testing.T) {
 			closed = e
 		}
 	}
-	if closed.Roles[8] != 0 || closed.Roles[5] != 0 {
-		t.Errorf("the ballot counts the removed: %v", closed.Roles)
+	if closed.PerSeat[8] != 0 || closed.PerSeat[5] != 0 {
+		t.Errorf("the ballot counts the removed: %v", closed.PerSeat)
 	}
 	for _, s := range seats(1, 2, 3, 4, 6, 7) {
-		if closed.Roles[s] != 7 {
-			t.Errorf("seat %d counted for %d, want 7", s, closed.Roles[s])
+		if closed.PerSeat[s] != 7 {
+			t.Errorf("seat %d counted for %d, want 7", s, closed.PerSeat[s])
 		}
 	}
 	x.wantAlive(1, 2, 3, 4, 6)

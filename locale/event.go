@@ -159,8 +159,8 @@ func (n *narration) voteBegan(e engine.Event) string {
 // the most votes first.
 func (n *narration) voteClosed(e engine.Event) string {
 	voters := map[engine.Seat][]engine.Seat{}
-	for v := 1; v < len(e.Roles); v++ {
-		if c := engine.Seat(e.Roles[v]); c != 0 {
+	for v := 1; v <= engine.MaxSeats; v++ {
+		if c := e.CountedFor(engine.Seat(v)); c != 0 {
 			voters[c] = append(voters[c], engine.Seat(v))
 		}
 	}
@@ -191,15 +191,15 @@ func (n *narration) voteClosed(e engine.Event) string {
 func (p *Printer) gameStarted(e engine.Event, viewer engine.Seat) string {
 	count := int(e.Count)
 	lines := []string{p.Plural("event.game_started", count, map[string]any{"Count": count})}
-	if viewer != 0 && int(viewer) <= count && e.Roles[viewer] != 0 {
+	if viewer != 0 && int(viewer) <= count && e.RoleOf(viewer) != 0 {
 		lines = append(lines, p.T("event.your_card", map[string]any{
-			"Seat": int(viewer), "Role": p.Role(engine.Role(e.Roles[viewer])),
+			"Seat": int(viewer), "Role": p.Role(e.RoleOf(viewer)),
 		}))
 		var team []string
 		for s := 1; s <= count; s++ {
-			if engine.Seat(s) != viewer && e.Roles[s] != 0 {
+			if engine.Seat(s) != viewer && e.RoleOf(engine.Seat(s)) != 0 {
 				team = append(team, p.T("event.team_member", map[string]any{
-					"Seat": s, "Role": p.Role(engine.Role(e.Roles[s])),
+					"Seat": s, "Role": p.Role(e.RoleOf(engine.Seat(s))),
 				}))
 			}
 		}
@@ -221,8 +221,8 @@ func (p *Printer) gameEnded(e engine.Event, viewer engine.Seat) string {
 		lines = append(lines, p.T("event.game_ended_round_limit", map[string]any{"Round": int(e.Round)}))
 	}
 	n := 0
-	for s := 1; s < len(e.Roles); s++ {
-		if e.Roles[s] != 0 {
+	for s := 1; s <= engine.MaxSeats; s++ {
+		if e.RoleOf(engine.Seat(s)) != 0 {
 			n = s
 		}
 	}
@@ -234,14 +234,14 @@ func (p *Printer) gameEnded(e engine.Event, viewer engine.Seat) string {
 func (p *Printer) cards(e engine.Event, viewer engine.Seat, n int) []string {
 	var lines []string
 	for s := 1; s <= n; s++ {
-		if e.Roles[s] == 0 {
+		if e.RoleOf(engine.Seat(s)) == 0 {
 			continue
 		}
 		id := "event.card"
 		if engine.Seat(s) == viewer {
 			id = "event.card_you"
 		}
-		lines = append(lines, "  "+p.T(id, map[string]any{"Seat": s, "Role": p.Role(engine.Role(e.Roles[s]))}))
+		lines = append(lines, "  "+p.T(id, map[string]any{"Seat": s, "Role": p.Role(e.RoleOf(engine.Seat(s)))}))
 	}
 	if len(lines) == 0 {
 		return nil

@@ -140,9 +140,9 @@ var eventSamples = []struct {
 func gameStarted(seat engine.Seat, cards ...any) engine.Event {
 	e := engine.Event{Kind: engine.EvGameStarted, Count: 11}
 	if seat != 0 {
-		e.Roles[seat] = uint8(cards[0].(engine.Role))
+		e.PerSeat[seat] = uint8(cards[0].(engine.Role))
 		for i := 1; i+1 < len(cards); i += 2 {
-			e.Roles[cards[i].(int)] = uint8(cards[i+1].(engine.Role))
+			e.PerSeat[cards[i].(int)] = uint8(cards[i+1].(engine.Role))
 		}
 	}
 	return e
@@ -150,7 +150,7 @@ func gameStarted(seat engine.Seat, cards ...any) engine.Event {
 
 func list(e engine.Event, seats ...engine.Seat) engine.Event {
 	for i, s := range seats {
-		e.Roles[i] = uint8(s)
+		e.PerSeat[i] = uint8(s)
 	}
 	e.Count = uint8(len(seats))
 	return e
@@ -160,7 +160,7 @@ func list(e engine.Event, seats ...engine.Seat) engine.Event {
 func ballot(ph engine.Phase, pairs ...int) engine.Event {
 	e := engine.Event{Kind: engine.EvVoteClosed, Phase: ph}
 	for i := 0; i+1 < len(pairs); i += 2 {
-		e.Roles[pairs[i]] = uint8(pairs[i+1])
+		e.PerSeat[pairs[i]] = uint8(pairs[i+1])
 	}
 	return e
 }
@@ -171,7 +171,7 @@ func gameEnded(w engine.Winner, n int) engine.Event {
 	roles := []engine.Role{engine.Citizen, engine.Don, engine.Detective, engine.Citizen, engine.Mafioso,
 		engine.Doctor, engine.Citizen, engine.Maniac, engine.Mafioso, engine.Citizen, engine.Citizen}
 	for i, r := range roles[:n] {
-		e.Roles[i+1] = uint8(r)
+		e.PerSeat[i+1] = uint8(r)
 	}
 	return e
 }

@@ -153,7 +153,7 @@ func (f *fixture) truth() []engine.Role {
 	}
 	roles := make([]engine.Role, int(evs[0].Count)+1)
 	for s := 1; s < len(roles); s++ {
-		roles[s] = engine.Role(evs[0].Roles[s])
+		roles[s] = engine.Role(evs[0].PerSeat[s])
 	}
 	return roles
 }

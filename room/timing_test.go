@@ -182,7 +182,7 @@ func TestStepsEndOnTheClockAndWhoeverDidNothingPassed(t *testing.T) {
 		if s == 1 {
 			want = x
 		}
-		if c := int(got[0].Roles[s]); c != want {
+		if c := int(got[0].PerSeat[s]); c != want {
 			t.Errorf("seat %d counted for %d, want %d", s, c, want)
 		}
 	}
@@ -314,7 +314,7 @@ func TestVoteClosesOnceEveryLivingPlayerHasVotedButNotBefore(t *testing.T) {
 	if len(got) < 6 || got[5].Kind != engine.EvVoteClosed {
 		t.Fatalf("the last vote did not close the vote at once: %v", got)
 	}
-	if got := int(got[5].Roles[5]); got != 3 {
+	if got := int(got[5].PerSeat[5]); got != 3 {
 		t.Errorf("seat 5's vote counted for %d", got)
 	}
 }

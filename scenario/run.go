@@ -169,7 +169,7 @@ func DescribeEvent(g *engine.Game, e engine.Event) string {
 	case engine.EvGameStarted:
 		parts := make([]string, 0, e.Count)
 		for s := 1; s <= int(e.Count); s++ {
-			parts = append(parts, fmt.Sprintf("%d=%s", s, engine.Role(e.Roles[s])))
+			parts = append(parts, fmt.Sprintf("%d=%s", s, e.RoleOf(engine.Seat(s))))
 		}
 		return head + " " + strings.Join(parts, " ")
 	case engine.EvMafiaChose, engine.EvHealed, engine.EvShot, engine.EvNominated, engine.EvVoteCast:
@@ -192,9 +192,9 @@ func DescribeEvent(g *engine.Game, e engine.Event) string {
 		return fmt.Sprintf("%s %s: %s", head, e.Phase, seatsString(e.List()))
 	case engine.EvVoteClosed:
 		var parts []string
-		for s := 1; s < len(e.Roles); s++ {
-			if e.Roles[s] != 0 {
-				parts = append(parts, fmt.Sprintf("%d→%d", s, e.Roles[s]))
+		for s := engine.Seat(1); s <= engine.MaxSeats; s++ {
+			if c := e.CountedFor(s); c != 0 {
+				parts = append(parts, fmt.Sprintf("%d→%d", s, c))
 			}
 		}
 		return head + ": " + strings.Join(parts, " ")

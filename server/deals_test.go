@@ -103,7 +103,7 @@ func playAndCheckSeed(ctx context.Context, t *testing.T, ts *testServer, i int) 
 	}
 	var deal []string
 	for s := 1; s <= 7; s++ {
-		deal = append(deal, engine.Role(evs[0].Roles[s]).String())
+		deal = append(deal, engine.Role(evs[0].PerSeat[s]).String())
 	}
 
 	// While the game goes on: the lobby does not hold it, the log is refused.

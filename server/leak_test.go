@@ -193,8 +193,8 @@ func (p leakPlan) play(ctx context.Context, ts *testServer) (leakResult, error) 
 		return res, err
 	}
 	for s := 1; s <= p.players; s++ {
-		if engine.Role(log[0].Roles[s]) != truth[s] {
-			return res, fmt.Errorf("game_ended shows seat %d as %s, the stored deal says %s", s, truth[s], engine.Role(log[0].Roles[s]))
+		if engine.Role(log[0].PerSeat[s]) != truth[s] {
+			return res, fmt.Errorf("game_ended shows seat %d as %s, the stored deal says %s", s, truth[s], engine.Role(log[0].PerSeat[s]))
 		}
 	}
 	res.winner = everyone[0].view.Winner

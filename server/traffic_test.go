@@ -247,7 +247,7 @@ func dealFromStore(ctx context.Context, t *testing.T, ts *testServer, table stri
 	}
 	roles, mafia := make([]engine.Role, n+1), make([]bool, n+1)
 	for s := 1; s <= n; s++ {
-		roles[s] = engine.Role(log[0].Roles[s])
+		roles[s] = engine.Role(log[0].PerSeat[s])
 		mafia[s] = roles[s].IsMafia()
 	}
 	return roles, mafia

@@ -127,7 +127,7 @@ func (mt *meter) events(_ engine.Command, evs []engine.Event) {
 				continue
 			}
 			for v := 1; v <= len(mt.roles); v++ {
-				c := engine.Seat(e.Roles[v])
+				c := e.CountedFor(engine.Seat(v))
 				if c == 0 || mt.roles[v-1].Team() != engine.TeamTown {
 					continue
 				}

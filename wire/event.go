@@ -82,7 +82,7 @@ func FromEvent(e engine.Event, players int) Event {
 	case engine.EvVoteClosed:
 		w.Ballot = make([]int, players)
 		for s := 1; s <= players && s <= engine.MaxSeats; s++ {
-			w.Ballot[s-1] = int(e.Roles[s])
+			w.Ballot[s-1] = int(e.CountedFor(engine.Seat(s)))
 		}
 	}
 	if e.Kind == engine.EvVoteBegan || e.Kind == engine.EvVoteClosed || e.Kind == engine.EvTie {
@@ -98,7 +98,7 @@ func FromEvent(e engine.Event, players int) Event {
 func roleList(e engine.Event, players int) []string {
 	out := make([]string, players)
 	for s := 1; s <= players && s <= engine.MaxSeats; s++ {
-		out[s-1] = engine.Role(e.Roles[s]).String()
+		out[s-1] = e.RoleOf(engine.Seat(s)).String()
 	}
 	return out
 }
@@ -174,21 +174,21 @@ func ToEvent(w Event) (engine.Event, error) {
 		if !ok {
 			return e, fmt.Errorf("wire: unknown role %q", name)
 		}
-		e.Roles[i+1] = uint8(r)
+		e.SetRoleOf(engine.Seat(i+1), r)
 	}
 	for i, c := range w.Ballot {
 		t, err := seat(c)
 		if err != nil {
 			return e, err
 		}
-		e.Roles[i+1] = uint8(t)
+		e.SetCountedFor(engine.Seat(i+1), t)
 	}
 	for i, c := range w.Candidates {
 		t, err := seat(c)
 		if err != nil || t == 0 {
 			return e, fmt.Errorf("wire: candidate %d out of range", c)
 		}
-		e.Roles[i] = uint8(t)
+		e.SetListAt(i, t)
 	}
 	switch k {
 	case engine.EvGameStarted:

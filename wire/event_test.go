@@ -100,7 +100,7 @@ func TestEvent_TieSaysWhichVoteItEnds(t *testing.T) {
 		{engine.PhaseNone, `{"kind":"tie","round":2,"candidates":[3,5]}`},
 	} {
 		e := engine.Event{Kind: engine.EvTie, Phase: tc.phase, Round: 2, Count: 2}
-		e.Roles[0], e.Roles[1] = 3, 5
+		e.PerSeat[0], e.PerSeat[1] = 3, 5
 		data, err := MarshalEvent(e, 7)
 		if err != nil {
 			t.Fatal(err)

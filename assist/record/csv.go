@@ -56,7 +56,7 @@ func CSV(s *Settings, log []engine.Event) [][]string {
 			players = int(e.Count)
 			roles = make([]engine.Role, players+1)
 			for n := 1; n <= players; n++ {
-				roles[n] = engine.Role(e.Roles[n])
+				roles[n] = e.RoleOf(engine.Seat(n))
 			}
 			r[12] = strconv.Itoa(players)
 			r[14] = cardList(roles)
@@ -89,7 +89,7 @@ func CSV(s *Settings, log []engine.Event) [][]string {
 		rows = append(rows, r)
 		if e.Kind == engine.EvVoteClosed {
 			for v := 1; v <= players && v <= engine.MaxSeats; v++ {
-				if c := int(e.Roles[v]); c != 0 {
+				if c := int(e.CountedFor(engine.Seat(v))); c != 0 {
 					b := row(i, engine.Event{}, "ballot", v, c)
 					b[15] = yesNo(!cast[v])
 					rows = append(rows, b)

@@ -223,7 +223,7 @@ func (b *builder) add(e engine.Event) {
 		b.roles = make([]engine.Role, p.Players+1)
 		p.Seats = make([]SeatRecord, p.Players)
 		for i := range p.Seats {
-			r := engine.Role(e.Roles[i+1])
+			r := e.RoleOf(engine.Seat(i + 1))
 			b.roles[i+1] = r
 			p.Seats[i] = SeatRecord{Seat: i + 1, Name: b.s.NameOf(i + 1), Role: r.String(), Team: r.Team().String()}
 		}
@@ -344,7 +344,7 @@ func (b *builder) closeVote(e engine.Event) {
 	v := b.vote()
 	v.Closed = true
 	for s := 1; s <= b.p.Players && s <= engine.MaxSeats; s++ {
-		if c := int(e.Roles[s]); c != 0 {
+		if c := int(e.CountedFor(engine.Seat(s))); c != 0 {
 			v.Ballot = append(v.Ballot, Ballot{Voter: s, Candidate: c, Abstained: !b.cast[s]})
 		}
 	}
