@@ -192,11 +192,22 @@ type testServer struct {
 
 func startServer(t *testing.T) *testServer {
 	t.Helper()
+	return startServerWith(t, nil)
+}
+
+// startServerWith starts the server with its config changed by edit (a
+// table of people all joined from the test's one address, say).
+func startServerWith(t *testing.T, edit func(*server.Config)) *testServer {
+	t.Helper()
 	db, err := sqlite.Open(filepath.Join(t.TempDir(), "mafia.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := server.New(server.Config{Store: db, Render: render})
+	cfg := server.Config{Store: db, Render: render}
+	if edit != nil {
+		edit(&cfg)
+	}
+	srv := server.New(cfg)
 	if _, err := srv.Resume(context.Background()); err != nil {
 		t.Fatal(err)
 	}

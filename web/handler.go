@@ -52,12 +52,11 @@ func loadIndex() {
 }
 
 // serveIndex serves the page. It is never cached: it names the version of
-// the files it loads. The language it is first drawn in is the request's
-// (negotiate.Lang, as the API's: ?lang=, the "lang" cookie, then
-// Accept-Language); the page then takes the player's own choice.
+// the files it loads. The language it is first drawn in is pageLang's; the
+// page then takes the player's own choice.
 func serveIndex(w http.ResponseWriter, r *http.Request) {
 	indexOnce.Do(loadIndex)
-	lang := negotiate.Lang(r)
+	lang := pageLang(r)
 	var b bytes.Buffer
 	err := indexTmpl.Execute(&b, page{
 		Lang: string(lang), Title: locale.New(lang).T("web.title", nil), Version: Version(), Boot: template.JS(bootJSON),
@@ -78,6 +77,27 @@ func serveIndex(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodHead {
 		_, _ = w.Write(b.Bytes())
 	}
+}
+
+// pageLang is the language the page opens in: the request's when it names
+// one the catalogs hold (negotiate.Lang, as the API's: ?lang=, the "lang"
+// cookie, then Accept-Language), else Georgian, the club's own: a browser
+// that says nothing, or names only other languages, gets the page in
+// Georgian (the API's sentences stay English for a client that says
+// nothing; the page always names its language to the API).
+func pageLang(r *http.Request) locale.Lang {
+	if _, ok := locale.Parse(r.URL.Query().Get("lang")); ok {
+		return negotiate.Lang(r)
+	}
+	if c, err := r.Cookie("lang"); err == nil {
+		if _, ok := locale.Parse(c.Value); ok {
+			return negotiate.Lang(r)
+		}
+	}
+	if _, ok := locale.FromAcceptLanguage(r.Header.Get("Accept-Language")); ok {
+		return negotiate.Lang(r)
+	}
+	return locale.Ka
 }
 
 // boot is what the page needs before its first request: the languages, and

@@ -84,7 +84,7 @@ func TestTheBootDataNamesTheRulebook(t *testing.T) {
 	}
 }
 
-func TestThePageStartsInTheBrowsersLanguage(t *testing.T) {
+func TestThePageStartsInTheBrowsersLanguageElseGeorgian(t *testing.T) {
 	h := Handler()
 	for _, c := range []struct {
 		header map[string]string
@@ -92,7 +92,9 @@ func TestThePageStartsInTheBrowsersLanguage(t *testing.T) {
 	}{
 		{map[string]string{"Accept-Language": "ka-GE,ka;q=0.9,en;q=0.8"}, "ka"},
 		{map[string]string{"Accept-Language": "de-DE,ru;q=0.8"}, "ru"},
-		{map[string]string{"Accept-Language": "fr"}, "en"},
+		// Georgian first: a browser that names no language held, or none.
+		{map[string]string{"Accept-Language": "fr"}, "ka"},
+		{map[string]string{}, "ka"},
 		{map[string]string{"Accept-Language": "ka", "Cookie": "lang=ru"}, "ru"},
 	} {
 		body := get(t, h, "/", c.header).Body.String()

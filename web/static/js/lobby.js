@@ -30,7 +30,9 @@ export function lobbyScreen({ boot, navigate }) {
   const tablesPart = h('section', { class: 'part tables', id: 'l-tables', 'aria-labelledby': 'tables-h' });
   const createPart = h('section', { class: 'part create', id: 'l-create', 'aria-labelledby': 'create-h' });
   const invitePart = h('section', { class: 'part invite', id: 'l-invite', 'aria-labelledby': 'invite-h' });
-  el.append(createPart, tablesPart, invitePart);
+  const livePart = h('section', { class: 'part live', id: 'l-live', 'aria-labelledby': 'live-h' });
+  // The open tables first, then the games to watch, then a new table.
+  el.append(tablesPart, livePart, createPart, invitePart);
 
   const presets = boot.presets;
   const counts = Object.keys(presets).map(Number).sort((a, b) => a - b);
@@ -102,7 +104,7 @@ export function lobbyScreen({ boot, navigate }) {
         })),
         field('create-name', t('web.create.name'), h('input', {
           id: 'create-name', key: 'create-name', type: 'text', maxlength: 64, value: form.table,
-          placeholder: t('web.create.default_name'),
+          placeholder: form.name.trim() ? t('web.create.default_name_of', { Name: form.name.trim() }) : t('web.create.default_name'),
         })),
         h('fieldset', {},
           h('legend', {}, t('web.create.setup')),
@@ -134,7 +136,8 @@ export function lobbyScreen({ boot, navigate }) {
     }
     localStorage.setItem('mafia.name', name);
     const req = {
-      name: form.table.trim() || t('web.create.default_name'),
+      // An unnamed table is called by its host's name.
+      name: form.table.trim() || t('web.create.default_name_of', { Name: name }),
       public: form.public,
       options: Object.fromEntries(Object.entries(form.options).map(([k, v]) => [k, String(v)])),
       timings_ms: Object.fromEntries(Object.entries(form.timings).map(([k, s]) => [k, Math.round(s * 1000)])),
@@ -160,23 +163,35 @@ export function lobbyScreen({ boot, navigate }) {
     }
   }
 
+  function row(l, action) {
+    const taken = (l.seats || []).filter((s) => s.taken).length;
+    const people = (l.seats || []).filter((s) => s.taken && !s.bot).length;
+    return h('li', { class: `table-row s-${l.status}`, 'data-table': l.table },
+      h('a', {
+        href: `/t/${l.table}`, key: `tbl-${l.table}`,
+        on: { click: (ev) => { ev.preventDefault(); navigate(`/t/${l.table}`); } },
+      }, l.name),
+      h('span', { class: 'status' }, action),
+      h('span', { class: 'count' }, l.status === 'lobby'
+        ? tn('web.pre.taken', l.players, { Taken: taken, Count: l.players })
+        : tn('web.lobby.people', people, { Count: people, Players: l.players })));
+  }
+
   function drawTables() {
-    const rows = (tables || []).map((l) => {
-      const taken = (l.seats || []).filter((s) => s.taken).length;
-      return h('li', { class: `table-row s-${l.status}` },
-        h('a', {
-          href: `/t/${l.table}`, key: `tbl-${l.table}`,
-          on: { click: (ev) => { ev.preventDefault(); navigate(`/t/${l.table}`); } },
-        }, l.name),
-        h('span', { class: 'status' }, t(`web.status.${l.status}`)),
-        h('span', { class: 'count' }, tn('web.pre.taken', l.players, { Taken: taken, Count: l.players })));
-    });
+    const open = (tables || []).filter((l) => l.status === 'lobby');
+    const live = (tables || []).filter((l) => l.status === 'playing');
     patch(tablesPart,
       h('h2', { id: 'tables-h' }, t('web.lobby.tables')),
       listError ? h('p', { class: 'error' }, listError) : null,
       tables === null ? h('p', { class: 'note' }, t('web.loading'))
-        : rows.length ? h('ul', { class: 'tables-list', id: 'tables' }, rows) : h('p', { class: 'note' }, t('web.lobby.none')),
+        : open.length ? h('ul', { class: 'tables-list', id: 'tables' }, open.map((l) => row(l, t('web.lobby.join'))))
+          : h('p', { class: 'note' }, t('web.lobby.none')),
       h('button', { type: 'button', class: 'secondary', key: 'refresh', on: { click: load } }, t('web.lobby.refresh')));
+    patch(livePart,
+      h('h2', { id: 'live-h' }, t('web.lobby.live')),
+      tables === null ? null
+        : live.length ? h('ul', { class: 'tables-list', id: 'live-tables' }, live.map((l) => row(l, t('web.lobby.watch'))))
+          : h('p', { class: 'note' }, t('web.lobby.live_none')));
   }
 
   function drawInvite() {

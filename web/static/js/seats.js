@@ -21,26 +21,29 @@ export function renderSeats(st, ctx) {
     const me = st.seat === s;
     const dead = v && vs.alive === false;
     const speaking = v && v.speaker === s && playing;
-    const cand = cands.includes(s);
+    const cand = playing && cands.includes(s);
+    // With the card hidden the seats tell no card, team, check or choice.
+    const shown = !st.cardHidden || !playing;
     const cls = ['seat'];
     if (me) cls.push('me');
     if (dead) cls.push('dead');
     if (speaking) cls.push('speaking');
     if (cand) cls.push('candidate');
     if (!info.taken) cls.push('free');
-    const role = vs.role || (me && v ? v.role : '');
+    const role = shown ? vs.role || (me && v ? v.role : '') : '';
     if (role) cls.push(`role-${role}`);
     const badges = [];
     if (me) badges.push(h('span', { class: 'badge you' }, t('web.you')));
     if (dead) badges.push(h('span', { class: 'badge out' }, t('web.out')));
     if (role) badges.push(h('span', { class: `badge role r-${role}`, 'data-role': role }, roleName(role)));
-    else if (vs.team) badges.push(h('span', { class: `badge team t-${vs.team}` }, teamName(vs.team)));
-    if (vs.check) badges.push(h('span', { class: `badge check c-${vs.check}`, 'data-check': vs.check }, resultName(vs.check)));
+    else if (vs.team && shown) badges.push(h('span', { class: `badge team t-${vs.team}` }, teamName(vs.team)));
+    // At the end every card is shown: a check would say it twice.
+    if (vs.check && shown && playing) badges.push(h('span', { class: `badge check c-${vs.check}`, 'data-check': vs.check }, resultName(vs.check)));
     if (speaking) badges.push(h('span', { class: 'badge speaking' }, t('web.speaking')));
     if (cand) badges.push(h('span', { class: 'badge cand' }, t('web.candidate')));
     if (vs.fouls > 0) badges.push(h('span', { class: 'badge fouls' }, tn('web.fouls', vs.fouls)));
     if (vs.lost_speech) badges.push(h('span', { class: 'badge lost' }, t('web.lost_speech')));
-    if (vs.choice && !me) badges.push(h('span', { class: 'badge choice' }, t('web.choice', { Target: vs.choice })));
+    if (vs.choice && !me && shown) badges.push(h('span', { class: 'badge choice' }, t('web.choice', { Target: vs.choice })));
     if (info.taken && !info.bot && !info.connected) badges.push(h('span', { class: 'badge offline' }, t('web.offline')));
     const tools = [];
     if (st.host && !v && st.lobby && st.lobby.status === 'lobby' && info.taken && !me) {
