@@ -3,10 +3,15 @@ package web
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"html/template"
 	"net/http"
+	"net/url"
 	"strconv"
+	"strings"
 	"sync"
+
+	"rsc.io/qr"
 
 	"mafia/engine"
 	"mafia/locale"
@@ -55,6 +60,10 @@ func loadIndex() {
 // the files it loads. The language it is first drawn in is pageLang's; the
 // page then takes the player's own choice.
 func serveIndex(w http.ResponseWriter, r *http.Request) {
+	if r.URL.Query().Has("qr") && r.PathValue("id") != "" {
+		serveQR(w, r)
+		return
+	}
 	indexOnce.Do(loadIndex)
 	lang := pageLang(r)
 	var b bytes.Buffer
@@ -77,6 +86,46 @@ func serveIndex(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodHead {
 		_, _ = w.Write(b.Bytes())
 	}
+}
+
+// serveQR answers /t/{id}?qr=ORIGIN with the QR code (SVG) of the
+// table's invite link, ORIGIN/t/{id}: the page shows it for a friend's
+// phone to read. ORIGIN is the page's own (location.origin), http or
+// https with no path; the invite holds no secret (the id is the
+// invitation), and the code is small and bounded.
+func serveQR(w http.ResponseWriter, r *http.Request) {
+	id := r.PathValue("id")
+	origin := r.URL.Query().Get("qr")
+	u, err := url.Parse(origin)
+	if err != nil || len(origin) > 200 || len(id) > 64 || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" ||
+		(u.Path != "" && u.Path != "/") || u.RawQuery != "" || u.User != nil || strings.Trim(id, "0123456789abcdef") != "" {
+		http.Error(w, "bad qr request", http.StatusBadRequest)
+		return
+	}
+	code, err := qr.Encode(strings.TrimSuffix(origin, "/")+"/t/"+id, qr.M)
+	if err != nil {
+		http.Error(w, "bad qr request", http.StatusBadRequest)
+		return
+	}
+	const quiet = 4
+	size := code.Size + 2*quiet
+	var b strings.Builder
+	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 %d %d" shape-rendering="crispEdges">`, size, size)
+	fmt.Fprintf(&b, `<rect width="%d" height="%d" fill="#fff"/><path fill="#000" d="`, size, size)
+	for y := 0; y < code.Size; y++ {
+		for x := 0; x < code.Size; x++ {
+			if code.Black(x, y) {
+				fmt.Fprintf(&b, "M%d %dh1v1h-1z", x+quiet, y+quiet)
+			}
+		}
+	}
+	b.WriteString(`"/></svg>`)
+	h := w.Header()
+	h.Set("Content-Type", "image/svg+xml")
+	h.Set("Cache-Control", "public, max-age=86400")
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'")
+	_, _ = w.Write([]byte(b.String()))
 }
 
 // pageLang is the language the page opens in: the request's when it names

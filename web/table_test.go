@@ -56,8 +56,13 @@ func TestBrowserTableAMafiosoSpeaksByDay(t *testing.T) {
 	pt.open(lp, l)
 	en := locale.New(locale.En)
 
-	// Night 1: the mafioso's move says it is final.
+	// Night 1: the deal explains the card (item 7).
 	waitPhase(mp, 10*time.Second, "night", 1, 0)
+	help := en.T("web.role_help."+pt.roles[m-1].String(), nil)
+	if !mp.eventually(3*time.Second, inView("#deal", help)) {
+		t.Errorf("item 7: the deal does not explain the card at the top (%q)", help)
+	}
+	// The night's move says it is final.
 	mp.waitJS(5*time.Second, `!!document.querySelector('#t-act button[data-verb=kill]')`)
 	if !mp.eventually(3*time.Second, fmt.Sprintf(`document.querySelector('#t-act').textContent.includes(%q)`, en.T("web.act.night_hint", nil))) {
 		t.Errorf("defect 13: the night's move does not warn that it is final:\n%s", eval[string](mp, `document.querySelector('#t-act').innerText`))
@@ -101,6 +106,13 @@ func TestBrowserTableAMafiosoSpeaksByDay(t *testing.T) {
 
 	// Day 1: the listener speaks first (passing), then the mafioso.
 	waitPhase(mp, 25*time.Second, "speech", 1, m)
+	// Item 2: the morning and the speaker's own floor are signalled.
+	if n := eval[int](mp, `window.__mafia.sounds.morning`); n < 1 {
+		t.Errorf("item 2: no signal for the morning")
+	}
+	if !mp.eventually(3*time.Second, `window.__mafia.sounds.turn >= 1`) {
+		t.Errorf("item 2: no signal for the speaker's own floor")
+	}
 	// Defect 1: the mafioso's composer is open, on the town's chat.
 	if !mp.eventually(3*time.Second, `!document.querySelector('#chat-input').disabled`) {
 		t.Errorf("defect 1: at their own speech the mafioso cannot write: %q",
@@ -126,6 +138,27 @@ func TestBrowserTableAMafiosoSpeaksByDay(t *testing.T) {
 		t.Errorf("defect 2: the listener must scroll to read the speech")
 	}
 	lp.shot("speech-listener-360")
+
+	// Item 5: a note on a seat, kept on this device only.
+	other := 0
+	for s := 1; s <= 11 && other == 0; s++ {
+		if s != l && s != m {
+			other = s
+		}
+	}
+	lp.do(5*time.Second,
+		chromedp.Click(chromedp.CSS(fmt.Sprintf(`button[data-note="%d"]`, other))),
+		chromedp.Click(chromedp.CSS(fmt.Sprintf(`.note-edit[data-seat="%d"] button[data-mark=suspect]`, other))),
+		chromedp.SendKeys(chromedp.CSS(fmt.Sprintf(`#note-text-%d`, other)), "too quiet\t"))
+	lp.do(15*time.Second, chromedp.Reload())
+	lp.waitJS(15*time.Second, `!!window.__mafia && !!window.__mafia.state.view`)
+	if !lp.eventually(5*time.Second, fmt.Sprintf(`(() => { const li = document.querySelector('#t-seats li[data-seat="%d"]'); return !!li && !!li.querySelector('.badge.m-suspect') && li.textContent.includes('too quiet'); })()`, other)) {
+		t.Errorf("item 5: the note on seat %d is not on the seat after a reload", other)
+	}
+	if mp.eventually(time.Second, `!!document.querySelector('#t-seats .badge.mark') || document.body.textContent.includes('too quiet')`) {
+		t.Errorf("item 5: another player's page shows the note")
+	}
+	lp.shot("notes-360")
 }
 
 // commandKill is the mafia's night move for a Go seat.
@@ -240,7 +273,7 @@ func TestBrowserTableTheEnd(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 150*time.Second)
 	defer cancel()
 	pt := newPeopleTable(ctx, t, ts, "The end", 11, map[string]string{"round_limit": "1"}, map[string]int64{
-		"night": 8_000, "speech": 20_000, "defence": 1_000, "tie_speech": 1_000, "last_words": 3_000, "vote": 5_000})
+		"night": 14_000, "speech": 20_000, "defence": 1_000, "tie_speech": 1_000, "last_words": 3_000, "vote": 5_000})
 	d := pt.seatsWith(engine.Maniac)[0]
 	n := pt.seatsWith(engine.Detective)[0]
 	mafia := pt.seatsWith(engine.Mafioso, engine.Don)
@@ -323,6 +356,19 @@ func TestBrowserTableTheEnd(t *testing.T) {
 	if h := eval[int](np, `document.documentElement.scrollHeight`); h > 3*740 {
 		t.Errorf("defect 10: the game-over page is %d px tall (more than three screens)", h)
 	}
+	// Item 6: play again: a new table with the same rules, and an
+	// invitation every page shows.
+	np.do(10*time.Second, chromedp.Click(chromedp.CSS("#play-again")))
+	np.waitJS(15*time.Second, `location.pathname !== '/t/`+pt.table+`' && !!document.querySelector('#seated')`)
+	again := np.tableOf()
+	if l, err := pt.api.Table(ctx, again); err != nil || l.Players != 11 || l.Rules["round_limit"] != "1" {
+		t.Errorf("item 6: the new table %s: %+v, %v", again, l, err)
+	}
+	dp.waitJS(10*time.Second, `!!document.querySelector('#join-again')`)
+	dp.do(10*time.Second, chromedp.Click(chromedp.CSS("#join-again")))
+	dp.waitJS(10*time.Second, `location.pathname === '/t/`+again+`' && !!document.querySelector('#join-name')`)
+	np.do(10*time.Second, chromedp.NavigateBack())
+	np.waitJS(15*time.Second, `!!document.querySelector('#timeline')`)
 	who := fmt.Sprintf("%d (%s, %s)", d, pt.name(d), en.Role(engine.Maniac))
 	if !np.eventually(3*time.Second, fmt.Sprintf(`document.querySelector('#timeline').textContent.includes(%q)`, who)) {
 		t.Errorf("defect 10: the timeline does not name %q:\n%s", who, eval[string](np, `document.querySelector('#timeline').textContent`))
@@ -420,5 +466,29 @@ func TestBrowserTableTheLobby(t *testing.T) {
 	if broken := eval[[]string](p, brokenWords("#t-seats, #t-head, #t-pre")); len(broken) > 0 {
 		t.Errorf("defect 9: words broken in two at 360 px: %q", broken)
 	}
+	// Item 6: the invite as a QR code.
+	p.do(5*time.Second, chromedp.Click(chromedp.CSS("details.qr summary")))
+	if !p.eventually(5*time.Second, `(() => { const i = document.querySelector('#invite-qr'); return !!i && i.complete && i.naturalWidth > 0; })()`) {
+		t.Errorf("item 6: the invite's QR code does not show")
+	}
 	p.shot("table-lobby-ka-360")
+
+	// Item 7: how to play, from the table, in Georgian: every card.
+	p.do(5*time.Second, chromedp.Click(chromedp.CSS("#howto-open")))
+	p.waitJS(5*time.Second, `document.querySelector('#howto').open`)
+	for _, r := range []string{"citizen", "detective", "doctor", "mafia", "don", "maniac"} {
+		if !strings.Contains(eval[string](p, `document.querySelector('#howto').textContent`), ka.T("web.role_help."+r, nil)) {
+			t.Errorf("item 7: how to play does not explain the %s", r)
+		}
+	}
+	p.shot("howto-ka-360")
+	p.do(5*time.Second, chromedp.Click(chromedp.CSS(`#howto button[data-key="howto-close"]`)))
+
+	// Item 6: a quick game: one tap from the lobby, and the game starts.
+	q := newTab(t, "quick", 360, 740)
+	q.do(15*time.Second, chromedp.Navigate(ts.URL+"/"), chromedp.WaitVisible(chromedp.CSS("#quick")))
+	q.do(5*time.Second, chromedp.SendKeys(chromedp.CSS("#your-name"), "Gio"), chromedp.Click(chromedp.CSS("#quick")))
+	if !q.eventually(20*time.Second, `!!window.__mafia && !!window.__mafia.state.view && window.__mafia.state.view.players === 11`) {
+		t.Errorf("item 6: the quick game did not start:\n%s", q.text())
+	}
 }

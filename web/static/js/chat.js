@@ -18,6 +18,24 @@ import { stepKey } from './state.js';
 
 const KEEP = 200;
 
+// An invite link of this server in a line: its path, /t/{id}.
+function inviteIn(text) {
+  const at = text.indexOf(`${location.origin}/t/`);
+  if (at < 0) return '';
+  const m = text.slice(at + location.origin.length).match(/^\/t\/[0-9a-f]{8,64}/);
+  return m ? m[0] : '';
+}
+
+// linked returns a line's text with this server's invite links as links
+// (as text nodes and anchors: never markup).
+function linked(text) {
+  const path = inviteIn(text);
+  if (!path) return text;
+  const url = `${location.origin}${path}`;
+  const at = text.indexOf(url);
+  return [text.slice(0, at), h('a', { href: path }, url), text.slice(at + url.length)];
+}
+
 /** Chat is the chat's section: its form is built once and kept. */
 export class Chat {
   constructor(table, send) {
@@ -121,11 +139,22 @@ export class Chat {
     this.hint.hidden = !!cur.open;
   }
 
+  /** again returns the last invitation to play again in the town's chat
+   * (a link to another table of this server): {path, name}, or null. */
+  again(st) {
+    for (let i = this.msgs.length - 1; i >= 0; i--) {
+      const m = this.msgs[i];
+      const path = m.channel === 'town' && m.from ? inviteIn(m.text) : '';
+      if (path && path !== `/t/${this.table}`) return { path, name: nameOf(st, m.from) };
+    }
+    return null;
+  }
+
   drawList(st, msgs) {
     const atEnd = this.list.scrollTop + this.list.clientHeight >= this.list.scrollHeight - 8;
     patch(this.list, msgs.length ? msgs.map((m) => h('li', { class: m.from === st.seat && m.from ? 'mine' : '' },
       h('span', { class: 'from' }, m.from ? `${nameOf(st, m.from)} (${m.from})` : m.name || t('web.chat.spectator')),
-      ' ', h('span', { class: 'text' }, m.text)))
+      ' ', h('span', { class: 'text' }, linked(m.text))))
       : h('li', { class: 'empty' }, t('web.chat.empty')));
     if (atEnd) this.list.scrollTop = this.list.scrollHeight;
   }

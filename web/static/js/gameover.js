@@ -23,6 +23,7 @@ export function renderOver(st, ctx) {
   const out = new Map();
   for (const e of st.events) if (e.kind === 'player_out') out.set(e.target, e);
   const out1 = [h('h2', { id: 'over-h' }, t('web.over.heading'))];
+  // Move the buttons up: "play again" is what most want next.
   out1.push(h('p', { class: `winner w-${v.winner}`, id: 'winner', 'data-winner': v.winner }, winnerText(v.winner)));
   if (st.seat && v.role) {
     let mine = 'play.you_lose';
@@ -43,9 +44,18 @@ export function renderOver(st, ctx) {
   out1.push(h('h3', {}, t('web.over.timeline')));
   const label = (s) => seatLabel(st, s, roles[s - 1] ? roleName(roles[s - 1]) : '');
   out1.push(h('ol', { class: 'timeline', id: 'timeline' }, timeline(st, label)));
-  out1.push(h('p', {}, h('a', {
-    class: 'button', href: '/', key: 'back', on: { click: (ev) => { ev.preventDefault(); ctx.navigate('/'); } },
-  }, t('web.over.back'))));
+  out1.push(h('div', { class: 'row wrap again' },
+    st.again ? h('a', {
+      class: 'button primary', id: 'join-again', href: st.again.path, key: 'join-again',
+      on: { click: (ev) => { ev.preventDefault(); ctx.navigate(st.again.path); } },
+    }, t('web.over.join_again', { Name: st.again.name })) : null,
+    st.seat && ctx.playAgain ? h('button', {
+      type: 'button', class: st.again ? 'secondary' : 'primary', id: 'play-again', key: 'play-again', disabled: st.busy,
+      on: { click: ctx.playAgain },
+    }, t('web.over.again')) : null,
+    h('a', {
+      class: 'button secondary', href: '/', key: 'back', on: { click: (ev) => { ev.preventDefault(); ctx.navigate('/'); } },
+    }, t('web.over.back'))));
   return out1;
 }
 

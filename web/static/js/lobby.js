@@ -31,8 +31,10 @@ export function lobbyScreen({ boot, navigate }) {
   const createPart = h('section', { class: 'part create', id: 'l-create', 'aria-labelledby': 'create-h' });
   const invitePart = h('section', { class: 'part invite', id: 'l-invite', 'aria-labelledby': 'invite-h' });
   const livePart = h('section', { class: 'part live', id: 'l-live', 'aria-labelledby': 'live-h' });
-  // The open tables first, then the games to watch, then a new table.
-  el.append(tablesPart, livePart, createPart, invitePart);
+  const quickPart = h('section', { class: 'part quick', id: 'l-quick', 'aria-labelledby': 'quick-h' });
+  // A quick game, the open tables, then the games to watch, then a new table.
+  el.append(quickPart, tablesPart, livePart, createPart, invitePart);
+  let quickError = '';
 
   const presets = boot.presets;
   const counts = Object.keys(presets).map(Number).sort((a, b) => a - b);
@@ -194,6 +196,42 @@ export function lobbyScreen({ boot, navigate }) {
           : h('p', { class: 'note' }, t('web.lobby.live_none')));
   }
 
+  function drawQuick() {
+    patch(quickPart,
+      h('h2', { id: 'quick-h' }, t('web.lobby.quick')),
+      h('p', { class: 'hint' }, t('web.lobby.quick_hint')),
+      quickError ? h('p', { class: 'error', role: 'alert', id: 'quick-error' }, quickError) : null,
+      h('button', { type: 'button', class: 'primary', id: 'quick', key: 'quick', disabled: busy, on: { click: quick } }, t('web.lobby.quick')));
+  }
+
+  // quick makes an 11-player table of bots around the player, who is its
+  // host; the table's page fills it and starts it (mafia.quick.{id}).
+  async function quick() {
+    collect();
+    const name = form.name.trim() || localStorage.getItem('mafia.name') || '';
+    if (!name) {
+      quickError = t('error.name_required');
+      drawQuick();
+      const f = createPart.querySelector('#your-name');
+      if (f) f.focus();
+      return;
+    }
+    localStorage.setItem('mafia.name', name);
+    busy = true;
+    quickError = '';
+    drawQuick();
+    try {
+      const made = await api.create({ name: t('web.create.default_name_of', { Name: name }), players: 11, public: true });
+      await api.join(made.table, name);
+      sessionStorage.setItem(`mafia.quick.${made.table}`, '1');
+      navigate(made.invite);
+    } catch (e) {
+      quickError = e.message;
+      busy = false;
+      drawQuick();
+    }
+  }
+
   function drawInvite() {
     patch(invitePart,
       h('h2', { id: 'invite-h' }, t('web.lobby.invite_heading')),
@@ -232,13 +270,14 @@ export function lobbyScreen({ boot, navigate }) {
 
   load();
   const poll = setInterval(load, 5000);
+  drawQuick();
   drawCreate();
   drawTables();
   drawInvite();
   document.title = t('web.title');
   return {
     el,
-    render: () => { collect(); drawCreate(); drawTables(); drawInvite(); document.title = t('web.title'); },
+    render: () => { collect(); drawQuick(); drawCreate(); drawTables(); drawInvite(); document.title = t('web.title'); },
     destroy: () => clearInterval(poll),
   };
 }

@@ -6,10 +6,10 @@ import { h, patch } from './dom.js';
 import { t, tn, current } from './i18n.js';
 import { Conn } from './conn.js';
 import { api } from './api.js';
-import { narrate, phaseName } from './narrate.js';
-import { SPEECHES, timingOf, nameOf, seatLabel } from './names.js';
+import { narrate, phaseName, roleName } from './narrate.js';
+import { SPEECHES, timingOf, nameOf, seatLabel, teamOf } from './names.js';
 import { announcementOf, cues } from './announce.js';
-import { renderSeats } from './seats.js';
+import { renderSeats, saveNote } from './seats.js';
 import { renderActions } from './actions.js';
 import { renderCard, renderCandidates, renderChecks, renderHost, renderLog } from './panels.js';
 import { renderOver } from './gameover.js';
@@ -55,6 +55,9 @@ export function tableScreen(id, { navigate, announce }) {
       api.log(id).then((d) => { st.fullLog = d.events; draw(); }).catch(() => {});
     },
     toggleFouls: () => { st.foulTools = !st.foulTools; draw(); },
+    note: (s, note) => { saveNote(id, s, note); draw(); },
+    playAgain,
+    noteOpen: (s) => { st.noteOpen = s; draw(); },
     toggleCard: () => {
       st.cardHidden = !st.cardHidden;
       sessionStorage.setItem(`mafia.card.${id}`, st.cardHidden ? 'hidden' : 'shown');
@@ -98,11 +101,19 @@ export function tableScreen(id, { navigate, announce }) {
       return;
     }
     if (fx.tell) tell(fx.tell);
-    if (fx.chat) chat.add(fx.chat, stepKey(st.view));
+    if (fx.chat) {
+      chat.add(fx.chat, stepKey(st.view));
+      st.again = chat.again(st);
+    }
     // The page that gave its seat up is told so by the server too: no alarm.
     if (fx.alert && !st.left) showAlert(fx.alert);
     if (fx.signal) signal(fx.signal);
     conn.setNight(atNight(st));
+    // A quick game: its host's page fills the table with bots and starts.
+    if (m.type === 'welcome' && st.host && st.seat && st.lobby && st.lobby.status === 'lobby' && sessionStorage.getItem(`mafia.quick.${id}`)) {
+      sessionStorage.removeItem(`mafia.quick.${id}`);
+      hostAction('add_bots').then((ok) => { if (ok) hostAction('start'); });
+    }
     schedule();
   }
 
@@ -165,6 +176,31 @@ export function tableScreen(id, { navigate, announce }) {
       st.alert = null;
       st.refused = null;
       conn.reconnectNow();
+    } catch (e) {
+      showAlert(e.message);
+    } finally {
+      st.busy = false;
+      schedule();
+    }
+  }
+
+  // playAgain makes a new table with this one's players, rules and
+  // timings, seats this player as its host, and invites everyone by a line
+  // in the town's chat (open to all after the end), which every page shows
+  // as a button.
+  async function playAgain() {
+    const l = st.lobby;
+    if (!l || st.busy) return;
+    const mine = st.seat && l.seats ? l.seats[st.seat - 1] : null;
+    const name = (mine && mine.name) || localStorage.getItem('mafia.name') || '';
+    st.busy = true;
+    schedule();
+    try {
+      const made = await api.create({ name: l.name, players: l.players, public: l.public, options: l.rules, timings_ms: l.timings_ms });
+      if (name) await api.join(made.table, name).catch(() => {});
+      const url = `${location.origin}${made.invite}`;
+      if (st.seat) await request({ type: 'chat', channel: 'town', text: t('web.over.again_line', { Link: url }) });
+      navigate(made.invite);
     } catch (e) {
       showAlert(e.message);
     } finally {
@@ -264,6 +300,19 @@ export function tableScreen(id, { navigate, announce }) {
         h('button', {
           type: 'button', class: 'small', key: 'ann-close', 'aria-label': t('web.close'),
           on: { click: () => { st.dismissed = a.key; draw(); } },
+        }, '×')));
+    }
+    // At the deal: the card and what it does, until the morning (or ×);
+    // never with the card hidden.
+    if (!out.length && v && v.phase === 'night' && v.round === 1 && st.seat && v.role && !st.cardHidden && st.dismissed !== 'deal') {
+      out.push(h('div', { class: `ann k-deal team-${teamOf(v.role)}`, id: 'deal', 'data-role': v.role },
+        h('div', { class: 'ann-text' },
+          h('p', { class: 'sub' }, t('web.howto.deal')),
+          h('p', { class: 'deal-role' }, roleName(v.role)),
+          h('p', {}, t(`web.role_help.${v.role}`))),
+        h('button', {
+          type: 'button', class: 'small', key: 'deal-close', 'aria-label': t('web.close'),
+          on: { click: () => { st.dismissed = 'deal'; draw(); } },
         }, '×')));
     }
     if (v && v.phase !== 'ended' && me.alive === false) out.push(h('p', { class: 'you-out', id: 'you-out' }, t('view.you_out')));
@@ -376,6 +425,7 @@ export function tableScreen(id, { navigate, announce }) {
   }
   const ticker = setInterval(drawClock, 250);
 
+  st.again = chat.again(st);
   conn.start();
   draw();
 
