@@ -171,11 +171,16 @@ var (
 	shotRoot string
 )
 
-// shotDir is where screenshots are kept: $MAFIA_SCREENSHOTS, or the test's
-// artifact directory (kept with go test -artifacts).
+// shotDir is where screenshots are kept: $MAFIA_SCREENSHOTS (or
+// $MAFIA_ARTIFACTS), or the test's artifact directory (kept with go test
+// -artifacts).
 func shotDir(t *testing.T) string {
 	t.Helper()
-	if d := os.Getenv("MAFIA_SCREENSHOTS"); d != "" {
+	d := os.Getenv("MAFIA_SCREENSHOTS")
+	if d == "" {
+		d = os.Getenv("MAFIA_ARTIFACTS")
+	}
+	if d != "" {
 		shotOnce.Do(func() { _ = os.MkdirAll(d, 0o755) })
 		shotRoot = d
 		return d

@@ -58,6 +58,19 @@ function speakerIcon(off) {
   return svg;
 }
 
+// vibrateIcon is a phone between two pairs of short lines.
+function vibrateIcon() {
+  const ns = 'http://www.w3.org/2000/svg';
+  const svg = document.createElementNS(ns, 'svg');
+  svg.setAttribute('viewBox', '0 0 24 24');
+  svg.setAttribute('aria-hidden', 'true');
+  svg.setAttribute('focusable', 'false');
+  const path = document.createElementNS(ns, 'path');
+  path.setAttribute('d', 'M8 4h8v16H8z M4 8v8 M20 8v8 M1.5 10v4 M22.5 10v4');
+  svg.append(path);
+  return svg;
+}
+
 function drawHeader() {
   const muted = isMuted();
   patch(header,
@@ -76,7 +89,7 @@ function drawHeader() {
         type: 'button', class: 'buzz', id: 'vibrate', key: 'vibrate', 'aria-pressed': vibrates() ? 'true' : 'false',
         'aria-label': t('web.vibrate'), title: t('web.vibrate'),
         on: { click: () => { setVibrate(!vibrates()); drawHeader(); } },
-      }, '〰') : null,
+      }, vibrateIcon()) : null,
       h('button', {
         type: 'button', class: 'mute', id: 'mute', key: 'mute', 'aria-pressed': muted ? 'true' : 'false',
         'aria-label': t('web.mute'), title: t(muted ? 'web.sound_off' : 'web.sound_on'),
