@@ -3,7 +3,9 @@
 // and after the end), the mafia's to the living mafia at night, the dead's
 // to the dead while the game goes on. Spectators read the town's chat and
 // write nowhere. The messages are kept for the tab's life (sessionStorage),
-// so a reload keeps them.
+// so a reload keeps them; the server also sends the chat so far after each
+// welcome (room/chatlog.go: the town's, the dead's to the dead, all after
+// the end), so that a new tab or a late spectator reads it too.
 //
 // The composer (chat.composer, drawn by the table beside the floor) always
 // writes to the one chat the seat may write in now: the town's during its
@@ -69,8 +71,11 @@ export class Chat {
     if (ok) this.input.value = '';
   }
 
-  /** add keeps a line, with the step it came in (stepKey). */
+  /** add keeps a line, with the step it came in (stepKey). A line the
+   * page has (the server sends the chat so far again after a welcome) is
+   * not kept twice. */
   add(m, step) {
+    if (m.now && this.msgs.some((x) => x.now === m.now && x.from === (m.from || 0) && x.channel === m.channel && x.text === m.text)) return;
     this.msgs.push({ channel: m.channel, from: m.from || 0, name: m.name || '', text: m.text, now: m.now || Date.now(), step: step || '' });
     if (this.msgs.length > KEEP) this.msgs.splice(0, this.msgs.length - KEEP);
     try { sessionStorage.setItem(`mafia.chat.${this.table}`, JSON.stringify(this.msgs)); } catch { /* full */ }
