@@ -158,7 +158,14 @@ func (pt *peopleTable) open(tb *tab, s int) {
 		return err
 	}))
 	tb.do(15*time.Second, chromedp.Navigate(pt.ts.URL+"/t/"+pt.table))
-	tb.waitJS(15*time.Second, fmt.Sprintf(`!!window.__mafia && window.__mafia.state.seat === %d && !!window.__mafia.state.view`, s))
+	// Polled again and again: a poll begun as the new page replaces the
+	// old one fails with the old page's context.
+	ready := fmt.Sprintf(`!!window.__mafia && window.__mafia.state.seat === %d && !!window.__mafia.state.view`, s)
+	for until := time.Now().Add(15 * time.Second); !tb.eventually(2*time.Second, ready); {
+		if time.Now().After(until) {
+			tb.t.Fatalf("%s: seat %d's page did not open:\n%s", tb.name, s, tb.text())
+		}
+	}
 }
 
 // policy is what a Go seat does with a view: a move, or nothing.
