@@ -52,6 +52,7 @@ func (r *Room) AttachNotify(ctx context.Context, token string, since int, notify
 			r.publishLobby()
 		}
 		sub.out.push(Out{Frame: r.welcome(sub, since)}, r.cfg.SendBuffer)
+		r.replayChat(sub)
 		if notify != nil {
 			notify()
 		}

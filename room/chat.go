@@ -41,6 +41,7 @@ func (r *Room) chat(sub *Sub, channel, text string) error {
 	}
 	frame := wire.Encode(wire.ServerMessage{Type: "chat", Channel: channel, From: int(seat), Name: r.seats[seat].name,
 		Text: text, Now: r.cfg.Clock.Now().UnixMilli()})
+	r.keepChat(channel, frame)
 	for s := range r.subs {
 		if r.reads(channel, s.Seat) {
 			r.send(s, Out{Frame: frame})

@@ -125,6 +125,7 @@ func (r *Room) sendMafiaLine() {
 		}
 		line = wire.Encode(wire.ServerMessage{Type: "chat", Channel: "mafia", From: int(ln.from), Name: r.seats[ln.from].name,
 			Text: ln.text, Now: r.cfg.Clock.Now().UnixMilli()})
+		r.keepChat("mafia", line) // for the end (chatlog.go): padding goes after its length
 		size = len(line)
 	}
 	size = bucket(size)

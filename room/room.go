@@ -288,6 +288,8 @@ type Room struct {
 	floor int
 	// mafiaLines are the mafia's chat lines waiting for a night tick.
 	mafiaLines []mafiaLine
+	// chatLog is the chat kept for connections that come later (chatlog.go).
+	chatLog []chatLine
 	// finalTick is the step whose last night tick (at its deadline) has
 	// been sent (-1: none).
 	finalTick int

@@ -171,11 +171,16 @@ var (
 	shotRoot string
 )
 
-// shotDir is where screenshots are kept: $MAFIA_SCREENSHOTS, or the test's
-// artifact directory (kept with go test -artifacts).
+// shotDir is where screenshots are kept: $MAFIA_SCREENSHOTS (or
+// $MAFIA_ARTIFACTS), or the test's artifact directory (kept with go test
+// -artifacts).
 func shotDir(t *testing.T) string {
 	t.Helper()
-	if d := os.Getenv("MAFIA_SCREENSHOTS"); d != "" {
+	d := os.Getenv("MAFIA_SCREENSHOTS")
+	if d == "" {
+		d = os.Getenv("MAFIA_ARTIFACTS")
+	}
+	if d != "" {
 		shotOnce.Do(func() { _ = os.MkdirAll(d, 0o755) })
 		shotRoot = d
 		return d
@@ -192,11 +197,22 @@ type testServer struct {
 
 func startServer(t *testing.T) *testServer {
 	t.Helper()
+	return startServerWith(t, nil)
+}
+
+// startServerWith starts the server with its config changed by edit (a
+// table of people all joined from the test's one address, say).
+func startServerWith(t *testing.T, edit func(*server.Config)) *testServer {
+	t.Helper()
 	db, err := sqlite.Open(filepath.Join(t.TempDir(), "mafia.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := server.New(server.Config{Store: db, Render: render})
+	cfg := server.Config{Store: db, Render: render}
+	if edit != nil {
+		edit(&cfg)
+	}
+	srv := server.New(cfg)
 	if _, err := srv.Resume(context.Background()); err != nil {
 		t.Fatal(err)
 	}

@@ -3,10 +3,15 @@ package web
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"html/template"
 	"net/http"
+	"net/url"
 	"strconv"
+	"strings"
 	"sync"
+
+	"rsc.io/qr"
 
 	"mafia/engine"
 	"mafia/locale"
@@ -52,12 +57,15 @@ func loadIndex() {
 }
 
 // serveIndex serves the page. It is never cached: it names the version of
-// the files it loads. The language it is first drawn in is the request's
-// (negotiate.Lang, as the API's: ?lang=, the "lang" cookie, then
-// Accept-Language); the page then takes the player's own choice.
+// the files it loads. The language it is first drawn in is pageLang's; the
+// page then takes the player's own choice.
 func serveIndex(w http.ResponseWriter, r *http.Request) {
+	if r.URL.Query().Has("qr") && r.PathValue("id") != "" {
+		serveQR(w, r)
+		return
+	}
 	indexOnce.Do(loadIndex)
-	lang := negotiate.Lang(r)
+	lang := pageLang(r)
 	var b bytes.Buffer
 	err := indexTmpl.Execute(&b, page{
 		Lang: string(lang), Title: locale.New(lang).T("web.title", nil), Version: Version(), Boot: template.JS(bootJSON),
@@ -78,6 +86,67 @@ func serveIndex(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodHead {
 		_, _ = w.Write(b.Bytes())
 	}
+}
+
+// serveQR answers /t/{id}?qr=ORIGIN with the QR code (SVG) of the
+// table's invite link, ORIGIN/t/{id}: the page shows it for a friend's
+// phone to read. ORIGIN is the page's own (location.origin), http or
+// https with no path; the invite holds no secret (the id is the
+// invitation), and the code is small and bounded.
+func serveQR(w http.ResponseWriter, r *http.Request) {
+	id := r.PathValue("id")
+	origin := r.URL.Query().Get("qr")
+	u, err := url.Parse(origin)
+	if err != nil || len(origin) > 200 || len(id) > 64 || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" ||
+		(u.Path != "" && u.Path != "/") || u.RawQuery != "" || u.User != nil || strings.Trim(id, "0123456789abcdef") != "" {
+		http.Error(w, "bad qr request", http.StatusBadRequest)
+		return
+	}
+	code, err := qr.Encode(strings.TrimSuffix(origin, "/")+"/t/"+id, qr.M)
+	if err != nil {
+		http.Error(w, "bad qr request", http.StatusBadRequest)
+		return
+	}
+	const quiet = 4
+	size := code.Size + 2*quiet
+	var b strings.Builder
+	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 %d %d" shape-rendering="crispEdges">`, size, size)
+	fmt.Fprintf(&b, `<rect width="%d" height="%d" fill="#fff"/><path fill="#000" d="`, size, size)
+	for y := 0; y < code.Size; y++ {
+		for x := 0; x < code.Size; x++ {
+			if code.Black(x, y) {
+				fmt.Fprintf(&b, "M%d %dh1v1h-1z", x+quiet, y+quiet)
+			}
+		}
+	}
+	b.WriteString(`"/></svg>`)
+	h := w.Header()
+	h.Set("Content-Type", "image/svg+xml")
+	h.Set("Cache-Control", "public, max-age=86400")
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'")
+	_, _ = w.Write([]byte(b.String()))
+}
+
+// pageLang is the language the page opens in: the request's when it names
+// one the catalogs hold (negotiate.Lang, as the API's: ?lang=, the "lang"
+// cookie, then Accept-Language), else Georgian, the club's own: a browser
+// that says nothing, or names only other languages, gets the page in
+// Georgian (the API's sentences stay English for a client that says
+// nothing; the page always names its language to the API).
+func pageLang(r *http.Request) locale.Lang {
+	if _, ok := locale.Parse(r.URL.Query().Get("lang")); ok {
+		return negotiate.Lang(r)
+	}
+	if c, err := r.Cookie("lang"); err == nil {
+		if _, ok := locale.Parse(c.Value); ok {
+			return negotiate.Lang(r)
+		}
+	}
+	if _, ok := locale.FromAcceptLanguage(r.Header.Get("Accept-Language")); ok {
+		return negotiate.Lang(r)
+	}
+	return locale.Ka
 }
 
 // boot is what the page needs before its first request: the languages, and

@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"regexp"
 	"strings"
 	"testing"
@@ -84,7 +85,7 @@ func TestTheBootDataNamesTheRulebook(t *testing.T) {
 	}
 }
 
-func TestThePageStartsInTheBrowsersLanguage(t *testing.T) {
+func TestThePageStartsInTheBrowsersLanguageElseGeorgian(t *testing.T) {
 	h := Handler()
 	for _, c := range []struct {
 		header map[string]string
@@ -92,7 +93,9 @@ func TestThePageStartsInTheBrowsersLanguage(t *testing.T) {
 	}{
 		{map[string]string{"Accept-Language": "ka-GE,ka;q=0.9,en;q=0.8"}, "ka"},
 		{map[string]string{"Accept-Language": "de-DE,ru;q=0.8"}, "ru"},
-		{map[string]string{"Accept-Language": "fr"}, "en"},
+		// Georgian first: a browser that names no language held, or none.
+		{map[string]string{"Accept-Language": "fr"}, "ka"},
+		{map[string]string{}, "ka"},
 		{map[string]string{"Accept-Language": "ka", "Cookie": "lang=ru"}, "ru"},
 	} {
 		body := get(t, h, "/", c.header).Body.String()
@@ -259,5 +262,24 @@ func TestEveryMessageThePageBuildsIsInTheCatalogs(t *testing.T) {
 				t.Errorf("%s lacks %s", l, id)
 			}
 		}
+	}
+}
+
+func TestTheInvitesQRCodeIsOnlyOfAnInviteLink(t *testing.T) {
+	h := Handler()
+	ok := get(t, h, "/t/5f71e455a543935b?qr="+url.QueryEscape("https://mafia.example"), nil)
+	if ok.Code != http.StatusOK || ok.Header().Get("Content-Type") != "image/svg+xml" || !strings.HasPrefix(ok.Body.String(), "<svg") {
+		t.Fatalf("the QR code of an invite: %d %q %.40q", ok.Code, ok.Header().Get("Content-Type"), ok.Body.String())
+	}
+	for _, bad := range []string{
+		"javascript:alert(1)", "https://mafia.example/other/path", "https://mafia.example?x=1", "ftp://mafia.example",
+		"https://user@mafia.example", "", "https://" + strings.Repeat("a", 300) + ".example",
+	} {
+		if w := get(t, h, "/t/5f71e455a543935b?qr="+url.QueryEscape(bad), nil); w.Code != http.StatusBadRequest {
+			t.Errorf("qr=%q: %d, want 400", bad, w.Code)
+		}
+	}
+	if w := get(t, h, "/t/NOT-AN-ID?qr="+url.QueryEscape("https://mafia.example"), nil); w.Code != http.StatusBadRequest {
+		t.Errorf("a QR code of a table id that is no id: %d, want 400", w.Code)
 	}
 }

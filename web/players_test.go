@@ -122,8 +122,10 @@ func TestBrowserThreePlayers(t *testing.T) {
 		}
 	}
 	for _, p := range tabs {
-		if !eval[bool](p, `document.querySelector('#chat-input').disabled`) {
-			t.Errorf("%s: the town's chat is open at night", p.name)
+		// The composer writes to the chat open now: none at night, or the
+		// mafia's for the mafia; never the town's.
+		if ch := eval[string](p, `document.querySelector('#chat-input').disabled ? '' : document.querySelector('#chat-input').dataset.channel`); ch == "town" || (ch == "mafia") != g.Role(engine.Seat(seats[p])).IsMafia() {
+			t.Errorf("%s: at night the composer writes to %q", p.name, ch)
 		}
 	}
 	a.shot("11-three-night-host-360")

@@ -38,6 +38,11 @@ export function renderActions(st, ctx) {
   const night = v.night || {};
   switch (v.phase) {
     case 'night': {
+      // A hidden card hides the night's moves too: their names tell it.
+      if (st.cardHidden) {
+        note(t('web.card.hidden_night'));
+        break;
+      }
       let any = false;
       for (const verb of NIGHT) {
         const list = legal[verb] || [];
@@ -47,6 +52,8 @@ export function renderActions(st, ctx) {
           out.push(targets(verb, list, `web.act.${verb}_target`));
         }
       }
+      // A night's move is final, as a vote is: say so before the tap.
+      if (any) out.push(h('p', { class: 'hint', id: 'night-hint' }, t('web.act.night_hint')));
       if (legal.skip) {
         any = true;
         out.push(h('button', {
@@ -69,7 +76,7 @@ export function renderActions(st, ctx) {
         if (nom.length) {
           out.push(h('p', { class: 'hint' }, t('web.act.nominate_hint')));
           out.push(targets('nominate', nom, 'web.act.nominate_target'));
-        } else if (v.nominated) {
+        } else if (v.nominated && v.phase === 'speech') {
           note(t('web.act.nominated'));
         }
         if (legal.pass) {
@@ -93,6 +100,13 @@ export function renderActions(st, ctx) {
       if (list.length) {
         out.push(h('h3', {}, t('web.act.vote')));
         out.push(h('p', { class: 'hint' }, t('web.act.vote_hint')));
+        // Whoever does not vote is counted for the last candidate.
+        const cands = v.candidates || [];
+        if (cands.length > 1) {
+          const last = cands[cands.length - 1];
+          out.push(h('p', { class: 'hint', id: 'vote-default', 'data-seat': last },
+            t('web.act.vote_default', { Seat: last, Name: nameOf(st, last) })));
+        }
         out.push(targets('vote', list, 'web.act.vote_target'));
       } else if (v.voted && v.my_vote) {
         note(t('web.act.voted', { Seat: v.my_vote }));

@@ -3,13 +3,40 @@
 // and after the end), the mafia's to the living mafia at night, the dead's
 // to the dead while the game goes on. Spectators read the town's chat and
 // write nowhere. The messages are kept for the tab's life (sessionStorage),
-// so a reload keeps them.
+// so a reload keeps them; the server also sends the chat so far after each
+// welcome (room/chatlog.go: the town's, the dead's to the dead, all after
+// the end), so that a new tab or a late spectator reads it too.
+//
+// The composer (chat.composer, drawn by the table beside the floor) always
+// writes to the one chat the seat may write in now: the town's during its
+// own floor and at the end, the mafia's at night, the dead's for the dead;
+// the tabs only choose what to read, and follow the composer when its chat
+// changes (a mafioso who read the mafia at night reads the town at day).
 
 import { h, patch } from './dom.js';
 import { t } from './i18n.js';
 import { SPEECHES, isMafia, nameOf } from './names.js';
+import { stepKey } from './state.js';
 
 const KEEP = 200;
+
+// An invite link of this server in a line: its path, /t/{id}.
+function inviteIn(text) {
+  const at = text.indexOf(`${location.origin}/t/`);
+  if (at < 0) return '';
+  const m = text.slice(at + location.origin.length).match(/^\/t\/[0-9a-f]{8,64}/);
+  return m ? m[0] : '';
+}
+
+// linked returns a line's text with this server's invite links as links
+// (as text nodes and anchors: never markup).
+function linked(text) {
+  const path = inviteIn(text);
+  if (!path) return text;
+  const url = `${location.origin}${path}`;
+  const at = text.indexOf(url);
+  return [text.slice(0, at), h('a', { href: path }, url), text.slice(at + url.length)];
+}
 
 /** Chat is the chat's section: its form is built once and kept. */
 export class Chat {
@@ -30,40 +57,64 @@ export class Chat {
     this.label = h('label', { for: 'chat-input', class: 'vh' });
     this.button = h('button', { type: 'submit', key: 'chat-send' });
     this.hint = h('p', { class: 'hint', id: 'chat-hint' });
-    this.form = h('form', { class: 'row', on: { submit: (ev) => { ev.preventDefault(); this.submit(); } } },
-      this.label, this.input, this.button);
-    this.el.append(this.heading, this.tabs, this.list, this.form, this.hint);
+    this.form = h('form', { class: 'compose', on: { submit: (ev) => { ev.preventDefault(); this.submit(); } } },
+      this.label, h('div', { class: 'row' }, this.input, this.button));
+    this.composer = h('section', { id: 't-compose', class: 'part p-compose', 'aria-label': t('web.chat.heading') }, this.form);
+    this.el.append(this.heading, this.tabs, this.list, this.hint);
+    this.writeTo = '';
   }
 
   async submit() {
     const text = this.input.value.trim();
-    if (!text) return;
-    const ok = await this.send(this.tab, text);
+    if (!text || !this.writeTo) return;
+    const ok = await this.send(this.writeTo, text);
     if (ok) this.input.value = '';
   }
 
-  add(m) {
-    this.msgs.push({ channel: m.channel, from: m.from || 0, name: m.name || '', text: m.text, now: m.now || Date.now() });
+  /** add keeps a line, with the step it came in (stepKey). A line the
+   * page has (the server sends the chat so far again after a welcome) is
+   * not kept twice. */
+  add(m, step) {
+    if (m.now && this.msgs.some((x) => x.now === m.now && x.from === (m.from || 0) && x.channel === m.channel && x.text === m.text)) return;
+    this.msgs.push({ channel: m.channel, from: m.from || 0, name: m.name || '', text: m.text, now: m.now || Date.now(), step: step || '' });
     if (this.msgs.length > KEEP) this.msgs.splice(0, this.msgs.length - KEEP);
     try { sessionStorage.setItem(`mafia.chat.${this.table}`, JSON.stringify(this.msgs)); } catch { /* full */ }
     if (m.channel !== this.tab) this.unread = { ...(this.unread || {}), [m.channel]: true };
   }
 
+  /** speech returns the town's lines of the current step's speaker: what
+   * the player who holds the floor is saying. */
+  speech(st) {
+    const v = st.view;
+    if (!v || !v.speaker || !SPEECHES.has(v.phase)) return [];
+    const key = stepKey(v);
+    return this.msgs.filter((m) => m.channel === 'town' && m.from === v.speaker && m.step === key);
+  }
+
   /** channels returns the chats this seat may read, and whether it may
-   * write in each now. */
+   * write in each now. With the card hidden the mafia's chat is not shown:
+   * its name would tell the card. */
   channels(st) {
     const v = st.view;
     const me = v && st.seat ? (v.seats || [])[st.seat - 1] || {} : {};
     const alive = me.alive !== false;
     const ended = v && v.phase === 'ended';
     const out = [{ ch: 'town', open: !!st.seat && (!v || ended || (SPEECHES.has(v.phase) && v.speaker === st.seat)) }];
-    if (v && st.seat && isMafia(v.role)) out.push({ ch: 'mafia', open: v.phase === 'night' && alive && !ended });
-    if (v && st.seat && !alive) out.push({ ch: 'dead', open: !ended });
+    if (v && st.seat && isMafia(v.role) && !ended && !st.cardHidden) out.push({ ch: 'mafia', open: v.phase === 'night' && alive });
+    if (v && st.seat && !alive && !ended) out.push({ ch: 'dead', open: true });
     return out;
   }
 
   render(st) {
     const chans = this.channels(st);
+    const open = chans.find((c) => c.open);
+    const writeTo = open ? open.ch : '';
+    // The tab follows the chat one may write in, whenever that changes.
+    if (writeTo !== this.writeTo) {
+      if (writeTo) this.tab = writeTo;
+      this.writeTo = writeTo;
+      if (this.unread) this.unread[this.tab] = false;
+    }
     if (!chans.some((c) => c.ch === this.tab)) this.tab = 'town';
     const cur = chans.find((c) => c.ch === this.tab);
     this.heading.textContent = t('web.chat.heading');
@@ -79,20 +130,36 @@ export class Chat {
     const key = `${this.tab}|${msgs.length}|${document.documentElement.lang}|${st.seat}|${names}`;
     if (key !== this.listKey) this.drawList(st, msgs);
     this.listKey = key;
-    this.label.textContent = t('web.chat.label', { Channel: t(`web.chat.${this.tab}`) });
-    this.input.placeholder = t('web.chat.placeholder');
+    const ch = writeTo || this.tab;
+    this.label.textContent = t('web.chat.label', { Channel: t(`web.chat.${ch}`) });
+    this.label.className = 'to';
+    this.input.placeholder = t(`web.chat.placeholder_${ch}`);
+    this.input.dataset.channel = writeTo;
     this.button.textContent = t('web.chat.send');
-    this.input.disabled = !cur.open;
-    this.button.disabled = !cur.open;
+    this.input.disabled = !writeTo;
+    this.button.disabled = !writeTo;
+    this.composer.hidden = !writeTo;
+    this.composer.dataset.channel = writeTo;
     this.hint.textContent = cur.open ? '' : t(st.seat ? `web.chat.closed_${this.tab}` : 'web.chat.closed_spectator');
     this.hint.hidden = !!cur.open;
+  }
+
+  /** again returns the last invitation to play again in the town's chat
+   * (a link to another table of this server): {path, name}, or null. */
+  again(st) {
+    for (let i = this.msgs.length - 1; i >= 0; i--) {
+      const m = this.msgs[i];
+      const path = m.channel === 'town' && m.from ? inviteIn(m.text) : '';
+      if (path && path !== `/t/${this.table}`) return { path, name: nameOf(st, m.from) };
+    }
+    return null;
   }
 
   drawList(st, msgs) {
     const atEnd = this.list.scrollTop + this.list.clientHeight >= this.list.scrollHeight - 8;
     patch(this.list, msgs.length ? msgs.map((m) => h('li', { class: m.from === st.seat && m.from ? 'mine' : '' },
       h('span', { class: 'from' }, m.from ? `${nameOf(st, m.from)} (${m.from})` : m.name || t('web.chat.spectator')),
-      ' ', h('span', { class: 'text' }, m.text)))
+      ' ', h('span', { class: 'text' }, linked(m.text))))
       : h('li', { class: 'empty' }, t('web.chat.empty')));
     if (atEnd) this.list.scrollTop = this.list.scrollHeight;
   }

@@ -5,7 +5,7 @@
 import { h, lines } from './dom.js';
 import { t } from './i18n.js';
 import { narrate, roleName, winnerText } from './narrate.js';
-import { nameOf, teamOf } from './names.js';
+import { nameOf, teamOf, seatLabel } from './names.js';
 
 // The events the timeline tells; the others (each speech, each private
 // vote) are in the log. After a tie again, "shall all of them leave?" is
@@ -23,6 +23,7 @@ export function renderOver(st, ctx) {
   const out = new Map();
   for (const e of st.events) if (e.kind === 'player_out') out.set(e.target, e);
   const out1 = [h('h2', { id: 'over-h' }, t('web.over.heading'))];
+  // Move the buttons up: "play again" is what most want next.
   out1.push(h('p', { class: `winner w-${v.winner}`, id: 'winner', 'data-winner': v.winner }, winnerText(v.winner)));
   if (st.seat && v.role) {
     let mine = 'play.you_lose';
@@ -41,27 +42,41 @@ export function renderOver(st, ctx) {
       h('span', { class: 'fate' }, gone ? t(`cause.${gone.cause || 'none'}`) : t('web.survived')));
   })));
   out1.push(h('h3', {}, t('web.over.timeline')));
-  out1.push(h('ol', { class: 'timeline', id: 'timeline' }, timeline(st)));
-  out1.push(h('p', {}, h('a', {
-    class: 'button', href: '/', key: 'back', on: { click: (ev) => { ev.preventDefault(); ctx.navigate('/'); } },
-  }, t('web.over.back'))));
+  const label = (s) => seatLabel(st, s, roles[s - 1] ? roleName(roles[s - 1]) : '');
+  out1.push(h('ol', { class: 'timeline', id: 'timeline' }, timeline(st, label)));
+  out1.push(h('div', { class: 'row wrap again' },
+    st.again ? h('a', {
+      class: 'button primary', id: 'join-again', href: st.again.path, key: 'join-again',
+      on: { click: (ev) => { ev.preventDefault(); ctx.navigate(st.again.path); } },
+    }, t('web.over.join_again', { Name: st.again.name })) : null,
+    st.seat && ctx.playAgain ? h('button', {
+      type: 'button', class: st.again ? 'secondary' : 'primary', id: 'play-again', key: 'play-again', disabled: st.busy,
+      on: { click: ctx.playAgain },
+    }, t('web.over.again')) : null,
+    h('a', {
+      class: 'button secondary', href: '/', key: 'back', on: { click: (ev) => { ev.preventDefault(); ctx.navigate('/'); } },
+    }, t('web.over.back'))));
   return out1;
 }
 
-function timeline(st) {
+// timeline tells the game by night and day, each seat by its number, its
+// player's name and its card (label); the nights and days are collapsed
+// but the last, so that the page stays short.
+function timeline(st, label) {
   const items = [];
   let group = null;
   const open = (title, cls) => {
     group = h('ol', { class: 'tl-items' });
-    items.push(h('li', { class: `tl-group ${cls}` }, h('h4', {}, title), group));
+    items.push({ cls, title, group });
   };
   for (const e of st.fullLog || st.events) {
     if (e.kind === 'night_began') open(t('web.timeline.night', { Round: e.round }), 'night');
     else if (e.kind === 'day_began') open(t('web.timeline.day', { Round: e.round }), 'day');
     else if (TIMELINE.has(e.kind)) {
       if (!group) open(t('web.timeline.night', { Round: e.round || 1 }), 'night');
-      group.append(h('li', { class: `ev k-${e.kind}` }, lines(narrate(e, st.seat))));
+      group.append(h('li', { class: `ev k-${e.kind}` }, lines(narrate(e, st.seat, label))));
     }
   }
-  return items;
+  return items.map((g, i) => h('li', { class: `tl-group ${g.cls}` },
+    h('details', { open: i === items.length - 1 }, h('summary', {}, g.title), g.group)));
 }

@@ -11,15 +11,14 @@ const cache = new Map();
 export const LANGS = ['ka', 'en', 'ru'];
 
 /** choose returns the language to start in: the player's own choice, then
- * the first of the browser's languages the catalogs hold; English when none. */
+ * the one the server drew the page in (<html lang>: the request's
+ * language, or Georgian when it names none the catalogs hold). */
 export function choose() {
   const saved = localStorage.getItem('mafia.lang');
   if (LANGS.includes(saved)) return saved;
-  for (const tag of navigator.languages || [navigator.language || '']) {
-    const base = String(tag).toLowerCase().split(/[-_]/)[0];
-    if (LANGS.includes(base)) return base;
-  }
-  return 'en';
+  const drawn = document.documentElement.lang;
+  if (LANGS.includes(drawn)) return drawn;
+  return 'ka';
 }
 
 /** load fetches a language's catalog and makes it the page's language. */

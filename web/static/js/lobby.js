@@ -30,7 +30,11 @@ export function lobbyScreen({ boot, navigate }) {
   const tablesPart = h('section', { class: 'part tables', id: 'l-tables', 'aria-labelledby': 'tables-h' });
   const createPart = h('section', { class: 'part create', id: 'l-create', 'aria-labelledby': 'create-h' });
   const invitePart = h('section', { class: 'part invite', id: 'l-invite', 'aria-labelledby': 'invite-h' });
-  el.append(createPart, tablesPart, invitePart);
+  const livePart = h('section', { class: 'part live', id: 'l-live', 'aria-labelledby': 'live-h' });
+  const quickPart = h('section', { class: 'part quick', id: 'l-quick', 'aria-labelledby': 'quick-h' });
+  // A quick game, the open tables, then the games to watch, then a new table.
+  el.append(quickPart, tablesPart, livePart, createPart, invitePart);
+  let quickError = '';
 
   const presets = boot.presets;
   const counts = Object.keys(presets).map(Number).sort((a, b) => a - b);
@@ -102,7 +106,7 @@ export function lobbyScreen({ boot, navigate }) {
         })),
         field('create-name', t('web.create.name'), h('input', {
           id: 'create-name', key: 'create-name', type: 'text', maxlength: 64, value: form.table,
-          placeholder: t('web.create.default_name'),
+          placeholder: form.name.trim() ? t('web.create.default_name_of', { Name: form.name.trim() }) : t('web.create.default_name'),
         })),
         h('fieldset', {},
           h('legend', {}, t('web.create.setup')),
@@ -134,7 +138,8 @@ export function lobbyScreen({ boot, navigate }) {
     }
     localStorage.setItem('mafia.name', name);
     const req = {
-      name: form.table.trim() || t('web.create.default_name'),
+      // An unnamed table is called by its host's name.
+      name: form.table.trim() || t('web.create.default_name_of', { Name: name }),
       public: form.public,
       options: Object.fromEntries(Object.entries(form.options).map(([k, v]) => [k, String(v)])),
       timings_ms: Object.fromEntries(Object.entries(form.timings).map(([k, s]) => [k, Math.round(s * 1000)])),
@@ -160,23 +165,71 @@ export function lobbyScreen({ boot, navigate }) {
     }
   }
 
+  function row(l, action) {
+    const taken = (l.seats || []).filter((s) => s.taken).length;
+    const people = (l.seats || []).filter((s) => s.taken && !s.bot).length;
+    return h('li', { class: `table-row s-${l.status}`, 'data-table': l.table },
+      h('a', {
+        href: `/t/${l.table}`, key: `tbl-${l.table}`,
+        on: { click: (ev) => { ev.preventDefault(); navigate(`/t/${l.table}`); } },
+      }, l.name),
+      h('span', { class: 'status' }, action),
+      h('span', { class: 'count' }, l.status === 'lobby'
+        ? tn('web.pre.taken', l.players, { Taken: taken, Count: l.players })
+        : tn('web.lobby.people', people, { Count: people, Players: l.players })));
+  }
+
   function drawTables() {
-    const rows = (tables || []).map((l) => {
-      const taken = (l.seats || []).filter((s) => s.taken).length;
-      return h('li', { class: `table-row s-${l.status}` },
-        h('a', {
-          href: `/t/${l.table}`, key: `tbl-${l.table}`,
-          on: { click: (ev) => { ev.preventDefault(); navigate(`/t/${l.table}`); } },
-        }, l.name),
-        h('span', { class: 'status' }, t(`web.status.${l.status}`)),
-        h('span', { class: 'count' }, tn('web.pre.taken', l.players, { Taken: taken, Count: l.players })));
-    });
+    const open = (tables || []).filter((l) => l.status === 'lobby');
+    const live = (tables || []).filter((l) => l.status === 'playing');
     patch(tablesPart,
       h('h2', { id: 'tables-h' }, t('web.lobby.tables')),
       listError ? h('p', { class: 'error' }, listError) : null,
       tables === null ? h('p', { class: 'note' }, t('web.loading'))
-        : rows.length ? h('ul', { class: 'tables-list', id: 'tables' }, rows) : h('p', { class: 'note' }, t('web.lobby.none')),
+        : open.length ? h('ul', { class: 'tables-list', id: 'tables' }, open.map((l) => row(l, t('web.lobby.join'))))
+          : h('p', { class: 'note' }, t('web.lobby.none')),
       h('button', { type: 'button', class: 'secondary', key: 'refresh', on: { click: load } }, t('web.lobby.refresh')));
+    patch(livePart,
+      h('h2', { id: 'live-h' }, t('web.lobby.live')),
+      tables === null ? null
+        : live.length ? h('ul', { class: 'tables-list', id: 'live-tables' }, live.map((l) => row(l, t('web.lobby.watch'))))
+          : h('p', { class: 'note' }, t('web.lobby.live_none')));
+  }
+
+  function drawQuick() {
+    patch(quickPart,
+      h('h2', { id: 'quick-h' }, t('web.lobby.quick')),
+      h('p', { class: 'hint' }, t('web.lobby.quick_hint')),
+      quickError ? h('p', { class: 'error', role: 'alert', id: 'quick-error' }, quickError) : null,
+      h('button', { type: 'button', class: 'primary', id: 'quick', key: 'quick', disabled: busy, on: { click: quick } }, t('web.lobby.quick')));
+  }
+
+  // quick makes an 11-player table of bots around the player, who is its
+  // host; the table's page fills it and starts it (mafia.quick.{id}).
+  async function quick() {
+    collect();
+    const name = form.name.trim() || localStorage.getItem('mafia.name') || '';
+    if (!name) {
+      quickError = t('error.name_required');
+      drawQuick();
+      const f = createPart.querySelector('#your-name');
+      if (f) f.focus();
+      return;
+    }
+    localStorage.setItem('mafia.name', name);
+    busy = true;
+    quickError = '';
+    drawQuick();
+    try {
+      const made = await api.create({ name: t('web.create.default_name_of', { Name: name }), players: 11, public: true });
+      await api.join(made.table, name);
+      sessionStorage.setItem(`mafia.quick.${made.table}`, '1');
+      navigate(made.invite);
+    } catch (e) {
+      quickError = e.message;
+      busy = false;
+      drawQuick();
+    }
   }
 
   function drawInvite() {
@@ -217,13 +270,14 @@ export function lobbyScreen({ boot, navigate }) {
 
   load();
   const poll = setInterval(load, 5000);
+  drawQuick();
   drawCreate();
   drawTables();
   drawInvite();
   document.title = t('web.title');
   return {
     el,
-    render: () => { collect(); drawCreate(); drawTables(); drawInvite(); document.title = t('web.title'); },
+    render: () => { collect(); drawQuick(); drawCreate(); drawTables(); drawInvite(); document.title = t('web.title'); },
     destroy: () => clearInterval(poll),
   };
 }

@@ -5,12 +5,14 @@ import { h, patch } from './dom.js';
 import { t, load, choose, remember, current, LANGS } from './i18n.js';
 import { lobbyScreen } from './lobby.js';
 import { tableScreen } from './table.js';
-import { isMuted, setMuted } from './sound.js';
+import { isMuted, setMuted, vibrates, setVibrate } from './sound.js';
+import { howtoDialog } from './howto.js';
 import { boot } from './boot.js';
 const header = h('header', { class: 'top' });
 const main = h('main', { id: 'main' });
 const live = h('div', { id: 'live', class: 'vh', 'aria-live': 'polite' });
 let screen = null;
+const howto = howtoDialog();
 
 function announce(text) {
   live.textContent = '';
@@ -56,6 +58,19 @@ function speakerIcon(off) {
   return svg;
 }
 
+// vibrateIcon is a phone between two pairs of short lines.
+function vibrateIcon() {
+  const ns = 'http://www.w3.org/2000/svg';
+  const svg = document.createElementNS(ns, 'svg');
+  svg.setAttribute('viewBox', '0 0 24 24');
+  svg.setAttribute('aria-hidden', 'true');
+  svg.setAttribute('focusable', 'false');
+  const path = document.createElementNS(ns, 'path');
+  path.setAttribute('d', 'M8 4h8v16H8z M4 8v8 M20 8v8 M1.5 10v4 M22.5 10v4');
+  svg.append(path);
+  return svg;
+}
+
 function drawHeader() {
   const muted = isMuted();
   patch(header,
@@ -67,6 +82,15 @@ function drawHeader() {
         on: { click: () => switchLang(l) },
       }, t(`web.lang_short.${l}`)))),
       h('button', {
+        type: 'button', class: 'help', id: 'howto-open', key: 'howto', 'aria-label': t('web.howto.heading'), title: t('web.howto.heading'),
+        on: { click: howto.open },
+      }, '?'),
+      navigator.vibrate ? h('button', {
+        type: 'button', class: 'buzz', id: 'vibrate', key: 'vibrate', 'aria-pressed': vibrates() ? 'true' : 'false',
+        'aria-label': t('web.vibrate'), title: t('web.vibrate'),
+        on: { click: () => { setVibrate(!vibrates()); drawHeader(); } },
+      }, vibrateIcon()) : null,
+      h('button', {
         type: 'button', class: 'mute', id: 'mute', key: 'mute', 'aria-pressed': muted ? 'true' : 'false',
         'aria-label': t('web.mute'), title: t(muted ? 'web.sound_off' : 'web.sound_on'),
         on: { click: () => { setMuted(!isMuted()); drawHeader(); } },
@@ -75,7 +99,7 @@ function drawHeader() {
 
 async function start() {
   await load(choose());
-  document.body.replaceChildren(header, main, live);
+  document.body.replaceChildren(header, main, live, howto.dlg);
   drawHeader();
   window.addEventListener('popstate', route);
   route();

@@ -48,3 +48,14 @@ export function isMafia(role) { return role === 'mafia' || role === 'don'; }
 export function players(st) {
   return (st.view && st.view.players) || (st.lobby && st.lobby.players) || 0;
 }
+
+/** seatLabel writes seat s in a sentence: its number and its player's
+ * name ("3 (Nino)"), and with role given the card too ("3 (Nino, don)"),
+ * for the log and the game-over timeline; see narrate's label. */
+export function seatLabel(st, s, role) {
+  // Without the lobby the names are not known: the number alone.
+  if (!seatInfo(st, s)) return s;
+  const name = nameOf(st, s);
+  if (role) return t('web.who_role', { Seat: s, Name: name, Role: role });
+  return t('web.who', { Seat: s, Name: name });
+}

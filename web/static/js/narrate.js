@@ -15,7 +15,7 @@ export function andList(items) {
   return t('list.and', { Init: items.slice(0, -1).join(', '), Last: items[items.length - 1] });
 }
 
-export function seatList(seats) { return andList(seats.map(seatNum)); }
+export function seatList(seats, label) { return andList(seats.map((s) => seatNum(label ? label(s) : s))); }
 
 function name(group, key) {
   if (!key || key === '?' || !has(`${group}.${key}`)) key = 'none';
@@ -30,19 +30,23 @@ export const winnerText = (w) => name('winner', w);
 
 /** narrate tells one event (the copy the viewer received) for viewer, the
  * seat reading it (0 for a spectator or the host). Some events take several
- * lines, joined with "\n"; a line of a list starts with two spaces. */
-export function narrate(e, viewer) {
+ * lines, joined with "\n"; a line of a list starts with two spaces. label,
+ * if given, writes a seat in the sentence (the number and the player's
+ * name, see names.js seatLabel); without it the sentence is the
+ * terminal's own, word for word. */
+export function narrate(e, viewer, label) {
+  const L = label || ((s) => s);
   const you = (s) => viewer !== 0 && s === viewer;
   const idFor = (base, s) => (you(s) ? `${base}_you` : base);
   let count = 0;
   if (e.kind === 'game_started') count = e.players || 0;
   else if (e.kind === 'fouled') count = e.fouls || 0;
   else if (e.kind === 'vote_began' || e.kind === 'tie') count = (e.candidates || []).length;
-  const data = { Round: e.round || 0, Actor: e.actor || 0, Target: e.target || 0, Count: count };
+  const data = { Round: e.round || 0, Actor: e.actor ? L(e.actor) : 0, Target: e.target ? L(e.target) : 0, Count: count };
   const say = (id) => t(id, data);
   const by = (base, s) => say(idFor(base, s));
   switch (e.kind) {
-    case 'game_started': return gameStarted(e, viewer);
+    case 'game_started': return gameStarted(e, viewer, L);
     case 'night_began': return say('event.night_began');
     case 'mafia_chose': return by(e.target ? 'event.mafia_chose' : 'event.mafia_chose_none', e.actor);
     case 'checked': data.Answer = resultName(e.result); return by('event.checked', e.actor);
@@ -79,16 +83,16 @@ export function narrate(e, viewer) {
       const base = e.phase === 'revote' ? 'event.revote_began' : 'event.vote_began';
       const list = e.candidates || [];
       if (list.length === 1) {
-        data.Seat = list[0];
+        data.Seat = L(list[0]);
         return say(`${base}_one`);
       }
-      data.Seats = seatList(list);
+      data.Seats = seatList(list, label);
       return say(base);
     }
     case 'vote_cast': return by('event.vote_cast', e.actor);
-    case 'vote_closed': return voteClosed(e, say);
+    case 'vote_closed': return voteClosed(e, say, L);
     case 'tie':
-      data.Seats = seatList(e.candidates || []);
+      data.Seats = seatList(e.candidates || [], label);
       // a tie again: "shall all of them leave?" follows, not a revote
       return say(e.phase === 'revote' ? 'event.tie_again' : 'event.tie');
     case 'tie_speech': return by('event.tie_speech', e.target);
@@ -97,13 +101,13 @@ export function narrate(e, viewer) {
     case 'all_vote_closed': {
       const yes = e.seats || [];
       data.Count = yes.length;
-      data.Seats = seatList(yes);
+      data.Seats = seatList(yes, label);
       if (yes.length === 0) return say('event.all_vote_closed_none');
       return tn(e.yes ? 'event.all_vote_closed_pass' : 'event.all_vote_closed_fail', yes.length, data);
     }
     case 'nobody_leaves': return say('event.nobody_leaves');
     case 'fouled': return tn(idFor('event.fouled', e.target), count, data);
-    case 'game_ended': return gameEnded(e, viewer);
+    case 'game_ended': return gameEnded(e, viewer, L);
     default:
       data.Kind = e.kind;
       return say('event.unknown');
@@ -124,46 +128,46 @@ export function tally(e) {
     .map((c) => [c, voters.get(c)]);
 }
 
-function voteClosed(e, say) {
+function voteClosed(e, say, L) {
   const lines = [say(e.phase === 'revote' ? 'event.revote_closed' : 'event.vote_closed')];
   for (const [c, vs] of tally(e)) {
-    lines.push(`  ${tn('event.tally', vs.length, { Seat: c, Count: vs.length, Voters: vs.join(', ') })}`);
+    lines.push(`  ${tn('event.tally', vs.length, { Seat: L(c), Count: vs.length, Voters: vs.join(', ') })}`);
   }
   return lines.join('\n');
 }
 
-function gameStarted(e, viewer) {
+function gameStarted(e, viewer, L) {
   const count = e.players || 0;
   const roles = e.roles || [];
   const lines = [tn('event.game_started', count, { Count: count })];
   if (viewer !== 0 && viewer <= count && roles[viewer - 1]) {
-    lines.push(t('event.your_card', { Seat: viewer, Role: roleName(roles[viewer - 1]) }));
+    lines.push(t('event.your_card', { Seat: L(viewer), Role: roleName(roles[viewer - 1]) }));
     const team = [];
     for (let s = 1; s <= count; s++) {
-      if (s !== viewer && roles[s - 1]) team.push(t('event.team_member', { Seat: s, Role: roleName(roles[s - 1]) }));
+      if (s !== viewer && roles[s - 1]) team.push(t('event.team_member', { Seat: L(s), Role: roleName(roles[s - 1]) }));
     }
     if (team.length) lines.push(t('event.your_team', { Team: andList(team) }));
     return lines.join('\n');
   }
-  if (viewer === 0) lines.push(...cards(roles, 0, count));
+  if (viewer === 0) lines.push(...cards(roles, 0, count, L));
   return lines.join('\n');
 }
 
-function gameEnded(e, viewer) {
+function gameEnded(e, viewer, L) {
   const roles = e.roles || [];
   const lines = [t('event.game_ended'), winnerText(e.winner)];
   if (e.cause === 'round_limit') lines.push(t('event.game_ended_round_limit', { Round: e.round }));
   let n = 0;
   roles.forEach((r, i) => { if (r) n = i + 1; });
-  lines.push(...cards(roles, viewer, n));
+  lines.push(...cards(roles, viewer, n, L));
   return lines.join('\n');
 }
 
-function cards(roles, viewer, n) {
+function cards(roles, viewer, n, L) {
   const lines = [];
   for (let s = 1; s <= n; s++) {
     if (!roles[s - 1]) continue;
-    lines.push(`  ${t(s === viewer ? 'event.card_you' : 'event.card', { Seat: s, Role: roleName(roles[s - 1]) })}`);
+    lines.push(`  ${t(s === viewer ? 'event.card_you' : 'event.card', { Seat: L(s), Role: roleName(roles[s - 1]) })}`);
   }
   return lines.length ? [t('event.cards'), ...lines] : [];
 }

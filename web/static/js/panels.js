@@ -27,7 +27,9 @@ export function renderCard(st, ctx) {
     if (role === 'doctor' && night.healed && night.healed.length) {
       body.push(h('p', {}, t('view.healed', { Seats: seatList(night.healed) })));
     }
-    if (role === 'maniac' && typeof night.shots_left === 'number') {
+    // The shots are the living maniac's, while the game goes on.
+    const me = (v.seats || [])[st.seat - 1] || {};
+    if (role === 'maniac' && typeof night.shots_left === 'number' && me.alive !== false && v.phase !== 'ended') {
       body.push(h('p', {}, tn('view.shots', night.shots_left)));
     }
   }
@@ -93,7 +95,7 @@ export function renderCandidates(st) {
   if (vote) {
     out.push(h('h3', {}, t(vote.phase === 'revote' ? 'web.revote_result' : 'web.vote_result')));
     out.push(h('ul', { class: 'tally' }, tally(vote).map(([c, vs]) => h('li', {},
-      tn('event.tally', vs.length, { Seat: c, Count: vs.length, Voters: vs.join(', ') })))));
+      tn('event.tally', vs.length, { Seat: `${c} (${nameOf(st, c)})`, Count: vs.length, Voters: vs.join(', ') })))));
   }
   return out;
 }
@@ -101,7 +103,8 @@ export function renderCandidates(st) {
 /** renderChecks returns the Don's or the Detective's answers so far. */
 export function renderChecks(st) {
   const v = st.view;
-  if (!v || !st.seat || (v.role !== 'don' && v.role !== 'detective')) return null;
+  // A hidden card hides its checks too: their heading tells the card.
+  if (!v || !st.seat || st.cardHidden || v.phase === 'ended' || (v.role !== 'don' && v.role !== 'detective')) return null;
   const items = (v.seats || []).filter((s) => s.check).map((s) => h('li', { 'data-seat': s.seat, 'data-check': s.check },
     t('view.item', { Seat: s.seat, What: `${resultName(s.check)} (${nameOf(st, s.seat)})` })));
   return [
@@ -126,9 +129,44 @@ export function renderHost(st, ctx) {
   ];
 }
 
-/** renderLog returns everything this seat has seen happen, in order. */
-export function renderLog(st) {
+// The events of a seat's own night moves and its team's: with the card
+// hidden they are not drawn (they would tell the card).
+const PRIVATE = new Set(['mafia_chose', 'checked', 'healed', 'shot', 'skipped']);
+
+/** groupByRound splits events into the game's nights and days, in order:
+ * [{kind: 'night' | 'day' | 'start', round, events: [[event, index]...]}]. */
+export function groupByRound(events) {
+  const groups = [];
+  let g = null;
+  events.forEach((e, i) => {
+    if (e.kind === 'night_began' || e.kind === 'day_began' || !g) {
+      const kind = e.kind === 'night_began' ? 'night' : e.kind === 'day_began' ? 'day' : 'start';
+      g = { kind, round: e.round || 0, events: [] };
+      groups.push(g);
+    }
+    g.events.push([e, i]);
+  });
+  return groups;
+}
+
+/** renderLog returns everything this seat has seen happen, by night and
+ * day: the current one open, the others collapsed. label writes a seat
+ * (its number and name). */
+export function renderLog(st, label) {
   if (!st.events.length) return null;
-  const items = st.events.map((e, i) => h('li', { class: `ev k-${e.kind}`, 'data-i': i }, lines(narrate(e, st.seat))));
+  const groups = groupByRound(st.events);
+  const items = groups.map((g, gi) => {
+    const list = [];
+    for (const [e, i] of g.events) {
+      if (st.cardHidden && PRIVATE.has(e.kind)) continue;
+      let text = narrate(e, st.seat, label);
+      // With the card hidden, the deal says only how many play.
+      if (st.cardHidden && e.kind === 'game_started') text = text.split('\n')[0];
+      list.push(h('li', { class: `ev k-${e.kind}`, 'data-i': i }, lines(text)));
+    }
+    const title = g.kind === 'start' ? t('web.timeline.start') : t(`web.timeline.${g.kind}`, { Round: g.round });
+    return h('li', { class: `log-group ${g.kind}` }, h('details', { open: gi === groups.length - 1 },
+      h('summary', {}, title), h('ol', { class: 'log-items' }, list)));
+  });
   return [h('h2', {}, t('web.log')), h('ol', { class: 'log', id: 'log' }, items)];
 }

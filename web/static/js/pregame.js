@@ -33,7 +33,11 @@ export function renderPregame(st, ctx, join) {
     h('label', { for: 'invite-url' }, t('web.pre.invite')),
     h('div', { class: 'row' },
       h('input', { id: 'invite-url', type: 'text', readonly: true, value: url, key: 'invite-url', on: { focus: (ev) => ev.target.select() } }),
-      h('button', { type: 'button', key: 'copy', on: { click: () => ctx.copy(url) } }, st.copied ? t('web.pre.copied') : t('web.pre.copy')))));
+      h('button', { type: 'button', key: 'copy', on: { click: () => ctx.copy(url) } }, st.copied ? t('web.pre.copied') : t('web.pre.copy'))),
+    // The same link as a QR code, for a phone beside this one.
+    h('details', { class: 'qr', open: qrOpen, on: { toggle: (ev) => { qrOpen = ev.target.open; } } },
+      h('summary', { key: 'qr' }, t('web.pre.qr')),
+      h('img', { id: 'invite-qr', src: `/t/${l.table}?qr=${encodeURIComponent(location.origin)}`, alt: t('web.pre.qr_alt'), width: 220, height: 220 }))));
   out.push(rules(l));
   if (!st.seat) {
     join.label.textContent = t('web.pre.your_name');
@@ -77,6 +81,9 @@ export function rules(l) {
     class: 'rules', open: rulesOpen, on: { toggle: (ev) => { rulesOpen = ev.target.open; } },
   }, h('summary', { key: 'rules' }, t('web.pre.rules')), h('ul', {}, items));
 }
+
+// qrOpen keeps the invite's QR code shown across re-renders.
+let qrOpen = false;
 
 // rulesOpen keeps the rules' list open across re-renders.
 let rulesOpen = false;

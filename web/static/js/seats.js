@@ -7,9 +7,49 @@ import { t, tn } from './i18n.js';
 import { roleName, teamName, resultName } from './narrate.js';
 import { nameOf, seatInfo, players } from './names.js';
 
+/** notesOf returns this device's notes on the seats of table id:
+ * {seat: {mark: 'suspect' | 'trust' | '', text}}. They never leave the
+ * device (localStorage). */
+export function notesOf(id) {
+  try {
+    return JSON.parse(localStorage.getItem(`mafia.notes.${id}`) || '{}') || {};
+  } catch {
+    return {};
+  }
+}
+
+/** saveNote keeps the note on seat s of table id (an empty one is dropped). */
+export function saveNote(id, s, note) {
+  const all = notesOf(id);
+  if (!note.mark && !note.text) delete all[s];
+  else all[s] = { mark: note.mark || '', text: (note.text || '').slice(0, 80) };
+  try { localStorage.setItem(`mafia.notes.${id}`, JSON.stringify(all)); } catch { /* full */ }
+}
+
+const MARKS = ['suspect', 'trust'];
+
+// noteEditor is the editor of the note on seat s: the two marks and a
+// short text, saved as they change.
+function noteEditor(st, ctx, s, note) {
+  const input = h('input', {
+    type: 'text', maxlength: 80, key: `note-text-${s}`, id: `note-text-${s}`, value: note.text || '',
+    placeholder: t('web.note.placeholder'),
+    on: { change: (ev) => ctx.note(s, { ...note, text: ev.target.value.trim() }) },
+  });
+  return h('div', { class: 'note-edit', 'data-seat': s },
+    h('div', { class: 'row wrap' }, MARKS.map((m) => h('button', {
+      type: 'button', class: 'small', key: `mark-${m}-${s}`, 'data-mark': m, 'aria-pressed': note.mark === m ? 'true' : 'false',
+      on: { click: () => ctx.note(s, { ...note, mark: note.mark === m ? '' : m }) },
+    }, t(`web.note.${m}`)))),
+    h('label', { class: 'vh', for: `note-text-${s}` }, t('web.note.label', { Seat: s })),
+    input,
+    h('button', { type: 'button', class: 'small secondary', key: `note-done-${s}`, on: { click: () => ctx.noteOpen(0) } }, t('web.note.done')));
+}
+
 /** renderSeats returns the seats' section. ctx.host(action, target, step)
- * runs a host's action. */
+ * runs a host's action; ctx.note and ctx.noteOpen keep and edit notes. */
 export function renderSeats(st, ctx) {
+  const notes = st.seat && st.view ? notesOf(st.id) : {};
   const n = players(st);
   const v = st.view;
   const playing = !!v && v.phase !== 'ended';
@@ -21,27 +61,33 @@ export function renderSeats(st, ctx) {
     const me = st.seat === s;
     const dead = v && vs.alive === false;
     const speaking = v && v.speaker === s && playing;
-    const cand = cands.includes(s);
+    const cand = playing && cands.includes(s);
+    // With the card hidden the seats tell no card, team, check or choice.
+    const shown = !st.cardHidden || !playing;
     const cls = ['seat'];
     if (me) cls.push('me');
     if (dead) cls.push('dead');
     if (speaking) cls.push('speaking');
     if (cand) cls.push('candidate');
     if (!info.taken) cls.push('free');
-    const role = vs.role || (me && v ? v.role : '');
+    const role = shown ? vs.role || (me && v ? v.role : '') : '';
     if (role) cls.push(`role-${role}`);
     const badges = [];
     if (me) badges.push(h('span', { class: 'badge you' }, t('web.you')));
     if (dead) badges.push(h('span', { class: 'badge out' }, t('web.out')));
     if (role) badges.push(h('span', { class: `badge role r-${role}`, 'data-role': role }, roleName(role)));
-    else if (vs.team) badges.push(h('span', { class: `badge team t-${vs.team}` }, teamName(vs.team)));
-    if (vs.check) badges.push(h('span', { class: `badge check c-${vs.check}`, 'data-check': vs.check }, resultName(vs.check)));
+    else if (vs.team && shown) badges.push(h('span', { class: `badge team t-${vs.team}` }, teamName(vs.team)));
+    // At the end every card is shown: a check would say it twice.
+    if (vs.check && shown && playing) badges.push(h('span', { class: `badge check c-${vs.check}`, 'data-check': vs.check }, resultName(vs.check)));
     if (speaking) badges.push(h('span', { class: 'badge speaking' }, t('web.speaking')));
     if (cand) badges.push(h('span', { class: 'badge cand' }, t('web.candidate')));
     if (vs.fouls > 0) badges.push(h('span', { class: 'badge fouls' }, tn('web.fouls', vs.fouls)));
     if (vs.lost_speech) badges.push(h('span', { class: 'badge lost' }, t('web.lost_speech')));
-    if (vs.choice && !me) badges.push(h('span', { class: 'badge choice' }, t('web.choice', { Target: vs.choice })));
+    if (vs.choice && !me && shown) badges.push(h('span', { class: 'badge choice' }, t('web.choice', { Target: vs.choice })));
     if (info.taken && !info.bot && !info.connected) badges.push(h('span', { class: 'badge offline' }, t('web.offline')));
+    // My own notes on the others.
+    const note = notes[s] || {};
+    if (note.mark) badges.push(h('span', { class: `badge mark m-${note.mark}`, 'data-mark': note.mark }, t(`web.note.${note.mark}`)));
     const tools = [];
     if (st.host && !v && st.lobby && st.lobby.status === 'lobby' && info.taken && !me) {
       tools.push(h('button', {
@@ -57,13 +103,21 @@ export function renderSeats(st, ctx) {
         on: { click: () => ctx.host('foul', s, v.step) }, // for this step only
       }, t('web.host.foul')));
     }
+    const notable = st.seat && playing && !me;
     items.push(h('li', { class: cls.join(' '), 'data-seat': s },
       h('div', { class: 'seat-top' },
         h('span', { class: 'num', 'aria-hidden': 'true' }, String(s)),
         h('span', { class: 'who' },
           h('span', { class: 'vh' }, `${t('web.seat', { Seat: s })}: `),
-          h('span', { class: 'name' }, nameOf(st, s)))),
+          h('span', { class: 'name' }, nameOf(st, s))),
+        notable ? h('button', {
+          type: 'button', class: 'small note-open', key: `note-${s}`, 'data-note': s,
+          'aria-label': t('web.note.label', { Seat: s }), 'aria-expanded': st.noteOpen === s ? 'true' : 'false',
+          on: { click: () => ctx.noteOpen(st.noteOpen === s ? 0 : s) },
+        }, '✎') : null),
       badges.length ? h('div', { class: 'badges' }, badges) : null,
+      note.text && notable ? h('p', { class: 'note-text' }, note.text) : null,
+      notable && st.noteOpen === s ? noteEditor(st, ctx, s, note) : null,
       tools.length ? h('div', { class: 'tools' }, tools) : null));
   }
   return [

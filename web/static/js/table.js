@@ -6,16 +6,17 @@ import { h, patch } from './dom.js';
 import { t, tn, current } from './i18n.js';
 import { Conn } from './conn.js';
 import { api } from './api.js';
-import { narrate, phaseName } from './narrate.js';
-import { SPEECHES, timingOf } from './names.js';
-import { renderSeats } from './seats.js';
+import { narrate, phaseName, roleName } from './narrate.js';
+import { SPEECHES, timingOf, nameOf, seatLabel, teamOf } from './names.js';
+import { announcementOf, cues } from './announce.js';
+import { renderSeats, saveNote } from './seats.js';
 import { renderActions } from './actions.js';
 import { renderCard, renderCandidates, renderChecks, renderHost, renderLog } from './panels.js';
 import { renderOver } from './gameover.js';
 import { renderPregame, makeJoinForm } from './pregame.js';
 import { Chat } from './chat.js';
 import { signal, played } from './sound.js';
-import { newState, receive, atNight, HELD } from './state.js';
+import { newState, receive, atNight, HELD, stepKey } from './state.js';
 
 /** tableScreen opens table id: it returns the screen's element and its
  * render and destroy functions. */
@@ -23,16 +24,24 @@ export function tableScreen(id, { navigate, announce }) {
   const st = newState(id, sessionStorage.getItem(`mafia.card.${id}`) === 'hidden');
   const el = h('div', { class: 'screen table' });
   const parts = {};
-  for (const name of ['head', 'clock', 'alert', 'over', 'pre', 'me', 'act', 'cands', 'checks', 'seats', 'host', 'log']) {
+  for (const name of ['head', 'announce', 'floor', 'alert', 'over', 'pre', 'me', 'act', 'cands', 'checks', 'seats', 'host', 'log']) {
     parts[name] = h('section', { id: `t-${name}`, class: `part p-${name}` });
   }
   parts.alert.setAttribute('role', 'alert');
-  parts.clock.setAttribute('aria-hidden', 'false');
+  parts.announce.setAttribute('aria-live', 'polite');
+  // The floor: who speaks, the clock, and what the speaker is saying. The
+  // clock is one element, redrawn four times a second.
+  parts.clock = h('div', { id: 't-clock', class: 'p-clock' });
+  const floorTop = h('div', { class: 'floor-top' });
+  const floorSpeech = h('ol', { class: 'speech', id: 'speech', 'aria-live': 'polite' });
+  parts.floor.append(floorTop, parts.clock, floorSpeech);
   const chat = new Chat(id, sendChat);
   const join = makeJoinForm(doJoin);
-  el.append(parts.head, parts.clock, parts.alert,
+  // The floor, the moves and the composer at the top (on a phone the
+  // composer sits at the bottom of the screen); then the rest.
+  el.append(parts.head, parts.announce, parts.floor, parts.alert, parts.over, parts.pre, parts.act, chat.composer,
     h('div', { class: 'cols' },
-      h('div', { class: 'col main' }, parts.over, parts.pre, parts.me, parts.act, parts.cands, parts.checks),
+      h('div', { class: 'col main' }, parts.me, parts.cands, parts.checks),
       h('div', { class: 'col side' }, parts.seats, parts.host),
       h('div', { class: 'col talk' }, chat.el, parts.log)));
 
@@ -46,6 +55,9 @@ export function tableScreen(id, { navigate, announce }) {
       api.log(id).then((d) => { st.fullLog = d.events; draw(); }).catch(() => {});
     },
     toggleFouls: () => { st.foulTools = !st.foulTools; draw(); },
+    note: (s, note) => { saveNote(id, s, note); draw(); },
+    playAgain,
+    noteOpen: (s) => { st.noteOpen = s; draw(); },
     toggleCard: () => {
       st.cardHidden = !st.cardHidden;
       sessionStorage.setItem(`mafia.card.${id}`, st.cardHidden ? 'hidden' : 'shown');
@@ -89,16 +101,26 @@ export function tableScreen(id, { navigate, announce }) {
       return;
     }
     if (fx.tell) tell(fx.tell);
-    if (fx.chat) chat.add(fx.chat);
-    if (fx.alert) showAlert(fx.alert);
+    if (fx.chat) {
+      chat.add(fx.chat, stepKey(st.view));
+      st.again = chat.again(st);
+    }
+    // The page that gave its seat up is told so by the server too: no alarm.
+    if (fx.alert && !st.left) showAlert(fx.alert);
     if (fx.signal) signal(fx.signal);
     conn.setNight(atNight(st));
+    // A quick game: its host's page fills the table with bots and starts.
+    if (m.type === 'welcome' && st.host && st.seat && st.lobby && st.lobby.status === 'lobby' && sessionStorage.getItem(`mafia.quick.${id}`)) {
+      sessionStorage.removeItem(`mafia.quick.${id}`);
+      hostAction('add_bots').then((ok) => { if (ok) hostAction('start'); });
+    }
     schedule();
   }
 
   function tell(evs) {
     const text = evs.map((e) => narrate(e, st.seat).split('\n')[0]).join(' ');
     announce(text);
+    for (const c of cues(evs, st.seat)) signal(c);
   }
 
   function showAlert(text) {
@@ -162,6 +184,31 @@ export function tableScreen(id, { navigate, announce }) {
     }
   }
 
+  // playAgain makes a new table with this one's players, rules and
+  // timings, seats this player as its host, and invites everyone by a line
+  // in the town's chat (open to all after the end), which every page shows
+  // as a button.
+  async function playAgain() {
+    const l = st.lobby;
+    if (!l || st.busy) return;
+    const mine = st.seat && l.seats ? l.seats[st.seat - 1] : null;
+    const name = (mine && mine.name) || localStorage.getItem('mafia.name') || '';
+    st.busy = true;
+    schedule();
+    try {
+      const made = await api.create({ name: l.name, players: l.players, public: l.public, options: l.rules, timings_ms: l.timings_ms });
+      if (name) await api.join(made.table, name).catch(() => {});
+      const url = `${location.origin}${made.invite}`;
+      if (st.seat) await request({ type: 'chat', channel: 'town', text: t('web.over.again_line', { Link: url }) });
+      navigate(made.invite);
+    } catch (e) {
+      showAlert(e.message);
+    } finally {
+      st.busy = false;
+      schedule();
+    }
+  }
+
   async function doLeave() {
     st.busy = true;
     schedule();
@@ -202,6 +249,8 @@ export function tableScreen(id, { navigate, announce }) {
     el.className = `screen table phase-${v ? v.phase : 'lobby'}${st.paused ? ' paused' : ''}`;
     document.title = st.lobby ? `${st.lobby.name} · ${t('web.title')}` : t('web.title');
     patch(parts.head, head());
+    drawAnnounce();
+    drawFloor();
     drawClock();
     patch(parts.alert, st.alert ? [
       h('p', { id: 'alert-text' }, st.alert.text),
@@ -209,21 +258,92 @@ export function tableScreen(id, { navigate, announce }) {
     ] : []);
     parts.alert.hidden = !st.alert;
     if (st.gone) {
-      for (const p of ['over', 'pre', 'me', 'act', 'cands', 'checks', 'seats', 'host', 'log']) show(p, null);
+      for (const p of ['over', 'pre', 'me', 'act', 'cands', 'checks', 'seats', 'host', 'log', 'announce']) show(p, null);
+      parts.floor.hidden = true;
       chat.el.hidden = true;
+      chat.composer.hidden = true;
       return;
     }
+    // At the end the game-over section tells it all (every card, the
+    // timeline): the card, the seats and the log are not drawn again.
+    const ended = !!v && v.phase === 'ended';
     show('over', renderOver(st, ctx));
     show('pre', renderPregame(st, ctx, join));
-    show('me', renderCard(st, ctx));
+    show('me', ended ? null : renderCard(st, ctx));
     show('act', renderActions(st, ctx));
     show('cands', renderCandidates(st));
     show('checks', renderChecks(st));
-    show('seats', st.lobby ? renderSeats(st, ctx) : null);
+    show('seats', st.lobby && !ended ? renderSeats(st, ctx) : null);
     show('host', renderHost(st, ctx));
-    drawLog();
+    if (ended) show('log', null);
+    else drawLog();
     chat.el.hidden = !st.lobby || (!!st.refused && !st.seat);
     chat.render(st);
+    // On a phone the composer of a game sits at the bottom of the screen;
+    // before the start it stays in its place.
+    const dock = !!v && !chat.composer.hidden;
+    chat.composer.classList.toggle('dock', dock);
+    document.body.classList.toggle('composing', dock);
+  }
+
+  // The announcement: the morning, the vote's result, a tie, the leaving;
+  // it stays until the next vote, a newer one, or the player's ×. And,
+  // for a player out of the game, that they are out.
+  function drawAnnounce() {
+    const v = st.view;
+    const a = v && v.phase !== 'ended' ? announcementOf(st.events, st.seat, (s) => seatLabel(st, s)) : null;
+    const me = v && st.seat && v.seats ? v.seats[st.seat - 1] || {} : {};
+    const out = [];
+    if (a && a.key !== st.dismissed) {
+      out.push(h('div', { class: `ann k-${a.kind}${a.you ? ' you' : ''}`, id: 'announce', 'data-kind': a.kind },
+        h('div', { class: 'ann-text' }, a.lines.map((l) => h('p', { class: l.startsWith('  ') ? 'sub' : '' }, l.trim()))),
+        h('button', {
+          type: 'button', class: 'small', key: 'ann-close', 'aria-label': t('web.close'),
+          on: { click: () => { st.dismissed = a.key; draw(); } },
+        }, '×')));
+    }
+    // At the deal: the card and what it does, until the morning (or ×);
+    // never with the card hidden.
+    if (!out.length && v && v.phase === 'night' && v.round === 1 && st.seat && v.role && !st.cardHidden && st.dismissed !== 'deal') {
+      out.push(h('div', { class: `ann k-deal team-${teamOf(v.role)}`, id: 'deal', 'data-role': v.role },
+        h('div', { class: 'ann-text' },
+          h('p', { class: 'sub' }, t('web.howto.deal')),
+          h('p', { class: 'deal-role' }, roleName(v.role)),
+          h('p', {}, t(`web.role_help.${v.role}`))),
+        h('button', {
+          type: 'button', class: 'small', key: 'deal-close', 'aria-label': t('web.close'),
+          on: { click: () => { st.dismissed = 'deal'; draw(); } },
+        }, '×')));
+    }
+    if (v && v.phase !== 'ended' && me.alive === false) out.push(h('p', { class: 'you-out', id: 'you-out' }, t('view.you_out')));
+    show('announce', out.length ? out : null);
+  }
+
+  // The floor: the speaker and what they say, the clock; at night and in
+  // a vote, what the step is.
+  function drawFloor() {
+    const v = st.view;
+    if (!v || v.phase === 'ended') {
+      parts.floor.hidden = true;
+      return;
+    }
+    parts.floor.hidden = false;
+    const d = { Round: v.round, Phase: phaseName(v.phase), Seat: v.speaker || 0, Name: v.speaker ? nameOf(st, v.speaker) : '' };
+    let turn = '';
+    if (v.speaker) turn = t(v.speaker === st.seat ? `web.floor.you_${v.phase}` : `web.floor.${v.phase}`, d);
+    else if (v.phase === 'vote' || v.phase === 'revote') turn = t('web.turn.vote');
+    else if (v.phase === 'all_vote') turn = t('web.turn.all_vote');
+    else if (v.phase === 'night') turn = t('web.turn.night');
+    patch(floorTop, turn ? h('p', { class: 'turn', id: 'turn', 'data-speaker': v.speaker || 0 },
+      v.speaker ? h('span', { class: 'num', 'aria-hidden': 'true' }, String(v.speaker)) : null, h('span', {}, turn)) : null);
+    const lines = chat.speech(st);
+    const key = `${stepKey(v)}|${lines.length}`;
+    if (floorSpeech.dataset.key !== key) {
+      floorSpeech.dataset.key = key;
+      patch(floorSpeech, lines.slice(-4).map((m) => h('li', {}, m.text)));
+      floorSpeech.scrollTop = floorSpeech.scrollHeight;
+    }
+    floorSpeech.hidden = !lines.length;
   }
 
   function show(name, content) {
@@ -239,12 +359,13 @@ export function tableScreen(id, { navigate, announce }) {
 
   let logKey = '';
   function drawLog() {
-    const key = `${st.events.length}|${st.seat}|${current()}`;
+    const names = ((st.lobby && st.lobby.seats) || []).map((x) => x.name || '').join(',');
+    const key = `${st.events.length}|${st.seat}|${current()}|${st.cardHidden}|${names}`;
     if (key === logKey) return;
     logKey = key;
     const list = parts.log.querySelector('ol');
     const atEnd = !list || list.scrollTop + list.clientHeight >= list.scrollHeight - 8;
-    show('log', renderLog(st));
+    show('log', renderLog(st, (s) => seatLabel(st, s)));
     const again = parts.log.querySelector('ol');
     if (again && atEnd) again.scrollTop = again.scrollHeight;
   }
@@ -259,21 +380,15 @@ export function tableScreen(id, { navigate, announce }) {
       return out;
     }
     let phase = '';
-    let turn = '';
     if (v) {
       const d = { Round: v.round, Phase: phaseName(v.phase), Seat: v.speaker || 0 };
       if (v.phase === 'night') phase = t('view.night', d);
       else if (v.phase === 'ended' || !v.phase) phase = t('view.step', d);
       else phase = t('view.day', d);
-      if (v.speaker && v.phase !== 'ended') turn = t(v.speaker === st.seat ? 'view.speaker_you' : 'view.speaker', d);
-      else if (v.phase === 'vote' || v.phase === 'revote') turn = t('web.turn.vote');
-      else if (v.phase === 'all_vote') turn = t('web.turn.all_vote');
-      else if (v.phase === 'night') turn = t('web.turn.night');
     } else if (st.lobby) {
       phase = t(`web.status.${st.lobby.status}`);
     }
     out.push(h('p', { class: 'phase', id: 'phase', 'data-phase': v ? v.phase : '' }, phase));
-    if (turn) out.push(h('p', { class: 'turn', id: 'turn' }, turn));
     const who = [];
     if (st.seat) who.push(t('web.you_are', { Seat: st.seat }));
     else if (st.lobby && !st.refused) who.push(t('web.spectator'));
@@ -288,6 +403,7 @@ export function tableScreen(id, { navigate, announce }) {
   // The deadline bar: drawn from the server's deadline and the server's
   // clock (each frame's "now"), never from a countdown of its own.
   const bar = h('div', { class: 'bar' });
+  parts.clock.setAttribute('aria-hidden', 'false');
   const barText = h('span', { class: 'left', id: 'left' });
   const meter = h('div', { class: 'track', role: 'progressbar', 'aria-valuemin': '0' }, bar);
   parts.clock.append(meter, barText);
@@ -309,6 +425,7 @@ export function tableScreen(id, { navigate, announce }) {
   }
   const ticker = setInterval(drawClock, 250);
 
+  st.again = chat.again(st);
   conn.start();
   draw();
 
