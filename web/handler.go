@@ -3,7 +3,6 @@ package web
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"html/template"
 	"net/http"
 	"net/url"
@@ -11,9 +10,8 @@ import (
 	"strings"
 	"sync"
 
-	"rsc.io/qr"
-
 	"mafia/engine"
+	"mafia/internal/qrsvg"
 	"mafia/locale"
 	"mafia/locale/negotiate"
 	"mafia/room"
@@ -102,30 +100,17 @@ func serveQR(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "bad qr request", http.StatusBadRequest)
 		return
 	}
-	code, err := qr.Encode(strings.TrimSuffix(origin, "/")+"/t/"+id, qr.M)
+	svg, err := qrsvg.Draw(strings.TrimSuffix(origin, "/") + "/t/" + id)
 	if err != nil {
 		http.Error(w, "bad qr request", http.StatusBadRequest)
 		return
 	}
-	const quiet = 4
-	size := code.Size + 2*quiet
-	var b strings.Builder
-	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 %d %d" shape-rendering="crispEdges">`, size, size)
-	fmt.Fprintf(&b, `<rect width="%d" height="%d" fill="#fff"/><path fill="#000" d="`, size, size)
-	for y := 0; y < code.Size; y++ {
-		for x := 0; x < code.Size; x++ {
-			if code.Black(x, y) {
-				fmt.Fprintf(&b, "M%d %dh1v1h-1z", x+quiet, y+quiet)
-			}
-		}
-	}
-	b.WriteString(`"/></svg>`)
 	h := w.Header()
 	h.Set("Content-Type", "image/svg+xml")
 	h.Set("Cache-Control", "public, max-age=86400")
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'")
-	_, _ = w.Write([]byte(b.String()))
+	_, _ = w.Write([]byte(svg))
 }
 
 // pageLang is the language the page opens in: the request's when it names

@@ -154,20 +154,7 @@ func printSimTable(w io.Writer, p printer, res sim.Result, rules engine.Ruleset,
 		}
 		fmt.Fprintln(w, p.T("sim.options", map[string]any{"Options": strings.Join(parts, ", ")}, 0))
 	}
-	rows := []struct {
-		name string
-		n    int
-	}{{p.Team(engine.TeamTown), res.Town}, {p.Team(engine.TeamMafia), res.Mafia},
-		{p.Team(engine.TeamManiac), res.Maniac}, {p.T("sim.draw", nil, 0), res.Draw}}
-	width := 0
-	for _, row := range rows {
-		width = max(width, utf8.RuneCountInString(row.name))
-	}
-	for _, row := range rows {
-		r, lo, hi := res.Rate(row.n)
-		pad := strings.Repeat(" ", width-utf8.RuneCountInString(row.name))
-		fmt.Fprintf(w, "  %s%s  %6.2f%%  [%6.2f%% – %6.2f%%]  %d\n", row.name, pad, 100*r, 100*lo, 100*hi, row.n)
-	}
+	printWinRates(w, p, res, true)
 	if res.Unfinished > 0 {
 		fmt.Fprintln(w, p.T("sim.unfinished", map[string]any{"N": res.Unfinished}, res.Unfinished))
 	}
@@ -207,5 +194,29 @@ func (p *progress) finish() {
 	defer p.mu.Unlock()
 	if p.shown {
 		fmt.Fprintln(p.w)
+	}
+}
+
+// printWinRates prints each side's (and the draws') share of res's games
+// with its 95% interval, the names aligned, and with counted the number of
+// games too.
+func printWinRates(w io.Writer, p printer, res sim.Result, counted bool) {
+	rows := []struct {
+		name string
+		n    int
+	}{{p.Team(engine.TeamTown), res.Town}, {p.Team(engine.TeamMafia), res.Mafia},
+		{p.Team(engine.TeamManiac), res.Maniac}, {p.T("sim.draw", nil, 0), res.Draw}}
+	width := 0
+	for _, row := range rows {
+		width = max(width, utf8.RuneCountInString(row.name))
+	}
+	for _, row := range rows {
+		r, lo, hi := res.Rate(row.n)
+		pad := strings.Repeat(" ", width-utf8.RuneCountInString(row.name))
+		fmt.Fprintf(w, "  %s%s  %6.2f%%  [%6.2f%% – %6.2f%%]", row.name, pad, 100*r, 100*lo, 100*hi)
+		if counted {
+			fmt.Fprintf(w, "  %d", row.n)
+		}
+		fmt.Fprintln(w)
 	}
 }

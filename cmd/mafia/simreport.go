@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"unicode/utf8"
 
 	"mafia/bot"
 	"mafia/engine"
@@ -143,20 +142,7 @@ func printReport(w io.Writer, p printer, cfg sim.Config, rules engine.Ruleset, r
 		res := mr.res
 		fmt.Fprintln(w)
 		fmt.Fprintln(w, p.T("sim.bots", map[string]any{"Bots": mr.Bots}, 0))
-		rows := []struct {
-			name string
-			n    int
-		}{{p.Team(engine.TeamTown), res.Town}, {p.Team(engine.TeamMafia), res.Mafia},
-			{p.Team(engine.TeamManiac), res.Maniac}, {p.T("sim.draw", nil, 0), res.Draw}}
-		width := 0
-		for _, row := range rows {
-			width = max(width, utf8.RuneCountInString(row.name))
-		}
-		for _, row := range rows {
-			r, lo, hi := res.Rate(row.n)
-			pad := strings.Repeat(" ", width-utf8.RuneCountInString(row.name))
-			fmt.Fprintf(w, "  %s%s  %6.2f%%  [%6.2f%% – %6.2f%%]\n", row.name, pad, 100*r, 100*lo, 100*hi)
-		}
+		printWinRates(w, p, res, false)
 		for _, name := range metricNames {
 			m := mr.Metrics[name]
 			share, norm := p.T("sim.report.none", nil, 0), p.T("sim.report.none", nil, 0)
