@@ -98,13 +98,23 @@ func newTab(t *testing.T, name string, width, height int64) *tab {
 	return tb
 }
 
-// do runs actions with a timeout.
+// do runs actions with a timeout, one by one. A live table draws its parts
+// again with each frame: a node an action found may be gone by the time it
+// acts on it ("Could not find node with given id"), and such an action,
+// which did nothing, is tried again on the node drawn in its place.
 func (tb *tab) do(d time.Duration, steps ...chromedp.Action[chromedp.Void]) {
 	tb.t.Helper()
 	ctx, cancel := context.WithTimeout(tb.ctx, d)
 	defer cancel()
-	if err := chromedp.Do(ctx, steps...); err != nil {
-		tb.t.Fatalf("%s: %v\n%s", tb.name, err, tb.text())
+	for _, step := range steps {
+		err := chromedp.Do(ctx, step)
+		for try := 0; err != nil && strings.Contains(err.Error(), "Could not find node with given id") && try < 5 && ctx.Err() == nil; try++ {
+			time.Sleep(50 * time.Millisecond)
+			err = chromedp.Do(ctx, step)
+		}
+		if err != nil {
+			tb.t.Fatalf("%s: %v\n%s", tb.name, err, tb.text())
+		}
 	}
 }
 

@@ -89,8 +89,10 @@ func TestBrowserThreePeopleAndEightBots(t *testing.T) {
 	}
 	// Night 1: the mafioso writes to the mafia.
 	m.waitJS(5*time.Second, `document.querySelector('#chat-input').dataset.channel === 'mafia' && !document.querySelector('#chat-input').disabled`)
-	m.do(5*time.Second, chromedp.Click(chromedp.CSS(`button[data-key="tab-mafia"]`)),
-		chromedp.SendKeys(chromedp.CSS("#chat-input"), "who tonight?\r"))
+	// The tab is clicked from the page itself: the tabs are drawn again
+	// with every frame, and a node chromedp found may be gone by its click.
+	m.waitJS(5*time.Second, `(() => { const b = document.querySelector('button[data-key="tab-mafia"]'); if (b) b.click(); return !!b; })()`)
+	m.do(5*time.Second, chromedp.SendKeys(chromedp.CSS("#chat-input"), "who tonight?\r"))
 	m.waitJS(5*time.Second, `document.querySelector('#chat-msgs').textContent.includes('who tonight?')`)
 	m.shot("60-three-bots-mafia-chat-360")
 
