@@ -23,28 +23,6 @@ func legalGames() int {
 	return 100000
 }
 
-// randomRules draws every option of docs/rules.md at random (a number:
-// one of its first values, or its default), as the engine's property tests
-// do.
-func randomRules(src *rng.Source) engine.Ruleset {
-	r := engine.DefaultRules()
-	for _, o := range engine.Options {
-		v := ""
-		if o.Values == nil {
-			v = fmt.Sprint(o.Min + src.Intn(min(o.Max-o.Min+1, 11)))
-			if src.Intn(2) == 0 {
-				v, _ = engine.DefaultRules().Get(o.Name)
-			}
-		} else {
-			v = o.Values[src.Intn(len(o.Values))]
-		}
-		if err := r.Set(o.Name, v); err != nil {
-			panic(err)
-		}
-	}
-	return r
-}
-
 // legalGame is one seeded game: its table, rules and mix.
 type legalGame struct {
 	name    string
@@ -59,7 +37,7 @@ func newLegalGame(i int) legalGame {
 	seed := rng.Derive(legalRoot, uint64(i))
 	src := rng.New(seed)
 	lg := legalGame{seed: seed, players: engine.PresetMin + src.Intn(engine.PresetMax-engine.PresetMin+1)}
-	lg.rules = randomRules(&src)
+	lg.rules = engine.RandomRules(&src)
 	levels := bot.Levels()
 	pick := func() bot.Level { l, _ := bot.ParseLevel(levels[src.Intn(len(levels))]); return l }
 	lg.mix = bot.Mix{Town: pick(), Mafia: pick(), Maniac: pick()}

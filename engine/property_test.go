@@ -60,28 +60,6 @@ func randomSetup(src *rng.Source, n int) engine.Setup {
 	}
 }
 
-// randomRules returns a ruleset with every option drawn at random.
-func randomRules(src *rng.Source) engine.Ruleset {
-	r := engine.DefaultRules()
-	for _, o := range engine.Options {
-		v := ""
-		if o.Values == nil {
-			// a number: its first values (foul_limit 0..10, round_limit
-			// 1..11: games that meet the limit), or its default
-			v = fmt.Sprint(o.Min + src.Intn(min(o.Max-o.Min+1, 11)))
-			if src.Intn(2) == 0 {
-				v, _ = engine.DefaultRules().Get(o.Name)
-			}
-		} else {
-			v = o.Values[src.Intn(len(o.Values))]
-		}
-		if err := r.Set(o.Name, v); err != nil {
-			panic(err)
-		}
-	}
-	return r
-}
-
 // propGame watches one game: every accepted command's events, every seat's
 // view after it, and random commands thrown at the live game.
 type propGame struct {
@@ -130,7 +108,7 @@ func newPropGame(t testing.TB, root uint64, i int, stats *propStats) (*propGame,
 	src := rng.New(seed)
 	n := engine.MinSeats + src.Intn(engine.MaxSeats-engine.MinSeats+1)
 	setup := randomSetup(&src, n)
-	rules := randomRules(&src)
+	rules := engine.RandomRules(&src)
 	deal := setup.Deal(seed, nil)
 	g, evs, err := engine.New(rules, deal, seed)
 	if err != nil {
