@@ -12,7 +12,7 @@ import (
 // seeded from the deal's seed: everyone sees a bot's moves, and moves drawn
 // from the deal's seed would let an observer recover it, and the deal.
 func TestBotsDoNotDrawFromTheDealsSeed(t *testing.T) {
-	r := &Room{seats: make([]seatState, 8)}
+	r := &Room{tableState: tableState{seats: make([]seatState, 8)}}
 	r.table.Seed = 0x5eed
 	setup, err := engine.Preset(7)
 	if err != nil {

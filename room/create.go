@@ -87,8 +87,8 @@ func newRoom(cfg Config, t store.Table, set Settings, rules engine.Ruleset, tm T
 	cfg.defaults()
 	r := &Room{
 		id: t.ID, created: t.CreatedAt, cfg: cfg, inbox: make(chan func(), cfg.Inbox), quit: make(chan struct{}), done: make(chan struct{}),
-		table: t, set: set, rules: rules, timings: tm, subs: map[*Sub]struct{}{},
-		seats: make([]seatState, set.Setup.Players()+1),
+		subs:       map[*Sub]struct{}{},
+		tableState: tableState{table: t, set: set, rules: rules, timings: tm, seats: make([]seatState, set.Setup.Players()+1)},
 	}
 	r.frames = make([]*frameBuf, len(r.seats))
 	r.finalTick = -1

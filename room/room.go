@@ -234,7 +234,11 @@ func (s *Sub) Why() engine.Code {
 	return s.why
 }
 
-// Room is one table's actor.
+// Room is one table's actor. Its fields are grouped by what they are for:
+// the actor itself (its inbox, its life, its connections) here, and what
+// the loop owns in the embedded groups below, each with its own type so
+// that a reader sees at once which state a piece of code touches. All of
+// the groups are owned by the room's goroutine (the loop) alone.
 type Room struct {
 	id    string
 	cfg   Config
@@ -247,32 +251,88 @@ type Room struct {
 	life    context.Context
 	endLife context.CancelFunc
 	created time.Time // the table's creation, as stored (it never changes)
+	// expired is set once the table has expired: the stopped room then
+	// refuses with CodeExpired.
+	expired atomic.Bool
 
 	// owned by the loop
+	subs     map[*Sub]struct{}
+	stopping bool
+	endedAt  time.Time
+	// blocked holds the clients ("c" + hash of the id) and addresses ("a"
+	// + key) the host kicked: they may not sit at this table again.
+	blocked map[string]bool
+
+	tableState
+	gameState
+	clockState
+	presenceState
+	botState
+	deliveryState
+}
+
+// tableState is the table as stored and the people at it: what the lobby
+// shows and a restart restores.
+type tableState struct {
 	table    store.Table
 	set      Settings
 	rules    engine.Ruleset
 	timings  Timings
 	seats    []seatState
 	hostSeat engine.Seat
-	game     *engine.Game
-	before   engine.Game // the game before the command being applied (see apply)
-	log      []engine.Event
-	step     int // index in log of the event that began the current step
-	deadline time.Time
-	left     time.Duration
-	paused   bool
-	timers   []Timer // the current step's (stopTimers)
-	retry    Timer   // the step's end, tried again while the store fails (timeout)
-	subs     map[*Sub]struct{}
-	bots     []bot.Bot
-	// botTable shows each observing bot what its seat sees of every event
-	// (bot.Table.Show), from the deal on (a resumed game replays its log).
-	botTable *bot.Table
-	view     engine.View
+}
+
+// gameState is the game once it is dealt: the engine's game, its log, and
+// what is derived from them.
+type gameState struct {
+	game   *engine.Game
+	before engine.Game // the game before the command being applied (see apply)
+	log    []engine.Event
+	view   engine.View
 	// viewRules are the game's rules as every view carries them, converted
 	// once when the game is made (see setGame).
 	viewRules wire.Rules
+}
+
+// clockState is the current step's clock (clock.go, timers.go).
+type clockState struct {
+	step     int // index in log of the event that began the current step
+	deadline time.Time
+	left     time.Duration
+	// paused is set when the clock is stopped: by the host (hostPaused),
+	// because nobody is at the table (frozen), or both.
+	paused, hostPaused, frozen bool
+	timers                     []Timer // the current step's (stopTimers)
+	retry                      Timer   // the step's end, tried again while the store fails (timeout)
+}
+
+// presenceState is the room's watch on who is at the table (presence.go).
+type presenceState struct {
+	// persons counts the connections of people (the host's, the seats');
+	// presenceGen changes whenever someone comes or the watch restarts, so
+	// that a stale freeze or expiry does nothing.
+	persons, presenceGen int
+	// absence is the pending freeze or expiry of a table nobody is at, and
+	// linger the pending stop of an ended or frozen room nobody is
+	// connected to: one of each at a time, each replaced (stopped) when
+	// the count starts again, so that comings and goings leave no timers
+	// behind.
+	absence, linger Timer
+}
+
+// botState is the server's bots at the table (bots.go).
+type botState struct {
+	bots []bot.Bot
+	// botTable shows each observing bot what its seat sees of every event
+	// (bot.Table.Show), from the deal on (a resumed game replays its log).
+	botTable  *bot.Table
+	botDone   engine.SeatSet // bots done with the current step
+	botQueued engine.SeatSet // bots with a turn scheduled (bot delay)
+}
+
+// deliveryState is what the room has sent to whom, and the memory it
+// reuses to build frames (broadcast.go, night.go, welcome.go, chatlog.go).
+type deliveryState struct {
 	// scratch, wview and wevents are reused by every message (see message).
 	scratch wire.ViewScratch
 	wview   wire.View
@@ -283,47 +343,24 @@ type Room struct {
 	// count it): at night, events only some seats may see wait in
 	// log[sent:] for the next tick.
 	sent int
+	seqs []int // events each seat (0: spectators) has been sent
 	// floor is the least length of the current step's seat frames (see
 	// deliver): what the step's private events add fits under it.
 	floor int
+	// finalTick is the step whose last night tick (at its deadline) has
+	// been sent (-1: none).
+	finalTick int
 	// mafiaLines are the mafia's chat lines waiting for a night tick.
 	mafiaLines []mafiaLine
 	// chatLog is the chat kept for connections that come later (chatlog.go).
 	chatLog []chatLine
-	// finalTick is the step whose last night tick (at its deadline) has
-	// been sent (-1: none).
-	finalTick int
 	// welcomes caches the length of the welcomes from a log position (see
 	// welcomeLen), while welcomeKey holds.
 	welcomes   map[int]int
 	welcomeKey welcomeKey
-	stopping   bool
-	endedAt    time.Time
-	botDone    engine.SeatSet // bots done with the current step
-	botQueued  engine.SeatSet // bots with a turn scheduled (bot delay)
-	seqs       []int          // events each seat (0: spectators) has been sent
 	// lobbyDirty: a connection was dropped while sending; the lobby (who is
 	// connected) goes out once the current request is done.
 	lobbyDirty bool
-	// paused (above) is set when the clock is stopped: by the host
-	// (hostPaused), because nobody is at the table (frozen), or both.
-	// persons counts the connections of people (the host's, the seats');
-	// presenceGen changes whenever someone comes or the watch restarts, so
-	// that a stale freeze or expiry does nothing (presence.go).
-	hostPaused, frozen   bool
-	persons, presenceGen int
-	// absence is the pending freeze or expiry of a table nobody is at, and
-	// linger the pending stop of an ended or frozen room nobody is
-	// connected to: one of each at a time, each replaced (stopped) when
-	// the count starts again, so that comings and goings leave no timers
-	// behind.
-	absence, linger Timer
-	// expired is set once the table has expired: the stopped room then
-	// refuses with CodeExpired.
-	expired atomic.Bool
-	// blocked holds the clients ("c" + hash of the id) and addresses ("a"
-	// + key) the host kicked: they may not sit at this table again.
-	blocked map[string]bool
 }
 
 type seatState struct {
