@@ -103,6 +103,16 @@ func (r *Room) Detach(sub *Sub) {
 
 // Submit queues a client's message; the answer is queued for sub as a
 // Reply. It fails at once with CodeBusy when the room's inbox is full.
+//
+// A ping goes through the inbox like any message, and its pong is queued
+// after the answers to everything the connection sent before it. That is
+// on purpose, though a pong needs nothing of the room: a pong answered by
+// the connection would come back sooner than the answer to a night's
+// chat line or move, so the time from a frame to its answer would tell an
+// observer of the wire who acts at night (docs/protocol.md, "Frame
+// lengths"); and clients use a pong as "everything before it is done". Its
+// inbox slot is bounded by the connection's rate of frames, as every
+// frame's is.
 func (r *Room) Submit(sub *Sub, m wire.ClientMessage, received time.Time) error {
 	return r.post(func() {
 		if sub.dead {
