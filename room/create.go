@@ -174,7 +174,7 @@ func Resume(cfg Config, t store.Table, seats []store.Seat, log []engine.Event, c
 		r.markSent(len(log)) // whatever waited for a tick reaches each seat in its welcome
 		if from := r.table.Status; r.repairStatus() {
 			r.cfg.Log.Warn("table status repaired from its log", "from", string(from), "to", string(r.table.Status))
-			r.saveTable()
+			r.persist(r.tableWrite())
 		}
 		r.initBots()
 		r.step = lastStepStart(log)

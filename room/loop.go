@@ -25,6 +25,10 @@ func (r *Room) run() {
 		r.stopTimers()
 		stopTimer(&r.absence)
 		stopTimer(&r.linger)
+		stopTimer(&r.rewrite)
+		if len(r.unsaved) > 0 && !r.flushUnsaved() {
+			r.cfg.Log.Error("room stopped with store writes that never committed", "writes", len(r.unsaved))
+		}
 		for s := range r.subs {
 			r.drop(s, r.stoppedCode())
 		}
@@ -295,13 +299,13 @@ func (r *Room) afterEvents(first int, clk store.Clock, newStep bool) {
 	}
 }
 
-func (r *Room) saveTable() {
+// saveTable writes the table (status, seed, winner, config) to the store.
+// It is only used by background transitions, through persist.
+func (r *Room) saveTable() error {
 	r.table.UpdatedAt = r.cfg.Clock.Now()
 	ctx, cancel := r.ctx()
 	defer cancel()
-	if err := r.cfg.Store.UpdateTable(ctx, r.table); err != nil {
-		r.cfg.Log.Error("update table", "err", err)
-	}
+	return r.cfg.Store.UpdateTable(ctx, r.table)
 }
 
 func isVote(p engine.Phase) bool {

@@ -118,8 +118,7 @@ func (r *Room) freeze() {
 	r.stopTimers()
 	r.botQueued = 0 // their turns were timers: unfreezing schedules them again
 	r.table.Status = store.StatusFrozen
-	r.saveTable()
-	r.saveClock()
+	r.persist(r.tableWrite(), r.clockWrite())
 	r.cfg.Log.Info("no one at the table: the game is frozen", "left", r.left)
 	if r.cfg.Metrics.GameFrozen != nil {
 		r.cfg.Metrics.GameFrozen()
@@ -138,9 +137,8 @@ func (r *Room) unfreeze() {
 		r.paused = false
 		r.schedule(r.left)
 	}
-	r.saveClock()
 	r.table.Status = store.StatusPlaying
-	r.saveTable()
+	r.persist(r.clockWrite(), r.tableWrite())
 	if r.cfg.Metrics.GameThawed != nil {
 		r.cfg.Metrics.GameThawed()
 	}
@@ -151,7 +149,7 @@ func (r *Room) unfreeze() {
 // connection (spectators') closed, the room stopped.
 func (r *Room) expire() {
 	r.table.Status = store.StatusExpired
-	r.saveTable()
+	r.persist(r.tableWrite())
 	r.expired.Store(true)
 	r.cfg.Log.Info("a lobby nobody is at has expired")
 	for sub := range r.subs {

@@ -367,3 +367,46 @@ func checkExpired(t *testing.T, f *fixture) {
 		t.Errorf("a resume: %v", err)
 	}
 }
+
+// TestAFreezeTheStoreCannotWriteIsStoredOnceItCan: a freeze is nobody's
+// request, so a store that cannot write it has nobody to refuse; the
+// freeze's writes are kept and tried again, in order, and once the store
+// writes again the table is stored frozen with the time that was left, as
+// a restart must find it.
+func TestAFreezeTheStoreCannotWriteIsStoredOnceItCan(t *testing.T) {
+	a := newAbandoned(t)
+	f := a.f
+	a.leave()
+	f.ticks(room.DefaultFreezeAfter - tick)
+	readOnly := func(on bool) {
+		t.Helper()
+		if err := f.db.SetReadOnly(bg(), on); err != nil {
+			t.Fatal(err)
+		}
+	}
+	readOnly(true)
+	a.watch.drain()
+	f.advance(tick)
+	a.watch.drain()
+	left := a.leftNow() // what the step had left when it froze
+	if l := f.r.Lobby(); !l.Paused || l.PauseReason != "no_players" {
+		t.Fatalf("the game did not freeze: paused %v %q", l.Paused, l.PauseReason)
+	}
+	if tb, _ := f.storedTable(); tb.Status != store.StatusPlaying {
+		t.Fatalf("a read-only store holds the status %q", tb.Status)
+	}
+	for i := 0; i < 5; i++ { // the store stays read-only for a while
+		f.advance(time.Second)
+	}
+	if tb, _ := f.storedTable(); tb.Status != store.StatusPlaying {
+		t.Fatalf("a read-only store holds the status %q", tb.Status)
+	}
+	readOnly(false)
+	f.advance(time.Second)
+	a.checkFrozen(t, left, false)
+
+	s := f.crash(f.clk.Now())
+	f.restart(s, f.clk.Now().Add(time.Hour))
+	a.watch = f.attach("")
+	a.checkFrozen(t, left, false)
+}

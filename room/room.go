@@ -262,6 +262,10 @@ type Room struct {
 	// blocked holds the clients ("c" + hash of the id) and addresses ("a"
 	// + key) the host kicked: they may not sit at this table again.
 	blocked map[string]bool
+	// unsaved are a background transition's store writes that failed, to
+	// be tried again in order (rewrite is the timer); see persist.go.
+	unsaved []write
+	rewrite Timer
 
 	tableState
 	gameState
