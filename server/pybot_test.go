@@ -1,0 +1,41 @@
+package server
+
+import (
+	"context"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestThePythonExampleBotPlaysAWholeGame runs docs/examples/pybot (the bot
+// docs/bots.md presents, written from the docs alone) against a real server
+// on loopback: it creates a table of seven, fills it with the server's bots,
+// starts it and plays it to the end, talking in statements on its floor.
+// Where python3 is not installed the test says so and skips: the example
+// is for bot authors, and the server's own tests do not depend on it.
+func TestThePythonExampleBotPlaysAWholeGame(t *testing.T) {
+	py, err := exec.LookPath("python3")
+	if err != nil {
+		t.Skip("python3 is not installed: the Python example bot is not run")
+	}
+	ts := startServer(t, "")
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	script := filepath.Join("..", "docs", "examples", "pybot", "mafiabot.py")
+	cmd := exec.CommandContext(ctx, py, script, "--server", ts.http.URL, "--create", "--players", "7", "--seed", "1", "--lang", "ka")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("the Python bot failed: %v\n%s", err, out)
+	}
+	text := string(out)
+	for _, want := range []string{"created table ", "seat 1 at table ", "game over: "} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the Python bot's output lacks %q:\n%s", want, text)
+		}
+	}
+	if strings.Contains(text, "refused (request") {
+		t.Errorf("the server refused a request of the Python bot:\n%s", text)
+	}
+}
