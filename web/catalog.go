@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 
+	"mafia/internal/static"
 	"mafia/locale"
 )
 
@@ -17,17 +18,17 @@ type catalogJSON struct {
 
 var (
 	catalogsOnce sync.Once
-	catalogs     map[locale.Lang]*asset
+	catalogs     map[locale.Lang]*static.File
 )
 
 func loadCatalogs() {
-	catalogs = map[locale.Lang]*asset{}
+	catalogs = map[locale.Lang]*static.File{}
 	for _, l := range locale.Langs() {
 		b, err := json.Marshal(catalogJSON{Lang: string(l), Messages: locale.Messages(l)})
 		if err != nil {
 			panic("web: " + err.Error())
 		}
-		catalogs[l] = newAsset(b, "application/json; charset=utf-8")
+		catalogs[l] = static.NewFile(b, "application/json; charset=utf-8")
 	}
 }
 
@@ -51,6 +52,6 @@ func CatalogHandler() http.Handler {
 			_, _ = w.Write([]byte(`{"error":{"code":"not_found","message":"no such language"}}` + "\n"))
 			return
 		}
-		catalogs[l].serve(w, r, "no-cache")
+		catalogs[l].Serve(w, r, "no-cache")
 	})
 }

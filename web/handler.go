@@ -2,6 +2,7 @@ package web
 
 import (
 	"bytes"
+	"embed"
 	"encoding/json"
 	"html/template"
 	"net/http"
@@ -24,7 +25,7 @@ func Handler() http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /{$}", serveIndex)
 	mux.HandleFunc("GET /t/{id}", serveIndex)
-	mux.HandleFunc("GET /static/{ver}/{path...}", serveStatic)
+	mux.Handle("GET /static/{ver}/{path...}", files)
 	mux.HandleFunc("GET /favicon.ico", func(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, "/static/"+Version()+"/icon.svg", http.StatusMovedPermanently)
 	})
@@ -39,6 +40,11 @@ type page struct {
 	Boot    template.JS
 }
 
+// The page's template: it names the version of the files it loads.
+//
+//go:embed templates/index.html
+var templateFS embed.FS
+
 var (
 	indexOnce sync.Once
 	indexTmpl *template.Template
@@ -46,7 +52,7 @@ var (
 )
 
 func loadIndex() {
-	indexTmpl = template.Must(template.ParseFS(staticFS, "static/index.html"))
+	indexTmpl = template.Must(template.ParseFS(templateFS, "templates/index.html"))
 	b, err := json.Marshal(bootData())
 	if err != nil {
 		panic("web: " + err.Error())

@@ -2,9 +2,7 @@ package web
 
 import (
 	"bytes"
-	"compress/gzip"
 	"encoding/json"
-	"io"
 	"io/fs"
 	"net/http"
 	"net/http/httptest"
@@ -109,7 +107,10 @@ func TestThePageStartsInTheBrowsersLanguageElseGeorgian(t *testing.T) {
 	}
 }
 
-func TestStaticFilesAreCachedByVersion(t *testing.T) {
+// TestThePagesFilesAreServedByVersion checks that the page's files are
+// mounted at /static/<version>/ (package static pins the caching, ETags and
+// gzip), and that its template is no file of them.
+func TestThePagesFilesAreServedByVersion(t *testing.T) {
 	h := Handler()
 	path := "/static/" + Version() + "/js/main.js"
 	w := get(t, h, path, nil)
@@ -126,32 +127,16 @@ func TestStaticFilesAreCachedByVersion(t *testing.T) {
 	if !bytes.Equal(w.Body.Bytes(), want) {
 		t.Error("the body is not the embedded file")
 	}
-	etag := w.Header().Get("ETag")
-	if w := get(t, h, path, map[string]string{"If-None-Match": etag}); w.Code != http.StatusNotModified {
-		t.Errorf("If-None-Match: %d, want 304", w.Code)
-	}
-	w = get(t, h, path, map[string]string{"Accept-Encoding": "br, gzip"})
-	if w.Header().Get("Content-Encoding") != "gzip" {
-		t.Fatalf("Accept-Encoding gzip: Content-Encoding %q", w.Header().Get("Content-Encoding"))
-	}
-	zr, err := gzip.NewReader(w.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	got, _ := io.ReadAll(zr)
-	if !bytes.Equal(got, want) {
-		t.Error("the gzipped body is not the file")
-	}
-	if w := get(t, h, path, map[string]string{"Accept-Encoding": "gzip;q=0"}); w.Header().Get("Content-Encoding") != "" {
-		t.Error("gzip;q=0 still gets gzip")
-	}
 	if w := get(t, h, "/static/0ld/app.css", nil); w.Code != http.StatusOK || w.Header().Get("Cache-Control") != "no-cache" {
 		t.Errorf("an old version's path: %d %q, want 200 and no-cache", w.Code, w.Header().Get("Cache-Control"))
 	}
-	for _, p := range []string{"/static/" + Version() + "/index.html", "/static/" + Version() + "/js/nope.js"} {
+	for _, p := range []string{"/static/" + Version() + "/index.html", "/static/" + Version() + "/templates/index.html", "/static/" + Version() + "/js/nope.js"} {
 		if w := get(t, h, p, nil); w.Code != http.StatusNotFound {
 			t.Errorf("GET %s: %d, want 404", p, w.Code)
 		}
+	}
+	if w := get(t, h, "/favicon.ico", nil); w.Code != http.StatusMovedPermanently || w.Header().Get("Location") != "/static/"+Version()+"/icon.svg" {
+		t.Errorf("/favicon.ico: %d to %q", w.Code, w.Header().Get("Location"))
 	}
 }
 
