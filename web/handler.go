@@ -18,18 +18,19 @@ import (
 	"mafia/room"
 )
 
-// Handler serves the browser client: the page at / and at every invite link
-// /t/{id} (the page opens the table itself), and its files under
-// /static/<version>/. Mount it for "GET /" and "GET /t/{id}".
-func Handler() http.Handler {
-	mux := http.NewServeMux()
+// Mount adds the browser client's routes to mux, beside the server's API
+// and the host's assistant (internal/site composes the three): the page at
+// / and at every invite link /t/{id} (the page opens the table itself), its
+// files under /static/<version>/ and /favicon.ico, and the message
+// catalogs at /api/i18n/{lang} (catalog.go).
+func Mount(mux *http.ServeMux) {
 	mux.HandleFunc("GET /{$}", serveIndex)
 	mux.HandleFunc("GET /t/{id}", serveIndex)
 	mux.Handle("GET /static/{ver}/{path...}", files)
 	mux.HandleFunc("GET /favicon.ico", func(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, "/static/"+Version()+"/icon.svg", http.StatusMovedPermanently)
 	})
-	return mux
+	mux.HandleFunc("GET /api/i18n/{lang}", serveCatalog)
 }
 
 // page is the data of the page's template.

@@ -26,8 +26,16 @@ func get(t *testing.T, h http.Handler, path string, header map[string]string) *h
 	return w
 }
 
+// handler is a mux with the browser client's routes alone, as Mount adds
+// them beside the server's.
+func handler() http.Handler {
+	mux := http.NewServeMux()
+	Mount(mux)
+	return mux
+}
+
 func TestThePageIsServedAtTheRootAndAtEveryInviteLink(t *testing.T) {
-	h := Handler()
+	h := handler()
 	for _, path := range []string{"/", "/t/0123456789abcdef"} {
 		w := get(t, h, path, nil)
 		if w.Code != http.StatusOK {
@@ -53,7 +61,7 @@ func TestThePageIsServedAtTheRootAndAtEveryInviteLink(t *testing.T) {
 }
 
 func TestTheBootDataNamesTheRulebook(t *testing.T) {
-	w := get(t, Handler(), "/", nil)
+	w := get(t, handler(), "/", nil)
 	m := regexp.MustCompile(`(?s)<script type="application/json" id="boot">(.*?)</script>`).FindStringSubmatch(w.Body.String())
 	if m == nil {
 		t.Fatal("no boot data in the page")
@@ -84,7 +92,7 @@ func TestTheBootDataNamesTheRulebook(t *testing.T) {
 }
 
 func TestThePageStartsInTheBrowsersLanguageElseGeorgian(t *testing.T) {
-	h := Handler()
+	h := handler()
 	for _, c := range []struct {
 		header map[string]string
 		lang   string
@@ -111,7 +119,7 @@ func TestThePageStartsInTheBrowsersLanguageElseGeorgian(t *testing.T) {
 // mounted at /static/<version>/ (package static pins the caching, ETags and
 // gzip), and that its template is no file of them.
 func TestThePagesFilesAreServedByVersion(t *testing.T) {
-	h := Handler()
+	h := handler()
 	path := "/static/" + Version() + "/js/main.js"
 	w := get(t, h, path, nil)
 	if w.Code != http.StatusOK {
@@ -141,8 +149,7 @@ func TestThePagesFilesAreServedByVersion(t *testing.T) {
 }
 
 func TestTheCatalogsAreServedAsJSON(t *testing.T) {
-	mux := http.NewServeMux()
-	mux.Handle("GET /api/i18n/{lang}", CatalogHandler())
+	mux := handler()
 	for _, l := range locale.Langs() {
 		w := get(t, mux, "/api/i18n/"+string(l), nil)
 		if w.Code != http.StatusOK {
@@ -251,7 +258,7 @@ func TestEveryMessageThePageBuildsIsInTheCatalogs(t *testing.T) {
 }
 
 func TestTheInvitesQRCodeIsOnlyOfAnInviteLink(t *testing.T) {
-	h := Handler()
+	h := handler()
 	ok := get(t, h, "/t/5f71e455a543935b?qr="+url.QueryEscape("https://mafia.example"), nil)
 	if ok.Code != http.StatusOK || ok.Header().Get("Content-Type") != "image/svg+xml" || !strings.HasPrefix(ok.Body.String(), "<svg") {
 		t.Fatalf("the QR code of an invite: %d %q %.40q", ok.Code, ok.Header().Get("Content-Type"), ok.Body.String())
