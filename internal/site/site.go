@@ -15,6 +15,7 @@ import (
 	"net/http"
 
 	"mafia/assist"
+	"mafia/room"
 	"mafia/server"
 	"mafia/web"
 )
@@ -27,7 +28,7 @@ import (
 func Handler(srv *server.Server, host *assist.Handler) http.Handler {
 	mux := http.NewServeMux()
 	mux.Handle("/", srv.Handler())
-	web.Mount(mux)
+	web.Mount(mux, web.Config{Timings: room.DefaultTimings().Millis()})
 	mux.Handle("/host/", host)
 	mux.Handle("/host", host)
 	return mux

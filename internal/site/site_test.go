@@ -4,14 +4,18 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"maps"
 	"net"
 	"net/http"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
 	"mafia/assist"
 	"mafia/internal/site"
+	"mafia/locale"
+	"mafia/room"
 	"mafia/server"
 	"mafia/store/sqlite"
 	"mafia/web"
@@ -106,6 +110,39 @@ func TestEachPartAnswersItsOwnPaths(t *testing.T) {
 		}
 		if c.header != "" && !strings.Contains(res.Header.Get(c.header), c.has) {
 			t.Errorf("%s: GET %s: %s %q, want it to hold %q", c.name, c.path, c.header, res.Header.Get(c.header), c.has)
+		}
+	}
+}
+
+// TestThePageStartsFromTheRoomsDefaultClocks: the create form of the page
+// mafia serve mounts starts from the clocks a table gets when it names
+// none (room.DefaultTimings, docs/rules.md's), each with its name in every
+// catalog.
+func TestThePageStartsFromTheRoomsDefaultClocks(t *testing.T) {
+	base := start(t)
+	_, page := fetch(t, "GET", base+"/", "")
+	m := regexp.MustCompile(`(?s)<script type="application/json" id="boot">(.*?)</script>`).FindStringSubmatch(page)
+	if m == nil {
+		t.Fatal("no boot data in the page")
+	}
+	var boot struct {
+		Timings map[string]int64 `json:"timings_ms"`
+	}
+	if err := json.Unmarshal([]byte(m[1]), &boot); err != nil {
+		t.Fatal(err)
+	}
+	want := room.DefaultTimings().Millis()
+	if !maps.Equal(boot.Timings, want) {
+		t.Errorf("the page's clocks are %v, the room's %v", boot.Timings, want)
+	}
+	if want["speech"] != 60000 || want["night"] != 45000 {
+		t.Errorf("the room's clocks %v, not docs/rules.md's", want)
+	}
+	for _, l := range locale.Langs() {
+		for k := range want {
+			if locale.Messages(l)["web.timing."+k] == nil {
+				t.Errorf("%s lacks web.timing.%s", l, k)
+			}
 		}
 	}
 }
