@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"sync"
 
+	"mafia/internal/sharedjs"
 	"mafia/internal/static"
 	"mafia/locale"
 )
@@ -21,10 +22,12 @@ var staticFS embed.FS
 //go:embed templates/*.html
 var templateFS embed.FS
 
-// files are the page's files, served under /host/static/<version>/
-// (package static: a new build is never mixed with a phone's cached
-// files; the engine module, stored gzipped, is served as engine.wasm).
-var files = static.New(staticFS, "static")
+// files are the page's files, with the modules it shares with the browser
+// client (sharedjs: js/dom.js, js/i18n.js), served under
+// /host/static/<version>/ (package static: a new build is never mixed with
+// a phone's cached files; the engine module, stored gzipped, is served as
+// engine.wasm).
+var files = static.New(staticFS, "static").Include(sharedjs.FS, ".", "js")
 
 // Version names the files' contents: pages load /host/static/<version>/...,
 // so a new build is never mixed with a phone's cached files.

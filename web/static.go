@@ -3,6 +3,7 @@ package web
 import (
 	"embed"
 
+	"mafia/internal/sharedjs"
 	"mafia/internal/static"
 )
 
@@ -12,9 +13,11 @@ import (
 //go:embed static
 var staticFS embed.FS
 
-// files are the page's files, served under /static/<version>/ (package
-// static: a new build is never mixed with files a browser has cached).
-var files = static.New(staticFS, "static")
+// files are the page's files, with the modules it shares with the host's
+// assistant (sharedjs: js/dom.js, js/i18n.js), served under
+// /static/<version>/ (package static: a new build is never mixed with files
+// a browser has cached).
+var files = static.New(staticFS, "static").Include(sharedjs.FS, ".", "js")
 
 // Version returns the hash of the page's files that names this build's
 // static path (/static/<version>/).
