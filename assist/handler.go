@@ -85,7 +85,7 @@ func (h *Handler) routes() {
 	m.HandleFunc("GET /host", func(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, "/host/", http.StatusMovedPermanently)
 	})
-	m.HandleFunc("GET /host/static/{ver}/{path...}", serveStatic)
+	m.Handle("GET /host/static/{ver}/{path...}", files)
 	m.HandleFunc("GET /host/sw.js", serveWorker)
 	m.HandleFunc("GET /host/card/{id}/{seat}", h.serveCardPage)
 	m.HandleFunc("GET /host/games/{id}", h.servePrint)

@@ -2,26 +2,19 @@ package assist
 
 import (
 	"bytes"
-	"compress/gzip"
-	"crypto/sha256"
 	"embed"
-	"encoding/hex"
 	"html/template"
-	"io"
-	"io/fs"
-	"mime"
 	"net/http"
-	"path"
-	"sort"
 	"strconv"
-	"strings"
 	"sync"
 
+	"mafia/internal/sharedjs"
+	"mafia/internal/static"
 	"mafia/locale"
 )
 
 // The page's files: HTML templates in templates/, scripts, styles and the
-// engine module (committed by `go generate`) in static/.
+// engine module (committed by `go generate`, gzipped) in static/.
 //
 //go:embed static
 var staticFS embed.FS
@@ -29,85 +22,16 @@ var staticFS embed.FS
 //go:embed templates/*.html
 var templateFS embed.FS
 
-var (
-	versionOnce sync.Once
-	version     string
-)
+// files are the page's files, with the modules it shares with the browser
+// client (sharedjs: js/dom.js, js/i18n.js), served under
+// /host/static/<version>/ (package static: a new build is never mixed with
+// a phone's cached files; the engine module, stored gzipped, is served as
+// engine.wasm).
+var files = static.New(staticFS, "static").Include(sharedjs.FS, ".", "js")
 
 // Version names the files' contents: pages load /host/static/<version>/...,
 // so a new build is never mixed with a phone's cached files.
-func Version() string {
-	versionOnce.Do(func() {
-		h := sha256.New()
-		var names []string
-		_ = fs.WalkDir(staticFS, "static", func(p string, d fs.DirEntry, err error) error {
-			if err == nil && !d.IsDir() {
-				names = append(names, p)
-			}
-			return nil
-		})
-		sort.Strings(names)
-		for _, n := range names {
-			b, _ := staticFS.ReadFile(n)
-			h.Write([]byte(n))
-			h.Write(b)
-		}
-		version = hex.EncodeToString(h.Sum(nil))[:12]
-	})
-	return version
-}
-
-// serveStatic serves a file of static/. The engine module is stored
-// gzipped: it is sent as is to a browser that accepts gzip, unpacked for one
-// that does not.
-func serveStatic(w http.ResponseWriter, r *http.Request) {
-	p := path.Clean(r.PathValue("path"))
-	if strings.HasPrefix(p, ".") || strings.Contains(p, "..") {
-		http.NotFound(w, r)
-		return
-	}
-	hd := w.Header()
-	if r.PathValue("ver") == Version() {
-		hd.Set("Cache-Control", "public, max-age=31536000, immutable")
-	} else {
-		hd.Set("Cache-Control", "no-cache")
-	}
-	hd.Set("X-Content-Type-Options", "nosniff")
-	if p == "engine.wasm" {
-		gz, err := staticFS.ReadFile("static/engine.wasm.gz")
-		if err != nil {
-			http.NotFound(w, r)
-			return
-		}
-		hd.Set("Content-Type", "application/wasm")
-		hd.Set("Vary", "Accept-Encoding")
-		if strings.Contains(r.Header.Get("Accept-Encoding"), "gzip") {
-			hd.Set("Content-Encoding", "gzip")
-			hd.Set("Content-Length", strconv.Itoa(len(gz)))
-			_, _ = w.Write(gz)
-			return
-		}
-		zr, err := gzip.NewReader(bytes.NewReader(gz))
-		if err != nil {
-			http.Error(w, err.Error(), http.StatusInternalServerError)
-			return
-		}
-		_, _ = io.Copy(w, zr)
-		return
-	}
-	b, err := staticFS.ReadFile("static/" + p)
-	if err != nil {
-		http.NotFound(w, r)
-		return
-	}
-	ct := mime.TypeByExtension(path.Ext(p))
-	if ct == "" {
-		ct = "application/octet-stream"
-	}
-	hd.Set("Content-Type", ct)
-	hd.Set("Content-Length", strconv.Itoa(len(b)))
-	_, _ = w.Write(b)
-}
+func Version() string { return files.Version() }
 
 var (
 	tmplOnce sync.Once

@@ -3,11 +3,9 @@ package assist
 import (
 	"bytes"
 	"encoding/json"
-	"io/fs"
 	"net/http"
 	"sort"
 	"strconv"
-	"strings"
 	"sync"
 )
 
@@ -30,20 +28,13 @@ var (
 // out: those pages need the server.
 func OfflineFiles() []string {
 	var out []string
-	_ = fs.WalkDir(staticFS, "static", func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return nil
-		}
-		name := strings.TrimPrefix(p, "static/")
+	for _, name := range files.Names() {
 		switch name {
-		case "sw.js", "engine.sum", "print.css", "js/print.js", "js/card.js":
-			return nil
-		case "engine.wasm.gz":
-			name = "engine.wasm" // served unpacked or gzipped, as the browser accepts
+		case "sw.js", "engine.sum", "engine.wasm.gz", "print.css", "js/print.js", "js/card.js":
+			continue // engine.wasm is kept: served unpacked or gzipped, as the browser accepts
 		}
 		out = append(out, "/host/static/"+Version()+"/"+name)
-		return nil
-	})
+	}
 	sort.Strings(out)
 	return out
 }

@@ -20,6 +20,7 @@ import (
 	"mafia/assist"
 	"mafia/client"
 	"mafia/internal/httpguard"
+	"mafia/internal/site"
 	"mafia/locale"
 	"mafia/rng"
 	"mafia/server"
@@ -71,12 +72,8 @@ func start(t *testing.T, tune func(*server.Config)) *target {
 	if err != nil {
 		t.Fatal(err)
 	}
-	mux := http.NewServeMux()
 	host := assist.New(assist.Config{Store: db, Guard: cfg.Guard})
-	mux.Handle("/host/", host)
-	mux.Handle("/host", host)
-	mux.Handle("/", srv.Handler())
-	hs := srv.HTTPServer(mux)
+	hs := srv.HTTPServer(site.Handler(srv, host))
 	go hs.Serve(srv.Listener(ln))
 	oln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {

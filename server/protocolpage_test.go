@@ -97,13 +97,14 @@ func TestProtocolPage_QuirksAreAsDocumented(t *testing.T) {
 	ctx := within(t, 60*time.Second)
 
 	t.Run("invite is the browser's page", func(t *testing.T) {
+		// The page itself is the browser client's, mounted beside the
+		// server (internal/site's tests fetch it).
 		created, err := ts.api.Create(ctx, client.CreateRequest{Name: "inv", Players: 5})
 		if err != nil {
 			t.Fatal(err)
 		}
-		status, hdr, body := apiCall(ctx, t, ts.api.Base, "GET", created.Invite, "", "", "")
-		if created.Invite != "/t/"+created.Table || status != 200 || !strings.HasPrefix(hdr.Get("Content-Type"), "text/html") {
-			t.Errorf("invite %q answers %d %s (%.80s), want /t/%s and the web client's page", created.Invite, status, hdr.Get("Content-Type"), body, created.Table)
+		if created.Invite != "/t/"+created.Table {
+			t.Errorf("invite %q, want /t/%s, the web client's page of the table", created.Invite, created.Table)
 		}
 	})
 

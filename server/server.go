@@ -16,7 +16,6 @@ import (
 	"mafia/internal/lograte"
 	"mafia/room"
 	"mafia/store"
-	"mafia/web"
 )
 
 // Config is what a server needs.
@@ -324,7 +323,8 @@ func (s *Server) Close() {
 func (s *Server) Caps() (tcp, ws int) { return s.cfg.Limits.MaxTCP, s.cfg.Limits.MaxConns }
 
 // Handler returns the server's public HTTP handler: the lobby API, the
-// WebSockets, health and the browser client.
+// WebSockets and health; any other path is 404. The binary mounts it beside
+// the browser client and the host's assistant (internal/site).
 func (s *Server) Handler() http.Handler { return s.mux }
 
 func (s *Server) routes() {
@@ -339,10 +339,6 @@ func (s *Server) routes() {
 	s.mux.HandleFunc("GET /api/tables/{id}/ws", s.serveWS)
 	s.mux.HandleFunc("GET /api/tables/{id}/log", s.tableLog)
 	s.mux.HandleFunc("GET /api/tables/{id}/record", s.tableRecord)
-	// The browser client (package web): the page, its files, its catalogs.
-	s.mux.Handle("GET /", web.Handler())
-	s.mux.Handle("GET /t/{id}", web.Handler())
-	s.mux.Handle("GET /api/i18n/{lang}", web.CatalogHandler())
 }
 
 // Kinds are the kinds of the server's own codes (engine.Kind).

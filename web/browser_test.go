@@ -12,8 +12,10 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"mafia/assist"
 	"mafia/engine"
 	"mafia/internal/browsertest"
+	"mafia/internal/site"
 	"mafia/locale"
 	"mafia/server"
 	"mafia/store/sqlite"
@@ -226,7 +228,9 @@ func startServerWith(t *testing.T, edit func(*server.Config)) *testServer {
 	if _, err := srv.Resume(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	hs := httptest.NewServer(srv.Handler())
+	// The page beside the server's API (and the assistant), as mafia serve
+	// mounts them.
+	hs := httptest.NewServer(site.Handler(srv, assist.New(assist.Config{Store: db})))
 	t.Cleanup(func() {
 		hs.CloseClientConnections()
 		hs.Close()

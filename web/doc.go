@@ -2,7 +2,8 @@
 // embedded in the binary (no build step, nothing fetched from elsewhere),
 // served by `mafia serve` at / and at the invite links /t/{id}.
 //
-// Handler serves the page and its files; CatalogHandler serves the message
+// Mount adds its routes to the public mux beside the server's API and the
+// host's assistant (internal/site): the page and its files, and the message
 // catalogs of package locale as JSON (GET /api/i18n/{lang}), so that every
 // string the page shows comes from the same catalogs as the server's
 // sentences. The page narrates the game's events itself from the catalog's

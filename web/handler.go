@@ -2,6 +2,7 @@ package web
 
 import (
 	"bytes"
+	"embed"
 	"encoding/json"
 	"html/template"
 	"net/http"
@@ -14,21 +15,34 @@ import (
 	"mafia/internal/qrsvg"
 	"mafia/locale"
 	"mafia/locale/negotiate"
-	"mafia/room"
 )
 
-// Handler serves the browser client: the page at / and at every invite link
-// /t/{id} (the page opens the table itself), and its files under
-// /static/<version>/. Mount it for "GET /" and "GET /t/{id}".
-func Handler() http.Handler {
-	mux := http.NewServeMux()
-	mux.HandleFunc("GET /{$}", serveIndex)
-	mux.HandleFunc("GET /t/{id}", serveIndex)
-	mux.HandleFunc("GET /static/{ver}/{path...}", serveStatic)
+// Config is what the browser client is told by whoever mounts it.
+type Config struct {
+	// Timings are a new table's default clocks by name, in milliseconds
+	// (the room's, room.DefaultTimings().Millis()): the create form starts
+	// from them.
+	Timings map[string]int64
+}
+
+// Mount adds the browser client's routes to mux, beside the server's API
+// and the host's assistant (internal/site composes the three): the page at
+// / and at every invite link /t/{id} (the page opens the table itself), its
+// files under /static/<version>/ and /favicon.ico, and the message
+// catalogs at /api/i18n/{lang} (catalog.go).
+func Mount(mux *http.ServeMux, cfg Config) {
+	b, err := json.Marshal(bootData(cfg))
+	if err != nil {
+		panic("web: " + err.Error())
+	}
+	index := func(w http.ResponseWriter, r *http.Request) { serveIndex(w, r, template.JS(b)) }
+	mux.HandleFunc("GET /{$}", index)
+	mux.HandleFunc("GET /t/{id}", index)
+	mux.Handle("GET /static/{ver}/{path...}", files)
 	mux.HandleFunc("GET /favicon.ico", func(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, "/static/"+Version()+"/icon.svg", http.StatusMovedPermanently)
 	})
-	return mux
+	mux.HandleFunc("GET /api/i18n/{lang}", serveCatalog)
 }
 
 // page is the data of the page's template.
@@ -39,25 +53,24 @@ type page struct {
 	Boot    template.JS
 }
 
+// The page's template: it names the version of the files it loads.
+//
+//go:embed templates/index.html
+var templateFS embed.FS
+
 var (
 	indexOnce sync.Once
 	indexTmpl *template.Template
-	bootJSON  []byte
 )
 
 func loadIndex() {
-	indexTmpl = template.Must(template.ParseFS(staticFS, "static/index.html"))
-	b, err := json.Marshal(bootData())
-	if err != nil {
-		panic("web: " + err.Error())
-	}
-	bootJSON = b
+	indexTmpl = template.Must(template.ParseFS(templateFS, "templates/index.html"))
 }
 
-// serveIndex serves the page. It is never cached: it names the version of
-// the files it loads. The language it is first drawn in is pageLang's; the
-// page then takes the player's own choice.
-func serveIndex(w http.ResponseWriter, r *http.Request) {
+// serveIndex serves the page with its boot data. It is never cached: it
+// names the version of the files it loads. The language it is first drawn
+// in is pageLang's; the page then takes the player's own choice.
+func serveIndex(w http.ResponseWriter, r *http.Request, boot template.JS) {
 	if r.URL.Query().Has("qr") && r.PathValue("id") != "" {
 		serveQR(w, r)
 		return
@@ -66,7 +79,7 @@ func serveIndex(w http.ResponseWriter, r *http.Request) {
 	lang := pageLang(r)
 	var b bytes.Buffer
 	err := indexTmpl.Execute(&b, page{
-		Lang: string(lang), Title: locale.New(lang).T("web.title", nil), Version: Version(), Boot: template.JS(bootJSON),
+		Lang: string(lang), Title: locale.New(lang).T("web.title", nil), Version: Version(), Boot: boot,
 	})
 	if err != nil {
 		http.Error(w, "template: "+err.Error(), http.StatusInternalServerError)
@@ -135,8 +148,8 @@ func pageLang(r *http.Request) locale.Lang {
 }
 
 // boot is what the page needs before its first request: the languages, and
-// the rulebook's options, presets, limits and default timings for the form
-// that creates a table.
+// the rulebook's options, presets and limits and the room's default
+// timings (Config.Timings) for the form that creates a table.
 type boot struct {
 	Langs   []locale.Lang          `json:"langs"`
 	Options []option               `json:"options"`
@@ -155,9 +168,9 @@ type option struct {
 	Max     int      `json:"max,omitempty"`
 }
 
-func bootData() boot {
+func bootData(cfg Config) boot {
 	b := boot{Langs: []locale.Lang{locale.Ka, locale.En, locale.Ru}, Presets: map[int]map[string]int{},
-		Seats: [2]int{engine.MinSeats, engine.MaxSeats}, Timings: room.DefaultTimings().Millis()}
+		Seats: [2]int{engine.MinSeats, engine.MaxSeats}, Timings: cfg.Timings}
 	def := engine.DefaultRules()
 	for _, o := range engine.Options {
 		v, _ := def.Get(o.Name)

@@ -17,6 +17,7 @@ import (
 
 	"mafia/assist"
 	"mafia/internal/httpguard"
+	"mafia/internal/site"
 	"mafia/locale"
 	"mafia/server"
 	"mafia/store"
@@ -128,14 +129,10 @@ func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		log.Error("listen", "addr", *addr, "err", err)
 		return 1
 	}
-	// The host's assistant for in-person games lives under /host/; the
-	// server has everything else.
-	mux := http.NewServeMux()
+	// The server's API, the browser client and the host's assistant for
+	// in-person games (under /host/) side by side.
 	host := assist.New(assist.Config{Store: st, Log: log, Guard: guard})
-	mux.Handle("/host/", host)
-	mux.Handle("/host", host)
-	mux.Handle("/", srv.Handler())
-	hs := srv.HTTPServer(mux)
+	hs := srv.HTTPServer(site.Handler(srv, host))
 	log.Info("serving", "addr", ln.Addr().String(), "db", *db, "resumed_tables", resumed,
 		"startup_ms", time.Since(start).Milliseconds())
 	fmt.Fprintf(stdout, "mafia: serving on http://%s\n", ln.Addr())

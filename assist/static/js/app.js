@@ -4,7 +4,8 @@
 import * as E from './engine.js';
 import * as I from './i18n.js';
 import * as storage from './storage.js';
-import { h, clearToast, toast } from './ui.js';
+import { h } from './dom.js';
+import { clearToast, toast } from './ui.js';
 import { homeScreen } from './home.js';
 import { setupScreen } from './setup.js';
 import { Game } from './game.js';
@@ -15,10 +16,21 @@ import { keepOnPhone } from './offline.js';
 let game = null;
 let lastWaiting = -1;
 
+// The host's language is kept on this phone under this key.
+const LANG_KEY = 'assist.lang';
+
+/** Speaks l, its sentences rendered by the engine module (on the phone,
+ * with no server), and remembers it on this phone. */
+function setLang(l) {
+  const spoken = E.speak(l);
+  I.speak(spoken, E.sentences);
+  I.remember(LANG_KEY, spoken);
+}
+
 function header() {
   const sel = h('select', { class: 'lang', 'aria-label': 'language', dataset: { t: 'lang' },
-    onchange: (e) => { I.setLang(e.target.value); shell(); route(); } },
-  I.langs().map((l) => h('option', { value: l, lang: l, selected: l === I.lang() }, I.t(`assist.language.${l}`))));
+    onchange: (e) => { setLang(e.target.value); shell(); route(); } },
+  I.LANGS.map((l) => h('option', { value: l, lang: l, selected: l === I.current() }, I.t(`assist.language.${l}`))));
   return h('header', { class: 'top' },
     h('a', { class: 'brand', href: '#/' }, I.t('assist.title')),
     h('span', { id: 'sync', class: 'sync', dataset: { t: 'sync' } }),
@@ -42,10 +54,10 @@ function status(g) {
   if (s.status === 'error') el.textContent = (s.error && s.error.message) || I.t('assist.sync.error');
   else if (waiting === 0) el.textContent = I.t('assist.sync.saved');
   else if (g.rec.create && s.status === 'offline') {
-    el.textContent = entries ? I.plural('assist.offline.game_and_entries', entries, { Count: entries }) : I.t('assist.offline.game_waits');
+    el.textContent = entries ? I.tn('assist.offline.game_and_entries', entries, { Count: entries }) : I.t('assist.offline.game_waits');
   } else if (g.rec.create) el.textContent = I.t('assist.offline.sending_game');
-  else if (s.status === 'offline') el.textContent = I.plural('assist.sync.offline', waiting, { Count: waiting });
-  else el.textContent = I.plural('assist.sync.sending', waiting, { Count: waiting });
+  else if (s.status === 'offline') el.textContent = I.tn('assist.sync.offline', waiting, { Count: waiting });
+  else el.textContent = I.tn('assist.sync.sending', waiting, { Count: waiting });
   el.className = `sync ${s.status} ${waiting ? 'waiting' : 'done'}`;
   if (g.state.phase === 'ended' && lastWaiting > 0 && waiting === 0 && !g.rec.ui.announce) {
     lastWaiting = waiting;
@@ -113,7 +125,7 @@ async function boot() {
     failed(document.getElementById('boot').dataset.failed, err);
     return;
   }
-  I.setLang(I.initialLang());
+  setLang(I.choose(LANG_KEY));
   try {
     await storage.open();
   } catch (err) {

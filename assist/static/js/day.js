@@ -2,7 +2,8 @@
 // defences and tie speeches. Each shows the speaker, the queue after them,
 // the candidates so far, and the large clock.
 
-import { h, mount, button, seatGrid, range, toast } from './ui.js';
+import { h } from './dom.js';
+import { mount, button, seatGrid, range, toast } from './ui.js';
 import { t } from './i18n.js';
 import { clock, miniClock, stopTicking } from './timer.js';
 

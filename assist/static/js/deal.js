@@ -4,8 +4,10 @@
 // at a time behind "tap to reveal / tap to hide"; (c) the cards were dealt by
 // hand and entered at the setup.
 
-import { h, mount, button, guard } from './ui.js';
-import { t, name, lang } from './i18n.js';
+import { h } from './dom.js';
+import { mount, button, guard } from './ui.js';
+import { t, current } from './i18n.js';
+import { name } from './engine.js';
 import * as E from './engine.js';
 
 let poll = null;
@@ -23,7 +25,7 @@ export function dealScreen(G) {
   const list = h('ol', { class: 'cards', dataset: { t: 'card-links' } }, cards.map((c) => {
     // The link opens the card in the host's language (the page offers the others).
     const [path, token] = c.url.split('#');
-    const url = `${location.origin}${path}?lang=${lang()}#${token}`;
+    const url = `${location.origin}${path}?lang=${current()}#${token}`;
     return h('li', { dataset: { seat: String(c.seat) }, class: seen.has(c.seat) ? 'seen' : '' },
       h('div', { class: 'card-who' }, G.who(c.seat), h('span', { class: 'tick' }, seen.has(c.seat) ? ` ✓ ${t('assist.deal.seen')}` : '')),
       qrImage(url, t('assist.deal.qr_alt', { Who: G.who(c.seat) }), c.seat),

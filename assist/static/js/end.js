@@ -2,8 +2,10 @@
 // protocol (a printable page, JSON and CSV) once the server holds every
 // entry. A wrong last entry can still be taken back (the result reopens).
 
-import { h, mount, button } from './ui.js';
-import { t, name, plural, lang } from './i18n.js';
+import { h } from './dom.js';
+import { mount, button } from './ui.js';
+import { t, tn, current } from './i18n.js';
+import { name } from './engine.js';
 import * as E from './engine.js';
 
 /** Draws the result. */
@@ -23,12 +25,12 @@ export function endScreen(G) {
       h('thead', {}, h('tr', {}, ['#', t('assist.col.name'), t('assist.col.role'), t('assist.col.fate'), t('assist.col.fouls')].map((x) => h('th', {}, x)))),
       h('tbody', {}, rows)),
     waiting > 0
-      ? h('p', { class: 'warn', dataset: { t: 'waiting' } }, plural('assist.end.waiting', waiting, { Count: waiting }))
+      ? h('p', { class: 'warn', dataset: { t: 'waiting' } }, tn('assist.end.waiting', waiting, { Count: waiting }))
       : h('div', { class: 'actions', dataset: { t: 'exports' } },
-        h('a', { class: 'btn primary', href: `/host/games/${id}?lang=${lang()}`, target: '_blank', dataset: { t: 'print' } }, t('assist.end.print')),
+        h('a', { class: 'btn primary', href: `/host/games/${id}?lang=${current()}`, target: '_blank', dataset: { t: 'print' } }, t('assist.end.print')),
         h('a', { class: 'btn secondary', href: `/host/api/games/${id}/protocol.json`, download: `mafia-${id}.json` }, t('assist.end.json')),
-        h('a', { class: 'btn secondary', href: `/host/api/games/${id}/protocol.csv?lang=${lang()}`, download: `mafia-${id}.csv` }, t('assist.end.csv'))),
-    p.undone ? h('p', { class: 'note', dataset: { t: 'undone' } }, plural('assist.correction.count', p.undone, { Count: p.undone })) : null,
+        h('a', { class: 'btn secondary', href: `/host/api/games/${id}/protocol.csv?lang=${current()}`, download: `mafia-${id}.csv` }, t('assist.end.csv'))),
+    p.undone ? h('p', { class: 'note', dataset: { t: 'undone' } }, tn('assist.correction.count', p.undone, { Count: p.undone })) : null,
     h('details', { class: 'log' }, h('summary', {}, t('assist.end.log')), h('ol', {}, E.log().map((l) => h('li', {}, l)))),
     h('div', { class: 'actions' },
       G.undoButton(),

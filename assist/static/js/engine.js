@@ -25,6 +25,20 @@ export async function load(version) {
 
 const call = (name, ...args) => JSON.parse(api[name](...args));
 
+/** Makes the engine speak l; returns the language it speaks (English for
+ * one the catalogs do not hold). */
+export const speak = (l) => api.lang(l);
+/** The engine's catalogs as the page's sentences (a source of i18n.js),
+ * rendered on the phone in the language it speaks. A message no catalog
+ * holds renders as its id (locale.Printer.T), which is how has knows it. */
+export const sentences = {
+  t: (id, data) => api.t(id, data ? JSON.stringify(data) : ''),
+  tn: (id, n, data) => api.plural(id, n, data ? JSON.stringify(data) : ''),
+  has: (id) => api.t(id, '') !== id,
+};
+/** The name of a role, phase, result or winner in the language spoken. */
+export const name = (group, key) => api.name(group, key);
+
 /** Starts a game from settings and replays its entries: {events, state, error}. */
 export const start = (settings, commands) => call('start', JSON.stringify(settings), JSON.stringify(commands || []));
 /** Hands one entry to the engine: {events, state} or {error: {code, message}}. */

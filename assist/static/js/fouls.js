@@ -3,8 +3,9 @@
 // that removes a player asks once more. The engine applies the limits: at
 // foul limit−1 the player loses their next speech, at the limit they leave.
 
-import { h, mount, button, seatGrid, toast } from './ui.js';
-import { t, plural } from './i18n.js';
+import { h } from './dom.js';
+import { mount, button, seatGrid, toast } from './ui.js';
+import { t, tn } from './i18n.js';
 import { miniClock } from './timer.js';
 import { stepKey } from './day.js';
 
@@ -29,7 +30,7 @@ export function foulsPanel(G, pending) {
     seatGrid({
       seats: st.alive,
       label: (s) => [G.rec.settings.names[s - 1], ''],
-      mark: (s) => (st.fouls[s] ? plural('assist.fouls.count', st.fouls[s], { Count: st.fouls[s] }) : ''),
+      mark: (s) => (st.fouls[s] ? tn('assist.fouls.count', st.fouls[s], { Count: st.fouls[s] }) : ''),
       selected: (s) => s === pending,
       acts: true,
       onpick: (s) => (removes(s) ? foulsPanel(G, s) : give(s)),

@@ -13,8 +13,10 @@
 import * as E from './engine.js';
 import * as storage from './storage.js';
 import { Syncer } from './sync.js';
-import { t, plural, name } from './i18n.js';
-import { h, mount, toast, button } from './ui.js';
+import { t, tn } from './i18n.js';
+import { name } from './engine.js';
+import { h } from './dom.js';
+import { mount, toast, button } from './ui.js';
 import { stopTicking } from './timer.js';
 import { keepAwake } from './wakelock.js';
 import { nightScreen } from './night.js';
@@ -258,7 +260,7 @@ export class Game {
           kind = 'morning';
           // How many the night took; the player_out events that follow say who.
           const victims = (e.seats || []).length;
-          lines.push(victims ? plural('assist.ann.killed', victims, { Count: victims }) : t('assist.ann.nobody_killed'));
+          lines.push(victims ? tn('assist.ann.killed', victims, { Count: victims }) : t('assist.ann.nobody_killed'));
           break;
         }
         case 'player_out':
@@ -283,12 +285,12 @@ export class Game {
         case 'all_vote_closed':
           title = t('assist.ann.all_vote_result');
           kind = 'vote';
-          lines.push(plural('assist.ann.all_vote_yes', e.seats.length, { Count: e.seats.length }));
+          lines.push(tn('assist.ann.all_vote_yes', e.seats.length, { Count: e.seats.length }));
           if (!e.yes) lines.push(t('assist.ann.all_stay'));
           else {
             // The candidates who leave together are this entry's player_out events.
             const gone = events.filter((x) => x.kind === 'player_out' && x.cause === 'all').length;
-            if (gone) lines.push(plural('assist.ann.all_leave', gone, { Count: gone }));
+            if (gone) lines.push(tn('assist.ann.all_leave', gone, { Count: gone }));
           }
           break;
         case 'nobody_leaves':
@@ -298,7 +300,7 @@ export class Game {
           lines.push(t('assist.ann.speech_lost', { Who: this.who(e.target) }));
           break;
         case 'fouled':
-          notes.push(plural('assist.ann.fouled', e.fouls, { Who: this.who(e.target), Count: e.fouls }));
+          notes.push(tn('assist.ann.fouled', e.fouls, { Who: this.who(e.target), Count: e.fouls }));
           break;
         case 'night_began':
           ui.night = { round: e.round, step: 0, answer: null, miss: false };
@@ -323,7 +325,7 @@ export class Game {
     const counts = {};
     (e.ballot || []).forEach((c, i) => { if (c) (counts[c] = counts[c] || []).push(i + 1); });
     return Object.keys(counts).map(Number).sort((a, b) => this.order(a) - this.order(b)).map((c) =>
-      plural('assist.ann.tally', counts[c].length, { Who: this.who(c), Count: counts[c].length, Voters: counts[c].join(', ') }));
+      tn('assist.ann.tally', counts[c].length, { Who: this.who(c), Count: counts[c].length, Voters: counts[c].join(', ') }));
   }
 
   order(c) {

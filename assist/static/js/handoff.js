@@ -11,8 +11,9 @@
 
 import * as E from './engine.js';
 import * as storage from './storage.js';
-import { h, mount, button, toast } from './ui.js';
-import { t, plural, lang } from './i18n.js';
+import { h } from './dom.js';
+import { mount, button, toast } from './ui.js';
+import { t, tn, current } from './i18n.js';
 import { confirmUndo } from './undo.js';
 import { namesScreen } from './names.js';
 
@@ -30,7 +31,7 @@ export function menuScreen(G) {
 
 /** The link that opens game rec on another phone (the token in the fragment). */
 export function handoffLink(rec) {
-  return `${location.origin}/host/?lang=${lang()}#/join/${rec.id}/${rec.token}`;
+  return `${location.origin}/host/?lang=${current()}#/join/${rec.id}/${rec.token}`;
 }
 
 /** Shows the hand-off link and its QR code. */
@@ -52,7 +53,7 @@ export function handoffScreen(G) {
   mount(
     h('header', { class: 'step-head' }, h('h2', {}, t('assist.handoff.title'))),
     G.rec.create ? h('p', { class: 'warn', dataset: { t: 'handoff-not-created' } }, t('assist.handoff.not_created')) : null,
-    waiting > 0 ? h('p', { class: 'warn', dataset: { t: 'handoff-waiting' } }, plural('assist.handoff.waiting', waiting, { Count: waiting })) : null,
+    waiting > 0 ? h('p', { class: 'warn', dataset: { t: 'handoff-waiting' } }, tn('assist.handoff.waiting', waiting, { Count: waiting })) : null,
     h('p', { class: 'note' }, t('assist.handoff.hint')),
     code.svg ? h('img', { class: 'qr', alt: t('assist.handoff.qr_alt'), dataset: { t: 'handoff-qr' },
       src: `data:image/svg+xml;charset=utf-8,${encodeURIComponent(code.svg)}` }) : null,
@@ -115,7 +116,7 @@ export async function joinScreen(id, token) {
   };
   const drop = local ? unheld(local.commands || [], g) : 0;
   if (!drop) { load(); return; }
-  mount(h('p', { class: 'warn', dataset: { t: 'join-replace' } }, plural('assist.join.replace', drop, { Count: drop })),
+  mount(h('p', { class: 'warn', dataset: { t: 'join-replace' } }, tn('assist.join.replace', drop, { Count: drop })),
     h('div', { class: 'actions' },
       button(t('assist.diverged.confirm'), load, 'primary', 'confirm-join'),
       button(t('assist.cancel'), () => { location.replace(`#/game/${id}`); }, 'secondary', 'cancel-join')));
@@ -130,7 +131,7 @@ export function divergedScreen(G) {
     if (!drop) { G.replace(r.game); return; }
     mount(
       h('header', { class: 'step-head' }, h('h2', {}, t('assist.diverged.title'))),
-      h('p', { class: 'warn', dataset: { t: 'drop-count', count: String(drop) } }, plural('assist.diverged.drop', drop, { Count: drop })),
+      h('p', { class: 'warn', dataset: { t: 'drop-count', count: String(drop) } }, tn('assist.diverged.drop', drop, { Count: drop })),
       h('div', { class: 'actions' },
         button(t('assist.diverged.confirm'), () => G.replace(r.game), 'primary', 'confirm-reload'),
         button(t('assist.cancel'), () => G.render(), 'secondary', 'cancel-reload')));

@@ -1,8 +1,10 @@
 // The first screen: a new game, the games this phone is running, and the
 // club's history of games with their results.
 
-import { h, mount, button, toast } from './ui.js';
-import { t, name, lang } from './i18n.js';
+import { h } from './dom.js';
+import { mount, button, toast } from './ui.js';
+import { t, current } from './i18n.js';
+import { name } from './engine.js';
 import * as storage from './storage.js';
 import { link, send } from './sync.js';
 import { workerNote } from './offline.js';
@@ -19,7 +21,7 @@ export async function homeScreen(still) {
     mine.length ? h('section', { class: 'card' }, h('h3', {}, t('assist.running')),
       h('ul', { class: 'games' }, mine.map((g) => h('li', { dataset: { id: g.id } },
         h('a', { href: `#/game/${g.id}`, dataset: { t: 'resume' } }, g.name || t('assist.default_name')),
-        h('span', { class: 'sub' }, new Date(g.created).toLocaleString(lang())),
+        h('span', { class: 'sub' }, new Date(g.created).toLocaleString(current())),
         button(t('assist.delete.button'), () => confirmDelete(g), 'secondary small', 'delete'))))) : null,
     h('section', { class: 'card' }, h('h3', {}, t('assist.history')), history),
   );
@@ -44,7 +46,7 @@ async function loadHistory(el) {
   el.replaceChildren(h('table', { class: 'seats-table' },
     h('thead', {}, h('tr', {}, [t('assist.col.date'), t('assist.col.game'), t('assist.col.players'), t('assist.col.result')].map((x) => h('th', {}, x)))),
     h('tbody', {}, games.map((g) => h('tr', { dataset: { id: g.id } },
-      h('td', {}, new Date(g.created).toLocaleDateString(lang())),
+      h('td', {}, new Date(g.created).toLocaleDateString(current())),
       h('td', {}, g.ended ? h('a', { href: `/host/games/${g.id}`, target: '_blank' }, g.name) : g.name),
       h('td', {}, String(g.players)),
       h('td', {}, g.ended ? name('winner', g.winner) : t('assist.in_progress')))))));

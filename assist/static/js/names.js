@@ -5,7 +5,8 @@
 // offline) is corrected here, and the server gets the names with the game.
 
 import * as storage from './storage.js';
-import { h, mount, button, range, toast } from './ui.js';
+import { h } from './dom.js';
+import { mount, button, range, toast } from './ui.js';
 import { t } from './i18n.js';
 import { send } from './sync.js';
 

@@ -4,8 +4,10 @@
 // A role that is out is still woken: its screen says so, and the host waits
 // as usual, so the table cannot tell.
 
-import { h, mount, button, seatGrid, range } from './ui.js';
-import { t, name } from './i18n.js';
+import { h } from './dom.js';
+import { mount, button, seatGrid, range } from './ui.js';
+import { t } from './i18n.js';
+import { name } from './engine.js';
 import * as E from './engine.js';
 import { toast } from './ui.js';
 

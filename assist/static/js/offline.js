@@ -5,7 +5,8 @@
 // the game to the server first when the connection returns).
 
 import * as E from './engine.js';
-import { h, button } from './ui.js';
+import { h } from './dom.js';
+import { button } from './ui.js';
 import { t } from './i18n.js';
 import { randomBytes, randomHex } from './storage.js';
 

@@ -6,8 +6,10 @@
 // card links need the server, so that deal is offered only while it
 // answers.
 
-import { h, mount, button, range, toast } from './ui.js';
-import { t, name, lang } from './i18n.js';
+import { h } from './dom.js';
+import { mount, button, range, toast } from './ui.js';
+import { t, current } from './i18n.js';
+import { name } from './engine.js';
 import * as E from './engine.js';
 import * as storage from './storage.js';
 import { post, link } from './sync.js';
@@ -105,7 +107,7 @@ export function setupScreen(onCreated) {
   const createGame = async () => {
     const body = {
       name: f.name.trim(), names: range(n).map((s) => (f.names[s - 1] || '').trim() || t('assist.setup.seat', { Seat: s })),
-      options: f.options, deal: f.deal, lang: lang(),
+      options: f.options, deal: f.deal, lang: current(),
       timings: { speech: f.timings.speech, defence: f.timings.defence, tie_speech: f.timings.tie_speech, last_words: f.timings.last_words },
     };
     if (f.custom) body.setup = f.counts;

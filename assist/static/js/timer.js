@@ -3,7 +3,8 @@
 // the game's record (rec.ui.timer), so a redraw or a reload does not restart
 // it; it belongs to one step (key) of the game.
 
-import { h, button } from './ui.js';
+import { h } from './dom.js';
+import { button } from './ui.js';
 import { t } from './i18n.js';
 
 let audio = null;

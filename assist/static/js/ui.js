@@ -1,5 +1,6 @@
-// Small DOM helpers shared by the screens: elements, seat grids, buttons,
-// a toast for refusals, and the screen mount.
+// Small DOM helpers shared by the screens: seat grids, buttons, a toast
+// for refusals, and the screen mount (elements are dom.js's h, the browser
+// client's too).
 //
 // A tap acts only on the screen it was made on. Every screen drawn gets a
 // number; a tap begins a sequence on the screen shown at the time, and the
@@ -10,23 +11,7 @@
 // speaker's as well. (The game adds the step the control was drawn for:
 // game.js, act.)
 
-/** Makes an element: h('button', {class: 'big', onclick}, 'text', child…). */
-export function h(tag, attrs, ...children) {
-  const el = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs || {})) {
-    if (v === undefined || v === null || v === false) continue;
-    if (k.startsWith('on')) el.addEventListener(k.slice(2), v);
-    else if (k === 'class') el.className = v;
-    else if (k === 'dataset') Object.assign(el.dataset, v);
-    else if (v === true) el.setAttribute(k, '');
-    else el.setAttribute(k, v);
-  }
-  for (const c of children.flat()) {
-    if (c === null || c === undefined || c === false) continue;
-    el.append(c instanceof Node ? c : document.createTextNode(String(c)));
-  }
-  return el;
-}
+import { h } from './dom.js';
 
 /** Hides the toast at once (a new screen). */
 export function clearToast() {

@@ -6,8 +6,9 @@
 // and the screens go back to where that game stands.
 
 import * as E from './engine.js';
-import { h, mount, button, toast } from './ui.js';
-import { t, plural } from './i18n.js';
+import { h } from './dom.js';
+import { mount, button, toast } from './ui.js';
+import { t, tn } from './i18n.js';
 
 /** Asks the host to confirm taking back the last action; undoes it on yes. */
 export function confirmUndo(G) {
@@ -16,7 +17,7 @@ export function confirmUndo(G) {
   const n = pre.commands.length;
   mount(
     h('header', { class: 'step-head' }, h('h2', {}, t('assist.undo.title'))),
-    h('p', { class: 'say' }, plural('assist.undo.what', n, { Count: n })),
+    h('p', { class: 'say' }, tn('assist.undo.what', n, { Count: n })),
     h('ul', { class: 'undo-lines', dataset: { t: 'undo-lines' } }, pre.lines.map((l) => h('li', {}, l))),
     h('p', { class: 'note' }, t('assist.undo.note')),
     h('div', { class: 'actions' },

@@ -3,8 +3,9 @@
 // vote closes (the engine counts them). Then "shall all of them leave?":
 // the host taps the hands for yes; no hand is a no.
 
-import { h, mount, button, seatGrid, range } from './ui.js';
-import { t, plural } from './i18n.js';
+import { h } from './dom.js';
+import { mount, button, seatGrid, range } from './ui.js';
+import { t, tn } from './i18n.js';
 
 /** Draws the vote or the repeat vote. */
 export function voteScreen(G) {
@@ -49,7 +50,7 @@ export function voteScreen(G) {
     });
     mount(head, G.toolbar(),
       h('h2', { dataset: { t: 'candidate', seat: String(c) } }, t('assist.vote.last', { Who: G.who(c) })),
-      h('p', { class: 'say' }, plural('assist.vote.rest', rest.length, { Count: rest.length, Who: G.who(c) })),
+      h('p', { class: 'say' }, tn('assist.vote.rest', rest.length, { Count: rest.length, Who: G.who(c) })),
       h('p', { class: 'note', dataset: { t: 'rest' } }, rest.map((s) => G.who(s)).join(', ')),
       h('p', { class: 'note' }, t('assist.vote.last_hands', { Who: G.who(c) })),
       h('div', { class: 'count', dataset: { t: 'hands' } }, String(marked.size)),
@@ -85,7 +86,7 @@ export function voteScreen(G) {
       selected: (s) => marked.has(s),
       onpick: toggle,
     }),
-    button(plural('assist.vote.confirm', marked.size, { Count: marked.size, Who: G.who(c) }), confirm, 'primary', 'confirm-hands'));
+    button(tn('assist.vote.confirm', marked.size, { Count: marked.size, Who: G.who(c) }), confirm, 'primary', 'confirm-hands'));
 }
 
 /** Draws "shall all of them leave?". */
@@ -111,7 +112,7 @@ export function allVoteScreen(G) {
     G.do([...cmds, { verb: 'next' }], () => { a.marked = []; });
   });
   mount(head, G.toolbar(),
-    h('p', { class: 'say' }, plural('assist.allvote.need', need, { Count: need, Living: living })),
+    h('p', { class: 'say' }, tn('assist.allvote.need', need, { Count: need, Living: living })),
     h('div', { class: 'count', dataset: { t: 'hands' } }, String(marked.size)),
     seatGrid({
       seats: st.alive,
@@ -120,5 +121,5 @@ export function allVoteScreen(G) {
       selected: (s) => marked.has(s),
       onpick: toggle,
     }),
-    button(plural('assist.allvote.confirm', marked.size, { Count: marked.size }), confirm, 'primary', 'confirm-yes'));
+    button(tn('assist.allvote.confirm', marked.size, { Count: marked.size }), confirm, 'primary', 'confirm-yes'));
 }

@@ -7,8 +7,10 @@
 // its rules as ever. The maniac, who acts only from night 2, is woken here
 // too, so that his card is known from the start.
 
-import { h, mount, button, seatGrid, range, toast } from './ui.js';
-import { t, plural, name } from './i18n.js';
+import { h } from './dom.js';
+import { mount, button, seatGrid, range, toast } from './ui.js';
+import { t, tn } from './i18n.js';
+import { name } from './engine.js';
 
 const ORDER = ['mafia', 'don', 'detective', 'maniac', 'doctor'];
 
@@ -32,7 +34,7 @@ export function wakeCards(roles, counts, names, done, cancel) {
     if (step >= todo.length) {
       const rest = range(known.length).filter((s) => !known[s - 1]);
       mount(head,
-        h('h2', { dataset: { t: 'cards-rest' } }, plural('assist.cards.rest', rest.length, { Count: rest.length })),
+        h('h2', { dataset: { t: 'cards-rest' } }, tn('assist.cards.rest', rest.length, { Count: rest.length })),
         h('p', { class: 'note' }, rest.map(who).join(', ')),
         h('p', { class: 'say sleep' }, t('assist.cards.then')),
         h('div', { class: 'actions' },
@@ -44,7 +46,7 @@ export function wakeCards(roles, counts, names, done, cancel) {
     const need = left(r);
     const role = name('role', r);
     mount(head,
-      h('p', { class: 'say', dataset: { t: 'cards-wake', role: r } }, plural('assist.cards.wake', need, { Role: role, Count: need })),
+      h('p', { class: 'say', dataset: { t: 'cards-wake', role: r } }, tn('assist.cards.wake', need, { Role: role, Count: need })),
       h('div', { class: 'count', dataset: { t: 'hands' } }, `${picked.length} / ${need}`),
       seatGrid({
         seats: range(known.length),
@@ -59,8 +61,8 @@ export function wakeCards(roles, counts, names, done, cancel) {
         ondisabled: () => toast(t('assist.cards.taken'), 'error'),
       }),
       h('div', { class: 'actions' },
-        button(plural('assist.cards.confirm', need, { Role: role, Count: need }), () => {
-          if (picked.length !== need) { toast(plural('assist.cards.wake', need, { Role: role, Count: need }), 'error'); return; }
+        button(tn('assist.cards.confirm', need, { Role: role, Count: need }), () => {
+          if (picked.length !== need) { toast(tn('assist.cards.wake', need, { Role: role, Count: need }), 'error'); return; }
           picked.forEach((s) => { known[s - 1] = r; });
           picked = [];
           step += 1;

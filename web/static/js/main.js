@@ -8,6 +8,10 @@ import { tableScreen } from './table.js';
 import { isMuted, setMuted, vibrates, setVibrate } from './sound.js';
 import { howtoDialog } from './howto.js';
 import { boot } from './boot.js';
+
+// The player's language is kept on this device under this key.
+const LANG_KEY = 'mafia.lang';
+
 const header = h('header', { class: 'top' });
 const main = h('main', { id: 'main' });
 const live = h('div', { id: 'live', class: 'vh', 'aria-live': 'polite' });
@@ -35,7 +39,7 @@ function route() {
 async function switchLang(l) {
   if (l === current()) return;
   await load(l);
-  remember(l);
+  remember(LANG_KEY, l);
   live.textContent = '';
   drawHeader();
   if (screen) {
@@ -98,7 +102,7 @@ function drawHeader() {
 }
 
 async function start() {
-  await load(choose());
+  await load(choose(LANG_KEY));
   document.body.replaceChildren(header, main, live, howto.dlg);
   drawHeader();
   window.addEventListener('popstate', route);

@@ -1,12 +1,17 @@
-// dom.js: a tiny element builder and a re-render that keeps the keyboard
-// focus where it was.
+// dom.js: the one element builder of the browser client (web/) and the
+// host's assistant (assist/), and a re-render that keeps the keyboard focus
+// where it was.
 
 /**
- * h builds an element. props: class, id, text, html is not supported (no
- * markup from strings); on: {event: fn}; key: a stable name (data-key) that
- * keeps the focus across re-renders; any other prop is set as an attribute
- * (false/null/undefined skip it, true sets it empty), except value, checked,
- * disabled, hidden, selected, which are set as properties.
+ * h builds an element: h('button', {class: 'big', onclick}, 'text', child…).
+ * props: class; text (the text content); on: {event: fn}, or onevent: fn
+ * for one event; dataset: {name: value} (data-name); key: a stable name
+ * (data-key) that keeps the focus across re-renders (patch); value,
+ * checked, disabled, hidden and selected are set as properties; any other
+ * prop is set as an attribute (true sets it empty). A prop that is false,
+ * null or undefined is skipped. html is not supported (no markup from
+ * strings). children: nodes, text, and arrays of them at any depth (false,
+ * null and undefined are skipped).
  */
 export function h(tag, props, ...children) {
   const el = document.createElement(tag);
@@ -17,10 +22,13 @@ export function h(tag, props, ...children) {
         case 'class': el.className = v; break;
         case 'text': el.textContent = v; break;
         case 'on': for (const [ev, fn] of Object.entries(v)) el.addEventListener(ev, fn); break;
+        case 'dataset': Object.assign(el.dataset, v); break;
         case 'key': el.dataset.key = v; break;
         case 'value': case 'checked': case 'disabled': case 'hidden': case 'selected':
           el[k] = v; break;
-        default: el.setAttribute(k, v === true ? '' : String(v));
+        default:
+          if (k.startsWith('on') && typeof v === 'function') el.addEventListener(k.slice(2), v);
+          else el.setAttribute(k, v === true ? '' : String(v));
       }
     }
   }

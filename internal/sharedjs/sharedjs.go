@@ -1,0 +1,19 @@
+// Package sharedjs holds the ES modules that the browser client (web) and
+// the host's assistant (assist) both load: dom.js, the one element builder
+// h() (and patch, lines), and i18n.js, the one language module (the
+// languages, the one to start in, the choice remembered, t and tn from a
+// catalog source). Each page serves them among its own files, as js/dom.js
+// and js/i18n.js (package static's Include), so that its modules import
+// them as their neighbours; the assistant's service worker keeps them with
+// the rest.
+//
+// It owns these modules and nothing of either page: no page's screens,
+// routes or sentences.
+package sharedjs
+
+import "embed"
+
+// FS holds the modules, at its top.
+//
+//go:embed *.js
+var FS embed.FS
