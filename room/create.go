@@ -67,6 +67,9 @@ func (s *Settings) Check() (engine.Ruleset, Timings, error) {
 	if s.BotDelay < 0 || s.BotDelay > MaxBotDelay {
 		return rules, t, &engine.Error{Code: CodeBadBotDelay, Value: strconv.FormatInt(s.BotDelay.Milliseconds(), 10), N: int(MaxBotDelay.Milliseconds())}
 	}
+	if s.Pace != "" && s.Pace != PaceInstant && s.Pace != PaceHuman {
+		return rules, t, &engine.Error{Code: CodeBadPace, Value: s.Pace}
+	}
 	if s.Bots != "" {
 		if _, err := bot.ParseMix(s.Bots); err != nil {
 			return rules, t, err
@@ -261,14 +264,21 @@ func stepStart(k engine.EventKind) bool {
 	return k.BeginsStep() && k != engine.EvGameEnded
 }
 
+// paceStream is the stream of the bots' seed their waits are drawn from
+// (each bot's own is its seat's number).
+const paceStream = 1 << 32
+
 // initBots gives each bot seat its player. The bots draw from a seed of
 // their own, never from the deal's: a bot's moves are seen by everyone, and
 // moves drawn from the deal's seed would let an observer recover the seed
 // (the generator is not a cryptographic one) and from it the deal.
 // Each is of the level the table's settings give its card's side
-// (Settings.Bots), and one that observes is shown the game so far.
+// (Settings.Bots), and one that observes is shown the game so far. The
+// bots' waits (pace.go) are drawn from the same seed of their own.
 func (r *Room) initBots() {
 	seed := secret.Seed()
+	r.paceSrc = rng.New(rng.Derive(seed, paceStream))
+	r.turns, r.turnGen = make([]Timer, len(r.seats)), make([]uint32, len(r.seats))
 	mix, _ := bot.ParseMix(r.set.Bots) // checked at the table's creation; "" is random
 	r.bots = make([]bot.Bot, len(r.seats))
 	for s := 1; s < len(r.seats); s++ {

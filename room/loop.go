@@ -321,7 +321,7 @@ func (r *Room) settle() {
 			}
 			continue
 		}
-		if r.set.BotDelay > 0 {
+		if r.paced() {
 			r.scheduleBots()
 			return
 		}
@@ -376,7 +376,8 @@ func (r *Room) botAct(s engine.Seat) {
 	}
 }
 
-// scheduleBots gives each bot with something to do a turn after the bot delay.
+// scheduleBots gives each bot with something to do a turn after its wait
+// (botWait: the bot delay, the pace), always before the step's deadline.
 func (r *Room) scheduleBots() {
 	g := r.game
 	for s := 1; s < len(r.seats); s++ {
@@ -389,14 +390,18 @@ func (r *Room) scheduleBots() {
 		}
 		r.botQueued = r.botQueued.With(seat)
 		step := r.step
-		r.timers = append(r.timers, r.later(r.set.BotDelay, func() {
-			if r.step != step || r.paused || r.game.Ended() {
+		r.turnGen[s]++
+		gen := r.turnGen[s]
+		r.turns[s] = r.later(r.botWait(), func() {
+			if r.step != step || r.paused || r.game.Ended() || r.turnGen[seat] != gen {
 				return
 			}
+			r.turns[seat] = nil
 			r.botQueued = r.botQueued.Without(seat)
 			r.botAct(seat)
 			r.settle()
-		}))
+		})
+		r.timers = append(r.timers, r.turns[s])
 	}
 }
 
