@@ -59,6 +59,9 @@ type CreateRequest struct {
 	// Bots is the level of the table's bots: "random" (or empty, the
 	// default), "smart", or a level per side ("town=smart,mafia=random").
 	Bots string `json:"bots,omitempty"`
+	// Pace is the bots' pace: "instant" (they move at once) or "human"
+	// (they take a person's time); empty: the server's default, human.
+	Pace string `json:"pace,omitempty"`
 }
 
 // Sandbox fixes a sandbox table's deal: give Deal, or Card (and Seat).

@@ -304,6 +304,9 @@ func (r *Room) publishLobby() {
 	l := wire.Lobby{Table: r.id, Name: r.set.Name, Public: r.set.Public, Status: r.lobbyStatus(),
 		Players: len(r.seats) - 1, Rules: r.rules.Map(), Timings: r.timings.Millis(), Paused: r.paused,
 		PauseReason: r.pauseReason(), Sandbox: r.set.Sandbox != nil, Bots: r.set.Bots}
+	if r.set.Pace == PaceHuman {
+		l.Pace = PaceHuman
+	}
 	for s := 1; s < len(r.seats); s++ {
 		st := r.seats[s]
 		l.Seats = append(l.Seats, wire.SeatInfo{Seat: s, Name: st.name, Bot: st.bot,

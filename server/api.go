@@ -28,6 +28,7 @@ type createRequest struct {
 	BotDelayMS int64             `json:"bot_delay_ms"`
 	Sandbox    *sandboxRequest   `json:"sandbox"`
 	Bots       string            `json:"bots"`
+	Pace       string            `json:"pace"`
 }
 
 // sandboxRequest fixes a sandbox table's deal (room.Sandbox): the whole
@@ -196,7 +197,7 @@ func (s *Server) createTable(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	set := room.Settings{Name: strings.TrimSpace(req.Name), Public: req.Public, Options: req.Options,
-		TimingMS: req.TimingsMS, BotDelay: delay, Bots: req.Bots}
+		TimingMS: req.TimingsMS, BotDelay: delay, Bots: req.Bots, Pace: s.paceOf(req)}
 	if sb := req.Sandbox; sb != nil {
 		set.Sandbox = &room.Sandbox{Deal: sb.Deal, Card: sb.Card, Seat: sb.Seat}
 	}
@@ -238,6 +239,20 @@ func (s *Server) createTable(w http.ResponseWriter, r *http.Request) {
 	s.clientID(w, r)
 	s.setTokenCookie(w, r, rm.ID(), host)
 	writeJSON(w, http.StatusCreated, createResponse{Table: rm.ID(), HostToken: host, Invite: "/t/" + rm.ID(), Lobby: rm.Lobby()})
+}
+
+// paceOf is the pace a create request asks for: the one it names, else the
+// server's (Config.Pace: human) — but instant for a request that sets
+// bot_delay_ms and no pace: a client from before there was a pace chose
+// its bots' delay, and gets exactly that delay, as it did.
+func (s *Server) paceOf(req createRequest) string {
+	switch {
+	case req.Pace != "":
+		return req.Pace
+	case req.BotDelayMS > 0:
+		return room.PaceInstant
+	}
+	return s.cfg.Pace
 }
 
 // lobbyTables counts the tables in the lobby.

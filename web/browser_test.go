@@ -15,6 +15,7 @@ import (
 	"mafia/engine"
 	"mafia/internal/browsertest"
 	"mafia/locale"
+	"mafia/room"
 	"mafia/server"
 	"mafia/store/sqlite"
 )
@@ -218,7 +219,9 @@ func startServerWith(t *testing.T, edit func(*server.Config)) *testServer {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := server.Config{Store: db, Render: render}
+	// The bots move at once (instant pace): the pages are tested, not the
+	// bots' time (room's tests pin human pace).
+	cfg := server.Config{Store: db, Render: render, Pace: room.PaceInstant}
 	if edit != nil {
 		edit(&cfg)
 	}

@@ -294,6 +294,7 @@ func (l *Lobby) AppendJSON(b []byte) []byte {
 		b = append(b, `,"sandbox":true`...)
 	}
 	b = appendStringField(b, `,"bots":`, l.Bots)
+	b = appendStringField(b, `,"pace":`, l.Pace)
 	return append(b, '}')
 }
 

@@ -112,6 +112,9 @@ type Lobby struct {
 	// Bots is the level of the table's bots as its host chose it ("smart",
 	// or a level per side); left out for random, the default.
 	Bots string `json:"bots,omitempty"`
+	// Pace is "human" when the table's bots take a person's time over
+	// their moves; left out when they move at once ("instant").
+	Pace string `json:"pace,omitempty"`
 }
 
 // ServerMessage is any message the server sends. Type says which fields matter:
