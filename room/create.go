@@ -67,6 +67,9 @@ func (s *Settings) Check() (engine.Ruleset, Timings, error) {
 	if s.BotDelay < 0 || s.BotDelay > MaxBotDelay {
 		return rules, t, &engine.Error{Code: CodeBadBotDelay, Value: strconv.FormatInt(s.BotDelay.Milliseconds(), 10), N: int(MaxBotDelay.Milliseconds())}
 	}
+	if s.StandIn < 0 || s.StandIn > MaxStandIn {
+		return rules, t, badStandIn(s.StandIn.Milliseconds())
+	}
 	if s.Pace != "" && s.Pace != PaceInstant && s.Pace != PaceHuman {
 		return rules, t, &engine.Error{Code: CodeBadPace, Value: s.Pace}
 	}
@@ -180,6 +183,7 @@ func Resume(cfg Config, t store.Table, seats []store.Seat, log []engine.Event, c
 			r.saveTable()
 		}
 		r.initBots()
+		r.seatsAway() // nobody is connected yet: a restart is everyone's drop
 		r.step = lastStepStart(log)
 		if !g.Ended() {
 			dur := tm.For(g.Phase())
@@ -277,7 +281,7 @@ const paceStream = 1 << 32
 // bots' waits (pace.go) are drawn from the same seed of their own.
 func (r *Room) initBots() {
 	seed := secret.Seed()
-	r.paceSrc = rng.New(rng.Derive(seed, paceStream))
+	r.botSeed, r.paceSrc = seed, rng.New(rng.Derive(seed, paceStream))
 	r.turns, r.turnGen = make([]Timer, len(r.seats)), make([]uint32, len(r.seats))
 	mix, _ := bot.ParseMix(r.set.Bots) // checked at the table's creation; "" is random
 	r.bots = make([]bot.Bot, len(r.seats))
@@ -303,14 +307,15 @@ func (r *Room) storeSeats() []store.Seat {
 func (r *Room) publishLobby() {
 	l := wire.Lobby{Table: r.id, Name: r.set.Name, Public: r.set.Public, Status: r.lobbyStatus(),
 		Players: len(r.seats) - 1, Rules: r.rules.Map(), Timings: r.timings.Millis(), Paused: r.paused,
-		PauseReason: r.pauseReason(), Sandbox: r.set.Sandbox != nil, Bots: r.set.Bots}
+		PauseReason: r.pauseReason(), Sandbox: r.set.Sandbox != nil, Bots: r.set.Bots,
+		StandInMS: r.set.StandIn.Milliseconds()}
 	if r.set.Pace == PaceHuman {
 		l.Pace = PaceHuman
 	}
 	for s := 1; s < len(r.seats); s++ {
 		st := r.seats[s]
 		l.Seats = append(l.Seats, wire.SeatInfo{Seat: s, Name: st.name, Bot: st.bot,
-			Taken: st.bot || st.tokenHash != "", Connected: st.bot || st.conns > 0})
+			Taken: st.bot || st.tokenHash != "", Connected: st.bot || st.conns > 0, StandIn: st.standIn})
 	}
 	r.lobby.Store(&l)
 }

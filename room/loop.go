@@ -28,6 +28,7 @@ func (r *Room) run() {
 		for s := range r.subs {
 			r.drop(s, r.stoppedCode())
 		}
+		r.endStandIns()
 		close(r.done)
 		if r.cfg.OnStop != nil {
 			r.cfg.OnStop(r.id)
@@ -273,6 +274,7 @@ func (r *Room) afterEvents(first int, clk store.Clock, newStep bool) {
 		r.stopTimers()
 		r.deadline = time.Time{}
 		r.endedAt = r.cfg.Clock.Now() // the table is ended in the store already (see save)
+		r.endStandIns()
 		if r.cfg.Metrics.GameEnded != nil {
 			r.cfg.Metrics.GameEnded()
 		}
@@ -393,7 +395,7 @@ func (r *Room) scheduleBots() {
 		r.turnGen[s]++
 		gen := r.turnGen[s]
 		r.turns[s] = r.later(r.botWait(), func() {
-			if r.step != step || r.paused || r.game.Ended() || r.turnGen[seat] != gen {
+			if r.step != step || r.paused || r.game.Ended() || r.turnGen[seat] != gen || r.bots[seat] == nil {
 				return
 			}
 			r.turns[seat] = nil
@@ -403,6 +405,17 @@ func (r *Room) scheduleBots() {
 		})
 		r.timers = append(r.timers, r.turns[s])
 	}
+}
+
+// cancelTurn calls off seat s's scheduled bot turn, if it has one: it does
+// nothing, even if its time has come already.
+func (r *Room) cancelTurn(s engine.Seat) {
+	if int(s) >= len(r.turns) {
+		return
+	}
+	r.turnGen[s]++
+	stopTimer(&r.turns[s])
+	r.botQueued = r.botQueued.Without(s)
 }
 
 // maybeLinger stops the room of an ended or a frozen game after the linger

@@ -79,6 +79,7 @@ func timed(ts *timedStore) func(*room.Config) {
 // botTurn is one move of a bot, placed in its step: how long after the
 // step began it came, and how long before the step's deadline.
 type botTurn struct {
+	at          time.Time
 	phase       engine.Phase
 	what        string // the move's event, or "end" for a speech the bot ended
 	after, left time.Duration
@@ -117,13 +118,13 @@ func stepOf(e engine.Event) (engine.Phase, engine.Seat) {
 // turns places every move of the bots (seats for which bot is true) in its
 // step, and every speech of a bot that ended (by the bot's pass) or ran
 // out; ranOut lists the bots' speeches the clock ended.
-func (s *timedStore) turns(tm room.Timings, bot func(engine.Seat) bool) (turns []botTurn, ranOut []string) {
+func (s *timedStore) turns(tm room.Timings, bot func(engine.Seat) bool) (turns, ranOut []botTurn) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	var start, deadline time.Time
 	phase, speaker := engine.PhaseNone, engine.Seat(0)
 	place := func(what string, at time.Time) botTurn {
-		return botTurn{phase: phase, what: what, after: at.Sub(start), left: deadline.Sub(at), step: tm.For(phase)}
+		return botTurn{at: at, phase: phase, what: what, after: at.Sub(start), left: deadline.Sub(at), step: tm.For(phase)}
 	}
 	for _, b := range s.batches {
 		for _, e := range b.evs {
@@ -137,7 +138,7 @@ func (s *timedStore) turns(tm room.Timings, bot func(engine.Seat) bool) (turns [
 				if b.at.Before(deadline) {
 					turns = append(turns, place("end", b.at))
 				} else {
-					ranOut = append(ranOut, place("end", b.at).String())
+					ranOut = append(ranOut, place("end", b.at))
 				}
 			}
 			phase, speaker = stepOf(e)
@@ -314,12 +315,13 @@ func TestInstantPaceBotsMoveAtOnce(t *testing.T) {
 // TestATableStoredBeforePaceResumesAsItWas: a table whose settings were
 // stored before there was a pace (no "pace" in its config) resumes with its
 // bots at the fixed delay it had, not at a person's pace, though a person
-// sits there.
+// sits there; nor (no "stand_in" either) does a bot ever play the seat of a
+// person who never comes.
 func TestATableStoredBeforePaceResumesAsItWas(t *testing.T) {
 	set := settings(t, 7, tenthTimings)
 	set.BotDelay = 300 * ms
 	ts := &timedStore{}
-	f := paceTableOn(t, set, ts)
+	f := paceTableOn(t, set, ts, 2)
 	f.ticks(2 * time.Second) // into the first night
 	s := f.crash(t0.Add(2 * time.Second))
 	// The config as a server before pace wrote it.
@@ -345,11 +347,18 @@ func TestATableStoredBeforePaceResumesAsItWas(t *testing.T) {
 	if l := f.r.Lobby(); l.Status != string(store.StatusPlaying) {
 		t.Fatalf("resumed lobby %+v", l)
 	}
+	if l := f.r.Lobby(); l.Pace != "" || l.StandInMS != 0 {
+		t.Errorf("the resumed lobby says pace %q, stand-ins after %d ms", l.Pace, l.StandInMS)
+	}
 	f.attach(f.tokens[1]) // the person is back: the game goes on
 	f.playFine(2 * time.Hour)
-	turns, ranOut := ts.turns(timingsOf(tenthTimings), notSeat1)
+	bots := func(s engine.Seat) bool { return s > 2 }
+	turns, ranOut := ts.turns(timingsOf(tenthTimings), bots)
 	for _, s := range ranOut {
 		t.Errorf("a bot's speech ran out: %s", s)
+	}
+	if moves, _ := ts.turns(timingsOf(tenthTimings), func(s engine.Seat) bool { return s == 2 }); len(moves) > 0 {
+		t.Errorf("someone played seat 2, whose person never came: %s", moves[0])
 	}
 	for _, b := range turns {
 		// Each turn one bot delay after the step began, or (a night's
@@ -364,14 +373,18 @@ func TestATableStoredBeforePaceResumesAsItWas(t *testing.T) {
 }
 
 // paceTableOn is paceTable on a given timedStore, which reads the
-// fixture's clock (a restart's new one too).
-func paceTableOn(t *testing.T, set room.Settings, ts *timedStore) *fixture {
+// fixture's clock (a restart's new one too); the seats away are taken by
+// people who never connect.
+func paceTableOn(t *testing.T, set room.Settings, ts *timedStore, away ...int) *fixture {
 	t.Helper()
 	f := newFixture(t, set, timed(ts))
 	ts.now = func() time.Time { return f.clk.Now() }
 	host := f.hostClient()
 	_, tok := f.join("Nino", 1)
 	f.attach(tok)
+	for _, s := range away {
+		f.join(fmt.Sprintf("away %d", s), s)
+	}
 	host.must(hostAction("add_bots", 0))
 	host.must(hostAction("start", 0))
 	return f

@@ -30,6 +30,11 @@ type Settings struct {
 	// PaceInstant or PaceHuman; "" (a table stored before there was a
 	// pace) is instant.
 	Pace string `json:"pace,omitempty"`
+	// StandIn is how long a person's seat may have no connection during a
+	// game before a bot plays it for them, until they are back
+	// (standin.go); 0 (as every table stored before there were stand-ins):
+	// never.
+	StandIn time.Duration `json:"stand_in,omitempty"`
 	// Sandbox, if set, fixes the deal of a table for its creator and bots
 	// only (sandbox.go).
 	Sandbox *Sandbox `json:"sandbox,omitempty"`
@@ -138,6 +143,9 @@ const (
 	CodeBadBotDelay engine.Code = "bad_bot_delay"
 	// CodeBadPace: a pace that is not one of the paces (Value, as given).
 	CodeBadPace engine.Code = "bad_pace"
+	// CodeBadStandIn: a stand-in's grace period outside 0..MaxStandIn;
+	// Value is the number of milliseconds as given, N the largest.
+	CodeBadStandIn engine.Code = "bad_stand_in"
 	// CodeNameTooLong: a player's or a table's name is over N characters
 	// (or over its length in bytes).
 	CodeNameTooLong engine.Code = "name_too_long"
@@ -177,7 +185,7 @@ var Kinds = map[engine.Code]engine.Kind{
 	CodeBadBotDelay: engine.KindInvalid, CodeNameTooLong: engine.KindInvalid, CodeNameBadCharacter: engine.KindInvalid,
 	CodeNameLikeBot: engine.KindInvalid, CodeAlreadySeated: engine.KindConflict, CodeSeatLimit: engine.KindForbidden,
 	CodeBlocked: engine.KindForbidden, CodeExpired: engine.KindGone, CodeChatBusy: engine.KindBusy,
-	CodeBadPace:      engine.KindInvalid,
+	CodeBadPace: engine.KindInvalid, CodeBadStandIn: engine.KindInvalid,
 	CodeSandboxTable: engine.KindForbidden, CodeSandboxPublic: engine.KindInvalid, CodeSandboxDealOrCard: engine.KindInvalid,
 	CodeSandboxDealSize: engine.KindInvalid, CodeSandboxDealRoles: engine.KindInvalid, CodeSandboxCard: engine.KindInvalid,
 	CodeSandboxNoSeat: engine.KindInvalid,
@@ -278,6 +286,7 @@ type Room struct {
 	clockState
 	presenceState
 	botState
+	standInState
 	deliveryState
 }
 
@@ -338,8 +347,9 @@ type botState struct {
 	botTable  *bot.Table
 	botDone   engine.SeatSet // bots done with the current step
 	botQueued engine.SeatSet // bots with a turn scheduled (bot delay, pace)
-	// paceSrc draws the bots' waits at human pace (pace.go), from the
-	// bots' own seed (never the deal's: see initBots).
+	// botSeed is the bots' own seed (never the deal's: see initBots), and
+	// paceSrc draws the bots' waits at human pace from it (pace.go).
+	botSeed uint64
 	paceSrc rng.Source
 	// turns are the bots' scheduled turns by seat, each with its number
 	// (turnGen): a turn that is not its seat's latest does nothing.
@@ -385,6 +395,8 @@ type seatState struct {
 	tokenHash string
 	bot       bool
 	conns     int
+	// standIn: a bot plays the seat for its person, who is away (standin.go).
+	standIn bool
 	// Who took the seat (a hash of the client's id, the address's key),
 	// for the seat limits; kept in memory only.
 	client, addr string
