@@ -29,6 +29,10 @@ type createRequest struct {
 	Sandbox    *sandboxRequest   `json:"sandbox"`
 	Bots       string            `json:"bots"`
 	Pace       string            `json:"pace"`
+	// StandInMS is the table's grace period before a bot plays a dropped
+	// person's seat (room.Settings.StandIn): absent, room.DefaultStandIn;
+	// 0, never.
+	StandInMS *int64 `json:"stand_in_ms"`
 }
 
 // sandboxRequest fixes a sandbox table's deal (room.Sandbox): the whole
@@ -196,8 +200,16 @@ func (s *Server) createTable(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
+	standIn := room.DefaultStandIn
+	if req.StandInMS != nil {
+		if standIn, err = room.StandInFromMillis(*req.StandInMS); err != nil { // the same
+			s.fail(w, r, err)
+			return
+		}
+	}
 	set := room.Settings{Name: strings.TrimSpace(req.Name), Public: req.Public, Options: req.Options,
-		TimingMS: req.TimingsMS, BotDelay: delay, Bots: req.Bots, Pace: s.paceOf(req)}
+		TimingMS: req.TimingsMS, BotDelay: delay, Bots: req.Bots, Pace: s.paceOf(req),
+		StandIn: standIn}
 	if sb := req.Sandbox; sb != nil {
 		set.Sandbox = &room.Sandbox{Deal: sb.Deal, Card: sb.Card, Seat: sb.Seat}
 	}
