@@ -240,3 +240,94 @@ func TestAStandInsGracePeriodIsRangeChecked(t *testing.T) {
 		}
 	}
 }
+
+// TestAStandInShowsOthersItsFlagAndNothingOfItsCard: a person drops in the
+// first night and a bot stands in, for each kind of card in turn. What
+// every other connection is sent is the same whatever the card: at the
+// grace period one lobby update, the same bytes for everyone and of one
+// length for every card; the stand-in's night move (if its card has one)
+// reaches nobody when it is made; and at the next tick every seat gets two
+// frames, each slot of one length for every seat.
+func TestAStandInShowsOthersItsFlagAndNothingOfItsCard(t *testing.T) {
+	flagSize := map[engine.Role]int{}
+	for _, card := range []engine.Role{engine.Don, engine.Mafioso, engine.Detective, engine.Doctor, engine.Citizen} {
+		set := settings(t, 7, nightTimings)
+		set.StandIn = 1500 * ms
+		f := newFixture(t, set, nil)
+		cs := f.fillWithPeople(7)
+		watch := f.attach("")
+		host := f.hostClient()
+		host.must(hostAction("start", 0))
+		away := seatsOf(f.truth(), is(card))[0]
+		f.r.Detach(cs[away].sub)
+		f.sync()
+		var others []*client
+		for _, c := range append([]*client{watch, host}, cs[1:]...) {
+			if c.seat != away {
+				others = append(others, c)
+			}
+		}
+		drainAll(others...)
+		f.ticks(1400 * ms) // the tick at 1 s on the way
+		drainAll(others...)
+		before := map[*client]int{}
+		for _, c := range others {
+			before[c] = len(c.wire)
+		}
+		n := len(f.events())
+		f.advance(tick) // the grace period is over
+		drainAll(others...)
+		var flag []byte
+		for _, c := range others {
+			last := c.frames[len(c.frames)-1]
+			if len(c.wire)-before[c] != 1 || c.wire[len(c.wire)-1].typ != "update" || last.msg.Lobby == nil {
+				t.Fatalf("%v away: seat %d got %d frames as the bot stood in, want the lobby's update", card, c.seat, len(c.wire)-before[c])
+			}
+			if flag == nil {
+				flag = last.raw
+			} else if string(last.raw) != string(flag) {
+				t.Errorf("%v away: seat %d got %s, another %s", card, c.seat, last.raw, flag)
+			}
+		}
+		if s := standIns(others[0].lastLobby()); !sameSeats(s, []int{away}) {
+			t.Fatalf("%v away: the stand-ins shown are %v", card, s)
+		}
+		flagSize[card] = len(flag)
+		if got := len(f.events()); card != engine.Citizen && got == n {
+			t.Errorf("%v away: the stand-in made no night move", card)
+		}
+		// The next tick: two frames a seat, each slot of one length.
+		for _, c := range others {
+			before[c] = len(c.wire)
+		}
+		f.advance(500 * ms)
+		drainAll(others...)
+		sizes := map[int][2]int{}
+		for _, c := range others {
+			got := c.wire[before[c]:]
+			if c.seat == 0 {
+				if len(got) != 0 {
+					t.Errorf("%v away: a connection without a seat got %d frames at the tick", card, len(got))
+				}
+				continue
+			}
+			if len(got) != 2 {
+				t.Fatalf("%v away: seat %d got %d frames at the tick, want 2", card, c.seat, len(got))
+			}
+			sizes[c.seat] = [2]int{got[0].size, got[1].size}
+		}
+		var first [2]int
+		for _, sz := range sizes {
+			if first == [2]int{} {
+				first = sz
+			} else if sz != first {
+				t.Errorf("%v away: the tick's frames are %v bytes for one seat, %v for another", card, sz, first)
+			}
+		}
+	}
+	for card, n := range flagSize {
+		if n != flagSize[engine.Citizen] {
+			t.Errorf("the flag's update is %d bytes with the %v away, %d with a citizen away", n, card, flagSize[engine.Citizen])
+		}
+	}
+}
