@@ -23,6 +23,7 @@ import (
 	"mafia/internal/site"
 	"mafia/locale"
 	"mafia/rng"
+	"mafia/room"
 	"mafia/server"
 	"mafia/store/sqlite"
 	"mafia/wire"
@@ -49,7 +50,8 @@ func start(t *testing.T, tune func(*server.Config)) *target {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := server.Config{Store: db, Timeouts: suiteTimeouts, Render: func(lang string, err error) string {
+	// The bots move at once (instant pace): the attacks are not about time.
+	cfg := server.Config{Store: db, Timeouts: suiteTimeouts, Pace: room.PaceInstant, Render: func(lang string, err error) string {
 		l, ok := locale.Parse(lang)
 		if !ok {
 			l = locale.En

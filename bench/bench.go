@@ -585,8 +585,10 @@ func (r *run) game(ctx context.Context, idx, g, humans, seats int, first *bool) 
 		}
 		return err
 	}
+	// The bench's bots (filling a last table) move at once: the bench
+	// measures the server, and its own players think as Config.Think says.
 	created, err := r.api.Create(gctx, client.CreateRequest{Name: fmt.Sprintf("bench %d", idx),
-		Players: seats, TimingsMS: r.cfg.Timings})
+		Players: seats, TimingsMS: r.cfg.Timings, Pace: "instant"})
 	if err != nil {
 		return fail("create", err)
 	}

@@ -58,6 +58,36 @@ func (t *Table) Begin(evs []engine.Event) {
 // Show after every accepted command. A nil bot is skipped.
 func (t *Table) Show(evs []engine.Event) { t.observe(evs) }
 
+// Add puts b at seat s, from now on, in the middle of a game (a bot that
+// stands in for a person, say): if it observes it is noted, and shown evs,
+// the game so far, as its seat may see them (each event as Show would
+// show it). The other bots are shown nothing.
+func (t *Table) Add(s engine.Seat, b Bot, evs []engine.Event) {
+	t.Remove(s)
+	t.Bots[s] = b
+	o, ok := b.(Observer)
+	if !ok {
+		return
+	}
+	t.observers = append(t.observers, observer{s, o})
+	kept := t.observers
+	t.observers = kept[len(kept)-1:]
+	t.observe(evs)
+	t.observers = kept
+}
+
+// Remove takes the bot at seat s away (its seat is played by someone else
+// from now on): it is asked and shown nothing more.
+func (t *Table) Remove(s engine.Seat) {
+	t.Bots[s] = nil
+	for i, o := range t.observers {
+		if o.seat == s {
+			t.observers = append(t.observers[:i], t.observers[i+1:]...)
+			break
+		}
+	}
+}
+
 // sees reports whether seat s may see e, and whether it sees it as it is
 // (not a redacted copy).
 func (t *Table) sees(e *engine.Event, s engine.Seat) (sees, asIs bool) {

@@ -59,6 +59,13 @@ type CreateRequest struct {
 	// Bots is the level of the table's bots: "random" (or empty, the
 	// default), "smart", or a level per side ("town=smart,mafia=random").
 	Bots string `json:"bots,omitempty"`
+	// Pace is the bots' pace: "instant" (they move at once) or "human"
+	// (they take a person's time); empty: the server's default, human.
+	Pace string `json:"pace,omitempty"`
+	// StandInMS is how long a person's seat may have no connection during
+	// the game before a server's bot plays it for them, until they are
+	// back: nil for the server's default (20 s), 0 for never.
+	StandInMS *int64 `json:"stand_in_ms,omitempty"`
 }
 
 // Sandbox fixes a sandbox table's deal: give Deal, or Card (and Seat).

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"mafia/client"
+	"mafia/room"
 	"mafia/server"
 	"mafia/store/sqlite"
 	"mafia/wire"
@@ -23,7 +24,7 @@ func TestRead_SkipsPads(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := server.New(server.Config{Store: db, NightTick: 50 * time.Millisecond})
+	srv := server.New(server.Config{Store: db, NightTick: 50 * time.Millisecond, Pace: room.PaceInstant})
 	if _, err := srv.Resume(context.Background()); err != nil {
 		t.Fatal(err)
 	}

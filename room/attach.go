@@ -49,6 +49,7 @@ func (r *Room) AttachNotify(ctx context.Context, token string, since int, notify
 		}
 		if sub.Seat != 0 {
 			r.seats[sub.Seat].conns++
+			r.seatBack(sub.Seat) // the seat is its person's again, before the welcome
 			r.publishLobby()
 		}
 		sub.out.push(Out{Frame: r.welcome(sub, since)}, r.cfg.SendBuffer)

@@ -41,3 +41,31 @@ func TestBotsDoNotDrawFromTheDealsSeed(t *testing.T) {
 		}
 	}
 }
+
+// TestBotsWaitsDoNotDrawFromTheDealsSeed pins that the bots' waits at human
+// pace (pace.go) come from the bots' own seed, never the deal's: everyone
+// sees when a bot moves, and waits drawn from the deal's seed would give
+// it away as moves would. A restart draws them from a fresh seed.
+func TestBotsWaitsDoNotDrawFromTheDealsSeed(t *testing.T) {
+	r := &Room{tableState: tableState{seats: make([]seatState, 8)}}
+	r.table.Seed = 0x5eed
+	setup, err := engine.Preset(7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.game, r.log, err = engine.New(engine.DefaultRules(), setup.Deal(r.table.Seed, nil), r.table.Seed); err != nil {
+		t.Fatal(err)
+	}
+	r.initBots()
+	for _, i := range []uint64{0, 1, 7, paceStream} {
+		fromDeal := rng.New(rng.Derive(r.table.Seed, i))
+		if r.paceSrc == fromDeal {
+			t.Errorf("the bots' waits draw from the deal's seed (stream %d)", i)
+		}
+	}
+	first := r.paceSrc.Uint64()
+	r.initBots()
+	if r.paceSrc.Uint64() == first {
+		t.Error("the bots' waits are the same after a restart: their seed is fixed")
+	}
+}

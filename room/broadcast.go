@@ -307,6 +307,7 @@ func (r *Room) drop(sub *Sub, why engine.Code) {
 	}
 	if sub.Seat != 0 && int(sub.Seat) < len(r.seats) {
 		r.seats[sub.Seat].conns--
+		r.seatAway(sub.Seat) // its last connection gone: its grace period starts (standin.go)
 	}
 	if isPerson(sub) {
 		r.personLeft() // presence.go

@@ -67,6 +67,12 @@ func (s *Settings) Check() (engine.Ruleset, Timings, error) {
 	if s.BotDelay < 0 || s.BotDelay > MaxBotDelay {
 		return rules, t, &engine.Error{Code: CodeBadBotDelay, Value: strconv.FormatInt(s.BotDelay.Milliseconds(), 10), N: int(MaxBotDelay.Milliseconds())}
 	}
+	if s.StandIn < 0 || s.StandIn > MaxStandIn {
+		return rules, t, badStandIn(s.StandIn.Milliseconds())
+	}
+	if s.Pace != "" && s.Pace != PaceInstant && s.Pace != PaceHuman {
+		return rules, t, &engine.Error{Code: CodeBadPace, Value: s.Pace}
+	}
 	if s.Bots != "" {
 		if _, err := bot.ParseMix(s.Bots); err != nil {
 			return rules, t, err
@@ -177,6 +183,7 @@ func Resume(cfg Config, t store.Table, seats []store.Seat, log []engine.Event, c
 			r.persist(r.tableWrite())
 		}
 		r.initBots()
+		r.seatsAway() // nobody is connected yet: a restart is everyone's drop
 		r.step = lastStepStart(log)
 		if !g.Ended() {
 			dur := tm.For(g.Phase())
@@ -261,14 +268,21 @@ func stepStart(k engine.EventKind) bool {
 	return k.BeginsStep() && k != engine.EvGameEnded
 }
 
+// paceStream is the stream of the bots' seed their waits are drawn from
+// (each bot's own is its seat's number).
+const paceStream = 1 << 32
+
 // initBots gives each bot seat its player. The bots draw from a seed of
 // their own, never from the deal's: a bot's moves are seen by everyone, and
 // moves drawn from the deal's seed would let an observer recover the seed
 // (the generator is not a cryptographic one) and from it the deal.
 // Each is of the level the table's settings give its card's side
-// (Settings.Bots), and one that observes is shown the game so far.
+// (Settings.Bots), and one that observes is shown the game so far. The
+// bots' waits (pace.go) are drawn from the same seed of their own.
 func (r *Room) initBots() {
 	seed := secret.Seed()
+	r.botSeed, r.paceSrc = seed, rng.New(rng.Derive(seed, paceStream))
+	r.turns, r.turnGen = make([]Timer, len(r.seats)), make([]uint32, len(r.seats))
 	mix, _ := bot.ParseMix(r.set.Bots) // checked at the table's creation; "" is random
 	r.bots = make([]bot.Bot, len(r.seats))
 	for s := 1; s < len(r.seats); s++ {
@@ -293,11 +307,15 @@ func (r *Room) storeSeats() []store.Seat {
 func (r *Room) publishLobby() {
 	l := wire.Lobby{Table: r.id, Name: r.set.Name, Public: r.set.Public, Status: r.lobbyStatus(),
 		Players: len(r.seats) - 1, Rules: r.rules.Map(), Timings: r.timings.Millis(), Paused: r.paused,
-		PauseReason: r.pauseReason(), Sandbox: r.set.Sandbox != nil, Bots: r.set.Bots}
+		PauseReason: r.pauseReason(), Sandbox: r.set.Sandbox != nil, Bots: r.set.Bots,
+		StandInMS: r.set.StandIn.Milliseconds()}
+	if r.set.Pace == PaceHuman {
+		l.Pace = PaceHuman
+	}
 	for s := 1; s < len(r.seats); s++ {
 		st := r.seats[s]
 		l.Seats = append(l.Seats, wire.SeatInfo{Seat: s, Name: st.name, Bot: st.bot,
-			Taken: st.bot || st.tokenHash != "", Connected: st.bot || st.conns > 0})
+			Taken: st.bot || st.tokenHash != "", Connected: st.bot || st.conns > 0, StandIn: st.standIn})
 	}
 	r.lobby.Store(&l)
 }

@@ -156,6 +156,7 @@ func (r *Room) start() error {
 	r.log = batch   // the table is playing, with the seed, in the store already (see save)
 	r.blocked = nil // only joins read it, and there are none from now on
 	r.initBots()
+	r.seatsAway() // a seat of a person not connected now is away from the start
 	if r.cfg.Metrics.GameStarted != nil {
 		r.cfg.Metrics.GameStarted()
 	}

@@ -32,6 +32,7 @@ func (r *Room) run() {
 		for s := range r.subs {
 			r.drop(s, r.stoppedCode())
 		}
+		r.endStandIns()
 		close(r.done)
 		if r.cfg.OnStop != nil {
 			r.cfg.OnStop(r.id)
@@ -277,6 +278,7 @@ func (r *Room) afterEvents(first int, clk store.Clock, newStep bool) {
 		r.stopTimers()
 		r.deadline = time.Time{}
 		r.endedAt = r.cfg.Clock.Now() // the table is ended in the store already (see save)
+		r.endStandIns()
 		if r.cfg.Metrics.GameEnded != nil {
 			r.cfg.Metrics.GameEnded()
 		}
@@ -325,7 +327,7 @@ func (r *Room) settle() {
 			}
 			continue
 		}
-		if r.set.BotDelay > 0 {
+		if r.paced() {
 			r.scheduleBots()
 			return
 		}
@@ -380,7 +382,8 @@ func (r *Room) botAct(s engine.Seat) {
 	}
 }
 
-// scheduleBots gives each bot with something to do a turn after the bot delay.
+// scheduleBots gives each bot with something to do a turn after its wait
+// (botWait: the bot delay, the pace), always before the step's deadline.
 func (r *Room) scheduleBots() {
 	g := r.game
 	for s := 1; s < len(r.seats); s++ {
@@ -393,15 +396,30 @@ func (r *Room) scheduleBots() {
 		}
 		r.botQueued = r.botQueued.With(seat)
 		step := r.step
-		r.timers = append(r.timers, r.later(r.set.BotDelay, func() {
-			if r.step != step || r.paused || r.game.Ended() {
+		r.turnGen[s]++
+		gen := r.turnGen[s]
+		r.turns[s] = r.later(r.botWait(), func() {
+			if r.step != step || r.paused || r.game.Ended() || r.turnGen[seat] != gen || r.bots[seat] == nil {
 				return
 			}
+			r.turns[seat] = nil
 			r.botQueued = r.botQueued.Without(seat)
 			r.botAct(seat)
 			r.settle()
-		}))
+		})
+		r.timers = append(r.timers, r.turns[s])
 	}
+}
+
+// cancelTurn calls off seat s's scheduled bot turn, if it has one: it does
+// nothing, even if its time has come already.
+func (r *Room) cancelTurn(s engine.Seat) {
+	if int(s) >= len(r.turns) {
+		return
+	}
+	r.turnGen[s]++
+	stopTimer(&r.turns[s])
+	r.botQueued = r.botQueued.Without(s)
 }
 
 // maybeLinger stops the room of an ended or a frozen game after the linger

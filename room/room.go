@@ -10,6 +10,7 @@ import (
 
 	"mafia/bot"
 	"mafia/engine"
+	"mafia/rng"
 	"mafia/store"
 	"mafia/wire"
 )
@@ -22,7 +23,18 @@ type Settings struct {
 	Setup    engine.Setup      `json:"setup"`
 	Options  map[string]string `json:"options"`
 	TimingMS map[string]int64  `json:"timings_ms"`
-	BotDelay time.Duration     `json:"bot_delay"`
+	// BotDelay is the least a bot waits before each move, at any pace
+	// (pace.go): the fixed delay tables had before there was a pace.
+	BotDelay time.Duration `json:"bot_delay"`
+	// Pace is how long the bots take over their moves (pace.go):
+	// PaceInstant or PaceHuman; "" (a table stored before there was a
+	// pace) is instant.
+	Pace string `json:"pace,omitempty"`
+	// StandIn is how long a person's seat may have no connection during a
+	// game before a bot plays it for them, until they are back
+	// (standin.go); 0 (as every table stored before there were stand-ins):
+	// never.
+	StandIn time.Duration `json:"stand_in,omitempty"`
 	// Sandbox, if set, fixes the deal of a table for its creator and bots
 	// only (sandbox.go).
 	Sandbox *Sandbox `json:"sandbox,omitempty"`
@@ -129,6 +141,11 @@ const (
 	// CodeBadBotDelay: a bot delay outside 0..MaxBotDelay; Value is the
 	// number of milliseconds as given, N the largest.
 	CodeBadBotDelay engine.Code = "bad_bot_delay"
+	// CodeBadPace: a pace that is not one of the paces (Value, as given).
+	CodeBadPace engine.Code = "bad_pace"
+	// CodeBadStandIn: a stand-in's grace period outside 0..MaxStandIn;
+	// Value is the number of milliseconds as given, N the largest.
+	CodeBadStandIn engine.Code = "bad_stand_in"
 	// CodeNameTooLong: a player's or a table's name is over N characters
 	// (or over its length in bytes).
 	CodeNameTooLong engine.Code = "name_too_long"
@@ -168,6 +185,7 @@ var Kinds = map[engine.Code]engine.Kind{
 	CodeBadBotDelay: engine.KindInvalid, CodeNameTooLong: engine.KindInvalid, CodeNameBadCharacter: engine.KindInvalid,
 	CodeNameLikeBot: engine.KindInvalid, CodeAlreadySeated: engine.KindConflict, CodeSeatLimit: engine.KindForbidden,
 	CodeBlocked: engine.KindForbidden, CodeExpired: engine.KindGone, CodeChatBusy: engine.KindBusy,
+	CodeBadPace: engine.KindInvalid, CodeBadStandIn: engine.KindInvalid,
 	CodeSandboxTable: engine.KindForbidden, CodeSandboxPublic: engine.KindInvalid, CodeSandboxDealOrCard: engine.KindInvalid,
 	CodeSandboxDealSize: engine.KindInvalid, CodeSandboxDealRoles: engine.KindInvalid, CodeSandboxCard: engine.KindInvalid,
 	CodeSandboxNoSeat: engine.KindInvalid,
@@ -272,6 +290,7 @@ type Room struct {
 	clockState
 	presenceState
 	botState
+	standInState
 	deliveryState
 }
 
@@ -331,7 +350,15 @@ type botState struct {
 	// (bot.Table.Show), from the deal on (a resumed game replays its log).
 	botTable  *bot.Table
 	botDone   engine.SeatSet // bots done with the current step
-	botQueued engine.SeatSet // bots with a turn scheduled (bot delay)
+	botQueued engine.SeatSet // bots with a turn scheduled (bot delay, pace)
+	// botSeed is the bots' own seed (never the deal's: see initBots), and
+	// paceSrc draws the bots' waits at human pace from it (pace.go).
+	botSeed uint64
+	paceSrc rng.Source
+	// turns are the bots' scheduled turns by seat, each with its number
+	// (turnGen): a turn that is not its seat's latest does nothing.
+	turns   []Timer
+	turnGen []uint32
 }
 
 // deliveryState is what the room has sent to whom, and the memory it
@@ -372,6 +399,8 @@ type seatState struct {
 	tokenHash string
 	bot       bool
 	conns     int
+	// standIn: a bot plays the seat for its person, who is away (standin.go).
+	standIn bool
 	// Who took the seat (a hash of the client's id, the address's key),
 	// for the seat limits; kept in memory only.
 	client, addr string

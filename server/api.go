@@ -28,6 +28,11 @@ type createRequest struct {
 	BotDelayMS int64             `json:"bot_delay_ms"`
 	Sandbox    *sandboxRequest   `json:"sandbox"`
 	Bots       string            `json:"bots"`
+	Pace       string            `json:"pace"`
+	// StandInMS is the table's grace period before a bot plays a dropped
+	// person's seat (room.Settings.StandIn): absent, room.DefaultStandIn;
+	// 0, never.
+	StandInMS *int64 `json:"stand_in_ms"`
 }
 
 // sandboxRequest fixes a sandbox table's deal (room.Sandbox): the whole
@@ -195,8 +200,16 @@ func (s *Server) createTable(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
+	standIn := room.DefaultStandIn
+	if req.StandInMS != nil {
+		if standIn, err = room.StandInFromMillis(*req.StandInMS); err != nil { // the same
+			s.fail(w, r, err)
+			return
+		}
+	}
 	set := room.Settings{Name: strings.TrimSpace(req.Name), Public: req.Public, Options: req.Options,
-		TimingMS: req.TimingsMS, BotDelay: delay, Bots: req.Bots}
+		TimingMS: req.TimingsMS, BotDelay: delay, Bots: req.Bots, Pace: s.paceOf(req),
+		StandIn: standIn}
 	if sb := req.Sandbox; sb != nil {
 		set.Sandbox = &room.Sandbox{Deal: sb.Deal, Card: sb.Card, Seat: sb.Seat}
 	}
@@ -238,6 +251,20 @@ func (s *Server) createTable(w http.ResponseWriter, r *http.Request) {
 	s.clientID(w, r)
 	s.setTokenCookie(w, r, rm.ID(), host)
 	writeJSON(w, http.StatusCreated, createResponse{Table: rm.ID(), HostToken: host, Invite: "/t/" + rm.ID(), Lobby: rm.Lobby()})
+}
+
+// paceOf is the pace a create request asks for: the one it names, else the
+// server's (Config.Pace: human) — but instant for a request that sets
+// bot_delay_ms and no pace: a client from before there was a pace chose
+// its bots' delay, and gets exactly that delay, as it did.
+func (s *Server) paceOf(req createRequest) string {
+	switch {
+	case req.Pace != "":
+		return req.Pace
+	case req.BotDelayMS > 0:
+		return room.PaceInstant
+	}
+	return s.cfg.Pace
 }
 
 // lobbyTables counts the tables in the lobby.

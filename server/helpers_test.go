@@ -11,6 +11,7 @@ import (
 
 	"mafia/client"
 	"mafia/rng"
+	"mafia/room"
 	"mafia/store/sqlite"
 	"mafia/wire"
 )
@@ -52,8 +53,9 @@ func startServerOn(t testing.TB, path string, tune func(*Config), wrap func(net.
 		t.Fatal(err)
 	}
 	// The tests play whole tables of people from loopback: no limit of
-	// seats per address unless a test sets one.
-	cfg := Config{Store: db, SeatsPerAddress: -1}
+	// seats per address unless a test sets one; and the bots move at once
+	// (instant pace) unless a test about pace says otherwise.
+	cfg := Config{Store: db, SeatsPerAddress: -1, Pace: room.PaceInstant}
 	if tune != nil {
 		tune(&cfg)
 	}

@@ -519,6 +519,9 @@ func (s *scan) view(v *wire.View) error {
 
 // The keys each object of a frame may have: every one of them is vetted
 // above or public by nature. A new field fails the scan until it is vetted.
+// (The lobby's pace and stand_in_ms are the table's settings, the same for
+// everyone; a seat's stand_in follows its connections alone, never its
+// card: room/standin.go, and room's TestAStandInShowsOthersItsFlagAndNothingOfItsCard.)
 var vettedKeys = map[string]map[string]bool{
 	"frame":      keySet("v type id seat host seq events view lobby deadline paused now code message channel from name text"),
 	"view":       keySet("seat players phase round step speaker winner role candidates nominated victims seats night voted my_vote my_yes legal rules"),
@@ -526,8 +529,8 @@ var vettedKeys = map[string]map[string]bool{
 	"night":      keySet("kill check shot heal skip shots_left healed heal_banned"),
 	"legal":      keySet("kill check shoot heal nominate vote skip all_vote pass"),
 	"event":      keySet("kind round phase actor target result cause winner role team yes fouls players seats roles ballot candidates seed rules"),
-	"lobby":      keySet("table name public status players seats rules timings_ms paused"),
-	"lobby_seat": keySet("seat name bot taken connected"),
+	"lobby":      keySet("table name public status players seats rules timings_ms paused pace stand_in_ms"),
+	"lobby_seat": keySet("seat name bot taken connected stand_in"),
 }
 
 func keySet(s string) map[string]bool {

@@ -65,6 +65,10 @@ type Config struct {
 	// before it freezes (room.Config.FreezeAfter; default
 	// room.DefaultFreezeAfter, the minute docs/protocol.md states).
 	FreezeAfter time.Duration
+	// Pace is the bots' pace at a table whose create request names none
+	// (room.Settings.Pace; default room.PaceHuman: tables made online are
+	// made by people). Tests that are not about pace set room.PaceInstant.
+	Pace string
 }
 
 // Server is the running service.
@@ -109,6 +113,9 @@ func New(cfg Config) *Server {
 	}
 	if cfg.Heartbeat <= 0 {
 		cfg.Heartbeat = time.Second
+	}
+	if cfg.Pace == "" {
+		cfg.Pace = room.PaceHuman
 	}
 	if cfg.StoreHold <= 0 {
 		cfg.StoreHold = 5 * time.Second

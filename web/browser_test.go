@@ -17,6 +17,7 @@ import (
 	"mafia/internal/browsertest"
 	"mafia/internal/site"
 	"mafia/locale"
+	"mafia/room"
 	"mafia/server"
 	"mafia/store/sqlite"
 )
@@ -220,7 +221,9 @@ func startServerWith(t *testing.T, edit func(*server.Config)) *testServer {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := server.Config{Store: db, Render: render}
+	// The bots move at once (instant pace): the pages are tested, not the
+	// bots' time (room's tests pin human pace).
+	cfg := server.Config{Store: db, Render: render, Pace: room.PaceInstant}
 	if edit != nil {
 		edit(&cfg)
 	}

@@ -260,6 +260,9 @@ func (l *Lobby) AppendJSON(b []byte) []byte {
 			b = strconv.AppendBool(b, s.Taken)
 			b = append(b, `,"connected":`...)
 			b = strconv.AppendBool(b, s.Connected)
+			if s.StandIn {
+				b = append(b, `,"stand_in":true`...)
+			}
 			b = append(b, '}')
 		}
 		b = append(b, ']')
@@ -294,6 +297,11 @@ func (l *Lobby) AppendJSON(b []byte) []byte {
 		b = append(b, `,"sandbox":true`...)
 	}
 	b = appendStringField(b, `,"bots":`, l.Bots)
+	b = appendStringField(b, `,"pace":`, l.Pace)
+	if l.StandInMS != 0 {
+		b = append(b, `,"stand_in_ms":`...)
+		b = strconv.AppendInt(b, l.StandInMS, 10)
+	}
 	return append(b, '}')
 }
 

@@ -196,7 +196,8 @@ func TestAppend_IsEncodingJSONForAnyValues(t *testing.T) {
 			l := Lobby{Table: str.Draw(t, "table"), Name: str.Draw(t, "lname"), Public: rapid.Bool().Draw(t, "public"),
 				Status: str.Draw(t, "status"), Players: small.Draw(t, "lplayers"), Rules: smap.Draw(t, "lrules"),
 				Paused: rapid.Bool().Draw(t, "lpaused"), PauseReason: str.Draw(t, "pause_reason"),
-				Sandbox: rapid.Bool().Draw(t, "lsandbox"), Bots: str.Draw(t, "lbots")}
+				Sandbox: rapid.Bool().Draw(t, "lsandbox"), Bots: str.Draw(t, "lbots"), Pace: str.Draw(t, "lpace"),
+				StandInMS: rapid.Int64().Draw(t, "lstandin")}
 			if rapid.Bool().Draw(t, "has_timings") {
 				l.Timings = rapid.MapOfN(str, rapid.Int64(), 0, 4).Draw(t, "timings")
 			}
@@ -204,7 +205,7 @@ func TestAppend_IsEncodingJSONForAnyValues(t *testing.T) {
 				l.Seats = []SeatInfo{}
 				for range rapid.IntRange(0, 3).Draw(t, "nlseats") {
 					l.Seats = append(l.Seats, SeatInfo{Seat: small.Draw(t, "s"), Name: str.Draw(t, "n"), Bot: rapid.Bool().Draw(t, "bot"),
-						Taken: rapid.Bool().Draw(t, "taken"), Connected: rapid.Bool().Draw(t, "conn")})
+						Taken: rapid.Bool().Draw(t, "taken"), Connected: rapid.Bool().Draw(t, "conn"), StandIn: rapid.Bool().Draw(t, "standin")})
 				}
 			}
 			m.Lobby = &l

@@ -89,6 +89,10 @@ type SeatInfo struct {
 	Bot       bool   `json:"bot,omitempty"`
 	Taken     bool   `json:"taken"`
 	Connected bool   `json:"connected"`
+	// StandIn: a server's bot plays the seat for its person, who has been
+	// away longer than the table's grace period (Lobby.StandInMS), until
+	// they are back.
+	StandIn bool `json:"stand_in,omitempty"`
 }
 
 // Lobby is a table's public description.
@@ -112,6 +116,13 @@ type Lobby struct {
 	// Bots is the level of the table's bots as its host chose it ("smart",
 	// or a level per side); left out for random, the default.
 	Bots string `json:"bots,omitempty"`
+	// Pace is "human" when the table's bots take a person's time over
+	// their moves; left out when they move at once ("instant").
+	Pace string `json:"pace,omitempty"`
+	// StandInMS is how long a person's seat may have no connection during
+	// a game before a bot plays it for them (SeatInfo.StandIn); left out
+	// when no bot ever stands in.
+	StandInMS int64 `json:"stand_in_ms,omitempty"`
 }
 
 // ServerMessage is any message the server sends. Type says which fields matter:

@@ -23,6 +23,13 @@ import (
 // bot.Table drives it (every seat that may act does, then the step ends),
 // except that the person's seat is asked on stdin.
 //
+// The bots move at once (the server's instant pace, room/pace.go): this
+// game has no clock, and stops for the person at every turn of theirs, so
+// the person reads the bots' moves at their own speed and nothing runs out
+// under them; a person's time taken by each bot would only make the person
+// wait for lines they could already read. Human pace is for tables online,
+// where a step runs on the clock and people watch the bots move.
+//
 // Enter ends the person's own speech, defence, tie speech or last words; in
 // a vote it abstains, at night it does nothing more, to "shall all of them
 // leave?" it answers no. End of input (or quit) leaves the table: the game

@@ -84,7 +84,9 @@ export function renderSeats(st, ctx) {
     if (vs.fouls > 0) badges.push(h('span', { class: 'badge fouls' }, tn('web.fouls', vs.fouls)));
     if (vs.lost_speech) badges.push(h('span', { class: 'badge lost' }, t('web.lost_speech')));
     if (vs.choice && !me && shown) badges.push(h('span', { class: 'badge choice' }, t('web.choice', { Target: vs.choice })));
-    if (info.taken && !info.bot && !info.connected) badges.push(h('span', { class: 'badge offline' }, t('web.offline')));
+    // Away, and played by a server's bot until back (lobby seat's stand_in).
+    if (info.stand_in) badges.push(h('span', { class: 'badge offline stand-in', 'data-stand-in': true }, t('web.stand_in')));
+    else if (info.taken && !info.bot && !info.connected) badges.push(h('span', { class: 'badge offline' }, t('web.offline')));
     // My own notes on the others.
     const note = notes[s] || {};
     if (note.mark) badges.push(h('span', { class: `badge mark m-${note.mark}`, 'data-mark': note.mark }, t(`web.note.${note.mark}`)));
