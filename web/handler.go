@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 
+	"mafia/bot"
 	"mafia/engine"
 	"mafia/internal/qrsvg"
 	"mafia/locale"
@@ -23,6 +24,13 @@ type Config struct {
 	// (the room's, room.DefaultTimings().Millis()): the create form starts
 	// from them.
 	Timings map[string]int64
+	// StandIn is a new table's default wait, in milliseconds, before a bot
+	// plays for a person whose connection dropped (the room's
+	// DefaultStandIn); the create form starts from it.
+	StandIn int64
+	// Paces are the bots' paces a table may have, the default first (the
+	// room's: human, then instant).
+	Paces []string
 }
 
 // Mount adds the browser client's routes to mux, beside the server's API
@@ -156,6 +164,12 @@ type boot struct {
 	Presets map[int]map[string]int `json:"presets"`
 	Seats   [2]int                 `json:"seats"` // fewest and most players
 	Timings map[string]int64       `json:"timings_ms"`
+	// Bots are the bots' levels, the one the form starts from first;
+	// Paces the bots' paces, the default first; StandIn the default wait
+	// before a bot plays for a dropped player, in ms (Config).
+	Bots    []string `json:"bots"`
+	Paces   []string `json:"paces"`
+	StandIn int64    `json:"stand_in_ms"`
 }
 
 // option is one house rule of docs/rules.md (or the engine's round_limit): its
@@ -170,7 +184,8 @@ type option struct {
 
 func bootData(cfg Config) boot {
 	b := boot{Langs: []locale.Lang{locale.Ka, locale.En, locale.Ru}, Presets: map[int]map[string]int{},
-		Seats: [2]int{engine.MinSeats, engine.MaxSeats}, Timings: cfg.Timings}
+		Seats: [2]int{engine.MinSeats, engine.MaxSeats}, Timings: cfg.Timings,
+		Bots: formLevels(), Paces: cfg.Paces, StandIn: cfg.StandIn}
 	def := engine.DefaultRules()
 	for _, o := range engine.Options {
 		v, _ := def.Get(o.Name)
@@ -184,6 +199,19 @@ func bootData(cfg Config) boot {
 		b.Presets[n] = setupMap(s)
 	}
 	return b
+}
+
+// formLevels lists the bots' levels as the create form offers them: the
+// reasoning bot first (a person sitting down with bots wants a real game),
+// then the others in the bot package's order.
+func formLevels() []string {
+	levels := []string{bot.LevelSmart.String()}
+	for _, l := range bot.Levels() {
+		if l != levels[0] {
+			levels = append(levels, l)
+		}
+	}
+	return levels
 }
 
 // setupMap names a setup's counts as the page's form does (the create

@@ -54,3 +54,36 @@ func TestBrowserCreatesACustomSetup(t *testing.T) {
 		}
 	}
 }
+
+// TestBrowserCreateChoosesTheBots: the create form offers the bots' level
+// (thinking bots first), their pace (like people first) and the wait before
+// a bot plays for a dropped player (the room's default), and the table is
+// made with what was chosen (a lobby without a pace is instant).
+func TestBrowserCreateChoosesTheBots(t *testing.T) {
+	t.Parallel()
+	needBrowser(t)
+	ts := startServer(t)
+	p := newTab(t, "bots", 1280, 900)
+	p.do(15*time.Second,
+		chromedp.Navigate(ts.URL+"/?lang=en"),
+		chromedp.WaitVisible(chromedp.CSS("#create")),
+	)
+	if got := eval[string](p, `document.querySelector('#bots').value + ' ' + document.querySelector('#pace').value + ' ' + document.querySelector('#stand-in').value`); got != "smart human 20" {
+		t.Errorf("the form starts at %q, want smart human 20", got)
+	}
+	if got := eval[string](p, `[...document.querySelectorAll('#bots option')].map(o => o.textContent).join('|')`); got != "Thinking|Random" {
+		t.Errorf("the levels read %q", got)
+	}
+	p.do(15*time.Second,
+		chromedp.SendKeys(chromedp.CSS("#your-name"), "Nino"),
+		chromedp.SetValue(chromedp.CSS("#bots"), "random"),
+		chromedp.SetValue(chromedp.CSS("#pace"), "instant"),
+		chromedp.SetValue(chromedp.CSS("#stand-in"), "5"),
+		chromedp.Click(chromedp.CSS("#create")),
+		chromedp.WaitVisible(chromedp.CSS("#seated")),
+	)
+	got := eval[string](p, `(l => l.bots + ' ' + (l.pace || 'instant') + ' ' + l.stand_in_ms)(window.__mafia.state.lobby)`)
+	if got != "random instant 5000" {
+		t.Errorf("the table was made with %q, the form asked for random instant 5000", got)
+	}
+}

@@ -28,7 +28,8 @@ import (
 func Handler(srv *server.Server, host *assist.Handler) http.Handler {
 	mux := http.NewServeMux()
 	mux.Handle("/", srv.Handler())
-	web.Mount(mux, web.Config{Timings: room.DefaultTimings().Millis()})
+	web.Mount(mux, web.Config{Timings: room.DefaultTimings().Millis(), StandIn: room.DefaultStandIn.Milliseconds(),
+		Paces: []string{room.PaceHuman, room.PaceInstant}})
 	mux.Handle("/host/", host)
 	mux.Handle("/host", host)
 	return mux

@@ -42,6 +42,7 @@ export function lobbyScreen({ boot, navigate }) {
   const form = {
     table: '', name: localStorage.getItem('mafia.name') || '', mode: 'preset', players: counts[counts.length - 1],
     custom: { ...presets[counts[counts.length - 1]] }, options: {}, timings: {}, public: true,
+    bots: boot.bots[0], pace: boot.paces[0], standIn: boot.stand_in_ms / 1000,
   };
   for (const o of boot.options) form.options[o.name] = o.default;
   for (const k of TIMINGS) if (k in boot.timings_ms) form.timings[k] = boot.timings_ms[k] / 1000;
@@ -63,6 +64,9 @@ export function lobbyScreen({ boot, navigate }) {
     for (const o of boot.options) form.options[o.name] = q(`#opt-${o.name}`).value;
     for (const k of Object.keys(form.timings)) form.timings[k] = Number(q(`#time-${k}`).value);
     form.public = q('#public').checked;
+    form.bots = q('#bots').value;
+    form.pace = q('#pace').value;
+    form.standIn = Number(q('#stand-in').value);
     form.optsOpen = q('#more-opts').open;
     form.timesOpen = q('#more-times').open;
     const inv = invitePart.querySelector('#invite');
@@ -98,6 +102,14 @@ export function lobbyScreen({ boot, navigate }) {
     const timings = Object.keys(form.timings).map((k) => field(`time-${k}`, t(`web.timing.${k}`), h('input', {
       id: `time-${k}`, key: `time-${k}`, type: 'number', min: 0.1, max: 3600, step: 0.1, inputmode: 'decimal', value: form.timings[k],
     })));
+    const bots = h('div', { class: 'grid2' },
+      field('bots', t('web.create.bots'), h('select', { id: 'bots', key: 'bots' },
+        boot.bots.map((l) => h('option', { value: l, selected: l === form.bots }, t(`web.bots.${l}`)))), t('web.create.bots_hint')),
+      field('pace', t('web.create.pace'), h('select', { id: 'pace', key: 'pace' },
+        boot.paces.map((p) => h('option', { value: p, selected: p === form.pace }, t(`web.pace.${p}`))))),
+      field('stand-in', t('web.create.stand_in'), h('input', {
+        id: 'stand-in', key: 'stand-in', type: 'number', min: 0, max: 600, step: 1, inputmode: 'numeric', value: form.standIn,
+      })));
     patch(createPart,
       h('h2', { id: 'create-h' }, t('web.create.heading')),
       h('form', { id: 'create-form', novalidate: true, on: { submit: (ev) => { ev.preventDefault(); create(); } } },
@@ -116,6 +128,7 @@ export function lobbyScreen({ boot, navigate }) {
           h('div', { hidden: form.mode !== 'preset' }, field('players', t('web.create.players'), presetSelect)),
           custom,
           h('p', { class: 'summary', id: 'setup-summary', 'aria-live': 'polite' }, summary())),
+        bots,
         h('details', { class: 'more', id: 'more-opts', open: form.optsOpen }, h('summary', { key: 'opts' }, t('web.create.options')), h('div', { class: 'grid2' }, options)),
         h('details', { class: 'more', id: 'more-times', open: form.timesOpen }, h('summary', { key: 'times' }, t('web.create.timings')), h('div', { class: 'grid3' }, timings)),
         h('label', { class: 'check' }, h('input', { type: 'checkbox', id: 'public', key: 'public', checked: form.public }), ' ', t('web.create.public')),
@@ -143,6 +156,9 @@ export function lobbyScreen({ boot, navigate }) {
       public: form.public,
       options: Object.fromEntries(Object.entries(form.options).map(([k, v]) => [k, String(v)])),
       timings_ms: Object.fromEntries(Object.entries(form.timings).map(([k, s]) => [k, Math.round(s * 1000)])),
+      bots: form.bots,
+      pace: form.pace,
+      stand_in_ms: Math.round(form.standIn * 1000),
     };
     if (form.mode === 'preset') req.players = form.players;
     // The request's keys are lower case (the API reads keys exactly).
@@ -221,7 +237,7 @@ export function lobbyScreen({ boot, navigate }) {
     quickError = '';
     drawQuick();
     try {
-      const made = await api.create({ name: t('web.create.default_name_of', { Name: name }), players: 11, public: true });
+      const made = await api.create({ name: t('web.create.default_name_of', { Name: name }), players: 11, public: true, bots: boot.bots[0] });
       await api.join(made.table, name);
       sessionStorage.setItem(`mafia.quick.${made.table}`, '1');
       navigate(made.invite);
