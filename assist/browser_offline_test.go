@@ -11,12 +11,13 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"mafia/assist/record"
+	"mafia/store"
 )
 
 // storedEntries returns the entries the server holds for a game.
 func (ts *testServer) storedEntries(t *testing.T, id string) []record.Command {
 	t.Helper()
-	tbl, _, err := ts.db.Table(context.Background(), id)
+	tbl, _, err := ts.db.Table(context.Background(), store.KindInPerson, id)
 	if err != nil {
 		t.Fatal(err)
 	}

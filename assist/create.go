@@ -86,7 +86,7 @@ func (h *Handler) storeGame(r *http.Request, id, host string, s record.Settings,
 	if name == "" {
 		name = locale.New(langOf(r)).T("assist.default_name", nil)
 	}
-	gm.table = store.Table{ID: id, Name: name, Status: StatusLive, HostToken: secret.Hash(host), Seed: g.Seed(),
+	gm.table = store.Table{ID: id, Kind: store.KindInPerson, Name: name, Status: StatusLive, HostToken: secret.Hash(host), Seed: g.Seed(),
 		CreatedAt: created, UpdatedAt: h.cfg.Now()}
 	gm.table.Config = gm.config()
 	reply := &createReply{ID: id, HostToken: host, Settings: s}

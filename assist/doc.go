@@ -51,8 +51,8 @@
 // reader's language) and as a printable page that fits one or two A4
 // sheets.
 //
-// It owns the in-person tables: their store status (StatusLive,
-// StatusEnded, StatusDeleted) keeps them out of the online lobby and out of
-// the rooms that `mafia serve` resumes. It must not decide rules (the engine does) or touch
-// online tables.
+// It owns the in-person tables (store.KindInPerson) and their statuses
+// (StatusLive, StatusEnded, StatusDeleted); it loads and lists tables of
+// that kind only, and the online server never loads nor lists them. It
+// must not decide rules (the engine does) or touch online tables.
 package assist

@@ -14,9 +14,9 @@ import (
 )
 
 // stored is an in-person table's Config in the store. Everything sits under
-// "in_person", so the room package, which reads a Config as its own
-// settings, finds no name and refuses to run the table (see
-// .bugs/assist.md).
+// "in_person", as it has since the first in-person games (when that, and
+// their statuses, told them apart from the rooms' tables; their kind does
+// now).
 type stored struct {
 	InPerson *inPerson `json:"in_person"`
 }
@@ -115,7 +115,7 @@ func (h *Handler) forget(id string) {
 // store (a crash between saving the entries and appending their events) is
 // appended now, and a log that an undo should have rewritten is rewritten.
 func (h *Handler) read(ctx context.Context, id string) (*game, error) {
-	t, seats, err := h.cfg.Store.Table(ctx, id)
+	t, seats, err := h.cfg.Store.Table(ctx, store.KindInPerson, id)
 	if err != nil {
 		return nil, err
 	}

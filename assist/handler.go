@@ -20,9 +20,9 @@ import (
 	"mafia/store"
 )
 
-// The store statuses of in-person tables. The server lists and resumes
-// tables by the statuses store.StatusLobby and StatusPlaying only, so these
-// stay out of the online lobby and no room's clock ever runs them.
+// The store statuses of in-person tables (store.KindInPerson), the
+// assistant's own: the online server neither lists nor loads a table of
+// that kind, whatever its status.
 const (
 	StatusLive  store.Status = "in_person"       // the game goes on
 	StatusEnded store.Status = "in_person_ended" // the game is over

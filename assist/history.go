@@ -32,7 +32,7 @@ func (h *Handler) listGames(w http.ResponseWriter, r *http.Request) {
 	}
 	out := []Summary{}
 	for _, st := range []store.Status{StatusLive, StatusEnded} {
-		tables, err := h.cfg.Store.Tables(r.Context(), st, false, limit)
+		tables, err := h.cfg.Store.Tables(r.Context(), store.KindInPerson, store.TableFilter{Status: st, Limit: limit})
 		if err != nil {
 			h.fail(w, r, err, nil)
 			return

@@ -118,7 +118,7 @@ func Create(ctx context.Context, cfg Config, set Settings) (*Room, string, error
 	conf, _ := json.Marshal(set)
 	host := secret.Token()
 	now := cfg.clockNow()
-	t := store.Table{ID: secret.Token()[:16], Name: set.Name, Public: set.Public, Status: store.StatusLobby,
+	t := store.Table{ID: secret.Token()[:16], Kind: store.KindOnline, Name: set.Name, Public: set.Public, Status: store.StatusLobby,
 		Config: conf, HostToken: secret.Hash(host), CreatedAt: now, UpdatedAt: now}
 	if !set.Public {
 		t.Invite = t.ID
