@@ -289,7 +289,7 @@ func (ts *testServer) replay(t *testing.T, id string) (*engine.Game, []engine.Ev
 			Commands []record.Command
 		} `json:"in_person"`
 	}
-	if err := json.Unmarshal(tbl.Config, &c); err != nil {
+	if err := json.Unmarshal(tbl.Data, &c); err != nil {
 		t.Fatal(err)
 	}
 	g, log, err := record.Replay(&c.InPerson.Settings, c.InPerson.Commands)

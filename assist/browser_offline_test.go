@@ -24,7 +24,7 @@ func (ts *testServer) storedEntries(t *testing.T, id string) []record.Command {
 	var c struct {
 		InPerson struct{ Commands []record.Command } `json:"in_person"`
 	}
-	if err := json.Unmarshal(tbl.Config, &c); err != nil {
+	if err := json.Unmarshal(tbl.Data, &c); err != nil {
 		t.Fatal(err)
 	}
 	return c.InPerson.Commands

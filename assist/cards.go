@@ -51,7 +51,7 @@ func (h *Handler) getCard(w http.ResponseWriter, r *http.Request) {
 	if !slices.Contains(gm.rec.Viewed, n) {
 		gm.rec.Viewed = append(gm.rec.Viewed, n)
 		t := gm.table
-		t.Config = gm.config()
+		t.Data = gm.data()
 		if err := h.cfg.Store.UpdateTable(r.Context(), t); err != nil {
 			h.cfg.Log.Error("assist: note a card seen", "table", id, "err", err)
 		} else {

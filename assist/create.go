@@ -88,7 +88,7 @@ func (h *Handler) storeGame(r *http.Request, id, host string, s record.Settings,
 	}
 	gm.table = store.Table{ID: id, Kind: store.KindInPerson, Name: name, Status: StatusLive, HostToken: secret.Hash(host), Seed: g.Seed(),
 		CreatedAt: created, UpdatedAt: h.cfg.Now()}
-	gm.table.Config = gm.config()
+	gm.table.Data = gm.data()
 	reply := &createReply{ID: id, HostToken: host, Settings: s}
 	for i, n := range s.Names {
 		seat := store.Seat{Seat: i + 1, Name: n}

@@ -157,7 +157,7 @@ func (h *Handler) samePhoneGame(w http.ResponseWriter, r *http.Request, p *phone
 	}
 	var st stored
 	if (t.Status != StatusLive && t.Status != StatusEnded) || !tokenMatches(p.HostToken, t.HostToken) ||
-		json.Unmarshal(t.Config, &st) != nil || st.InPerson == nil || !sameSettings(&st.InPerson.Settings, s) {
+		json.Unmarshal(t.Data, &st) != nil || st.InPerson == nil || !sameSettings(&st.InPerson.Settings, s) {
 		h.fail(w, r, &engine.Error{Code: CodeIDTaken}, nil)
 		return true
 	}

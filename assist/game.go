@@ -13,7 +13,7 @@ import (
 	"mafia/wire"
 )
 
-// stored is an in-person table's Config in the store. Everything sits under
+// stored is an in-person table's Data in the store. Everything sits under
 // "in_person", as it has since the first in-person games (when that, and
 // their statuses, told them apart from the rooms' tables; their kind does
 // now).
@@ -123,8 +123,8 @@ func (h *Handler) read(ctx context.Context, id string) (*game, error) {
 		return nil, store.ErrNotFound
 	}
 	var st stored
-	if err := json.Unmarshal(t.Config, &st); err != nil || st.InPerson == nil {
-		return nil, fmt.Errorf("assist: table %s: bad config: %v", id, err)
+	if err := json.Unmarshal(t.Data, &st); err != nil || st.InPerson == nil {
+		return nil, fmt.Errorf("assist: table %s: bad data: %v", id, err)
 	}
 	g, log, err := record.Replay(&st.InPerson.Settings, st.InPerson.Commands)
 	if err != nil {
@@ -177,8 +177,9 @@ func sameEvent(a, b engine.Event, players int) bool {
 	return string(x) == string(y)
 }
 
-// config encodes the table's Config.
-func (gm *game) config() []byte {
+// data encodes what the store keeps of the game besides its seats and log
+// (the table's Data).
+func (gm *game) data() []byte {
 	b, err := json.Marshal(stored{InPerson: &gm.rec})
 	if err != nil {
 		panic("assist: " + err.Error())

@@ -41,7 +41,7 @@ func (h *Handler) listGames(w http.ResponseWriter, r *http.Request) {
 			s := Summary{ID: t.ID, Name: t.Name, Created: t.CreatedAt, Updated: t.UpdatedAt,
 				Ended: t.Status == StatusEnded, Winner: t.Winner}
 			var c stored
-			if json.Unmarshal(t.Config, &c) == nil && c.InPerson != nil {
+			if json.Unmarshal(t.Data, &c) == nil && c.InPerson != nil {
 				s.Players = len(c.InPerson.Settings.Names)
 			}
 			out = append(out, s)

@@ -106,7 +106,7 @@ func (h *Handler) setNames(w http.ResponseWriter, r *http.Request) {
 		t := gm.table
 		old := gm.rec
 		gm.rec = rec
-		t.Config, t.UpdatedAt = gm.config(), now
+		t.Data, t.UpdatedAt = gm.data(), now
 		if err := h.cfg.Store.UpdateTable(r.Context(), t); err != nil {
 			gm.rec = old
 			h.fail(w, r, err, nil)

@@ -142,7 +142,7 @@ func writeStoredFile(t *testing.T) storedFile {
 	seed := uint64(1)
 	add := func(id string, status store.Status, log []engine.Event) {
 		t.Helper()
-		tb := store.Table{ID: id, Kind: store.KindOnline, Name: "stored " + id, Public: true, Status: status, Config: conf,
+		tb := store.Table{ID: id, Kind: store.KindOnline, Name: "stored " + id, Public: true, Status: status, Data: conf,
 			HostToken: secret.Hash("host of " + id)}
 		var seats []store.Seat
 		for s := 1; s <= 11; s++ {

@@ -66,13 +66,19 @@ func (k Kind) Valid() bool { return k == KindOnline || k == KindInPerson }
 
 // Table is one table and its game (one game per table).
 type Table struct {
-	ID        string
-	Kind      Kind // who serves it; it never changes
-	Name      string
-	Public    bool
-	Invite    string // the secret part of a private table's invite link
-	Status    Status
-	Config    []byte // the room's settings (setup, rules, timings) as JSON, owned by the room
+	ID     string
+	Kind   Kind // who serves it; it never changes
+	Name   string
+	Public bool
+	Invite string // the secret part of a private table's invite link
+	Status Status
+	// Data is what the table's owner keeps of it besides its seats and
+	// its log, as JSON that the store neither reads nor changes. The owner
+	// is the package that serves the table's Kind: package room for an
+	// online table (the room's settings: setup, rules, timings), package
+	// assist for an in-person one (the game's settings, every entry its
+	// host made, the cards opened and the names corrected).
+	Data      []byte
 	HostToken string // a hash of the host's token, never the token itself
 	Seed      uint64
 	Winner    string // once ended
@@ -154,7 +160,7 @@ type Store interface {
 	// CreateTable records a new table with its seats; its Kind must be
 	// one of the kinds.
 	CreateTable(ctx context.Context, t Table, seats []Seat) error
-	// UpdateTable saves a table's status, seed, winner and config.
+	// UpdateTable saves a table's status, seed, winner and data.
 	UpdateTable(ctx context.Context, t Table) error
 	// SaveSeats replaces a table's seats.
 	SaveSeats(ctx context.Context, tableID string, seats []Seat) error
@@ -189,7 +195,7 @@ type Store interface {
 	// together, in one write.
 	AppendEventsClock(ctx context.Context, tableID string, first int, evs []engine.Event, c Clock) error
 	// AppendEventsTable is AppendEvents for the events that start or end
-	// a game: the table t (its status, seed, winner and config, as
+	// a game: the table t (its status, seed, winner and data, as
 	// UpdateTable saves them) and, if c is not nil, the game's clock are
 	// saved in the same transaction, so that a crash never leaves a game
 	// that has ended "playing", nor one that has started "lobby".

@@ -145,7 +145,8 @@ func fileBeforeKinds(t *testing.T, rows []oldRow) string {
 // before kinds opens with every table given the kind that the code of that
 // time served it as: the assistant's statuses (in_person,
 // in_person_ended, in_person_deleted) are in-person games, every other
-// status an online table's; the rows are otherwise unchanged.
+// status an online table's; the rows are otherwise unchanged (each one's
+// config is its Data). The migrations go down to 00002 and up again.
 func TestMigration_TheTablesBeforeKindsGetTheKindTheirStatusGave(t *testing.T) {
 	ctx := context.Background()
 	const room = `{"name":"Friday","setup":"classic"}`
@@ -168,7 +169,7 @@ func TestMigration_TheTablesBeforeKindsGetTheKindTheirStatusGave(t *testing.T) {
 			want = store.KindInPerson
 		}
 		tb, _, err := db.Table(ctx, want, r.id)
-		if err != nil || tb.Kind != want || string(tb.Status) != r.status || string(tb.Config) != r.config || tb.Seed != 7 {
+		if err != nil || tb.Kind != want || string(tb.Status) != r.status || string(tb.Data) != r.config || tb.Seed != 7 {
 			t.Errorf("%s (%s) after the migration: %+v, %v; want it unchanged, of kind %s", r.id, r.status, tb, err, want)
 		}
 	}

@@ -131,7 +131,7 @@ func TestOpen_TwiceInARowKeepsEverything(t *testing.T) {
 
 func sameTable(a, b store.Table) bool {
 	return a.ID == b.ID && a.Kind == b.Kind && a.Name == b.Name && a.Public == b.Public && a.Invite == b.Invite &&
-		a.Status == b.Status && bytes.Equal(a.Config, b.Config) && a.HostToken == b.HostToken &&
+		a.Status == b.Status && bytes.Equal(a.Data, b.Data) && a.HostToken == b.HostToken &&
 		a.Seed == b.Seed && a.Winner == b.Winner &&
 		a.CreatedAt.Equal(b.CreatedAt) && a.UpdatedAt.Equal(b.UpdatedAt)
 }
@@ -142,7 +142,7 @@ func TestTable_RoundTrip(t *testing.T) {
 	created := time.Date(2025, 3, 4, 5, 6, 7, 891011121, time.FixedZone("x", 3600))
 	tb := store.Table{
 		ID: "abc", Kind: store.KindOnline, Name: "Friday night", Public: false, Invite: "inv-123", Status: store.StatusLobby,
-		Config: []byte(`{"setup":"classic"}`), HostToken: "hash-of-host", Seed: 1<<64 - 1,
+		Data: []byte(`{"setup":"classic"}`), HostToken: "hash-of-host", Seed: 1<<64 - 1,
 		CreatedAt: created, UpdatedAt: created.Add(time.Second),
 	}
 	seats := []store.Seat{
@@ -167,10 +167,10 @@ func TestTable_RoundTrip(t *testing.T) {
 		t.Errorf("CreateTable of an existing ID: %v, want ErrConflict", err)
 	}
 
-	// UpdateTable saves status, seed, winner, config and the update time only.
+	// UpdateTable saves status, seed, winner, data and the update time only.
 	up := tb
 	up.Name, up.Invite = "renamed", "other"
-	up.Status, up.Seed, up.Winner, up.Config = store.StatusEnded, 42, "town", []byte(`{}`)
+	up.Status, up.Seed, up.Winner, up.Data = store.StatusEnded, 42, "town", []byte(`{}`)
 	up.UpdatedAt = created.Add(time.Hour)
 	if err := db.UpdateTable(ctx, up); err != nil {
 		t.Fatal(err)
@@ -180,7 +180,7 @@ func TestTable_RoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := tb
-	want.Status, want.Seed, want.Winner, want.Config, want.UpdatedAt = up.Status, up.Seed, up.Winner, up.Config, up.UpdatedAt
+	want.Status, want.Seed, want.Winner, want.Data, want.UpdatedAt = up.Status, up.Seed, up.Winner, up.Data, up.UpdatedAt
 	if !sameTable(got, want) {
 		t.Errorf("after UpdateTable\n got %+v\nwant %+v", got, want)
 	}

@@ -20,7 +20,7 @@ func TestAppendEventsTable_SavesTheStatusWithTheEvents(t *testing.T) {
 	if err := db.CreateTable(ctx, store.Table{ID: "x", Kind: store.KindOnline, Name: "x", Status: store.StatusLobby}, nil); err != nil {
 		t.Fatal(err)
 	}
-	started := store.Table{ID: "x", Kind: store.KindOnline, Name: "x", Status: store.StatusPlaying, Seed: g.Seed(), Config: []byte(`{"a":1}`)}
+	started := store.Table{ID: "x", Kind: store.KindOnline, Name: "x", Status: store.StatusPlaying, Seed: g.Seed(), Data: []byte(`{"a":1}`)}
 	clk := store.Clock{Step: 1, Deadline: time.Unix(1_800_000_000, 0).UTC(), Left: time.Minute}
 
 	// A row that cannot be written takes the events and the clock with it.
@@ -47,7 +47,7 @@ func TestAppendEventsTable_SavesTheStatusWithTheEvents(t *testing.T) {
 		t.Fatal(err)
 	}
 	tb, _, err := db.Table(ctx, store.KindOnline, "x")
-	if err != nil || tb.Status != store.StatusPlaying || tb.Seed != g.Seed() || string(tb.Config) != `{"a":1}` || tb.UpdatedAt.IsZero() {
+	if err != nil || tb.Status != store.StatusPlaying || tb.Seed != g.Seed() || string(tb.Data) != `{"a":1}` || tb.UpdatedAt.IsZero() {
 		t.Errorf("after the start: %+v, %v", tb, err)
 	}
 	if c, _ := db.Clock(ctx, "x"); c.Step != 1 || !c.Deadline.Equal(clk.Deadline) {

@@ -44,9 +44,9 @@ func (db *DB) CreateTable(ctx context.Context, t store.Table, seats []store.Seat
 	}
 	err := db.inTx(ctx, func(tx *wtx) error {
 		_, err := tx.ExecContext(ctx, `INSERT INTO tables
-			(id, kind, name, public, invite, status, config, host_token, seed, winner, created_at, updated_at)
+			(id, kind, name, public, invite, status, data, host_token, seed, winner, created_at, updated_at)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-			t.ID, string(t.Kind), t.Name, t.Public, t.Invite, string(t.Status), t.Config, t.HostToken,
+			t.ID, string(t.Kind), t.Name, t.Public, t.Invite, string(t.Status), t.Data, t.HostToken,
 			strconv.FormatUint(t.Seed, 10), t.Winner, formatTime(t.CreatedAt), formatTime(t.UpdatedAt))
 		if isPrimaryKeyViolation(err) {
 			return fmt.Errorf("%w: table %q exists", store.ErrConflict, t.ID)
@@ -76,7 +76,7 @@ func insertSeats(ctx context.Context, tx *wtx, tableID string, seats []store.Sea
 	return nil
 }
 
-// UpdateTable saves a table's status, seed, winner and config, and its
+// UpdateTable saves a table's status, seed, winner and data, and its
 // UpdatedAt (now if zero); its other fields never change. A missing table is
 // store.ErrNotFound.
 func (db *DB) UpdateTable(ctx context.Context, t store.Table) error {
@@ -90,13 +90,13 @@ func (db *DB) UpdateTable(ctx context.Context, t store.Table) error {
 	return nil
 }
 
-// updateTable saves a table's status, seed, winner, config and UpdatedAt
+// updateTable saves a table's status, seed, winner, data and UpdatedAt
 // within a write transaction; a missing table is store.ErrNotFound.
 func updateTable(ctx context.Context, tx *wtx, t store.Table) error {
 	res, err := tx.ExecContext(ctx, `UPDATE tables
-		SET status = ?, seed = ?, winner = ?, config = ?, updated_at = ?
+		SET status = ?, seed = ?, winner = ?, data = ?, updated_at = ?
 		WHERE id = ?`,
-		string(t.Status), strconv.FormatUint(t.Seed, 10), t.Winner, t.Config, formatTime(t.UpdatedAt), t.ID)
+		string(t.Status), strconv.FormatUint(t.Seed, 10), t.Winner, t.Data, formatTime(t.UpdatedAt), t.ID)
 	if err != nil {
 		return err
 	}
@@ -217,7 +217,7 @@ func tableExists(ctx context.Context, q queryer, id string) error {
 	return err
 }
 
-const tableColumns = `id, kind, name, public, invite, status, config, host_token, seed, winner, created_at, updated_at`
+const tableColumns = `id, kind, name, public, invite, status, data, host_token, seed, winner, created_at, updated_at`
 
 type scanner interface{ Scan(dest ...any) error }
 
@@ -227,7 +227,7 @@ func scanTable(s scanner) (store.Table, error) {
 		kind, status, seed string
 		created, updated   string
 	)
-	err := s.Scan(&t.ID, &kind, &t.Name, &t.Public, &t.Invite, &status, &t.Config, &t.HostToken,
+	err := s.Scan(&t.ID, &kind, &t.Name, &t.Public, &t.Invite, &status, &t.Data, &t.HostToken,
 		&seed, &t.Winner, &created, &updated)
 	if err != nil {
 		return t, err
