@@ -41,7 +41,7 @@ func (h *Handler) getCard(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err, nil)
 		return
 	}
-	defer gm.mu.Unlock()
+	defer h.unlock(gm)
 	n, err := gm.cardSeat(r, tokenOf(r, id))
 	if err != nil {
 		h.fail(w, r, err, nil)
@@ -71,7 +71,7 @@ func (h *Handler) cardStatus(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	defer gm.mu.Unlock()
+	defer h.unlock(gm)
 	viewed := append([]int{}, gm.rec.Viewed...)
 	slices.Sort(viewed)
 	writeJSON(w, http.StatusOK, map[string]any{"viewed": viewed})

@@ -107,7 +107,7 @@ func (h *Handler) storeGame(r *http.Request, id, host string, s record.Settings,
 		return nil, err
 	}
 	h.mu.Lock()
-	h.games[id] = gm
+	h.games.add(id, gm)
 	h.mu.Unlock()
 	return reply, nil
 }

@@ -40,6 +40,10 @@ type Config struct {
 	// comes from one of the server's own pages (nil: a guard with no public
 	// URL and no trusted proxy, as the server's own default).
 	Guard *httpguard.Guard
+	// MaxGames is how many games are kept in memory at most, the least
+	// recently used dropped first (0: DefaultMaxGames); a game dropped is
+	// read from the store again when it is next asked for.
+	MaxGames int
 }
 
 // Handler serves the assistant under /host/.
@@ -47,7 +51,7 @@ type Handler struct {
 	cfg   Config
 	mux   *http.ServeMux
 	mu    sync.Mutex
-	games map[string]*game
+	games *gameCache // guarded by mu
 }
 
 // New makes the assistant's handler on a store.
@@ -64,7 +68,7 @@ func New(cfg Config) *Handler {
 	if cfg.Guard == nil {
 		cfg.Guard, _ = httpguard.New(httpguard.Config{}) // an empty config cannot fail
 	}
-	h := &Handler{cfg: cfg, games: map[string]*game{}}
+	h := &Handler{cfg: cfg, games: newGameCache(cfg.MaxGames)}
 	h.routes()
 	return h
 }

@@ -70,7 +70,7 @@ func (h *Handler) getGame(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	defer gm.mu.Unlock()
+	defer h.unlock(gm)
 	writeJSON(w, http.StatusOK, gameReply{ID: id, Settings: gm.rec.Settings,
 		Commands: append([]record.Command{}, gm.rec.Commands...), Events: len(gm.log), Ended: gm.g.Ended()})
 }

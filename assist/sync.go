@@ -52,7 +52,7 @@ func (h *Handler) syncGame(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	defer gm.mu.Unlock()
+	defer h.unlock(gm)
 	before, first, stored := len(gm.rec.Commands), len(gm.log), len(gm.log)
 	var refusal error
 	for _, c := range req.Commands {
