@@ -12,6 +12,7 @@ import (
 
 	"mafia/assist/record"
 	"mafia/engine"
+	"mafia/store"
 	"mafia/wire"
 )
 
@@ -278,7 +279,7 @@ func (h *host) checkClock() {
 func (ts *testServer) replay(t *testing.T, id string) (*engine.Game, []engine.Event) {
 	t.Helper()
 	ctx := context.Background()
-	tbl, _, err := ts.db.Table(ctx, id)
+	tbl, _, err := ts.db.Table(ctx, store.KindInPerson, id)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -288,7 +289,7 @@ func (ts *testServer) replay(t *testing.T, id string) (*engine.Game, []engine.Ev
 			Commands []record.Command
 		} `json:"in_person"`
 	}
-	if err := json.Unmarshal(tbl.Config, &c); err != nil {
+	if err := json.Unmarshal(tbl.Data, &c); err != nil {
 		t.Fatal(err)
 	}
 	g, log, err := record.Replay(&c.InPerson.Settings, c.InPerson.Commands)

@@ -43,8 +43,13 @@ func TestAnAbandonedGameIsDeletedAndNamesAreCorrected(t *testing.T) {
 	}
 	req, _ := http.NewRequest("GET", ts.URL+"/host/api/games/"+gone, nil)
 	req.Header.Set("Authorization", "Bearer "+token)
-	if res, err := http.DefaultClient.Do(req); err != nil || res.StatusCode != http.StatusNotFound {
-		t.Fatalf("the deleted game still answers: %v %v", res.Status, err)
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusNotFound {
+		t.Fatalf("the deleted game still answers: %v", res.Status)
 	}
 
 	// A name corrected after the game was made.
@@ -69,7 +74,7 @@ func TestAnAbandonedGameIsDeletedAndNamesAreCorrected(t *testing.T) {
 	}
 	req, _ = http.NewRequest("GET", ts.URL+"/host/games/"+id+"?lang=en", nil)
 	req.Header.Set("Authorization", "Bearer "+h.token(id))
-	res, err := http.DefaultClient.Do(req)
+	res, err = http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,19 +11,20 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"mafia/assist/record"
+	"mafia/store"
 )
 
 // storedEntries returns the entries the server holds for a game.
 func (ts *testServer) storedEntries(t *testing.T, id string) []record.Command {
 	t.Helper()
-	tbl, _, err := ts.db.Table(context.Background(), id)
+	tbl, _, err := ts.db.Table(context.Background(), store.KindInPerson, id)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var c struct {
 		InPerson struct{ Commands []record.Command } `json:"in_person"`
 	}
-	if err := json.Unmarshal(tbl.Config, &c); err != nil {
+	if err := json.Unmarshal(tbl.Data, &c); err != nil {
 		t.Fatal(err)
 	}
 	return c.InPerson.Commands

@@ -31,12 +31,6 @@ var browser = browsertest.New("mafia/assist",
 	// A plain-http name that is not loopback (browser_reload_test.go).
 	chromedp.Flag("host-resolver-rules", "MAP lan.test 127.0.0.1"))
 
-func TestMain(m *testing.M) {
-	code := m.Run()
-	browser.Close()
-	os.Exit(code)
-}
-
 // theBrowser returns the running Chromium, or skips the test when there is
 // none (fails it when CI=true).
 func theBrowser(t *testing.T) context.Context { return browser.Context(t) }

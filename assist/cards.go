@@ -41,7 +41,7 @@ func (h *Handler) getCard(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err, nil)
 		return
 	}
-	defer gm.mu.Unlock()
+	defer h.unlock(gm)
 	n, err := gm.cardSeat(r, tokenOf(r, id))
 	if err != nil {
 		h.fail(w, r, err, nil)
@@ -51,7 +51,7 @@ func (h *Handler) getCard(w http.ResponseWriter, r *http.Request) {
 	if !slices.Contains(gm.rec.Viewed, n) {
 		gm.rec.Viewed = append(gm.rec.Viewed, n)
 		t := gm.table
-		t.Config = gm.config()
+		t.Data = gm.data()
 		if err := h.cfg.Store.UpdateTable(r.Context(), t); err != nil {
 			h.cfg.Log.Error("assist: note a card seen", "table", id, "err", err)
 		} else {
@@ -71,7 +71,7 @@ func (h *Handler) cardStatus(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	defer gm.mu.Unlock()
+	defer h.unlock(gm)
 	viewed := append([]int{}, gm.rec.Viewed...)
 	slices.Sort(viewed)
 	writeJSON(w, http.StatusOK, map[string]any{"viewed": viewed})

@@ -86,9 +86,9 @@ func (h *Handler) storeGame(r *http.Request, id, host string, s record.Settings,
 	if name == "" {
 		name = locale.New(langOf(r)).T("assist.default_name", nil)
 	}
-	gm.table = store.Table{ID: id, Name: name, Status: StatusLive, HostToken: secret.Hash(host), Seed: g.Seed(),
+	gm.table = store.Table{ID: id, Kind: store.KindInPerson, Name: name, Status: StatusLive, HostToken: secret.Hash(host), Seed: g.Seed(),
 		CreatedAt: created, UpdatedAt: h.cfg.Now()}
-	gm.table.Config = gm.config()
+	gm.table.Data = gm.data()
 	reply := &createReply{ID: id, HostToken: host, Settings: s}
 	for i, n := range s.Names {
 		seat := store.Seat{Seat: i + 1, Name: n}
@@ -107,7 +107,7 @@ func (h *Handler) storeGame(r *http.Request, id, host string, s record.Settings,
 		return nil, err
 	}
 	h.mu.Lock()
-	h.games[id] = gm
+	h.games.add(id, gm)
 	h.mu.Unlock()
 	return reply, nil
 }

@@ -126,8 +126,13 @@ func (h *Handler) createPhoneGame(w http.ResponseWriter, r *http.Request, req *c
 		return
 	}
 	reply, err := h.storeGame(r, p.ID, p.HostToken, s, created)
-	if errors.Is(err, store.ErrConflict) && h.samePhoneGame(w, r, p, &s) {
-		return // the same create, sent twice at once
+	if errors.Is(err, store.ErrConflict) {
+		if !h.samePhoneGame(w, r, p, &s) {
+			// The id is held by a table of another kind (an online one),
+			// which the assistant does not read.
+			h.fail(w, r, &engine.Error{Code: CodeIDTaken}, nil)
+		}
+		return // or the same create, sent twice at once
 	}
 	if err != nil {
 		h.fail(w, r, err, nil)
@@ -137,12 +142,12 @@ func (h *Handler) createPhoneGame(w http.ResponseWriter, r *http.Request, req *c
 	writeJSON(w, http.StatusCreated, reply)
 }
 
-// samePhoneGame answers the create itself when the store holds table
-// p.ID already: as the first answer if it is this very game (the host's
-// token and the settings are the same), else with id_taken. It returns
-// false when there is no such table.
+// samePhoneGame answers the create itself when the store holds in-person
+// table p.ID already: as the first answer if it is this very game (the
+// host's token and the settings are the same), else with id_taken. It
+// returns false when there is no such in-person table.
 func (h *Handler) samePhoneGame(w http.ResponseWriter, r *http.Request, p *phoneGame, s *record.Settings) bool {
-	t, _, err := h.cfg.Store.Table(r.Context(), p.ID)
+	t, _, err := h.cfg.Store.Table(r.Context(), store.KindInPerson, p.ID)
 	if errors.Is(err, store.ErrNotFound) {
 		return false
 	}
@@ -152,7 +157,7 @@ func (h *Handler) samePhoneGame(w http.ResponseWriter, r *http.Request, p *phone
 	}
 	var st stored
 	if (t.Status != StatusLive && t.Status != StatusEnded) || !tokenMatches(p.HostToken, t.HostToken) ||
-		json.Unmarshal(t.Config, &st) != nil || st.InPerson == nil || !sameSettings(&st.InPerson.Settings, s) {
+		json.Unmarshal(t.Data, &st) != nil || st.InPerson == nil || !sameSettings(&st.InPerson.Settings, s) {
 		h.fail(w, r, &engine.Error{Code: CodeIDTaken}, nil)
 		return true
 	}

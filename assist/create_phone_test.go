@@ -16,6 +16,7 @@ import (
 	"mafia/assist/record"
 	"mafia/engine"
 	"mafia/locale"
+	"mafia/store"
 )
 
 // phoneDeal deals a game as the host's page does without the server: the
@@ -92,7 +93,7 @@ func TestAGameMadeOnThePhoneIsStoredAsThePhoneMadeIt(t *testing.T) {
 	if got := record.RoleNames(p.Deal(n, make([]engine.Role, 7))); !slices.Equal(got, want.Roles) {
 		t.Fatalf("the engine deals %v from the seed, the phone dealt %v", got, want.Roles)
 	}
-	tbl, _, err := ts.db.Table(context.Background(), c.ID)
+	tbl, _, err := ts.db.Table(context.Background(), store.KindInPerson, c.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -219,7 +220,7 @@ func TestADifferentGameUnderATakenIDIsRefused(t *testing.T) {
 // storedTable is a table's row as JSON (to see that nothing changed).
 func (ts *testServer) storedTable(t *testing.T, id string) string {
 	t.Helper()
-	tbl, seats, err := ts.db.Table(context.Background(), id)
+	tbl, seats, err := ts.db.Table(context.Background(), store.KindInPerson, id)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -318,7 +319,7 @@ func TestAPhoneGameDealtByHandAndItsDate(t *testing.T) {
 	if c.Settings.Seed != "0" || !slices.Equal(c.Settings.Roles, roles7) || c.Settings.Deal != record.DealManual {
 		t.Fatalf("settings %+v", c.Settings)
 	}
-	tbl, _, err := ts.db.Table(context.Background(), c.ID)
+	tbl, _, err := ts.db.Table(context.Background(), store.KindInPerson, c.ID)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,7 +13,9 @@
 // tap acts once; an entry carries its step, and one whose step has passed
 // is refused (stale_step). This package applies each entry
 // once through its own engine.Game and appends the events to the same store
-// as online games, so the protocol is the engine's event log. It also makes
+// as online games, so the protocol is the engine's event log; it keeps the
+// games it serves in memory, at most Config.MaxGames of them (the least
+// recently used are read from the store again when asked for). It also makes
 // the games (the deal, a host token, card links for the players' phones),
 // lists the club's history, and exports each protocol as JSON, CSV and a
 // printable page.
@@ -51,8 +53,8 @@
 // reader's language) and as a printable page that fits one or two A4
 // sheets.
 //
-// It owns the in-person tables: their store status (StatusLive,
-// StatusEnded, StatusDeleted) keeps them out of the online lobby and out of
-// the rooms that `mafia serve` resumes. It must not decide rules (the engine does) or touch
-// online tables.
+// It owns the in-person tables (store.KindInPerson) and their statuses
+// (StatusLive, StatusEnded, StatusDeleted); it loads and lists tables of
+// that kind only, and the online server never loads nor lists them. It
+// must not decide rules (the engine does) or touch online tables.
 package assist

@@ -48,7 +48,7 @@ func (h *Handler) readable(r *http.Request, id string) (*readable, error) {
 	t, s, ok := gm.table, gm.rec.Settings, gm.table.Status == StatusEnded || gm.authorized(tokenOf(r, id))
 	cmds := append([]record.Command(nil), gm.rec.Commands...)
 	renames := append([]Rename(nil), gm.rec.Renames...)
-	gm.mu.Unlock()
+	h.unlock(gm)
 	if !ok {
 		return nil, errBadToken
 	}

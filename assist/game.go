@@ -13,10 +13,10 @@ import (
 	"mafia/wire"
 )
 
-// stored is an in-person table's Config in the store. Everything sits under
-// "in_person", so the room package, which reads a Config as its own
-// settings, finds no name and refuses to run the table (see
-// .bugs/assist.md).
+// stored is an in-person table's Data in the store. Everything sits under
+// "in_person", as it has since the first in-person games (when that, and
+// their statuses, told them apart from the rooms' tables; their kind does
+// now).
 type stored struct {
 	InPerson *inPerson `json:"in_person"`
 }
@@ -41,12 +41,19 @@ type game struct {
 	rec   inPerson
 	g     *engine.Game
 	log   []engine.Event
-	stale bool // a write failed: memory may be ahead of the store
+	// stale: this copy is no longer the game's in memory (a write failed,
+	// so memory may be ahead of the store; or the game was deleted, or
+	// dropped from memory): whoever locks it reads the game again.
+	stale bool
+	// waiting counts the requests that found the game in memory and have
+	// not locked it yet (guarded by Handler.mu): meanwhile it is not
+	// dropped from memory (see gameCache).
+	waiting int
 }
 
 // hostGame loads and locks game id for a request that only its host may
 // make; otherwise it answers the request itself and returns false. The
-// caller unlocks gm.mu.
+// caller unlocks it (Handler.unlock).
 func (h *Handler) hostGame(w http.ResponseWriter, r *http.Request, id string) (*game, bool) {
 	gm, err := h.locked(r.Context(), id)
 	if err != nil {
@@ -54,14 +61,15 @@ func (h *Handler) hostGame(w http.ResponseWriter, r *http.Request, id string) (*
 		return nil, false
 	}
 	if !gm.authorized(tokenOf(r, id)) {
-		gm.mu.Unlock()
+		h.unlock(gm)
 		h.fail(w, r, errBadToken, nil)
 		return nil, false
 	}
 	return gm, true
 }
 
-// locked returns a table's game with its mutex held (the caller unlocks).
+// locked returns a table's game with its mutex held; the caller unlocks it
+// with Handler.unlock.
 func (h *Handler) locked(ctx context.Context, id string) (*game, error) {
 	for range 3 {
 		gm, err := h.load(ctx, id)
@@ -69,6 +77,9 @@ func (h *Handler) locked(ctx context.Context, id string) (*game, error) {
 			return nil, err
 		}
 		gm.mu.Lock()
+		h.mu.Lock()
+		gm.waiting--
+		h.mu.Unlock()
 		if !gm.stale {
 			return gm, nil
 		}
@@ -78,10 +89,16 @@ func (h *Handler) locked(ctx context.Context, id string) (*game, error) {
 	return nil, fmt.Errorf("assist: table %s: cannot load a fresh copy", id)
 }
 
-// load returns the game of a table, loading it from the store on first use.
+// load returns the game of a table, loading it from the store when it is
+// not in memory (its first use, or it was dropped: see gameCache). The
+// game is counted as waiting for the caller, who locks it and then counts
+// itself out (locked).
 func (h *Handler) load(ctx context.Context, id string) (*game, error) {
 	h.mu.Lock()
-	gm := h.games[id]
+	gm := h.games.get(id)
+	if gm != nil {
+		gm.waiting++
+	}
 	h.mu.Unlock()
 	if gm != nil {
 		return gm, nil
@@ -92,11 +109,22 @@ func (h *Handler) load(ctx context.Context, id string) (*game, error) {
 	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	if old := h.games[id]; old != nil {
+	if old := h.games.get(id); old != nil {
+		old.waiting++
 		return old, nil
 	}
-	h.games[id] = gm
+	gm.waiting++
+	h.games.add(id, gm)
 	return gm, nil
+}
+
+// unlock unlocks a game that locked returned, and drops from memory the
+// games beyond the bound that were in use until now (see gameCache).
+func (h *Handler) unlock(gm *game) {
+	gm.mu.Unlock()
+	h.mu.Lock()
+	h.games.trim()
+	h.mu.Unlock()
 }
 
 // forget drops a game from memory, so that the next request reads it from
@@ -104,8 +132,8 @@ func (h *Handler) load(ctx context.Context, id string) (*game, error) {
 // dropped: another request may have loaded a fresh one already.
 func (h *Handler) forget(id string) {
 	h.mu.Lock()
-	if gm := h.games[id]; gm != nil && gm.stale {
-		delete(h.games, id)
+	if gm := h.games.get(id); gm != nil && gm.stale {
+		h.games.remove(id)
 	}
 	h.mu.Unlock()
 }
@@ -115,7 +143,7 @@ func (h *Handler) forget(id string) {
 // store (a crash between saving the entries and appending their events) is
 // appended now, and a log that an undo should have rewritten is rewritten.
 func (h *Handler) read(ctx context.Context, id string) (*game, error) {
-	t, seats, err := h.cfg.Store.Table(ctx, id)
+	t, seats, err := h.cfg.Store.Table(ctx, store.KindInPerson, id)
 	if err != nil {
 		return nil, err
 	}
@@ -123,8 +151,8 @@ func (h *Handler) read(ctx context.Context, id string) (*game, error) {
 		return nil, store.ErrNotFound
 	}
 	var st stored
-	if err := json.Unmarshal(t.Config, &st); err != nil || st.InPerson == nil {
-		return nil, fmt.Errorf("assist: table %s: bad config: %v", id, err)
+	if err := json.Unmarshal(t.Data, &st); err != nil || st.InPerson == nil {
+		return nil, fmt.Errorf("assist: table %s: bad data: %v", id, err)
 	}
 	g, log, err := record.Replay(&st.InPerson.Settings, st.InPerson.Commands)
 	if err != nil {
@@ -177,8 +205,9 @@ func sameEvent(a, b engine.Event, players int) bool {
 	return string(x) == string(y)
 }
 
-// config encodes the table's Config.
-func (gm *game) config() []byte {
+// data encodes what the store keeps of the game besides its seats and log
+// (the table's Data).
+func (gm *game) data() []byte {
 	b, err := json.Marshal(stored{InPerson: &gm.rec})
 	if err != nil {
 		panic("assist: " + err.Error())

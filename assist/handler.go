@@ -20,9 +20,9 @@ import (
 	"mafia/store"
 )
 
-// The store statuses of in-person tables. The server lists and resumes
-// tables by the statuses store.StatusLobby and StatusPlaying only, so these
-// stay out of the online lobby and no room's clock ever runs them.
+// The store statuses of in-person tables (store.KindInPerson), the
+// assistant's own: the online server neither lists nor loads a table of
+// that kind, whatever its status.
 const (
 	StatusLive  store.Status = "in_person"       // the game goes on
 	StatusEnded store.Status = "in_person_ended" // the game is over
@@ -40,6 +40,10 @@ type Config struct {
 	// comes from one of the server's own pages (nil: a guard with no public
 	// URL and no trusted proxy, as the server's own default).
 	Guard *httpguard.Guard
+	// MaxGames is how many games are kept in memory at most, the least
+	// recently used dropped first (0: DefaultMaxGames); a game dropped is
+	// read from the store again when it is next asked for.
+	MaxGames int
 }
 
 // Handler serves the assistant under /host/.
@@ -47,7 +51,7 @@ type Handler struct {
 	cfg   Config
 	mux   *http.ServeMux
 	mu    sync.Mutex
-	games map[string]*game
+	games *gameCache // guarded by mu
 }
 
 // New makes the assistant's handler on a store.
@@ -64,7 +68,7 @@ func New(cfg Config) *Handler {
 	if cfg.Guard == nil {
 		cfg.Guard, _ = httpguard.New(httpguard.Config{}) // an empty config cannot fail
 	}
-	h := &Handler{cfg: cfg, games: map[string]*game{}}
+	h := &Handler{cfg: cfg, games: newGameCache(cfg.MaxGames)}
 	h.routes()
 	return h
 }

@@ -32,7 +32,7 @@ func (h *Handler) listGames(w http.ResponseWriter, r *http.Request) {
 	}
 	out := []Summary{}
 	for _, st := range []store.Status{StatusLive, StatusEnded} {
-		tables, err := h.cfg.Store.Tables(r.Context(), st, false, limit)
+		tables, err := h.cfg.Store.Tables(r.Context(), store.KindInPerson, store.TableFilter{Status: st, Limit: limit})
 		if err != nil {
 			h.fail(w, r, err, nil)
 			return
@@ -41,7 +41,7 @@ func (h *Handler) listGames(w http.ResponseWriter, r *http.Request) {
 			s := Summary{ID: t.ID, Name: t.Name, Created: t.CreatedAt, Updated: t.UpdatedAt,
 				Ended: t.Status == StatusEnded, Winner: t.Winner}
 			var c stored
-			if json.Unmarshal(t.Config, &c) == nil && c.InPerson != nil {
+			if json.Unmarshal(t.Data, &c) == nil && c.InPerson != nil {
 				s.Players = len(c.InPerson.Settings.Names)
 			}
 			out = append(out, s)
@@ -70,7 +70,7 @@ func (h *Handler) getGame(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	defer gm.mu.Unlock()
+	defer h.unlock(gm)
 	writeJSON(w, http.StatusOK, gameReply{ID: id, Settings: gm.rec.Settings,
 		Commands: append([]record.Command{}, gm.rec.Commands...), Events: len(gm.log), Ended: gm.g.Ended()})
 }

@@ -41,7 +41,7 @@ func (h *Handler) deleteGame(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	defer gm.mu.Unlock()
+	defer h.unlock(gm)
 	if gm.g.Ended() || gm.table.Status == StatusEnded {
 		h.fail(w, r, &engine.Error{Code: CodeGameEndedKept}, nil)
 		return
@@ -54,7 +54,7 @@ func (h *Handler) deleteGame(w http.ResponseWriter, r *http.Request) {
 	}
 	gm.stale = true // no request finds it in memory any more
 	h.mu.Lock()
-	delete(h.games, id)
+	h.games.remove(id)
 	h.mu.Unlock()
 	writeJSON(w, http.StatusOK, map[string]any{"deleted": id})
 }
@@ -82,7 +82,7 @@ func (h *Handler) setNames(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	defer gm.mu.Unlock()
+	defer h.unlock(gm)
 	s := gm.rec.Settings
 	if len(req.Names) != len(s.Names) {
 		h.fail(w, r, &engine.Error{Code: record.CodeBadSettings, Name: "roles", N: len(s.Names)}, nil)
@@ -106,7 +106,7 @@ func (h *Handler) setNames(w http.ResponseWriter, r *http.Request) {
 		t := gm.table
 		old := gm.rec
 		gm.rec = rec
-		t.Config, t.UpdatedAt = gm.config(), now
+		t.Data, t.UpdatedAt = gm.data(), now
 		if err := h.cfg.Store.UpdateTable(r.Context(), t); err != nil {
 			gm.rec = old
 			h.fail(w, r, err, nil)

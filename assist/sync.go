@@ -52,7 +52,7 @@ func (h *Handler) syncGame(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	defer gm.mu.Unlock()
+	defer h.unlock(gm)
 	before, first, stored := len(gm.rec.Commands), len(gm.log), len(gm.log)
 	var refusal error
 	for _, c := range req.Commands {
@@ -137,7 +137,7 @@ func (gm *game) enter(c record.Command) (kept int, err error) {
 // that an undo reopened is live again, its result cleared.
 func (h *Handler) save(r *http.Request, gm *game, first, stored int) error {
 	t := gm.table
-	t.Config = gm.config()
+	t.Data = gm.data()
 	t.UpdatedAt = h.cfg.Now()
 	t.Status, t.Winner = StatusLive, ""
 	if gm.g.Ended() {

@@ -14,7 +14,6 @@ import (
 	"mafia/assist"
 	"mafia/assist/record"
 	"mafia/engine"
-	"mafia/server"
 	"mafia/store"
 	"mafia/store/sqlite"
 	"mafia/wire"
@@ -297,7 +296,7 @@ func TestTheProtocolIsTheHostsUntilTheGameEnds(t *testing.T) {
 	if len(list.Games) != 1 || !list.Games[0].Ended || list.Games[0].Winner != "town" || list.Games[0].Players != 7 {
 		t.Errorf("history: %+v", list.Games)
 	}
-	tbl, _, _ := ts.db.Table(context.Background(), c.ID)
+	tbl, _, _ := ts.db.Table(context.Background(), store.KindInPerson, c.ID)
 	if tbl.Status != assist.StatusEnded || tbl.Winner != "town" {
 		t.Errorf("stored table: %s %s", tbl.Status, tbl.Winner)
 	}
@@ -401,21 +400,6 @@ func TestAnEntrySavedWithoutItsEventsIsRecovered(t *testing.T) {
 	ts.h = assist.New(assist.Config{Store: db})
 	if code, a := syncUp(t, ts, c, batch...); code != 200 || a.Events != len(want) {
 		t.Fatalf("after a restart: %d %+v", code, a)
-	}
-}
-
-func TestInPersonTablesStayOutOfTheOnlineServer(t *testing.T) {
-	ts := startServer(t)
-	create7(t, ts, record.DealPass)
-	srv := server.New(server.Config{Store: ts.db})
-	defer srv.Close()
-	n, err := srv.Resume(context.Background())
-	if err != nil || n != 0 {
-		t.Fatalf("the server resumed %d tables (%v)", n, err)
-	}
-	res := getOnline(t, srv, "/api/tables")
-	if !strings.Contains(res, `"tables":[]`) {
-		t.Errorf("the online lobby lists: %s", res)
 	}
 }
 

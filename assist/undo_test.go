@@ -12,6 +12,7 @@ import (
 	"mafia/assist"
 	"mafia/assist/record"
 	"mafia/engine"
+	"mafia/store"
 	"mafia/store/sqlite"
 	"mafia/wire"
 )
@@ -337,7 +338,7 @@ func (ts *testServer) status(t *testing.T, id string) struct {
 	Winner string
 } {
 	t.Helper()
-	tbl, _, err := ts.db.Table(context.Background(), id)
+	tbl, _, err := ts.db.Table(context.Background(), store.KindInPerson, id)
 	if err != nil {
 		t.Fatal(err)
 	}

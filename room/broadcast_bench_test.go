@@ -23,7 +23,7 @@ func benchTable(b *testing.B) *Room {
 	if err != nil {
 		b.Fatal(err)
 	}
-	r := newRoom(Config{Log: slog.New(slog.DiscardHandler), SendBuffer: 1 << 20}, store.Table{ID: "bench"}, Settings{Name: "bench", Setup: setup}, rules, DefaultTimings())
+	r := newRoom(Config{Log: slog.New(slog.DiscardHandler), SendBuffer: 1 << 20}, store.Table{ID: "bench", Kind: store.KindOnline}, Settings{Name: "bench", Setup: setup}, rules, DefaultTimings())
 	r.setGame(g, append([]engine.Event(nil), evs...))
 	bots := make([]*bot.Random, 12)
 	for s := 1; s <= 11; s++ {

@@ -124,8 +124,8 @@ func Create(ctx context.Context, cfg Config, set Settings) (*Room, string, error
 	conf, _ := json.Marshal(set)
 	host := secret.Token()
 	now := cfg.clockNow()
-	t := store.Table{ID: secret.Token()[:16], Name: set.Name, Public: set.Public, Status: store.StatusLobby,
-		Config: conf, HostToken: secret.Hash(host), CreatedAt: now, UpdatedAt: now}
+	t := store.Table{ID: secret.Token()[:16], Kind: store.KindOnline, Name: set.Name, Public: set.Public, Status: store.StatusLobby,
+		Data: conf, HostToken: secret.Hash(host), CreatedAt: now, UpdatedAt: now}
 	if !set.Public {
 		t.Invite = t.ID
 	}
@@ -155,7 +155,7 @@ func Resume(cfg Config, t store.Table, seats []store.Seat, log []engine.Event, c
 		return nil, errCode(CodeExpired)
 	}
 	var set Settings
-	if err := json.Unmarshal(t.Config, &set); err != nil {
+	if err := json.Unmarshal(t.Data, &set); err != nil {
 		return nil, err
 	}
 	rules, tm, err := set.Check()

@@ -487,7 +487,7 @@ func is(r engine.Role) func(engine.Role) bool { return func(x engine.Role) bool 
 // storedTable reads the table back from the store.
 func (f *fixture) storedTable() (store.Table, []store.Seat) {
 	f.t.Helper()
-	t, seats, err := f.db.Table(bg(), f.r.ID())
+	t, seats, err := f.db.Table(bg(), store.KindOnline, f.r.ID())
 	if err != nil {
 		f.t.Fatal(err)
 	}

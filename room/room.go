@@ -16,7 +16,7 @@ import (
 )
 
 // Settings are what a table is created with; they are saved as the table's
-// Config and restored with it.
+// Data (store.Table.Data) and restored with it.
 type Settings struct {
 	Name     string            `json:"name"`
 	Public   bool              `json:"public"`

@@ -194,7 +194,7 @@ func TestSandbox_ABadSandboxIsRefusedAndNothingIsMade(t *testing.T) {
 		})
 	}
 	for _, st := range []store.Status{store.StatusLobby, store.StatusPlaying} {
-		if ts, err := db.Tables(bg(), st, false, 0); err != nil || len(ts) != 0 {
+		if ts, err := db.Tables(bg(), store.KindOnline, store.TableFilter{Status: st}); err != nil || len(ts) != 0 {
 			t.Errorf("%s tables stored after refusals: %d, %v", st, len(ts), err)
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"mafia/client"
+	"mafia/store"
 )
 
 // TestBotsLevel_ChosenAtCreationShownInTheLobbyAndRefusedWhenUnknown: the
@@ -46,7 +47,7 @@ func TestBotsLevel_ChosenAtCreationShownInTheLobbyAndRefusedWhenUnknown(t *testi
 			checkSentence(t, c.name, lang, e.Error.Code, e.Error.Message)
 		}
 	}
-	tables, err := ts.db.Tables(ctx, "lobby", false, 0)
+	tables, err := ts.db.Tables(ctx, store.KindOnline, store.TableFilter{Status: "lobby"})
 	if err != nil || len(tables) != 2 {
 		t.Errorf("%d tables in the lobby, want the two made (%v)", len(tables), err)
 	}

@@ -5,7 +5,6 @@ package server
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"time"
 
@@ -18,20 +17,6 @@ import (
 // be read or replayed: it has been set aside (see Server.setAside).
 const CodeTableDamaged engine.Code = "table_damaged"
 
-// errNotOnline is load's answer for a table that is not an online game (an
-// in-person game of the host's assistant): not ours to serve.
-var errNotOnline = errors.New("server: not an online table")
-
-// online reports whether a status is one of the online tables' (the host's
-// assistant keeps its games under statuses of its own).
-func online(s store.Status) bool {
-	switch s {
-	case store.StatusLobby, store.StatusPlaying, store.StatusFrozen, store.StatusEnded:
-		return true
-	}
-	return false
-}
-
 // stored is what the store holds of one table: enough to resume its room.
 type stored struct {
 	table store.Table
@@ -40,20 +25,18 @@ type stored struct {
 	clock store.Clock
 }
 
-// read reads one table from the store. A record that cannot be read is an
-// error that is store.ErrDamaged; a table that is not an online game is
-// errNotOnline.
+// read reads one online table from the store. A record that cannot be read
+// is an error that is store.ErrDamaged; a table that is not an online one
+// (an in-person game of the host's assistant) is store.ErrNotFound: not
+// ours to serve.
 func (s *Server) read(ctx context.Context, id string) (stored, error) {
 	var st stored
 	var err error
-	if st.table, st.seats, err = s.cfg.Store.Table(ctx, id); err != nil {
+	if st.table, st.seats, err = s.cfg.Store.Table(ctx, store.KindOnline, id); err != nil {
 		return st, err
 	}
 	if st.table.Status == store.StatusExpired {
 		return st, &engine.Error{Code: room.CodeExpired} // a lobby everyone left
-	}
-	if !online(st.table.Status) {
-		return st, errNotOnline
 	}
 	if st.log, err = s.cfg.Store.Events(ctx, id); err != nil {
 		return st, err

@@ -142,7 +142,7 @@ func writeStoredFile(t *testing.T) storedFile {
 	seed := uint64(1)
 	add := func(id string, status store.Status, log []engine.Event) {
 		t.Helper()
-		tb := store.Table{ID: id, Name: "stored " + id, Public: true, Status: status, Config: conf,
+		tb := store.Table{ID: id, Kind: store.KindOnline, Name: "stored " + id, Public: true, Status: status, Data: conf,
 			HostToken: secret.Hash("host of " + id)}
 		var seats []store.Seat
 		for s := 1; s <= 11; s++ {
@@ -430,7 +430,7 @@ func TestDamage_OneBadTableIsSetAsideAndTheRestServe(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer db.Close()
-			if _, _, err := db.Table(ctx, c.target); !errors.Is(err, store.ErrDamaged) {
+			if _, _, err := db.Table(ctx, store.KindOnline, c.target); !errors.Is(err, store.ErrDamaged) {
 				t.Errorf("the store's Table for the damaged table: %v, want ErrDamaged", err)
 			}
 		})

@@ -13,6 +13,7 @@ import (
 
 	"mafia/client"
 	"mafia/engine"
+	"mafia/store"
 	"mafia/wire"
 )
 
@@ -78,7 +79,7 @@ func playAndCheckSeed(ctx context.Context, t *testing.T, ts *testServer, i int) 
 		}
 	}
 	// The deal, from the store (the test's oracle).
-	tb, _, err := ts.db.Table(ctx, id)
+	tb, _, err := ts.db.Table(ctx, store.KindOnline, id)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,6 +12,7 @@ import (
 
 	"mafia/client"
 	"mafia/room"
+	"mafia/store"
 	"mafia/wire"
 )
 
@@ -93,7 +94,7 @@ func TestLifecycle_AnAbandonedGameFreezesAndIsNotLoadedAtStart(t *testing.T) {
 	if g := running(t, ts); g != 0 {
 		t.Errorf("a frozen game is counted as running: %v", g)
 	}
-	tb, _, _ := ts.db.Table(ctx, id)
+	tb, _, _ := ts.db.Table(ctx, store.KindOnline, id)
 	clock, _ := ts.db.Clock(ctx, id)
 	left := time.Hour - room.DefaultFreezeAfter // the night ran on through the grace time
 	if tb.Status != "frozen" || clock.Left != left {
@@ -122,7 +123,7 @@ func TestLifecycle_AnAbandonedGameFreezesAndIsNotLoadedAtStart(t *testing.T) {
 	if w.Paused || w.Deadline != clk.Now().Add(left).UnixMilli() {
 		t.Errorf("the welcome back: paused %v, deadline %d, want now+%v", w.Paused, w.Deadline, left)
 	}
-	if tb, _, _ := ts.db.Table(ctx, id); tb.Status != "playing" {
+	if tb, _, _ := ts.db.Table(ctx, store.KindOnline, id); tb.Status != "playing" {
 		t.Errorf("stored after the return: %q", tb.Status)
 	}
 	if g := running(t, ts); g != 1 {
@@ -174,7 +175,7 @@ func TestLifecycle_AnAbandonedLobbyExpires(t *testing.T) {
 		}
 	}
 	check("expired")
-	if tb, _, _ := ts.db.Table(ctx, id); tb.Status != "expired" {
+	if tb, _, _ := ts.db.Table(ctx, store.KindOnline, id); tb.Status != "expired" {
 		t.Errorf("stored status %q", tb.Status)
 	}
 	ts.close()

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"mafia/store"
 )
 
 // TestNames_RefusedWithACodedTranslatedSentence: over HTTP, a table name
@@ -67,7 +69,7 @@ func TestNames_RefusedWithACodedTranslatedSentence(t *testing.T) {
 		// the first table is private: none is listed
 		t.Errorf("listed tables: %d, %v", len(tables), err)
 	}
-	if all, err := ts.db.Tables(ctx, "lobby", false, 0); err != nil || len(all) != 1 {
+	if all, err := ts.db.Tables(ctx, store.KindOnline, store.TableFilter{Status: "lobby"}); err != nil || len(all) != 1 {
 		t.Errorf("refused names made tables: %d, %v", len(all), err)
 	}
 }

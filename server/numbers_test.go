@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"mafia/store"
 )
 
 // TestNumbers_RangeCheckedBeforeNarrowingAndNamedAsSent: a step length or
@@ -57,7 +59,7 @@ func TestNumbers_RangeCheckedBeforeNarrowingAndNamedAsSent(t *testing.T) {
 			t.Errorf("a refused join took seat %d", s.Seat)
 		}
 	}
-	tables, err := ts.db.Tables(ctx, "lobby", false, 0)
+	tables, err := ts.db.Tables(ctx, store.KindOnline, store.TableFilter{Status: "lobby"})
 	if err != nil || len(tables) != 1 {
 		t.Errorf("the refused creations made tables: %d, %v", len(tables), err)
 	}

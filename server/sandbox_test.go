@@ -174,7 +174,7 @@ func TestSandbox_BadSandboxesAreRefusedAndNoTableIsMade(t *testing.T) {
 		}
 	}
 	for _, st := range []store.Status{store.StatusLobby, store.StatusPlaying} {
-		if tables, err := ts.db.Tables(ctx, st, false, 0); err != nil || len(tables) != 0 {
+		if tables, err := ts.db.Tables(ctx, store.KindOnline, store.TableFilter{Status: st}); err != nil || len(tables) != 0 {
 			t.Errorf("%s tables after the refusals: %d, %v", st, len(tables), err)
 		}
 	}

@@ -202,7 +202,7 @@ func (s *Server) Resume(ctx context.Context) (int, error) {
 	}
 	n := 0
 	for _, st := range []store.Status{store.StatusPlaying, store.StatusLobby} {
-		ids, err := s.cfg.Store.TableIDs(ctx, st)
+		ids, err := s.cfg.Store.TableIDs(ctx, store.KindOnline, st)
 		if errors.Is(err, store.ErrDamaged) {
 			// Rows that cannot be read at all: their tables are lost to
 			// the listing (and refused when asked for); the rest go on.
@@ -220,7 +220,7 @@ func (s *Server) Resume(ctx context.Context) (int, error) {
 			case errors.Is(err, store.ErrDamaged):
 				s.setAside(ctx, id, err)
 				continue
-			case errors.Is(err, errNotOnline), errors.Is(err, store.ErrNotFound):
+			case errors.Is(err, store.ErrNotFound):
 				continue
 			case err != nil:
 				s.log.Error("resume table", "table", id, "err", err)
@@ -281,10 +281,6 @@ func (s *Server) room(ctx context.Context, id string) (*room.Room, error) {
 	case errors.Is(err, store.ErrDamaged):
 		s.setAside(ctx, id, err)
 		return nil, &engine.Error{Code: CodeTableDamaged}
-	case errors.Is(err, errNotOnline):
-		// Not an online table (e.g. an in-person game of the host's
-		// assistant, whose settings a room cannot read): not ours to serve.
-		return nil, store.ErrNotFound
 	}
 	return nil, err
 }

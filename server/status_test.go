@@ -68,7 +68,7 @@ func TestStatus_AFileCutBetweenTheEventsAndTheStatusResumesRight(t *testing.T) {
 		if err != nil || l.Status != "playing" {
 			t.Fatalf("the resumed table: %+v, %v; want it playing", l, err)
 		}
-		stored, _, err := ts.db.Table(ctx, created.Table)
+		stored, _, err := ts.db.Table(ctx, store.KindOnline, created.Table)
 		log, err2 := ts.db.Events(ctx, created.Table)
 		if err != nil || err2 != nil {
 			t.Fatal(err, err2)
@@ -120,7 +120,7 @@ func TestStatus_AFileCutBetweenTheEventsAndTheStatusResumesRight(t *testing.T) {
 		if err != nil || len(open) != 0 {
 			t.Errorf("open tables after the restart: %+v, %v; want none", open, err)
 		}
-		stored, _, err := ts.db.Table(ctx, created.Table)
+		stored, _, err := ts.db.Table(ctx, store.KindOnline, created.Table)
 		log, err2 := ts.db.Events(ctx, created.Table)
 		if err != nil || err2 != nil {
 			t.Fatal(err, err2)

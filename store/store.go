@@ -45,19 +45,53 @@ const (
 	StatusExpired Status = "expired"
 )
 
+// Kind is what serves a table: the online server's rooms, or the host's
+// assistant at a real table. A table keeps its kind for its whole life, and
+// every load and listing names the kind it serves: neither ever reads the
+// other's tables.
+type Kind string
+
+// The kinds.
+const (
+	// KindOnline: a table of the online server (`mafia serve`), whose
+	// seats play over the network; package room runs it.
+	KindOnline Kind = "online"
+	// KindInPerson: a game played in person, which its host records on a
+	// phone with the assistant (package assist).
+	KindInPerson Kind = "in_person"
+)
+
+// Valid reports whether k is one of the kinds.
+func (k Kind) Valid() bool { return k == KindOnline || k == KindInPerson }
+
 // Table is one table and its game (one game per table).
 type Table struct {
-	ID        string
-	Name      string
-	Public    bool
-	Invite    string // the secret part of a private table's invite link
-	Status    Status
-	Config    []byte // the room's settings (setup, rules, timings) as JSON, owned by the room
+	ID     string
+	Kind   Kind // who serves it; it never changes
+	Name   string
+	Public bool
+	Invite string // the secret part of a private table's invite link
+	Status Status
+	// Data is what the table's owner keeps of it besides its seats and
+	// its log, as JSON that the store neither reads nor changes. The owner
+	// is the package that serves the table's Kind: package room for an
+	// online table (the room's settings: setup, rules, timings), package
+	// assist for an in-person one (the game's settings, every entry its
+	// host made, the cards opened and the names corrected).
+	Data      []byte
 	HostToken string // a hash of the host's token, never the token itself
 	Seed      uint64
 	Winner    string // once ended
 	CreatedAt time.Time
 	UpdatedAt time.Time
+}
+
+// TableFilter chooses, among the tables of one kind, those that Tables
+// lists.
+type TableFilter struct {
+	Status     Status // only the tables with this status ("": any)
+	PublicOnly bool   // only the public ones
+	Limit      int    // at most this many (<= 0: no limit)
 }
 
 // Seat is one seat at a table.
@@ -123,25 +157,28 @@ type WriteMonitor interface {
 // Store is everything the server remembers. Implementations are safe for
 // concurrent use; AppendEvents from many rooms may be committed together.
 type Store interface {
-	// CreateTable records a new table with its seats.
+	// CreateTable records a new table with its seats; its Kind must be
+	// one of the kinds.
 	CreateTable(ctx context.Context, t Table, seats []Seat) error
-	// UpdateTable saves a table's status, seed, winner and config.
+	// UpdateTable saves a table's status, seed, winner and data.
 	UpdateTable(ctx context.Context, t Table) error
 	// SaveSeats replaces a table's seats.
 	SaveSeats(ctx context.Context, tableID string, seats []Seat) error
-	// Table returns one table and its seats, or ErrNotFound, or an error
-	// that is ErrDamaged for a table set aside or one that cannot be read.
-	Table(ctx context.Context, id string) (Table, []Seat, error)
-	// Tables lists tables with the given status, newest first (public ones
-	// only when publicOnly), at most limit; never one set aside.
-	Tables(ctx context.Context, status Status, publicOnly bool, limit int) ([]Table, error)
-	// TableIDs lists the IDs of the tables with the given status, oldest
-	// first, except those set aside. It reads as little of each table as
-	// it can, so that a table whose record is damaged is still listed
-	// (reading it then fails with ErrDamaged); rows it cannot read at all
-	// are left out, and then it returns the others with an error that is
-	// ErrDamaged.
-	TableIDs(ctx context.Context, status Status) ([]string, error)
+	// Table returns the table of the given kind with that ID and its
+	// seats, or ErrNotFound (also when the table of that ID is of another
+	// kind), or an error that is ErrDamaged for a table set aside or one
+	// that cannot be read.
+	Table(ctx context.Context, kind Kind, id string) (Table, []Seat, error)
+	// Tables lists the tables of the given kind that f chooses, newest
+	// first; never one set aside.
+	Tables(ctx context.Context, kind Kind, f TableFilter) ([]Table, error)
+	// TableIDs lists the IDs of the tables of the given kind with the
+	// given status, oldest first, except those set aside. It reads as
+	// little of each table as it can, so that a table whose record is
+	// damaged is still listed (reading it then fails with ErrDamaged);
+	// rows it cannot read at all are left out, and then it returns the
+	// others with an error that is ErrDamaged.
+	TableIDs(ctx context.Context, kind Kind, status Status) ([]string, error)
 	// SetAside records that a table is damaged, and why: from then on
 	// Table refuses it with ErrDamaged and Tables and TableIDs leave it
 	// out, also after a restart. Its rows stay as they are, for an
@@ -158,7 +195,7 @@ type Store interface {
 	// together, in one write.
 	AppendEventsClock(ctx context.Context, tableID string, first int, evs []engine.Event, c Clock) error
 	// AppendEventsTable is AppendEvents for the events that start or end
-	// a game: the table t (its status, seed, winner and config, as
+	// a game: the table t (its status, seed, winner and data, as
 	// UpdateTable saves them) and, if c is not nil, the game's clock are
 	// saved in the same transaction, so that a crash never leaves a game
 	// that has ended "playing", nor one that has started "lobby".

@@ -93,7 +93,8 @@ func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 				*db, pidOf(le))
 		}
 		if errors.Is(err, store.ErrDamaged) {
-			fmt.Fprintf(stderr, "mafia: %s is damaged where SQLite keeps its list of tables, so nothing in it can be read; "+
+			fmt.Fprintf(stderr, "mafia: %s is damaged where SQLite keeps its list of tables (or, in an older file, "+
+				"in rows that bringing it up to date must read), so nothing in it can be read; "+
 				"restore it from a copy, or save what can be read with: sqlite3 %s .recover | sqlite3 recovered.db\n", *db, *db)
 		}
 		return 1

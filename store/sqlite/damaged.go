@@ -54,12 +54,15 @@ func (db *DB) SetAside(ctx context.Context, tableID, reason string) error {
 	return nil
 }
 
-// TableIDs lists the IDs of the tables with the given status, oldest
-// recorded first, except those set aside (see store.Store.TableIDs). It
-// reads the tables' row numbers from the index by status alone, then each
-// row's ID by itself: a damaged page of the tables' rows loses the tables
-// on it, not the listing.
-func (db *DB) TableIDs(ctx context.Context, status store.Status) ([]string, error) {
+// TableIDs lists the IDs of the tables of the given kind with the given
+// status, oldest recorded first, except those set aside (see
+// store.Store.TableIDs). It reads the tables' row numbers from the index by
+// status alone, then each row's ID and kind by itself: a damaged page of
+// the tables' rows loses the tables on it, not the listing.
+func (db *DB) TableIDs(ctx context.Context, kind store.Kind, status store.Status) ([]string, error) {
+	if err := checkKind(kind); err != nil {
+		return nil, fmt.Errorf("store/sqlite: table IDs: %w", err)
+	}
 	tx, err := db.r.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
 	if err != nil {
 		return nil, fmt.Errorf("store/sqlite: table IDs: %w", err)
@@ -93,11 +96,11 @@ func (db *DB) TableIDs(ctx context.Context, status store.Status) ([]string, erro
 	var lost []string
 	var lostErr error
 	for _, n := range rowids {
-		var id string
-		err := tx.QueryRowContext(ctx, `SELECT id FROM tables WHERE rowid = ?`, n).Scan(&id)
+		var id, k string
+		err := tx.QueryRowContext(ctx, `SELECT id, kind FROM tables WHERE rowid = ?`, n).Scan(&id, &k)
 		switch {
 		case err == nil:
-			if !aside[id] {
+			if store.Kind(k) == kind && !aside[id] {
 				ids = append(ids, id)
 			}
 		case errors.Is(asDamaged(err), store.ErrDamaged):

@@ -35,15 +35,15 @@ func TestSetAside_LeavesTheTableOutOfEveryListingAndRefusesIt(t *testing.T) {
 	}
 	check := func(db *DB) {
 		t.Helper()
-		_, _, err := db.Table(ctx, "b")
+		_, _, err := db.Table(ctx, store.KindOnline, "b")
 		if !errors.Is(err, store.ErrDamaged) || !strings.Contains(err.Error(), "event 3 does not decode") {
 			t.Errorf("Table of a table set aside: %v; want ErrDamaged with the first reason", err)
 		}
-		ids, err := db.TableIDs(ctx, store.StatusPlaying)
+		ids, err := db.TableIDs(ctx, store.KindOnline, store.StatusPlaying)
 		if err != nil || !slices.Equal(ids, []string{"a", "c"}) {
 			t.Errorf("TableIDs: %v, %v; want [a c]", ids, err)
 		}
-		all, err := db.Tables(ctx, "", false, 0)
+		all, err := db.Tables(ctx, store.KindOnline, store.TableFilter{})
 		if err != nil || len(all) != 2 || all[0].ID == "b" || all[1].ID == "b" {
 			t.Errorf("Tables: %d tables, %v; want a and c", len(all), err)
 		}
@@ -110,7 +110,7 @@ func TestTableIDs_ReadsPastADamagedIndex(t *testing.T) {
 			t.Fatalf("the index by status still reads after %d pages were overwritten", len(pages))
 		}
 	}
-	ids, err := db2.TableIDs(ctx, store.StatusPlaying)
+	ids, err := db2.TableIDs(ctx, store.KindOnline, store.StatusPlaying)
 	if err != nil || !slices.Equal(ids, want) {
 		t.Fatalf("TableIDs past a damaged index: %v, %v; want %v", ids, err, want)
 	}

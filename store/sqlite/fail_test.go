@@ -122,7 +122,7 @@ func TestCommit_ABatchThatFailsAcknowledgesNoneOfItsMembers(t *testing.T) {
 			if c, _ := db.Clock(ctx, "y"); c != (store.Clock{}) {
 				t.Errorf("y's clock: %+v, want none", c)
 			}
-			if tb, _, _ := db.Table(ctx, "z"); tb.Status != store.StatusPlaying || tb.Seed != 0 {
+			if tb, _, _ := db.Table(ctx, store.KindOnline, "z"); tb.Status != store.StatusPlaying || tb.Seed != 0 {
 				// createTable made it playing with seed 0; the start's row is not there.
 				t.Errorf("z: %+v", tb)
 			}
@@ -168,7 +168,7 @@ func TestSetReadOnly_EveryWriteFailsAndReadsGoOn(t *testing.T) {
 		"append clock": func() error { return db.AppendEventsClock(ctx, "x", 3, log[3:4], store.Clock{Step: 3}) },
 		"save clock":   func() error { return db.SaveClock(ctx, "x", store.Clock{Step: 1}) },
 		"heartbeat":    func() error { return db.Heartbeat(ctx, time.Now()) },
-		"create":       func() error { return db.CreateTable(ctx, store.Table{ID: "y"}, nil) },
+		"create":       func() error { return db.CreateTable(ctx, store.Table{ID: "y", Kind: store.KindOnline}, nil) },
 		"seats":        func() error { return db.SaveSeats(ctx, "x", []store.Seat{{Seat: 1, Name: "a"}}) },
 		"update":       func() error { return db.UpdateTable(ctx, store.Table{ID: "x", Status: store.StatusEnded}) },
 		"rewrite":      func() error { return db.RewriteEvents(ctx, "x", 1, nil) },

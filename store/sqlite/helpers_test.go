@@ -68,7 +68,7 @@ func playBotGame(seed uint64) ([]engine.Event, *engine.Game, error) {
 // createTable records a playing table with the given ID.
 func createTable(t testing.TB, db *DB, id string) {
 	t.Helper()
-	err := db.CreateTable(context.Background(), store.Table{ID: id, Name: "table " + id, Status: store.StatusPlaying}, nil)
+	err := db.CreateTable(context.Background(), store.Table{ID: id, Kind: store.KindOnline, Name: "table " + id, Status: store.StatusPlaying}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

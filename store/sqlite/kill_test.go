@@ -88,7 +88,7 @@ func TestKill_EveryAcknowledgedAppendSurvives(t *testing.T) {
 	}
 	defer db.Close()
 	ctx := context.Background()
-	tables, err := db.Tables(ctx, "", false, 0)
+	tables, err := db.Tables(ctx, store.KindOnline, store.TableFilter{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -149,7 +149,7 @@ func killChild(path string) {
 					fmt.Fprintln(os.Stderr, err)
 					os.Exit(2)
 				}
-				if err := db.CreateTable(ctx, store.Table{ID: id, Status: store.StatusPlaying}, nil); err != nil {
+				if err := db.CreateTable(ctx, store.Table{ID: id, Kind: store.KindOnline, Status: store.StatusPlaying}, nil); err != nil {
 					fmt.Fprintln(os.Stderr, err)
 					os.Exit(2)
 				}

@@ -63,7 +63,7 @@ func TestSaveSeats_WritesOnlyTheSeatsThatChange(t *testing.T) {
 			db, _ := openTest(t)
 			ctx := context.Background()
 			id := fmt.Sprintf("t%d", i)
-			if err := db.CreateTable(ctx, store.Table{ID: id, Status: store.StatusLobby}, elevenSeats()); err != nil {
+			if err := db.CreateTable(ctx, store.Table{ID: id, Kind: store.KindOnline, Status: store.StatusLobby}, elevenSeats()); err != nil {
 				t.Fatal(err)
 			}
 			want := c.change(elevenSeats())
@@ -74,7 +74,7 @@ func TestSaveSeats_WritesOnlyTheSeatsThatChange(t *testing.T) {
 			if got := totalChanges(t, db) - before; got != c.rows {
 				t.Errorf("%d rows written, want %d", got, c.rows)
 			}
-			_, got, err := db.Table(ctx, id)
+			_, got, err := db.Table(ctx, store.KindOnline, id)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -89,7 +89,7 @@ func TestSaveSeats_WritesOnlyTheSeatsThatChange(t *testing.T) {
 func TestSaveSeats_ASeatTwiceIsAConflictAndChangesNothing(t *testing.T) {
 	db, _ := openTest(t)
 	ctx := context.Background()
-	if err := db.CreateTable(ctx, store.Table{ID: "t", Status: store.StatusLobby}, elevenSeats()); err != nil {
+	if err := db.CreateTable(ctx, store.Table{ID: "t", Kind: store.KindOnline, Status: store.StatusLobby}, elevenSeats()); err != nil {
 		t.Fatal(err)
 	}
 	bad := append(elevenSeats(), store.Seat{Seat: 3, Name: "again"})
@@ -97,7 +97,7 @@ func TestSaveSeats_ASeatTwiceIsAConflictAndChangesNothing(t *testing.T) {
 	if err := db.SaveSeats(ctx, "t", bad); !errors.Is(err, store.ErrConflict) {
 		t.Fatalf("SaveSeats with seat 3 twice: %v, want a conflict", err)
 	}
-	_, got, err := db.Table(ctx, "t")
+	_, got, err := db.Table(ctx, store.KindOnline, "t")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -176,8 +176,11 @@ func Open(path string) (db *DB, err error) {
 		w.Close()
 		if c := sqliteCode(err) & 0xff; c == sqlite3lib.SQLITE_CORRUPT || c == sqlite3lib.SQLITE_NOTADB {
 			// The pages SQLite reads before any table (the file's header,
-			// the schema) are damaged: no table can be read at all.
-			return nil, fmt.Errorf("store/sqlite: %s is damaged where SQLite keeps its schema: %w: %w",
+			// the schema) are damaged, or rows that a migration must read
+			// (one that adds a column reads every row of its table): the
+			// file cannot be brought up to date, and no table can be read.
+			return nil, fmt.Errorf("store/sqlite: %s is damaged where SQLite keeps its schema, "+
+				"or in rows that bringing it up to date must read: %w: %w",
 				path, store.ErrDamaged, err)
 		}
 		return nil, fmt.Errorf("store/sqlite: migrate %s: %w", path, err)

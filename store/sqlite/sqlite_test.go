@@ -130,8 +130,8 @@ func TestOpen_TwiceInARowKeepsEverything(t *testing.T) {
 }
 
 func sameTable(a, b store.Table) bool {
-	return a.ID == b.ID && a.Name == b.Name && a.Public == b.Public && a.Invite == b.Invite &&
-		a.Status == b.Status && bytes.Equal(a.Config, b.Config) && a.HostToken == b.HostToken &&
+	return a.ID == b.ID && a.Kind == b.Kind && a.Name == b.Name && a.Public == b.Public && a.Invite == b.Invite &&
+		a.Status == b.Status && bytes.Equal(a.Data, b.Data) && a.HostToken == b.HostToken &&
 		a.Seed == b.Seed && a.Winner == b.Winner &&
 		a.CreatedAt.Equal(b.CreatedAt) && a.UpdatedAt.Equal(b.UpdatedAt)
 }
@@ -141,8 +141,8 @@ func TestTable_RoundTrip(t *testing.T) {
 	db, _ := openTest(t)
 	created := time.Date(2025, 3, 4, 5, 6, 7, 891011121, time.FixedZone("x", 3600))
 	tb := store.Table{
-		ID: "abc", Name: "Friday night", Public: false, Invite: "inv-123", Status: store.StatusLobby,
-		Config: []byte(`{"setup":"classic"}`), HostToken: "hash-of-host", Seed: 1<<64 - 1,
+		ID: "abc", Kind: store.KindOnline, Name: "Friday night", Public: false, Invite: "inv-123", Status: store.StatusLobby,
+		Data: []byte(`{"setup":"classic"}`), HostToken: "hash-of-host", Seed: 1<<64 - 1,
 		CreatedAt: created, UpdatedAt: created.Add(time.Second),
 	}
 	seats := []store.Seat{
@@ -152,7 +152,7 @@ func TestTable_RoundTrip(t *testing.T) {
 	if err := db.CreateTable(ctx, tb, seats); err != nil {
 		t.Fatal(err)
 	}
-	got, gotSeats, err := db.Table(ctx, "abc")
+	got, gotSeats, err := db.Table(ctx, store.KindOnline, "abc")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -167,20 +167,20 @@ func TestTable_RoundTrip(t *testing.T) {
 		t.Errorf("CreateTable of an existing ID: %v, want ErrConflict", err)
 	}
 
-	// UpdateTable saves status, seed, winner, config and the update time only.
+	// UpdateTable saves status, seed, winner, data and the update time only.
 	up := tb
 	up.Name, up.Invite = "renamed", "other"
-	up.Status, up.Seed, up.Winner, up.Config = store.StatusEnded, 42, "town", []byte(`{}`)
+	up.Status, up.Seed, up.Winner, up.Data = store.StatusEnded, 42, "town", []byte(`{}`)
 	up.UpdatedAt = created.Add(time.Hour)
 	if err := db.UpdateTable(ctx, up); err != nil {
 		t.Fatal(err)
 	}
-	got, _, err = db.Table(ctx, "abc")
+	got, _, err = db.Table(ctx, store.KindOnline, "abc")
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := tb
-	want.Status, want.Seed, want.Winner, want.Config, want.UpdatedAt = up.Status, up.Seed, up.Winner, up.Config, up.UpdatedAt
+	want.Status, want.Seed, want.Winner, want.Data, want.UpdatedAt = up.Status, up.Seed, up.Winner, up.Data, up.UpdatedAt
 	if !sameTable(got, want) {
 		t.Errorf("after UpdateTable\n got %+v\nwant %+v", got, want)
 	}
@@ -189,12 +189,12 @@ func TestTable_RoundTrip(t *testing.T) {
 	if err := db.SaveSeats(ctx, "abc", seats2); err != nil {
 		t.Fatal(err)
 	}
-	_, gotSeats, _ = db.Table(ctx, "abc")
+	_, gotSeats, _ = db.Table(ctx, store.KindOnline, "abc")
 	if want := []store.Seat{seats2[1], seats2[0]}; !slices.Equal(gotSeats, want) {
 		t.Errorf("after SaveSeats: %+v, want %+v", gotSeats, want)
 	}
 
-	if _, _, err := db.Table(ctx, "nope"); !errors.Is(err, store.ErrNotFound) {
+	if _, _, err := db.Table(ctx, store.KindOnline, "nope"); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("Table of a missing ID: %v", err)
 	}
 	if err := db.UpdateTable(ctx, store.Table{ID: "nope"}); !errors.Is(err, store.ErrNotFound) {
@@ -222,7 +222,7 @@ func TestTables_NewestFirstFilteredAndLimited(t *testing.T) {
 		{"e", store.StatusLobby, true, 3}, // same time as d, recorded later
 		{"f", store.StatusLobby, true, 10 * time.Hour},
 	} {
-		err := db.CreateTable(ctx, store.Table{ID: c.id, Status: c.status, Public: c.public, CreatedAt: base.Add(c.at)}, nil)
+		err := db.CreateTable(ctx, store.Table{ID: c.id, Kind: store.KindOnline, Status: c.status, Public: c.public, CreatedAt: base.Add(c.at)}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -250,12 +250,12 @@ func TestTables_NewestFirstFilteredAndLimited(t *testing.T) {
 		{store.StatusEnded, false, 10, nil},
 		{"", false, 0, []string{"f", "e", "d", "c", "b", "a"}},
 	} {
-		got := ids(db.Tables(ctx, c.status, c.publicOnly, c.limit))
+		got := ids(db.Tables(ctx, store.KindOnline, store.TableFilter{Status: c.status, PublicOnly: c.publicOnly, Limit: c.limit}))
 		if !slices.Equal(got, c.want) {
 			t.Errorf("Tables(%q, %v, %d) = %v, want %v", c.status, c.publicOnly, c.limit, got, c.want)
 		}
 	}
-	all, _ := db.Tables(ctx, store.StatusLobby, false, 1)
+	all, _ := db.Tables(ctx, store.KindOnline, store.TableFilter{Status: store.StatusLobby, Limit: 1})
 	if len(all) != 1 || !all[0].CreatedAt.Equal(base.Add(10*time.Hour)) || !all[0].UpdatedAt.Equal(all[0].CreatedAt) {
 		t.Errorf("times: %+v", all)
 	}

@@ -17,10 +17,10 @@ func TestAppendEventsTable_SavesTheStatusWithTheEvents(t *testing.T) {
 	ctx := context.Background()
 	db, _ := openTest(t)
 	log, g := botGame(t, 11)
-	if err := db.CreateTable(ctx, store.Table{ID: "x", Name: "x", Status: store.StatusLobby}, nil); err != nil {
+	if err := db.CreateTable(ctx, store.Table{ID: "x", Kind: store.KindOnline, Name: "x", Status: store.StatusLobby}, nil); err != nil {
 		t.Fatal(err)
 	}
-	started := store.Table{ID: "x", Name: "x", Status: store.StatusPlaying, Seed: g.Seed(), Config: []byte(`{"a":1}`)}
+	started := store.Table{ID: "x", Kind: store.KindOnline, Name: "x", Status: store.StatusPlaying, Seed: g.Seed(), Data: []byte(`{"a":1}`)}
 	clk := store.Clock{Step: 1, Deadline: time.Unix(1_800_000_000, 0).UTC(), Left: time.Minute}
 
 	// A row that cannot be written takes the events and the clock with it.
@@ -36,7 +36,7 @@ func TestAppendEventsTable_SavesTheStatusWithTheEvents(t *testing.T) {
 	if c, _ := db.Clock(ctx, "x"); c != (store.Clock{}) {
 		t.Errorf("the clock of a refused append was committed: %+v", c)
 	}
-	if tb, _, _ := db.Table(ctx, "x"); tb.Status != store.StatusLobby {
+	if tb, _, _ := db.Table(ctx, store.KindOnline, "x"); tb.Status != store.StatusLobby {
 		t.Errorf("status %q after a refused append", tb.Status)
 	}
 	if _, err := db.w.Exec(`DROP TRIGGER refuse`); err != nil {
@@ -46,8 +46,8 @@ func TestAppendEventsTable_SavesTheStatusWithTheEvents(t *testing.T) {
 	if err := db.AppendEventsTable(ctx, started, 0, log[:3], &clk); err != nil {
 		t.Fatal(err)
 	}
-	tb, _, err := db.Table(ctx, "x")
-	if err != nil || tb.Status != store.StatusPlaying || tb.Seed != g.Seed() || string(tb.Config) != `{"a":1}` || tb.UpdatedAt.IsZero() {
+	tb, _, err := db.Table(ctx, store.KindOnline, "x")
+	if err != nil || tb.Status != store.StatusPlaying || tb.Seed != g.Seed() || string(tb.Data) != `{"a":1}` || tb.UpdatedAt.IsZero() {
 		t.Errorf("after the start: %+v, %v", tb, err)
 	}
 	if c, _ := db.Clock(ctx, "x"); c.Step != 1 || !c.Deadline.Equal(clk.Deadline) {
@@ -61,7 +61,7 @@ func TestAppendEventsTable_SavesTheStatusWithTheEvents(t *testing.T) {
 	if err := db.AppendEventsTable(ctx, ended, len(log)-1, log[len(log)-1:], nil); err != nil {
 		t.Fatal(err)
 	}
-	tb, _, _ = db.Table(ctx, "x")
+	tb, _, _ = db.Table(ctx, store.KindOnline, "x")
 	evs, _ := db.Events(ctx, "x")
 	if tb.Status != store.StatusEnded || tb.Winner != g.Winner().String() || sameEvents(evs, log) != "" {
 		t.Errorf("after the end: status %q winner %q, %d events of %d", tb.Status, tb.Winner, len(evs), len(log))

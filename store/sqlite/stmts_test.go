@@ -18,7 +18,7 @@ func TestPreparedStatements_SameAnswersOnceCached(t *testing.T) {
 	db, _ := openTest(t)
 	seats := []store.Seat{{Seat: 1, Name: "a"}, {Seat: 2, Name: "b"}}
 	for i := 0; i < 3; i++ {
-		err := db.CreateTable(ctx, store.Table{ID: "t1", Name: "one", Status: store.StatusLobby}, seats)
+		err := db.CreateTable(ctx, store.Table{ID: "t1", Kind: store.KindOnline, Name: "one", Status: store.StatusLobby}, seats)
 		if i == 0 && err != nil {
 			t.Fatal(err)
 		}
@@ -47,7 +47,7 @@ func TestPreparedStatements_SameAnswersOnceCached(t *testing.T) {
 	if err != nil || c.Step != 2 || !c.Deadline.Equal(time.Unix(1002, 0)) {
 		t.Fatalf("clock %+v, %v", c, err)
 	}
-	_, got, err := db.Table(ctx, "t1")
+	_, got, err := db.Table(ctx, store.KindOnline, "t1")
 	if err != nil || len(got) != 1 {
 		t.Fatalf("seats %+v, %v", got, err)
 	}

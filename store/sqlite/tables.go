@@ -27,11 +27,14 @@ func (db *DB) inTx(ctx context.Context, f func(tx *wtx) error) (err error) {
 }
 
 // CreateTable records a new table with its seats. A zero CreatedAt is set to
-// now and a zero UpdatedAt to CreatedAt; an ID already taken is
-// store.ErrConflict.
+// now and a zero UpdatedAt to CreatedAt; an ID already taken, by a table of
+// either kind, is store.ErrConflict.
 func (db *DB) CreateTable(ctx context.Context, t store.Table, seats []store.Seat) error {
 	if t.ID == "" {
 		return fmt.Errorf("store/sqlite: table without an ID")
+	}
+	if err := checkKind(t.Kind); err != nil {
+		return fmt.Errorf("store/sqlite: create table %q: %w", t.ID, err)
 	}
 	if t.CreatedAt.IsZero() {
 		t.CreatedAt = time.Now()
@@ -41,9 +44,9 @@ func (db *DB) CreateTable(ctx context.Context, t store.Table, seats []store.Seat
 	}
 	err := db.inTx(ctx, func(tx *wtx) error {
 		_, err := tx.ExecContext(ctx, `INSERT INTO tables
-			(id, name, public, invite, status, config, host_token, seed, winner, created_at, updated_at)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-			t.ID, t.Name, t.Public, t.Invite, string(t.Status), t.Config, t.HostToken,
+			(id, kind, name, public, invite, status, data, host_token, seed, winner, created_at, updated_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			t.ID, string(t.Kind), t.Name, t.Public, t.Invite, string(t.Status), t.Data, t.HostToken,
 			strconv.FormatUint(t.Seed, 10), t.Winner, formatTime(t.CreatedAt), formatTime(t.UpdatedAt))
 		if isPrimaryKeyViolation(err) {
 			return fmt.Errorf("%w: table %q exists", store.ErrConflict, t.ID)
@@ -73,7 +76,7 @@ func insertSeats(ctx context.Context, tx *wtx, tableID string, seats []store.Sea
 	return nil
 }
 
-// UpdateTable saves a table's status, seed, winner and config, and its
+// UpdateTable saves a table's status, seed, winner and data, and its
 // UpdatedAt (now if zero); its other fields never change. A missing table is
 // store.ErrNotFound.
 func (db *DB) UpdateTable(ctx context.Context, t store.Table) error {
@@ -87,13 +90,13 @@ func (db *DB) UpdateTable(ctx context.Context, t store.Table) error {
 	return nil
 }
 
-// updateTable saves a table's status, seed, winner, config and UpdatedAt
+// updateTable saves a table's status, seed, winner, data and UpdatedAt
 // within a write transaction; a missing table is store.ErrNotFound.
 func updateTable(ctx context.Context, tx *wtx, t store.Table) error {
 	res, err := tx.ExecContext(ctx, `UPDATE tables
-		SET status = ?, seed = ?, winner = ?, config = ?, updated_at = ?
+		SET status = ?, seed = ?, winner = ?, data = ?, updated_at = ?
 		WHERE id = ?`,
-		string(t.Status), strconv.FormatUint(t.Seed, 10), t.Winner, t.Config, formatTime(t.UpdatedAt), t.ID)
+		string(t.Status), strconv.FormatUint(t.Seed, 10), t.Winner, t.Data, formatTime(t.UpdatedAt), t.ID)
 	if err != nil {
 		return err
 	}
@@ -196,6 +199,15 @@ type queryer interface {
 	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
 }
 
+// checkKind refuses a kind that is none of the kinds: every table has one,
+// and every load and listing names the one it serves.
+func checkKind(k store.Kind) error {
+	if !k.Valid() {
+		return fmt.Errorf("no kind of table is %q", k)
+	}
+	return nil
+}
+
 func tableExists(ctx context.Context, q queryer, id string) error {
 	var one int
 	err := q.QueryRowContext(ctx, `SELECT 1 FROM tables WHERE id = ?`, id).Scan(&one)
@@ -205,22 +217,22 @@ func tableExists(ctx context.Context, q queryer, id string) error {
 	return err
 }
 
-const tableColumns = `id, name, public, invite, status, config, host_token, seed, winner, created_at, updated_at`
+const tableColumns = `id, kind, name, public, invite, status, data, host_token, seed, winner, created_at, updated_at`
 
 type scanner interface{ Scan(dest ...any) error }
 
 func scanTable(s scanner) (store.Table, error) {
 	var (
-		t                store.Table
-		status, seed     string
-		created, updated string
+		t                  store.Table
+		kind, status, seed string
+		created, updated   string
 	)
-	err := s.Scan(&t.ID, &t.Name, &t.Public, &t.Invite, &status, &t.Config, &t.HostToken,
+	err := s.Scan(&t.ID, &kind, &t.Name, &t.Public, &t.Invite, &status, &t.Data, &t.HostToken,
 		&seed, &t.Winner, &created, &updated)
 	if err != nil {
 		return t, err
 	}
-	t.Status = store.Status(status)
+	t.Kind, t.Status = store.Kind(kind), store.Status(status)
 	if t.Seed, err = strconv.ParseUint(seed, 10, 64); err != nil {
 		return t, fmt.Errorf("bad seed %q: %w", seed, store.ErrDamaged)
 	}
@@ -233,11 +245,14 @@ func scanTable(s scanner) (store.Table, error) {
 	return t, nil
 }
 
-// Table returns one table and its seats in seat order, or
-// store.ErrNotFound. A table set aside, and one whose row or seats cannot
-// be read (a bad seed or time, a damaged page), is an error that is
-// store.ErrDamaged.
-func (db *DB) Table(ctx context.Context, id string) (store.Table, []store.Seat, error) {
+// Table returns the table of the given kind with that ID and its seats in
+// seat order, or store.ErrNotFound (also for a table of another kind). A
+// table set aside, and one whose row or seats cannot be read (a bad seed or
+// time, a damaged page), is an error that is store.ErrDamaged.
+func (db *DB) Table(ctx context.Context, kind store.Kind, id string) (store.Table, []store.Seat, error) {
+	if err := checkKind(kind); err != nil {
+		return store.Table{}, nil, fmt.Errorf("store/sqlite: table %q: %w", id, err)
+	}
 	tx, err := db.r.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
 	if err != nil {
 		return store.Table{}, nil, fmt.Errorf("store/sqlite: table %q: %w", id, err)
@@ -246,9 +261,15 @@ func (db *DB) Table(ctx context.Context, id string) (store.Table, []store.Seat, 
 	if reason, err := setAsideReason(ctx, tx, id); err != nil {
 		return store.Table{}, nil, fmt.Errorf("store/sqlite: table %q: %w", id, asDamaged(err))
 	} else if reason != "" {
+		var k string
+		err := tx.QueryRowContext(ctx, `SELECT kind FROM tables WHERE id = ?`, id).Scan(&k)
+		if err == nil && store.Kind(k) != kind {
+			// Another kind's: not for this caller to find, set aside or not.
+			return store.Table{}, nil, fmt.Errorf("store/sqlite: table %q: %w", id, store.ErrNotFound)
+		}
 		return store.Table{}, nil, fmt.Errorf("store/sqlite: table %q is set aside (%s): %w", id, reason, store.ErrDamaged)
 	}
-	t, err := scanTable(tx.QueryRowContext(ctx, `SELECT `+tableColumns+` FROM tables WHERE id = ?`, id))
+	t, err := scanTable(tx.QueryRowContext(ctx, `SELECT `+tableColumns+` FROM tables WHERE id = ? AND kind = ?`, id, string(kind)))
 	if errors.Is(err, sql.ErrNoRows) {
 		return store.Table{}, nil, fmt.Errorf("store/sqlite: table %q: %w", id, store.ErrNotFound)
 	}
@@ -262,18 +283,21 @@ func (db *DB) Table(ctx context.Context, id string) (store.Table, []store.Seat, 
 	return t, seats, nil
 }
 
-// Tables lists tables with the given status (any status if it is empty),
-// newest first (the later created first; among equal times, the later
-// recorded), public ones only when publicOnly, at most limit (no limit if
-// limit <= 0), never one set aside.
-func (db *DB) Tables(ctx context.Context, status store.Status, publicOnly bool, limit int) ([]store.Table, error) {
+// Tables lists the tables of the given kind that f chooses (see
+// store.TableFilter), newest first (the later created first; among equal
+// times, the later recorded), never one set aside.
+func (db *DB) Tables(ctx context.Context, kind store.Kind, f store.TableFilter) ([]store.Table, error) {
+	if err := checkKind(kind); err != nil {
+		return nil, fmt.Errorf("store/sqlite: tables: %w", err)
+	}
+	limit := f.Limit
 	if limit <= 0 {
 		limit = -1 // SQLite: no limit
 	}
 	rows, err := db.r.QueryContext(ctx, `SELECT `+tableColumns+` FROM tables
-		WHERE (?1 = '' OR status = ?1) AND (NOT ?2 OR public)
+		WHERE kind = ?1 AND (?2 = '' OR status = ?2) AND (NOT ?3 OR public)
 		AND id NOT IN (SELECT table_id FROM damaged)
-		ORDER BY created_at DESC, rowid DESC LIMIT ?3`, string(status), publicOnly, limit)
+		ORDER BY created_at DESC, rowid DESC LIMIT ?4`, string(kind), string(f.Status), f.PublicOnly, limit)
 	if err != nil {
 		return nil, fmt.Errorf("store/sqlite: tables: %w", err)
 	}
