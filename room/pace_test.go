@@ -334,7 +334,7 @@ func TestATableStoredBeforePaceResumesAsItWas(t *testing.T) {
 		BotDelay time.Duration     `json:"bot_delay"`
 	}{set.Name, set.Public, set.Setup, set.Options, set.TimingMS, set.BotDelay}
 	var err error
-	if s.table.Config, err = json.Marshal(old); err != nil {
+	if s.table.Data, err = json.Marshal(old); err != nil {
 		t.Fatal(err)
 	}
 	if err := f.db.UpdateTable(bg(), s.table); err != nil {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"mafia/client"
+	"mafia/store"
 )
 
 // TestPace_HumanUnlessTheRequestSaysOtherwise: a table made online is at
@@ -51,7 +52,7 @@ func TestPace_HumanUnlessTheRequestSaysOtherwise(t *testing.T) {
 		}
 		checkSentence(t, "pace slow", lang, e.Error.Code, e.Error.Message)
 	}
-	tables, err := ts.db.Tables(ctx, "lobby", false, 0)
+	tables, err := ts.db.Tables(ctx, store.KindOnline, store.TableFilter{Status: store.StatusLobby})
 	if err != nil || len(tables) != 5 {
 		t.Errorf("%d tables in the lobby, want the five made (%v)", len(tables), err)
 	}

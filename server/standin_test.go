@@ -11,6 +11,7 @@ import (
 
 	"mafia/client"
 	"mafia/room"
+	"mafia/store"
 	"mafia/wire"
 )
 
@@ -322,7 +323,7 @@ func TestStandIn_TheGracePeriodIsRangeChecked(t *testing.T) {
 			checkSentence(t, "stand_in_ms "+v, lang, e.Error.Code, e.Error.Message)
 		}
 	}
-	if tables, err := ts.db.Tables(ctx, "lobby", false, 0); err != nil || len(tables) != 3 {
+	if tables, err := ts.db.Tables(ctx, store.KindOnline, store.TableFilter{Status: store.StatusLobby}); err != nil || len(tables) != 3 {
 		t.Errorf("%d tables in the lobby, want the three made (%v)", len(tables), err)
 	}
 }
