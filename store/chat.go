@@ -29,7 +29,7 @@ type ChatLine struct {
 	// comes after the log's events 0..Log-1 (0 before the start).
 	Log   int
 	Round int    // the game's round then (0 before the start)
-	Phase string // the game's phase then ("" before the start)
+	Phase string // the game's phase then (the room says "lobby" before the start)
 }
 
 // Chats is a Store that keeps each table's chat with its game.
