@@ -2,6 +2,8 @@ package room_test
 
 import (
 	"bytes"
+	"context"
+	"errors"
 	"fmt"
 	"testing"
 
@@ -247,4 +249,34 @@ func TestChatSurvivesARestartAndIsReplayedByTheSameRules(t *testing.T) {
 	}
 	var _ store.Chats = f.db
 	t.Logf("lines said: %d (%v)", len(lines), count)
+}
+
+// fullChatStore is the fixture's real store, whose chat is full.
+type fullChatStore struct{ *sqlite.DB }
+
+func (fullChatStore) AppendChat(context.Context, string, store.ChatLine) error {
+	return fmt.Errorf("full: %w", store.ErrChatFull)
+}
+
+// TestChatPastTheStoresCapIsRefusedAndReadByNobody: a line the store
+// refuses as full is refused with chat_full (N: the cap), and no
+// connection is sent it, nor replayed it later.
+func TestChatPastTheStoresCapIsRefusedAndReadByNobody(t *testing.T) {
+	f := newFixture(t, settings(t, 5, fastTimings), func(c *room.Config) {
+		c.Store = fullChatStore{c.Store.(*sqlite.DB)}
+	})
+	cs := f.fillWithPeople(5)
+	watcher := f.attach("")
+	err := cs[2].send(chat("town", "one line too many"))
+	var e *engine.Error
+	if codeOf(err) != room.CodeChatFull || !errors.As(err, &e) || e.N != store.MaxChatLines {
+		t.Fatalf("a line past the cap: %v, want chat_full with N %d", err, store.MaxChatLines)
+	}
+	for _, c := range append(cs[1:], watcher, f.attach("")) {
+		for _, fr := range c.drain() {
+			if fr.msg.Type == "chat" {
+				t.Fatalf("seat %d was sent %s", c.seat, fr.raw)
+			}
+		}
+	}
 }
