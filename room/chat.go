@@ -20,7 +20,6 @@ import (
 	"unicode/utf8"
 
 	"mafia/engine"
-	"mafia/wire"
 )
 
 // MaxChat is the longest chat message, in characters.
@@ -39,9 +38,12 @@ func (r *Room) chat(sub *Sub, channel, text string) error {
 	if channel == "mafia" {
 		return r.queueMafiaLine(seat, text)
 	}
-	frame := wire.Encode(wire.ServerMessage{Type: "chat", Channel: channel, From: int(seat), Name: r.seats[seat].name,
-		Text: text, Now: r.cfg.Clock.Now().UnixMilli()})
-	r.keepChat(channel, frame)
+	l := r.newChatLine(channel, seat, text)
+	if err := r.storeChat(l); err != nil {
+		return err // nobody reads a line that is not durable
+	}
+	frame := chatFrame(l)
+	r.keepChat(l, frame)
 	for s := range r.subs {
 		if r.reads(channel, s.Seat) {
 			r.send(s, Out{Frame: frame})

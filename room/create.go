@@ -98,6 +98,7 @@ func newRoom(cfg Config, t store.Table, set Settings, rules engine.Ruleset, tm T
 	}
 	r.frames = make([]*frameBuf, len(r.seats))
 	r.finalTick = -1
+	r.chats, _ = cfg.Store.(store.Chats)
 	r.life, r.endLife = context.WithCancel(context.Background())
 	if r.cfg.Log == nil {
 		r.cfg.Log = slog.New(slog.DiscardHandler)
@@ -206,6 +207,13 @@ func Resume(cfg Config, t store.Table, seats []store.Seat, log []engine.Event, c
 			r.endedAt = r.cfg.Clock.Now()
 		}
 	}
+	ctx, cancel := r.ctx()
+	if err := r.loadChat(ctx); err != nil {
+		// The game goes on without the lines said before the restart:
+		// nobody is sent them again (its record, read later, fails alike).
+		r.cfg.Log.Error("load chat", "err", err)
+	}
+	cancel()
 	r.publishLobby()
 	r.watchAbsence() // nobody is connected yet (the room is not running: no race)
 	// What the room does first is decided before it runs: from then on its

@@ -293,7 +293,7 @@ func (r *Room) afterEvents(first int, clk store.Clock, newStep bool) {
 		}
 	}
 	if !r.holding() {
-		r.mafiaLines = nil // the night is over: its talk too
+		r.dropMafiaLines() // the night is over: its talk too
 	}
 	r.broadcast(first)
 	if r.game.Ended() {

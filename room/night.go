@@ -25,6 +25,7 @@ import (
 	"time"
 
 	"mafia/engine"
+	"mafia/store"
 	"mafia/wire"
 )
 
@@ -38,6 +39,7 @@ const maxMafiaLines = 32
 type mafiaLine struct {
 	from engine.Seat
 	text string
+	line store.ChatLine // as stored when it was posted
 }
 
 // nightTick delivers the two slots of a tick.
@@ -107,7 +109,11 @@ func (r *Room) queueMafiaLine(from engine.Seat, text string) error {
 	if len(r.mafiaLines) >= min(maxMafiaLines, r.ticksLeft()) {
 		return errCode(CodeChatBusy)
 	}
-	r.mafiaLines = append(r.mafiaLines, mafiaLine{from: from, text: text})
+	l := r.newChatLine("mafia", from, text)
+	if err := r.storeChat(l); err != nil {
+		return err // stored when posted, so that its sender learns of a refusal
+	}
+	r.mafiaLines = append(r.mafiaLines, mafiaLine{from: from, text: text, line: l})
 	return nil
 }
 
@@ -125,7 +131,7 @@ func (r *Room) sendMafiaLine() {
 		}
 		line = wire.Encode(wire.ServerMessage{Type: "chat", Channel: "mafia", From: int(ln.from), Name: r.seats[ln.from].name,
 			Text: ln.text, Now: r.cfg.Clock.Now().UnixMilli()})
-		r.keepChat("mafia", line) // for the end (chatlog.go): padding goes after its length
+		r.keepChat(ln.line, line) // for the end (chatlog.go): padding goes after its length
 		size = len(line)
 	}
 	size = bucket(size)

@@ -170,6 +170,9 @@ const (
 	// than the night has ticks left for (the server refuses with it too,
 	// a table's chat at its rate).
 	CodeChatBusy engine.Code = "chat_busy"
+	// CodeChatFull: the table's chat holds as many lines as the store keeps
+	// for one table (store.MaxChatLines, N); the line was not posted.
+	CodeChatFull engine.Code = "chat_full"
 )
 
 // Kinds are the kinds of the room's codes (engine.Kind): what sort of
@@ -188,7 +191,7 @@ var Kinds = map[engine.Code]engine.Kind{
 	CodeBadPace: engine.KindInvalid, CodeBadStandIn: engine.KindInvalid,
 	CodeSandboxTable: engine.KindForbidden, CodeSandboxPublic: engine.KindInvalid, CodeSandboxDealOrCard: engine.KindInvalid,
 	CodeSandboxDealSize: engine.KindInvalid, CodeSandboxDealRoles: engine.KindInvalid, CodeSandboxCard: engine.KindInvalid,
-	CodeSandboxNoSeat: engine.KindInvalid,
+	CodeSandboxNoSeat: engine.KindInvalid, CodeChatFull: engine.KindConflict,
 }
 
 // noSuchSeat refuses a seat number a client gave (n) that is not one of the
@@ -385,6 +388,11 @@ type deliveryState struct {
 	mafiaLines []mafiaLine
 	// chatLog is the chat kept for connections that come later (chatlog.go).
 	chatLog []chatLine
+	// chats keeps the chat with the game, if the store does (chatlog.go).
+	chats store.Chats
+	// chatSeq is the number of lines posted at this table (the next
+	// line's place in its chat).
+	chatSeq int
 	// welcomes caches the length of the welcomes from a log position (see
 	// welcomeLen), while welcomeKey holds.
 	welcomes   map[int]int

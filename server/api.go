@@ -418,8 +418,24 @@ type recordResponse struct {
 	Players int          `json:"players"`
 	Seats   []recordSeat `json:"seats"`
 	Events  []wire.Event `json:"events"`
+	// Chat is the table's whole chat, every channel's, in order.
+	Chat []recordChat `json:"chat"`
 	// Sandbox marks a game whose deal its creator fixed (not for ratings).
 	Sandbox bool `json:"sandbox,omitempty"`
+}
+
+// recordChat is a line of a finished game's chat, and where in the game it
+// was said: after the log's first At events, in Round and Phase ("" in the
+// lobby, before the start).
+type recordChat struct {
+	Channel string `json:"channel"`
+	From    int    `json:"from"`
+	Name    string `json:"name"`
+	Text    string `json:"text"`
+	Now     int64  `json:"now"`
+	At      int    `json:"at"`
+	Round   int    `json:"round"`
+	Phase   string `json:"phase"`
 }
 
 // recordSeat is who sat at a seat of a finished game.
@@ -439,13 +455,18 @@ func (s *Server) tableRecord(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	log, players, err := rm.Record(r.Context(), tokenOf(r, id))
+	log, players, chat, err := rm.Record(r.Context(), tokenOf(r, id))
 	if err != nil {
 		s.fail(w, r, err)
 		return
 	}
 	lobby := rm.Lobby()
-	out := recordResponse{Table: rm.ID(), Players: players, Events: make([]wire.Event, len(log)), Sandbox: lobby.Sandbox}
+	out := recordResponse{Table: rm.ID(), Players: players, Events: make([]wire.Event, len(log)),
+		Chat: make([]recordChat, len(chat)), Sandbox: lobby.Sandbox}
+	for i, l := range chat {
+		out.Chat[i] = recordChat{Channel: l.Channel, From: l.Seat, Name: l.Name, Text: l.Text, Now: l.At.UnixMilli(),
+			At: l.Log, Round: l.Round, Phase: l.Phase}
+	}
 	for _, st := range lobby.Seats {
 		out.Seats = append(out.Seats, recordSeat{Seat: st.Seat, Name: st.Name, Bot: st.Bot})
 	}

@@ -30,7 +30,7 @@ const (
 type appendReq struct {
 	// exec, if set, is a write other than an append, run within the batch's
 	// transaction; an error that is store.ErrNotFound or store.ErrConflict
-	// is its own answer, any other fails the batch.
+	// (or store.ErrChatFull) is its own answer, any other fails the batch.
 	exec func(ctx context.Context, tx *wtx) error
 
 	table   string
@@ -296,7 +296,7 @@ func (db *DB) commitLive(live []*appendReq) error {
 	for _, r := range live {
 		if r.exec != nil {
 			err := r.exec(ctx, tx)
-			if err != nil && !errors.Is(err, store.ErrNotFound) && !errors.Is(err, store.ErrConflict) {
+			if err != nil && !errors.Is(err, store.ErrNotFound) && !errors.Is(err, store.ErrConflict) && !errors.Is(err, store.ErrChatFull) {
 				tx.Rollback()
 				fail(err)
 				return err

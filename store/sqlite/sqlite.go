@@ -77,6 +77,8 @@ type DB struct {
 
 	lock *fileLock // held from Open to Close
 
+	chatCap int // the most chat lines kept per table (0: store.MaxChatLines; tests lower it)
+
 	closeOnce sync.Once
 	closeErr  error
 }
@@ -85,6 +87,7 @@ var (
 	_ store.Store        = (*DB)(nil)
 	_ store.WriteCounter = (*DB)(nil)
 	_ store.WriteMonitor = (*DB)(nil)
+	_ store.Chats        = (*DB)(nil)
 )
 
 // WriteStats returns the writer's counts so far.
