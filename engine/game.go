@@ -54,9 +54,11 @@ type state struct {
 
 	// the day
 	dayStarted bool
-	opener     Seat // the seat today's speeches start from
-	slot       Seat // the last speech slot reached in today's round
-	nominated  bool // the current speaker has nominated in this speech (false in every other step)
+	opener     Seat  // the seat today's speeches start from
+	slot       Seat  // the last speech slot reached in today's round
+	nominated  bool  // the current speaker has nominated in this speech (false in every other step)
+	said       uint8 // statements the current speaker has made on this floor (0 in every other step)
+	talk       Talk  // every statement so far, public
 	cand       [MaxSeats]Seat
 	ncand      uint8
 	defended   SeatSet
@@ -125,7 +127,8 @@ func (g *Game) apply(e *Event) {
 		// A nomination belongs to its speech: every step begins without one
 		// (a speech of the next speaker, the defence, a vote, the night, the
 		// end), so the view's Nominated holds only in the nominator's speech.
-		g.nominated = false
+		// The statements of a floor are counted the same way.
+		g.nominated, g.said = false, 0
 	}
 	switch e.Kind {
 	case EvGameStarted:
@@ -236,6 +239,9 @@ func (g *Game) apply(e *Event) {
 		if e.Yes {
 			g.yes = g.yes.With(e.Actor)
 		}
+	case EvStatement:
+		g.talk = g.talk.with(e.Statement())
+		g.said++
 	case EvAllVoteClosed, EvNobodyLeaves:
 	case EvFouled:
 		g.fouls[e.Target] = e.Count
