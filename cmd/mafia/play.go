@@ -460,6 +460,22 @@ func (s *playSession) command(v *engine.View, kind turnKind, in input) (engine.C
 			return engine.Command{}, actAsk
 		}
 		return s.aim(verb, in.seat)
+	case keyClaim:
+		r, ok := cardOf(s.p, in.rest)
+		if !ok {
+			s.say(s.p.T("play.need_card", map[string]any{"Word": s.words.show[keyClaim], "Example": s.p.Role(engine.Detective)}))
+			return engine.Command{}, actAsk
+		}
+		return engine.Command{Verb: engine.Claim, By: me, Role: r}, actSend
+	case keyReport:
+		r, ok := answerOf(s.p, in.rest)
+		if !in.hasSeat || !ok {
+			s.say(s.p.T("play.need_answer", map[string]any{"Word": s.words.show[keyReport], "Example": s.p.Result(engine.ResultNotMafia)}))
+			return engine.Command{}, actAsk
+		}
+		cmd, act := s.aim(engine.Report, in.seat)
+		cmd.Result = r
+		return cmd, act
 	}
 	if !in.hasSeat {
 		s.say(s.p.T("play.need_seat", map[string]any{"Word": s.words.show[in.key]}))
@@ -516,6 +532,9 @@ func (s *playSession) choices(v *engine.View, kind turnKind) []string {
 			out = append(out, s.words.show[keySkip], s.p.T("play.enter_skip", nil))
 		}
 	case turnFloor:
+		if v.Can(engine.Claim) {
+			out = append(out, s.p.T("play.choice_say", s.sayWords()))
+		}
 		switch v.Phase {
 		case engine.PhaseSpeech:
 			target(engine.Nominate)
@@ -537,12 +556,23 @@ func (s *playSession) choices(v *engine.View, kind turnKind) []string {
 	return out
 }
 
+// sayWords are the words of the statements, for the prompt and the help.
+func (s *playSession) sayWords() map[string]any {
+	w := s.words.show
+	return map[string]any{"Claim": w[keyClaim], "Report": w[keyReport], "Suspect": w[keySuspect], "Vouch": w[keyVouch],
+		"Will": w[keyWillNominate]}
+}
+
 // help is the list of commands in the person's language.
 func (s *playSession) help() string {
 	w := s.words.show
-	return s.p.T("play.help", map[string]any{
+	data := s.sayWords()
+	for k, v := range map[string]any{
 		"Kill": w[keyKill], "Check": w[keyCheck], "Shoot": w[keyShoot], "Heal": w[keyHeal], "Skip": w[keySkip],
 		"Nominate": w[keyNominate], "Vote": w[keyVote], "Yes": w[keyYes], "No": w[keyNo],
 		"Status": w[keyStatus], "Help": w[keyHelp], "Quit": w[keyQuit],
-	})
+	} {
+		data[k] = v
+	}
+	return s.p.T("play.help", data)
 }
