@@ -5,7 +5,8 @@ package engine
 // use by several goroutines at once (one room owns it).
 type Game struct {
 	state
-	out []Event // the events of the last call, reused between calls
+	talk Talk    // every statement so far, public (out of state: it is compared by what it holds)
+	out  []Event // the events of the last call, reused between calls
 }
 
 // state is everything a game knows; it is comparable, so that a replayed game
@@ -58,7 +59,6 @@ type state struct {
 	slot       Seat  // the last speech slot reached in today's round
 	nominated  bool  // the current speaker has nominated in this speech (false in every other step)
 	said       uint8 // statements the current speaker has made on this floor (0 in every other step)
-	talk       Talk  // every statement so far, public
 	cand       [MaxSeats]Seat
 	ncand      uint8
 	defended   SeatSet
@@ -83,7 +83,8 @@ func New(rules Ruleset, roles []Role, seed uint64) (*Game, []Event, error) {
 }
 
 // Start resets g to a new game, as New does, reusing its memory. The returned
-// events are valid until the next call on g.
+// events are valid until the next call on g; so are the statements of the
+// views taken before (Talk), whose log the new game reuses.
 func (g *Game) Start(rules Ruleset, roles []Role, seed uint64) ([]Event, error) {
 	if !rules.Valid() {
 		return nil, &Error{Code: CodeBadOptionValue}
@@ -133,6 +134,7 @@ func (g *Game) apply(e *Event) {
 	switch e.Kind {
 	case EvGameStarted:
 		g.state = state{rules: e.Rules, seed: e.Seed, n: e.Count, shotsLeft: 2}
+		g.talk = g.talk.reset()
 		for s := Seat(1); s <= Seat(e.Count); s++ {
 			r := Role(e.PerSeat[s])
 			g.roles[s] = r
@@ -348,5 +350,5 @@ func (g *Game) Clone() *Game {
 
 // Equal reports whether two games are in the same state.
 func (g *Game) Equal(o *Game) bool {
-	return g.state == o.state
+	return g.state == o.state && g.talk.Equal(o.talk)
 }

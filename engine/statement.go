@@ -29,24 +29,33 @@ type Statement struct {
 	Result Result
 }
 
-// statementSize is the length of one statement in a Talk.
-const statementSize = 8
-
 // Talk is the public record of a game's statements, in the order they were
-// made (so by round): every seat's view carries the same one. It is an
-// immutable string of fixed-size entries, so that a View and the Game's
-// state stay plain comparable values and a copy of either shares it
-// safely; read it with Len and At, a day of it with Day.
-type Talk string
+// made (so by round): every seat's view carries the same one. It is a
+// window on an append-only log that the game, its clones and its views
+// share: what it holds never changes, and a game that appends where another
+// holder has appended already copies its own part first, so a Talk taken
+// from a game stays valid while that game goes on (but not after Start,
+// which reuses the log for the next game). Read it with Len and At, a day
+// of it with Day; Equal compares two by what they hold.
+type Talk struct {
+	log    *talkLog
+	lo, hi int32
+}
+
+// talkLog is the storage of Talks: entries are only ever appended.
+type talkLog struct {
+	entries []Statement
+}
 
 // Len returns the number of statements.
-func (t Talk) Len() int { return len(t) / statementSize }
+func (t Talk) Len() int { return int(t.hi - t.lo) }
 
 // At returns the i-th statement (from 0).
 func (t Talk) At(i int) Statement {
-	b := t[i*statementSize : (i+1)*statementSize]
-	return Statement{Round: uint16(b[0]) | uint16(b[1])<<8, Phase: Phase(b[2]), By: Seat(b[3]), Verb: Verb(b[4]),
-		Target: Seat(b[5]), Role: Role(b[6]), Result: Result(b[7])}
+	if i < 0 || i >= t.Len() {
+		panic("engine: Talk.At out of range")
+	}
+	return t.log.entries[int(t.lo)+i]
 }
 
 // Day returns the statements made in round r (its last words after the
@@ -54,25 +63,51 @@ func (t Talk) At(i int) Statement {
 // its vote).
 func (t Talk) Day(r int) Talk {
 	n, lo := t.Len(), 0
-	for lo < n && int(t.round(lo)) < r {
+	for lo < n && int(t.At(lo).Round) < r {
 		lo++
 	}
 	hi := lo
-	for hi < n && int(t.round(hi)) == r {
+	for hi < n && int(t.At(hi).Round) == r {
 		hi++
 	}
-	return t[lo*statementSize : hi*statementSize]
+	return Talk{log: t.log, lo: t.lo + int32(lo), hi: t.lo + int32(hi)}
 }
 
-func (t Talk) round(i int) uint16 {
-	return uint16(t[i*statementSize]) | uint16(t[i*statementSize+1])<<8
+// Equal reports whether two records hold the same statements.
+func (t Talk) Equal(o Talk) bool {
+	if t.Len() != o.Len() {
+		return false
+	}
+	for i := 0; i < t.Len(); i++ {
+		if t.At(i) != o.At(i) {
+			return false
+		}
+	}
+	return true
 }
 
-// with returns the record with s added at its end.
+// with returns the record with s added at its end: in place when the log
+// ends where t does, else in a log of its own.
 func (t Talk) with(s Statement) Talk {
-	b := [statementSize]byte{byte(s.Round), byte(s.Round >> 8), byte(s.Phase), byte(s.By), byte(s.Verb),
-		byte(s.Target), byte(s.Role), byte(s.Result)}
-	return t + Talk(b[:])
+	if t.log == nil {
+		t.log = &talkLog{}
+	}
+	if t.lo != 0 || int(t.hi) != len(t.log.entries) {
+		own := &talkLog{entries: make([]Statement, t.Len(), t.Len()+8)}
+		copy(own.entries, t.log.entries[t.lo:t.hi])
+		t = Talk{log: own, hi: int32(t.Len())}
+	}
+	t.log.entries = append(t.log.entries, s)
+	t.hi++
+	return t
+}
+
+// reset returns an empty record that reuses t's log for a new game.
+func (t Talk) reset() Talk {
+	if t.log != nil {
+		t.log.entries = t.log.entries[:0]
+	}
+	return Talk{log: t.log}
 }
 
 // Statement returns the statement an EvStatement records.

@@ -281,7 +281,7 @@ func TestStatement_InEveryViewByDay(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rv := r.SpectatorView(); rv.Talk != views[0].Talk {
+	if rv := r.SpectatorView(); !rv.Talk.Equal(views[0].Talk) {
 		t.Fatalf("the replayed game holds another record")
 	}
 }
@@ -309,7 +309,7 @@ func TestStatement_RevealsNothing(t *testing.T) {
 		logs = append(logs, evs)
 		talks = append(talks, x.g.ViewFor(3).Talk)
 		for s := engine.Seat(0); s <= 8; s++ {
-			if v := x.g.ViewFor(s); v.Talk != talks[0] || v.Said != 5 {
+			if v := x.g.ViewFor(s); !v.Talk.Equal(talks[0]) || v.Said != 5 {
 				t.Fatalf("%s: seat %d's record differs", d, s)
 			}
 		}
@@ -323,7 +323,7 @@ func TestStatement_RevealsNothing(t *testing.T) {
 				t.Errorf("%s: event %d is %+v, under %s %+v", deals[i], j, logs[i][j], deals[0], logs[0][j])
 			}
 		}
-		if talks[i] != talks[0] {
+		if !talks[i].Equal(talks[0]) {
 			t.Errorf("%s: the record differs", deals[i])
 		}
 	}
@@ -352,5 +352,37 @@ func TestStatement_ViewOffersExactlyWhatMayBeSaid(t *testing.T) {
 	}
 	if sp := x.g.SpectatorView(); sp.Can(engine.Claim) || sp.Targets(engine.Suspect) != 0 {
 		t.Errorf("a spectator is offered statements")
+	}
+}
+
+// TestStatement_RecordIsNeverChangedUnderItsHolder: a view's record keeps
+// what it held while the game goes on, and a clone that talks on does not
+// change the original's (nor the original the clone's): each appends to
+// its own part.
+func TestStatement_RecordIsNeverChangedUnderItsHolder(t *testing.T) {
+	x := meetingDay1(t)
+	x.do(claim(1, engine.Detective))
+	early := x.g.SpectatorView().Talk
+	c := x.g.Clone()
+	if _, err := c.Handle(claim(1, engine.Doctor)); err != nil {
+		t.Fatal(err)
+	}
+	x.do(claim(1, engine.Citizen))
+	x.do(cmd(engine.Suspect, 1, 4))
+	if _, err := c.Handle(cmd(engine.Vouch, 1, 2)); err != nil {
+		t.Fatal(err)
+	}
+	if early.Len() != 1 || early.At(0).Role != engine.Detective {
+		t.Fatalf("the early view's record changed: %d statements", early.Len())
+	}
+	mine, theirs := x.g.SpectatorView().Talk, c.SpectatorView().Talk
+	if mine.Len() != 3 || mine.At(1).Role != engine.Citizen || mine.At(2).Verb != engine.Suspect {
+		t.Errorf("the game's record: %d statements, %+v", mine.Len(), mine.At(1))
+	}
+	if theirs.Len() != 3 || theirs.At(1).Role != engine.Doctor || theirs.At(2).Verb != engine.Vouch {
+		t.Errorf("the clone's record: %d statements, %+v", theirs.Len(), theirs.At(1))
+	}
+	if mine.Equal(theirs) || !mine.Day(1).Equal(mine) || mine.Day(2).Len() != 0 {
+		t.Errorf("Equal or Day is wrong")
 	}
 }

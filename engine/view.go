@@ -2,7 +2,8 @@ package engine
 
 // View is what one seat (or the host, or a spectator) may know, built fresh
 // from the game. It is a plain value: sending it never sends the Game (its
-// Talk is an immutable string the game shares, public to everyone).
+// Talk is a window on the game's record of statements, public to everyone,
+// that never changes what it holds).
 type View struct {
 	Seat    Seat // whose view; 0 for the host and for spectators
 	Host    bool // the host's view: every secret
