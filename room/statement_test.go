@@ -2,6 +2,7 @@ package room_test
 
 import (
 	"testing"
+	"time"
 
 	"mafia/engine"
 	"mafia/room"
@@ -126,4 +127,35 @@ func TestStatements_ReachEveryoneAndTheStore(t *testing.T) {
 	if len(late.view.Talk) != 1 || late.view.Talk[0].Statements[0] != want[0] {
 		t.Fatalf("after a restart a spectator's welcome holds %+v", late.view.Talk)
 	}
+}
+
+// TestStatements_SmartBotsTalkAtATable: at a table of smart bots, played by
+// the clock alone, the bots make statements on their floors (the Detective
+// claims and reports), with and without a bot delay; every one is stored
+// and fits its floor.
+func TestStatements_SmartBotsTalkAtATable(t *testing.T) {
+	said := 0
+	for i, delay := range []time.Duration{0, 0, 0, 200 * time.Millisecond, 200 * time.Millisecond, 200 * time.Millisecond} {
+		set := settings(t, 11, fastTimings)
+		set.Bots, set.BotDelay = "smart", delay
+		f := newFixture(t, set, nil)
+		host := f.hostClient()
+		watch := f.attach("")
+		host.must(hostAction("add_bots", 0))
+		host.must(hostAction("start", 0))
+		f.runToEnd(watch, time.Hour)
+		f.checkEnded(watch)
+		for _, e := range f.events() {
+			if e.Kind == engine.EvStatement {
+				said++
+				if !e.Phase.Timed() {
+					t.Errorf("game %d: a statement in the %s", i, e.Phase)
+				}
+			}
+		}
+	}
+	if said == 0 {
+		t.Fatal("smart bots at a table never made a statement in 6 games")
+	}
+	t.Logf("%d statements in 6 games", said)
 }

@@ -258,13 +258,13 @@ func (s *playSession) run() int {
 }
 
 // botsAct lets every bot that may act in this step do so, as bot.Table
-// does: each pending seat in turn, asked again while it still acts.
+// does: each pending seat in turn, asked again while it still acts (a
+// speaker after each statement), and a bot holding a floor with no move (a
+// defence, a tie speech, last words) while it makes statements.
 func (s *playSession) botsAct() {
 	g := s.g
-	for p := g.Pending().Without(s.me); p != 0; {
-		seat := p.First()
-		p = p.Without(seat)
-		for i := 0; i < 4 && g.Pending().Has(seat); i++ {
+	ask := func(seat engine.Seat, more func() bool) {
+		for i := 0; i < engine.StatementsPerFloor+2 && more(); i++ {
 			g.ViewInto(&s.view, seat)
 			cmd, ok := s.bots[seat].Act(&s.view)
 			if !ok {
@@ -276,9 +276,18 @@ func (s *playSession) botsAct() {
 			}
 			s.narrate(evs)
 		}
+	}
+	for p := g.Pending().Without(s.me); p != 0; {
+		seat := p.First()
+		p = p.Without(seat)
+		ask(seat, func() bool { return g.Pending().Has(seat) })
 		if g.Ended() {
 			return
 		}
+	}
+	if sp := g.Speaker(); sp != 0 && sp != s.me && g.Phase() != engine.PhaseSpeech && g.Phase().Timed() {
+		step := g.Step()
+		ask(sp, func() bool { return g.Step() == step && !g.Ended() })
 	}
 }
 
