@@ -1,8 +1,10 @@
 // Package bot holds players that decide from their seat's view and the
 // public record alone: the interfaces every bot implements (Bot, and
 // Observer for a bot that follows the game's events), the levels (Random:
-// legal moves at random; Smart: beliefs about every seat and a plan per
-// role), and Table, the driver that plays a game with them.
+// legal moves at random; Smart: beliefs about every seat, from the record
+// and its statements, and a plan per role, talk included), Talker (a random
+// bot that talks, for tests), and Table, the driver that plays a game with
+// them.
 //
 // A bot must never see the Game: it gets the view its seat may see and the
 // events its seat may see (as the engine redacts them), and returns one

@@ -4,8 +4,10 @@ import "mafia/engine"
 
 // Table plays a game with one bot per seat, the way a host and a clock
 // would: in each step every seat that may act is asked once (a seat with two
-// night actions, the Don, is asked again while it still acts), then the step
-// ends with Next. It is the simulator's and the tests' driver; it allocates
+// night actions, the Don, is asked again while it still acts; a speaker
+// again after each statement), the holder of a floor with no move (a
+// defence, a tie speech, last words) is asked while it makes statements,
+// then the step ends with Next. It is the simulator's and the tests' driver; it allocates
 // nothing per step.
 //
 // Table is the only part of this package that holds the Game. What it hands
@@ -31,8 +33,9 @@ type observer struct {
 	bot  Observer
 }
 
-// maxActsPerStep bounds how often one seat is asked within a step.
-const maxActsPerStep = 4
+// maxActsPerStep bounds how often one seat is asked within a step: every
+// statement a floor allows, and a move.
+const maxActsPerStep = engine.StatementsPerFloor + 2
 
 // Commands given to the Game by anyone but the Table (a test throwing
 // commands in from OnEvents) are not shown to the bots.
@@ -144,19 +147,22 @@ func (t *Table) Step() bool {
 		for i := 0; i < maxActsPerStep && (i == 0 || g.MayAct(s)); i++ {
 			g.ViewInto(&t.view, s)
 			cmd, ok := t.Bots[s].Act(&t.view)
-			if !ok {
+			if !ok || !t.handle(cmd) {
 				break
 			}
-			evs, err := g.Handle(cmd)
-			if err != nil {
-				if t.OnRefused != nil {
-					t.OnRefused(cmd, err)
-				}
+		}
+		if g.Ended() {
+			return false
+		}
+	}
+	// The floor's holder whom no move waits for (a defence, a tie speech,
+	// last words) may still make statements.
+	if s := g.Speaker(); s != 0 && g.Phase() != engine.PhaseSpeech && g.Phase().Timed() && t.Bots[s] != nil {
+		for i := 0; i < maxActsPerStep; i++ {
+			g.ViewInto(&t.view, s)
+			cmd, ok := t.Bots[s].Act(&t.view)
+			if !ok || !t.handle(cmd) {
 				break
-			}
-			t.observe(evs)
-			if t.OnEvents != nil {
-				t.OnEvents(cmd, evs)
 			}
 		}
 		if g.Ended() {
@@ -172,6 +178,23 @@ func (t *Table) Step() bool {
 		}
 	}
 	return !g.Ended()
+}
+
+// handle gives a bot's command to the game and shows its events; false
+// when the engine refused it.
+func (t *Table) handle(cmd engine.Command) bool {
+	evs, err := t.Game.Handle(cmd)
+	if err != nil {
+		if t.OnRefused != nil {
+			t.OnRefused(cmd, err)
+		}
+		return false
+	}
+	t.observe(evs)
+	if t.OnEvents != nil {
+		t.OnEvents(cmd, evs)
+	}
+	return true
 }
 
 // Play runs the game to its end, or until maxSteps steps have passed (0: no

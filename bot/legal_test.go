@@ -125,3 +125,34 @@ func TestSmart_PlaysLegallyFromTheViewAlone(t *testing.T) {
 		}
 	}
 }
+
+// TestTalker_TalksLegally: the Talker's statements, drawn from its view,
+// are never refused, and it does talk.
+func TestTalker_TalksLegally(t *testing.T) {
+	said := 0
+	for i := 0; i < 500; i++ {
+		lg := newLegalGame(i)
+		g, _, err := engine.New(lg.rules, lg.deal, lg.seed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tb := &bot.Table{Game: g, Bots: make([]bot.Bot, lg.players+1)}
+		for s := 1; s <= lg.players; s++ {
+			tb.Bots[s] = bot.NewTalker(rng.Derive(lg.seed, uint64(s)))
+		}
+		tb.OnRefused = func(c engine.Command, err error) {
+			t.Fatalf("%s: seat %d said %s %d, refused: %v", lg.name, c.By, c.Verb, c.Target, err)
+		}
+		tb.OnEvents = func(c engine.Command, _ []engine.Event) {
+			if c.Verb.IsStatement() {
+				said++
+			}
+		}
+		if !tb.Play(100000) {
+			t.Fatalf("%s: the game did not end", lg.name)
+		}
+	}
+	if said < 500 {
+		t.Fatalf("only %d statements in 500 games", said)
+	}
+}

@@ -9,8 +9,8 @@ import "mafia/engine"
 // - town: nominate and vote the most suspicious seat; believe what the
 //   record and its own secrets say;
 // - Detective: check the most suspicious seat not yet checked, then
-//   nominate and vote a mafioso it found (with statements it would also
-//   claim and report here);
+//   nominate and vote a mafioso it found; once it found one (or in its last
+//   words) claim the Detective and report its checks (talk.go);
 // - Doctor: protect the most trusted seat (the Detective, when the town
 //   believes one), never spend a heal on a suspect, and keep the one heal of
 //   himself for the end;
@@ -18,6 +18,7 @@ import "mafia/engine"
 //   would name; hunt the Detective (the Don's find, else the seat that
 //   accuses the team most); never vote out a partner unless the vote cannot
 //   be saved (then the partner is given up, and the voter stays hidden);
+//   now and then counter-claim a Detective who reported a partner;
 // - Don: check the seat most likely the Detective and have him killed;
 // - Maniac: vote with the town, never for himself; shoot whoever accuses him,
 //   else the most suspicious seat, for the 1x1.
@@ -33,6 +34,12 @@ func (b *Smart) Act(v *engine.View) (engine.Command, bool) {
 	b.alive = v.Alive
 	b.ncand = v.NumCandidates
 	b.cand = v.Candidates
+	if v.Phase.Timed() {
+		// on its own floor it speaks first (statements), then nominates
+		if c, ok := b.statement(v); ok {
+			return c, true
+		}
+	}
 	switch v.Phase {
 	case engine.PhaseNight:
 		return b.night(v)
@@ -69,7 +76,10 @@ func (b *Smart) adopt(v *engine.View) {
 // belief is the seat's suspicion of s: the public record and what this seat
 // alone knows.
 func (b *Smart) belief(v *engine.View, s engine.Seat) int32 {
-	x := b.pub[s]
+	x := b.sus(s)
+	if b.role == engine.Detective && s != b.me && b.claimSeq[s] != 0 {
+		x += wKnown / 2 // he knows the claim is false
+	}
 	switch v.Teams[s] {
 	case engine.TeamTown:
 		x -= wKnown
@@ -302,7 +312,11 @@ func (b *Smart) victim(v *engine.View, targets engine.SeatSet) engine.Seat {
 	for m := targets; m != 0; {
 		s := m.First()
 		m = m.Without(s)
-		k := int64(4*b.accuse[s]-b.pub[s])<<32 | int64(b.tie[s])
+		hunt := int32(0)
+		if b.claimSeq[s] != 0 {
+			hunt = wHunt // a Detective's claim, true or not, is the town's voice
+		}
+		k := int64(4*b.accuse[s]+hunt-b.sus(s))<<32 | int64(b.tie[s])
 		if best == 0 || k > bk {
 			best, bk = s, k
 		}
@@ -326,7 +340,7 @@ func (b *Smart) donCheck(v *engine.View, targets engine.SeatSet) engine.Seat {
 		if v.Checks[s] != engine.ResultNone {
 			continue
 		}
-		k := int64(4*b.accuse[s]-b.pub[s])<<32 | int64(uint32(b.Src.Uint64()))
+		k := int64(4*b.accuse[s]-b.sus(s))<<32 | int64(uint32(b.Src.Uint64()))
 		if best == 0 || k > bk {
 			best, bk = s, k
 		}
@@ -352,7 +366,7 @@ func (b *Smart) shot(v *engine.View, targets engine.SeatSet) engine.Seat {
 	for m := targets; m != 0; {
 		s := m.First()
 		m = m.Without(s)
-		k := int64(4*b.accuse[s]+b.pub[s])<<32 | int64(uint32(b.Src.Uint64()))
+		k := int64(4*b.accuse[s]+b.sus(s))<<32 | int64(uint32(b.Src.Uint64()))
 		if best == 0 || k > bk {
 			best, bk = s, k
 		}

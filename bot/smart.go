@@ -11,8 +11,8 @@ import (
 // every vote, each night's outcome) and its own secrets (its card, its
 // team, its checks, its heals), and plays its card with a plan (plan.go).
 //
-// Its beliefs are two layers, so that statements (claims, reported checks)
-// can be added later as one more kind of public evidence:
+// Its beliefs are two layers (statements, talk.go, are one more kind of
+// public evidence):
 //   - pub, a suspicion score per seat computed from public events only, in
 //     the same way by every Smart bot at the table: bots of the same side
 //     agree on whom to vote without talking, and anyone reading the record
@@ -46,9 +46,11 @@ type Smart struct {
 	follow engine.SeatSet                   // who voted for the expected candidate in the last vote with a choice (at first: everyone)
 
 	// What this seat alone reads from the record.
-	accuse  [engine.MaxSeats + 1]int32 // mafia: nominations and votes against the team; maniac: against him
+	accuse  [engine.MaxSeats + 1]int32 // mafia: nominations, votes and reports against the team; maniac: against him
 	healed  engine.Seat                // doctor: tonight's heal
 	trusted engine.SeatSet             // doctor: seats the mafia or the maniac chose (a heal saved them)
+
+	talkState // the statements of the record, and the bot's own (talk.go)
 }
 
 // NewSmart returns a reasoning bot seeded with seed.
@@ -107,7 +109,7 @@ func (b *Smart) see(seat engine.Seat, e *engine.Event) {
 		b.nomBy = [engine.MaxSeats + 1]engine.Seat{}
 		b.dealTies()
 	case engine.EvNominated:
-		if want := b.top(b.free().Without(e.Actor)); want != 0 && b.pub[e.Target] < b.pub[want] {
+		if want := b.top(b.free().Without(e.Actor)); want != 0 && b.sus(e.Target) < b.sus(want) {
 			b.pub[e.Actor] += wNomAway
 		}
 		if int(b.ncand) < len(b.cand) {
@@ -149,6 +151,8 @@ func (b *Smart) see(seat engine.Seat, e *engine.Event) {
 			}
 			b.noteAccusal(v, c, 1)
 		}
+	case engine.EvStatement:
+		b.seeStatement(e)
 	case engine.EvPlayerOut:
 		b.alive = b.alive.Without(e.Target)
 		if e.Team != engine.TeamNone && (e.Cause == engine.CauseVote || e.Cause == engine.CauseAll) {
@@ -165,6 +169,7 @@ func (b *Smart) see(seat engine.Seat, e *engine.Event) {
 				b.pub[a] += sign * wRevealNom
 			}
 		}
+		b.seeOut(e)
 	}
 }
 
@@ -209,7 +214,7 @@ func (b *Smart) top(set engine.SeatSet) engine.Seat {
 	for m := set; m != 0; {
 		s := m.First()
 		m = m.Without(s)
-		k := int64(b.pub[s])<<32 | int64(b.tie[s])
+		k := int64(b.sus(s))<<32 | int64(b.tie[s])
 		if best == 0 || k > bk {
 			best, bk = s, k
 		}

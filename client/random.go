@@ -56,3 +56,43 @@ func randomMove(v *wire.View, src *rng.Source) (m wire.ClientMessage, ok bool) {
 	}
 	return m, false
 }
+
+// RandomStatement picks, at random, a statement the view offers on the
+// seat's own floor (view.legal's claim, report, suspect, vouch and
+// will_nominate): a claim of any card, a report of mafia or not mafia, or a
+// suspicion, a vouch or a nomination to come of an offered seat. ok is false
+// when the seat may make none now. Like RandomMove's, the message names the
+// view's step.
+func RandomStatement(v *wire.View, src *rng.Source) (m wire.ClientMessage, ok bool) {
+	if v == nil {
+		return m, false
+	}
+	l := v.Legal
+	var choices []string
+	if l.Claim {
+		choices = append(choices, "claim")
+	}
+	for _, c := range []struct {
+		verb    string
+		targets []int
+	}{{"report", l.Report}, {"suspect", l.Suspect}, {"vouch", l.Vouch}, {"will_nominate", l.WillNominate}} {
+		if len(c.targets) > 0 {
+			choices = append(choices, c.verb)
+		}
+	}
+	if len(choices) == 0 {
+		return m, false
+	}
+	m = wire.ClientMessage{Type: "command", Verb: choices[src.Intn(len(choices))], Step: v.Step}
+	targets := map[string][]int{"report": l.Report, "suspect": l.Suspect, "vouch": l.Vouch, "will_nominate": l.WillNominate}[m.Verb]
+	switch m.Verb {
+	case "claim":
+		cards := []string{"citizen", "detective", "doctor", "mafia", "don", "maniac"}
+		m.Role = cards[src.Intn(len(cards))]
+		return m, true
+	case "report":
+		m.Result = []string{"mafia", "not_mafia"}[src.Intn(2)]
+	}
+	m.Target = targets[src.Intn(len(targets))]
+	return m, true
+}

@@ -8,6 +8,13 @@ type Verb uint8
 // Pass ends one's own speech, defence, tie speech or last words early. The
 // host (seat 0) gives fouls and ends the current step with Next; the room's
 // clock sends Next when a deadline passes.
+//
+// The statements (IsStatement) are structured talk, said on one's own floor
+// (a speech, a defence, a tie speech, last words): Claim a card ("I am the
+// Detective": Role), Report a check ("I checked 5: mafia": Target, Result),
+// Suspect a seat, Vouch for a seat, WillNominate a seat ("I will nominate
+// 5"). A statement is what a player says, not a truth: the engine checks
+// only that it may be said (statement.go).
 const (
 	VerbNone Verb = iota
 	Kill
@@ -21,10 +28,16 @@ const (
 	Pass
 	Foul
 	Next
+	Claim
+	Report
+	Suspect
+	Vouch
+	WillNominate
 	numVerbs
 )
 
-var verbNames = [numVerbs]string{"", "kill", "check", "shoot", "heal", "skip", "nominate", "vote", "all_vote", "pass", "foul", "next"}
+var verbNames = [numVerbs]string{"", "kill", "check", "shoot", "heal", "skip", "nominate", "vote", "all_vote", "pass", "foul", "next",
+	"claim", "report", "suspect", "vouch", "will_nominate"}
 
 // String returns the verb's name as scenarios spell it.
 func (v Verb) String() string {
@@ -47,17 +60,24 @@ func ParseVerb(s string) (Verb, bool) {
 // HasTarget reports whether the verb names a target seat.
 func (v Verb) HasTarget() bool {
 	switch v {
-	case Kill, Check, Shoot, Heal, Nominate, Vote, Foul:
+	case Kill, Check, Shoot, Heal, Nominate, Vote, Foul, Report, Suspect, Vouch, WillNominate:
 		return true
 	}
 	return false
 }
 
+// IsStatement reports whether the verb is a statement: structured talk on
+// one's own floor (Claim, Report, Suspect, Vouch, WillNominate).
+func (v Verb) IsStatement() bool { return v >= Claim && v <= WillNominate }
+
 // Command is one request to the engine: By acts (0 for the host), on Target
-// when the verb has one; Yes is the answer of an AllVote.
+// when the verb has one; Yes is the answer of an AllVote; Role is the card a
+// Claim names, Result the answer a Report gives.
 type Command struct {
 	Verb   Verb
 	By     Seat
 	Target Seat
 	Yes    bool
+	Role   Role
+	Result Result
 }

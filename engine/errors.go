@@ -46,6 +46,16 @@ const (
 	CodeManiacSmallTable Code = "maniac_small_table" // a warning: a maniac below 11 players
 )
 
+// Refusals of a statement (statement.go).
+const (
+	CodeTooManyStatements Code = "too_many_statements" // N: the statements one floor allows are made
+	CodeBadClaim          Code = "bad_claim"           // a claim names no card
+	CodeReportSelf        Code = "report_self"         // nobody reports a check of themselves
+	CodeSuspectSelf       Code = "suspect_self"        // nobody suspects themselves
+	CodeVouchSelf         Code = "vouch_self"          // nobody vouches for themselves
+	CodeBadResult         Code = "bad_result"          // a report gives an answer no Detective gets under these rules
+)
+
 // Error is a refusal: a code and the parameters a sentence needs. A refused
 // command changes nothing. Render it for people with package locale.
 type Error struct {
@@ -131,4 +141,10 @@ var engineCodes = []Code{
 	CodeBadOptionValue,
 	CodeBadLog,
 	CodeManiacSmallTable,
+	CodeTooManyStatements,
+	CodeBadClaim,
+	CodeReportSelf,
+	CodeSuspectSelf,
+	CodeVouchSelf,
+	CodeBadResult,
 }

@@ -147,7 +147,8 @@ func (d *fuzzInput) byte() byte {
 // command decodes three bytes: op, by, target. An op with the high bit
 // set is a legal move picked from a seat's view (so that streams reach deep
 // into games); 0x70..0x7f ends the step; otherwise op names any verb
-// (12 = unknown) and by and target any seat, on or off the table.
+// (17 = unknown) and by and target any seat, on or off the table (and
+// target's bits a claim's card and a report's answer, valid or not).
 func (d *fuzzInput) command(g *engine.Game, n int, v *engine.View) engine.Command {
 	op, b1, b2 := d.byte(), d.byte(), d.byte()
 	yes := b2&0x80 != 0
@@ -161,10 +162,12 @@ func (d *fuzzInput) command(g *engine.Game, n int, v *engine.View) engine.Comman
 		return engine.Command{Verb: engine.Next}
 	}
 	return engine.Command{
-		Verb:   engine.Verb(op % 13),
+		Verb:   engine.Verb(op % 18),
 		By:     engine.Seat(int(b1) % (n + 2)),
 		Target: engine.Seat(int(b2&0x7f) % (n + 2)),
 		Yes:    yes,
+		Role:   engine.Role(b2 % 8),
+		Result: engine.Result(b2 / 8 % 7),
 	}
 }
 
@@ -179,13 +182,15 @@ func legalMove(g *engine.Game, n int, v *engine.View, op, b1, b2 byte) (engine.C
 	}
 	g.ViewInto(v, s)
 	verbs := []engine.Verb{engine.Kill, engine.Check, engine.Shoot, engine.Heal, engine.Skip,
-		engine.Nominate, engine.Vote, engine.AllVote, engine.Pass}
+		engine.Nominate, engine.Vote, engine.AllVote, engine.Pass,
+		engine.Claim, engine.Report, engine.Suspect, engine.Vouch, engine.WillNominate}
 	for i := range verbs {
 		verb := verbs[(int(op)+i)%len(verbs)]
 		if !v.Can(verb) {
 			continue
 		}
-		c := engine.Command{Verb: verb, By: s, Yes: b2&1 == 1}
+		c := engine.Command{Verb: verb, By: s, Yes: b2&1 == 1, Role: engine.Citizen + engine.Role(b2%6),
+			Result: engine.ResultMafia + engine.Result(b2&1)}
 		if verb.HasTarget() {
 			t := v.Targets(verb)
 			c.Target = t.Nth(int(b2) % t.Len())

@@ -5,7 +5,8 @@ package engine
 // use by several goroutines at once (one room owns it).
 type Game struct {
 	state
-	out []Event // the events of the last call, reused between calls
+	talk Talk    // every statement so far, public (out of state: it is compared by what it holds)
+	out  []Event // the events of the last call, reused between calls
 }
 
 // state is everything a game knows; it is comparable, so that a replayed game
@@ -54,9 +55,10 @@ type state struct {
 
 	// the day
 	dayStarted bool
-	opener     Seat // the seat today's speeches start from
-	slot       Seat // the last speech slot reached in today's round
-	nominated  bool // the current speaker has nominated in this speech (false in every other step)
+	opener     Seat  // the seat today's speeches start from
+	slot       Seat  // the last speech slot reached in today's round
+	nominated  bool  // the current speaker has nominated in this speech (false in every other step)
+	said       uint8 // statements the current speaker has made on this floor (0 in every other step)
 	cand       [MaxSeats]Seat
 	ncand      uint8
 	defended   SeatSet
@@ -81,7 +83,8 @@ func New(rules Ruleset, roles []Role, seed uint64) (*Game, []Event, error) {
 }
 
 // Start resets g to a new game, as New does, reusing its memory. The returned
-// events are valid until the next call on g.
+// events are valid until the next call on g; so are the statements of the
+// views taken before (Talk), whose log the new game reuses.
 func (g *Game) Start(rules Ruleset, roles []Role, seed uint64) ([]Event, error) {
 	if !rules.Valid() {
 		return nil, &Error{Code: CodeBadOptionValue}
@@ -125,11 +128,13 @@ func (g *Game) apply(e *Event) {
 		// A nomination belongs to its speech: every step begins without one
 		// (a speech of the next speaker, the defence, a vote, the night, the
 		// end), so the view's Nominated holds only in the nominator's speech.
-		g.nominated = false
+		// The statements of a floor are counted the same way.
+		g.nominated, g.said = false, 0
 	}
 	switch e.Kind {
 	case EvGameStarted:
 		g.state = state{rules: e.Rules, seed: e.Seed, n: e.Count, shotsLeft: 2}
+		g.talk = g.talk.reset()
 		for s := Seat(1); s <= Seat(e.Count); s++ {
 			r := Role(e.PerSeat[s])
 			g.roles[s] = r
@@ -236,6 +241,9 @@ func (g *Game) apply(e *Event) {
 		if e.Yes {
 			g.yes = g.yes.With(e.Actor)
 		}
+	case EvStatement:
+		g.talk = g.talk.with(e.Statement())
+		g.said++
 	case EvAllVoteClosed, EvNobodyLeaves:
 	case EvFouled:
 		g.fouls[e.Target] = e.Count
@@ -342,5 +350,5 @@ func (g *Game) Clone() *Game {
 
 // Equal reports whether two games are in the same state.
 func (g *Game) Equal(o *Game) bool {
-	return g.state == o.state
+	return g.state == o.state && g.talk.Equal(o.talk)
 }

@@ -67,6 +67,10 @@ func (g *Game) check(c Command) error {
 		}
 		return nil
 	}
+	if c.Verb.IsStatement() {
+		// before the check of the living: last words are a dead player's floor
+		return g.checkStatement(c)
+	}
 	if !g.alive.Has(c.By) {
 		return &Error{Code: CodeActorOut, Seat: c.By}
 	}
@@ -286,5 +290,7 @@ func (g *Game) exec(c Command) {
 		}
 	case Pass, Next:
 		g.advance()
+	case Claim, Report, Suspect, Vouch, WillNominate:
+		g.say(c)
 	}
 }

@@ -273,6 +273,10 @@ func hasKind(evs []engine.Event, k engine.EventKind) bool {
 
 func cmdString(c engine.Command) string {
 	switch {
+	case c.Verb == engine.Claim:
+		return fmt.Sprintf("claim by %d of %s", c.By, c.Role)
+	case c.Verb == engine.Report:
+		return fmt.Sprintf("report by %d on %d: %s", c.By, c.Target, c.Result)
 	case c.Verb == engine.AllVote:
 		return fmt.Sprintf("all_vote by %d yes=%v", c.By, c.Yes)
 	case c.Verb.HasTarget():

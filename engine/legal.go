@@ -13,9 +13,28 @@ func (v *View) nightActive() bool {
 	return v.Phase == PhaseNight && !v.meetingNight() && v.Seat != 0 && v.Alive.Has(v.Seat) && !v.Skipped
 }
 
+// mayState reports whether the viewer may make a statement now: on their
+// own floor (last words included: a dead player's), within its limit.
+func (v *View) mayState() bool {
+	return v.Seat != 0 && v.Phase.Timed() && v.Speaker == v.Seat && v.Said < StatementsPerFloor
+}
+
 // Targets returns the seats the viewer may name with verb now (empty when
-// the verb is not the viewer's to use now).
+// the verb is not the viewer's to use now). A Report also needs an answer
+// the rules let a player report (Ruleset.Reportable).
 func (v *View) Targets(verb Verb) SeatSet {
+	switch verb {
+	case Report, Suspect, Vouch:
+		if !v.mayState() {
+			return 0
+		}
+		return allSeats(int(v.Players)).Without(v.Seat)
+	case WillNominate:
+		if !v.mayState() {
+			return 0
+		}
+		return v.Alive.Without(v.Seat)
+	}
 	if v.Seat == 0 || v.Phase == PhaseEnded || !v.Alive.Has(v.Seat) {
 		return 0
 	}
@@ -79,12 +98,14 @@ func (v *View) Targets(verb Verb) SeatSet {
 }
 
 // Can reports whether the viewer may use verb now (with some target, for
-// verbs that take one).
+// verbs that take one; a Claim with any card, Claimable).
 func (v *View) Can(verb Verb) bool {
 	if v.Seat == 0 || v.Phase == PhaseEnded {
 		return false
 	}
 	switch verb {
+	case Claim:
+		return v.mayState()
 	case Pass:
 		return v.Phase.Timed() && v.Speaker == v.Seat
 	case AllVote:

@@ -81,6 +81,7 @@ type propGame struct {
 	checks     [engine.MaxSeats + 2]engine.SeatSet // seats each checker has checked
 	healed     engine.SeatSet
 	ballot     [engine.MaxSeats + 1]uint8 // the last closed vote
+	said       []engine.Statement         // the statements of the log
 	views      [engine.MaxSeats + 2]engine.View
 	view       engine.View
 	steps      int // events that began a step so far
@@ -89,9 +90,9 @@ type propGame struct {
 }
 
 type propStats struct {
-	games, commands, thrown, thrownAccepted, replays, legalChecks int
-	byPlayers                                                     [engine.MaxSeats + 1]int
-	winners                                                       [5]int
+	games, commands, thrown, thrownAccepted, replays, legalChecks, statements int
+	byPlayers                                                                 [engine.MaxSeats + 1]int
+	winners                                                                   [5]int
 }
 
 func (p *propGame) fail(format string, a ...any) {
@@ -164,6 +165,7 @@ func (p *propGame) throw() {
 		c := p.randomCommand()
 		before := p.g.Clone()
 		wasEnded := p.g.Ended()
+		floor, round := p.g.Phase(), p.g.Round()
 		evs, err := p.g.Handle(c)
 		p.stats.thrown++
 		if err != nil {
@@ -186,6 +188,10 @@ func (p *propGame) throw() {
 			p.fail("%s accepted after the game ended", cmdString(c))
 		}
 		p.stats.thrownAccepted++
+		if c.Verb.IsStatement() {
+			p.stats.statements++
+			p.checkStatement(c, evs, floor, round)
+		}
 		p.accepted(c, evs)
 	}
 }
@@ -193,18 +199,86 @@ func (p *propGame) throw() {
 func (p *propGame) randomCommand() engine.Command {
 	n := p.n
 	c := engine.Command{
-		Verb:   engine.Verb(p.src.Intn(int(engine.Next) + 2)),
+		Verb:   engine.Verb(p.src.Intn(numVerbs + 1)),
 		By:     engine.Seat(p.src.Intn(n + 2)),
 		Target: engine.Seat(p.src.Intn(n + 2)),
 		Yes:    p.src.Intn(2) == 0,
+		Role:   engine.Role(p.src.Intn(8)),
+		Result: engine.Result(p.src.Intn(7)),
 	}
 	switch p.src.Intn(8) {
 	case 0:
 		c.By = engine.Host
 	case 1:
 		c.Verb = engine.Verb(200)
+	case 2, 3:
+		// the speaker says something, said well or not: statements are
+		// made on a floor only, so a random seat would hardly ever make one
+		if sp := p.g.Speaker(); sp != 0 {
+			c.By = sp
+			c.Verb = engine.Claim + engine.Verb(p.src.Intn(int(engine.WillNominate-engine.Claim)+1))
+		}
 	}
 	return c
+}
+
+// sameTalk reports whether a view's record holds exactly the statements of
+// the log, in order.
+func sameTalk(t engine.Talk, said []engine.Statement) bool {
+	if t.Len() != len(said) {
+		return false
+	}
+	for i, st := range said {
+		if t.At(i) != st {
+			return false
+		}
+	}
+	return true
+}
+
+// checkDays pins Talk.Day to the log: each round's statements, in order.
+func (p *propGame) checkDays(t engine.Talk) {
+	i := 0
+	for r := 0; r <= p.g.Round()+1; r++ {
+		d := t.Day(r)
+		for j := 0; j < d.Len(); j++ {
+			if i >= len(p.said) || d.At(j) != p.said[i] || p.said[i].Round != uint16(r) {
+				p.fail("Day(%d) holds %+v, not the log's statement %d", r, d.At(j), i)
+				return
+			}
+			i++
+		}
+	}
+	if i != len(p.said) {
+		p.fail("the days hold %d statements, the log %d", i, len(p.said))
+	}
+}
+
+// numVerbs is the number of the engine's verbs (VerbNone included).
+var numVerbs = func() int {
+	n := 1
+	for engine.Verb(n).String() != "?" {
+		n++
+	}
+	return n
+}()
+
+// checkStatement pins an accepted statement's event to the command alone:
+// who said it, on which floor, and only the fields its verb says, so that
+// nothing in it can depend on a card.
+func (p *propGame) checkStatement(c engine.Command, evs []engine.Event, floor engine.Phase, round int) {
+	want := engine.Event{Kind: engine.EvStatement, Round: uint16(round), Phase: floor, Actor: c.By, Verb: c.Verb}
+	switch c.Verb {
+	case engine.Claim:
+		want.Role = c.Role
+	case engine.Report:
+		want.Target, want.Result = c.Target, c.Result
+	default:
+		want.Target = c.Target
+	}
+	if len(evs) != 1 || evs[0] != want {
+		p.fail("%s gave %+v, want only %+v", cmdString(c), evs, want)
+	}
 }
 
 // accepted checks one accepted command's events and the state after them.
@@ -323,6 +397,9 @@ func (p *propGame) learn(e engine.Event) {
 		p.healed = p.healed.With(e.Target)
 	case engine.EvVoteClosed:
 		p.ballot = e.PerSeat
+	case engine.EvStatement:
+		p.said = append(p.said, engine.Statement{Round: e.Round, Phase: e.Phase, By: e.Actor, Verb: e.Verb,
+			Target: e.Target, Role: e.Role, Result: e.Result})
 	case engine.EvGameEnded:
 		p.ended++
 		p.stats.winners[e.Winner]++
@@ -417,9 +494,10 @@ func (p *propGame) checkEventFor(e engine.Event, s engine.Seat) {
 	if got != e {
 		p.fail("seat %d gets %s changed: %+v, was %+v", s, e.Kind, got, e)
 	}
-	// no public event carries a secret but those the rules reveal
+	// no public event carries a secret but those the rules reveal (a
+	// statement's card and answer are what its speaker said: checkStatement)
 	switch e.Kind {
-	case engine.EvPlayerOut, engine.EvGameEnded, engine.EvChecked:
+	case engine.EvPlayerOut, engine.EvGameEnded, engine.EvChecked, engine.EvStatement:
 	default:
 		if e.Role != engine.RoleNone || e.Team != engine.TeamNone || e.Result != engine.ResultNone || e.Seed != 0 {
 			p.fail("%s carries role %q team %q result %q seed %d", e.Kind, e.Role, e.Team, e.Result, e.Seed)
@@ -449,6 +527,9 @@ func (p *propGame) checkView(s engine.Seat, evs []engine.Event) {
 		p.fail("seat %d (%s) saw none of %v, yet its view changed:\n%s", s, p.cards[s], kinds(evs), viewDiff(&p.views[s], v))
 	}
 	p.views[s] = *v
+	if !sameTalk(v.Talk, p.said) {
+		p.fail("seat %d's view holds %d statements, not the log's %d", s, v.Talk.Len(), len(p.said))
+	}
 	me := s
 	if !p.isPlayer(s) {
 		me = 0
@@ -530,7 +611,34 @@ func (p *propGame) checkLegality() {
 	for s := engine.Seat(1); int(s) <= p.n; s++ {
 		p.g.ViewInto(&p.view, s)
 		v := &p.view
-		for verb := engine.Verb(0); verb <= engine.Next+1; verb++ {
+		for verb := engine.Verb(0); int(verb) <= numVerbs; verb++ {
+			if verb == engine.Claim {
+				for r := engine.Role(0); r <= 7; r++ {
+					err := p.g.Check(engine.Command{Verb: verb, By: s, Role: r})
+					if want := v.Can(verb) && engine.Claimable(r); want != (err == nil) {
+						p.fail("seat %d (%s) Can(claim %s) = %v, the engine says %v", s, p.cards[s], r, want, err)
+					}
+				}
+				continue
+			}
+			if verb == engine.Report {
+				for _, r := range []engine.Result{engine.ResultMafia, engine.ResultManiac, engine.ResultDetective} {
+					var legal engine.SeatSet
+					for t := engine.Seat(0); int(t) <= p.n+1; t++ {
+						if p.g.Check(engine.Command{Verb: verb, By: s, Target: t, Result: r}) == nil {
+							legal = legal.With(t)
+						}
+					}
+					want := v.Targets(verb)
+					if !p.rules.Reportable(r) {
+						want = 0
+					}
+					if legal != want {
+						p.fail("seat %d (%s) report %s: view offers %v, the engine accepts %v", s, p.cards[s], r, want.Seats(), legal.Seats())
+					}
+				}
+				continue
+			}
 			if verb.HasTarget() {
 				targets := v.Targets(verb)
 				var legal engine.SeatSet
@@ -580,6 +688,7 @@ func (p *propGame) checkLegality() {
 // checkReplay folds the log so far and compares it with the live game.
 func (p *propGame) checkReplay() {
 	p.stats.replays++
+	p.checkDays(p.views[0].Talk)
 	r, err := engine.Replay(p.log)
 	if err != nil {
 		p.fail("Replay of %d events: %v", len(p.log), err)
@@ -663,6 +772,9 @@ func TestProperty_RandomGames(t *testing.T) {
 			failures++
 		}
 	}
-	t.Logf("%d games (%d players: %v), %d commands accepted, %d random commands thrown (%d accepted), %d replays, %d legality sweeps, winners town/mafia/maniac/draw %v, in %v",
-		stats.games, engine.MinSeats, stats.byPlayers[engine.MinSeats:], stats.commands, stats.thrown, stats.thrownAccepted, stats.replays, stats.legalChecks, stats.winners[1:], time.Since(start).Round(time.Millisecond))
+	t.Logf("%d games (%d players: %v), %d commands accepted, %d random commands thrown (%d accepted, %d statements), %d replays, %d legality sweeps, winners town/mafia/maniac/draw %v, in %v",
+		stats.games, engine.MinSeats, stats.byPlayers[engine.MinSeats:], stats.commands, stats.thrown, stats.thrownAccepted, stats.statements, stats.replays, stats.legalChecks, stats.winners[1:], time.Since(start).Round(time.Millisecond))
+	if stats.statements < games {
+		t.Errorf("only %d statements accepted in %d games: the property hardly tries them", stats.statements, games)
+	}
 }

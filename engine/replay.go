@@ -59,6 +59,12 @@ func (g *Game) valid(e *Event, i int) error {
 		if e.Phase != PhaseVote && e.Phase != PhaseRevote {
 			return bad
 		}
+	case EvStatement:
+		// a statement of a floor within its limit, with names that exist
+		if e.Actor == 0 || !e.Verb.IsStatement() || !e.Phase.Timed() || e.Role >= numRoles || e.Result >= numResults ||
+			g.said >= StatementsPerFloor {
+			return bad
+		}
 	}
 	if e.Kind == EvNominated && g.ncand >= MaxSeats {
 		return bad

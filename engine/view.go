@@ -1,7 +1,9 @@
 package engine
 
 // View is what one seat (or the host, or a spectator) may know, built fresh
-// from the game. It is a plain value: sending it never sends the Game.
+// from the game. It is a plain value: sending it never sends the Game (its
+// Talk is a window on the game's record of statements, public to everyone,
+// that never changes what it holds).
 type View struct {
 	Seat    Seat // whose view; 0 for the host and for spectators
 	Host    bool // the host's view: every secret
@@ -17,6 +19,9 @@ type View struct {
 	Candidates    [MaxSeats]Seat // today's candidates in nomination order
 	NumCandidates uint8
 	Nominated     bool // the current speaker has nominated in this speech (false in every other step)
+
+	Talk Talk  // every statement so far, in order (Talk.Day: one day's), the same in every view
+	Said uint8 // statements the current speaker has made on this floor (StatementsPerFloor at most)
 
 	Fouls      [MaxSeats + 1]uint8
 	LostSpeech SeatSet            // seats whose next speech is lost through fouls
@@ -119,6 +124,7 @@ func (g *Game) public(v *View) {
 	v.Phase, v.Round, v.Step, v.Speaker, v.Winner, v.Alive = g.phase, g.round, g.step, g.speaker, g.winner, g.alive
 	v.Candidates = g.cand
 	v.NumCandidates, v.Nominated = g.ncand, g.nominated
+	v.Talk, v.Said = g.talk, g.said
 	v.Fouls = g.fouls
 	v.LostSpeech, v.Victims = g.lostSpeech, g.victims
 	v.Ballot = g.ballot

@@ -111,7 +111,8 @@ func TestEveryMessageIsAValidTemplateOfPlainFields(t *testing.T) {
 }
 
 func TestEveryWordBelongsToOneCommand(t *testing.T) {
-	keys := []string{"kill", "check", "shoot", "heal", "skip", "nominate", "vote", "yes", "no", "help", "status", "quit"}
+	keys := []string{"kill", "check", "shoot", "heal", "skip", "nominate", "vote", "yes", "no", "help", "status", "quit",
+		"claim", "report", "suspect", "vouch", "will_nominate"}
 	en := New(En)
 	for _, l := range Langs() {
 		p := New(l)

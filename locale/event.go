@@ -97,6 +97,10 @@ func (p *Printer) Event(e engine.Event, viewer engine.Seat) string {
 		return p.Plural(n.id("event.fouled", e.Target), int(e.Count), n.data)
 	case engine.EvGameEnded:
 		return p.gameEnded(e, viewer)
+	case engine.EvStatement:
+		if e.Verb.IsStatement() {
+			return n.statement(e)
+		}
 	}
 	n.data["Kind"] = e.Kind.String()
 	return n.say("event.unknown")
@@ -139,6 +143,19 @@ func (n *narration) playerOut(e engine.Event) string {
 		line += " " + n.say("event.revealed_team")
 	}
 	return line
+}
+
+// statement gives a statement as its speaker's words: "Seat 3 says: “I
+// checked seat 5: mafia.”" (a statement, not a fact: the sentence says who
+// said it).
+func (n *narration) statement(e engine.Event) string {
+	switch e.Verb {
+	case engine.Claim:
+		n.data["Role"] = n.p.Role(e.Role)
+	case engine.Report:
+		n.data["Answer"] = n.p.Result(e.Result)
+	}
+	return n.by("event.statement_"+e.Verb.String(), e.Actor)
 }
 
 func (n *narration) voteBegan(e engine.Event) string {

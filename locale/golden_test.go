@@ -136,5 +136,6 @@ func uiData(p *Printer, n int) map[string]any {
 		"Kill": w("kill"), "Check": w("check"), "Shoot": w("shoot"), "Heal": w("heal"), "Skip": w("skip"),
 		"Nominate": w("nominate"), "Vote": w("vote"), "Yes": w("yes"), "No": w("no"),
 		"Status": w("status"), "Help": w("help"), "Quit": w("quit"),
+		"Claim": w("claim"), "Report": w("report"), "Suspect": w("suspect"), "Vouch": w("vouch"), "Will": w("will_nominate"),
 	}
 }

@@ -8,13 +8,14 @@ import (
 
 // pluralCodes are the refusals whose sentence counts something (their N).
 var pluralCodes = map[engine.Code]bool{
-	engine.CodeNoShotsLeft:   true,
-	engine.CodeTooManySeats:  true,
-	engine.CodeTooFewSeats:   true,
-	engine.CodeMafiaMajority: true,
-	"name_too_long":          true, // the room's: a name over N characters
-	"seat_limit":             true, // the room's: N seats taken from one address
-	"sandbox_deal_size":      true, // the room's: a deal for a table of N seats
+	engine.CodeNoShotsLeft:       true,
+	engine.CodeTooManySeats:      true,
+	engine.CodeTooFewSeats:       true,
+	engine.CodeMafiaMajority:     true,
+	engine.CodeTooManyStatements: true,
+	"name_too_long":              true, // the room's: a name over N characters
+	"seat_limit":                 true, // the room's: N seats taken from one address
+	"sandbox_deal_size":          true, // the room's: a deal for a table of N seats
 }
 
 // Refusal renders an engine refusal (an *engine.Error, possibly wrapped) as
@@ -57,6 +58,16 @@ func (p *Printer) refusalMessage(e *engine.Error) (string, map[string]any) {
 		if e.Name == "" {
 			id = "error.unknown_role_deal"
 		}
+	case engine.CodeBadClaim:
+		var cards []string
+		for r := engine.Citizen; engine.Claimable(r); r++ {
+			cards = append(cards, p.Role(r))
+		}
+		data["Values"] = p.Or(cards)
+	case engine.CodeBadResult:
+		// the answers every table's Detective may hear (maniac_check=maniac
+		// adds the maniac: the sentence names the common ones)
+		data["Values"] = p.Or([]string{p.Result(engine.ResultMafia), p.Result(engine.ResultNotMafia)})
 	case engine.CodeBadOptionValue:
 		switch o := findOption(e.Name); {
 		case e.Name == "" || o == nil:

@@ -49,6 +49,13 @@ var refusalSamples = []struct {
 	{"bad_option_value in a ruleset", &engine.Error{Code: engine.CodeBadOptionValue}},
 	{"bad_log", &engine.Error{Code: engine.CodeBadLog, N: 7}},
 	{"maniac_small_table", &engine.Error{Code: engine.CodeManiacSmallTable}},
+	{"too_many_statements", &engine.Error{Code: engine.CodeTooManyStatements, Seat: 3, N: engine.StatementsPerFloor}},
+	{"too_many_statements, one", &engine.Error{Code: engine.CodeTooManyStatements, Seat: 3, N: 1}},
+	{"bad_claim", &engine.Error{Code: engine.CodeBadClaim, Seat: 3}},
+	{"report_self", &engine.Error{Code: engine.CodeReportSelf, Seat: 3}},
+	{"suspect_self", &engine.Error{Code: engine.CodeSuspectSelf, Seat: 3}},
+	{"vouch_self", &engine.Error{Code: engine.CodeVouchSelf, Seat: 3}},
+	{"bad_result", &engine.Error{Code: engine.CodeBadResult, Seat: 3}},
 }
 
 // eventSamples holds every engine.EventKind at least once, seen by a
@@ -133,6 +140,24 @@ var eventSamples = []struct {
 	{"game_ended: mafia", gameEnded(engine.WinnerMafia, 5), 4},
 	{"game_ended: maniac", gameEnded(engine.WinnerManiac, 5), 4},
 	{"game_ended: draw", gameEnded(engine.WinnerDraw, 5), 0},
+	{"statement: claim", said(engine.Claim, 3, 0, engine.Detective, 0), 4},
+	{"statement: claim by you", said(engine.Claim, 4, 0, engine.Doctor, 0), 4},
+	{"statement: claim of the mafia", said(engine.Claim, 3, 0, engine.Mafioso, 0), 0},
+	{"statement: report of mafia", said(engine.Report, 3, 5, 0, engine.ResultMafia), 4},
+	{"statement: report of not mafia by you", said(engine.Report, 4, 5, 0, engine.ResultNotMafia), 4},
+	{"statement: report of the maniac", said(engine.Report, 3, 5, 0, engine.ResultManiac), 0},
+	{"statement: suspect", said(engine.Suspect, 3, 5, 0, 0), 4},
+	{"statement: suspect by you", said(engine.Suspect, 4, 5, 0, 0), 4},
+	{"statement: suspect of you", said(engine.Suspect, 3, 4, 0, 0), 4},
+	{"statement: vouch", said(engine.Vouch, 3, 5, 0, 0), 4},
+	{"statement: vouch by you", said(engine.Vouch, 4, 5, 0, 0), 4},
+	{"statement: will_nominate", said(engine.WillNominate, 3, 5, 0, 0), 4},
+	{"statement: will_nominate by you", said(engine.WillNominate, 4, 5, 0, 0), 4},
+}
+
+// said builds a statement made in a speech.
+func said(v engine.Verb, by, target engine.Seat, r engine.Role, res engine.Result) engine.Event {
+	return engine.Event{Kind: engine.EvStatement, Round: 2, Phase: engine.PhaseSpeech, Actor: by, Verb: v, Target: target, Role: r, Result: res}
 }
 
 // gameStarted builds a GameStarted of 11 players as seat `seat` receives

@@ -42,6 +42,9 @@ func (p *Printer) Summary(v engine.View) []string {
 	if v.NumCandidates > 0 {
 		out = append(out, p.T("view.candidates", map[string]any{"Seats": p.Seats(v.CandidateList())}))
 	}
+	if c := p.claims(v); c != "" {
+		out = append(out, c)
+	}
 	if v.Seat != 0 {
 		out = append(out, p.own(v)...)
 	}
@@ -55,6 +58,28 @@ func (p *Printer) Summary(v engine.View) []string {
 		out = append(out, p.T("view.fouls", map[string]any{"List": strings.Join(fouls, ", ")}))
 	}
 	return out
+}
+
+// claims lists each seat's latest claim of a card so far ("Claimed cards:
+// seat 3 — detective, seat 7 — doctor."), or "" when nobody has claimed
+// one. A claim is what a player said, not his card.
+func (p *Printer) claims(v engine.View) string {
+	var last [engine.MaxSeats + 1]engine.Role
+	for i := 0; i < v.Talk.Len(); i++ {
+		if st := v.Talk.At(i); st.Verb == engine.Claim && int(st.By) <= engine.MaxSeats {
+			last[st.By] = st.Role
+		}
+	}
+	var items []string
+	for s := engine.Seat(1); s <= engine.Seat(v.Players) && s <= engine.MaxSeats; s++ {
+		if last[s] != engine.RoleNone {
+			items = append(items, p.T("view.item", map[string]any{"Seat": int(s), "What": p.Role(last[s])}))
+		}
+	}
+	if len(items) == 0 {
+		return ""
+	}
+	return p.T("view.claims", map[string]any{"List": strings.Join(items, ", ")})
 }
 
 // own describes the reader's card, what it knows of other cards, and its

@@ -362,15 +362,23 @@ func (r *Room) botStep() bool {
 	return true
 }
 
-// botAct lets a bot take its turn: act from its view, and end its own speech.
+// botAct lets a bot take its turn: act from its view (on its own floor:
+// what it says, then its move), and end its own speech.
 func (r *Room) botAct(s engine.Seat) {
 	g := r.game
 	step := r.step
-	if g.MayAct(s) {
-		g.ViewInto(&r.view, s)
-		cmd, ok := r.bots[s].Act(&r.view)
-		if !ok || r.apply(cmd) != nil {
-			r.botDone = r.botDone.With(s)
+	floor := g.Phase().Timed() && g.Speaker() == s
+	if g.MayAct(s) || floor {
+		for i := 0; i <= engine.StatementsPerFloor && r.step == step && !g.Ended(); i++ {
+			g.ViewInto(&r.view, s)
+			cmd, ok := r.bots[s].Act(&r.view)
+			if !ok || r.apply(cmd) != nil {
+				r.botDone = r.botDone.With(s)
+				break
+			}
+			if !cmd.Verb.IsStatement() {
+				break // one move a turn, after the statements
+			}
 		}
 	}
 	if r.step == step && !g.Ended() && g.Phase().Timed() && g.Speaker() == s {

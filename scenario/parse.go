@@ -54,6 +54,8 @@ type Expect struct {
 	Candidates []engine.Seat
 	HasCands   bool
 	Winner     *engine.Winner
+	Talk       []engine.Statement // today's statements (By, Verb, Target, Role, Result)
+	HasTalk    bool
 }
 
 // Error is a problem with a scenario file itself (not a failed expectation):
@@ -74,8 +76,9 @@ func (e *Error) Error() string {
 // fileKeys and stepKeys are the keys the format knows; "comment" is free text.
 var (
 	fileKeys = map[string]bool{"name": true, "roles": true, "options": true, "seed": true, "steps": true, "comment": true}
-	stepKeys = map[string]bool{"by": true, "act": true, "target": true, "result": true, "reject": true, "yes": true, "times": true, "expect": true, "comment": true}
-	expKeys  = map[string]bool{"phase": true, "round": true, "alive": true, "speaker": true, "candidates": true, "winner": true}
+	stepKeys = map[string]bool{"by": true, "act": true, "target": true, "result": true, "role": true, "reject": true, "yes": true, "times": true, "expect": true, "comment": true}
+	expKeys  = map[string]bool{"phase": true, "round": true, "alive": true, "speaker": true, "candidates": true, "winner": true, "talk": true}
+	talkKeys = map[string]bool{"by": true, "act": true, "target": true, "role": true, "result": true}
 )
 
 func unknownKey(m map[string]json.RawMessage, known map[string]bool) string {
@@ -288,16 +291,30 @@ func parseStep(m map[string]json.RawMessage, idx int, n engine.Seat) (Step, erro
 		return st, fmt.Errorf("all_vote needs \"yes\": true or false")
 	}
 	if raw, ok := m["result"]; ok {
-		if verb != engine.Check {
-			return st, fmt.Errorf("\"result\" belongs to check")
+		if verb != engine.Check && verb != engine.Report {
+			return st, fmt.Errorf("\"result\" belongs to check or report")
 		}
-		var s string
-		_ = json.Unmarshal(raw, &s)
-		r, ok := engine.ParseResult(s)
-		if !ok {
-			return st, fmt.Errorf("result: unknown answer %s (mafia, not_mafia, maniac, detective, not_detective)", raw)
+		r, err := resultField(raw)
+		if err != nil {
+			return st, err
 		}
-		st.Result = r
+		if verb == engine.Check {
+			st.Result = r
+		} else {
+			st.Cmd.Result = r
+		}
+	} else if verb == engine.Report {
+		return st, fmt.Errorf("report needs \"result\": the answer reported")
+	}
+	if raw, ok := m["role"]; ok {
+		if verb != engine.Claim {
+			return st, fmt.Errorf("\"role\" belongs to claim")
+		}
+		if st.Cmd.Role, err = roleField(raw); err != nil {
+			return st, err
+		}
+	} else if verb == engine.Claim {
+		return st, fmt.Errorf("claim needs \"role\": the card claimed")
 	}
 	if raw, ok := m["reject"]; ok {
 		if err := json.Unmarshal(raw, &st.Reject); err != nil {
@@ -308,6 +325,70 @@ func parseStep(m map[string]json.RawMessage, idx int, n engine.Seat) (Step, erro
 		return st, fmt.Errorf("\"times\" belongs to next")
 	}
 	return st, nil
+}
+
+func resultField(raw json.RawMessage) (engine.Result, error) {
+	var s string
+	_ = json.Unmarshal(raw, &s)
+	r, ok := engine.ParseResult(s)
+	if !ok {
+		return 0, fmt.Errorf("result: unknown answer %s (mafia, not_mafia, maniac, detective, not_detective)", raw)
+	}
+	return r, nil
+}
+
+func roleField(raw json.RawMessage) (engine.Role, error) {
+	var s string
+	_ = json.Unmarshal(raw, &s)
+	r, ok := engine.ParseRole(s)
+	if !ok {
+		return 0, fmt.Errorf("role: unknown card %s (citizen, detective, doctor, mafia, don, maniac)", raw)
+	}
+	return r, nil
+}
+
+// parseTalk reads expect.talk: today's statements, each written as the
+// step that made it ({"by", "act", "target", "role", "result"}).
+func parseTalk(raw json.RawMessage, n engine.Seat) ([]engine.Statement, error) {
+	var items []map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &items); err != nil {
+		return nil, fmt.Errorf("expect.talk: a list of statements")
+	}
+	out := make([]engine.Statement, 0, len(items))
+	for i, m := range items {
+		if k := unknownKey(m, talkKeys); k != "" {
+			return nil, fmt.Errorf("expect.talk[%d]: unknown key %q", i, k)
+		}
+		var st engine.Statement
+		var act string
+		_ = json.Unmarshal(m["act"], &act)
+		v, ok := engine.ParseVerb(act)
+		if !ok || !v.IsStatement() {
+			return nil, fmt.Errorf("expect.talk[%d]: %q is no statement (claim, report, suspect, vouch, will_nominate)", i, act)
+		}
+		st.Verb = v
+		var err error
+		if st.By, err = seatField(m["by"], fmt.Sprintf("expect.talk[%d].by", i), n, false); err != nil {
+			return nil, err
+		}
+		if raw, ok := m["target"]; ok {
+			if st.Target, err = seatField(raw, fmt.Sprintf("expect.talk[%d].target", i), n, false); err != nil {
+				return nil, err
+			}
+		}
+		if raw, ok := m["role"]; ok {
+			if st.Role, err = roleField(raw); err != nil {
+				return nil, err
+			}
+		}
+		if raw, ok := m["result"]; ok {
+			if st.Result, err = resultField(raw); err != nil {
+				return nil, err
+			}
+		}
+		out = append(out, st)
+	}
+	return out, nil
 }
 
 func parseSeats(raw json.RawMessage, key string, n engine.Seat) ([]engine.Seat, error) {
@@ -382,6 +463,12 @@ func parseExpect(raw json.RawMessage, n engine.Seat) (Expect, error) {
 			}
 		}
 		ex.Winner = &w
+	}
+	if raw, ok := m["talk"]; ok {
+		if ex.Talk, err = parseTalk(raw, n); err != nil {
+			return ex, err
+		}
+		ex.HasTalk = true
 	}
 	return ex, nil
 }

@@ -120,6 +120,10 @@ func Run(sc *Scenario, o Options) Result {
 
 func describeCmd(c engine.Command) string {
 	switch {
+	case c.Verb == engine.Claim:
+		return fmt.Sprintf("claim by %d of %s", c.By, c.Role)
+	case c.Verb == engine.Report:
+		return fmt.Sprintf("report by %d on %d: %s", c.By, c.Target, c.Result)
 	case c.Verb == engine.AllVote:
 		return fmt.Sprintf("all_vote by %d (yes=%v)", c.By, c.Yes)
 	case c.Verb.HasTarget():
@@ -150,6 +154,17 @@ func compare(g *engine.Game, ex Expect) string {
 			diffs = append(diffs, fmt.Sprintf("candidates are %s, expected %s", seatsString(got), seatsString(ex.Candidates)))
 		}
 	}
+	if ex.HasTalk {
+		today := g.SpectatorView().Talk.Day(g.Round())
+		got := make([]engine.Statement, today.Len())
+		for i := range got {
+			st := today.At(i)
+			got[i] = engine.Statement{By: st.By, Verb: st.Verb, Target: st.Target, Role: st.Role, Result: st.Result}
+		}
+		if a, b := talkString(got), talkString(ex.Talk); a != b {
+			diffs = append(diffs, fmt.Sprintf("talk is %s, expected %s", a, b))
+		}
+	}
 	if ex.Winner != nil && g.Winner() != *ex.Winner {
 		name := func(w engine.Winner) string {
 			if w == engine.WinnerNone {
@@ -160,6 +175,25 @@ func compare(g *engine.Game, ex Expect) string {
 		diffs = append(diffs, fmt.Sprintf("winner is %s, expected %s", name(g.Winner()), name(*ex.Winner)))
 	}
 	return strings.Join(diffs, "; ")
+}
+
+// talkString writes statements as a scenario does, for a FAIL line.
+func talkString(sts []engine.Statement) string {
+	parts := make([]string, len(sts))
+	for i, st := range sts {
+		p := fmt.Sprintf("%d %s", st.By, st.Verb)
+		if st.Target != 0 {
+			p += fmt.Sprintf(" %d", st.Target)
+		}
+		if st.Role != engine.RoleNone {
+			p += " " + st.Role.String()
+		}
+		if st.Result != engine.ResultNone {
+			p += " " + st.Result.String()
+		}
+		parts[i] = p
+	}
+	return "[" + strings.Join(parts, ", ") + "]"
 }
 
 // DescribeEvent is a plain English one-line rendering of an event for traces.
@@ -204,6 +238,10 @@ func DescribeEvent(g *engine.Game, e engine.Event) string {
 		return fmt.Sprintf("%s: seat %d has %d", head, e.Target, e.Count)
 	case engine.EvGameEnded:
 		return fmt.Sprintf("%s: %s wins", head, e.Winner)
+	case engine.EvStatement:
+		st := e.Statement()
+		st.Phase = engine.PhaseNone
+		return fmt.Sprintf("%s in the %s: seat %s", head, e.Phase, strings.Trim(talkString([]engine.Statement{st}), "[]"))
 	}
 	return head
 }

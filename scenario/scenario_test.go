@@ -182,8 +182,9 @@ func TestProjectScenariosCoverEveryVerbAnswerPhaseWinnerAndTableSize(t *testing.
 			}
 		}
 	}
-	need("the verb", verbs, "kill", "check", "shoot", "heal", "skip", "nominate", "vote", "all_vote", "pass", "foul", "next")
-	need("a refusal of", refused, "kill", "check", "shoot", "heal", "skip", "nominate", "vote", "all_vote", "pass", "foul")
+	statements := []string{"claim", "report", "suspect", "vouch", "will_nominate"}
+	need("the verb", verbs, append([]string{"kill", "check", "shoot", "heal", "skip", "nominate", "vote", "all_vote", "pass", "foul", "next"}, statements...)...)
+	need("a refusal of", refused, append([]string{"kill", "check", "shoot", "heal", "skip", "nominate", "vote", "all_vote", "pass", "foul"}, statements...)...)
 	need("the answer", results, "mafia", "not_mafia", "maniac", "detective", "not_detective")
 	need("the phase", phases, "night", "last_words", "speech", "defence", "vote", "tie_speech", "revote", "all_vote", "ended")
 	need("the result", winners, "town", "mafia", "maniac", "draw", "null")
@@ -287,6 +288,15 @@ func mutations(st scenario.Step) []mutation {
 					}
 				}
 				m.Expect.Candidates = c
+			})
+		}
+		if ex.HasTalk {
+			add("other talk", "talk is", func(m *scenario.Step) {
+				if n := len(ex.Talk); n > 0 {
+					m.Expect.Talk = append([]engine.Statement(nil), ex.Talk[:n-1]...)
+				} else {
+					m.Expect.Talk = []engine.Statement{{By: 1, Verb: engine.Claim, Role: engine.Citizen}}
+				}
 			})
 		}
 		if ex.Winner != nil {

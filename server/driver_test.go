@@ -150,6 +150,9 @@ type player struct {
 	stopped chan struct{}
 	// onFrame, when set, sees every frame after it is absorbed.
 	onFrame func(p *player, m wire.ServerMessage)
+	// talk, when set, has the seat make a statement now and then on its
+	// own floor (client.RandomStatement) before it moves.
+	talk bool
 }
 
 func newPlayer(base, table, token string, seat int, seed uint64) *player {
@@ -245,6 +248,12 @@ func (p *player) act(ctx context.Context) error {
 		return nil
 	}
 	p.fresh = false
+	if p.talk && p.src.Intn(2) == 0 {
+		if m, ok := client.RandomStatement(v, &p.src); ok {
+			_, err := p.request(ctx, m)
+			return err
+		}
+	}
 	if m, ok := client.RandomMove(v, &p.src); ok {
 		_, err := p.request(ctx, m)
 		return err
@@ -378,6 +387,8 @@ func eventOf(m wire.ClientMessage) string {
 		return "vote_cast"
 	case "all_vote":
 		return "all_vote_cast"
+	case "claim", "report", "suspect", "vouch", "will_nominate":
+		return "statement"
 	}
 	return ""
 }

@@ -88,7 +88,7 @@ func TestLeakScan_EveryFrameOfRandomGames(t *testing.T) {
 	t.Logf("%d games (by size %v; winners %v), %d connections, %d frames scanned in %v",
 		games, sizes, winners, conns.Load(), frames.Load(), time.Since(start).Round(time.Millisecond))
 	t.Logf("events scanned by kind: %v", kinds)
-	for _, k := range []string{"mafia_chose", "checked", "healed", "skipped", "vote_cast", "player_out", "game_ended"} {
+	for _, k := range []string{"mafia_chose", "checked", "healed", "skipped", "vote_cast", "player_out", "game_ended", "statement"} {
 		if kinds[k] == 0 {
 			t.Errorf("no %s event was scanned: the games did not exercise it", k)
 		}
@@ -168,7 +168,9 @@ func (p leakPlan) play(ctx context.Context, ts *testServer) (leakResult, error) 
 		if err != nil {
 			return res, fmt.Errorf("join seat %d: %w", s, err)
 		}
-		everyone = append(everyone, newPlayer(ts.api.Base, created.Table, j.Token, s, p.seed*100+uint64(s)))
+		pl := newPlayer(ts.api.Base, created.Table, j.Token, s, p.seed*100+uint64(s))
+		pl.talk = true
+		everyone = append(everyone, pl)
 	}
 	for _, pl := range everyone {
 		pl.keep = true
@@ -202,6 +204,25 @@ func (p leakPlan) play(ctx context.Context, ts *testServer) (leakResult, error) 
 	for s := 1; s <= p.players; s++ {
 		if engine.Role(log[0].PerSeat[s]) != truth[s] {
 			return res, fmt.Errorf("game_ended shows seat %d as %s, the stored deal says %s", s, truth[s], engine.Role(log[0].PerSeat[s]))
+		}
+	}
+	// every statement is one a client sent, word for word: nothing in it
+	// came from the server (the bots of the scan do not talk)
+	sent := map[string]int{}
+	for _, pl := range everyone[1:] {
+		for _, m := range pl.accepted {
+			if eventOf(m) == "statement" {
+				sent[fmt.Sprintf("%d %s %d %s %s", pl.seat, m.Verb, m.Target, m.Role, m.Result)]++
+			}
+		}
+	}
+	for _, e := range everyone[0].events {
+		if e.Kind == "statement" {
+			k := fmt.Sprintf("%d %s %d %s %s", e.Actor, e.Verb, e.Target, e.Role, e.Result)
+			if sent[k] == 0 {
+				return res, fmt.Errorf("a statement no client sent: %s", js(e))
+			}
+			sent[k]--
 		}
 	}
 	res.winner = everyone[0].view.Winner
@@ -254,6 +275,9 @@ type scan struct {
 	checks      map[int]string // this seat's own check answers, by target
 	ended       bool           // the connection has seen the end
 	steps       int            // step starts (all public) seen so far
+	floor       string         // the open floor's kind (speech, defence, tie_speech, last_words), "" for none
+	speaker     int            // who holds it
+	talk        []wire.TalkDay // the statements seen so far, as the view must hold them
 }
 
 func newScan(seat int, truth []engine.Role, opts map[string]string) *scan {
@@ -359,6 +383,14 @@ func (s *scan) event(e wire.Event) error {
 	if e.Seed != "" {
 		return fmt.Errorf("LEAK: the seed")
 	}
+	switch e.Kind {
+	case "speech", "defence", "tie_speech", "last_words":
+		s.floor, s.speaker = e.Kind, e.Target
+	case "night_began", "vote_began", "all_vote_began", "game_ended", "speech_skipped", "day_began":
+		s.floor, s.speaker = "", 0
+	case "statement":
+		return s.statement(e)
+	}
 	if e.Result != "" && e.Kind != "checked" {
 		return fmt.Errorf("a result outside a check")
 	}
@@ -433,6 +465,41 @@ func (s *scan) event(e wire.Event) error {
 			return fmt.Errorf("LEAK: seat %d's %s reached seat %d", e.Actor, e.Kind, s.seat)
 		}
 	}
+	return nil
+}
+
+// statement checks a statement event: made by the holder of the open
+// floor, on it, with only the fields its verb says (a claim's card and a
+// report's answer are words, not cards: the room checks they are the
+// words a client sent), and keeps it for the views.
+func (s *scan) statement(e wire.Event) error {
+	if s.floor == "" || e.Actor != s.speaker || e.Phase != s.floor {
+		return fmt.Errorf("a statement by seat %d in the %s, while the floor is seat %d's %q", e.Actor, e.Phase, s.speaker, s.floor)
+	}
+	if len(e.Roles) > 0 || e.Team != "" || e.Cause != "" || e.Seats != nil {
+		return fmt.Errorf("LEAK: a statement carries more than its words")
+	}
+	switch e.Verb {
+	case "claim":
+		if e.Role == "" || e.Target != 0 || e.Result != "" {
+			return fmt.Errorf("a claim with the fields %s", js(e))
+		}
+	case "report":
+		if e.Role != "" || e.Target == 0 || (e.Result != "mafia" && e.Result != "not_mafia" && e.Result != "maniac") {
+			return fmt.Errorf("a report with the fields %s", js(e))
+		}
+	case "suspect", "vouch", "will_nominate":
+		if e.Role != "" || e.Result != "" || e.Target == 0 {
+			return fmt.Errorf("a %s with the fields %s", e.Verb, js(e))
+		}
+	default:
+		return fmt.Errorf("a statement %q", e.Verb)
+	}
+	if n := len(s.talk); n == 0 || s.talk[n-1].Round != e.Round {
+		s.talk = append(s.talk, wire.TalkDay{Round: e.Round})
+	}
+	d := &s.talk[len(s.talk)-1]
+	d.Statements = append(d.Statements, wire.Statement{By: e.Actor, Phase: e.Phase, Verb: e.Verb, Target: e.Target, Role: e.Role, Result: e.Result})
 	return nil
 }
 
@@ -513,6 +580,13 @@ func (s *scan) view(v *wire.View) error {
 		return fmt.Errorf("LEAK: a %s is offered another role's moves: %s", me, js(l))
 	case s.seat == 0 && (len(l.Nominate) > 0 || len(l.Vote) > 0 || l.AllVote || l.Pass || v.Voted || v.MyVote != 0 || v.MyYes):
 		return fmt.Errorf("a spectator has moves or a vote: %s", js(v))
+	case (l.Claim || len(l.Report) > 0 || len(l.Suspect) > 0 || len(l.Vouch) > 0 || len(l.WillNominate) > 0) &&
+		(s.seat == 0 || v.Speaker != s.seat):
+		return fmt.Errorf("statements are offered off the seat's own floor: %s", js(l))
+	}
+	// the view's talk is the statements the seat was shown, and nothing more
+	if got, want := js(v.Talk), js(s.talk); got != want && !(len(v.Talk) == 0 && len(s.talk) == 0) {
+		return fmt.Errorf("the view's talk is %s, the statements seen %s", got, want)
 	}
 	return nil
 }
@@ -524,11 +598,13 @@ func (s *scan) view(v *wire.View) error {
 // card: room/standin.go, and room's TestAStandInShowsOthersItsFlagAndNothingOfItsCard.)
 var vettedKeys = map[string]map[string]bool{
 	"frame":      keySet("v type id seat host seq events view lobby deadline paused now code message channel from name text"),
-	"view":       keySet("seat players phase round step speaker winner role candidates nominated victims seats night voted my_vote my_yes legal rules"),
+	"view":       keySet("seat players phase round step speaker winner role candidates nominated talk victims seats night voted my_vote my_yes legal rules"),
 	"seat":       keySet("seat alive fouls lost_speech role team check choice vote"),
 	"night":      keySet("kill check shot heal skip shots_left healed heal_banned"),
-	"legal":      keySet("kill check shoot heal nominate vote skip all_vote pass"),
-	"event":      keySet("kind round phase actor target result cause winner role team yes fouls players seats roles ballot candidates seed rules"),
+	"legal":      keySet("kill check shoot heal nominate vote skip all_vote pass claim report suspect vouch will_nominate"),
+	"event":      keySet("kind round phase actor target verb result cause winner role team yes fouls players seats roles ballot candidates seed rules"),
+	"talk_day":   keySet("round statements"),
+	"statement":  keySet("by phase verb target role result"),
 	"lobby":      keySet("table name public status players seats rules timings_ms paused pace stand_in_ms"),
 	"lobby_seat": keySet("seat name bot taken connected stand_in"),
 }
@@ -598,6 +674,16 @@ func vetFrame(data []byte) error {
 		}
 		if err := vetList("seat", v["seats"]); err != nil {
 			return err
+		}
+		if err := vetList("talk_day", v["talk"]); err != nil {
+			return err
+		}
+		if days, ok := v["talk"].([]any); ok {
+			for _, d := range days {
+				if err := vetList("statement", d.(map[string]any)["statements"]); err != nil {
+					return err
+				}
+			}
 		}
 	}
 	if l, ok := top["lobby"].(map[string]any); ok {
@@ -681,6 +767,20 @@ func TestLeakScan_CatchesPlantedLeaks(t *testing.T) {
 		{"a step that counts the step starts", 5, nil, frame(5, []wire.Event{{Kind: "speech", Round: 1, Target: 2}},
 			ptr(view(5, func(v *wire.View) { v.Step = 1 }))), ""},
 		{"an unvetted field", 5, nil, []byte(`{"v":1,"type":"update","seat":5,"events":[{"kind":"speech","round":1,"target":2,"secret":"don"}]}`), "unvetted"},
+		{"a claim on one's floor", 5, nil, frame(5, []wire.Event{{Kind: "speech", Round: 1, Target: 2}, {Kind: "statement", Round: 1, Phase: "speech", Actor: 2, Verb: "claim", Role: "detective"}},
+			ptr(view(5, func(v *wire.View) {
+				v.Step = 1
+				v.Talk = []wire.TalkDay{{Round: 1, Statements: []wire.Statement{{By: 2, Phase: "speech", Verb: "claim", Role: "detective"}}}}
+			}))), ""},
+		{"a statement off the floor", 5, nil, frame(5, []wire.Event{{Kind: "speech", Round: 1, Target: 2}, {Kind: "statement", Round: 1, Phase: "speech", Actor: 3, Verb: "suspect", Target: 1}}, nil), "while the floor"},
+		{"a statement with a team", 5, nil, frame(5, []wire.Event{{Kind: "speech", Round: 1, Target: 2}, {Kind: "statement", Round: 1, Phase: "speech", Actor: 2, Verb: "suspect", Target: 1, Team: "mafia"}}, nil), "LEAK"},
+		{"a view's talk with more than was said", 5, nil, frame(5, []wire.Event{{Kind: "speech", Round: 1, Target: 2}},
+			ptr(view(5, func(v *wire.View) {
+				v.Step = 1
+				v.Talk = []wire.TalkDay{{Round: 1, Statements: []wire.Statement{{By: 1, Phase: "speech", Verb: "report", Target: 3, Result: "mafia"}}}}
+			}))), "talk"},
+		{"statements offered off the floor", 5, nil, frame(5, []wire.Event{{Kind: "speech", Round: 1, Target: 2}},
+			ptr(view(5, func(v *wire.View) { v.Step = 1; v.Legal.Claim = true }))), "off the seat's own floor"},
 	}
 	for _, c := range cases {
 		opts := c.opts

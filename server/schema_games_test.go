@@ -80,6 +80,7 @@ func TestSchema_WholeGamesOfPeopleAndBotsFitTheSchema(t *testing.T) {
 		var ps []*player
 		for i, tok := range toks {
 			p := newPlayer(ts.api.Base, id, tok, i+1, uint64(game*10+i+1))
+			p.talk = true // statements on their floors, so that talk reaches every view
 			if _, err := p.connect(ctx); err != nil {
 				t.Fatal(err)
 			}
@@ -163,6 +164,15 @@ func TestSchema_WholeGamesOfPeopleAndBotsFitTheSchema(t *testing.T) {
 		if frameCheck.frames-before < 100 {
 			t.Errorf("game %d: only %d frames were checked", game, frameCheck.frames-before)
 		}
+		talked := 0
+		for _, e := range spect.events {
+			if e.Kind == "statement" {
+				talked++
+			}
+		}
+		if talked == 0 {
+			t.Errorf("game %d: nobody made a statement, so no talk was held to the schema", game)
+		}
 	}
 }
 
@@ -180,9 +190,10 @@ func (p *player) readAfter(ctx context.Context, m wire.ClientMessage, typ string
 // frames themselves pass.
 func TestSchema_RefusesWhatTheProtocolLacks(t *testing.T) {
 	good := map[string]string{
-		"update": `{"v":1,"type":"update","seat":1,"seq":4,"events":[{"kind":"mafia_chose","round":1,"actor":1,"target":6}],"view":{"seat":1,"players":5,"phase":"night","round":1,"step":1,"role":"don","candidates":[],"victims":[],"seats":[{"seat":1,"alive":true,"fouls":0,"role":"don","team":"mafia","choice":6},{"seat":2,"alive":true,"fouls":0},{"seat":3,"alive":true,"fouls":0},{"seat":4,"alive":true,"fouls":0},{"seat":5,"alive":true,"fouls":0}],"night":{"kill":6},"legal":{"check":[2,3,4,5],"skip":true},"rules":{"doctor_repeat":"once_per_game","first_night":"full","foul_limit":"4","last_words":"on","mafia_kill":"senior","maniac_check":"not_mafia","maniac_vs_mafia_1x1":"maniac","reveal_on_death":"none","round_limit":"30","second_tie":"ask"}},"deadline":1796120681373,"now":1796120658373}      `,
-		"reply":  `{"v":1,"type":"reply","id":3}`,
-		"chat":   `{"v":1,"type":"chat","now":1795966170084,"channel":"town","from":6,"name":"Dato","text":"I was a citizen."}`,
+		"update":    `{"v":1,"type":"update","seat":1,"seq":4,"events":[{"kind":"mafia_chose","round":1,"actor":1,"target":6}],"view":{"seat":1,"players":5,"phase":"night","round":1,"step":1,"role":"don","candidates":[],"victims":[],"seats":[{"seat":1,"alive":true,"fouls":0,"role":"don","team":"mafia","choice":6},{"seat":2,"alive":true,"fouls":0},{"seat":3,"alive":true,"fouls":0},{"seat":4,"alive":true,"fouls":0},{"seat":5,"alive":true,"fouls":0}],"night":{"kill":6},"legal":{"check":[2,3,4,5],"skip":true},"rules":{"doctor_repeat":"once_per_game","first_night":"full","foul_limit":"4","last_words":"on","mafia_kill":"senior","maniac_check":"not_mafia","maniac_vs_mafia_1x1":"maniac","reveal_on_death":"none","round_limit":"30","second_tie":"ask"}},"deadline":1796120681373,"now":1796120658373}      `,
+		"reply":     `{"v":1,"type":"reply","id":3}`,
+		"chat":      `{"v":1,"type":"chat","now":1795966170084,"channel":"town","from":6,"name":"Dato","text":"I was a citizen."}`,
+		"statement": `{"v":1,"type":"update","seat":2,"seq":9,"events":[{"kind":"statement","round":1,"phase":"speech","actor":1,"target":3,"verb":"vouch"}],"view":{"seat":2,"players":5,"phase":"speech","round":1,"step":2,"speaker":1,"role":"citizen","candidates":[],"talk":[{"round":1,"statements":[{"by":1,"phase":"speech","verb":"claim","role":"detective"},{"by":1,"phase":"speech","verb":"report","target":2,"result":"mafia"},{"by":1,"phase":"speech","verb":"vouch","target":3}]}],"victims":[],"seats":[{"seat":1,"alive":true,"fouls":0},{"seat":2,"alive":true,"fouls":0,"role":"citizen","team":"town"},{"seat":3,"alive":true,"fouls":0},{"seat":4,"alive":true,"fouls":0},{"seat":5,"alive":true,"fouls":0}],"legal":{},"rules":{"doctor_repeat":"once_per_game","first_night":"full","foul_limit":"4","last_words":"on","mafia_kill":"senior","maniac_check":"not_mafia","maniac_vs_mafia_1x1":"maniac","reveal_on_death":"none","round_limit":"30","second_tie":"ask"}},"deadline":1796145651754,"now":1796142051812}`,
 	}
 	for name, f := range good {
 		if err := validate("server_message", []byte(f)); err != nil {
@@ -200,6 +211,14 @@ func TestSchema_RefusesWhatTheProtocolLacks(t *testing.T) {
 		{"an always-present field missing", strings.Replace(good["update"], `"fouls":0,"role":"don"`, `"role":"don"`, 1)},
 		{"a field of another message type", strings.Replace(good["chat"], `"now"`, `"seq":3,"now"`, 1)},
 		{"another version", strings.Replace(good["reply"], `"v":1`, `"v":2`, 1)},
+		{"a statement at no floor", strings.Replace(good["statement"], `"round":1,"phase":"speech","actor":1`, `"round":1,"phase":"vote","actor":1`, 1)},
+		{"a statement without its verb", strings.Replace(good["statement"], `"target":3,"verb":"vouch"}]`, `"target":3}]`, 1)},
+		{"a vouch for nobody", strings.Replace(good["statement"], `"actor":1,"target":3,"verb":"vouch"`, `"actor":1,"verb":"vouch"`, 1)},
+		{"a claim with a target", strings.Replace(good["statement"], `"verb":"claim","role":"detective"`, `"verb":"claim","target":2,"role":"detective"`, 1)},
+		{"a claim without a card", strings.Replace(good["statement"], `"verb":"claim","role":"detective"`, `"verb":"claim"`, 1)},
+		{"a report of the Don's answer", strings.Replace(good["statement"], `"result":"mafia"`, `"result":"detective"`, 1)},
+		{"an empty day of talk", strings.Replace(good["statement"], `"talk":[{"round":1,`, `"talk":[{"round":1,"statements":[]},{"round":2,`, 1)},
+		{"an unknown statement", strings.Replace(good["statement"], `"verb":"vouch"}],"view"`, `"verb":"accuse"}],"view"`, 1)},
 	}
 	for _, c := range bad {
 		if err := validate("server_message", []byte(c.frame)); err == nil {
@@ -208,5 +227,17 @@ func TestSchema_RefusesWhatTheProtocolLacks(t *testing.T) {
 	}
 	if err := validate("client_message", []byte(`{"v":1,"type":"command","verb":"vote","target":3,"step":11,"colour":1}`)); err == nil {
 		t.Error("a client message with a field the schema lacks fits")
+	}
+	for _, m := range []string{
+		`{"v":1,"type":"command","id":10,"verb":"claim","role":"detective","step":2}`,
+		`{"v":1,"type":"command","id":11,"verb":"report","target":2,"result":"mafia","step":2}`,
+		`{"v":1,"type":"command","verb":"will_nominate","target":2}`,
+	} {
+		if err := validate("client_message", []byte(m)); err != nil {
+			t.Errorf("a statement %s does not fit: %v", m, err)
+		}
+	}
+	if err := validate("client_message", []byte(`{"v":1,"type":"command","verb":"claim","role":"wizard"}`)); err == nil {
+		t.Error("a claim of no card fits")
 	}
 }

@@ -90,7 +90,7 @@ func validate(def string, doc []byte) error {
 // protocol's (as a test may send on purpose): such a message is not held
 // to the schema.
 var shapeRefusals = map[string]bool{"malformed": true, "bad_request": true, "unknown_verb": true,
-	"no_such_seat": true, "host_only": true, "too_large": true}
+	"no_such_seat": true, "host_only": true, "too_large": true, "bad_claim": true, "bad_result": true}
 
 // frameCheck is what the package's recorders have seen.
 var frameCheck struct {

@@ -244,6 +244,12 @@ func TestEveryMessageThePageBuildsIsInTheCatalogs(t *testing.T) {
 	for _, c := range []string{"town", "mafia", "dead"} {
 		ids = append(ids, "web.chat."+c, "web.chat.closed_"+c)
 	}
+	for _, k := range []string{"suspect", "vouch", "will_nominate", "report_mafia", "report_not_mafia", "report_maniac"} {
+		ids = append(ids, "web.say."+k)
+	}
+	for v := engine.Claim; v.IsStatement(); v++ {
+		ids = append(ids, "event.statement_"+v.String(), "event.statement_"+v.String()+"_you")
+	}
 	for _, k := range []string{"Don", "Mafia", "Maniac", "Detective", "Doctor", "Citizens"} {
 		ids = append(ids, "web.create.count."+k)
 	}

@@ -74,6 +74,25 @@ func sampleGames(t *testing.T) [][]engine.Event {
 			games = append(games, all)
 		}
 	}
+	// Two games of players who talk (statements on their floors), one under
+	// maniac_check=maniac (a report may say "the maniac" there).
+	for i, opts := range []map[string]string{nil, {"maniac_check": "maniac", "reveal_on_death": "role"}} {
+		rules, _ := engine.ParseRules(opts)
+		setup, _ := engine.Preset(11)
+		seed := uint64(40 + i)
+		g, evs, err := engine.New(rules, setup.Deal(seed, nil), seed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		all := append([]engine.Event(nil), evs...)
+		bots := make([]bot.Bot, g.Players()+1)
+		for s := 1; s <= g.Players(); s++ {
+			bots[s] = bot.NewTalker(rng.Derive(seed, uint64(s)))
+		}
+		tbl := &bot.Table{Game: g, Bots: bots, OnEvents: func(_ engine.Command, e []engine.Event) { all = append(all, e...) }}
+		tbl.Play(400)
+		games = append(games, all)
+	}
 	// Two games that reach "shall all of them leave?" (found by seed).
 	for _, seed := range []uint64{2, 4} {
 		rules, _ := engine.ParseRules(map[string]string{"second_tie": "ask"})
@@ -137,6 +156,9 @@ func TestBrowserNarrationMatchesTheServer(t *testing.T) {
 				if w.Kind == "tie" {
 					kinds["tie/"+w.Phase] = true
 				}
+				if w.Kind == "statement" {
+					kinds["statement/"+w.Verb] = true
+				}
 				c := narrationCase{Event: w, Viewer: viewer, Want: map[string]string{}}
 				for l, p := range printers {
 					c.Want[l] = p.Event(ev, engine.Seat(viewer))
@@ -155,7 +177,7 @@ func TestBrowserNarrationMatchesTheServer(t *testing.T) {
 			t.Errorf("the sample games have no morning with %d victims", n)
 		}
 	}
-	for _, k := range []string{"tie/vote", "tie/revote"} {
+	for _, k := range []string{"tie/vote", "tie/revote", "statement/claim", "statement/report", "statement/suspect", "statement/vouch", "statement/will_nominate"} {
 		if !kinds[k] {
 			t.Errorf("the sample games have no %s (a tie in the vote, and a tie again in the revote)", k)
 		}

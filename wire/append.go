@@ -95,6 +95,16 @@ func (v *View) AppendJSON(b []byte) []byte {
 	if v.Nominated {
 		b = append(b, `,"nominated":true`...)
 	}
+	if len(v.Talk) > 0 {
+		b = append(b, `,"talk":[`...)
+		for i := range v.Talk {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = v.Talk[i].appendJSON(b)
+		}
+		b = append(b, ']')
+	}
 	b = append(b, `,"victims":`...)
 	b = appendInts(b, v.Victims)
 	b = append(b, `,"seats":`...)
@@ -150,6 +160,38 @@ func (s *Seat) appendJSON(b []byte) []byte {
 	return append(b, '}')
 }
 
+func (d *TalkDay) appendJSON(b []byte) []byte {
+	b = append(b, `{"round":`...)
+	b = strconv.AppendInt(b, int64(d.Round), 10)
+	b = append(b, `,"statements":`...)
+	if d.Statements == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i := range d.Statements {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = d.Statements[i].appendJSON(b)
+		}
+		b = append(b, ']')
+	}
+	return append(b, '}')
+}
+
+func (s *Statement) appendJSON(b []byte) []byte {
+	b = append(b, `{"by":`...)
+	b = strconv.AppendInt(b, int64(s.By), 10)
+	b = append(b, `,"phase":`...)
+	b = appendString(b, s.Phase)
+	b = append(b, `,"verb":`...)
+	b = appendString(b, s.Verb)
+	b = appendIntField(b, `,"target":`, s.Target)
+	b = appendStringField(b, `,"role":`, s.Role)
+	b = appendStringField(b, `,"result":`, s.Result)
+	return append(b, '}')
+}
+
 func (n *Night) appendJSON(b []byte) []byte {
 	b = append(b, '{')
 	start := len(b)
@@ -190,6 +232,13 @@ func (l *Legal) appendJSON(b []byte) []byte {
 	if l.Pass {
 		b = append(b, `,"pass":true`...)
 	}
+	if l.Claim {
+		b = append(b, `,"claim":true`...)
+	}
+	b = appendIntsField(b, `,"report":`, l.Report)
+	b = appendIntsField(b, `,"suspect":`, l.Suspect)
+	b = appendIntsField(b, `,"vouch":`, l.Vouch)
+	b = appendIntsField(b, `,"will_nominate":`, l.WillNominate)
 	return closeObject(b, start)
 }
 
@@ -202,6 +251,7 @@ func (e *Event) AppendJSON(b []byte) []byte {
 	b = appendStringField(b, `,"phase":`, e.Phase)
 	b = appendIntField(b, `,"actor":`, e.Actor)
 	b = appendIntField(b, `,"target":`, e.Target)
+	b = appendStringField(b, `,"verb":`, e.Verb)
 	b = appendStringField(b, `,"result":`, e.Result)
 	b = appendStringField(b, `,"cause":`, e.Cause)
 	b = appendStringField(b, `,"winner":`, e.Winner)
@@ -456,6 +506,8 @@ func (m *ClientMessage) AppendJSON(b []byte) []byte {
 	if m.Yes {
 		b = append(b, `,"yes":true`...)
 	}
+	b = appendStringField(b, `,"role":`, m.Role)
+	b = appendStringField(b, `,"result":`, m.Result)
 	b = appendStringField(b, `,"channel":`, m.Channel)
 	b = appendStringField(b, `,"text":`, m.Text)
 	b = appendStringField(b, `,"action":`, m.Action)

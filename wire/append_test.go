@@ -85,7 +85,7 @@ func TestAppend_IsEncodingJSON(t *testing.T) {
 		}
 		bots := make([]bot.Bot, n+1)
 		for s := 1; s <= n; s++ {
-			bots[s] = bot.NewRandom(uint64(i*100 + s))
+			bots[s] = newTalker(uint64(i*100 + s))
 		}
 		var v engine.View
 		var scratch ViewScratch
@@ -148,7 +148,7 @@ func TestAppend_IsEncodingJSONForAnyValues(t *testing.T) {
 			From: small.Draw(t, "from"), Name: str.Draw(t, "name"), Text: str.Draw(t, "text")}
 		for range rapid.IntRange(0, 3).Draw(t, "events") {
 			e := Event{Kind: str.Draw(t, "kind"), Round: small.Draw(t, "round"), Phase: str.Draw(t, "phase"),
-				Actor: small.Draw(t, "actor"), Target: small.Draw(t, "target"), Result: str.Draw(t, "result"),
+				Actor: small.Draw(t, "actor"), Target: small.Draw(t, "target"), Verb: str.Draw(t, "verb"), Result: str.Draw(t, "result"),
 				Cause: str.Draw(t, "cause"), Winner: str.Draw(t, "winner"), Role: str.Draw(t, "role"), Team: str.Draw(t, "team"),
 				Fouls: small.Draw(t, "fouls"), Players: small.Draw(t, "players"), Seats: ints.Draw(t, "seats"),
 				Roles: strs.Draw(t, "roles"), Ballot: ints.Draw(t, "ballot"), Candidates: ints.Draw(t, "candidates"),
@@ -167,7 +167,21 @@ func TestAppend_IsEncodingJSONForAnyValues(t *testing.T) {
 				MyYes: rapid.Bool().Draw(t, "my_yes"),
 				Legal: Legal{Kill: ints.Draw(t, "kill"), Check: ints.Draw(t, "check"), Shoot: ints.Draw(t, "shoot"),
 					Heal: ints.Draw(t, "heal"), Nominate: ints.Draw(t, "nominate"), Vote: ints.Draw(t, "vote"),
-					Skip: rapid.Bool().Draw(t, "skip"), AllVote: rapid.Bool().Draw(t, "all_vote"), Pass: rapid.Bool().Draw(t, "pass")}}
+					Skip: rapid.Bool().Draw(t, "skip"), AllVote: rapid.Bool().Draw(t, "all_vote"), Pass: rapid.Bool().Draw(t, "pass"),
+					Claim: rapid.Bool().Draw(t, "claim"), Report: ints.Draw(t, "report"), Suspect: ints.Draw(t, "suspect"),
+					Vouch: ints.Draw(t, "vouch"), WillNominate: ints.Draw(t, "will_nominate")}}
+			for range rapid.IntRange(0, 2).Draw(t, "days") {
+				d := TalkDay{Round: small.Draw(t, "day")}
+				if rapid.Bool().Draw(t, "has_statements") {
+					d.Statements = []Statement{}
+					for range rapid.IntRange(0, 3).Draw(t, "nstatements") {
+						d.Statements = append(d.Statements, Statement{By: small.Draw(t, "by"), Phase: str.Draw(t, "sphase"),
+							Verb: str.Draw(t, "sverb"), Target: small.Draw(t, "starget"), Role: str.Draw(t, "srole"),
+							Result: str.Draw(t, "sresult")})
+					}
+				}
+				v.Talk = append(v.Talk, d)
+			}
 			if rapid.Bool().Draw(t, "has_rules") {
 				src := rng.New(rapid.Uint64().Draw(t, "rules_seed"))
 				v.Rules = NewRules(randomRuleset(&src))
@@ -268,7 +282,7 @@ func TestClientMessageAppend_IsEncodingJSON(t *testing.T) {
 	checkCovering(t, cov, func(t *rapid.T) {
 		m := ClientMessage{V: rapid.IntRange(-1, 2).Draw(t, "v"), Type: str.Draw(t, "type"), ID: rapid.Int64().Draw(t, "id"),
 			Verb: str.Draw(t, "verb"), Target: rapid.Int().Draw(t, "target"), Yes: rapid.Bool().Draw(t, "yes"),
-			Channel: str.Draw(t, "channel"), Text: str.Draw(t, "text"), Action: str.Draw(t, "action"),
+			Role: str.Draw(t, "role"), Result: str.Draw(t, "result"), Channel: str.Draw(t, "channel"), Text: str.Draw(t, "text"), Action: str.Draw(t, "action"),
 			Step: rapid.Int().Draw(t, "step")}
 		want, err := marshalNoHTML(m)
 		if err != nil {

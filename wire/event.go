@@ -16,6 +16,7 @@ type Event struct {
 	Phase      string            `json:"phase,omitempty"`
 	Actor      int               `json:"actor,omitempty"`
 	Target     int               `json:"target,omitempty"`
+	Verb       string            `json:"verb,omitempty"` // a statement's
 	Result     string            `json:"result,omitempty"`
 	Cause      string            `json:"cause,omitempty"`
 	Winner     string            `json:"winner,omitempty"`
@@ -84,9 +85,13 @@ func FromEvent(e engine.Event, players int) Event {
 		for s := 1; s <= players && s <= engine.MaxSeats; s++ {
 			w.Ballot[s-1] = int(e.CountedFor(engine.Seat(s)))
 		}
+	case engine.EvStatement:
+		w.Verb = e.Verb.String()
 	}
-	if e.Kind == engine.EvVoteBegan || e.Kind == engine.EvVoteClosed || e.Kind == engine.EvTie {
-		w.Phase = e.Phase.String()
+	if e.Kind == engine.EvVoteBegan || e.Kind == engine.EvVoteClosed || e.Kind == engine.EvTie || e.Kind == engine.EvStatement {
+		if e.Phase != engine.PhaseNone {
+			w.Phase = e.Phase.String()
+		}
 	}
 	if e.Kind == engine.EvAllVoteCast || e.Kind == engine.EvAllVoteClosed {
 		yes := e.Yes
@@ -154,6 +159,11 @@ func ToEvent(w Event) (engine.Event, error) {
 	if w.Phase != "" {
 		if e.Phase, ok = engine.ParsePhase(w.Phase); !ok {
 			return e, fmt.Errorf("wire: unknown phase %q", w.Phase)
+		}
+	}
+	if w.Verb != "" {
+		if e.Verb, ok = engine.ParseVerb(w.Verb); !ok || !e.Verb.IsStatement() {
+			return e, fmt.Errorf("wire: %q is no statement", w.Verb)
 		}
 	}
 	for _, s := range w.Seats {

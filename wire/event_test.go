@@ -35,7 +35,7 @@ func TestEvent_RoundTripIsExact(t *testing.T) {
 		log := append([]engine.Event(nil), start...)
 		bots := make([]bot.Bot, players+1)
 		for s := 1; s <= players; s++ {
-			bots[s] = bot.NewRandom(rng.Derive(seed, uint64(s)))
+			bots[s] = newTalker(rng.Derive(seed, uint64(s)))
 		}
 		tb := &bot.Table{Game: g, Bots: bots, OnEvents: func(_ engine.Command, evs []engine.Event) {
 			log = append(log, evs...)

@@ -141,10 +141,13 @@ const (
 	keyText
 	keyAction
 	keyStep
+	keyRole
+	keyResult
 )
 
 var plainKeys = map[string]uint16{"v": keyV, "type": keyType, "id": keyID, "verb": keyVerb,
-	"target": keyTarget, "yes": keyYes, "channel": keyChannel, "text": keyText, "action": keyAction, "step": keyStep}
+	"target": keyTarget, "yes": keyYes, "channel": keyChannel, "text": keyText, "action": keyAction, "step": keyStep,
+	"role": keyRole, "result": keyResult}
 
 func (p *plainParser) value(key uint16, m *ClientMessage) bool {
 	switch key {
@@ -189,6 +192,10 @@ func (p *plainParser) value(key uint16, m *ClientMessage) bool {
 		m.Text = string(s)
 	case keyAction:
 		m.Action = string(s)
+	case keyRole:
+		m.Role = intern(s, plainRoles)
+	case keyResult:
+		m.Result = intern(s, plainResults)
 	}
 	return true
 }
@@ -209,20 +216,42 @@ func internType(b []byte) string {
 	return string(b)
 }
 
-func internVerb(b []byte) string {
-	for _, v := range plainVerbs {
-		if string(b) == v {
-			return v
+func internVerb(b []byte) string { return intern(b, plainVerbs) }
+
+// intern returns the word of words b spells, without allocating, or b as a
+// new string.
+func intern(b []byte, words []string) string {
+	for _, w := range words {
+		if string(b) == w {
+			return w
 		}
 	}
 	return string(b)
 }
 
-// plainVerbs are the engine's verb names, shared by every frame that names one.
+// plainVerbs are the engine's verb names, shared by every frame that names
+// one; plainRoles and plainResults the names of the cards a claim names and
+// of the answers a report gives.
 var plainVerbs = func() []string {
 	var out []string
-	for v := engine.Kill; v <= engine.Next; v++ {
+	for v := engine.Kill; v.String() != "?"; v++ {
 		out = append(out, v.String())
+	}
+	return out
+}()
+
+var plainRoles = func() []string {
+	var out []string
+	for r := engine.Citizen; engine.Claimable(r); r++ {
+		out = append(out, r.String())
+	}
+	return out
+}()
+
+var plainResults = func() []string {
+	var out []string
+	for r := engine.ResultMafia; r.String() != "?"; r++ {
+		out = append(out, r.String())
 	}
 	return out
 }()

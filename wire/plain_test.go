@@ -71,6 +71,17 @@ var plainSeeds = []string{
 	`{"v":1,"type":"command","verb":"pass","Step":2}`,
 	`{"v":1,"type":"command","verb":"pass","step":"2"}`,
 	`{"v":1,"type":"command","verb":"pass","step":2.5}`,
+	// Statements.
+	`{"v":1,"type":"command","id":11,"verb":"claim","role":"detective","step":9}`,
+	`{"v":1,"type":"command","id":12,"verb":"report","target":5,"result":"mafia"}`,
+	`{"v":1,"type":"command","verb":"report","target":5,"result":"not_mafia"}`,
+	`{"v":1,"type":"command","verb":"suspect","target":5}`,
+	`{"v":1,"type":"command","verb":"vouch","target":2}`,
+	`{"v":1,"type":"command","verb":"will_nominate","target":6}`,
+	`{"v":1,"type":"command","verb":"claim","role":"wizard"}`,
+	`{"v":1,"type":"command","verb":"claim","Role":"don"}`,
+	`{"v":1,"type":"command","verb":"claim","role":"don","role":"doctor"}`,
+	`{"v":1,"type":"command","verb":"report","target":5,"result":1}`,
 }
 
 // FuzzParsePlainClientMessage holds the plain reader to the strict one: for
@@ -105,7 +116,7 @@ func samePlainAndStrict(t *testing.T, data []byte) {
 }
 
 // clientKeys are the keys of a client's frame, as docs/protocol.md spells them.
-var clientKeys = []string{"v", "type", "id", "verb", "target", "yes", "channel", "text", "action", "step"}
+var clientKeys = []string{"v", "type", "id", "verb", "target", "yes", "role", "result", "channel", "text", "action", "step"}
 
 // notStrict says why a frame the protocol must refuse is not strict JSON
 // of the protocol's keys ("" when it is): text that is not UTF-8, a key
@@ -232,6 +243,8 @@ func TestClientsFramesTakeThePlainPath(t *testing.T) {
 			Verb:    rapid.SampledFrom(append([]string{""}, plainVerbs...)).Draw(t, "verb"),
 			Target:  rapid.IntRange(-1000, 1000).Draw(t, "target"),
 			Yes:     rapid.Bool().Draw(t, "yes"),
+			Role:    rapid.SampledFrom(append([]string{"", "wizard"}, plainRoles...)).Draw(t, "role"),
+			Result:  rapid.SampledFrom(append([]string{"", "maybe"}, plainResults...)).Draw(t, "result"),
 			Channel: word.Draw(t, "channel"),
 			Text:    word.Draw(t, "text"),
 			Action:  word.Draw(t, "action"),

@@ -12,7 +12,8 @@ const Version = 1
 
 // ClientMessage is any message a client sends. Type says which fields matter:
 //
-//	"command": Verb, Target, Yes — a game command for the connection's seat
+//	"command": Verb, Target, Yes — a game command for the connection's seat;
+//	           Role (a claim's card), Result (a report's answer) for statements
 //	"chat":    Channel ("town", "mafia", "dead"), Text
 //	"host":    Action ("start", "add_bots", "kick", "pause", "resume", "foul"), Target
 //	"ping":    nothing
@@ -28,6 +29,8 @@ type ClientMessage struct {
 	Verb    string `json:"verb,omitempty"`
 	Target  int    `json:"target,omitempty"`
 	Yes     bool   `json:"yes,omitempty"`
+	Role    string `json:"role,omitempty"`
+	Result  string `json:"result,omitempty"`
 	Channel string `json:"channel,omitempty"`
 	Text    string `json:"text,omitempty"`
 	Action  string `json:"action,omitempty"`
@@ -68,7 +71,9 @@ func checkClientMessage(m ClientMessage) error {
 }
 
 // Command converts a "command" message into an engine command for seat by;
-// ok is false for an unknown verb or a target no seat number can have.
+// ok is false for an unknown verb or a target no seat number can have. A
+// card or an answer that is none of the engine's names converts to none, so
+// that the engine refuses the claim or the report with its own code.
 func (m ClientMessage) Command(by engine.Seat) (engine.Command, bool) {
 	v, ok := engine.ParseVerb(m.Verb)
 	if !ok || v == engine.Next || v == engine.Foul {
@@ -79,7 +84,14 @@ func (m ClientMessage) Command(by engine.Seat) (engine.Command, bool) {
 	}
 	// A seat beyond the table (up to 255) goes to the engine, which names it
 	// in its refusal ("there is no seat 99 at this table").
-	return engine.Command{Verb: v, By: by, Target: engine.Seat(m.Target), Yes: m.Yes}, true
+	c := engine.Command{Verb: v, By: by, Target: engine.Seat(m.Target), Yes: m.Yes}
+	if m.Role != "" {
+		c.Role, _ = engine.ParseRole(m.Role)
+	}
+	if m.Result != "" {
+		c.Result, _ = engine.ParseResult(m.Result)
+	}
+	return c, true
 }
 
 // SeatInfo is one seat in the lobby: who sits there, if anyone.

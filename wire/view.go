@@ -27,17 +27,46 @@ type Night struct {
 	Banned int   `json:"heal_banned,omitempty"` // doctor: not the same as last night
 }
 
-// Legal lists what the viewer may do now: verbs with their targets.
+// Legal lists what the viewer may do now: verbs with their targets. The
+// statements are offered on the viewer's own floor: Claim (any card),
+// Report (these seats, with an answer engine.Ruleset.Reportable allows),
+// Suspect, Vouch, WillNominate.
 type Legal struct {
-	Kill     []int `json:"kill,omitempty"`
-	Check    []int `json:"check,omitempty"`
-	Shoot    []int `json:"shoot,omitempty"`
-	Heal     []int `json:"heal,omitempty"`
-	Nominate []int `json:"nominate,omitempty"`
-	Vote     []int `json:"vote,omitempty"`
-	Skip     bool  `json:"skip,omitempty"`
-	AllVote  bool  `json:"all_vote,omitempty"`
-	Pass     bool  `json:"pass,omitempty"`
+	Kill         []int `json:"kill,omitempty"`
+	Check        []int `json:"check,omitempty"`
+	Shoot        []int `json:"shoot,omitempty"`
+	Heal         []int `json:"heal,omitempty"`
+	Nominate     []int `json:"nominate,omitempty"`
+	Vote         []int `json:"vote,omitempty"`
+	Skip         bool  `json:"skip,omitempty"`
+	AllVote      bool  `json:"all_vote,omitempty"`
+	Pass         bool  `json:"pass,omitempty"`
+	Claim        bool  `json:"claim,omitempty"`
+	Report       []int `json:"report,omitempty"`
+	Suspect      []int `json:"suspect,omitempty"`
+	Vouch        []int `json:"vouch,omitempty"`
+	WillNominate []int `json:"will_nominate,omitempty"`
+}
+
+// Statement is one statement of the public record: By said Verb ("claim",
+// "report", "suspect", "vouch", "will_nominate") on their floor (Phase);
+// Target for all but a claim, Role for a claim, Result for a report. It is
+// what the player said, not a fact.
+type Statement struct {
+	By     int    `json:"by"`
+	Phase  string `json:"phase"`
+	Verb   string `json:"verb"`
+	Target int    `json:"target,omitempty"`
+	Role   string `json:"role,omitempty"`
+	Result string `json:"result,omitempty"`
+}
+
+// TalkDay is one round's statements, in the order they were made: the last
+// words after its night, its speeches, defences and tie speeches, and the
+// last words after its vote.
+type TalkDay struct {
+	Round      int         `json:"round"`
+	Statements []Statement `json:"statements"`
 }
 
 // View is the JSON shape of an engine.View.
@@ -52,14 +81,17 @@ type View struct {
 	Role       string `json:"role,omitempty"`
 	Candidates []int  `json:"candidates"`
 	Nominated  bool   `json:"nominated,omitempty"`
-	Victims    []int  `json:"victims"`
-	Seats      []Seat `json:"seats"`
-	Night      *Night `json:"night,omitempty"`
-	Voted      bool   `json:"voted,omitempty"`
-	MyVote     int    `json:"my_vote,omitempty"`
-	MyYes      bool   `json:"my_yes,omitempty"`
-	Legal      Legal  `json:"legal"`
-	Rules      Rules  `json:"rules"`
+	// Talk is the public record of statements so far, by day (left out
+	// before the first): the same in every seat's view.
+	Talk    []TalkDay `json:"talk,omitempty"`
+	Victims []int     `json:"victims"`
+	Seats   []Seat    `json:"seats"`
+	Night   *Night    `json:"night,omitempty"`
+	Voted   bool      `json:"voted,omitempty"`
+	MyVote  int       `json:"my_vote,omitempty"`
+	MyYes   bool      `json:"my_yes,omitempty"`
+	Legal   Legal     `json:"legal"`
+	Rules   Rules     `json:"rules"`
 }
 
 func list(m engine.SeatSet) []int { return appendList(make([]int, 0, m.Len()), m) }
@@ -97,7 +129,44 @@ type ViewScratch struct {
 	cands  []int
 	vict   []int
 	healed []int
-	legal  [6][]int
+	legal  [10][]int
+	// the last record converted, kept while the next views carry the same
+	talkOf engine.Talk
+	talk   []TalkDay
+	said   []Statement
+}
+
+// talkInto converts a record into days, reusing the scratch's memory; the
+// views of one moment (every seat's) carry the same record, converted once.
+func (sc *ViewScratch) talkInto(t engine.Talk) []TalkDay {
+	if t.Len() == 0 {
+		return nil
+	}
+	if t == sc.talkOf && sc.talk != nil {
+		return sc.talk
+	}
+	sc.said, sc.talk = sc.said[:0], sc.talk[:0]
+	for i := 0; i < t.Len(); i++ {
+		st := t.At(i)
+		w := Statement{By: int(st.By), Phase: st.Phase.String(), Verb: st.Verb.String(), Target: int(st.Target)}
+		if st.Role != engine.RoleNone {
+			w.Role = st.Role.String()
+		}
+		if st.Result != engine.ResultNone {
+			w.Result = st.Result.String()
+		}
+		sc.said = append(sc.said, w)
+	}
+	// the days slice sc.said, once it no longer grows
+	start := 0
+	for i := 1; i <= t.Len(); i++ {
+		if i == t.Len() || t.At(i).Round != t.At(start).Round {
+			sc.talk = append(sc.talk, TalkDay{Round: int(t.At(start).Round), Statements: sc.said[start:i:i]})
+			start = i
+		}
+	}
+	sc.talkOf = t
+	return sc.talk
 }
 
 // Into converts v into w (as FromView does), with the game's rules already
@@ -138,6 +207,7 @@ func (sc *ViewScratch) Into(w *View, v *engine.View, rules Rules) {
 		w.Seats = append(w.Seats, st)
 	}
 	sc.vict, sc.cands, sc.seats = w.Victims, w.Candidates, w.Seats
+	w.Talk = sc.talkInto(v.Talk)
 	if v.Seat != 0 && v.Phase == engine.PhaseNight || v.Role == engine.Maniac || v.Role == engine.Doctor {
 		sc.night = Night{Kill: int(v.KillTarget), Check: int(v.CheckTarget), Shot: int(v.ShotTarget),
 			Heal: int(v.HealTarget), Skip: v.Skipped, Banned: int(v.HealBanned)}
@@ -154,11 +224,13 @@ func (sc *ViewScratch) Into(w *View, v *engine.View, rules Rules) {
 	if v.Phase == engine.PhaseVote || v.Phase == engine.PhaseRevote || v.Phase == engine.PhaseAllVote {
 		w.Voted, w.MyVote, w.MyYes = v.Voted, int(v.MyVote), v.MyYes
 	}
-	for i, verb := range [6]engine.Verb{engine.Kill, engine.Check, engine.Shoot, engine.Heal, engine.Nominate, engine.Vote} {
+	for i, verb := range [10]engine.Verb{engine.Kill, engine.Check, engine.Shoot, engine.Heal, engine.Nominate, engine.Vote,
+		engine.Report, engine.Suspect, engine.Vouch, engine.WillNominate} {
 		sc.legal[i] = appendList(sc.legal[i][:0], v.Targets(verb))
 	}
 	w.Legal = Legal{
 		Kill: sc.legal[0], Check: sc.legal[1], Shoot: sc.legal[2], Heal: sc.legal[3], Nominate: sc.legal[4], Vote: sc.legal[5],
 		Skip: v.Can(engine.Skip), AllVote: v.Can(engine.AllVote), Pass: v.Can(engine.Pass),
+		Claim: v.Can(engine.Claim), Report: sc.legal[6], Suspect: sc.legal[7], Vouch: sc.legal[8], WillNominate: sc.legal[9],
 	}
 }

@@ -19,6 +19,8 @@ var alwaysPresent = map[string][]string{
 	"legal":      {},
 	"lobby":      {"table", "name", "public", "status", "players", "seats", "rules", "timings_ms"},
 	"lobby seat": {"seat", "taken", "connected"},
+	"talk day":   {"round", "statements"},
+	"statement":  {"by", "phase", "verb"},
 }
 
 // keys returns an encoded object's keys, sorted.
@@ -60,6 +62,8 @@ func TestZeroValues_OmittedExceptTheNamedAlwaysPresent(t *testing.T) {
 		{"night", func() []byte { n := Night{}; return n.appendJSON(nil) }(), alwaysPresent["night"]},
 		{"the maniac's night: shots_left 0 is present", func() []byte { n := Night{Shots: &zero}; return n.appendJSON(nil) }(), []string{"shots_left"}},
 		{"legal", func() []byte { l := Legal{}; return l.appendJSON(nil) }(), alwaysPresent["legal"]},
+		{"talk day", func() []byte { d := TalkDay{Statements: []Statement{}}; return d.appendJSON(nil) }(), alwaysPresent["talk day"]},
+		{"statement", func() []byte { s := Statement{}; return s.appendJSON(nil) }(), alwaysPresent["statement"]},
 		{"lobby", func() []byte { l := Lobby{Seats: []SeatInfo{{}}}; return l.AppendJSON(nil) }(), alwaysPresent["lobby"]},
 	}
 	for _, c := range cases {

@@ -46,19 +46,28 @@ const (
 	keyStatus   = "status"
 	keyQuit     = "quit"
 
+	// The statements, on one's own floor.
+	keyClaim        = "claim"
+	keyReport       = "report"
+	keySuspect      = "suspect"
+	keyVouch        = "vouch"
+	keyWillNominate = "will_nominate"
+
 	keyEnter   = "enter"   // an empty line
 	keyNumber  = "number"  // a seat number alone
 	keyUnknown = "unknown" // a word no command has
 )
 
 var commandKeys = []string{keyKill, keyCheck, keyShoot, keyHeal, keySkip, keyNominate, keyVote,
-	keyYes, keyNo, keyHelp, keyStatus, keyQuit}
+	keyYes, keyNo, keyHelp, keyStatus, keyQuit, keyClaim, keyReport, keySuspect, keyVouch, keyWillNominate}
 
 // verbOf maps the keys of engine commands to their verbs.
 var verbOf = map[string]engine.Verb{
 	keyKill: engine.Kill, keyCheck: engine.Check, keyShoot: engine.Shoot, keyHeal: engine.Heal,
 	keySkip: engine.Skip, keyNominate: engine.Nominate, keyVote: engine.Vote,
 	keyYes: engine.AllVote, keyNo: engine.AllVote,
+	keyClaim: engine.Claim, keyReport: engine.Report, keySuspect: engine.Suspect, keyVouch: engine.Vouch,
+	keyWillNominate: engine.WillNominate,
 }
 
 // keyOf is the reverse of verbOf for the verbs that take a seat.
@@ -98,7 +107,8 @@ type input struct {
 	key     string // a command key, keyEnter, keyNumber or keyUnknown
 	seat    int    // the seat named, when hasSeat
 	hasSeat bool
-	extra   bool // words followed the command but named no seat
+	extra   bool   // words followed the command but named no seat
+	rest    string // the words after the command, but the seat (a claim's card, a report's answer)
 	raw     string
 }
 
@@ -118,14 +128,41 @@ func (b wordBook) parse(line string) input {
 		return input{key: keyUnknown, raw: raw}
 	}
 	in := input{key: k, raw: raw}
+	var rest []string
 	for _, w := range f[1:] {
-		if n, ok := seatNumber(w); ok {
+		if n, ok := seatNumber(w); ok && !in.hasSeat {
 			in.seat, in.hasSeat = n, true
-			return in
+			continue
+		}
+		rest = append(rest, w)
+	}
+	in.rest = strings.Join(rest, " ")
+	in.extra = len(f) > 1 && !in.hasSeat
+	return in
+}
+
+// cardOf reads a claim's card: its name in the player's language or in
+// English, or as scenarios spell it ("mafia", "mafioso").
+func cardOf(p *locale.Printer, words string) (engine.Role, bool) {
+	en := locale.New(locale.En)
+	for r := engine.Citizen; engine.Claimable(r); r++ {
+		if words == strings.ToLower(p.Role(r)) || words == strings.ToLower(en.Role(r)) {
+			return r, true
 		}
 	}
-	in.extra = len(f) > 1
-	return in
+	return engine.ParseRole(words)
+}
+
+// answerOf reads a report's answer: "mafia", "not mafia" in the player's
+// language or in English, or as the protocol spells it ("not_mafia").
+func answerOf(p *locale.Printer, words string) (engine.Result, bool) {
+	en := locale.New(locale.En)
+	for _, r := range []engine.Result{engine.ResultMafia, engine.ResultNotMafia, engine.ResultManiac} {
+		if words == strings.ToLower(p.Result(r)) || words == strings.ToLower(en.Result(r)) || words == r.String() {
+			return r, true
+		}
+	}
+	return engine.ResultNone, false
 }
 
 // seatNumber reads "3", "№3" or "#3".

@@ -265,13 +265,13 @@ func (s *playSession) run() int {
 }
 
 // botsAct lets every bot that may act in this step do so, as bot.Table
-// does: each pending seat in turn, asked again while it still acts.
+// does: each pending seat in turn, asked again while it still acts (a
+// speaker after each statement), and a bot holding a floor with no move (a
+// defence, a tie speech, last words) while it makes statements.
 func (s *playSession) botsAct() {
 	g := s.g
-	for p := g.Pending().Without(s.me); p != 0; {
-		seat := p.First()
-		p = p.Without(seat)
-		for i := 0; i < 4 && g.Pending().Has(seat); i++ {
+	ask := func(seat engine.Seat, more func() bool) {
+		for i := 0; i < engine.StatementsPerFloor+2 && more(); i++ {
 			g.ViewInto(&s.view, seat)
 			cmd, ok := s.bots[seat].Act(&s.view)
 			if !ok {
@@ -283,9 +283,18 @@ func (s *playSession) botsAct() {
 			}
 			s.narrate(evs)
 		}
+	}
+	for p := g.Pending().Without(s.me); p != 0; {
+		seat := p.First()
+		p = p.Without(seat)
+		ask(seat, func() bool { return g.Pending().Has(seat) })
 		if g.Ended() {
 			return
 		}
+	}
+	if sp := g.Speaker(); sp != 0 && sp != s.me && g.Phase() != engine.PhaseSpeech && g.Phase().Timed() {
+		step := g.Step()
+		ask(sp, func() bool { return g.Step() == step && !g.Ended() })
 	}
 }
 
@@ -467,6 +476,22 @@ func (s *playSession) command(v *engine.View, kind turnKind, in input) (engine.C
 			return engine.Command{}, actAsk
 		}
 		return s.aim(verb, in.seat)
+	case keyClaim:
+		r, ok := cardOf(s.p, in.rest)
+		if !ok {
+			s.say(s.p.T("play.need_card", map[string]any{"Word": s.words.show[keyClaim], "Example": s.p.Role(engine.Detective)}))
+			return engine.Command{}, actAsk
+		}
+		return engine.Command{Verb: engine.Claim, By: me, Role: r}, actSend
+	case keyReport:
+		r, ok := answerOf(s.p, in.rest)
+		if !in.hasSeat || !ok {
+			s.say(s.p.T("play.need_answer", map[string]any{"Word": s.words.show[keyReport], "Example": s.p.Result(engine.ResultNotMafia)}))
+			return engine.Command{}, actAsk
+		}
+		cmd, act := s.aim(engine.Report, in.seat)
+		cmd.Result = r
+		return cmd, act
 	}
 	if !in.hasSeat {
 		s.say(s.p.T("play.need_seat", map[string]any{"Word": s.words.show[in.key]}))
@@ -523,6 +548,9 @@ func (s *playSession) choices(v *engine.View, kind turnKind) []string {
 			out = append(out, s.words.show[keySkip], s.p.T("play.enter_skip", nil))
 		}
 	case turnFloor:
+		if v.Can(engine.Claim) {
+			out = append(out, s.p.T("play.choice_say", s.sayWords()))
+		}
 		switch v.Phase {
 		case engine.PhaseSpeech:
 			target(engine.Nominate)
@@ -544,12 +572,23 @@ func (s *playSession) choices(v *engine.View, kind turnKind) []string {
 	return out
 }
 
+// sayWords are the words of the statements, for the prompt and the help.
+func (s *playSession) sayWords() map[string]any {
+	w := s.words.show
+	return map[string]any{"Claim": w[keyClaim], "Report": w[keyReport], "Suspect": w[keySuspect], "Vouch": w[keyVouch],
+		"Will": w[keyWillNominate]}
+}
+
 // help is the list of commands in the person's language.
 func (s *playSession) help() string {
 	w := s.words.show
-	return s.p.T("play.help", map[string]any{
+	data := s.sayWords()
+	for k, v := range map[string]any{
 		"Kill": w[keyKill], "Check": w[keyCheck], "Shoot": w[keyShoot], "Heal": w[keyHeal], "Skip": w[keySkip],
 		"Nominate": w[keyNominate], "Vote": w[keyVote], "Yes": w[keyYes], "No": w[keyNo],
 		"Status": w[keyStatus], "Help": w[keyHelp], "Quit": w[keyQuit],
-	})
+	} {
+		data[k] = v
+	}
+	return s.p.T("play.help", data)
 }

@@ -6,6 +6,7 @@
 import { h } from './dom.js';
 import { t } from './i18n.js';
 import { SPEECHES, nameOf } from './names.js';
+import { renderSay } from './statements.js';
 
 const NIGHT = ['kill', 'check', 'shoot', 'heal'];
 
@@ -85,6 +86,7 @@ export function renderActions(st, ctx) {
             on: { click: () => command('pass') },
           }, t(`web.act.pass_${v.phase}`)));
         }
+        out.push(...(renderSay(st, ctx) || []));
       }
       break;
     case 'vote': case 'revote': {

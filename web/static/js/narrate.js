@@ -108,10 +108,15 @@ export function narrate(e, viewer, label) {
     case 'nobody_leaves': return say('event.nobody_leaves');
     case 'fouled': return tn(idFor('event.fouled', e.target), count, data);
     case 'game_ended': return gameEnded(e, viewer, L);
-    default:
-      data.Kind = e.kind;
-      return say('event.unknown');
+    // A statement: the speaker's words (a statement, not a fact).
+    case 'statement':
+      if (!has(`event.statement_${e.verb}`)) break;
+      if (e.verb === 'claim') data.Role = roleName(e.role);
+      if (e.verb === 'report') data.Answer = resultName(e.result);
+      return by(`event.statement_${e.verb}`, e.actor);
   }
+  data.Kind = e.kind;
+  return say('event.unknown');
 }
 
 /** tally returns who voted for whom in a closed vote: [seat, voters] by

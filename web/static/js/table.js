@@ -15,6 +15,7 @@ import { renderCard, renderCandidates, renderChecks, renderHost, renderLog } fro
 import { renderOver } from './gameover.js';
 import { renderPregame, makeJoinForm } from './pregame.js';
 import { Chat } from './chat.js';
+import { floorSaid } from './statements.js';
 import { signal, played } from './sound.js';
 import { newState, receive, atNight, HELD, stepKey } from './state.js';
 
@@ -47,6 +48,8 @@ export function tableScreen(id, { navigate, announce }) {
 
   const ctx = {
     command, host: hostAction, navigate, copy, leave: doLeave,
+    say: (m) => request({ type: 'command', ...m }),
+    redraw: () => schedule(),
     // At the end the whole record is everyone's: the timeline then shows
     // every night action and check, not only what this seat saw.
     loadLog: () => {
@@ -337,13 +340,14 @@ export function tableScreen(id, { navigate, announce }) {
     patch(floorTop, turn ? h('p', { class: 'turn', id: 'turn', 'data-speaker': v.speaker || 0 },
       v.speaker ? h('span', { class: 'num', 'aria-hidden': 'true' }, String(v.speaker)) : null, h('span', {}, turn)) : null);
     const lines = chat.speech(st);
-    const key = `${stepKey(v)}|${lines.length}`;
+    const said = floorSaid(st, (s) => seatLabel(st, s));
+    const key = `${stepKey(v)}|${lines.length}|${said.join('|')}`;
     if (floorSpeech.dataset.key !== key) {
       floorSpeech.dataset.key = key;
-      patch(floorSpeech, lines.slice(-4).map((m) => h('li', {}, m.text)));
+      patch(floorSpeech, lines.slice(-4).map((m) => h('li', {}, m.text)), said.map((s) => h('li', { class: 'said' }, s)));
       floorSpeech.scrollTop = floorSpeech.scrollHeight;
     }
-    floorSpeech.hidden = !lines.length;
+    floorSpeech.hidden = !lines.length && !said.length;
   }
 
   function show(name, content) {

@@ -1,0 +1,99 @@
+package web_test
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"mafia/engine"
+	"mafia/locale"
+)
+
+// TestBrowserAStatementInASpeechReachesAnotherPage: in her speech a player
+// taps "My card: detective" and "I suspect…" seat 3 (statements.js); the
+// server takes both; another player's page, in Georgian, tells each as a
+// sentence of its catalog, in the log and on the floor, and her own page
+// in the second person; when the floor passes the buttons go.
+func TestBrowserAStatementInASpeechReachesAnotherPage(t *testing.T) {
+	t.Parallel()
+	needBrowser(t)
+	ts := startPeopleServer(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
+	defer cancel()
+	pt := newPeopleTable(ctx, t, ts, "Talk", 5, map[string]string{"first_night": "meeting"}, map[string]int64{
+		"night": 1_000, "speech": 60_000, "defence": 2_000, "tie_speech": 2_000, "last_words": 2_000, "vote": 2_000})
+	for s := 2; s <= 5; s++ {
+		pt.play(s, passer)
+	}
+	sp := newTab(t, "speaker", 360, 780)
+	ls := newTab(t, "listener-ka", 360, 780)
+	ls.do(10*time.Second, chromedp.Navigate("about:blank"))
+	preferLanguage(ls, "ka-GE,ka;q=0.9")
+	pt.open(sp, 1)
+	pt.open(ls, 2)
+	ls.waitJS(10*time.Second, `document.documentElement.lang === 'ka'`)
+	waitPhase(sp, 20*time.Second, "speech", 1, 1)
+	sp.waitJS(10*time.Second, `!!document.querySelector('#say button[data-say=claim][data-role=detective]')`)
+	if n := eval[int](ls, `document.querySelectorAll('#say').length`); n != 0 {
+		t.Errorf("the listener's page offers %d statement parts in another's speech", n)
+	}
+	sp.shot("say-speaker-360")
+
+	tap(sp, `#say button[data-say=claim][data-role=detective]`)
+	sp.waitJS(10*time.Second, `(window.__mafia.state.view.talk || []).length === 1`)
+	tap(sp, `#say button[data-say-kind=suspect]`)
+	sp.waitJS(5*time.Second, `!!document.querySelector('#say button[data-say=suspect][data-target="3"]')`)
+	tap(sp, `#say button[data-say=suspect][data-target="3"]`)
+	sp.waitJS(10*time.Second, `window.__mafia.state.view.talk[0].statements.length === 2`)
+
+	// The store holds both, as said.
+	_, log := ts.game(t, pt.table)
+	var said []engine.Event
+	for _, e := range log {
+		if e.Kind == engine.EvStatement {
+			said = append(said, e)
+		}
+	}
+	if len(said) != 2 || said[0].Verb != engine.Claim || said[0].Role != engine.Detective || said[1].Verb != engine.Suspect || said[1].Target != 3 {
+		t.Fatalf("the store holds the statements %+v", said)
+	}
+
+	ka, en := locale.New(locale.Ka), locale.New(locale.En)
+	who := ka.T("web.who", map[string]any{"Seat": 1, "Name": pt.name(1)})
+	claimKa := ka.T("event.statement_claim", map[string]any{"Actor": who, "Role": ka.Role(engine.Detective)})
+	suspectKa := ka.T("event.statement_suspect", map[string]any{"Actor": who, "Target": ka.T("web.who", map[string]any{"Seat": 3, "Name": pt.name(3)})})
+	for _, s := range []string{claimKa, suspectKa} {
+		ls.waitJS(10*time.Second, fmt.Sprintf(`document.querySelector('#log').textContent.includes(%q)`, s))
+		ls.waitJS(5*time.Second, fmt.Sprintf(`document.querySelector('#speech').textContent.includes(%q)`, s))
+	}
+	noEnglish(ls, locale.Ka)
+	ls.shot("say-listener-ka-360")
+	mine := en.T("event.statement_claim_you", map[string]any{"Role": en.Role(engine.Detective)})
+	sp.waitJS(5*time.Second, fmt.Sprintf(`document.querySelector('#log').textContent.includes(%q)`, mine))
+
+	// The floor passes: the buttons go, the record stays.
+	sp.do(5*time.Second, chromedp.Click(chromedp.CSS(`#t-act button[data-verb=pass]`)))
+	sp.waitJS(10*time.Second, `(window.__mafia.state.view || {}).speaker !== 1`)
+	if n := eval[int](sp, `document.querySelectorAll('#say button').length`); n != 0 {
+		t.Errorf("after her speech the page offers %d statement buttons", n)
+	}
+	ls.waitJS(5*time.Second, fmt.Sprintf(`document.querySelector('#log').textContent.includes(%q)`, claimKa))
+}
+
+// tap scrolls the button sel to the middle of the screen, checks that a
+// finger there would touch it (nothing docked over it), and taps it.
+func tap(tb *tab, sel string) {
+	tb.t.Helper()
+	tb.waitJS(5*time.Second, fmt.Sprintf(`(() => {
+		const b = document.querySelector(%q);
+		if (!b || b.disabled) return false;
+		b.scrollIntoView({ block: 'center' });
+		const r = b.getBoundingClientRect();
+		const at = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+		return !!at && b.contains(at);
+	})()`, sel))
+	tb.do(5*time.Second, chromedp.Click(chromedp.CSS(sel)))
+}
