@@ -11,8 +11,10 @@ import (
 
 // TestThePythonExampleBotPlaysAWholeGame runs docs/examples/pybot (the bot
 // docs/bots.md presents, written from the docs alone) against a real server
-// on loopback: it creates a table of seven, fills it with the server's bots,
-// starts it and plays it to the end, talking in statements on its floor.
+// on loopback: it creates a sandbox table of seven where it is the
+// Detective, fills it with the server's bots, starts it and plays it to the
+// end, checking at night and talking in statements on its floor, none of
+// which the server refuses.
 // Where python3 is not installed the test says so and skips: the example
 // is for bot authors, and the server's own tests do not depend on it.
 func TestThePythonExampleBotPlaysAWholeGame(t *testing.T) {
@@ -24,13 +26,13 @@ func TestThePythonExampleBotPlaysAWholeGame(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	script := filepath.Join("..", "docs", "examples", "pybot", "mafiabot.py")
-	cmd := exec.CommandContext(ctx, py, script, "--server", ts.http.URL, "--create", "--players", "7", "--seed", "1", "--lang", "ka")
+	cmd := exec.CommandContext(ctx, py, script, "--server", ts.http.URL, "--create", "--players", "7", "--seed", "1", "--lang", "ka", "--card", "detective")
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("the Python bot failed: %v\n%s", err, out)
 	}
 	text := string(out)
-	for _, want := range []string{"created table ", "seat 1 at table ", "game over: "} {
+	for _, want := range []string{"created table ", "seat 1 at table ", "I say: suspect ", "game over: ", "I was the detective"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("the Python bot's output lacks %q:\n%s", want, text)
 		}

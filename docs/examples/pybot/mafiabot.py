@@ -200,13 +200,16 @@ class Bot:
 
     def absorb_statement(self, e):
         """A statement is a claim, not a truth: weigh it, never believe it blindly."""
-        by, what = e.get("actor", 0), e.get("statement", {})
+        by, verb, target = e.get("actor", 0), e.get("verb"), e.get("target", 0)
         me = self.view["seat"] if self.view else 0
-        if what.get("type") == "check" and what.get("seat") == me and what.get("result") == "mafia":
+        mine = self.view.get("role") if self.view else ""
+        if verb == "report" and target == me and e.get("result") == "mafia" and mine not in ("don", "mafia"):
             self.suspect(by, 3.0)                   # a lie about me: I know my own card
-        elif what.get("type") == "check" and what.get("result") == "mafia":
-            self.suspect(what.get("seat", 0), 1.0)
-        elif what.get("type") == "suspect" and what.get("seat") == me:
+        elif verb == "report" and e.get("result") == "mafia":
+            self.suspect(target, 1.0)
+        elif verb == "claim" and e.get("role") == "detective" and mine == "detective" and by != me:
+            self.suspect(by, 3.0)                   # a second Detective: I know who the real one is
+        elif verb == "suspect" and target == me:
             self.suspect(by, 0.5)
 
     def most_suspicious(self, seats):
@@ -271,13 +274,33 @@ class Bot:
         self.fresh, self.acted_step = False, v["step"]
         self.waiting = self.command(*move)
 
+    def statement(self, verb, target=0, **extra):
+        """Makes a statement (a command on one's own floor) if the view offers it."""
+        legal = self.view.get("legal", {})
+        if verb == "claim" and not legal.get("claim"):
+            return
+        if verb != "claim" and target not in legal.get(verb, []):
+            return
+        print(f"I say: {verb} {target or ''} {' '.join(str(v) for v in extra.values())}".rstrip())
+        self.command(verb, target, **extra)
+
     def speak(self):
-        """During the bot's own floor: its statements, then a line of chat."""
-        for seat, result in self.checks.items():
-            if seat not in self.reported and result == "mafia":
+        """During the bot's own floor: its statements, then a line of chat.
+
+        The Detective claims his card once he has found a mafioso and reports
+        every mafioso found; everyone says whom they suspect most (chosen at
+        random among equals: on day 1 nobody knows anything yet)."""
+        found = [s for s, r in self.checks.items() if r == "mafia" and s not in self.reported]
+        if self.view.get("role") == "detective" and found:
+            if not self.reported:
+                self.statement("claim", role="detective")
+            for seat in found:
                 self.reported.add(seat)
-                if "statement" in self.view.get("legal", {}):
-                    self.send({"type": "statement", "statement": {"type": "check", "seat": seat, "result": result}})
+                self.statement("report", seat, result="mafia")
+        others = [s["seat"] for s in self.view.get("seats", []) if s.get("alive") and s["seat"] != self.view["seat"]]
+        worst = self.most_suspicious(others)
+        if worst:
+            self.statement("suspect", worst)
         self.send({"type": "chat", "channel": "town", "text": "I have said what I know."})
 
     # The connection.
@@ -332,6 +355,7 @@ def main():
     ap.add_argument("--players", type=int, default=7, help="with --create: the table's size (5 to 11)")
     ap.add_argument("--lang", default="en", help="language of the server's sentences: ka, en or ru")
     ap.add_argument("--seed", type=int, default=None, help="seed of the bot's own choices")
+    ap.add_argument("--card", default="", help="with --create: a sandbox table where this bot is dealt this card (detective, doctor, don, ...)")
     args = ap.parse_args()
 
     base = args.server.rstrip("/")
@@ -340,7 +364,9 @@ def main():
         created = post(base, "/api/tables", {
             "name": args.name + "'s table", "players": args.players, "public": False,
             "timings_ms": {"speech": 3000, "defence": 2000, "tie_speech": 2000,
-                           "last_words": 2000, "night": 2000, "vote": 3000}})
+                           "last_words": 2000, "night": 2000, "vote": 3000},
+            # A sandbox (private, never rated) deals this bot the card asked for.
+            **({"sandbox": {"card": args.card}} if args.card else {})})
         table, token, host = created["table"], created["host_token"], True
         print(f"created table {table}")
     if not table:
