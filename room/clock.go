@@ -210,10 +210,23 @@ func TimingsFromMillis(ms map[string]int64) (Timings, error) {
 // outside 0..MaxBotDelay with CodeBadBotDelay (naming the number as given)
 // before it becomes a Duration.
 func BotDelayFromMillis(ms int64) (time.Duration, error) {
-	if ms < 0 || ms > MaxBotDelay.Milliseconds() {
-		return 0, &engine.Error{Code: CodeBadBotDelay, Value: strconv.FormatInt(ms, 10), N: int(MaxBotDelay.Milliseconds())}
+	return millisUpTo(ms, MaxBotDelay, CodeBadBotDelay)
+}
+
+// millisUpTo converts a length in milliseconds as a client gave it, refusing
+// one outside 0..most with code (outOfRange) before it becomes a Duration,
+// which a number of hours' worth of years would overflow.
+func millisUpTo(ms int64, most time.Duration, code engine.Code) (time.Duration, error) {
+	if ms < 0 || ms > most.Milliseconds() {
+		return 0, outOfRange(code, ms, most)
 	}
 	return time.Duration(ms) * time.Millisecond, nil
+}
+
+// outOfRange refuses a length of ms milliseconds outside 0..most with code,
+// naming the number as given (Value) and the largest (N, in ms).
+func outOfRange(code engine.Code, ms int64, most time.Duration) error {
+	return &engine.Error{Code: code, Value: strconv.FormatInt(ms, 10), N: int(most.Milliseconds())}
 }
 
 // WarnBefore is how long before a deadline the warning goes out.

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"log/slog"
-	"strconv"
 	"time"
 
 	"mafia/bot"
@@ -65,10 +64,10 @@ func (s *Settings) Check() (engine.Ruleset, Timings, error) {
 		return rules, t, &engine.Error{Code: CodeBadRequest, Name: "timings"}
 	}
 	if s.BotDelay < 0 || s.BotDelay > MaxBotDelay {
-		return rules, t, &engine.Error{Code: CodeBadBotDelay, Value: strconv.FormatInt(s.BotDelay.Milliseconds(), 10), N: int(MaxBotDelay.Milliseconds())}
+		return rules, t, outOfRange(CodeBadBotDelay, s.BotDelay.Milliseconds(), MaxBotDelay)
 	}
 	if s.StandIn < 0 || s.StandIn > MaxStandIn {
-		return rules, t, badStandIn(s.StandIn.Milliseconds())
+		return rules, t, outOfRange(CodeBadStandIn, s.StandIn.Milliseconds(), MaxStandIn)
 	}
 	if s.Pace != "" && s.Pace != PaceInstant && s.Pace != PaceHuman {
 		return rules, t, &engine.Error{Code: CodeBadPace, Value: s.Pace}

@@ -27,7 +27,6 @@ package room
 // server's bots: nothing ever stands in there.
 
 import (
-	"strconv"
 	"time"
 
 	"mafia/bot"
@@ -51,14 +50,7 @@ const standInStream = 2 << 32
 // outside 0..MaxStandIn with CodeBadStandIn (naming the number as given)
 // before it becomes a Duration.
 func StandInFromMillis(ms int64) (time.Duration, error) {
-	if ms < 0 || ms > MaxStandIn.Milliseconds() {
-		return 0, badStandIn(ms)
-	}
-	return time.Duration(ms) * time.Millisecond, nil
-}
-
-func badStandIn(ms int64) error {
-	return &engine.Error{Code: CodeBadStandIn, Value: strconv.FormatInt(ms, 10), N: int(MaxStandIn.Milliseconds())}
+	return millisUpTo(ms, MaxStandIn, CodeBadStandIn)
 }
 
 // standInState is the bots standing in for people who dropped: each seat's
