@@ -133,7 +133,7 @@ func (b *Smart) seeOut(e *engine.Event) {
 			}
 		}
 	}
-	seen := b.answer(e.Team)
+	seen := b.rules.DetectiveAnswer(e.Team) // e.Team is known here
 	for s := engine.Seat(1); s <= engine.Seat(b.n); s++ {
 		if r := b.report[s][t]; r != engine.ResultNone && seen != engine.ResultNone && r != seen {
 			b.liar = b.liar.With(s)
@@ -144,26 +144,6 @@ func (b *Smart) seeOut(e *engine.Event) {
 		}
 	}
 	b.retalk()
-}
-
-// answer is what a Detective's check of a seat of team shows under the
-// table's rules (ResultNone: it depends on more than the team).
-func (b *Smart) answer(team engine.Team) engine.Result {
-	switch team {
-	case engine.TeamMafia:
-		return engine.ResultMafia
-	case engine.TeamTown:
-		return engine.ResultNotMafia
-	case engine.TeamManiac:
-		switch b.rules.ManiacCheck {
-		case engine.ManiacShowsMafia:
-			return engine.ResultMafia
-		case engine.ManiacShowsManiac:
-			return engine.ResultManiac
-		}
-		return engine.ResultNotMafia
-	}
-	return engine.ResultNone
 }
 
 // believed returns the Detective claim the record supports best, or 0:

@@ -241,18 +241,7 @@ func (g *Game) checkResult(by, target Seat) Result {
 		}
 		return ResultNotDetective
 	}
-	switch {
-	case r.IsMafia():
-		return ResultMafia
-	case r == Maniac:
-		switch g.rules.ManiacCheck {
-		case ManiacShowsMafia:
-			return ResultMafia
-		case ManiacShowsManiac:
-			return ResultManiac
-		}
-	}
-	return ResultNotMafia
+	return g.rules.DetectiveAnswer(r.Team())
 }
 
 // exec carries out a command that check accepted.

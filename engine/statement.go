@@ -115,6 +115,24 @@ func (e *Event) Statement() Statement {
 	return Statement{Round: e.Round, Phase: e.Phase, By: e.Actor, Verb: e.Verb, Target: e.Target, Role: e.Role, Result: e.Result}
 }
 
+// DetectiveAnswer is what the Detective's check of a player of team t
+// shows under these rules: mafia for the mafia; for the maniac as
+// maniac_check says; not mafia for the town (and for no team).
+func (rs Ruleset) DetectiveAnswer(t Team) Result {
+	switch t {
+	case TeamMafia:
+		return ResultMafia
+	case TeamManiac:
+		switch rs.ManiacCheck {
+		case ManiacShowsMafia:
+			return ResultMafia
+		case ManiacShowsManiac:
+			return ResultManiac
+		}
+	}
+	return ResultNotMafia
+}
+
 // Reportable reports whether r is an answer a player may report of a check
 // under these rules: the Detective's answers (mafia, not mafia, and the
 // maniac under maniac_check=maniac). The Don's answers are his alone: no
