@@ -14,7 +14,8 @@ import (
 // import nothing that reads a clock, does I/O or starts goroutines, and it
 // starts none.
 func TestPackageIsPure(t *testing.T) {
-	allowed := map[string]bool{"errors": true, "fmt": true, "math": true, "sort": true, "strings": true}
+	// mafia/engine is pure too (its own test says so): FromLog reads its log.
+	allowed := map[string]bool{"errors": true, "fmt": true, "math": true, "sort": true, "strings": true, "mafia/engine": true}
 	files, _ := filepath.Glob("*.go")
 	fset := token.NewFileSet()
 	for _, name := range files {
