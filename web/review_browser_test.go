@@ -1,8 +1,12 @@
 package web_test
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
+	"io"
+	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -10,6 +14,7 @@ import (
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
 
+	"mafia/assist/record"
 	"mafia/engine"
 	"mafia/locale"
 	"mafia/wire"
@@ -160,6 +165,12 @@ func TestBrowserReviewOfABotGame(t *testing.T) {
 	p.waitJS(10*time.Second, `(() => { const i = document.querySelector('#rv-qr'); return i && i.complete && i.naturalWidth > 0; })()`)
 	p.shot("82-review-qr-360")
 
+	// The game-over screen of the table links to the review.
+	p.do(15*time.Second, chromedp.Navigate(ts.URL+"/t/"+rt.id), chromedp.WaitVisible(chromedp.CSS("#winner")),
+		chromedp.WaitVisible(chromedp.CSS("#open-review")))
+	p.waitJS(5*time.Second, `(() => { const a = document.querySelector('#open-review'); if (a) a.click(); return !!a; })()`)
+	p.waitJS(15*time.Second, `location.pathname.endsWith('/review') && !!document.querySelector('#rv-cards')`)
+
 	// Another phone, no seat: the private review is refused, in its words.
 	o := newTab(t, "outsider", 360, 740)
 	o.expect("403")
@@ -171,4 +182,92 @@ func TestBrowserReviewOfABotGame(t *testing.T) {
 		t.Errorf("the outsider sees %d parts of the game", n)
 	}
 	o.shot("83-review-private-360")
+}
+
+// TestBrowserReviewOfAnInPersonGame: a game the host's assistant recorded
+// (seven people at the club, dealt by hand; the host removes both
+// mafiosi by fouls and the town wins) has the same review at
+// /t/{id}/review, from its protocol: refused while the game goes on to a
+// phone that is not the host's, and once it has ended, every seat's name,
+// card and fouls, every event of the stored log and the result, marked as
+// a game played at the club.
+func TestBrowserReviewOfAnInPersonGame(t *testing.T) {
+	t.Parallel()
+	needBrowser(t)
+	ts := startServer(t)
+	names := []string{"ნინო", "Giorgi", "Тамара", "Dato", "Eka", "Levan", "Mariam"}
+	roles := []string{"citizen", "don", "citizen", "mafia", "detective", "doctor", "citizen"}
+	var c struct {
+		ID        string `json:"id"`
+		HostToken string `json:"host_token"`
+	}
+	if code := postJSON(t, ts.URL+"/host/api/games", "", map[string]any{"names": names, "deal": record.DealManual, "roles": roles}, &c); code != http.StatusCreated {
+		t.Fatalf("create an in-person game: %d", code)
+	}
+	p := newTab(t, "club", 360, 740)
+	p.expect("403") // the protocol, asked before the end by one who is not the host
+	p.expect("404") // the online record of an id that is no online table's
+	p.do(15*time.Second, chromedp.Navigate(ts.URL+"/t/"+c.ID+"/review"), chromedp.WaitVisible(chromedp.CSS("#rv-error")))
+	if n := eval[int](p, `document.querySelectorAll('[data-role], #rv-cards').length`); n != 0 {
+		t.Fatalf("before the end the review shows %d parts of the game", n)
+	}
+	var cmds []record.Command
+	for _, s := range []engine.Seat{2, 2, 2, 2, 4, 4, 4, 4} {
+		cmd := record.FromEngine(engine.Command{Verb: engine.Foul, Target: s})
+		cmd.Seq, cmd.ID = len(cmds), fmt.Sprintf("id-%d", len(cmds))
+		cmds = append(cmds, cmd)
+	}
+	var synced struct {
+		Ended  bool   `json:"ended"`
+		Winner string `json:"winner"`
+	}
+	if code := postJSON(t, ts.URL+"/host/api/games/"+c.ID+"/sync", c.HostToken, map[string]any{"commands": cmds}, &synced); code != 200 || !synced.Ended {
+		t.Fatalf("sync: %d %+v", code, synced)
+	}
+	log, err := ts.db.Events(context.Background(), c.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.do(15*time.Second, chromedp.Navigate(ts.URL+"/t/"+c.ID+"/review"), chromedp.WaitVisible(chromedp.CSS("#rv-cards")))
+	p.do(5*time.Second, chromedp.Click(chromedp.CSS(`button[data-lang="ru"]`)))
+	p.waitJS(5*time.Second, `document.documentElement.lang === 'ru' && !!document.querySelector('#rv-in-person')`)
+	got := eval[reviewShown](p, readReview)
+	if got.Winner != "town" || got.Events != len(log) || got.Kinds["fouled"] != 8 {
+		t.Errorf("the in-person review: winner %q, %d events of %d, %d fouls: %+v", got.Winner, got.Events, len(log), got.Kinds["fouled"], got)
+	}
+	for s, r := range roles {
+		if got.Cards[fmt.Sprint(s+1)] != r {
+			t.Errorf("seat %d shows %q, dealt %s", s+1, got.Cards[fmt.Sprint(s+1)], r)
+		}
+	}
+	if text := eval[string](p, `document.querySelector('#rv-cards').innerText`); !strings.Contains(text, names[0]) || !strings.Contains(text, names[2]) ||
+		!strings.Contains(text, locale.New(locale.Ru).Plural("web.review.fouls", 4, map[string]any{"Count": 4})) {
+		t.Errorf("the cards do not name the people or their fouls:\n%s", text)
+	}
+	noEnglish(p, locale.Ru)
+	p.shot("84-review-in-person-ru-360")
+}
+
+// postJSON posts a JSON body (with the bearer token, if any) and decodes
+// the answer into out.
+func postJSON(t *testing.T, url, token string, body, out any) int {
+	t.Helper()
+	b, _ := json.Marshal(body)
+	req, _ := http.NewRequest("POST", url, bytes.NewReader(b))
+	req.Header.Set("Content-Type", "application/json")
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	data, _ := io.ReadAll(res.Body)
+	if out != nil {
+		if err := json.Unmarshal(data, out); err != nil {
+			t.Fatalf("POST %s: %s: %v\n%s", url, res.Status, err, data)
+		}
+	}
+	return res.StatusCode
 }
