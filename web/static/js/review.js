@@ -25,17 +25,29 @@ export function reviewScreen(id, { navigate, announce }) {
   let gone = false;
 
   async function load() {
+    let online = false;
     try {
       rv.game = await fetchGame(id);
       rv.state = rv.game ? 'ready' : 'waiting';
     } catch (e) {
-      if (e instanceof ApiError && e.code === 'not_over') rv.state = 'waiting';
+      if (e instanceof ApiError && e.code === 'not_over') { rv.state = 'waiting'; online = true; }
       else { rv.state = 'error'; rv.error = e; }
     }
     if (gone) return;
     draw();
     if (rv.state === 'ready') announce(t('web.review.ready'));
-    if (rv.state === 'waiting') timer = setTimeout(load, WAIT);
+    // While an online game goes on, its lobby says when it is over (the
+    // record is asked again then); an in-person game's protocol is asked
+    // again (only its host gets it before the end).
+    if (rv.state === 'waiting') timer = setTimeout(online ? waitEnd : load, WAIT);
+  }
+
+  async function waitEnd() {
+    let ended = false;
+    try { ended = (await api.table(id)).status === 'ended'; } catch { /* asked again */ }
+    if (gone) return;
+    if (ended) load();
+    else timer = setTimeout(waitEnd, WAIT);
   }
 
   function draw() {
