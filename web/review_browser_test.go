@@ -160,6 +160,12 @@ func TestBrowserReviewOfABotGame(t *testing.T) {
 		}
 		p.shot("81-review-" + string(lang) + "-360")
 	}
+	// The copy button copies the link (or selects it), and says so.
+	p.waitJS(5*time.Second, `(() => { document.querySelector('#rv-copy').click(); return true; })()`)
+	p.waitJS(5*time.Second, `document.querySelector('#rv-copy').textContent === `+strconvQuote(locale.New(locale.Ru).T("web.pre.copied", nil)))
+	if want["statement"] == 0 {
+		t.Log("the smart bots made no statement in this game: the review showed none")
+	}
 	// The QR code of the link opens, and is an image.
 	p.do(5*time.Second, chromedp.Click(chromedp.CSS("#rv-share summary")))
 	p.waitJS(10*time.Second, `(() => { const i = document.querySelector('#rv-qr'); return i && i.complete && i.naturalWidth > 0; })()`)
