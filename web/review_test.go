@@ -44,7 +44,8 @@ type reviewTable struct {
 // mafioso, a Detective and a Doctor.
 const reviewPlayers = 7
 
-// The game is held at the host's first speech: day 1's speeches come
+// newReviewTable makes the review's game, held at the host's first
+// speech: day 1's speeches come
 // before any vote, so a host alive in the morning holds the floor before
 // the game can end. A deal whose night 1 kills the host is played away and
 // another table made (a few tries).
