@@ -45,10 +45,9 @@ type reviewTable struct {
 const reviewPlayers = 7
 
 // newReviewTable makes the review's game, held at the host's first
-// speech: day 1's speeches come
-// before any vote, so a host alive in the morning holds the floor before
-// the game can end. A deal whose night 1 kills the host is played away and
-// another table made (a few tries).
+// speech: day 1's speeches come before any vote, so a host alive in the
+// morning holds the floor before the game can end. A deal whose night 1
+// kills the host is played away and another table made (a few tries).
 func newReviewTable(ctx context.Context, t *testing.T, ts *testServer, name string, public bool) *reviewTable {
 	t.Helper()
 	for try := 1; ; try++ {
