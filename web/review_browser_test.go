@@ -252,6 +252,9 @@ func TestBrowserReviewOfAnInPersonGame(t *testing.T) {
 	}
 	noEnglish(p, locale.Ru)
 	p.shot("84-review-in-person-ru-360")
+	// Its link's QR code too (an in-person game's id is a table's kind).
+	p.do(5*time.Second, chromedp.Click(chromedp.CSS("#rv-share summary")))
+	p.waitJS(10*time.Second, `(() => { const i = document.querySelector('#rv-qr'); return i && i.complete && i.naturalWidth > 0; })()`)
 }
 
 // postJSON posts a JSON body (with the bearer token, if any) and decodes

@@ -187,7 +187,7 @@ function share(rv, copy) {
       h('input', { id: 'rv-url', type: 'text', readonly: true, value: url, key: 'rv-url', on: { focus: (ev) => ev.target.select() } }),
       h('button', { type: 'button', id: 'rv-copy', key: 'rv-copy', on: { click: () => copy(url) } }, rv.copied ? t('web.pre.copied') : t('web.pre.copy'))),
     h('p', { class: 'status', id: 'rv-who' }, t(rv.game.public ? 'web.review.public' : 'web.review.private')),
-    rv.game.inPerson ? null : h('details', { class: 'qr', open: rv.qrOpen, on: { toggle: (ev) => { rv.qrOpen = ev.target.open; } } },
+    h('details', { class: 'qr', open: rv.qrOpen, on: { toggle: (ev) => { rv.qrOpen = ev.target.open; } } },
       h('summary', { key: 'rv-qr' }, t('web.review.qr')),
       h('img', { id: 'rv-qr', src: `/t/${rv.game.id}/review?qr=${encodeURIComponent(location.origin)}`, alt: t('web.review.qr_alt'), width: 220, height: 220 })));
 }
