@@ -252,7 +252,7 @@ func TestBrowserReviewOfAnInPersonGame(t *testing.T) {
 	}
 	noEnglish(p, locale.Ru)
 	p.shot("84-review-in-person-ru-360")
-	// Its link's QR code too (an in-person game's id is a table's kind).
+	// Its link's QR code too (an in-person game's id is a table's id too).
 	p.do(5*time.Second, chromedp.Click(chromedp.CSS("#rv-share summary")))
 	p.waitJS(10*time.Second, `(() => { const i = document.querySelector('#rv-qr'); return i && i.complete && i.naturalWidth > 0; })()`)
 }
