@@ -414,7 +414,11 @@ func (s *Server) tableLog(w http.ResponseWriter, r *http.Request) {
 
 // recordResponse answers GET /api/tables/{id}/record.
 type recordResponse struct {
-	Table   string       `json:"table"`
+	Table string `json:"table"`
+	// Name is the table's name; Public says anyone may read the record
+	// (a listed table's), not its players only.
+	Name    string       `json:"name"`
+	Public  bool         `json:"public,omitempty"`
 	Players int          `json:"players"`
 	Seats   []recordSeat `json:"seats"`
 	Events  []wire.Event `json:"events"`
@@ -446,8 +450,10 @@ type recordSeat struct {
 }
 
 // tableRecord answers GET /api/tables/{id}/record: a finished game's whole
-// record, for the holder of one of its seats' tokens or its host's (bearer
-// or cookie); bad_token to anyone else, not_over while the game goes on.
+// record (the game's review reads it), for the holder of one of its seats'
+// tokens or its host's (bearer or cookie), and at a public table for
+// anyone; bad_token to anyone else at a private table, not_over while the
+// game goes on.
 func (s *Server) tableRecord(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
 	rm, err := s.room(r.Context(), id)
@@ -455,13 +461,16 @@ func (s *Server) tableRecord(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
+	lobby := rm.Lobby()
 	log, players, chat, err := rm.Record(r.Context(), tokenOf(r, id))
+	if err != nil && lobby.Public && hasCode(err, room.CodeBadToken) {
+		log, players, chat, err = s.publicRecord(r.Context(), rm)
+	}
 	if err != nil {
 		s.fail(w, r, err)
 		return
 	}
-	lobby := rm.Lobby()
-	out := recordResponse{Table: rm.ID(), Players: players, Events: make([]wire.Event, len(log)),
+	out := recordResponse{Table: rm.ID(), Name: lobby.Name, Public: lobby.Public, Players: players, Events: make([]wire.Event, len(log)),
 		Chat: make([]recordChat, len(chat)), Sandbox: lobby.Sandbox}
 	for i, l := range chat {
 		out.Chat[i] = recordChat{Channel: l.Channel, From: l.Seat, Name: l.Name, Text: l.Text, Now: l.At.UnixMilli(),

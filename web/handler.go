@@ -35,9 +35,10 @@ type Config struct {
 
 // Mount adds the browser client's routes to mux, beside the server's API
 // and the host's assistant (internal/site composes the three): the page at
-// / and at every invite link /t/{id} (the page opens the table itself), its
-// files under /static/<version>/ and /favicon.ico, and the message
-// catalogs at /api/i18n/{lang} (catalog.go).
+// / and at every invite link /t/{id} (the page opens the table itself)
+// and its game's review /t/{id}/review, its files under /static/<version>/
+// and /favicon.ico, and the message catalogs at /api/i18n/{lang}
+// (catalog.go).
 func Mount(mux *http.ServeMux, cfg Config) {
 	b, err := json.Marshal(bootData(cfg))
 	if err != nil {
@@ -46,6 +47,7 @@ func Mount(mux *http.ServeMux, cfg Config) {
 	index := func(w http.ResponseWriter, r *http.Request) { serveIndex(w, r, template.JS(b)) }
 	mux.HandleFunc("GET /{$}", index)
 	mux.HandleFunc("GET /t/{id}", index)
+	mux.HandleFunc("GET /t/{id}/review", index) // the game's review (review.js)
 	mux.Handle("GET /static/{ver}/{path...}", files)
 	mux.HandleFunc("GET /favicon.ico", func(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, "/static/"+Version()+"/icon.svg", http.StatusMovedPermanently)
@@ -108,7 +110,8 @@ func serveIndex(w http.ResponseWriter, r *http.Request, boot template.JS) {
 }
 
 // serveQR answers /t/{id}?qr=ORIGIN with the QR code (SVG) of the
-// table's invite link, ORIGIN/t/{id}: the page shows it for a friend's
+// table's invite link, ORIGIN/t/{id}, and /t/{id}/review?qr=ORIGIN with the
+// game's review's, ORIGIN/t/{id}/review: the page shows it for a friend's
 // phone to read. ORIGIN is the page's own (location.origin), http or
 // https with no path; the invite holds no secret (the id is the
 // invitation), and the code is small and bounded.
@@ -121,7 +124,11 @@ func serveQR(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "bad qr request", http.StatusBadRequest)
 		return
 	}
-	svg, err := qrsvg.Draw(strings.TrimSuffix(origin, "/") + "/t/" + id)
+	link := strings.TrimSuffix(origin, "/") + "/t/" + id
+	if strings.HasSuffix(r.URL.Path, "/review") {
+		link += "/review" // the game's review, to share
+	}
+	svg, err := qrsvg.Draw(link)
 	if err != nil {
 		http.Error(w, "bad qr request", http.StatusBadRequest)
 		return

@@ -41,4 +41,8 @@ export const api = {
   leave: (id) => call('POST', `/api/tables/${encodeURIComponent(id)}/leave`),
   // The whole record of a game that is over (every night action and check).
   log: (id) => call('GET', `/api/tables/${encodeURIComponent(id)}/log`),
+  // The game's review: an online game's record (its players', or anyone's
+  // at a public table), or an in-person game's protocol (the assistant's).
+  record: (id) => call('GET', `/api/tables/${encodeURIComponent(id)}/record`),
+  protocol: (id) => call('GET', `/host/api/games/${encodeURIComponent(id)}/protocol.json`),
 };

@@ -53,6 +53,11 @@ export function renderOver(st, ctx) {
       type: 'button', class: st.again ? 'secondary' : 'primary', id: 'play-again', key: 'play-again', disabled: st.busy,
       on: { click: ctx.playAgain },
     }, t('web.over.again')) : null,
+    // The game's review: the whole record, with its link to share.
+    h('a', {
+      class: 'button secondary', id: 'open-review', href: `/t/${st.id}/review`, key: 'review',
+      on: { click: (ev) => { ev.preventDefault(); ctx.navigate(`/t/${st.id}/review`); } },
+    }, t('web.review.open')),
     h('a', {
       class: 'button secondary', href: '/', key: 'back', on: { click: (ev) => { ev.preventDefault(); ctx.navigate('/'); } },
     }, t('web.over.back'))));

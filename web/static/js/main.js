@@ -5,6 +5,7 @@ import { h, patch } from './dom.js';
 import { t, load, choose, remember, current, LANGS } from './i18n.js';
 import { lobbyScreen } from './lobby.js';
 import { tableScreen } from './table.js';
+import { reviewScreen } from './review.js';
 import { isMuted, setMuted, vibrates, setVibrate } from './sound.js';
 import { howtoDialog } from './howto.js';
 import { boot } from './boot.js';
@@ -31,7 +32,10 @@ function navigate(path) {
 function route() {
   if (screen) screen.destroy();
   const m = location.pathname.match(/^\/t\/([0-9a-zA-Z]+)\/?$/);
-  screen = m ? tableScreen(m[1], { navigate, announce }) : lobbyScreen({ boot, navigate, announce });
+  // The game's review (review.js), at /t/{id}/review.
+  const rv = location.pathname.match(/^\/t\/([0-9a-zA-Z]+)\/review\/?$/);
+  if (rv) screen = reviewScreen(rv[1], { navigate, announce });
+  else screen = m ? tableScreen(m[1], { navigate, announce }) : lobbyScreen({ boot, navigate, announce });
   main.replaceChildren(screen.el);
   window.scrollTo(0, 0);
 }

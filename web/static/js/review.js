@@ -1,0 +1,229 @@
+// review.js: the review of a finished game, at /t/{id}/review: every
+// seat's name and card and fate, then the game night by night and day by
+// day (every night action and check answer, nomination, vote and who voted
+// for whom, statement, foul and elimination, and the chat where it was
+// said), to the result; with the page's link to share and its QR code.
+// It reads the game's record (server: GET /api/tables/{id}/record, for the
+// table's players and, at a public table, anyone), or an in-person game's
+// protocol (the host's assistant: GET /host/api/games/{id}/protocol.json).
+// Before the end it shows nothing of the game, and opens when it ends.
+
+import { h, patch, lines } from './dom.js';
+import { t, tn } from './i18n.js';
+import { api, ApiError } from './api.js';
+import { narrate, roleName, winnerText } from './narrate.js';
+import { teamOf } from './names.js';
+
+// WAIT is how often (ms) a review of a game not over yet asks again.
+const WAIT = 3000;
+
+/** reviewScreen opens the review of game id. */
+export function reviewScreen(id, { navigate, announce }) {
+  const el = h('div', { class: 'screen review', id: 'review' });
+  const rv = { id, state: 'loading', game: null, error: null, copied: false, qrOpen: false };
+  let timer = 0;
+  let gone = false;
+
+  async function load() {
+    let online = false;
+    try {
+      rv.game = await fetchGame(id);
+      rv.state = rv.game ? 'ready' : 'waiting';
+    } catch (e) {
+      if (e instanceof ApiError && e.code === 'not_over') { rv.state = 'waiting'; online = true; }
+      else { rv.state = 'error'; rv.error = e; }
+    }
+    if (gone) return;
+    draw();
+    if (rv.state === 'ready') announce(t('web.review.ready'));
+    // While an online game goes on, its lobby says when it is over (the
+    // record is asked again then); an in-person game's protocol is asked
+    // again (only its host gets it before the end).
+    if (rv.state === 'waiting') timer = setTimeout(online ? waitEnd : load, WAIT);
+  }
+
+  async function waitEnd() {
+    let ended = false;
+    try { ended = (await api.table(id)).status === 'ended'; } catch { /* asked again */ }
+    if (gone) return;
+    if (ended) load();
+    else timer = setTimeout(waitEnd, WAIT);
+  }
+
+  function draw() {
+    const nav = (path) => (ev) => { ev.preventDefault(); navigate(path); };
+    const parts = [];
+    if (rv.state === 'loading') parts.push(h('p', { class: 'status', id: 'rv-loading' }, t('web.loading')));
+    if (rv.state === 'waiting') {
+      parts.push(h('h2', { id: 'rv-h' }, t('web.review.heading')));
+      parts.push(h('p', { class: 'status', id: 'rv-wait' }, t('web.review.not_over')));
+      parts.push(h('a', { class: 'button primary', href: `/t/${id}`, key: 'watch', on: { click: nav(`/t/${id}`) } }, t('web.review.watch')));
+    }
+    if (rv.state === 'error') {
+      parts.push(h('h2', { id: 'rv-h' }, t('web.review.heading')));
+      parts.push(h('p', { class: 'alert', id: 'rv-error', role: 'alert', 'data-code': rv.error.code || '' }, rv.error.message || t('error.generic')));
+      if (rv.error.code === 'bad_token') parts.push(h('p', { class: 'status' }, t('web.review.private')));
+    }
+    if (rv.state === 'ready') parts.push(...renderGame(rv, copy));
+    parts.push(h('div', { class: 'row wrap again' },
+      h('a', { class: 'button secondary', href: '/', key: 'back', on: { click: nav('/') } }, t('web.over.back'))));
+    patch(el, ...parts);
+  }
+
+  async function copy(url) {
+    try {
+      await navigator.clipboard.writeText(url);
+    } catch {
+      const input = el.querySelector('#rv-url');
+      if (input) { input.focus(); input.select(); document.execCommand && document.execCommand('copy'); }
+    }
+    rv.copied = true;
+    draw();
+    setTimeout(() => { rv.copied = false; if (!gone) draw(); }, 2000);
+  }
+
+  draw();
+  load();
+  window.__mafiaReview = rv;
+  return {
+    el,
+    render: draw,
+    destroy: () => { gone = true; clearTimeout(timer); if (window.__mafiaReview === rv) delete window.__mafiaReview; },
+  };
+}
+
+/** fetchGame reads the game: the online table's record, else the in-person
+ * game's protocol; null while an in-person game goes on. */
+async function fetchGame(id) {
+  try {
+    return fromRecord(await api.record(id));
+  } catch (e) {
+    if (!(e instanceof ApiError) || e.code !== 'not_found') throw e;
+  }
+  const p = await api.protocol(id);
+  return p.ended ? fromProtocol(p) : null;
+}
+
+// A game, whichever its source: id, name, public, inPerson, players, the
+// seats' names (and bot), events and chat.
+function fromRecord(r) {
+  return {
+    id: r.table, name: r.name || '', public: !!r.public, inPerson: false, sandbox: !!r.sandbox, players: r.players,
+    seats: (r.seats || []).map((s) => ({ seat: s.seat, name: s.name, bot: !!s.bot })),
+    events: r.events || [], chat: r.chat || [],
+  };
+}
+
+function fromProtocol(p) {
+  return {
+    id: p.id, name: p.name || '', public: true, inPerson: true, sandbox: false, players: p.players,
+    seats: (p.seats || []).map((s) => ({ seat: s.seat, name: s.name, bot: false })),
+    events: p.events || [], chat: [],
+  };
+}
+
+/** facts reads what the review shows of the seats from the events: each
+ * seat's card, how it left the game, and its fouls. */
+function facts(g) {
+  const roles = [];
+  const out = new Map();
+  const fouls = new Map();
+  let end = null;
+  for (const e of g.events) {
+    if (e.kind === 'game_started') roles.push(...(e.roles || []));
+    if (e.kind === 'player_out') out.set(e.target, e);
+    if (e.kind === 'fouled') fouls.set(e.target, e.fouls || 0);
+    if (e.kind === 'game_ended') end = e;
+  }
+  if (end && end.roles) end.roles.forEach((r, i) => { if (r) roles[i] = r; });
+  return { roles, out, fouls, end };
+}
+
+function renderGame(rv, copy) {
+  const g = rv.game;
+  const f = facts(g);
+  const nameOf = (s) => {
+    const seat = g.seats.find((x) => x.seat === s);
+    if (!seat) return t('web.seat', { Seat: s });
+    return seat.bot ? t('web.bot_name', { Seat: s }) : seat.name;
+  };
+  const label = (s) => (f.roles[s - 1]
+    ? t('web.who_role', { Seat: s, Name: nameOf(s), Role: roleName(f.roles[s - 1]) })
+    : t('web.who', { Seat: s, Name: nameOf(s) }));
+  const out = [];
+  out.push(h('h2', { id: 'rv-h' }, g.name ? t('web.review.heading_named', { Name: g.name }) : t('web.review.heading')));
+  if (g.inPerson) out.push(h('p', { class: 'status', id: 'rv-in-person' }, t('web.review.in_person')));
+  const winner = f.end ? f.end.winner : '';
+  out.push(h('p', { class: `winner w-${winner}`, id: 'rv-winner', 'data-winner': winner }, winnerText(winner)));
+  out.push(share(rv, copy));
+
+  out.push(h('h3', {}, t('web.over.cards')));
+  out.push(h('ol', { class: 'cards', id: 'rv-cards' }, g.seats.map(({ seat: s }) => {
+    const r = f.roles[s - 1] || '';
+    const gone = f.out.get(s);
+    const n = f.fouls.get(s) || 0;
+    return h('li', { class: `card-row team-${teamOf(r)}${gone ? ' dead' : ''}`, 'data-seat': s, 'data-role': r },
+      h('span', { class: 'num' }, String(s)),
+      h('span', { class: 'name' }, nameOf(s)),
+      h('span', { class: `badge role r-${r}` }, roleName(r)),
+      h('span', { class: 'fate' },
+        gone ? t('web.review.out', { Round: gone.round || 0, Cause: t(`cause.${gone.cause || 'none'}`) }) : t('web.survived'),
+        n ? ` · ${tn('web.review.fouls', n, { Count: n })}` : ''));
+  })));
+
+  out.push(h('h3', {}, t('web.review.days')));
+  // The deal and the end list the cards themselves: the seats by name.
+  const plain = (s) => t('web.who', { Seat: s, Name: nameOf(s) });
+  out.push(h('ol', { class: 'timeline review-days', id: 'rv-days' }, days(g, label, plain, nameOf)));
+  return out;
+}
+
+// share is the review's link: to copy, and as a QR code.
+function share(rv, copy) {
+  const url = `${location.origin}/t/${rv.game.id}/review`;
+  return h('div', { class: 'invite rv-share', id: 'rv-share' },
+    h('label', { for: 'rv-url' }, t('web.review.share')),
+    h('div', { class: 'row' },
+      h('input', { id: 'rv-url', type: 'text', readonly: true, value: url, key: 'rv-url', on: { focus: (ev) => ev.target.select() } }),
+      h('button', { type: 'button', id: 'rv-copy', key: 'rv-copy', on: { click: () => copy(url) } }, rv.copied ? t('web.pre.copied') : t('web.pre.copy'))),
+    h('p', { class: 'status', id: 'rv-who' }, t(rv.game.public ? 'web.review.public' : 'web.review.private')),
+    h('details', { class: 'qr', open: rv.qrOpen, on: { toggle: (ev) => { rv.qrOpen = ev.target.open; } } },
+      h('summary', { key: 'rv-qr' }, t('web.review.qr')),
+      h('img', { id: 'rv-qr', src: `/t/${rv.game.id}/review?qr=${encodeURIComponent(location.origin)}`, alt: t('web.review.qr_alt'), width: 220, height: 220 })));
+}
+
+// days tells the game in groups: before the game (the lobby's chat), the
+// deal, then each night and day, every event and every chat line where it
+// was said (a line comes after events[at-1]).
+function days(g, label, plain, nameOf) {
+  const groups = [];
+  let items = null;
+  const open = (cls, title, round) => {
+    items = h('ol', { class: 'tl-items' });
+    groups.push(h('li', { class: `tl-group rv-group ${cls}`, 'data-group': cls, 'data-round': round },
+      h('h4', { class: 'rv-title' }, title), items));
+  };
+  const chat = [...g.chat].sort((a, b) => a.at - b.at);
+  let c = 0;
+  const say = (upTo) => {
+    for (; c < chat.length && chat[c].at <= upTo; c++) {
+      const l = chat[c];
+      if (!items) open('before', t('web.review.before'), 0);
+      items.append(h('li', { class: `chat ch-${l.channel}`, 'data-channel': l.channel, 'data-from': l.from },
+        h('span', { class: `badge ch ch-${l.channel}` }, t(`web.chat.${l.channel}`)), ' ',
+        h('strong', { class: 'who' }, l.from ? t('web.who', { Seat: l.from, Name: l.name || nameOf(l.from) }) : l.name), ': ',
+        h('span', { class: 'text' }, l.text)));
+    }
+  };
+  g.events.forEach((e, i) => {
+    say(i);
+    if (e.kind === 'game_started') open('deal', t('web.timeline.start'), 0);
+    else if (e.kind === 'night_began') open('night', t('web.timeline.night', { Round: e.round }), e.round);
+    else if (e.kind === 'day_began') open('day', t('web.timeline.day', { Round: e.round }), e.round);
+    else if (!items) open('deal', t('web.timeline.start'), 0);
+    const cards = e.kind === 'game_started' || e.kind === 'game_ended';
+    items.append(h('li', { class: `ev k-${e.kind}`, 'data-kind': e.kind }, lines(narrate(e, 0, cards ? plain : label))));
+  });
+  say(Infinity);
+  return groups;
+}
