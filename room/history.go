@@ -87,7 +87,7 @@ func (r *Room) chatWindow(end int) ([]store.ChatLine, int, error) {
 	var lines []store.ChatLine
 	kept := r.chatKeptFrom()
 	if from < kept && r.chats != nil {
-		stored, err := r.chats.Chat(r.life, r.id, r.chatSeq-from)
+		stored, err := r.storedChat(from, min(end, kept))
 		if err != nil {
 			return nil, 0, err
 		}
@@ -124,6 +124,16 @@ func (r *Room) chatWindow(end int) ([]store.ChatLine, int, error) {
 		page[i], page[j] = page[j], page[i]
 	}
 	return page, start, nil
+}
+
+// storedChat reads the lines numbered from..to-1 from the store: that
+// window alone when the store reads windows (store.ChatPages), else every
+// line from `from` on.
+func (r *Room) storedChat(from, to int) ([]store.ChatLine, error) {
+	if p, ok := r.chats.(store.ChatPages); ok {
+		return p.ChatRange(r.life, r.id, from, to)
+	}
+	return r.chats.Chat(r.life, r.id, r.chatSeq-from)
 }
 
 // chatKeptFrom is the number of the oldest line the room keeps in memory
