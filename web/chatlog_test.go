@@ -95,10 +95,11 @@ func TestBrowserTheChatSoFarComesToANewTabAndALateSpectator(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	for until := time.Now().Add(40 * time.Second); !pt.seats[dead-1].heard("town", speaker, townLine) ||
+	for until := time.Now().Add(60 * time.Second); !pt.seats[dead-1].heard("town", speaker, townLine) ||
 		!pt.seats[dead-1].heard("dead", dead, deadTalk(deadLines-1)); time.Sleep(100 * time.Millisecond) {
 		if time.Now().After(until) {
-			t.Fatal("the speaker's line or the dead's did not come")
+			t.Fatalf("the speaker's line (%v) or the dead's (%v) did not come", pt.seats[dead-1].heard("town", speaker, townLine),
+				pt.seats[dead-1].heard("dead", dead, deadTalk(deadLines-1)))
 		}
 	}
 
@@ -186,4 +187,11 @@ func TestBrowserTheChatSoFarComesToANewTabAndALateSpectator(t *testing.T) {
 		!late.eventually(10*time.Second, storedHas(secret)+" && "+storedHas(deadTalk(0))) {
 		t.Errorf("after the end a spectator does not get every chat: %s", eval[string](late, stored))
 	}
+	// and reads them: the mafia's and the dead's have their tabs.
+	for ch, line := range map[string]string{"mafia": secret, "dead": deadTalk(0)} {
+		if !late.eventually(5*time.Second, fmt.Sprintf(`(() => { const b = document.querySelector('button[data-key="tab-%s"]'); if (b) b.click(); return !!b && document.querySelector('#chat-msgs').textContent.includes(%q); })()`, ch, line)) {
+			t.Errorf("after the end a spectator cannot read the %s's chat: %s", ch, eval[string](late, `document.querySelector('#t-chat').innerText`))
+		}
+	}
+	late.shot("chat-after-the-end-360")
 }

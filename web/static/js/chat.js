@@ -26,6 +26,9 @@ const KEEP = 200; // lines kept in sessionStorage
 
 // stepOf is the step key (state.js stepKey) of a line of a history page:
 // a line said on the floor is its speaker's, whose key names them.
+// over reports whether the game of st is over.
+function over(st) { return !!(st.view && st.view.phase === 'ended'); }
+
 function stepOf(l) {
   return SPEECHES.has(l.phase) ? `${l.round}|${l.phase}|${l.from}` : '';
 }
@@ -148,6 +151,13 @@ export class Chat {
     const out = [{ ch: 'town', open: !!st.seat && (!v || ended || (SPEECHES.has(v.phase) && v.speaker === st.seat)) }];
     if (v && st.seat && isMafia(v.role) && !ended && !st.cardHidden) out.push({ ch: 'mafia', open: v.phase === 'night' && alive });
     if (v && st.seat && !alive && !ended) out.push({ ch: 'dead', open: true });
+    // After the end every chat is everyone's to read (not to write): the
+    // mafia's and the dead's are shown when they said anything.
+    if (ended) {
+      for (const ch of ['mafia', 'dead']) {
+        if (this.msgs.some((m) => m.channel === ch)) out.push({ ch, open: false });
+      }
+    }
     return out;
   }
 
@@ -187,7 +197,8 @@ export class Chat {
     this.button.disabled = !writeTo;
     this.composer.hidden = !writeTo;
     this.composer.dataset.channel = writeTo;
-    this.hint.textContent = cur.open ? '' : t(st.seat ? `web.chat.closed_${this.tab}` : 'web.chat.closed_spectator');
+    const ended = over(st) && this.tab !== 'town';
+    this.hint.textContent = cur.open ? '' : t(ended ? 'web.chat_history.over' : st.seat ? `web.chat.closed_${this.tab}` : 'web.chat.closed_spectator');
     this.hint.hidden = !!cur.open;
     this.more.textContent = t(this.loading ? 'web.chat_history.loading' : 'web.chat_history.more');
     this.more.hidden = !this.before;
