@@ -2,11 +2,13 @@ package web_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
 
 	"mafia/engine"
@@ -21,17 +23,47 @@ const stored = `(() => { const k = Object.keys(sessionStorage).find((k) => k.sta
 // storedHas is a JavaScript expression: the page keeps a line with text.
 func storedHas(text string) string { return fmt.Sprintf(`(%s).includes(%q)`, stored, text) }
 
-// olderPage is a JavaScript expression that asks for the chat's page
-// before the oldest the tab has, as its reader does: by scrolling the list
-// to its top, or, when the list is too short to scroll, with the button
-// above it. It is true once there was an older page to ask for.
-const olderPage = `(() => {
+// olderPage asks for the chat's page before the oldest the tab has, as
+// its reader does: with the mouse wheel over the list, up to its top, or,
+// when the list is too short to scroll, with the button above it. It
+// reports whether there was an older page to ask for.
+func olderPage(tb *tab) bool {
+	tb.t.Helper()
+	var where struct {
+		More   bool    `json:"more"`
+		Scroll bool    `json:"scroll"`
+		X      float64 `json:"x"`
+		Y      float64 `json:"y"`
+	}
+	for until := time.Now().Add(10 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+		raw := eval[string](tb, `(() => {
   const list = document.querySelector('#chat-msgs'), more = document.querySelector('#chat-more');
-  if (!list || !more || more.hidden) return false;
-  if (list.scrollHeight > list.clientHeight + 8) { list.scrollTop = 0; list.dispatchEvent(new Event('scroll')); }
-  else more.click();
-  return true;
-})()`
+  if (!list || !more || more.hidden) return JSON.stringify({ more: false });
+  list.scrollIntoView({ block: 'center' });
+  const r = list.getBoundingClientRect();
+  return JSON.stringify({ more: true, scroll: list.scrollHeight > list.clientHeight + 8, x: r.left + r.width / 2, y: r.top + r.height / 2 });
+})()`)
+		if err := json.Unmarshal([]byte(raw), &where); err != nil {
+			tb.t.Fatal(err)
+		}
+		if where.More || time.Now().After(until) {
+			break
+		}
+	}
+	if !where.More {
+		return false
+	}
+	if !where.Scroll {
+		tb.do(5*time.Second, chromedp.Click(chromedp.CSS("#chat-more")))
+		return true
+	}
+	tb.do(5*time.Second, chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error {
+		_, err := chromedp.Call(ctx, input.DispatchMouseEvent, input.DispatchMouseEventParams{
+			Type: input.DispatchMouseEventTypeMouseWheel, X: where.X, Y: where.Y, DeltaX: 1, DeltaY: -100000})
+		return err
+	}))
+	return true
+}
 
 // TestBrowserTheChatSoFarComesToANewTabAndALateSpectator: the server keeps
 // the chat (issue 13, item 3; defect 4): a spectator who comes mid-game
@@ -90,16 +122,25 @@ func TestBrowserTheChatSoFarComesToANewTabAndALateSpectator(t *testing.T) {
 			t.Fatal("the night did not kill seat", dead)
 		}
 	}
+	// Ten at a time: the connection's queue (64 frames) must not fill with
+	// the lines and their replies faster than it reads them.
 	for i := range deadLines {
 		if _, err := pt.seats[dead-1].c.Send(ctx, wire.ClientMessage{Type: "chat", Channel: "dead", Text: deadTalk(i)}); err != nil {
 			t.Fatal(err)
+		}
+		for until := time.Now().Add(10 * time.Second); i%10 == 9 && !pt.seats[dead-1].heard("dead", dead, deadTalk(i)); time.Sleep(20 * time.Millisecond) {
+			if time.Now().After(until) {
+				t.Fatalf("the dead's line %d did not come", i)
+			}
 		}
 	}
 	for until := time.Now().Add(60 * time.Second); !pt.seats[dead-1].heard("town", speaker, townLine) ||
 		!pt.seats[dead-1].heard("dead", dead, deadTalk(deadLines-1)); time.Sleep(100 * time.Millisecond) {
 		if time.Now().After(until) {
-			t.Fatalf("the speaker's line (%v) or the dead's (%v) did not come", pt.seats[dead-1].heard("town", speaker, townLine),
-				pt.seats[dead-1].heard("dead", dead, deadTalk(deadLines-1)))
+			p := pt.seats[dead-1]
+			town, last := p.heard("town", speaker, townLine), p.heard("dead", dead, deadTalk(deadLines-1))
+			p.mu.Lock()
+			t.Fatalf("the speaker's line (%v) or the dead's (%v) did not come (%d lines; refusals %v; %v)", town, last, len(p.chat), p.refused, p.err)
 		}
 	}
 
@@ -120,14 +161,14 @@ func TestBrowserTheChatSoFarComesToANewTabAndALateSpectator(t *testing.T) {
 		t.Errorf("the first page holds every line: the test says nothing of the older pages")
 	}
 	again.waitJS(5*time.Second, `(() => { const b = document.querySelector('[aria-controls="chat-msgs"]:last-child'); if (b) b.click(); return !!b; })()`)
-	if !again.eventually(10*time.Second, olderPage) || !again.eventually(10*time.Second, `document.querySelector('#chat-msgs').textContent.includes('dead-talk-line-00')`) {
+	if !olderPage(again) || !again.eventually(10*time.Second, `document.querySelector('#chat-msgs').textContent.includes('dead-talk-line-00')`) {
 		t.Errorf("scrolled up, the dead player's new tab does not show the first of the dead's lines: %s", eval[string](again, stored))
 	}
 	// A second tab of a living mafioso: the town's line and, on the older
 	// page, the mafia's.
 	mafiaTab := newTab(t, "mafia-again", 360, 740)
 	pt.open(mafiaTab, mafia[0])
-	if !mafiaTab.eventually(10*time.Second, storedHas(townLine)) || !mafiaTab.eventually(10*time.Second, olderPage) ||
+	if !mafiaTab.eventually(10*time.Second, storedHas(townLine)) || !olderPage(mafiaTab) ||
 		!mafiaTab.eventually(10*time.Second, storedHas(secret)) {
 		t.Errorf("a new tab of a mafioso does not get the town's and the mafia's chat so far: %s", eval[string](mafiaTab, stored))
 	}
@@ -183,7 +224,7 @@ func TestBrowserTheChatSoFarComesToANewTabAndALateSpectator(t *testing.T) {
 	spec.waitJS(60*time.Second, `!!document.querySelector('#winner')`)
 	late := newTab(t, "after-the-end", 360, 740)
 	late.do(15*time.Second, chromedp.Navigate(ts.URL+"/t/"+pt.table))
-	if !late.eventually(10*time.Second, storedHas(deadTalk(deadLines-1))) || !late.eventually(10*time.Second, olderPage) ||
+	if !late.eventually(10*time.Second, storedHas(deadTalk(deadLines-1))) || !olderPage(late) ||
 		!late.eventually(10*time.Second, storedHas(secret)+" && "+storedHas(deadTalk(0))) {
 		t.Errorf("after the end a spectator does not get every chat: %s", eval[string](late, stored))
 	}

@@ -68,8 +68,16 @@ export class Chat {
     this.el = h('section', { id: 't-chat', class: 'part p-chat', 'aria-labelledby': 'chat-h' });
     this.heading = h('h2', { id: 'chat-h' });
     this.tabs = h('div', { class: 'tabs', role: 'tablist' });
-    this.list = h('ol', { class: 'msgs', id: 'chat-msgs', role: 'tabpanel', 'aria-live': 'polite',
-      on: { scroll: () => { if (this.list.scrollTop <= 4) this.older(); } } });
+    // An older page is asked for when the reader scrolls to the top: a
+    // scroll the reader made (a wheel, a touch, a key, the scroll bar),
+    // not one the page made by drawing a shorter list, which would make
+    // the page's traffic follow what the list holds.
+    const touched = () => { this.touched = Date.now(); };
+    this.list = h('ol', { class: 'msgs', id: 'chat-msgs', role: 'tabpanel', 'aria-live': 'polite', tabindex: '0',
+      on: {
+        wheel: touched, touchmove: touched, pointerdown: touched, keydown: touched,
+        scroll: () => { if (this.list.scrollTop <= 4 && Date.now() - (this.touched || 0) < 1500) this.older(); },
+      } });
     this.more = h('button', { type: 'button', class: 'more', id: 'chat-more', hidden: true, on: { click: () => this.older() } });
     this.input = h('input', { id: 'chat-input', type: 'text', maxlength: 500, autocomplete: 'off', key: 'chat-input' });
     this.label = h('label', { for: 'chat-input', class: 'vh' });
