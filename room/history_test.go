@@ -1,6 +1,7 @@
 package room_test
 
 import (
+	"bytes"
 	"fmt"
 	"testing"
 
@@ -103,6 +104,7 @@ func TestAfterItsWelcomeANewConnectionsFramesAreTheSameForEveryCard(t *testing.T
 	}
 	pages := map[int][]wire.ChatLine{}
 	sizes := map[int][]int{}
+	carried := map[int]int{} // the bytes of the pages but their padding
 	for s := 0; s <= players; s++ {
 		c := fresh[s]
 		before := 0
@@ -111,6 +113,7 @@ func TestAfterItsWelcomeANewConnectionsFramesAreTheSameForEveryCard(t *testing.T
 			fr := c.frames[len(c.frames)-1]
 			pages[s] = append(pages[s], fr.msg.Lines...)
 			sizes[s] = append(sizes[s], len(fr.raw))
+			carried[s] += len(bytes.TrimRight(fr.raw, " "))
 			if before = fr.msg.Before; before == 0 {
 				break
 			}
@@ -157,7 +160,11 @@ func TestAfterItsWelcomeANewConnectionsFramesAreTheSameForEveryCard(t *testing.T
 		}
 		deadSeen = deadSeen || !alive
 		mafiaSeen = mafiaSeen || channels["mafia"] > 0
-		t.Logf("seat %d (%v, alive %v): %v in %d pages", s, roles[s], alive, channels, len(sizes[s]))
+		total := 0
+		for _, n := range sizes[s] {
+			total += n
+		}
+		t.Logf("seat %d (%v, alive %v): %v in %d pages, %d bytes of which %d padding", s, roles[s], alive, channels, len(sizes[s]), total, total-carried[s])
 	}
 	if !deadSeen || !mafiaSeen || len(sizes[0]) < 2 {
 		t.Fatalf("the game gave no dead seat, no mafia line or one page only: the test says little")
