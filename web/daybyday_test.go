@@ -19,8 +19,9 @@ import (
 // phone in the first day (issue 13, "What to build" 4 and 2) the log is
 // grouped by the deal, the night and the day, every group collapsed but
 // the current one, and it names the seats (number and name), not bare
-// numbers; the player's being nominated is signalled, and the moments
-// vibrate where the phone can, until the player turns that off.
+// numbers; the morning's announcement stays until dismissed; the
+// player's being nominated is signalled, and the moments vibrate where
+// the phone can, until the player turns that off.
 func TestBrowserTheLogIsDayByDayAndTheMomentsAreSignalled(t *testing.T) {
 	t.Parallel()
 	needBrowser(t)
@@ -75,6 +76,15 @@ func TestBrowserTheLogIsDayByDayAndTheMomentsAreSignalled(t *testing.T) {
 		}
 	}
 	p.shot("day-by-day-360")
+	// The morning's announcement stays until the player dismisses it.
+	if !eval[bool](p, `!!document.querySelector('#announce[data-kind="morning"]')`) {
+		t.Errorf("the morning's announcement is not at the top in the day:\n%s", p.text())
+	} else {
+		p.do(5*time.Second, chromedp.Click(chromedp.CSS(`#announce button[data-key="ann-close"]`)))
+		if !p.eventually(3*time.Second, `!document.querySelector('#announce')`) {
+			t.Errorf("the morning's announcement stays when dismissed")
+		}
+	}
 	// The vibration is the player's to turn off, and stays off.
 	p.do(5*time.Second, chromedp.Click(chromedp.CSS("#vibrate")))
 	if got := eval[string](p, `localStorage.getItem('mafia.vibrate') + ' ' + document.querySelector('#vibrate').getAttribute('aria-pressed')`); got != "0 false" {
