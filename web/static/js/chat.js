@@ -134,7 +134,9 @@ export class Chat {
       this.loading = false;
       if (!m || m.type !== 'history' || this.before !== before) return;
       this.page(m, false);
-      this.keepAt = height; // draw keeps the lines in view where they were
+      // The list keeps the lines in view where they were, when the page
+      // brought some of the tab's (else the list is not drawn again).
+      if ((m.lines || []).some((l) => l.channel === this.tab)) this.keepAt = height;
       if (this.st) this.render(this.st);
     });
   }
