@@ -53,7 +53,6 @@ func (r *Room) AttachNotify(ctx context.Context, token string, since int, notify
 			r.publishLobby()
 		}
 		sub.out.push(Out{Frame: r.welcome(sub, since)}, r.cfg.SendBuffer)
-		r.replayChat(sub)
 		if notify != nil {
 			notify()
 		}
@@ -120,7 +119,7 @@ func (r *Room) Submit(sub *Sub, m wire.ClientMessage, received time.Time) error 
 			return
 		}
 		err := r.handle(sub, m)
-		if m.Type != "ping" || err != nil {
+		if (m.Type != "ping" && m.Type != "history") || err != nil {
 			r.send(sub, Out{Reply: &Reply{ID: m.ID, Err: err}})
 		}
 		if r.cfg.Metrics.Command != nil && m.Type == "command" {
@@ -176,6 +175,8 @@ func (r *Room) handle(sub *Sub, m wire.ClientMessage) error {
 		return nil
 	case "chat":
 		return r.chat(sub, m.Channel, m.Text)
+	case "history":
+		return r.history(sub, m.ID, m.Before) // its page is its answer
 	case "host":
 		if !sub.Host {
 			return errCode(CodeNotHost)

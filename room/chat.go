@@ -43,7 +43,7 @@ func (r *Room) chat(sub *Sub, channel, text string) error {
 		return err // nobody reads a line that is not durable
 	}
 	frame := chatFrame(l)
-	r.keepChat(l, frame)
+	r.keepChat(l)
 	for s := range r.subs {
 		if r.reads(channel, s.Seat) {
 			r.send(s, Out{Frame: frame})

@@ -1,10 +1,10 @@
 package room_test
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"testing"
 
 	"mafia/engine"
@@ -12,92 +12,100 @@ import (
 	"mafia/room"
 	"mafia/store"
 	"mafia/store/sqlite"
+	"mafia/wire"
 )
 
 // said is a chat line accepted at the table: its channel, sender and text,
-// and its frame as a reader got it (nil for a mafia line until its tick).
+// and the length of the game's log when it was said.
 type said struct {
 	channel string
 	from    int
 	text    string
-	frame   []byte
+	log     int
 }
 
-// replayed is what a connection of seat opened now is sent after its
-// welcome: the chat frames, in order.
-func replayed(f *fixture, token string) [][]byte {
+// readBack is what a connection of seat opened now reads of the chat so
+// far: every page of its history, asked for newest first until the first
+// line, the lines oldest first and each page's frame length in the order
+// they came.
+func readBack(f *fixture, token string) ([]wire.ChatLine, []int) {
 	f.t.Helper()
 	c := f.attach(token)
-	var out [][]byte
-	for _, fr := range c.frames {
-		if fr.msg.Type == "chat" {
-			out = append(out, bytes.TrimRight(fr.raw, " "))
+	defer func() { f.r.Detach(c.sub); f.sync() }()
+	var pages [][]wire.ChatLine
+	var sizes []int
+	before := 0
+	for {
+		c.must(wire.ClientMessage{Type: "history", Before: before})
+		fr := c.frames[len(c.frames)-1]
+		pages = append(pages, fr.msg.Lines)
+		sizes = append(sizes, len(fr.raw))
+		if fr.msg.Before == 0 {
+			break
 		}
+		if before != 0 && fr.msg.Before >= before {
+			f.t.Fatalf("a page before %d starts at %d", before, fr.msg.Before)
+		}
+		before = fr.msg.Before
 	}
-	f.r.Detach(c.sub)
-	f.sync()
-	return out
+	var lines []wire.ChatLine
+	for i := len(pages) - 1; i >= 0; i-- {
+		lines = append(lines, pages[i]...)
+	}
+	return lines, sizes
 }
 
-// replayRule is the replay of docs/protocol.md ("Chat"), written apart from
-// the room: after the end every line to everyone; during the game the
-// town's to everyone, the dead's to the dead, the mafia's to nobody.
-func replayRule(g *engine.Game, channel string, seat int) bool {
+// historyRule is who reads a line again (docs/protocol.md, "Chat"),
+// written apart from the room: after the end every line to everyone;
+// during the game the town's to everyone, the dead's to the dead, the
+// mafia's to each seat of the mafia that had not left the game when it was
+// said (out: the log's position of each seat's player_out).
+func historyRule(g *engine.Game, roles []engine.Role, out map[int]int, l said, seat int) bool {
 	if g != nil && g.Ended() {
 		return true
 	}
-	switch channel {
+	switch l.channel {
 	case "town":
 		return true
 	case "dead":
 		return seat != 0 && g != nil && !g.Alive().Has(engine.Seat(seat))
+	case "mafia":
+		at, left := out[seat]
+		return seat != 0 && roles[seat].IsMafia() && (!left || l.log <= at)
 	}
 	return false
 }
 
-// TestChatSurvivesARestartAndIsReplayedByTheSameRules plays a game of
-// people who talk in every channel they may, and stops its room (the store's
-// file closed and opened again, as a server restart does) twice: in the
-// middle of the game, once a player is dead and the mafia and the dead
-// have talked, and after the end. After each restart a new connection of
-// every seat and a spectator gets exactly the replay it got before (the
-// same frames, byte for byte, but a mafia line's time after the end, which
-// is when it was posted, not its tick), and that replay is the last lines
-// the seat may read by replayRule.
-func TestChatSurvivesARestartAndIsReplayedByTheSameRules(t *testing.T) {
+// TestChatSurvivesARestartAndEverySeatReadsAllItMayByTheSameRules plays a
+// game of people who talk in every channel they may (more lines than the
+// room keeps in memory: the lobby talks first), and stops its room (the
+// store's file closed and opened again, as a server restart does) twice:
+// in the middle of the game, once a player is dead and the mafia and the
+// dead have talked, and after the end. Before and after each restart a new
+// connection of every seat (each seat's second tab: its first stays
+// open), the mafia's and the dead's included, and a late spectator read
+// the chat so far page by page: each exactly the lines historyRule gives
+// it, all of them from the first, the same before and after the restart;
+// and every one of them gets as many pages as the others, each of the same
+// length.
+func TestChatSurvivesARestartAndEverySeatReadsAllItMayByTheSameRules(t *testing.T) {
 	const players = 7
 	f := newFixture(t, settings(t, players, fastTimings), func(c *room.Config) { c.NightTick = tick })
 	cs := f.fillWithPeople(players)
 	host := f.hostClient()
-	watcher := f.attach("")
 	var lines []said
 	n := 0
-	// post has seat's client say a line in channel, and keeps it with its
-	// frame as the watcher (town) or the sender (mafia, dead) reads it.
+	// post has seat's client say a line in channel.
 	post := func(c *client, channel string) {
 		t.Helper()
 		n++
 		text := fmt.Sprintf("%s line %d from %d", channel, n, c.seat)
-		reader := c
-		if channel == "town" {
-			reader = watcher
-		}
-		mark := len(reader.frames)
+		log := len(f.events())
 		c.must(chat(channel, text))
 		if channel == "mafia" {
 			f.advance(tick) // its tick
 		}
-		reader.drain()
-		var frame []byte
-		for _, fr := range reader.frames[mark:] {
-			if fr.msg.Type == "chat" && fr.msg.Text == text {
-				frame = bytes.TrimRight(fr.raw, " ")
-			}
-		}
-		if frame == nil {
-			t.Fatalf("%q did not reach seat %d", text, reader.seat)
-		}
-		lines = append(lines, said{channel: channel, from: c.seat, text: text, frame: frame})
+		lines = append(lines, said{channel: channel, from: c.seat, text: text, log: log})
 	}
 	tokens := func() []string {
 		ts := []string{""}
@@ -106,51 +114,49 @@ func TestChatSurvivesARestartAndIsReplayedByTheSameRules(t *testing.T) {
 		}
 		return ts
 	}
-	// check compares each seat's replay now with before (if any) and with
+	var roles []engine.Role
+	// check compares each seat's history now with before (if any) and with
 	// the rule, and returns it.
-	check := func(where string, before map[int][][]byte) map[int][][]byte {
+	check := func(where string, before map[int][]wire.ChatLine) map[int][]wire.ChatLine {
 		t.Helper()
 		g := f.replay()
-		got := map[int][][]byte{}
+		out := map[int]int{}
+		for i, e := range f.events() {
+			if e.Kind == engine.EvPlayerOut {
+				out[int(e.Target)] = i
+			}
+		}
+		got := map[int][]wire.ChatLine{}
+		var sizes0 []int
 		for seat, tok := range tokens() {
-			got[seat] = replayed(f, tok)
+			var sizes []int
+			got[seat], sizes = readBack(f, tok)
+			if seat == 0 {
+				sizes0 = sizes
+			} else if !slices.Equal(sizes, sizes0) {
+				t.Fatalf("%s: seat %d's history pages are %v bytes long, a spectator's %v", where, seat, sizes, sizes0)
+			}
 			var want []said
 			for _, l := range lines {
-				if replayRule(g, l.channel, seat) {
+				if historyRule(g, roles, out, l, seat) {
 					want = append(want, l)
 				}
 			}
-			want = want[max(0, len(want)-32):]
 			if len(got[seat]) != len(want) {
-				t.Fatalf("%s: seat %d is replayed %d lines, want %d", where, seat, len(got[seat]), len(want))
+				t.Fatalf("%s: seat %d reads back %d lines, want %d", where, seat, len(got[seat]), len(want))
 			}
 			for i, l := range want {
-				fr, err := decodeFrame(got[seat][i])
-				if err != nil {
-					t.Fatal(err)
-				}
-				m := fr.msg
+				m := got[seat][i]
 				if m.Channel != l.channel || m.From != l.from || m.Text != l.text || m.Name != fmt.Sprintf("player %d", l.from) {
-					t.Fatalf("%s: seat %d's replayed line %d is %s/%d %q, want %s/%d %q", where, seat, i,
+					t.Fatalf("%s: seat %d's line %d is %s/%d %q, want %s/%d %q", where, seat, i,
 						m.Channel, m.From, m.Text, l.channel, l.from, l.text)
 				}
-				if l.channel != "mafia" && !bytes.Equal(got[seat][i], l.frame) {
-					t.Fatalf("%s: seat %d's replayed line %d is\n%s\nwas sent as\n%s", where, seat, i, got[seat][i], l.frame)
-				}
 			}
-			if before == nil {
-				continue
-			}
-			for i := range before[seat] {
-				b, a := before[seat][i], got[seat][i]
-				if fb, _ := decodeFrame(b); fb.msg.Channel == "mafia" {
-					continue // checked above, but for its time
-				}
-				if !bytes.Equal(a, b) {
-					t.Fatalf("%s: seat %d's replay line %d differs from before the restart:\n%s\n%s", where, seat, i, a, b)
-				}
+			if before != nil && !slices.Equal(got[seat], before[seat]) {
+				t.Fatalf("%s: seat %d's history differs from before the restart", where, seat)
 			}
 		}
+		t.Logf("%s: %d lines said, %d pages", where, len(lines), len(sizes0))
 		return got
 	}
 	restart := func(where string) {
@@ -168,11 +174,11 @@ func TestChatSurvivesARestartAndIsReplayedByTheSameRules(t *testing.T) {
 		check(where+", after the restart", before)
 	}
 
-	for s := 1; s <= players; s++ {
-		post(cs[s], "town")
+	for i := range 200 {
+		post(cs[1+i%players], "town")
 	}
 	host.must(hostAction("start", 0))
-	roles := f.truth()
+	roles = f.truth()
 	rules := chatRules{roles: roles}
 	src := rng.New(7)
 	count := map[string]int{}
@@ -201,7 +207,6 @@ func TestChatSurvivesARestartAndIsReplayedByTheSameRules(t *testing.T) {
 			for s := 1; s <= players; s++ {
 				cs[s] = f.attach(f.tokens[s])
 			}
-			watcher = f.attach("")
 			continue
 		}
 		acted := false
@@ -248,6 +253,9 @@ func TestChatSurvivesARestartAndIsReplayedByTheSameRules(t *testing.T) {
 		t.Fatalf("a line after the end is placed at %+v (the log has %d events)", k, len(f.events()))
 	}
 	var _ store.Chats = f.db
+	if len(lines) <= 200 || count["mafia"] < 2 {
+		t.Fatalf("only %d lines (%v): fewer than the room keeps in memory", len(lines), count)
+	}
 	t.Logf("lines said: %d (%v)", len(lines), count)
 }
 
@@ -260,7 +268,7 @@ func (fullChatStore) AppendChat(context.Context, string, store.ChatLine) error {
 
 // TestChatPastTheStoresCapIsRefusedAndReadByNobody: a line the store
 // refuses as full is refused with chat_full (N: the cap), and no
-// connection is sent it, nor replayed it later.
+// connection is sent it, nor reads it in its history later.
 func TestChatPastTheStoresCapIsRefusedAndReadByNobody(t *testing.T) {
 	f := newFixture(t, settings(t, 5, fastTimings), func(c *room.Config) {
 		c.Store = fullChatStore{c.Store.(*sqlite.DB)}
@@ -278,5 +286,8 @@ func TestChatPastTheStoresCapIsRefusedAndReadByNobody(t *testing.T) {
 				t.Fatalf("seat %d was sent %s", c.seat, fr.raw)
 			}
 		}
+	}
+	if lines, _ := readBack(f, f.tokens[2]); len(lines) != 0 {
+		t.Fatalf("the history holds a refused line: %+v", lines)
 	}
 }

@@ -131,7 +131,7 @@ func (r *Room) sendMafiaLine() {
 		}
 		line = wire.Encode(wire.ServerMessage{Type: "chat", Channel: "mafia", From: int(ln.from), Name: r.seats[ln.from].name,
 			Text: ln.text, Now: r.cfg.Clock.Now().UnixMilli()})
-		r.keepChat(ln.line, line) // for the end (chatlog.go): padding goes after its length
+		r.keepChat(ln.line) // it has gone out: history pages hold it (history.go)
 		size = len(line)
 	}
 	size = bucket(size)

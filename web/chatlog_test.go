@@ -2,14 +2,17 @@ package web_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
 
 	"mafia/engine"
+	"mafia/server"
 	"mafia/wire"
 )
 
@@ -17,17 +20,66 @@ import (
 // text (what any later screen of the tab could show).
 const stored = `(() => { const k = Object.keys(sessionStorage).find((k) => k.startsWith('mafia.chat.')); return k ? sessionStorage.getItem(k) : ''; })()`
 
+// storedHas is a JavaScript expression: the page keeps a line with text.
+func storedHas(text string) string { return fmt.Sprintf(`(%s).includes(%q)`, stored, text) }
+
+// olderPage asks for the chat's page before the oldest the tab has, as
+// its reader does: with the mouse wheel over the list, up to its top, or,
+// when the list is too short to scroll, with the button above it. It
+// reports whether there was an older page to ask for.
+func olderPage(tb *tab) bool {
+	tb.t.Helper()
+	var where struct {
+		More   bool    `json:"more"`
+		Scroll bool    `json:"scroll"`
+		X      float64 `json:"x"`
+		Y      float64 `json:"y"`
+	}
+	for until := time.Now().Add(10 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+		raw := eval[string](tb, `(() => {
+  const list = document.querySelector('#chat-msgs'), more = document.querySelector('#chat-more');
+  if (!list || !more || more.hidden) return JSON.stringify({ more: false });
+  list.scrollIntoView({ block: 'center' });
+  const r = list.getBoundingClientRect();
+  return JSON.stringify({ more: true, scroll: list.scrollHeight > list.clientHeight + 8, x: r.left + r.width / 2, y: r.top + r.height / 2 });
+})()`)
+		if err := json.Unmarshal([]byte(raw), &where); err != nil {
+			tb.t.Fatal(err)
+		}
+		if where.More || time.Now().After(until) {
+			break
+		}
+	}
+	if !where.More {
+		return false
+	}
+	if !where.Scroll {
+		tb.do(5*time.Second, chromedp.Click(chromedp.CSS("#chat-more")))
+		return true
+	}
+	tb.do(5*time.Second, chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error {
+		_, err := chromedp.Call(ctx, input.DispatchMouseEvent, input.DispatchMouseEventParams{
+			Type: input.DispatchMouseEventTypeMouseWheel, X: where.X, Y: where.Y, DeltaX: 1, DeltaY: -100000})
+		return err
+	}))
+	return true
+}
+
 // TestBrowserTheChatSoFarComesToANewTabAndALateSpectator: the server keeps
 // the chat (issue 13, item 3; defect 4): a spectator who comes mid-game
 // and a second tab of a seated player get the chat so far, each only what
-// it may read: the town's to all, the dead's to the dead, the mafia's to
-// nobody while the game goes on (a living mafioso's new connection gets
-// no more frames than a citizen's), and everything to everyone after the
-// end.
+// it may read (the town's to all, the dead's to the dead, the mafia's to
+// the mafia while the game goes on, everything to everyone after the end),
+// all of it: more than a page, the older pages as the reader scrolls up
+// (or taps for them). A living mafioso's new connection and a citizen's
+// get history pages of one length.
 func TestBrowserTheChatSoFarComesToANewTabAndALateSpectator(t *testing.T) {
 	t.Parallel()
 	needBrowser(t)
-	ts := startPeopleServer(t)
+	ts := startServerWith(t, func(c *server.Config) {
+		c.SeatsPerAddress, c.Rate, c.Burst = -1, 1e9, 1<<30
+		c.Limits.ChatRate, c.Limits.ChatBurst, c.Limits.SeatChatRate, c.Limits.SeatChatBurst = 1e6, 1e6, 1e6, 1e6
+	})
 	ctx, cancel := context.WithTimeout(context.Background(), 150*time.Second)
 	defer cancel()
 	pt := newPeopleTable(ctx, t, ts, "Chat so far", 11, map[string]string{"round_limit": "1"}, map[string]int64{
@@ -35,7 +87,9 @@ func TestBrowserTheChatSoFarComesToANewTabAndALateSpectator(t *testing.T) {
 	mafia := pt.seatsWith(engine.Mafioso, engine.Don)
 	citizens := pt.seatsWith(engine.Citizen)
 	dead, speaker := citizens[0], citizens[1]
-	const secret, deadTalk, townLine = "mafia-secret-line", "dead-talk-line", "town-line-of-the-day"
+	const secret, townLine = "mafia-secret-line", "town-line-of-the-day"
+	deadTalk := func(i int) string { return fmt.Sprintf("dead-talk-line-%02d", i) }
+	const deadLines = 60 // more than a page
 	posted := map[int]bool{}
 	for s := 1; s <= 11; s++ {
 		switch {
@@ -68,12 +122,25 @@ func TestBrowserTheChatSoFarComesToANewTabAndALateSpectator(t *testing.T) {
 			t.Fatal("the night did not kill seat", dead)
 		}
 	}
-	if _, err := pt.seats[dead-1].c.Send(ctx, wire.ClientMessage{Type: "chat", Channel: "dead", Text: deadTalk}); err != nil {
-		t.Fatal(err)
+	// Ten at a time: the connection's queue (64 frames) must not fill with
+	// the lines and their replies faster than it reads them.
+	for i := range deadLines {
+		if _, err := pt.seats[dead-1].c.Send(ctx, wire.ClientMessage{Type: "chat", Channel: "dead", Text: deadTalk(i)}); err != nil {
+			t.Fatal(err)
+		}
+		for until := time.Now().Add(10 * time.Second); i%10 == 9 && !pt.seats[dead-1].heard("dead", dead, deadTalk(i)); time.Sleep(20 * time.Millisecond) {
+			if time.Now().After(until) {
+				t.Fatalf("the dead's line %d did not come", i)
+			}
+		}
 	}
-	for until := time.Now().Add(40 * time.Second); !pt.seats[dead-1].heard("town", speaker, townLine); time.Sleep(100 * time.Millisecond) {
+	for until := time.Now().Add(60 * time.Second); !pt.seats[dead-1].heard("town", speaker, townLine) ||
+		!pt.seats[dead-1].heard("dead", dead, deadTalk(deadLines-1)); time.Sleep(100 * time.Millisecond) {
 		if time.Now().After(until) {
-			t.Fatal("the speaker's line did not come")
+			p := pt.seats[dead-1]
+			town, last := p.heard("town", speaker, townLine), p.heard("dead", dead, deadTalk(deadLines-1))
+			p.mu.Lock()
+			t.Fatalf("the speaker's line (%v) or the dead's (%v) did not come (%d lines; refusals %v; %v)", town, last, len(p.chat), p.refused, p.err)
 		}
 	}
 
@@ -83,44 +150,70 @@ func TestBrowserTheChatSoFarComesToANewTabAndALateSpectator(t *testing.T) {
 	if !spec.eventually(10*time.Second, fmt.Sprintf(`(document.querySelector('#chat-msgs') || {textContent: ''}).textContent.includes(%q)`, townLine)) {
 		t.Errorf("a late spectator does not get the town's chat so far: %s", eval[string](spec, stored))
 	}
-	// A second tab of the dead player: the town's and the dead's.
+	// A second tab of the dead player: the town's and the dead's, the
+	// oldest of the dead's once it scrolls up to them.
 	again := newTab(t, "dead-again", 360, 740)
 	pt.open(again, dead)
-	if !again.eventually(10*time.Second, fmt.Sprintf(`(%s).includes(%q) && (%s).includes(%q)`, stored, townLine, stored, deadTalk)) {
+	if !again.eventually(10*time.Second, storedHas(townLine)+" && "+storedHas(deadTalk(deadLines-1))) {
 		t.Errorf("a new tab of the dead player does not get the town's and the dead's chat so far: %s", eval[string](again, stored))
 	}
-	for _, tb := range []*tab{spec, again} {
+	if eval[bool](again, storedHas(deadTalk(0))) {
+		t.Errorf("the first page holds every line: the test says nothing of the older pages")
+	}
+	again.waitJS(5*time.Second, `(() => { const b = document.querySelector('[aria-controls="chat-msgs"]:last-child'); if (b) b.click(); return !!b; })()`)
+	if !olderPage(again) || !again.eventually(10*time.Second, `document.querySelector('#chat-msgs').textContent.includes('dead-talk-line-00')`) {
+		t.Errorf("scrolled up, the dead player's new tab does not show the first of the dead's lines: %s", eval[string](again, stored))
+	}
+	// A second tab of a living mafioso: the town's line and, on the older
+	// page, the mafia's.
+	mafiaTab := newTab(t, "mafia-again", 360, 740)
+	pt.open(mafiaTab, mafia[0])
+	if !mafiaTab.eventually(10*time.Second, storedHas(townLine)) || !olderPage(mafiaTab) ||
+		!mafiaTab.eventually(10*time.Second, storedHas(secret)) {
+		t.Errorf("a new tab of a mafioso does not get the town's and the mafia's chat so far: %s", eval[string](mafiaTab, stored))
+	}
+	for _, tb := range []*tab{spec, again, mafiaTab} {
 		text := eval[string](tb, stored) + eval[string](tb, `document.body.innerText`)
-		if strings.Contains(text, secret) {
-			t.Errorf("%s: the mafia's line reached a page during the game", tb.name)
+		if tb != mafiaTab && strings.Contains(text, secret) {
+			t.Errorf("%s: the mafia's line reached a page of the town during the game", tb.name)
 		}
-		if tb == spec && strings.Contains(text, deadTalk) {
-			t.Errorf("a spectator got the dead's chat")
+		if tb != again && strings.Contains(text, deadTalk(deadLines-1)) {
+			t.Errorf("%s: the dead's chat reached a page of the living", tb.name)
 		}
 	}
-	// A living mafioso's new connection gets what a citizen's gets after
-	// its welcome: the town's line alone.
-	chats := func(s int) []string {
+	// A living mafioso's history and a citizen's: pages of one length.
+	pages := func(s int) []int {
 		c, err := pt.api.Dial(ctx, pt.table, pt.seats[s-1].token, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
 		defer c.CloseNow()
-		var got []string
-		rctx, rcancel := context.WithTimeout(ctx, 1500*time.Millisecond)
-		defer rcancel()
+		var sizes []int
+		before := 0
 		for {
-			m, err := c.Read(rctx)
+			id, err := c.Send(ctx, wire.ClientMessage{Type: "history", Before: before})
 			if err != nil {
-				return got
+				t.Fatal(err)
 			}
-			if m.Type == "chat" {
-				got = append(got, m.Channel+":"+m.Text)
+			for {
+				raw, err := c.ReadRaw(ctx)
+				if err != nil {
+					t.Fatal(err)
+				}
+				m, _ := c.Absorb(raw)
+				if m.Type == "history" && m.ID == id {
+					sizes = append(sizes, len(raw))
+					before = m.Before
+					break
+				}
+			}
+			if before == 0 {
+				return sizes
 			}
 		}
 	}
-	if m, c := chats(mafia[len(mafia)-1]), chats(citizens[2]); fmt.Sprint(m) != fmt.Sprint(c) || len(c) != 1 {
-		t.Errorf("after a welcome a mafioso's connection got %q, a citizen's %q: want the town's line alone, alike", m, c)
+	if m, c := pages(mafia[len(mafia)-1]), pages(citizens[2]); fmt.Sprint(m) != fmt.Sprint(c) || len(c) < 2 {
+		t.Errorf("a mafioso's history pages are %v bytes long, a citizen's %v: want them alike, more than one", m, c)
 	}
 
 	// The end: everything to everyone, the mafia's line too.
@@ -131,7 +224,15 @@ func TestBrowserTheChatSoFarComesToANewTabAndALateSpectator(t *testing.T) {
 	spec.waitJS(60*time.Second, `!!document.querySelector('#winner')`)
 	late := newTab(t, "after-the-end", 360, 740)
 	late.do(15*time.Second, chromedp.Navigate(ts.URL+"/t/"+pt.table))
-	if !late.eventually(10*time.Second, fmt.Sprintf(`(%s).includes(%q) && (%s).includes(%q)`, stored, secret, stored, deadTalk)) {
+	if !late.eventually(10*time.Second, storedHas(deadTalk(deadLines-1))) || !olderPage(late) ||
+		!late.eventually(10*time.Second, storedHas(secret)+" && "+storedHas(deadTalk(0))) {
 		t.Errorf("after the end a spectator does not get every chat: %s", eval[string](late, stored))
 	}
+	// and reads them: the mafia's and the dead's have their tabs.
+	for ch, line := range map[string]string{"mafia": secret, "dead": deadTalk(0)} {
+		if !late.eventually(5*time.Second, fmt.Sprintf(`(() => { const b = document.querySelector('button[data-key="tab-%s"]'); if (b) b.click(); return !!b && document.querySelector('#chat-msgs').textContent.includes(%q); })()`, ch, line)) {
+			t.Errorf("after the end a spectator cannot read the %s's chat: %s", ch, eval[string](late, `document.querySelector('#t-chat').innerText`))
+		}
+	}
+	late.shot("chat-after-the-end-360")
 }

@@ -31,6 +31,10 @@ type person struct {
 	mu    sync.Mutex
 	view  *wire.View
 	chat  []wire.ServerMessage
+	// refused are the refusals it was sent, and err why its reading
+	// stopped: what a test says when a line does not come.
+	refused []string
+	err     error
 }
 
 func (p *person) now() *wire.View {
@@ -96,9 +100,15 @@ func newPeopleTable(ctx context.Context, t *testing.T, ts *testServer, name stri
 			for {
 				m, err := c.Read(ctx)
 				if err != nil {
+					p.mu.Lock()
+					p.err = err
+					p.mu.Unlock()
 					return
 				}
 				p.mu.Lock()
+				if m.Type == "error" {
+					p.refused = append(p.refused, m.Code)
+				}
 				if m.View != nil {
 					p.view = m.View
 				}

@@ -92,7 +92,8 @@ func TestBrowserTableAMafiosoSpeaksByDay(t *testing.T) {
 	text := eval[string](mp, `document.querySelector('main').innerText`)
 	for _, leak := range []string{"data-role", "badge choice", "role-mafia", "role-don", "t-mafia", `data-key="tab-mafia"`} {
 		if strings.Contains(html, leak) {
-			t.Errorf("defect 5: with the card hidden the page still holds %q", leak)
+			i := strings.Index(html, leak)
+			t.Errorf("defect 5: with the card hidden the page still holds %q: %s", leak, html[max(0, i-300):min(len(html), i+100)])
 		}
 	}
 	for _, r := range []engine.Role{engine.Mafioso, engine.Don} {
@@ -125,6 +126,15 @@ func TestBrowserTableAMafiosoSpeaksByDay(t *testing.T) {
 		}
 	}
 	mp.shot("speech-speaker-360")
+	// Item 1: on a phone the composer sits at the bottom of the screen:
+	// it stays in view however far the speaker scrolls.
+	eval[bool](mp, `window.scrollTo(0, document.documentElement.scrollHeight), true`)
+	docked := `(() => { const r = document.querySelector('#chat-input').getBoundingClientRect();
+		return window.scrollY > 0 && r.height > 0 && r.top >= 0 && r.bottom <= window.innerHeight; })()`
+	if !mp.eventually(3*time.Second, docked) {
+		t.Errorf("item 1: scrolled down, the speaker's composer is not at the bottom of the screen")
+	}
+	eval[bool](mp, `window.scrollTo(0, 0), true`)
 	said := "I am a simple citizen, believe me"
 	mp.do(5*time.Second, chromedp.SendKeys(chromedp.CSS("#chat-input"), said+"\r"))
 	for until := time.Now().Add(5 * time.Second); !pt.seats[l-1].heard("town", m, said); time.Sleep(50 * time.Millisecond) {

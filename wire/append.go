@@ -58,6 +58,36 @@ func (m *ServerMessage) AppendJSON(b []byte) []byte {
 	b = appendIntField(b, `,"from":`, m.From)
 	b = appendStringField(b, `,"name":`, m.Name)
 	b = appendStringField(b, `,"text":`, m.Text)
+	b = appendIntField(b, `,"before":`, m.Before)
+	if len(m.Lines) > 0 {
+		b = append(b, `,"lines":[`...)
+		for i := range m.Lines {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = m.Lines[i].AppendJSON(b)
+		}
+		b = append(b, ']')
+	}
+	return append(b, '}')
+}
+
+// AppendJSON appends the line's JSON encoding to b.
+func (l *ChatLine) AppendJSON(b []byte) []byte {
+	b = append(b, `{"channel":`...)
+	b = appendString(b, l.Channel)
+	b = append(b, `,"from":`...)
+	b = strconv.AppendInt(b, int64(l.From), 10)
+	b = append(b, `,"name":`...)
+	b = appendString(b, l.Name)
+	b = append(b, `,"text":`...)
+	b = appendString(b, l.Text)
+	b = append(b, `,"now":`...)
+	b = strconv.AppendInt(b, l.Now, 10)
+	b = append(b, `,"round":`...)
+	b = strconv.AppendInt(b, int64(l.Round), 10)
+	b = append(b, `,"phase":`...)
+	b = appendString(b, l.Phase)
 	return append(b, '}')
 }
 
@@ -512,5 +542,6 @@ func (m *ClientMessage) AppendJSON(b []byte) []byte {
 	b = appendStringField(b, `,"text":`, m.Text)
 	b = appendStringField(b, `,"action":`, m.Action)
 	b = appendIntField(b, `,"step":`, m.Step)
+	b = appendIntField(b, `,"before":`, m.Before)
 	return append(b, '}')
 }

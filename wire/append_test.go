@@ -145,7 +145,12 @@ func TestAppend_IsEncodingJSONForAnyValues(t *testing.T) {
 			Seat: small.Draw(t, "seat"), Host: rapid.Bool().Draw(t, "host"), Seq: rapid.Int().Draw(t, "seq"),
 			Deadline: rapid.Int64().Draw(t, "deadline"), Paused: rapid.Bool().Draw(t, "paused"), Now: rapid.Int64().Draw(t, "now"),
 			Code: str.Draw(t, "code"), Message: str.Draw(t, "message"), Channel: str.Draw(t, "channel"),
-			From: small.Draw(t, "from"), Name: str.Draw(t, "name"), Text: str.Draw(t, "text")}
+			From: small.Draw(t, "from"), Name: str.Draw(t, "name"), Text: str.Draw(t, "text"), Before: small.Draw(t, "before")}
+		for range rapid.IntRange(0, 3).Draw(t, "lines") {
+			m.Lines = append(m.Lines, ChatLine{Channel: str.Draw(t, "line channel"), From: small.Draw(t, "line from"),
+				Name: str.Draw(t, "line name"), Text: str.Draw(t, "line text"), Now: rapid.Int64().Draw(t, "line now"),
+				Round: small.Draw(t, "line round"), Phase: str.Draw(t, "line phase")})
+		}
 		for range rapid.IntRange(0, 3).Draw(t, "events") {
 			e := Event{Kind: str.Draw(t, "kind"), Round: small.Draw(t, "round"), Phase: str.Draw(t, "phase"),
 				Actor: small.Draw(t, "actor"), Target: small.Draw(t, "target"), Verb: str.Draw(t, "verb"), Result: str.Draw(t, "result"),
@@ -283,7 +288,7 @@ func TestClientMessageAppend_IsEncodingJSON(t *testing.T) {
 		m := ClientMessage{V: rapid.IntRange(-1, 2).Draw(t, "v"), Type: str.Draw(t, "type"), ID: rapid.Int64().Draw(t, "id"),
 			Verb: str.Draw(t, "verb"), Target: rapid.Int().Draw(t, "target"), Yes: rapid.Bool().Draw(t, "yes"),
 			Role: str.Draw(t, "role"), Result: str.Draw(t, "result"), Channel: str.Draw(t, "channel"), Text: str.Draw(t, "text"), Action: str.Draw(t, "action"),
-			Step: rapid.Int().Draw(t, "step")}
+			Step: rapid.Int().Draw(t, "step"), Before: rapid.Int().Draw(t, "before")}
 		want, err := marshalNoHTML(m)
 		if err != nil {
 			t.Fatal(err)

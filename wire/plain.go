@@ -143,15 +143,16 @@ const (
 	keyStep
 	keyRole
 	keyResult
+	keyBefore
 )
 
 var plainKeys = map[string]uint16{"v": keyV, "type": keyType, "id": keyID, "verb": keyVerb,
 	"target": keyTarget, "yes": keyYes, "channel": keyChannel, "text": keyText, "action": keyAction, "step": keyStep,
-	"role": keyRole, "result": keyResult}
+	"role": keyRole, "result": keyResult, "before": keyBefore}
 
 func (p *plainParser) value(key uint16, m *ClientMessage) bool {
 	switch key {
-	case keyV, keyTarget, keyID, keyStep:
+	case keyV, keyTarget, keyID, keyStep, keyBefore:
 		n, ok := p.int()
 		if !ok {
 			return false
@@ -168,6 +169,8 @@ func (p *plainParser) value(key uint16, m *ClientMessage) bool {
 			m.V = int(n)
 		case keyTarget:
 			m.Target = int(n)
+		case keyBefore:
+			m.Before = int(n)
 		default:
 			m.Step = int(n)
 		}
@@ -212,6 +215,8 @@ func internType(b []byte) string {
 		return "host"
 	case "ping":
 		return "ping"
+	case "history":
+		return "history"
 	}
 	return string(b)
 }

@@ -238,7 +238,7 @@ func TestClientsFramesTakeThePlainPath(t *testing.T) {
 		word := rapid.StringMatching(`[a-z_ ]{0,12}|[ა-ჰ ]{1,8}|[а-я ]{1,8}`)
 		m := ClientMessage{
 			V:       rapid.IntRange(0, 2).Draw(t, "v"),
-			Type:    rapid.SampledFrom([]string{"command", "chat", "host", "ping", "other"}).Draw(t, "type"),
+			Type:    rapid.SampledFrom([]string{"command", "chat", "host", "ping", "history", "other"}).Draw(t, "type"),
 			ID:      rapid.Int64().Draw(t, "id"),
 			Verb:    rapid.SampledFrom(append([]string{""}, plainVerbs...)).Draw(t, "verb"),
 			Target:  rapid.IntRange(-1000, 1000).Draw(t, "target"),
@@ -249,6 +249,7 @@ func TestClientsFramesTakeThePlainPath(t *testing.T) {
 			Text:    word.Draw(t, "text"),
 			Action:  word.Draw(t, "action"),
 			Step:    rapid.IntRange(-5, 100000).Draw(t, "step"),
+			Before:  rapid.IntRange(-5, 100000).Draw(t, "before"),
 		}
 		data, err := marshalNoHTML(m)
 		if err != nil {

@@ -17,6 +17,7 @@ const Version = 1
 //	"chat":    Channel ("town", "mafia", "dead"), Text
 //	"host":    Action ("start", "add_bots", "kick", "pause", "resume", "foul"), Target
 //	"ping":    nothing
+//	"history": Before (0: the newest lines) — a page of the chat so far
 //
 // ID is echoed in the reply so a client can match answers to requests.
 // Step, when not 0, is the step (View.Step) the message was meant for: the
@@ -35,6 +36,9 @@ type ClientMessage struct {
 	Text    string `json:"text,omitempty"`
 	Action  string `json:"action,omitempty"`
 	Step    int    `json:"step,omitempty"`
+	// Before asks a "history" request for the lines said before the
+	// chat's line number Before (a page's own Before); 0: the newest.
+	Before int `json:"before,omitempty"`
 }
 
 // ParseClientMessage decodes and checks a client's frame. It is strict
@@ -63,7 +67,7 @@ func checkClientMessage(m ClientMessage) error {
 		return fmt.Errorf("version %d is not supported (use %d)", m.V, Version)
 	}
 	switch m.Type {
-	case "command", "chat", "host", "ping":
+	case "command", "chat", "host", "ping", "history":
 	default:
 		return fmt.Errorf("unknown type %q", m.Type)
 	}
@@ -147,6 +151,8 @@ type Lobby struct {
 //	"error":   a request was refused: ID, Code, Message (in the connection's language)
 //	"chat":    Channel, From, Name, Text
 //	"pong":    answer to ping
+//	"history": answer to a history request: ID, Lines (a page of the chat
+//	           so far that this connection may read), Before
 //
 // Seq counts the events this seat has been sent; it is the client's ?since=
 // on reconnect. Deadline and Now are Unix milliseconds (server clock).
@@ -169,6 +175,24 @@ type ServerMessage struct {
 	From     int     `json:"from,omitempty"`
 	Name     string  `json:"name,omitempty"`
 	Text     string  `json:"text,omitempty"`
+	// Before, in a history page, is the number of the page's first line in
+	// the table's chat: the Before to ask for the page before it (0: none).
+	Before int `json:"before,omitempty"`
+	// Lines is a history page's lines, oldest first.
+	Lines []ChatLine `json:"lines,omitempty"`
+}
+
+// ChatLine is one line of the chat in a history page: as its chat frame
+// was (Channel, From, Name, Text; Now is when it was said), and the round
+// and phase of the game it was said in ("lobby" before the start).
+type ChatLine struct {
+	Channel string `json:"channel"`
+	From    int    `json:"from"`
+	Name    string `json:"name"`
+	Text    string `json:"text"`
+	Now     int64  `json:"now"`
+	Round   int    `json:"round"`
+	Phase   string `json:"phase"`
 }
 
 // AppendFrame appends the message's frame to b: Encode's bytes, without

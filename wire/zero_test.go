@@ -21,6 +21,7 @@ var alwaysPresent = map[string][]string{
 	"lobby seat": {"seat", "taken", "connected"},
 	"talk day":   {"round", "statements"},
 	"statement":  {"by", "phase", "verb"},
+	"chat line":  {"channel", "from", "name", "text", "now", "round", "phase"},
 }
 
 // keys returns an encoded object's keys, sorted.
@@ -65,6 +66,7 @@ func TestZeroValues_OmittedExceptTheNamedAlwaysPresent(t *testing.T) {
 		{"talk day", func() []byte { d := TalkDay{Statements: []Statement{}}; return d.appendJSON(nil) }(), alwaysPresent["talk day"]},
 		{"statement", func() []byte { s := Statement{}; return s.appendJSON(nil) }(), alwaysPresent["statement"]},
 		{"lobby", func() []byte { l := Lobby{Seats: []SeatInfo{{}}}; return l.AppendJSON(nil) }(), alwaysPresent["lobby"]},
+		{"chat line", func() []byte { l := ChatLine{}; return l.AppendJSON(nil) }(), alwaysPresent["chat line"]},
 	}
 	for _, c := range cases {
 		if got, want := keys(t, c.name, c.b), sorted(c.want); !slices.Equal(got, want) {

@@ -3,7 +3,6 @@ package sqlite
 import (
 	"context"
 	"fmt"
-	"time"
 
 	"mafia/store"
 )
@@ -55,18 +54,8 @@ func (db *DB) Chat(ctx context.Context, tableID string, last int) ([]store.ChatL
 	if err != nil {
 		return nil, fmt.Errorf("store/sqlite: chat of %q: %w", tableID, asDamaged(err))
 	}
-	defer rows.Close()
-	var out []store.ChatLine
-	for rows.Next() {
-		var l store.ChatLine
-		var at int64
-		if err := rows.Scan(&l.Seq, &l.Channel, &l.Seat, &l.Name, &l.Text, &at, &l.Log, &l.Round, &l.Phase); err != nil {
-			return nil, fmt.Errorf("store/sqlite: chat of %q: %w", tableID, asDamaged(err))
-		}
-		l.At = time.UnixMilli(at).UTC()
-		out = append(out, l)
-	}
-	if err := rows.Err(); err != nil {
+	out, err := scanChat(rows)
+	if err != nil {
 		return nil, fmt.Errorf("store/sqlite: chat of %q: %w", tableID, asDamaged(err))
 	}
 	if len(out) == 0 {

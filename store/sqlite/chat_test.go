@@ -196,3 +196,37 @@ func TestChatOfAMissingTableIsNotFound(t *testing.T) {
 		t.Fatalf("a quiet table: %v, %v", got, err)
 	}
 }
+
+// TestChatRangeIsAWindowOfTheChat: ChatRange gives the lines numbered
+// from..to-1 in order, fewer past the chat's end, none for an empty
+// window, and ErrNotFound for a table that does not exist.
+func TestChatRangeIsAWindowOfTheChat(t *testing.T) {
+	db, _ := openTest(t)
+	ctx := context.Background()
+	createTable(t, db, "t1")
+	createTable(t, db, "t2")
+	var want []store.ChatLine
+	for i := range 30 {
+		l := chatLine(i)
+		if err := db.AppendChat(ctx, "t1", l); err != nil {
+			t.Fatal(err)
+		}
+		if err := db.AppendChat(ctx, "t2", chatLine(100+i)); err != nil {
+			t.Fatal(err)
+		}
+		want = append(want, l)
+	}
+	var _ store.ChatPages = db
+	for _, c := range []struct{ from, to, first, last int }{{0, 30, 0, 30}, {10, 20, 10, 20}, {25, 40, 25, 30}, {5, 5, 5, 5}, {30, 50, 30, 30}} {
+		got, err := db.ChatRange(ctx, "t1", c.from, c.to)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d := sameChat(got, c.first, want[c.first:c.last]); d != "" {
+			t.Errorf("lines %d..%d: %s", c.from, c.to, d)
+		}
+	}
+	if _, err := db.ChatRange(ctx, "nope", 0, 10); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("a table that does not exist: %v", err)
+	}
+}

@@ -2,10 +2,14 @@
 // town's to the player who holds the floor (to every seat before the start
 // and after the end), the mafia's to the living mafia at night, the dead's
 // to the dead while the game goes on. Spectators read the town's chat and
-// write nowhere. The messages are kept for the tab's life (sessionStorage),
-// so a reload keeps them; the server also sends the chat so far after each
-// welcome (room/chatlog.go: the town's, the dead's to the dead, all after
-// the end), so that a new tab or a late spectator reads it too.
+// write nowhere. The server keeps the chat (room/history.go): after each
+// welcome the page asks for the newest page of the chat so far that its
+// seat may read (a new tab, a reload, a late spectator: the town's to all,
+// the dead's to the dead, the mafia's to the mafia, all after the end),
+// and for the page before it whenever its reader scrolls to the top of the
+// list, never by itself (docs/protocol.md, "Frame lengths"). The last
+// lines are also kept for the tab's life (sessionStorage), so that a
+// reload shows them before the server's page comes.
 //
 // The composer (chat.composer, drawn by the table beside the floor) always
 // writes to the one chat the seat may write in now: the town's during its
@@ -18,7 +22,16 @@ import { t } from './i18n.js';
 import { SPEECHES, isMafia, nameOf } from './names.js';
 import { stepKey } from './state.js';
 
-const KEEP = 200;
+const KEEP = 200; // lines kept in sessionStorage
+
+// stepOf is the step key (state.js stepKey) of a line of a history page:
+// a line said on the floor is its speaker's, whose key names them.
+// over reports whether the game of st is over.
+function over(st) { return !!(st.view && st.view.phase === 'ended'); }
+
+function stepOf(l) {
+  return SPEECHES.has(l.phase) ? `${l.round}|${l.phase}|${l.from}` : '';
+}
 
 // An invite link of this server in a line: its path, /t/{id}.
 function inviteIn(text) {
@@ -40,9 +53,12 @@ function linked(text) {
 
 /** Chat is the chat's section: its form is built once and kept. */
 export class Chat {
-  constructor(table, send) {
+  constructor(table, send, history) {
     this.table = table;
     this.send = send;
+    this.history = history; // (before) => Promise of a history page, or null
+    this.before = 0; // the next older page's before (0: none)
+    this.loading = false;
     this.tab = 'town';
     try {
       this.msgs = JSON.parse(sessionStorage.getItem(`mafia.chat.${table}`) || '[]');
@@ -52,7 +68,17 @@ export class Chat {
     this.el = h('section', { id: 't-chat', class: 'part p-chat', 'aria-labelledby': 'chat-h' });
     this.heading = h('h2', { id: 'chat-h' });
     this.tabs = h('div', { class: 'tabs', role: 'tablist' });
-    this.list = h('ol', { class: 'msgs', id: 'chat-msgs', role: 'tabpanel', 'aria-live': 'polite' });
+    // An older page is asked for when the reader scrolls to the top: a
+    // scroll the reader made (a wheel, a touch, a key, the scroll bar),
+    // not one the page made by drawing a shorter list, which would make
+    // the page's traffic follow what the list holds.
+    const touched = () => { this.touched = Date.now(); };
+    this.list = h('ol', { class: 'msgs', id: 'chat-msgs', role: 'tabpanel', 'aria-live': 'polite', tabindex: '0',
+      on: {
+        wheel: touched, touchmove: touched, pointerdown: touched, keydown: touched,
+        scroll: () => { if (this.list.scrollTop <= 4 && Date.now() - (this.touched || 0) < 1500) this.older(); },
+      } });
+    this.more = h('button', { type: 'button', class: 'more', id: 'chat-more', hidden: true, on: { click: () => this.older() } });
     this.input = h('input', { id: 'chat-input', type: 'text', maxlength: 500, autocomplete: 'off', key: 'chat-input' });
     this.label = h('label', { for: 'chat-input', class: 'vh' });
     this.button = h('button', { type: 'submit', key: 'chat-send' });
@@ -60,7 +86,7 @@ export class Chat {
     this.form = h('form', { class: 'compose', on: { submit: (ev) => { ev.preventDefault(); this.submit(); } } },
       this.label, h('div', { class: 'row' }, this.input, this.button));
     this.composer = h('section', { id: 't-compose', class: 'part p-compose', 'aria-label': t('web.chat.heading') }, this.form);
-    this.el.append(this.heading, this.tabs, this.list, this.hint);
+    this.el.append(this.heading, this.more, this.tabs, this.list, this.hint);
     this.writeTo = '';
   }
 
@@ -71,15 +97,48 @@ export class Chat {
     if (ok) this.input.value = '';
   }
 
-  /** add keeps a line, with the step it came in (stepKey). A line the
-   * page has (the server sends the chat so far again after a welcome) is
-   * not kept twice. */
+  /** add keeps a line, with the step it came in (stepKey). */
   add(m, step) {
-    if (m.now && this.msgs.some((x) => x.now === m.now && x.from === (m.from || 0) && x.channel === m.channel && x.text === m.text)) return;
     this.msgs.push({ channel: m.channel, from: m.from || 0, name: m.name || '', text: m.text, now: m.now || Date.now(), step: step || '' });
-    if (this.msgs.length > KEEP) this.msgs.splice(0, this.msgs.length - KEEP);
-    try { sessionStorage.setItem(`mafia.chat.${this.table}`, JSON.stringify(this.msgs)); } catch { /* full */ }
+    this.save();
     if (m.channel !== this.tab) this.unread = { ...(this.unread || {}), [m.channel]: true };
+  }
+
+  save() {
+    try { sessionStorage.setItem(`mafia.chat.${this.table}`, JSON.stringify(this.msgs.slice(-KEEP))); } catch { /* full */ }
+  }
+
+  /** page takes a history page: the newest (first, after a welcome)
+   * replaces what the tab had, an older one goes before it. */
+  page(m, first) {
+    const lines = (m.lines || []).map((l) => ({ channel: l.channel, from: l.from, name: l.name, text: l.text, now: l.now, step: stepOf(l) }));
+    if (first) {
+      this.msgs = lines;
+      this.listKey = '';
+    } else {
+      this.msgs = lines.concat(this.msgs);
+    }
+    this.before = m.before || 0;
+    this.save();
+  }
+
+  /** older asks for the page before the oldest line the tab has, when
+   * there is one and no page is on its way. */
+  older() {
+    if (!this.before || this.loading || !this.history) return;
+    this.loading = true;
+    if (this.st) this.render(this.st);
+    const before = this.before;
+    const height = this.list.scrollHeight;
+    this.history(before).then((m) => {
+      this.loading = false;
+      if (!m || m.type !== 'history' || this.before !== before) return;
+      this.page(m, false);
+      // The list keeps the lines in view where they were, when the page
+      // brought some of the tab's (else the list is not drawn again).
+      if ((m.lines || []).some((l) => l.channel === this.tab)) this.keepAt = height;
+      if (this.st) this.render(this.st);
+    });
   }
 
   /** speech returns the town's lines of the current step's speaker: what
@@ -102,10 +161,18 @@ export class Chat {
     const out = [{ ch: 'town', open: !!st.seat && (!v || ended || (SPEECHES.has(v.phase) && v.speaker === st.seat)) }];
     if (v && st.seat && isMafia(v.role) && !ended && !st.cardHidden) out.push({ ch: 'mafia', open: v.phase === 'night' && alive });
     if (v && st.seat && !alive && !ended) out.push({ ch: 'dead', open: true });
+    // After the end every chat is everyone's to read (not to write): the
+    // mafia's and the dead's are shown when they said anything.
+    if (ended) {
+      for (const ch of ['mafia', 'dead']) {
+        if (this.msgs.some((m) => m.channel === ch)) out.push({ ch, open: false });
+      }
+    }
     return out;
   }
 
   render(st) {
+    this.st = st;
     const chans = this.channels(st);
     const open = chans.find((c) => c.open);
     const writeTo = open ? open.ch : '';
@@ -140,8 +207,11 @@ export class Chat {
     this.button.disabled = !writeTo;
     this.composer.hidden = !writeTo;
     this.composer.dataset.channel = writeTo;
-    this.hint.textContent = cur.open ? '' : t(st.seat ? `web.chat.closed_${this.tab}` : 'web.chat.closed_spectator');
+    const ended = over(st) && this.tab !== 'town';
+    this.hint.textContent = cur.open ? '' : t(ended ? 'web.chat_history.over' : st.seat ? `web.chat.closed_${this.tab}` : 'web.chat.closed_spectator');
     this.hint.hidden = !!cur.open;
+    this.more.textContent = t(this.loading ? 'web.chat_history.loading' : 'web.chat_history.more');
+    this.more.hidden = !this.before;
   }
 
   /** again returns the last invitation to play again in the town's chat
@@ -157,10 +227,13 @@ export class Chat {
 
   drawList(st, msgs) {
     const atEnd = this.list.scrollTop + this.list.clientHeight >= this.list.scrollHeight - 8;
+    const keepAt = this.keepAt;
+    this.keepAt = 0;
     patch(this.list, msgs.length ? msgs.map((m) => h('li', { class: m.from === st.seat && m.from ? 'mine' : '' },
       h('span', { class: 'from' }, m.from ? `${nameOf(st, m.from)} (${m.from})` : m.name || t('web.chat.spectator')),
       ' ', h('span', { class: 'text' }, linked(m.text))))
       : h('li', { class: 'empty' }, t('web.chat.empty')));
-    if (atEnd) this.list.scrollTop = this.list.scrollHeight;
+    if (keepAt) this.list.scrollTop += this.list.scrollHeight - keepAt;
+    else if (atEnd) this.list.scrollTop = this.list.scrollHeight;
   }
 }

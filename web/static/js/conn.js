@@ -85,7 +85,7 @@ export class Conn {
         this.h.refused(m);
         return;
       }
-      if ((m.type === 'reply' || m.type === 'error') && m.id && this.waiting.has(m.id)) {
+      if ((m.type === 'reply' || m.type === 'error' || m.type === 'history') && m.id && this.waiting.has(m.id)) {
         const w = this.waiting.get(m.id);
         this.waiting.delete(m.id);
         clearTimeout(w.timer);
@@ -153,7 +153,7 @@ export class Conn {
   }
 
   /** send sends a request and resolves with the server's reply or error
-   * frame; a lost connection resolves with {type:'error', code:'network'}.
+   * frame (a history request: its page); a lost connection resolves with {type:'error', code:'network'}.
    * At night it waits for the night's next beat. */
   send(msg) {
     return new Promise((resolve) => {

@@ -36,7 +36,7 @@ export function tableScreen(id, { navigate, announce }) {
   const floorTop = h('div', { class: 'floor-top' });
   const floorSpeech = h('ol', { class: 'speech', id: 'speech', 'aria-live': 'polite' });
   parts.floor.append(floorTop, parts.clock, floorSpeech);
-  const chat = new Chat(id, sendChat);
+  const chat = new Chat(id, sendChat, (before) => conn.send({ type: 'history', before: before || undefined }));
   const join = makeJoinForm(doJoin);
   // The floor, the moves and the composer at the top (on a phone the
   // composer sits at the bottom of the screen); then the rest.
@@ -104,6 +104,16 @@ export function tableScreen(id, { navigate, announce }) {
       return;
     }
     if (fx.tell) tell(fx.tell);
+    if (m.type === 'welcome') {
+      // The chat so far, newest page first: the same request from every
+      // seat, after every welcome.
+      conn.send({ type: 'history' }).then((p) => {
+        if (p.type !== 'history') return;
+        chat.page(p, true);
+        st.again = chat.again(st);
+        schedule();
+      });
+    }
     if (fx.chat) {
       chat.add(fx.chat, stepKey(st.view));
       st.again = chat.again(st);
