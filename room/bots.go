@@ -5,6 +5,7 @@ package room
 // move), and its turns on the clock when the table is paced (pace.go).
 
 import (
+	"mafia/bot"
 	"mafia/engine"
 )
 
@@ -34,13 +35,24 @@ func (r *Room) botStep() bool {
 }
 
 // botAct lets a bot take its turn: act from its view (on its own floor:
-// what it says, then its move), and end its own speech.
+// its lines and statements, then its move), and end its own speech. At
+// human pace a turn on its floor is one line or one statement while the
+// floor's time allows another turn (the next comes after a gap, botWait),
+// else all that is left at once.
 func (r *Room) botAct(s engine.Seat) {
 	g := r.game
 	step := r.step
 	floor := g.Phase().Timed() && g.Speaker() == s
+	spread := floor && r.humanPace() && r.turnsLeft()
 	if g.MayAct(s) || floor {
-		for i := 0; i <= engine.StatementsPerFloor && r.step == step && !g.Ended(); i++ {
+		for i := 0; i <= engine.StatementsPerFloor+bot.MaxLines && r.step == step && !g.Ended(); i++ {
+			if floor && r.botSays(s) {
+				if spread {
+					r.botBegun = r.botBegun.With(s)
+					return // its next item after a gap
+				}
+				continue
+			}
 			g.ViewInto(&r.view, s)
 			cmd, ok := r.bots[s].Act(&r.view)
 			if !ok || r.apply(cmd) != nil {
@@ -49,6 +61,10 @@ func (r *Room) botAct(s engine.Seat) {
 			}
 			if !cmd.Verb.IsStatement() {
 				break // one move a turn, after the statements
+			}
+			if spread && r.step == step {
+				r.botBegun = r.botBegun.With(s)
+				return
 			}
 		}
 	}
@@ -77,7 +93,7 @@ func (r *Room) scheduleBots() {
 		step := r.step
 		r.turnGen[s]++
 		gen := r.turnGen[s]
-		r.turns[s] = r.later(r.botWait(), func() {
+		r.turns[s] = r.later(r.botWait(seat), func() {
 			if r.step != step || r.paused || r.game.Ended() || r.turnGen[seat] != gen || r.bots[seat] == nil {
 				return
 			}

@@ -287,6 +287,7 @@ func (r *Room) afterEvents(first int, clk store.Clock, newStep bool) {
 		r.step = clk.Step
 		r.botDone = 0
 		r.botQueued = 0
+		r.botBegun = 0
 		r.left = clk.Left
 		if !r.paused {
 			r.scheduleUntil(clk.Deadline)
@@ -297,6 +298,7 @@ func (r *Room) afterEvents(first int, clk store.Clock, newStep bool) {
 	}
 	r.broadcast(first)
 	if r.game.Ended() {
+		r.botsFarewell()
 		r.maybeLinger()
 	}
 }

@@ -209,7 +209,7 @@ func (s *Server) createTable(w http.ResponseWriter, r *http.Request) {
 	}
 	set := room.Settings{Name: strings.TrimSpace(req.Name), Public: req.Public, Options: req.Options,
 		TimingMS: req.TimingsMS, BotDelay: delay, Bots: req.Bots, Pace: s.paceOf(req),
-		StandIn: standIn}
+		StandIn: standIn, Lang: langOf(r)} // the creator's language: the bots speak it
 	if sb := req.Sandbox; sb != nil {
 		set.Sandbox = &room.Sandbox{Deal: sb.Deal, Card: sb.Card, Seat: sb.Seat}
 	}
