@@ -41,19 +41,28 @@ func (b *Smart) opinionStatement(v *engine.View) (engine.Command, bool) {
 	}
 	switch v.Phase {
 	case engine.PhaseSpeech:
-		if !v.Nominated && !b.mafia() {
-			if t := b.nominee(v); t != 0 && b.belief(v, t) >= sureOf {
-				if c, ok := say(engine.WillNominate, t); ok {
+		if b.mafia() {
+			if t := b.suspect(v, others); t != 0 && !b.suspects[me].Has(t) {
+				if c, ok := say(engine.Suspect, t); ok {
 					return c, true
 				}
 			}
+			return engine.Command{}, false
 		}
-		if t := b.suspect(v, others); t != 0 && !b.suspects[me].Has(t) {
-			if c, ok := say(engine.Suspect, t); ok {
+		// the seat it would nominate (nominee) is the one it suspects most
+		want := b.most(v, others, false, true)
+		bw := b.belief(v, want)
+		if !v.Nominated && bw >= sureOf && v.Targets(engine.Nominate).Has(want) {
+			if c, ok := say(engine.WillNominate, want); ok {
 				return c, true
 			}
 		}
-		if !b.mafia() && b.det != 0 && b.det != me && others.Has(b.det) && !b.vouched[me].Has(b.det) {
+		if bw >= suspectAbove && !b.suspects[me].Has(want) {
+			if c, ok := say(engine.Suspect, want); ok {
+				return c, true
+			}
+		}
+		if b.det != 0 && b.det != me && others.Has(b.det) && !b.vouched[me].Has(b.det) {
 			return say(engine.Vouch, b.det)
 		}
 	case engine.PhaseDefence, engine.PhaseTieSpeech:
