@@ -172,9 +172,6 @@ func lineProblem(deal []engine.Role, sl spokenLine) string {
 		if !claimedDetective(v, l.Seat) {
 			return "a liar or a belief named of a seat that claimed nothing"
 		}
-		if l.Kind == bot.LineBelieve && role.IsMafia() {
-			return "a mafioso believes a Detective"
-		}
 	case bot.LineVoteOut:
 		if !v.IsCandidate(l.Seat) {
 			return "vote out a seat that is no candidate"

@@ -11,13 +11,14 @@ import "mafia/engine"
 //     is sure of (the Detective's find, a seat the believed Detective
 //     reported, a liar); "I suspect N" of the most suspicious other seat
 //     when the suspicion is strong, once a game for each seat; "I vouch for
-//     N" of the Detective it believes, once a game (the town only);
+//     N" of the Detective the record believes, once a game;
 //   - in its defence or tie speech: "I suspect N" of the other candidate it
 //     suspects most, when that suspicion is strong;
 //   - in its last words: "I suspect N" of the seat it suspects most.
 //
 // A mafioso's opinions follow the public record (top), never its own team:
-// it never vouches for anyone, and never names a partner.
+// it suspects and vouches as the town would by the record, and never names
+// a partner.
 
 // The thresholds of the opinions.
 const (
@@ -47,7 +48,7 @@ func (b *Smart) opinionStatement(v *engine.View) (engine.Command, bool) {
 					return c, true
 				}
 			}
-			return engine.Command{}, false
+			return b.vouchDetective(v, others)
 		}
 		// the seat it would nominate (nominee) is the one it suspects most
 		want := b.most(v, others, false, true)
@@ -62,15 +63,24 @@ func (b *Smart) opinionStatement(v *engine.View) (engine.Command, bool) {
 				return c, true
 			}
 		}
-		if b.det != 0 && b.det != me && others.Has(b.det) && !b.vouched[me].Has(b.det) {
-			return say(engine.Vouch, b.det)
-		}
+		return b.vouchDetective(v, others)
 	case engine.PhaseDefence, engine.PhaseTieSpeech:
 		return say(engine.Suspect, b.suspect(v, b.candidates()&others))
 	case engine.PhaseLastWords:
 		return say(engine.Suspect, b.suspect(v, others))
 	}
 	return engine.Command{}, false
+}
+
+// vouchDetective vouches, once a game, for the Detective the record
+// believes, if it is one of others: the town does, and a mafioso does the
+// same (unless it is a partner), so that a vouch tells nobody a team.
+func (b *Smart) vouchDetective(v *engine.View, others engine.SeatSet) (engine.Command, bool) {
+	d := b.det
+	if d == 0 || !others.Has(d) || b.vouched[v.Seat].Has(d) || floorSaid(v, engine.Vouch) || !v.Targets(engine.Vouch).Has(d) {
+		return engine.Command{}, false
+	}
+	return engine.Command{Verb: engine.Vouch, By: v.Seat, Target: d}, true
 }
 
 // suspect is the seat of set the bot would say it suspects: the most

@@ -113,7 +113,7 @@ func (b *Smart) opinion(v *engine.View, i uint8) (Line, bool) {
 		if t := b.liarToName(v, others); t != 0 {
 			return Line{Kind: LineLiar, Seat: t}, true
 		}
-		if !b.mafia() && b.det != 0 && others.Has(b.det) {
+		if b.det != 0 && others.Has(b.det) {
 			return Line{Kind: LineBelieve, Seat: b.det}, true
 		}
 		if t := b.voteOut(v, others); t != 0 {
