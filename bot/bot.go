@@ -3,8 +3,9 @@
 // Observer for a bot that follows the game's events), the levels (Random:
 // legal moves at random; Smart: beliefs about every seat, from the record
 // and its statements, and a plan per role, talk included), Talker (a random
-// bot that talks, for tests), and Table, the driver that plays a game with
-// them.
+// bot that talks, for tests), Speaker for a bot that also says short lines
+// aloud (line.go: what a line means; the server renders its words), and
+// Table, the driver that plays a game with them.
 //
 // A bot must never see the Game: it gets the view its seat may see and the
 // events its seat may see (as the engine redacts them), and returns one

@@ -26,6 +26,12 @@ type Table struct {
 	// OnRefused, when set, is called with every command a bot chose that the
 	// engine refused (a bot deciding from its view should never see one).
 	OnRefused func(cmd engine.Command, err error)
+	// OnLine, when set, makes the Table ask every Speaker for its lines, as
+	// a server does (line.go: on its own floor before each of its commands,
+	// and once after the end), and is called with each line. Unset (the
+	// simulator), no bot is asked for a line.
+	OnLine    func(s engine.Seat, l Line)
+	farewells bool // the Speakers were asked after the end
 }
 
 type observer struct {
@@ -46,7 +52,7 @@ const maxActsPerStep = engine.StatementsPerFloor + 2
 // the first Step; Step shows every later event itself. Without Begin no bot
 // is shown events.
 func (t *Table) Begin(evs []engine.Event) {
-	t.observers = t.observers[:0]
+	t.observers, t.farewells = t.observers[:0], false
 	for s := 1; s < len(t.Bots); s++ {
 		if o, ok := t.Bots[s].(Observer); ok {
 			t.observers = append(t.observers, observer{engine.Seat(s), o})
@@ -135,8 +141,20 @@ func (t *Table) observe(evs []engine.Event) {
 }
 
 // Step lets every seat that may act do so, then ends the step. It returns
-// false once the game has ended.
+// false once the game has ended (with OnLine set, the step that ends it asks
+// every Speaker for its farewell).
 func (t *Table) Step() bool {
+	if t.step() {
+		return true
+	}
+	if t.OnLine != nil && !t.farewells {
+		t.farewells = true
+		t.farewell()
+	}
+	return false
+}
+
+func (t *Table) step() bool {
 	g := t.Game
 	if g.Ended() {
 		return false
@@ -145,6 +163,7 @@ func (t *Table) Step() bool {
 		s := p.First()
 		p = p.Without(s)
 		for i := 0; i < maxActsPerStep && (i == 0 || g.MayAct(s)); i++ {
+			t.speak(s)
 			g.ViewInto(&t.view, s)
 			cmd, ok := t.Bots[s].Act(&t.view)
 			if !ok || !t.handle(cmd) {
@@ -159,6 +178,7 @@ func (t *Table) Step() bool {
 	// last words) may still make statements.
 	if s := g.Speaker(); s != 0 && g.Phase() != engine.PhaseSpeech && g.Phase().Timed() && t.Bots[s] != nil {
 		for i := 0; i < maxActsPerStep; i++ {
+			t.speak(s)
 			g.ViewInto(&t.view, s)
 			cmd, ok := t.Bots[s].Act(&t.view)
 			if !ok || !t.handle(cmd) {
@@ -178,6 +198,39 @@ func (t *Table) Step() bool {
 		}
 	}
 	return !g.Ended()
+}
+
+// speak lets seat s's bot, if it is a Speaker holding the floor (or the
+// game is over), say its lines now; only with OnLine set.
+func (t *Table) speak(s engine.Seat) {
+	if t.OnLine == nil {
+		return
+	}
+	g := t.Game
+	if !g.Ended() && (g.Speaker() != s || !g.Phase().Timed()) {
+		return
+	}
+	sp, ok := t.Bots[s].(Speaker)
+	if !ok {
+		return
+	}
+	for i := 0; i < MaxLines; i++ {
+		g.ViewInto(&t.view, s)
+		l, ok := sp.Speak(&t.view)
+		if !ok {
+			return
+		}
+		t.OnLine(s, l)
+	}
+}
+
+// farewell asks every Speaker once after the end.
+func (t *Table) farewell() {
+	for s := 1; s < len(t.Bots); s++ {
+		if t.Bots[s] != nil {
+			t.speak(engine.Seat(s))
+		}
+	}
 }
 
 // handle gives a bot's command to the game and shows its events; false

@@ -61,8 +61,9 @@ func (b *Smart) Act(v *engine.View) (engine.Command, bool) {
 
 // adopt starts the record from a view, for a bot that was shown no deal.
 func (b *Smart) adopt(v *engine.View) {
-	src := b.Src
+	src, sp := b.Src, b.speakState
 	*b = Smart{Src: src, me: v.Seat, n: v.Players, rules: v.Rules, role: v.Role, alive: v.Alive, round: v.Round, follow: v.Alive}
+	b.keepSpeak(sp)
 	if v.Role.IsMafia() {
 		for s := engine.Seat(1); s <= engine.Seat(v.Players); s++ {
 			if v.Teams[s] == engine.TeamMafia {

@@ -50,14 +50,23 @@ type Smart struct {
 	healed  engine.Seat                // doctor: tonight's heal
 	trusted engine.SeatSet             // doctor: seats the mafia or the maniac chose (a heal saved them)
 
-	talkState // the statements of the record, and the bot's own (talk.go)
+	talkState  // the statements of the record, and the bot's own (talk.go)
+	speakState // its spoken lines (speak.go)
 }
 
 // NewSmart returns a reasoning bot seeded with seed.
-func NewSmart(seed uint64) *Smart { return &Smart{Src: rng.New(seed)} }
+func NewSmart(seed uint64) *Smart {
+	b := &Smart{}
+	b.Reset(seed)
+	return b
+}
 
-// Reset forgets the last game and reseeds the bot.
-func (b *Smart) Reset(seed uint64) { *b = Smart{Src: rng.New(seed)} }
+// Reset forgets the last game and reseeds the bot (a muted bot speaks
+// again).
+func (b *Smart) Reset(seed uint64) {
+	*b = Smart{Src: rng.New(seed)}
+	b.say = rng.New(rng.Derive(seed, sayStream))
+}
 
 // The weights of the public evidence.
 const (
@@ -79,8 +88,9 @@ func (b *Smart) See(seat engine.Seat, evs []engine.Event) {
 func (b *Smart) see(seat engine.Seat, e *engine.Event) {
 	switch e.Kind {
 	case engine.EvGameStarted:
-		src := b.Src
+		src, sp := b.Src, b.speakState
 		*b = Smart{Src: src, me: seat, n: e.Count, rules: e.Rules, role: e.RoleOf(seat)}
+		b.keepSpeak(sp)
 		b.alive = engine.SeatSet(uint32(1)<<(e.Count+1) - 2)
 		b.follow = b.alive
 		if b.role.IsMafia() {

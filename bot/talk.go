@@ -198,10 +198,15 @@ func (b *Smart) statement(v *engine.View) (engine.Command, bool) {
 	if !v.Can(engine.Claim) {
 		return engine.Command{}, false
 	}
+	if b.mute {
+		return engine.Command{}, false
+	}
 	me := v.Seat
 	switch {
 	case b.role == engine.Detective:
-		return b.detectiveTalk(v)
+		if c, ok := b.detectiveTalk(v); ok {
+			return c, true
+		}
 	case b.mafia() && b.counter == 1 && b.claimed[me] != engine.Detective && b.teamClaims() == 0:
 		return engine.Command{Verb: engine.Claim, By: me, Role: engine.Detective}, true
 	case b.mafia() && b.claimed[me] == engine.Detective:
@@ -212,7 +217,7 @@ func (b *Smart) statement(v *engine.View) (engine.Command, bool) {
 			}
 		}
 	}
-	return engine.Command{}, false
+	return b.opinionStatement(v)
 }
 
 // teamClaims counts the mafia's Detective claims.

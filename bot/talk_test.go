@@ -76,12 +76,18 @@ func playTalkGame(t *testing.T, i int, rules engine.Ruleset) talkGame {
 }
 
 func TestSmartTalk_OnlyTheDetectiveReportsAndItsReportsAreItsChecks(t *testing.T) {
-	claims, reports, counters := 0, 0, 0
+	claims, reports, counters, opinions := 0, 0, 0, 0
 	for i := 0; i < 1000; i++ {
 		tg := playTalkGame(t, i, engine.DefaultRules())
 		for j, e := range tg.said {
 			role := tg.deal[e.Actor-1]
 			switch {
+			case e.Verb == engine.Suspect || e.Verb == engine.Vouch || e.Verb == engine.WillNominate:
+				// an opinion, anyone's (opinion.go); a mafioso's never of a partner
+				opinions++
+				if role.IsMafia() && tg.deal[e.Target-1].IsMafia() {
+					t.Errorf("game %d: mafioso %d said %s %d (%s)", i, e.Actor, e.Verb, e.Target, tg.deal[e.Target-1])
+				}
 			case role == engine.Detective:
 				switch e.Verb {
 				case engine.Claim:
@@ -105,12 +111,15 @@ func TestSmartTalk_OnlyTheDetectiveReportsAndItsReportsAreItsChecks(t *testing.T
 					t.Errorf("game %d: mafioso %d said %s %s", i, e.Actor, e.Verb, e.Result)
 				}
 			default:
-				// a citizen, the doctor, the maniac: no word it could not know
+				// a citizen, the doctor, the maniac: no claim or report, which it could not know
 				t.Errorf("game %d: seat %d (%s) said %s", i, e.Actor, role, e.Verb)
 			}
 		}
 	}
-	t.Logf("1000 games: %d Detective claims, %d reports, %d counter-claims", claims, reports, counters)
+	t.Logf("1000 games: %d Detective claims, %d reports, %d counter-claims, %d opinions", claims, reports, counters, opinions)
+	if opinions > 1000*12 {
+		t.Errorf("%d opinions in 1000 games: more than a dozen a game is not sparing", opinions)
+	}
 	if claims < 100 || reports < claims || counters == 0 {
 		t.Fatalf("the bots hardly talk: %d claims, %d reports, %d counter-claims", claims, reports, counters)
 	}

@@ -9,6 +9,7 @@ import (
 	"mafia/bot"
 	"mafia/engine"
 	"mafia/internal/secret"
+	"mafia/locale"
 	"mafia/rng"
 	"mafia/store"
 	"mafia/wire"
@@ -77,6 +78,11 @@ func (s *Settings) Check() (engine.Ruleset, Timings, error) {
 			return rules, t, err
 		}
 	}
+	if s.Lang != "" {
+		if _, ok := locale.Parse(s.Lang); !ok || len(s.Lang) != 2 {
+			return rules, t, &engine.Error{Code: CodeBadRequest, Name: "lang", Value: s.Lang}
+		}
+	}
 	if s.Sandbox != nil {
 		if s.Public {
 			return rules, t, errCode(CodeSandboxPublic)
@@ -117,6 +123,9 @@ func Create(ctx context.Context, cfg Config, set Settings) (*Room, string, error
 		return nil, "", err
 	}
 	set.Name = name
+	if set.Lang == "" {
+		set.Lang = string(DefaultLang)
+	}
 	rules, tm, err := set.Check()
 	if err != nil {
 		return nil, "", err

@@ -20,6 +20,11 @@ package room
 // the least wait under either pace: instant with a delay is that delay, as
 // before; human with a delay never waits less than it.
 //
+// On its own floor at human pace a bot speaks as a person does: after its
+// reading time its lines and statements go out one by one, a sentence's
+// time apart (ItemGap), then its move; a floor whose time runs short (the
+// margin before its deadline reached) gets what is left at once.
+//
 // Whatever the pace, a bot's turn is set before the step's deadline, by a
 // margin (paceMargin): a bot never runs a step past its deadline, however
 // long its wait or its delay (the wait is cut to the time left).
@@ -111,15 +116,47 @@ func (r *Room) humanPace() bool { return r.set.Pace == PaceHuman && r.anyoneSeat
 // human pace), rather than coming at once.
 func (r *Room) paced() bool { return r.set.BotDelay > 0 || r.humanPace() }
 
-// botWait is how long, from now, a bot waits before its next turn in the
-// current step.
-func (r *Room) botWait() time.Duration {
+// botWait is how long, from now, seat s's bot waits before its next turn
+// in the current step: its reading time (HumanWait), or, on a floor it has
+// begun at human pace, the gap before its next line or statement
+// (ItemGap).
+func (r *Room) botWait(s engine.Seat) time.Duration {
 	p := r.game.Phase()
 	step := r.timings.For(p)
 	w := r.set.BotDelay
 	if r.humanPace() {
 		lo, hi := HumanWait(p, step)
+		if r.botBegun.Has(s) {
+			lo, hi = ItemGap(p, step)
+			w = 0
+		}
 		w = max(w, drawWait(&r.paceSrc, lo, hi))
 	}
 	return capWait(w, r.deadline.Sub(r.cfg.Clock.Now()), step)
+}
+
+// turnsLeft reports whether the current step's time allows a bot another
+// turn (one not past the step's margin before its deadline).
+func (r *Room) turnsLeft() bool {
+	step := r.timings.For(r.game.Phase())
+	return r.deadline.Sub(r.cfg.Clock.Now()) > paceMargin(step)
+}
+
+// itemGap is the gap between a bot's lines and statements on its floor at
+// human pace, at the rulebook's step lengths: a sentence's time.
+var itemGap = waitRange{2 * time.Second, 5 * time.Second}
+
+// ItemGap returns the range of the gap between a bot's items (its lines,
+// its statements) on its floor at human pace, in a step of phase p and
+// length step: shortened, like HumanWait, for a step shorter than the
+// rulebook's.
+func ItemGap(p engine.Phase, step time.Duration) (lo, hi time.Duration) {
+	full := DefaultTimings().For(p)
+	if full <= 0 || !p.Timed() {
+		return 0, 0
+	}
+	if step < full {
+		return scale(itemGap.lo, step, full), scale(itemGap.hi, step, full)
+	}
+	return itemGap.lo, itemGap.hi
 }

@@ -42,6 +42,10 @@ type Settings struct {
 	// level per side, "town=smart,mafia=random,maniac=random"); "" is
 	// random, the level tables had before there were others.
 	Bots string `json:"bots,omitempty"`
+	// Lang is the table's language (locale: "ka", "en" or "ru"), the one
+	// its bots speak in (botlines.go): its creator's, recorded at the
+	// creation; "" (a table stored before there was one) is Georgian.
+	Lang string `json:"lang,omitempty"`
 }
 
 // Metrics receives the room's measurements (all optional).
@@ -362,6 +366,11 @@ type botState struct {
 	// (turnGen): a turn that is not its seat's latest does nothing.
 	turns   []Timer
 	turnGen []uint32
+	// botBegun are the bots that have begun their floor in the current
+	// step (at human pace its items come one by one, botlines.go), and
+	// lineShare each bot seat's share of the chat, as a person's.
+	botBegun  engine.SeatSet
+	lineShare []chatShare
 }
 
 // deliveryState is what the room has sent to whom, and the memory it

@@ -7,7 +7,9 @@ package room
 // level for its card's side (Settings.Bots), from that seat's view and the
 // events that seat may see (bot.Table.Add shows it the game so far, as the
 // seat saw it), at the table's pace, until a connection of the seat comes
-// back. The person then takes the seat back at once: before their welcome
+// back. It makes no statements and says no lines (botlines.go): what a
+// seat says is its person's, and a bot must not put words in their mouth.
+// The person then takes the seat back at once: before their welcome
 // is made the bot is taken away and any turn of it already scheduled is
 // cancelled, so that it makes no move after they are back. Every seat and
 // spectator sees the seat marked in the lobby (SeatInfo.StandIn).
@@ -115,6 +117,9 @@ func (r *Room) standIn(s engine.Seat) {
 	mix, _ := bot.ParseMix(r.set.Bots) // checked at the table's creation; "" is random
 	r.standIns++
 	b := mix.For(r.game.Role(s)).New(rng.Derive(r.botSeed, standInStream+r.standIns))
+	if m, ok := b.(interface{ Mute() }); ok {
+		m.Mute() // no words in the person's mouth: no statement, no line
+	}
 	st.standIn = true
 	r.botDone = r.botDone.Without(s)
 	r.botTable.Add(s, b, r.log)

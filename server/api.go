@@ -86,6 +86,13 @@ type errorBody struct {
 // cookie, Accept-Language, else English) as the protocol spells it.
 func langOf(r *http.Request) string { return string(negotiate.Lang(r)) }
 
+// tableLang is the language a table is made in, its bots' (room.Settings.Lang):
+// the one its creator's request names, else "" (the room's default, Georgian).
+func tableLang(r *http.Request) string {
+	l, _ := negotiate.Named(r)
+	return string(l)
+}
+
 // writeJSON answers with v as JSON (httpapi.WriteJSON: no HTML escaping).
 func writeJSON(w http.ResponseWriter, status int, v any) { httpapi.WriteJSON(w, status, v) }
 
@@ -209,7 +216,7 @@ func (s *Server) createTable(w http.ResponseWriter, r *http.Request) {
 	}
 	set := room.Settings{Name: strings.TrimSpace(req.Name), Public: req.Public, Options: req.Options,
 		TimingMS: req.TimingsMS, BotDelay: delay, Bots: req.Bots, Pace: s.paceOf(req),
-		StandIn: standIn}
+		StandIn: standIn, Lang: tableLang(r)}
 	if sb := req.Sandbox; sb != nil {
 		set.Sandbox = &room.Sandbox{Deal: sb.Deal, Card: sb.Card, Seat: sb.Seat}
 	}

@@ -18,16 +18,24 @@ import (
 // the catalogs hold (by q-value, then order; q=0 refuses a language);
 // English when none is held.
 func Lang(r *http.Request) locale.Lang {
-	if l, ok := locale.Parse(r.URL.Query().Get("lang")); ok {
-		return l
-	}
-	if c, err := r.Cookie("lang"); err == nil {
-		if l, ok := locale.Parse(c.Value); ok {
-			return l
-		}
-	}
-	if l, ok := locale.FromAcceptLanguage(r.Header.Get("Accept-Language")); ok {
+	if l, ok := Named(r); ok {
 		return l
 	}
 	return locale.En
+}
+
+// Named is the language the request names, by Lang's order, and false when
+// it names none the catalogs hold (where Lang falls back to English): a
+// table records its creator's language this way, and one made by a request
+// that names none gets the club's own.
+func Named(r *http.Request) (locale.Lang, bool) {
+	if l, ok := locale.Parse(r.URL.Query().Get("lang")); ok {
+		return l, true
+	}
+	if c, err := r.Cookie("lang"); err == nil {
+		if l, ok := locale.Parse(c.Value); ok {
+			return l, true
+		}
+	}
+	return locale.FromAcceptLanguage(r.Header.Get("Accept-Language"))
 }

@@ -44,3 +44,15 @@ func TestLang_LinkThenCookieThenHeaderThenEnglish(t *testing.T) {
 		})
 	}
 }
+
+func TestNamed_FalseWhenTheRequestNamesNoLanguageHeld(t *testing.T) {
+	r := httptest.NewRequest(http.MethodGet, "/?lang=de", nil)
+	r.Header.Set("Accept-Language", "de, fr;q=0.5")
+	if l, ok := negotiate.Named(r); ok {
+		t.Errorf("a request in German and French names %q", l)
+	}
+	r.Header.Set("Accept-Language", "de, ru;q=0.5")
+	if l, ok := negotiate.Named(r); !ok || l != locale.Ru {
+		t.Errorf("a request that accepts Russian names %q, %v", l, ok)
+	}
+}

@@ -1,0 +1,166 @@
+package room
+
+// This file is the server's bots' spoken lines. A bot that is a
+// bot.Speaker (the smart level) decides what it says, a bot.Line (a kind
+// and a seat, from its view); the room makes the sentence, in the table's
+// language (Settings.Lang) from the message catalogs (locale, "botline.*":
+// several phrasings of each kind, the bot's Pick choosing one), and posts it
+// as the seat's chat line on the town's channel through the room's chat
+// path, as a person's line is: stored with the game before anyone reads it,
+// within the seat's share of the chat (the server's share of a person's
+// seat, chatShare), shown as chat from that seat.
+//
+// Who speaks: a server's bot seat (never a bot standing in for a person: it
+// must not put words in their mouth, standin.go), at a table where a person
+// holds a seat (nobody reads a table of bots alone, and the simulator and
+// the bench never ask for lines). When: on its own floor, before each of
+// its commands (bot/line.go), and once after the end, for a farewell. At
+// human pace its lines and statements on a floor go out one by one, after
+// its reading time (pace.go), never past the floor's deadline.
+
+import (
+	"strconv"
+	"time"
+
+	"mafia/bot"
+	"mafia/engine"
+	"mafia/locale"
+)
+
+// DefaultLang is the language of a table made without one (and of every
+// table stored before tables had one): the club's own.
+const DefaultLang = locale.Ka
+
+// The seat's share of the chat a bot's lines take from, as the server gives
+// a person's seat by default (server.Limits.SeatChatRate, SeatChatBurst):
+// lines per second, and at once.
+const (
+	botLineRate  = 3
+	botLineBurst = 6
+)
+
+// chatShare is a seat's share of the chat: a bucket of lines that fills at
+// botLineRate, up to botLineBurst.
+type chatShare struct {
+	tokens float64
+	at     time.Time
+}
+
+// take takes one line from the share at now; false when it is spent.
+func (c *chatShare) take(now time.Time) bool {
+	if c.at.IsZero() {
+		c.tokens = botLineBurst
+	} else if d := now.Sub(c.at); d > 0 {
+		c.tokens = min(botLineBurst, c.tokens+d.Seconds()*botLineRate)
+	}
+	c.at = now
+	if c.tokens < 1 {
+		return false
+	}
+	c.tokens--
+	return true
+}
+
+// lang is the table's language: Settings.Lang, else DefaultLang.
+func (s *Settings) lang() locale.Lang {
+	if l, ok := locale.Parse(s.Lang); ok && s.Lang != "" {
+		return l
+	}
+	return DefaultLang
+}
+
+// speaker is seat s's bot as a Speaker, if it may speak now (see above).
+func (r *Room) speaker(s engine.Seat) (bot.Speaker, bool) {
+	if int(s) >= len(r.bots) || !r.seats[s].bot || r.seats[s].standIn || !r.anyoneSeated() {
+		return nil, false
+	}
+	sp, ok := r.bots[s].(bot.Speaker)
+	return sp, ok
+}
+
+// botSays lets seat s's bot say its next line now, if it has one, and
+// reports whether it did (a line the seat's share of the chat or the store
+// refused counts as said: the bot has moved on).
+func (r *Room) botSays(s engine.Seat) bool {
+	sp, ok := r.speaker(s)
+	if !ok {
+		return false
+	}
+	r.game.ViewInto(&r.view, s)
+	l, ok := sp.Speak(&r.view)
+	if !ok {
+		return false
+	}
+	r.postLine(s, l)
+	return true
+}
+
+// postLine posts line l of seat s's bot as its chat line.
+func (r *Room) postLine(s engine.Seat, l bot.Line) {
+	if r.lineShare == nil {
+		r.lineShare = make([]chatShare, len(r.seats))
+	}
+	if !r.lineShare[s].take(r.cfg.Clock.Now()) {
+		r.cfg.Log.Debug("a bot's line over its share of the chat", "seat", int(s))
+		return
+	}
+	// the chat path of a seat's own connection: who may post, the store,
+	// the readers
+	if err := r.chat(&Sub{Seat: s, room: r}, "town", RenderLine(r.set.lang(), l)); err != nil {
+		r.cfg.Log.Debug("a bot's line not posted", "seat", int(s), "err", err)
+	}
+}
+
+// farewellWait is how long after the end a bot's farewell comes at human
+// pace.
+var farewellWait = waitRange{2 * time.Second, 8 * time.Second}
+
+// botsFarewell asks every bot that speaks for its line after the end: said
+// at once, or at human pace after a person's while.
+func (r *Room) botsFarewell() {
+	for s := 1; s < len(r.seats); s++ {
+		seat := engine.Seat(s)
+		sp, ok := r.speaker(seat)
+		if !ok {
+			continue
+		}
+		r.game.ViewInto(&r.view, seat)
+		l, ok := sp.Speak(&r.view)
+		if !ok {
+			continue
+		}
+		if !r.humanPace() {
+			r.postLine(seat, l)
+			continue
+		}
+		r.timers = append(r.timers, r.later(drawWait(&r.paceSrc, farewellWait.lo, farewellWait.hi), func() {
+			if r.game != nil && r.game.Ended() {
+				r.postLine(seat, l)
+			}
+		}))
+	}
+}
+
+// RenderLine is a bot's line as a sentence in language lang: the catalog's
+// phrasing of its kind that its Pick chooses ("botline.<kind>_<n>"; a
+// Detective's claim counts its nights, in the language's plural).
+func RenderLine(lang locale.Lang, l bot.Line) string {
+	p := locale.New(lang)
+	base := "botline." + l.Kind.String()
+	if l.Kind == bot.LineClaim && l.Role == engine.Detective {
+		base = "botline.claim_detective"
+	}
+	n := 0
+	for p.Has(base + "_" + strconv.Itoa(n+1)) {
+		n++
+	}
+	if n == 0 {
+		return base // a kind with no sentence shows as its id (the tests catch it)
+	}
+	id := base + "_" + strconv.Itoa(1+int(l.Pick)%n)
+	data := map[string]any{"Seat": int(l.Seat), "Role": p.Role(l.Role), "Answer": p.Result(l.Result), "Count": int(l.Count)}
+	if base == "botline.claim_detective" {
+		return p.Plural(id, int(l.Count), data)
+	}
+	return p.T(id, data)
+}
