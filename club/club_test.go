@@ -1,6 +1,7 @@
 package club
 
 import (
+	"encoding/json"
 	"errors"
 	"slices"
 	"strconv"
@@ -292,5 +293,20 @@ func TestSeasonAndScoringChecks(t *testing.T) {
 	bad.Fouls = 10
 	if bad.Check() == nil {
 		t.Errorf("a bonus for a removal by fouls: no refusal")
+	}
+}
+
+// TestPoints_AreJSONNumbersOfPoints.
+func TestPoints_AreJSONNumbersOfPoints(t *testing.T) {
+	b, err := json.Marshal(DefaultScoring())
+	if err != nil || string(b) != `{"win":1.00,"best_move_2":0.25,"best_move_3":0.50,"extra_min":-0.50,"extra_max":0.70,"fouls":-0.50}` {
+		t.Errorf("defaults as JSON: %s, %v", b, err)
+	}
+	var s Scoring
+	if err := json.Unmarshal([]byte(`{"win":2,"best_move_2":0.3,"best_move_3":0.6,"extra_min":-1,"extra_max":1,"fouls":-1}`), &s); err != nil || s.Win != 200 || s.BestMove2 != 30 {
+		t.Errorf("read back: %+v, %v", s, err)
+	}
+	if err := json.Unmarshal([]byte(`{"win":0.125}`), &s); err == nil {
+		t.Errorf("three decimals: no refusal")
 	}
 }

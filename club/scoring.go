@@ -107,3 +107,17 @@ func (s Scoring) Check() error {
 	}
 	return nil
 }
+
+// MarshalJSON writes points as a JSON number of points: 1.25.
+func (p Points) MarshalJSON() ([]byte, error) { return []byte(p.String()), nil }
+
+// UnmarshalJSON reads a JSON number of points with at most two decimals
+// (1.25, -0.5, 2).
+func (p *Points) UnmarshalJSON(b []byte) error {
+	v, ok := ParsePoints(string(b))
+	if !ok {
+		return &engine.Error{Code: CodeBadClub, Name: "points", Value: string(b)}
+	}
+	*p = v
+	return nil
+}
