@@ -146,3 +146,52 @@ func TestTheHostSeatsTheClubsRosterAndRecordsItsPoints(t *testing.T) {
 		t.Errorf("the printable standings:\n%s\nwant:\n%s", strings.Join(rows, "\n"), strings.Join(wantRows, "\n"))
 	}
 }
+
+// TestTheClubScreenMakesASeasonAndMergesTwoEntries: on the club's screen
+// (#/club) the host enters the club by its code, makes a season, and
+// merges ნინო, who played a game, into Нино; the season's standings count
+// the game as Нино's.
+func TestTheClubScreenMakesASeasonAndMergesTwoEntries(t *testing.T) {
+	ts := startServer(t)
+	names := []string{"ნინო", "Гиорги", "Tamar", "Дато", "Levan", "Ana", "Saba", "Нино"}
+	cl, people := newClubWith(t, ts, names...)
+	ids := make([]string, 7)
+	for i := range ids {
+		ids[i] = people[i].ID
+	}
+	var c created
+	req := map[string]any{"names": names[:7], "deal": record.DealManual, "roles": roles7, "club_token": cl.Token,
+		"club": map[string]any{"club": cl.ID, "day": "2026-12-01", "people": ids}}
+	if code := call(t, "POST", ts.URL+"/host/api/games", "", req, &c); code != http.StatusCreated {
+		t.Fatalf("create: %d", code)
+	}
+	playClubGame(t, ts, c)
+	if code := call(t, "PUT", ts.URL+"/host/api/games/"+c.ID+"/score", c.HostToken, map[string]any{
+		"best_move": map[string]any{"seat": 1, "guess": []int{2, 4, 5}}, "extra": []any{map[string]any{"seat": 5, "points": 0.3}}}, nil); code != http.StatusOK {
+		t.Fatalf("the score: %d", code)
+	}
+
+	h := openHost(t, ts, "club-screen")
+	h.tap("club")
+	h.waitJS(5*time.Second, `!!document.querySelector('[data-t="club-code"]')`)
+	h.setValue(`[data-t="club-code"]`, cl.ID+"."+cl.Token)
+	h.tap("club-join")
+	h.waitJS(5*time.Second, `!!document.querySelector('[data-t="seasons"]')`)
+	h.setValue(`[data-t="season-name"]`, "Winter 2026")
+	h.setValue(`[data-t="season-from"]`, "2026-12-01")
+	h.setValue(`[data-t="season-to"]`, "2027-02-28")
+	h.tap("season-save")
+	h.waitJS(5*time.Second, `!!document.querySelector('[data-season="winter-2026"] [data-t="standings"]')`)
+
+	h.setValue(`[data-t="merge-`+ids[0]+`"]`, people[7].ID)
+	h.tap("merge-go-" + ids[0])
+	h.waitJS(5*time.Second, `!document.querySelector('[data-t="roster"] [data-person="`+ids[0]+`"]')`)
+	h.shot("club-05-screen")
+
+	h.do(10*time.Second, navigate(ts.URL+"/host/clubs/"+cl.ID+"/seasons/winter-2026?lang=en"))
+	h.waitJS(5*time.Second, `!!document.querySelector('[data-t="standings"]')`)
+	rows := eval[[]string](h.tab, `[...document.querySelectorAll('[data-t="standings"] tbody tr')].map((r) => [...r.cells].slice(0, 4).map((c) => c.textContent).join(' '))`)
+	if len(rows) != 7 || rows[1] != "2 "+people[7].ID+" Нино 1.25" {
+		t.Errorf("the standings after the merge:\n%s\nwant ნინო's game under Нино, second with 1.25", strings.Join(rows, "\n"))
+	}
+}

@@ -84,7 +84,7 @@ export function clubCard(f, redraw) {
     fields);
 }
 
-/** The club's part of a new game's body, or nothing (no club, no fields). */
+/** Adds the club's part to a new game's body: nothing with no club and no field filled in. */
 export function clubBody(f, n, body) {
   const c = clubOnPhone();
   const fields = f.club || {};
@@ -98,7 +98,7 @@ export function clubBody(f, n, body) {
     if (people.some(Boolean)) info.people = people;
     body.club_token = c.token;
   }
-  body.club = info;
+  if (Object.keys(info).length > 1) body.club = info; // the day alone is no club's game
 }
 
 // The roster's search answers, by seat, while the setup is drawn.
