@@ -148,9 +148,9 @@ func TestTheHostSeatsTheClubsRosterAndRecordsItsPoints(t *testing.T) {
 }
 
 // TestTheClubScreenMakesASeasonAndMergesTwoEntries: on the club's screen
-// (#/club) the host enters the club by its code, makes a season, and
-// merges ნინო, who played a game, into Нино; the season's standings count
-// the game as Нино's.
+// (#/club) the host enters the club by its code, makes a season, merges
+// ნინო, who played a game, into Нино, and makes a win worth 2.00; the
+// season's standings count the game as Нино's, by the new points.
 func TestTheClubScreenMakesASeasonAndMergesTwoEntries(t *testing.T) {
 	ts := startServer(t)
 	names := []string{"ნინო", "Гиорги", "Tamar", "Дато", "Levan", "Ana", "Saba", "Нино"}
@@ -186,12 +186,17 @@ func TestTheClubScreenMakesASeasonAndMergesTwoEntries(t *testing.T) {
 	h.setValue(`[data-t="merge-`+ids[0]+`"]`, people[7].ID)
 	h.tap("merge-go-" + ids[0])
 	h.waitJS(5*time.Second, `!document.querySelector('[data-t="roster"] [data-person="`+ids[0]+`"]')`)
+	// The club's points: a win is 2.00 from now on, for every game.
+	h.click(`[data-t="scoring"] summary`)
+	h.setValue(`[data-t="scoring-win"]`, "2")
+	h.tap("scoring-save")
+	h.waitJS(5*time.Second, `document.querySelector('[data-t="scoring-win"]').value === '2.00'`)
 	h.shot("club-05-screen")
 
 	h.do(10*time.Second, navigate(ts.URL+"/host/clubs/"+cl.ID+"/seasons/winter-2026?lang=en"))
 	h.waitJS(5*time.Second, `!!document.querySelector('[data-t="standings"]')`)
 	rows := eval[[]string](h.tab, `[...document.querySelectorAll('[data-t="standings"] tbody tr')].map((r) => [...r.cells].slice(0, 4).map((c) => c.textContent).join(' '))`)
-	if len(rows) != 7 || rows[1] != "2 "+people[7].ID+" Нино 1.25" {
-		t.Errorf("the standings after the merge:\n%s\nwant ნინო's game under Нино, second with 1.25", strings.Join(rows, "\n"))
+	if len(rows) != 7 || rows[0] != "1 "+ids[4]+" Levan 2.30" || rows[1] != "2 "+people[7].ID+" Нино 2.25" {
+		t.Errorf("the standings after the merge:\n%s\nwant Levan 2.30 (a win at 2.00 and 0.30), then ნინო's game under Нино with 2.25", strings.Join(rows, "\n"))
 	}
 }

@@ -229,7 +229,7 @@ func (h *Handler) searchPeople(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err, nil)
 		return
 	}
-	found := club.NewRoster(people).Search(people, r.URL.Query().Get("q"))
+	found := club.NewRoster(people).Search(r.URL.Query().Get("q"))
 	slices.SortStableFunc(found, func(a, b club.Person) int { return cmp.Compare(club.Fold(a.Name), club.Fold(b.Name)) })
 	if len(found) > maxFound {
 		found = found[:maxFound]

@@ -45,12 +45,13 @@ func CheckName(name, field string) error {
 
 // Roster is a club's people by id, with their merges resolved.
 type Roster struct {
-	byID map[string]Person
+	people []Person // in the order given
+	byID   map[string]Person
 }
 
 // NewRoster indexes a club's people.
 func NewRoster(people []Person) *Roster {
-	r := &Roster{byID: make(map[string]Person, len(people))}
+	r := &Roster{people: people, byID: make(map[string]Person, len(people))}
 	for _, p := range people {
 		r.byID[p.ID] = p
 	}
@@ -107,10 +108,10 @@ func (r *Roster) CheckMerge(from, into string) error {
 }
 
 // Search returns the roster's entries (not merged away) whose name matches
-// query (Match), in the order given.
-func (r *Roster) Search(people []Person, query string) []Person {
+// query (Match), in the roster's order.
+func (r *Roster) Search(query string) []Person {
 	out := []Person{}
-	for _, p := range people {
+	for _, p := range r.people {
 		if p.MergedInto == "" && Match(query, p.Name) {
 			out = append(out, p)
 		}

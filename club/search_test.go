@@ -63,7 +63,7 @@ func TestMatch_ANameIsFoundInAnyScript(t *testing.T) {
 func TestSearch_FindsTheRosterInAnyScriptAndSkipsMergedEntries(t *testing.T) {
 	people := []Person{{ID: "p1", Name: "ნინო"}, {ID: "p2", Name: "Нино"}, {ID: "p3", Name: "Giorgi"},
 		{ID: "p4", Name: "Nino", MergedInto: "p1"}}
-	got := NewRoster(people).Search(people, "nino")
+	got := NewRoster(people).Search("nino")
 	if len(got) != 2 || got[0].ID != "p1" || got[1].ID != "p2" {
 		t.Errorf("search for nino: %+v; want ნინო and Нино (not the merged Nino)", got)
 	}

@@ -1,8 +1,9 @@
 // The club's own screen (#/club): the club on this phone (made or entered
 // by its code, as on the setup screen), its seasons with their printable
-// standings and CSVs, a new season, and the roster, where an entry entered
+// standings and CSVs, a new season, the roster, where an entry entered
 // twice is merged into the other (its games count under that one; the
-// server records the merge). It all needs the server.
+// server records the merge), and the club's scoring rules. It all needs
+// the server.
 
 import { h } from './dom.js';
 import { mount, button, toast } from './ui.js';
@@ -46,6 +47,21 @@ export async function clubScreen() {
     toast(t('assist.club.merged'));
     redraw();
   };
+  // The club's scoring rules, in points (two decimals at most).
+  const scoring = { ...club.scoring };
+  const KEYS = ['win', 'best_move_2', 'best_move_3', 'extra_min', 'extra_max', 'fouls'];
+  const saveScoring = async () => {
+    const r = await send('PUT', `/host/api/clubs/${c.id}`, { name: club.name, scoring }, c.token);
+    if (!r) { toast(t('assist.club.roster_offline'), 'error'); return; }
+    if (!r.res.ok) { toast(r.body.error.message, 'error'); return; }
+    toast(t('assist.club.scoring_saved'));
+    redraw();
+  };
+  const scoringCard = h('details', { class: 'card', dataset: { t: 'scoring' } }, h('summary', {}, t('assist.club.scoring')),
+    KEYS.map((k) => h('label', { class: 'opt' }, h('span', {}, t(`assist.club.scoring_${k}`)),
+      h('input', { type: 'number', step: '0.05', value: Number(scoring[k]).toFixed(2), dataset: { t: `scoring-${k}` },
+        oninput: (e) => { scoring[k] = Math.round(parseFloat(e.target.value || '0') * 100) / 100; } }))),
+    button(t('assist.club.scoring_save'), saveScoring, 'secondary', 'scoring-save'));
   const lang = current();
   mount(
     h('h2', {}, `${t('assist.club.title')}: ${club.name}`),
@@ -71,6 +87,7 @@ export async function clubScreen() {
           people.filter((o) => o.id !== p.id).map((o) => h('option', { value: o.id }, o.name))),
           button(t('assist.club.merge'), () => { if (into) merge(p.id, into); }, 'secondary small', `merge-go-${p.id}`));
       }))),
+    scoringCard,
     h('details', { class: 'card' }, h('summary', {}, t('assist.club.code')),
       h('p', { class: 'note' }, t('assist.club.code_line', { Code: `${c.id}.${c.token}` }))),
     back);
