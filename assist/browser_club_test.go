@@ -200,3 +200,48 @@ func TestTheClubScreenMakesASeasonAndMergesTwoEntries(t *testing.T) {
 		t.Errorf("the standings after the merge:\n%s\nwant Levan 2.30 (a win at 2.00 and 0.30), then ნინო's game under Нино with 2.25", strings.Join(rows, "\n"))
 	}
 }
+
+// TestWithoutTheServerTheClubsGameIsMadeOnThePhone: the roster needs the
+// server; while it cannot be reached, the setup says so, the names typed
+// are guests, and the game is made on the phone with the club's fields
+// and the roster ids picked before; once the server is back it takes the
+// game, which counts for the club.
+func TestWithoutTheServerTheClubsGameIsMadeOnThePhone(t *testing.T) {
+	ts := startServer(t)
+	cl, people := newClubWith(t, ts, "ნინო")
+	h := openHost(t, ts, "club-offline")
+	h.tap("new-game")
+	h.waitJS(5*time.Second, `!!document.querySelector('[data-t="create"]')`)
+	h.tap("size-7")
+	h.setValue(`[data-t="club-code"]`, cl.ID+"."+cl.Token)
+	h.tap("club-join")
+	h.waitJS(5*time.Second, `!!document.querySelector('[data-t="club-joined"]')`)
+	h.click(`[data-t="deal-pass"]`)
+	h.setValue(`[data-t="name-1"]`, "nino")
+	h.waitJS(5*time.Second, `!!document.querySelector('[data-t="pick-1"][data-person="`+people[0].ID+`"]')`)
+	h.click(`[data-t="pick-1"][data-person="` + people[0].ID + `"]`)
+
+	ts.down.Store(true)
+	h.setValue(`[data-t="name-2"]`, "Giorgi")
+	h.waitJS(5*time.Second, `!!document.querySelector('[data-t="found-2"] [data-t="roster-offline"]')`)
+	for i, n := range []string{"Tamar", "Levan", "Ana", "Dato", "Eka"} {
+		h.setValue(`[data-t="name-`+strconv.Itoa(i+3)+`"]`, n)
+	}
+	h.setValue(`[data-t="club-host"]`, "Irakli")
+	h.tap("create")
+	h.waitJS(10*time.Second, `location.hash.startsWith('#/game/') && !!window.__assistGame && !!window.__assistGame.rec.create`)
+	id := strings.TrimPrefix(eval[string](h.tab, `location.hash`), "#/game/")
+
+	ts.down.Store(false)
+	h.waitJS(syncWait, `!window.__assistGame.rec.create && document.getElementById('sync').dataset.waiting === '0'`)
+	var p struct {
+		Club *record.ClubInfo `json:"club"`
+	}
+	ts.getJSON(t, "/host/api/games/"+id+"/protocol.json", h.token(id), &p)
+	if p.Club == nil || p.Club.Club != cl.ID || p.Club.Host != "Irakli" || p.Club.PersonOf(1) != people[0].ID || p.Club.PersonOf(2) != "" {
+		t.Errorf("the game made on the phone: club %+v", p.Club)
+	}
+	if games, err := ts.db.ClubGames(t.Context(), cl.ID); err != nil || len(games) != 1 || games[0].TableID != id {
+		t.Errorf("the club's games: %+v, %v", games, err)
+	}
+}
