@@ -20,6 +20,8 @@ func TestFold_SpellsEveryScriptInLatin(t *testing.T) {
 		{"Юлия", "yuliya"},
 		{"Андрей Щукин", "andrei shchukin"},
 		{"Алёна", "alena"},
+		{"ᲜᲘᲜᲝ", "nino"}, // Georgian capitals (Mtavruli)
+		{"ЙОГА", "ioga"},
 		{"Ночь-Мафия!", "noch mafiya"},
 		{"Straße", "strasse"},
 		{"  Zoë   Ø. ", "zoe o"},
