@@ -9,6 +9,7 @@ import (
 
 	"mafia/assist/bridge"
 	"mafia/assist/record"
+	"mafia/club"
 	"mafia/internal/secret"
 	"mafia/locale"
 	"mafia/store"
@@ -20,6 +21,9 @@ import (
 type createRequest struct {
 	bridge.NewGame
 	phoneGame
+	// ClubToken is the token of the club the game names (Club.Club), which
+	// the game's record needs to count for it (docs/club.md).
+	ClubToken string `json:"club_token,omitempty"`
 }
 
 // Card is one player's card link (DealLinks): the page at URL shows seat's
@@ -64,7 +68,7 @@ func (h *Handler) createGame(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err, nil)
 		return
 	}
-	reply, err := h.storeGame(r, secret.Token()[:16], secret.Token(), s, h.cfg.Now())
+	reply, err := h.storeGame(r, secret.Token()[:16], secret.Token(), s, h.cfg.Now(), req.ClubToken)
 	if err != nil {
 		h.fail(w, r, err, nil)
 		return
@@ -76,9 +80,12 @@ func (h *Handler) createGame(w http.ResponseWriter, r *http.Request) {
 // storeGame starts the game of s and stores it as table id with host's
 // token (only its hash is kept) and its first events; it answers with the
 // card links of a DealLinks game.
-func (h *Handler) storeGame(r *http.Request, id, host string, s record.Settings, created time.Time) (*createReply, error) {
+func (h *Handler) storeGame(r *http.Request, id, host string, s record.Settings, created time.Time, clubToken string) (*createReply, error) {
 	g, evs, err := record.Start(&s)
 	if err != nil {
+		return nil, err
+	}
+	if err := h.checkClubGame(r.Context(), &s, clubToken); err != nil {
 		return nil, err
 	}
 	gm := &game{rec: inPerson{Settings: s, Commands: []record.Command{}}, g: g, log: evs}
@@ -105,6 +112,15 @@ func (h *Handler) storeGame(r *http.Request, id, host string, s record.Settings,
 	}
 	if err := h.cfg.Store.AppendEvents(r.Context(), id, 0, evs); err != nil {
 		return nil, err
+	}
+	if s.Club != nil && s.Club.Club != "" {
+		day := created.UTC().Format(club.DateLayout)
+		if s.Club.Day != "" {
+			day = s.Club.Day
+		}
+		if err := h.clubs().AddClubGame(r.Context(), s.Club.Club, store.ClubGame{TableID: id, Day: day}); err != nil {
+			return nil, err
+		}
 	}
 	h.mu.Lock()
 	h.games.add(id, gm)

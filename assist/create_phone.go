@@ -125,7 +125,7 @@ func (h *Handler) createPhoneGame(w http.ResponseWriter, r *http.Request, req *c
 	if h.samePhoneGame(w, r, p, &s) {
 		return
 	}
-	reply, err := h.storeGame(r, p.ID, p.HostToken, s, created)
+	reply, err := h.storeGame(r, p.ID, p.HostToken, s, created, req.ClubToken)
 	if errors.Is(err, store.ErrConflict) {
 		if !h.samePhoneGame(w, r, p, &s) {
 			// The id is held by a table of another kind (an online one),

@@ -53,6 +53,15 @@
 // reader's language) and as a printable page that fits one or two A4
 // sheets.
 //
+// A game may count for a club (docs/club.md; package club): its settings
+// name the club, the host and referee, the table and game of the evening,
+// and each seat's roster id (record.ClubInfo), and the host records the
+// first-killed player's best move and the extra points
+// (PUT /host/api/games/{id}/score). The club's routes (club.go) make a
+// club with its secret token, search its roster in any script, add and
+// merge entries and keep seasons; a season's standings and the CSV of one
+// row per player per game are the club's public sheet (club_standings.go).
+//
 // It owns the in-person tables (store.KindInPerson) and their statuses
 // (StatusLive, StatusEnded, StatusDeleted); it loads and lists tables of
 // that kind only, and the online server never loads nor lists them. It

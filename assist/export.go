@@ -25,6 +25,9 @@ type Protocol struct {
 	*record.Protocol
 	// Renames lists the names the host corrected after the game was made.
 	Renames []Rename `json:"renames,omitempty"`
+	// Score is the club's part: the best move, the extra points and every
+	// seat's points (club_export.go); for a finished game, or one scored.
+	Score *protocolScore `json:"score,omitempty"`
 }
 
 // readable is what a protocol is made of: the table, the settings, the
@@ -36,6 +39,8 @@ type readable struct {
 	fixes []record.Correction
 	// renames are the names corrected after the game was made.
 	renames []Rename
+	// score is the best move and extra points the host recorded (nil: none).
+	score *gameScore
 }
 
 // readable loads what a protocol needs. A finished game's protocol is for
@@ -48,6 +53,7 @@ func (h *Handler) readable(r *http.Request, id string) (*readable, error) {
 	t, s, ok := gm.table, gm.rec.Settings, gm.table.Status == StatusEnded || gm.authorized(tokenOf(r, id))
 	cmds := append([]record.Command(nil), gm.rec.Commands...)
 	renames := append([]Rename(nil), gm.rec.Renames...)
+	score := gm.rec.Score
 	h.unlock(gm)
 	if !ok {
 		return nil, errBadToken
@@ -60,7 +66,7 @@ func (h *Handler) readable(r *http.Request, id string) (*readable, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &readable{table: t, s: &s, log: log, fixes: fixes, renames: renames}, nil
+	return &readable{table: t, s: &s, log: log, fixes: fixes, renames: renames, score: score}, nil
 }
 
 // build arranges the protocol, with the corrections.
@@ -83,6 +89,10 @@ func (h *Handler) protocolJSON(w http.ResponseWriter, r *http.Request) {
 	}
 	t := rd.table
 	p := Protocol{ID: t.ID, Created: t.CreatedAt, Updated: t.UpdatedAt, Protocol: rd.build(), Renames: rd.renames}
+	if p.Score, err = h.score(r.Context(), rd, p.Protocol); err != nil {
+		h.fail(w, r, err, nil)
+		return
+	}
 	w.Header().Set("Content-Disposition", `attachment; filename="mafia-`+t.ID+`.json"`)
 	writeJSON(w, http.StatusOK, p)
 }
@@ -98,13 +108,19 @@ func (h *Handler) protocolCSV(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	t := rd.table
+	pr := rd.build()
+	ps, err := h.score(r.Context(), rd, pr)
+	if err != nil {
+		h.fail(w, r, err, nil)
+		return
+	}
 	w.Header().Set("Content-Type", "text/csv; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-store")
 	w.Header().Set("Content-Disposition", `attachment; filename="mafia-`+t.ID+`.csv"`)
 	_, _ = io.WriteString(w, bom)
 	cw := csv.NewWriter(w)
 	_ = cw.Write(csvHeader(locale.New(langOf(r))))
-	for _, rows := range [][][]string{record.CSV(rd.s, rd.log), record.CorrectionRows(rd.s, rd.fixes)} {
+	for _, rows := range [][][]string{record.CSV(rd.s, rd.log), record.CorrectionRows(rd.s, rd.fixes), clubRows(rd, pr, ps)} {
 		for _, row := range rows {
 			_ = cw.Write(append([]string{t.ID}, row...))
 		}

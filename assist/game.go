@@ -30,6 +30,9 @@ type inPerson struct {
 	Commands []record.Command `json:"commands"`
 	Viewed   []int            `json:"viewed,omitempty"`  // seats that opened their card link
 	Renames  []Rename         `json:"renames,omitempty"` // names corrected after the game was made
+	// Score is the best move and the extra points the host recorded for
+	// the club (club_game.go); nil: none.
+	Score *gameScore `json:"score,omitempty"`
 }
 
 // game is a loaded in-person table: its stored state and its engine, kept

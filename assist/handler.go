@@ -11,6 +11,7 @@ import (
 
 	"mafia/assist/bridge"
 	"mafia/assist/record"
+	"mafia/club"
 	"mafia/engine"
 	"mafia/internal/httpapi"
 	"mafia/internal/httpguard"
@@ -103,6 +104,7 @@ func (h *Handler) routes() {
 	m.HandleFunc("GET /host/api/games/{id}/cards/{seat}", h.getCard)
 	m.HandleFunc("GET /host/api/games/{id}/protocol.json", h.protocolJSON)
 	m.HandleFunc("GET /host/api/games/{id}/protocol.csv", h.protocolCSV)
+	h.clubRoutes(m)
 	h.mux = m
 }
 
@@ -132,7 +134,7 @@ var Kinds = map[engine.Code]engine.Kind{
 // vocabulary is every code the assistant answers with: the engine's and
 // the record's (an entry or the settings refused), the guard's, the HTTP
 // layer's and its own.
-var vocabulary = httpapi.NewVocabulary(engine.Kinds, record.Kinds, httpguard.Kinds, httpapi.Kinds, Kinds)
+var vocabulary = httpapi.NewVocabulary(engine.Kinds, record.Kinds, httpguard.Kinds, httpapi.Kinds, Kinds, club.Kinds)
 
 // statusOf is a code's HTTP status, by its kind (httpapi.StatusOf, the
 // server's table too).

@@ -34,6 +34,9 @@ type printPage struct {
 	Corrections []printCorrection
 	// Renames says which names the host corrected after the game was made.
 	Renames []string
+	// Club is the club's part: host, referee, table, rules code, best move
+	// and extra points.
+	Club printClub
 }
 
 // printCorrection is one undo on the printable page.
@@ -62,6 +65,8 @@ type printRule struct{ Name, Value string }
 type printSeat struct {
 	Seat        int
 	Name, Role  string
+	Person      string // the roster id
+	Points      string // under the club's rules, once the game is over
 	Fouls       int
 	Fate        string
 	Out, Winner bool
@@ -121,11 +126,18 @@ func (h *Handler) servePrint(w http.ResponseWriter, r *http.Request) {
 		out.Rules = append(out.Rules, printRule{Name: p.T("assist.option."+o.Name, nil), Value: label})
 	}
 	who := func(n int) string { return p.T("assist.who", map[string]any{"Seat": n, "Name": s.NameOf(n)}) }
-	winner, _ := engine.ParseWinner(pr.Winner)
+	score, err := h.score(r.Context(), rd, pr)
+	if err != nil {
+		h.cfg.Log.Error("assist: protocol page", "path", r.URL.Path, "err", err)
+	}
+	out.Club = printClubOf(p, rd, pr, score, who)
 	for _, st := range pr.Seats {
 		role, _ := engine.ParseRole(st.Role)
 		ps := printSeat{Seat: st.Seat, Name: st.Name, Role: p.Role(role), Fouls: st.Fouls, Out: st.Out != nil,
-			Fate: p.T("assist.fate.in", nil), Winner: pr.Ended && wins(role, winner)}
+			Fate: p.T("assist.fate.in", nil), Winner: st.Won, Person: st.Person}
+		if score != nil && pr.Ended && st.Seat <= len(score.Lines) {
+			ps.Points = score.Lines[st.Seat-1].Total.String()
+		}
 		if st.Out != nil {
 			ps.Fate = p.T("assist.fate."+st.Out.Cause, map[string]any{"Round": st.Out.Round})
 		}
@@ -163,19 +175,6 @@ func codeOf(err error) engine.Code {
 		return httpapi.CodeNotFound
 	}
 	return httpapi.CodeInternal
-}
-
-// wins reports whether a card is on the winning side.
-func wins(r engine.Role, w engine.Winner) bool {
-	switch w {
-	case engine.WinnerTown:
-		return r.Team() == engine.TeamTown
-	case engine.WinnerMafia:
-		return r.Team() == engine.TeamMafia
-	case engine.WinnerManiac:
-		return r == engine.Maniac
-	}
-	return false
 }
 
 func printRoundOf(p *locale.Printer, rd record.Round, who func(int) string) printRound {

@@ -22,6 +22,8 @@ type NewGame struct {
 	Timings *record.Timings   `json:"timings,omitempty"` // nil: the defaults
 	Deal    string            `json:"deal"`
 	Lang    string            `json:"lang,omitempty"`
+	// Club is the club's part of the protocol (record.ClubInfo), as given.
+	Club *record.ClubInfo `json:"club,omitempty"`
 }
 
 // Settings checks the new game and deals its cards with a seed from
@@ -30,7 +32,7 @@ type NewGame struct {
 // are the engine's codes or record.CodeBadSettings.
 func (ng *NewGame) Settings(newSeed func() uint64) (record.Settings, error) {
 	s := record.Settings{Name: strings.TrimSpace(ng.Name), Options: ng.Options, Deal: ng.Deal,
-		Timings: record.DefaultTimings(), Lang: ng.Lang}
+		Timings: record.DefaultTimings(), Lang: ng.Lang, Club: ng.Club}
 	for _, n := range ng.Names {
 		s.Names = append(s.Names, strings.TrimSpace(n))
 	}

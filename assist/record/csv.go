@@ -10,7 +10,7 @@ import (
 // CSVHeader names the columns of CSV: the ids of the columns, whose names
 // in each language are the catalogs' (assist.csv.<id>).
 var CSVHeader = []string{"seq", "round", "phase", "kind", "actor", "actor_name", "actor_role",
-	"target", "target_name", "target_role", "result", "cause", "count", "yes", "seats", "abstained"}
+	"target", "target_name", "target_role", "result", "cause", "count", "yes", "seats", "abstained", "person"}
 
 // CSV lays an event log out as rows under CSVHeader: one row per event (seq
 // is its index in the log) and, after each closed vote, one "ballot" row per
@@ -19,6 +19,7 @@ var CSVHeader = []string{"seq", "round", "phase", "kind", "actor", "actor_name",
 // game_ended row has the winner as its result. Names and
 // roles are filled in for every seat; kinds, roles, results and causes are
 // the engine's names (docs/rules.md), so a spreadsheet can count them.
+// Person is the actor's roster id (Settings.Club), where the seat has one.
 func CSV(s *Settings, log []engine.Event) [][]string {
 	rows := make([][]string, 0, len(log)+16)
 	var roles []engine.Role
@@ -40,6 +41,7 @@ func CSV(s *Settings, log []engine.Event) [][]string {
 		r[0], r[1], r[2], r[3] = strconv.Itoa(i), strconv.Itoa(w.round), w.phase.String(), kind
 		r[4], r[5], r[6] = seat(actor)
 		r[7], r[8], r[9] = seat(target)
+		r[16] = s.Club.PersonOf(actor)
 		if e.Result != engine.ResultNone {
 			r[10] = e.Result.String()
 		}

@@ -14,15 +14,20 @@ type Protocol struct {
 	Name    string            `json:"name"`
 	Players int               `json:"players"`
 	Rules   map[string]string `json:"rules"`
-	Seed    string            `json:"seed"`
-	Timings Timings           `json:"timings"`
-	Deal    string            `json:"deal"`
-	Seats   []SeatRecord      `json:"seats"`
-	Rounds  []Round           `json:"rounds"`
-	Fouls   []Foul            `json:"fouls"`
-	Ended   bool              `json:"ended"`
-	Winner  string            `json:"winner,omitempty"` // town, mafia, maniac, draw; "" while the game goes on
-	Events  []wire.Event      `json:"events"`
+	// RulesCode is Rules as a short code for a club's sheet (RulesCode).
+	RulesCode string `json:"rules_code"`
+	// Club is the club's part: host, referee, table, number, roster ids
+	// (nil: none given).
+	Club    *ClubInfo    `json:"club,omitempty"`
+	Seed    string       `json:"seed"`
+	Timings Timings      `json:"timings"`
+	Deal    string       `json:"deal"`
+	Seats   []SeatRecord `json:"seats"`
+	Rounds  []Round      `json:"rounds"`
+	Fouls   []Foul       `json:"fouls"`
+	Ended   bool         `json:"ended"`
+	Winner  string       `json:"winner,omitempty"` // town, mafia, maniac, draw; "" while the game goes on
+	Events  []wire.Event `json:"events"`
 	// Corrections are the host's undos, in order: the audit trail of the
 	// entries taken back (Events holds the corrected game only). Undone
 	// counts the entries taken back in all.
@@ -39,6 +44,11 @@ type SeatRecord struct {
 	Team  string `json:"team"`
 	Fouls int    `json:"fouls"`
 	Out   *Exit  `json:"out,omitempty"`
+	// Person is the seat's roster id ("": a guest, or no roster).
+	Person string `json:"person,omitempty"`
+	// Won: the game is over, the seat's card is on the winning side, and
+	// the player was not removed by fouls (which is never a win).
+	Won bool `json:"won"`
 }
 
 // Exit is a player leaving the game.
@@ -142,7 +152,7 @@ type Foul struct {
 
 // Build arranges an event log (from GameStarted on) into a protocol.
 func Build(s *Settings, log []engine.Event) *Protocol {
-	p := &Protocol{Name: s.Name, Players: len(s.Names), Seed: s.Seed, Timings: s.Timings, Deal: s.Deal,
+	p := &Protocol{Name: s.Name, Players: len(s.Names), Seed: s.Seed, Timings: s.Timings, Deal: s.Deal, Club: s.Club,
 		Rounds: []Round{}, Fouls: []Foul{}, Events: make([]wire.Event, 0, len(log)), Corrections: []Correction{}}
 	b := builder{p: p, s: s, out: map[int]bool{}}
 	for _, e := range log {
@@ -151,6 +161,7 @@ func Build(s *Settings, log []engine.Event) *Protocol {
 	}
 	if p.Rules == nil {
 		p.Rules = engine.DefaultRules().Map()
+		p.RulesCode = RulesCode(engine.DefaultRules())
 	}
 	return p
 }
@@ -218,14 +229,15 @@ func (b *builder) add(e engine.Event) {
 	switch e.Kind {
 	case engine.EvGameStarted:
 		b.rules = e.Rules
-		p.Rules = e.Rules.Map()
+		p.Rules, p.RulesCode = e.Rules.Map(), RulesCode(e.Rules)
 		p.Players = int(e.Count)
 		b.roles = make([]engine.Role, p.Players+1)
 		p.Seats = make([]SeatRecord, p.Players)
 		for i := range p.Seats {
 			r := e.RoleOf(engine.Seat(i + 1))
 			b.roles[i+1] = r
-			p.Seats[i] = SeatRecord{Seat: i + 1, Name: b.s.NameOf(i + 1), Role: r.String(), Team: r.Team().String()}
+			p.Seats[i] = SeatRecord{Seat: i + 1, Name: b.s.NameOf(i + 1), Role: r.String(), Team: r.Team().String(),
+				Person: b.s.Club.PersonOf(i + 1)}
 		}
 	case engine.EvNightBegan:
 		p.Rounds = append(p.Rounds, Round{N: b.round, Night: &Night{Mafia: []Pick{}, Skipped: []int{}, Killed: []int{}, LastWords: []int{},
@@ -329,7 +341,27 @@ func (b *builder) add(e engine.Event) {
 		}
 	case engine.EvGameEnded:
 		p.Ended, p.Winner = true, e.Winner.String()
+		for i := range p.Seats {
+			st := &p.Seats[i]
+			st.Won = Wins(b.role(engine.Seat(st.Seat)), e.Winner) && (st.Out == nil || st.Out.Cause != engine.CauseFouls.String())
+		}
 	}
+}
+
+// Wins reports whether a card is on the winning side: the town's cards for
+// the town, the mafia's for the mafia, the maniac alone for the maniac;
+// nobody in a draw. (A player removed by fouls is no winner whatever the
+// card: SeatRecord.Won.)
+func Wins(r engine.Role, w engine.Winner) bool {
+	switch w {
+	case engine.WinnerTown:
+		return r.Team() == engine.TeamTown
+	case engine.WinnerMafia:
+		return r.Team() == engine.TeamMafia
+	case engine.WinnerManiac:
+		return r == engine.Maniac
+	}
+	return false
 }
 
 func (b *builder) role(s engine.Seat) engine.Role {

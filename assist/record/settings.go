@@ -52,6 +52,9 @@ type Settings struct {
 	Timings Timings           `json:"timings"`        // the host's clocks
 	Deal    string            `json:"deal"`           // DealLinks, DealPass or DealManual
 	Lang    string            `json:"lang,omitempty"` // the host's language when the game was made
+	// Club is the club's part of the protocol (host, referee, table and
+	// number of the evening, the seats' roster ids); nil: none given.
+	Club *ClubInfo `json:"club,omitempty"`
 }
 
 // Players returns the number of seats.
@@ -109,6 +112,9 @@ func (s *Settings) Check() (engine.Ruleset, []engine.Role, uint64, error) {
 	}
 	if !s.Timings.Valid() {
 		return rules, nil, 0, &engine.Error{Code: CodeBadSettings, Name: "timings"}
+	}
+	if err := s.Club.check(n); err != nil {
+		return rules, nil, 0, err
 	}
 	switch s.Deal {
 	case DealLinks, DealPass, DealManual:

@@ -12,6 +12,7 @@ import { Game } from './game.js';
 import { joinScreen } from './handoff.js';
 import { unlockAudio } from './timer.js';
 import { keepOnPhone } from './offline.js';
+import { clubScreen } from './club_admin.js';
 
 let game = null;
 let lastWaiting = -1;
@@ -93,6 +94,10 @@ async function route() {
       window.__assistGame = game; // for tests and debugging
     }
     game.render();
+    return;
+  }
+  if (hash === '#/club') {
+    clubScreen();
     return;
   }
   if (hash === '#/new') {

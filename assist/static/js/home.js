@@ -18,6 +18,7 @@ export async function homeScreen(still) {
     workerNote(() => homeScreen()),
     h('section', { class: 'hero' }, h('h2', {}, t('assist.home_title')), h('p', { class: 'note' }, t('assist.home_hint'))),
     button(t('assist.new_game'), () => { location.hash = '#/new'; }, 'primary', 'new-game'),
+    button(t('assist.club.manage'), () => { location.hash = '#/club'; }, 'secondary', 'club'),
     mine.length ? h('section', { class: 'card' }, h('h3', {}, t('assist.running')),
       h('ul', { class: 'games' }, mine.map((g) => h('li', { dataset: { id: g.id } },
         h('a', { href: `#/game/${g.id}`, dataset: { t: 'resume' } }, g.name || t('assist.default_name')),

@@ -15,6 +15,7 @@ import * as storage from './storage.js';
 import { post, link } from './sync.js';
 import { makeHere } from './offline.js';
 import { wakeCards } from './wake_cards.js';
+import { clubCard, clubBody, rosterPick } from './club.js';
 
 const ROLES = ['don', 'mafia', 'maniac', 'detective', 'doctor', 'citizen'];
 const TIMINGS = ['speech', 'defence', 'tie_speech', 'last_words'];
@@ -56,10 +57,15 @@ export function setupScreen(onCreated) {
     checked.error ? checked.error.message : checked.summary);
   const warnings = (checked.warnings || []).map((w) => h('p', { class: 'warn' }, w));
 
-  const names = h('ol', { class: 'names' }, range(n).map((s) => h('li', {}, h('span', { class: 'n' }, String(s)),
-    h('input', { type: 'text', maxlength: '32', value: f.names[s - 1] || '', placeholder: t('assist.setup.seat', { Seat: s }),
+  // A seat's name, and under it the club's roster to pick from (club.js).
+  const seatName = (s) => {
+    const input = h('input', { type: 'text', maxlength: '32', value: f.names[s - 1] || '', placeholder: t('assist.setup.seat', { Seat: s }),
       dataset: { t: `name-${s}` }, 'aria-label': t('assist.setup.seat', { Seat: s }),
-      oninput: (e) => { f.names[s - 1] = e.target.value; } }),
+      oninput: (e) => { f.names[s - 1] = e.target.value; } });
+    return [input, rosterPick(f, s, input)];
+  };
+  const names = h('ol', { class: 'names' }, range(n).map((s) => h('li', {}, h('span', { class: 'n' }, String(s)),
+    ...seatName(s),
     f.deal === 'manual' ? h('select', { dataset: { t: `role-${s}` }, onchange: (e) => { f.roles[s - 1] = e.target.value; redraw(); } },
       h('option', { value: '' }, t('assist.cards.unknown')),
       ROLES.map((r) => h('option', { value: r, selected: f.roles[s - 1] === r }, name('role', r)))) : null)));
@@ -111,6 +117,7 @@ export function setupScreen(onCreated) {
       timings: { speech: f.timings.speech, defence: f.timings.defence, tie_speech: f.timings.tie_speech, last_words: f.timings.last_words },
     };
     if (f.custom) body.setup = f.counts;
+    clubBody(f, n, body);
     if (f.deal === 'manual' && f.ready) body.roles = f.ready;
     if (f.deal === 'manual' && !body.roles) {
       const roles = range(n).map((s) => f.roles[s - 1] || '');
@@ -151,6 +158,7 @@ export function setupScreen(onCreated) {
     h('section', { class: 'card' }, h('h3', {}, t('assist.setup.deal')), deals),
     h('section', { class: 'card' }, h('h3', {}, t('assist.setup.names')), h('p', { class: 'note' }, t('assist.setup.names_hint')),
       f.deal === 'manual' ? h('p', { class: 'note', dataset: { t: 'cards-hint' } }, t('assist.cards.setup_hint')) : null, names),
+    clubCard(f, redraw),
     h('section', { class: 'card' }, h('h3', {}, t('assist.setup.game_name')),
       h('input', { type: 'text', maxlength: '32', value: f.name, placeholder: t('assist.default_name'), dataset: { t: 'game-name' },
         oninput: (e) => { f.name = e.target.value; } })),

@@ -1,0 +1,357 @@
+package assist
+
+import (
+	"cmp"
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"slices"
+	"strings"
+
+	"mafia/club"
+	"mafia/engine"
+	"mafia/internal/secret"
+	"mafia/store"
+)
+
+// The club's routes (docs/club.md): a club is made with a secret token,
+// which every change and the roster's search need (as a bearer token);
+// the standings and the games' CSV are the club's public sheet.
+func (h *Handler) clubRoutes(m *http.ServeMux) {
+	m.HandleFunc("POST /host/api/clubs", h.createClub)
+	m.HandleFunc("GET /host/api/clubs/{club}", h.getClub)
+	m.HandleFunc("PUT /host/api/clubs/{club}", h.updateClub)
+	m.HandleFunc("GET /host/api/clubs/{club}/people", h.searchPeople)
+	m.HandleFunc("POST /host/api/clubs/{club}/people", h.addPerson)
+	m.HandleFunc("POST /host/api/clubs/{club}/merges", h.mergePeople)
+	m.HandleFunc("PUT /host/api/clubs/{club}/seasons/{season}", h.saveSeason)
+	m.HandleFunc("GET /host/api/clubs/{club}/seasons/{season}/standings.json", h.standingsJSON)
+	m.HandleFunc("GET /host/api/clubs/{club}/seasons/{season}/standings.csv", h.standingsCSV)
+	m.HandleFunc("GET /host/api/clubs/{club}/games.csv", h.clubGamesCSV)
+	m.HandleFunc("GET /host/clubs/{club}/seasons/{season}", h.serveStandings)
+	m.HandleFunc("PUT /host/api/games/{id}/score", h.setScore)
+}
+
+// clubs is the store's clubs, or nil when the store keeps none.
+func (h *Handler) clubs() store.Clubs {
+	c, _ := h.cfg.Store.(store.Clubs)
+	return c
+}
+
+// clubJSON is a club as the API answers it.
+type clubJSON struct {
+	ID      string        `json:"id"`
+	Name    string        `json:"name"`
+	Scoring club.Scoring  `json:"scoring"`
+	Token   string        `json:"token,omitempty"` // only in the answer to the create
+	Seasons []club.Season `json:"seasons,omitempty"`
+	Merges  []mergeJSON   `json:"merges,omitempty"`
+	People  []club.Person `json:"people,omitempty"`
+}
+
+type mergeJSON struct {
+	Seq  int    `json:"seq"`
+	From string `json:"from"`
+	Into string `json:"into"`
+	At   string `json:"at"`
+}
+
+// clubRequest is the body of a club's create and change.
+type clubRequest struct {
+	Name    string        `json:"name"`
+	Scoring *club.Scoring `json:"scoring,omitempty"` // nil: the defaults (create) or unchanged
+}
+
+// loadClub reads a club and its scoring (the defaults where none is kept).
+func (h *Handler) loadClub(ctx context.Context, id string) (store.Club, club.Scoring, error) {
+	cs := h.clubs()
+	if cs == nil {
+		return store.Club{}, club.Scoring{}, store.ErrNotFound
+	}
+	c, err := cs.Club(ctx, id)
+	if err != nil {
+		return c, club.Scoring{}, err
+	}
+	sc := club.DefaultScoring()
+	if len(c.Scoring) > 0 {
+		if err := json.Unmarshal(c.Scoring, &sc); err != nil {
+			return c, sc, errors.Join(store.ErrDamaged, err)
+		}
+	}
+	return c, sc, nil
+}
+
+// clubFor loads a club for a request its token must carry; otherwise it
+// answers the request itself and returns false.
+func (h *Handler) clubFor(w http.ResponseWriter, r *http.Request) (store.Club, club.Scoring, bool) {
+	c, sc, err := h.loadClub(r.Context(), r.PathValue("club"))
+	if err != nil {
+		h.fail(w, r, err, nil)
+		return c, sc, false
+	}
+	if !tokenMatches(bearer(r), c.TokenHash) {
+		h.fail(w, r, errBadToken, nil)
+		return c, sc, false
+	}
+	return c, sc, true
+}
+
+// bearer is a request's bearer token ("" for none).
+func bearer(r *http.Request) string {
+	if a := r.Header.Get("Authorization"); strings.HasPrefix(a, "Bearer ") {
+		return strings.TrimSpace(strings.TrimPrefix(a, "Bearer "))
+	}
+	return ""
+}
+
+func (h *Handler) createClub(w http.ResponseWriter, r *http.Request) {
+	if h.foreign(w, r) {
+		return
+	}
+	var req clubRequest
+	if err := decode(r, &req, 4<<10); err != nil {
+		h.fail(w, r, err, nil)
+		return
+	}
+	sc := club.DefaultScoring()
+	if req.Scoring != nil {
+		sc = *req.Scoring
+	}
+	req.Name = strings.TrimSpace(req.Name)
+	if err := errors.Join(club.CheckName(req.Name, "name"), sc.Check()); err != nil {
+		h.fail(w, r, err, nil)
+		return
+	}
+	cs := h.clubs()
+	if cs == nil {
+		h.fail(w, r, store.ErrNotFound, nil)
+		return
+	}
+	tok := secret.Token()
+	b, _ := json.Marshal(sc)
+	c := store.Club{ID: secret.Token()[:16], Name: req.Name, TokenHash: secret.Hash(tok), Scoring: b, CreatedAt: h.cfg.Now().UTC()}
+	if err := cs.CreateClub(r.Context(), c); err != nil {
+		h.fail(w, r, err, nil)
+		return
+	}
+	writeJSON(w, http.StatusCreated, clubJSON{ID: c.ID, Name: c.Name, Scoring: sc, Token: tok})
+}
+
+func (h *Handler) getClub(w http.ResponseWriter, r *http.Request) {
+	c, sc, ok := h.clubFor(w, r)
+	if !ok {
+		return
+	}
+	out := clubJSON{ID: c.ID, Name: c.Name, Scoring: sc}
+	seasons, err := h.clubs().Seasons(r.Context(), c.ID)
+	if err != nil {
+		h.fail(w, r, err, nil)
+		return
+	}
+	for _, s := range seasons {
+		out.Seasons = append(out.Seasons, club.Season{ID: s.ID, Name: s.Name, From: s.From, To: s.To})
+	}
+	merges, err := h.clubs().Merges(r.Context(), c.ID)
+	if err != nil {
+		h.fail(w, r, err, nil)
+		return
+	}
+	for _, m := range merges {
+		out.Merges = append(out.Merges, mergeJSON{Seq: m.Seq, From: m.From, Into: m.Into, At: m.At.Format("2006-01-02T15:04:05Z")})
+	}
+	people, err := h.people(r.Context(), c.ID)
+	if err != nil {
+		h.fail(w, r, err, nil)
+		return
+	}
+	out.People = people
+	writeJSON(w, http.StatusOK, out)
+}
+
+func (h *Handler) updateClub(w http.ResponseWriter, r *http.Request) {
+	if h.foreign(w, r) {
+		return
+	}
+	var req clubRequest
+	if err := decode(r, &req, 4<<10); err != nil {
+		h.fail(w, r, err, nil)
+		return
+	}
+	c, sc, ok := h.clubFor(w, r)
+	if !ok {
+		return
+	}
+	if req.Scoring != nil {
+		sc = *req.Scoring
+	}
+	if req.Name = strings.TrimSpace(req.Name); req.Name != "" {
+		c.Name = req.Name
+	}
+	if err := errors.Join(club.CheckName(c.Name, "name"), sc.Check()); err != nil {
+		h.fail(w, r, err, nil)
+		return
+	}
+	c.Scoring, _ = json.Marshal(sc)
+	if err := h.clubs().UpdateClub(r.Context(), c); err != nil {
+		h.fail(w, r, err, nil)
+		return
+	}
+	writeJSON(w, http.StatusOK, clubJSON{ID: c.ID, Name: c.Name, Scoring: sc})
+}
+
+// people is a club's roster as package club reads it.
+func (h *Handler) people(ctx context.Context, clubID string) ([]club.Person, error) {
+	ps, err := h.clubs().People(ctx, clubID)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]club.Person, 0, len(ps))
+	for _, p := range ps {
+		out = append(out, club.Person{ID: p.ID, Name: p.Name, MergedInto: p.MergedInto})
+	}
+	return out, nil
+}
+
+// maxFound is the most people a roster search answers with.
+const maxFound = 20
+
+// searchPeople answers GET /host/api/clubs/{club}/people?q=: the roster's
+// entries (not merged away) whose name matches q in any script
+// (club.Match), by name, at most maxFound.
+func (h *Handler) searchPeople(w http.ResponseWriter, r *http.Request) {
+	c, _, ok := h.clubFor(w, r)
+	if !ok {
+		return
+	}
+	people, err := h.people(r.Context(), c.ID)
+	if err != nil {
+		h.fail(w, r, err, nil)
+		return
+	}
+	found := club.NewRoster(people).Search(r.URL.Query().Get("q"))
+	slices.SortStableFunc(found, func(a, b club.Person) int { return cmp.Compare(club.Fold(a.Name), club.Fold(b.Name)) })
+	if len(found) > maxFound {
+		found = found[:maxFound]
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"people": found})
+}
+
+// personRequest is the body of a new roster entry.
+type personRequest struct {
+	Name string `json:"name"`
+}
+
+func (h *Handler) addPerson(w http.ResponseWriter, r *http.Request) {
+	if h.foreign(w, r) {
+		return
+	}
+	var req personRequest
+	if err := decode(r, &req, 1<<10); err != nil {
+		h.fail(w, r, err, nil)
+		return
+	}
+	c, _, ok := h.clubFor(w, r)
+	if !ok {
+		return
+	}
+	req.Name = strings.TrimSpace(req.Name)
+	if err := club.CheckName(req.Name, "person"); err != nil {
+		h.fail(w, r, err, nil)
+		return
+	}
+	p := store.ClubPerson{ID: secret.Token()[:12], Name: req.Name, CreatedAt: h.cfg.Now().UTC()}
+	if err := h.clubs().AddPerson(r.Context(), c.ID, p); err != nil {
+		h.fail(w, r, err, nil)
+		return
+	}
+	writeJSON(w, http.StatusCreated, club.Person{ID: p.ID, Name: p.Name})
+}
+
+// mergeRequest is the body of a merge: entry From's games count as Into's.
+type mergeRequest struct {
+	From string `json:"from"`
+	Into string `json:"into"`
+}
+
+func (h *Handler) mergePeople(w http.ResponseWriter, r *http.Request) {
+	if h.foreign(w, r) {
+		return
+	}
+	var req mergeRequest
+	if err := decode(r, &req, 1<<10); err != nil {
+		h.fail(w, r, err, nil)
+		return
+	}
+	c, _, ok := h.clubFor(w, r)
+	if !ok {
+		return
+	}
+	people, err := h.people(r.Context(), c.ID)
+	if err != nil {
+		h.fail(w, r, err, nil)
+		return
+	}
+	if err := club.NewRoster(people).CheckMerge(req.From, req.Into); err != nil {
+		h.fail(w, r, err, nil)
+		return
+	}
+	m, err := h.clubs().MergePeople(r.Context(), c.ID, req.From, req.Into, h.cfg.Now())
+	if errors.Is(err, store.ErrConflict) {
+		err = &engine.Error{Code: club.CodeBadMerge, Name: "merged"} // another merge got there first
+	}
+	if err != nil {
+		h.fail(w, r, err, nil)
+		return
+	}
+	writeJSON(w, http.StatusOK, mergeJSON{Seq: m.Seq, From: m.From, Into: m.Into, At: m.At.Format("2006-01-02T15:04:05Z")})
+}
+
+// seasonRequest is the body of a season.
+type seasonRequest struct {
+	Name string `json:"name"`
+	From string `json:"from"`
+	To   string `json:"to"`
+}
+
+// validSeasonID: 1 to 32 of a-z, 0-9 and "-".
+func validSeasonID(s string) bool {
+	if len(s) == 0 || len(s) > 32 {
+		return false
+	}
+	for _, c := range []byte(s) {
+		if (c < 'a' || c > 'z') && (c < '0' || c > '9') && c != '-' {
+			return false
+		}
+	}
+	return true
+}
+
+func (h *Handler) saveSeason(w http.ResponseWriter, r *http.Request) {
+	if h.foreign(w, r) {
+		return
+	}
+	var req seasonRequest
+	if err := decode(r, &req, 1<<10); err != nil {
+		h.fail(w, r, err, nil)
+		return
+	}
+	c, _, ok := h.clubFor(w, r)
+	if !ok {
+		return
+	}
+	s := club.Season{ID: r.PathValue("season"), Name: strings.TrimSpace(req.Name), From: req.From, To: req.To}
+	if !validSeasonID(s.ID) {
+		h.fail(w, r, &engine.Error{Code: club.CodeBadClub, Name: "season_id"}, nil)
+		return
+	}
+	if err := s.Check(); err != nil {
+		h.fail(w, r, err, nil)
+		return
+	}
+	if err := h.clubs().SaveSeason(r.Context(), c.ID, store.ClubSeason{ID: s.ID, Name: s.Name, From: s.From, To: s.To}); err != nil {
+		h.fail(w, r, err, nil)
+		return
+	}
+	writeJSON(w, http.StatusOK, s)
+}

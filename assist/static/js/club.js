@@ -1,0 +1,239 @@
+// The club on the host's phone (docs/club.md): the club this phone keeps
+// (its id and secret token, in localStorage), the protocol's club fields
+// of a new game (host, referee, table, game of the evening), picking each
+// seat from the club's roster by a search in any script (the server folds
+// Georgian and Russian to Latin: "nino" finds ნინო and Нино) or adding a
+// new person on the spot, and, at the end, the first-killed player's best
+// move and the host's extra points. The roster and the points need the
+// server: offline, the names are typed and the game is made without roster
+// ids; the points are saved once the phone is back online.
+
+import { h } from './dom.js';
+import { button, range, toast } from './ui.js';
+import { t } from './i18n.js';
+import { send, post } from './sync.js';
+
+const KEY = 'assist.club';
+
+/** The club this phone keeps: {id, token, name}, or null. */
+export function clubOnPhone() {
+  try {
+    const c = JSON.parse(localStorage.getItem(KEY) || 'null');
+    return c && c.id && c.token ? c : null;
+  } catch (_) {
+    return null;
+  }
+}
+
+function keep(c) {
+  try {
+    if (c) localStorage.setItem(KEY, JSON.stringify(c));
+    else localStorage.removeItem(KEY);
+  } catch (_) { /* private mode: the club lasts this page */ }
+}
+
+/** The local date, YYYY-MM-DD: the evening the host plays. */
+export function today() {
+  const d = new Date();
+  const p = (n) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}`;
+}
+
+/**
+ * The club's card of the setup form f (f.club: the protocol's fields;
+ * f.people: the seats' roster ids). redraw() draws the form again.
+ */
+export function clubCard(f, redraw) {
+  f.club = f.club || { host: '', referee: '', table: '', number: '' };
+  const c = clubOnPhone();
+  const field = (k, type) => h('label', { class: 'opt' }, h('span', {}, t(`assist.club.${k}`)),
+    h('input', { type: type || 'text', maxlength: '32', value: f.club[k], dataset: { t: `club-${k}` },
+      oninput: (e) => { f.club[k] = e.target.value; } }));
+  const fields = [field('host'), field('referee'), field('table'), field('number', 'number')];
+  if (!c) {
+    let name = '';
+    let code = '';
+    return h('section', { class: 'card', dataset: { t: 'club' } }, h('h3', {}, t('assist.club.title')),
+      h('p', { class: 'note' }, t('assist.club.none')),
+      h('input', { type: 'text', maxlength: '64', placeholder: t('assist.club.name'), dataset: { t: 'club-name' },
+        oninput: (e) => { name = e.target.value; } }),
+      button(t('assist.club.create'), async () => {
+        const got = await post('/host/api/clubs', { name: name.trim() });
+        if (!got) { toast(t('assist.club.roster_offline'), 'error'); return; }
+        if (!got.res.ok) { toast(got.body.error.message, 'error'); return; }
+        keep({ id: got.body.id, token: got.body.token, name: got.body.name });
+        redraw();
+      }, 'secondary', 'club-create'),
+      h('input', { type: 'text', placeholder: t('assist.club.code'), dataset: { t: 'club-code' },
+        oninput: (e) => { code = e.target.value.trim(); } }),
+      button(t('assist.club.join'), async () => {
+        const [id, token] = code.split('.');
+        const got = await send('GET', `/host/api/clubs/${encodeURIComponent(id || '')}`, undefined, token);
+        if (!got) { toast(t('assist.club.roster_offline'), 'error'); return; }
+        if (!got.res.ok) { toast(got.body.error.message, 'error'); return; }
+        keep({ id: got.body.id, token, name: got.body.name });
+        redraw();
+      }, 'secondary', 'club-join'),
+      fields);
+  }
+  return h('section', { class: 'card', dataset: { t: 'club' } }, h('h3', {}, `${t('assist.club.title')}: ${c.name}`),
+    h('p', { class: 'note', dataset: { t: 'club-joined' } }, t('assist.club.joined')),
+    h('details', {}, h('summary', {}, t('assist.club.code')),
+      h('p', { class: 'note' }, t('assist.club.code_line', { Code: `${c.id}.${c.token}` })),
+      button(t('assist.club.forget'), () => { keep(null); f.people = []; redraw(); }, 'secondary small', 'club-forget')),
+    fields);
+}
+
+/** Adds the club's part to a new game's body: nothing with no club and no field filled in. */
+export function clubBody(f, n, body) {
+  const c = clubOnPhone();
+  const fields = f.club || {};
+  const info = { day: today() };
+  for (const k of ['host', 'referee', 'table']) if ((fields[k] || '').trim()) info[k] = fields[k].trim();
+  const num = parseInt(fields.number, 10);
+  if (num > 0) info.number = num;
+  if (c) {
+    info.club = c.id;
+    const people = range(n).map((s) => (f.people && f.people[s - 1]) || '');
+    if (people.some(Boolean)) info.people = people;
+    body.club_token = c.token;
+  }
+  if (Object.keys(info).length > 1) body.club = info; // the day alone is no club's game
+}
+
+// The roster's search answers, by seat, while the setup is drawn.
+let searchTimer = null;
+
+/**
+ * The roster under seat s's name input: the entries the typed name finds,
+ * to pick, and "add" for a new person. Empty without a club.
+ */
+export function rosterPick(f, s, input) {
+  const c = clubOnPhone();
+  const box = h('div', { class: 'chips found', dataset: { t: `found-${s}` } });
+  if (!c) return box;
+  f.people = f.people || [];
+  const linked = () => {
+    input.classList.toggle('linked', !!f.people[s - 1]);
+    input.dataset.person = f.people[s - 1] || '';
+  };
+  linked();
+  const pick = (p) => {
+    f.names[s - 1] = p.name;
+    f.people[s - 1] = p.id;
+    input.value = p.name;
+    box.replaceChildren();
+    linked();
+  };
+  const search = async () => {
+    const q = input.value.trim();
+    if (!q) { box.replaceChildren(); return; }
+    const got = await send('GET', `/host/api/clubs/${c.id}/people?q=${encodeURIComponent(q)}`, undefined, c.token);
+    if (input.value.trim() !== q) return; // typed on meanwhile
+    if (!got || !got.res.ok) {
+      box.replaceChildren(h('span', { class: 'note', dataset: { t: 'roster-offline' } }, t('assist.club.roster_offline')));
+      return;
+    }
+    const taken = new Set(f.people.filter((id, i) => id && i !== s - 1));
+    box.replaceChildren(
+      ...got.body.people.filter((p) => !taken.has(p.id)).slice(0, 6).map((p) => h('button', {
+        type: 'button', class: 'chip', dataset: { t: `pick-${s}`, person: p.id }, onclick: () => pick(p) }, p.name)),
+      h('button', { type: 'button', class: 'chip add', dataset: { t: `add-${s}` }, onclick: async () => {
+        const made = await post(`/host/api/clubs/${c.id}/people`, { name: q }, c.token);
+        if (!made) { toast(t('assist.club.roster_offline'), 'error'); return; }
+        if (!made.res.ok) { toast(made.body.error.message, 'error'); return; }
+        pick(made.body);
+        toast(t('assist.club.added'));
+      } }, t('assist.club.add', { Name: q })));
+  };
+  input.addEventListener('input', () => {
+    f.people[s - 1] = ''; // a name typed is no roster entry until picked
+    linked();
+    clearTimeout(searchTimer);
+    searchTimer = setTimeout(search, 250);
+  });
+  return box;
+}
+
+// What the end screen shows of each game's club points, by game id.
+const scores = new Map();
+
+/** The first-killed players (who may make the best move): the night's
+ * victims of the first round anyone left, if nobody left before otherwise. */
+function firstKilled(p) {
+  const outs = p.seats.filter((s) => s.out);
+  if (!outs.length) return [];
+  const first = Math.min(...outs.map((s) => s.out.round));
+  const then = outs.filter((s) => s.out.round === first);
+  const night = then.filter((s) => s.out.cause === 'night');
+  if (!night.length || then.some((s) => s.out.cause !== 'night' && s.out.phase === 'night')) return [];
+  return night.map((s) => s.seat);
+}
+
+/** The club's points of a finished game G (p: its protocol): the best
+ * move and the extra points, saved on the server. */
+export function scoreCard(G, p) {
+  const id = G.rec.id;
+  const sc = scores.get(id) || { who: 0, guess: [], extra: {}, lines: null, scoring: null, loaded: false };
+  scores.set(id, sc);
+  const fk = firstKilled(p);
+  if (!sc.who && fk.length) sc.who = fk[0];
+  const el = h('section', { class: 'card', dataset: { t: 'score' } });
+  const draw = () => {
+    const who = fk.length > 1
+      ? h('select', { dataset: { t: 'best-who' }, onchange: (e) => { sc.who = parseInt(e.target.value, 10); sc.guess = []; draw(); } },
+        fk.map((s) => h('option', { value: String(s), selected: s === sc.who }, `${s} · ${G.rec.settings.names[s - 1]}`)))
+      : null;
+    const guess = fk.length ? h('div', { class: 'chips', dataset: { t: 'guess' } }, p.seats.filter((s) => s.seat !== sc.who).map((s) => h('button', {
+      type: 'button', class: `chip ${sc.guess.includes(s.seat) ? 'sel' : ''}`, dataset: { t: `guess-${s.seat}` },
+      onclick: () => {
+        if (sc.guess.includes(s.seat)) sc.guess = sc.guess.filter((x) => x !== s.seat);
+        else if (sc.guess.length < 3) sc.guess = [...sc.guess, s.seat];
+        draw();
+      } }, String(s.seat)))) : null;
+    const range2 = sc.scoring ? t('assist.club.extra_hint', { Min: sc.scoring.extra_min.toFixed(2), Max: sc.scoring.extra_max.toFixed(2) }) : '';
+    const extras = h('ol', { class: 'names' }, p.seats.map((s) => h('li', {}, h('span', { class: 'n' }, String(s.seat)),
+      h('span', {}, s.name),
+      h('input', { type: 'number', step: '0.05', value: sc.extra[s.seat] || '', placeholder: '0', dataset: { t: `extra-${s.seat}` },
+        oninput: (e) => { sc.extra[s.seat] = e.target.value; } }),
+      sc.lines ? h('span', { class: 'points', dataset: { t: `points-${s.seat}` } }, sc.lines[s.seat - 1].total.toFixed(2)) : null)));
+    el.replaceChildren(
+      h('h3', {}, t('assist.club.best_move')),
+      h('p', { class: 'note' }, t('assist.club.best_move_hint')),
+      fk.length ? h('p', {}, `${t('assist.club.best_move_who')}: `, who || `${sc.who} · ${G.rec.settings.names[sc.who - 1]}`) : null,
+      guess,
+      h('h3', {}, t('assist.club.extra')),
+      range2 ? h('p', { class: 'note' }, range2) : null,
+      extras,
+      button(t('assist.club.save'), save, 'primary', 'save-score'));
+  };
+  const save = async () => {
+    const extra = [];
+    for (const [seat, v] of Object.entries(sc.extra)) {
+      const n = parseFloat(v);
+      if (v !== '' && !Number.isNaN(n) && n !== 0) extra.push({ seat: parseInt(seat, 10), points: Math.round(n * 100) / 100 });
+    }
+    const body = { best_move: sc.guess.length ? { seat: sc.who, guess: sc.guess } : null, extra };
+    const got = await send('PUT', `/host/api/games/${id}/score`, body, G.rec.token);
+    if (!got) { toast(t('assist.club.score_offline'), 'error'); return; }
+    if (!got.res.ok) { toast(got.body.error.message, 'error'); return; }
+    sc.lines = got.body.lines;
+    sc.scoring = got.body.scoring;
+    draw();
+    toast(t('assist.club.saved'));
+  };
+  draw();
+  if (!sc.loaded) {
+    sc.loaded = true;
+    send('GET', `/host/api/games/${id}/protocol.json`, undefined, G.rec.token).then((got) => {
+      if (!got || !got.res.ok || !got.body.score) return;
+      const s = got.body.score;
+      sc.scoring = s.scoring;
+      sc.lines = s.lines;
+      if (s.best_move) { sc.who = s.best_move.seat; sc.guess = s.best_move.guess; }
+      for (const x of s.extra || []) sc.extra[x.seat] = String(x.points);
+      if (el.isConnected) draw();
+    });
+  }
+  return el;
+}

@@ -1,0 +1,94 @@
+// The club's own screen (#/club): the club on this phone (made or entered
+// by its code, as on the setup screen), its seasons with their printable
+// standings and CSVs, a new season, the roster, where an entry entered
+// twice is merged into the other (its games count under that one; the
+// server records the merge), and the club's scoring rules. It all needs
+// the server.
+
+import { h } from './dom.js';
+import { mount, button, toast } from './ui.js';
+import { t, current } from './i18n.js';
+import { send } from './sync.js';
+import { clubOnPhone, clubCard, today } from './club.js';
+
+/** Draws the club's screen. */
+export async function clubScreen() {
+  const c = clubOnPhone();
+  const redraw = () => clubScreen();
+  const back = button(t('assist.back'), () => { location.hash = '#/'; }, 'secondary', 'back');
+  if (!c) {
+    mount(h('h2', {}, t('assist.club.title')), clubCard({}, redraw), back);
+    return;
+  }
+  const got = await send('GET', `/host/api/clubs/${c.id}`, undefined, c.token);
+  if (!got || !got.res.ok) {
+    mount(h('h2', {}, t('assist.club.title')), clubCard({}, redraw),
+      h('p', { class: 'note', dataset: { t: 'club-offline' } }, got ? got.body.error.message : t('assist.club.roster_offline')), back);
+    return;
+  }
+  const club = got.body;
+  const season = { id: '', name: '', from: today(), to: today() };
+  const input = (k, type) => h('label', { class: 'opt' }, h('span', {}, t(`assist.club.season_${k}`)),
+    h('input', { type, value: season[k], dataset: { t: `season-${k}` }, oninput: (e) => { season[k] = e.target.value; } }));
+  const saveSeason = async () => {
+    const id = season.name.trim().toLowerCase().normalize('NFD').replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 32) ||
+      `s${season.from.replace(/-/g, '')}`;
+    const r = await send('PUT', `/host/api/clubs/${c.id}/seasons/${id}`, { name: season.name.trim(), from: season.from, to: season.to }, c.token);
+    if (!r) { toast(t('assist.club.roster_offline'), 'error'); return; }
+    if (!r.res.ok) { toast(r.body.error.message, 'error'); return; }
+    toast(t('assist.club.season_saved'));
+    redraw();
+  };
+  const people = (club.people || []).filter((p) => !p.merged_into);
+  const merge = async (from, into) => {
+    const r = await send('POST', `/host/api/clubs/${c.id}/merges`, { from, into }, c.token);
+    if (!r) { toast(t('assist.club.roster_offline'), 'error'); return; }
+    if (!r.res.ok) { toast(r.body.error.message, 'error'); return; }
+    toast(t('assist.club.merged'));
+    redraw();
+  };
+  // The club's scoring rules, in points (two decimals at most).
+  const scoring = { ...club.scoring };
+  const KEYS = ['win', 'best_move_2', 'best_move_3', 'extra_min', 'extra_max', 'fouls'];
+  const saveScoring = async () => {
+    const r = await send('PUT', `/host/api/clubs/${c.id}`, { name: club.name, scoring }, c.token);
+    if (!r) { toast(t('assist.club.roster_offline'), 'error'); return; }
+    if (!r.res.ok) { toast(r.body.error.message, 'error'); return; }
+    toast(t('assist.club.scoring_saved'));
+    redraw();
+  };
+  const scoringCard = h('details', { class: 'card', dataset: { t: 'scoring' } }, h('summary', {}, t('assist.club.scoring')),
+    KEYS.map((k) => h('label', { class: 'opt' }, h('span', {}, t(`assist.club.scoring_${k}`)),
+      h('input', { type: 'number', step: '0.05', value: Number(scoring[k]).toFixed(2), dataset: { t: `scoring-${k}` },
+        oninput: (e) => { scoring[k] = Math.round(parseFloat(e.target.value || '0') * 100) / 100; } }))),
+    button(t('assist.club.scoring_save'), saveScoring, 'secondary', 'scoring-save'));
+  const lang = current();
+  mount(
+    h('h2', {}, `${t('assist.club.title')}: ${club.name}`),
+    h('section', { class: 'card', dataset: { t: 'seasons' } }, h('h3', {}, t('assist.club.seasons')),
+      h('ul', { class: 'games' }, (club.seasons || []).map((s) => h('li', { dataset: { season: s.id } },
+        h('a', { href: `/host/clubs/${c.id}/seasons/${s.id}?lang=${lang}`, target: '_blank', dataset: { t: 'standings' } }, s.name),
+        h('span', { class: 'sub' }, `${s.from} — ${s.to} · `),
+        h('a', { href: `/host/api/clubs/${c.id}/seasons/${s.id}/standings.csv?lang=${lang}`, download: `standings-${s.id}.csv` }, 'CSV')))),
+      h('a', { href: `/host/api/clubs/${c.id}/games.csv?lang=${lang}`, download: 'games.csv', dataset: { t: 'games-csv' } }, t('assist.club.games_csv')),
+      h('h3', {}, t('assist.club.season_new')),
+      h('label', { class: 'opt' }, h('span', {}, t('assist.club.season_name')),
+        h('input', { type: 'text', maxlength: '64', dataset: { t: 'season-name' }, oninput: (e) => { season.name = e.target.value; } })),
+      input('from', 'date'), input('to', 'date'),
+      button(t('assist.club.season_save'), saveSeason, 'secondary', 'season-save')),
+    h('section', { class: 'card', dataset: { t: 'roster' } }, h('h3', {}, t('assist.club.roster')),
+      h('p', { class: 'note' }, t('assist.club.merge_hint')),
+      h('ol', { class: 'names' }, people.map((p) => {
+        let into = '';
+        return h('li', { dataset: { person: p.id } }, h('span', {}, p.name),
+          h('select', { dataset: { t: `merge-${p.id}` }, 'aria-label': t('assist.club.merge_into'),
+            onchange: (e) => { into = e.target.value; } },
+          h('option', { value: '' }, t('assist.club.merge_into')),
+          people.filter((o) => o.id !== p.id).map((o) => h('option', { value: o.id }, o.name))),
+          button(t('assist.club.merge'), () => { if (into) merge(p.id, into); }, 'secondary small', `merge-go-${p.id}`));
+      }))),
+    scoringCard,
+    h('details', { class: 'card' }, h('summary', {}, t('assist.club.code')),
+      h('p', { class: 'note' }, t('assist.club.code_line', { Code: `${c.id}.${c.token}` }))),
+    back);
+}

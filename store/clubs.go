@@ -1,0 +1,89 @@
+package store
+
+import (
+	"context"
+	"time"
+)
+
+// Club is a club as the store keeps it. Scoring is the club's scoring rules
+// as JSON that the store neither reads nor changes (package club's Scoring).
+type Club struct {
+	ID        string
+	Name      string
+	TokenHash string // a hash of the club's secret token, never the token itself
+	Scoring   []byte
+	CreatedAt time.Time
+}
+
+// ClubPerson is one entry of a club's roster.
+type ClubPerson struct {
+	ID         string
+	Name       string
+	MergedInto string // "": not merged
+	// AccountID links the entry to an account (nil: none). The store keeps
+	// it for the accounts (issue 18, item 1), which set it; nothing of the
+	// club's reads it yet.
+	AccountID *string
+	CreatedAt time.Time
+}
+
+// ClubMerge records that entry From was merged into entry Into at At; Seq
+// orders a club's merges from 0.
+type ClubMerge struct {
+	Seq  int
+	From string
+	Into string
+	At   time.Time
+}
+
+// ClubSeason is a season: the days From to To, both included (YYYY-MM-DD).
+type ClubSeason struct {
+	ID   string
+	Name string
+	From string
+	To   string
+}
+
+// ClubGame is one in-person game counted by a club: the table that holds it
+// (its settings, entries and events) and the day it was played
+// (YYYY-MM-DD).
+type ClubGame struct {
+	TableID string
+	Day     string
+}
+
+// Clubs is a Store that keeps clubs, their rosters, merges, seasons and the
+// index of their games. A club that does not exist is ErrNotFound; an id
+// already taken, or a merge of entries that are not two unmerged entries of
+// the club, is ErrConflict and changes nothing.
+type Clubs interface {
+	// CreateClub records a new club.
+	CreateClub(ctx context.Context, c Club) error
+	// Club returns a club.
+	Club(ctx context.Context, id string) (Club, error)
+	// UpdateClub saves a club's name and scoring.
+	UpdateClub(ctx context.Context, c Club) error
+	// AddPerson adds an entry to a club's roster.
+	AddPerson(ctx context.Context, clubID string, p ClubPerson) error
+	// RenamePerson changes an entry's name (ErrNotFound for none).
+	RenamePerson(ctx context.Context, clubID, personID, name string) error
+	// People returns a club's roster, merged entries too, in the order
+	// they were added.
+	People(ctx context.Context, clubID string) ([]ClubPerson, error)
+	// MergePeople merges entry from into entry into, in one transaction:
+	// from's MergedInto becomes into and the merge is recorded. Both must
+	// be unmerged entries of the club and differ (else ErrConflict); the
+	// games stay as they were, under from's id, which now counts as into.
+	MergePeople(ctx context.Context, clubID, from, into string, at time.Time) (ClubMerge, error)
+	// Merges returns a club's merges in order.
+	Merges(ctx context.Context, clubID string) ([]ClubMerge, error)
+	// SaveSeason adds a season or changes the one of its id.
+	SaveSeason(ctx context.Context, clubID string, s ClubSeason) error
+	// Seasons returns a club's seasons, earliest first.
+	Seasons(ctx context.Context, clubID string) ([]ClubSeason, error)
+	// AddClubGame counts a table's game for a club (the table must exist:
+	// else ErrNotFound); counting it again changes nothing.
+	AddClubGame(ctx context.Context, clubID string, g ClubGame) error
+	// ClubGames returns a club's games, by day then table.
+	ClubGames(ctx context.Context, clubID string) ([]ClubGame, error)
+}
