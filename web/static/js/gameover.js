@@ -28,7 +28,11 @@ export function renderOver(st, ctx) {
   if (st.seat && v.role) {
     let mine = 'play.you_lose';
     if (v.winner === 'draw') mine = 'play.you_draw';
-    else if (teamOf(v.role) === v.winner) mine = 'play.you_win';
+    else if (teamOf(v.role) === v.winner) {
+      // A player removed by fouls is never a winner, whoever wins.
+      const gone = out.get(st.seat);
+      mine = gone && gone.cause === 'fouls' ? 'play.you_fouled_out' : 'play.you_win';
+    }
     out1.push(h('p', { class: 'personal' }, t(mine)));
   }
   out1.push(h('h3', {}, t('web.over.cards')));
