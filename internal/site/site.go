@@ -14,6 +14,7 @@ package site
 import (
 	"net/http"
 
+	"mafia/account"
 	"mafia/assist"
 	"mafia/room"
 	"mafia/server"
@@ -25,12 +26,28 @@ import (
 // assistant under /host/; the server for the rest (/api/tables…,
 // /healthz), which answers 404 for a path it does not know. Serve it with
 // srv.HTTPServer on srv.Listener, for the server's timeouts and caps.
-func Handler(srv *server.Server, host *assist.Handler) http.Handler {
+func Handler(srv *server.Server, host *assist.Handler, opts ...Option) http.Handler {
 	mux := http.NewServeMux()
+	for _, o := range opts {
+		o(mux)
+	}
 	mux.Handle("/", srv.Handler())
 	web.Mount(mux, web.Config{Timings: room.DefaultTimings().Millis(), StandIn: room.DefaultStandIn.Milliseconds(),
 		Paces: []string{room.PaceHuman, room.PaceInstant}})
 	mux.Handle("/host/", host)
 	mux.Handle("/host", host)
 	return mux
+}
+
+// Option mounts a further part of the face beside the server, the web and
+// the assistant.
+type Option func(mux *http.ServeMux)
+
+// WithAccounts mounts the accounts (package account): their API under
+// /api/account/ and the players' pages' data under /api/players/.
+func WithAccounts(h *account.Handler) Option {
+	return func(mux *http.ServeMux) {
+		mux.Handle("/api/account/", h)
+		mux.Handle("/api/players/", h)
+	}
 }
