@@ -321,25 +321,48 @@ func (h *Handler) keep(w http.ResponseWriter, r *http.Request) {
 	})
 }
 
-// meAnswer answers /api/account/me: the account, or the bot and its
-// owner's name.
-type meAnswer struct {
+// meJSON is who a request is: the account, or the bot and its owner's
+// name.
+type meJSON struct {
 	accountJSON
 	Owner string `json:"owner,omitempty"`
 }
 
+// meAnswer answers /api/account/me: account is null for nobody logged in.
+type meAnswer struct {
+	Account *meJSON `json:"account"`
+}
+
+// me answers who the request is. A page asks it without knowing whether
+// it holds a login (the cookie is HttpOnly): without a credential, or
+// with a login cookie that has ended (which it clears), the answer is
+// account null; a program's bearer credential that has ended is refused
+// (not_logged_in).
 func (h *Handler) me(w http.ResponseWriter, r *http.Request) {
-	p, ok := h.principal(w, r)
-	if !ok {
+	tok := TokenOf(r)
+	if tok == "" {
+		httpapi.WriteJSON(w, http.StatusOK, meAnswer{})
 		return
 	}
-	out := meAnswer{accountJSON: toJSON(p.Account)}
+	p, err := h.svc.Authenticate(r.Context(), tok)
+	if err != nil {
+		var e *engine.Error
+		if b, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer "); (ok && IsCredential(strings.TrimSpace(b))) ||
+			!errors.As(err, &e) || e.Code != CodeNotLoggedIn {
+			h.fail(w, r, err)
+			return
+		}
+		h.setCookie(w, r, "")
+		httpapi.WriteJSON(w, http.StatusOK, meAnswer{})
+		return
+	}
+	out := &meJSON{accountJSON: toJSON(p.Account)}
 	if p.Bot() {
 		if o, err := h.svc.cfg.Store.AccountByID(r.Context(), p.Account.Owner); err == nil {
 			out.Owner = o.Name
 		}
 	}
-	httpapi.WriteJSON(w, http.StatusOK, out)
+	httpapi.WriteJSON(w, http.StatusOK, meAnswer{Account: out})
 }
 
 // botsAnswer lists an account's bots.

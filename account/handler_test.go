@@ -138,20 +138,23 @@ func TestHTTP_LogoutEverywhereEndsTheCookieAndTheBearer(t *testing.T) {
 		c *http.Client
 		b string
 	}{{browser, ""}, {nil, bearer}} {
-		if code, body, _ := w.call(t, who.c, "GET", "/api/account/me", who.b, nil); code != 200 || !strings.Contains(body, `"name":"Nino"`) {
+		if code, body, _ := w.call(t, who.c, "GET", "/api/account/me", who.b, nil); code != 200 || !strings.Contains(body, `{"account":{"name":"Nino"`) {
 			t.Fatalf("me: %d %s", code, body)
 		}
 	}
 	if code, body, _ := w.call(t, nil, "POST", "/api/account/logout-all", bearer, nil); code != 204 {
 		t.Fatalf("logout-all: %d %s", code, body)
 	}
-	for _, who := range []struct {
-		c *http.Client
-		b string
-	}{{browser, ""}, {nil, bearer}} {
-		if code, body, _ := w.call(t, who.c, "GET", "/api/account/me", who.b, nil); code != 403 || !strings.Contains(body, `"code":"not_logged_in"`) {
-			t.Errorf("me after log out everywhere: %d %s", code, body)
-		}
+	// A program is told its login has ended; a page, that nobody is
+	// logged in (and its cookie is cleared).
+	if code, body, _ := w.call(t, nil, "GET", "/api/account/me", bearer, nil); code != 403 || !strings.Contains(body, `"code":"not_logged_in"`) {
+		t.Errorf("me with the bearer after log out everywhere: %d %s", code, body)
+	}
+	if code, body, _ := w.call(t, browser, "GET", "/api/account/me", "", nil); code != 200 || body != `{"account":null}`+"\n" {
+		t.Errorf("me with the cookie after log out everywhere: %d %s", code, body)
+	}
+	if code, _, _ := w.call(t, browser, "POST", "/api/account/password", "", map[string]any{"old": "password1", "new": "password2"}); code != 403 {
+		t.Errorf("a change of password with the ended cookie: %d", code)
 	}
 }
 
@@ -187,7 +190,7 @@ func TestHTTP_ABotTokenCannotActAsItsOwner(t *testing.T) {
 		t.Fatalf("create bot: %d %s", code, body)
 	}
 	bot := tokenIn(t, body)
-	if code, body, _ := w.call(t, nil, "GET", "/api/account/me", bot, nil); code != 200 || !strings.Contains(body, `"name":"Robo","created_ms":`) ||
+	if code, body, _ := w.call(t, nil, "GET", "/api/account/me", bot, nil); code != 200 || !strings.Contains(body, `{"account":{"name":"Robo","created_ms":`) ||
 		!strings.Contains(body, `"bot":true,"owner":"Nino"`) {
 		t.Errorf("me as the bot: %d %s", code, body)
 	}

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -174,6 +175,10 @@ func TestSeats_AnAccountAndABotAccountAreShownAsSuch(t *testing.T) {
 		if p.BySide[side].Games != 1 || p.ByRole[p.Recent[0].Role].Games != 1 || (p.Wins == 1) != p.Recent[0].Won {
 			t.Errorf("%s's tallies: %+v", name, p)
 		}
+	}
+	if os.Getenv("MAFIA_PRINT_FRAMES") != "" { // the frames docs/protocol.md shows
+		b, _ := json.Marshal(as.profile(t, "nino", ""))
+		t.Logf("GET /api/players/nino → %s\nlobby seats → %s", b, raw)
 	}
 	if p := as.profile(t, "robo", ""); !p.Bot || p.Owner != "Nino" {
 		t.Errorf("the bot's page: %+v", p)

@@ -28,26 +28,34 @@ import (
 // srv.HTTPServer on srv.Listener, for the server's timeouts and caps.
 func Handler(srv *server.Server, host *assist.Handler, opts ...Option) http.Handler {
 	mux := http.NewServeMux()
+	var ps parts
 	for _, o := range opts {
-		o(mux)
+		o(&ps)
+	}
+	if ps.accounts != nil {
+		mux.Handle("/api/account/", ps.accounts)
+		mux.Handle("/api/players/", ps.accounts)
 	}
 	mux.Handle("/", srv.Handler())
 	web.Mount(mux, web.Config{Timings: room.DefaultTimings().Millis(), StandIn: room.DefaultStandIn.Milliseconds(),
-		Paces: []string{room.PaceHuman, room.PaceInstant}})
+		Paces: []string{room.PaceHuman, room.PaceInstant}, Accounts: ps.accounts != nil})
 	mux.Handle("/host/", host)
 	mux.Handle("/host", host)
 	return mux
 }
 
-// Option mounts a further part of the face beside the server, the web and
+// Option adds a further part to the face beside the server, the web and
 // the assistant.
-type Option func(mux *http.ServeMux)
+type Option func(*parts)
+
+// parts are the further parts Handler mounts.
+type parts struct {
+	accounts *account.Handler
+}
 
 // WithAccounts mounts the accounts (package account): their API under
-// /api/account/ and the players' pages' data under /api/players/.
+// /api/account/ and the players' pages' data under /api/players/; the
+// browser client offers signing up and logging in.
 func WithAccounts(h *account.Handler) Option {
-	return func(mux *http.ServeMux) {
-		mux.Handle("/api/account/", h)
-		mux.Handle("/api/players/", h)
-	}
+	return func(p *parts) { p.accounts = h }
 }
