@@ -2,6 +2,7 @@ package web_test
 
 import (
 	"context"
+	"net/http"
 	"net/http/httptest"
 	"path/filepath"
 	"strings"
@@ -20,7 +21,7 @@ import (
 
 // startAccountsSite is the whole face with accounts, as mafia serve mounts
 // it (argon2id's parameters lowered for the test).
-func startAccountsSite(t *testing.T) string {
+func startAccountsSite(t *testing.T) (string, *account.Service) {
 	t.Helper()
 	db, err := sqlite.Open(filepath.Join(t.TempDir(), "mafia.db"))
 	if err != nil {
@@ -39,7 +40,7 @@ func startAccountsSite(t *testing.T) string {
 		srv.Close()
 		db.Close()
 	})
-	return hs.URL
+	return hs.URL, svc
 }
 
 // playToTheEnd plays every move the page offers until the game-over screen.
@@ -85,7 +86,7 @@ func signUp(p *tab, name, password string) {
 func TestBrowserAccount_SignUpPlayAndThePageCountsTheGame(t *testing.T) {
 	t.Parallel()
 	needBrowser(t)
-	base := startAccountsSite(t)
+	base, svc := startAccountsSite(t)
 	p := newTab(t, "account", 360, 740)
 	p.do(15*time.Second, chromedp.Navigate(base+"/"), chromedp.WaitVisible(chromedp.CSS("#account-link")),
 		chromedp.Click(chromedp.CSS("#account-link")), chromedp.WaitVisible(chromedp.CSS("#account-form")))
@@ -109,6 +110,28 @@ func TestBrowserAccount_SignUpPlayAndThePageCountsTheGame(t *testing.T) {
 	if got := eval[string](p, `window.__mafia.state.lobby.seats[window.__mafia.state.seat - 1].name`); got != "Nino" {
 		t.Errorf("the account's seat is named %q, want Nino", got)
 	}
+	// A bot account of another player's takes the next seat with its
+	// token: the page marks it a bot's.
+	owner, _, err := svc.Signup(context.Background(), "Gela", "password1", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, botToken, err := svc.CreateBot(context.Background(), owner, "Robo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	req, _ := http.NewRequest("POST", base+"/api/tables/"+table+"/join", strings.NewReader(`{"name":"x"}`))
+	req.Header.Set("Authorization", "Bearer "+botToken)
+	if res, err := http.DefaultClient.Do(req); err != nil || res.StatusCode != 200 {
+		t.Fatalf("the bot account's join: %v %v", res, err)
+	} else {
+		res.Body.Close()
+	}
+	p.waitJS(10*time.Second, `!!document.querySelector('.seat [data-bot-account]')`)
+	if got := eval[string](p, `document.querySelector('.seat [data-bot-account]').closest('.seat').innerText`); !strings.Contains(got, "Robo") {
+		t.Errorf("the bot account's seat reads %q", got)
+	}
+	p.shot("account-03a-bot-account-seat-360")
 	startWithBots(p)
 	playToTheEnd(p)
 	if n := eval[int](p, `document.querySelectorAll('#keep-game').length`); n != 0 {
@@ -142,7 +165,7 @@ func TestBrowserAccount_SignUpPlayAndThePageCountsTheGame(t *testing.T) {
 func TestBrowserAccount_AGuestKeepsTheGameOnSignUp(t *testing.T) {
 	t.Parallel()
 	needBrowser(t)
-	base := startAccountsSite(t)
+	base, _ := startAccountsSite(t)
 	p := newTab(t, "guest", 360, 740)
 	table := createTable(p, base, "Gela", 7, fastTimings)
 	startWithBots(p)
