@@ -148,10 +148,14 @@ func (s *Service) Signup(ctx context.Context, name, password, addr string) (Prin
 func (s *Service) Login(ctx context.Context, name, password, addr string) (Principal, string, error) {
 	now := s.cfg.Now()
 	key := Key(name)
+	limitKey := key
+	if len(limitKey) > 4*MaxName {
+		limitKey = limitKey[:4*MaxName] // no name is longer: the limiter's keys stay small
+	}
 	if addr != "" && !s.byAddr.allow(addr, now) {
 		return Principal{}, "", refuse(CodeLoginLimited)
 	}
-	if !s.byName.allow(key, now) {
+	if !s.byName.allow(limitKey, now) {
 		return Principal{}, "", refuse(CodeLoginLimited)
 	}
 	if len(password) > MaxPassword {

@@ -67,7 +67,8 @@ type Accounts interface {
 	// transaction, ends every login of it but the one whose hash is keep
 	// ("" ends them all).
 	SetPassword(ctx context.Context, id int64, hash, keep string) error
-	// CreateSession stores a login; Session finds one by its hash
+	// CreateSession stores a login (and forgets the account's logins
+	// that expired by its Created); Session finds one by its hash
 	// (ErrNotFound if none: expiry is the caller's to check);
 	// DeleteSession ends one; DeleteSessions ends every login of an
 	// account.

@@ -149,6 +149,12 @@ func (db *DB) CreateSession(ctx context.Context, s store.Session) error {
 		if isForeignKeyViolation(err) {
 			return store.ErrNotFound
 		}
+		if err != nil {
+			return err
+		}
+		// The account's logins that have run out go with the new one's
+		// write: what is kept of an account's logins stays its live ones.
+		_, err = tx.ExecContext(ctx, `DELETE FROM sessions WHERE account_id = ? AND expires_at <= ?`, s.Account, formatTime(s.Created))
 		return err
 	})
 	if err != nil {

@@ -64,10 +64,20 @@ func TestSessions_SetPasswordEndsTheOthersInOneWrite(t *testing.T) {
 	if err := db.CreateSession(ctx, store.Session{TokenHash: "x", Account: 999, Created: now, Expires: now}); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("a session of no account: %v, want ErrNotFound", err)
 	}
+	// A new login forgets the account's expired ones.
+	if err := db.CreateSession(ctx, store.Session{TokenHash: "old", Account: id, Created: now.Add(-2 * time.Hour), Expires: now.Add(-time.Hour)}); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.CreateSession(ctx, store.Session{TokenHash: "s4", Account: id, Created: now, Expires: now.Add(time.Hour)}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Session(ctx, "old"); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("an expired login after a new one: %v, want it forgotten", err)
+	}
 	if err := db.SetPassword(ctx, id, "h2", "s2"); err != nil {
 		t.Fatal(err)
 	}
-	for h, want := range map[string]bool{"s1": false, "s2": true, "s3": false} {
+	for h, want := range map[string]bool{"s1": false, "s2": true, "s3": false, "s4": false} {
 		s, err := db.Session(ctx, h)
 		if got := err == nil; got != want || (got && (s.Account != id || !s.Expires.Equal(now.Add(time.Hour)))) {
 			t.Errorf("session %s after the change: %+v, %v; want kept %v", h, s, err, want)
