@@ -154,6 +154,15 @@ func TestBrowserAccount_SignUpPlayAndThePageCountsTheGame(t *testing.T) {
 		chromedp.SendKeys(chromedp.CSS("#old-password"), "password1"), chromedp.SendKeys(chromedp.CSS("#new-password"), "password2"),
 		chromedp.Click(chromedp.CSS("#password-submit")), chromedp.WaitVisible(chromedp.CSS("#account-done")))
 	p.shot("account-04-settings-360")
+	// A bot of one's own: its token is shown once, and it joins as the bot.
+	p.do(10*time.Second, chromedp.SendKeys(chromedp.CSS("#bot-name"), "Nino_bot"), chromedp.Click(chromedp.CSS("#bot-create")),
+		chromedp.WaitVisible(chromedp.CSS("#bot-token-value")))
+	p.waitJS(5*time.Second, `!!document.querySelector('#bot-list li[data-bot="Nino_bot"]')`)
+	tok := eval[string](p, `document.querySelector('#bot-token-value').value`)
+	if bot, err := svc.Authenticate(context.Background(), tok); err != nil || !bot.Bot() || bot.Account.Name != "Nino_bot" {
+		t.Errorf("the token shown: %+v, %v", bot, err)
+	}
+	p.shot("account-04a-bots-360")
 	p.do(10*time.Second, chromedp.Click(chromedp.CSS("#logout-all")), chromedp.WaitVisible(chromedp.CSS("#account-form")))
 	p.waitJS(5*time.Second, `!document.querySelector('#account-link').classList.contains('in')`)
 	p.do(10*time.Second, chromedp.Navigate(base+"/account"), chromedp.WaitVisible(chromedp.CSS("#account-form")))

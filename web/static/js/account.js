@@ -49,6 +49,9 @@ export const accountApi = {
   logoutAll: () => call('POST', '/api/account/logout-all'),
   password: (old, neu) => call('POST', '/api/account/password', { old, new: neu }),
   player: (name) => call('GET', `/api/players/${encodeURIComponent(name)}`),
+  bots: () => call('GET', '/api/account/bots'),
+  createBot: (name) => call('POST', '/api/account/bots', { name }),
+  rotateBot: (name) => call('POST', `/api/account/bots/${encodeURIComponent(name)}/token`),
 };
 
 /** keepOffer is the game-over screen's line for a guest: sign up (or log
@@ -70,7 +73,10 @@ export function accountScreen({ navigate }) {
   const part = h('section', { class: 'part', id: 'account', 'aria-labelledby': 'account-h' });
   el.append(part);
   const keep = new URLSearchParams(location.search).get('keep') || '';
-  const form = { mode: 'signup', name: localStorage.getItem('mafia.name') || '', password: '', old: '', neu: '' };
+  const form = { mode: 'signup', name: localStorage.getItem('mafia.name') || '', password: '', old: '', neu: '', bot: '' };
+  // The account's bots, and the token last made (shown once).
+  let bots = null;
+  let shown = null;
   let error = '';
   let done = '';
   let busy = false;
@@ -101,7 +107,7 @@ export function accountScreen({ navigate }) {
   // collect reads the form's fields (a browser's autofill fires no input
   // event).
   function collect() {
-    for (const [id, field] of [['acct-name', 'name'], ['acct-password', 'password'], ['old-password', 'old'], ['new-password', 'neu']]) {
+    for (const [id, field] of [['acct-name', 'name'], ['acct-password', 'password'], ['old-password', 'old'], ['new-password', 'neu'], ['bot-name', 'bot']]) {
       const el = part.querySelector(`#${id}`);
       if (el) form[field] = el.value;
     }
@@ -173,13 +179,56 @@ export function accountScreen({ navigate }) {
       h('div', { class: 'row wrap' },
         h('button', {
           type: 'button', id: 'logout', key: 'logout', disabled: busy,
-          on: { click: () => run(async () => { await accountApi.logout(); set(null); }) },
+          on: { click: () => run(async () => { await accountApi.logout(); set(null); bots = null; shown = null; }) },
         }, t('web.account.logout')),
         h('button', {
           type: 'button', id: 'logout-all', key: 'logout-all', disabled: busy,
-          on: { click: () => run(async () => { await accountApi.logoutAll(); set(null); }) },
+          on: { click: () => run(async () => { await accountApi.logoutAll(); set(null); bots = null; shown = null; }) },
         }, t('web.account.logout_all'))),
-      h('p', { class: 'hint' }, t('web.account.logout_all_hint')));
+      h('p', { class: 'hint' }, t('web.account.logout_all_hint')),
+      drawBots());
+  }
+
+  // drawBots is the account's bots: each with a new token on demand, and a
+  // form for another; a token made is shown once, to copy.
+  function drawBots() {
+    if (bots === null) {
+      bots = [];
+      accountApi.bots().then((r) => { bots = r.bots; draw(); }, () => {});
+    }
+    return h('section', { id: 'bots', 'aria-labelledby': 'bots-h' },
+      h('h3', { id: 'bots-h' }, t('web.account.bots')),
+      h('p', { class: 'hint' }, t('web.account.bots_hint')),
+      bots.length ? h('ul', { class: 'bots', id: 'bot-list' }, bots.map((b) => h('li', { 'data-bot': b.name },
+        h('span', { class: 'name' }, b.name), ' ',
+        h('button', {
+          type: 'button', class: 'small', key: `rotate-${b.name}`, disabled: busy,
+          on: { click: () => run(async () => { const r = await accountApi.rotateBot(b.name); shown = r; }) },
+        }, t('web.account.new_token'))))) : null,
+      shown ? h('div', { class: 'field', id: 'bot-token' },
+        h('label', { for: 'bot-token-value' }, t('web.account.token_once', { Name: shown.bot.name })),
+        h('input', { id: 'bot-token-value', type: 'text', readonly: true, value: shown.token, spellcheck: 'false' })) : null,
+      h('form', {
+        class: 'row', id: 'bot-form',
+        on: {
+          submit: (ev) => {
+            ev.preventDefault();
+            collect();
+            run(async () => {
+              const r = await accountApi.createBot(form.bot);
+              shown = r;
+              form.bot = '';
+              bots = [...bots, r.bot];
+            });
+          },
+        },
+      },
+      h('label', { for: 'bot-name', class: 'vh' }, t('web.account.bot_name')),
+      h('input', {
+        id: 'bot-name', key: 'bot-name', type: 'text', value: form.bot, placeholder: t('web.account.bot_name'),
+        autocapitalize: 'none', spellcheck: 'false',
+      }),
+      h('button', { type: 'submit', id: 'bot-create', key: 'bot-create', disabled: busy }, t('web.account.create_bot'))));
   }
 
   draw();
