@@ -185,6 +185,25 @@ func TestSeats_AnAccountAndABotAccountAreShownAsSuch(t *testing.T) {
 	}
 	// One account, one seat at a table.
 	created, _ := as.api.Create(ctx, client.CreateRequest{Name: "again", Players: 7})
+	// A logged-in program hosts: its login as the bearer, the host token
+	// as the table's cookie.
+	req, _ := http.NewRequest("POST", as.http.URL+"/api/tables/"+created.Table+"/join", strings.NewReader(`{"name":"x"}`))
+	req.Header.Set("Authorization", "Bearer "+nino)
+	req.Header.Set("Cookie", "mafia_"+created.Table+"="+created.HostToken)
+	if res, err := http.DefaultClient.Do(req); err != nil || res.StatusCode != 200 {
+		t.Fatalf("the logged-in host's join: %v %v", res, err)
+	} else {
+		var j client.Joined
+		_ = json.NewDecoder(res.Body).Decode(&j)
+		res.Body.Close()
+		if j.Token != created.HostToken {
+			t.Errorf("the logged-in host's seat token is not the host token")
+		}
+	}
+	if l, _ := as.api.Table(ctx, created.Table); !l.Seats[0].Account || l.Seats[0].Name != "Nino" {
+		t.Errorf("the logged-in host's seat: %+v", l.Seats[0])
+	}
+	created, _ = as.api.Create(ctx, client.CreateRequest{Name: "again", Players: 7})
 	if _, err := as.api.Join(ctx, created.Table, "x", 0, nino); err != nil {
 		t.Fatal(err)
 	}

@@ -166,6 +166,10 @@ func TestBrowserAccount_SignUpPlayAndThePageCountsTheGame(t *testing.T) {
 	p.do(10*time.Second, chromedp.Click(chromedp.CSS("#logout-all")), chromedp.WaitVisible(chromedp.CSS("#account-form")))
 	p.waitJS(5*time.Second, `!document.querySelector('#account-link').classList.contains('in')`)
 	p.do(10*time.Second, chromedp.Navigate(base+"/account"), chromedp.WaitVisible(chromedp.CSS("#account-form")))
+	// Log in again, with the new password: the page still counts the game.
+	p.do(5*time.Second, chromedp.Click(chromedp.CSS("#account-switch")))
+	signUp(p, "nino", "password2")
+	p.waitJS(10*time.Second, `location.pathname === '/players/Nino' && !!document.querySelector('#recent li[data-table="`+table+`"]')`)
 }
 
 // TestBrowserAccount_AGuestKeepsTheGameOnSignUp: a guest plays to the end,
