@@ -7,6 +7,9 @@ const (
 	// CodeBadAccountName: a name that is empty, too long, or holds
 	// characters a name may not (N is the longest).
 	CodeBadAccountName engine.Code = "bad_account_name"
+	// CodeNameReserved: a name a seat may not take (Config.SeatName: one
+	// that reads as a server's bot's, "Bot 3").
+	CodeNameReserved engine.Code = "name_reserved"
 	// CodeNameTaken: another account has this name (compared after NFC
 	// and case folding).
 	CodeNameTaken engine.Code = "name_taken"
@@ -37,7 +40,7 @@ const (
 
 // Kinds are the kinds of the package's codes.
 var Kinds = map[engine.Code]engine.Kind{
-	CodeBadAccountName: engine.KindInvalid, CodeNameTaken: engine.KindConflict, CodeWeakPassword: engine.KindInvalid, CodePasswordTooLong: engine.KindInvalid,
+	CodeBadAccountName: engine.KindInvalid, CodeNameTaken: engine.KindConflict, CodeNameReserved: engine.KindInvalid, CodeWeakPassword: engine.KindInvalid, CodePasswordTooLong: engine.KindInvalid,
 	CodeBadLogin: engine.KindForbidden, CodeLoginLimited: engine.KindTooMany, CodeNotLoggedIn: engine.KindForbidden,
 	CodeBotCredential: engine.KindForbidden, CodeTooManyBots: engine.KindConflict, CodeNotYourBot: engine.KindNotFound,
 	CodeCannotKeep: engine.KindForbidden,

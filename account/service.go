@@ -31,6 +31,11 @@ type Config struct {
 	MaxKeys int
 	// MaxBots is how many bots an account may own (default 10).
 	MaxBots int
+	// SeatName, when set, checks that a new account's name is one a seat
+	// may take (the room's rules: mafia serve passes room.CheckName), so
+	// that an account can sit where its name is shown; a name it refuses
+	// is CodeNameReserved.
+	SeatName func(name string) error
 }
 
 // The prefixes that tell a login's token and a bot's token from a seat's
@@ -115,10 +120,21 @@ var errInternal = &engine.Error{Code: httpapi.CodeInternal}
 // internal logs nothing itself: the handler logs err and answers internal.
 func internal(err error) error { return fmt.Errorf("%w: %w", errInternal, err) }
 
+// checkName is CheckName and, when the service has one, the seats' check.
+func (s *Service) checkName(name string) (shown, key string, err error) {
+	if shown, key, err = CheckName(name); err != nil {
+		return "", "", err
+	}
+	if s.cfg.SeatName != nil && s.cfg.SeatName(shown) != nil {
+		return "", "", refuse(CodeNameReserved)
+	}
+	return shown, key, nil
+}
+
 // Signup makes an account and logs it in, returning its login's token.
 // addr is the client's address as limits key it ("" unknown).
 func (s *Service) Signup(ctx context.Context, name, password, addr string) (Principal, string, error) {
-	shown, key, err := CheckName(name)
+	shown, key, err := s.checkName(name)
 	if err != nil {
 		return Principal{}, "", err
 	}
@@ -304,7 +320,7 @@ func (s *Service) CreateBot(ctx context.Context, p Principal, name string) (stor
 	if err := person(p); err != nil {
 		return store.Account{}, "", err
 	}
-	shown, key, err := CheckName(name)
+	shown, key, err := s.checkName(name)
 	if err != nil {
 		return store.Account{}, "", err
 	}

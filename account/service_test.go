@@ -103,6 +103,18 @@ func TestName_UniqueAfterNFCAndCaseFolding(t *testing.T) {
 			t.Errorf("signup %q: %v, want bad_account_name", n, err)
 		}
 	}
+	seats, _ := newTestService(t, Config{SeatName: func(n string) error {
+		if strings.HasPrefix(strings.ToLower(n), "bot") {
+			return errors.New("reads as a bot")
+		}
+		return nil
+	}})
+	if _, _, err := seats.Signup(bg, "Bot3", "password1", ""); codeOf(err) != CodeNameReserved {
+		t.Errorf("a name a seat may not take: %v, want name_reserved", err)
+	}
+	if _, _, err := seats.Signup(bg, "Nino", "password1", ""); err != nil {
+		t.Errorf("a name a seat may take: %v", err)
+	}
 	if _, _, err := s.Signup(bg, "short", "pw", ""); codeOf(err) != CodeWeakPassword {
 		t.Errorf("a short password: %v", err)
 	}

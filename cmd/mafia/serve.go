@@ -20,6 +20,7 @@ import (
 	"mafia/internal/httpguard"
 	"mafia/internal/site"
 	"mafia/locale"
+	"mafia/room"
 	"mafia/server"
 	"mafia/store"
 	"mafia/store/sqlite"
@@ -101,7 +102,7 @@ func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		return 1
 	}
 	defer st.Close()
-	accounts := account.New(account.Config{Store: st})
+	accounts := account.New(account.Config{Store: st, SeatName: func(n string) error { _, err := room.CheckName(n); return err }})
 	cfg := server.Config{Store: st, Log: log, Render: renderIn, Guard: guard, SeatsPerAddress: *seatsPerAddr, Accounts: accounts,
 		Limits: server.Limits{MaxConns: *maxConns, ConnsPerAddr: *connsPerAddr, SpectatorsPerTable: *spectators,
 			LobbyTablesPerAddr: *tablesPerAddr, LobbyTables: *lobbyTables, Unlimited: free}}
