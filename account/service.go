@@ -186,11 +186,18 @@ func (s *Service) Login(ctx context.Context, name, password, addr string) (Princ
 	if known {
 		encoded = a.PasswordHash
 	}
-	// Raised parameters apply to the hashes made after (signups, changes
-	// of password); a login verifies by the ones its hash carries.
-	ok, _ := s.verify(password, encoded)
+	// A login verifies by the parameters its hash carries.
+	ok, stale := s.verify(password, encoded)
 	if !ok || !known {
 		return Principal{}, "", refuse(CodeBadLogin)
+	}
+	if stale {
+		// Made with parameters since changed: kept from now on with the
+		// service's (one more hash, once the answer is decided, for the
+		// right password only).
+		if err := s.cfg.Store.Rehash(ctx, a.ID, a.PasswordHash, s.hash(password)); err != nil {
+			return Principal{}, "", internal(err)
+		}
 	}
 	return s.startSession(ctx, a)
 }

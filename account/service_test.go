@@ -311,6 +311,39 @@ func TestSession_ExpiresByTheClock(t *testing.T) {
 	}
 }
 
+// TestLogin_RehashesAHashMadeWithOtherParameters: once the parameters are
+// raised, a right login keeps the password by the new ones and the old
+// hash still logs in until then; the logins go on.
+func TestLogin_RehashesAHashMadeWithOtherParameters(t *testing.T) {
+	old, _ := newTestService(t, Config{})
+	_, tok, err := old.Signup(bg, "nino", "password1", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	raised := Params{Memory: 128, Time: 2, Threads: 1, KeyLen: 32, SaltLen: 16}
+	s := New(Config{Store: old.cfg.Store, Params: raised, Now: old.cfg.Now})
+	if _, _, err := s.Login(bg, "nino", "password2", ""); codeOf(err) != CodeBadLogin {
+		t.Errorf("a wrong password: %v", err)
+	}
+	a, _ := s.cfg.Store.AccountByKey(bg, "nino")
+	if !strings.HasPrefix(a.PasswordHash, "$argon2id$v=19$m=64,t=1,p=1$") {
+		t.Errorf("a wrong password rehashed: %s", a.PasswordHash)
+	}
+	if _, _, err := s.Login(bg, "nino", "password1", ""); err != nil {
+		t.Fatal(err)
+	}
+	a, _ = s.cfg.Store.AccountByKey(bg, "nino")
+	if !strings.HasPrefix(a.PasswordHash, "$argon2id$v=19$m=128,t=2,p=1$") {
+		t.Errorf("after the login the hash is %s, want the raised parameters", a.PasswordHash)
+	}
+	if _, err := s.Authenticate(bg, tok); err != nil {
+		t.Errorf("the earlier login after the rehash: %v", err)
+	}
+	if _, _, err := s.Login(bg, "nino", "password1", ""); err != nil {
+		t.Errorf("a login by the new hash: %v", err)
+	}
+}
+
 // TestPassword_PHCStringCarriesItsParameters: the hash names argon2id and
 // its parameters, verifies by them, and DefaultParams are OWASP's.
 func TestPassword_PHCStringCarriesItsParameters(t *testing.T) {

@@ -67,6 +67,10 @@ type Accounts interface {
 	// transaction, ends every login of it but the one whose hash is keep
 	// ("" ends them all).
 	SetPassword(ctx context.Context, id int64, hash, keep string) error
+	// Rehash replaces an account's password hash old by new, its logins
+	// untouched (a hash made with parameters since raised); a hash that is
+	// no longer old (changed meanwhile) is left, and that is not an error.
+	Rehash(ctx context.Context, id int64, old, new string) error
 	// CreateSession stores a login (and forgets the account's logins
 	// that expired by its Created); Session finds one by its hash
 	// (ErrNotFound if none: expiry is the caller's to check);

@@ -141,6 +141,11 @@ func (db *DB) SetPassword(ctx context.Context, id int64, hash, keep string) erro
 	return nil
 }
 
+// Rehash replaces a password hash that is still old (store.Accounts).
+func (db *DB) Rehash(ctx context.Context, id int64, old, new string) error {
+	return db.exec(ctx, "rehash", false, `UPDATE accounts SET password_hash = ? WHERE id = ? AND password_hash = ?`, new, id, old)
+}
+
 // CreateSession stores a login (store.Accounts).
 func (db *DB) CreateSession(ctx context.Context, s store.Session) error {
 	err := db.inTx(ctx, func(tx *wtx) error {
