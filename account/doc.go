@@ -12,4 +12,10 @@
 // (store.Accounts); only hashes of tokens are stored, and tokens come from
 // internal/secret. Handler serves it over HTTP (under /api/account/), and
 // Profiles the players' pages (under /api/players/).
+//
+// A bot an account owns is an account itself (Owner set, no password, a
+// token instead of logins): its name is unique among all names, it has a
+// page like a person, and a seat records its account as a person's does;
+// the lobby marks its seats bot_account, apart from the server's own bots
+// (bot), which the room plays.
 package account
