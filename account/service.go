@@ -31,6 +31,10 @@ type Config struct {
 	MaxKeys int
 	// MaxBots is how many bots an account may own (default 10).
 	MaxBots int
+	// MaxHashing bounds the password hashes computed at once (default 4):
+	// each takes Params.Memory (19 MiB by default), so that a flood of
+	// attempts from many addresses queues instead of taking the memory.
+	MaxHashing int
 	// SeatName, when set, checks that a new account's name is one a seat
 	// may take (the room's rules: mafia serve passes room.CheckName), so
 	// that an account can sit where its name is shown; a name it refuses
@@ -70,6 +74,7 @@ type Service struct {
 	dummy          string // a hash of nothing, verified against for an unknown name
 	hashes         atomic.Uint64
 	byName, byAddr *limiter
+	hashing        chan struct{} // a slot per hash computed at once
 }
 
 // New makes a Service.
@@ -95,8 +100,12 @@ func New(cfg Config) *Service {
 	if cfg.MaxBots <= 0 {
 		cfg.MaxBots = 10
 	}
+	if cfg.MaxHashing <= 0 {
+		cfg.MaxHashing = 4
+	}
 	return &Service{cfg: cfg, dummy: hashPassword(secret.Token(), cfg.Params),
-		byName: newLimiter(cfg.PerName, cfg.MaxKeys), byAddr: newLimiter(cfg.PerAddress, cfg.MaxKeys)}
+		byName: newLimiter(cfg.PerName, cfg.MaxKeys), byAddr: newLimiter(cfg.PerAddress, cfg.MaxKeys),
+		hashing: make(chan struct{}, cfg.MaxHashing)}
 }
 
 // Hashes counts the password hashes the service has computed (each
@@ -105,14 +114,33 @@ func New(cfg Config) *Service {
 // wrong name costs the same work as a wrong password.
 func (s *Service) Hashes() uint64 { return s.hashes.Load() }
 
-func (s *Service) hash(pw string) string {
-	s.hashes.Add(1)
-	return hashPassword(pw, s.cfg.Params)
+// slot waits for one of the MaxHashing slots; false if ctx ends first.
+func (s *Service) slot(ctx context.Context) bool {
+	select {
+	case s.hashing <- struct{}{}:
+		return true
+	case <-ctx.Done():
+		return false
+	}
 }
 
-func (s *Service) verify(pw, encoded string) (ok, stale bool) {
+func (s *Service) hash(ctx context.Context, pw string) (string, error) {
+	if !s.slot(ctx) {
+		return "", internal(ctx.Err())
+	}
+	defer func() { <-s.hashing }()
 	s.hashes.Add(1)
-	return verifyPassword(pw, encoded, s.cfg.Params)
+	return hashPassword(pw, s.cfg.Params), nil
+}
+
+func (s *Service) verify(ctx context.Context, pw, encoded string) (ok, stale bool, err error) {
+	if !s.slot(ctx) {
+		return false, false, internal(ctx.Err())
+	}
+	defer func() { <-s.hashing }()
+	s.hashes.Add(1)
+	ok, stale = verifyPassword(pw, encoded, s.cfg.Params)
+	return ok, stale, nil
 }
 
 var errInternal = &engine.Error{Code: httpapi.CodeInternal}
@@ -144,7 +172,11 @@ func (s *Service) Signup(ctx context.Context, name, password, addr string) (Prin
 	if addr != "" && !s.byAddr.allow(addr, s.cfg.Now()) {
 		return Principal{}, "", refuse(CodeLoginLimited)
 	}
-	a := store.Account{Name: shown, Key: key, PasswordHash: s.hash(password), Created: s.cfg.Now()}
+	h, err := s.hash(ctx, password)
+	if err != nil {
+		return Principal{}, "", err
+	}
+	a := store.Account{Name: shown, Key: key, PasswordHash: h, Created: s.cfg.Now()}
 	a.ID, err = s.cfg.Store.CreateAccount(ctx, a)
 	if errors.Is(err, store.ErrConflict) {
 		return Principal{}, "", refuse(CodeNameTaken)
@@ -187,7 +219,10 @@ func (s *Service) Login(ctx context.Context, name, password, addr string) (Princ
 		encoded = a.PasswordHash
 	}
 	// A login verifies by the parameters its hash carries.
-	ok, stale := s.verify(password, encoded)
+	ok, stale, err := s.verify(ctx, password, encoded)
+	if err != nil {
+		return Principal{}, "", err
+	}
 	if !ok || !known {
 		return Principal{}, "", refuse(CodeBadLogin)
 	}
@@ -195,7 +230,11 @@ func (s *Service) Login(ctx context.Context, name, password, addr string) (Princ
 		// Made with parameters since changed: kept from now on with the
 		// service's (one more hash, once the answer is decided, for the
 		// right password only).
-		if err := s.cfg.Store.Rehash(ctx, a.ID, a.PasswordHash, s.hash(password)); err != nil {
+		h, err := s.hash(ctx, password)
+		if err != nil {
+			return Principal{}, "", err
+		}
+		if err := s.cfg.Store.Rehash(ctx, a.ID, a.PasswordHash, h); err != nil {
 			return Principal{}, "", internal(err)
 		}
 	}
@@ -299,10 +338,18 @@ func (s *Service) ChangePassword(ctx context.Context, p Principal, old, new stri
 	if len(old) > MaxPassword {
 		old = old[:MaxPassword]
 	}
-	if ok, _ := s.verify(old, a.PasswordHash); !ok {
+	ok, _, err := s.verify(ctx, old, a.PasswordHash)
+	if err != nil {
+		return err
+	}
+	if !ok {
 		return refuse(CodeBadLogin)
 	}
-	if err := s.cfg.Store.SetPassword(ctx, a.ID, s.hash(new), p.session); err != nil {
+	h, err := s.hash(ctx, new)
+	if err != nil {
+		return err
+	}
+	if err := s.cfg.Store.SetPassword(ctx, a.ID, h, p.session); err != nil {
 		return internal(err)
 	}
 	return nil

@@ -364,3 +364,26 @@ func TestPassword_PHCStringCarriesItsParameters(t *testing.T) {
 		t.Errorf("defaults %+v below OWASP's argon2id minimum", DefaultParams)
 	}
 }
+
+// TestHashing_AtMostMaxHashingAtOnce: with every slot taken, an attempt
+// computes no hash: it waits, and gives up when its request ends.
+func TestHashing_AtMostMaxHashingAtOnce(t *testing.T) {
+	s, _ := newTestService(t, Config{MaxHashing: 1})
+	if _, _, err := s.Signup(bg, "nino", "password1", ""); err != nil {
+		t.Fatal(err)
+	}
+	s.hashing <- struct{}{} // the one slot, taken
+	before := s.Hashes()
+	ctx, cancel := context.WithCancel(bg)
+	cancel()
+	if _, _, err := s.Login(ctx, "nino", "password1", ""); codeOf(err) != "internal" {
+		t.Errorf("a login with no slot free and its request gone: %v", err)
+	}
+	if s.Hashes() != before {
+		t.Error("a hash was computed with every slot taken")
+	}
+	<-s.hashing
+	if _, _, err := s.Login(bg, "nino", "password1", ""); err != nil {
+		t.Errorf("with the slot free again: %v", err)
+	}
+}
