@@ -191,3 +191,23 @@ func TestBrowserAccount_AGuestKeepsTheGameOnSignUp(t *testing.T) {
 	p.waitJS(10*time.Second, `!!document.querySelector('#recent li[data-table="`+table+`"]')`)
 	p.shot("account-06-kept-360")
 }
+
+// TestBrowserAccount_AGuestKeepsTheGameByLoggingIn: the same from an
+// account made before: "sign up to keep this game", then log in instead.
+func TestBrowserAccount_AGuestKeepsTheGameByLoggingIn(t *testing.T) {
+	t.Parallel()
+	needBrowser(t)
+	base, svc := startAccountsSite(t)
+	if _, _, err := svc.Signup(context.Background(), "Tamar", "password1", ""); err != nil {
+		t.Fatal(err)
+	}
+	p := newTab(t, "returning", 360, 740)
+	table := createTable(p, base, "Tamar", 7, fastTimings)
+	startWithBots(p)
+	playToTheEnd(p)
+	p.do(10*time.Second, chromedp.WaitVisible(chromedp.CSS("#keep-game")), chromedp.Click(chromedp.CSS("#keep-game")),
+		chromedp.WaitVisible(chromedp.CSS("#keep-note")), chromedp.Click(chromedp.CSS("#account-switch")))
+	signUp(p, "tamar", "password1")
+	p.waitJS(10*time.Second, `location.pathname === '/players/Tamar'`)
+	p.waitJS(10*time.Second, `!!document.querySelector('#recent li[data-table="`+table+`"]')`)
+}
