@@ -174,7 +174,7 @@ func Resume(cfg Config, t store.Table, seats []store.Seat, log []engine.Event, c
 	r := newRoom(cfg, t, set, rules, tm)
 	for _, s := range seats {
 		if s.Seat >= 1 && s.Seat < len(r.seats) {
-			r.seats[s.Seat] = seatState{name: s.Name, tokenHash: s.TokenHash, bot: s.Bot}
+			r.seats[s.Seat] = seatState{name: s.Name, tokenHash: s.TokenHash, bot: s.Bot, account: s.Account, botAccount: s.BotAccount}
 			if s.TokenHash != "" && s.TokenHash == t.HostToken {
 				r.hostSeat = engine.Seat(s.Seat)
 			}
@@ -314,7 +314,8 @@ func (r *Room) storeSeats() []store.Seat {
 	out := make([]store.Seat, 0, len(r.seats)-1)
 	for s := 1; s < len(r.seats); s++ {
 		st := r.seats[s]
-		out = append(out, store.Seat{Seat: s, Name: st.name, TokenHash: st.tokenHash, Bot: st.bot})
+		out = append(out, store.Seat{Seat: s, Name: st.name, TokenHash: st.tokenHash, Bot: st.bot,
+			Account: st.account, BotAccount: st.botAccount})
 	}
 	return out
 }
@@ -331,7 +332,8 @@ func (r *Room) publishLobby() {
 	for s := 1; s < len(r.seats); s++ {
 		st := r.seats[s]
 		l.Seats = append(l.Seats, wire.SeatInfo{Seat: s, Name: st.name, Bot: st.bot,
-			Taken: st.bot || st.tokenHash != "", Connected: st.bot || st.conns > 0, StandIn: st.standIn})
+			Taken: st.bot || st.tokenHash != "", Connected: st.bot || st.conns > 0, StandIn: st.standIn,
+			Account: st.account != 0, BotAccount: st.botAccount})
 	}
 	r.lobby.Store(&l)
 }

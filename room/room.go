@@ -421,6 +421,11 @@ type seatState struct {
 	// Who took the seat (a hash of the client's id, the address's key),
 	// for the seat limits; kept in memory only.
 	client, addr string
+	// account is the account that took the seat (0: a guest's, a
+	// server's bot's); botAccount: it is a bot an account owns, and the
+	// seat is shown as a bot's.
+	account    int64
+	botAccount bool
 }
 
 // ID returns the table's id.

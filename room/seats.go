@@ -23,6 +23,12 @@ type JoinRequest struct {
 	// server keys it, "" if unknown.
 	Client string
 	Addr   string
+	// Account is the account the player is logged in as (0: a guest);
+	// Name is then the account's name. BotAccount: the account is a bot
+	// an account owns, and the seat is shown as a bot's. An account
+	// takes one seat at a table.
+	Account    int64
+	BotAccount bool
 }
 
 // Join seats a player by display name: in the seat asked for (0: the first
@@ -68,6 +74,13 @@ func (r *Room) join(name string, req JoinRequest) (int, string, error) {
 			return 0, "", &engine.Error{Code: CodeAlreadySeated, Seat: held}
 		}
 		return int(held), req.Token, nil
+	}
+	if req.Account != 0 {
+		for s := 1; s < len(r.seats); s++ {
+			if r.seats[s].account == req.Account {
+				return 0, "", &engine.Error{Code: CodeAlreadySeated, Seat: engine.Seat(s)}
+			}
+		}
 	}
 	client := ""
 	if req.Client != "" {
@@ -120,7 +133,8 @@ func (r *Room) join(name string, req JoinRequest) (int, string, error) {
 		tok = req.Token
 		r.hostSeat = engine.Seat(seat)
 	}
-	r.seats[seat] = seatState{name: name, tokenHash: secret.Hash(tok), client: client, addr: req.Addr}
+	r.seats[seat] = seatState{name: name, tokenHash: secret.Hash(tok), client: client, addr: req.Addr,
+		account: req.Account, botAccount: req.Account != 0 && req.BotAccount}
 	if err := r.saveSeats(); err != nil {
 		// A seat the store does not have would refuse its token after a
 		// restart: it is not given.

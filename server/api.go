@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"mafia/account"
 	"mafia/engine"
 	"mafia/internal/httpapi"
 	"mafia/internal/httpguard"
@@ -123,10 +124,14 @@ func decode(r *http.Request, v any) error {
 	return nil
 }
 
-// tokenOf returns the request's token: a bearer token, or the table's cookie.
+// tokenOf returns the request's token: a bearer token, or the table's
+// cookie. An account's bearer token (a login's, a bot's) is not a seat's:
+// the table's cookie is read instead.
 func tokenOf(r *http.Request, table string) string {
 	if h := r.Header.Get("Authorization"); strings.HasPrefix(h, "Bearer ") {
-		return strings.TrimSpace(strings.TrimPrefix(h, "Bearer "))
+		if tok := strings.TrimSpace(strings.TrimPrefix(h, "Bearer ")); !account.IsCredential(tok) {
+			return tok
+		}
 	}
 	if c, err := r.Cookie(cookieName(table)); err == nil {
 		return c.Value
@@ -371,8 +376,12 @@ func (s *Server) joinTable(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	client := s.clientID(w, r)
-	seat, tok, err := rm.Join(r.Context(), room.JoinRequest{Name: req.Name, Seat: req.Seat, Token: tokenOf(r, id),
-		Client: client, Addr: s.addrKey(r)})
+	jr := room.JoinRequest{Name: req.Name, Seat: req.Seat, Token: tokenOf(r, id), Client: client, Addr: s.addrKey(r)}
+	if err := s.asAccount(r, &jr); err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	seat, tok, err := rm.Join(r.Context(), jr)
 	if err != nil {
 		s.fail(w, r, err)
 		return

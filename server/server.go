@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"mafia/account"
 	"mafia/bot"
 	"mafia/engine"
 	"mafia/internal/httpapi"
@@ -69,6 +70,10 @@ type Config struct {
 	// (room.Settings.Pace; default room.PaceHuman: tables made online are
 	// made by people). Tests that are not about pace set room.PaceInstant.
 	Pace string
+	// Accounts, when set, seats a logged-in player as their account and a
+	// bot account's token as that bot (package account); nil: every seat
+	// is a guest's.
+	Accounts *account.Service
 }
 
 // Server is the running service.
@@ -354,7 +359,7 @@ var Kinds = map[engine.Code]engine.Kind{
 
 // vocabulary is every code the server answers with: the engine's, the
 // room's, the guard's, the HTTP layer's and its own.
-var vocabulary = httpapi.NewVocabulary(engine.Kinds, room.Kinds, bot.Kinds, httpguard.Kinds, httpapi.Kinds, Kinds)
+var vocabulary = httpapi.NewVocabulary(engine.Kinds, room.Kinds, bot.Kinds, httpguard.Kinds, httpapi.Kinds, account.Kinds, Kinds)
 
 // codeStatus is a code's HTTP status, by its kind (httpapi.StatusOf).
 func codeStatus(c engine.Code) int { return vocabulary.Status(c) }

@@ -100,6 +100,11 @@ type Seat struct {
 	Name      string
 	TokenHash string // a hash of the seat's secret token; empty for a bot
 	Bot       bool
+	// Account is the account that took the seat (store.Accounts); 0 for a
+	// guest or a server's bot. BotAccount: that account is a bot an
+	// account owns.
+	Account    int64
+	BotAccount bool
 }
 
 // Clock is a running game's clock, saved at every step so that a restarted

@@ -31,12 +31,16 @@ type Config struct {
 	// Paces are the bots' paces a table may have, the default first (the
 	// room's: human, then instant).
 	Paces []string
+	// Accounts says that accounts are served (/api/account/, package
+	// account): the page offers signing up and logging in.
+	Accounts bool
 }
 
 // Mount adds the browser client's routes to mux, beside the server's API
 // and the host's assistant (internal/site composes the three): the page at
 // / and at every invite link /t/{id} (the page opens the table itself)
-// and its game's review /t/{id}/review, its files under /static/<version>/
+// and its game's review /t/{id}/review, at a player's page /players/{name}
+// and the account's screen /account, its files under /static/<version>/
 // and /favicon.ico, and the message catalogs at /api/i18n/{lang}
 // (catalog.go).
 func Mount(mux *http.ServeMux, cfg Config) {
@@ -48,6 +52,8 @@ func Mount(mux *http.ServeMux, cfg Config) {
 	mux.HandleFunc("GET /{$}", index)
 	mux.HandleFunc("GET /t/{id}", index)
 	mux.HandleFunc("GET /t/{id}/review", index) // the game's review (review.js)
+	mux.HandleFunc("GET /players/{name}", index) // a player's page (package account's)
+	mux.HandleFunc("GET /account", index)        // sign up, log in, the account's settings
 	mux.Handle("GET /static/{ver}/{path...}", files)
 	mux.HandleFunc("GET /favicon.ico", func(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, "/static/"+Version()+"/icon.svg", http.StatusMovedPermanently)
@@ -177,6 +183,8 @@ type boot struct {
 	Bots    []string `json:"bots"`
 	Paces   []string `json:"paces"`
 	StandIn int64    `json:"stand_in_ms"`
+	// Accounts: the page may sign up and log in (Config.Accounts).
+	Accounts bool `json:"accounts,omitempty"`
 }
 
 // option is one house rule of docs/rules.md (or the engine's round_limit): its
@@ -192,7 +200,7 @@ type option struct {
 func bootData(cfg Config) boot {
 	b := boot{Langs: []locale.Lang{locale.Ka, locale.En, locale.Ru}, Presets: map[int]map[string]int{},
 		Seats: [2]int{engine.MinSeats, engine.MaxSeats}, Timings: cfg.Timings,
-		Bots: formLevels(), Paces: cfg.Paces, StandIn: cfg.StandIn}
+		Bots: formLevels(), Paces: cfg.Paces, StandIn: cfg.StandIn, Accounts: cfg.Accounts}
 	def := engine.DefaultRules()
 	for _, o := range engine.Options {
 		v, _ := def.Get(o.Name)

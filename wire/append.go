@@ -343,6 +343,12 @@ func (l *Lobby) AppendJSON(b []byte) []byte {
 			if s.StandIn {
 				b = append(b, `,"stand_in":true`...)
 			}
+			if s.Account {
+				b = append(b, `,"account":true`...)
+			}
+			if s.BotAccount {
+				b = append(b, `,"bot_account":true`...)
+			}
 			b = append(b, '}')
 		}
 		b = append(b, ']')

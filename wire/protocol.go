@@ -109,6 +109,12 @@ type SeatInfo struct {
 	// away longer than the table's grace period (Lobby.StandInMS), until
 	// they are back.
 	StandIn bool `json:"stand_in,omitempty"`
+	// Account: the seat was taken by a player logged in to an account
+	// (Name is the account's name, its page /api/players/{name}).
+	// BotAccount: that account is a bot a person's account owns: a
+	// program plays the seat.
+	Account    bool `json:"account,omitempty"`
+	BotAccount bool `json:"bot_account,omitempty"`
 }
 
 // Lobby is a table's public description.

@@ -18,7 +18,7 @@ import (
 // sentence fails.
 func serverCodes(t *testing.T) []string {
 	t.Helper()
-	codes := codesIn(t, "../../room", "../../server", "../../internal/httpguard", "../../bot")
+	codes := codesIn(t, "../../room", "../../server", "../../internal/httpguard", "../../bot", "../../account")
 	if len(codes) < 15 {
 		t.Fatalf("found only %d room and server codes; the scan is broken", len(codes))
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"testing"
 
+	"mafia/account"
 	"mafia/assist"
 	"mafia/assist/record"
 	"mafia/bot"
@@ -18,8 +19,9 @@ import (
 // kind in the server's vocabulary, and so one HTTP status by one table
 // (httpapi.StatusOf); a new code without a kind fails here.
 func TestKinds_EveryCodeTheServerAnswersWithHasAKind(t *testing.T) {
-	v := httpapi.NewVocabulary(engine.Kinds, room.Kinds, bot.Kinds, httpguard.Kinds, httpapi.Kinds, server.Kinds)
-	codes := codesIn(t, "../../engine", "../../room", "../../bot", "../../server", "../../internal/httpguard", "../../internal/httpapi")
+	v := httpapi.NewVocabulary(engine.Kinds, room.Kinds, bot.Kinds, httpguard.Kinds, httpapi.Kinds, server.Kinds, account.Kinds)
+	codes := codesIn(t, "../../engine", "../../room", "../../bot", "../../server", "../../internal/httpguard", "../../internal/httpapi",
+		"../../account")
 	if len(codes) < 60 {
 		t.Fatalf("found only %d codes; the scan is broken", len(codes))
 	}

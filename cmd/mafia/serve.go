@@ -15,10 +15,12 @@ import (
 	"syscall"
 	"time"
 
+	"mafia/account"
 	"mafia/assist"
 	"mafia/internal/httpguard"
 	"mafia/internal/site"
 	"mafia/locale"
+	"mafia/room"
 	"mafia/server"
 	"mafia/store"
 	"mafia/store/sqlite"
@@ -100,7 +102,8 @@ func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		return 1
 	}
 	defer st.Close()
-	cfg := server.Config{Store: st, Log: log, Render: renderIn, Guard: guard, SeatsPerAddress: *seatsPerAddr,
+	accounts := account.New(account.Config{Store: st, SeatName: func(n string) error { _, err := room.CheckName(n); return err }})
+	cfg := server.Config{Store: st, Log: log, Render: renderIn, Guard: guard, SeatsPerAddress: *seatsPerAddr, Accounts: accounts,
 		Limits: server.Limits{MaxConns: *maxConns, ConnsPerAddr: *connsPerAddr, SpectatorsPerTable: *spectators,
 			LobbyTablesPerAddr: *tablesPerAddr, LobbyTables: *lobbyTables, Unlimited: free}}
 	if *seatsPerAddr <= 0 {
@@ -133,7 +136,8 @@ func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	// The server's API, the browser client and the host's assistant for
 	// in-person games (under /host/) side by side.
 	host := assist.New(assist.Config{Store: st, Log: log, Guard: guard})
-	hs := srv.HTTPServer(site.Handler(srv, host))
+	acct := account.NewHandler(account.HandlerConfig{Service: accounts, Guard: guard, Render: renderIn, Log: log})
+	hs := srv.HTTPServer(site.Handler(srv, host, site.WithAccounts(acct)))
 	log.Info("serving", "addr", ln.Addr().String(), "db", *db, "resumed_tables", resumed,
 		"startup_ms", time.Since(start).Milliseconds())
 	fmt.Fprintf(stdout, "mafia: serving on http://%s\n", ln.Addr())

@@ -64,8 +64,8 @@ func (db *DB) CreateTable(ctx context.Context, t store.Table, seats []store.Seat
 
 func insertSeats(ctx context.Context, tx *wtx, tableID string, seats []store.Seat) error {
 	for _, s := range seats {
-		_, err := tx.ExecContext(ctx, `INSERT INTO seats (table_id, seat, name, token_hash, bot)
-			VALUES (?, ?, ?, ?, ?)`, tableID, s.Seat, s.Name, s.TokenHash, s.Bot)
+		_, err := tx.ExecContext(ctx, `INSERT INTO seats (table_id, seat, name, token_hash, bot, account_id, bot_account)
+			VALUES (?, ?, ?, ?, ?, ?, ?)`, tableID, s.Seat, s.Name, s.TokenHash, s.Bot, s.Account, s.BotAccount)
 		if isPrimaryKeyViolation(err) {
 			return fmt.Errorf("%w: seat %d twice", store.ErrConflict, s.Seat)
 		}
@@ -156,8 +156,8 @@ func replaceSeats(ctx context.Context, tx *wtx, tableID string, seats []store.Se
 		switch {
 		case ok && o == s:
 		case ok:
-			if _, err := tx.ExecContext(ctx, `UPDATE seats SET name = ?, token_hash = ?, bot = ?
-				WHERE table_id = ? AND seat = ?`, s.Name, s.TokenHash, s.Bot, tableID, s.Seat); err != nil {
+			if _, err := tx.ExecContext(ctx, `UPDATE seats SET name = ?, token_hash = ?, bot = ?, account_id = ?, bot_account = ?
+				WHERE table_id = ? AND seat = ?`, s.Name, s.TokenHash, s.Bot, s.Account, s.BotAccount, tableID, s.Seat); err != nil {
 				return err
 			}
 		default:
@@ -176,7 +176,7 @@ func replaceSeats(ctx context.Context, tx *wtx, tableID string, seats []store.Se
 
 // seatsOf reads a table's seats in seat order.
 func seatsOf(ctx context.Context, q queryer, id string) ([]store.Seat, error) {
-	rows, err := q.QueryContext(ctx, `SELECT seat, name, token_hash, bot FROM seats
+	rows, err := q.QueryContext(ctx, `SELECT seat, name, token_hash, bot, account_id, bot_account FROM seats
 		WHERE table_id = ? ORDER BY seat`, id)
 	if err != nil {
 		return nil, err
@@ -185,7 +185,7 @@ func seatsOf(ctx context.Context, q queryer, id string) ([]store.Seat, error) {
 	var seats []store.Seat
 	for rows.Next() {
 		var s store.Seat
-		if err := rows.Scan(&s.Seat, &s.Name, &s.TokenHash, &s.Bot); err != nil {
+		if err := rows.Scan(&s.Seat, &s.Name, &s.TokenHash, &s.Bot, &s.Account, &s.BotAccount); err != nil {
 			return nil, err
 		}
 		seats = append(seats, s)

@@ -11,7 +11,7 @@ export class ApiError extends Error {
   }
 }
 
-async function call(method, path, body) {
+export async function call(method, path, body) {
   const url = `${path}${path.includes('?') ? '&' : '?'}lang=${current()}`;
   let r;
   try {

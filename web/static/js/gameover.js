@@ -6,6 +6,8 @@ import { h, lines } from './dom.js';
 import { t } from './i18n.js';
 import { narrate, roleName, winnerText } from './narrate.js';
 import { nameOf, teamOf, seatLabel } from './names.js';
+import { keepOffer } from './account.js';
+import { boot } from './boot.js';
 
 // The events the timeline tells; the others (each speech, each private
 // vote) are in the log. After a tie again, "shall all of them leave?" is
@@ -35,6 +37,7 @@ export function renderOver(st, ctx) {
     }
     out1.push(h('p', { class: 'personal' }, t(mine)));
   }
+  if (st.seat && boot.accounts) out1.push(keepOffer(st.id, ctx.navigate));
   out1.push(h('h3', {}, t('web.over.cards')));
   out1.push(h('ol', { class: 'cards', id: 'cards' }, roles.map((r, i) => {
     const s = i + 1;

@@ -9,6 +9,8 @@ import { reviewScreen } from './review.js';
 import { isMuted, setMuted, vibrates, setVibrate } from './sound.js';
 import { howtoDialog } from './howto.js';
 import { boot } from './boot.js';
+import { accountScreen, me, onChange, account } from './account.js';
+import { profileScreen } from './profile.js';
 
 // The player's language is kept on this device under this key.
 const LANG_KEY = 'mafia.lang';
@@ -34,8 +36,12 @@ function route() {
   const m = location.pathname.match(/^\/t\/([0-9a-zA-Z]+)\/?$/);
   // The game's review (review.js), at /t/{id}/review.
   const rv = location.pathname.match(/^\/t\/([0-9a-zA-Z]+)\/review\/?$/);
+  const p = location.pathname.match(/^\/players\/([^/]+)\/?$/);
   if (rv) screen = reviewScreen(rv[1], { navigate, announce });
-  else screen = m ? tableScreen(m[1], { navigate, announce }) : lobbyScreen({ boot, navigate, announce });
+  else if (m) screen = tableScreen(m[1], { navigate, announce });
+  else if (p) screen = profileScreen(decodeURIComponent(p[1]), { navigate });
+  else if (location.pathname === '/account') screen = accountScreen({ navigate });
+  else screen = lobbyScreen({ boot, navigate, announce });
   main.replaceChildren(screen.el);
   window.scrollTo(0, 0);
 }
@@ -79,11 +85,38 @@ function vibrateIcon() {
   return svg;
 }
 
+// personIcon is a head and shoulders: the account's button.
+function personIcon() {
+  const ns = 'http://www.w3.org/2000/svg';
+  const svg = document.createElementNS(ns, 'svg');
+  svg.setAttribute('viewBox', '0 0 24 24');
+  svg.setAttribute('aria-hidden', 'true');
+  svg.setAttribute('focusable', 'false');
+  const path = document.createElementNS(ns, 'path');
+  path.setAttribute('d', 'M12 12a4 4 0 1 0 0-8 4 4 0 0 0 0 8z M4 21a8 8 0 0 1 16 0');
+  svg.append(path);
+  return svg;
+}
+
+// accountButton opens the player's page when logged in, else the screen
+// to sign up or log in.
+function accountButton() {
+  if (!boot.accounts) return null;
+  const a = account();
+  const path = a ? `/players/${encodeURIComponent(a.name)}` : '/account';
+  const label = a ? t('web.account.you_are', { Name: a.name }) : t('web.account.login');
+  return h('a', {
+    class: `button acct${a ? ' in' : ''}`, id: 'account-link', key: 'account', href: path, 'aria-label': label, title: label,
+    on: { click: (ev) => { ev.preventDefault(); navigate(path); } },
+  }, personIcon());
+}
+
 function drawHeader() {
   const muted = isMuted();
   patch(header,
     h('a', { class: 'brand', href: '/', key: 'home', on: { click: (ev) => { ev.preventDefault(); navigate('/'); } } }, t('web.title')),
     h('div', { class: 'switches' },
+      accountButton(),
       h('div', { class: 'langs', role: 'group', 'aria-label': t('web.lang') }, LANGS.map((l) => h('button', {
         type: 'button', class: 'lang', key: `lang-${l}`, lang: l, 'data-lang': l,
         'aria-pressed': l === current() ? 'true' : 'false', 'aria-label': t(`web.lang_name.${l}`),
@@ -109,6 +142,10 @@ async function start() {
   await load(choose(LANG_KEY));
   document.body.replaceChildren(header, main, live, howto.dlg);
   drawHeader();
+  if (boot.accounts) {
+    onChange(drawHeader);
+    me();
+  }
   window.addEventListener('popstate', route);
   route();
   document.body.dataset.ready = 'true';

@@ -84,6 +84,9 @@ export function renderSeats(st, ctx) {
     if (vs.fouls > 0) badges.push(h('span', { class: 'badge fouls' }, tn('web.fouls', vs.fouls)));
     if (vs.lost_speech) badges.push(h('span', { class: 'badge lost' }, t('web.lost_speech')));
     if (vs.choice && !me && shown) badges.push(h('span', { class: 'badge choice' }, t('web.choice', { Target: vs.choice })));
+    // A bot account's seat (a program plays it), an account's (its page).
+    if (info.bot_account) badges.push(h('span', { class: 'badge bot-account', 'data-bot-account': true }, t('web.account.bot_badge')));
+    else if (info.account) badges.push(h('a', { class: 'badge account', 'data-account': true, href: `/players/${encodeURIComponent(info.name)}` }, t('web.account.badge')));
     // Away, and played by a server's bot until back (lobby seat's stand_in).
     if (info.stand_in) badges.push(h('span', { class: 'badge offline stand-in', 'data-stand-in': true }, t('web.stand_in')));
     else if (info.taken && !info.bot && !info.connected) badges.push(h('span', { class: 'badge offline' }, t('web.offline')));

@@ -1,0 +1,432 @@
+package account
+
+// This file serves the accounts over HTTP, under /api/account/.
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"net/http"
+	"strings"
+	"time"
+
+	"mafia/engine"
+	"mafia/internal/httpapi"
+	"mafia/internal/httpguard"
+	"mafia/locale/negotiate"
+	"mafia/store"
+)
+
+// CookieName is the cookie a browser's login is kept in (HttpOnly,
+// SameSite=Lax, Secure behind TLS).
+const CookieName = "mafia_login"
+
+// HandlerConfig is what a Handler is made from.
+type HandlerConfig struct {
+	Service *Service
+	// Guard checks the origin of state changes and decides Secure cookies
+	// and the client's address (the server's own guard).
+	Guard *httpguard.Guard
+	// Render turns a refusal into a sentence in a language (nil: the code).
+	Render func(lang string, err error) string
+	Log    *slog.Logger // nil: discard
+	// Ratings, when set, is a player's ratings as their profile shows
+	// them (the ratings' part fills it; nil: the profile has none).
+	Ratings func(ctx context.Context, account int64) (any, error)
+}
+
+// Handler serves /api/account/ (signup, login, logout, logout-all,
+// password, me, bots, keep) and /api/players/{name} (Profiles).
+type Handler struct {
+	cfg HandlerConfig
+	svc *Service
+	mux *http.ServeMux
+}
+
+// vocabulary is every code the handler answers with.
+var vocabulary = httpapi.NewVocabulary(Kinds, httpapi.Kinds, httpguard.Kinds)
+
+// NewHandler makes the accounts' handler.
+func NewHandler(cfg HandlerConfig) *Handler {
+	if cfg.Log == nil {
+		cfg.Log = slog.New(slog.DiscardHandler)
+	}
+	if cfg.Render == nil {
+		cfg.Render = func(_ string, err error) string { return err.Error() }
+	}
+	if cfg.Guard == nil {
+		cfg.Guard, _ = httpguard.New(httpguard.Config{})
+	}
+	h := &Handler{cfg: cfg, svc: cfg.Service, mux: http.NewServeMux()}
+	h.mux.HandleFunc("POST /api/account/signup", h.signup)
+	h.mux.HandleFunc("POST /api/account/login", h.login)
+	h.mux.HandleFunc("POST /api/account/logout", h.logout)
+	h.mux.HandleFunc("POST /api/account/logout-all", h.logoutAll)
+	h.mux.HandleFunc("POST /api/account/password", h.password)
+	h.mux.HandleFunc("POST /api/account/keep", h.keep)
+	h.mux.HandleFunc("GET /api/account/me", h.me)
+	h.mux.HandleFunc("GET /api/account/bots", h.bots)
+	h.mux.HandleFunc("POST /api/account/bots", h.createBot)
+	h.mux.HandleFunc("POST /api/account/bots/{name}/token", h.rotateBot)
+	h.mux.HandleFunc("GET /api/players/{name}", h.profile)
+	h.mux.HandleFunc("/api/account/", func(w http.ResponseWriter, r *http.Request) {
+		h.fail(w, r, &engine.Error{Code: httpapi.CodeNotFound})
+	})
+	return h
+}
+
+// Service is the handler's service (for the server's joins).
+func (h *Handler) Service() *Service { return h.svc }
+
+// ServeHTTP serves the accounts' routes.
+func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) { h.mux.ServeHTTP(w, r) }
+
+// TokenOf is a request's account credential: a bearer token that is one
+// (IsCredential), else the login cookie; "" for none. A seat's bearer
+// token is not one.
+func TokenOf(r *http.Request) string {
+	if a := r.Header.Get("Authorization"); strings.HasPrefix(a, "Bearer ") {
+		if tok := strings.TrimSpace(strings.TrimPrefix(a, "Bearer ")); IsCredential(tok) {
+			return tok
+		}
+	}
+	if c, err := r.Cookie(CookieName); err == nil && IsCredential(c.Value) {
+		return c.Value
+	}
+	return ""
+}
+
+// FromRequest is who a request is (TokenOf, Authenticate): CodeNotLoggedIn
+// without a credential.
+func (s *Service) FromRequest(r *http.Request) (Principal, error) {
+	tok := TokenOf(r)
+	if tok == "" {
+		return Principal{}, refuse(CodeNotLoggedIn)
+	}
+	return s.Authenticate(r.Context(), tok)
+}
+
+// errorBody is every refusal's body, as the server's.
+type errorBody struct {
+	Error struct {
+		Code    string `json:"code"`
+		Message string `json:"message"`
+	} `json:"error"`
+}
+
+func (h *Handler) fail(w http.ResponseWriter, r *http.Request, err error) {
+	var e *engine.Error
+	if !errors.As(err, &e) {
+		e = &engine.Error{Code: httpapi.CodeInternal}
+	}
+	if e.Code == httpapi.CodeInternal {
+		h.cfg.Log.Error("account request failed", "path", r.URL.Path, "err", err)
+	}
+	var body errorBody
+	body.Error.Code = string(e.Code)
+	body.Error.Message = h.cfg.Render(string(negotiate.Lang(r)), e)
+	httpapi.WriteJSON(w, vocabulary.Status(e.Code), body)
+}
+
+// foreign refuses a state change a foreign page asked for.
+func (h *Handler) foreign(w http.ResponseWriter, r *http.Request) bool {
+	if err := h.cfg.Guard.CheckStateChange(r); err != nil {
+		h.fail(w, r, err)
+		return true
+	}
+	return false
+}
+
+func (h *Handler) read(w http.ResponseWriter, r *http.Request, v any) bool {
+	if h.foreign(w, r) {
+		return false
+	}
+	if r.ContentLength == 0 && v == nil {
+		return true
+	}
+	if !httpapi.ReadJSON(r, 4<<10, v) {
+		h.fail(w, r, &engine.Error{Code: httpapi.CodeBadRequest, Name: "body"})
+		return false
+	}
+	return true
+}
+
+func (h *Handler) addr(r *http.Request) string {
+	a := h.cfg.Guard.ClientAddr(r)
+	if !a.IsValid() {
+		return ""
+	}
+	return httpguard.Key(a).String()
+}
+
+func (h *Handler) setCookie(w http.ResponseWriter, r *http.Request, tok string) {
+	c := &http.Cookie{Name: CookieName, Value: tok, Path: "/", HttpOnly: true, SameSite: http.SameSiteLaxMode,
+		Secure: h.cfg.Guard.Secure(r), MaxAge: int(h.svc.cfg.SessionTTL / time.Second)}
+	if tok == "" {
+		c.MaxAge = -1
+	}
+	http.SetCookie(w, c)
+}
+
+// accountJSON is an account as the API shows it.
+type accountJSON struct {
+	Name    string `json:"name"`
+	Created int64  `json:"created_ms"`
+	Bot     bool   `json:"bot,omitempty"`
+}
+
+func toJSON(a store.Account) accountJSON {
+	return accountJSON{Name: a.Name, Created: a.Created.UnixMilli(), Bot: a.IsBot()}
+}
+
+// credentials is the body of signup and login. Bearer asks for the login's
+// token in the answer (a program's) instead of the cookie (a browser's).
+type credentials struct {
+	Name     string    `json:"name"`
+	Password string    `json:"password"`
+	Bearer   bool      `json:"bearer"`
+	Keep     *keepJSON `json:"keep"`
+}
+
+// keepJSON names a finished game whose guest seat the account keeps: its
+// table and the seat's token (absent: the table's seat cookie).
+type keepJSON struct {
+	Table string `json:"table"`
+	Token string `json:"token"`
+}
+
+// loginAnswer answers signup and login.
+type loginAnswer struct {
+	Account accountJSON `json:"account"`
+	Token   string      `json:"token,omitempty"`
+	Kept    bool        `json:"kept,omitempty"`
+}
+
+func (h *Handler) signup(w http.ResponseWriter, r *http.Request) {
+	var req credentials
+	if !h.read(w, r, &req) {
+		return
+	}
+	p, tok, err := h.svc.Signup(r.Context(), req.Name, req.Password, h.addr(r))
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	h.answerLogin(w, r, req, p, tok)
+}
+
+func (h *Handler) login(w http.ResponseWriter, r *http.Request) {
+	var req credentials
+	if !h.read(w, r, &req) {
+		return
+	}
+	p, tok, err := h.svc.Login(r.Context(), req.Name, req.Password, h.addr(r))
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	h.answerLogin(w, r, req, p, tok)
+}
+
+func (h *Handler) answerLogin(w http.ResponseWriter, r *http.Request, req credentials, p Principal, tok string) {
+	out := loginAnswer{Account: toJSON(p.Account)}
+	if req.Keep != nil {
+		// The account exists and is logged in whatever becomes of the
+		// game: a seat that cannot be kept is said (kept false), not
+		// refused.
+		out.Kept = h.svc.Keep(r.Context(), p, req.Keep.Table, seatToken(r, *req.Keep)) == nil
+	}
+	if req.Bearer {
+		out.Token = tok
+	} else {
+		h.setCookie(w, r, tok)
+	}
+	httpapi.WriteJSON(w, http.StatusOK, out)
+}
+
+// seatToken is a keep's seat token: as given, or the table's seat cookie
+// (the server's, "mafia_" and the table's id).
+func seatToken(r *http.Request, k keepJSON) string {
+	if k.Token != "" {
+		return k.Token
+	}
+	if c, err := r.Cookie("mafia_" + k.Table); err == nil {
+		return c.Value
+	}
+	return ""
+}
+
+// principal reads the request's principal or answers the refusal.
+func (h *Handler) principal(w http.ResponseWriter, r *http.Request) (Principal, bool) {
+	p, err := h.svc.FromRequest(r)
+	if err != nil {
+		h.fail(w, r, err)
+		return Principal{}, false
+	}
+	return p, true
+}
+
+func (h *Handler) act(w http.ResponseWriter, r *http.Request, body any, f func(ctx context.Context, p Principal) error) {
+	if !h.read(w, r, body) {
+		return
+	}
+	p, ok := h.principal(w, r)
+	if !ok {
+		return
+	}
+	if err := f(r.Context(), p); err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	w.WriteHeader(http.StatusNoContent)
+}
+
+func (h *Handler) logout(w http.ResponseWriter, r *http.Request) {
+	h.act(w, r, nil, func(ctx context.Context, p Principal) error {
+		if err := h.svc.Logout(ctx, p); err != nil {
+			return err
+		}
+		h.setCookie(w, r, "")
+		return nil
+	})
+}
+
+func (h *Handler) logoutAll(w http.ResponseWriter, r *http.Request) {
+	h.act(w, r, nil, func(ctx context.Context, p Principal) error {
+		if err := h.svc.LogoutAll(ctx, p); err != nil {
+			return err
+		}
+		h.setCookie(w, r, "")
+		return nil
+	})
+}
+
+// passwordRequest is the body of /api/account/password.
+type passwordRequest struct {
+	Old string `json:"old"`
+	New string `json:"new"`
+}
+
+func (h *Handler) password(w http.ResponseWriter, r *http.Request) {
+	var req passwordRequest
+	h.act(w, r, &req, func(ctx context.Context, p Principal) error {
+		return h.svc.ChangePassword(ctx, p, req.Old, req.New)
+	})
+}
+
+func (h *Handler) keep(w http.ResponseWriter, r *http.Request) {
+	var req keepJSON
+	h.act(w, r, &req, func(ctx context.Context, p Principal) error {
+		return h.svc.Keep(ctx, p, req.Table, seatToken(r, req))
+	})
+}
+
+// meJSON is who a request is: the account, or the bot and its owner's
+// name.
+type meJSON struct {
+	accountJSON
+	Owner string `json:"owner,omitempty"`
+}
+
+// meAnswer answers /api/account/me: account is null for nobody logged in.
+type meAnswer struct {
+	Account *meJSON `json:"account"`
+}
+
+// me answers who the request is. A page asks it without knowing whether
+// it holds a login (the cookie is HttpOnly): without a credential, or
+// with a login cookie that has ended (which it clears), the answer is
+// account null; a program's bearer credential that has ended is refused
+// (not_logged_in).
+func (h *Handler) me(w http.ResponseWriter, r *http.Request) {
+	tok := TokenOf(r)
+	if tok == "" {
+		httpapi.WriteJSON(w, http.StatusOK, meAnswer{})
+		return
+	}
+	p, err := h.svc.Authenticate(r.Context(), tok)
+	if err != nil {
+		var e *engine.Error
+		if b, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer "); (ok && IsCredential(strings.TrimSpace(b))) ||
+			!errors.As(err, &e) || e.Code != CodeNotLoggedIn {
+			h.fail(w, r, err)
+			return
+		}
+		h.setCookie(w, r, "")
+		httpapi.WriteJSON(w, http.StatusOK, meAnswer{})
+		return
+	}
+	out := &meJSON{accountJSON: toJSON(p.Account)}
+	if p.Bot() {
+		if o, err := h.svc.cfg.Store.AccountByID(r.Context(), p.Account.Owner); err == nil {
+			out.Owner = o.Name
+		}
+	}
+	httpapi.WriteJSON(w, http.StatusOK, meAnswer{Account: out})
+}
+
+// botsAnswer lists an account's bots.
+type botsAnswer struct {
+	Bots []accountJSON `json:"bots"`
+}
+
+func (h *Handler) bots(w http.ResponseWriter, r *http.Request) {
+	p, ok := h.principal(w, r)
+	if !ok {
+		return
+	}
+	bots, err := h.svc.Bots(r.Context(), p)
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	out := botsAnswer{Bots: []accountJSON{}}
+	for _, b := range bots {
+		out.Bots = append(out.Bots, toJSON(b))
+	}
+	httpapi.WriteJSON(w, http.StatusOK, out)
+}
+
+// botRequest is the body of POST /api/account/bots.
+type botRequest struct {
+	Name string `json:"name"`
+}
+
+// botAnswer is a bot and its token, shown once.
+type botAnswer struct {
+	Bot   accountJSON `json:"bot"`
+	Token string      `json:"token"`
+}
+
+func (h *Handler) createBot(w http.ResponseWriter, r *http.Request) {
+	var req botRequest
+	if !h.read(w, r, &req) {
+		return
+	}
+	p, ok := h.principal(w, r)
+	if !ok {
+		return
+	}
+	b, tok, err := h.svc.CreateBot(r.Context(), p, req.Name)
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	httpapi.WriteJSON(w, http.StatusOK, botAnswer{Bot: toJSON(b), Token: tok})
+}
+
+func (h *Handler) rotateBot(w http.ResponseWriter, r *http.Request) {
+	if !h.read(w, r, nil) {
+		return
+	}
+	p, ok := h.principal(w, r)
+	if !ok {
+		return
+	}
+	b, tok, err := h.svc.RotateBot(r.Context(), p, r.PathValue("name"))
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	httpapi.WriteJSON(w, http.StatusOK, botAnswer{Bot: toJSON(b), Token: tok})
+}

@@ -1,0 +1,125 @@
+package account
+
+// This file serves a player's page: GET /api/players/{name}.
+
+import (
+	"errors"
+	"net/http"
+
+	"mafia/engine"
+	"mafia/internal/httpapi"
+	"mafia/store"
+)
+
+// RecentGames is how many games a profile lists.
+const RecentGames = 20
+
+// Tally is games played and won.
+type Tally struct {
+	Games int `json:"games"`
+	Wins  int `json:"wins"`
+}
+
+// GameJSON is one finished game on a profile: its table (its review is at
+// /t/{table}), the seat, its card and side, and whether that side won.
+type GameJSON struct {
+	Table   string `json:"table"`
+	Name    string `json:"name"`
+	Seat    int    `json:"seat"`
+	Players int    `json:"players"`
+	Role    string `json:"role,omitempty"`
+	Side    string `json:"side,omitempty"`
+	Winner  string `json:"winner"`
+	Won     bool   `json:"won"`
+	Ended   int64  `json:"ended_ms"`
+}
+
+// ProfileJSON is a player's page: who, how many games, the wins by side
+// and by card, the recent games (a private table's only to one of its
+// players), and the ratings (filled by the ratings' part; absent without).
+type ProfileJSON struct {
+	Name    string           `json:"name"`
+	Bot     bool             `json:"bot,omitempty"`
+	Owner   string           `json:"owner,omitempty"`
+	Created int64            `json:"created_ms"`
+	Games   int              `json:"games"`
+	Wins    int              `json:"wins"`
+	BySide  map[string]Tally `json:"by_side"`
+	ByRole  map[string]Tally `json:"by_role"`
+	Recent  []GameJSON       `json:"recent"`
+	Ratings any              `json:"ratings,omitempty"`
+}
+
+// Profile builds a player's page from their games, as viewer (0: nobody
+// logged in) may see it: every game counts in the tallies; the list holds
+// the public tables' games, and a private table's only when the viewer is
+// the player or sat there too.
+func Profile(a store.Account, owner string, games []store.AccountGame, viewer int64) ProfileJSON {
+	out := ProfileJSON{Name: a.Name, Bot: a.IsBot(), Owner: owner, Created: a.Created.UnixMilli(),
+		BySide: map[string]Tally{}, ByRole: map[string]Tally{}, Recent: []GameJSON{}}
+	for _, g := range games {
+		role, _ := engine.ParseRole(g.Role)
+		side := ""
+		if role != engine.RoleNone {
+			side = role.Team().String()
+		}
+		won := side != "" && side == g.Winner
+		out.Games++
+		if won {
+			out.Wins++
+		}
+		if side != "" {
+			t := out.BySide[side]
+			t.Games++
+			r := out.ByRole[role.String()]
+			r.Games++
+			if won {
+				t.Wins++
+				r.Wins++
+			}
+			out.BySide[side], out.ByRole[role.String()] = t, r
+		}
+		if len(out.Recent) < RecentGames && (g.Public || g.ViewerSat || viewer == a.ID) {
+			out.Recent = append(out.Recent, GameJSON{Table: g.Table, Name: g.Name, Seat: g.Seat, Players: g.Players,
+				Role: role.String(), Side: side, Winner: g.Winner, Won: won, Ended: g.Ended.UnixMilli()})
+		}
+	}
+	return out
+}
+
+func (h *Handler) profile(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	st := h.svc.cfg.Store
+	a, err := st.AccountByKey(ctx, Key(r.PathValue("name")))
+	if errors.Is(err, store.ErrNotFound) {
+		h.fail(w, r, &engine.Error{Code: httpapi.CodeNotFound})
+		return
+	}
+	if err != nil {
+		h.fail(w, r, internal(err))
+		return
+	}
+	var viewer int64
+	if p, err := h.svc.FromRequest(r); err == nil {
+		viewer = p.Account.ID
+	}
+	games, err := st.AccountGames(ctx, a.ID, viewer, 0)
+	if err != nil {
+		h.fail(w, r, internal(err))
+		return
+	}
+	owner := ""
+	if a.IsBot() {
+		if o, err := st.AccountByID(ctx, a.Owner); err == nil {
+			owner = o.Name
+		}
+	}
+	out := Profile(a, owner, games, viewer)
+	if h.cfg.Ratings != nil {
+		if out.Ratings, err = h.cfg.Ratings(ctx, a.ID); err != nil {
+			h.fail(w, r, internal(err))
+			return
+		}
+	}
+	httpapi.WriteJSON(w, http.StatusOK, out)
+}

@@ -1,0 +1,438 @@
+package account
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"mafia/engine"
+	"mafia/internal/httpapi"
+	"mafia/internal/secret"
+	"mafia/store"
+)
+
+// Config is what a Service is made from.
+type Config struct {
+	Store store.Accounts
+	// Params are argon2id's (zero: DefaultParams). Only tests lower them.
+	Params Params
+	// Now is the clock (nil: time.Now).
+	Now func() time.Time
+	// SessionTTL is how long a login lasts (default 30 days).
+	SessionTTL time.Duration
+	// PerName and PerAddress limit login attempts (defaults: 5 at once,
+	// then one a minute, per name; 20 at once, then one every 6 seconds,
+	// per client address). Signing up counts against the address too.
+	PerName, PerAddress Limit
+	// MaxKeys bounds each limiter's memory (default 10,000 keys).
+	MaxKeys int
+	// MaxBots is how many bots an account may own (default 10).
+	MaxBots int
+	// MaxHashing bounds the password hashes computed at once (default 4):
+	// each takes Params.Memory (19 MiB by default), so that a flood of
+	// attempts from many addresses queues instead of taking the memory.
+	MaxHashing int
+	// SeatName, when set, checks that a new account's name is one a seat
+	// may take (the room's rules: mafia serve passes room.CheckName), so
+	// that an account can sit where its name is shown; a name it refuses
+	// is CodeNameReserved.
+	SeatName func(name string) error
+}
+
+// The prefixes that tell a login's token and a bot's token from a seat's
+// (whose is bare hex): a program sends any of them as a bearer token.
+const (
+	sessionPrefix = "mfs_"
+	botPrefix     = "mfb_"
+)
+
+// IsCredential reports whether a bearer token is an account's (a login's
+// or a bot's) rather than a seat's.
+func IsCredential(token string) bool {
+	return strings.HasPrefix(token, sessionPrefix) || strings.HasPrefix(token, botPrefix)
+}
+
+// Principal is who a request is: an account by one of its logins, or a bot
+// by its token.
+type Principal struct {
+	Account store.Account
+	// session is the hash of the login's token ("" for a bot).
+	session string
+}
+
+// Bot reports whether the principal is a bot (by its token): it may take
+// seats, as a bot, and nothing else.
+func (p Principal) Bot() bool { return p.Account.IsBot() }
+
+// Service is the accounts' rules over a store. Its methods are safe from
+// any goroutine.
+type Service struct {
+	cfg            Config
+	dummy          string // a hash of nothing, verified against for an unknown name
+	hashes         atomic.Uint64
+	byName, byAddr *limiter
+	hashing        chan struct{} // a slot per hash computed at once
+}
+
+// New makes a Service.
+func New(cfg Config) *Service {
+	if cfg.Params == (Params{}) {
+		cfg.Params = DefaultParams
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	if cfg.SessionTTL <= 0 {
+		cfg.SessionTTL = 30 * 24 * time.Hour
+	}
+	if cfg.PerName == (Limit{}) {
+		cfg.PerName = Limit{Every: time.Minute, Burst: 5}
+	}
+	if cfg.PerAddress == (Limit{}) {
+		cfg.PerAddress = Limit{Every: 6 * time.Second, Burst: 20}
+	}
+	if cfg.MaxKeys <= 0 {
+		cfg.MaxKeys = 10000
+	}
+	if cfg.MaxBots <= 0 {
+		cfg.MaxBots = 10
+	}
+	if cfg.MaxHashing <= 0 {
+		cfg.MaxHashing = 4
+	}
+	return &Service{cfg: cfg, dummy: hashPassword(secret.Token(), cfg.Params),
+		byName: newLimiter(cfg.PerName, cfg.MaxKeys), byAddr: newLimiter(cfg.PerAddress, cfg.MaxKeys),
+		hashing: make(chan struct{}, cfg.MaxHashing)}
+}
+
+// Hashes counts the password hashes the service has computed (each
+// signup, login attempt and change of password makes one, an unknown
+// name's login too): what an operator watches, and what proves that a
+// wrong name costs the same work as a wrong password.
+func (s *Service) Hashes() uint64 { return s.hashes.Load() }
+
+// slot waits for one of the MaxHashing slots; false if ctx ends first.
+func (s *Service) slot(ctx context.Context) bool {
+	select {
+	case s.hashing <- struct{}{}:
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}
+
+func (s *Service) hash(ctx context.Context, pw string) (string, error) {
+	if !s.slot(ctx) {
+		return "", internal(ctx.Err())
+	}
+	defer func() { <-s.hashing }()
+	s.hashes.Add(1)
+	return hashPassword(pw, s.cfg.Params), nil
+}
+
+func (s *Service) verify(ctx context.Context, pw, encoded string) (ok, stale bool, err error) {
+	if !s.slot(ctx) {
+		return false, false, internal(ctx.Err())
+	}
+	defer func() { <-s.hashing }()
+	s.hashes.Add(1)
+	ok, stale = verifyPassword(pw, encoded, s.cfg.Params)
+	return ok, stale, nil
+}
+
+var errInternal = &engine.Error{Code: httpapi.CodeInternal}
+
+// internal logs nothing itself: the handler logs err and answers internal.
+func internal(err error) error { return fmt.Errorf("%w: %w", errInternal, err) }
+
+// checkName is CheckName and, when the service has one, the seats' check.
+func (s *Service) checkName(name string) (shown, key string, err error) {
+	if shown, key, err = CheckName(name); err != nil {
+		return "", "", err
+	}
+	if s.cfg.SeatName != nil && s.cfg.SeatName(shown) != nil {
+		return "", "", refuse(CodeNameReserved)
+	}
+	return shown, key, nil
+}
+
+// Signup makes an account and logs it in, returning its login's token.
+// addr is the client's address as limits key it ("" unknown).
+func (s *Service) Signup(ctx context.Context, name, password, addr string) (Principal, string, error) {
+	shown, key, err := s.checkName(name)
+	if err != nil {
+		return Principal{}, "", err
+	}
+	if err := checkPassword(password); err != nil {
+		return Principal{}, "", err
+	}
+	if addr != "" && !s.byAddr.allow(addr, s.cfg.Now()) {
+		return Principal{}, "", refuse(CodeLoginLimited)
+	}
+	h, err := s.hash(ctx, password)
+	if err != nil {
+		return Principal{}, "", err
+	}
+	a := store.Account{Name: shown, Key: key, PasswordHash: h, Created: s.cfg.Now()}
+	a.ID, err = s.cfg.Store.CreateAccount(ctx, a)
+	if errors.Is(err, store.ErrConflict) {
+		return Principal{}, "", refuse(CodeNameTaken)
+	}
+	if err != nil {
+		return Principal{}, "", internal(err)
+	}
+	return s.startSession(ctx, a)
+}
+
+// Login checks a name and password and starts a login. A name no account
+// has, a bot's name and a wrong password are refused alike
+// (CodeBadLogin), after the same work (one hash with the service's
+// parameters: an unknown name is verified against a dummy hash). Attempts
+// past the limits of the name or the address are refused with
+// CodeLoginLimited before any hashing.
+func (s *Service) Login(ctx context.Context, name, password, addr string) (Principal, string, error) {
+	now := s.cfg.Now()
+	key := Key(name)
+	limitKey := key
+	if len(limitKey) > 4*MaxName {
+		limitKey = limitKey[:4*MaxName] // no name is longer: the limiter's keys stay small
+	}
+	if addr != "" && !s.byAddr.allow(addr, now) {
+		return Principal{}, "", refuse(CodeLoginLimited)
+	}
+	if !s.byName.allow(limitKey, now) {
+		return Principal{}, "", refuse(CodeLoginLimited)
+	}
+	if len(password) > MaxPassword {
+		password = password[:MaxPassword] // no account has a longer one; the work stays bounded
+	}
+	a, err := s.cfg.Store.AccountByKey(ctx, key)
+	if err != nil && !errors.Is(err, store.ErrNotFound) {
+		return Principal{}, "", internal(err)
+	}
+	known := err == nil && !a.IsBot() && a.PasswordHash != ""
+	encoded := s.dummy
+	if known {
+		encoded = a.PasswordHash
+	}
+	// A login verifies by the parameters its hash carries.
+	ok, stale, err := s.verify(ctx, password, encoded)
+	if err != nil {
+		return Principal{}, "", err
+	}
+	if !ok || !known {
+		return Principal{}, "", refuse(CodeBadLogin)
+	}
+	if stale {
+		// Made with parameters since changed: kept from now on with the
+		// service's (one more hash, once the answer is decided, for the
+		// right password only).
+		h, err := s.hash(ctx, password)
+		if err != nil {
+			return Principal{}, "", err
+		}
+		if err := s.cfg.Store.Rehash(ctx, a.ID, a.PasswordHash, h); err != nil {
+			return Principal{}, "", internal(err)
+		}
+	}
+	return s.startSession(ctx, a)
+}
+
+func (s *Service) startSession(ctx context.Context, a store.Account) (Principal, string, error) {
+	tok := sessionPrefix + secret.Token()
+	now := s.cfg.Now()
+	h := secret.Hash(tok)
+	if err := s.cfg.Store.CreateSession(ctx, store.Session{TokenHash: h, Account: a.ID, Created: now,
+		Expires: now.Add(s.cfg.SessionTTL)}); err != nil {
+		return Principal{}, "", internal(err)
+	}
+	return Principal{Account: a, session: h}, tok, nil
+}
+
+// Authenticate reads a credential: a login's token (a live session) or a
+// bot's token. Anything else, an ended or expired login, or a rotated bot
+// token, is refused with CodeNotLoggedIn.
+func (s *Service) Authenticate(ctx context.Context, token string) (Principal, error) {
+	switch {
+	case strings.HasPrefix(token, sessionPrefix):
+		h := secret.Hash(token)
+		sess, err := s.cfg.Store.Session(ctx, h)
+		if errors.Is(err, store.ErrNotFound) {
+			return Principal{}, refuse(CodeNotLoggedIn)
+		}
+		if err != nil {
+			return Principal{}, internal(err)
+		}
+		if !s.cfg.Now().Before(sess.Expires) {
+			_ = s.cfg.Store.DeleteSession(ctx, h)
+			return Principal{}, refuse(CodeNotLoggedIn)
+		}
+		a, err := s.cfg.Store.AccountByID(ctx, sess.Account)
+		if err != nil {
+			return Principal{}, refuse(CodeNotLoggedIn)
+		}
+		return Principal{Account: a, session: h}, nil
+	case strings.HasPrefix(token, botPrefix):
+		a, err := s.cfg.Store.AccountByBotToken(ctx, secret.Hash(token))
+		if errors.Is(err, store.ErrNotFound) {
+			return Principal{}, refuse(CodeNotLoggedIn)
+		}
+		if err != nil {
+			return Principal{}, internal(err)
+		}
+		return Principal{Account: a}, nil
+	}
+	return Principal{}, refuse(CodeNotLoggedIn)
+}
+
+// person refuses a bot's credential for an account action.
+func person(p Principal) error {
+	if p.Bot() || p.session == "" {
+		return refuse(CodeBotCredential)
+	}
+	return nil
+}
+
+// Logout ends the principal's login.
+func (s *Service) Logout(ctx context.Context, p Principal) error {
+	if err := person(p); err != nil {
+		return err
+	}
+	if err := s.cfg.Store.DeleteSession(ctx, p.session); err != nil {
+		return internal(err)
+	}
+	return nil
+}
+
+// LogoutAll ends every login of the principal's account, this one too.
+func (s *Service) LogoutAll(ctx context.Context, p Principal) error {
+	if err := person(p); err != nil {
+		return err
+	}
+	if err := s.cfg.Store.DeleteSessions(ctx, p.Account.ID); err != nil {
+		return internal(err)
+	}
+	return nil
+}
+
+// ChangePassword checks the old password and sets the new one, ending
+// every other login of the account (this one goes on). A wrong old
+// password is CodeBadLogin.
+func (s *Service) ChangePassword(ctx context.Context, p Principal, old, new string) error {
+	if err := person(p); err != nil {
+		return err
+	}
+	if err := checkPassword(new); err != nil {
+		return err
+	}
+	if !s.byName.allow(p.Account.Key, s.cfg.Now()) {
+		return refuse(CodeLoginLimited)
+	}
+	a, err := s.cfg.Store.AccountByID(ctx, p.Account.ID)
+	if err != nil {
+		return internal(err)
+	}
+	if len(old) > MaxPassword {
+		old = old[:MaxPassword]
+	}
+	ok, _, err := s.verify(ctx, old, a.PasswordHash)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return refuse(CodeBadLogin)
+	}
+	h, err := s.hash(ctx, new)
+	if err != nil {
+		return err
+	}
+	if err := s.cfg.Store.SetPassword(ctx, a.ID, h, p.session); err != nil {
+		return internal(err)
+	}
+	return nil
+}
+
+// Bots lists the bots the principal owns.
+func (s *Service) Bots(ctx context.Context, p Principal) ([]store.Account, error) {
+	if err := person(p); err != nil {
+		return nil, err
+	}
+	bots, err := s.cfg.Store.Bots(ctx, p.Account.ID)
+	if err != nil {
+		return nil, internal(err)
+	}
+	return bots, nil
+}
+
+// CreateBot makes a bot the principal owns, with a name of its own (an
+// account name like any other) and a fresh token, which it returns: the
+// only time it is shown.
+func (s *Service) CreateBot(ctx context.Context, p Principal, name string) (store.Account, string, error) {
+	if err := person(p); err != nil {
+		return store.Account{}, "", err
+	}
+	shown, key, err := s.checkName(name)
+	if err != nil {
+		return store.Account{}, "", err
+	}
+	bots, err := s.cfg.Store.Bots(ctx, p.Account.ID)
+	if err != nil {
+		return store.Account{}, "", internal(err)
+	}
+	if len(bots) >= s.cfg.MaxBots {
+		return store.Account{}, "", &engine.Error{Code: CodeTooManyBots, N: s.cfg.MaxBots}
+	}
+	tok := botPrefix + secret.Token()
+	b := store.Account{Name: shown, Key: key, Owner: p.Account.ID, BotTokenHash: secret.Hash(tok), Created: s.cfg.Now()}
+	b.ID, err = s.cfg.Store.CreateAccount(ctx, b)
+	if errors.Is(err, store.ErrConflict) {
+		return store.Account{}, "", refuse(CodeNameTaken)
+	}
+	if err != nil {
+		return store.Account{}, "", internal(err)
+	}
+	return b, tok, nil
+}
+
+// RotateBot gives one of the principal's bots a new token; the old one
+// stops working at once.
+func (s *Service) RotateBot(ctx context.Context, p Principal, name string) (store.Account, string, error) {
+	if err := person(p); err != nil {
+		return store.Account{}, "", err
+	}
+	b, err := s.cfg.Store.AccountByKey(ctx, Key(name))
+	if errors.Is(err, store.ErrNotFound) || (err == nil && b.Owner != p.Account.ID) {
+		return store.Account{}, "", refuse(CodeNotYourBot)
+	}
+	if err != nil {
+		return store.Account{}, "", internal(err)
+	}
+	tok := botPrefix + secret.Token()
+	if err := s.cfg.Store.SetBotToken(ctx, b.ID, secret.Hash(tok)); err != nil {
+		return store.Account{}, "", internal(err)
+	}
+	return b, tok, nil
+}
+
+// Keep gives the principal's account a finished game's guest seat, the
+// one its token holds. A bot may not (CodeBotCredential); a game not over,
+// or a token that is not a guest's seat of it, is CodeCannotKeep.
+func (s *Service) Keep(ctx context.Context, p Principal, table, seatToken string) error {
+	if err := person(p); err != nil {
+		return err
+	}
+	if table == "" || seatToken == "" {
+		return refuse(CodeCannotKeep)
+	}
+	err := s.cfg.Store.KeepSeat(ctx, table, secret.Hash(seatToken), p.Account.ID)
+	if errors.Is(err, store.ErrNotFound) {
+		return refuse(CodeCannotKeep)
+	}
+	if err != nil {
+		return internal(err)
+	}
+	return nil
+}

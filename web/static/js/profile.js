@@ -1,0 +1,69 @@
+// profile.js: a player's page, /players/{name} (GET /api/players/{name}):
+// the name, games played and won, wins by side and by card, and the recent
+// games, each linking to its table's record at /t/{id}. Ratings have their
+// place here once the ratings' part fills the answer's "ratings".
+
+import { h, patch } from './dom.js';
+import { t, tn } from './i18n.js';
+import { accountApi, account } from './account.js';
+import { roleName } from './narrate.js';
+
+const SIDES = ['town', 'mafia', 'maniac'];
+const ROLES = ['citizen', 'detective', 'doctor', 'mafia', 'don', 'maniac'];
+
+/** profileScreen returns the page of the player named name. */
+export function profileScreen(name, { navigate }) {
+  const el = h('div', { class: 'screen profile' });
+  const part = h('section', { class: 'part', id: 'profile', 'aria-labelledby': 'profile-h' });
+  el.append(part);
+  let p = null;
+  let error = '';
+
+  const link = (path, text, attrs = {}) => h('a', {
+    href: path, ...attrs, on: { click: (ev) => { ev.preventDefault(); navigate(path); } },
+  }, text);
+
+  const tallies = (title, id, keys, of, label) => {
+    const rows = keys.filter((k) => of[k]).map((k) => h('tr', { 'data-key': k },
+      h('th', { scope: 'row' }, label(k)), h('td', { class: 'n' }, String(of[k].games)), h('td', { class: 'n' }, String(of[k].wins))));
+    if (!rows.length) return null;
+    return h('table', { class: 'tallies', id },
+      h('caption', {}, title),
+      h('thead', {}, h('tr', {}, h('th', {}, ''), h('th', { scope: 'col' }, t('web.profile.games')), h('th', { scope: 'col' }, t('web.profile.wins')))),
+      h('tbody', {}, rows));
+  };
+
+  function draw() {
+    document.title = t('web.profile.title', { Name: p ? p.name : name });
+    if (error) {
+      patch(part, h('p', { class: 'error', role: 'alert' }, error));
+      return;
+    }
+    if (!p) {
+      patch(part, h('p', { class: 'note' }, '…'));
+      return;
+    }
+    const me = account();
+    patch(part,
+      h('h2', { id: 'profile-h' }, p.name, p.bot ? h('span', { class: 'badge bot-account' }, t('web.account.bot_badge')) : null),
+      p.owner ? h('p', { class: 'note', id: 'owner' }, t('web.profile.owner'), ' ',
+        link(`/players/${encodeURIComponent(p.owner)}`, p.owner)) : null,
+      h('p', { id: 'played' }, tn('web.profile.played', p.games), ' · ', tn('web.profile.won', p.wins)),
+      tallies(t('web.profile.by_side'), 'by-side', SIDES, p.by_side, (k) => t(`team.${k}`)),
+      tallies(t('web.profile.by_role'), 'by-role', ROLES, p.by_role, roleName),
+      // The ratings' part (issue 18, item 4) fills this place.
+      p.ratings ? h('section', { id: 'ratings', class: 'ratings' }, h('h3', {}, t('web.profile.ratings'))) : null,
+      h('h3', {}, t('web.profile.recent')),
+      p.recent.length ? h('ol', { class: 'recent', id: 'recent' }, p.recent.map((g) => h('li', { 'data-table': g.table },
+        link(`/t/${g.table}`, g.name || g.table),
+        ' ', h('span', { class: `badge role r-${g.role}` }, roleName(g.role)),
+        ' ', h('span', { class: `result ${g.won ? 'won' : 'lost'}` }, t(g.won ? 'web.profile.game_won' : 'web.profile.game_lost')),
+        ' ', h('time', { datetime: new Date(g.ended_ms).toISOString() }, new Date(g.ended_ms).toLocaleDateString())))) :
+        h('p', { class: 'note', id: 'no-games' }, t('web.profile.none')),
+      me && me.name === p.name ? h('p', {}, link('/account', t('web.account.settings'), { class: 'button secondary', id: 'settings' })) : null);
+  }
+
+  accountApi.player(name).then((got) => { p = got; draw(); }, (e) => { error = e.message; draw(); });
+  draw();
+  return { el, render: draw, destroy: () => {} };
+}
