@@ -30,7 +30,10 @@
 //   - 14, 15, 16, numbers that would wrap, frames a lenient decoder would
 //     bend, and a late vote landing in the revote (input_test.go);
 //   - 17, 18, a foreign page's cookie-carrying state changes behind an
-//     https proxy, and tokens in the assistant's URLs (origin_test.go).
+//     https proxy, and tokens in the assistant's URLs (origin_test.go);
+//   - and, from issue 18, floods of signups and of password guesses,
+//     names told apart by their refusals, and a foreign page's signup
+//     (accounts_test.go).
 //
 // Items 10 to 13 (damaged rows, two servers on one file, a crash between
 // writes, a failing disk) are faults of the operator's side, not

@@ -17,6 +17,7 @@ import (
 
 	"github.com/coder/websocket"
 
+	"mafia/account"
 	"mafia/assist"
 	"mafia/client"
 	"mafia/internal/httpguard"
@@ -40,6 +41,9 @@ type target struct {
 // suiteTimeouts are the server's request timeouts in the suite: shorter
 // than the defaults (10, 20, 30, 30 s), so that the slow attacks end soon.
 var suiteTimeouts = server.Timeouts{ReadHeader: time.Second, Read: 2 * time.Second, Write: 5 * time.Second, Idle: 2 * time.Second}
+
+// attackHash is argon2id at its cheapest, for the suite's accounts.
+var attackHash = account.Params{Memory: 64, Time: 1, Threads: 1, KeyLen: 32, SaltLen: 16}
 
 // start runs a server as `mafia serve` does (its http.Server, its capped
 // listener, the host's assistant under /host/ with the server's guard, an
@@ -66,6 +70,12 @@ func start(t *testing.T, tune func(*server.Config)) *target {
 			t.Fatal(err)
 		}
 	}
+	// Accounts as `mafia serve` has them, with the default limits, only a
+	// cheap hash: the floods are about the limits, not argon2id's cost.
+	if cfg.Accounts == nil {
+		cfg.Accounts = account.New(account.Config{Store: db, Params: attackHash,
+			SeatName: func(n string) error { _, err := room.CheckName(n); return err }})
+	}
 	srv := server.New(cfg)
 	if _, err := srv.Resume(context.Background()); err != nil {
 		t.Fatal(err)
@@ -75,7 +85,8 @@ func start(t *testing.T, tune func(*server.Config)) *target {
 		t.Fatal(err)
 	}
 	host := assist.New(assist.Config{Store: db, Guard: cfg.Guard})
-	hs := srv.HTTPServer(site.Handler(srv, host))
+	acct := account.NewHandler(account.HandlerConfig{Service: cfg.Accounts, Guard: cfg.Guard, Render: cfg.Render})
+	hs := srv.HTTPServer(site.Handler(srv, host, site.WithAccounts(acct)))
 	go hs.Serve(srv.Listener(ln))
 	oln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
