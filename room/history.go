@@ -174,14 +174,17 @@ func (r *Room) outAt() []int {
 }
 
 // rereads says whether a connection of seat (0: a spectator) may read line
-// l again now: after the end every line; during the game the town's, the
+// l again now: after the end every line (a spectator of a private table
+// the town's only); during the game the town's, the
 // dead's to the dead, and the mafia's to each seat of the mafia that was
 // in the game when the line was said (it read it then: a mafioso out of
 // the game takes no part in the night).
 func (r *Room) rereads(l store.ChatLine, seat engine.Seat, outAt []int) bool {
 	g := r.game
 	if g != nil && g.Ended() {
-		return true
+		// A private table's finished game is its players' (the record's
+		// rule): its spectators read back the town's lines only.
+		return l.Channel == "town" || seat != 0 || r.set.Public
 	}
 	switch l.Channel {
 	case "town":

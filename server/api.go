@@ -408,15 +408,16 @@ func (s *Server) leaveTable(w http.ResponseWriter, r *http.Request) {
 }
 
 // tableLog answers GET /api/tables/{id}/log: the whole event log of a game
-// that is over (for the timeline of the game-over screen and the record),
-// refused with not_over while it goes on.
+// that is over (for the timeline of the game-over screen), to whom may read
+// the record (finishedGame), with the record's refusals.
 func (s *Server) tableLog(w http.ResponseWriter, r *http.Request) {
-	rm, err := s.room(r.Context(), r.PathValue("id"))
+	id := r.PathValue("id")
+	rm, err := s.room(r.Context(), id)
 	if err != nil {
 		s.fail(w, r, err)
 		return
 	}
-	log, players, err := rm.EndedLog(r.Context())
+	log, players, _, err := s.finishedGame(r.Context(), rm, tokenOf(r, id))
 	if err != nil {
 		s.fail(w, r, err)
 		return
@@ -466,10 +467,10 @@ type recordSeat struct {
 }
 
 // tableRecord answers GET /api/tables/{id}/record: a finished game's whole
-// record (the game's review reads it), for the holder of one of its seats'
-// tokens or its host's (bearer or cookie), and at a public table for
-// anyone; bad_token to anyone else at a private table, not_over while the
-// game goes on.
+// record (the game's review reads it), to whom finishedGame lets read it:
+// the holder of one of its seats' tokens or its host's (bearer or cookie),
+// and at a public table anyone; bad_token to anyone else at a private
+// table, not_over while the game goes on.
 func (s *Server) tableRecord(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
 	rm, err := s.room(r.Context(), id)
@@ -478,10 +479,7 @@ func (s *Server) tableRecord(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	lobby := rm.Lobby()
-	log, players, chat, err := rm.Record(r.Context(), tokenOf(r, id))
-	if err != nil && lobby.Public && hasCode(err, room.CodeBadToken) {
-		log, players, chat, err = s.publicRecord(r.Context(), rm)
-	}
+	log, players, chat, err := s.finishedGame(r.Context(), rm, tokenOf(r, id))
 	if err != nil {
 		s.fail(w, r, err)
 		return

@@ -112,9 +112,9 @@ func playAndCheckSeed(ctx context.Context, t *testing.T, ts *testServer, i int) 
 	if status != 200 || holds(body) {
 		t.Errorf("table %d: the lobby during the game (%d) holds the seed", i, status)
 	}
-	for _, tok := range []string{"", created.HostToken, j.Token} {
-		if status, _, body := apiCall(ctx, t, ts.api.Base, "GET", "/api/tables/"+id+"/log", "", tok, ""); status != 409 || holds(body) {
-			t.Errorf("table %d: the log during the game: %d %.200s", i, status, body)
+	for tok, want := range map[string]int{"": 403, created.HostToken: 409, j.Token: 409} {
+		if status, _, body := apiCall(ctx, t, ts.api.Base, "GET", "/api/tables/"+id+"/log", "", tok, ""); status != want || holds(body) {
+			t.Errorf("table %d: the log during the game: %d %.200s, want %d", i, status, body, want)
 		}
 	}
 	if err := host.call(ctx, wire.ClientMessage{Type: "host", Action: "resume"}); err != nil {
@@ -136,8 +136,8 @@ func playAndCheckSeed(ctx context.Context, t *testing.T, ts *testServer, i int) 
 			}
 		}
 	}
-	// The record, once it is over, reveals it.
-	status, _, body = apiCall(ctx, t, ts.api.Base, "GET", "/api/tables/"+id+"/log", "", "", "")
+	// The record, once it is over, reveals it (to a player: the table is private).
+	status, _, body = apiCall(ctx, t, ts.api.Base, "GET", "/api/tables/"+id+"/log", "", j.Token, "")
 	var rec struct {
 		Events []wire.Event `json:"events"`
 	}

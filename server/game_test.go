@@ -3,6 +3,7 @@ package server
 import (
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"sync"
 	"testing"
 	"time"
@@ -77,7 +78,7 @@ func TestFullGame_ElevenSeatsOverWebSockets(t *testing.T) {
 	}
 	t.Logf("winner: %s", results[1])
 
-	// At the end the whole record is everyone's, night secrets included.
+	// At the end a public table's whole record is everyone's, night secrets included.
 	var full struct {
 		Players int          `json:"players"`
 		Events  []wire.Event `json:"events"`
@@ -100,7 +101,7 @@ func TestFullGame_ElevenSeatsOverWebSockets(t *testing.T) {
 }
 
 // TestTableLog_RefusedWhileTheGameGoesOn: the record holds the night's
-// secrets, so it opens only at the end.
+// secrets, so it opens only at the end, to its players too.
 func TestTableLog_RefusedWhileTheGameGoesOn(t *testing.T) {
 	ts := startServer(t, "")
 	ctx := within(t, 20*time.Second)
@@ -122,7 +123,12 @@ func TestTableLog_RefusedWhileTheGameGoesOn(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	resp, err := ts.http.Client().Get(ts.http.URL + "/api/tables/" + created.Table + "/log")
+	req, err := http.NewRequestWithContext(ctx, "GET", ts.http.URL+"/api/tables/"+created.Table+"/log", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Authorization", "Bearer "+created.HostToken)
+	resp, err := ts.http.Client().Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -63,10 +63,11 @@ func readHistory(ctx context.Context, base, table, token string, since int) ([]w
 
 // mayReadAgain is who reads a stored line again (docs/protocol.md,
 // "Chat"), written apart from the room from the game's log: after the end
-// everyone reads every line; during the game everyone the town's, the
-// dead the dead's, and each seat of the mafia the mafia's said while it
-// was in the game.
-func mayReadAgain(log []engine.Event, l store.ChatLine, seat int) bool {
+// every seat reads every line, and so does a spectator at a public table
+// (at a private one the town's only); during the game everyone the town's,
+// the dead the dead's, and each seat of the mafia the mafia's said while
+// it was in the game.
+func mayReadAgain(log []engine.Event, l store.ChatLine, seat int, public bool) bool {
 	ended, out, mafia := false, -1, false
 	for i, e := range log {
 		switch {
@@ -80,7 +81,7 @@ func mayReadAgain(log []engine.Event, l store.ChatLine, seat int) bool {
 	}
 	switch {
 	case ended:
-		return true
+		return seat != 0 || public || l.Channel == "town"
 	case l.Channel == "town":
 		return true
 	case l.Channel == "dead":
@@ -190,7 +191,7 @@ func TestHistory_EverySeatReadsBackAllItMayAndNoFrameTellsItsCard(t *testing.T) 
 			}
 			var want []store.ChatLine
 			for _, l := range stored {
-				if mayReadAgain(log, l, seat) {
+				if mayReadAgain(log, l, seat, false) { // a private table
 					want = append(want, l)
 				}
 			}

@@ -425,5 +425,13 @@ func reviewSecrets(t *testing.T, ts *testServer, public bool) {
 		case !public && secretIn(other, seed, "") != "":
 			t.Errorf("after the end, the private record's refusal shows %s", secretIn(other, seed, ""))
 		}
+		// Nor does any other address the review or the game-over screen
+		// reads (the log, the lobby, the assistant's protocol) show an
+		// outsider a private table's finished game.
+		for _, path := range reviewURLs(rt.id) {
+			if status, other := rt.fetch(ctx, path, tok); !public && secretIn(other, seed, "") != "" {
+				t.Errorf("after the end, an outsider's GET %s (%d) of a private table shows %s: %.300s", path, status, secretIn(other, seed, ""), other)
+			}
+		}
 	}
 }

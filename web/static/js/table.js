@@ -50,8 +50,10 @@ export function tableScreen(id, { navigate, announce }) {
     command, host: hostAction, navigate, copy, leave: doLeave,
     say: (m) => request({ type: 'command', ...m }),
     redraw: () => schedule(),
-    // At the end the whole record is everyone's: the timeline then shows
-    // every night action and check, not only what this seat saw.
+    // At the end the whole record is the players' (anyone's at a public
+    // table): the timeline then shows every night action and check, not
+    // only what this seat saw. A spectator of a private table is refused
+    // it (bad_token) and keeps the timeline of what it saw.
     loadLog: () => {
       if (st.logAsked) return;
       st.logAsked = true;
