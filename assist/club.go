@@ -97,6 +97,20 @@ func (h *Handler) clubFor(w http.ResponseWriter, r *http.Request) (store.Club, c
 	return c, sc, true
 }
 
+// clubChange begins a change to a club: refused from a foreign page, its
+// body (at most limit bytes) decoded into req, and the club loaded and its
+// token checked (clubFor); false when it has answered a refusal.
+func (h *Handler) clubChange(w http.ResponseWriter, r *http.Request, req any, limit int64) (store.Club, club.Scoring, bool) {
+	if h.foreign(w, r) {
+		return store.Club{}, club.Scoring{}, false
+	}
+	if err := decode(r, req, limit); err != nil {
+		h.fail(w, r, err, nil)
+		return store.Club{}, club.Scoring{}, false
+	}
+	return h.clubFor(w, r)
+}
+
 // bearer is a request's bearer token ("" for none).
 func bearer(r *http.Request) string {
 	if a := r.Header.Get("Authorization"); strings.HasPrefix(a, "Bearer ") {
@@ -170,15 +184,8 @@ func (h *Handler) getClub(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h *Handler) updateClub(w http.ResponseWriter, r *http.Request) {
-	if h.foreign(w, r) {
-		return
-	}
 	var req clubRequest
-	if err := decode(r, &req, 4<<10); err != nil {
-		h.fail(w, r, err, nil)
-		return
-	}
-	c, sc, ok := h.clubFor(w, r)
+	c, sc, ok := h.clubChange(w, r, &req, 4<<10)
 	if !ok {
 		return
 	}
@@ -243,15 +250,8 @@ type personRequest struct {
 }
 
 func (h *Handler) addPerson(w http.ResponseWriter, r *http.Request) {
-	if h.foreign(w, r) {
-		return
-	}
 	var req personRequest
-	if err := decode(r, &req, 1<<10); err != nil {
-		h.fail(w, r, err, nil)
-		return
-	}
-	c, _, ok := h.clubFor(w, r)
+	c, _, ok := h.clubChange(w, r, &req, 1<<10)
 	if !ok {
 		return
 	}
@@ -275,15 +275,8 @@ type mergeRequest struct {
 }
 
 func (h *Handler) mergePeople(w http.ResponseWriter, r *http.Request) {
-	if h.foreign(w, r) {
-		return
-	}
 	var req mergeRequest
-	if err := decode(r, &req, 1<<10); err != nil {
-		h.fail(w, r, err, nil)
-		return
-	}
-	c, _, ok := h.clubFor(w, r)
+	c, _, ok := h.clubChange(w, r, &req, 1<<10)
 	if !ok {
 		return
 	}
@@ -328,15 +321,8 @@ func validSeasonID(s string) bool {
 }
 
 func (h *Handler) saveSeason(w http.ResponseWriter, r *http.Request) {
-	if h.foreign(w, r) {
-		return
-	}
 	var req seasonRequest
-	if err := decode(r, &req, 1<<10); err != nil {
-		h.fail(w, r, err, nil)
-		return
-	}
-	c, _, ok := h.clubFor(w, r)
+	c, _, ok := h.clubChange(w, r, &req, 1<<10)
 	if !ok {
 		return
 	}
