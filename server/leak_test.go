@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"runtime"
 	"sort"
 	"strings"
 	"sync"
@@ -25,7 +26,11 @@ import (
 // or a team the seat may not know, and each secret event reaches only its
 // audience.
 func TestLeakScan_EveryFrameOfRandomGames(t *testing.T) {
-	games, workers := 200, 16
+	// Several games at once, four a core (sixteen on four cores): on a
+	// shared 2-core machine sixteen 11-seat games of people, each client
+	// reading every frame, starved clients until the server closed their
+	// connections (EOF, twice, in games of people only).
+	games, workers := 200, min(16, 4*runtime.GOMAXPROCS(0))
 	if testing.Short() {
 		games = 30
 	}
@@ -42,7 +47,12 @@ func TestLeakScan_EveryFrameOfRandomGames(t *testing.T) {
 	// which the per-address limits would refuse: they are not what it is
 	// about either (package attack tests them).
 	ts := startServerWith(t, "", func(c *Config) { c.SendBuffer = 1024; c.Limits.Unlimited = loopback })
-	ctx := within(t, 5*time.Minute)
+	// The scan takes as long as the machine lets it: its deadline is its
+	// own progress (a frame read by any client), not the wall clock, so a
+	// busy machine makes it slow, never failed, and a game that hangs still
+	// fails it (once no client has read a frame for leakStall).
+	var progress atomic.Int64
+	ctx := untilStalled(t, &progress, leakStall)
 	src := rng.New(20240611)
 	plans := make([]leakPlan, games)
 	for i := range plans {
@@ -64,8 +74,11 @@ func TestLeakScan_EveryFrameOfRandomGames(t *testing.T) {
 				if i >= len(plans) || t.Failed() {
 					return
 				}
-				res, err := plans[i].play(ctx, ts)
+				res, err := plans[i].play(ctx, ts, &progress)
 				if err != nil {
+					if ctx.Err() != nil {
+						err = fmt.Errorf("%w (%v)", err, context.Cause(ctx))
+					}
 					t.Errorf("game %d (%s): %v", i, plans[i], err)
 					return
 				}
@@ -93,6 +106,43 @@ func TestLeakScan_EveryFrameOfRandomGames(t *testing.T) {
 			t.Errorf("no %s event was scanned: the games did not exercise it", k)
 		}
 	}
+}
+
+// leakStall is how long the scan may go without any client reading a frame
+// before it fails as hung: a game's steps are 100 ms on the server's clock,
+// so a minute without a frame in any of its games is no busy machine.
+const leakStall = time.Minute
+
+// untilStalled returns a context that ends when progress has not moved for
+// stall (checked every tenth of it), with a cause that says so, or when the
+// test ends.
+func untilStalled(t *testing.T, progress *atomic.Int64, stall time.Duration) context.Context {
+	ctx, cancel := context.WithCancelCause(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		tick := time.NewTicker(stall / 10)
+		defer tick.Stop()
+		last, since := progress.Load(), time.Now()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case now := <-tick.C:
+				if n := progress.Load(); n != last {
+					last, since = n, now
+				} else if now.Sub(since) >= stall {
+					cancel(fmt.Errorf("no client read a frame for %v, after %d frames: a game hangs", stall, n))
+					return
+				}
+			}
+		}
+	}()
+	t.Cleanup(func() {
+		cancel(context.Canceled)
+		<-done
+	})
+	return ctx
 }
 
 // leakPlan is one game of the scan.
@@ -152,7 +202,7 @@ type leakResult struct {
 }
 
 // play plays the game to its end, then scans every frame.
-func (p leakPlan) play(ctx context.Context, ts *testServer) (leakResult, error) {
+func (p leakPlan) play(ctx context.Context, ts *testServer, progress *atomic.Int64) (leakResult, error) {
 	var res leakResult
 	created, err := ts.api.Create(ctx, client.CreateRequest{Name: "leak", Players: p.players, Options: p.options, TimingsMS: leakTimings})
 	if err != nil {
@@ -174,6 +224,7 @@ func (p leakPlan) play(ctx context.Context, ts *testServer) (leakResult, error) 
 	}
 	for _, pl := range everyone {
 		pl.keep = true
+		pl.onFrame = func(*player, wire.ServerMessage) { progress.Add(1) }
 		if _, err := pl.connect(ctx); err != nil {
 			return res, fmt.Errorf("seat %d: connect: %w", pl.seat, err)
 		}
@@ -798,3 +849,16 @@ func TestLeakScan_CatchesPlantedLeaks(t *testing.T) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// TestUntilStalled_EndsAHungScanSayingWhy: the leak scan's deadline ends
+// its games once no client has read a frame for its stall, with a cause
+// that says so (the scan's failures then name it).
+func TestUntilStalled_EndsAHungScanSayingWhy(t *testing.T) {
+	var progress atomic.Int64
+	progress.Add(7)
+	ctx := untilStalled(t, &progress, 100*time.Millisecond)
+	<-ctx.Done() // nothing moves
+	if cause := context.Cause(ctx); cause == nil || !strings.Contains(cause.Error(), "after 7 frames: a game hangs") {
+		t.Fatalf("the stalled scan ends with %v", cause)
+	}
+}

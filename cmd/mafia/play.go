@@ -15,6 +15,7 @@ import (
 	"mafia/engine"
 	"mafia/locale"
 	"mafia/rng"
+	"mafia/room"
 )
 
 // mafia play: one person against bots (--bots: random or smart) in the terminal. The person
@@ -29,6 +30,11 @@ import (
 // under them; a person's time taken by each bot would only make the person
 // wait for lines they could already read. Human pace is for tables online,
 // where a step runs on the clock and people watch the bots move.
+//
+// A smart bot says its spoken lines (bot.Speaker) as it does at a table
+// online: on its own floor, before each of its commands, and once after
+// the end; each is shown at once, as the table's chat shows a bot's line,
+// in the person's language (room.RenderLine).
 //
 // Enter ends the person's own speech, defence, tie speech or last words; in
 // a vote it abstains, at night it does nothing more, to "shall all of them
@@ -260,6 +266,7 @@ func (s *playSession) run() int {
 		s.narrate(evs)
 	}
 	s.verdict()
+	s.farewell()
 	s.say(s.replay)
 	return 0
 }
@@ -272,6 +279,7 @@ func (s *playSession) botsAct() {
 	g := s.g
 	ask := func(seat engine.Seat, more func() bool) {
 		for i := 0; i < engine.StatementsPerFloor+2 && more(); i++ {
+			s.speak(seat)
 			g.ViewInto(&s.view, seat)
 			cmd, ok := s.bots[seat].Act(&s.view)
 			if !ok {
@@ -295,6 +303,37 @@ func (s *playSession) botsAct() {
 	if sp := g.Speaker(); sp != 0 && sp != s.me && g.Phase() != engine.PhaseSpeech && g.Phase().Timed() {
 		step := g.Step()
 		ask(sp, func() bool { return g.Step() == step && !g.Ended() })
+	}
+}
+
+// speak lets the bot of seat seat say its lines now, if it is a Speaker
+// and holds the floor (or the game is over), as bot.Table asks: each line
+// as the table's chat shows it, in the person's language.
+func (s *playSession) speak(seat engine.Seat) {
+	g := s.g
+	if !g.Ended() && (g.Speaker() != seat || !g.Phase().Timed()) {
+		return
+	}
+	sp, ok := s.bots[seat].(bot.Speaker)
+	if !ok {
+		return
+	}
+	for i := 0; i < bot.MaxLines; i++ {
+		g.ViewInto(&s.view, seat)
+		l, ok := sp.Speak(&s.view)
+		if !ok {
+			return
+		}
+		s.say(s.p.T("play.chat.bot_line", map[string]any{"Seat": int(seat), "Text": room.RenderLine(s.p.Lang(), l)}))
+	}
+}
+
+// farewell asks every bot once after the end, for its last line.
+func (s *playSession) farewell() {
+	for seat := 1; seat < len(s.bots); seat++ {
+		if s.bots[seat] != nil {
+			s.speak(engine.Seat(seat))
+		}
 	}
 }
 

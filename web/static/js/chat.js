@@ -21,6 +21,7 @@ import { h, patch } from './dom.js';
 import { t } from './i18n.js';
 import { SPEECHES, isMafia, nameOf } from './names.js';
 import { stepKey } from './state.js';
+import { botTag } from './seats.js';
 
 const KEEP = 200; // lines kept in sessionStorage
 
@@ -193,7 +194,7 @@ export class Chat {
     const msgs = this.msgs.filter((m) => m.channel === this.tab);
     // The list is a live region: it is redrawn only when it changes, so
     // that a screen reader reads each message once.
-    const names = ((st.lobby && st.lobby.seats) || []).map((s) => s.name || '').join(',');
+    const names = ((st.lobby && st.lobby.seats) || []).map((s) => `${s.name || ''}${s.bot ? '*' : ''}`).join(',');
     const key = `${this.tab}|${msgs.length}|${document.documentElement.lang}|${st.seat}|${names}`;
     if (key !== this.listKey) this.drawList(st, msgs);
     this.listKey = key;
@@ -229,9 +230,12 @@ export class Chat {
     const atEnd = this.list.scrollTop + this.list.clientHeight >= this.list.scrollHeight - 8;
     const keepAt = this.keepAt;
     this.keepAt = 0;
-    patch(this.list, msgs.length ? msgs.map((m) => h('li', { class: m.from === st.seat && m.from ? 'mine' : '' },
+    // a line of a seat a server's bot plays is tagged as a bot's
+    const line = (m, tag) => h('li', { class: m.from === st.seat && m.from ? 'mine' : '', 'data-bot': tag ? true : null },
       h('span', { class: 'from' }, m.from ? `${nameOf(st, m.from)} (${m.from})` : m.name || t('web.chat.spectator')),
-      ' ', h('span', { class: 'text' }, linked(m.text))))
+      tag ? [' ', tag] : null,
+      ' ', h('span', { class: 'text' }, linked(m.text)));
+    patch(this.list, msgs.length ? msgs.map((m) => line(m, botTag(st, m.from)))
       : h('li', { class: 'empty' }, t('web.chat.empty')));
     if (keepAt) this.list.scrollTop += this.list.scrollHeight - keepAt;
     else if (atEnd) this.list.scrollTop = this.list.scrollHeight;

@@ -26,6 +26,16 @@ export function saveNote(id, s, note) {
   try { localStorage.setItem(`mafia.notes.${id}`, JSON.stringify(all)); } catch { /* full */ }
 }
 
+/** botTag returns the small "bot" tag of a chat line from seat s when a
+ * server's bot plays it (the lobby's seat is a bot's), else null. A seat a
+ * bot plays for an absent person (stand_in) is the person's: its lines are
+ * theirs, and the bot standing in says none. */
+export function botTag(st, s) {
+  const info = s ? seatInfo(st, s) : undefined;
+  if (!info || !info.bot) return null;
+  return h('span', { class: 'badge bot-tag', 'data-bot': true }, t('web.chat_bot.tag'));
+}
+
 const MARKS = ['suspect', 'trust'];
 
 // noteEditor is the editor of the note on seat s: the two marks and a
