@@ -84,6 +84,9 @@ func (s *Settings) Check() (engine.Ruleset, Timings, error) {
 		}
 	}
 	if s.Sandbox != nil {
+		if s.Rated {
+			return rules, t, errCode(CodeRatedTable)
+		}
 		if s.Public {
 			return rules, t, errCode(CodeSandboxPublic)
 		}
