@@ -352,6 +352,7 @@ func (s *Server) routes() {
 	s.mux.HandleFunc("GET /api/tables/{id}/ws", s.serveWS)
 	s.mux.HandleFunc("GET /api/tables/{id}/log", s.tableLog)
 	s.mux.HandleFunc("GET /api/tables/{id}/record", s.tableRecord)
+	s.mux.HandleFunc("GET /api/ratings", s.leaderboard)
 }
 
 // Kinds are the kinds of the server's own codes (engine.Kind).
