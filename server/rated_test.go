@@ -246,6 +246,9 @@ func TestRated_AGuestAndTheServersBotsAreRefused(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if l, err := as.api.Table(ctx, created.Table); err != nil || !l.Rated {
+		t.Errorf("the lobby of a rated table: %+v %v, want rated", l, err)
+	}
 	if _, err := as.api.Join(ctx, created.Table, "guest", 0, ""); codeIs(err) != room.CodeRatedTable {
 		t.Errorf("a guest's join: %v, want %s", err, room.CodeRatedTable)
 	}

@@ -193,6 +193,7 @@ export function lobbyScreen({ boot, navigate }) {
         href: `/t/${l.table}`, key: `tbl-${l.table}`,
         on: { click: (ev) => { ev.preventDefault(); navigate(`/t/${l.table}`); } },
       }, l.name),
+      l.rated ? h('span', { class: 'badge rated' }, t('web.rated.badge')) : null,
       h('span', { class: 'status' }, action),
       h('span', { class: 'count' }, l.status === 'lobby'
         ? tn('web.pre.taken', l.players, { Taken: taken, Count: l.players })
