@@ -62,6 +62,9 @@ type CreateRequest struct {
 	// Pace is the bots' pace: "instant" (they move at once) or "human"
 	// (they take a person's time); empty: the server's default, human.
 	Pace string `json:"pace,omitempty"`
+	// Rated makes a rated table: accounts and bot accounts only, its game
+	// rated at the end (docs/ratings.md).
+	Rated bool `json:"rated,omitempty"`
 	// StandInMS is how long a person's seat may have no connection during
 	// the game before a server's bot plays it for them, until they are
 	// back: nil for the server's default (20 s), 0 for never.

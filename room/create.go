@@ -84,6 +84,9 @@ func (s *Settings) Check() (engine.Ruleset, Timings, error) {
 		}
 	}
 	if s.Sandbox != nil {
+		if s.Rated {
+			return rules, t, errCode(CodeRatedTable)
+		}
 		if s.Public {
 			return rules, t, errCode(CodeSandboxPublic)
 		}
@@ -324,7 +327,7 @@ func (r *Room) storeSeats() []store.Seat {
 func (r *Room) publishLobby() {
 	l := wire.Lobby{Table: r.id, Name: r.set.Name, Public: r.set.Public, Status: r.lobbyStatus(),
 		Players: len(r.seats) - 1, Rules: r.rules.Map(), Timings: r.timings.Millis(), Paused: r.paused,
-		PauseReason: r.pauseReason(), Sandbox: r.set.Sandbox != nil, Bots: r.set.Bots,
+		PauseReason: r.pauseReason(), Sandbox: r.set.Sandbox != nil, Rated: r.set.Rated, Bots: r.set.Bots,
 		StandInMS: r.set.StandIn.Milliseconds()}
 	if r.set.Pace == PaceHuman {
 		l.Pace = PaceHuman

@@ -16,6 +16,9 @@ func (r *Room) hostAction(action string, target int) error {
 		if r.game != nil {
 			return errCode(CodeAlreadyStarted)
 		}
+		if r.set.Rated {
+			return errCode(CodeRatedTable) // bot accounts sit there; the server's bots have no rating
+		}
 		prev := append([]seatState(nil), r.seats...)
 		for s := 1; s < len(r.seats); s++ {
 			if !r.seats[s].bot && r.seats[s].tokenHash == "" {

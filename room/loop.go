@@ -282,6 +282,9 @@ func (r *Room) afterEvents(first int, clk store.Clock, newStep bool) {
 		if r.cfg.Metrics.GameEnded != nil {
 			r.cfg.Metrics.GameEnded()
 		}
+		if r.cfg.Ended != nil {
+			r.cfg.Ended(r.id)
+		}
 		r.publishLobby()
 	} else if newStep {
 		r.step = clk.Step

@@ -46,6 +46,11 @@ type Settings struct {
 	// its bots speak in (botlines.go): its creator's, recorded at the
 	// creation; "" (a table stored before there was one) is Georgian.
 	Lang string `json:"lang,omitempty"`
+	// Rated: the table's game changes its players' ratings
+	// (docs/ratings.md): only accounts and bot accounts sit at it
+	// (CodeRatedTable), the server's own bots fill none of its seats, and
+	// the server rates the game once it has ended (Config.Ended).
+	Rated bool `json:"rated,omitempty"`
 }
 
 // Metrics receives the room's measurements (all optional).
@@ -96,6 +101,10 @@ type Config struct {
 	// tick, when every connected seat gets the same two frames (see
 	// night.go).
 	NightTick time.Duration
+	// Ended, if set, is called (from the room's goroutine, once the end is
+	// in the store) with the table's id when its game ends: the server
+	// rates a rated table's game then. It must not block.
+	Ended func(id string)
 }
 
 // The defaults of a room's watch on who is at the table (presence.go).
@@ -111,7 +120,10 @@ const DefaultSeatsPerAddress = 3
 
 // Room error codes, beside the engine's (catalog id "error.<code>").
 const (
-	CodeBusy           engine.Code = "busy"
+	CodeBusy engine.Code = "busy"
+	// CodeRatedTable: a rated table seats accounts and bot accounts only
+	// (a guest's join, the server's bots, a sandbox are refused).
+	CodeRatedTable     engine.Code = "rated_table"
 	CodeBadToken       engine.Code = "bad_token"
 	CodeTableFull      engine.Code = "table_full"
 	CodeSeatTaken      engine.Code = "seat_taken"
@@ -182,7 +194,8 @@ const (
 // Kinds are the kinds of the room's codes (engine.Kind): what sort of
 // refusal each is, which the server's answers follow.
 var Kinds = map[engine.Code]engine.Kind{
-	CodeBusy: engine.KindBusy, CodeBadToken: engine.KindForbidden, CodeTableFull: engine.KindConflict,
+	CodeRatedTable: engine.KindForbidden,
+	CodeBusy:       engine.KindBusy, CodeBadToken: engine.KindForbidden, CodeTableFull: engine.KindConflict,
 	CodeSeatTaken: engine.KindConflict, CodeNotStarted: engine.KindInvalid, CodeAlreadyStarted: engine.KindConflict,
 	CodeNotFull: engine.KindInvalid, CodeNotHost: engine.KindForbidden, CodeSpectator: engine.KindInvalid,
 	CodeChatClosed: engine.KindInvalid, CodeBadRequest: engine.KindInvalid, CodeInternal: engine.KindInternal,

@@ -69,6 +69,10 @@ func (r *Room) join(name string, req JoinRequest) (int, string, error) {
 		// A sandbox seats its creator and bots, nobody else.
 		return 0, "", errCode(CodeSandboxTable)
 	}
+	if r.set.Rated && req.Account == 0 {
+		// Ratings are an account's: a guest has none to change.
+		return 0, "", errCode(CodeRatedTable)
+	}
 	if held := r.heldBy(req.Token); held != 0 {
 		if req.Seat != 0 && req.Seat != int(held) {
 			return 0, "", &engine.Error{Code: CodeAlreadySeated, Seat: held}

@@ -34,6 +34,8 @@ type createRequest struct {
 	// person's seat (room.Settings.StandIn): absent, room.DefaultStandIn;
 	// 0, never.
 	StandInMS *int64 `json:"stand_in_ms"`
+	// Rated makes a rated table (room.Settings.Rated; docs/ratings.md).
+	Rated bool `json:"rated"`
 }
 
 // sandboxRequest fixes a sandbox table's deal (room.Sandbox): the whole
@@ -221,7 +223,7 @@ func (s *Server) createTable(w http.ResponseWriter, r *http.Request) {
 	}
 	set := room.Settings{Name: strings.TrimSpace(req.Name), Public: req.Public, Options: req.Options,
 		TimingMS: req.TimingsMS, BotDelay: delay, Bots: req.Bots, Pace: s.paceOf(req),
-		StandIn: standIn, Lang: tableLang(r)}
+		StandIn: standIn, Lang: tableLang(r), Rated: req.Rated}
 	if sb := req.Sandbox; sb != nil {
 		set.Sandbox = &room.Sandbox{Deal: sb.Deal, Card: sb.Card, Seat: sb.Seat}
 	}

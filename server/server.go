@@ -91,7 +91,9 @@ type Server struct {
 	// peers counts the connections' goroutines (reader, writer, flood), so
 	// that Close returns only once every connection has ended; closing
 	// says, once set, that they end because the server is shutting down.
-	peers   sync.WaitGroup
+	peers sync.WaitGroup
+	// rates counts the ratings of ended games under way (rated.go).
+	rates   sync.WaitGroup
 	closing atomic.Bool
 	mux     *http.ServeMux
 }
@@ -175,6 +177,7 @@ func (s *Server) roomConfig() room.Config {
 			GameThawed:  func() { m.games.Inc() },
 			Dropped:     func() { m.dropped.Inc() },
 		},
+		Ended: s.gameEnded,
 		OnStop: func(id string) {
 			s.mu.Lock()
 			delete(s.rooms, id)
@@ -238,6 +241,7 @@ func (s *Server) Resume(ctx context.Context) (int, error) {
 			n++
 		}
 	}
+	s.rateLeftOver(ctx)
 	s.wg.Add(1)
 	go s.heartbeat()
 	return n, nil
@@ -324,6 +328,7 @@ func (s *Server) Close() {
 		r.Stop()
 	}
 	s.peers.Wait()
+	s.rates.Wait()
 }
 
 // Caps returns the connection caps in force: TCP connections of the public
@@ -347,6 +352,7 @@ func (s *Server) routes() {
 	s.mux.HandleFunc("GET /api/tables/{id}/ws", s.serveWS)
 	s.mux.HandleFunc("GET /api/tables/{id}/log", s.tableLog)
 	s.mux.HandleFunc("GET /api/tables/{id}/record", s.tableRecord)
+	s.mux.HandleFunc("GET /api/ratings", s.leaderboard)
 }
 
 // Kinds are the kinds of the server's own codes (engine.Kind).

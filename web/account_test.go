@@ -147,7 +147,7 @@ func TestBrowserAccount_SignUpPlayAndThePageCountsTheGame(t *testing.T) {
 	}
 	p.shot("account-03-profile-360")
 	p.do(10*time.Second, chromedp.Click(chromedp.CSS(`#recent li[data-table="`+table+`"] a`)))
-	p.waitJS(10*time.Second, `location.pathname === '/t/`+table+`'`)
+	p.waitJS(10*time.Second, `location.pathname === '/t/`+table+`/review'`)
 
 	// The settings: change the password, then log out everywhere.
 	p.do(10*time.Second, chromedp.Navigate(base+"/account"), chromedp.WaitVisible(chromedp.CSS("#password-form")),

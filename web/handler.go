@@ -53,6 +53,7 @@ func Mount(mux *http.ServeMux, cfg Config) {
 	mux.HandleFunc("GET /t/{id}", index)
 	mux.HandleFunc("GET /t/{id}/review", index)  // the game's review (review.js)
 	mux.HandleFunc("GET /players/{name}", index) // a player's page (package account's)
+	mux.HandleFunc("GET /ratings", index)        // the leaderboards (leaderboard.js)
 	mux.HandleFunc("GET /account", index)        // sign up, log in, the account's settings
 	mux.Handle("GET /static/{ver}/{path...}", files)
 	mux.HandleFunc("GET /favicon.ico", func(w http.ResponseWriter, r *http.Request) {

@@ -382,6 +382,9 @@ func (l *Lobby) AppendJSON(b []byte) []byte {
 	if l.Sandbox {
 		b = append(b, `,"sandbox":true`...)
 	}
+	if l.Rated {
+		b = append(b, `,"rated":true`...)
+	}
 	b = appendStringField(b, `,"bots":`, l.Bots)
 	b = appendStringField(b, `,"pace":`, l.Pace)
 	if l.StandInMS != 0 {

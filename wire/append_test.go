@@ -215,7 +215,7 @@ func TestAppend_IsEncodingJSONForAnyValues(t *testing.T) {
 			l := Lobby{Table: str.Draw(t, "table"), Name: str.Draw(t, "lname"), Public: rapid.Bool().Draw(t, "public"),
 				Status: str.Draw(t, "status"), Players: small.Draw(t, "lplayers"), Rules: smap.Draw(t, "lrules"),
 				Paused: rapid.Bool().Draw(t, "lpaused"), PauseReason: str.Draw(t, "pause_reason"),
-				Sandbox: rapid.Bool().Draw(t, "lsandbox"), Bots: str.Draw(t, "lbots"), Pace: str.Draw(t, "lpace"),
+				Sandbox: rapid.Bool().Draw(t, "lsandbox"), Rated: rapid.Bool().Draw(t, "lrated"), Bots: str.Draw(t, "lbots"), Pace: str.Draw(t, "lpace"),
 				StandInMS: rapid.Int64().Draw(t, "lstandin")}
 			if rapid.Bool().Draw(t, "has_timings") {
 				l.Timings = rapid.MapOfN(str, rapid.Int64(), 0, 4).Draw(t, "timings")

@@ -135,6 +135,9 @@ type Lobby struct {
 	// Sandbox marks a bot author's table, whose deal the creator fixed and
 	// where nobody else may sit (a game for tests, not for ratings).
 	Sandbox bool `json:"sandbox,omitempty"`
+	// Rated marks a rated table: accounts and bot accounts only, its game
+	// rated at the end (docs/ratings.md).
+	Rated bool `json:"rated,omitempty"`
 	// Bots is the level of the table's bots as its host chose it ("smart",
 	// or a level per side); left out for random, the default.
 	Bots string `json:"bots,omitempty"`

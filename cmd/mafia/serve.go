@@ -136,7 +136,8 @@ func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	// The server's API, the browser client and the host's assistant for
 	// in-person games (under /host/) side by side.
 	host := assist.New(assist.Config{Store: st, Log: log, Guard: guard})
-	acct := account.NewHandler(account.HandlerConfig{Service: accounts, Guard: guard, Render: renderIn, Log: log})
+	acct := account.NewHandler(account.HandlerConfig{Service: accounts, Guard: guard, Render: renderIn, Log: log,
+		Ratings: srv.PlayerRatings})
 	hs := srv.HTTPServer(site.Handler(srv, host, site.WithAccounts(acct)))
 	log.Info("serving", "addr", ln.Addr().String(), "db", *db, "resumed_tables", resumed,
 		"startup_ms", time.Since(start).Milliseconds())

@@ -42,7 +42,7 @@ export function lobbyScreen({ boot, navigate }) {
   const form = {
     table: '', name: localStorage.getItem('mafia.name') || '', mode: 'preset', players: counts[counts.length - 1],
     custom: { ...presets[counts[counts.length - 1]] }, options: {}, timings: {}, public: true,
-    bots: boot.bots[0], pace: boot.paces[0], standIn: boot.stand_in_ms / 1000,
+    bots: boot.bots[0], pace: boot.paces[0], standIn: boot.stand_in_ms / 1000, rated: false,
   };
   for (const o of boot.options) form.options[o.name] = o.default;
   for (const k of TIMINGS) if (k in boot.timings_ms) form.timings[k] = boot.timings_ms[k] / 1000;
@@ -67,6 +67,7 @@ export function lobbyScreen({ boot, navigate }) {
     form.bots = q('#bots').value;
     form.pace = q('#pace').value;
     form.standIn = Number(q('#stand-in').value);
+    form.rated = !!(q('#rated') && q('#rated').checked);
     form.optsOpen = q('#more-opts').open;
     form.timesOpen = q('#more-times').open;
     const inv = invitePart.querySelector('#invite');
@@ -132,6 +133,8 @@ export function lobbyScreen({ boot, navigate }) {
         h('details', { class: 'more', id: 'more-opts', open: form.optsOpen }, h('summary', { key: 'opts' }, t('web.create.options')), h('div', { class: 'grid2' }, options)),
         h('details', { class: 'more', id: 'more-times', open: form.timesOpen }, h('summary', { key: 'times' }, t('web.create.timings')), h('div', { class: 'grid3' }, timings)),
         h('label', { class: 'check' }, h('input', { type: 'checkbox', id: 'public', key: 'public', checked: form.public }), ' ', t('web.create.public')),
+        // A rated table (docs/ratings.md): accounts and bot accounts only.
+        boot.accounts ? h('label', { class: 'check' }, h('input', { type: 'checkbox', id: 'rated', key: 'rated', checked: form.rated }), ' ', t('web.rated.option')) : null,
         formError ? h('p', { class: 'error', role: 'alert', id: 'create-error' }, formError) : null,
         h('button', { type: 'submit', class: 'primary', id: 'create', key: 'create', disabled: busy }, t('web.create.submit'))));
   }
@@ -160,6 +163,7 @@ export function lobbyScreen({ boot, navigate }) {
       pace: form.pace,
       stand_in_ms: Math.round(form.standIn * 1000),
     };
+    if (form.rated) req.rated = true;
     if (form.mode === 'preset') req.players = form.players;
     // The request's keys are lower case (the API reads keys exactly).
     else req.setup = Object.fromEntries(ROLES.map(([k]) => [k.toLowerCase(), form.custom[k] || 0]));
@@ -189,6 +193,7 @@ export function lobbyScreen({ boot, navigate }) {
         href: `/t/${l.table}`, key: `tbl-${l.table}`,
         on: { click: (ev) => { ev.preventDefault(); navigate(`/t/${l.table}`); } },
       }, l.name),
+      l.rated ? h('span', { class: 'badge rated' }, t('web.rated.badge')) : null,
       h('span', { class: 'status' }, action),
       h('span', { class: 'count' }, l.status === 'lobby'
         ? tn('web.pre.taken', l.players, { Taken: taken, Count: l.players })
@@ -204,7 +209,12 @@ export function lobbyScreen({ boot, navigate }) {
       tables === null ? h('p', { class: 'note' }, t('web.loading'))
         : open.length ? h('ul', { class: 'tables-list', id: 'tables' }, open.map((l) => row(l, t('web.lobby.join'))))
           : h('p', { class: 'note' }, t('web.lobby.none')),
-      h('button', { type: 'button', class: 'secondary', key: 'refresh', on: { click: load } }, t('web.lobby.refresh')));
+      h('button', { type: 'button', class: 'secondary', key: 'refresh', on: { click: load } }, t('web.lobby.refresh')),
+      // The leaderboards (leaderboard.js), where accounts are.
+      boot.accounts ? h('a', {
+        href: '/ratings', class: 'button secondary', id: 'to-ratings', key: 'to-ratings',
+        on: { click: (ev) => { ev.preventDefault(); navigate('/ratings'); } },
+      }, t('web.rated.leaderboard')) : null);
     patch(livePart,
       h('h2', { id: 'live-h' }, t('web.lobby.live')),
       tables === null ? null

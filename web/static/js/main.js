@@ -11,6 +11,7 @@ import { howtoDialog } from './howto.js';
 import { boot } from './boot.js';
 import { accountScreen, me, onChange, account } from './account.js';
 import { profileScreen } from './profile.js';
+import { leaderboardScreen } from './leaderboard.js';
 
 // The player's language is kept on this device under this key.
 const LANG_KEY = 'mafia.lang';
@@ -41,6 +42,7 @@ function route() {
   else if (m) screen = tableScreen(m[1], { navigate, announce });
   else if (p) screen = profileScreen(decodeURIComponent(p[1]), { navigate });
   else if (location.pathname === '/account') screen = accountScreen({ navigate });
+  else if (location.pathname === '/ratings') screen = leaderboardScreen({ navigate });
   else screen = lobbyScreen({ boot, navigate, announce });
   main.replaceChildren(screen.el);
   window.scrollTo(0, 0);

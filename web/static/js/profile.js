@@ -1,7 +1,7 @@
 // profile.js: a player's page, /players/{name} (GET /api/players/{name}):
 // the name, games played and won, wins by side and by card, and the recent
-// games, each linking to its table's record at /t/{id}. Ratings have their
-// place here once the ratings' part fills the answer's "ratings".
+// games, each linking to its game's review at /t/{id}/review, and the
+// ratings (overall, as the town, as the mafia), each linking to its board.
 
 import { h, patch } from './dom.js';
 import { t, tn } from './i18n.js';
@@ -51,11 +51,18 @@ export function profileScreen(name, { navigate }) {
       h('p', { id: 'played' }, tn('web.profile.played', p.games), ' · ', tn('web.profile.won', p.wins)),
       tallies(t('web.profile.by_side'), 'by-side', SIDES, p.by_side, (k) => t(`team.${k}`)),
       tallies(t('web.profile.by_role'), 'by-role', ROLES, p.by_role, roleName),
-      // The ratings' part (issue 18, item 4) fills this place.
-      p.ratings ? h('section', { id: 'ratings', class: 'ratings' }, h('h3', {}, t('web.profile.ratings'))) : null,
+      // The ratings (docs/ratings.md): per kind, the ordinal (mu - 3 sigma) and the games.
+      p.ratings && p.ratings.length ? h('section', { id: 'ratings', class: 'ratings' }, h('h3', {}, t('web.profile.ratings')),
+        h('table', { class: 'tallies', id: 'ratings-table' },
+          h('thead', {}, h('tr', {}, h('th', {}, ''), h('th', { scope: 'col' }, t('web.rated.ordinal')),
+            h('th', { scope: 'col' }, t('web.profile.games')), h('th', { scope: 'col' }, t('web.profile.wins')))),
+          h('tbody', {}, p.ratings.map((r) => h('tr', { 'data-kind': r.kind },
+            h('th', { scope: 'row' }, link(`/ratings?kind=${r.kind}`, t(`web.rated.kind_${r.kind}`))),
+            h('td', { class: 'n', title: `μ ${r.mu.toFixed(1)} σ ${r.sigma.toFixed(1)}` }, r.ordinal.toFixed(1)),
+            h('td', { class: 'n' }, String(r.games)), h('td', { class: 'n' }, String(r.wins))))))) : null,
       h('h3', {}, t('web.profile.recent')),
       p.recent.length ? h('ol', { class: 'recent', id: 'recent' }, p.recent.map((g) => h('li', { 'data-table': g.table },
-        link(`/t/${g.table}`, g.name || g.table),
+        link(`/t/${g.table}/review`, g.name || g.table),
         ' ', h('span', { class: `badge role r-${g.role}` }, roleName(g.role)),
         ' ', h('span', { class: `result ${g.won ? 'won' : 'lost'}` }, t(g.won ? 'web.profile.game_won' : 'web.profile.game_lost')),
         ' ', h('time', { datetime: new Date(g.ended_ms).toISOString() }, new Date(g.ended_ms).toLocaleDateString())))) :

@@ -1,0 +1,106 @@
+package server
+
+// This file rates a rated table's game once it has ended (docs/ratings.md):
+// the room says the game ended (room.Config.Ended), and the server reads
+// the table, its seats and its log back from the store, where the end
+// already is, and calls store.Ratings.RateGame with each seat's account.
+// RateGame rates a game once, so a game rated twice (the hook and a
+// restart) counts once; and a game whose rating a crash or a failing store
+// lost is rated when the server starts again (rateLeftOver).
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"time"
+
+	"mafia/rating"
+	"mafia/room"
+	"mafia/store"
+)
+
+// rateTimeout bounds one game's rating.
+const rateTimeout = 30 * time.Second
+
+// gameEnded is the rooms' Ended hook: it rates the game beside the room
+// (never in its goroutine), unless the server is shutting down (the game
+// is then rated when it starts again).
+func (s *Server) gameEnded(id string) {
+	if s.closing.Load() {
+		return
+	}
+	if _, ok := s.cfg.Store.(store.Ratings); !ok {
+		return
+	}
+	s.rates.Add(1)
+	go func() {
+		defer s.rates.Done()
+		ctx, cancel := context.WithTimeout(context.Background(), rateTimeout)
+		defer cancel()
+		if err := s.rateTable(ctx, id); err != nil {
+			s.log.Error("rate a game", "table", id, "err", err)
+		}
+	}()
+}
+
+// rateLeftOver rates every ended rated game not rated yet: those a crash
+// between the end and the rating left.
+func (s *Server) rateLeftOver(ctx context.Context) {
+	u, ok := s.cfg.Store.(store.UnratedTables)
+	if !ok {
+		return
+	}
+	ids, err := u.UnratedEnded(ctx)
+	if err != nil {
+		s.log.Error("list the games left to rate", "err", err)
+		return
+	}
+	for _, id := range ids {
+		if err := s.rateTable(ctx, id); err != nil {
+			s.log.Error("rate a game left over", "table", id, "err", err)
+		}
+	}
+}
+
+// rateTable rates the ended game of table id if the table is rated; a game
+// rated already is no error.
+func (s *Server) rateTable(ctx context.Context, id string) error {
+	rs, ok := s.cfg.Store.(store.Ratings)
+	if !ok {
+		return nil
+	}
+	t, seats, err := s.cfg.Store.Table(ctx, store.KindOnline, id)
+	if err != nil {
+		return err
+	}
+	var set room.Settings
+	if err := json.Unmarshal(t.Data, &set); err != nil {
+		return fmt.Errorf("%w: settings: %w", store.ErrDamaged, err)
+	}
+	if !set.Rated || set.Sandbox != nil || t.Status != store.StatusEnded {
+		return nil
+	}
+	ids := make([]string, len(seats))
+	for _, st := range seats {
+		if st.Seat < 1 || st.Seat > len(ids) || st.Account == 0 {
+			// A rated table seats accounts only (room.CodeRatedTable).
+			return fmt.Errorf("seat %d of a rated table has no account", st.Seat)
+		}
+		ids[st.Seat-1] = strconv.FormatInt(st.Account, 10)
+	}
+	log, err := s.cfg.Store.Events(ctx, id)
+	if err != nil {
+		return err
+	}
+	rseats, res, err := rating.FromLog(log, ids, nil)
+	if err != nil {
+		return err
+	}
+	_, err = rs.RateGame(ctx, store.RatedGame{Game: id, At: t.UpdatedAt, Seats: rseats, Result: res})
+	if errors.Is(err, store.ErrAlreadyRated) {
+		return nil
+	}
+	return err
+}
