@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -91,6 +92,19 @@ func TestBrowserReviewOfABotGame(t *testing.T) {
 	}
 	p.waitJS(20*time.Second, `!!document.querySelector('#rv-cards')`)
 
+	// The chat the review must show: every line the store kept, in order
+	// (the host's own, and the smart bots' spoken lines).
+	stored, err := ts.db.Chat(ctx, rt.id, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wantChat []string
+	for _, l := range stored {
+		wantChat = append(wantChat, fmt.Sprintf("%s|%d|%s", l.Channel, l.Seat, l.Text))
+	}
+	if len(wantChat) == 0 || wantChat[0] != "town|1|"+rt.said {
+		t.Fatalf("the stored chat %q does not begin with the host's line", wantChat)
+	}
 	var want = map[string]int{}
 	votes := 0
 	for _, e := range log {
@@ -141,8 +155,8 @@ func TestBrowserReviewOfABotGame(t *testing.T) {
 		if got.Kinds["vote_closed"] > 0 && voters < votes {
 			t.Errorf("%s: the tallies name %d voters, the ballots hold %d: %q", lang, voters, votes, got.Tally)
 		}
-		if len(got.Chat) != 1 || got.Chat[0] != "town|1|"+rt.said {
-			t.Errorf("%s: the chat shown: %q", lang, got.Chat)
+		if !slices.Equal(got.Chat, wantChat) {
+			t.Errorf("%s: the chat shown: %q, the stored: %q", lang, got.Chat, wantChat)
 		}
 		if len(got.Groups) < 3 || got.Groups[0] != "before0" || got.Groups[1] != "deal0" {
 			t.Errorf("%s: the groups: %q", lang, got.Groups)
