@@ -21,8 +21,16 @@ var fastTimings = map[string]string{
 }
 
 // createTable fills the lobby's form as a player would and creates a table
-// of n players (a preset); it returns at the new table's page, seated.
+// of n players (a preset), its bots at the form's first pace (like people);
+// it returns at the new table's page, seated.
 func createTable(tb *tab, base, name string, players int, timings map[string]string) string {
+	tb.t.Helper()
+	return createTableAt(tb, base, name, players, timings, "")
+}
+
+// createTableAt is createTable with the bots' pace chosen in the form ("":
+// the form's first).
+func createTableAt(tb *tab, base, name string, players int, timings map[string]string, pace string) string {
 	tb.t.Helper()
 	tb.do(15*time.Second,
 		chromedp.Navigate(base+"/"),
@@ -33,6 +41,9 @@ func createTable(tb *tab, base, name string, players int, timings map[string]str
 	)
 	for k, v := range timings {
 		tb.do(5*time.Second, chromedp.SetValue(chromedp.CSS("#time-"+k), v))
+	}
+	if pace != "" {
+		tb.do(5*time.Second, chromedp.SetValue(chromedp.CSS("#pace"), pace))
 	}
 	tb.do(15*time.Second,
 		chromedp.Click(chromedp.CSS("#create")),
@@ -77,7 +88,10 @@ func TestBrowserSoloGame(t *testing.T) {
 	p.do(5*time.Second, chromedp.EmulateViewport(1280, 900))
 	p.shot("01-lobby-desktop")
 	p.do(5*time.Second, chromedp.EmulateViewport(360, 780))
-	table := createTable(p, ts.URL, "Nino", 11, fastTimings)
+	// Bots at instant pace: at the pace of people ten bots' speeches, each
+	// read and then said a line at a time, would take most of the game's
+	// minute (the room's tests pin that pace; this one tests the pages).
+	table := createTableAt(p, ts.URL, "Nino", 11, fastTimings, "instant")
 	p.do(10*time.Second, chromedp.WaitVisible(chromedp.CSS("#add-bots")))
 	p.shot("02-table-lobby-360")
 	p.do(10*time.Second,
