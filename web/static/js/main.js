@@ -60,44 +60,35 @@ async function switchLang(l) {
   }
 }
 
-function speakerIcon(off) {
+// icon is a 24x24 line drawing of path d, hidden from assistive
+// technology (its button carries the words).
+function icon(d) {
   const ns = 'http://www.w3.org/2000/svg';
   const svg = document.createElementNS(ns, 'svg');
   svg.setAttribute('viewBox', '0 0 24 24');
   svg.setAttribute('aria-hidden', 'true');
   svg.setAttribute('focusable', 'false');
   const path = document.createElementNS(ns, 'path');
-  path.setAttribute('d', off
-    ? 'M4 9h4l5-4v14l-5-4H4z M16 9l5 6 M21 9l-5 6'
-    : 'M4 9h4l5-4v14l-5-4H4z M16.5 8.5a5 5 0 0 1 0 7 M19 6a8.5 8.5 0 0 1 0 12');
+  path.setAttribute('d', d);
   svg.append(path);
   return svg;
+}
+
+// speakerIcon is a loudspeaker, crossed out when off.
+function speakerIcon(off) {
+  return icon(off
+    ? 'M4 9h4l5-4v14l-5-4H4z M16 9l5 6 M21 9l-5 6'
+    : 'M4 9h4l5-4v14l-5-4H4z M16.5 8.5a5 5 0 0 1 0 7 M19 6a8.5 8.5 0 0 1 0 12');
 }
 
 // vibrateIcon is a phone between two pairs of short lines.
 function vibrateIcon() {
-  const ns = 'http://www.w3.org/2000/svg';
-  const svg = document.createElementNS(ns, 'svg');
-  svg.setAttribute('viewBox', '0 0 24 24');
-  svg.setAttribute('aria-hidden', 'true');
-  svg.setAttribute('focusable', 'false');
-  const path = document.createElementNS(ns, 'path');
-  path.setAttribute('d', 'M8 4h8v16H8z M4 8v8 M20 8v8 M1.5 10v4 M22.5 10v4');
-  svg.append(path);
-  return svg;
+  return icon('M8 4h8v16H8z M4 8v8 M20 8v8 M1.5 10v4 M22.5 10v4');
 }
 
 // personIcon is a head and shoulders: the account's button.
 function personIcon() {
-  const ns = 'http://www.w3.org/2000/svg';
-  const svg = document.createElementNS(ns, 'svg');
-  svg.setAttribute('viewBox', '0 0 24 24');
-  svg.setAttribute('aria-hidden', 'true');
-  svg.setAttribute('focusable', 'false');
-  const path = document.createElementNS(ns, 'path');
-  path.setAttribute('d', 'M12 12a4 4 0 1 0 0-8 4 4 0 0 0 0 8z M4 21a8 8 0 0 1 16 0');
-  svg.append(path);
-  return svg;
+  return icon('M12 12a4 4 0 1 0 0-8 4 4 0 0 0 0 8z M4 21a8 8 0 0 1 16 0');
 }
 
 // accountButton opens the player's page when logged in, else the screen
