@@ -62,6 +62,15 @@ func makeBotAccount(p *tab, name string) string {
 	return eval[string](p, `document.querySelector('#bot-token-value').value`)
 }
 
+// tapCentered taps the element sel once it is in the middle of the
+// screen, as a finger scrolls to it first: chromedp's own scroll leaves it
+// at the top edge, under the page's header, which then takes the tap.
+func tapCentered(p *tab, sel string) {
+	p.t.Helper()
+	p.waitJS(10*time.Second, `(() => { const e = document.querySelector('`+sel+`'); if (e) e.scrollIntoView({ block: 'center' }); return !!e; })()`)
+	p.do(10*time.Second, chromedp.Click(chromedp.CSS(sel)))
+}
+
 // playSeat plays one seat over its WebSocket until the end: a legal move
 // at random whenever its view offers one (one at a time, each answered
 // before the next), else the end of its speech.
@@ -227,13 +236,28 @@ func TestBrowserRated_AGuestSignsUpInPlaceAndTheRatingsShowEverywhere(t *testing
 		t.Error("a guest at a rated table is offered the guest's seat")
 	}
 	g.shot("rated-04-table-guest-360")
-	g.do(10*time.Second, chromedp.Click(chromedp.CSS("#rated-signup")), chromedp.WaitVisible(chromedp.CSS("#rated-form")))
+	// "Log in" with no account yet: refused in place; then "sign up".
+	g.expect("status of 403")
+	g.do(10*time.Second, chromedp.Click(chromedp.CSS("#rated-login")), chromedp.WaitVisible(chromedp.CSS("#rated-form")))
 	eval[bool](g, `(() => { document.getElementById('rated-name').value = ''; return true; })()`)
 	g.do(10*time.Second, chromedp.SendKeys(chromedp.CSS("#rated-name"), "Tamar"),
-		chromedp.SendKeys(chromedp.CSS("#rated-password"), "password1"))
+		chromedp.SendKeys(chromedp.CSS("#rated-password"), "password1"), chromedp.Click(chromedp.CSS("#rated-submit")),
+		chromedp.WaitVisible(chromedp.CSS("#rated-error")))
+	g.do(10*time.Second, chromedp.Click(chromedp.CSS("#rated-switch")))
+	g.waitJS(5*time.Second, `document.querySelector('#rated-submit').textContent === 'Sign up' && document.querySelector('#rated-error').hidden`)
+	eval[bool](g, `(() => { document.getElementById('rated-password').value = ''; return true; })()`)
+	g.do(10*time.Second, chromedp.SendKeys(chromedp.CSS("#rated-password"), "password1"))
 	g.shot("rated-05-signup-in-place-360")
 	g.do(10*time.Second, chromedp.Click(chromedp.CSS("#rated-submit")))
 	g.waitJS(15*time.Second, `location.pathname === '/t/`+table+`' && !!document.querySelector('#seated') && !!document.querySelector('.seat.me [data-account]')`)
+	// Logged in, the seat is one tap: leave it and take it again.
+	tapCentered(g, `[data-key="leave"]`)
+	g.do(10*time.Second, chromedp.WaitVisible(chromedp.CSS("#rated-sit")))
+	if got := eval[string](g, `document.querySelector('#rated-sit').textContent`); got != "Sit here as Tamar" {
+		t.Errorf("the logged-in player's seat button: %q", got)
+	}
+	tapCentered(g, "#rated-sit")
+	g.do(10*time.Second, chromedp.WaitVisible(chromedp.CSS("#seated")))
 	if got := eval[string](g, `window.__mafia.state.lobby.seats[window.__mafia.state.seat - 1].name`); got != "Tamar" {
 		t.Errorf("the guest's seat is named %q, want Tamar", got)
 	}

@@ -165,7 +165,8 @@ export function lobbyScreen({ boot, navigate }) {
 
   async function create() {
     collect();
-    const name = form.name.trim();
+    // A player logged in sits under the account's name whatever is typed.
+    const name = form.name.trim() || (account() ? account().name : '');
     if (!name) {
       formError = t('error.name_required');
       drawCreate();
