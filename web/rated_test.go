@@ -16,6 +16,7 @@ import (
 	"mafia/assist"
 	"mafia/client"
 	"mafia/internal/site"
+	"mafia/locale"
 	"mafia/rating"
 	"mafia/rng"
 	"mafia/room"
@@ -236,6 +237,14 @@ func TestBrowserRated_AGuestSignsUpInPlaceAndTheRatingsShowEverywhere(t *testing
 		t.Error("a guest at a rated table is offered the guest's seat")
 	}
 	g.shot("rated-04-table-guest-360")
+	// In Georgian too, the reason and the two ways in fit the phone.
+	ka := locale.New(locale.Ka)
+	g.do(10*time.Second, chromedp.Click(chromedp.CSS(`button[data-lang="ka"]`)))
+	g.waitJS(10*time.Second, fmt.Sprintf(`document.querySelector('#rated-guest').textContent === %q && document.querySelector('#rated-signup').textContent === %q`,
+		ka.T("web.rated_seat.guest_note", nil), ka.T("web.rated_seat.signup", nil)))
+	g.shot("rated-04a-table-guest-ka-360")
+	g.do(10*time.Second, chromedp.Click(chromedp.CSS(`button[data-lang="en"]`)))
+	g.waitJS(10*time.Second, `document.querySelector('#rated-signup').textContent === 'Sign up to sit here'`)
 	// "Log in" with no account yet: refused in place; then "sign up".
 	g.expect("status of 403")
 	g.do(10*time.Second, chromedp.Click(chromedp.CSS("#rated-login")), chromedp.WaitVisible(chromedp.CSS("#rated-form")))
