@@ -22,6 +22,7 @@ import (
 	"net/http"
 	"sort"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -51,7 +52,12 @@ type Config struct {
 	// /metrics. Empty: they are not reported (the public address does not
 	// serve /metrics).
 	Ops string
-	// OpsToken is the operator address's bearer token, if it wants one.
+	// OpsAll are the operator addresses of several servers, in the order of
+	// Servers (one left empty, or past the end: that server's are not
+	// read); when set, Ops is unused. Each server's memory and CPU are then
+	// in its ServerFigures, the first's in Result.Server as well.
+	OpsAll []string
+	// OpsToken is the operator addresses' bearer token, if they want one.
 	OpsToken string
 	// Players is the number of bot players (connections): tables of
 	// TableSize seats, the remainder at one smaller table (filled with the
@@ -279,16 +285,23 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 	defer cancel()
 	r.stop = cancel
 
-	var rep *ServerReport
-	if cfg.Ops != "" {
-		s, err := scrape(ctx, cfg.HTTP, cfg.Ops, cfg.OpsToken)
-		if err != nil {
-			return Result{}, fmt.Errorf("bench: server metrics: %w", err)
-		}
-		rep = &ServerReport{Baseline: s, MaxRSS: s.RSS}
+	ops := cfg.OpsAll
+	if len(ops) == 0 && cfg.Ops != "" {
+		ops = []string{cfg.Ops}
 	}
-	for i, sv := range r.srvs {
-		if i == 0 && rep != nil {
+	if len(ops) > len(r.srvs) {
+		return Result{}, fmt.Errorf("bench: %d operator addresses for %d servers", len(ops), len(r.srvs))
+	}
+	for i, o := range ops {
+		r.srvs[i].ops = strings.TrimRight(o, "/")
+	}
+	for _, sv := range r.srvs {
+		if sv.ops != "" {
+			s, err := scrape(ctx, cfg.HTTP, sv.ops, cfg.OpsToken)
+			if err != nil {
+				return Result{}, fmt.Errorf("bench: server metrics: %w", err)
+			}
+			sv.rep = &ServerReport{Baseline: s, MaxRSS: s.RSS}
 			continue // as before: the operator's address answered for it
 		}
 		if _, err := sv.api.Tables(ctx); err != nil {
@@ -332,20 +345,13 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 	var window time.Time
 	var lastScrape time.Time
 	sample := func() {
-		if rep == nil || time.Since(lastScrape) < time.Second {
+		if time.Since(lastScrape) < time.Second {
 			return
 		}
 		lastScrape = time.Now()
-		sctx, c := context.WithTimeout(ctx, 5*time.Second)
-		s, err := scrape(sctx, cfg.HTTP, cfg.Ops, cfg.OpsToken)
-		c()
-		if err != nil {
-			return
+		for _, sv := range r.srvs {
+			sv.sample(ctx, cfg.HTTP, cfg.OpsToken)
 		}
-		if s.Connections >= rep.Peak.Connections {
-			rep.Peak = s
-		}
-		rep.MaxRSS = max(rep.MaxRSS, s.RSS)
 	}
 	var res Result
 	res.RampComplete = true
@@ -384,11 +390,8 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 	nextSecond := 1
 	window = time.Now()
 	r.measuring.Store(true)
-	var cpuStart, cpuEnd float64
-	if rep != nil {
-		if s, err := scrape(ctx, cfg.HTTP, cfg.Ops, cfg.OpsToken); err == nil {
-			cpuStart = s.CPUSeconds
-		}
+	for _, sv := range r.srvs {
+		sv.cpuStart = sv.cpuNow(ctx, cfg.HTTP, cfg.OpsToken)
 	}
 	for ctx.Err() == nil {
 		allPlayed := !cfg.EveryPlayer || r.playedAll.Load() >= int64(cfg.Players)
@@ -428,14 +431,11 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 		res.Seconds = append(res.Seconds, Second{T: nextSecond - 1, Commands: h.Count(),
 			P99ms: ms(h.Quantile(0.99)), MaxMs: ms(h.Max())})
 	}
-	if rep != nil {
-		lastScrape = time.Time{}
-		sample()
-		if s, err := scrape(context.Background(), cfg.HTTP, cfg.Ops, cfg.OpsToken); err == nil {
-			cpuEnd = s.CPUSeconds
-		}
-		if res.WindowSeconds > 0 && cpuEnd > cpuStart {
-			rep.CPU = (cpuEnd - cpuStart) / res.WindowSeconds
+	lastScrape = time.Time{}
+	sample()
+	for _, sv := range r.srvs {
+		if end := sv.cpuNow(context.Background(), cfg.HTTP, cfg.OpsToken); sv.rep != nil && res.WindowSeconds > 0 && end > sv.cpuStart {
+			sv.rep.CPU = (end - sv.cpuStart) / res.WindowSeconds
 		}
 	}
 	res.P50ms, res.P90ms = ms(r.lat.Quantile(0.5)), ms(r.lat.Quantile(0.9))
@@ -481,7 +481,7 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 		res.PerServer = append(res.PerServer, sv.figures(res.WindowSeconds))
 	}
 	r.mu.Unlock()
-	res.Server = rep
+	res.Server = r.srvs[0].rep
 	return res, nil
 }
 
@@ -770,6 +770,9 @@ func (res Result) Summary() string {
 		}
 	}
 	if sv := res.Server; sv != nil {
+		if len(res.PerServer) > 1 {
+			s += "the first server's memory and CPU:\n"
+		}
 		p := sv.Peak
 		s += fmt.Sprintf("server at peak: %.0f connections, RSS %.1f MiB (%.1f KiB/conn), heap in use %.1f MiB (%.1f KiB/conn), sys %.1f MiB, %.0f goroutines\n",
 			p.Connections, p.RSS/(1<<20), p.RSSPerConn/1024, p.HeapInuse/(1<<20), p.HeapPerConn/1024, p.Sys/(1<<20), p.Goroutines)

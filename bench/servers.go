@@ -4,7 +4,9 @@ package bench
 // server's own figures.
 
 import (
+	"context"
 	"fmt"
+	"net/http"
 	"sort"
 	"strings"
 	"sync/atomic"
@@ -49,6 +51,9 @@ type ServerFigures struct {
 	FramesPerSec       float64          `json:"frames_per_sec"`
 	Errors             int64            `json:"errors"`
 	ErrorKinds         map[string]int64 `json:"error_kinds,omitempty"`
+	// Server is the server's memory and CPU, when its operator address was
+	// given (Config.OpsAll).
+	Server *ServerReport `json:"server,omitempty"`
 }
 
 // serverRun is one server of a run in progress.
@@ -65,6 +70,43 @@ type serverRun struct {
 	finAll    atomic.Int64
 	errs      map[string]int64 // under run.mu
 	playedCnt atomic.Int64
+
+	// ops is the server's operator address ("": none), rep what its
+	// /metrics said (nil without ops), cpuStart its CPU seconds as the
+	// window began.
+	ops      string
+	rep      *ServerReport
+	cpuStart float64
+}
+
+// sample reads the server's /metrics once, if it has an operator address,
+// and keeps its peak.
+func (sv *serverRun) sample(ctx context.Context, hc *http.Client, token string) {
+	if sv.rep == nil {
+		return
+	}
+	sctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	s, err := scrape(sctx, hc, sv.ops, token)
+	if err != nil {
+		return
+	}
+	if s.Connections >= sv.rep.Peak.Connections {
+		sv.rep.Peak = s
+	}
+	sv.rep.MaxRSS = max(sv.rep.MaxRSS, s.RSS)
+}
+
+// cpuNow is the server's CPU seconds so far (0 when unknown).
+func (sv *serverRun) cpuNow(ctx context.Context, hc *http.Client, token string) float64 {
+	if sv.rep == nil {
+		return 0
+	}
+	s, err := scrape(ctx, hc, sv.ops, token)
+	if err != nil {
+		return 0
+	}
+	return s.CPUSeconds
 }
 
 // serverURLs returns a config's servers: Servers, else Server alone,
@@ -153,7 +195,7 @@ func (sv *serverRun) figures(window float64) ServerFigures {
 		GamesFinished: sv.finished.Load(), GamesFinishedTotal: sv.finAll.Load(),
 		Commands: sv.commands.Load(), Frames: sv.frames.Load(),
 		P50ms: ms(sv.lat.Quantile(0.5)), P90ms: ms(sv.lat.Quantile(0.9)), P99ms: ms(sv.lat.Quantile(0.99)), MaxMs: ms(sv.lat.Max()),
-		ErrorKinds: maps(sv.errs)}
+		ErrorKinds: maps(sv.errs), Server: sv.rep}
 	for _, n := range sv.errs {
 		f.Errors += n
 	}
@@ -175,6 +217,10 @@ func (f ServerFigures) summaryLine() string {
 	sort.Strings(keys)
 	for _, k := range keys {
 		s += fmt.Sprintf(" %s=%d", k, f.ErrorKinds[k])
+	}
+	if sv := f.Server; sv != nil {
+		s += fmt.Sprintf("; at peak %.0f connections, RSS %.1f MiB (%.1f KiB/conn), CPU %.2f cores in the window",
+			sv.Peak.Connections, sv.Peak.RSS/(1<<20), sv.Peak.RSSPerConn/1024, sv.CPU)
 	}
 	return s + "\n"
 }

@@ -71,13 +71,14 @@ func metricOf(t *testing.T, ops, name string) float64 {
 // seats go through the table's server, the tables in turn (two on the
 // first, one on the second); every player plays a game to its end, each
 // server's figures add up to the run's, and each server's own counters
-// show the games played there.
+// show the games played there; each server's memory is read from its own
+// operator's address.
 func TestRun_TwoServersEachServeTheirTablesAndEveryPlayerPlays(t *testing.T) {
 	a, aOps := benchServer(t)
 	b, bOps := benchServer(t)
 	tm := ShortTimings()
 	tm["night"], tm["vote"] = 150, 400
-	res, err := Run(context.Background(), Config{Servers: []string{a, b + "/"}, Players: 33, EveryPlayer: true,
+	res, err := Run(context.Background(), Config{Servers: []string{a, b + "/"}, OpsAll: []string{aOps, bOps}, Players: 33, EveryPlayer: true,
 		Timings: tm, Ramp: 1000, Timeout: 3 * time.Minute, Seed: 11})
 	if err != nil {
 		t.Fatal(err)
@@ -113,11 +114,17 @@ func TestRun_TwoServersEachServeTheirTablesAndEveryPlayerPlays(t *testing.T) {
 		if got := metricOf(t, w.ops, "mafia_games_finished_total"); got < float64(f.GamesFinishedTotal) {
 			t.Errorf("server %d counts %v games finished, the bench %d", i, got, f.GamesFinishedTotal)
 		}
+		if f.Server == nil || f.Server.Peak.Connections == 0 || f.Server.Peak.RSSPerConn <= 0 {
+			t.Errorf("server %d's memory was not read from its operator's address: %+v", i, f.Server)
+		}
 		commands += f.Commands
 		frames += f.Frames
 	}
 	if commands != res.Commands || frames != res.Frames {
 		t.Errorf("the servers' commands %d and frames %d, the run's %d and %d", commands, frames, res.Commands, res.Frames)
+	}
+	if res.Server != res.PerServer[0].Server {
+		t.Errorf("the run's server report is not the first server's")
 	}
 	if s := res.Summary(); !strings.Contains(s, "by server (spread by tables)") || !strings.Contains(s, b+": 11 players (11 played") {
 		t.Errorf("summary:\n%s", s)

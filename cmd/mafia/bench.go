@@ -25,7 +25,7 @@ func runBench(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	fs.Var(&servers, "server", "base URL of a running `mafia serve` (default http://127.0.0.1:8080); several, comma-separated or with the flag repeated, spread the players over them (see --spread)")
 	spread := fs.String("spread", bench.SpreadTables, `with several --server: "tables" puts each table's seats on one server, the tables in turn; "seats" puts a table's seats on the servers in turn (for a cluster where any node relays to the table's owner)`)
 	everyPlayer := fs.Bool("every-player", false, "keep measuring, past --duration and --games, until every player has played a game to its end (bounded by --timeout)")
-	ops := fs.String("ops", "", "the server's operator address (`mafia serve --ops`), e.g. http://127.0.0.1:9090, to report its memory and CPU from its /metrics (empty: not reported)")
+	ops := fs.String("ops", "", "the server's operator address (`mafia serve --ops`), e.g. http://127.0.0.1:9090, to report its memory and CPU from its /metrics (empty: not reported); with several --server, several comma-separated in their order (one left empty: that server's are not read)")
 	opsToken := fs.String("ops-token", "", "the operator address's bearer token (`mafia serve --ops-token`)")
 	players := fs.Int("players", 110, "bot players (connections): tables of 11, the remainder at one smaller table")
 	duration := fs.Duration("duration", 60*time.Second, "how long to measure after the ramp (0 with --games: until --games)")
@@ -70,7 +70,7 @@ func runBench(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "mafia bench: --timings: %v\n", err)
 		return 2
 	}
-	cfg := bench.Config{Servers: servers, Spread: *spread, EveryPlayer: *everyPlayer, Ops: strings.TrimRight(*ops, "/"), OpsToken: *opsToken, Players: *players, Duration: *duration, Games: *games,
+	cfg := bench.Config{Servers: servers, Spread: *spread, EveryPlayer: *everyPlayer, OpsAll: opsList(*ops), OpsToken: *opsToken, Players: *players, Duration: *duration, Games: *games,
 		Timings: tm, Ramp: *ramp, Think: *think, GameTimeout: *gameTimeout, Timeout: *timeout, Seed: *seed}
 	if !*quiet {
 		cfg.Progress = stderr
@@ -159,4 +159,17 @@ func (l *serverList) Set(v string) error {
 		*l = append(*l, u)
 	}
 	return nil
+}
+
+// opsList is --ops: operator addresses, comma-separated in the order of
+// --server, each without its trailing slash (nil for none).
+func opsList(v string) []string {
+	if strings.TrimSpace(v) == "" {
+		return nil
+	}
+	var out []string
+	for _, o := range strings.Split(v, ",") {
+		out = append(out, strings.TrimRight(strings.TrimSpace(o), "/"))
+	}
+	return out
 }

@@ -28,6 +28,17 @@ func TestBenchServerFlag_CommaSeparatedOrRepeated(t *testing.T) {
 	}
 }
 
+// TestBenchOpsFlag_InTheOrderOfTheServers: --ops takes the operator
+// addresses comma-separated, one left empty for a server without.
+func TestBenchOpsFlag_InTheOrderOfTheServers(t *testing.T) {
+	if got := fmt.Sprintf("%q", opsList("http://a:9/, ,http://c:9")); got != `["http://a:9" "" "http://c:9"]` {
+		t.Errorf("opsList: %s", got)
+	}
+	if opsList(" ") != nil {
+		t.Error("no --ops made operator addresses")
+	}
+}
+
 // TestBench_UnknownSpreadIsAUsageError: --spread is "tables" or "seats".
 func TestBench_UnknownSpreadIsAUsageError(t *testing.T) {
 	var out, errb bytes.Buffer
