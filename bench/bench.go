@@ -110,7 +110,10 @@ type Result struct {
 	Tables  int `json:"tables"`
 	// PlayersPlayed is how many players played a game to its end (in the
 	// ramp or the window).
-	PlayersPlayed      int64            `json:"players_played"`
+	PlayersPlayed int64 `json:"players_played"`
+	// TablesMoved is how many games were made on another server than
+	// their table's because it refused them with "draining" (not errors).
+	TablesMoved        int64            `json:"tables_moved"`
 	ConnectedPeak      int64            `json:"connected_peak"`
 	GamesFinished      int64            `json:"games_finished"`
 	GamesFinishedTotal int64            `json:"games_finished_total"`
@@ -217,6 +220,9 @@ type run struct {
 	stop     context.CancelFunc
 	started  atomic.Int64 // tables whose first game has started (or failed to)
 	stopOnce sync.Once
+	// moved counts the games made on another server than their table's,
+	// which refused them because it drains.
+	moved atomic.Int64
 }
 
 // plan splits n players into table sizes (players, seats): full tables,
@@ -465,6 +471,7 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 
 	res.Players, res.Tables = cfg.Players, len(tables)
 	res.PlayersPlayed = r.playedAll.Load()
+	res.TablesMoved = r.moved.Load()
 	res.Spread = cfg.Spread
 	res.ConnectedPeak = r.peak.Load()
 	res.GamesFinishedTotal = r.finAll.Load()
@@ -639,7 +646,8 @@ func (r *run) game(ctx context.Context, idx, g, humans, seats int, first *bool) 
 	gctx, cancel := context.WithTimeout(ctx, r.cfg.GameTimeout)
 	defer cancel()
 	n := len(r.srvs)
-	home := r.srvs[homeOf(idx, n)]
+	hi := homeOf(idx, n)
+	home := r.srvs[hi]
 	fail := func(sv *serverRun, kind string, err error) error {
 		if ctx.Err() == nil {
 			r.fail(sv, kind)
@@ -648,8 +656,18 @@ func (r *run) game(ctx context.Context, idx, g, humans, seats int, first *bool) 
 	}
 	// The bench's bots (filling a last table) move at once: the bench
 	// measures the server, and its own players think as Config.Think says.
-	created, err := home.api.Create(gctx, client.CreateRequest{Name: fmt.Sprintf("bench %d", idx),
-		Players: seats, TimingsMS: r.cfg.Timings, Pace: "instant"})
+	req := client.CreateRequest{Name: fmt.Sprintf("bench %d", idx), Players: seats, TimingsMS: r.cfg.Timings, Pace: "instant"}
+	created, err := home.api.Create(gctx, req)
+	// A server that drains refuses new tables (its own play on): the game
+	// is made on the next server that takes it, as a load balancer would.
+	for k := 1; k < n && refusedDraining(err); k++ {
+		next := r.srvs[(hi+k)%n]
+		if created, err = next.api.Create(gctx, req); err == nil {
+			home.drainedAway.Add(1)
+			r.moved.Add(1)
+			home = next
+		}
+	}
 	if err != nil {
 		return fail(home, "create", err)
 	}
@@ -666,7 +684,10 @@ func (r *run) game(ctx context.Context, idx, g, humans, seats int, first *bool) 
 		if i == 0 {
 			tok = created.HostToken
 		}
-		via[i] = r.srvs[seatServer(r.cfg.Spread, idx, i, n)]
+		via[i] = home // by table: every seat through the table's server
+		if r.cfg.Spread == SpreadSeats {
+			via[i] = r.srvs[seatServer(r.cfg.Spread, idx, i, n)]
+		}
 		j, err := via[i].api.Join(gctx, created.Table, fmt.Sprintf("bench %d.%d", idx, i+1), 0, tok)
 		if err != nil {
 			return fail(via[i], "join", err)
@@ -739,6 +760,9 @@ func (res Result) Summary() string {
 		res.Players, res.Tables, res.ConnectedPeak, res.PlayersPlayed, res.ThinkMS, res.Nice)
 	s += fmt.Sprintf("ramp %.1f s (complete: %v), window %.1f s\n", res.RampSeconds, res.RampComplete, res.WindowSeconds)
 	s += fmt.Sprintf("games finished %d in the window (%d in all)\n", res.GamesFinished, res.GamesFinishedTotal)
+	if res.TablesMoved > 0 {
+		s += fmt.Sprintf("games made on another server because their own drained: %d\n", res.TablesMoved)
+	}
 	s += fmt.Sprintf("commands %d (%.0f/s), refusals %d\n", res.Commands, res.CommandsPerSec, res.Refusals)
 	s += fmt.Sprintf("latency command->reply: p50 %.2f ms, p90 %.2f ms, p99 %.2f ms, p99.9 %.2f ms, max %.2f ms\n",
 		res.P50ms, res.P90ms, res.P99ms, res.P999ms, res.MaxMs)

@@ -5,6 +5,7 @@ package bench
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"sort"
@@ -32,13 +33,17 @@ const (
 // games count only the measuring window, as in Result.
 type ServerFigures struct {
 	URL string `json:"url"`
-	// Players are the players that joined and played through this server;
-	// Tables the tables made on it.
+	// Players are the players the spread gives this server, Tables the
+	// tables whose games are made on it (a game it refuses as draining is
+	// made on another: DrainedAway).
 	Players int `json:"players"`
 	Tables  int `json:"tables"`
-	// Played is how many of Players played a game to its end (in the ramp
-	// or the window).
-	Played             int64            `json:"players_played"`
+	// Played is how many players played a game to its end through this
+	// server (in the ramp or the window): its Players, unless games moved.
+	Played int64 `json:"players_played"`
+	// DrainedAway is how many of its tables' games this server refused
+	// because it drains, made on another one (Result.TablesMoved).
+	DrainedAway        int64            `json:"drained_away"`
 	GamesFinished      int64            `json:"games_finished"`
 	GamesFinishedTotal int64            `json:"games_finished_total"`
 	Commands           uint64           `json:"commands"`
@@ -70,6 +75,8 @@ type serverRun struct {
 	finAll    atomic.Int64
 	errs      map[string]int64 // under run.mu
 	playedCnt atomic.Int64
+	// drainedAway counts its tables' games it refused as draining.
+	drainedAway atomic.Int64
 
 	// ops is the server's operator address ("": none), rep what its
 	// /metrics said (nil without ops), cpuStart its CPU seconds as the
@@ -135,6 +142,13 @@ func serverURLs(cfg Config) ([]string, error) {
 	return out, nil
 }
 
+// refusedDraining reports whether a create was refused because the server
+// drains.
+func refusedDraining(err error) bool {
+	var ce *client.Error
+	return errors.As(err, &ce) && ce.Code == "draining"
+}
+
 // homeOf is the server (an index into n) of table idx: the tables in turn.
 func homeOf(idx, n int) int { return idx % n }
 
@@ -191,7 +205,7 @@ func (sv *serverRun) resetWindow() {
 // figures are a server's share, over a window of a number of seconds
 // (run.mu held for the error counts).
 func (sv *serverRun) figures(window float64) ServerFigures {
-	f := ServerFigures{URL: sv.url, Players: sv.players, Tables: sv.tables, Played: sv.playedCnt.Load(),
+	f := ServerFigures{URL: sv.url, Players: sv.players, Tables: sv.tables, Played: sv.playedCnt.Load(), DrainedAway: sv.drainedAway.Load(),
 		GamesFinished: sv.finished.Load(), GamesFinishedTotal: sv.finAll.Load(),
 		Commands: sv.commands.Load(), Frames: sv.frames.Load(),
 		P50ms: ms(sv.lat.Quantile(0.5)), P90ms: ms(sv.lat.Quantile(0.9)), P99ms: ms(sv.lat.Quantile(0.99)), MaxMs: ms(sv.lat.Max()),
@@ -217,6 +231,9 @@ func (f ServerFigures) summaryLine() string {
 	sort.Strings(keys)
 	for _, k := range keys {
 		s += fmt.Sprintf(" %s=%d", k, f.ErrorKinds[k])
+	}
+	if f.DrainedAway > 0 {
+		s += fmt.Sprintf("; %d games refused as it drains, made elsewhere", f.DrainedAway)
 	}
 	if sv := f.Server; sv != nil {
 		s += fmt.Sprintf("; at peak %.0f connections, RSS %.1f MiB (%.1f KiB/conn), CPU %.2f cores in the window",

@@ -197,3 +197,44 @@ func TestAssign_SpreadsTablesOrSeatsInTurn(t *testing.T) {
 		t.Errorf("one Server: %v %v", got, err)
 	}
 }
+
+// TestRun_AGameRefusedByADrainingServerIsMadeOnTheNext drains the first of
+// two servers before the run: its table's games are made on the second
+// (counted as moved, not as errors), and every player plays there.
+func TestRun_AGameRefusedByADrainingServerIsMadeOnTheNext(t *testing.T) {
+	db, err := sqlite.Open(filepath.Join(t.TempDir(), "mafia.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := server.New(server.Config{Store: db, SeatsPerAddress: -1,
+		Limits: server.Limits{Unlimited: []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8")}}})
+	if _, err := srv.Resume(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	hs := httptest.NewServer(srv.Handler())
+	t.Cleanup(func() {
+		hs.CloseClientConnections()
+		hs.Close()
+		srv.Close()
+		db.Close()
+	})
+	srv.Drain()
+	b, _ := benchServer(t)
+	tm := ShortTimings()
+	tm["night"], tm["vote"] = 150, 400
+	res, err := Run(context.Background(), Config{Servers: []string{hs.URL, b}, Players: 22, EveryPlayer: true,
+		Timings: tm, Ramp: 1000, Timeout: 2 * time.Minute, Seed: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Errors != 0 || res.PlayersPlayed != 22 || res.TablesMoved < 1 {
+		t.Fatalf("errors %d %v, %d of 22 played, %d games moved", res.Errors, res.ErrorKinds, res.PlayersPlayed, res.TablesMoved)
+	}
+	d, o := res.PerServer[0], res.PerServer[1]
+	if d.DrainedAway != res.TablesMoved || d.Commands != 0 || d.Played != 0 || o.Played != 22 || o.DrainedAway != 0 {
+		t.Errorf("the drained server %+v, the other %+v", d, o)
+	}
+	if !strings.Contains(res.Summary(), "made on another server because their own drained") {
+		t.Errorf("summary:\n%s", res.Summary())
+	}
+}
