@@ -43,6 +43,7 @@ func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	spectators := fs.Int("spectators-per-table", 200, "spectators of one table at once (seats have their own share)")
 	tablesPerAddr := fs.Int("tables-per-addr", 5, "tables one client address may have waiting in the lobby")
 	lobbyTables := fs.Int("max-lobby-tables", 1000, "tables waiting in the lobby in total")
+	drainTimeout := fs.Duration("drain-timeout", 5*time.Second, "on SIGTERM or SIGINT, drain first: refuse new tables (and answer /readyz 503) while the games play on, until none is playing or this long has passed, then shut down (0: no drain; a second signal cuts it short)")
 	seatsPerAddr := fs.Int("seats-per-address", 3, "seats of one table that may be joined from one address (0: no limit, e.g. for `mafia bench` from one machine)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: mafia serve [--addr HOST:PORT] [--db FILE] [--ops HOST:PORT] [--public-url URL] [--trusted-proxy CIDR,...]")
@@ -151,6 +152,30 @@ func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		log.Error("serve", "err", err)
 		return 1
 	case <-ctx.Done():
+	}
+	if *drainTimeout > 0 {
+		// The drain: no new tables, /readyz 503, the games play on until
+		// none is playing or the timeout; a second signal cuts it short.
+		again := make(chan os.Signal, 1)
+		signal.Notify(again, os.Interrupt, syscall.SIGTERM)
+		defer signal.Stop(again)
+		stop() // from here a signal is the second one, caught by again alone
+		srv.Drain()
+		dctx, cancelDrain := context.WithTimeout(context.Background(), *drainTimeout)
+		go func() {
+			select {
+			case <-again:
+				log.Info("drain cut short by a second signal")
+			case <-dctx.Done():
+			}
+			cancelDrain()
+		}()
+		if err := srv.Quiet(dctx); err != nil {
+			log.Info("drain over with games still playing: they resume when a server starts on the store again", "drain_timeout", drainTimeout.String())
+		} else {
+			log.Info("drained: no game is playing")
+		}
+		cancelDrain()
 	}
 	log.Info("shutting down")
 	sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
