@@ -16,10 +16,10 @@ import (
 	"mafia/store/postgres"
 )
 
-// startServe runs `mafia serve` with args in the test's process and returns
+// startServeInProcess runs `mafia serve` with args in the test's process and returns
 // its base URL once it serves; the server is stopped (as by a signal) when
 // the test ends, and must then exit 0.
-func startServe(t *testing.T, args ...string) string {
+func startServeInProcess(t *testing.T, args ...string) string {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	serveContext = func() context.Context { return ctx }
@@ -73,7 +73,7 @@ func (w *lockedWriter) String() string {
 // table, ended, with its seats and a log that replays to the same result.
 func TestServe_OnPostgreSQLPlaysAWholeGame(t *testing.T) {
 	url := pgtest.URL(t)
-	base := startServe(t, "--db", url, "--seats-per-address", "0", "--unlimited", "127.0.0.0/8")
+	base := startServeInProcess(t, "--db", url, "--seats-per-address", "0", "--unlimited", "127.0.0.0/8")
 	tm := bench.ShortTimings()
 	tm["night"], tm["vote"] = 150, 400
 	res, err := bench.Run(context.Background(), bench.Config{Server: base, Players: 11, Games: 1, Timings: tm,
