@@ -3,16 +3,17 @@
 -- event log, clocks, the heartbeat, the tables set aside as damaged, and the
 -- chat. Accounts, clubs and ratings come in 00002 and 00003.
 --
--- Times are timestamptz (kept to the microsecond, where SQLite keeps the
--- nanosecond); a chat line's time is Unix milliseconds, as its frames carry
--- it. Seeds are decimal text, as in the wire format and in SQLite, so that a
+-- Times are Unix nanoseconds (bigint, columns named *_ns), as exact as
+-- store/sqlite's text and what Go's time keeps (timestamptz keeps the
+-- microsecond only); read them with to_timestamp(x_ns / 1e9). A chat line's
+-- time is Unix milliseconds, as its frames carry it. Seeds are decimal text, as in the wire format and in SQLite, so that a
 -- uint64 survives unchanged (bigint is signed).
 
 -- +goose Up
 CREATE TABLE tables (
     id         text PRIMARY KEY,
     -- n is the order the tables were recorded in (SQLite's rowid): oldest
-    -- first for TableIDs, and what breaks ties of created_at.
+    -- first for TableIDs, and what breaks ties of created_ns.
     n          bigint GENERATED ALWAYS AS IDENTITY UNIQUE,
     kind       text NOT NULL,
     name       text NOT NULL,
@@ -25,12 +26,12 @@ CREATE TABLE tables (
     host_token text NOT NULL,
     seed       text NOT NULL,
     winner     text NOT NULL,
-    created_at timestamptz NOT NULL,
-    updated_at timestamptz NOT NULL
+    created_ns bigint NOT NULL,
+    updated_ns bigint NOT NULL
 );
 
 CREATE INDEX tables_by_status ON tables (kind, status, n);
-CREATE INDEX tables_by_created ON tables (kind, created_at DESC, n DESC);
+CREATE INDEX tables_by_created ON tables (kind, created_ns DESC, n DESC);
 
 -- The seats, with the account that took each (0: a guest or a server's
 -- bot); the accounts themselves are 00002's.
@@ -63,16 +64,16 @@ CREATE TABLE events (
 );
 
 CREATE TABLE clocks (
-    table_id text PRIMARY KEY REFERENCES tables (id) ON DELETE CASCADE,
-    step     integer NOT NULL,
-    deadline timestamptz,
-    left_ns  bigint NOT NULL,
-    paused   boolean NOT NULL
+    table_id    text PRIMARY KEY REFERENCES tables (id) ON DELETE CASCADE,
+    step        integer NOT NULL,
+    deadline_ns bigint,
+    left_ns     bigint NOT NULL,
+    paused      boolean NOT NULL
 );
 
 CREATE TABLE heartbeat (
     id integer PRIMARY KEY CHECK (id = 1),
-    at timestamptz NOT NULL
+    at_ns bigint NOT NULL
 );
 
 -- Tables set aside as damaged (store.Store.SetAside). No foreign key: the
@@ -81,7 +82,7 @@ CREATE TABLE heartbeat (
 CREATE TABLE damaged (
     table_id text PRIMARY KEY,
     reason   text NOT NULL,
-    at       timestamptz NOT NULL
+    at_ns    bigint NOT NULL
 );
 
 -- The tables' chat (store.Chats): one row per line, in the order it was
