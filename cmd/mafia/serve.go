@@ -135,7 +135,7 @@ func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	}
 	// The server's API, the browser client and the host's assistant for
 	// in-person games (under /host/) side by side.
-	host := assist.New(assist.Config{Store: st, Log: log, Guard: guard})
+	host := assist.New(assist.Config{Store: st, Log: log, Guard: guard, Accounts: accounts})
 	acct := account.NewHandler(account.HandlerConfig{Service: accounts, Guard: guard, Render: renderIn, Log: log,
 		Ratings: srv.PlayerRatings})
 	hs := srv.HTTPServer(site.Handler(srv, host, site.WithAccounts(acct)))
