@@ -18,11 +18,16 @@ import (
 	"embed"
 	"fmt"
 	"io/fs"
+	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/jackc/pgx/v5/stdlib"
 	"github.com/pressly/goose/v3"
 	"github.com/pressly/goose/v3/lock"
+
+	"mafia/store"
 )
 
 //go:embed migrations/*.sql
@@ -31,7 +36,37 @@ var migrations embed.FS
 // DB is a store on one PostgreSQL database. It is safe for concurrent use.
 type DB struct {
 	pool *pgxpool.Pool
+
+	// players is each game's player count (from its GameStarted event),
+	// which package wire needs to encode per-seat lists. It is the one
+	// thing kept across calls, and it never decides what a write may do:
+	// a game's first event does not change while it is played (a rewrite
+	// from 0 forgets it here).
+	players sync.Map // table ID → int
+
+	commits    atomic.Int64 // write transactions committed
+	writes     atomic.Int64 // the requests they carried
+	commitNano atomic.Int64 // the time spent on them
+
+	health health // whether writes commit (see WriteHealth)
+
+	chatCap int // the most chat lines kept per table (0: store.MaxChatLines; tests lower it)
 }
+
+var (
+	_ store.Store         = (*DB)(nil)
+	_ store.WriteCounter  = (*DB)(nil)
+	_ store.WriteMonitor  = (*DB)(nil)
+	_ store.Chats         = (*DB)(nil)
+	_ store.ChatPages     = (*DB)(nil)
+	_ store.UnratedTables = (*DB)(nil)
+)
+
+// poolSize is the connections a store opens when the URL does not say
+// (pool_max_conns): appends from many rooms run at once, each in a
+// transaction of its own, and PostgreSQL flushes the commits that wait
+// together in one write of its log.
+const poolSize = 16
 
 // Open connects to the PostgreSQL database at url (postgres://user@host/db),
 // brings its schema up to date, and returns the store. Close it when done.
@@ -39,6 +74,9 @@ func Open(ctx context.Context, url string) (*DB, error) {
 	cfg, err := pgxpool.ParseConfig(url)
 	if err != nil {
 		return nil, fmt.Errorf("store/postgres: %w", err)
+	}
+	if !strings.Contains(url, "pool_max_conns") {
+		cfg.MaxConns = poolSize
 	}
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {

@@ -128,7 +128,35 @@ END
 $$;
 -- +goose StatementEnd
 
+-- append_chat appends a line to a table's chat at the chat's length, which
+-- it returns: MA404 for a table that does not exist, MA413 once the chat
+-- holds cap lines. It locks the table's row (FOR NO KEY UPDATE, which
+-- appends of events do not wait for) so that two lines said at once take
+-- two places, one after the other.
+-- +goose StatementBegin
+CREATE FUNCTION append_chat(t text, cap integer, channel text, seat integer, name text,
+    txt text, at bigint, log integer, round integer, phase text)
+RETURNS integer LANGUAGE plpgsql AS $$
+DECLARE
+    n integer;
+BEGIN
+    PERFORM 1 FROM tables WHERE id = t FOR NO KEY UPDATE;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'no table %', t USING ERRCODE = 'MA404';
+    END IF;
+    SELECT COALESCE(MAX(c.seq) + 1, 0) INTO n FROM chat c WHERE c.table_id = t;
+    IF n >= cap THEN
+        RAISE EXCEPTION 'the chat of % is full (% lines)', t, n USING ERRCODE = 'MA413';
+    END IF;
+    INSERT INTO chat (table_id, seq, channel, seat, name, text, at, log, round, phase)
+    VALUES (t, n, channel, seat, name, txt, at, log, round, phase);
+    RETURN n;
+END
+$$;
+-- +goose StatementEnd
+
 -- +goose Down
+DROP FUNCTION append_chat(text, integer, text, integer, text, text, bigint, integer, integer, text);
 DROP FUNCTION append_events(text, integer, text[], text[]);
 DROP TABLE chat;
 DROP TABLE damaged;
