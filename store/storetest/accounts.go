@@ -1,8 +1,3 @@
-// Package storetest is the store contract suite: the behaviours the server
-// relies on, pinned once and run against every implementation of package
-// store's interfaces (store/sqlite and store/postgres run it from their
-// tests). Each Run function takes open, which returns a fresh, empty store
-// for one subtest and closes it when that subtest ends (t.Cleanup).
 package storetest
 
 import (
@@ -30,7 +25,7 @@ var t0 = time.Date(2026, 12, 1, 20, 0, 0, 0, time.UTC)
 
 // openAs opens a store and asserts it is also an S, failing the test if
 // the implementation lacks the interface.
-func openAs[S any](t *testing.T, open func(t *testing.T) store.Store) S {
+func openAs[S any](t *testing.T, open Open) S {
 	t.Helper()
 	s := open(t)
 	a, ok := s.(S)
@@ -101,7 +96,7 @@ func endedGame(t *testing.T, s store.Store, id string, ended time.Time, seats ma
 // RunAccounts pins store.Accounts: accounts unique by key as package
 // account makes it, bots and their tokens, logins and their ending, the
 // accounts of seats, an account's games, and keeping a guest seat.
-func RunAccounts(t *testing.T, open func(t *testing.T) store.Store) {
+func RunAccounts(t *testing.T, open Open) {
 	ctx := context.Background()
 
 	t.Run("a name is one account whatever its case, in any script", func(t *testing.T) {

@@ -48,7 +48,7 @@ func newTable(t *testing.T, s store.Store, id string) {
 
 // RunClubs pins store.Clubs: clubs, their rosters in any script, merges,
 // seasons, scoring and the index of their games.
-func RunClubs(t *testing.T, open func(t *testing.T) store.Store) {
+func RunClubs(t *testing.T, open Open) {
 	ctx := context.Background()
 
 	t.Run("a club is read back as written and its id is taken once", func(t *testing.T) {

@@ -55,7 +55,7 @@ func rate(t *testing.T, s store.Ratings, g store.RatedGame) []rating.Update {
 // RunRatings pins store.Ratings: a game rated once as package rating
 // computes it, the players' ratings and history, and the leaderboards by
 // kind and season, with ranks, offsets and ties.
-func RunRatings(t *testing.T, open func(t *testing.T) store.Store) {
+func RunRatings(t *testing.T, open Open) {
 	ctx := context.Background()
 
 	t.Run("ratings are what the method computes, game after game", func(t *testing.T) {
