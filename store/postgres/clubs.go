@@ -126,7 +126,8 @@ func listOfClub[T any](ctx context.Context, db *DB, clubID, q string, scan pgx.R
 }
 
 // MergePeople merges one roster entry into another and records the merge,
-// in one transaction (see store.Clubs). The club's row is locked for the
+// in one transaction (see store.Clubs), moving from's link to an account,
+// if any, to into (see store.ClubMembers). The club's row is locked for the
 // transaction's length (FOR NO KEY UPDATE: entries may still be added), so
 // that merges of one club, from any server, run one after the other: each
 // sees the entries as the last left them and numbers its merge next.
@@ -137,9 +138,10 @@ func (db *DB) MergePeople(ctx context.Context, clubID, from, into string, at tim
 		if err := tx.QueryRow(ctx, `SELECT 1 FROM clubs WHERE id = $1 FOR NO KEY UPDATE`, clubID).Scan(&one); err != nil {
 			return rowsNotFound(err)
 		}
-		var fromMerged, intoMerged *string
-		err := tx.QueryRow(ctx, `SELECT f.merged_into, i.merged_into FROM club_people f, club_people i
-			WHERE f.club_id = $1 AND f.id = $2 AND i.club_id = $1 AND i.id = $3`, clubID, from, into).Scan(&fromMerged, &intoMerged)
+		var fromMerged, intoMerged, fromAccount, intoAccount *string
+		err := tx.QueryRow(ctx, `SELECT f.merged_into, i.merged_into, f.account_id, i.account_id FROM club_people f, club_people i
+			WHERE f.club_id = $1 AND f.id = $2 AND i.club_id = $1 AND i.id = $3`, clubID, from, into).
+			Scan(&fromMerged, &intoMerged, &fromAccount, &intoAccount)
 		if errors.Is(err, pgx.ErrNoRows) {
 			return store.ErrConflict
 		}
@@ -149,11 +151,23 @@ func (db *DB) MergePeople(ctx context.Context, clubID, from, into string, at tim
 		if from == into || fromMerged != nil || intoMerged != nil {
 			return store.ErrConflict
 		}
+		if fromAccount != nil && intoAccount != nil {
+			return store.ErrConflict // two accounts are two people (store.ClubMembers)
+		}
 		if err := tx.QueryRow(ctx, `SELECT COALESCE(MAX(seq) + 1, 0) FROM club_merges WHERE club_id = $1`, clubID).Scan(&m.Seq); err != nil {
 			return err
 		}
-		if _, err := tx.Exec(ctx, `UPDATE club_people SET merged_into = $1 WHERE club_id = $2 AND id = $3`, into, clubID, from); err != nil {
+		// The link, if any, moves with the games to the entry they count
+		// under (store.ClubMembers): from's is cleared first, for the
+		// unique index of one entry per account per club.
+		if _, err := tx.Exec(ctx, `UPDATE club_people SET merged_into = $1, account_id = NULL WHERE club_id = $2 AND id = $3`,
+			into, clubID, from); err != nil {
 			return err
+		}
+		if fromAccount != nil {
+			if _, err := tx.Exec(ctx, `UPDATE club_people SET account_id = $1 WHERE club_id = $2 AND id = $3`, *fromAccount, clubID, into); err != nil {
+				return err
+			}
 		}
 		_, err = tx.Exec(ctx, `INSERT INTO club_merges (club_id, seq, from_id, into_id, at_ns) VALUES ($1, $2, $3, $4, $5)`,
 			clubID, m.Seq, from, into, nanos(m.At))

@@ -19,6 +19,7 @@ func TestDB_ImplementsEverySQLiteInterface(t *testing.T) {
 		reflect.TypeFor[store.Chats](),
 		reflect.TypeFor[store.ChatPages](),
 		reflect.TypeFor[store.Clubs](),
+		reflect.TypeFor[store.ClubMembers](),
 		reflect.TypeFor[store.Ratings](),
 		reflect.TypeFor[store.UnratedTables](),
 		reflect.TypeFor[store.WriteCounter](),
