@@ -8,8 +8,10 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 
 	"mafia/store"
 )
@@ -24,16 +26,35 @@ func rowsNotFound(err error) error {
 	return err
 }
 
-// inTxRest runs f in one transaction (read committed), committed if f
-// returns nil and rolled back otherwise.
-func (db *DB) inTxRest(ctx context.Context, f func(tx pgx.Tx) error) error {
-	return pgx.BeginFunc(ctx, db.pool, f)
+// write1 runs one write that needs no transaction of its own, its error
+// turned into the store's by refuse (nil: as it is) before the write is
+// counted (WriteStats, WriteHealth: a refusal is no failure of the store).
+func (db *DB) write1(ctx context.Context, refuse func(error) error, q string, args ...any) (tag pgconn.CommandTag, err error) {
+	began := time.Now()
+	defer func() { db.noteWrite(began, err) }()
+	tag, err = db.pool.Exec(ctx, q, args...)
+	if err != nil && refuse != nil {
+		err = refuse(err)
+	}
+	return tag, err
 }
 
-// execOne runs one statement, ErrNotFound when mustChange and it changed
-// no row.
+// refuseTaken turns a unique key's violation into store.ErrConflict and a
+// foreign key's into store.ErrNotFound (what it refers to is not there).
+func refuseTaken(err error) error {
+	switch sqlState(err) {
+	case codeUnique:
+		return store.ErrConflict
+	case codeForeignKey:
+		return store.ErrNotFound
+	}
+	return err
+}
+
+// execOne runs one write, ErrNotFound when mustChange and it changed no
+// row.
 func (db *DB) execOne(ctx context.Context, what string, mustChange bool, q string, args ...any) error {
-	tag, err := db.pool.Exec(ctx, q, args...)
+	tag, err := db.write1(ctx, refuseTaken, q, args...)
 	if err == nil && mustChange && tag.RowsAffected() == 0 {
 		err = store.ErrNotFound
 	}
@@ -58,11 +79,10 @@ func scanAccount(row pgx.Row) (store.Account, error) {
 // servers creating one name at once cannot both succeed.
 func (db *DB) CreateAccount(ctx context.Context, a store.Account) (int64, error) {
 	var id int64
-	err := db.pool.QueryRow(ctx, `INSERT INTO accounts (name, key, password_hash, owner_id, bot_token_hash, created_ns)
-		VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`, a.Name, a.Key, a.PasswordHash, a.Owner, a.BotTokenHash, nanos(a.Created)).Scan(&id)
-	if sqlState(err) == codeUnique {
-		err = store.ErrConflict
-	}
+	err := db.inTx(ctx, func(tx pgx.Tx) error {
+		return refuseTaken(tx.QueryRow(ctx, `INSERT INTO accounts (name, key, password_hash, owner_id, bot_token_hash, created_ns)
+			VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`, a.Name, a.Key, a.PasswordHash, a.Owner, a.BotTokenHash, nanos(a.Created)).Scan(&id))
+	})
 	if err != nil {
 		return 0, fmt.Errorf("store/postgres: create account: %w", err)
 	}
@@ -110,17 +130,13 @@ func (db *DB) Bots(ctx context.Context, owner int64) ([]store.Account, error) {
 
 // SetBotToken replaces a bot's token hash (store.Accounts).
 func (db *DB) SetBotToken(ctx context.Context, id int64, hash string) error {
-	err := db.execOne(ctx, "set bot token", true, `UPDATE accounts SET bot_token_hash = $1 WHERE id = $2 AND owner_id <> 0`, hash, id)
-	if sqlState(err) == codeUnique {
-		return fmt.Errorf("store/postgres: set bot token: %w", store.ErrConflict)
-	}
-	return err
+	return db.execOne(ctx, "set bot token", true, `UPDATE accounts SET bot_token_hash = $1 WHERE id = $2 AND owner_id <> 0`, hash, id)
 }
 
 // SetPassword replaces a password hash and ends the account's other logins
 // in one transaction (store.Accounts).
 func (db *DB) SetPassword(ctx context.Context, id int64, hash, keep string) error {
-	err := db.inTxRest(ctx, func(tx pgx.Tx) error {
+	err := db.inTx(ctx, func(tx pgx.Tx) error {
 		tag, err := tx.Exec(ctx, `UPDATE accounts SET password_hash = $1 WHERE id = $2 AND owner_id = 0`, hash, id)
 		if err != nil {
 			return err
@@ -145,17 +161,11 @@ func (db *DB) Rehash(ctx context.Context, id int64, old, new string) error {
 // CreateSession stores a login and forgets the account's logins that ran
 // out by its Created, in one transaction (store.Accounts).
 func (db *DB) CreateSession(ctx context.Context, s store.Session) error {
-	err := db.inTxRest(ctx, func(tx pgx.Tx) error {
+	err := db.inTx(ctx, func(tx pgx.Tx) error {
 		_, err := tx.Exec(ctx, `INSERT INTO sessions (token_hash, account_id, created_ns, expires_ns) VALUES ($1, $2, $3, $4)`,
 			s.TokenHash, s.Account, nanos(s.Created), nanos(s.Expires))
-		switch sqlState(err) {
-		case codeForeignKey:
-			return store.ErrNotFound
-		case codeUnique:
-			return store.ErrConflict
-		}
 		if err != nil {
-			return err
+			return refuseTaken(err)
 		}
 		_, err = tx.Exec(ctx, `DELETE FROM sessions WHERE account_id = $1 AND expires_ns <= $2`, s.Account, nanos(s.Created))
 		return err

@@ -44,7 +44,7 @@ func lastOwner(ctx context.Context, tx pgx.Tx, clubID string, account int64) (bo
 // SetMember adds a member to a club or changes their role (see
 // store.ClubMembers).
 func (db *DB) SetMember(ctx context.Context, m store.ClubMembership) error {
-	err := db.inTxRest(ctx, func(tx pgx.Tx) error {
+	err := db.inTx(ctx, func(tx pgx.Tx) error {
 		if !m.Role.Valid() {
 			return store.ErrConflict
 		}
@@ -74,7 +74,7 @@ func (db *DB) SetMember(ctx context.Context, m store.ClubMembership) error {
 
 // RemoveMember removes a member from a club (see store.ClubMembers).
 func (db *DB) RemoveMember(ctx context.Context, clubID string, account int64) error {
-	err := db.inTxRest(ctx, func(tx pgx.Tx) error {
+	err := db.inTx(ctx, func(tx pgx.Tx) error {
 		if err := lockClub(ctx, tx, clubID); err != nil {
 			return err
 		}
@@ -159,7 +159,7 @@ func (db *DB) AccountClubs(ctx context.Context, account int64) ([]store.AccountC
 // succeed.
 func (db *DB) LinkPerson(ctx context.Context, clubID, personID string, account int64) error {
 	id := strconv.FormatInt(account, 10)
-	err := db.inTxRest(ctx, func(tx pgx.Tx) error {
+	err := db.inTx(ctx, func(tx pgx.Tx) error {
 		if err := lockClub(ctx, tx, clubID); err != nil {
 			return err
 		}
@@ -192,7 +192,7 @@ func (db *DB) LinkPerson(ctx context.Context, clubID, personID string, account i
 
 // UnlinkPerson removes a roster entry's link (see store.ClubMembers).
 func (db *DB) UnlinkPerson(ctx context.Context, clubID, personID string) error {
-	err := db.inTxRest(ctx, func(tx pgx.Tx) error {
+	err := db.inTx(ctx, func(tx pgx.Tx) error {
 		if err := lockClub(ctx, tx, clubID); err != nil {
 			return err
 		}

@@ -28,11 +28,8 @@ func clubExists(ctx context.Context, q interface {
 // CreateClub records a new club (see store.Clubs); an id taken is
 // store.ErrConflict.
 func (db *DB) CreateClub(ctx context.Context, c store.Club) error {
-	_, err := db.pool.Exec(ctx, `INSERT INTO clubs (id, name, token_hash, scoring, created_ns) VALUES ($1, $2, $3, $4, $5)`,
+	_, err := db.write1(ctx, refuseTaken, `INSERT INTO clubs (id, name, token_hash, scoring, created_ns) VALUES ($1, $2, $3, $4, $5)`,
 		c.ID, c.Name, c.TokenHash, c.Scoring, nanos(c.CreatedAt))
-	if sqlState(err) == codeUnique {
-		err = store.ErrConflict
-	}
 	if err != nil {
 		return fmt.Errorf("store/postgres: create club %q: %w", c.ID, err)
 	}
@@ -61,14 +58,8 @@ func (db *DB) UpdateClub(ctx context.Context, c store.Club) error {
 // AddPerson adds an entry to a club's roster (see store.Clubs): a club
 // that does not exist is ErrNotFound, an id taken ErrConflict.
 func (db *DB) AddPerson(ctx context.Context, clubID string, p store.ClubPerson) error {
-	_, err := db.pool.Exec(ctx, `INSERT INTO club_people (club_id, id, name, merged_into, account_id, created_ns)
+	_, err := db.write1(ctx, refuseTaken, `INSERT INTO club_people (club_id, id, name, merged_into, account_id, created_ns)
 		VALUES ($1, $2, $3, NULLIF($4, ''), $5, $6)`, clubID, p.ID, p.Name, p.MergedInto, p.AccountID, nanos(p.CreatedAt))
-	switch sqlState(err) {
-	case codeForeignKey:
-		err = store.ErrNotFound
-	case codeUnique:
-		err = store.ErrConflict
-	}
 	if err != nil {
 		return fmt.Errorf("store/postgres: add %q to club %q: %w", p.ID, clubID, err)
 	}
@@ -133,7 +124,7 @@ func listOfClub[T any](ctx context.Context, db *DB, clubID, q string, scan pgx.R
 // sees the entries as the last left them and numbers its merge next.
 func (db *DB) MergePeople(ctx context.Context, clubID, from, into string, at time.Time) (store.ClubMerge, error) {
 	m := store.ClubMerge{From: from, Into: into, At: at.UTC()}
-	err := db.inTxRest(ctx, func(tx pgx.Tx) error {
+	err := db.inTx(ctx, func(tx pgx.Tx) error {
 		var one int
 		if err := tx.QueryRow(ctx, `SELECT 1 FROM clubs WHERE id = $1 FOR NO KEY UPDATE`, clubID).Scan(&one); err != nil {
 			return rowsNotFound(err)
@@ -197,12 +188,9 @@ func (db *DB) Merges(ctx context.Context, clubID string) ([]store.ClubMerge, err
 
 // SaveSeason adds a season or changes the one of its id (see store.Clubs).
 func (db *DB) SaveSeason(ctx context.Context, clubID string, s store.ClubSeason) error {
-	_, err := db.pool.Exec(ctx, `INSERT INTO club_seasons (club_id, id, name, from_day, to_day) VALUES ($1, $2, $3, $4, $5)
+	_, err := db.write1(ctx, refuseTaken, `INSERT INTO club_seasons (club_id, id, name, from_day, to_day) VALUES ($1, $2, $3, $4, $5)
 		ON CONFLICT (club_id, id) DO UPDATE SET name = excluded.name, from_day = excluded.from_day, to_day = excluded.to_day`,
 		clubID, s.ID, s.Name, s.From, s.To)
-	if sqlState(err) == codeForeignKey {
-		err = store.ErrNotFound
-	}
 	if err != nil {
 		return fmt.Errorf("store/postgres: save season %q of club %q: %w", s.ID, clubID, err)
 	}
@@ -227,11 +215,8 @@ func (db *DB) Seasons(ctx context.Context, clubID string) ([]store.ClubSeason, e
 // a table that does not exist is ErrNotFound; counting it again changes
 // nothing.
 func (db *DB) AddClubGame(ctx context.Context, clubID string, g store.ClubGame) error {
-	_, err := db.pool.Exec(ctx, `INSERT INTO club_games (club_id, table_id, day) VALUES ($1, $2, $3)
+	_, err := db.write1(ctx, refuseTaken, `INSERT INTO club_games (club_id, table_id, day) VALUES ($1, $2, $3)
 		ON CONFLICT (club_id, table_id) DO NOTHING`, clubID, g.TableID, g.Day)
-	if sqlState(err) == codeForeignKey {
-		err = store.ErrNotFound
-	}
 	if err != nil {
 		return fmt.Errorf("store/postgres: count game %q for club %q: %w", g.TableID, clubID, err)
 	}

@@ -63,14 +63,14 @@ func (db *DB) RateGame(ctx context.Context, g store.RatedGame) ([]rating.Update,
 		players[i] = s.Player
 	}
 	var out []rating.Update
-	err := db.inTxRest(ctx, func(tx pgx.Tx) error {
+	err := db.inTx(ctx, func(tx pgx.Tx) error {
 		tag, err := tx.Exec(ctx, `INSERT INTO rated_games (game, at, winner) VALUES ($1, $2, $3) ON CONFLICT (game) DO NOTHING`,
 			g.Game, at, winner)
 		if err != nil {
 			return err
 		}
 		if tag.RowsAffected() == 0 {
-			return store.ErrAlreadyRated
+			return store.ErrConflict // a refusal, not a failure of the store: ErrAlreadyRated below
 		}
 		for _, k := range playerLocks(g.Seats) {
 			if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1, $2)`, int32(lockClassRatings), k); err != nil {
@@ -116,7 +116,7 @@ func (db *DB) RateGame(ctx context.Context, g store.RatedGame) ([]rating.Update,
 		out = us
 		return nil
 	})
-	if errors.Is(err, store.ErrAlreadyRated) {
+	if errors.Is(err, store.ErrConflict) {
 		return nil, fmt.Errorf("store/postgres: rate %q: %w", g.Game, store.ErrAlreadyRated)
 	}
 	if err != nil {
