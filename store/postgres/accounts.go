@@ -18,12 +18,13 @@ import (
 
 var _ store.Accounts = (*DB)(nil)
 
-// rowsNotFound turns pgx.ErrNoRows into store.ErrNotFound.
+// rowsNotFound turns pgx.ErrNoRows into store.ErrNotFound, and a read of
+// data PostgreSQL finds damaged into store.ErrDamaged (asStoreError).
 func rowsNotFound(err error) error {
 	if errors.Is(err, pgx.ErrNoRows) {
 		return store.ErrNotFound
 	}
-	return err
+	return asStoreError(err)
 }
 
 // write1 runs one write that needs no transaction of its own, its error
@@ -119,11 +120,11 @@ func (db *DB) AccountByBotToken(ctx context.Context, hash string) (store.Account
 func (db *DB) Bots(ctx context.Context, owner int64) ([]store.Account, error) {
 	rows, err := db.pool.Query(ctx, `SELECT `+accountColumns+` FROM accounts WHERE owner_id = $1 AND owner_id <> 0 ORDER BY id`, owner)
 	if err != nil {
-		return nil, fmt.Errorf("store/postgres: bots: %w", err)
+		return nil, fmt.Errorf("store/postgres: bots: %w", rowsNotFound(err))
 	}
 	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (store.Account, error) { return scanAccount(r) })
 	if err != nil {
-		return nil, fmt.Errorf("store/postgres: bots: %w", err)
+		return nil, fmt.Errorf("store/postgres: bots: %w", rowsNotFound(err))
 	}
 	return out, nil
 }
@@ -216,7 +217,7 @@ func (db *DB) AccountGames(ctx context.Context, account, viewer int64, limit int
 		WHERE s.account_id = $1 AND $1 <> 0 AND t.status = 'ended' AND t.kind = 'online'
 		ORDER BY t.updated_ns DESC, t.id COLLATE "C" LIMIT $3`, account, viewer, lim)
 	if err != nil {
-		return nil, fmt.Errorf("store/postgres: games of an account: %w", err)
+		return nil, fmt.Errorf("store/postgres: games of an account: %w", rowsNotFound(err))
 	}
 	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (store.AccountGame, error) {
 		var g store.AccountGame
@@ -226,7 +227,7 @@ func (db *DB) AccountGames(ctx context.Context, account, viewer int64, limit int
 		return g, err
 	})
 	if err != nil {
-		return nil, fmt.Errorf("store/postgres: games of an account: %w", err)
+		return nil, fmt.Errorf("store/postgres: games of an account: %w", rowsNotFound(err))
 	}
 	return out, nil
 }

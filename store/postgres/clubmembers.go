@@ -138,7 +138,7 @@ func (db *DB) AccountClubs(ctx context.Context, account int64) ([]store.AccountC
 		WHERE m.account_id IS NOT NULL OR p.id IS NOT NULL
 		ORDER BY c.name COLLATE "C", c.id`, account, strconv.FormatInt(account, 10))
 	if err != nil {
-		return nil, fmt.Errorf("store/postgres: clubs of account %d: %w", account, err)
+		return nil, fmt.Errorf("store/postgres: clubs of account %d: %w", account, rowsNotFound(err))
 	}
 	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (store.AccountClub, error) {
 		var c store.AccountClub
@@ -148,7 +148,7 @@ func (db *DB) AccountClubs(ctx context.Context, account int64) ([]store.AccountC
 		return c, err
 	})
 	if err != nil {
-		return nil, fmt.Errorf("store/postgres: clubs of account %d: %w", account, err)
+		return nil, fmt.Errorf("store/postgres: clubs of account %d: %w", account, rowsNotFound(err))
 	}
 	return out, nil
 }

@@ -113,7 +113,7 @@ func listOfClub[T any](ctx context.Context, db *DB, clubID, q string, scan pgx.R
 	if err == nil && out == nil {
 		out = []T{}
 	}
-	return out, err
+	return out, rowsNotFound(err)
 }
 
 // MergePeople merges one roster entry into another and records the merge,

@@ -133,7 +133,7 @@ func (db *DB) PlayerRatings(ctx context.Context, player string) ([]store.PlayerR
 	rows, err := db.pool.Query(ctx, `SELECT kind, mu, sigma, games, wins, at FROM ratings WHERE player = $1
 		ORDER BY `+kindOrder, player)
 	if err != nil {
-		return nil, fmt.Errorf("store/postgres: ratings of %q: %w", player, err)
+		return nil, fmt.Errorf("store/postgres: ratings of %q: %w", player, rowsNotFound(err))
 	}
 	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (store.PlayerRating, error) {
 		p := store.PlayerRating{Player: player}
@@ -143,7 +143,7 @@ func (db *DB) PlayerRatings(ctx context.Context, player string) ([]store.PlayerR
 		return p, err
 	})
 	if err != nil {
-		return nil, fmt.Errorf("store/postgres: ratings of %q: %w", player, err)
+		return nil, fmt.Errorf("store/postgres: ratings of %q: %w", player, rowsNotFound(err))
 	}
 	return out, nil
 }
@@ -158,7 +158,7 @@ func (db *DB) RatingHistory(ctx context.Context, player string, limit int) ([]st
 	rows, err := db.pool.Query(ctx, `SELECT game, at, kind, side, mu_before, sigma_before, mu, sigma, won, left_early
 		FROM rating_changes WHERE player = $1 ORDER BY at DESC, game DESC, `+kindOrder+` LIMIT $2`, player, lim)
 	if err != nil {
-		return nil, fmt.Errorf("store/postgres: rating history of %q: %w", player, err)
+		return nil, fmt.Errorf("store/postgres: rating history of %q: %w", player, rowsNotFound(err))
 	}
 	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (store.RatingChange, error) {
 		c := store.RatingChange{Player: player}
@@ -176,7 +176,7 @@ func (db *DB) RatingHistory(ctx context.Context, player string, limit int) ([]st
 		return c, nil
 	})
 	if err != nil {
-		return nil, fmt.Errorf("store/postgres: rating history of %q: %w", player, err)
+		return nil, fmt.Errorf("store/postgres: rating history of %q: %w", player, rowsNotFound(err))
 	}
 	return out, nil
 }
@@ -213,7 +213,7 @@ func (db *DB) Leaderboard(ctx context.Context, q store.LeaderboardQuery) ([]stor
 			string(q.Kind), from, to, q.Limit, q.Offset)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("store/postgres: leaderboard: %w", err)
+		return nil, fmt.Errorf("store/postgres: leaderboard: %w", rowsNotFound(err))
 	}
 	var out []store.Standing
 	var s store.Standing
@@ -223,7 +223,7 @@ func (db *DB) Leaderboard(ctx context.Context, q store.LeaderboardQuery) ([]stor
 		return nil
 	})
 	if err != nil {
-		return nil, fmt.Errorf("store/postgres: leaderboard: %w", err)
+		return nil, fmt.Errorf("store/postgres: leaderboard: %w", rowsNotFound(err))
 	}
 	return out, nil
 }
