@@ -48,11 +48,11 @@ func (db *DB) AppendEventsTable(ctx context.Context, t store.Table, first int, e
 	return db.appendEvents(ctx, t.ID, first, evs, c, &t)
 }
 
-// appendEvents sends the append, and the clock and the table's row if
-// given, as one batch: pgx runs a batch in one implicit transaction, so a
-// failure of any statement undoes them all, and the whole write is one
-// round trip to the server.
-func (db *DB) appendEvents(ctx context.Context, tableID string, first int, evs []engine.Event, c *store.Clock, t *store.Table) (err error) {
+// appendEvents encodes the events here, in the caller's goroutine, and
+// hands them, with the clock and the table's row if given, to the group
+// commit (writer.go): all of one append are committed in one transaction,
+// or none.
+func (db *DB) appendEvents(ctx context.Context, tableID string, first int, evs []engine.Event, c *store.Clock, t *store.Table) error {
 	if len(evs) == 0 {
 		return nil
 	}
@@ -66,19 +66,20 @@ func (db *DB) appendEvents(ctx context.Context, tableID string, first int, evs [
 	if err != nil {
 		return fmt.Errorf("store/postgres: append to %q: %w", tableID, err)
 	}
-	b := &pgx.Batch{}
-	b.Queue(`SELECT append_events($1, $2, $3, $4)`, tableID, first, kinds, jsons)
-	if c != nil {
-		b.Queue(saveClockSQL, saveClockArgs(tableID, *c)...)
+	r := &appendReq{table: tableID, first: first, kinds: kinds, jsons: jsons, clock: c, update: t, done: make(chan struct{})}
+	if db.alone {
+		// Each append a transaction of its own, on the caller's goroutine
+		// (the benchmarks compare it with the group commit).
+		err = db.send([]*appendReq{r})
+		db.noteHealth(err)
+		if err == nil {
+			err = r.err
+		}
+	} else {
+		err = db.submit(ctx, r)
 	}
-	if t != nil {
-		b.Queue(updateTableSQL, updateTableArgs(*t)...)
-	}
-	began := time.Now()
-	err = db.pool.SendBatch(ctx, b).Close()
-	db.noteWrite(began, asStoreError(err))
 	if err != nil {
-		return fmt.Errorf("store/postgres: append to %q at %d: %w", tableID, first, asStoreError(err))
+		return err
 	}
 	switch {
 	case ended:

@@ -22,8 +22,9 @@ type health struct {
 	h  store.WriteHealth
 }
 
-// WriteStats returns the store's write counts so far: each write is a
-// transaction of its own, so Commits and Writes go together.
+// WriteStats returns the store's write counts so far: a group commit of
+// appends is one commit of many writes; every other write is a commit of
+// its own.
 func (db *DB) WriteStats() store.WriteStats {
 	return store.WriteStats{Commits: db.commits.Load(), Writes: db.writes.Load(),
 		CommitTime: time.Duration(db.commitNano.Load())}
@@ -45,6 +46,11 @@ func (db *DB) noteWrite(began time.Time, err error) {
 		db.writes.Add(1)
 		db.commitNano.Add(int64(time.Since(began)))
 	}
+	db.noteHealth(err)
+}
+
+// noteHealth records whether a write committed (err nil) or failed.
+func (db *DB) noteHealth(err error) {
 	if err != nil && !isWriteFailure(err) {
 		return
 	}
@@ -67,7 +73,7 @@ func (db *DB) noteWrite(began time.Time, err error) {
 func isWriteFailure(err error) bool {
 	return !errors.Is(err, store.ErrNotFound) && !errors.Is(err, store.ErrConflict) &&
 		!errors.Is(err, store.ErrChatFull) &&
-		!errors.Is(err, context.Canceled) && !errors.Is(err, context.DeadlineExceeded)
+		!errors.Is(err, context.Canceled) && !errors.Is(err, context.DeadlineExceeded) && !errors.Is(err, ErrClosed)
 }
 
 // reasonOf puts a failed write in a few words for an operator.

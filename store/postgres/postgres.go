@@ -50,6 +50,9 @@ type DB struct {
 
 	health health // whether writes commit (see WriteHealth)
 
+	w     writer // the group commit of appends (writer.go)
+	alone bool   // each append committed alone, on its caller's goroutine (benchmarks set it)
+
 	chatCap int // the most chat lines kept per table (0: store.MaxChatLines; tests lower it)
 }
 
@@ -90,7 +93,9 @@ func Open(ctx context.Context, url string) (*DB, error) {
 		pool.Close()
 		return nil, fmt.Errorf("store/postgres: migrate: %w", err)
 	}
-	return &DB{pool: pool}, nil
+	db := &DB{pool: pool}
+	db.startWriters()
+	return db, nil
 }
 
 // migrate applies the embedded migrations that the database does not have
@@ -116,8 +121,10 @@ func migrate(ctx context.Context, pool *pgxpool.Pool) error {
 	return err
 }
 
-// Close releases the store's connections.
+// Close stops taking appends, lets the writers commit every append already
+// queued, and releases the store's connections.
 func (db *DB) Close() error {
+	db.stopWriters()
 	db.pool.Close()
 	return nil
 }

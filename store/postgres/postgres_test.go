@@ -17,7 +17,10 @@ import (
 func TestMain(m *testing.M) { pgtest.Main(m) }
 
 // open opens a store on a fresh database and closes it at the test's end.
-func open(t *testing.T) *DB {
+func open(t *testing.T) *DB { return openB(t) }
+
+// openB is open for a test or a benchmark.
+func openB(t testing.TB) *DB {
 	t.Helper()
 	db, err := Open(context.Background(), pgtest.URL(t))
 	if err != nil {
@@ -26,6 +29,9 @@ func open(t *testing.T) *DB {
 	t.Cleanup(func() { db.Close() })
 	return db
 }
+
+// botLogB is botLog for a benchmark.
+func botLogB(b *testing.B) []engine.Event { return botLogFor(b, 77) }
 
 // TestOpenMigratesOnce pins that Open brings an empty database up to date
 // and that opening it again finds nothing left to do.
@@ -46,7 +52,9 @@ func TestOpenMigratesOnce(t *testing.T) {
 }
 
 // botLog plays a bot game for the tests of this package.
-func botLog(t *testing.T, seed uint64) []engine.Event {
+func botLog(t *testing.T, seed uint64) []engine.Event { return botLogFor(t, seed) }
+
+func botLogFor(t testing.TB, seed uint64) []engine.Event {
 	t.Helper()
 	src := rng.New(seed)
 	players := engine.PresetMin + src.Intn(engine.PresetMax-engine.PresetMin+1)

@@ -128,6 +128,49 @@ END
 $$;
 -- +goose StatementEnd
 
+-- append_step is what a group commit runs for each append in it: the events
+-- at index first as append_events appends them, then, if p_clock, the
+-- game's clock, and if p_table, the table's status, seed, winner, data and
+-- update time. It refuses without raising, so that the other appends of
+-- the batch go on: -1 for a table that does not exist, -2 - n when the log
+-- has n events and first is not n. Else it returns the new length. A race
+-- between two appends at one place still ends at the primary key, which
+-- aborts the batch (the store then commits each of its appends alone).
+-- +goose StatementBegin
+CREATE FUNCTION append_step(t text, first integer, kinds text[], jsons text[],
+    p_clock boolean, p_step integer, p_deadline_ns bigint, p_left_ns bigint, p_paused boolean,
+    p_table boolean, p_status text, p_seed text, p_winner text, p_data bytea, p_updated_ns bigint)
+RETURNS integer LANGUAGE plpgsql AS $$
+DECLARE
+    n integer;
+BEGIN
+    SELECT COALESCE(MAX(seq) + 1, 0) INTO n FROM events WHERE table_id = t;
+    IF n = 0 AND NOT EXISTS (SELECT 1 FROM tables WHERE id = t) THEN
+        RETURN -1;
+    END IF;
+    IF n <> first THEN
+        RETURN -2 - n;
+    END IF;
+    INSERT INTO events (table_id, seq, kind, json)
+    SELECT t, first + i - 1, k, j::json
+    FROM unnest(kinds, jsons) WITH ORDINALITY AS e (k, j, i);
+    IF p_clock THEN
+        INSERT INTO clocks (table_id, step, deadline_ns, left_ns, paused)
+        VALUES (t, p_step, p_deadline_ns, p_left_ns, p_paused)
+        ON CONFLICT (table_id) DO UPDATE SET
+            step = excluded.step, deadline_ns = excluded.deadline_ns,
+            left_ns = excluded.left_ns, paused = excluded.paused;
+    END IF;
+    IF p_table THEN
+        UPDATE tables SET status = p_status, seed = p_seed, winner = p_winner,
+            data = p_data, updated_ns = p_updated_ns
+        WHERE id = t;
+    END IF;
+    RETURN first + COALESCE(array_length(kinds, 1), 0);
+END
+$$;
+-- +goose StatementEnd
+
 -- append_chat appends a line to a table's chat at the chat's length, which
 -- it returns: MA404 for a table that does not exist, MA413 once the chat
 -- holds cap lines. It locks the table's row (FOR NO KEY UPDATE, which
@@ -156,6 +199,8 @@ $$;
 -- +goose StatementEnd
 
 -- +goose Down
+DROP FUNCTION append_step(text, integer, text[], text[], boolean, integer, bigint, bigint, boolean,
+    boolean, text, text, text, bytea, bigint);
 DROP FUNCTION append_chat(text, integer, text, integer, text, text, bigint, integer, integer, text);
 DROP FUNCTION append_events(text, integer, text[], text[]);
 DROP TABLE chat;
