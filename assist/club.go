@@ -31,6 +31,7 @@ func (h *Handler) clubRoutes(m *http.ServeMux) {
 	m.HandleFunc("GET /host/api/clubs/{club}/games.csv", h.clubGamesCSV)
 	m.HandleFunc("GET /host/clubs/{club}/seasons/{season}", h.serveStandings)
 	m.HandleFunc("PUT /host/api/games/{id}/score", h.setScore)
+	h.memberRoutes(m)
 }
 
 // clubs is the store's clubs, or nil when the store keeps none.
@@ -48,6 +49,10 @@ type clubJSON struct {
 	Seasons []club.Season `json:"seasons,omitempty"`
 	Merges  []mergeJSON   `json:"merges,omitempty"`
 	People  []club.Person `json:"people,omitempty"`
+	// Members are the club's members; Links the roster's entries linked
+	// to accounts (entry id to the account's name).
+	Members []memberJSON      `json:"members,omitempty"`
+	Links   map[string]string `json:"links,omitempty"`
 }
 
 type mergeJSON struct {
@@ -82,16 +87,17 @@ func (h *Handler) loadClub(ctx context.Context, id string) (store.Club, club.Sco
 	return c, sc, nil
 }
 
-// clubFor loads a club for a request its token must carry; otherwise it
-// answers the request itself and returns false.
+// clubFor loads a club for a request that carries its token or comes from
+// a logged-in owner or host of it (accessOf); otherwise it answers the
+// request itself and returns false.
 func (h *Handler) clubFor(w http.ResponseWriter, r *http.Request) (store.Club, club.Scoring, bool) {
 	c, sc, err := h.loadClub(r.Context(), r.PathValue("club"))
 	if err != nil {
 		h.fail(w, r, err, nil)
 		return c, sc, false
 	}
-	if !tokenMatches(bearer(r), c.TokenHash) {
-		h.fail(w, r, errBadToken, nil)
+	if err := h.accessOf(r, c).atLeastHost(); err != nil {
+		h.fail(w, r, err, nil)
 		return c, sc, false
 	}
 	return c, sc, true
@@ -149,6 +155,10 @@ func (h *Handler) createClub(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err, nil)
 		return
 	}
+	if err := h.ownNewClub(r, c.ID); err != nil {
+		h.fail(w, r, err, nil)
+		return
+	}
 	writeJSON(w, http.StatusCreated, clubJSON{ID: c.ID, Name: c.Name, Scoring: sc, Token: tok})
 }
 
@@ -180,6 +190,10 @@ func (h *Handler) getClub(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	out.People = people
+	if out.Members, out.Links, err = h.membersOf(r.Context(), c.ID); err != nil {
+		h.fail(w, r, err, nil)
+		return
+	}
 	writeJSON(w, http.StatusOK, out)
 }
 
@@ -289,8 +303,17 @@ func (h *Handler) mergePeople(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err, nil)
 		return
 	}
+	_, links, err := h.membersOf(r.Context(), c.ID)
+	if err != nil {
+		h.fail(w, r, err, nil)
+		return
+	}
+	both := links[req.From] != "" && links[req.Into] != ""
 	m, err := h.clubs().MergePeople(r.Context(), c.ID, req.From, req.Into, h.cfg.Now())
-	if errors.Is(err, store.ErrConflict) {
+	switch {
+	case errors.Is(err, store.ErrConflict) && both:
+		err = &engine.Error{Code: club.CodeLinkTaken, Name: "merge"} // two accounts are two people
+	case errors.Is(err, store.ErrConflict):
 		err = &engine.Error{Code: club.CodeBadMerge, Name: "merged"} // another merge got there first
 	}
 	if err != nil {

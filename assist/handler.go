@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"mafia/account"
 	"mafia/assist/bridge"
 	"mafia/assist/record"
 	"mafia/club"
@@ -45,6 +46,10 @@ type Config struct {
 	// recently used dropped first (0: DefaultMaxGames); a game dropped is
 	// read from the store again when it is next asked for.
 	MaxGames int
+	// Accounts are the site's accounts (nil: none): a logged-in account
+	// that owns or hosts a club may change it as the club's code may, and
+	// a club made by a logged-in account is owned by it (club_members.go).
+	Accounts *account.Service
 }
 
 // Handler serves the assistant under /host/.

@@ -17,10 +17,27 @@ const (
 	// CodeBadMerge refuses a merge of an entry with itself, of an entry
 	// already merged, or of an entry not on the club's roster.
 	CodeBadMerge engine.Code = "bad_merge"
+	// CodeNotClubHost refuses a change of a club to one who is neither
+	// the holder of its code nor a logged-in owner or host of it.
+	CodeNotClubHost engine.Code = "not_club_host"
+	// CodeNotClubOwner refuses to a host what only an owner (or the
+	// club's code) may do: make or unmake owners and hosts.
+	CodeNotClubOwner engine.Code = "not_club_owner"
+	// CodeBadMember refuses a member who is no person's account (none of
+	// that name, or a bot) or a role that is none of owner, host, member.
+	CodeBadMember engine.Code = "bad_member"
+	// CodeLastOwner refuses to remove or demote a club's last owner.
+	CodeLastOwner engine.Code = "last_owner"
+	// CodeLinkTaken refuses a link of a roster entry to an account when
+	// the entry is merged or linked to another account, or the account
+	// is linked to another entry of the club; and the merge of two
+	// entries linked to two accounts.
+	CodeLinkTaken engine.Code = "club_link_taken"
 )
 
 // Kinds are the kinds of the club's codes (engine.Kind).
 var Kinds = map[engine.Code]engine.Kind{
 	CodeBadClub: engine.KindInvalid, CodeBadBestMove: engine.KindInvalid, CodeBadExtra: engine.KindInvalid,
-	CodeBadMerge: engine.KindConflict,
+	CodeBadMerge: engine.KindConflict, CodeNotClubHost: engine.KindForbidden, CodeNotClubOwner: engine.KindForbidden,
+	CodeBadMember: engine.KindInvalid, CodeLastOwner: engine.KindConflict, CodeLinkTaken: engine.KindConflict,
 }

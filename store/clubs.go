@@ -20,9 +20,8 @@ type ClubPerson struct {
 	ID         string
 	Name       string
 	MergedInto string // "": not merged
-	// AccountID links the entry to an account (nil: none). The store keeps
-	// it for the accounts (issue 18, item 1), which set it; nothing of the
-	// club's reads it yet.
+	// AccountID links the entry to an account (nil: none): the account's
+	// id in decimal, set by ClubMembers.LinkPerson.
 	AccountID *string
 	CreatedAt time.Time
 }

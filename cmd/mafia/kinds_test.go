@@ -7,6 +7,7 @@ import (
 	"mafia/assist"
 	"mafia/assist/record"
 	"mafia/bot"
+	"mafia/club"
 	"mafia/engine"
 	"mafia/internal/httpapi"
 	"mafia/internal/httpguard"
@@ -33,10 +34,12 @@ func TestKinds_EveryCodeTheServerAnswersWithHasAKind(t *testing.T) {
 }
 
 // TestKinds_EveryCodeTheAssistantAnswersWithHasAKind: the same for the
-// host's assistant, its record and the layers it shares with the server.
+// host's assistant, its record, the club and the layers it shares with the
+// server.
 func TestKinds_EveryCodeTheAssistantAnswersWithHasAKind(t *testing.T) {
-	v := httpapi.NewVocabulary(engine.Kinds, record.Kinds, httpguard.Kinds, httpapi.Kinds, assist.Kinds)
-	codes := codesIn(t, "../../engine", "../../assist", "../../assist/record", "../../internal/httpguard", "../../internal/httpapi")
+	v := httpapi.NewVocabulary(engine.Kinds, record.Kinds, httpguard.Kinds, httpapi.Kinds, assist.Kinds, club.Kinds)
+	codes := codesIn(t, "../../engine", "../../assist", "../../assist/record", "../../internal/httpguard", "../../internal/httpapi",
+		"../../club")
 	if len(codes) < 45 {
 		t.Fatalf("found only %d codes; the scan is broken", len(codes))
 	}

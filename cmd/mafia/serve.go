@@ -94,8 +94,8 @@ func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		return 1
 	}
 	defer st.Close()
-	// The accounts, where the store keeps them (store.Accounts): the
-	// PostgreSQL store keeps them once its migration of accounts is in.
+	// The accounts, where the store keeps them (store.Accounts: both
+	// stores do; a store without them serves guests only).
 	var accounts *account.Service
 	if as, ok := st.(store.Accounts); ok {
 		accounts = account.New(account.Config{Store: as, SeatName: func(n string) error { _, err := room.CheckName(n); return err }})
@@ -134,7 +134,7 @@ func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	}
 	// The server's API, the browser client and the host's assistant for
 	// in-person games (under /host/) side by side.
-	host := assist.New(assist.Config{Store: st, Log: log, Guard: guard})
+	host := assist.New(assist.Config{Store: st, Log: log, Guard: guard, Accounts: accounts})
 	var acct *account.Handler
 	if accounts != nil {
 		acct = account.NewHandler(account.HandlerConfig{Service: accounts, Guard: guard, Render: renderIn, Log: log,

@@ -30,11 +30,19 @@ func (db *DB) MergePeople(ctx context.Context, clubID, from, into string, at tim
 		if from == into || f.MergedInto != "" || i.MergedInto != "" {
 			return store.ErrConflict
 		}
+		if f.AccountID != nil && i.AccountID != nil {
+			return store.ErrConflict // two accounts are two people
+		}
 		if err := tx.QueryRowContext(ctx, `SELECT COALESCE(MAX(seq) + 1, 0) FROM club_merges WHERE club_id = ?`, clubID).Scan(&m.Seq); err != nil {
 			return err
 		}
-		if _, err := tx.ExecContext(ctx, `UPDATE club_people SET merged_into = ? WHERE club_id = ? AND id = ?`, into, clubID, from); err != nil {
+		if _, err := tx.ExecContext(ctx, `UPDATE club_people SET merged_into = ?, account_id = NULL WHERE club_id = ? AND id = ?`, into, clubID, from); err != nil {
 			return err
+		}
+		if f.AccountID != nil { // the link moves with the games (store.ClubMembers)
+			if _, err := tx.ExecContext(ctx, `UPDATE club_people SET account_id = ? WHERE club_id = ? AND id = ?`, *f.AccountID, clubID, into); err != nil {
+				return err
+			}
 		}
 		_, err := tx.ExecContext(ctx, `INSERT INTO club_merges (club_id, seq, from_id, into_id, at) VALUES (?, ?, ?, ?, ?)`,
 			clubID, m.Seq, from, into, formatTime(m.At))

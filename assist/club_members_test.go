@@ -1,0 +1,218 @@
+package assist_test
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"testing"
+
+	"mafia/account"
+	"mafia/assist"
+	"mafia/store"
+	"mafia/store/sqlite"
+)
+
+// membersServer is the assistant with the site's accounts, on a real SQLite
+// file and a real loopback server.
+type membersServer struct {
+	URL string
+	db  *sqlite.DB
+	svc *account.Service
+}
+
+func startMembersServer(t *testing.T) *membersServer {
+	t.Helper()
+	db, err := sqlite.Open(filepath.Join(t.TempDir(), "mafia.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	svc := account.New(account.Config{Store: db, Params: account.Params{Memory: 64, Time: 1, Threads: 1, KeyLen: 32, SaltLen: 16}})
+	hs := httptest.NewServer(assist.New(assist.Config{Store: db, Accounts: svc}))
+	t.Cleanup(func() {
+		hs.Close()
+		db.Close()
+	})
+	return &membersServer{URL: hs.URL, db: db, svc: svc}
+}
+
+// signup makes an account and returns its login's token (a bearer).
+func (ms *membersServer) signup(t *testing.T, name string) string {
+	t.Helper()
+	_, tok, err := ms.svc.Signup(context.Background(), name, "password1", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tok
+}
+
+type errJSON struct {
+	Error struct {
+		Code    string `json:"code"`
+		Message string `json:"message"`
+	} `json:"error"`
+}
+
+type clubWithMembers struct {
+	Members []struct {
+		Name, Role, Person string
+	} `json:"members"`
+	Links map[string]string `json:"links"`
+}
+
+// TestClubMembers_AnOwnerHostsAndMembersOverHTTP: a club made by a
+// logged-in account is owned by it; the owner makes a host, the host adds
+// a member but may not make hosts; a stranger's login changes nothing; the
+// club's code keeps every power it had; the last owner cannot leave; each
+// refusal is coded and said.
+func TestClubMembers_AnOwnerHostsAndMembersOverHTTP(t *testing.T) {
+	ms := startMembersServer(t)
+	nino, gio, tamar, eka := ms.signup(t, "Nino"), ms.signup(t, "Gio"), ms.signup(t, "Tamar"), ms.signup(t, "Eka")
+	var c clubCreated
+	if code := call(t, "POST", ms.URL+"/host/api/clubs", nino, map[string]any{"name": "Tbilisi club"}, &c); code != http.StatusCreated {
+		t.Fatalf("create: %d", code)
+	}
+	base := ms.URL + "/host/api/clubs/" + c.ID
+	refuse := func(what, method, url, tok string, body any, status int, code string) {
+		t.Helper()
+		var e errJSON
+		if got := call(t, method, url, tok, body, &e); got != status || e.Error.Code != code || e.Error.Message == "" {
+			t.Errorf("%s: %d %+v; want %d %s with a sentence", what, got, e.Error, status, code)
+		}
+	}
+	ok := func(what, method, url, tok string, body any) {
+		t.Helper()
+		if got := call(t, method, url, tok, body, nil); got != http.StatusOK && got != http.StatusNoContent {
+			t.Errorf("%s: %d", what, got)
+		}
+	}
+	ok("the owner makes Gio a host", "PUT", base+"/members/gio", nino, map[string]any{"role": "host"})
+	ok("the host adds Tamar", "PUT", base+"/members/Tamar", gio, map[string]any{})
+	refuse("the host makes Tamar a host", "PUT", base+"/members/Tamar", gio, map[string]any{"role": "host"}, http.StatusForbidden, "not_club_owner")
+	refuse("the host removes the owner", "DELETE", base+"/members/Nino", gio, nil, http.StatusForbidden, "not_club_owner")
+	refuse("a member adds Eka", "PUT", base+"/members/Eka", tamar, map[string]any{}, http.StatusForbidden, "not_club_host")
+	refuse("a stranger reads the club", "GET", base, eka, nil, http.StatusForbidden, "not_club_host")
+	refuse("nobody reads the club", "GET", base, "", nil, http.StatusForbidden, "bad_token")
+	refuse("an account of no name", "PUT", base+"/members/nobody", nino, map[string]any{}, http.StatusBadRequest, "bad_member")
+	refuse("a role of none", "PUT", base+"/members/Eka", nino, map[string]any{"role": "boss"}, http.StatusBadRequest, "bad_member")
+	refuse("the last owner leaves", "DELETE", base+"/members/Nino", nino, nil, http.StatusConflict, "last_owner")
+	refuse("the last owner made a member", "PUT", base+"/members/Nino", c.Token, map[string]any{"role": "member"}, http.StatusConflict, "last_owner")
+	ok("the club's code adds Eka as an owner", "PUT", base+"/members/Eka", c.Token, map[string]any{"role": "owner"})
+	ok("Tamar leaves", "DELETE", base+"/members/Tamar", tamar, nil)
+	var got clubWithMembers
+	if code := call(t, "GET", base+"/members", gio, nil, &got); code != http.StatusOK {
+		t.Fatalf("the host reads the members: %d", code)
+	}
+	want := []string{"Nino owner", "Gio host", "Eka owner"}
+	if len(got.Members) != len(want) {
+		t.Fatalf("members: %+v; want %v", got.Members, want)
+	}
+	for i, m := range got.Members {
+		if m.Name+" "+m.Role != want[i] {
+			t.Errorf("member %d: %+v; want %s", i, m, want[i])
+		}
+	}
+	if code := call(t, "POST", base+"/people", gio, map[string]any{"name": "Saba"}, nil); code != http.StatusCreated {
+		t.Errorf("a host adds to the roster by their login: %d", code)
+	}
+}
+
+// TestClubMembers_ARosterEntryLinkedToAnAccount: a host links an entry to
+// an account (which joins the club), renames it, and the links keep their
+// rules over HTTP: one entry per account, one account per entry, no link
+// of a merged entry, no merge of two accounts' entries; a merge moves a
+// link; unlinking frees the account; a bot's account is no member.
+func TestClubMembers_ARosterEntryLinkedToAnAccount(t *testing.T) {
+	ms := startMembersServer(t)
+	nino := ms.signup(t, "Nino")
+	ms.signup(t, "Gio")
+	if _, _, err := ms.svc.CreateBot(context.Background(), mustPrincipal(t, ms, nino), "Robo"); err != nil {
+		t.Fatal(err)
+	}
+	var c clubCreated
+	call(t, "POST", ms.URL+"/host/api/clubs", nino, map[string]any{"name": "Tbilisi club"}, &c)
+	base := ms.URL + "/host/api/clubs/" + c.ID
+	var ids []string
+	for _, n := range []string{"ნინო", "Гио", "Gio", "Robo"} {
+		var p personJSON
+		if code := call(t, "POST", base+"/people", nino, map[string]any{"name": n}, &p); code != http.StatusCreated {
+			t.Fatalf("add %s: %d", n, code)
+		}
+		ids = append(ids, p.ID)
+	}
+	link := func(person, name, tok string) (int, string) {
+		var e errJSON
+		code := call(t, "PUT", base+"/people/"+person+"/account", tok, map[string]any{"name": name}, &e)
+		return code, e.Error.Code
+	}
+	if code, e := link(ids[0], "nino", nino); code != http.StatusOK {
+		t.Fatalf("link ნინო to Nino: %d %s", code, e)
+	}
+	if code, e := link(ids[1], "GIO", c.Token); code != http.StatusOK {
+		t.Fatalf("link Гио to Gio by the club's code: %d %s", code, e)
+	}
+	for name, tc := range map[string]struct {
+		person, account, code string
+		status                int
+	}{
+		"an account linked to another entry": {ids[2], "Gio", "club_link_taken", http.StatusConflict},
+		"an entry linked to another account": {ids[1], "Nino", "club_link_taken", http.StatusConflict},
+		"a bot's account":                    {ids[3], "Robo", "bad_member", http.StatusBadRequest},
+		"an entry of none":                   {"nope", "Gio", "not_found", http.StatusNotFound},
+	} {
+		if code, e := link(tc.person, tc.account, nino); code != tc.status || e != tc.code {
+			t.Errorf("%s: %d %s; want %d %s", name, code, e, tc.status, tc.code)
+		}
+	}
+	var e errJSON
+	if code := call(t, "POST", base+"/merges", nino, map[string]any{"from": ids[0], "into": ids[1]}, &e); code != http.StatusConflict || e.Error.Code != "club_link_taken" {
+		t.Errorf("merging two accounts' entries: %d %+v", code, e.Error)
+	}
+	if code := call(t, "POST", base+"/merges", nino, map[string]any{"from": ids[1], "into": ids[2]}, nil); code != http.StatusOK {
+		t.Fatalf("merge Гио into Gio: %d", code)
+	}
+	if code, e := link(ids[1], "Gio", nino); code != http.StatusConflict || e != "club_link_taken" {
+		t.Errorf("linking a merged entry: %d %s", code, e)
+	}
+	if code := call(t, "PUT", base+"/people/"+ids[2], nino, map[string]any{"name": "Gio B."}, nil); code != http.StatusOK {
+		t.Errorf("rename: %d", code)
+	}
+	if code := call(t, "PUT", base+"/people/"+ids[2], nino, map[string]any{"name": ""}, &e); code != http.StatusBadRequest || e.Error.Code != "bad_club" {
+		t.Errorf("an empty name: %d %+v", code, e.Error)
+	}
+	var got struct {
+		clubWithMembers
+		People []personJSON `json:"people"`
+	}
+	call(t, "GET", base, nino, nil, &got)
+	if got.Links[ids[0]] != "Nino" || got.Links[ids[2]] != "Gio" || len(got.Links) != 2 {
+		t.Errorf("links after the merge: %v; want ნინო Nino's and Gio's entry Gio's", got.Links)
+	}
+	if len(got.Members) != 2 || got.Members[1].Name != "Gio" || got.Members[1].Role != "member" || got.Members[1].Person != ids[2] {
+		t.Errorf("members: %+v; want Gio a member by the link", got.Members)
+	}
+	for _, p := range got.People {
+		if p.ID == ids[2] && p.Name != "Gio B." {
+			t.Errorf("renamed: %+v", p)
+		}
+	}
+	if code := call(t, "DELETE", base+"/people/"+ids[2]+"/account", nino, nil, nil); code != http.StatusNoContent {
+		t.Fatalf("unlink: %d", code)
+	}
+	if code, e := link(ids[3], "Gio", nino); code != http.StatusOK {
+		t.Errorf("Gio on another entry once unlinked: %d %s", code, e)
+	}
+	cs, err := ms.db.AccountClubs(context.Background(), mustPrincipal(t, ms, nino).Account.ID)
+	if err != nil || len(cs) != 1 || cs[0].Role != store.ClubOwner || cs[0].Person != ids[0] {
+		t.Errorf("Nino's clubs: %+v, %v", cs, err)
+	}
+}
+
+func mustPrincipal(t *testing.T, ms *membersServer, tok string) account.Principal {
+	t.Helper()
+	p, err := ms.svc.Authenticate(context.Background(), tok)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
