@@ -86,7 +86,7 @@ func TestServe_OnPostgreSQLPlaysAWholeGame(t *testing.T) {
 	}
 
 	ctx := context.Background()
-	db, err := postgres.Open(ctx, url)
+	db, err := postgres.Open(ctx, url, postgres.Shared()) // beside the server, which holds the database
 	if err != nil {
 		t.Fatal(err)
 	}
