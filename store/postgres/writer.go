@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -160,6 +162,11 @@ func (db *DB) commit(batch []*appendReq) {
 	if len(live) == 0 {
 		return
 	}
+	// In the order of their tables (each table's own in the order they
+	// came): every batch then locks the leases' rows of fenced appends
+	// (fence_ok) in one order, so that two batches and the takeovers they
+	// hold up never wait for each other in a circle.
+	slices.SortStableFunc(live, func(a, b *appendReq) int { return strings.Compare(a.table, b.table) })
 	defer func() {
 		for _, r := range live {
 			close(r.done)
