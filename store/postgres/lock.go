@@ -40,8 +40,9 @@ func (e *InUseError) Error() string {
 func (e *InUseError) Is(target error) bool { return target == ErrInUse }
 
 // serverLockKey is the key of the session-level advisory lock that one
-// server holds on its database: "mafia" and "serve" in its two halves, so
-// that it is easy to tell in pg_locks (objid 0x73657276, classid 0x6d616669).
+// server holds on its database: "mafiserv" in ASCII, so that it is easy to
+// tell in pg_locks (locktype advisory, classid 0x6d616669 "mafi", objid
+// 0x73657276 "serv", objsubid 1).
 const serverLockKey int64 = 0x6d616669_73657276
 
 // idleTxTimeout is the store's connections' idle_in_transaction_session_timeout
