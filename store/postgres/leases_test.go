@@ -128,3 +128,27 @@ func TestASecondServerOnOneDatabaseIsRefused(t *testing.T) {
 	}
 	c.Close()
 }
+
+// TestAPausedTransactionIsEndedByTheDatabase pins the bound on a node paused
+// in the middle of a fenced write's transaction, which holds the lease's
+// row: the store's sessions are ended by PostgreSQL once idle in a
+// transaction for idleTxTimeout, unless the URL says otherwise.
+func TestAPausedTransactionIsEndedByTheDatabase(t *testing.T) {
+	ctx := context.Background()
+	url := pgtest.URL(t)
+	for _, c := range []struct{ url, want string }{
+		{url, idleTxTimeout},
+		{url + "&idle_in_transaction_session_timeout=3s", "3s"},
+	} {
+		db, err := Open(ctx, c.url, Shared())
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got string
+		err = db.pool.QueryRow(ctx, `SHOW idle_in_transaction_session_timeout`).Scan(&got)
+		db.Close()
+		if err != nil || got != c.want {
+			t.Errorf("%s: idle_in_transaction_session_timeout %q, %v; want %q", c.url, got, err, c.want)
+		}
+	}
+}
