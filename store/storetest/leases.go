@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -58,6 +59,84 @@ func RunLeasesShared(t *testing.T, open OpenTwo) {
 		a, b := open(t)
 		pausedHolder(t, a, b)
 	})
+	t.Run("TwoSurvivorsSplitADeadNodesTablesWithoutSharingOne", func(t *testing.T) {
+		a, b := open(t)
+		survivors(t, a, b)
+	})
+}
+
+// survivors: a node that held 30 tables dies (its leases run out); two
+// nodes, each on its own store, take them over at once, each going through
+// what Expired lists and acquiring every table: each table is taken by
+// exactly one of them, and each one's fenced append to its tables commits.
+// (They go through the list from its two ends, so that they meet.)
+func survivors(t *testing.T, a, b store.Store) {
+	const tables = 30
+	dead := leases(t, a)
+	for i := range tables {
+		id := fmt.Sprintf("t%02d", i)
+		createTable(t, a, id)
+		acquire(t, dead, id, "node-dead", short)
+	}
+	waitExpired(t, dead, fmt.Sprintf("t%02d", tables-1))
+	log, _ := botGame(t, 3)
+	nodes := []struct {
+		name string
+		st   store.Store
+	}{{"node-a", a}, {"node-b", b}}
+	took := make([]map[string]store.Lease, len(nodes))
+	errs := make([]error, len(nodes))
+	var wg sync.WaitGroup
+	start := make(chan struct{})
+	for i, n := range nodes {
+		took[i] = map[string]store.Lease{}
+		wg.Go(func() {
+			<-start
+			ls := n.st.(store.Leases)
+			ex, err := ls.Expired(bg, 0)
+			if err != nil {
+				errs[i] = err
+				return
+			}
+			if i == 1 {
+				slices.Reverse(ex) // the two meet in the middle of the list
+			}
+			for _, e := range ex {
+				l, err := ls.Acquire(bg, e.Table, n.name, long)
+				if errors.Is(err, store.ErrLeaseHeld) {
+					continue // the other survivor was first
+				}
+				if err != nil {
+					errs[i] = err
+					return
+				}
+				took[i][e.Table] = l
+				if err := n.st.AppendEvents(store.WithFence(bg, e.Table, l.Token), e.Table, 0, log[:1]); err != nil {
+					errs[i] = fmt.Errorf("%s appends to %s: %w", n.name, e.Table, err)
+					return
+				}
+			}
+		})
+	}
+	close(start)
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			t.Fatalf("%s: %v", nodes[i].name, err)
+		}
+	}
+	for i := range tables {
+		id := fmt.Sprintf("t%02d", i)
+		_, inA := took[0][id]
+		_, inB := took[1][id]
+		if inA == inB {
+			t.Errorf("%s: taken by node-a %v, by node-b %v; want exactly one", id, inA, inB)
+		}
+		if n := len(events(t, a, id)); n != 1 {
+			t.Errorf("%s: %d events, want the one its new owner appended", id, n)
+		}
+	}
+	t.Logf("node-a took %d tables, node-b %d", len(took[0]), len(took[1]))
 }
 
 // leases is db's store.Leases, or the test fails.
