@@ -4,10 +4,15 @@
 //
 // It owns the database's rows: tables, seats, clocks, the heartbeat, the
 // chat, and each game's event log, one row per event in the JSON of package
-// wire so that the log can be read with psql. Several servers may share one
-// database (a cluster of nodes): nothing it keeps in memory decides what a
-// write may do. Each append checks the log's length in its own transaction,
-// and the key (table, seq) makes two appends at the same place conflict.
+// wire so that the log can be read with psql. Several stores may share one
+// database (a cluster of nodes, opened Shared): nothing it keeps in memory
+// decides what a write may do. Each append checks the log's length in its
+// own transaction, and the key (table, seq) makes two appends at the same
+// place conflict; the tables' leases (leases.go, store.Leases) say which
+// node owns each table, and a write fenced with a lease's token
+// (store.WithFence) is refused once the lease carries another
+// (docs/cluster.md). Opened without Shared, a store is its database's one
+// server (lock.go).
 //
 // It must not decide rules, read game state, or filter secrets: it stores
 // what it is given and gives it back unchanged.
