@@ -68,7 +68,7 @@ func TestServe_OnPostgreSQLRatesAGameOfAccounts(t *testing.T) {
 	url := pgtest.URL(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	db, err := postgres.Open(ctx, url)
+	db, err := postgres.Open(ctx, url, postgres.Shared()) // another process's store beside the server, which holds the database
 	if err != nil {
 		t.Fatal(err)
 	}
