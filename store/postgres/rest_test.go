@@ -32,13 +32,14 @@ func tenSeats(prefix string) []rating.Seat {
 }
 
 // nodes opens n stores on one database, as n servers of a cluster do: each
-// its own pool, nothing shared but the database.
+// its own pool, nothing shared but the database (opened Shared, as a
+// cluster's nodes will be).
 func nodes(t *testing.T, n int) []*DB {
 	t.Helper()
 	url := pgtest.URL(t)
 	var out []*DB
 	for range n {
-		db, err := Open(context.Background(), url)
+		db, err := Open(context.Background(), url, Shared()) // nodes of a cluster share the database
 		if err != nil {
 			t.Fatal(err)
 		}
