@@ -297,7 +297,7 @@ func (h *Handler) removeMember(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err, nil)
 		return
 	}
-	w.WriteHeader(http.StatusNoContent)
+	writeJSON(w, http.StatusOK, memberJSON{Name: a.Name})
 }
 
 // renamePerson serves PUT /host/api/clubs/{club}/people/{person}: the
@@ -376,5 +376,5 @@ func (h *Handler) unlinkPerson(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err, nil)
 		return
 	}
-	w.WriteHeader(http.StatusNoContent)
+	writeJSON(w, http.StatusOK, map[string]string{"person": r.PathValue("person")})
 }

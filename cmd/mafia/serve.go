@@ -137,7 +137,7 @@ func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	// in-person games (under /host/) side by side.
 	host := assist.New(assist.Config{Store: st, Log: log, Guard: guard, Accounts: accounts})
 	acct := account.NewHandler(account.HandlerConfig{Service: accounts, Guard: guard, Render: renderIn, Log: log,
-		Ratings: srv.PlayerRatings})
+		Ratings: srv.PlayerRatings, Clubs: host.PlayerClubs})
 	hs := srv.HTTPServer(site.Handler(srv, host, site.WithAccounts(acct)))
 	log.Info("serving", "addr", ln.Addr().String(), "db", *db, "resumed_tables", resumed,
 		"startup_ms", time.Since(start).Milliseconds())
