@@ -120,9 +120,16 @@ func TestClubMembers_AnOwnerHostsAndMembersOverHTTP(t *testing.T) {
 			t.Errorf("member %d: %+v; want %s", i, m, want[i])
 		}
 	}
-	if code := call(t, "POST", base+"/people", gio, map[string]any{"name": "Saba"}, nil); code != http.StatusCreated {
+	var saba personJSON
+	if code := call(t, "POST", base+"/people", gio, map[string]any{"name": "Saba"}, &saba); code != http.StatusCreated {
 		t.Errorf("a host adds to the roster by their login: %d", code)
 	}
+	game := map[string]any{"names": []string{"Saba", "B", "C", "D", "E", "F", "G"}, "deal": record.DealManual, "roles": roles7,
+		"club": map[string]any{"club": c.ID, "day": "2026-12-01", "people": []string{saba.ID, "", "", "", "", "", ""}}}
+	if code := call(t, "POST", ms.URL+"/host/api/games", gio, game, nil); code != http.StatusCreated {
+		t.Errorf("a host makes the club's game by their login, without the club's token: %d", code)
+	}
+	refuse("a stranger makes the club's game", "POST", ms.URL+"/host/api/games", tamar, game, http.StatusForbidden, "bad_token")
 }
 
 // TestClubMembers_ARosterEntryLinkedToAnAccount: a host links an entry to
