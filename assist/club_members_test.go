@@ -129,6 +129,15 @@ func TestClubMembers_AnOwnerHostsAndMembersOverHTTP(t *testing.T) {
 	if code := call(t, "POST", ms.URL+"/host/api/games", gio, game, nil); code != http.StatusCreated {
 		t.Errorf("a host makes the club's game by their login, without the club's token: %d", code)
 	}
+	for who, want := range map[string]int{nino: 1, gio: 1, tamar: 0, "": 0} {
+		var mine struct {
+			Clubs []struct{ ID, Name, Role string } `json:"clubs"`
+		}
+		if code := call(t, "GET", ms.URL+"/host/api/clubs/mine", who, nil, &mine); code != http.StatusOK || len(mine.Clubs) != want ||
+			(want == 1 && mine.Clubs[0].ID != c.ID) {
+			t.Errorf("the clubs a login runs: %d %+v; want %d", code, mine.Clubs, want)
+		}
+	}
 	refuse("a stranger makes the club's game", "POST", ms.URL+"/host/api/games", tamar, game, http.StatusForbidden, "bad_token")
 }
 

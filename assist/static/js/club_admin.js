@@ -92,8 +92,8 @@ export async function clubScreen() {
           entryCard(c, p, (club.links || {})[p.id], redraw));
       }))),
     scoringCard,
-    h('details', { class: 'card' }, h('summary', {}, t('assist.club.code')),
-      h('p', { class: 'note' }, t('assist.club.code_line', { Code: `${c.id}.${c.token}` }))),
+    c.token ? h('details', { class: 'card' }, h('summary', {}, t('assist.club.code')),
+      h('p', { class: 'note' }, t('assist.club.code_line', { Code: `${c.id}.${c.token}` }))) : null,
     back);
 }
 
