@@ -3,11 +3,15 @@ package account
 // This file serves a player's page: GET /api/players/{name}.
 
 import (
+	"context"
 	"errors"
 	"net/http"
+	"slices"
+	"strconv"
 
 	"mafia/engine"
 	"mafia/internal/httpapi"
+	"mafia/rating"
 	"mafia/store"
 )
 
@@ -32,6 +36,27 @@ type GameJSON struct {
 	Winner  string `json:"winner"`
 	Won     bool   `json:"won"`
 	Ended   int64  `json:"ended_ms"`
+	// Ratings are what a rated game did to the player's ratings (one per
+	// kind it changed, overall first); absent for a game not rated.
+	Ratings []GameRatingJSON `json:"ratings,omitempty"`
+}
+
+// RatingJSON is one rating at one moment: mean, spread and the ordinal
+// (mu - 3 sigma) the leaderboards sort by (docs/ratings.md).
+type RatingJSON struct {
+	Mu      float64 `json:"mu"`
+	Sigma   float64 `json:"sigma"`
+	Ordinal float64 `json:"ordinal"`
+}
+
+// GameRatingJSON is one rating's change by one game: its kind (overall,
+// town, mafia), before and after, and whether the player was rated as
+// having left early.
+type GameRatingJSON struct {
+	Kind   string     `json:"kind"`
+	Before RatingJSON `json:"before"`
+	After  RatingJSON `json:"after"`
+	Left   bool       `json:"left,omitempty"`
 }
 
 // ProfileJSON is a player's page: who, how many games, the wins by side
@@ -128,6 +153,10 @@ func (h *Handler) profile(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	out := Profile(a, owner, games, viewer)
+	if err := withRatings(ctx, st, a.ID, out.Recent); err != nil {
+		h.fail(w, r, internal(err))
+		return
+	}
 	if h.cfg.Clubs != nil {
 		pc, err := h.cfg.Clubs(ctx, a.ID)
 		if err != nil {
@@ -143,4 +172,37 @@ func (h *Handler) profile(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	httpapi.WriteJSON(w, http.StatusOK, out)
+}
+
+// withRatings adds to each listed game what it did to the player's ratings,
+// from the store's rating history when the store keeps ratings. The
+// history is read for the listed games' worth of changes (three kinds a
+// game at most, and room for the unlisted private games between them).
+func withRatings(ctx context.Context, st store.Accounts, account int64, games []GameJSON) error {
+	rs, ok := st.(store.Ratings)
+	if !ok || len(games) == 0 {
+		return nil
+	}
+	hist, err := rs.RatingHistory(ctx, strconv.FormatInt(account, 10), 6*RecentGames)
+	if err != nil {
+		return err
+	}
+	by := map[string][]GameRatingJSON{}
+	for _, c := range hist {
+		by[c.Game] = append(by[c.Game], GameRatingJSON{Kind: string(c.Kind), Before: ratingJSON(c.Before), After: ratingJSON(c.After), Left: c.Left})
+	}
+	order := map[string]int{}
+	for i, k := range rating.Kinds {
+		order[string(k)] = i
+	}
+	for i := range games {
+		rs := by[games[i].Table]
+		slices.SortFunc(rs, func(a, b GameRatingJSON) int { return order[a.Kind] - order[b.Kind] })
+		games[i].Ratings = rs
+	}
+	return nil
+}
+
+func ratingJSON(r rating.Rating) RatingJSON {
+	return RatingJSON{Mu: r.Mu, Sigma: r.Sigma, Ordinal: r.Ordinal()}
 }

@@ -22,6 +22,7 @@ import (
 	"net/http"
 	"sort"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -39,12 +40,24 @@ const TableSize = 11
 type Config struct {
 	// Server is the server's base URL, e.g. http://127.0.0.1:8080.
 	Server string
+	// Servers are several servers' base URLs (Server is then unused): the
+	// players are spread over them as Spread says, and the result has each
+	// server's figures as well as the run's (Result.PerServer).
+	Servers []string
+	// Spread is how the players are spread over Servers: SpreadTables
+	// (empty: the default) or SpreadSeats.
+	Spread string
 	// Ops is the server's operator address (`mafia serve --ops`), e.g.
 	// http://127.0.0.1:9090: the server's memory and CPU are read from its
 	// /metrics. Empty: they are not reported (the public address does not
 	// serve /metrics).
 	Ops string
-	// OpsToken is the operator address's bearer token, if it wants one.
+	// OpsAll are the operator addresses of several servers, in the order of
+	// Servers (one left empty, or past the end: that server's are not
+	// read); when set, Ops is unused. Each server's memory and CPU are then
+	// in its ServerFigures, the first's in Result.Server as well.
+	OpsAll []string
+	// OpsToken is the operator addresses' bearer token, if they want one.
 	OpsToken string
 	// Players is the number of bot players (connections): tables of
 	// TableSize seats, the remainder at one smaller table (filled with the
@@ -56,6 +69,11 @@ type Config struct {
 	// Games stops the run once this many games have finished while
 	// measuring (0: no limit).
 	Games int
+	// EveryPlayer keeps the window open, past Duration and Games (and with
+	// neither, instead of the default 30 s), until every player has played
+	// a game to its end, within Timeout: a check that every server served
+	// every player, rather than a measure.
+	EveryPlayer bool
 	// Timings are the tables' step lengths in milliseconds (nil: ShortTimings).
 	Timings map[string]int64
 	// Ramp is how many connections to open per second while connecting
@@ -88,8 +106,14 @@ func ShortTimings() map[string]int64 {
 // Result is what a run measured. Latencies, frames, commands and games
 // count only the measuring window (after the ramp).
 type Result struct {
-	Players            int              `json:"players"`
-	Tables             int              `json:"tables"`
+	Players int `json:"players"`
+	Tables  int `json:"tables"`
+	// PlayersPlayed is how many players played a game to its end (in the
+	// ramp or the window).
+	PlayersPlayed int64 `json:"players_played"`
+	// TablesMoved is how many games were made on another server than
+	// their table's because it refused them with "draining" (not errors).
+	TablesMoved        int64            `json:"tables_moved"`
 	ConnectedPeak      int64            `json:"connected_peak"`
 	GamesFinished      int64            `json:"games_finished"`
 	GamesFinishedTotal int64            `json:"games_finished_total"`
@@ -135,6 +159,10 @@ type Result struct {
 	// Seconds is the window second by second: where a slow tail came from.
 	Seconds []Second      `json:"seconds,omitempty"`
 	Server  *ServerReport `json:"server,omitempty"`
+	// Spread is how the players were spread over the servers, and
+	// PerServer each server's share, in the order they were given.
+	Spread    string          `json:"spread"`
+	PerServer []ServerFigures `json:"per_server"`
 }
 
 // Second is one second of the measuring window.
@@ -157,8 +185,13 @@ type ServerReport struct {
 // run is one bench in progress.
 type run struct {
 	cfg   Config
-	api   *client.API
+	srvs  []*serverRun
 	start time.Time
+
+	// playedBy says, by player (slotOf), who has played a game to its end;
+	// playedAll counts them.
+	playedBy  []atomic.Bool
+	playedAll atomic.Int64
 
 	measuring atomic.Bool
 	frames    atomic.Int64
@@ -187,6 +220,9 @@ type run struct {
 	stop     context.CancelFunc
 	started  atomic.Int64 // tables whose first game has started (or failed to)
 	stopOnce sync.Once
+	// moved counts the games made on another server than their table's,
+	// which refused them because it drains.
+	moved atomic.Int64
 }
 
 // plan splits n players into table sizes (players, seats): full tables,
@@ -208,13 +244,21 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 	if cfg.Players <= 0 {
 		return Result{}, errors.New("bench: players must be positive")
 	}
-	if cfg.Server == "" {
-		return Result{}, errors.New("bench: no server URL")
+	urls, err := serverURLs(cfg)
+	if err != nil {
+		return Result{}, err
+	}
+	switch cfg.Spread {
+	case "":
+		cfg.Spread = SpreadTables
+	case SpreadTables, SpreadSeats:
+	default:
+		return Result{}, fmt.Errorf("bench: spread %q: want %q or %q", cfg.Spread, SpreadTables, SpreadSeats)
 	}
 	if cfg.Ramp <= 0 {
 		cfg.Ramp = 500
 	}
-	if cfg.Duration <= 0 && cfg.Games <= 0 {
+	if cfg.Duration <= 0 && cfg.Games <= 0 && !cfg.EveryPlayer {
 		cfg.Duration = 30 * time.Second
 	}
 	if cfg.Timings == nil {
@@ -236,27 +280,43 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 	}
 	raiseFileLimit(cfg.Players + 1024)
 
-	r := &run{cfg: cfg, api: &client.API{Base: cfg.Server, HTTP: cfg.HTTP}, start: time.Now(),
+	r := &run{cfg: cfg, start: time.Now(), playedBy: make([]atomic.Bool, cfg.Players),
 		errs: map[string]int64{}, refusals: map[string]int64{}}
+	r.local = true // the servers' stamps are read when every one is on this machine
+	for _, u := range urls {
+		r.srvs = append(r.srvs, &serverRun{url: u, api: &client.API{Base: u, HTTP: cfg.HTTP}, errs: map[string]int64{}})
+		r.local = r.local && isLoopback(u)
+	}
 	ctx, cancel := context.WithTimeout(ctx, cfg.Timeout)
 	defer cancel()
 	r.stop = cancel
 
-	r.local = isLoopback(cfg.Server)
-	var rep *ServerReport
-	if cfg.Ops != "" {
-		s, err := scrape(ctx, cfg.HTTP, cfg.Ops, cfg.OpsToken)
-		if err != nil {
-			return Result{}, fmt.Errorf("bench: server metrics: %w", err)
+	ops := cfg.OpsAll
+	if len(ops) == 0 && cfg.Ops != "" {
+		ops = []string{cfg.Ops}
+	}
+	if len(ops) > len(r.srvs) {
+		return Result{}, fmt.Errorf("bench: %d operator addresses for %d servers", len(ops), len(r.srvs))
+	}
+	for i, o := range ops {
+		r.srvs[i].ops = strings.TrimRight(o, "/")
+	}
+	for _, sv := range r.srvs {
+		if sv.ops != "" {
+			s, err := scrape(ctx, cfg.HTTP, sv.ops, cfg.OpsToken)
+			if err != nil {
+				return Result{}, fmt.Errorf("bench: server metrics: %w", err)
+			}
+			sv.rep = &ServerReport{Baseline: s, MaxRSS: s.RSS}
+			continue // as before: the operator's address answered for it
 		}
-		rep = &ServerReport{Baseline: s, MaxRSS: s.RSS}
-	} else {
-		if _, err := r.api.Tables(ctx); err != nil {
-			return Result{}, fmt.Errorf("bench: server: %w", err)
+		if _, err := sv.api.Tables(ctx); err != nil {
+			return Result{}, fmt.Errorf("bench: server %s: %w", sv.url, err)
 		}
 	}
 
 	tables := plan(cfg.Players)
+	assign(r.srvs, tables, cfg.Spread)
 	var wg sync.WaitGroup
 	wg.Add(1)
 	go func() { // launch the tables at the ramp's pace
@@ -291,20 +351,13 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 	var window time.Time
 	var lastScrape time.Time
 	sample := func() {
-		if rep == nil || time.Since(lastScrape) < time.Second {
+		if time.Since(lastScrape) < time.Second {
 			return
 		}
 		lastScrape = time.Now()
-		sctx, c := context.WithTimeout(ctx, 5*time.Second)
-		s, err := scrape(sctx, cfg.HTTP, cfg.Ops, cfg.OpsToken)
-		c()
-		if err != nil {
-			return
+		for _, sv := range r.srvs {
+			sv.sample(ctx, cfg.HTTP, cfg.OpsToken)
 		}
-		if s.Connections >= rep.Peak.Connections {
-			rep.Peak = s
-		}
-		rep.MaxRSS = max(rep.MaxRSS, s.RSS)
 	}
 	var res Result
 	res.RampComplete = true
@@ -329,6 +382,9 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 	// The window.
 	r.lat.Reset()
 	r.viewDelay.Reset()
+	for _, sv := range r.srvs {
+		sv.resetWindow()
+	}
 	r.frames.Store(0)
 	r.commands.Store(0)
 	r.finished.Store(0)
@@ -340,17 +396,18 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 	nextSecond := 1
 	window = time.Now()
 	r.measuring.Store(true)
-	var cpuStart, cpuEnd float64
-	if rep != nil {
-		if s, err := scrape(ctx, cfg.HTTP, cfg.Ops, cfg.OpsToken); err == nil {
-			cpuStart = s.CPUSeconds
-		}
+	for _, sv := range r.srvs {
+		sv.cpuStart = sv.cpuNow(ctx, cfg.HTTP, cfg.OpsToken)
 	}
 	for ctx.Err() == nil {
-		if cfg.Duration > 0 && time.Since(window) >= cfg.Duration {
+		allPlayed := !cfg.EveryPlayer || r.playedAll.Load() >= int64(cfg.Players)
+		if allPlayed && cfg.Duration <= 0 && cfg.Games <= 0 {
+			break // every player has played, and nothing else was asked
+		}
+		if allPlayed && cfg.Duration > 0 && time.Since(window) >= cfg.Duration {
 			break
 		}
-		if cfg.Games > 0 && r.finished.Load() >= int64(cfg.Games) {
+		if allPlayed && cfg.Games > 0 && r.finished.Load() >= int64(cfg.Games) {
 			break
 		}
 		select {
@@ -380,14 +437,11 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 		res.Seconds = append(res.Seconds, Second{T: nextSecond - 1, Commands: h.Count(),
 			P99ms: ms(h.Quantile(0.99)), MaxMs: ms(h.Max())})
 	}
-	if rep != nil {
-		lastScrape = time.Time{}
-		sample()
-		if s, err := scrape(context.Background(), cfg.HTTP, cfg.Ops, cfg.OpsToken); err == nil {
-			cpuEnd = s.CPUSeconds
-		}
-		if res.WindowSeconds > 0 && cpuEnd > cpuStart {
-			rep.CPU = (cpuEnd - cpuStart) / res.WindowSeconds
+	lastScrape = time.Time{}
+	sample()
+	for _, sv := range r.srvs {
+		if end := sv.cpuNow(context.Background(), cfg.HTTP, cfg.OpsToken); sv.rep != nil && res.WindowSeconds > 0 && end > sv.cpuStart {
+			sv.rep.CPU = (end - sv.cpuStart) / res.WindowSeconds
 		}
 	}
 	res.P50ms, res.P90ms = ms(r.lat.Quantile(0.5)), ms(r.lat.Quantile(0.9))
@@ -412,10 +466,13 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 	select {
 	case <-done:
 	case <-time.After(30 * time.Second):
-		r.fail("shutdown_timeout")
+		r.fail(nil, "shutdown_timeout")
 	}
 
 	res.Players, res.Tables = cfg.Players, len(tables)
+	res.PlayersPlayed = r.playedAll.Load()
+	res.TablesMoved = r.moved.Load()
+	res.Spread = cfg.Spread
 	res.ConnectedPeak = r.peak.Load()
 	res.GamesFinishedTotal = r.finAll.Load()
 	res.ThinkMS, res.TimingsMS = cfg.Think.Milliseconds(), cfg.Timings
@@ -427,8 +484,11 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 	for _, n := range r.refusals {
 		res.Refusals += n
 	}
+	for _, sv := range r.srvs {
+		res.PerServer = append(res.PerServer, sv.figures(res.WindowSeconds))
+	}
 	r.mu.Unlock()
-	res.Server = rep
+	res.Server = r.srvs[0].rep
 	return res, nil
 }
 
@@ -445,11 +505,12 @@ func maps(m map[string]int64) map[string]int64 {
 
 func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
 
-// frame counts one frame received.
-func (r *run) frame() {
+// frame counts one frame received through a server.
+func (r *run) frame(sv *serverRun) {
 	r.framesAll.Add(1)
 	if r.measuring.Load() {
 		r.frames.Add(1)
+		sv.frames.Add(1)
 	}
 }
 
@@ -460,10 +521,11 @@ func (r *run) pad() {
 	}
 }
 
-// command records one move's latency; held says it was sent at night or in
-// a vote (its view comes later than its reply).
-func (r *run) command(d time.Duration, held bool) {
+// command records one move's latency through a server; held says it was
+// sent at night or in a vote (its view comes later than its reply).
+func (r *run) command(sv *serverRun, d time.Duration, held bool) {
 	if r.measuring.Load() {
+		sv.command(d)
 		r.commands.Add(1)
 		r.lat.Record(d)
 		if held {
@@ -503,11 +565,11 @@ func (r *run) stamped(data []byte) {
 	r.viewDelay.Record(time.Duration(time.Now().UnixMilli()-stamp) * time.Millisecond)
 }
 
-// refused counts a move the server refused: an expected game refusal, or
+// refused counts a move a server refused: an expected game refusal, or
 // an error.
-func (r *run) refused(code string) {
+func (r *run) refused(sv *serverRun, code string) {
 	if !expectedRefusals[code] {
-		r.fail("error:" + code)
+		r.fail(sv, "error:"+code)
 		return
 	}
 	if r.measuring.Load() {
@@ -517,10 +579,14 @@ func (r *run) refused(code string) {
 	}
 }
 
-// fail counts an error of a kind.
-func (r *run) fail(kind string) {
+// fail counts an error of a kind, at the server it came through (nil: at
+// none).
+func (r *run) fail(sv *serverRun, kind string) {
 	r.mu.Lock()
 	r.errs[kind]++
+	if sv != nil {
+		sv.errs[kind]++
+	}
 	r.mu.Unlock()
 }
 
@@ -579,20 +645,34 @@ func (r *run) table(ctx context.Context, idx, humans, seats int) {
 func (r *run) game(ctx context.Context, idx, g, humans, seats int, first *bool) error {
 	gctx, cancel := context.WithTimeout(ctx, r.cfg.GameTimeout)
 	defer cancel()
-	fail := func(kind string, err error) error {
+	n := len(r.srvs)
+	hi := homeOf(idx, n)
+	home := r.srvs[hi]
+	fail := func(sv *serverRun, kind string, err error) error {
 		if ctx.Err() == nil {
-			r.fail(kind)
+			r.fail(sv, kind)
 		}
 		return err
 	}
 	// The bench's bots (filling a last table) move at once: the bench
 	// measures the server, and its own players think as Config.Think says.
-	created, err := r.api.Create(gctx, client.CreateRequest{Name: fmt.Sprintf("bench %d", idx),
-		Players: seats, TimingsMS: r.cfg.Timings, Pace: "instant"})
+	req := client.CreateRequest{Name: fmt.Sprintf("bench %d", idx), Players: seats, TimingsMS: r.cfg.Timings, Pace: "instant"}
+	created, err := home.api.Create(gctx, req)
+	// A server that drains refuses new tables (its own play on): the game
+	// is made on the next server that takes it, as a load balancer would.
+	for k := 1; k < n && refusedDraining(err); k++ {
+		next := r.srvs[(hi+k)%n]
+		if created, err = next.api.Create(gctx, req); err == nil {
+			home.drainedAway.Add(1)
+			r.moved.Add(1)
+			home = next
+		}
+	}
 	if err != nil {
-		return fail("create", err)
+		return fail(home, "create", err)
 	}
 	conns := make([]*client.Conn, 0, humans)
+	via := make([]*serverRun, humans) // each seat's server
 	defer func() {
 		for _, c := range conns {
 			c.CloseNow()
@@ -604,13 +684,17 @@ func (r *run) game(ctx context.Context, idx, g, humans, seats int, first *bool) 
 		if i == 0 {
 			tok = created.HostToken
 		}
-		j, err := r.api.Join(gctx, created.Table, fmt.Sprintf("bench %d.%d", idx, i+1), 0, tok)
-		if err != nil {
-			return fail("join", err)
+		via[i] = home // by table: every seat through the table's server
+		if r.cfg.Spread == SpreadSeats {
+			via[i] = r.srvs[seatServer(r.cfg.Spread, idx, i, n)]
 		}
-		c, err := r.api.Dial(gctx, created.Table, j.Token, 0)
+		j, err := via[i].api.Join(gctx, created.Table, fmt.Sprintf("bench %d.%d", idx, i+1), 0, tok)
 		if err != nil {
-			return fail("dial", err)
+			return fail(via[i], "join", err)
+		}
+		c, err := via[i].api.Dial(gctx, created.Table, j.Token, 0)
+		if err != nil {
+			return fail(via[i], "dial", err)
 		}
 		conns = append(conns, c)
 		r.connect(1)
@@ -619,7 +703,7 @@ func (r *run) game(ctx context.Context, idx, g, humans, seats int, first *bool) 
 	errs := make([]error, len(conns))
 	var wg sync.WaitGroup
 	for i, c := range conns {
-		ss[i] = newSeat(gctx, r, c, rng.Derive(r.cfg.Seed, uint64(idx)<<20|uint64(g)<<5|uint64(i)))
+		ss[i] = newSeat(gctx, r, via[i], c, rng.Derive(r.cfg.Seed, uint64(idx)<<20|uint64(g)<<5|uint64(i)))
 		wg.Add(1)
 		go func(i int) {
 			defer wg.Done()
@@ -640,7 +724,7 @@ func (r *run) game(ctx context.Context, idx, g, humans, seats int, first *bool) 
 	if ctlErr != nil {
 		cancel()
 		wg.Wait()
-		return fail("start", ctlErr)
+		return fail(home, "start", ctlErr)
 	}
 	wg.Wait()
 	ended := false
@@ -651,17 +735,20 @@ func (r *run) game(ctx context.Context, idx, g, humans, seats int, first *bool) 
 		ended = ended || e
 		switch {
 		case errs[i] == nil:
+			r.played(via[i], slotOf(idx, i))
 		case ctx.Err() != nil: // the run is over: not an error
 		case gctx.Err() != nil:
-			r.fail("game_timeout")
+			r.fail(via[i], "game_timeout")
 		default:
-			r.fail("dropped")
+			r.fail(via[i], "dropped")
 		}
 	}
 	if ended {
 		r.finAll.Add(1)
+		home.finAll.Add(1)
 		if r.measuring.Load() {
 			r.finished.Add(1)
+			home.finished.Add(1)
 		}
 	}
 	return nil
@@ -669,10 +756,13 @@ func (r *run) game(ctx context.Context, idx, g, humans, seats int, first *bool) 
 
 // Summary is a Result in words, one figure a line.
 func (res Result) Summary() string {
-	s := fmt.Sprintf("players %d at %d tables (peak %d connected), think %d ms, bench at nice %d\n",
-		res.Players, res.Tables, res.ConnectedPeak, res.ThinkMS, res.Nice)
+	s := fmt.Sprintf("players %d at %d tables (peak %d connected; %d played a game to its end), think %d ms, bench at nice %d\n",
+		res.Players, res.Tables, res.ConnectedPeak, res.PlayersPlayed, res.ThinkMS, res.Nice)
 	s += fmt.Sprintf("ramp %.1f s (complete: %v), window %.1f s\n", res.RampSeconds, res.RampComplete, res.WindowSeconds)
 	s += fmt.Sprintf("games finished %d in the window (%d in all)\n", res.GamesFinished, res.GamesFinishedTotal)
+	if res.TablesMoved > 0 {
+		s += fmt.Sprintf("games made on another server because their own drained: %d\n", res.TablesMoved)
+	}
 	s += fmt.Sprintf("commands %d (%.0f/s), refusals %d\n", res.Commands, res.CommandsPerSec, res.Refusals)
 	s += fmt.Sprintf("latency command->reply: p50 %.2f ms, p90 %.2f ms, p99 %.2f ms, p99.9 %.2f ms, max %.2f ms\n",
 		res.P50ms, res.P90ms, res.P99ms, res.P999ms, res.MaxMs)
@@ -697,7 +787,16 @@ func (res Result) Summary() string {
 		s += fmt.Sprintf(" %s=%d", k, res.ErrorKinds[k])
 	}
 	s += "\n"
+	if len(res.PerServer) > 1 {
+		s += fmt.Sprintf("by server (spread by %s):\n", res.Spread)
+		for _, f := range res.PerServer {
+			s += f.summaryLine()
+		}
+	}
 	if sv := res.Server; sv != nil {
+		if len(res.PerServer) > 1 {
+			s += "the first server's memory and CPU:\n"
+		}
 		p := sv.Peak
 		s += fmt.Sprintf("server at peak: %.0f connections, RSS %.1f MiB (%.1f KiB/conn), heap in use %.1f MiB (%.1f KiB/conn), sys %.1f MiB, %.0f goroutines\n",
 			p.Connections, p.RSS/(1<<20), p.RSSPerConn/1024, p.HeapInuse/(1<<20), p.HeapPerConn/1024, p.Sys/(1<<20), p.Goroutines)

@@ -100,6 +100,7 @@ func init() {
 // pause from a timer, one request at a time.
 type seat struct {
 	r   *run
+	sv  *serverRun // the server the seat plays through
 	c   *client.Conn
 	ctx context.Context
 
@@ -118,8 +119,8 @@ type seat struct {
 	nextID    int64
 }
 
-func newSeat(ctx context.Context, r *run, c *client.Conn, seed uint64) *seat {
-	s := &seat{r: r, c: c, ctx: ctx, src: rng.New(seed)}
+func newSeat(ctx context.Context, r *run, sv *serverRun, c *client.Conn, seed uint64) *seat {
+	s := &seat{r: r, sv: sv, c: c, ctx: ctx, src: rng.New(seed)}
 	if c.View != nil {
 		s.view, s.fresh = c.View, true
 	}
@@ -154,7 +155,7 @@ func (s *seat) play() error {
 			s.r.pad() // nothing for this seat: not a frame it reads
 			continue
 		}
-		s.r.frame()
+		s.r.frame(s.sv)
 		ended, now := s.absorb(kind, data)
 		if ended {
 			return nil
@@ -193,7 +194,7 @@ func (s *seat) absorb(kind frameKind, data []byte) (ended, now bool) {
 		var ok bool
 		if m.Type, m.ID, m.Code, ok = peekReply(data); !ok {
 			if err := json.Unmarshal(data, &m); err != nil {
-				s.r.fail("bad_frame")
+				s.r.fail(s.sv, "bad_frame")
 				return false, false
 			}
 		}
@@ -201,7 +202,7 @@ func (s *seat) absorb(kind frameKind, data []byte) (ended, now bool) {
 		defer s.mu.Unlock()
 		if m.ID == 0 || m.ID != s.waiting {
 			if m.Type == "error" {
-				s.r.fail("error:" + m.Code) // unasked: a frame the server refused outright
+				s.r.fail(s.sv, "error:"+m.Code) // unasked: a frame the server refused outright
 			}
 			return false, s.maybeSchedule()
 		}
@@ -214,9 +215,9 @@ func (s *seat) absorb(kind frameKind, data []byte) (ended, now bool) {
 			s.ctl <- err
 			s.ctl = nil
 		} else {
-			s.r.command(time.Since(s.sentAt), s.sentHeld)
+			s.r.command(s.sv, time.Since(s.sentAt), s.sentHeld)
 			if m.Type == "error" {
-				s.r.refused(m.Code)
+				s.r.refused(s.sv, m.Code)
 			}
 		}
 		return false, s.maybeSchedule()
@@ -258,7 +259,7 @@ func (s *seat) decode() *wire.View {
 			} `json:"view"`
 		}
 		if err := json.Unmarshal(s.last, &m); err != nil || m.View == nil {
-			s.r.fail("bad_frame")
+			s.r.fail(s.sv, "bad_frame")
 			s.last = nil
 			return nil
 		}
@@ -314,7 +315,7 @@ func (s *seat) act() {
 	// Sent without a context to watch (a watch per write costs more than
 	// the write): the connection is closed when the seat's context ends.
 	if _, err := s.c.Send(context.Background(), m); err != nil && s.ctx.Err() == nil {
-		s.r.fail("send")
+		s.r.fail(s.sv, "send")
 	}
 }
 

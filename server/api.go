@@ -201,7 +201,7 @@ func validClientID(s string) bool {
 }
 
 func (s *Server) createTable(w http.ResponseWriter, r *http.Request) {
-	if s.foreign(w, r) {
+	if s.foreign(w, r) || s.refuseDraining(w, r) {
 		return
 	}
 	var req createRequest

@@ -1,7 +1,7 @@
 package server
 
-// This file answers /healthz and tells the log when the store stops and
-// starts writing again.
+// This file answers /healthz (liveness) and /readyz (readiness), and tells
+// the log when the store stops and starts writing again.
 
 import (
 	"fmt"
@@ -39,6 +39,23 @@ func (s *Server) healthz(w http.ResponseWriter, _ *http.Request) {
 		return
 	}
 	_, _ = w.Write([]byte("ok\n"))
+}
+
+// readyz answers GET /readyz: 200 "ready" while the server takes new
+// tables and players, 503 with the reason while it does not: starting
+// (before Resume has finished), draining (Drain), shutting down (Close),
+// or its store failing to write. A load balancer sends new players only to
+// a ready server; /healthz stays the liveness check (a draining server is
+// alive, and its tables play on). Like /healthz it writes nothing.
+func (s *Server) readyz(w http.ResponseWriter, _ *http.Request) {
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	if why := s.notReady(); why != "" {
+		w.WriteHeader(http.StatusServiceUnavailable)
+		fmt.Fprintf(w, "not ready: %s\n", why)
+		return
+	}
+	_, _ = w.Write([]byte("ready\n"))
 }
 
 // watchStore logs when the store's writes begin to fail and when they

@@ -52,6 +52,51 @@ func newMetrics() *metrics {
 	return m
 }
 
+// watchServer adds the series read from the server at each scrape: the
+// tables it owns (running rooms) by status, always with the lobby, playing
+// and ended series (0 when none); whether it is ready (1) or not (0), as
+// /readyz says; and whether it is draining.
+func (m *metrics) watchServer(tables func() map[string]int, ready, draining func() bool) {
+	m.reg.MustRegister(
+		&tablesOwned{tables: tables, desc: prometheus.NewDesc("mafia_tables_owned",
+			"Tables whose room runs on this server (the tables it owns), by status: lobby, playing, ended (lingering after the end).",
+			[]string{"status"}, nil)},
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "mafia_ready",
+			Help: "1 while the server takes new tables and players (/readyz answers 200), else 0."},
+			func() float64 { return b2f(ready()) }),
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "mafia_draining",
+			Help: "1 once the server drains (no new tables; the live ones play on), else 0."},
+			func() float64 { return b2f(draining()) }),
+	)
+}
+
+func b2f(b bool) float64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// tablesOwned is mafia_tables_owned, counted at each scrape.
+type tablesOwned struct {
+	tables func() map[string]int
+	desc   *prometheus.Desc
+}
+
+func (c *tablesOwned) Describe(ch chan<- *prometheus.Desc) { ch <- c.desc }
+
+func (c *tablesOwned) Collect(ch chan<- prometheus.Metric) {
+	n := c.tables()
+	for _, st := range []store.Status{store.StatusLobby, store.StatusPlaying, store.StatusEnded} {
+		if _, ok := n[string(st)]; !ok {
+			n[string(st)] = 0
+		}
+	}
+	for st, k := range n {
+		ch <- prometheus.MustNewConstMetric(c.desc, prometheus.GaugeValue, float64(k), st)
+	}
+}
+
 // watchStore adds the store's write counts, if it keeps them: commits,
 // the requests they carried (their ratio is the group commit's batch), and
 // the time spent committing.

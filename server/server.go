@@ -95,7 +95,10 @@ type Server struct {
 	// rates counts the ratings of ended games under way (rated.go).
 	rates   sync.WaitGroup
 	closing atomic.Bool
-	mux     *http.ServeMux
+	// ready is set once Resume has finished; draining once Drain has been
+	// called (drain.go).
+	ready, draining atomic.Bool
+	mux             *http.ServeMux
 }
 
 // New makes a server on a store. Call Resume to bring back unfinished games.
@@ -153,6 +156,7 @@ func New(cfg Config) *Server {
 		rooms: map[string]*room.Room{}, damaged: map[string]struct{}{}, stop: make(chan struct{})}
 	s.guards = newGuards(cfg.Limits, s.inLobby)
 	s.metrics.watchStore(cfg.Store)
+	s.metrics.watchServer(s.tablesByStatus, s.Ready, s.Draining)
 	s.routes()
 	return s
 }
@@ -244,6 +248,7 @@ func (s *Server) Resume(ctx context.Context) (int, error) {
 	s.rateLeftOver(ctx)
 	s.wg.Add(1)
 	go s.heartbeat()
+	s.ready.Store(true)
 	return n, nil
 }
 
@@ -343,6 +348,7 @@ func (s *Server) Handler() http.Handler { return s.mux }
 func (s *Server) routes() {
 	s.mux = http.NewServeMux()
 	s.mux.HandleFunc("GET /healthz", s.healthz)
+	s.mux.HandleFunc("GET /readyz", s.readyz)
 	// No /metrics and no profiler here: they are the operator's (OpsHandler).
 	s.mux.HandleFunc("POST /api/tables", s.createTable)
 	s.mux.HandleFunc("GET /api/tables", s.listTables)
@@ -361,6 +367,7 @@ var Kinds = map[engine.Code]engine.Kind{
 	CodeTableDamaged: engine.KindGone, CodeTooManyConnections: engine.KindTooMany, CodeSeatConnections: engine.KindTooMany,
 	CodeSpectatorsFull: engine.KindBusy, CodeServerFull: engine.KindBusy, CodeCreatingTooFast: engine.KindTooMany,
 	CodeTooManyTables: engine.KindTooMany, CodeFlood: engine.KindTooMany,
+	CodeDraining: engine.KindBusy,
 }
 
 // vocabulary is every code the server answers with: the engine's, the

@@ -21,8 +21,11 @@ import (
 func runBench(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	server := fs.String("server", "http://127.0.0.1:8080", "base URL of a running `mafia serve`")
-	ops := fs.String("ops", "", "the server's operator address (`mafia serve --ops`), e.g. http://127.0.0.1:9090, to report its memory and CPU from its /metrics (empty: not reported)")
+	var servers serverList
+	fs.Var(&servers, "server", "base URL of a running `mafia serve` (default http://127.0.0.1:8080); several, comma-separated or with the flag repeated, spread the players over them (see --spread)")
+	spread := fs.String("spread", bench.SpreadTables, `with several --server: "tables" puts each table's seats on one server, the tables in turn; "seats" puts a table's seats on the servers in turn (for a cluster where any node relays to the table's owner)`)
+	everyPlayer := fs.Bool("every-player", false, "keep measuring, past --duration and --games, until every player has played a game to its end (bounded by --timeout)")
+	ops := fs.String("ops", "", "the server's operator address (`mafia serve --ops`), e.g. http://127.0.0.1:9090, to report its memory and CPU from its /metrics (empty: not reported); with several --server, several comma-separated in their order (one left empty: that server's are not read)")
 	opsToken := fs.String("ops-token", "", "the operator address's bearer token (`mafia serve --ops-token`)")
 	players := fs.Int("players", 110, "bot players (connections): tables of 11, the remainder at one smaller table")
 	duration := fs.Duration("duration", 60*time.Second, "how long to measure after the ramp (0 with --games: until --games)")
@@ -39,7 +42,7 @@ func runBench(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	nice := fs.Int("nice", 10, "the bench's own CPU priority (Linux): at 10 it takes a core only when a server on the same machine leaves one, so that its own work disturbs what it measures less; 0 keeps the priority it started with")
 	gcPercent := fs.Int("gogc", 400, "the bench's own GOGC: its garbage collector runs rarely, so that its pauses disturb the latency it measures as little as they can (the GOGC environment variable, if set, wins)")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: mafia bench --server URL [--ops URL] --players N [--duration D | --games G] [--think D] [--ramp R] [--json]")
+		fmt.Fprintln(stderr, "usage: mafia bench --server URL[,URL...] [--spread tables|seats] [--ops URL] --players N [--duration D | --games G] [--every-player] [--think D] [--ramp R] [--json]")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -47,6 +50,13 @@ func runBench(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 			return 0
 		}
 		return 2
+	}
+	if *spread != bench.SpreadTables && *spread != bench.SpreadSeats {
+		fmt.Fprintf(stderr, "mafia bench: --spread %q: want %q or %q\n", *spread, bench.SpreadTables, bench.SpreadSeats)
+		return 2
+	}
+	if len(servers) == 0 {
+		servers = serverList{"http://127.0.0.1:8080"}
 	}
 	if fs.NArg() > 0 || *players <= 0 || *ramp <= 0 || *duration < 0 || *games < 0 || *think < 0 || *nice < 0 || *nice > 19 {
 		fs.Usage()
@@ -60,7 +70,7 @@ func runBench(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "mafia bench: --timings: %v\n", err)
 		return 2
 	}
-	cfg := bench.Config{Server: strings.TrimRight(*server, "/"), Ops: strings.TrimRight(*ops, "/"), OpsToken: *opsToken, Players: *players, Duration: *duration, Games: *games,
+	cfg := bench.Config{Servers: servers, Spread: *spread, EveryPlayer: *everyPlayer, OpsAll: opsList(*ops), OpsToken: *opsToken, Players: *players, Duration: *duration, Games: *games,
 		Timings: tm, Ramp: *ramp, Think: *think, GameTimeout: *gameTimeout, Timeout: *timeout, Seed: *seed}
 	if !*quiet {
 		cfg.Progress = stderr
@@ -132,4 +142,34 @@ func parseTimings(s string) (map[string]int64, error) {
 		tm[k] = d.Milliseconds()
 	}
 	return tm, nil
+}
+
+// serverList is --server: one URL or several, comma-separated or with the
+// flag repeated, each without its trailing slash.
+type serverList []string
+
+func (l *serverList) String() string { return strings.Join(*l, ",") }
+
+func (l *serverList) Set(v string) error {
+	for _, u := range strings.Split(v, ",") {
+		u = strings.TrimRight(strings.TrimSpace(u), "/")
+		if u == "" {
+			return errors.New("an empty server URL")
+		}
+		*l = append(*l, u)
+	}
+	return nil
+}
+
+// opsList is --ops: operator addresses, comma-separated in the order of
+// --server, each without its trailing slash (nil for none).
+func opsList(v string) []string {
+	if strings.TrimSpace(v) == "" {
+		return nil
+	}
+	var out []string
+	for _, o := range strings.Split(v, ",") {
+		out = append(out, strings.TrimRight(strings.TrimSpace(o), "/"))
+	}
+	return out
 }

@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"os/signal"
 	"strings"
@@ -23,6 +24,7 @@ import (
 	"mafia/room"
 	"mafia/server"
 	"mafia/store"
+	"mafia/store/postgres"
 	"mafia/store/sqlite"
 )
 
@@ -30,7 +32,7 @@ func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	addr := fs.String("addr", "127.0.0.1:8080", "address to listen on")
-	db := fs.String("db", "mafia.db", "SQLite database file (created if missing)")
+	db := fs.String("db", "mafia.db", "SQLite database file (created if missing), or a PostgreSQL database's URL: postgres://user:password@host:5432/dbname (docs/postgres.md)")
 	origins := fs.String("origins", "", "extra trusted origins of browser pages, comma-separated host patterns (e.g. *.example.ge); the server's own is always trusted")
 	logLevel := fs.String("log", "info", "log level: debug, info, warn, error")
 	opsAddr := fs.String("ops", "", "serve the operator's /metrics and Go's profiler (/debug/pprof/) on this address only, e.g. 127.0.0.1:9090 (off by default; the public address serves neither)")
@@ -43,9 +45,10 @@ func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	spectators := fs.Int("spectators-per-table", 200, "spectators of one table at once (seats have their own share)")
 	tablesPerAddr := fs.Int("tables-per-addr", 5, "tables one client address may have waiting in the lobby")
 	lobbyTables := fs.Int("max-lobby-tables", 1000, "tables waiting in the lobby in total")
+	drainTimeout := fs.Duration("drain-timeout", 5*time.Second, "on SIGTERM or SIGINT, drain first: refuse new tables (and answer /readyz 503) while the games play on, until none is playing or this long has passed, then shut down (0: no drain; a second signal cuts it short)")
 	seatsPerAddr := fs.Int("seats-per-address", 3, "seats of one table that may be joined from one address (0: no limit, e.g. for `mafia bench` from one machine)")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: mafia serve [--addr HOST:PORT] [--db FILE] [--ops HOST:PORT] [--public-url URL] [--trusted-proxy CIDR,...]")
+		fmt.Fprintln(stderr, "usage: mafia serve [--addr HOST:PORT] [--db FILE|postgres://...] [--ops HOST:PORT] [--public-url URL] [--trusted-proxy CIDR,...]")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -86,23 +89,19 @@ func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	// Before the server derives its connection caps from it.
 	soft, hard, ferr := server.RaiseFileLimit()
 	start := time.Now()
-	st, err := sqlite.Open(*db)
+	st, err := openStore(*db, stderr, log)
 	if err != nil {
-		log.Error("open database", "db", *db, "err", err)
-		if le := (*sqlite.LockedError)(nil); errors.As(err, &le) {
-			// Said plainly too: whoever starts a second server reads this.
-			fmt.Fprintf(stderr, "mafia: %s is in use by another server%s; stop it first, or give this one another --db\n",
-				*db, pidOf(le))
-		}
-		if errors.Is(err, store.ErrDamaged) {
-			fmt.Fprintf(stderr, "mafia: %s is damaged where SQLite keeps its list of tables (or, in an older file, "+
-				"in rows that bringing it up to date must read), so nothing in it can be read; "+
-				"restore it from a copy, or save what can be read with: sqlite3 %s .recover | sqlite3 recovered.db\n", *db, *db)
-		}
 		return 1
 	}
 	defer st.Close()
-	accounts := account.New(account.Config{Store: st, SeatName: func(n string) error { _, err := room.CheckName(n); return err }})
+	// The accounts, where the store keeps them (store.Accounts): the
+	// PostgreSQL store keeps them once its migration of accounts is in.
+	var accounts *account.Service
+	if as, ok := st.(store.Accounts); ok {
+		accounts = account.New(account.Config{Store: as, SeatName: func(n string) error { _, err := room.CheckName(n); return err }})
+	} else {
+		log.Warn("the store keeps no accounts: the server runs without them", "db", redactURL(*db))
+	}
 	cfg := server.Config{Store: st, Log: log, Render: renderIn, Guard: guard, SeatsPerAddress: *seatsPerAddr, Accounts: accounts,
 		Limits: server.Limits{MaxConns: *maxConns, ConnsPerAddr: *connsPerAddr, SpectatorsPerTable: *spectators,
 			LobbyTablesPerAddr: *tablesPerAddr, LobbyTables: *lobbyTables, Unlimited: free}}
@@ -136,13 +135,16 @@ func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	// The server's API, the browser client and the host's assistant for
 	// in-person games (under /host/) side by side.
 	host := assist.New(assist.Config{Store: st, Log: log, Guard: guard, Accounts: accounts})
-	acct := account.NewHandler(account.HandlerConfig{Service: accounts, Guard: guard, Render: renderIn, Log: log,
-		Ratings: srv.PlayerRatings, Clubs: host.PlayerClubs})
+	var acct *account.Handler
+	if accounts != nil {
+		acct = account.NewHandler(account.HandlerConfig{Service: accounts, Guard: guard, Render: renderIn, Log: log,
+			Ratings: srv.PlayerRatings, Clubs: host.PlayerClubs})
+	}
 	hs := srv.HTTPServer(site.Handler(srv, host, site.WithAccounts(acct)))
-	log.Info("serving", "addr", ln.Addr().String(), "db", *db, "resumed_tables", resumed,
+	log.Info("serving", "addr", ln.Addr().String(), "db", redactURL(*db), "resumed_tables", resumed,
 		"startup_ms", time.Since(start).Milliseconds())
 	fmt.Fprintf(stdout, "mafia: serving on http://%s\n", ln.Addr())
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := signal.NotifyContext(serveContext(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(srv.Listener(ln)) }()
@@ -152,12 +154,91 @@ func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		return 1
 	case <-ctx.Done():
 	}
+	if *drainTimeout > 0 {
+		// The drain: no new tables, /readyz 503, the games play on until
+		// none is playing or the timeout; a second signal cuts it short.
+		again := make(chan os.Signal, 1)
+		signal.Notify(again, os.Interrupt, syscall.SIGTERM)
+		defer signal.Stop(again)
+		stop() // from here a signal is the second one, caught by again alone
+		srv.Drain()
+		dctx, cancelDrain := context.WithTimeout(context.Background(), *drainTimeout)
+		go func() {
+			select {
+			case <-again:
+				log.Info("drain cut short by a second signal")
+			case <-dctx.Done():
+			}
+			cancelDrain()
+		}()
+		if err := srv.Quiet(dctx); err != nil {
+			log.Info("drain over with games still playing: they resume when a server starts on the store again", "drain_timeout", drainTimeout.String())
+		} else {
+			log.Info("drained: no game is playing")
+		}
+		cancelDrain()
+	}
 	log.Info("shutting down")
 	sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	_ = hs.Shutdown(sctx)
 	srv.Close()
 	return 0
+}
+
+// serveContext is what serve runs under until a signal stops it: tests
+// replace it with one they cancel.
+var serveContext = context.Background
+
+// isPostgresURL reports whether --db names a PostgreSQL database rather
+// than a SQLite file.
+func isPostgresURL(db string) bool {
+	return strings.HasPrefix(db, "postgres://") || strings.HasPrefix(db, "postgresql://")
+}
+
+// redactURL is --db as the log may show it: a URL's password hidden.
+func redactURL(db string) string {
+	if !isPostgresURL(db) {
+		return db
+	}
+	u, err := url.Parse(db)
+	if err != nil {
+		return "postgres://(unreadable URL)"
+	}
+	return u.Redacted()
+}
+
+// openStore opens the store --db names: PostgreSQL for a postgres:// or
+// postgresql:// URL, else the SQLite file. A failure is logged, and said
+// plainly on stderr where the operator can act on it.
+func openStore(db string, stderr io.Writer, log *slog.Logger) (store.Store, error) {
+	if isPostgresURL(db) {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		st, err := postgres.Open(ctx, db)
+		if err != nil {
+			log.Error("open database", "db", redactURL(db), "err", err)
+			fmt.Fprintf(stderr, "mafia: cannot open the PostgreSQL database %s: %v\n", redactURL(db), err)
+			return nil, err
+		}
+		return st, nil
+	}
+	st, err := sqlite.Open(db)
+	if err != nil {
+		log.Error("open database", "db", db, "err", err)
+		if le := (*sqlite.LockedError)(nil); errors.As(err, &le) {
+			// Said plainly too: whoever starts a second server reads this.
+			fmt.Fprintf(stderr, "mafia: %s is in use by another server%s; stop it first, or give this one another --db\n",
+				db, pidOf(le))
+		}
+		if errors.Is(err, store.ErrDamaged) {
+			fmt.Fprintf(stderr, "mafia: %s is damaged where SQLite keeps its list of tables (or, in an older file, "+
+				"in rows that bringing it up to date must read), so nothing in it can be read; "+
+				"restore it from a copy, or save what can be read with: sqlite3 %s .recover | sqlite3 recovered.db\n", db, db)
+		}
+		return nil, err
+	}
+	return st, nil
 }
 
 // pidOf is " (pid N)" for a lock whose holder is known, else "".

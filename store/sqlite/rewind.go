@@ -27,6 +27,14 @@ func (db *DB) RewriteEvents(ctx context.Context, tableID string, from int, evs [
 	if err := db.encode(ctx, r, evs, "rewrite"); err != nil {
 		return err
 	}
+	// A rewrite from the start may begin another game, of another player
+	// count: forget the one remembered, once the rewrite is done (appends
+	// after such a rewrite were encoded with the old count, which cut
+	// their per-seat lists short: the contract suite's
+	// RewriteEventsCorrectsALog found it).
+	if from == 0 {
+		defer db.players.Delete(tableID)
+	}
 	return db.inWriter(ctx, func(ctx context.Context, tx *wtx) error {
 		n, err := logLength(ctx, tx, tableID)
 		if err != nil {

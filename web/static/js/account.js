@@ -54,6 +54,14 @@ export const accountApi = {
   rotateBot: (name) => call('POST', `/api/account/bots/${encodeURIComponent(name)}/token`),
 };
 
+/** enter signs up (mode 'signup') or logs in with name and password, and
+ * makes that account the one logged in here; it returns the account. */
+export async function enter(mode, name, password, keep) {
+  const r = mode === 'signup' ? await accountApi.signup(name, password, keep) : await accountApi.login(name, password, keep);
+  set(r.account);
+  return r.account;
+}
+
 /** keepOffer is the game-over screen's line for a guest: sign up (or log
  * in) and keep this game on one's page. Null for a logged-in player. */
 export function keepOffer(table, navigate) {
@@ -113,15 +121,12 @@ export function accountScreen({ navigate }) {
     }
   }
 
-  function enter() {
+  function submit() {
     collect();
     run(async () => {
-      const r = form.mode === 'signup'
-        ? await accountApi.signup(form.name, form.password, keep)
-        : await accountApi.login(form.name, form.password, keep);
+      const a = await enter(form.mode, form.name, form.password, keep);
       form.password = '';
-      set(r.account);
-      navigate(`/players/${encodeURIComponent(r.account.name)}`);
+      navigate(`/players/${encodeURIComponent(a.name)}`);
     });
   }
 
@@ -135,7 +140,7 @@ export function accountScreen({ navigate }) {
       patch(part,
         h('h2', { id: 'account-h' }, t(signup ? 'web.account.signup' : 'web.account.login')),
         keep ? h('p', { class: 'note', id: 'keep-note' }, t('web.account.keep_note')) : null,
-        h('form', { id: 'account-form', on: { submit: (ev) => { ev.preventDefault(); enter(); } } },
+        h('form', { id: 'account-form', on: { submit: (ev) => { ev.preventDefault(); submit(); } } },
           input('acct-name', t('web.account.name'), 'text', 'name', 'username'),
           input('acct-password', t('web.account.password'), 'password', 'password', signup ? 'new-password' : 'current-password'),
           signup ? h('p', { class: 'hint' }, t('web.account.rules')) : null,

@@ -6,7 +6,7 @@ import { h, lines } from './dom.js';
 import { t } from './i18n.js';
 import { narrate, roleName, winnerText } from './narrate.js';
 import { nameOf, teamOf, seatLabel } from './names.js';
-import { keepOffer } from './account.js';
+import { keepOffer, account, accountApi } from './account.js';
 import { boot } from './boot.js';
 
 // The events the timeline tells; the others (each speech, each private
@@ -38,6 +38,7 @@ export function renderOver(st, ctx) {
     out1.push(h('p', { class: 'personal' }, t(mine)));
   }
   if (st.seat && boot.accounts) out1.push(keepOffer(st.id, ctx.navigate));
+  if (st.seat && boot.accounts && st.lobby && st.lobby.rated && account()) out1.push(ratingChange(st, ctx));
   out1.push(h('h3', {}, t('web.over.cards')));
   out1.push(h('ol', { class: 'cards', id: 'cards' }, roles.map((r, i) => {
     const s = i + 1;
@@ -69,6 +70,46 @@ export function renderOver(st, ctx) {
       class: 'button secondary', href: '/', key: 'back', on: { click: (ev) => { ev.preventDefault(); ctx.navigate('/'); } },
     }, t('web.over.back'))));
   return out1;
+}
+
+/** signed writes a rating's change with its sign, to one decimal. */
+export function signed(d) {
+  const r = Math.round(d * 10) / 10;
+  return `${r < 0 ? '−' : '+'}${Math.abs(r).toFixed(1)}`;
+}
+
+// ratingChange is the line of a rated game's end: the player's overall
+// rating before and after (the ordinal, mu - 3 sigma, as the leaderboard
+// shows it). The server rates the game beside the room once the end is
+// stored, so the page asks the player's page until the game is there.
+function ratingChange(st, ctx) {
+  if (!st.ratingAsked) {
+    st.ratingAsked = true;
+    const name = account().name;
+    let tries = 0;
+    const ask = () => {
+      if (st.closed) return;
+      accountApi.player(name).then((p) => {
+        const g = (p.recent || []).find((x) => x.table === st.id && x.ratings && x.ratings.length);
+        if (g) {
+          st.rating = g.ratings;
+          ctx.redraw();
+        } else if (++tries < 60) {
+          setTimeout(ask, 1000);
+        }
+      }, () => { if (++tries < 60) setTimeout(ask, 1000); });
+    };
+    ask();
+  }
+  const o = st.rating && st.rating.find((r) => r.kind === 'overall');
+  if (!o) return h('p', { class: 'note rating-change', id: 'rating-wait' }, t('web.rated_seat.change_wait'));
+  const d = o.after.ordinal - o.before.ordinal;
+  return h('div', { class: 'rating-change', id: 'rating-change' },
+    h('p', {
+      class: d >= 0 ? 'up' : 'down', id: 'rating-overall', 'data-before': o.before.ordinal, 'data-after': o.after.ordinal,
+      'data-mu': o.after.mu, 'data-sigma': o.after.sigma, title: `μ ${o.after.mu.toFixed(2)} σ ${o.after.sigma.toFixed(2)}`,
+    }, t('web.rated_seat.change', { Before: o.before.ordinal.toFixed(1), After: o.after.ordinal.toFixed(1), Delta: signed(d) })),
+    o.left ? h('p', { class: 'note', id: 'rating-left' }, t('web.rated_seat.change_left')) : null);
 }
 
 // timeline tells the game by night and day, each seat by its number, its

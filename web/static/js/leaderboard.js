@@ -57,7 +57,7 @@ export function leaderboardScreen({ navigate }) {
           h('th', { scope: 'col' }, t('web.rated.rank')), h('th', { scope: 'col' }, t('web.rated.player')),
           h('th', { scope: 'col' }, t('web.rated.ordinal')), h('th', { scope: 'col' }, t('web.rated.games')),
           h('th', { scope: 'col' }, t('web.rated.wins')))),
-        h('tbody', {}, rows.map((r) => h('tr', { 'data-player': r.name },
+        h('tbody', {}, rows.map((r) => h('tr', { 'data-player': r.name, 'data-ordinal': r.ordinal, 'data-mu': r.mu, 'data-sigma': r.sigma },
           h('td', { class: 'n' }, String(r.rank)),
           h('th', { scope: 'row' }, link(`/players/${encodeURIComponent(r.name)}`, r.name),
             r.bot ? h('span', { class: 'badge bot-account' }, t('web.account.bot_badge')) : null),

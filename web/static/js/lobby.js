@@ -7,6 +7,7 @@ import { t, tn } from './i18n.js';
 import { api } from './api.js';
 import { andList } from './narrate.js';
 import { TIMINGS } from './names.js';
+import { account, onChange } from './account.js';
 
 const ROLES = [['Don', 'setup.don'], ['Mafia', 'setup.mafia'], ['Maniac', 'setup.maniac'],
   ['Detective', 'setup.detective'], ['Doctor', 'setup.doctor'], ['Citizens', 'setup.citizen']];
@@ -134,9 +135,27 @@ export function lobbyScreen({ boot, navigate }) {
         h('details', { class: 'more', id: 'more-times', open: form.timesOpen }, h('summary', { key: 'times' }, t('web.create.timings')), h('div', { class: 'grid3' }, timings)),
         h('label', { class: 'check' }, h('input', { type: 'checkbox', id: 'public', key: 'public', checked: form.public }), ' ', t('web.create.public')),
         // A rated table (docs/ratings.md): accounts and bot accounts only.
-        boot.accounts ? h('label', { class: 'check' }, h('input', { type: 'checkbox', id: 'rated', key: 'rated', checked: form.rated }), ' ', t('web.rated.option')) : null,
+        ratedField(),
         formError ? h('p', { class: 'error', role: 'alert', id: 'create-error' }, formError) : null,
         h('button', { type: 'submit', class: 'primary', id: 'create', key: 'create', disabled: busy }, t('web.create.submit'))));
+  }
+
+  // ratedField is the "Rated" box: a guest is told to log in first (the
+  // host sits as an account); checked, it says who fills the seats, since
+  // the server's bots fill none of a rated table's (docs/ratings.md).
+  function ratedField() {
+    if (!boot.accounts) return null;
+    const isGuest = account() === null;
+    if (isGuest) form.rated = false;
+    return h('div', { class: 'field rated-field' },
+      h('label', { class: 'check' }, h('input', {
+        type: 'checkbox', id: 'rated', key: 'rated', checked: form.rated, disabled: isGuest, on: { change: changed },
+      }), ' ', t('web.rated.option')),
+      isGuest ? h('p', { class: 'hint', id: 'rated-guest-hint' }, h('a', {
+        href: '/account', id: 'rated-login-link', key: 'rated-login-link',
+        on: { click: (ev) => { ev.preventDefault(); navigate('/account'); } },
+      }, t('web.rated_seat.create_guest'))) : null,
+      form.rated ? h('p', { class: 'hint', id: 'rated-hint' }, t('web.rated_seat.create_hint')) : null);
   }
 
   function changed() {
@@ -146,7 +165,8 @@ export function lobbyScreen({ boot, navigate }) {
 
   async function create() {
     collect();
-    const name = form.name.trim();
+    // A player logged in sits under the account's name whatever is typed.
+    const name = form.name.trim() || (account() ? account().name : '');
     if (!name) {
       formError = t('error.name_required');
       drawCreate();
@@ -194,11 +214,15 @@ export function lobbyScreen({ boot, navigate }) {
         on: { click: (ev) => { ev.preventDefault(); navigate(`/t/${l.table}`); } },
       }, l.name),
       l.rated ? h('span', { class: 'badge rated' }, t('web.rated.badge')) : null,
-      h('span', { class: 'status' }, action),
+      // A guest may watch a rated table, not sit at it.
+      h('span', { class: 'status' }, l.rated && l.status === 'lobby' && guest() ? t('web.rated_seat.lobby_row_guest') : action),
       h('span', { class: 'count' }, l.status === 'lobby'
         ? tn('web.pre.taken', l.players, { Taken: taken, Count: l.players })
         : tn('web.lobby.people', people, { Count: people, Players: l.players })));
   }
+
+  // guest is true when accounts are on and nobody is logged in here.
+  const guest = () => boot.accounts && account() === null;
 
   function drawTables() {
     const open = (tables || []).filter((l) => l.status === 'lobby');
@@ -206,6 +230,7 @@ export function lobbyScreen({ boot, navigate }) {
     patch(tablesPart,
       h('h2', { id: 'tables-h' }, t('web.lobby.tables')),
       listError ? h('p', { class: 'error' }, listError) : null,
+      guest() && open.some((l) => l.rated) ? h('p', { class: 'hint', id: 'rated-lobby-guest' }, t('web.rated_seat.lobby_guest')) : null,
       tables === null ? h('p', { class: 'note' }, t('web.loading'))
         : open.length ? h('ul', { class: 'tables-list', id: 'tables' }, open.map((l) => row(l, t('web.lobby.join'))))
           : h('p', { class: 'note' }, t('web.lobby.none')),
@@ -296,6 +321,7 @@ export function lobbyScreen({ boot, navigate }) {
 
   load();
   const poll = setInterval(load, 5000);
+  const offAccount = onChange(() => { collect(); drawCreate(); drawTables(); });
   drawQuick();
   drawCreate();
   drawTables();
@@ -304,6 +330,6 @@ export function lobbyScreen({ boot, navigate }) {
   return {
     el,
     render: () => { collect(); drawQuick(); drawCreate(); drawTables(); drawInvite(); document.title = t('web.title'); },
-    destroy: () => clearInterval(poll),
+    destroy: () => { clearInterval(poll); offAccount(); },
   };
 }

@@ -5,6 +5,7 @@ import { h } from './dom.js';
 import { t, tn } from './i18n.js';
 import { TIMINGS } from './names.js';
 import { boot } from './boot.js';
+import { renderRatedSeat } from './ratedseat.js';
 
 /** makeJoinForm builds the name field and its button once, so that what a
  * player types survives every re-render. */
@@ -22,7 +23,7 @@ export function makeJoinForm(onJoin) {
 }
 
 /** renderPregame returns the section of a table in its lobby. */
-export function renderPregame(st, ctx, join) {
+export function renderPregame(st, ctx, join, ratedSeat) {
   const l = st.lobby;
   if (!l || st.view || l.status !== 'lobby') return null;
   const taken = (l.seats || []).filter((s) => s.taken).length;
@@ -39,7 +40,11 @@ export function renderPregame(st, ctx, join) {
       h('summary', { key: 'qr' }, t('web.pre.qr')),
       h('img', { id: 'invite-qr', src: `/t/${l.table}?qr=${encodeURIComponent(location.origin)}`, alt: t('web.pre.qr_alt'), width: 220, height: 220 }))));
   out.push(rules(l));
-  if (!st.seat) {
+  // A rated table seats accounts only: a guest is offered to log in there.
+  const rated = l.rated && boot.accounts && ratedSeat;
+  if (!st.seat && rated) {
+    out.push(renderRatedSeat(st, ctx, ratedSeat, taken >= l.players));
+  } else if (!st.seat) {
     join.label.textContent = t('web.pre.your_name');
     join.button.textContent = t('web.pre.join');
     join.button.disabled = st.busy;
@@ -51,9 +56,16 @@ export function renderPregame(st, ctx, join) {
   }
   if (st.host) {
     out.push(h('h3', {}, t('web.host.heading')));
-    out.push(h('p', { class: 'hint' }, t('web.pre.host_hint')));
+    // The server's bots sit at no rated table (room.CodeRatedTable): its
+    // host is told who may fill its seats instead of offered the bots.
+    if (!l.rated) out.push(h('p', { class: 'hint' }, t('web.pre.host_hint')));
+    else {
+      out.push(h('p', { class: 'hint', id: 'rated-host' }, t('web.rated_seat.host_hint'), ' ', h('a', {
+        href: '/account', id: 'rated-bots', key: 'rated-bots', on: { click: (ev) => { ev.preventDefault(); ctx.navigate('/account'); } },
+      }, t('web.rated_seat.your_bots'))));
+    }
     out.push(h('div', { class: 'row wrap' },
-      h('button', { type: 'button', id: 'add-bots', key: 'add-bots', disabled: st.busy || taken === l.players, on: { click: () => ctx.host('add_bots') } }, t('web.host.add_bots')),
+      l.rated ? null : h('button', { type: 'button', id: 'add-bots', key: 'add-bots', disabled: st.busy || taken === l.players, on: { click: () => ctx.host('add_bots') } }, t('web.host.add_bots')),
       h('button', { type: 'button', class: 'primary', id: 'start', key: 'start', disabled: st.busy, on: { click: () => ctx.host('start') } }, t('web.host.start'))));
   } else {
     out.push(h('p', { class: 'hint' }, t('web.pre.wait_host')));

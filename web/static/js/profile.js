@@ -9,9 +9,20 @@ import { h, patch } from './dom.js';
 import { t, tn } from './i18n.js';
 import { accountApi, account } from './account.js';
 import { roleName } from './narrate.js';
+import { signed } from './gameover.js';
 
 const SIDES = ['town', 'mafia', 'maniac'];
 const ROLES = ['citizen', 'detective', 'doctor', 'mafia', 'don', 'maniac'];
+
+// gameRating is what a rated game did to the overall rating, or null.
+function gameRating(g) {
+  const o = (g.ratings || []).find((r) => r.kind === 'overall');
+  if (!o) return null;
+  const d = o.after.ordinal - o.before.ordinal;
+  return [' ', h('span', {
+    class: `badge rating-delta ${d >= 0 ? 'up' : 'down'}`, 'data-before': o.before.ordinal, 'data-after': o.after.ordinal,
+  }, t('web.rated_seat.delta', { Delta: signed(d) }))];
+}
 
 /** profileScreen returns the page of the player named name. */
 export function profileScreen(name, { navigate }) {
@@ -65,7 +76,7 @@ export function profileScreen(name, { navigate }) {
         h('table', { class: 'tallies', id: 'ratings-table' },
           h('thead', {}, h('tr', {}, h('th', {}, ''), h('th', { scope: 'col' }, t('web.rated.ordinal')),
             h('th', { scope: 'col' }, t('web.profile.games')), h('th', { scope: 'col' }, t('web.profile.wins')))),
-          h('tbody', {}, p.ratings.map((r) => h('tr', { 'data-kind': r.kind },
+          h('tbody', {}, p.ratings.map((r) => h('tr', { 'data-kind': r.kind, 'data-ordinal': r.ordinal, 'data-mu': r.mu, 'data-sigma': r.sigma },
             h('th', { scope: 'row' }, link(`/ratings?kind=${r.kind}`, t(`web.rated.kind_${r.kind}`))),
             h('td', { class: 'n', title: `μ ${r.mu.toFixed(1)} σ ${r.sigma.toFixed(1)}` }, r.ordinal.toFixed(1)),
             h('td', { class: 'n' }, String(r.games)), h('td', { class: 'n' }, String(r.wins))))))) : null,
@@ -74,6 +85,7 @@ export function profileScreen(name, { navigate }) {
         link(`/t/${g.table}/review`, g.name || g.table),
         ' ', h('span', { class: `badge role r-${g.role}` }, roleName(g.role)),
         ' ', h('span', { class: `result ${g.won ? 'won' : 'lost'}` }, t(g.won ? 'web.profile.game_won' : 'web.profile.game_lost')),
+        gameRating(g),
         ' ', h('time', { datetime: new Date(g.ended_ms).toISOString() }, new Date(g.ended_ms).toLocaleDateString())))) :
         h('p', { class: 'note', id: 'no-games' }, t('web.profile.none')),
       me && me.name === p.name ? h('p', {}, link('/account', t('web.account.settings'), { class: 'button secondary', id: 'settings' })) : null);

@@ -14,6 +14,8 @@ import { renderActions } from './actions.js';
 import { renderCard, renderCandidates, renderChecks, renderHost, renderLog } from './panels.js';
 import { renderOver } from './gameover.js';
 import { renderPregame, makeJoinForm } from './pregame.js';
+import { makeRatedSeat } from './ratedseat.js';
+import { onChange } from './account.js';
 import { Chat } from './chat.js';
 import { floorSaid } from './statements.js';
 import { signal, played } from './sound.js';
@@ -38,6 +40,9 @@ export function tableScreen(id, { navigate, announce }) {
   parts.floor.append(floorTop, parts.clock, floorSpeech);
   const chat = new Chat(id, sendChat, (before) => conn.send({ type: 'history', before: before || undefined }));
   const join = makeJoinForm(doJoin);
+  // At a rated table a guest logs in in place, then sits (ratedseat.js).
+  const ratedSeat = makeRatedSeat(doJoin);
+  const offAccount = onChange(() => schedule());
   // The floor, the moves and the composer at the top (on a phone the
   // composer sits at the bottom of the screen); then the rest.
   el.append(parts.head, parts.announce, parts.floor, parts.alert, parts.over, parts.pre, parts.act, chat.composer,
@@ -47,7 +52,7 @@ export function tableScreen(id, { navigate, announce }) {
       h('div', { class: 'col talk' }, chat.el, parts.log)));
 
   const ctx = {
-    command, host: hostAction, navigate, copy, leave: doLeave,
+    command, host: hostAction, navigate, copy, leave: doLeave, sit: doJoin,
     say: (m) => request({ type: 'command', ...m }),
     redraw: () => schedule(),
     // At the end the whole record is the players' (anyone's at a public
@@ -211,7 +216,8 @@ export function tableScreen(id, { navigate, announce }) {
     st.busy = true;
     schedule();
     try {
-      const made = await api.create({ name: l.name, players: l.players, public: l.public, options: l.rules, timings_ms: l.timings_ms });
+      // A rated table's next game is rated too.
+      const made = await api.create({ name: l.name, players: l.players, public: l.public, options: l.rules, timings_ms: l.timings_ms, rated: l.rated || undefined });
       if (name) await api.join(made.table, name).catch(() => {});
       const url = `${location.origin}${made.invite}`;
       if (st.seat) await request({ type: 'chat', channel: 'town', text: t('web.over.again_line', { Link: url }) });
@@ -283,7 +289,7 @@ export function tableScreen(id, { navigate, announce }) {
     // timeline): the card, the seats and the log are not drawn again.
     const ended = !!v && v.phase === 'ended';
     show('over', renderOver(st, ctx));
-    show('pre', renderPregame(st, ctx, join));
+    show('pre', renderPregame(st, ctx, join, ratedSeat));
     show('me', ended ? null : renderCard(st, ctx));
     show('act', renderActions(st, ctx));
     show('cands', renderCandidates(st));
@@ -453,6 +459,6 @@ export function tableScreen(id, { navigate, announce }) {
     el,
     render: () => { logKey = ''; draw(); },
     langChanged: () => conn.reconnectNow(),
-    destroy: () => { clearInterval(ticker); conn.stop(); if (window.__mafia && window.__mafia.state === st) delete window.__mafia; },
+    destroy: () => { st.closed = true; clearInterval(ticker); offAccount(); conn.stop(); if (window.__mafia && window.__mafia.state === st) delete window.__mafia; },
   };
 }

@@ -1,0 +1,255 @@
+// Package pgtest gives tests a real PostgreSQL: one server per test binary,
+// started from the system's binaries (initdb, pg_ctl) in a temporary
+// directory, listening on a free port of 127.0.0.1 only, and a fresh
+// database for each call of URL.
+//
+// A test binary that uses it calls Main from its TestMain, which stops the
+// server once the tests have run:
+//
+//	func TestMain(m *testing.M) { pgtest.Main(m) }
+//
+// Should the binary die without running Main's cleanup (a panic, a test's
+// timeout, kill -9), a watcher started with the server stops it once the
+// binary's process is gone, and its directory is removed.
+//
+// Where the binaries are missing, URL skips the test with a message; under
+// CI (CI=true), which installs PostgreSQL, it fails the test instead.
+package pgtest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"os/user"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// server is the one PostgreSQL of this test binary.
+type server struct {
+	bin  string // the directory of initdb, pg_ctl and postgres
+	dir  string // the temporary directory: data/, the socket, the log
+	port int
+	cred *syscall.Credential // whom the server runs as, when the tests run as root
+}
+
+var (
+	once    sync.Once
+	srv     *server
+	srvErr  error
+	missing bool // the binaries are not installed
+	dbs     atomic.Int64
+)
+
+// Main runs the tests of m, stops the server if one was started, and exits
+// with the tests' code.
+func Main(m *testing.M) {
+	code := m.Run()
+	Stop()
+	os.Exit(code)
+}
+
+// Stop stops the server if one was started, and removes its directory. Main
+// calls it; a TestMain that cannot use Main calls it after m.Run.
+func Stop() {
+	if srv == nil {
+		return
+	}
+	srv.stop()
+	srv = nil
+}
+
+// URL returns the URL of a new, empty database on the test binary's
+// PostgreSQL, starting the server at the first call. It skips t when
+// PostgreSQL is not installed (fails it under CI=true).
+func URL(t testing.TB) string {
+	t.Helper()
+	once.Do(func() { srv, srvErr = start() })
+	if missing {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("pgtest: PostgreSQL is not installed (no initdb in /usr/lib/postgresql/*/bin nor on PATH), and CI must run these tests")
+		}
+		t.Skip("pgtest: PostgreSQL is not installed (no initdb in /usr/lib/postgresql/*/bin nor on PATH): skipped")
+	}
+	if srvErr != nil {
+		t.Fatalf("pgtest: start PostgreSQL: %v", srvErr)
+	}
+	name := fmt.Sprintf("t%d", dbs.Add(1))
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	conn, err := pgx.Connect(ctx, srv.url("postgres"))
+	if err != nil {
+		t.Fatalf("pgtest: connect: %v", err)
+	}
+	defer conn.Close(ctx)
+	if _, err := conn.Exec(ctx, "CREATE DATABASE "+name); err != nil {
+		t.Fatalf("pgtest: create database %s: %v", name, err)
+	}
+	return srv.url(name)
+}
+
+func (s *server) url(db string) string {
+	return fmt.Sprintf("postgres://postgres@127.0.0.1:%d/%s?sslmode=disable", s.port, db)
+}
+
+// findBin returns the directory of the newest installed PostgreSQL's
+// binaries, or "".
+func findBin() string {
+	dirs, _ := filepath.Glob("/usr/lib/postgresql/*/bin")
+	sort.Slice(dirs, func(i, j int) bool { return version(dirs[i]) > version(dirs[j]) })
+	for _, d := range dirs {
+		if isFile(filepath.Join(d, "initdb")) && isFile(filepath.Join(d, "pg_ctl")) {
+			return d
+		}
+	}
+	if p, err := exec.LookPath("initdb"); err == nil {
+		d := filepath.Dir(p)
+		if isFile(filepath.Join(d, "pg_ctl")) {
+			return d
+		}
+	}
+	return ""
+}
+
+// version is the major version in a path /usr/lib/postgresql/N/bin.
+func version(dir string) int {
+	n, _ := strconv.Atoi(filepath.Base(filepath.Dir(dir)))
+	return n
+}
+
+func isFile(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && !fi.IsDir()
+}
+
+func start() (*server, error) {
+	bin := findBin()
+	if bin == "" {
+		missing = true
+		return nil, nil
+	}
+	dir, err := os.MkdirTemp("", "pgtest-")
+	if err != nil {
+		return nil, err
+	}
+	s := &server{bin: bin, dir: dir}
+	if os.Geteuid() == 0 {
+		// PostgreSQL refuses to run as root: run it as its own user (or
+		// nobody), who must own the directory.
+		if s.cred, err = unprivileged(); err != nil {
+			os.RemoveAll(dir)
+			return nil, err
+		}
+		if err := os.Chown(dir, int(s.cred.Uid), int(s.cred.Gid)); err != nil {
+			os.RemoveAll(dir)
+			return nil, err
+		}
+	}
+	data := filepath.Join(dir, "data")
+	if out, err := s.run("initdb", "-D", data, "-U", "postgres", "-A", "trust", "-E", "UTF8",
+		"--no-locale", "--no-sync", "--no-instructions"); err != nil {
+		os.RemoveAll(dir)
+		return nil, fmt.Errorf("initdb: %v: %s", err, out)
+	}
+	// A free port may be taken between finding it and the server binding
+	// it: try a few.
+	for try := 0; ; try++ {
+		if s.port, err = freePort(); err != nil {
+			os.RemoveAll(dir)
+			return nil, err
+		}
+		opts := strings.Join([]string{
+			"-c listen_addresses=127.0.0.1",
+			"-p " + strconv.Itoa(s.port),
+			"-k " + dir, // the unix socket, in the directory only
+			"-c fsync=off", "-c synchronous_commit=off", "-c full_page_writes=off",
+			"-c max_connections=200",
+		}, " ")
+		out, err := s.run("pg_ctl", "-D", data, "-l", filepath.Join(dir, "log"), "-o", opts, "-w", "-t", "60", "start")
+		if err == nil {
+			break
+		}
+		if try == 4 {
+			log, _ := os.ReadFile(filepath.Join(dir, "log"))
+			os.RemoveAll(dir)
+			return nil, fmt.Errorf("pg_ctl start: %v: %s\n%s", err, out, log)
+		}
+	}
+	s.watch()
+	return s, nil
+}
+
+// watch starts a process that stops the server and removes its directory
+// once this test binary's process is gone, however it ended.
+func (s *server) watch() {
+	// It looks in /proc, not with kill -0, which another user may not send.
+	script := fmt.Sprintf(`while [ -d /proc/%d ]; do sleep 1; done
+[ -d %q ] && %q -D %q -m immediate stop >/dev/null 2>&1
+rm -rf %q`, os.Getpid(), filepath.Join(s.dir, "data"), filepath.Join(s.bin, "pg_ctl"),
+		filepath.Join(s.dir, "data"), s.dir)
+	cmd := exec.Command("/bin/sh", "-c", script)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if s.cred != nil {
+		// pg_ctl must run as the server's user; removing the directory,
+		// which is that user's, works as well.
+		cmd.SysProcAttr.Credential = s.cred
+	}
+	if cmd.Start() == nil {
+		go cmd.Wait()
+	}
+}
+
+func (s *server) stop() {
+	_, _ = s.run("pg_ctl", "-D", filepath.Join(s.dir, "data"), "-m", "immediate", "-w", "stop")
+	os.RemoveAll(s.dir)
+}
+
+// run runs one of the server's binaries (as the server's user).
+func (s *server) run(name string, args ...string) ([]byte, error) {
+	cmd := exec.Command(filepath.Join(s.bin, name), args...)
+	cmd.Dir = s.dir
+	cmd.Env = append(os.Environ(), "LC_ALL=C")
+	if s.cred != nil {
+		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: s.cred}
+	}
+	return cmd.CombinedOutput()
+}
+
+// unprivileged returns the user the server runs as under root: postgres,
+// else nobody.
+func unprivileged() (*syscall.Credential, error) {
+	for _, name := range []string{"postgres", "nobody"} {
+		u, err := user.Lookup(name)
+		if err != nil {
+			continue
+		}
+		uid, err1 := strconv.Atoi(u.Uid)
+		gid, err2 := strconv.Atoi(u.Gid)
+		if err1 == nil && err2 == nil {
+			return &syscall.Credential{Uid: uint32(uid), Gid: uint32(gid)}, nil
+		}
+	}
+	return nil, errors.New("running as root, and there is no user postgres nor nobody to run PostgreSQL as")
+}
+
+// freePort returns a port of 127.0.0.1 that nothing listens on now.
+func freePort() (int, error) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return 0, err
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port, nil
+}

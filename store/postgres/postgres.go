@@ -1,0 +1,130 @@
+// Package postgres implements store.Store on PostgreSQL, through pgx (a
+// pool of connections, pgxpool). The schema lives in migrations/, embedded
+// in the binary and applied by goose at Open, like store/sqlite's.
+//
+// It owns the database's rows: tables, seats, clocks, the heartbeat, the
+// chat, and each game's event log, one row per event in the JSON of package
+// wire so that the log can be read with psql. Several servers may share one
+// database (a cluster of nodes): nothing it keeps in memory decides what a
+// write may do. Each append checks the log's length in its own transaction,
+// and the key (table, seq) makes two appends at the same place conflict.
+//
+// It must not decide rules, read game state, or filter secrets: it stores
+// what it is given and gives it back unchanged.
+package postgres
+
+import (
+	"context"
+	"embed"
+	"fmt"
+	"io/fs"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/jackc/pgx/v5/stdlib"
+	"github.com/pressly/goose/v3"
+	"github.com/pressly/goose/v3/lock"
+
+	"mafia/store"
+)
+
+//go:embed migrations/*.sql
+var migrations embed.FS
+
+// DB is a store on one PostgreSQL database. It is safe for concurrent use.
+type DB struct {
+	pool *pgxpool.Pool
+
+	// players is each game's player count (from its GameStarted event),
+	// which package wire needs to encode per-seat lists. It is the one
+	// thing kept across calls, and it never decides what a write may do:
+	// a game's first event does not change while it is played (a rewrite
+	// from 0 forgets it here).
+	players sync.Map // table ID → int
+
+	commits    atomic.Int64 // write transactions committed
+	writes     atomic.Int64 // the requests they carried
+	commitNano atomic.Int64 // the time spent on them
+
+	health health // whether writes commit (see WriteHealth)
+
+	w     writer // the group commit of appends (writer.go)
+	alone bool   // each append committed alone, on its caller's goroutine (benchmarks set it)
+
+	chatCap int // the most chat lines kept per table (0: store.MaxChatLines; tests lower it)
+}
+
+var (
+	_ store.Store         = (*DB)(nil)
+	_ store.WriteCounter  = (*DB)(nil)
+	_ store.WriteMonitor  = (*DB)(nil)
+	_ store.Chats         = (*DB)(nil)
+	_ store.ChatPages     = (*DB)(nil)
+	_ store.UnratedTables = (*DB)(nil)
+)
+
+// poolSize is the connections a store opens when the URL does not say
+// (pool_max_conns): appends from many rooms run at once, each in a
+// transaction of its own, and PostgreSQL flushes the commits that wait
+// together in one write of its log.
+const poolSize = 16
+
+// Open connects to the PostgreSQL database at url (postgres://user@host/db),
+// brings its schema up to date, and returns the store. Close it when done.
+func Open(ctx context.Context, url string) (*DB, error) {
+	cfg, err := pgxpool.ParseConfig(url)
+	if err != nil {
+		return nil, fmt.Errorf("store/postgres: %w", err)
+	}
+	if !strings.Contains(url, "pool_max_conns") {
+		cfg.MaxConns = poolSize
+	}
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	if err != nil {
+		return nil, fmt.Errorf("store/postgres: connect: %w", err)
+	}
+	if err := pool.Ping(ctx); err != nil {
+		pool.Close()
+		return nil, fmt.Errorf("store/postgres: connect: %w", err)
+	}
+	if err := migrate(ctx, pool); err != nil {
+		pool.Close()
+		return nil, fmt.Errorf("store/postgres: migrate: %w", err)
+	}
+	db := &DB{pool: pool}
+	db.startWriters()
+	return db, nil
+}
+
+// migrate applies the embedded migrations that the database does not have
+// yet. Goose takes a lock in the database while it does, so that servers
+// starting together on one database apply each migration once.
+func migrate(ctx context.Context, pool *pgxpool.Pool) error {
+	fsys, err := fs.Sub(migrations, "migrations")
+	if err != nil {
+		return err
+	}
+	sqldb := stdlib.OpenDBFromPool(pool)
+	defer sqldb.Close()
+	locker, err := lock.NewPostgresSessionLocker()
+	if err != nil {
+		return err
+	}
+	p, err := goose.NewProvider(goose.DialectPostgres, sqldb, fsys,
+		goose.WithDisableGlobalRegistry(true), goose.WithSessionLocker(locker))
+	if err != nil {
+		return err
+	}
+	_, err = p.Up(ctx)
+	return err
+}
+
+// Close stops taking appends, lets the writers commit every append already
+// queued, and releases the store's connections.
+func (db *DB) Close() error {
+	db.stopWriters()
+	db.pool.Close()
+	return nil
+}

@@ -1,0 +1,236 @@
+package postgres
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"mafia/store"
+)
+
+// ErrClosed is returned by an append once Close has begun.
+var ErrClosed = errors.New("store/postgres: closed")
+
+// The group commit. Appends from every room go to a few writer goroutines,
+// each holding one connection; a writer takes every append waiting (up to
+// maxBatch) and sends them as one batch, which PostgreSQL runs in one
+// transaction: one round trip and one commit (one flush of its log) for
+// all of them, instead of one each. Each append in the batch is checked
+// against its log's length in that transaction (append_step), and one
+// refused (a conflict, a missing table) leaves the others alone. When the
+// batch itself fails (a race at one place with another server, which the
+// key refuses; a row that cannot be written), each of its appends is
+// committed again alone, so that the failure is its own.
+const (
+	writers  = 4   // writer goroutines, each with a connection of its own at a time
+	maxBatch = 256 // the most appends one commit takes
+)
+
+// The states of an appendReq: its caller may give up on it only while it is
+// pending; once a writer has taken it, the caller waits for the commit.
+const (
+	reqPending int32 = iota
+	reqTaken
+	reqCancelled
+)
+
+// appendReq is one append on its way through a writer.
+type appendReq struct {
+	table  string
+	first  int
+	kinds  []string
+	jsons  []string
+	clock  *store.Clock
+	update *store.Table
+
+	state atomic.Int32
+	err   error         // the answer, set by the writer before done is closed
+	done  chan struct{} // closed by the writer once err is final
+}
+
+// writer is the group commit's state in a DB.
+type writer struct {
+	reqs    chan *appendReq
+	wg      sync.WaitGroup // the writer goroutines
+	mu      sync.RWMutex   // guards closed against senders
+	closed  bool
+	senders sync.WaitGroup // submits between the closed check and their send
+}
+
+func (db *DB) startWriters() {
+	db.w.reqs = make(chan *appendReq, 4096)
+	for range writers {
+		db.w.wg.Go(db.writeLoop)
+	}
+}
+
+// stopWriters refuses new appends, lets the writers commit every one
+// already queued, and waits for them to stop.
+func (db *DB) stopWriters() {
+	db.w.mu.Lock()
+	already := db.w.closed
+	db.w.closed = true
+	db.w.mu.Unlock()
+	if already {
+		return
+	}
+	db.w.senders.Wait()
+	close(db.w.reqs)
+	db.w.wg.Wait()
+}
+
+// submit hands an append to the writers and waits for its answer. If ctx
+// ends before a writer has taken it, it returns ctx.Err() and nothing was
+// written; once taken, the append is committed (or fails) whatever ctx
+// does, and its own answer is returned.
+func (db *DB) submit(ctx context.Context, r *appendReq) error {
+	db.w.mu.RLock()
+	if db.w.closed {
+		db.w.mu.RUnlock()
+		return ErrClosed
+	}
+	db.w.senders.Add(1)
+	db.w.mu.RUnlock()
+	select {
+	case db.w.reqs <- r:
+		db.w.senders.Done()
+	case <-ctx.Done():
+		db.w.senders.Done()
+		return ctx.Err()
+	}
+	select {
+	case <-r.done:
+		return r.err
+	case <-ctx.Done():
+		if r.state.CompareAndSwap(reqPending, reqCancelled) {
+			return ctx.Err()
+		}
+		<-r.done // taken: the commit is under way
+		return r.err
+	}
+}
+
+// writeLoop is one writer goroutine: it takes every pending append,
+// commits them together, and answers each; it stops once reqs is closed
+// and drained.
+func (db *DB) writeLoop() {
+	batch := make([]*appendReq, 0, maxBatch)
+	for {
+		r, ok := <-db.w.reqs
+		if !ok {
+			return
+		}
+		batch = append(batch[:0], r)
+	fill:
+		for len(batch) < maxBatch {
+			select {
+			case r, ok := <-db.w.reqs:
+				if !ok {
+					break fill
+				}
+				batch = append(batch, r)
+			default:
+				break fill
+			}
+		}
+		db.commit(batch)
+		clear(batch)
+	}
+}
+
+// commitTimeout bounds one group commit: a database that does not answer
+// fails the appends instead of holding every room for ever.
+const commitTimeout = 30 * time.Second
+
+// commit writes one batch of appends and answers each.
+func (db *DB) commit(batch []*appendReq) {
+	live := batch[:0]
+	for _, r := range batch {
+		if r.state.CompareAndSwap(reqPending, reqTaken) {
+			live = append(live, r)
+		}
+	}
+	if len(live) == 0 {
+		return
+	}
+	defer func() {
+		for _, r := range live {
+			close(r.done)
+		}
+	}()
+	err := db.send(live)
+	if err != nil && len(live) > 1 {
+		// The transaction failed as a whole: commit each alone, so that
+		// what failed it fails only its own append.
+		committed := false
+		for _, r := range live {
+			r.err = nil
+			committed = db.send([]*appendReq{r}) == nil || committed
+		}
+		if committed {
+			err = nil
+		}
+	}
+	db.noteHealth(err)
+}
+
+// send commits appends in one transaction and sets each one's answer; it
+// returns what failed the transaction, if anything did.
+func (db *DB) send(live []*appendReq) error {
+	ctx, cancel := context.WithTimeout(context.Background(), commitTimeout)
+	defer cancel()
+	b := &pgx.Batch{}
+	for _, r := range live {
+		args := []any{r.table, r.first, r.kinds, r.jsons, false, 0, nil, int64(0), false, false, "", "", "", []byte(nil), int64(0)}
+		if c := r.clock; c != nil {
+			cl := saveClockArgs(r.table, *c)
+			args[4], args[5], args[6], args[7], args[8] = true, cl[1], cl[2], cl[3], cl[4]
+		}
+		if t := r.update; t != nil {
+			up := updateTableArgs(*t)
+			args[9], args[10], args[11], args[12], args[13], args[14] = true, up[0], up[1], up[2], up[3], up[4]
+		}
+		b.Queue(`SELECT append_step($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`, args...)
+	}
+	began := time.Now()
+	br := db.pool.SendBatch(ctx, b)
+	codes := make([]int, len(live))
+	var err error
+	for i := range live {
+		if err = br.QueryRow().Scan(&codes[i]); err != nil {
+			break
+		}
+	}
+	if cerr := br.Close(); err == nil {
+		err = cerr
+	}
+	if errors.Is(err, context.DeadlineExceeded) {
+		// The store's own bound, not a caller's: a failure of the store.
+		err = fmt.Errorf("the database did not commit within %v (%v)", commitTimeout, err)
+	}
+	if err != nil {
+		err = fmt.Errorf("store/postgres: append: %w", asStoreError(err))
+		for _, r := range live {
+			r.err = err
+		}
+		return err
+	}
+	db.commits.Add(1)
+	db.writes.Add(int64(len(live)))
+	db.commitNano.Add(int64(time.Since(began)))
+	for i, r := range live {
+		switch c := codes[i]; {
+		case c == -1:
+			r.err = fmt.Errorf("store/postgres: append to %q: %w", r.table, store.ErrNotFound)
+		case c < -1:
+			r.err = fmt.Errorf("store/postgres: append to %q at %d, but the log has %d events: %w",
+				r.table, r.first, -2-c, store.ErrConflict)
+		}
+	}
+	return nil
+}
