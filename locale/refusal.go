@@ -15,6 +15,7 @@ var pluralCodes = map[engine.Code]bool{
 	engine.CodeTooManyStatements: true,
 	"name_too_long":              true, // the room's: a name over N characters
 	"seat_limit":                 true, // the room's: N seats taken from one address
+	"own_seat_limit":             true, // the room's: N seats of a player and their bots at a rated table
 	"sandbox_deal_size":          true, // the room's: a deal for a table of N seats
 }
 

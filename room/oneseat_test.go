@@ -1,6 +1,7 @@
 package room_test
 
 import (
+	"fmt"
 	"testing"
 
 	"mafia/engine"
@@ -149,5 +150,69 @@ func TestKickingTheHostsSeatBlocksNobody(t *testing.T) {
 	}
 	if _, _, code := f.joinAs("host", 0, f.host, "client-h", "203.0.113.5"); code != "" {
 		t.Errorf("the host sits again: %q", code)
+	}
+}
+
+// TestABotAuthorsBotsSitFromOneAddressButARatedTableBoundsTheirOwner: a
+// bot account's seat does not count against its address (an author runs
+// their bots from one machine), and the address's limit still holds for
+// people; at a rated table a player and the bots they own take at most the
+// limit together (own_seat_limit), while another owner's bots still sit.
+func TestABotAuthorsBotsSitFromOneAddressButARatedTableBoundsTheirOwner(t *testing.T) {
+	addr := "192.0.2.7"
+	botOf := func(id, owner int64) room.JoinRequest {
+		return room.JoinRequest{Name: fmt.Sprintf("Nika %d", id), Addr: addr, Account: id, BotAccount: true, Owner: owner}
+	}
+	join := func(f *fixture, req room.JoinRequest) engine.Code {
+		t.Helper()
+		_, _, err := f.r.Join(bg(), req)
+		return codeOf(err)
+	}
+	// Unrated: six bots of one owner, from one address, and then the
+	// address's three people.
+	f := newFixture(t, settings(t, 9, nil), nil)
+	for id := int64(101); id <= 106; id++ {
+		if code := join(f, botOf(id, 1)); code != "" {
+			t.Fatalf("bot %d of owner 1 from one address: %q", id, code)
+		}
+	}
+	for i, c := range []string{"a", "b", "c"} {
+		if code := join(f, room.JoinRequest{Name: "person " + c, Addr: addr, Client: "client-" + c}); code != "" {
+			t.Fatalf("person %d from the bots' address: %q", i+1, code)
+		}
+	}
+	if n := f.taken(); n != 9 {
+		t.Fatalf("%d seats taken, want 9", n)
+	}
+	g := newFixture(t, settings(t, 7, nil), nil)
+	for i, c := range []string{"a", "b", "c"} {
+		if code := join(g, room.JoinRequest{Name: "person " + c, Addr: addr, Client: "client-" + c}); code != "" {
+			t.Fatalf("person %d: %q", i+1, code)
+		}
+	}
+	if code := join(g, room.JoinRequest{Name: "person d", Addr: addr, Client: "client-d"}); code != room.CodeSeatLimit {
+		t.Errorf("a 4th person from one address beside no bots: %q, want seat_limit", code)
+	}
+	// Rated: the owner and two of their bots fill the owner's three; a
+	// third bot is refused with its own code, another owner's bot sits.
+	rated := settings(t, 7, nil)
+	rated.Rated = true
+	h := newFixture(t, rated, nil)
+	if code := join(h, room.JoinRequest{Name: "owner", Addr: "192.0.2.1", Account: 1}); code != "" {
+		t.Fatalf("the owner: %q", code)
+	}
+	for id := int64(101); id <= 102; id++ {
+		if code := join(h, botOf(id, 1)); code != "" {
+			t.Fatalf("bot %d of owner 1: %q", id, code)
+		}
+	}
+	if code := join(h, botOf(103, 1)); code != room.CodeOwnSeatLimit {
+		t.Errorf("a 3rd bot of the seated owner at a rated table: %q, want own_seat_limit", code)
+	}
+	if code := join(h, botOf(201, 2)); code != "" {
+		t.Errorf("another owner's bot: %q", code)
+	}
+	if n := h.taken(); n != 4 {
+		t.Errorf("%d seats taken, want 4", n)
 	}
 }

@@ -123,7 +123,10 @@ const (
 	CodeBusy engine.Code = "busy"
 	// CodeRatedTable: a rated table seats accounts and bot accounts only
 	// (a guest's join, the server's bots, a sandbox are refused).
-	CodeRatedTable     engine.Code = "rated_table"
+	CodeRatedTable engine.Code = "rated_table"
+	// CodeOwnSeatLimit: at a rated table a player and the bot accounts
+	// they own already take N seats (Config.SeatsPerAddress).
+	CodeOwnSeatLimit   engine.Code = "own_seat_limit"
 	CodeBadToken       engine.Code = "bad_token"
 	CodeTableFull      engine.Code = "table_full"
 	CodeSeatTaken      engine.Code = "seat_taken"
@@ -194,8 +197,8 @@ const (
 // Kinds are the kinds of the room's codes (engine.Kind): what sort of
 // refusal each is, which the server's answers follow.
 var Kinds = map[engine.Code]engine.Kind{
-	CodeRatedTable: engine.KindForbidden,
-	CodeBusy:       engine.KindBusy, CodeBadToken: engine.KindForbidden, CodeTableFull: engine.KindConflict,
+	CodeRatedTable: engine.KindForbidden, CodeOwnSeatLimit: engine.KindForbidden,
+	CodeBusy: engine.KindBusy, CodeBadToken: engine.KindForbidden, CodeTableFull: engine.KindConflict,
 	CodeSeatTaken: engine.KindConflict, CodeNotStarted: engine.KindInvalid, CodeAlreadyStarted: engine.KindConflict,
 	CodeNotFull: engine.KindInvalid, CodeNotHost: engine.KindForbidden, CodeSpectator: engine.KindInvalid,
 	CodeChatClosed: engine.KindInvalid, CodeBadRequest: engine.KindInvalid, CodeInternal: engine.KindInternal,
@@ -439,6 +442,9 @@ type seatState struct {
 	// seat is shown as a bot's.
 	account    int64
 	botAccount bool
+	// owner is the account that owns a bot account's seat (kept in
+	// memory only, like addr: a seat reloaded after a restart has none).
+	owner int64
 }
 
 // ID returns the table's id.
@@ -522,4 +528,13 @@ func errorsAs(err error) (*engine.Error, bool) {
 	var e *engine.Error
 	ok := errors.As(err, &e)
 	return e, ok
+}
+
+// personOf is the account a seat's player is: the account's own, or for a
+// bot account its owner's.
+func (st seatState) personOf() int64 {
+	if st.botAccount {
+		return st.owner
+	}
+	return st.account
 }

@@ -29,6 +29,10 @@ type JoinRequest struct {
 	// takes one seat at a table.
 	Account    int64
 	BotAccount bool
+	// Owner is the account that owns the bot account (0 unless
+	// BotAccount): at a rated table a player and their bots take at most
+	// Config.SeatsPerAddress seats together (CodeOwnSeatLimit).
+	Owner int64
 }
 
 // Join seats a player by display name: in the seat asked for (0: the first
@@ -99,15 +103,9 @@ func (r *Room) join(name string, req JoinRequest) (int, string, error) {
 		if (client != "" && r.blocked["c"+client]) || (req.Addr != "" && r.blocked["a"+req.Addr]) {
 			return 0, "", errCode(CodeBlocked)
 		}
-		if limit := r.cfg.SeatsPerAddress; limit > 0 && req.Addr != "" {
-			n := 0
-			for s := 1; s < len(r.seats); s++ {
-				if r.seats[s].addr == req.Addr {
-					n++
-				}
-			}
-			if n >= limit {
-				return 0, "", &engine.Error{Code: CodeSeatLimit, N: limit}
+		if limit := r.cfg.SeatsPerAddress; limit > 0 {
+			if err := r.withinSeatLimit(req, limit); err != nil {
+				return 0, "", err
 			}
 		}
 	}
@@ -139,6 +137,9 @@ func (r *Room) join(name string, req JoinRequest) (int, string, error) {
 	}
 	r.seats[seat] = seatState{name: name, tokenHash: secret.Hash(tok), client: client, addr: req.Addr,
 		account: req.Account, botAccount: req.Account != 0 && req.BotAccount}
+	if r.seats[seat].botAccount {
+		r.seats[seat].owner = req.Owner
+	}
 	if err := r.saveSeats(); err != nil {
 		// A seat the store does not have would refuse its token after a
 		// restart: it is not given.
@@ -230,3 +231,46 @@ func (r *Room) saveSeats() error {
 }
 
 func botName(s int) string { return "Bot " + strconv.Itoa(s) }
+
+// withinSeatLimit refuses a join past the table's seats of one person
+// (limit). A guest's or a login's seats count by the address they came
+// from (CodeSeatLimit); a bot account's do not, since each is an account
+// seated once and an account owns a bounded number of them (package
+// account's MaxBots): a bot author may sit their bots from one machine.
+// At a rated table a player and the bot accounts they own take at most
+// limit seats together (CodeOwnSeatLimit), so that nobody plays their own
+// bots for a rating.
+func (r *Room) withinSeatLimit(req JoinRequest, limit int) error {
+	bot := req.Account != 0 && req.BotAccount
+	if !bot && req.Addr != "" {
+		n := 0
+		for s := 1; s < len(r.seats); s++ {
+			if r.seats[s].addr == req.Addr && !r.seats[s].botAccount {
+				n++
+			}
+		}
+		if n >= limit {
+			return &engine.Error{Code: CodeSeatLimit, N: limit}
+		}
+	}
+	if !r.set.Rated || req.Account == 0 {
+		return nil
+	}
+	person := req.Account
+	if bot {
+		person = req.Owner
+	}
+	if person == 0 {
+		return nil
+	}
+	n := 0
+	for s := 1; s < len(r.seats); s++ {
+		if st := r.seats[s]; st.account != 0 && st.personOf() == person {
+			n++
+		}
+	}
+	if n >= limit {
+		return &engine.Error{Code: CodeOwnSeatLimit, N: limit}
+	}
+	return nil
+}

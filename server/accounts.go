@@ -31,5 +31,8 @@ func (s *Server) asAccount(r *http.Request, jr *room.JoinRequest) error {
 		return nil
 	}
 	jr.Name, jr.Account, jr.BotAccount = p.Account.Name, p.Account.ID, p.Bot()
+	if p.Bot() {
+		jr.Owner = p.Account.Owner
+	}
 	return nil
 }

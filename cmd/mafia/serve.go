@@ -94,8 +94,8 @@ func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		return 1
 	}
 	defer st.Close()
-	// The accounts, where the store keeps them (store.Accounts): the
-	// PostgreSQL store keeps them once its migration of accounts is in.
+	// The accounts, where the store keeps them (store.Accounts: both
+	// stores do; a store without them serves guests only).
 	var accounts *account.Service
 	if as, ok := st.(store.Accounts); ok {
 		accounts = account.New(account.Config{Store: as, SeatName: func(n string) error { _, err := room.CheckName(n); return err }})
@@ -218,6 +218,12 @@ func openStore(db string, stderr io.Writer, log *slog.Logger) (store.Store, erro
 		st, err := postgres.Open(ctx, db)
 		if err != nil {
 			log.Error("open database", "db", redactURL(db), "err", err)
+			if iu := (*postgres.InUseError)(nil); errors.As(err, &iu) {
+				// As for SQLite's file: whoever starts a second server reads this.
+				fmt.Fprintf(stderr, "mafia: the PostgreSQL database %s is in use by another server%s; stop it first, or give this one another --db\n",
+					redactURL(db), holderOf(iu))
+				return nil, err
+			}
 			fmt.Fprintf(stderr, "mafia: cannot open the PostgreSQL database %s: %v\n", redactURL(db), err)
 			return nil, err
 		}
@@ -239,6 +245,18 @@ func openStore(db string, stderr io.Writer, log *slog.Logger) (store.Store, erro
 		return nil, err
 	}
 	return st, nil
+}
+
+// holderOf is " (PostgreSQL's backend pid N, from ADDR)" for a database
+// whose holder is known, else "".
+func holderOf(iu *postgres.InUseError) string {
+	switch {
+	case iu.PID <= 0:
+		return ""
+	case iu.Client != "":
+		return fmt.Sprintf(" (PostgreSQL's backend pid %d, connected from %s)", iu.PID, iu.Client)
+	}
+	return fmt.Sprintf(" (PostgreSQL's backend pid %d)", iu.PID)
 }
 
 // pidOf is " (pid N)" for a lock whose holder is known, else "".

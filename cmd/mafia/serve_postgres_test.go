@@ -16,10 +16,10 @@ import (
 	"mafia/store/postgres"
 )
 
-// startServe runs `mafia serve` with args in the test's process and returns
+// startServeInProcess runs `mafia serve` with args in the test's process and returns
 // its base URL once it serves; the server is stopped (as by a signal) when
 // the test ends, and must then exit 0.
-func startServe(t *testing.T, args ...string) string {
+func startServeInProcess(t *testing.T, args ...string) string {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	serveContext = func() context.Context { return ctx }
@@ -73,7 +73,7 @@ func (w *lockedWriter) String() string {
 // table, ended, with its seats and a log that replays to the same result.
 func TestServe_OnPostgreSQLPlaysAWholeGame(t *testing.T) {
 	url := pgtest.URL(t)
-	base := startServe(t, "--db", url, "--seats-per-address", "0", "--unlimited", "127.0.0.0/8")
+	base := startServeInProcess(t, "--db", url, "--seats-per-address", "0", "--unlimited", "127.0.0.0/8")
 	tm := bench.ShortTimings()
 	tm["night"], tm["vote"] = 150, 400
 	res, err := bench.Run(context.Background(), bench.Config{Server: base, Players: 11, Games: 1, Timings: tm,
@@ -86,7 +86,7 @@ func TestServe_OnPostgreSQLPlaysAWholeGame(t *testing.T) {
 	}
 
 	ctx := context.Background()
-	db, err := postgres.Open(ctx, url)
+	db, err := postgres.Open(ctx, url, postgres.Shared()) // beside the server, which holds the database
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -111,4 +111,31 @@ func TestServe_OnPostgreSQLPlaysAWholeGame(t *testing.T) {
 		t.Fatalf("table %s: over %v, winner %q (the table says %q), %d seats", tb.ID, g.Ended(), g.Winner(), tb.Winner, len(seats))
 	}
 	t.Logf("table %s: %d events, %s won", tb.ID, len(evs), tb.Winner)
+}
+
+// TestServe_ASecondServerOnOnePostgreSQLDatabaseIsRefusedPlainly: while one
+// `mafia serve` holds a PostgreSQL database, a second one on the same
+// database exits 1 at once, saying that the database is in use by another
+// server and what to do, as a second server on one SQLite file does.
+func TestServe_ASecondServerOnOnePostgreSQLDatabaseIsRefusedPlainly(t *testing.T) {
+	url := pgtest.URL(t)
+	first, err := postgres.Open(context.Background(), url) // the first server's store, as serve opens it
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer first.Close()
+	var stdout, stderr strings.Builder
+	code := runServe([]string{"--addr", "127.0.0.1:0", "--log", "warn", "--db", url}, nil, &stdout, &stderr)
+	if code != 1 {
+		t.Fatalf("a second server exited %d, want 1\n%s", code, stderr.String())
+	}
+	for _, want := range []string{"is in use by another server", "stop it first, or give this one another --db", "backend pid"} {
+		if !strings.Contains(stderr.String(), want) {
+			t.Errorf("serve's message lacks %q:\n%s", want, stderr.String())
+		}
+	}
+	if strings.Contains(stdout.String(), "serving") {
+		t.Errorf("serve said it serves: %s", stdout.String())
+	}
+	t.Logf("%s", stderr.String())
 }

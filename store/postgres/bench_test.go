@@ -17,7 +17,9 @@ import (
 // The benchmarks commit appends together (the group commit), or each alone
 // with PGBENCH_ALONE=1, on the caller's goroutine as a store without the
 // writers would: run both, interleaved, to compare. PGBENCH_NODURABLE=1
-// leaves the test server's fsync off.
+// leaves the test server's fsync off. PGBENCH_FENCED=1 makes each game's
+// appends of BenchmarkAppendConcurrent fenced by its table's lease, as a
+// cluster's node makes them (store.WithFence): the price of fencing.
 
 // durable turns the test server's fsync and synchronous commits on for a
 // benchmark (pgtest starts it without them, for speed), and back off when
@@ -74,6 +76,18 @@ func BenchmarkAppendConcurrent(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+	ctxs := make([]context.Context, games)
+	for g := range games {
+		ctxs[g] = ctx
+		if os.Getenv("PGBENCH_FENCED") != "" {
+			id := fmt.Sprintf("b%03d", g)
+			l, err := db.Acquire(ctx, id, "bench", time.Hour)
+			if err != nil {
+				b.Fatal(err)
+			}
+			ctxs[g] = store.WithFence(ctx, id, l.Token)
+		}
+	}
 	durable(b, db)
 	db.alone = os.Getenv("PGBENCH_ALONE") != ""
 	commits := db.commits.Load()
@@ -88,7 +102,7 @@ func BenchmarkAppendConcurrent(b *testing.B) {
 			<-start
 			for n := 1; left.Add(-1) >= 0; n += 2 {
 				t := time.Now()
-				if err := db.AppendEvents(ctx, id, n, pair); err != nil {
+				if err := db.AppendEvents(ctxs[g], id, n, pair); err != nil {
 					b.Error(err)
 					return
 				}

@@ -22,9 +22,21 @@ func (db *DB) AppendChat(ctx context.Context, tableID string, line store.ChatLin
 	}
 	began := time.Now()
 	var seq int
-	err := db.pool.QueryRow(ctx, `SELECT append_chat($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
-		tableID, limit, line.Channel, line.Seat, line.Name, line.Text, line.At.UnixMilli(),
-		line.Log, line.Round, line.Phase).Scan(&seq)
+	const q = `SELECT append_chat($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`
+	args := []any{tableID, limit, line.Channel, line.Seat, line.Name, line.Text, line.At.UnixMilli(),
+		line.Log, line.Round, line.Phase}
+	var err error
+	if _, ok := store.FenceOf(ctx, tableID); ok {
+		// Fenced: the check and the line in one transaction.
+		err = pgx.BeginFunc(ctx, db.pool, func(tx pgx.Tx) error {
+			if err := checkFence(ctx, tx, tableID); err != nil {
+				return err
+			}
+			return tx.QueryRow(ctx, q, args...).Scan(&seq)
+		})
+	} else {
+		err = db.pool.QueryRow(ctx, q, args...).Scan(&seq)
+	}
 	err = asStoreError(err)
 	db.noteWrite(began, err)
 	if err != nil {

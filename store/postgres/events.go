@@ -67,6 +67,7 @@ func (db *DB) appendEvents(ctx context.Context, tableID string, first int, evs [
 		return fmt.Errorf("store/postgres: append to %q: %w", tableID, err)
 	}
 	r := &appendReq{table: tableID, first: first, kinds: kinds, jsons: jsons, clock: c, update: t, done: make(chan struct{})}
+	r.token, r.fenced = store.FenceOf(ctx, tableID)
 	if db.alone {
 		// Each append a transaction of its own, on the caller's goroutine
 		// (the benchmarks compare it with the group commit).
@@ -168,6 +169,9 @@ func (db *DB) RewriteEvents(ctx context.Context, tableID string, from int, evs [
 		return fmt.Errorf("store/postgres: rewrite %q: %w", tableID, err)
 	}
 	err = db.inTx(ctx, func(tx pgx.Tx) error {
+		if err := checkFence(ctx, tx, tableID); err != nil {
+			return err
+		}
 		// The table's row, locked: two rewrites of one log wait for each
 		// other instead of interleaving their deletes and inserts.
 		var n int

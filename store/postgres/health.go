@@ -72,7 +72,7 @@ func (db *DB) noteHealth(err error) {
 // opposed to a refusal of what was asked.
 func isWriteFailure(err error) bool {
 	return !errors.Is(err, store.ErrNotFound) && !errors.Is(err, store.ErrConflict) &&
-		!errors.Is(err, store.ErrChatFull) &&
+		!errors.Is(err, store.ErrChatFull) && !errors.Is(err, store.ErrLeaseHeld) && !errors.Is(err, store.ErrLeaseLost) &&
 		!errors.Is(err, context.Canceled) && !errors.Is(err, context.DeadlineExceeded) && !errors.Is(err, ErrClosed)
 }
 

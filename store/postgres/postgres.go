@@ -4,10 +4,15 @@
 //
 // It owns the database's rows: tables, seats, clocks, the heartbeat, the
 // chat, and each game's event log, one row per event in the JSON of package
-// wire so that the log can be read with psql. Several servers may share one
-// database (a cluster of nodes): nothing it keeps in memory decides what a
-// write may do. Each append checks the log's length in its own transaction,
-// and the key (table, seq) makes two appends at the same place conflict.
+// wire so that the log can be read with psql. Several stores may share one
+// database (a cluster of nodes, opened Shared): nothing it keeps in memory
+// decides what a write may do. Each append checks the log's length in its
+// own transaction, and the key (table, seq) makes two appends at the same
+// place conflict; the tables' leases (leases.go, store.Leases) say which
+// node owns each table, and a write fenced with a lease's token
+// (store.WithFence) is refused once the lease carries another
+// (docs/cluster.md). Opened without Shared, a store is its database's one
+// server (lock.go).
 //
 // It must not decide rules, read game state, or filter secrets: it stores
 // what it is given and gives it back unchanged.
@@ -22,6 +27,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/jackc/pgx/v5/stdlib"
 	"github.com/pressly/goose/v3"
@@ -54,6 +60,8 @@ type DB struct {
 	alone bool   // each append committed alone, on its caller's goroutine (benchmarks set it)
 
 	chatCap int // the most chat lines kept per table (0: store.MaxChatLines; tests lower it)
+
+	lock *pgx.Conn // the connection that holds the one-server lock (nil when Shared)
 }
 
 var (
@@ -73,27 +81,51 @@ const poolSize = 16
 
 // Open connects to the PostgreSQL database at url (postgres://user@host/db),
 // brings its schema up to date, and returns the store. Close it when done.
-func Open(ctx context.Context, url string) (*DB, error) {
+//
+// Unless opened Shared, the store is the database's one server: it holds a
+// lock in the database (see ErrInUse) for as long as it is open, and a
+// second store opened on the same database while it does is refused with
+// an *InUseError.
+func Open(ctx context.Context, url string, opts ...Option) (*DB, error) {
+	var o options
+	for _, f := range opts {
+		f(&o)
+	}
 	cfg, err := pgxpool.ParseConfig(url)
 	if err != nil {
 		return nil, fmt.Errorf("store/postgres: %w", err)
 	}
+	if _, ok := cfg.ConnConfig.RuntimeParams["idle_in_transaction_session_timeout"]; !ok {
+		cfg.ConnConfig.RuntimeParams["idle_in_transaction_session_timeout"] = idleTxTimeout
+	}
+	var held *pgx.Conn
+	if !o.shared {
+		if held, err = lockServer(ctx, cfg.ConnConfig.Copy()); err != nil {
+			return nil, err
+		}
+	}
 	if !strings.Contains(url, "pool_max_conns") {
 		cfg.MaxConns = poolSize
 	}
+	fail := func(err error) (*DB, error) {
+		if held != nil {
+			held.Close(context.Background())
+		}
+		return nil, err
+	}
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
-		return nil, fmt.Errorf("store/postgres: connect: %w", err)
+		return fail(fmt.Errorf("store/postgres: connect: %w", err))
 	}
 	if err := pool.Ping(ctx); err != nil {
 		pool.Close()
-		return nil, fmt.Errorf("store/postgres: connect: %w", err)
+		return fail(fmt.Errorf("store/postgres: connect: %w", err))
 	}
 	if err := migrate(ctx, pool); err != nil {
 		pool.Close()
-		return nil, fmt.Errorf("store/postgres: migrate: %w", err)
+		return fail(fmt.Errorf("store/postgres: migrate: %w", err))
 	}
-	db := &DB{pool: pool}
+	db := &DB{pool: pool, lock: held}
 	db.startWriters()
 	return db, nil
 }
@@ -126,5 +158,9 @@ func migrate(ctx context.Context, pool *pgxpool.Pool) error {
 func (db *DB) Close() error {
 	db.stopWriters()
 	db.pool.Close()
+	if db.lock != nil {
+		// Closing the session lets the lock go.
+		db.lock.Close(context.Background())
+	}
 	return nil
 }

@@ -93,7 +93,7 @@ func TestTwoStoresOnOneDatabaseNeverTrustWhatTheyRemember(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer a.Close()
-	b, err := Open(ctx, url)
+	b, err := Open(ctx, url, Shared()) // a second node beside the first
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -84,6 +84,9 @@ func (db *DB) UpdateTable(ctx context.Context, t store.Table) error {
 		t.UpdatedAt = time.Now()
 	}
 	err := db.inTx(ctx, func(tx pgx.Tx) error {
+		if err := checkFence(ctx, tx, t.ID); err != nil {
+			return err
+		}
 		tag, err := tx.Exec(ctx, updateTableSQL, updateTableArgs(t)...)
 		if err == nil && tag.RowsAffected() == 0 {
 			err = store.ErrNotFound
@@ -110,6 +113,9 @@ func (db *DB) SaveSeats(ctx context.Context, tableID string, seats []store.Seat)
 	if err == nil {
 		err = db.inTx(ctx, func(tx pgx.Tx) error {
 			if err := tableExists(ctx, tx, tableID); err != nil {
+				return err
+			}
+			if err := checkFence(ctx, tx, tableID); err != nil {
 				return err
 			}
 			return replaceSeats(ctx, tx, tableID, seats)

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -47,6 +49,8 @@ type appendReq struct {
 	jsons  []string
 	clock  *store.Clock
 	update *store.Table
+	fenced bool  // made only while the table's lease carries token (store.WithFence)
+	token  int64 // the fence's token
 
 	state atomic.Int32
 	err   error         // the answer, set by the writer before done is closed
@@ -158,6 +162,11 @@ func (db *DB) commit(batch []*appendReq) {
 	if len(live) == 0 {
 		return
 	}
+	// In the order of their tables (each table's own in the order they
+	// came): every batch then locks the leases' rows of fenced appends
+	// (fence_ok) in one order, so that two batches and the takeovers they
+	// hold up never wait for each other in a circle.
+	slices.SortStableFunc(live, func(a, b *appendReq) int { return strings.Compare(a.table, b.table) })
 	defer func() {
 		for _, r := range live {
 			close(r.done)
@@ -186,7 +195,8 @@ func (db *DB) send(live []*appendReq) error {
 	defer cancel()
 	b := &pgx.Batch{}
 	for _, r := range live {
-		args := []any{r.table, r.first, r.kinds, r.jsons, false, 0, nil, int64(0), false, false, "", "", "", []byte(nil), int64(0)}
+		args := []any{r.table, r.first, r.kinds, r.jsons, false, 0, nil, int64(0), false, false, "", "", "", []byte(nil), int64(0),
+			r.fenced, r.token}
 		if c := r.clock; c != nil {
 			cl := saveClockArgs(r.table, *c)
 			args[4], args[5], args[6], args[7], args[8] = true, cl[1], cl[2], cl[3], cl[4]
@@ -195,11 +205,11 @@ func (db *DB) send(live []*appendReq) error {
 			up := updateTableArgs(*t)
 			args[9], args[10], args[11], args[12], args[13], args[14] = true, up[0], up[1], up[2], up[3], up[4]
 		}
-		b.Queue(`SELECT append_step($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`, args...)
+		b.Queue(`SELECT append_step($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)`, args...)
 	}
 	began := time.Now()
 	br := db.pool.SendBatch(ctx, b)
-	codes := make([]int, len(live))
+	codes := make([]*int, len(live)) // nil: refused by its fence
 	var err error
 	for i := range live {
 		if err = br.QueryRow().Scan(&codes[i]); err != nil {
@@ -224,7 +234,11 @@ func (db *DB) send(live []*appendReq) error {
 	db.writes.Add(int64(len(live)))
 	db.commitNano.Add(int64(time.Since(began)))
 	for i, r := range live {
-		switch c := codes[i]; {
+		if codes[i] == nil {
+			r.err = fmt.Errorf("store/postgres: append to %q: %w", r.table, fenced(r.table, r.token))
+			continue
+		}
+		switch c := *codes[i]; {
 		case c == -1:
 			r.err = fmt.Errorf("store/postgres: append to %q: %w", r.table, store.ErrNotFound)
 		case c < -1:

@@ -16,7 +16,11 @@ func (db *DB) AppendChat(ctx context.Context, tableID string, line store.ChatLin
 	if limit <= 0 {
 		limit = store.MaxChatLines
 	}
+	token, fenced := store.FenceOf(ctx, tableID)
 	err := db.inWriter(ctx, func(ctx context.Context, tx *wtx) error {
+		if err := checkFence(ctx, tx, tableID, token, fenced); err != nil {
+			return err
+		}
 		var exists bool
 		var n int
 		err := tx.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM tables WHERE id = ?1),

@@ -7,17 +7,7 @@ import (
 	"time"
 
 	"mafia/store"
-	"mafia/store/storetest"
 )
-
-// TestContractClubMembers runs the clubs' members' contract (package
-// storetest) on SQLite files.
-func TestContractClubMembers(t *testing.T) {
-	storetest.RunClubMembers(t, func(t *testing.T) store.Store {
-		db, _ := openTest(t)
-		return db
-	})
-}
 
 func newAccount(t *testing.T, db *DB, name string) int64 {
 	t.Helper()

@@ -35,7 +35,11 @@ func (db *DB) RewriteEvents(ctx context.Context, tableID string, from int, evs [
 	if from == 0 {
 		defer db.players.Delete(tableID)
 	}
+	token, fenced := store.FenceOf(ctx, tableID)
 	return db.inWriter(ctx, func(ctx context.Context, tx *wtx) error {
+		if err := checkFence(ctx, tx, tableID, token, fenced); err != nil {
+			return err
+		}
 		n, err := logLength(ctx, tx, tableID)
 		if err != nil {
 			return err

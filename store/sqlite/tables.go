@@ -83,7 +83,13 @@ func (db *DB) UpdateTable(ctx context.Context, t store.Table) error {
 	if t.UpdatedAt.IsZero() {
 		t.UpdatedAt = time.Now()
 	}
-	err := db.inTx(ctx, func(tx *wtx) error { return updateTable(ctx, tx, t) })
+	token, fenced := store.FenceOf(ctx, t.ID)
+	err := db.inTx(ctx, func(tx *wtx) error {
+		if err := checkFence(ctx, tx, t.ID, token, fenced); err != nil {
+			return err
+		}
+		return updateTable(ctx, tx, t)
+	})
 	if err != nil {
 		return fmt.Errorf("store/sqlite: update table %q: %w", t.ID, err)
 	}
@@ -112,8 +118,12 @@ func updateTable(ctx context.Context, tx *wtx, t store.Table) error {
 func (db *DB) SaveSeats(ctx context.Context, tableID string, seats []store.Seat) error {
 	err := uniqueSeats(seats)
 	if err == nil {
+		token, fenced := store.FenceOf(ctx, tableID)
 		err = db.inTx(ctx, func(tx *wtx) error {
 			if err := tableExists(ctx, tx, tableID); err != nil {
+				return err
+			}
+			if err := checkFence(ctx, tx, tableID, token, fenced); err != nil {
 				return err
 			}
 			return replaceSeats(ctx, tx, tableID, seats)
@@ -321,7 +331,11 @@ func (db *DB) Tables(ctx context.Context, kind store.Kind, f store.TableFilter) 
 // write joins the appends' group commit instead of taking a transaction of
 // its own.
 func (db *DB) SaveClock(ctx context.Context, tableID string, c store.Clock) error {
+	token, fenced := store.FenceOf(ctx, tableID)
 	err := db.inWriter(ctx, func(ctx context.Context, tx *wtx) error {
+		if err := checkFence(ctx, tx, tableID, token, fenced); err != nil {
+			return err
+		}
 		err := saveClock(ctx, tx, tableID, c)
 		if isForeignKeyViolation(err) {
 			return store.ErrNotFound

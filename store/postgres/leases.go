@@ -1,0 +1,190 @@
+package postgres
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"mafia/store"
+)
+
+var _ store.Leases = (*DB)(nil)
+
+// leaseLockTimeout bounds how long Acquire and Renew wait for a lease's
+// row: a write fenced with the lease holds it (FOR SHARE) until it commits,
+// and one in a transaction whose node was paused in its middle would hold
+// it until the database ends that session (idleTxTimeout). The caller
+// sees an error and tries again later.
+const leaseLockTimeout = "5s"
+
+// micros is d in whole microseconds, at least one: the ttl the database
+// adds to its clock.
+func micros(d time.Duration) int64 { return max(int64(d/time.Microsecond), 1) }
+
+// Acquire takes the lease of a table for node, for ttl from the database's
+// clock (now()): see store.Leases. It is one statement, so that two nodes
+// racing for one table are ordered by the lease's row: one takes it, the
+// other is refused with the lease the first took. A new owner's token is
+// drawn from the sequence lease_tokens.
+func (db *DB) Acquire(ctx context.Context, table, node string, ttl time.Duration) (store.Lease, error) {
+	if node == "" || ttl <= 0 {
+		return store.Lease{}, fmt.Errorf("store/postgres: acquire the lease of %q: a node and a positive ttl are needed", table)
+	}
+	for range 3 {
+		var l store.Lease
+		err := db.leaseTx(ctx, func(tx pgx.Tx) error {
+			err := tx.QueryRow(ctx, `INSERT INTO leases AS l (table_id, node, token, expires)
+				VALUES ($1, $2, nextval('lease_tokens'), now() + $3 * interval '1 microsecond')
+				ON CONFLICT (table_id) DO UPDATE SET
+					node = excluded.node,
+					token = CASE WHEN l.node = excluded.node AND l.expires > now() THEN l.token ELSE excluded.token END,
+					expires = excluded.expires
+				WHERE l.node = excluded.node OR l.expires <= now()
+				RETURNING table_id, node, token, expires`, table, node, micros(ttl)).
+				Scan(&l.Table, &l.Node, &l.Token, &l.Expires)
+			if errors.Is(err, pgx.ErrNoRows) {
+				return store.ErrLeaseHeld // a refusal, not a failure of the store
+			}
+			return err
+		})
+		switch {
+		case err == nil:
+			return l, nil
+		case !errors.Is(err, store.ErrLeaseHeld):
+			return store.Lease{}, fmt.Errorf("store/postgres: acquire the lease of %q: %w", table, asStoreError(err))
+		}
+		// Held by another node: say by whom. Should it have been released or
+		// run out since, try again.
+		held, err := db.lease(ctx, table, true)
+		if errors.Is(err, store.ErrNotFound) {
+			continue
+		}
+		if err != nil {
+			return store.Lease{}, fmt.Errorf("store/postgres: acquire the lease of %q: %w", table, err)
+		}
+		return store.Lease{}, &store.HeldError{Lease: held}
+	}
+	return store.Lease{}, fmt.Errorf("store/postgres: acquire the lease of %q: it changed hands three times at once", table)
+}
+
+// leaseTx runs f in a transaction that waits at most leaseLockTimeout for
+// a lease's row.
+func (db *DB) leaseTx(ctx context.Context, f func(tx pgx.Tx) error) error {
+	return db.inTx(ctx, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, `SET LOCAL lock_timeout = '`+leaseLockTimeout+`'`); err != nil {
+			return err
+		}
+		return f(tx)
+	})
+}
+
+// Renew extends l for ttl from the database's clock while l's node still
+// holds the lease with l's token; otherwise store.ErrLeaseLost.
+func (db *DB) Renew(ctx context.Context, l store.Lease, ttl time.Duration) (store.Lease, error) {
+	if ttl <= 0 {
+		return store.Lease{}, fmt.Errorf("store/postgres: renew the lease of %q: a positive ttl is needed", l.Table)
+	}
+	out := l
+	err := db.leaseTx(ctx, func(tx pgx.Tx) error {
+		err := tx.QueryRow(ctx, `UPDATE leases SET expires = now() + $4 * interval '1 microsecond'
+			WHERE table_id = $1 AND node = $2 AND token = $3 RETURNING expires`,
+			l.Table, l.Node, l.Token, micros(ttl)).Scan(&out.Expires)
+		if errors.Is(err, pgx.ErrNoRows) {
+			return store.ErrLeaseLost
+		}
+		return err
+	})
+	if errors.Is(err, store.ErrLeaseLost) {
+		return store.Lease{}, fmt.Errorf("store/postgres: renew the lease of %q (token %d): %w", l.Table, l.Token, store.ErrLeaseLost)
+	}
+	if err != nil {
+		return store.Lease{}, fmt.Errorf("store/postgres: renew the lease of %q: %w", l.Table, asStoreError(err))
+	}
+	return out, nil
+}
+
+// Release gives l up if its node still holds it with its token: the row
+// goes (tokens come from a sequence, so no later owner gets l's again).
+func (db *DB) Release(ctx context.Context, l store.Lease) error {
+	err := db.leaseTx(ctx, func(tx pgx.Tx) error {
+		_, err := tx.Exec(ctx, `DELETE FROM leases WHERE table_id = $1 AND node = $2 AND token = $3`, l.Table, l.Node, l.Token)
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("store/postgres: release the lease of %q: %w", l.Table, asStoreError(err))
+	}
+	return nil
+}
+
+// Lease returns the table's lease as it is, or store.ErrNotFound when
+// nobody holds it.
+func (db *DB) Lease(ctx context.Context, table string) (store.Lease, error) {
+	l, err := db.lease(ctx, table, false)
+	if err != nil {
+		return store.Lease{}, fmt.Errorf("store/postgres: the lease of %q: %w", table, err)
+	}
+	return l, nil
+}
+
+// lease reads a table's lease; live: only one that has not run out.
+func (db *DB) lease(ctx context.Context, table string, live bool) (store.Lease, error) {
+	var l store.Lease
+	err := db.pool.QueryRow(ctx, `SELECT table_id, node, token, expires FROM leases
+		WHERE table_id = $1 AND (NOT $2 OR expires > now())`, table, live).
+		Scan(&l.Table, &l.Node, &l.Token, &l.Expires)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return l, store.ErrNotFound
+	}
+	return l, asStoreError(err)
+}
+
+// Expired lists up to limit leases that have run out by the database's
+// clock, the longest run out first.
+func (db *DB) Expired(ctx context.Context, limit int) ([]store.Lease, error) {
+	var lim any // NULL: no limit
+	if limit > 0 {
+		lim = limit
+	}
+	rows, err := db.pool.Query(ctx, `SELECT table_id, node, token, expires FROM leases
+		WHERE expires <= now() ORDER BY expires, table_id LIMIT $1`, lim)
+	if err != nil {
+		return nil, fmt.Errorf("store/postgres: expired leases: %w", asStoreError(err))
+	}
+	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (store.Lease, error) {
+		var l store.Lease
+		err := r.Scan(&l.Table, &l.Node, &l.Token, &l.Expires)
+		return l, err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("store/postgres: expired leases: %w", asStoreError(err))
+	}
+	return out, nil
+}
+
+// checkFence refuses, within tx, a write of table made under a fence
+// (store.WithFence) whose token the table's lease no longer carries; it
+// locks the lease's row until tx ends (fence_ok), so that no takeover
+// commits between the check and the write. Without a fence it does
+// nothing.
+func checkFence(ctx context.Context, tx pgx.Tx, table string) error {
+	token, ok := store.FenceOf(ctx, table)
+	if !ok {
+		return nil
+	}
+	var fine bool
+	if err := tx.QueryRow(ctx, `SELECT fence_ok($1, $2)`, table, token).Scan(&fine); err != nil {
+		return err
+	}
+	if !fine {
+		return fenced(table, token)
+	}
+	return nil
+}
+
+// fenced is the error of a write of table refused for its stale token.
+func fenced(table string, token int64) error {
+	return fmt.Errorf("table %q, token %d: %w", table, token, store.ErrFenced)
+}

@@ -1,0 +1,154 @@
+package postgres
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"mafia/internal/pgtest"
+	"mafia/store"
+	"mafia/store/storetest"
+)
+
+// TestContractLeases runs the store contract's leases and fencing (package
+// storetest) on PostgreSQL, a fresh database for each of its tests, and
+// what two stores on one database show: two nodes racing for a lease, and
+// a paused node's append after the other's takeover.
+func TestContractLeases(t *testing.T) {
+	storetest.RunLeases(t, func(t *testing.T) store.Store { return open(t) })
+	storetest.RunLeasesShared(t, func(t *testing.T) (store.Store, store.Store) {
+		url := pgtest.URL(t)
+		a, err := Open(context.Background(), url)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { a.Close() })
+		b, err := Open(context.Background(), url, Shared())
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { b.Close() })
+		return a, b
+	})
+}
+
+// TestGroupCommitRefusesAStaleFenceAlone commits one batch by hand: an
+// append fenced with a token the lease no longer carries is refused with
+// store.ErrFenced, while the others of the batch (fenced with the holder's
+// token, or not fenced) are committed in the same transaction.
+func TestGroupCommitRefusesAStaleFenceAlone(t *testing.T) {
+	ctx := context.Background()
+	db := open(t)
+	log := botLog(t, 12)
+	for _, id := range []string{"x", "y", "z"} {
+		create(t, db, id)
+	}
+	old, err := db.Acquire(ctx, "x", "node-a", time.Millisecond)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cur store.Lease
+	for {
+		if cur, err = db.Acquire(ctx, "x", "node-b", time.Hour); err == nil {
+			break
+		}
+		if !errors.Is(err, store.ErrLeaseHeld) {
+			t.Fatal(err)
+		}
+		time.Sleep(2 * time.Millisecond) // until the database's clock passes node-a's ttl
+	}
+	y, err := db.Acquire(ctx, "y", "node-b", time.Hour)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stale := req(t, db, "x", 0, log[:2], nil, nil)
+	stale.fenced, stale.token = true, old.Token
+	fresh := req(t, db, "x", 0, log[:3], nil, nil)
+	fresh.fenced, fresh.token = true, cur.Token
+	freshY := req(t, db, "y", 0, log[:1], &store.Clock{Step: 0, Left: time.Second, Paused: true}, nil)
+	freshY.fenced, freshY.token = true, y.Token
+	plain := req(t, db, "z", 0, log[:4], nil, nil)
+	before := db.WriteStats()
+	db.commit([]*appendReq{stale, fresh, freshY, plain})
+	if !errors.Is(stale.err, store.ErrFenced) {
+		t.Errorf("the stale append: %v, want ErrFenced", stale.err)
+	}
+	for name, r := range map[string]*appendReq{"fresh": fresh, "freshY": freshY, "plain": plain} {
+		if r.err != nil {
+			t.Errorf("%s: %v", name, r.err)
+		}
+	}
+	if got := db.WriteStats(); got.Commits-before.Commits != 1 {
+		t.Errorf("%d commits, want the batch in one", got.Commits-before.Commits)
+	}
+	for id, n := range map[string]int{"x": 3, "y": 1, "z": 4} {
+		if got, err := db.Events(ctx, id); err != nil || len(got) != n {
+			t.Errorf("%s: %d events, %v; want %d", id, len(got), err, n)
+		}
+	}
+}
+
+// TestASecondServerOnOneDatabaseIsRefused: a store holds its database (a
+// session's advisory lock) for as long as it is open; a second one opened
+// there is refused with an InUseError that says who holds it, a Shared one
+// is not, and once the first is closed the database is free again.
+func TestASecondServerOnOneDatabaseIsRefused(t *testing.T) {
+	ctx := context.Background()
+	url := pgtest.URL(t)
+	a, err := Open(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = Open(ctx, url)
+	var in *InUseError
+	if !errors.Is(err, ErrInUse) || !errors.As(err, &in) {
+		a.Close()
+		t.Fatalf("a second store: %v, want ErrInUse", err)
+	}
+	if in.PID <= 0 {
+		t.Errorf("the refusal does not say which session holds the database: %v", err)
+	}
+	t.Logf("refused: %v", err)
+	s, err := Open(ctx, url, Shared())
+	if err != nil {
+		t.Fatalf("a shared store beside the server: %v", err)
+	}
+	s.Close()
+	a.Close()
+	b, err := Open(ctx, url)
+	if err != nil {
+		t.Fatalf("once the first is closed: %v", err)
+	}
+	b.Close()
+	// Another database of the same server is another server's to hold.
+	c, err := Open(ctx, pgtest.URL(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Close()
+}
+
+// TestAPausedTransactionIsEndedByTheDatabase pins the bound on a node paused
+// in the middle of a fenced write's transaction, which holds the lease's
+// row: the store's sessions are ended by PostgreSQL once idle in a
+// transaction for idleTxTimeout, unless the URL says otherwise.
+func TestAPausedTransactionIsEndedByTheDatabase(t *testing.T) {
+	ctx := context.Background()
+	url := pgtest.URL(t)
+	for _, c := range []struct{ url, want string }{
+		{url, idleTxTimeout},
+		{url + "&idle_in_transaction_session_timeout=3s", "3s"},
+	} {
+		db, err := Open(ctx, c.url, Shared())
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got string
+		err = db.pool.QueryRow(ctx, `SHOW idle_in_transaction_session_timeout`).Scan(&got)
+		db.Close()
+		if err != nil || got != c.want {
+			t.Errorf("%s: idle_in_transaction_session_timeout %q, %v; want %q", c.url, got, err, c.want)
+		}
+	}
+}

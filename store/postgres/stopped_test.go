@@ -1,0 +1,228 @@
+//go:build unix
+
+package postgres
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"mafia/internal/pgtest"
+	"mafia/store"
+)
+
+// The child process of TestAStoppedNodeCannotAppendAfterATakeover: a node
+// that holds table x, renews its lease, and appends to it as fast as it
+// can, reloading the log's end after a conflict as a node that believes it
+// owns the table would; it says what each append did on stdout.
+const stoppedNodeEnv = "MAFIA_TEST_STOPPED_NODE_URL"
+
+// TestAStoppedNodeCannotAppendAfterATakeover: a real process (node A,
+// this test binary run again) holds a table's lease, renews it and appends
+// to the table; it is stopped with SIGSTOP until its lease runs out, node
+// B (this process) takes the table over and appends, and then A is
+// continued: its first append after that, from the log's real end once it
+// has reloaded it, is refused as fenced (ErrFenced), and the log holds
+// B's events after the takeover, none of A's.
+func TestAStoppedNodeCannotAppendAfterATakeover(t *testing.T) {
+	if url := os.Getenv(stoppedNodeEnv); url != "" {
+		stoppedNode(url)
+		return
+	}
+	ctx := context.Background()
+	url := pgtest.URL(t)
+	b, err := Open(ctx, url, Shared())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	create(t, b, "x")
+	log := botLog(t, 21)
+	if err := b.AppendEvents(ctx, "x", 0, log[:1]); err != nil {
+		t.Fatal(err)
+	}
+
+	cmd := exec.Command(os.Args[0], "-test.run", "^TestAStoppedNodeCannotAppendAfterATakeover$")
+	cmd.Env = append(os.Environ(), stoppedNodeEnv+"="+url)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		cmd.Process.Signal(syscall.SIGCONT)
+		cmd.Process.Kill()
+		cmd.Wait()
+	}()
+	lines := make(chan string, 1024)
+	go func() {
+		sc := bufio.NewScanner(out)
+		for sc.Scan() {
+			lines <- sc.Text()
+		}
+		close(lines)
+	}()
+	next := func() string {
+		select {
+		case l, ok := <-lines:
+			if !ok {
+				t.Fatal("node A ended without a word")
+			}
+			return l
+		case <-time.After(60 * time.Second):
+			t.Fatal("node A said nothing for a minute")
+		}
+		return ""
+	}
+	// A appends a few times, then is stopped wherever it is.
+	for oks := 0; oks < 10; {
+		l := next()
+		if strings.HasPrefix(l, "ok ") {
+			oks++
+		} else if !strings.HasPrefix(l, "lease ") {
+			t.Fatalf("node A before the stop: %s", l)
+		}
+	}
+	if err := cmd.Process.Signal(syscall.SIGSTOP); err != nil {
+		t.Fatal(err)
+	}
+	waitRunOut(t, b, "x")
+	lb, err := b.Acquire(ctx, "x", "node-b", time.Hour)
+	if err != nil {
+		t.Fatalf("node B takes over: %v", err)
+	}
+	bctx := store.WithFence(ctx, "x", lb.Token)
+	evs, err := b.Events(ctx, "x")
+	if err != nil {
+		t.Fatal(err)
+	}
+	took := len(evs)
+	if err := b.AppendEvents(bctx, "x", took, log[took:took+3]); err != nil {
+		t.Fatalf("node B's append after the takeover: %v", err)
+	}
+	// What A said before it was stopped is in the pipe; from here on
+	// every "ok" is an append after the takeover.
+	drain(lines)
+	if err := cmd.Process.Signal(syscall.SIGCONT); err != nil {
+		t.Fatal(err)
+	}
+	for {
+		l := next()
+		switch {
+		case strings.HasPrefix(l, "ok "):
+			t.Fatalf("node A appended after node B took the table over: %s", l)
+		case strings.HasPrefix(l, "fenced "):
+			t.Logf("node A, continued: %s", l)
+		case strings.HasPrefix(l, "lease ") || strings.HasPrefix(l, "conflict "):
+			t.Logf("node A, continued: %s", l)
+			continue
+		default:
+			t.Fatalf("node A, continued: %s", l)
+		}
+		break
+	}
+	if err := b.AppendEvents(bctx, "x", took+3, log[took+3:took+4]); err != nil {
+		t.Fatalf("node B's next append: %v", err)
+	}
+	if got, err := b.Events(ctx, "x"); err != nil || len(got) != took+4 {
+		t.Fatalf("the log: %d events, %v; want %d (A's up to the takeover, then B's 4)", len(got), err, took+4)
+	}
+}
+
+// drain takes what is waiting in lines, without waiting.
+func drain(lines chan string) {
+	for {
+		select {
+		case <-lines:
+		default:
+			return
+		}
+	}
+}
+
+// waitRunOut waits until the database's clock says table's lease ran out.
+func waitRunOut(t *testing.T, db *DB, table string) {
+	t.Helper()
+	for deadline := time.Now().Add(60 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		ex, err := db.Expired(context.Background(), 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, l := range ex {
+			if l.Table == table {
+				return
+			}
+		}
+	}
+	t.Fatalf("the lease of %s never ran out", table)
+}
+
+// stoppedNode is node A: it takes table x's lease (ttl 1 s, renewed every
+// 100 ms), then appends one event after another under its fence, and
+// exits at its first refusal as fenced.
+func stoppedNode(url string) {
+	ctx := context.Background()
+	say := func(format string, a ...any) { fmt.Printf(format+"\n", a...) }
+	db, err := Open(ctx, url, Shared())
+	if err != nil {
+		say("error %v", err)
+		os.Exit(1)
+	}
+	defer db.Close()
+	l, err := db.Acquire(ctx, "x", "node-a", time.Second)
+	if err != nil {
+		say("error %v", err)
+		os.Exit(1)
+	}
+	go func() {
+		for range time.Tick(100 * time.Millisecond) {
+			if _, err := db.Renew(ctx, l, time.Second); err != nil {
+				say("lease %v", err)
+				return
+			}
+		}
+	}()
+	log := botLogFor(&testing.T{}, 21)
+	fctx := store.WithFence(ctx, "x", l.Token)
+	evs, err := db.Events(ctx, "x")
+	if err != nil {
+		say("error %v", err)
+		os.Exit(1)
+	}
+	n := len(evs)
+	for n < len(log) {
+		err := db.AppendEvents(fctx, "x", n, log[n:n+1])
+		switch {
+		case err == nil:
+			say("ok %d", n)
+			n++
+		case errors.Is(err, store.ErrFenced):
+			say("fenced %d: %v", n, err)
+			return
+		case errors.Is(err, store.ErrConflict):
+			// Someone else wrote: a node sure of its lease reloads the end.
+			evs, rerr := db.Events(ctx, "x")
+			if rerr != nil {
+				say("error %v", rerr)
+				os.Exit(1)
+			}
+			say("conflict at %d, the log has %d", n, len(evs))
+			n = len(evs)
+		default:
+			say("error %v", err)
+			os.Exit(1)
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+	say("error the log ran out")
+}

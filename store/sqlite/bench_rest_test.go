@@ -1,0 +1,17 @@
+package sqlite
+
+import (
+	"testing"
+
+	"mafia/store"
+	"mafia/store/storetest"
+)
+
+func openBench(b *testing.B) store.Store {
+	db, _ := openTest(b)
+	return db
+}
+
+func BenchmarkRateGame(b *testing.B) { storetest.BenchRateGame(b, openBench) }
+
+func BenchmarkLeaderboard(b *testing.B) { storetest.BenchLeaderboard(b, openBench) }
