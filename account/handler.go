@@ -33,6 +33,10 @@ type HandlerConfig struct {
 	// Ratings, when set, is a player's ratings as their profile shows
 	// them (the ratings' part fills it; nil: the profile has none).
 	Ratings func(ctx context.Context, account int64) (any, error)
+	// Clubs, when set, is a player's clubs and in-person games as their
+	// profile shows them (the host's assistant fills it: assist's
+	// PlayerClubs; nil: the profile has none).
+	Clubs func(ctx context.Context, account int64) (PlayerClubs, error)
 }
 
 // Handler serves /api/account/ (signup, login, logout, logout-all,

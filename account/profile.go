@@ -73,6 +73,33 @@ type ProfileJSON struct {
 	ByRole  map[string]Tally `json:"by_role"`
 	Recent  []GameJSON       `json:"recent"`
 	Ratings any              `json:"ratings,omitempty"`
+	// Clubs are the player's clubs; InPerson the club games of the roster
+	// entries linked to the account (counted in Games, Wins, BySide and
+	// ByRole too). Both filled by the clubs (AddClubs).
+	Clubs    []ClubJSON `json:"clubs,omitempty"`
+	InPerson Tally      `json:"in_person"`
+}
+
+// count counts one game of a card (as docs/rules.md spells it; "" or
+// unknown: no side) in the tallies.
+func (p *ProfileJSON) count(card string, won bool) {
+	role, _ := engine.ParseRole(card)
+	p.Games++
+	if won {
+		p.Wins++
+	}
+	if role == engine.RoleNone {
+		return
+	}
+	side := role.Team().String()
+	t, r := p.BySide[side], p.ByRole[role.String()]
+	t.Games++
+	r.Games++
+	if won {
+		t.Wins++
+		r.Wins++
+	}
+	p.BySide[side], p.ByRole[role.String()] = t, r
 }
 
 // Profile builds a player's page from their games, as viewer (0: nobody
@@ -89,21 +116,7 @@ func Profile(a store.Account, owner string, games []store.AccountGame, viewer in
 			side = role.Team().String()
 		}
 		won := side != "" && side == g.Winner
-		out.Games++
-		if won {
-			out.Wins++
-		}
-		if side != "" {
-			t := out.BySide[side]
-			t.Games++
-			r := out.ByRole[role.String()]
-			r.Games++
-			if won {
-				t.Wins++
-				r.Wins++
-			}
-			out.BySide[side], out.ByRole[role.String()] = t, r
-		}
+		out.count(g.Role, won)
 		if len(out.Recent) < RecentGames && (g.Public || g.ViewerSat || viewer == a.ID) {
 			out.Recent = append(out.Recent, GameJSON{Table: g.Table, Name: g.Name, Seat: g.Seat, Players: g.Players,
 				Role: role.String(), Side: side, Winner: g.Winner, Won: won, Ended: g.Ended.UnixMilli()})
@@ -143,6 +156,14 @@ func (h *Handler) profile(w http.ResponseWriter, r *http.Request) {
 	if err := withRatings(ctx, st, a.ID, out.Recent); err != nil {
 		h.fail(w, r, internal(err))
 		return
+	}
+	if h.cfg.Clubs != nil {
+		pc, err := h.cfg.Clubs(ctx, a.ID)
+		if err != nil {
+			h.fail(w, r, internal(err))
+			return
+		}
+		out.AddClubs(pc)
 	}
 	if h.cfg.Ratings != nil {
 		if out.Ratings, err = h.cfg.Ratings(ctx, a.ID); err != nil {

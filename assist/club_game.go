@@ -135,11 +135,13 @@ func clubGameOf(t store.Table, rec *inPerson, p *record.Protocol, log []engine.E
 }
 
 // checkClubGame refuses a new game that names a club unless the request
-// carries the club's token and every roster id is on its roster.
-func (h *Handler) checkClubGame(ctx context.Context, s *record.Settings, token string) error {
+// carries the club's token (or is logged in as an owner or host of it) and
+// every roster id is on its roster.
+func (h *Handler) checkClubGame(r *http.Request, s *record.Settings, token string) error {
 	if s.Club == nil || s.Club.Club == "" {
 		return nil
 	}
+	ctx := r.Context()
 	c, _, err := h.loadClub(ctx, s.Club.Club)
 	if errors.Is(err, store.ErrNotFound) {
 		return &engine.Error{Code: record.CodeBadSettings, Name: "club", Value: "club"}
@@ -147,7 +149,7 @@ func (h *Handler) checkClubGame(ctx context.Context, s *record.Settings, token s
 	if err != nil {
 		return err
 	}
-	if !tokenMatches(token, c.TokenHash) {
+	if !tokenMatches(token, c.TokenHash) && h.accessOf(r, c).atLeastHost() != nil {
 		return errBadToken
 	}
 	people, err := h.people(ctx, c.ID)

@@ -20,6 +20,7 @@ import (
 )
 
 func (h *Handler) memberRoutes(m *http.ServeMux) {
+	m.HandleFunc("GET /host/api/clubs/mine", h.myClubs)
 	m.HandleFunc("GET /host/api/clubs/{club}/members", h.listMembers)
 	m.HandleFunc("PUT /host/api/clubs/{club}/members/{name}", h.setMember)
 	m.HandleFunc("DELETE /host/api/clubs/{club}/members/{name}", h.removeMember)
@@ -297,7 +298,7 @@ func (h *Handler) removeMember(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err, nil)
 		return
 	}
-	w.WriteHeader(http.StatusNoContent)
+	writeJSON(w, http.StatusOK, memberJSON{Name: a.Name})
 }
 
 // renamePerson serves PUT /host/api/clubs/{club}/people/{person}: the
@@ -376,5 +377,24 @@ func (h *Handler) unlinkPerson(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err, nil)
 		return
 	}
-	w.WriteHeader(http.StatusNoContent)
+	writeJSON(w, http.StatusOK, map[string]string{"person": r.PathValue("person")})
+}
+
+// myClubs serves GET /host/api/clubs/mine: the clubs the request's login
+// owns or hosts (id, name, role), by name; none without a login.
+func (h *Handler) myClubs(w http.ResponseWriter, r *http.Request) {
+	out := []account.ClubJSON{}
+	if id, ms := h.loggedIn(r), h.members(); id != 0 && ms != nil {
+		cs, err := ms.AccountClubs(r.Context(), id)
+		if err != nil {
+			h.fail(w, r, err, nil)
+			return
+		}
+		for _, c := range cs {
+			if c.Role == store.ClubOwner || c.Role == store.ClubHost {
+				out = append(out, account.ClubJSON{ID: c.Club, Name: c.Name, Role: string(c.Role)})
+			}
+		}
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"clubs": out})
 }

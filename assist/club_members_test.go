@@ -5,20 +5,23 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
+	"sync/atomic"
 	"testing"
 
 	"mafia/account"
 	"mafia/assist"
+	"mafia/assist/record"
 	"mafia/store"
 	"mafia/store/sqlite"
 )
 
 // membersServer is the assistant with the site's accounts, on a real SQLite
-// file and a real loopback server.
+// file and a real loopback server, and the accounts' handler (the players'
+// pages, with the clubs' part) on another.
 type membersServer struct {
-	URL string
-	db  *sqlite.DB
-	svc *account.Service
+	*testServer
+	svc  *account.Service
+	acct string // the accounts' handler's URL
 }
 
 func startMembersServer(t *testing.T) *membersServer {
@@ -28,12 +31,17 @@ func startMembersServer(t *testing.T) *membersServer {
 		t.Fatal(err)
 	}
 	svc := account.New(account.Config{Store: db, Params: account.Params{Memory: 64, Time: 1, Threads: 1, KeyLen: 32, SaltLen: 16}})
-	hs := httptest.NewServer(assist.New(assist.Config{Store: db, Accounts: svc}))
+	var seeds atomic.Uint64
+	ts := &testServer{db: db, h: assist.New(assist.Config{Store: db, Accounts: svc, Seed: func() uint64 { return seeds.Add(1) }})}
+	hs := httptest.NewServer(http.HandlerFunc(ts.serve))
+	acct := httptest.NewServer(account.NewHandler(account.HandlerConfig{Service: svc, Clubs: ts.h.PlayerClubs}))
 	t.Cleanup(func() {
+		acct.Close()
 		hs.Close()
 		db.Close()
 	})
-	return &membersServer{URL: hs.URL, db: db, svc: svc}
+	ts.URL = hs.URL
+	return &membersServer{testServer: ts, svc: svc, acct: acct.URL}
 }
 
 // signup makes an account and returns its login's token (a bearer).
@@ -82,7 +90,7 @@ func TestClubMembers_AnOwnerHostsAndMembersOverHTTP(t *testing.T) {
 	}
 	ok := func(what, method, url, tok string, body any) {
 		t.Helper()
-		if got := call(t, method, url, tok, body, nil); got != http.StatusOK && got != http.StatusNoContent {
+		if got := call(t, method, url, tok, body, nil); got != http.StatusOK {
 			t.Errorf("%s: %d", what, got)
 		}
 	}
@@ -112,9 +120,25 @@ func TestClubMembers_AnOwnerHostsAndMembersOverHTTP(t *testing.T) {
 			t.Errorf("member %d: %+v; want %s", i, m, want[i])
 		}
 	}
-	if code := call(t, "POST", base+"/people", gio, map[string]any{"name": "Saba"}, nil); code != http.StatusCreated {
+	var saba personJSON
+	if code := call(t, "POST", base+"/people", gio, map[string]any{"name": "Saba"}, &saba); code != http.StatusCreated {
 		t.Errorf("a host adds to the roster by their login: %d", code)
 	}
+	game := map[string]any{"names": []string{"Saba", "B", "C", "D", "E", "F", "G"}, "deal": record.DealManual, "roles": roles7,
+		"club": map[string]any{"club": c.ID, "day": "2026-12-01", "people": []string{saba.ID, "", "", "", "", "", ""}}}
+	if code := call(t, "POST", ms.URL+"/host/api/games", gio, game, nil); code != http.StatusCreated {
+		t.Errorf("a host makes the club's game by their login, without the club's token: %d", code)
+	}
+	for who, want := range map[string]int{nino: 1, gio: 1, tamar: 0, "": 0} {
+		var mine struct {
+			Clubs []struct{ ID, Name, Role string } `json:"clubs"`
+		}
+		if code := call(t, "GET", ms.URL+"/host/api/clubs/mine", who, nil, &mine); code != http.StatusOK || len(mine.Clubs) != want ||
+			(want == 1 && mine.Clubs[0].ID != c.ID) {
+			t.Errorf("the clubs a login runs: %d %+v; want %d", code, mine.Clubs, want)
+		}
+	}
+	refuse("a stranger makes the club's game", "POST", ms.URL+"/host/api/games", tamar, game, http.StatusForbidden, "bad_token")
 }
 
 // TestClubMembers_ARosterEntryLinkedToAnAccount: a host links an entry to
@@ -196,7 +220,7 @@ func TestClubMembers_ARosterEntryLinkedToAnAccount(t *testing.T) {
 			t.Errorf("renamed: %+v", p)
 		}
 	}
-	if code := call(t, "DELETE", base+"/people/"+ids[2]+"/account", nino, nil, nil); code != http.StatusNoContent {
+	if code := call(t, "DELETE", base+"/people/"+ids[2]+"/account", nino, nil, nil); code != http.StatusOK {
 		t.Fatalf("unlink: %d", code)
 	}
 	if code, e := link(ids[3], "Gio", nino); code != http.StatusOK {
@@ -215,4 +239,73 @@ func mustPrincipal(t *testing.T, ms *membersServer, tok string) account.Principa
 		t.Fatal(err)
 	}
 	return p
+}
+
+// TestClubMembers_TheLinkedEntrysGamesCountOnTheAccountsPage: a club game
+// played through the assistant (roles7: the town wins, seat 7 removed by
+// fouls) counts on the pages of the accounts linked to its entries: the
+// don's (merged into the linked entry: its game counts under it) a loss
+// for the mafia, the detective's a win for the town, the fouled citizen's
+// a game and no win; the page lists the clubs with the roles; an account
+// with no link counts none.
+func TestClubMembers_TheLinkedEntrysGamesCountOnTheAccountsPage(t *testing.T) {
+	ms := startMembersServer(t)
+	owner := ms.signup(t, "Irakli")
+	for _, n := range []string{"Nino", "Levan", "Saba"} {
+		ms.signup(t, n)
+	}
+	var cl clubCreated
+	call(t, "POST", ms.URL+"/host/api/clubs", owner, map[string]any{"name": "Tbilisi club"}, &cl)
+	names := []string{"ნინო", "Гиорги", "Tamar", "Дато", "Levan", "Ana", "Saba", "Giorgi"}
+	var people []personJSON
+	for _, n := range names {
+		var p personJSON
+		call(t, "POST", ms.URL+"/host/api/clubs/"+cl.ID+"/people", cl.Token, map[string]any{"name": n}, &p)
+		people = append(people, p)
+	}
+	ids := make([]string, 7)
+	for i := range ids {
+		ids[i] = people[i].ID
+	}
+	req := map[string]any{"names": names[:7], "deal": record.DealManual, "roles": roles7, "club_token": cl.Token,
+		"club": map[string]any{"club": cl.ID, "day": "2026-12-01", "people": ids}}
+	var c created
+	if code := call(t, "POST", ms.URL+"/host/api/games", "", req, &c); code != http.StatusCreated {
+		t.Fatalf("create the club's game: %d", code)
+	}
+	playClubGame(t, ms.testServer, c)
+	base := ms.URL + "/host/api/clubs/" + cl.ID
+	call(t, "POST", base+"/merges", cl.Token, map[string]any{"from": people[1].ID, "into": people[7].ID}, nil)
+	for person, name := range map[string]string{people[7].ID: "Nino", people[4].ID: "Levan", people[6].ID: "Saba"} {
+		if code := call(t, "PUT", base+"/people/"+person+"/account", owner, map[string]any{"name": name}, nil); code != http.StatusOK {
+			t.Fatalf("link %s: %d", name, code)
+		}
+	}
+	for name, want := range map[string]struct {
+		games, wins int
+		side        string
+		sideWins    int
+		role        string
+	}{
+		"Nino":  {1, 0, "mafia", 0, "member"},
+		"Levan": {1, 1, "town", 1, "member"},
+		"Saba":  {1, 0, "town", 0, "member"},
+	} {
+		var p account.ProfileJSON
+		if code := call(t, "GET", ms.acct+"/api/players/"+name, "", nil, &p); code != http.StatusOK {
+			t.Fatalf("%s's page: %d", name, code)
+		}
+		if p.Games != want.games || p.Wins != want.wins || p.InPerson.Games != want.games || p.InPerson.Wins != want.wins ||
+			p.BySide[want.side].Games != 1 || p.BySide[want.side].Wins != want.sideWins {
+			t.Errorf("%s's page: %d games %d wins, in person %+v, by side %+v; want %+v", name, p.Games, p.Wins, p.InPerson, p.BySide, want)
+		}
+		if len(p.Clubs) != 1 || p.Clubs[0].Name != "Tbilisi club" || p.Clubs[0].Role != want.role {
+			t.Errorf("%s's clubs: %+v", name, p.Clubs)
+		}
+	}
+	var p account.ProfileJSON
+	call(t, "GET", ms.acct+"/api/players/Irakli", "", nil, &p)
+	if p.Games != 0 || len(p.Clubs) != 1 || p.Clubs[0].Role != "owner" {
+		t.Errorf("the owner's page: %d games, clubs %+v; want none and the club as its owner", p.Games, p.Clubs)
+	}
 }

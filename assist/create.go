@@ -85,7 +85,7 @@ func (h *Handler) storeGame(r *http.Request, id, host string, s record.Settings,
 	if err != nil {
 		return nil, err
 	}
-	if err := h.checkClubGame(r.Context(), &s, clubToken); err != nil {
+	if err := h.checkClubGame(r, &s, clubToken); err != nil {
 		return nil, err
 	}
 	gm := &game{rec: inPerson{Settings: s, Commands: []record.Command{}}, g: g, log: evs}

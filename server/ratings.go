@@ -6,6 +6,7 @@ package server
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"strconv"
 	"time"
@@ -41,6 +42,7 @@ type StandingJSON struct {
 type LeaderboardJSON struct {
 	Kind      string         `json:"kind"`
 	Season    string         `json:"season,omitempty"`
+	Club      string         `json:"club,omitempty"` // the club's id, for a club's board
 	Standings []StandingJSON `json:"standings"`
 }
 
@@ -63,7 +65,8 @@ func season(s string) (from, to time.Time, err error) {
 }
 
 // leaderboard serves GET /api/ratings?kind=overall|town|mafia&season=YYYY
-// &offset=N: up to MaxLeaderboard rows by the ordinal, highest first.
+// &club=ID&offset=N: up to MaxLeaderboard rows by the ordinal, highest
+// first; with a club, only the club's members, ranked among themselves.
 func (s *Server) leaderboard(w http.ResponseWriter, r *http.Request) {
 	rs, ok := s.cfg.Store.(store.Ratings)
 	accts, ok2 := s.cfg.Store.(store.Accounts)
@@ -92,13 +95,24 @@ func (s *Server) leaderboard(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	rows, err := rs.Leaderboard(r.Context(), store.LeaderboardQuery{Kind: kind, From: from, To: to, Limit: MaxLeaderboard, Offset: offset})
+	lq := store.LeaderboardQuery{Kind: kind, From: from, To: to, Limit: MaxLeaderboard, Offset: offset}
+	var rows []store.Standing
+	clubID := q.Get("club")
+	if clubID != "" {
+		rows, err = s.clubBoard(r.Context(), rs, clubID, lq)
+		if errors.Is(err, store.ErrNotFound) {
+			s.fail(w, r, err)
+			return
+		}
+	} else {
+		rows, err = rs.Leaderboard(r.Context(), lq)
+	}
 	if err != nil {
 		s.log.Error("leaderboard", "err", err)
 		s.fail(w, r, &engine.Error{Code: room.CodeInternal})
 		return
 	}
-	out := LeaderboardJSON{Kind: string(kind), Season: q.Get("season"), Standings: make([]StandingJSON, 0, len(rows))}
+	out := LeaderboardJSON{Kind: string(kind), Season: q.Get("season"), Club: clubID, Standings: make([]StandingJSON, 0, len(rows))}
 	for _, row := range rows {
 		id, err := strconv.ParseInt(row.Player, 10, 64)
 		if err != nil {
@@ -129,6 +143,51 @@ func (s *Server) PlayerRatings(ctx context.Context, account int64) (any, error) 
 	}
 	for _, pr := range prs {
 		out = append(out, ratingJSON(pr.Kind, pr.Rating, pr.Games, pr.Wins))
+	}
+	return out, nil
+}
+
+// maxClubBoard is how many rows of the whole board a club's board reads at
+// most (MaxLeaderboard at a time): a member ranked below them is not listed.
+const maxClubBoard = 100 * MaxLeaderboard
+
+// clubBoard is a club's leaderboard: the whole board's rows of its members
+// (store.ClubMembers), ranked from 1 among themselves, the page of q's
+// Offset and Limit. A club that does not exist is store.ErrNotFound.
+func (s *Server) clubBoard(ctx context.Context, rs store.Ratings, clubID string, q store.LeaderboardQuery) ([]store.Standing, error) {
+	cm, ok := s.cfg.Store.(store.ClubMembers)
+	if !ok {
+		return nil, store.ErrNotFound
+	}
+	members, err := cm.ClubMembers(ctx, clubID)
+	if err != nil {
+		return nil, err
+	}
+	in := make(map[string]bool, len(members))
+	for _, m := range members {
+		in[strconv.FormatInt(m.Account, 10)] = true
+	}
+	out := []store.Standing{}
+	rank := 0
+	for off := 0; off < maxClubBoard && len(in) > 0; off += MaxLeaderboard {
+		page, err := rs.Leaderboard(ctx, store.LeaderboardQuery{Kind: q.Kind, From: q.From, To: q.To, Limit: MaxLeaderboard, Offset: off})
+		if err != nil {
+			return nil, err
+		}
+		for _, row := range page {
+			if !in[row.Player] {
+				continue
+			}
+			delete(in, row.Player)
+			rank++
+			if rank > q.Offset && len(out) < q.Limit {
+				row.Rank = rank
+				out = append(out, row)
+			}
+		}
+		if len(page) < MaxLeaderboard || len(out) == q.Limit {
+			break
+		}
 	}
 	return out, nil
 }

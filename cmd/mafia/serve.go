@@ -138,7 +138,7 @@ func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	var acct *account.Handler
 	if accounts != nil {
 		acct = account.NewHandler(account.HandlerConfig{Service: accounts, Guard: guard, Render: renderIn, Log: log,
-			Ratings: srv.PlayerRatings})
+			Ratings: srv.PlayerRatings, Clubs: host.PlayerClubs})
 	}
 	hs := srv.HTTPServer(site.Handler(srv, host, site.WithAccounts(acct)))
 	log.Info("serving", "addr", ln.Addr().String(), "db", redactURL(*db), "resumed_tables", resumed,

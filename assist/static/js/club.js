@@ -15,11 +15,12 @@ import { send, post } from './sync.js';
 
 const KEY = 'assist.club';
 
-/** The club this phone keeps: {id, token, name}, or null. */
+/** The club this phone keeps: {id, token, name}, or {id, name, login: true}
+ * for a club run by the login of an owner or host (no token), or null. */
 export function clubOnPhone() {
   try {
     const c = JSON.parse(localStorage.getItem(KEY) || 'null');
-    return c && c.id && c.token ? c : null;
+    return c && c.id && (c.token || c.login) ? c : null;
   } catch (_) {
     return null;
   }
@@ -74,14 +75,31 @@ export function clubCard(f, redraw) {
         keep({ id: got.body.id, token, name: got.body.name });
         redraw();
       }, 'secondary', 'club-join'),
+      mineList(redraw),
       fields);
   }
   return h('section', { class: 'card', dataset: { t: 'club' } }, h('h3', {}, `${t('assist.club.title')}: ${c.name}`),
     h('p', { class: 'note', dataset: { t: 'club-joined' } }, t('assist.club.joined')),
     h('details', {}, h('summary', {}, t('assist.club.code')),
-      h('p', { class: 'note' }, t('assist.club.code_line', { Code: `${c.id}.${c.token}` })),
+      c.token ? h('p', { class: 'note' }, t('assist.club.code_line', { Code: `${c.id}.${c.token}` })) : null,
       button(t('assist.club.forget'), () => { keep(null); f.people = []; redraw(); }, 'secondary small', 'club-forget')),
     fields);
+}
+
+/**
+ * The clubs the phone's login owns or hosts (GET /host/api/clubs/mine),
+ * each a button that puts it on the phone with no token: the login is the
+ * key. Empty without a login or offline.
+ */
+function mineList(redraw) {
+  const el = h('div', { class: 'mine', dataset: { t: 'club-mine' } });
+  send('GET', '/host/api/clubs/mine').then((got) => {
+    const clubs = got && got.res.ok ? got.body.clubs : [];
+    if (!clubs.length) return;
+    el.append(h('p', { class: 'note' }, t('assist.club_members.mine')),
+      clubs.map((m) => button(m.name, () => { keep({ id: m.id, name: m.name, login: true }); redraw(); }, 'secondary', `club-mine-${m.id}`)));
+  });
+  return el;
 }
 
 /** Adds the club's part to a new game's body: nothing with no club and no field filled in. */

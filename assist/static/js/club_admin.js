@@ -2,8 +2,10 @@
 // by its code, as on the setup screen), its seasons with their printable
 // standings and CSVs, a new season, the roster, where an entry entered
 // twice is merged into the other (its games count under that one; the
-// server records the merge), and the club's scoring rules. It all needs
-// the server.
+// server records the merge), an entry is renamed or linked to an account
+// (its games count on the account's page), the club's members (accounts,
+// each an owner, a host or a member), and the club's scoring rules. It all
+// needs the server.
 
 import { h } from './dom.js';
 import { mount, button, toast } from './ui.js';
@@ -76,6 +78,7 @@ export async function clubScreen() {
         h('input', { type: 'text', maxlength: '64', dataset: { t: 'season-name' }, oninput: (e) => { season.name = e.target.value; } })),
       input('from', 'date'), input('to', 'date'),
       button(t('assist.club.season_save'), saveSeason, 'secondary', 'season-save')),
+    membersCard(c, club, redraw),
     h('section', { class: 'card', dataset: { t: 'roster' } }, h('h3', {}, t('assist.club.roster')),
       h('p', { class: 'note' }, t('assist.club.merge_hint')),
       h('ol', { class: 'names' }, people.map((p) => {
@@ -85,10 +88,67 @@ export async function clubScreen() {
             onchange: (e) => { into = e.target.value; } },
           h('option', { value: '' }, t('assist.club.merge_into')),
           people.filter((o) => o.id !== p.id).map((o) => h('option', { value: o.id }, o.name))),
-          button(t('assist.club.merge'), () => { if (into) merge(p.id, into); }, 'secondary small', `merge-go-${p.id}`));
+          button(t('assist.club.merge'), () => { if (into) merge(p.id, into); }, 'secondary small', `merge-go-${p.id}`),
+          entryCard(c, p, (club.links || {})[p.id], redraw));
       }))),
     scoringCard,
-    h('details', { class: 'card' }, h('summary', {}, t('assist.club.code')),
-      h('p', { class: 'note' }, t('assist.club.code_line', { Code: `${c.id}.${c.token}` }))),
+    c.token ? h('details', { class: 'card' }, h('summary', {}, t('assist.club.code')),
+      h('p', { class: 'note' }, t('assist.club.code_line', { Code: `${c.id}.${c.token}` }))) : null,
     back);
+}
+
+/** Sends a change of the club's and says how it went; redraw() after one done. */
+async function change(method, url, body, token, done, redraw) {
+  const r = await send(method, url, body, token);
+  if (!r) { toast(t('assist.club.roster_offline'), 'error'); return; }
+  if (!r.res.ok) { toast(r.body.error.message, 'error'); return; }
+  toast(t(done));
+  redraw();
+}
+
+const ROLES = ['member', 'host', 'owner'];
+
+/** The club's members: each account with its role, a role's change, an add and a removal. */
+function membersCard(c, club, redraw) {
+  const members = club.members || [];
+  const base = `/host/api/clubs/${c.id}/members/`;
+  const add = { name: '', role: 'member' };
+  const roleSelect = (value, onchange, testid) => h('select', { dataset: { t: testid }, 'aria-label': t('assist.club_members.title'), onchange },
+    ROLES.map((r) => h('option', { value: r, selected: r === value }, t(`assist.club_members.role_${r}`))));
+  return h('section', { class: 'card', dataset: { t: 'members' } }, h('h3', {}, t('assist.club_members.title')),
+    h('p', { class: 'note' }, t('assist.club_members.hint')),
+    members.length ? h('ul', { class: 'names' }, members.map((m) => h('li', { dataset: { member: m.name } },
+      h('span', {}, m.name), ' ',
+      roleSelect(m.role, (e) => change('PUT', base + encodeURIComponent(m.name), { role: e.target.value }, c.token,
+        'assist.club_members.added', redraw), `role-${m.name}`),
+      button(t('assist.club_members.remove'), () => change('DELETE', base + encodeURIComponent(m.name), undefined, c.token,
+        'assist.club_members.removed', redraw), 'secondary small', `remove-${m.name}`))))
+      : h('p', { class: 'note', dataset: { t: 'members-none' } }, t('assist.club_members.none')),
+    h('input', { type: 'text', maxlength: '32', placeholder: t('assist.club_members.name'), dataset: { t: 'member-name' },
+      oninput: (e) => { add.name = e.target.value.trim(); } }),
+    roleSelect(add.role, (e) => { add.role = e.target.value; }, 'member-role'),
+    button(t('assist.club_members.add'), () => {
+      if (add.name) change('PUT', base + encodeURIComponent(add.name), { role: add.role }, c.token, 'assist.club_members.added', redraw);
+    }, 'secondary', 'member-add'));
+}
+
+/** A roster entry's rename and its link to an account (linked: the account's name, or undefined). */
+function entryCard(c, p, linked, redraw) {
+  const base = `/host/api/clubs/${c.id}/people/${p.id}`;
+  let name = p.name;
+  let account = '';
+  return h('details', { class: 'entry', dataset: { t: `entry-${p.id}` } },
+    h('summary', {}, linked ? t('assist.club_members.linked_to', { Name: linked }) : t('assist.club_members.link')),
+    h('input', { type: 'text', maxlength: '64', value: p.name, 'aria-label': t('assist.club_members.rename'), dataset: { t: `rename-${p.id}` },
+      oninput: (e) => { name = e.target.value.trim(); } }),
+    button(t('assist.club_members.rename'), () => change('PUT', base, { name }, c.token, 'assist.club_members.renamed', redraw),
+      'secondary small', `rename-go-${p.id}`),
+    linked
+      ? button(t('assist.club_members.unlink'), () => change('DELETE', `${base}/account`, undefined, c.token, 'assist.club_members.unlinked', redraw),
+        'secondary small', `unlink-${p.id}`)
+      : [h('input', { type: 'text', maxlength: '32', placeholder: t('assist.club_members.name'), dataset: { t: `link-${p.id}` },
+        oninput: (e) => { account = e.target.value.trim(); } }),
+      button(t('assist.club_members.link'), () => {
+        if (account) change('PUT', `${base}/account`, { name: account }, c.token, 'assist.club_members.linked', redraw);
+      }, 'secondary small', `link-go-${p.id}`)]);
 }

@@ -1,11 +1,13 @@
 // leaderboard.js: the leaderboards, /ratings (GET /api/ratings): the rated
 // games' players by their rating's ordinal (mu - 3 sigma, docs/ratings.md),
-// overall or as a side, for all time or a season (a year), each name
-// linking to the player's page.
+// overall or as a side, for all time or a season (a year), of everyone or
+// of one club's members (a club the viewer belongs to, from their page's
+// clubs), each name linking to the player's page.
 
 import { h, patch } from './dom.js';
 import { t } from './i18n.js';
 import { call } from './api.js';
+import { me, accountApi } from './account.js';
 
 const KINDS = ['overall', 'town', 'mafia'];
 
@@ -17,6 +19,8 @@ export function leaderboardScreen({ navigate }) {
   const params = new URLSearchParams(location.search);
   let kind = KINDS.includes(params.get('kind')) ? params.get('kind') : 'overall';
   let season = /^\d{4}$/.test(params.get('season') || '') ? params.get('season') : '';
+  let club = params.get('club') || '';
+  let clubs = []; // the viewer's clubs: {id, name}
   let board = null;
   let error = '';
   const thisYear = new Date().getUTCFullYear();
@@ -40,6 +44,11 @@ export function leaderboardScreen({ navigate }) {
         h('select', { id: 'board-season', key: 'season', on: { change: (ev) => { season = ev.target.value; load(); } } },
           h('option', { value: '', selected: season === '' }, t('web.rated.all_time')),
           seasons.map((y) => h('option', { value: y, selected: y === season }, y)))),
+      clubs.length || club ? h('div', { class: 'field' }, h('label', { for: 'board-club' }, t('web.club.board')),
+        h('select', { id: 'board-club', key: 'club', on: { change: (ev) => { club = ev.target.value; load(); } } },
+          h('option', { value: '', selected: club === '' }, t('web.club.board_all')),
+          clubs.some((c) => c.id === club) || !club ? null : h('option', { value: club, selected: true }, club),
+          clubs.map((c) => h('option', { value: c.id, selected: c.id === club }, c.name)))) : null,
       error ? h('p', { class: 'error', role: 'alert' }, error) : null,
       !board && !error ? h('p', { class: 'note' }, '…') : null,
       board && !rows.length ? h('p', { class: 'note', id: 'board-empty' }, t('web.rated.empty')) : null,
@@ -63,11 +72,15 @@ export function leaderboardScreen({ navigate }) {
     error = '';
     const q = new URLSearchParams({ kind });
     if (season) q.set('season', season);
+    if (club) q.set('club', club);
     history.replaceState({}, '', `/ratings?${q}`);
     draw();
     call('GET', `/api/ratings?${q}`).then((got) => { board = got; draw(); }, (e) => { error = e.message; draw(); });
   }
 
   load();
+  me().then((a) => (a ? accountApi.player(a.name) : null)).then((p) => {
+    if (p && p.clubs && p.clubs.length) { clubs = p.clubs; draw(); }
+  }, () => {});
   return { el, render: draw, destroy: () => {} };
 }

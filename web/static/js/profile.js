@@ -1,7 +1,9 @@
 // profile.js: a player's page, /players/{name} (GET /api/players/{name}):
 // the name, games played and won, wins by side and by card, and the recent
 // games, each linking to its game's review at /t/{id}/review, and the
-// ratings (overall, as the town, as the mafia), each linking to its board.
+// ratings (overall, as the town, as the mafia), each linking to its board;
+// the player's clubs and their in-person games for them (counted in the
+// tallies too).
 
 import { h, patch } from './dom.js';
 import { t, tn } from './i18n.js';
@@ -60,6 +62,13 @@ export function profileScreen(name, { navigate }) {
       p.owner ? h('p', { class: 'note', id: 'owner' }, t('web.profile.owner'), ' ',
         link(`/players/${encodeURIComponent(p.owner)}`, p.owner)) : null,
       h('p', { id: 'played' }, tn('web.profile.played', p.games), ' · ', tn('web.profile.won', p.wins)),
+      // The clubs (docs/club.md): each linking to its leaderboard; the
+      // in-person games of the roster entries linked to the account.
+      p.clubs && p.clubs.length ? h('p', { id: 'clubs' }, t('web.club.clubs'), ': ', p.clubs.map((c, i) => [i ? ', ' : '',
+        link(`/ratings?club=${encodeURIComponent(c.id)}`, c.name, { 'data-club': c.id }),
+        c.role ? ` (${t(`web.club.role_${c.role}`)})` : ''])) : null,
+      p.in_person && p.in_person.games ? h('p', { id: 'in-person' }, t('web.club.in_person'), ': ',
+        tn('web.profile.played', p.in_person.games), ' · ', tn('web.profile.won', p.in_person.wins)) : null,
       tallies(t('web.profile.by_side'), 'by-side', SIDES, p.by_side, (k) => t(`team.${k}`)),
       tallies(t('web.profile.by_role'), 'by-role', ROLES, p.by_role, roleName),
       // The ratings (docs/ratings.md): per kind, the ordinal (mu - 3 sigma) and the games.
