@@ -3,8 +3,8 @@ package cluster
 import (
 	"slices"
 	"sync/atomic"
-	"time"
 	"testing"
+	"time"
 )
 
 // TestPresenceNodeUnheardForMissedIntervalsIsGone pins presence: a node
