@@ -365,3 +365,10 @@ func (s *session) finish() {
 		close(s.ended)
 	})
 }
+
+// sessionCount is how many relayed sessions the node holds.
+func (n *Node) sessionCount() int {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return len(n.sessions)
+}
