@@ -369,4 +369,3 @@ func TestRelayEndsWhenTheOwnerCloses(t *testing.T) {
 	}
 	eventually(ctx, t, "a's session ends", func() bool { return p.a.sessionCount() == 0 })
 }
-
