@@ -114,6 +114,13 @@ func (n *Node) newSession(id, peer, mine string) (*session, error) {
 		return nil, err
 	}
 	s.sub = sub
+	// The subscription reaches the server (and from it, the routes)
+	// before the other side hears of the session.
+	if err := n.nc.Flush(); err != nil {
+		_ = sub.Unsubscribe()
+		cancel()
+		return nil, err
+	}
 	n.mu.Lock()
 	if n.closed {
 		n.mu.Unlock()
