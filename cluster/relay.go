@@ -11,6 +11,8 @@ import (
 	"github.com/coder/websocket"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nuid"
+
+	"mafia/engine"
 )
 
 // forwarded are the request headers a relay passes to the owner's server:
@@ -123,7 +125,7 @@ func (n *Node) refuse(w http.ResponseWriter, r *http.Request) {
 	if lang == "" {
 		lang = r.Header.Get("Accept-Language")
 	}
-	body, _ := json.Marshal(map[string]any{"error": map[string]string{"code": CodeRelayUnavailable, "message": n.cfg.Say(lang, CodeRelayUnavailable)}})
+	body, _ := json.Marshal(map[string]any{"error": map[string]string{"code": string(CodeRelayUnavailable), "message": n.cfg.Say(lang, string(CodeRelayUnavailable))}})
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.Header().Set("Retry-After", "1")
 	w.WriteHeader(http.StatusServiceUnavailable)
@@ -132,7 +134,10 @@ func (n *Node) refuse(w http.ResponseWriter, r *http.Request) {
 
 // CodeRelayUnavailable is the error of a handshake the relaying node could
 // not pass to the table's owner (it did not answer, or the bus is down).
-const CodeRelayUnavailable = "relay_unavailable"
+const CodeRelayUnavailable engine.Code = "relay_unavailable"
+
+// Kinds gives the package's codes their kinds (503 for busy).
+var Kinds = map[engine.Code]engine.Kind{CodeRelayUnavailable: engine.KindBusy}
 
 // answerOpen opens the owner's side of a session: it dials this node's own
 // server and answers with OK or the server's refusal.

@@ -369,3 +369,34 @@ func TestRelayEndsWhenTheOwnerCloses(t *testing.T) {
 	}
 	eventually(ctx, t, "a's session ends", func() bool { return p.a.sessionCount() == 0 })
 }
+
+// TestRelayUnavailableOwner pins an owner that does not take the session
+// (its relay subject is gone, as when its process hangs): the client on a
+// gets 503 relay_unavailable, no upgrade, and no session is left.
+func TestRelayUnavailableOwner(t *testing.T) {
+	ctx := within(t, 60*time.Second)
+	p := startPair(ctx, t)
+	p.own(ctx, t, "t1")
+	for _, s := range p.b.subs {
+		if s.Subject == subjectOpen+"b" {
+			s.Unsubscribe()
+		}
+	}
+	if err := p.b.nc.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	eventually(ctx, t, "a's server forgets b's relay subject", func() bool { return !interest(p.a, subjectOpen+"b") })
+	_, resp, err := websocket.Dial(ctx, "ws"+p.relayed.Base[4:]+"/api/tables/t1/ws", nil)
+	if err == nil || resp == nil || resp.StatusCode != http.StatusServiceUnavailable {
+		t.Fatalf("dial through a: %v %v, want 503", resp, err)
+	}
+	var body struct {
+		Error struct{ Code string } `json:"error"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&body); err != nil || body.Error.Code != string(CodeRelayUnavailable) {
+		t.Fatalf("body %+v %v, want relay_unavailable", body, err)
+	}
+	if p.a.sessionCount() != 0 {
+		t.Fatal("a refused relay left a session")
+	}
+}
