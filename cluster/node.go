@@ -433,7 +433,10 @@ func (n *Node) endGone() {
 		n.cfg.Log.Info("cluster: node gone", "node", id)
 	}
 	for _, s := range n.sessions {
-		if _, ok := n.peers[s.peer]; !ok {
+		// A session with a peer not (yet) heard of gets Missed intervals
+		// from its start, as a peer gets from its last announcement: a
+		// node just started relays before its owner has heard it.
+		if _, ok := n.peers[s.peer]; !ok && !n.live(s.born, now) {
 			gone = append(gone, s)
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/coder/websocket"
 	"github.com/nats-io/nats.go"
@@ -78,8 +79,9 @@ func (n *Node) RelayStats() RelayStats {
 type session struct {
 	n    *Node
 	id   string
-	peer string // the other node's id
-	pub  string // the subject the other side reads
+	peer string    // the other node's id
+	born time.Time // when it opened, by the node's clock
+	pub  string    // the subject the other side reads
 	sub  *nats.Subscription
 
 	in     chan msg // bounded: the window and the close
@@ -106,7 +108,7 @@ func (n *Node) newSession(id, peer, mine string) (*session, error) {
 		other = "a"
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	s := &session{n: n, id: id, peer: peer, pub: subjectSession + id + "." + other,
+	s := &session{n: n, id: id, peer: peer, born: n.cfg.Now(), pub: subjectSession + id + "." + other,
 		in: make(chan msg, n.cfg.Window+1), ctx: ctx, cancel: cancel, ended: make(chan struct{}), more: make(chan struct{}, 1)}
 	sub, err := n.nc.Subscribe(subjectSession+id+"."+mine, s.receive)
 	if err != nil {

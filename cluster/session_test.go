@@ -228,3 +228,25 @@ func TestRelayRefusesAGapInTheSequence(t *testing.T) {
 		t.Fatalf("the client got %q, want only the first frame", got)
 	}
 }
+
+// TestRelaySessionWithAnUnheardPeerLastsMissedIntervals pins that a
+// session whose other node this one has not heard of yet (it just
+// started) is not ended at once, but after Missed intervals of silence,
+// as a peer would be.
+func TestRelaySessionWithAnUnheardPeerLastsMissedIntervals(t *testing.T) {
+	c := newFakeClock()
+	n := startNode(t, Config{ID: "a", Now: c.Now, Tick: c.Tick})
+	if _, err := n.newSession("s1", "stranger", "a"); err != nil {
+		t.Fatal(err)
+	}
+	c.Advance(2 * testInterval)
+	n.endGone()
+	if n.sessionCount() != 1 {
+		t.Fatal("a session with a peer not yet heard of ended after 2 intervals")
+	}
+	c.Advance(testInterval)
+	n.endGone()
+	if n.sessionCount() != 0 {
+		t.Fatal("a session with a peer silent for 3 intervals is still open")
+	}
+}
