@@ -1,0 +1,504 @@
+// Package cluster is the NATS half of a cluster of `mafia serve` nodes:
+// each node runs a NATS server embedded in its process (routed to its
+// peers' embedded servers with NATS's own clustering) or connects to an
+// external one, announces itself on a presence subject, gathers the lobby
+// of every live node, and relays a WebSocket session opened on one node to
+// the node that owns its table (docs/cluster-bus.md).
+package cluster
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/url"
+	"sort"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	natsserver "github.com/nats-io/nats-server/v2/server"
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nuid"
+)
+
+// Subjects every node uses (docs/cluster-bus.md lists them all).
+const (
+	// SubjectPresence carries every node's announcement.
+	SubjectPresence = "mafia.presence"
+	// SubjectLobby is the request every node answers with its lobby rows.
+	SubjectLobby = "mafia.lobby"
+	// subjectOpen is prefixed to a node's id: the request that opens a
+	// relayed session with that node.
+	subjectOpen = "mafia.relay.open."
+	// subjectSession is prefixed to a session's id and then ".a" (the
+	// side that holds the client) or ".b" (the owner's side).
+	subjectSession = "mafia.relay.s."
+)
+
+// Owners tells a node which tables it owns now (the lease work satisfies
+// it); a node announces them, and the other nodes relay their tables' sessions
+// to it.
+type Owners interface {
+	// Owned lists the tables this node owns.
+	Owned() []string
+}
+
+// Config configures a Node. ID is required; the rest has defaults.
+type Config struct {
+	// ID names the node in the cluster; it must be unique and a valid
+	// NATS subject token (no dots, spaces or wildcards).
+	ID string
+	// PublicURL is the node's public HTTP URL, announced to its peers.
+	PublicURL string
+	// LocalURL is where this node's own server listens for the sessions
+	// relayed to it (http://127.0.0.1:port); empty: PublicURL.
+	LocalURL string
+	// NATS is an external server's URL (nats://host:port); empty: a NATS
+	// server is embedded in the node.
+	NATS string
+	// RouteListen is the embedded server's route address (host:port;
+	// default 127.0.0.1:0, a free port); ClientListen its client address
+	// (default 127.0.0.1:0): NATS cannot route with the client listener
+	// off, though the node itself connects in process.
+	RouteListen  string
+	ClientListen string
+	// Peers are the route URLs (nats-route://host:port) of other nodes'
+	// embedded servers; NATS gossips the rest of the mesh.
+	Peers []string
+	// ClusterName is the embedded servers' cluster name (default "mafia").
+	ClusterName string
+	// Interval is how often the node announces itself (default 1 s);
+	// a node unheard of for Missed intervals (default 3) is gone.
+	Interval time.Duration
+	Missed   int
+	// Now and Tick are the clock (default the wall clock and a
+	// time.Ticker); Tick returns a channel of ticks and a stop function.
+	Now  func() time.Time
+	Tick func(d time.Duration) (<-chan time.Time, func())
+	// Ready reports the node's readiness, announced (nil: ready).
+	Ready func() bool
+	// Owners lists the tables the node owns (nil: none).
+	Owners Owners
+	// Lobby is the node's own lobby (nil: no rows); LobbyWait bounds how
+	// long a lister waits for the other nodes' rows (default 500 ms).
+	Lobby     LobbySource
+	LobbyWait time.Duration
+	// Window is a relayed session's flow-control window in frames, each
+	// way (default 64, the server's send buffer); OpenWait bounds the
+	// opening of a session with the owner (default 5 s).
+	Window   int
+	OpenWait time.Duration
+	// Say renders a relay's own error code in the request's language
+	// (nil: the code itself).
+	Say func(lang, code string) string
+	Log *slog.Logger
+}
+
+// NodeInfo is what a node last announced, as another node heard it.
+type NodeInfo struct {
+	ID     string   `json:"id"`
+	URL    string   `json:"url"`
+	Ready  bool     `json:"ready"`
+	Tables []string `json:"tables"`
+	// Run names this start of the node (a restart gets a new one); Beat
+	// counts its announcements in that run (1 for the first).
+	Run  string `json:"run"`
+	Beat uint64 `json:"beat"`
+	// Leaving is set in the announcement of a node that is closing.
+	Leaving bool `json:"leaving,omitempty"`
+	// Heard is when this node last heard it, by its own clock.
+	Heard time.Time `json:"-"`
+}
+
+// Node is one member of the cluster.
+type Node struct {
+	cfg Config
+	ns  *natsserver.Server
+	nc  *nats.Conn
+
+	mu       sync.Mutex
+	peers    map[string]NodeInfo
+	sessions map[string]*session
+	closed   bool
+	beat     uint64
+	run      string
+
+	subs      []*nats.Subscription
+	stopTick  func()
+	done      chan struct{}
+	wg        sync.WaitGroup
+	lobbyMiss atomic.Int64
+	stats     relayStats
+}
+
+// NewNode checks a Config and fills its defaults; Start starts the node.
+func NewNode(cfg Config) (*Node, error) {
+	if cfg.ID == "" || !validToken(cfg.ID) {
+		return nil, fmt.Errorf("cluster: node id %q is not a NATS subject token", cfg.ID)
+	}
+	if cfg.LocalURL == "" {
+		cfg.LocalURL = cfg.PublicURL
+	}
+	if cfg.RouteListen == "" {
+		cfg.RouteListen = "127.0.0.1:0"
+	}
+	if cfg.ClientListen == "" {
+		cfg.ClientListen = "127.0.0.1:0"
+	}
+	if cfg.ClusterName == "" {
+		cfg.ClusterName = "mafia"
+	}
+	if cfg.Interval <= 0 {
+		cfg.Interval = time.Second
+	}
+	if cfg.Missed <= 0 {
+		cfg.Missed = 3
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	if cfg.Tick == nil {
+		cfg.Tick = func(d time.Duration) (<-chan time.Time, func()) {
+			t := time.NewTicker(d)
+			return t.C, t.Stop
+		}
+	}
+	if cfg.LobbyWait <= 0 {
+		cfg.LobbyWait = 500 * time.Millisecond
+	}
+	if cfg.Window <= 0 {
+		cfg.Window = 64
+	}
+	if cfg.OpenWait <= 0 {
+		cfg.OpenWait = 5 * time.Second
+	}
+	if cfg.Say == nil {
+		cfg.Say = func(_, code string) string { return code }
+	}
+	if cfg.Log == nil {
+		cfg.Log = slog.New(slog.DiscardHandler)
+	}
+	return &Node{cfg: cfg, run: nuid.Next(), peers: map[string]NodeInfo{}, sessions: map[string]*session{}, done: make(chan struct{})}, nil
+}
+
+// validToken reports whether s can be one token of a NATS subject.
+func validToken(s string) bool {
+	for _, r := range s {
+		if r <= ' ' || r == '.' || r == '*' || r == '>' || r > '~' {
+			return false
+		}
+	}
+	return true
+}
+
+// ID is the node's id.
+func (n *Node) ID() string { return n.cfg.ID }
+
+// Start starts the embedded NATS server (or connects to the external one),
+// subscribes to the cluster's subjects and announces the node.
+func (n *Node) Start() error {
+	var err error
+	if n.cfg.NATS != "" {
+		n.nc, err = nats.Connect(n.cfg.NATS, nats.Name("mafia-"+n.cfg.ID), nats.MaxReconnects(-1))
+	} else {
+		err = n.embed()
+	}
+	if err != nil {
+		n.shutdownNATS()
+		return err
+	}
+	for subj, h := range map[string]nats.MsgHandler{
+		SubjectPresence:        n.heard,
+		SubjectLobby:           n.answerLobby,
+		subjectOpen + n.cfg.ID: n.answerOpen,
+	} {
+		sub, err := n.nc.Subscribe(subj, h)
+		if err != nil {
+			n.shutdownNATS()
+			return err
+		}
+		n.subs = append(n.subs, sub)
+	}
+	if err := n.nc.Flush(); err != nil {
+		n.shutdownNATS()
+		return err
+	}
+	ticks, stop := n.cfg.Tick(n.cfg.Interval)
+	n.stopTick = stop
+	n.Announce()
+	n.wg.Add(1)
+	go n.loop(ticks)
+	return nil
+}
+
+// embed starts the node's NATS server with a route listener and its peers'
+// routes, and connects to it in process.
+func (n *Node) embed() error {
+	rh, rp, err := splitHostPort(n.cfg.RouteListen)
+	if err != nil {
+		return fmt.Errorf("cluster: route address: %w", err)
+	}
+	ch, cp, err := splitHostPort(n.cfg.ClientListen)
+	if err != nil {
+		return fmt.Errorf("cluster: client address: %w", err)
+	}
+	if rp == 0 {
+		rp = natsserver.RANDOM_PORT
+	}
+	if cp == 0 {
+		cp = natsserver.RANDOM_PORT
+	}
+	opts := &natsserver.Options{
+		ServerName: n.cfg.ID,
+		Host:       ch,
+		Port:       cp,
+		NoSigs:     true,
+		NoLog:      true,
+		Cluster: natsserver.ClusterOpts{
+			Name: n.cfg.ClusterName,
+			Host: rh,
+			Port: rp,
+		},
+	}
+	for _, p := range n.cfg.Peers {
+		u, err := url.Parse(p)
+		if err != nil {
+			return fmt.Errorf("cluster: peer %q: %w", p, err)
+		}
+		opts.Routes = append(opts.Routes, u)
+	}
+	n.ns, err = natsserver.NewServer(opts)
+	if err != nil {
+		return err
+	}
+	go n.ns.Start()
+	if !n.ns.ReadyForConnections(10 * time.Second) {
+		return errors.New("cluster: the embedded NATS server did not start")
+	}
+	n.nc, err = nats.Connect("", nats.InProcessServer(n.ns), nats.Name("mafia-"+n.cfg.ID), nats.MaxReconnects(-1))
+	return err
+}
+
+func splitHostPort(hp string) (string, int, error) {
+	h, p, err := net.SplitHostPort(hp)
+	if err != nil {
+		return "", 0, err
+	}
+	port, err := strconv.Atoi(p)
+	return h, port, err
+}
+
+// RouteURL is the embedded server's route URL, for other nodes' Peers
+// ("" with an external server).
+func (n *Node) RouteURL() string {
+	if n.ns == nil {
+		return ""
+	}
+	a := n.ns.ClusterAddr()
+	if a == nil {
+		return ""
+	}
+	return "nats-route://" + a.String()
+}
+
+// ClientURL is the embedded server's client URL ("" with an external one).
+func (n *Node) ClientURL() string {
+	if n.ns == nil {
+		return ""
+	}
+	return n.ns.ClientURL()
+}
+
+// Routes is how many routes the embedded server has to other servers (0
+// with an external server).
+func (n *Node) Routes() int {
+	if n.ns == nil {
+		return 0
+	}
+	return n.ns.NumRoutes()
+}
+
+// loop announces the node and ends the sessions of gone peers at each tick.
+func (n *Node) loop(ticks <-chan time.Time) {
+	defer n.wg.Done()
+	for {
+		select {
+		case <-n.done:
+			return
+		case <-ticks:
+			n.Announce()
+			n.endGone()
+		}
+	}
+}
+
+// Announce publishes the node's presence now (the ticks do it at every
+// interval).
+func (n *Node) Announce() { n.announce(false) }
+
+func (n *Node) announce(leaving bool) {
+	n.mu.Lock()
+	n.beat++
+	info := n.selfLocked()
+	n.mu.Unlock()
+	info.Leaving = leaving
+	data, _ := json.Marshal(info)
+	if err := n.nc.Publish(SubjectPresence, data); err != nil {
+		n.cfg.Log.Warn("cluster: announce", "err", err)
+	}
+}
+
+// selfLocked is the node's own NodeInfo; n.mu is held.
+func (n *Node) selfLocked() NodeInfo {
+	info := NodeInfo{ID: n.cfg.ID, URL: n.cfg.PublicURL, Ready: true, Run: n.run, Beat: n.beat, Heard: n.cfg.Now()}
+	if n.cfg.Ready != nil {
+		info.Ready = n.cfg.Ready()
+	}
+	if n.cfg.Owners != nil {
+		info.Tables = n.cfg.Owners.Owned()
+	}
+	if info.Tables == nil {
+		info.Tables = []string{}
+	}
+	return info
+}
+
+// heard records another node's announcement, at this node's clock.
+func (n *Node) heard(m *nats.Msg) {
+	var info NodeInfo
+	if err := json.Unmarshal(m.Data, &info); err != nil || info.ID == "" || info.ID == n.cfg.ID {
+		return
+	}
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if info.Leaving {
+		delete(n.peers, info.ID)
+		return
+	}
+	if old, ok := n.peers[info.ID]; ok && old.Run == info.Run && old.Beat > info.Beat {
+		return // an older announcement, overtaken
+	}
+	info.Heard = n.cfg.Now()
+	n.peers[info.ID] = info
+}
+
+// live reports whether a peer heard at h is still alive at now.
+func (n *Node) live(h, now time.Time) bool {
+	return now.Sub(h) < time.Duration(n.cfg.Missed)*n.cfg.Interval
+}
+
+// Nodes lists the live nodes, this one included, by id.
+func (n *Node) Nodes() []NodeInfo {
+	now := n.cfg.Now()
+	n.mu.Lock()
+	out := []NodeInfo{n.selfLocked()}
+	for _, p := range n.peers {
+		if n.live(p.Heard, now) {
+			out = append(out, p)
+		}
+	}
+	n.mu.Unlock()
+	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
+	return out
+}
+
+// Owner is the live node that announces table among its own ("" when
+// none does); this node's own tables come from its Owners at once.
+func (n *Node) Owner(table string) string {
+	for _, info := range n.Nodes() {
+		for _, t := range info.Tables {
+			if t == table {
+				return info.ID
+			}
+		}
+	}
+	return ""
+}
+
+// endGone forgets peers unheard of for Missed intervals and ends the
+// relayed sessions with them.
+func (n *Node) endGone() {
+	now := n.cfg.Now()
+	var gone []*session
+	n.mu.Lock()
+	for id, p := range n.peers {
+		if n.live(p.Heard, now) {
+			continue
+		}
+		delete(n.peers, id)
+		n.cfg.Log.Info("cluster: node gone", "node", id)
+	}
+	for _, s := range n.sessions {
+		// A session with a peer not (yet) heard of gets Missed intervals
+		// from its start, as a peer gets from its last announcement: a
+		// node just started relays before its owner has heard it.
+		if _, ok := n.peers[s.peer]; !ok && !n.live(s.born, now) {
+			gone = append(gone, s)
+		}
+	}
+	n.mu.Unlock()
+	for _, s := range gone {
+		s.fail(closeNodeGone, reasonNodeGone)
+	}
+}
+
+// Close announces that the node leaves, ends its relayed sessions (the
+// client's side with 1001 "shutdown", as a server closing does), and
+// stops its NATS connection and embedded server; no goroutine is left.
+func (n *Node) Close() error {
+	n.mu.Lock()
+	if n.closed {
+		n.mu.Unlock()
+		return nil
+	}
+	n.closed = true
+	all := make([]*session, 0, len(n.sessions))
+	for _, s := range n.sessions {
+		all = append(all, s)
+	}
+	n.mu.Unlock()
+	if n.nc != nil && n.stopTick != nil {
+		n.announce(true)
+		n.stopTick()
+		close(n.done)
+	}
+	for _, s := range all {
+		s.fail(closeShutdown, reasonShutdown)
+	}
+	n.wg.Wait()
+	n.shutdownNATS()
+	return nil
+}
+
+// shutdownNATS closes the connection and the embedded server.
+func (n *Node) shutdownNATS() {
+	for _, s := range n.subs {
+		_ = s.Unsubscribe()
+	}
+	n.subs = nil
+	if n.nc != nil {
+		_ = n.nc.Flush()
+		n.nc.Close()
+	}
+	if n.ns != nil {
+		n.ns.Shutdown()
+		n.ns.WaitForShutdown()
+	}
+}
+
+// waitRoutes waits until the embedded server has at least k routes or ctx
+// ends (for tests and for a node's start in a script).
+func (n *Node) waitRoutes(ctx context.Context, k int) error {
+	for n.Routes() < k {
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+	return nil
+}

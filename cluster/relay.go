@@ -1,0 +1,200 @@
+package cluster
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"net"
+	"net/http"
+	"strings"
+
+	"github.com/coder/websocket"
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nuid"
+
+	"mafia/engine"
+)
+
+// forwarded are the request headers a relay passes to the owner's server:
+// who the client is (token, cookie), its language, and where it comes from.
+var forwarded = []string{"Authorization", "Cookie", "Accept-Language", "Origin", "Sec-Fetch-Site", "User-Agent"}
+
+// openRequest asks the owner to open a session: it dials its own server's
+// WebSocket for Path?Query with Header, as the client would have.
+type openRequest struct {
+	Session string              `json:"session"`
+	From    string              `json:"from"`
+	Table   string              `json:"table"`
+	Path    string              `json:"path"`
+	Query   string              `json:"query"`
+	Header  map[string][]string `json:"header"`
+	// Client is the client's address (X-Forwarded-For on the owner).
+	Client string `json:"client"`
+}
+
+// openReply answers an openRequest: OK, or the owner's HTTP answer to the
+// handshake (status, content type and body), which the relay gives the
+// client instead of an upgrade.
+type openReply struct {
+	OK          bool   `json:"ok"`
+	Status      int    `json:"status,omitempty"`
+	ContentType string `json:"content_type,omitempty"`
+	Body        []byte `json:"body,omitempty"`
+}
+
+// Handler serves a node's public HTTP: a table's WebSocket
+// (GET /api/tables/{id}/ws) whose table another live node owns is relayed
+// to that node; every other request, and a table this node owns or nobody
+// announces, goes to local.
+func (n *Node) Handler(local http.Handler) http.Handler {
+	mux := http.NewServeMux()
+	mux.Handle("/", local)
+	mux.HandleFunc("GET /api/tables/{id}/ws", func(w http.ResponseWriter, r *http.Request) {
+		owner := n.Owner(r.PathValue("id"))
+		if owner == "" || owner == n.cfg.ID {
+			local.ServeHTTP(w, r)
+			return
+		}
+		n.Relay(w, r, owner, r.PathValue("id"))
+	})
+	return mux
+}
+
+// Relay relays the WebSocket handshake r for table to its owner node:
+// the owner dials its own server as the client would have; if the server
+// refuses the handshake, the client gets the same HTTP answer; if it
+// accepts, the client's WebSocket is accepted here and every frame and the
+// close pass between the two until either side ends.
+func (n *Node) Relay(w http.ResponseWriter, r *http.Request, owner, table string) {
+	id := nuid.Next()
+	s, err := n.newSession(id, owner, "a")
+	if err != nil {
+		n.refuse(w, r)
+		return
+	}
+	req := openRequest{Session: id, From: n.cfg.ID, Table: table, Path: r.URL.Path, Query: r.URL.RawQuery, Header: map[string][]string{}}
+	for _, h := range forwarded {
+		if v := r.Header.Values(h); len(v) > 0 {
+			req.Header[h] = v
+		}
+	}
+	if host, _, err := net.SplitHostPort(r.RemoteAddr); err == nil {
+		req.Client = host
+	}
+	data, _ := json.Marshal(req)
+	ctx, cancel := context.WithTimeout(r.Context(), n.cfg.OpenWait)
+	resp, err := n.nc.RequestWithContext(ctx, subjectOpen+owner, data)
+	cancel()
+	var rep openReply
+	if err == nil {
+		err = json.Unmarshal(resp.Data, &rep)
+	}
+	if err != nil {
+		s.abort(closeNodeGone, reasonNodeGone, true)
+		n.refuse(w, r)
+		return
+	}
+	if !rep.OK {
+		s.abort(closeNodeGone, reasonNodeGone, false)
+		if rep.ContentType != "" {
+			w.Header().Set("Content-Type", rep.ContentType)
+		}
+		w.WriteHeader(rep.Status)
+		_, _ = w.Write(rep.Body)
+		return
+	}
+	// The owner's server checked the origin (forwarded); no compression,
+	// as the server itself offers none.
+	c, err := websocket.Accept(w, r, &websocket.AcceptOptions{InsecureSkipVerify: true, CompressionMode: websocket.CompressionDisabled})
+	if err != nil {
+		s.abort(websocket.StatusNormalClosure, "", true)
+		return
+	}
+	c.SetReadLimit(clientReadLimit)
+	s.run(c)
+}
+
+// clientReadLimit bounds a client's frame on the relaying node; the owner's
+// server enforces its own, smaller limit (and closes 1009 past it).
+const clientReadLimit = 64 << 10
+
+// refuse answers a handshake the relay could not pass on: 503
+// relay_unavailable, in the request's language.
+func (n *Node) refuse(w http.ResponseWriter, r *http.Request) {
+	lang := r.URL.Query().Get("lang")
+	if lang == "" {
+		lang = r.Header.Get("Accept-Language")
+	}
+	body, _ := json.Marshal(map[string]any{"error": map[string]string{"code": string(CodeRelayUnavailable), "message": n.cfg.Say(lang, string(CodeRelayUnavailable))}})
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.Header().Set("Retry-After", "1")
+	w.WriteHeader(http.StatusServiceUnavailable)
+	_, _ = w.Write(body)
+}
+
+// CodeRelayUnavailable is the error of a handshake the relaying node could
+// not pass to the table's owner (it did not answer, or the bus is down).
+const CodeRelayUnavailable engine.Code = "relay_unavailable"
+
+// Kinds gives the package's codes their kinds (503 for busy).
+var Kinds = map[engine.Code]engine.Kind{CodeRelayUnavailable: engine.KindBusy}
+
+// answerOpen opens the owner's side of a session: it dials this node's own
+// server and answers with OK or the server's refusal.
+func (n *Node) answerOpen(m *nats.Msg) {
+	var req openRequest
+	if json.Unmarshal(m.Data, &req) != nil || req.Session == "" || m.Reply == "" {
+		return
+	}
+	n.wg.Add(1)
+	go func() {
+		defer n.wg.Done()
+		n.open(m, req)
+	}()
+}
+
+// open dials the local server for req and runs the owner's side.
+func (n *Node) open(m *nats.Msg, req openRequest) {
+	s, err := n.newSession(req.Session, req.From, "b")
+	if err != nil {
+		return // the relaying node times out and refuses
+	}
+	h := http.Header{}
+	for k, v := range req.Header {
+		for _, x := range v {
+			h.Add(k, x)
+		}
+	}
+	if req.Client != "" {
+		h.Set("X-Forwarded-For", req.Client)
+	}
+	u := strings.Replace(n.cfg.LocalURL, "http", "ws", 1) + req.Path
+	if req.Query != "" {
+		u += "?" + req.Query
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), n.cfg.OpenWait)
+	c, resp, err := websocket.Dial(ctx, u, &websocket.DialOptions{HTTPHeader: h})
+	cancel()
+	if err != nil {
+		rep := openReply{Status: http.StatusBadGateway}
+		if resp != nil {
+			rep.Status = resp.StatusCode
+			rep.ContentType = resp.Header.Get("Content-Type")
+			if resp.Body != nil {
+				rep.Body, _ = io.ReadAll(resp.Body)
+			}
+		}
+		data, _ := json.Marshal(rep)
+		_ = m.Respond(data)
+		s.abort(websocket.StatusNormalClosure, "", false)
+		return
+	}
+	c.SetReadLimit(1 << 20) // a long game's welcome is tens of KiB
+	data, _ := json.Marshal(openReply{OK: true})
+	if err := m.Respond(data); err != nil {
+		c.CloseNow()
+		s.abort(closeNodeGone, reasonNodeGone, true)
+		return
+	}
+	s.run(c)
+}

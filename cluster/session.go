@@ -1,0 +1,386 @@
+package cluster
+
+import (
+	"context"
+	"encoding/binary"
+	"errors"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/coder/websocket"
+	"github.com/nats-io/nats.go"
+)
+
+// Conn is one end of a relayed session on a node: the client's WebSocket on
+// the node it connected to, or the node's own WebSocket to its server on
+// the owner. *websocket.Conn satisfies it.
+type Conn interface {
+	Read(ctx context.Context) (websocket.MessageType, []byte, error)
+	Write(ctx context.Context, typ websocket.MessageType, p []byte) error
+	Close(code websocket.StatusCode, reason string) error
+	CloseNow() error
+}
+
+// The kinds of a session message (its first byte; bytes 1-8 are its
+// sequence number, big-endian; the rest its payload).
+const (
+	kindText   = 't' // a text frame
+	kindBinary = 'b' // a binary frame
+	kindClose  = 'c' // the end: payload code (2 bytes, 0: dropped) and reason
+	kindAck    = 'a' // sequence: how many frames the sender has delivered
+)
+
+const headerLen = 9
+
+// Closes a relay makes itself (docs/cluster-bus.md).
+const (
+	closeShutdown  = websocket.StatusGoingAway
+	reasonShutdown = "shutdown"
+	// closeNodeGone ends a session whose other node is gone (unheard of
+	// for Missed intervals): 1012, service restart; reconnect with since.
+	closeNodeGone  = websocket.StatusCode(1012)
+	reasonNodeGone = "node_gone"
+	// closeRelay ends a session whose messages broke the protocol (a gap
+	// in the sequence, a window overrun): 1011.
+	closeRelay  = websocket.StatusInternalError
+	reasonRelay = "relay_error"
+)
+
+// msg is one frame or the close, in order.
+type msg struct {
+	kind   byte
+	data   []byte
+	code   websocket.StatusCode
+	reason string
+}
+
+// relayStats counts a node's relay traffic.
+type relayStats struct {
+	opened, framesIn, framesOut, bytesIn, bytesOut atomic.Int64
+}
+
+// RelayStats are a node's relay counters: sessions opened (both sides),
+// frames and bytes published to and received from other nodes.
+type RelayStats struct {
+	Sessions, FramesOut, FramesIn, BytesOut, BytesIn int64
+}
+
+// RelayStats reports the node's relay counters.
+func (n *Node) RelayStats() RelayStats {
+	return RelayStats{Sessions: n.stats.opened.Load(), FramesOut: n.stats.framesOut.Load(), FramesIn: n.stats.framesIn.Load(),
+		BytesOut: n.stats.bytesOut.Load(), BytesIn: n.stats.bytesIn.Load()}
+}
+
+// session is one side of a relayed WebSocket session: it copies its local
+// Conn's frames to the other node and the other node's frames to its Conn,
+// in order, at most Window frames unacknowledged each way, and passes a
+// close either way with its code and reason.
+type session struct {
+	n    *Node
+	id   string
+	peer string    // the other node's id
+	born time.Time // when it opened, by the node's clock
+	pub  string    // the subject the other side reads
+	sub  *nats.Subscription
+
+	in     chan msg // bounded: the window and the close
+	ctx    context.Context
+	cancel context.CancelFunc
+
+	mu      sync.Mutex
+	conn    Conn // nil until the side has its local connection
+	next    uint64
+	failed  bool
+	ended   chan struct{} // closed when the session is over
+	endOnce sync.Once
+
+	sent  uint64 // frames published (the reader's own)
+	acked atomic.Uint64
+	more  chan struct{} // an ack came
+}
+
+// newSession makes a side of session id with the peer, subscribed to its
+// own subject (mine is "a" or "b"); attach gives it its Conn.
+func (n *Node) newSession(id, peer, mine string) (*session, error) {
+	other := "b"
+	if mine == "b" {
+		other = "a"
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	s := &session{n: n, id: id, peer: peer, born: n.cfg.Now(), pub: subjectSession + id + "." + other,
+		in: make(chan msg, n.cfg.Window+1), ctx: ctx, cancel: cancel, ended: make(chan struct{}), more: make(chan struct{}, 1)}
+	sub, err := n.nc.Subscribe(subjectSession+id+"."+mine, s.receive)
+	if err != nil {
+		cancel()
+		return nil, err
+	}
+	s.sub = sub
+	// The subscription reaches the server (and from it, the routes)
+	// before the other side hears of the session.
+	if err := n.nc.Flush(); err != nil {
+		_ = sub.Unsubscribe()
+		cancel()
+		return nil, err
+	}
+	n.mu.Lock()
+	if n.closed {
+		n.mu.Unlock()
+		_ = sub.Unsubscribe()
+		cancel()
+		return nil, errors.New("cluster: node closed")
+	}
+	n.sessions[id] = s
+	n.mu.Unlock()
+	n.stats.opened.Add(1)
+	return s, nil
+}
+
+// receive takes one message of the other side, on NATS's goroutine.
+func (s *session) receive(m *nats.Msg) {
+	d := m.Data
+	if len(d) < headerLen {
+		s.fail(closeRelay, reasonRelay)
+		return
+	}
+	seq := binary.BigEndian.Uint64(d[1:headerLen])
+	if d[0] == kindAck {
+		for {
+			old := s.acked.Load()
+			if seq <= old || s.acked.CompareAndSwap(old, seq) {
+				break
+			}
+		}
+		select {
+		case s.more <- struct{}{}:
+		default:
+		}
+		return
+	}
+	if d[0] == kindClose && seq == 0 && len(d) >= headerLen+2 {
+		// The other node ended the session out of band (its peer gone,
+		// it closing): end now, whatever is still on the way.
+		s.abort(websocket.StatusCode(binary.BigEndian.Uint16(d[headerLen:])), string(d[headerLen+2:]), false)
+		return
+	}
+	s.n.stats.framesIn.Add(1)
+	s.n.stats.bytesIn.Add(int64(len(d)))
+	s.mu.Lock()
+	s.next++
+	inOrder := seq == s.next
+	s.mu.Unlock()
+	var x msg
+	switch d[0] {
+	case kindText, kindBinary:
+		x = msg{kind: d[0], data: d[headerLen:]}
+	case kindClose:
+		if len(d) < headerLen+2 {
+			inOrder = false
+			break
+		}
+		x = msg{kind: kindClose, code: websocket.StatusCode(binary.BigEndian.Uint16(d[headerLen:])), reason: string(d[headerLen+2:])}
+	default:
+		inOrder = false
+	}
+	if !inOrder {
+		s.fail(closeRelay, reasonRelay)
+		return
+	}
+	select {
+	case s.in <- x:
+	default:
+		s.fail(closeRelay, reasonRelay) // the other side overran the window
+	}
+}
+
+// publish sends one message to the other side.
+func (s *session) publish(kind byte, seq uint64, payload []byte) error {
+	b := make([]byte, headerLen+len(payload))
+	b[0] = kind
+	binary.BigEndian.PutUint64(b[1:headerLen], seq)
+	copy(b[headerLen:], payload)
+	if kind != kindAck {
+		s.n.stats.framesOut.Add(1)
+		s.n.stats.bytesOut.Add(int64(len(b)))
+	}
+	return s.n.nc.Publish(s.pub, b)
+}
+
+// closePayload is a close's payload: code (0: dropped) and reason.
+func closePayload(code websocket.StatusCode, reason string) []byte {
+	b := make([]byte, 2+len(reason))
+	binary.BigEndian.PutUint16(b, uint16(code))
+	copy(b[2:], reason)
+	return b
+}
+
+// run relays between the session's Conn and the other node until either
+// side ends it; it returns when the session is over.
+func (s *session) run(c Conn) {
+	s.mu.Lock()
+	s.conn = c
+	failed := s.failed
+	s.mu.Unlock()
+	if failed {
+		c.CloseNow()
+		<-s.ended
+		return
+	}
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() { defer wg.Done(); s.pumpOut(c) }()
+	go func() { defer wg.Done(); s.pumpIn(c) }()
+	wg.Wait()
+	s.finish()
+}
+
+// pumpOut copies the local Conn's frames to the other side, waiting for
+// acks when Window frames are unacknowledged; a close of the Conn goes to
+// the other side as its last message.
+func (s *session) pumpOut(c Conn) {
+	window := uint64(s.n.cfg.Window)
+	for {
+		typ, data, err := c.Read(s.ctx)
+		if err != nil {
+			s.localEnded(err)
+			return
+		}
+		for s.sent-s.acked.Load() >= window {
+			select {
+			case <-s.more:
+			case <-s.ctx.Done():
+				return
+			}
+		}
+		kind := byte(kindText)
+		if typ == websocket.MessageBinary {
+			kind = kindBinary
+		}
+		s.sent++
+		if s.publish(kind, s.sent, data) != nil {
+			s.fail(closeNodeGone, reasonNodeGone)
+			return
+		}
+	}
+}
+
+// localEnded passes the end of the local Conn to the other side, with
+// the close's code and reason (0: the connection dropped without one).
+func (s *session) localEnded(err error) {
+	s.mu.Lock()
+	if s.failed {
+		s.mu.Unlock()
+		return // the session ended already: this is its own close
+	}
+	s.failed = true
+	s.mu.Unlock()
+	code := websocket.StatusCode(0)
+	reason := ""
+	var ce websocket.CloseError
+	if errors.As(err, &ce) {
+		code, reason = ce.Code, ce.Reason
+	}
+	s.sent++
+	_ = s.publish(kindClose, s.sent, closePayload(code, reason))
+	s.cancel()
+}
+
+// pumpIn writes the other side's frames to the local Conn in order, acks
+// them, and applies its close.
+func (s *session) pumpIn(c Conn) {
+	window := uint64(s.n.cfg.Window)
+	var delivered, ackedTo uint64
+	for {
+		var x msg
+		select {
+		case x = <-s.in:
+		case <-s.ctx.Done():
+			return
+		}
+		if x.kind == kindClose {
+			s.mu.Lock()
+			already := s.failed
+			s.failed = true
+			s.mu.Unlock()
+			if !already {
+				closeConn(c, x.code, x.reason)
+			}
+			s.cancel()
+			return
+		}
+		typ := websocket.MessageText
+		if x.kind == kindBinary {
+			typ = websocket.MessageBinary
+		}
+		if err := c.Write(s.ctx, typ, x.data); err != nil {
+			return // the reader sees the Conn's end and passes it on
+		}
+		delivered++
+		// Acks only give credit back (latency never waits for one): one per
+		// half window. The sender blocks with a whole window out, and then
+		// more than half of it is here to deliver, so an ack always comes.
+		if delivered-ackedTo >= max(window/2, 1) {
+			ackedTo = delivered
+			_ = s.publish(kindAck, delivered, nil)
+		}
+	}
+}
+
+// closeConn closes a Conn as the other side's Conn was closed: with its
+// code and reason, or dropped (code 0, 1006) without a close.
+func closeConn(c Conn, code websocket.StatusCode, reason string) {
+	switch code {
+	case 0, websocket.StatusAbnormalClosure, websocket.StatusTLSHandshake:
+		c.CloseNow()
+	case websocket.StatusNoStatusRcvd:
+		c.Close(websocket.StatusNormalClosure, "")
+	default:
+		c.Close(code, reason)
+	}
+}
+
+// fail ends the session from this node (its peer gone, the protocol
+// broken, the node closing): the other side and the local Conn are closed
+// with code and reason.
+func (s *session) fail(code websocket.StatusCode, reason string) { s.abort(code, reason, true) }
+
+// abort ends the session at once, closing the local Conn with code and
+// reason and, if tell, the other side too (a close out of band: sequence
+// 0, ahead of anything still on the way).
+func (s *session) abort(code websocket.StatusCode, reason string, tell bool) {
+	s.mu.Lock()
+	if s.failed {
+		s.mu.Unlock()
+		return
+	}
+	s.failed = true
+	c := s.conn
+	s.mu.Unlock()
+	if tell {
+		_ = s.publish(kindClose, 0, closePayload(code, reason))
+	}
+	if c != nil {
+		go func() { closeConn(c, code, reason); s.cancel() }()
+	} else {
+		s.finish()
+	}
+}
+
+// finish removes the session from its node and unsubscribes.
+func (s *session) finish() {
+	s.endOnce.Do(func() {
+		s.cancel()
+		_ = s.sub.Unsubscribe()
+		s.n.mu.Lock()
+		delete(s.n.sessions, s.id)
+		s.n.mu.Unlock()
+		close(s.ended)
+	})
+}
+
+// sessionCount is how many relayed sessions the node holds.
+func (n *Node) sessionCount() int {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return len(n.sessions)
+}
