@@ -8,6 +8,7 @@ import (
 	"mafia/assist/record"
 	"mafia/bot"
 	"mafia/club"
+	"mafia/cluster"
 	"mafia/engine"
 	"mafia/internal/httpapi"
 	"mafia/internal/httpguard"
@@ -16,13 +17,15 @@ import (
 )
 
 // TestKinds_EveryCodeTheServerAnswersWithHasAKind: every code declared in
-// the engine, the room, the server, the guard and the HTTP layer has a
-// kind in the server's vocabulary, and so one HTTP status by one table
-// (httpapi.StatusOf); a new code without a kind fails here.
+// the engine, the room, the server, the guard, the HTTP layer and the
+// cluster's relay has a kind in the server's vocabulary, and so one HTTP
+// status by one table (httpapi.StatusOf); a new code without a kind fails
+// here.
 func TestKinds_EveryCodeTheServerAnswersWithHasAKind(t *testing.T) {
-	v := httpapi.NewVocabulary(engine.Kinds, room.Kinds, bot.Kinds, httpguard.Kinds, httpapi.Kinds, server.Kinds, account.Kinds)
+	v := httpapi.NewVocabulary(engine.Kinds, room.Kinds, bot.Kinds, httpguard.Kinds, httpapi.Kinds, server.Kinds, account.Kinds,
+		cluster.Kinds)
 	codes := codesIn(t, "../../engine", "../../room", "../../bot", "../../server", "../../internal/httpguard", "../../internal/httpapi",
-		"../../account")
+		"../../account", "../../cluster")
 	if len(codes) < 60 {
 		t.Fatalf("found only %d codes; the scan is broken", len(codes))
 	}
