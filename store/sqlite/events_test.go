@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -109,45 +108,6 @@ func TestAppend_MissingTableIsNotFound(t *testing.T) {
 	if evs, err := db.Events(ctx, "empty"); err != nil || len(evs) != 0 {
 		t.Errorf("events of an empty log: %v, %v", evs, err)
 	}
-}
-
-// TestAppend_200GoroutinesTo200Tables: every append lands, in order.
-func TestAppend_200GoroutinesTo200Tables(t *testing.T) {
-	const n = 200
-	ctx := context.Background()
-	db, _ := openTest(t)
-	logs := make([][]engine.Event, n)
-	for i := range n {
-		createTable(t, db, fmt.Sprintf("c%d", i))
-		logs[i], _ = botGame(t, rng.Derive(21, uint64(i)))
-	}
-	var wg sync.WaitGroup
-	errs := make(chan error, n)
-	for i := range n {
-		wg.Go(func() {
-			src := rng.New(uint64(i))
-			if err := appendInBatches(ctx, db, fmt.Sprintf("c%d", i), logs[i], &src); err != nil {
-				errs <- err
-			}
-		})
-	}
-	wg.Wait()
-	close(errs)
-	for err := range errs {
-		t.Error(err)
-	}
-	total := 0
-	for i := range n {
-		got, err := db.Events(ctx, fmt.Sprintf("c%d", i))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if d := sameEvents(got, logs[i]); d != "" {
-			t.Errorf("table %d: %s", i, d)
-		}
-		total += len(got)
-	}
-	t.Logf("%d events in %d tables", total, n)
 }
 
 // TestAppend_ConflictIsRefusedAloneInItsBatch queues appends so that they

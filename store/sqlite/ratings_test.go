@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"errors"
-	"fmt"
 	"math"
 	"testing"
 	"time"
@@ -250,59 +249,6 @@ func TestMigration_RatingsComeAndGoAndKeepEveryGame(t *testing.T) {
 		db.Close()
 		if round == 0 {
 			down()
-		}
-	}
-}
-
-// TestRateGameOfTheSamePlayersAtOnceCountsBoth: games of the same players
-// rated at the same time are both counted, one after the other: each
-// player's second change starts where the first ended.
-func TestRateGameOfTheSamePlayersAtOnceCountsBoth(t *testing.T) {
-	db, _ := openTest(t)
-	ctx := context.Background()
-	const n = 8
-	errs := make(chan error, n)
-	for i := 0; i < n; i++ {
-		go func() {
-			_, err := db.RateGame(ctx, store.RatedGame{Game: fmt.Sprintf("g%d", i), At: time.Unix(int64(1000+i), 0),
-				Seats: seats10("p"), Result: rating.Result{Winner: rating.Side(i % 2)}})
-			errs <- err
-		}()
-	}
-	for i := 0; i < n; i++ {
-		if err := <-errs; err != nil {
-			t.Fatal(err)
-		}
-	}
-	rs, err := db.PlayerRatings(ctx, "pa")
-	if err != nil || len(rs) != 2 || rs[0].Games != n || rs[1].Games != n {
-		t.Fatalf("pa after %d games: %+v, %v", n, rs, err)
-	}
-	h, _ := db.RatingHistory(ctx, "pa", 0)
-	if len(h) != 2*n {
-		t.Fatalf("pa's history: %d changes, want %d", len(h), 2*n)
-	}
-	// Chained in the order they were written: every before is some
-	// change's after, but the first's (a new player's).
-	afters := map[rating.Rating]bool{}
-	for _, c := range h {
-		afters[c.After] = true
-	}
-	fresh := 0
-	for _, c := range h {
-		if !afters[c.Before] {
-			if c.Before != rating.ForMafia().New() {
-				t.Errorf("a change from %v, which no change ended at", c.Before)
-			}
-			fresh++
-		}
-	}
-	if fresh != 2 { // the first overall and the first town change
-		t.Errorf("%d changes start from a new rating, want 2", fresh)
-	}
-	for _, r := range rs {
-		if !afters[r.Rating] {
-			t.Errorf("the %s rating %v is no change's end", r.Kind, r.Rating)
 		}
 	}
 }
