@@ -91,6 +91,9 @@ func quiet(ctx context.Context, t *testing.T, who string, c *wsConn) {
 		if m.Type == "pong" && m.ID == id {
 			return
 		}
+		if m.Type == "pad" {
+			continue // the night's padding, every seat's alike at each tick
+		}
 		t.Errorf("%s received a frame while others misbehaved: %s", who, data)
 	}
 }
@@ -339,6 +342,9 @@ func TestBadInput_WebSocketFrames(t *testing.T) {
 			t.Fatal(err)
 		}
 		switch {
+		case m.Type == "pad":
+			// A night's padding, sent to every seat alike (a slow machine
+			// reaches the table's night during the flood).
 		case m.Type == "pong":
 			pongs++
 		case m.Type == "error" && m.Code == "rate_limited":
