@@ -147,13 +147,10 @@ func (s *Server) PlayerRatings(ctx context.Context, account int64) (any, error) 
 	return out, nil
 }
 
-// maxClubBoard is how many rows of the whole board a club's board reads at
-// most (MaxLeaderboard at a time): a member ranked below them is not listed.
-const maxClubBoard = 100 * MaxLeaderboard
-
-// clubBoard is a club's leaderboard: the whole board's rows of its members
+// clubBoard is a club's leaderboard: the ratings of its members
 // (store.ClubMembers), ranked from 1 among themselves, the page of q's
-// Offset and Limit. A club that does not exist is store.ErrNotFound.
+// Offset and Limit, in one query of the store's. A club that does not
+// exist is store.ErrNotFound.
 func (s *Server) clubBoard(ctx context.Context, rs store.Ratings, clubID string, q store.LeaderboardQuery) ([]store.Standing, error) {
 	cm, ok := s.cfg.Store.(store.ClubMembers)
 	if !ok {
@@ -163,31 +160,9 @@ func (s *Server) clubBoard(ctx context.Context, rs store.Ratings, clubID string,
 	if err != nil {
 		return nil, err
 	}
-	in := make(map[string]bool, len(members))
+	q.Players = make([]string, 0, len(members))
 	for _, m := range members {
-		in[strconv.FormatInt(m.Account, 10)] = true
+		q.Players = append(q.Players, strconv.FormatInt(m.Account, 10))
 	}
-	out := []store.Standing{}
-	rank := 0
-	for off := 0; off < maxClubBoard && len(in) > 0; off += MaxLeaderboard {
-		page, err := rs.Leaderboard(ctx, store.LeaderboardQuery{Kind: q.Kind, From: q.From, To: q.To, Limit: MaxLeaderboard, Offset: off})
-		if err != nil {
-			return nil, err
-		}
-		for _, row := range page {
-			if !in[row.Player] {
-				continue
-			}
-			delete(in, row.Player)
-			rank++
-			if rank > q.Offset && len(out) < q.Limit {
-				row.Rank = rank
-				out = append(out, row)
-			}
-		}
-		if len(page) < MaxLeaderboard || len(out) == q.Limit {
-			break
-		}
-	}
-	return out, nil
+	return rs.Leaderboard(ctx, q)
 }

@@ -48,12 +48,14 @@ type RatingChange struct {
 // LeaderboardQuery asks for a leaderboard: of one kind of rating; for a
 // season when From or To is set (the games played at From or after, and
 // before To; a zero bound is open), else of the ratings now; Limit rows
-// (0: 100) from Offset.
+// (0: 100) from Offset; of the players in Players only, ranked among
+// themselves, when it is not nil (a club's board; empty: nobody).
 type LeaderboardQuery struct {
 	Kind     rating.Kind
 	From, To time.Time
 	Limit    int
 	Offset   int
+	Players  []string
 }
 
 // Standing is one row of a leaderboard.

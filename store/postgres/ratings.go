@@ -191,11 +191,17 @@ func (db *DB) Leaderboard(ctx context.Context, q store.LeaderboardQuery) ([]stor
 	if q.Offset < 0 {
 		q.Offset = 0
 	}
+	// The players' filter: every player (NULL), or those of the array.
+	var players []string
+	if q.Players != nil {
+		players = append([]string{}, q.Players...)
+	}
 	var rows pgx.Rows
 	var err error
 	if q.From.IsZero() && q.To.IsZero() {
 		rows, err = db.pool.Query(ctx, `SELECT player, mu, sigma, games, wins FROM ratings WHERE kind = $1
-			ORDER BY mu - 3 * sigma DESC, games DESC, player LIMIT $2 OFFSET $3`, string(q.Kind), q.Limit, q.Offset)
+				AND ($4::text[] IS NULL OR player = ANY($4::text[]))
+			ORDER BY mu - 3 * sigma DESC, games DESC, player LIMIT $2 OFFSET $3`, string(q.Kind), q.Limit, q.Offset, players)
 	} else {
 		from, to := int64(-1<<62), int64(1<<62)
 		if !q.From.IsZero() {
@@ -208,9 +214,10 @@ func (db *DB) Leaderboard(ctx context.Context, q store.LeaderboardQuery) ([]stor
 				SELECT player, mu, sigma, COUNT(*) OVER p AS games, SUM(won::integer) OVER p AS wins,
 					ROW_NUMBER() OVER (PARTITION BY player ORDER BY at DESC, game DESC) AS last
 				FROM rating_changes WHERE kind = $1 AND at >= $2 AND at < $3
+					AND ($6::text[] IS NULL OR player = ANY($6::text[]))
 				WINDOW p AS (PARTITION BY player)) AS s
 			WHERE last = 1 ORDER BY mu - 3 * sigma DESC, games DESC, player LIMIT $4 OFFSET $5`,
-			string(q.Kind), from, to, q.Limit, q.Offset)
+			string(q.Kind), from, to, q.Limit, q.Offset, players)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("store/postgres: leaderboard: %w", rowsNotFound(err))

@@ -3,6 +3,7 @@ package sqlite
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
@@ -172,11 +173,22 @@ func (db *DB) Leaderboard(ctx context.Context, q store.LeaderboardQuery) ([]stor
 	if q.Offset < 0 {
 		q.Offset = 0
 	}
+	// The players' filter: every player (a null list), or those of the
+	// JSON array.
+	var players any
+	if q.Players != nil {
+		b, err := json.Marshal(q.Players)
+		if err != nil {
+			return nil, fmt.Errorf("store/sqlite: leaderboard: %w", err)
+		}
+		players = string(b)
+	}
 	var rows *sql.Rows
 	var err error
 	if q.From.IsZero() && q.To.IsZero() {
 		rows, err = db.r.QueryContext(ctx, `SELECT player, mu, sigma, games, wins FROM ratings WHERE kind = ?
-			ORDER BY mu - 3 * sigma DESC, games DESC, player LIMIT ? OFFSET ?`, string(q.Kind), q.Limit, q.Offset)
+				AND (? IS NULL OR player IN (SELECT value FROM json_each(?)))
+			ORDER BY mu - 3 * sigma DESC, games DESC, player LIMIT ? OFFSET ?`, string(q.Kind), players, players, q.Limit, q.Offset)
 	} else {
 		from, to := int64(-1<<62), int64(1<<62)
 		if !q.From.IsZero() {
@@ -189,9 +201,10 @@ func (db *DB) Leaderboard(ctx context.Context, q store.LeaderboardQuery) ([]stor
 				SELECT player, mu, sigma, COUNT(*) OVER p AS games, SUM(won) OVER p AS wins,
 					ROW_NUMBER() OVER (PARTITION BY player ORDER BY at DESC, game DESC) AS last
 				FROM rating_changes WHERE kind = ? AND at >= ? AND at < ?
+					AND (? IS NULL OR player IN (SELECT value FROM json_each(?)))
 				WINDOW p AS (PARTITION BY player))
 			WHERE last = 1 ORDER BY mu - 3 * sigma DESC, games DESC, player LIMIT ? OFFSET ?`,
-			string(q.Kind), from, to, q.Limit, q.Offset)
+			string(q.Kind), from, to, players, players, q.Limit, q.Offset)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("store/sqlite: leaderboard: %w", asDamaged(err))

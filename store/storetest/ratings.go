@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -329,6 +330,52 @@ func RunRatings(t *testing.T, open Open) {
 		mafia, _ := s.Leaderboard(ctx, store.LeaderboardQuery{Kind: rating.AsMafia, From: decFrom})
 		if len(mafia) != 3 || len(page) != 1 || page[0] != mafia[2] || page[0].Rank != 3 {
 			t.Errorf("December's mafia, from the third: %+v of %+v", page, mafia)
+		}
+	})
+
+	t.Run("a board of some players ranks them among themselves, now and in a season", func(t *testing.T) {
+		s := openAs[RatingsStore](t, open)
+		nov := time.Date(2026, 11, 10, 20, 0, 0, 0, time.UTC)
+		dec := time.Date(2026, 12, 1, 20, 0, 0, 0, time.UTC)
+		rate(t, s, store.RatedGame{Game: "n1", At: nov, Seats: seats10("p"), Result: rating.Result{Winner: rating.Mafia}})
+		dseats := seats10("q")
+		dseats[2].Player = "pa"
+		rate(t, s, store.RatedGame{Game: "d1", At: dec, Seats: dseats, Result: rating.Result{Winner: rating.Town}})
+		all, err := s.Leaderboard(ctx, store.LeaderboardQuery{Kind: rating.Overall})
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Every third player of the whole board, and one nobody rated.
+		var some []string
+		var want []store.Standing
+		for i := 0; i < len(all); i += 3 {
+			some = append(some, all[i].Player)
+			row := all[i]
+			row.Rank = len(want) + 1
+			want = append(want, row)
+		}
+		some = append(some, "nobody")
+		got, err := s.Leaderboard(ctx, store.LeaderboardQuery{Kind: rating.Overall, Players: some})
+		if err != nil || !slices.Equal(got, want) {
+			t.Fatalf("the board of %v:\n got %+v, %v\nwant %+v", some, got, err, want)
+		}
+		if page, _ := s.Leaderboard(ctx, store.LeaderboardQuery{Kind: rating.Overall, Players: some, Limit: 2, Offset: 1}); !slices.Equal(page, want[1:3]) {
+			t.Errorf("its second page of two: %+v, want %+v", page, want[1:3])
+		}
+		if none, err := s.Leaderboard(ctx, store.LeaderboardQuery{Kind: rating.Overall, Players: []string{}}); err != nil || len(none) != 0 {
+			t.Errorf("the board of nobody: %+v, %v", none, err)
+		}
+		// A season: December's players among pa, pb and qa; pb played in
+		// November only.
+		decFrom := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
+		season, err := s.Leaderboard(ctx, store.LeaderboardQuery{Kind: rating.Overall, From: decFrom, Players: []string{"pa", "pb", "qa"}})
+		if err != nil || len(season) != 2 || season[0].Rank != 1 || season[1].Rank != 2 {
+			t.Fatalf("December's board of pa, pb, qa: %+v, %v", season, err)
+		}
+		for _, st := range season {
+			if st.Player != "pa" && st.Player != "qa" {
+				t.Errorf("December's board lists %s, who did not play in it", st.Player)
+			}
 		}
 	})
 }
