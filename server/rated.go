@@ -24,6 +24,13 @@ import (
 // rateTimeout bounds one game's rating.
 const rateTimeout = 30 * time.Second
 
+// rateRetries are the waits before each new try of a game's rating that
+// failed (a store failing for a while: a full disk, a database restarting),
+// about ten minutes in all; a game still unrated after them, or when the
+// server stops, is rated at the next start (rateLeftOver). Tests shorten
+// them.
+var rateRetries = []time.Duration{time.Second, 5 * time.Second, 30 * time.Second, 2 * time.Minute, 8 * time.Minute}
+
 // gameEnded is the rooms' Ended hook: it rates the game beside the room
 // (never in its goroutine), unless the server is shutting down (the game
 // is then rated when it starts again).
@@ -37,10 +44,25 @@ func (s *Server) gameEnded(id string) {
 	s.rates.Add(1)
 	go func() {
 		defer s.rates.Done()
-		ctx, cancel := context.WithTimeout(context.Background(), rateTimeout)
-		defer cancel()
-		if err := s.rateTable(ctx, id); err != nil {
-			s.log.Error("rate a game", "table", id, "err", err)
+		for try := 0; ; try++ {
+			ctx, cancel := context.WithTimeout(context.Background(), rateTimeout)
+			err := s.rateTable(ctx, id)
+			cancel()
+			if err == nil {
+				return
+			}
+			if try == len(rateRetries) {
+				s.log.Error("rate a game: left to the next start", "table", id, "tries", try+1, "err", err)
+				return
+			}
+			s.log.Warn("rate a game: will try again", "table", id, "err", err, "in", rateRetries[try].String())
+			t := time.NewTimer(rateRetries[try])
+			select {
+			case <-s.stop:
+				t.Stop()
+				return // rated at the next start
+			case <-t.C:
+			}
 		}
 	}()
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"path/filepath"
 	"strconv"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -291,4 +292,45 @@ func codeIs(err error) engine.Code {
 		return engine.Code(ce.Code)
 	}
 	return ""
+}
+
+// flakyRatingsDB is the real store whose RateGame fails its first fails
+// calls, as a store that fails for a while (a full disk, a database
+// restarting) before it writes again.
+type flakyRatingsDB struct {
+	*sqlite.DB
+	fails, calls *atomic.Int32
+}
+
+func (f flakyRatingsDB) RateGame(ctx context.Context, g store.RatedGame) ([]rating.Update, error) {
+	if f.calls.Add(1) <= f.fails.Load() {
+		return nil, errors.New("the disk is full")
+	}
+	return f.DB.RateGame(ctx, g)
+}
+
+// TestRated_ARatingThatFailsIsTriedAgainUntilTheStoreWrites: a store that
+// refuses the rating twice after the end rates the game at the third try,
+// once, as rating.Game computes, without waiting for a restart.
+func TestRated_ARatingThatFailsIsTriedAgainUntilTheStoreWrites(t *testing.T) {
+	saved := rateRetries
+	rateRetries = []time.Duration{10 * time.Millisecond, 10 * time.Millisecond, 10 * time.Millisecond}
+	t.Cleanup(func() { rateRetries = saved })
+	var fails, calls atomic.Int32
+	fails.Store(2)
+	var svc *account.Service
+	ts := startServerWith(t, "", func(c *Config) {
+		c.Store = flakyRatingsDB{DB: c.Store.(*sqlite.DB), fails: &fails, calls: &calls}
+		svc = account.New(account.Config{Store: c.Store.(store.Accounts),
+			Params: account.Params{Memory: 64, Time: 1, Threads: 1, KeyLen: 32, SaltLen: 16}})
+		c.Accounts = svc
+	})
+	as := &accountsServer{testServer: ts, svc: svc}
+	ctx := within(t, 90*time.Second)
+	creds, ids := ratedPlayers(t, ctx, as)
+	table := playRated(t, ctx, as, creds)
+	checkRatings(t, rated(t, ctx, as.db, ids), wantRatings(t, ctx, as.db, table))
+	if n := calls.Load(); n != 3 {
+		t.Errorf("RateGame called %d times, want 3 (two refused, then the rating)", n)
+	}
 }
