@@ -35,7 +35,7 @@ func olderPage(tb *tab) bool {
 		X      float64 `json:"x"`
 		Y      float64 `json:"y"`
 	}
-	for until := time.Now().Add(10 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+	for until := time.Now().Add(30 * time.Second); ; time.Sleep(100 * time.Millisecond) {
 		raw := eval[string](tb, `(() => {
   const list = document.querySelector('#chat-msgs'), more = document.querySelector('#chat-more');
   if (!list || !more || more.hidden) return JSON.stringify({ more: false });
@@ -147,29 +147,29 @@ func TestBrowserTheChatSoFarComesToANewTabAndALateSpectator(t *testing.T) {
 	// A late spectator: the town's line, nothing else.
 	spec := newTab(t, "spectator", 360, 740)
 	spec.do(15*time.Second, chromedp.Navigate(ts.URL+"/t/"+pt.table))
-	if !spec.eventually(10*time.Second, fmt.Sprintf(`(document.querySelector('#chat-msgs') || {textContent: ''}).textContent.includes(%q)`, townLine)) {
+	if !spec.eventually(30*time.Second, fmt.Sprintf(`(document.querySelector('#chat-msgs') || {textContent: ''}).textContent.includes(%q)`, townLine)) {
 		t.Errorf("a late spectator does not get the town's chat so far: %s", eval[string](spec, stored))
 	}
 	// A second tab of the dead player: the town's and the dead's, the
 	// oldest of the dead's once it scrolls up to them.
 	again := newTab(t, "dead-again", 360, 740)
 	pt.open(again, dead)
-	if !again.eventually(10*time.Second, storedHas(townLine)+" && "+storedHas(deadTalk(deadLines-1))) {
+	if !again.eventually(30*time.Second, storedHas(townLine)+" && "+storedHas(deadTalk(deadLines-1))) {
 		t.Errorf("a new tab of the dead player does not get the town's and the dead's chat so far: %s", eval[string](again, stored))
 	}
 	if eval[bool](again, storedHas(deadTalk(0))) {
 		t.Errorf("the first page holds every line: the test says nothing of the older pages")
 	}
 	again.waitJS(5*time.Second, `(() => { const b = document.querySelector('[aria-controls="chat-msgs"]:last-child'); if (b) b.click(); return !!b; })()`)
-	if !olderPage(again) || !again.eventually(10*time.Second, `document.querySelector('#chat-msgs').textContent.includes('dead-talk-line-00')`) {
+	if !olderPage(again) || !again.eventually(30*time.Second, `document.querySelector('#chat-msgs').textContent.includes('dead-talk-line-00')`) {
 		t.Errorf("scrolled up, the dead player's new tab does not show the first of the dead's lines: %s", eval[string](again, stored))
 	}
 	// A second tab of a living mafioso: the town's line and, on the older
 	// page, the mafia's.
 	mafiaTab := newTab(t, "mafia-again", 360, 740)
 	pt.open(mafiaTab, mafia[0])
-	if !mafiaTab.eventually(10*time.Second, storedHas(townLine)) || !olderPage(mafiaTab) ||
-		!mafiaTab.eventually(10*time.Second, storedHas(secret)) {
+	if !mafiaTab.eventually(30*time.Second, storedHas(townLine)) || !olderPage(mafiaTab) ||
+		!mafiaTab.eventually(30*time.Second, storedHas(secret)) {
 		t.Errorf("a new tab of a mafioso does not get the town's and the mafia's chat so far: %s", eval[string](mafiaTab, stored))
 	}
 	for _, tb := range []*tab{spec, again, mafiaTab} {
@@ -224,8 +224,8 @@ func TestBrowserTheChatSoFarComesToANewTabAndALateSpectator(t *testing.T) {
 	spec.waitJS(60*time.Second, `!!document.querySelector('#winner')`)
 	late := newTab(t, "after-the-end", 360, 740)
 	late.do(15*time.Second, chromedp.Navigate(ts.URL+"/t/"+pt.table))
-	if !late.eventually(10*time.Second, storedHas(deadTalk(deadLines-1))) || !olderPage(late) ||
-		!late.eventually(10*time.Second, storedHas(secret)+" && "+storedHas(deadTalk(0))) {
+	if !late.eventually(30*time.Second, storedHas(deadTalk(deadLines-1))) || !olderPage(late) ||
+		!late.eventually(30*time.Second, storedHas(secret)+" && "+storedHas(deadTalk(0))) {
 		t.Errorf("after the end a spectator does not get every chat: %s", eval[string](late, stored))
 	}
 	// and reads them: the mafia's and the dead's have their tabs.
