@@ -29,9 +29,10 @@ func TestBrowserAButtonIsForTheStepItWasDrawnIn(t *testing.T) {
 		chromedp.WaitVisible(chromedp.CSS("#my-card")),
 	)
 	// Seat 1 holds the floor first on day 1: its speech, or its last words
-	// if the night took it.
+	// if the night took it; after a bot's last words, when the night took a
+	// bot (4 to 10 s at a person's pace, docs/bots.md).
 	const pass = `#t-act button[data-verb=pass]:not([disabled])`
-	p.waitJS(15*time.Second, fmt.Sprintf(`!!document.querySelector(%q)`, pass))
+	p.waitJS(45*time.Second, fmt.Sprintf(`!!document.querySelector(%q)`, pass))
 	step := eval[int](p, fmt.Sprintf(`(() => { window.__stale = document.querySelector(%q); return window.__mafia.state.view.step; })()`, pass))
 	if step < 2 {
 		t.Fatalf("the view's step is %d on day 1", step)
