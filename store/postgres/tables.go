@@ -33,7 +33,7 @@ func (db *DB) CreateTable(ctx context.Context, t store.Table, seats []store.Seat
 	if t.ID == "" {
 		return fmt.Errorf("store/postgres: table without an ID")
 	}
-	if err := checkKind(t.Kind); err != nil {
+	if err := store.CheckKind(t.Kind); err != nil {
 		return fmt.Errorf("store/postgres: create table %q: %w", t.ID, err)
 	}
 	if t.CreatedAt.IsZero() {
@@ -63,7 +63,7 @@ func (db *DB) CreateTable(ctx context.Context, t store.Table, seats []store.Seat
 }
 
 func insertSeats(ctx context.Context, tx pgx.Tx, tableID string, seats []store.Seat) error {
-	if err := uniqueSeats(seats); err != nil {
+	if err := store.CheckSeats(seats); err != nil {
 		return err
 	}
 	for _, s := range seats {
@@ -109,7 +109,7 @@ func updateTableArgs(t store.Table) []any {
 // missing table is store.ErrNotFound; a seat twice store.ErrConflict, and
 // nothing is written.
 func (db *DB) SaveSeats(ctx context.Context, tableID string, seats []store.Seat) error {
-	err := uniqueSeats(seats)
+	err := store.CheckSeats(seats)
 	if err == nil {
 		err = db.inTx(ctx, func(tx pgx.Tx) error {
 			if err := tableExists(ctx, tx, tableID); err != nil {
@@ -123,18 +123,6 @@ func (db *DB) SaveSeats(ctx context.Context, tableID string, seats []store.Seat)
 	}
 	if err != nil {
 		return fmt.Errorf("store/postgres: save seats of %q: %w", tableID, err)
-	}
-	return nil
-}
-
-// uniqueSeats refuses a list that has a seat twice.
-func uniqueSeats(seats []store.Seat) error {
-	seen := make(map[int]bool, len(seats))
-	for _, s := range seats {
-		if seen[s.Seat] {
-			return fmt.Errorf("%w: seat %d twice", store.ErrConflict, s.Seat)
-		}
-		seen[s.Seat] = true
 	}
 	return nil
 }
@@ -199,14 +187,6 @@ func seatsOf(ctx context.Context, q querier, id string) ([]store.Seat, error) {
 	return seats, rows.Err()
 }
 
-// checkKind refuses a kind that is none of the kinds.
-func checkKind(k store.Kind) error {
-	if !k.Valid() {
-		return fmt.Errorf("no kind of table is %q", k)
-	}
-	return nil
-}
-
 func tableExists(ctx context.Context, q querier, id string) error {
 	var one int
 	err := q.QueryRow(ctx, `SELECT 1 FROM tables WHERE id = $1`, id).Scan(&one)
@@ -242,7 +222,7 @@ func scanTable(s pgx.Row) (store.Table, error) {
 // table set aside, and one whose row cannot be read (a bad seed), is an
 // error that is store.ErrDamaged.
 func (db *DB) Table(ctx context.Context, kind store.Kind, id string) (store.Table, []store.Seat, error) {
-	if err := checkKind(kind); err != nil {
+	if err := store.CheckKind(kind); err != nil {
 		return store.Table{}, nil, fmt.Errorf("store/postgres: table %q: %w", id, err)
 	}
 	var (
@@ -287,7 +267,7 @@ func (db *DB) Table(ctx context.Context, kind store.Kind, id string) (store.Tabl
 // store.TableFilter), newest first (the later created first; among equal
 // times, the later recorded), never one set aside.
 func (db *DB) Tables(ctx context.Context, kind store.Kind, f store.TableFilter) ([]store.Table, error) {
-	if err := checkKind(kind); err != nil {
+	if err := store.CheckKind(kind); err != nil {
 		return nil, fmt.Errorf("store/postgres: tables: %w", err)
 	}
 	var limit any // NULL: no limit
@@ -321,7 +301,7 @@ func (db *DB) Tables(ctx context.Context, kind store.Kind, f store.TableFilter) 
 // store.Store.TableIDs). It reads the IDs alone, so that a table whose
 // record does not decode is still listed.
 func (db *DB) TableIDs(ctx context.Context, kind store.Kind, status store.Status) ([]string, error) {
-	if err := checkKind(kind); err != nil {
+	if err := store.CheckKind(kind); err != nil {
 		return nil, fmt.Errorf("store/postgres: table IDs: %w", err)
 	}
 	rows, err := db.pool.Query(ctx, `SELECT id FROM tables

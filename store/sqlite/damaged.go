@@ -60,7 +60,7 @@ func (db *DB) SetAside(ctx context.Context, tableID, reason string) error {
 // status alone, then each row's ID and kind by itself: a damaged page of
 // the tables' rows loses the tables on it, not the listing.
 func (db *DB) TableIDs(ctx context.Context, kind store.Kind, status store.Status) ([]string, error) {
-	if err := checkKind(kind); err != nil {
+	if err := store.CheckKind(kind); err != nil {
 		return nil, fmt.Errorf("store/sqlite: table IDs: %w", err)
 	}
 	tx, err := db.r.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})

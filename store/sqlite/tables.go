@@ -33,7 +33,7 @@ func (db *DB) CreateTable(ctx context.Context, t store.Table, seats []store.Seat
 	if t.ID == "" {
 		return fmt.Errorf("store/sqlite: table without an ID")
 	}
-	if err := checkKind(t.Kind); err != nil {
+	if err := store.CheckKind(t.Kind); err != nil {
 		return fmt.Errorf("store/sqlite: create table %q: %w", t.ID, err)
 	}
 	if t.CreatedAt.IsZero() {
@@ -116,7 +116,7 @@ func updateTable(ctx context.Context, tx *wtx, t store.Table) error {
 
 // SaveSeats replaces a table's seats. A missing table is store.ErrNotFound.
 func (db *DB) SaveSeats(ctx context.Context, tableID string, seats []store.Seat) error {
-	err := uniqueSeats(seats)
+	err := store.CheckSeats(seats)
 	if err == nil {
 		token, fenced := store.FenceOf(ctx, tableID)
 		err = db.inTx(ctx, func(tx *wtx) error {
@@ -131,18 +131,6 @@ func (db *DB) SaveSeats(ctx context.Context, tableID string, seats []store.Seat)
 	}
 	if err != nil {
 		return fmt.Errorf("store/sqlite: save seats of %q: %w", tableID, err)
-	}
-	return nil
-}
-
-// uniqueSeats refuses a list that has a seat twice.
-func uniqueSeats(seats []store.Seat) error {
-	seen := make(map[int]bool, len(seats))
-	for _, s := range seats {
-		if seen[s.Seat] {
-			return fmt.Errorf("%w: seat %d twice", store.ErrConflict, s.Seat)
-		}
-		seen[s.Seat] = true
 	}
 	return nil
 }
@@ -209,15 +197,6 @@ type queryer interface {
 	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
 }
 
-// checkKind refuses a kind that is none of the kinds: every table has one,
-// and every load and listing names the one it serves.
-func checkKind(k store.Kind) error {
-	if !k.Valid() {
-		return fmt.Errorf("no kind of table is %q", k)
-	}
-	return nil
-}
-
 func tableExists(ctx context.Context, q queryer, id string) error {
 	var one int
 	err := q.QueryRowContext(ctx, `SELECT 1 FROM tables WHERE id = ?`, id).Scan(&one)
@@ -260,7 +239,7 @@ func scanTable(s scanner) (store.Table, error) {
 // table set aside, and one whose row or seats cannot be read (a bad seed or
 // time, a damaged page), is an error that is store.ErrDamaged.
 func (db *DB) Table(ctx context.Context, kind store.Kind, id string) (store.Table, []store.Seat, error) {
-	if err := checkKind(kind); err != nil {
+	if err := store.CheckKind(kind); err != nil {
 		return store.Table{}, nil, fmt.Errorf("store/sqlite: table %q: %w", id, err)
 	}
 	tx, err := db.r.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
@@ -297,7 +276,7 @@ func (db *DB) Table(ctx context.Context, kind store.Kind, id string) (store.Tabl
 // store.TableFilter), newest first (the later created first; among equal
 // times, the later recorded), never one set aside.
 func (db *DB) Tables(ctx context.Context, kind store.Kind, f store.TableFilter) ([]store.Table, error) {
-	if err := checkKind(kind); err != nil {
+	if err := store.CheckKind(kind); err != nil {
 		return nil, fmt.Errorf("store/sqlite: tables: %w", err)
 	}
 	limit := f.Limit
