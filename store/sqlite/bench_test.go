@@ -3,6 +3,7 @@ package sqlite
 import (
 	"context"
 	"fmt"
+	"mafia/store/storetest"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -21,7 +22,7 @@ func BenchmarkAppendConcurrent(b *testing.B) {
 	const games = 900
 	ctx := context.Background()
 	db, _ := openTest(b)
-	log, _ := botGame(b, 77)
+	log, _ := storetest.BotGame(b, 77)
 	// Two mid-game events, appended over and over after the game's start.
 	var pair []engine.Event
 	for _, e := range log[1:] {
@@ -34,7 +35,7 @@ func BenchmarkAppendConcurrent(b *testing.B) {
 	}
 	for g := range games {
 		id := fmt.Sprintf("b%03d", g)
-		createTable(b, db, id)
+		storetest.CreateTable(b, db, id)
 		if err := db.AppendEvents(ctx, id, 0, log[:1]); err != nil {
 			b.Fatal(err)
 		}
@@ -90,11 +91,11 @@ func BenchmarkAppendPaced(b *testing.B) {
 	)
 	ctx := context.Background()
 	db, _ := openTest(b)
-	log, _ := botGame(b, 77)
+	log, _ := storetest.BotGame(b, 77)
 	pair := log[1:3]
 	for g := range games {
 		id := fmt.Sprintf("p%03d", g)
-		createTable(b, db, id)
+		storetest.CreateTable(b, db, id)
 		if err := db.AppendEvents(ctx, id, 0, log[:1]); err != nil {
 			b.Fatal(err)
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"mafia/store/storetest"
 	"testing"
 	"time"
 
@@ -40,8 +41,8 @@ func sameChat(got []store.ChatLine, first int, want []store.ChatLine) string {
 func TestChatIsKeptInOrderAndSurvivesReopening(t *testing.T) {
 	db, path := openTest(t)
 	ctx := context.Background()
-	createTable(t, db, "t1")
-	createTable(t, db, "t2")
+	storetest.CreateTable(t, db, "t1")
+	storetest.CreateTable(t, db, "t2")
 	var want []store.ChatLine
 	for i := range 40 {
 		l := chatLine(i)
@@ -91,7 +92,7 @@ func TestChatIsKeptInOrderAndSurvivesReopening(t *testing.T) {
 func TestChatLinesInOneGroupCommitKeepTheirOrder(t *testing.T) {
 	db, _ := openTest(t)
 	ctx := context.Background()
-	createTable(t, db, "t")
+	storetest.CreateTable(t, db, "t")
 	release := holdWriter(t, db)
 	var answers []<-chan error
 	for i := range 5 {
@@ -132,8 +133,8 @@ func TestChatPastTheCapIsRefusedAndNothingElseFails(t *testing.T) {
 	db, path := openTest(t)
 	db.chatCap = 6
 	ctx := context.Background()
-	createTable(t, db, "full")
-	createTable(t, db, "other")
+	storetest.CreateTable(t, db, "full")
+	storetest.CreateTable(t, db, "other")
 	var want []store.ChatLine
 	for i := range 6 {
 		if err := db.AppendChat(ctx, "full", chatLine(i)); err != nil {
@@ -191,7 +192,7 @@ func TestChatOfAMissingTableIsNotFound(t *testing.T) {
 	if _, err := db.Chat(ctx, "nope", 0); !errors.Is(err, store.ErrNotFound) {
 		t.Fatalf("read: %v", err)
 	}
-	createTable(t, db, "quiet")
+	storetest.CreateTable(t, db, "quiet")
 	if got, err := db.Chat(ctx, "quiet", 0); err != nil || len(got) != 0 {
 		t.Fatalf("a quiet table: %v, %v", got, err)
 	}
@@ -203,8 +204,8 @@ func TestChatOfAMissingTableIsNotFound(t *testing.T) {
 func TestChatRangeIsAWindowOfTheChat(t *testing.T) {
 	db, _ := openTest(t)
 	ctx := context.Background()
-	createTable(t, db, "t1")
-	createTable(t, db, "t2")
+	storetest.CreateTable(t, db, "t1")
+	storetest.CreateTable(t, db, "t2")
 	var want []store.ChatLine
 	for i := range 30 {
 		l := chatLine(i)

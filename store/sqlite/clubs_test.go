@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"mafia/store/storetest"
 	"slices"
 	"testing"
 	"time"
@@ -45,7 +46,7 @@ func TestClubs_TheRosterSeasonsAndGamesSurviveReopening(t *testing.T) {
 	if err := db.SaveSeason(ctx, "c1", store.ClubSeason{ID: "w", Name: "Winter", From: "2026-12-01", To: "2027-02-28"}); err != nil {
 		t.Fatal(err)
 	}
-	createTable(t, db, "g1")
+	storetest.CreateTable(t, db, "g1")
 	if err := db.AddClubGame(ctx, "c1", store.ClubGame{TableID: "g1", Day: "2026-12-01"}); err != nil {
 		t.Fatal(err)
 	}
@@ -97,7 +98,7 @@ func TestClubs_AMergeKeepsBothEntriesGamesAndIsRecorded(t *testing.T) {
 		}
 	}
 	for _, g := range []string{"g1", "g2"} {
-		createTable(t, db, g)
+		storetest.CreateTable(t, db, g)
 		if err := db.AddClubGame(ctx, "c1", store.ClubGame{TableID: g, Day: "2026-12-01"}); err != nil {
 			t.Fatal(err)
 		}
@@ -132,7 +133,7 @@ func TestMigration_AFileOfThePreviousSchemaKeepsEveryGame(t *testing.T) {
 	db, path := openTest(t)
 	logs := map[string]int{}
 	for i, id := range []string{"old-1", "old-2", "old-3"} {
-		log, _ := botGame(t, uint64(40+i))
+		log, _ := storetest.BotGame(t, uint64(40+i))
 		if err := db.CreateTable(ctx, store.Table{ID: id, Kind: store.KindInPerson, Name: "game " + id, Status: "in_person_ended",
 			Data: []byte(`{"in_person":{}}`), CreatedAt: clubDay, UpdatedAt: clubDay},
 			[]store.Seat{{Seat: 1, Name: "ნინო"}, {Seat: 2, Name: "Нино"}}); err != nil {

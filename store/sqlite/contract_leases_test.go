@@ -28,9 +28,9 @@ func TestContractLeases(t *testing.T) {
 func TestGroupCommitRefusesAStaleFenceAlone(t *testing.T) {
 	ctx := context.Background()
 	db, _ := openTest(t)
-	log, _ := botGame(t, 12)
-	createTable(t, db, "x")
-	createTable(t, db, "z")
+	log, _ := storetest.BotGame(t, 12)
+	storetest.CreateTable(t, db, "x")
+	storetest.CreateTable(t, db, "z")
 	old, err := db.Acquire(ctx, "x", "node-a", time.Nanosecond)
 	if err != nil {
 		t.Fatal(err)

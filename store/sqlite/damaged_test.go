@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"mafia/store/storetest"
 	"os"
 	"slices"
 	"strings"
@@ -21,9 +22,9 @@ func TestSetAside_LeavesTheTableOutOfEveryListingAndRefusesIt(t *testing.T) {
 	ctx := context.Background()
 	db, path := openTest(t)
 	for _, id := range []string{"a", "b", "c"} {
-		createTable(t, db, id)
+		storetest.CreateTable(t, db, id)
 	}
-	log, _ := botGame(t, 3)
+	log, _ := storetest.BotGame(t, 3)
 	if err := db.AppendEvents(ctx, "b", 0, log[:5]); err != nil {
 		t.Fatal(err)
 	}
@@ -68,7 +69,7 @@ func TestTableIDs_ReadsPastADamagedIndex(t *testing.T) {
 	db, path := openTest(t)
 	var want []string
 	for _, id := range []string{"t1", "t2", "t3", "t4"} {
-		createTable(t, db, id)
+		storetest.CreateTable(t, db, id)
 		want = append(want, id)
 	}
 	var pages []int
@@ -177,9 +178,9 @@ func TestCommit_ADamagedPageFailsOnlyTheMemberThatTouchesIt(t *testing.T) {
 	ctx := context.Background()
 	db, path := openTest(t)
 	const bad, x, y = "bad-table-000001", "x-table-00000001", "y-table-00000001"
-	long, _ := botGame(t, 31)
+	long, _ := storetest.BotGame(t, 31)
 	for _, id := range []string{bad, x, y} {
-		createTable(t, db, id)
+		storetest.CreateTable(t, db, id)
 	}
 	if err := db.AppendEvents(ctx, bad, 0, long); err != nil {
 		t.Fatal(err)
@@ -206,10 +207,10 @@ func TestCommit_ADamagedPageFailsOnlyTheMemberThatTouchesIt(t *testing.T) {
 			t.Errorf("%s, in the batch beside the damaged write: %v", name, err)
 		}
 	}
-	if got, err := db.Events(ctx, x); err != nil || sameEvents(got, long[:5]) != "" {
+	if got, err := db.Events(ctx, x); err != nil || storetest.SameEvents(got, long[:5]) != "" {
 		t.Errorf("x: %d events, %v", len(got), err)
 	}
-	if got, err := db.Events(ctx, y); err != nil || sameEvents(got, long[:3]) != "" {
+	if got, err := db.Events(ctx, y); err != nil || storetest.SameEvents(got, long[:3]) != "" {
 		t.Errorf("y: %d events, %v", len(got), err)
 	}
 	if h := db.WriteHealth(); h.Failing(time.Now(), 0) {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"mafia/store/storetest"
 	"strings"
 	"testing"
 	"time"
@@ -27,11 +28,11 @@ func TestEvents_BotGamesSurviveReopenExactly(t *testing.T) {
 	lives := make([]*engine.Game, games)
 	for i := range games {
 		seed := rng.Derive(11, uint64(i))
-		logs[i], lives[i] = botGame(t, seed)
+		logs[i], lives[i] = storetest.BotGame(t, seed)
 		id := fmt.Sprintf("g%d", i)
-		createTable(t, db, id)
+		storetest.CreateTable(t, db, id)
 		src := rng.New(seed)
-		if err := appendInBatches(ctx, db, id, logs[i], &src); err != nil {
+		if err := storetest.AppendInBatches(ctx, db, id, logs[i], &src); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -48,7 +49,7 @@ func TestEvents_BotGamesSurviveReopenExactly(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if d := sameEvents(got, logs[i]); d != "" {
+		if d := storetest.SameEvents(got, logs[i]); d != "" {
 			t.Fatalf("game %d: %s", i, d)
 		}
 		g, err := engine.Replay(got)
@@ -66,8 +67,8 @@ func TestEvents_BotGamesSurviveReopenExactly(t *testing.T) {
 func TestEvents_AreReadableJSON(t *testing.T) {
 	ctx := context.Background()
 	db, _ := openTest(t)
-	createTable(t, db, "t")
-	log, _ := botGame(t, 5)
+	storetest.CreateTable(t, db, "t")
+	log, _ := storetest.BotGame(t, 5)
 	if err := db.AppendEvents(ctx, "t", 0, log); err != nil {
 		t.Fatal(err)
 	}
@@ -97,14 +98,14 @@ func TestEvents_AreReadableJSON(t *testing.T) {
 func TestAppend_MissingTableIsNotFound(t *testing.T) {
 	ctx := context.Background()
 	db, _ := openTest(t)
-	log, _ := botGame(t, 3)
+	log, _ := storetest.BotGame(t, 3)
 	if err := db.AppendEvents(ctx, "nope", 0, log[:2]); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("append to a missing table: %v", err)
 	}
 	if _, err := db.Events(ctx, "nope"); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("events of a missing table: %v", err)
 	}
-	createTable(t, db, "empty")
+	storetest.CreateTable(t, db, "empty")
 	if evs, err := db.Events(ctx, "empty"); err != nil || len(evs) != 0 {
 		t.Errorf("events of an empty log: %v, %v", evs, err)
 	}
@@ -117,9 +118,9 @@ func TestAppend_MissingTableIsNotFound(t *testing.T) {
 func TestAppend_ConflictIsRefusedAloneInItsBatch(t *testing.T) {
 	ctx := context.Background()
 	db, _ := openTest(t)
-	log, _ := botGame(t, 8)
-	createTable(t, db, "x")
-	createTable(t, db, "y")
+	log, _ := storetest.BotGame(t, 8)
+	storetest.CreateTable(t, db, "x")
+	storetest.CreateTable(t, db, "y")
 	if err := db.AppendEvents(ctx, "x", 0, log[:2]); err != nil {
 		t.Fatal(err)
 	}
@@ -149,7 +150,7 @@ func TestAppend_ConflictIsRefusedAloneInItsBatch(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if d := sameEvents(got, want); d != "" {
+		if d := storetest.SameEvents(got, want); d != "" {
 			t.Errorf("%s: %s", id, d)
 		}
 	}
@@ -162,9 +163,9 @@ func TestAppend_ConflictIsRefusedAloneInItsBatch(t *testing.T) {
 func TestAppend_FailedInsertIsUndoneAlone(t *testing.T) {
 	ctx := context.Background()
 	db, _ := openTest(t)
-	log, _ := botGame(t, 9)
-	createTable(t, db, "x")
-	createTable(t, db, "y")
+	log, _ := storetest.BotGame(t, 9)
+	storetest.CreateTable(t, db, "x")
+	storetest.CreateTable(t, db, "y")
 	if err := db.AppendEvents(ctx, "x", 0, log[:1]); err != nil {
 		t.Fatal(err)
 	}
@@ -199,8 +200,8 @@ func TestAppend_FailedInsertIsUndoneAlone(t *testing.T) {
 	if fmt.Sprint(seqs) != "[0 2]" {
 		t.Errorf("x has events %v, want [0 2] (event 1 undone)", seqs)
 	}
-	if got, _ := db.Events(ctx, "y"); sameEvents(got, log[:3]) != "" {
-		t.Errorf("y: %s", sameEvents(got, log[:3]))
+	if got, _ := db.Events(ctx, "y"); storetest.SameEvents(got, log[:3]) != "" {
+		t.Errorf("y: %s", storetest.SameEvents(got, log[:3]))
 	}
 	if _, err := db.Events(ctx, "x"); err == nil || !strings.Contains(err.Error(), "missing") {
 		t.Errorf("a log with a gap reads as %v, want an error", err)
@@ -211,8 +212,8 @@ func TestAppend_FailedInsertIsUndoneAlone(t *testing.T) {
 // before the writer takes its append gets ctx.Err() and nothing is written.
 func TestAppend_CancelledWhileQueuedWritesNothing(t *testing.T) {
 	db, _ := openTest(t)
-	log, _ := botGame(t, 4)
-	createTable(t, db, "x")
+	log, _ := storetest.BotGame(t, 4)
+	storetest.CreateTable(t, db, "x")
 	release := holdWriter(t, db)
 	ctx, cancel := context.WithCancel(context.Background())
 	ch := queue(t, ctx, db, "x", 0, log[:2])
@@ -235,9 +236,9 @@ func TestAppend_CancelledWhileQueuedWritesNothing(t *testing.T) {
 func TestClose_CommitsWhatIsQueued(t *testing.T) {
 	ctx := context.Background()
 	db, path := openTest(t)
-	log, _ := botGame(t, 6)
+	log, _ := storetest.BotGame(t, 6)
 	for i := range 5 {
-		createTable(t, db, fmt.Sprint(i))
+		storetest.CreateTable(t, db, fmt.Sprint(i))
 	}
 	release := holdWriter(t, db)
 	var chs []<-chan error
@@ -266,7 +267,7 @@ func TestClose_CommitsWhatIsQueued(t *testing.T) {
 	defer db.Close()
 	for i := range 5 {
 		got, err := db.Events(ctx, fmt.Sprint(i))
-		if err != nil || sameEvents(got, log[:i+1]) != "" {
+		if err != nil || storetest.SameEvents(got, log[:i+1]) != "" {
 			t.Errorf("table %d after Close: %d events, %v", i, len(got), err)
 		}
 	}
@@ -279,9 +280,9 @@ func TestClose_CommitsWhatIsQueued(t *testing.T) {
 func TestAppendEventsClock_SavesBothOrNeither(t *testing.T) {
 	ctx := context.Background()
 	db, _ := openTest(t)
-	log, _ := botGame(t, 5)
-	createTable(t, db, "x")
-	createTable(t, db, "y")
+	log, _ := storetest.BotGame(t, 5)
+	storetest.CreateTable(t, db, "x")
+	storetest.CreateTable(t, db, "y")
 	first := store.Clock{Step: 1, Deadline: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC), Left: 30 * time.Second}
 	if err := db.AppendEventsClock(ctx, "x", 0, log[:2], first); err != nil {
 		t.Fatal(err)
@@ -312,7 +313,7 @@ func TestAppendEventsClock_SavesBothOrNeither(t *testing.T) {
 			t.Errorf("%s: clock %+v, want %+v", id, got, want)
 		}
 	}
-	if got, err := db.Events(ctx, "x"); err != nil || sameEvents(got, log[:2]) != "" {
+	if got, err := db.Events(ctx, "x"); err != nil || storetest.SameEvents(got, log[:2]) != "" {
 		t.Errorf("x: %d events, %v; want the first 2 only", len(got), err)
 	}
 }

@@ -2,6 +2,7 @@ package sqlite
 
 import (
 	"context"
+	"mafia/store/storetest"
 	"testing"
 	"time"
 
@@ -32,9 +33,9 @@ func TestCommit_ABatchThatFailsAcknowledgesNoneOfItsMembers(t *testing.T) {
 		t.Run(how, func(t *testing.T) {
 			ctx := context.Background()
 			db, _ := openTest(t)
-			log, g := botGame(t, 21)
+			log, g := storetest.BotGame(t, 21)
 			for _, id := range []string{"x", "y", "z"} {
-				createTable(t, db, id)
+				storetest.CreateTable(t, db, id)
 			}
 			if err := db.AppendEvents(ctx, "x", 0, log[:4]); err != nil {
 				t.Fatal(err)
@@ -155,8 +156,8 @@ func TestCommit_ABatchThatFailsAcknowledgesNoneOfItsMembers(t *testing.T) {
 func TestSetReadOnly_EveryWriteFailsAndReadsGoOn(t *testing.T) {
 	ctx := context.Background()
 	db, _ := openTest(t)
-	log, _ := botGame(t, 2)
-	createTable(t, db, "x")
+	log, _ := storetest.BotGame(t, 2)
+	storetest.CreateTable(t, db, "x")
 	if err := db.AppendEvents(ctx, "x", 0, log[:3]); err != nil {
 		t.Fatal(err)
 	}
@@ -182,7 +183,7 @@ func TestSetReadOnly_EveryWriteFailsAndReadsGoOn(t *testing.T) {
 			t.Errorf("after %s: health %+v, want failing, read-only", name, h)
 		}
 	}
-	if got, err := db.Events(ctx, "x"); err != nil || sameEvents(got, log[:3]) != "" {
+	if got, err := db.Events(ctx, "x"); err != nil || storetest.SameEvents(got, log[:3]) != "" {
 		t.Errorf("reads of a read-only store: %d events, %v", len(got), err)
 	}
 	if err := db.SetReadOnly(ctx, false); err != nil {

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"fmt"
+	"mafia/store/storetest"
 	"os"
 	"os/exec"
 	"sync"
@@ -100,14 +101,14 @@ func TestKill_EveryAcknowledgedAppendSurvives(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want, _ := botGame(t, killSeed(parseKillTable(tb.ID)))
+		want, _ := storetest.BotGame(t, killSeed(parseKillTable(tb.ID)))
 		if len(got) < acked[tb.ID] {
 			t.Errorf("%s: %d events, but an append returned nil at %d", tb.ID, len(got), acked[tb.ID])
 		}
 		if len(got) > len(want) {
 			t.Fatalf("%s: %d events, the game has %d", tb.ID, len(got), len(want))
 		}
-		if d := sameEvents(got, want[:len(got)]); d != "" {
+		if d := storetest.SameEvents(got, want[:len(got)]); d != "" {
 			t.Errorf("%s is not a prefix of its game: %s", tb.ID, d)
 		}
 		extra += len(got) - acked[tb.ID]
@@ -144,7 +145,7 @@ func killChild(path string) {
 		go func() {
 			for k := 0; ; k++ {
 				id := killTable(w, k)
-				log, _, err := playBotGame(killSeed(w, k))
+				log, _, err := storetest.PlayBotGame(killSeed(w, k))
 				if err != nil {
 					fmt.Fprintln(os.Stderr, err)
 					os.Exit(2)

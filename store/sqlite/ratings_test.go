@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"mafia/store/storetest"
 	"math"
 	"testing"
 	"time"
@@ -206,7 +207,7 @@ func TestMigration_RatingsComeAndGoAndKeepEveryGame(t *testing.T) {
 	if err := db.CreateTable(ctx, store.Table{ID: "old-1", Kind: store.KindOnline, Status: store.StatusEnded}, nil); err != nil {
 		t.Fatal(err)
 	}
-	log, _ := botGame(t, 11)
+	log, _ := storetest.BotGame(t, 11)
 	if err := db.AppendEvents(ctx, "old-1", 0, log); err != nil {
 		t.Fatal(err)
 	}

@@ -3,6 +3,7 @@ package sqlite
 import (
 	"context"
 	"errors"
+	"mafia/store/storetest"
 	"testing"
 
 	"mafia/store"
@@ -14,13 +15,13 @@ import (
 func TestRewriteEventsCorrectsALog(t *testing.T) {
 	db, path := openTest(t)
 	ctx := context.Background()
-	log, _ := botGame(t, 7)
+	log, _ := storetest.BotGame(t, 7)
 	if len(log) < 40 {
 		t.Fatalf("a short game: %d events", len(log))
 	}
-	other, _ := botGame(t, 8)
-	createTable(t, db, "a")
-	createTable(t, db, "b")
+	other, _ := storetest.BotGame(t, 8)
+	storetest.CreateTable(t, db, "a")
+	storetest.CreateTable(t, db, "b")
 	if err := db.AppendEvents(ctx, "a", 0, log); err != nil {
 		t.Fatal(err)
 	}
@@ -36,7 +37,7 @@ func TestRewriteEventsCorrectsALog(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d := sameEvents(got, log[:20]); d != "" {
+	if d := storetest.SameEvents(got, log[:20]); d != "" {
 		t.Fatalf("after the cut: %s", d)
 	}
 	if err := db.AppendEvents(ctx, "a", 20, log[20:30]); err != nil {
@@ -53,11 +54,11 @@ func TestRewriteEventsCorrectsALog(t *testing.T) {
 	if got, err = db.Events(ctx, "a"); err != nil {
 		t.Fatal(err)
 	}
-	if d := sameEvents(got, log); d != "" {
+	if d := storetest.SameEvents(got, log); d != "" {
 		t.Fatalf("after the rewrite: %s", d)
 	}
 	// Another table's log is untouched.
-	if got, err := db.Events(ctx, "b"); err != nil || sameEvents(got, other[:10]) != "" {
+	if got, err := db.Events(ctx, "b"); err != nil || storetest.SameEvents(got, other[:10]) != "" {
 		t.Fatalf("the other table: %d events, %v", len(got), err)
 	}
 
@@ -71,7 +72,7 @@ func TestRewriteEventsCorrectsALog(t *testing.T) {
 	if err := db.RewriteEvents(ctx, "nope", 0, log[:3]); !errors.Is(err, store.ErrNotFound) {
 		t.Fatalf("a missing table: %v, want not found", err)
 	}
-	if got, _ := db.Events(ctx, "a"); sameEvents(got, log) != "" {
+	if got, _ := db.Events(ctx, "a"); storetest.SameEvents(got, log) != "" {
 		t.Fatal("a refused rewrite changed the log")
 	}
 	// A rewrite from the very start (the whole log replaced).
@@ -93,7 +94,7 @@ func TestRewriteEventsCorrectsALog(t *testing.T) {
 			t.Fatalf("reopened, table %s: %d events, %v; want %d", id, len(got), err, want)
 		}
 	}
-	if got, _ := db2.Events(ctx, "b"); sameEvents(got, other) != "" {
+	if got, _ := db2.Events(ctx, "b"); storetest.SameEvents(got, other) != "" {
 		t.Fatal("reopened: table b differs")
 	}
 }

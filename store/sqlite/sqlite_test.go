@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"mafia/store/storetest"
 	"path/filepath"
 	"slices"
 	"testing"
@@ -87,8 +88,8 @@ func TestOpen_RefusesAPathItCannotPassOn(t *testing.T) {
 func TestOpen_TwiceInARowKeepsEverything(t *testing.T) {
 	ctx := context.Background()
 	db, path := openTest(t)
-	createTable(t, db, "t1")
-	log, _ := botGame(t, 1)
+	storetest.CreateTable(t, db, "t1")
+	log, _ := storetest.BotGame(t, 1)
 	if err := db.AppendEvents(ctx, "t1", 0, log[:3]); err != nil {
 		t.Fatal(err)
 	}
@@ -115,7 +116,7 @@ func TestOpen_TwiceInARowKeepsEverything(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if d := sameEvents(got, log[:n+1]); d != "" {
+		if d := storetest.SameEvents(got, log[:n+1]); d != "" {
 			t.Errorf("restart %d: %s", restart, d)
 		}
 		hb, err := db.LastHeartbeat(ctx)
@@ -131,7 +132,7 @@ func TestOpen_TwiceInARowKeepsEverything(t *testing.T) {
 func TestClock_RoundTrip(t *testing.T) {
 	ctx := context.Background()
 	db, _ := openTest(t)
-	createTable(t, db, "t")
+	storetest.CreateTable(t, db, "t")
 	c, err := db.Clock(ctx, "t")
 	if err != nil || c != (store.Clock{}) {
 		t.Fatalf("clock before any: %+v, %v", c, err)
@@ -193,8 +194,8 @@ func TestOpen_KeepsTheFilesOwnPageSize(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	createTable(t, db, "t")
-	log, _ := botGame(t, 3)
+	storetest.CreateTable(t, db, "t")
+	log, _ := storetest.BotGame(t, 3)
 	if err := db.AppendEvents(context.Background(), "t", 0, log); err != nil {
 		t.Fatal(err)
 	}
@@ -202,7 +203,7 @@ func TestOpen_KeepsTheFilesOwnPageSize(t *testing.T) {
 	if err := db.w.QueryRow(`PRAGMA page_size`).Scan(&size); err != nil || size != 4096 {
 		t.Errorf("page_size %d (%v), want the file's 4096", size, err)
 	}
-	if got, err := db.Events(context.Background(), "t"); err != nil || sameEvents(got, log) != "" {
+	if got, err := db.Events(context.Background(), "t"); err != nil || storetest.SameEvents(got, log) != "" {
 		t.Errorf("%d events back, %v", len(got), err)
 	}
 }

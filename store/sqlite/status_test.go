@@ -2,6 +2,7 @@ package sqlite
 
 import (
 	"context"
+	"mafia/store/storetest"
 	"testing"
 	"time"
 
@@ -16,7 +17,7 @@ import (
 func TestAppendEventsTable_SavesTheStatusWithTheEvents(t *testing.T) {
 	ctx := context.Background()
 	db, _ := openTest(t)
-	log, g := botGame(t, 11)
+	log, g := storetest.BotGame(t, 11)
 	if err := db.CreateTable(ctx, store.Table{ID: "x", Kind: store.KindOnline, Name: "x", Status: store.StatusLobby}, nil); err != nil {
 		t.Fatal(err)
 	}
@@ -63,7 +64,7 @@ func TestAppendEventsTable_SavesTheStatusWithTheEvents(t *testing.T) {
 	}
 	tb, _, _ = db.Table(ctx, store.KindOnline, "x")
 	evs, _ := db.Events(ctx, "x")
-	if tb.Status != store.StatusEnded || tb.Winner != g.Winner().String() || sameEvents(evs, log) != "" {
+	if tb.Status != store.StatusEnded || tb.Winner != g.Winner().String() || storetest.SameEvents(evs, log) != "" {
 		t.Errorf("after the end: status %q winner %q, %d events of %d", tb.Status, tb.Winner, len(evs), len(log))
 	}
 }

@@ -3,6 +3,7 @@ package sqlite
 import (
 	"context"
 	"errors"
+	"mafia/store/storetest"
 	"os"
 	"testing"
 	"time"
@@ -17,8 +18,8 @@ import (
 func TestCheckpoint_RunsInTheBackground(t *testing.T) {
 	ctx := context.Background()
 	db, path := openTest(t)
-	log, _ := botGame(t, 5)
-	createTable(t, db, "x")
+	log, _ := storetest.BotGame(t, 5)
+	storetest.CreateTable(t, db, "x")
 	before := fileSize(t, path)
 	if err := db.AppendEvents(ctx, "x", 0, log); err != nil {
 		t.Fatal(err)
@@ -42,7 +43,7 @@ func TestCheckpoint_RunsInTheBackground(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d := sameEvents(got, log); d != "" {
+	if d := storetest.SameEvents(got, log); d != "" {
 		t.Fatal(d)
 	}
 }
@@ -62,9 +63,9 @@ func fileSize(t *testing.T, path string) int64 {
 func TestSaveClock_JoinsTheGroupCommit(t *testing.T) {
 	ctx := context.Background()
 	db, _ := openTest(t)
-	log, _ := botGame(t, 6)
-	createTable(t, db, "x")
-	createTable(t, db, "y")
+	log, _ := storetest.BotGame(t, 6)
+	storetest.CreateTable(t, db, "x")
+	storetest.CreateTable(t, db, "y")
 	release := holdWriter(t, db)
 	clock := func(id string, step int) <-chan error {
 		before := len(db.reqs)
@@ -94,7 +95,7 @@ func TestSaveClock_JoinsTheGroupCommit(t *testing.T) {
 			t.Errorf("clock of %s: %+v, %v", id, c, err)
 		}
 	}
-	if got, err := db.Events(ctx, "x"); err != nil || sameEvents(got, log[:3]) != "" {
+	if got, err := db.Events(ctx, "x"); err != nil || storetest.SameEvents(got, log[:3]) != "" {
 		t.Errorf("events of x: %d, %v", len(got), err)
 	}
 }

@@ -22,8 +22,8 @@ func chats(t *testing.T, db store.Store) store.Chats {
 func chatInOrder(t *testing.T, open Open) {
 	db := open(t)
 	c := chats(t, db)
-	createTable(t, db, "t1")
-	createTable(t, db, "t2")
+	CreateTable(t, db, "t1")
+	CreateTable(t, db, "t2")
 	var want []store.ChatLine
 	for i := range 40 {
 		l := chatLine(i)
@@ -59,7 +59,7 @@ func chatInOrder(t *testing.T, open Open) {
 	}
 
 	// Ten lines at once, to one table: ten places, 0..9, each line once.
-	createTable(t, db, "t3")
+	CreateTable(t, db, "t3")
 	var wg sync.WaitGroup
 	for i := range 10 {
 		wg.Go(func() {
@@ -91,8 +91,8 @@ func chatRange(t *testing.T, open Open) {
 	if !ok {
 		t.Skip("the store reads no window of the chat")
 	}
-	createTable(t, db, "t1")
-	createTable(t, db, "t2")
+	CreateTable(t, db, "t1")
+	CreateTable(t, db, "t2")
 	var want []store.ChatLine
 	for i := range 30 {
 		l := chatLine(i)
@@ -127,7 +127,7 @@ func chatMissing(t *testing.T, open Open) {
 	if _, err := c.Chat(bg, "nope", 0); !errors.Is(err, store.ErrNotFound) {
 		t.Fatalf("read: %v", err)
 	}
-	createTable(t, db, "quiet")
+	CreateTable(t, db, "quiet")
 	if got, err := c.Chat(bg, "quiet", 0); err != nil || len(got) != 0 {
 		t.Fatalf("a quiet table: %v, %v", got, err)
 	}

@@ -10,7 +10,7 @@ import (
 
 func clockRoundTrip(t *testing.T, open Open) {
 	db := open(t)
-	createTable(t, db, "t")
+	CreateTable(t, db, "t")
 	c, err := db.Clock(bg, "t")
 	if err != nil || c != (store.Clock{}) {
 		t.Fatalf("clock before any: %+v, %v", c, err)
@@ -59,8 +59,8 @@ func heartbeatRoundTrip(t *testing.T, open Open) {
 // says its writes commit, and a refusal (a conflict) is no failure.
 func writesCounted(t *testing.T, open Open) {
 	db := open(t)
-	createTable(t, db, "t")
-	log, _ := botGame(t, 2)
+	CreateTable(t, db, "t")
+	log, _ := BotGame(t, 2)
 	wc, counts := db.(store.WriteCounter)
 	var before store.WriteStats
 	if counts {

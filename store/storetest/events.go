@@ -17,9 +17,9 @@ import (
 // writes nothing, and an empty append does nothing.
 func appendOrder(t *testing.T, open Open) {
 	db := open(t)
-	log, _ := botGame(t, 8)
-	createTable(t, db, "x")
-	createTable(t, db, "empty")
+	log, _ := BotGame(t, 8)
+	CreateTable(t, db, "x")
+	CreateTable(t, db, "empty")
 	if got := events(t, db, "empty"); len(got) != 0 {
 		t.Errorf("an empty log: %d events", len(got))
 	}
@@ -40,7 +40,7 @@ func appendOrder(t *testing.T, open Open) {
 	if err := db.AppendEvents(bg, "x", 4, log[4:5]); err != nil {
 		t.Fatal(err)
 	}
-	if d := sameEvents(events(t, db, "x"), log[:5]); d != "" {
+	if d := SameEvents(events(t, db, "x"), log[:5]); d != "" {
 		t.Error(d)
 	}
 	// The whole rest at once, up to the game's end; then nothing continues
@@ -51,14 +51,14 @@ func appendOrder(t *testing.T, open Open) {
 	if err := db.AppendEvents(bg, "x", len(log)-1, log[:1]); !errors.Is(err, store.ErrConflict) {
 		t.Errorf("an append into an ended game's log: %v, want ErrConflict", err)
 	}
-	if d := sameEvents(events(t, db, "x"), log); d != "" {
+	if d := SameEvents(events(t, db, "x"), log); d != "" {
 		t.Error(d)
 	}
 }
 
 func appendMissing(t *testing.T, open Open) {
 	db := open(t)
-	log, _ := botGame(t, 3)
+	log, _ := BotGame(t, 3)
 	if err := db.AppendEvents(bg, "nope", 0, log[:2]); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("append to a missing table: %v, want ErrNotFound", err)
 	}
@@ -81,15 +81,15 @@ func botGamesReplay(t *testing.T, open Open) {
 	}
 	for i := range games {
 		seed := rng.Derive(11, uint64(i))
-		log, live := botGame(t, seed)
+		log, live := BotGame(t, seed)
 		id := fmt.Sprintf("g%d", i)
-		createTable(t, db, id)
+		CreateTable(t, db, id)
 		src := rng.New(seed)
-		if err := appendInBatches(bg, db, id, log, &src); err != nil {
+		if err := AppendInBatches(bg, db, id, log, &src); err != nil {
 			t.Fatal(err)
 		}
 		got := events(t, db, id)
-		if d := sameEvents(got, log); d != "" {
+		if d := SameEvents(got, log); d != "" {
 			t.Fatalf("game %d: %s", i, d)
 		}
 		g, err := engine.Replay(got)
@@ -112,15 +112,15 @@ func concurrentTables(t *testing.T, open Open) {
 	db := open(t)
 	logs := make([][]engine.Event, n)
 	for i := range n {
-		createTable(t, db, fmt.Sprintf("c%d", i))
-		logs[i], _ = botGame(t, rng.Derive(21, uint64(i)))
+		CreateTable(t, db, fmt.Sprintf("c%d", i))
+		logs[i], _ = BotGame(t, rng.Derive(21, uint64(i)))
 	}
 	var wg sync.WaitGroup
 	errs := make(chan error, n)
 	for i := range n {
 		wg.Go(func() {
 			src := rng.New(uint64(i))
-			if err := appendInBatches(bg, db, fmt.Sprintf("c%d", i), logs[i], &src); err != nil {
+			if err := AppendInBatches(bg, db, fmt.Sprintf("c%d", i), logs[i], &src); err != nil {
 				errs <- err
 			}
 		})
@@ -131,7 +131,7 @@ func concurrentTables(t *testing.T, open Open) {
 		t.Error(err)
 	}
 	for i := range n {
-		if d := sameEvents(events(t, db, fmt.Sprintf("c%d", i)), logs[i]); d != "" {
+		if d := SameEvents(events(t, db, fmt.Sprintf("c%d", i)), logs[i]); d != "" {
 			t.Errorf("table %d: %s", i, d)
 		}
 	}
@@ -143,8 +143,8 @@ func concurrentTables(t *testing.T, open Open) {
 // events alone. Round after round, at the log's new end.
 func twoWriters(t *testing.T, open Open) {
 	db := open(t)
-	log, _ := botGame(t, 5)
-	createTable(t, db, "x")
+	log, _ := BotGame(t, 5)
+	CreateTable(t, db, "x")
 	const writers = 8
 	at := 0
 	for round := 0; round < 5 && at+writers <= len(log); round++ {
@@ -175,7 +175,7 @@ func twoWriters(t *testing.T, open Open) {
 			t.Fatalf("round %d: no writer was committed", round)
 		}
 		at += won + 1
-		if d := sameEvents(events(t, db, "x"), log[:at]); d != "" {
+		if d := SameEvents(events(t, db, "x"), log[:at]); d != "" {
 			t.Fatalf("round %d: %s", round, d)
 		}
 	}
@@ -186,9 +186,9 @@ func twoWriters(t *testing.T, open Open) {
 // clock as it was.
 func appendClock(t *testing.T, open Open) {
 	db := open(t)
-	log, _ := botGame(t, 5)
-	createTable(t, db, "x")
-	createTable(t, db, "y")
+	log, _ := BotGame(t, 5)
+	CreateTable(t, db, "x")
+	CreateTable(t, db, "y")
 	first := store.Clock{Step: 1, Deadline: time.Date(2026, 1, 2, 3, 4, 5, 6, time.UTC), Left: 30 * time.Second}
 	if err := db.AppendEventsClock(bg, "x", 0, log[:2], first); err != nil {
 		t.Fatal(err)
@@ -212,7 +212,7 @@ func appendClock(t *testing.T, open Open) {
 			t.Errorf("%s: clock %+v, want %+v", id, got, want)
 		}
 	}
-	if d := sameEvents(events(t, db, "x"), log[:2]); d != "" {
+	if d := SameEvents(events(t, db, "x"), log[:2]); d != "" {
 		t.Errorf("x: %s; want the first 2 only", d)
 	}
 }
@@ -223,7 +223,7 @@ func appendClock(t *testing.T, open Open) {
 // clock.
 func appendTable(t *testing.T, open Open) {
 	db := open(t)
-	log, g := botGame(t, 11)
+	log, g := BotGame(t, 11)
 	if err := db.CreateTable(bg, store.Table{ID: "x", Kind: store.KindOnline, Name: "x", Status: store.StatusLobby}, nil); err != nil {
 		t.Fatal(err)
 	}
@@ -260,7 +260,7 @@ func appendTable(t *testing.T, open Open) {
 	if tb.Status != store.StatusEnded || tb.Winner != g.Winner().String() {
 		t.Errorf("after the end: status %q winner %q", tb.Status, tb.Winner)
 	}
-	if d := sameEvents(events(t, db, "x"), log); d != "" {
+	if d := SameEvents(events(t, db, "x"), log); d != "" {
 		t.Errorf("after the end: %s", d)
 	}
 	if c, _ := db.Clock(bg, "x"); !sameClock(c, clk) {
@@ -272,13 +272,13 @@ func appendTable(t *testing.T, open Open) {
 // from the new length, refusals change nothing, another log is untouched.
 func rewrite(t *testing.T, open Open) {
 	db := open(t)
-	log, _ := botGame(t, 7)
+	log, _ := BotGame(t, 7)
 	if len(log) < 40 {
 		t.Fatalf("a short game: %d events", len(log))
 	}
-	other, _ := botGame(t, 8)
-	createTable(t, db, "a")
-	createTable(t, db, "b")
+	other, _ := BotGame(t, 8)
+	CreateTable(t, db, "a")
+	CreateTable(t, db, "b")
 	if err := db.AppendEvents(bg, "a", 0, log); err != nil {
 		t.Fatal(err)
 	}
@@ -288,7 +288,7 @@ func rewrite(t *testing.T, open Open) {
 	if err := db.RewriteEvents(bg, "a", 20, nil); err != nil {
 		t.Fatal(err)
 	}
-	if d := sameEvents(events(t, db, "a"), log[:20]); d != "" {
+	if d := SameEvents(events(t, db, "a"), log[:20]); d != "" {
 		t.Fatalf("after the cut: %s", d)
 	}
 	if err := db.AppendEvents(bg, "a", 20, log[20:30]); err != nil {
@@ -300,10 +300,10 @@ func rewrite(t *testing.T, open Open) {
 	if err := db.RewriteEvents(bg, "a", 25, log[25:]); err != nil {
 		t.Fatal(err)
 	}
-	if d := sameEvents(events(t, db, "a"), log); d != "" {
+	if d := SameEvents(events(t, db, "a"), log); d != "" {
 		t.Fatalf("after the rewrite: %s", d)
 	}
-	if d := sameEvents(events(t, db, "b"), other[:10]); d != "" {
+	if d := SameEvents(events(t, db, "b"), other[:10]); d != "" {
 		t.Fatalf("the other table: %s", d)
 	}
 	if err := db.RewriteEvents(bg, "a", len(log)+1, log[:1]); !errors.Is(err, store.ErrConflict) {
@@ -315,14 +315,14 @@ func rewrite(t *testing.T, open Open) {
 	if err := db.RewriteEvents(bg, "nope", 0, log[:3]); !errors.Is(err, store.ErrNotFound) {
 		t.Fatalf("a missing table: %v, want not found", err)
 	}
-	if d := sameEvents(events(t, db, "a"), log); d != "" {
+	if d := SameEvents(events(t, db, "a"), log); d != "" {
 		t.Fatalf("a refused rewrite changed the log: %s", d)
 	}
 	// The whole log replaced, by another game's (another player count).
 	if err := db.RewriteEvents(bg, "b", 0, other); err != nil {
 		t.Fatal(err)
 	}
-	if d := sameEvents(events(t, db, "b"), other); d != "" {
+	if d := SameEvents(events(t, db, "b"), other); d != "" {
 		t.Fatalf("the log replaced from 0: %s", d)
 	}
 	if err := db.RewriteEvents(bg, "a", 0, other[:5]); err != nil {
@@ -331,7 +331,7 @@ func rewrite(t *testing.T, open Open) {
 	if err := db.AppendEvents(bg, "a", 5, other[5:]); err != nil {
 		t.Fatal(err)
 	}
-	if d := sameEvents(events(t, db, "a"), other); d != "" {
+	if d := SameEvents(events(t, db, "a"), other); d != "" {
 		t.Fatalf("a log begun again with another game: %s", d)
 	}
 }

@@ -15,10 +15,19 @@ import (
 
 var bg = context.Background()
 
-// botGame plays a complete game with random bots under random rules, and
+// BotGame plays a complete game with random bots under random rules, and
 // returns its log and the live game.
-func botGame(t testing.TB, seed uint64) ([]engine.Event, *engine.Game) {
+func BotGame(t testing.TB, seed uint64) ([]engine.Event, *engine.Game) {
 	t.Helper()
+	log, g, err := PlayBotGame(seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return log, g
+}
+
+// PlayBotGame is BotGame for a caller outside a test (a child process's).
+func PlayBotGame(seed uint64) ([]engine.Event, *engine.Game, error) {
 	src := rng.New(seed)
 	players := engine.PresetMin + src.Intn(engine.PresetMax-engine.PresetMin+1)
 	setup, _ := engine.Preset(players)
@@ -30,7 +39,7 @@ func botGame(t testing.TB, seed uint64) ([]engine.Event, *engine.Game) {
 	}
 	g, start, err := engine.New(rules, setup.Deal(seed, nil), seed)
 	if err != nil {
-		t.Fatal(err)
+		return nil, nil, err
 	}
 	log := append([]engine.Event(nil), start...)
 	bots := make([]bot.Bot, players+1)
@@ -41,13 +50,13 @@ func botGame(t testing.TB, seed uint64) ([]engine.Event, *engine.Game) {
 		log = append(log, evs...)
 	}}
 	if !tb.Play(10000) {
-		t.Fatalf("the game of seed %d did not end", seed)
+		return nil, nil, fmt.Errorf("the game of seed %d did not end", seed)
 	}
-	return log, g
+	return log, g, nil
 }
 
-// createTable records a playing online table with the given ID.
-func createTable(t testing.TB, db store.Store, id string) {
+// CreateTable records a playing online table with the given ID.
+func CreateTable(t testing.TB, db store.Store, id string) {
 	t.Helper()
 	err := db.CreateTable(bg, store.Table{ID: id, Kind: store.KindOnline, Name: "table " + id, Status: store.StatusPlaying}, nil)
 	if err != nil {
@@ -55,8 +64,8 @@ func createTable(t testing.TB, db store.Store, id string) {
 	}
 }
 
-// appendInBatches appends a log in batches of 1-5 events, sized by src.
-func appendInBatches(ctx context.Context, db store.Store, id string, log []engine.Event, src *rng.Source) error {
+// AppendInBatches appends a log in batches of 1-5 events, sized by src.
+func AppendInBatches(ctx context.Context, db store.Store, id string, log []engine.Event, src *rng.Source) error {
 	for i := 0; i < len(log); {
 		n := min(1+src.Intn(5), len(log)-i)
 		if err := db.AppendEvents(ctx, id, i, log[i:i+n]); err != nil {
@@ -67,8 +76,8 @@ func appendInBatches(ctx context.Context, db store.Store, id string, log []engin
 	return nil
 }
 
-// sameEvents reports where two logs first differ, or "" if they are equal.
-func sameEvents(got, want []engine.Event) string {
+// SameEvents reports where two logs first differ, or "" if they are equal.
+func SameEvents(got, want []engine.Event) string {
 	if len(got) != len(want) {
 		return fmt.Sprintf("%d events, want %d", len(got), len(want))
 	}

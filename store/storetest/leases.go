@@ -75,11 +75,11 @@ func survivors(t *testing.T, a, b store.Store) {
 	dead := leases(t, a)
 	for i := range tables {
 		id := fmt.Sprintf("t%02d", i)
-		createTable(t, a, id)
+		CreateTable(t, a, id)
 		acquire(t, dead, id, "node-dead", short)
 	}
 	waitExpired(t, dead, fmt.Sprintf("t%02d", tables-1))
-	log, _ := botGame(t, 3)
+	log, _ := BotGame(t, 3)
 	nodes := []struct {
 		name string
 		st   store.Store
@@ -199,7 +199,7 @@ func takeOver(t *testing.T, ls store.Leases, table, node string) store.Lease {
 func secondHolder(t *testing.T, open Open) {
 	db := open(t)
 	ls := leases(t, db)
-	createTable(t, db, "x")
+	CreateTable(t, db, "x")
 	a := acquire(t, ls, "x", "node-a", long)
 	_, err := ls.Acquire(bg, "x", "node-b", long)
 	var held *store.HeldError
@@ -221,7 +221,7 @@ func secondHolder(t *testing.T, open Open) {
 func holderRenews(t *testing.T, open Open) {
 	db := open(t)
 	ls := leases(t, db)
-	createTable(t, db, "x")
+	CreateTable(t, db, "x")
 	a := acquire(t, ls, "x", "node-a", time.Minute)
 	again := acquire(t, ls, "x", "node-a", long)
 	if again.Token != a.Token || !again.Expires.After(a.Expires) {
@@ -244,8 +244,8 @@ func holderRenews(t *testing.T, open Open) {
 func takeover(t *testing.T, open Open) {
 	db := open(t)
 	ls := leases(t, db)
-	createTable(t, db, "x")
-	createTable(t, db, "y")
+	CreateTable(t, db, "x")
+	CreateTable(t, db, "y")
 	a := acquire(t, ls, "x", "node-a", short)
 	other := acquire(t, ls, "y", "node-c", long) // a later token, of another table
 	b := takeOver(t, ls, "x", "node-b")
@@ -272,7 +272,7 @@ func takeover(t *testing.T, open Open) {
 func renewAfterLoss(t *testing.T, open Open) {
 	db := open(t)
 	ls := leases(t, db)
-	createTable(t, db, "x")
+	CreateTable(t, db, "x")
 	a := acquire(t, ls, "x", "node-a", short)
 	waitExpired(t, ls, "x")
 	// Run out but taken by nobody: still the holder with that token.
@@ -297,8 +297,8 @@ func renewAfterLoss(t *testing.T, open Open) {
 func release(t *testing.T, open Open) {
 	db := open(t)
 	ls := leases(t, db)
-	createTable(t, db, "x")
-	log, _ := botGame(t, 4)
+	CreateTable(t, db, "x")
+	log, _ := BotGame(t, 4)
 	a := acquire(t, ls, "x", "node-a", long)
 	if err := db.AppendEvents(store.WithFence(bg, "x", a.Token), "x", 0, log[:2]); err != nil {
 		t.Fatal(err)
@@ -346,7 +346,7 @@ func expiredList(t *testing.T, open Open) {
 	db := open(t)
 	ls := leases(t, db)
 	for _, id := range []string{"live", "out1", "out2", "out3"} {
-		createTable(t, db, id)
+		CreateTable(t, db, id)
 	}
 	acquire(t, ls, "live", "node-a", long)
 	for _, id := range []string{"out1", "out2", "out3"} {
@@ -431,12 +431,12 @@ func writes(db store.Store, id string, log []engine.Event) map[string]func(ctx c
 func staleEveryWrite(t *testing.T, open Open) {
 	db := open(t)
 	ls := leases(t, db)
-	log, _ := botGame(t, 6)
+	log, _ := BotGame(t, 6)
 	names := []string{"AppendEvents", "AppendEventsClock", "AppendEventsTable", "RewriteEvents",
 		"UpdateTable", "SaveSeats", "SaveClock", "AppendChat"}
 	for _, name := range names {
 		id := "t-" + name
-		createTable(t, db, id)
+		CreateTable(t, db, id)
 		if err := db.AppendEvents(bg, id, 0, log[:2]); err != nil {
 			t.Fatal(err)
 		}
@@ -466,7 +466,7 @@ func staleEveryWrite(t *testing.T, open Open) {
 		}
 	}
 	// No lease at all: a fenced write has nothing to match.
-	createTable(t, db, "free")
+	CreateTable(t, db, "free")
 	if err := db.AppendEvents(store.WithFence(bg, "free", 1), "free", 0, log[:1]); !errors.Is(err, store.ErrFenced) {
 		t.Errorf("a fenced append to a table nobody leases: %v, want ErrFenced", err)
 	}
@@ -475,9 +475,9 @@ func staleEveryWrite(t *testing.T, open Open) {
 func fenceOwnTable(t *testing.T, open Open) {
 	db := open(t)
 	ls := leases(t, db)
-	log, _ := botGame(t, 2)
-	createTable(t, db, "x")
-	createTable(t, db, "y")
+	log, _ := BotGame(t, 2)
+	CreateTable(t, db, "x")
+	CreateTable(t, db, "y")
 	x := acquire(t, ls, "x", "node-a", long)
 	y := acquire(t, ls, "y", "node-a", long)
 	ctx := store.WithFence(store.WithFence(bg, "x", x.Token), "y", y.Token)
@@ -487,7 +487,7 @@ func fenceOwnTable(t *testing.T, open Open) {
 	if err := db.AppendEvents(ctx, "y", 0, log[:1]); err != nil {
 		t.Errorf("y under its own fence among two: %v", err)
 	}
-	createTable(t, db, "z")
+	CreateTable(t, db, "z")
 	if err := db.AppendEvents(ctx, "z", 0, log[:1]); err != nil {
 		t.Errorf("z, which the context fences not: %v", err)
 	}
@@ -503,8 +503,8 @@ func fenceOwnTable(t *testing.T, open Open) {
 // is refused, while B's appends succeed and the log holds B's events only.
 func pausedHolder(t *testing.T, a, b store.Store) {
 	la, lb := leases(t, a), leases(t, b)
-	log, _ := botGame(t, 9)
-	createTable(t, a, "x")
+	log, _ := BotGame(t, 9)
+	CreateTable(t, a, "x")
 	ga := acquire(t, la, "x", "node-a", short)
 	actx := store.WithFence(bg, "x", ga.Token)
 	if err := a.AppendEvents(actx, "x", 0, log[:3]); err != nil {
@@ -530,7 +530,7 @@ func pausedHolder(t *testing.T, a, b store.Store) {
 	if err := b.AppendEventsClock(bctx, "x", 5, log[5:7], store.Clock{Step: 5, Left: time.Second, Paused: true}); err != nil {
 		t.Fatalf("the new holder's next append: %v", err)
 	}
-	if d := sameEvents(events(t, a, "x"), log[:7]); d != "" {
+	if d := SameEvents(events(t, a, "x"), log[:7]); d != "" {
 		t.Errorf("the log: %s", d)
 	}
 }
@@ -540,7 +540,7 @@ func pausedHolder(t *testing.T, a, b store.Store) {
 // before odd ones; exactly one wins each round, the loser is told the
 // winner, and each round's token is larger than the last.
 func race(t *testing.T, a, b store.Store) {
-	createTable(t, a, "x")
+	CreateTable(t, a, "x")
 	nodes := []struct {
 		name string
 		ls   store.Leases

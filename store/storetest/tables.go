@@ -330,9 +330,9 @@ func tableIDsOldestFirst(t *testing.T, open Open) {
 func setAside(t *testing.T, open Open) {
 	db := open(t)
 	for _, id := range []string{"a", "b", "c"} {
-		createTable(t, db, id)
+		CreateTable(t, db, id)
 	}
-	log, _ := botGame(t, 3)
+	log, _ := BotGame(t, 3)
 	if err := db.AppendEvents(bg, "b", 0, log[:5]); err != nil {
 		t.Fatal(err)
 	}
