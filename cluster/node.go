@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	"net/http"
 	"net/url"
 	"sort"
 	"strconv"
@@ -34,6 +35,10 @@ const (
 	// subjectOpen is prefixed to a node's id: the request that opens a
 	// relayed session with that node.
 	subjectOpen = "mafia.relay.open."
+	// SubjectFree carries the id of a table whose lease a node has just
+	// let go (a drain hands it over): the others may take it at once
+	// instead of at their next look for leases that ran out.
+	SubjectFree = "mafia.free"
 	// subjectSession is prefixed to a session's id and then ".a" (the
 	// side that holds the client) or ".b" (the owner's side).
 	subjectSession = "mafia.relay.s."
@@ -92,6 +97,12 @@ type Config struct {
 	// opening of a session with the owner (default 5 s).
 	Window   int
 	OpenWait time.Duration
+	// Local is the node's own server, which serves the HTTP requests
+	// other nodes pass to it (Forward); Handler sets it too.
+	Local http.Handler
+	// OnFree is told the table of each SubjectFree message another node
+	// publishes (Free); nil: they are ignored. It must not block.
+	OnFree func(table string)
 	// Say renders a relay's own error code in the request's language
 	// (nil: the code itself).
 	Say func(lang, code string) string
@@ -133,6 +144,7 @@ type Node struct {
 	wg        sync.WaitGroup
 	lobbyMiss atomic.Int64
 	stats     relayStats
+	localH    atomic.Pointer[http.Handler]
 }
 
 // NewNode checks a Config and fills its defaults; Start starts the node.
@@ -182,7 +194,35 @@ func NewNode(cfg Config) (*Node, error) {
 	if cfg.Log == nil {
 		cfg.Log = slog.New(slog.DiscardHandler)
 	}
-	return &Node{cfg: cfg, run: nuid.Next(), peers: map[string]NodeInfo{}, sessions: map[string]*session{}, done: make(chan struct{})}, nil
+	n := &Node{cfg: cfg, run: nuid.Next(), peers: map[string]NodeInfo{}, sessions: map[string]*session{}, done: make(chan struct{})}
+	if cfg.Local != nil {
+		n.localH.Store(&cfg.Local)
+	}
+	return n, nil
+}
+
+// local is the node's own server (Config.Local, or the one Handler was
+// given), nil when it has none.
+func (n *Node) local() http.Handler {
+	if h := n.localH.Load(); h != nil {
+		return *h
+	}
+	return nil
+}
+
+// Free tells the other nodes that table's lease has been let go, so that
+// one of them takes it over now (each is told through Config.OnFree).
+func (n *Node) Free(table string) {
+	if err := n.nc.Publish(SubjectFree, []byte(table)); err != nil {
+		n.cfg.Log.Warn("cluster: free", "table", table, "err", err)
+	}
+}
+
+// freed passes another node's SubjectFree message to OnFree.
+func (n *Node) freed(m *nats.Msg) {
+	if n.cfg.OnFree != nil && len(m.Data) > 0 && len(m.Data) <= 64 {
+		n.cfg.OnFree(string(m.Data))
+	}
 }
 
 // validToken reports whether s can be one token of a NATS subject.
@@ -215,6 +255,8 @@ func (n *Node) Start() error {
 		SubjectPresence:        n.heard,
 		SubjectLobby:           n.answerLobby,
 		subjectOpen + n.cfg.ID: n.answerOpen,
+		subjectHTTP + n.cfg.ID: n.answerHTTP,
+		SubjectFree:            n.freed,
 	} {
 		sub, err := n.nc.Subscribe(subj, h)
 		if err != nil {
@@ -258,6 +300,9 @@ func (n *Node) embed() error {
 		Port:       cp,
 		NoSigs:     true,
 		NoLog:      true,
+		// A table's log or record passed back by Forward can be larger
+		// than NATS's default 1 MiB payload.
+		MaxPayload: 8 << 20,
 		Cluster: natsserver.ClusterOpts{
 			Name: n.cfg.ClusterName,
 			Host: rh,

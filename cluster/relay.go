@@ -47,6 +47,7 @@ type openReply struct {
 // to that node; every other request, and a table this node owns or nobody
 // announces, goes to local.
 func (n *Node) Handler(local http.Handler) http.Handler {
+	n.localH.Store(&local)
 	mux := http.NewServeMux()
 	mux.Handle("/", local)
 	mux.HandleFunc("GET /api/tables/{id}/ws", func(w http.ResponseWriter, r *http.Request) {
@@ -168,6 +169,7 @@ func (n *Node) open(m *nats.Msg, req openRequest) {
 	if req.Client != "" {
 		h.Set("X-Forwarded-For", req.Client)
 	}
+	h.Set(HopHeader, req.From)
 	u := strings.Replace(n.cfg.LocalURL, "http", "ws", 1) + req.Path
 	if req.Query != "" {
 		u += "?" + req.Query

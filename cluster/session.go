@@ -58,18 +58,25 @@ type msg struct {
 // relayStats counts a node's relay traffic.
 type relayStats struct {
 	opened, framesIn, framesOut, bytesIn, bytesOut atomic.Int64
+	// forwarded counts the plain HTTP requests passed to an owner and
+	// answered; forwardFailed those it did not answer (Forward).
+	forwarded, forwardFailed atomic.Int64
 }
 
 // RelayStats are a node's relay counters: sessions opened (both sides),
 // frames and bytes published to and received from other nodes.
 type RelayStats struct {
 	Sessions, FramesOut, FramesIn, BytesOut, BytesIn int64
+	// Forwarded and ForwardFailed count the plain HTTP requests this node
+	// passed to a table's owner: answered, and not answered (Forward).
+	Forwarded, ForwardFailed int64
 }
 
 // RelayStats reports the node's relay counters.
 func (n *Node) RelayStats() RelayStats {
 	return RelayStats{Sessions: n.stats.opened.Load(), FramesOut: n.stats.framesOut.Load(), FramesIn: n.stats.framesIn.Load(),
-		BytesOut: n.stats.bytesOut.Load(), BytesIn: n.stats.bytesIn.Load()}
+		BytesOut: n.stats.bytesOut.Load(), BytesIn: n.stats.bytesIn.Load(),
+		Forwarded: n.stats.forwarded.Load(), ForwardFailed: n.stats.forwardFailed.Load()}
 }
 
 // session is one side of a relayed WebSocket session: it copies its local
