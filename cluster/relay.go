@@ -67,6 +67,13 @@ func (n *Node) Handler(local http.Handler) http.Handler {
 // accepts, the client's WebSocket is accepted here and every frame and the
 // close pass between the two until either side ends.
 func (n *Node) Relay(w http.ResponseWriter, r *http.Request, owner, table string) {
+	n.RelayFor(w, r, owner, table, "")
+}
+
+// RelayFor is Relay for a client whose address this node's server decided
+// (its trusted proxies applied; empty: r's peer): the owner counts that
+// address against its limits.
+func (n *Node) RelayFor(w http.ResponseWriter, r *http.Request, owner, table, client string) {
 	id := nuid.Next()
 	s, err := n.newSession(id, owner, "a")
 	if err != nil {
@@ -81,6 +88,9 @@ func (n *Node) Relay(w http.ResponseWriter, r *http.Request, owner, table string
 	}
 	if host, _, err := net.SplitHostPort(r.RemoteAddr); err == nil {
 		req.Client = host
+	}
+	if client != "" {
+		req.Client = client
 	}
 	data, _ := json.Marshal(req)
 	ctx, cancel := context.WithTimeout(r.Context(), n.cfg.OpenWait)
