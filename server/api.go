@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"errors"
 	"net/http"
 	"sort"
@@ -254,7 +255,7 @@ func (s *Server) createTable(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	rm, host, err := room.Create(r.Context(), s.roomConfig(), set)
+	rm, host, err := room.Create(r.Context(), s.createConfig(), set)
 	if err != nil {
 		s.guards.created(quota, "")
 		s.fail(w, r, err)
@@ -308,8 +309,34 @@ const maxListed = 200
 // listTables answers GET /api/tables: public tables not yet ended, those
 // where a person sits first, then those still in the lobby, then the
 // newest (so that a table just made by a real player is never hidden
-// behind a heap of empty ones).
+// behind a heap of empty ones). A node of a cluster lists every node's
+// (Cluster.Lobby), in the same order as far as the rows tell it.
 func (s *Server) listTables(w http.ResponseWriter, r *http.Request) {
+	out, _ := s.Tables(r.Context())
+	if s.own != nil && s.own.cfg.Lobby != nil {
+		if all, err := s.own.cfg.Lobby(r.Context()); err == nil {
+			out = all
+		} else {
+			s.log.Warn("the cluster's lobby: this node's tables only", "err", err)
+		}
+		// Each node's rows come in their order; across nodes, a person's
+		// table first, then the lobby's.
+		sort.SliceStable(out, func(i, j int) bool {
+			a, b := out[i], out[j]
+			if pa, pb := seated(a), seated(b); pa != pb {
+				return pa
+			}
+			return a.Status != b.Status && a.Status == string(store.StatusLobby)
+		})
+		out = out[:min(len(out), maxListed)]
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"tables": out})
+}
+
+// Tables lists this server's own public tables not yet ended, as GET
+// /api/tables orders them (at most maxListed): what a node of a cluster
+// gives the others' lobbies (cluster.LobbySource).
+func (s *Server) Tables(context.Context) ([]wire.Lobby, error) {
 	type listed struct {
 		l       wire.Lobby
 		person  bool
@@ -340,7 +367,7 @@ func (s *Server) listTables(w http.ResponseWriter, r *http.Request) {
 	for _, t := range all[:min(len(all), maxListed)] {
 		out = append(out, t.l)
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"tables": out})
+	return out, nil
 }
 
 // seated reports whether a person (not a bot) holds a seat.

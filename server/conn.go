@@ -365,6 +365,12 @@ func (wc *peer) closeDropped() {
 	} else {
 		wc.s.writeError(wc.c, wc.lang, 0, &engine.Error{Code: why})
 	}
+	if why == room.CodeMoved {
+		// The table passed to another node of the cluster: 1012 (service
+		// restart), and the client reconnects with since through any node.
+		wc.c.Close(websocket.StatusCode(1012), string(why))
+		return
+	}
 	wc.c.Close(websocket.StatusPolicyViolation, string(why))
 }
 

@@ -52,7 +52,13 @@ func (s *Server) read(ctx context.Context, id string) (stored, error) {
 // the server was last alive (zero: a full step). Settings or a log that do
 // not make a game are an error that is store.ErrDamaged.
 func (s *Server) resume(st stored, lastAlive time.Time) (*room.Room, error) {
-	r, err := room.Resume(s.roomConfig(), st.table, st.seats, st.log, st.clock, lastAlive)
+	return s.resumeFenced(st, lastAlive, 0)
+}
+
+// resumeFenced is resume with every write of the room fenced by a lease's
+// token (0: none; see roomConfigFenced).
+func (s *Server) resumeFenced(st stored, lastAlive time.Time, token int64) (*room.Room, error) {
+	r, err := room.Resume(s.roomConfigFenced(token), st.table, st.seats, st.log, st.clock, lastAlive)
 	if err != nil {
 		return nil, fmt.Errorf("%w: table %q does not resume: %w", store.ErrDamaged, st.table.ID, err)
 	}

@@ -22,6 +22,12 @@ type metrics struct {
 	framesIn   prometheus.Counter
 	dropped    prometheus.Counter
 	floods     prometheus.Counter
+	// A cluster's leases (cluster.go): taken by why (create, resume,
+	// takeover, demand), lost by why (fenced, renew, handover), and how
+	// long a table taken over had had no owner.
+	leasesTaken *prometheus.CounterVec
+	leasesLost  *prometheus.CounterVec
+	unowned     prometheus.Histogram
 }
 
 func newMetrics() *metrics {
@@ -46,8 +52,18 @@ func newMetrics() *metrics {
 			Help: "WebSocket frames read from clients and dealt with (accepted or refused, whatever they held)."}),
 		dropped: prometheus.NewCounter(prometheus.CounterOpts{Name: "mafia_slow_clients_dropped_total", Help: "Connections dropped for reading too slowly."}),
 		floods:  prometheus.NewCounter(prometheus.CounterOpts{Name: "mafia_floods_closed_total", Help: "Connections closed for sending frames that kept being refused."}),
+		leasesTaken: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "mafia_leases_taken_total",
+			Help: "Table leases this node took, by why: create (a new table), resume (at its start), takeover (the owner's lease ran out), demand (a request for a table nobody held)."},
+			[]string{"why"}),
+		leasesLost: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "mafia_leases_lost_total",
+			Help: "Table leases this node lost or gave away, by why: fenced (a write refused: another node holds it), renew (a renewal refused), handover (a drain)."},
+			[]string{"why"}),
+		unowned: prometheus.NewHistogram(prometheus.HistogramOpts{Name: "mafia_takeover_unowned_seconds",
+			Help:    "For each table taken over from a node that stopped renewing: from that node's last renewal to the table running here again.",
+			Buckets: []float64{.5, 1, 2, 3, 4, 5, 6, 8, 10, 15, 20, 30, 60}}),
 	}
 	m.reg.MustRegister(m.games, m.gamesTotal, m.rooms, m.conns, m.commands, m.errors, m.latency, m.queued, m.framesOut, m.framesIn, m.dropped, m.floods,
+		m.leasesTaken, m.leasesLost, m.unowned,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }

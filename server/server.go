@@ -74,6 +74,9 @@ type Config struct {
 	// bot account's token as that bot (package account); nil: every seat
 	// is a guest's.
 	Accounts *account.Service
+	// Cluster, when set, makes the server one node of a cluster on a
+	// shared store that keeps leases (cluster.go); nil: it is alone.
+	Cluster *Cluster
 }
 
 // Server is the running service.
@@ -99,6 +102,10 @@ type Server struct {
 	// called (drain.go).
 	ready, draining atomic.Bool
 	mux             *http.ServeMux
+	// own is the node's leases in a cluster (nil alone); ownErr why the
+	// Cluster given cannot be (Resume returns it).
+	own    *ownership
+	ownErr error
 }
 
 // New makes a server on a store. Call Resume to bring back unfinished games.
@@ -154,6 +161,9 @@ func New(cfg Config) *Server {
 	cfg.Timeouts = cfg.Timeouts.withDefaults()
 	s := &Server{cfg: cfg, log: cfg.Log, metrics: newMetrics(), guard: cfg.Guard,
 		rooms: map[string]*room.Room{}, damaged: map[string]struct{}{}, stop: make(chan struct{})}
+	if cfg.Cluster != nil {
+		s.own, s.ownErr = newOwnership(*cfg.Cluster, cfg.Store)
+	}
 	s.guards = newGuards(cfg.Limits, s.inLobby)
 	s.metrics.watchStore(cfg.Store)
 	s.metrics.watchServer(s.tablesByStatus, s.Ready, s.Draining)
@@ -184,11 +194,53 @@ func (s *Server) roomConfig() room.Config {
 		Ended: s.gameEnded,
 		OnStop: func(id string) {
 			s.mu.Lock()
+			status := ""
+			if r := s.rooms[id]; r != nil {
+				status = r.Lobby().Status
+			}
 			delete(s.rooms, id)
 			s.mu.Unlock()
 			m.rooms.Dec()
+			if s.own != nil {
+				s.stopped(id, status)
+			}
 		},
 	}
+}
+
+// roomConfigFenced is roomConfig for a table run under its lease's token
+// (0: none), in a cluster: its writes are fenced, and a write refused by
+// the fence tells the server the table is lost.
+func (s *Server) roomConfigFenced(token int64) room.Config {
+	c := s.roomConfig()
+	if s.own == nil {
+		return c
+	}
+	c.Fence = token
+	c.Lost = func(id string) { s.lost(id, "fenced") }
+	return c
+}
+
+// createConfig is the room's Config for a new table: in a cluster, its
+// lease is taken as soon as the table is stored, before anything else of
+// it is written.
+func (s *Server) createConfig() room.Config {
+	c := s.roomConfigFenced(0)
+	if s.own == nil {
+		return c
+	}
+	c.Own = func(ctx context.Context, id string) (int64, error) {
+		l, err := s.own.leases.Acquire(ctx, id, s.own.cfg.Node, s.own.cfg.TTL)
+		if err != nil {
+			return 0, err
+		}
+		s.mu.Lock()
+		s.own.held[id] = l
+		s.mu.Unlock()
+		s.metrics.leasesTaken.WithLabelValues("create").Inc()
+		return l.Token, nil
+	}
+	return c
 }
 
 func (s *Server) add(r *room.Room) {
@@ -205,6 +257,9 @@ func (s *Server) add(r *room.Room) {
 // reason (the store failing) is logged and left for a later request to
 // bring back. It fails only when the store cannot list the tables at all.
 func (s *Server) Resume(ctx context.Context) (int, error) {
+	if s.ownErr != nil {
+		return 0, s.ownErr
+	}
 	last, err := s.cfg.Store.LastHeartbeat(ctx)
 	if err != nil {
 		// Not knowing when the server stopped costs the games their time
@@ -221,6 +276,11 @@ func (s *Server) Resume(ctx context.Context) (int, error) {
 			s.log.Error("list tables", "status", st, "err", err)
 		} else if err != nil {
 			return n, err
+		}
+		if s.own != nil {
+			// A node of a cluster resumes only the tables nobody holds.
+			n += s.resumeOwned(ctx, ids, last)
+			continue
 		}
 		for _, id := range ids {
 			st, err := s.read(ctx, id)
@@ -248,6 +308,11 @@ func (s *Server) Resume(ctx context.Context) (int, error) {
 	s.rateLeftOver(ctx)
 	s.wg.Add(1)
 	go s.heartbeat()
+	if s.own != nil {
+		s.wg.Add(2)
+		go s.renewLeases()
+		go s.scanLeases()
+	}
 	s.ready.Store(true)
 	return n, nil
 }
@@ -284,6 +349,9 @@ func (s *Server) room(ctx context.Context, id string) (*room.Room, error) {
 	}
 	if s.isDamaged(id) {
 		return nil, &engine.Error{Code: CodeTableDamaged}
+	}
+	if s.own != nil {
+		return s.clusterRoom(ctx, id)
 	}
 	st, err := s.read(ctx, id)
 	if err == nil {
@@ -332,6 +400,9 @@ func (s *Server) Close() {
 	for _, r := range rooms {
 		r.Stop()
 	}
+	if s.own != nil {
+		s.own.letting.Wait() // the leases let go before the store closes
+	}
 	s.peers.Wait()
 	s.rates.Wait()
 }
@@ -352,12 +423,13 @@ func (s *Server) routes() {
 	// No /metrics and no profiler here: they are the operator's (OpsHandler).
 	s.mux.HandleFunc("POST /api/tables", s.createTable)
 	s.mux.HandleFunc("GET /api/tables", s.listTables)
-	s.mux.HandleFunc("GET /api/tables/{id}", s.getTable)
-	s.mux.HandleFunc("POST /api/tables/{id}/join", s.joinTable)
-	s.mux.HandleFunc("POST /api/tables/{id}/leave", s.leaveTable)
-	s.mux.HandleFunc("GET /api/tables/{id}/ws", s.serveWS)
-	s.mux.HandleFunc("GET /api/tables/{id}/log", s.tableLog)
-	s.mux.HandleFunc("GET /api/tables/{id}/record", s.tableRecord)
+	// A table's own routes are served where the table is (cluster.go).
+	s.mux.HandleFunc("GET /api/tables/{id}", s.located(s.getTable))
+	s.mux.HandleFunc("POST /api/tables/{id}/join", s.located(s.joinTable))
+	s.mux.HandleFunc("POST /api/tables/{id}/leave", s.located(s.leaveTable))
+	s.mux.HandleFunc("GET /api/tables/{id}/ws", s.located(s.serveWS))
+	s.mux.HandleFunc("GET /api/tables/{id}/log", s.located(s.tableLog))
+	s.mux.HandleFunc("GET /api/tables/{id}/record", s.located(s.tableRecord))
 	s.mux.HandleFunc("GET /api/ratings", s.leaderboard)
 }
 
@@ -367,7 +439,7 @@ var Kinds = map[engine.Code]engine.Kind{
 	CodeTableDamaged: engine.KindGone, CodeTooManyConnections: engine.KindTooMany, CodeSeatConnections: engine.KindTooMany,
 	CodeSpectatorsFull: engine.KindBusy, CodeServerFull: engine.KindBusy, CodeCreatingTooFast: engine.KindTooMany,
 	CodeTooManyTables: engine.KindTooMany, CodeFlood: engine.KindTooMany,
-	CodeDraining: engine.KindBusy,
+	CodeDraining: engine.KindBusy, CodeTableMoving: engine.KindBusy,
 }
 
 // vocabulary is every code the server answers with: the engine's, the

@@ -46,6 +46,7 @@ func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	tablesPerAddr := fs.Int("tables-per-addr", 5, "tables one client address may have waiting in the lobby")
 	lobbyTables := fs.Int("max-lobby-tables", 1000, "tables waiting in the lobby in total")
 	drainTimeout := fs.Duration("drain-timeout", 5*time.Second, "on SIGTERM or SIGINT, drain first: refuse new tables (and answer /readyz 503) while the games play on, until none is playing or this long has passed, then shut down (0: no drain; a second signal cuts it short)")
+	cf := addClusterFlags(fs)
 	seatsPerAddr := fs.Int("seats-per-address", 3, "seats of one table that may be joined from one address (0: no limit, e.g. for `mafia bench` from one machine)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: mafia serve [--addr HOST:PORT] [--db FILE|postgres://...] [--ops HOST:PORT] [--public-url URL] [--trusted-proxy CIDR,...]")
@@ -59,6 +60,10 @@ func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	}
 	if fs.NArg() > 0 {
 		fs.Usage()
+		return 2
+	}
+	if err := cf.check(*db); err != nil {
+		fmt.Fprintf(stderr, "mafia serve: %v\n", err)
 		return 2
 	}
 	var level slog.Level
@@ -77,6 +82,11 @@ func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "mafia serve: --unlimited: %v\n", err)
 		return 2
 	}
+	if cf.on() {
+		// A node's relay dials its own server for a session relayed to
+		// it, saying whose it is in X-Forwarded-For.
+		trusted = append(trusted, loopback...)
+	}
 	gcfg := httpguard.Config{PublicURL: *publicURL, TrustedProxies: trusted}
 	if *origins != "" {
 		gcfg.Origins = strings.Split(*origins, ",")
@@ -89,7 +99,7 @@ func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	// Before the server derives its connection caps from it.
 	soft, hard, ferr := server.RaiseFileLimit()
 	start := time.Now()
-	st, err := openStore(*db, stderr, log)
+	st, err := openStore(*db, cf.on(), stderr, log)
 	if err != nil {
 		return 1
 	}
@@ -108,6 +118,10 @@ func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if *seatsPerAddr <= 0 {
 		cfg.SeatsPerAddress = -1
 	}
+	var cn clusterNode
+	if cf.on() {
+		cfg.Cluster = cn.serverPart(cf)
+	}
 	srv := server.New(cfg)
 	tcpCap, wsCap := srv.Caps()
 	if ferr != nil {
@@ -116,6 +130,30 @@ func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	log.Info("limits", "open_files_soft", soft, "open_files_hard", hard, "max_tcp_connections", tcpCap,
 		"max_websockets", wsCap, "websockets_per_addr", *connsPerAddr, "spectators_per_table", *spectators,
 		"lobby_tables_per_addr", *tablesPerAddr, "max_lobby_tables", *lobbyTables)
+	// The server's API, the browser client and the host's assistant for
+	// in-person games (under /host/) side by side.
+	host := assist.New(assist.Config{Store: st, Log: log, Guard: guard, Accounts: accounts})
+	var acct *account.Handler
+	if accounts != nil {
+		acct = account.NewHandler(account.HandlerConfig{Service: accounts, Guard: guard, Render: renderIn, Log: log,
+			Ratings: srv.PlayerRatings, Clubs: host.PlayerClubs})
+	}
+	handler := site.Handler(srv, host, site.WithAccounts(acct))
+	var ln net.Listener
+	if cf.on() {
+		// A node listens, and joins the cluster, before it resumes: the
+		// tables it takes are reached through the others at once.
+		if ln, err = net.Listen("tcp", *addr); err != nil {
+			log.Error("listen", "addr", *addr, "err", err)
+			return 1
+		}
+		if err := cn.start(cf, srv, handler, ln, *publicURL, log); err != nil {
+			log.Error("join the cluster", "err", err)
+			fmt.Fprintf(stderr, "mafia serve: cannot join the cluster: %v\n", err)
+			return 1
+		}
+		defer cn.node.Close()
+	}
 	resumed, err := srv.Resume(context.Background())
 	if err != nil {
 		log.Error("resume games", "err", err)
@@ -127,20 +165,13 @@ func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 			return 1
 		}
 	}
-	ln, err := net.Listen("tcp", *addr)
-	if err != nil {
-		log.Error("listen", "addr", *addr, "err", err)
-		return 1
+	if ln == nil {
+		if ln, err = net.Listen("tcp", *addr); err != nil {
+			log.Error("listen", "addr", *addr, "err", err)
+			return 1
+		}
 	}
-	// The server's API, the browser client and the host's assistant for
-	// in-person games (under /host/) side by side.
-	host := assist.New(assist.Config{Store: st, Log: log, Guard: guard, Accounts: accounts})
-	var acct *account.Handler
-	if accounts != nil {
-		acct = account.NewHandler(account.HandlerConfig{Service: accounts, Guard: guard, Render: renderIn, Log: log,
-			Ratings: srv.PlayerRatings, Clubs: host.PlayerClubs})
-	}
-	hs := srv.HTTPServer(site.Handler(srv, host, site.WithAccounts(acct)))
+	hs := srv.HTTPServer(handler)
 	log.Info("serving", "addr", ln.Addr().String(), "db", redactURL(*db), "resumed_tables", resumed,
 		"startup_ms", time.Since(start).Milliseconds())
 	fmt.Fprintf(stdout, "mafia: serving on http://%s\n", ln.Addr())
@@ -171,9 +202,18 @@ func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 			}
 			cancelDrain()
 		}()
-		if err := srv.Quiet(dctx); err != nil {
+		switch {
+		case cf.on():
+			// A node hands its tables to the others: their games go on
+			// there, and their clients reconnect through any node.
+			if err := srv.Handover(dctx); err != nil {
+				log.Info("drain over before every table was taken by another node: the others take the rest when their leases run out", "drain_timeout", drainTimeout.String())
+			} else {
+				log.Info("drained: every table handed over")
+			}
+		case srv.Quiet(dctx) != nil:
 			log.Info("drain over with games still playing: they resume when a server starts on the store again", "drain_timeout", drainTimeout.String())
-		} else {
+		default:
 			log.Info("drained: no game is playing")
 		}
 		cancelDrain()
@@ -211,11 +251,17 @@ func redactURL(db string) string {
 // openStore opens the store --db names: PostgreSQL for a postgres:// or
 // postgresql:// URL, else the SQLite file. A failure is logged, and said
 // plainly on stderr where the operator can act on it.
-func openStore(db string, stderr io.Writer, log *slog.Logger) (store.Store, error) {
+func openStore(db string, shared bool, stderr io.Writer, log *slog.Logger) (store.Store, error) {
 	if isPostgresURL(db) {
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 		defer cancel()
-		st, err := postgres.Open(ctx, db)
+		var opts []postgres.Option
+		if shared {
+			// The nodes of a cluster share the database; their writes
+			// are fenced by the tables' leases.
+			opts = append(opts, postgres.Shared())
+		}
+		st, err := postgres.Open(ctx, db, opts...)
 		if err != nil {
 			log.Error("open database", "db", redactURL(db), "err", err)
 			if iu := (*postgres.InUseError)(nil); errors.As(err, &iu) {

@@ -1,0 +1,135 @@
+package main
+
+// This file makes `mafia serve` one node of a cluster (docs/cluster.md):
+// its flags, the NATS node (package cluster) and the server's part
+// (server.Cluster) wired to each other.
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/netip"
+	"strings"
+	"time"
+
+	"mafia/cluster"
+	"mafia/engine"
+	"mafia/server"
+	"mafia/wire"
+)
+
+// clusterFlags are serve's flags of a cluster node.
+type clusterFlags struct {
+	node, nats, natsListen, natsPeers *string
+	leaseTTL                          *time.Duration
+}
+
+func addClusterFlags(fs *flag.FlagSet) clusterFlags {
+	return clusterFlags{
+		node:       fs.String("node", "", "run as one node of a cluster, with this id (unique in the cluster: letters, digits, - and _); needs --db postgres://… shared by every node (docs/cluster.md)"),
+		nats:       fs.String("nats", "", "a cluster's external NATS server (nats://host:4222); without it the node embeds a NATS server of its own, routed to --nats-peers"),
+		natsListen: fs.String("nats-listen", "127.0.0.1:6222", "the embedded NATS server's route address, which the other nodes' --nats-peers name"),
+		natsPeers:  fs.String("nats-peers", "", "comma-separated route URLs of other nodes' embedded NATS servers (nats-route://host:6222); one is enough, NATS finds the rest"),
+		leaseTTL:   fs.Duration("lease-ttl", 5*time.Second, "a table lease's time: renewed every third of it; a node that stops renewing loses its tables to the others about this long after"),
+	}
+}
+
+// on reports whether the flags make a cluster node.
+func (f clusterFlags) on() bool { return *f.node != "" }
+
+// check refuses flags that make no cluster: a node without PostgreSQL, an
+// id NATS cannot carry, a ttl too short to renew.
+func (f clusterFlags) check(db string) error {
+	if !f.on() {
+		return nil
+	}
+	if !isPostgresURL(db) {
+		return errors.New("--node needs --db postgres://…: the nodes of a cluster share one PostgreSQL database")
+	}
+	for _, r := range *f.node {
+		if !(r == '-' || r == '_' || '0' <= r && r <= '9' || 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z') {
+			return fmt.Errorf("--node %q: an id is letters, digits, - and _", *f.node)
+		}
+	}
+	if *f.leaseTTL < 300*time.Millisecond {
+		return fmt.Errorf("--lease-ttl %s: at least 300ms", *f.leaseTTL)
+	}
+	return nil
+}
+
+// loopback are the addresses a node's own relay dials its server from.
+var loopback = []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8"), netip.MustParsePrefix("::1/128")}
+
+// clusterNode is a started node and the server's part wired to it.
+type clusterNode struct {
+	node *cluster.Node
+}
+
+// serverPart is the server's Cluster for the node that newNode will make:
+// its hooks reach the node once it exists.
+func (cn *clusterNode) serverPart(f clusterFlags) *server.Cluster {
+	return &server.Cluster{
+		Node: *f.node, TTL: *f.leaseTTL,
+		Elsewhere: func(w http.ResponseWriter, r *http.Request, node, client string) {
+			if strings.EqualFold(r.Header.Get("Upgrade"), "websocket") {
+				cn.node.RelayFor(w, r, node, r.PathValue("id"), client)
+				return
+			}
+			cn.node.Forward(w, r, node, client)
+		},
+		Relayed: func(r *http.Request) bool { _, ok := cluster.Relayed(r); return ok },
+		Free:    func(table string) { cn.node.Free(table) },
+		Live: func(node string) bool {
+			for _, info := range cn.node.Nodes() {
+				if info.ID == node {
+					return true
+				}
+			}
+			return false
+		},
+		Lobby: func(ctx context.Context) ([]wire.Lobby, error) {
+			g, err := cn.node.Lobby(ctx)
+			if err != nil {
+				return nil, err
+			}
+			out := make([]wire.Lobby, 0, len(g.Rows))
+			for _, r := range g.Rows {
+				out = append(out, r.Table)
+			}
+			return out, nil
+		},
+	}
+}
+
+// start makes and starts the node: srv is its server, local the whole
+// site (which serves what other nodes pass on), ln the public listener.
+func (cn *clusterNode) start(f clusterFlags, srv *server.Server, local http.Handler, ln net.Listener, publicURL string, log *slog.Logger) error {
+	localURL := "http://" + ln.Addr().String()
+	if publicURL == "" {
+		publicURL = localURL
+	}
+	cfg := cluster.Config{ID: *f.node, PublicURL: publicURL, LocalURL: localURL, NATS: *f.nats,
+		RouteListen: *f.natsListen, Ready: srv.Ready, Owners: srv, Lobby: srv, Local: local,
+		OnFree: func(string) { srv.Nudge() },
+		Say: func(lang, code string) string {
+			return renderIn(lang, &engine.Error{Code: engine.Code(code)})
+		},
+		Log: log}
+	if *f.natsPeers != "" {
+		cfg.Peers = strings.Split(*f.natsPeers, ",")
+	}
+	n, err := cluster.NewNode(cfg)
+	if err != nil {
+		return err
+	}
+	if err := n.Start(); err != nil {
+		return err
+	}
+	cn.node = n
+	log.Info("cluster node", "node", n.ID(), "nats_routes", n.RouteURL(), "nats", *f.nats, "lease_ttl", f.leaseTTL.String())
+	return nil
+}
