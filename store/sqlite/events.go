@@ -398,12 +398,15 @@ func logLength(ctx context.Context, tx *wtx, table string) (int, error) {
 	return n, nil
 }
 
-// maxAppend is the most events one append may hold: one INSERT binds four
-// parameters per event, and SQLite allows 32766 parameters.
+// maxAppend is the most events one append may hold: one INSERT binds three
+// parameters per event and two for all (the table, the fence's token), and
+// SQLite allows 32766 parameters.
 const maxAppend = 8000
 
 // inserter writes appends within one transaction, each by one INSERT of as
 // many rows as it has events; it prepares one statement per row count.
+// Each row carries the fencing token the append was made under (r.token, 0
+// without a fence: store.EventFences).
 type inserter struct {
 	tx    *wtx
 	stmts map[int]*sql.Stmt
@@ -414,13 +417,15 @@ func (ins *inserter) insert(ctx context.Context, r *appendReq) error {
 	n := len(r.jsons)
 	st, ok := ins.stmts[n]
 	if !ok {
+		// ?1 is the table and ?2 the token, in every row; each row's seq,
+		// kind and JSON follow.
 		var b strings.Builder
-		b.WriteString("INSERT INTO events (table_id, seq, kind, json) VALUES ")
+		b.WriteString("INSERT INTO events (table_id, fence, seq, kind, json) VALUES ")
 		for i := range n {
 			if i > 0 {
 				b.WriteByte(',')
 			}
-			b.WriteString("(?,?,?,?)")
+			fmt.Fprintf(&b, "(?1,?2,?%d,?%d,?%d)", 3+3*i, 4+3*i, 5+3*i)
 		}
 		var err error
 		if n <= maxCachedRows {
@@ -433,9 +438,13 @@ func (ins *inserter) insert(ctx context.Context, r *appendReq) error {
 		}
 		ins.stmts[n] = st
 	}
-	ins.args = ins.args[:0]
+	token := int64(0)
+	if r.fenced {
+		token = r.token
+	}
+	ins.args = append(ins.args[:0], r.table, token)
 	for i := range n {
-		ins.args = append(ins.args, r.table, r.first+i, r.kinds[i], r.jsons[i])
+		ins.args = append(ins.args, r.first+i, r.kinds[i], r.jsons[i])
 	}
 	_, err := st.ExecContext(ctx, ins.args...)
 	return err
