@@ -398,9 +398,9 @@ func logLength(ctx context.Context, tx *wtx, table string) (int, error) {
 	return n, nil
 }
 
-// maxAppend is the most events one append may hold: one INSERT binds three
-// parameters per event and two for all (the table, the fence's token), and
-// SQLite allows 32766 parameters.
+// maxAppend is the most events one append may hold: one INSERT binds four
+// parameters per event and one for all (the fence's token), and SQLite
+// allows 32766 parameters.
 const maxAppend = 8000
 
 // inserter writes appends within one transaction, each by one INSERT of as
@@ -417,15 +417,17 @@ func (ins *inserter) insert(ctx context.Context, r *appendReq) error {
 	n := len(r.jsons)
 	st, ok := ins.stmts[n]
 	if !ok {
-		// ?1 is the table and ?2 the token, in every row; each row's seq,
-		// kind and JSON follow.
+		// ?1 is the token, in every row; each bare ? is the next number
+		// after the largest so far, so each row's table, seq, kind and
+		// JSON follow it in order. (The driver reads a numbered
+		// parameter's name to bind it, so only the token has one.)
 		var b strings.Builder
-		b.WriteString("INSERT INTO events (table_id, fence, seq, kind, json) VALUES ")
+		b.WriteString("INSERT INTO events (fence, table_id, seq, kind, json) VALUES ")
 		for i := range n {
 			if i > 0 {
 				b.WriteByte(',')
 			}
-			fmt.Fprintf(&b, "(?1,?2,?%d,?%d,?%d)", 3+3*i, 4+3*i, 5+3*i)
+			b.WriteString("(?1,?,?,?,?)")
 		}
 		var err error
 		if n <= maxCachedRows {
@@ -442,9 +444,9 @@ func (ins *inserter) insert(ctx context.Context, r *appendReq) error {
 	if r.fenced {
 		token = r.token
 	}
-	ins.args = append(ins.args[:0], r.table, token)
+	ins.args = append(ins.args[:0], token)
 	for i := range n {
-		ins.args = append(ins.args, r.first+i, r.kinds[i], r.jsons[i])
+		ins.args = append(ins.args, r.table, r.first+i, r.kinds[i], r.jsons[i])
 	}
 	_, err := st.ExecContext(ctx, ins.args...)
 	return err
