@@ -192,8 +192,11 @@ func (db *DB) RewriteEvents(ctx context.Context, tableID string, from int, evs [
 		if len(evs) == 0 {
 			return nil
 		}
+		// The rewritten events carry the fence's token (0 without one), as
+		// appended ones do (store.EventFences).
+		token, _ := store.FenceOf(ctx, tableID)
 		var end int
-		return tx.QueryRow(ctx, `SELECT append_events($1, $2, $3, $4)`, tableID, from, kinds, jsons).Scan(&end)
+		return tx.QueryRow(ctx, `SELECT append_events($1, $2, $3, $4, $5)`, tableID, from, kinds, jsons, token).Scan(&end)
 	})
 	if from == 0 {
 		db.players.Delete(tableID)

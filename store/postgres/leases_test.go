@@ -3,6 +3,7 @@ package postgres
 import (
 	"context"
 	"errors"
+	"slices"
 	"testing"
 	"time"
 
@@ -33,10 +34,32 @@ func TestContractLeases(t *testing.T) {
 	})
 }
 
+// TestContractEventFences runs the store contract's events' fencing tokens
+// (package storetest) on PostgreSQL, and a log written by two stores on one
+// database, as two nodes, one taking the table over from the other.
+func TestContractEventFences(t *testing.T) {
+	storetest.RunEventFences(t, func(t *testing.T) store.Store { return open(t) })
+	storetest.RunEventFencesShared(t, func(t *testing.T) (store.Store, store.Store) {
+		url := pgtest.URL(t)
+		a, err := Open(context.Background(), url)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { a.Close() })
+		b, err := Open(context.Background(), url, Shared())
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { b.Close() })
+		return a, b
+	})
+}
+
 // TestGroupCommitRefusesAStaleFenceAlone commits one batch by hand: an
 // append fenced with a token the lease no longer carries is refused with
 // store.ErrFenced, while the others of the batch (fenced with the holder's
-// token, or not fenced) are committed in the same transaction.
+// token, or not fenced) are committed in the same transaction, each one's
+// events with its own token (0 without a fence).
 func TestGroupCommitRefusesAStaleFenceAlone(t *testing.T) {
 	ctx := context.Background()
 	db := open(t)
@@ -85,6 +108,11 @@ func TestGroupCommitRefusesAStaleFenceAlone(t *testing.T) {
 	for id, n := range map[string]int{"x": 3, "y": 1, "z": 4} {
 		if got, err := db.Events(ctx, id); err != nil || len(got) != n {
 			t.Errorf("%s: %d events, %v; want %d", id, len(got), err, n)
+		}
+	}
+	for id, want := range map[string][]int64{"x": {cur.Token, cur.Token, cur.Token}, "y": {y.Token}, "z": {0, 0, 0, 0}} {
+		if got, err := db.EventFences(ctx, id); err != nil || !slices.Equal(got, want) {
+			t.Errorf("%s: fences %v, %v; want %v", id, got, err, want)
 		}
 	}
 }

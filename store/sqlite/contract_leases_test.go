@@ -3,6 +3,7 @@ package sqlite
 import (
 	"context"
 	"errors"
+	"slices"
 	"testing"
 	"time"
 
@@ -21,10 +22,20 @@ func TestContractLeases(t *testing.T) {
 	})
 }
 
+// TestContractEventFences runs the store contract's events' fencing tokens
+// (package storetest) on SQLite files.
+func TestContractEventFences(t *testing.T) {
+	storetest.RunEventFences(t, func(t *testing.T) store.Store {
+		db, _ := openTest(t)
+		return db
+	})
+}
+
 // TestGroupCommitRefusesAStaleFenceAlone commits one batch by hand: an
 // append fenced with a token the lease no longer carries is refused with
 // store.ErrFenced, and the others of the batch, one fenced with the
-// holder's token and one without a fence, are committed with it.
+// holder's token and one without a fence, are committed with it, each
+// one's events with its own token (0 without a fence).
 func TestGroupCommitRefusesAStaleFenceAlone(t *testing.T) {
 	ctx := context.Background()
 	db, _ := openTest(t)
@@ -61,6 +72,13 @@ func TestGroupCommitRefusesAStaleFenceAlone(t *testing.T) {
 	for id, n := range map[string]int{"x": 3, "z": 4} {
 		if got, err := db.Events(ctx, id); err != nil || len(got) != n {
 			t.Errorf("%s: %d events, %v; want %d", id, len(got), err, n)
+		}
+	}
+	// Each append's rows carry its own token, in one statement of rows
+	// prepared for all.
+	for id, want := range map[string][]int64{"x": {cur.Token, cur.Token, cur.Token}, "z": {0, 0, 0, 0}} {
+		if got, err := db.EventFences(ctx, id); err != nil || !slices.Equal(got, want) {
+			t.Errorf("%s: fences %v, %v; want %v", id, got, err, want)
 		}
 	}
 }

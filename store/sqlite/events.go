@@ -399,11 +399,14 @@ func logLength(ctx context.Context, tx *wtx, table string) (int, error) {
 }
 
 // maxAppend is the most events one append may hold: one INSERT binds four
-// parameters per event, and SQLite allows 32766 parameters.
+// parameters per event and one for all (the fence's token), and SQLite
+// allows 32766 parameters.
 const maxAppend = 8000
 
 // inserter writes appends within one transaction, each by one INSERT of as
 // many rows as it has events; it prepares one statement per row count.
+// Each row carries the fencing token the append was made under (r.token, 0
+// without a fence: store.EventFences).
 type inserter struct {
 	tx    *wtx
 	stmts map[int]*sql.Stmt
@@ -414,13 +417,17 @@ func (ins *inserter) insert(ctx context.Context, r *appendReq) error {
 	n := len(r.jsons)
 	st, ok := ins.stmts[n]
 	if !ok {
+		// ?1 is the token, in every row; each bare ? is the next number
+		// after the largest so far, so each row's table, seq, kind and
+		// JSON follow it in order. (The driver reads a numbered
+		// parameter's name to bind it, so only the token has one.)
 		var b strings.Builder
-		b.WriteString("INSERT INTO events (table_id, seq, kind, json) VALUES ")
+		b.WriteString("INSERT INTO events (fence, table_id, seq, kind, json) VALUES ")
 		for i := range n {
 			if i > 0 {
 				b.WriteByte(',')
 			}
-			b.WriteString("(?,?,?,?)")
+			b.WriteString("(?1,?,?,?,?)")
 		}
 		var err error
 		if n <= maxCachedRows {
@@ -433,7 +440,11 @@ func (ins *inserter) insert(ctx context.Context, r *appendReq) error {
 		}
 		ins.stmts[n] = st
 	}
-	ins.args = ins.args[:0]
+	token := int64(0)
+	if r.fenced {
+		token = r.token
+	}
+	ins.args = append(ins.args[:0], token)
 	for i := range n {
 		ins.args = append(ins.args, r.table, r.first+i, r.kinds[i], r.jsons[i])
 	}

@@ -24,6 +24,8 @@ func (db *DB) RewriteEvents(ctx context.Context, tableID string, from int, evs [
 		return fmt.Errorf("store/sqlite: rewrite %q: %d events at once, more than %d", tableID, len(evs), maxAppend)
 	}
 	r := &appendReq{table: tableID, first: from}
+	// The rewritten events carry the fence's token, as appended ones do.
+	r.token, r.fenced = store.FenceOf(ctx, tableID)
 	if err := db.encode(ctx, r, evs, "rewrite"); err != nil {
 		return err
 	}
@@ -35,9 +37,8 @@ func (db *DB) RewriteEvents(ctx context.Context, tableID string, from int, evs [
 	if from == 0 {
 		defer db.players.Delete(tableID)
 	}
-	token, fenced := store.FenceOf(ctx, tableID)
 	return db.inWriter(ctx, func(ctx context.Context, tx *wtx) error {
-		if err := checkFence(ctx, tx, tableID, token, fenced); err != nil {
+		if err := checkFence(ctx, tx, tableID, r.token, r.fenced); err != nil {
 			return err
 		}
 		n, err := logLength(ctx, tx, tableID)
