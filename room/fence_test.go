@@ -573,3 +573,27 @@ func TestAHandoverAfterStopLosesNothing(t *testing.T) {
 		t.Errorf("stored status %q after the thaw on node b", tb.Status)
 	}
 }
+
+// TestARoomFencedOutBeforeItRunsStopsAsItStarts: a table resumed with a
+// token the lease no longer carries, whose first write comes before the
+// room runs (its status repaired from its log), never runs a request: it
+// stops as soon as it starts, moved, and refuses everyone with table_moved.
+func TestARoomFencedOutBeforeItRunsStopsAsItStarts(t *testing.T) {
+	ft := newFencedTable(t, settings(t, 7, fastTimings), true)
+	host := ft.hostClient()
+	host.must(hostAction("add_bots", 0))
+	host.must(hostAction("start", 0))
+	ft.ticks(time.Second)
+	s := ft.crash(t0.Add(time.Second))
+	s.table.Status = store.StatusLobby // as an older server's crash between two writes left it
+	ft.takeOver(t)
+	before := ft.stored(t)
+	cfg := ft.cfg
+	cfg.Fence = ft.lease.Token // node a's, no longer the lease's
+	r, err := room.Resume(cfg, s.table, s.seats, s.log, s.clock, s.alive)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ft.r = r
+	ft.checkGone(t, before, "table")
+}

@@ -122,8 +122,9 @@ type Config struct {
 	// Lost, if set, is called once, on the room's goroutine, when a write
 	// of the room was refused with store.ErrFenced (the table's lease
 	// passed to another node): the room has dropped every connection with
-	// CodeMoved and is stopping (Moved is true; Done closes after Lost
-	// returns). It must not block (it may not wait for Stop).
+	// CodeMoved and is stopping (Moved is true; Done closes, and OnStop
+	// is called, after Lost returns). It must not block (it may not wait
+	// for Stop).
 	Lost func(table string)
 }
 
