@@ -29,6 +29,11 @@ package room
 // The new owner loads the table from the store as it is: everything the
 // room wrote before the refusal, and nothing after. A room without a fence
 // (Fence 0: one node alone) writes as it always did.
+//
+// A node that hands a table over of its own accord (a drain) stops its
+// room with Move: Stop's writes (everything kept is committed before it
+// returns), then every connection dropped with CodeMoved as above, without
+// Lost; the node lets the lease go afterwards.
 
 import (
 	"context"
@@ -50,9 +55,14 @@ type fenceState struct {
 	// base is the context every store call of the room comes from:
 	// Background, with the table's fencing token when the room has one.
 	base context.Context
-	// moved is set (once) when a write was refused with store.ErrFenced;
-	// read from any goroutine (Moved, stoppedCode).
+	// moved is set (once) when a write was refused with store.ErrFenced,
+	// or when a room stopped by Move has ended; read from any goroutine
+	// (Moved, stoppedCode).
 	moved atomic.Bool
+	// moving is set by Move, before it stops the room.
+	moving atomic.Bool
+	// fenced: a write was refused with store.ErrFenced (Lost is called).
+	fenced bool
 }
 
 // setFence makes token (0: none) the fence of the room's writes: its base
@@ -69,11 +79,23 @@ func (r *Room) setFence(token int64) {
 	r.life, r.endLife = context.WithCancel(r.base)
 }
 
-// Moved reports whether the room stopped, or is stopping, because a write
-// of it was refused with store.ErrFenced: the table's lease passed to
-// another node, which owns the table now. A room stopped by Stop, or for
-// any other reason, has not moved. Safe from any goroutine.
+// Moved reports whether the room stopped, or is stopping, because its
+// table passed to another node: a write of it was refused with
+// store.ErrFenced (the lease was taken over), or it was stopped by Move (a
+// handover). A room stopped by Stop, or for any other reason, has not
+// moved. Safe from any goroutine.
 func (r *Room) Moved() bool { return r.moved.Load() }
+
+// Move stops the room as Stop does (see Stop for what is written before it
+// returns) for a table this node hands over to another (a drain): every
+// connection is dropped with CodeMoved, not CodeStopped, so that its client
+// reconnects at once, to any node, and requests are refused with CodeMoved.
+// Config.Lost is not called: the node let the table go of its own accord,
+// and releases (or lets run out) its lease once Move has returned.
+func (r *Room) Move() {
+	r.moving.Store(true)
+	r.Stop()
+}
 
 // movedErr refuses a write once the table has moved (nil until then): the
 // room writes nothing more, not even to be refused by the store.
@@ -101,6 +123,7 @@ func (r *Room) lose(err error) {
 	if r.moved.Swap(true) {
 		return
 	}
+	r.fenced = true
 	r.cfg.Log.Warn("the table's lease passed to another node: the room lets the table go", "err", err)
 	r.stopping = true
 	stopTimer(&r.rewrite)

@@ -507,70 +507,94 @@ func TestTableMovedIsABusyCodeSaidInEveryLanguage(t *testing.T) {
 	}
 }
 
-// TestAHandoverAfterStopLosesNothing is a node letting a table go of its
-// own accord (a drain): a background write kept while the store could not
-// write (a freeze) is committed before Stop returns, so that once the lease
-// is released the next owner loads the table as the room left it, and
-// writes it with its own token.
-func TestAHandoverAfterStopLosesNothing(t *testing.T) {
-	ft := newFencedTable(t, settings(t, 7, slowTimings), true, func(c *room.Config) { c.FreezeAfter = 2 * time.Second })
-	host := ft.hostClient()
-	_, tok := ft.join("Nino", 1)
-	person := ft.attach(tok)
-	host.must(hostAction("add_bots", 0))
-	host.must(hostAction("start", 0))
-	ft.ticks(3 * time.Second)
-	if err := ft.w.SetReadOnly(bg(), true); err != nil {
-		t.Fatal(err)
-	}
-	ft.r.Detach(host.sub)
-	ft.r.Detach(person.sub)
-	for ft.r.Lobby().PauseReason != "no_players" {
-		ft.advance(tick) // (its kept write is tried again a second later: not reached)
-	}
-	if tb, _ := ft.storedTable(); tb.Status != store.StatusPlaying {
-		t.Fatalf("a read-only store holds the status %q", tb.Status)
-	}
-	if err := ft.w.SetReadOnly(bg(), false); err != nil {
-		t.Fatal(err)
-	}
-	ft.r.Stop()
-	tb, seats := ft.storedTable()
-	if tb.Status != store.StatusFrozen {
-		t.Fatalf("stored status %q after Stop; want the freeze kept before it, %s", tb.Status, store.StatusFrozen)
-	}
-	if ft.r.Moved() || ft.lost.Load() != 0 {
-		t.Error("a room stopped of its node's accord says it moved")
-	}
+// TestAHandoverAfterMoveOrStopLosesNothing is a node letting a table go of
+// its own accord (a drain's Move, or Stop): a background write kept while
+// the store could not write (a freeze) is committed before it returns, so
+// that once the lease is released the next owner loads the table as the
+// room left it, and writes it with its own token. Move drops the table's
+// connections with table_moved (they reconnect to the new owner at once),
+// Stop with stopped; neither calls Lost.
+func TestAHandoverAfterMoveOrStopLosesNothing(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		move  bool
+		why   engine.Code
+		moved bool
+	}{
+		{"Move", true, room.CodeMoved, true},
+		{"Stop", false, room.CodeStopped, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			ft := newFencedTable(t, settings(t, 7, slowTimings), true, func(c *room.Config) { c.FreezeAfter = 2 * time.Second })
+			host, watch := ft.hostClient(), ft.attach("")
+			_, tok := ft.join("Nino", 1)
+			person := ft.attach(tok)
+			host.must(hostAction("add_bots", 0))
+			host.must(hostAction("start", 0))
+			ft.ticks(3 * time.Second)
+			if err := ft.w.SetReadOnly(bg(), true); err != nil {
+				t.Fatal(err)
+			}
+			ft.r.Detach(host.sub)
+			ft.r.Detach(person.sub)
+			for ft.r.Lobby().PauseReason != "no_players" {
+				ft.advance(tick) // (its kept write is tried again a second later: not reached)
+			}
+			if tb, _ := ft.storedTable(); tb.Status != store.StatusPlaying {
+				t.Fatalf("a read-only store holds the status %q", tb.Status)
+			}
+			if err := ft.w.SetReadOnly(bg(), false); err != nil {
+				t.Fatal(err)
+			}
+			if c.move {
+				ft.r.Move()
+			} else {
+				ft.r.Stop()
+			}
+			tb, seats := ft.storedTable()
+			if tb.Status != store.StatusFrozen {
+				t.Fatalf("stored status %q after %s; want the freeze kept before it, %s", tb.Status, c.name, store.StatusFrozen)
+			}
+			if watch.drain(); !watch.closed || watch.sub.Why() != c.why {
+				t.Errorf("the spectator after %s: closed %v, why %q; want %s", c.name, watch.closed, watch.sub.Why(), c.why)
+			}
+			if _, err := ft.r.Attach(bg(), "", 0); codeOf(err) != c.why {
+				t.Errorf("an attach after %s: %v, want %s", c.name, err, c.why)
+			}
+			if ft.r.Moved() != c.moved || ft.lost.Load() != 0 {
+				t.Errorf("after %s: moved %v, Lost called %d times; want moved %v, Lost never", c.name, ft.r.Moved(), ft.lost.Load(), c.moved)
+			}
 
-	b := ft.takeOver(t)
-	clk, err := ft.w.Clock(bg(), tb.ID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg := ft.cfg
-	cfg.Own, cfg.Fence = nil, b.Token
-	r, err := room.Resume(cfg, tb, seats, ft.events(), clk, time.Time{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ft.r = r
-	if l := r.Lobby(); !l.Paused || l.PauseReason != "no_players" {
-		t.Errorf("node b's room: paused %v %q; want frozen as it was left", l.Paused, l.PauseReason)
-	}
-	mark := ft.w.count()
-	ft.attach(tok) // Nino is back: the game goes on, on node b
-	ws := ft.w.since(mark)
-	if len(ws) == 0 {
-		t.Fatal("the thaw wrote nothing")
-	}
-	for _, w := range ws {
-		if !w.fenced || w.token != b.Token || w.err != nil {
-			t.Errorf("node b's %s write: fence %v %d (%v); want its token %d, committed", w.kind, w.fenced, w.token, w.err, b.Token)
-		}
-	}
-	if tb, _ := ft.storedTable(); tb.Status != store.StatusPlaying {
-		t.Errorf("stored status %q after the thaw on node b", tb.Status)
+			b := ft.takeOver(t)
+			clk, err := ft.w.Clock(bg(), tb.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cfg := ft.cfg
+			cfg.Own, cfg.Fence = nil, b.Token
+			r, err := room.Resume(cfg, tb, seats, ft.events(), clk, time.Time{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			ft.r = r
+			if l := r.Lobby(); !l.Paused || l.PauseReason != "no_players" {
+				t.Errorf("node b's room: paused %v %q; want frozen as it was left", l.Paused, l.PauseReason)
+			}
+			mark := ft.w.count()
+			ft.attach(tok) // Nino is back: the game goes on, on node b
+			ws := ft.w.since(mark)
+			if len(ws) == 0 {
+				t.Fatal("the thaw wrote nothing")
+			}
+			for _, w := range ws {
+				if !w.fenced || w.token != b.Token || w.err != nil {
+					t.Errorf("node b's %s write: fence %v %d (%v); want its token %d, committed", w.kind, w.fenced, w.token, w.err, b.Token)
+				}
+			}
+			if tb, _ := ft.storedTable(); tb.Status != store.StatusPlaying {
+				t.Errorf("stored status %q after the thaw on node b", tb.Status)
+			}
+		})
 	}
 }
 

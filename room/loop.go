@@ -31,11 +31,14 @@ func (r *Room) run() {
 		if len(r.unsaved) > 0 && !r.flushUnsaved() && !r.moved.Load() {
 			r.cfg.Log.Error("room stopped with store writes that never committed", "writes", len(r.unsaved))
 		}
+		if r.moving.Load() {
+			r.moved.Store(true) // Move: handed over, its writes made
+		}
 		for s := range r.subs {
 			r.drop(s, r.stoppedCode()) // CodeMoved once the table moved (fence.go)
 		}
 		r.endStandIns()
-		if r.moved.Load() && r.cfg.Lost != nil {
+		if r.fenced && r.cfg.Lost != nil {
 			r.cfg.Lost(r.id)
 		}
 		close(r.done)

@@ -124,7 +124,7 @@ type Config struct {
 	// passed to another node): the room has dropped every connection with
 	// CodeMoved and is stopping (Moved is true; Done closes, and OnStop
 	// is called, after Lost returns). It must not block (it may not wait
-	// for Stop).
+	// for Stop). A room stopped by Move or Stop does not call it.
 	Lost func(table string)
 }
 
@@ -483,7 +483,7 @@ func (r *Room) Lobby() wire.Lobby { return *r.lobby.Load() }
 func (r *Room) Done() <-chan struct{} { return r.done }
 
 // Stop stops the room's goroutine and waits for it. It is also how a node
-// lets a table go of its own accord (a drain hands its tables over): once
+// lets a table go of its own accord (Move, for a drain's handover): once
 // Stop has returned, the room writes nothing more and no write of it is in
 // flight, so the table's lease may be released (store.Leases.Release) and
 // the next owner loads the table as the store has it.
