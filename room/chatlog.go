@@ -67,6 +67,9 @@ func chatFrame(l store.ChatLine) []byte {
 // store that keeps no chat takes nothing). Like the events (save), it
 // waits on the room's life.
 func (r *Room) storeChat(l store.ChatLine) error {
+	if err := r.movedErr(); err != nil {
+		return err
+	}
 	if r.chats == nil {
 		r.chatSeq++
 		return nil
@@ -78,6 +81,8 @@ func (r *Room) storeChat(l store.ChatLine) error {
 		return nil
 	case errors.Is(err, store.ErrChatFull):
 		return &engine.Error{Code: CodeChatFull, N: store.MaxChatLines}
+	case r.fencedOut(err):
+		return errCode(CodeMoved) // nobody reads it
 	}
 	r.cfg.Log.Error("append chat", "err", err)
 	return errCode(CodeInternal)

@@ -107,7 +107,7 @@ func newRoom(cfg Config, t store.Table, set Settings, rules engine.Ruleset, tm T
 	r.frames = make([]*frameBuf, len(r.seats))
 	r.finalTick = -1
 	r.chats, _ = cfg.Store.(store.Chats)
-	r.life, r.endLife = context.WithCancel(context.Background())
+	r.setFence(cfg.Fence)
 	if r.cfg.Log == nil {
 		r.cfg.Log = slog.New(slog.DiscardHandler)
 	}
@@ -117,7 +117,9 @@ func newRoom(cfg Config, t store.Table, set Settings, rules engine.Ruleset, tm T
 
 // Create makes a new table in the lobby state and starts its room. Its name
 // is trimmed and checked (CheckTableName). It returns the room and the
-// host's secret token (only its hash is stored).
+// host's secret token (only its hash is stored). With Config.Own, the table
+// is owned (its lease taken) as soon as the store has it, and every write
+// after that is fenced with the lease's token; Own's error is Create's.
 func Create(ctx context.Context, cfg Config, set Settings) (*Room, string, error) {
 	// A new table's name is checked here, not by Check: a table stored
 	// before the rules of names must still resume.
@@ -146,6 +148,14 @@ func Create(ctx context.Context, cfg Config, set Settings) (*Room, string, error
 		r.cfg.Log.Error("create table", "err", err)
 		return nil, "", errCode(CodeInternal)
 	}
+	if cfg.Own != nil {
+		token, err := cfg.Own(ctx, t.ID)
+		if err != nil {
+			r.endLife()
+			return nil, "", err
+		}
+		r.setFence(token) // before the room writes or runs: no race
+	}
 	r.publishLobby()
 	r.watchAbsence() // nobody is connected yet (the room is not running: no race)
 	go r.run()
@@ -161,7 +171,9 @@ func (cfg *Config) clockNow() time.Time {
 
 // Resume restarts a stored table's room: its seats, its game replayed from
 // the log, and its clock with the time that was left when the server last
-// said it was alive (lastAlive).
+// said it was alive (lastAlive). With Config.Fence its writes are fenced
+// from the first; one fenced out before the room runs (a status repaired,
+// as the lease passed on) stops the room as soon as it starts (Moved).
 func Resume(cfg Config, t store.Table, seats []store.Seat, log []engine.Event, clk store.Clock, lastAlive time.Time) (*Room, error) {
 	if t.Status == store.StatusExpired {
 		return nil, errCode(CodeExpired)

@@ -14,8 +14,10 @@ import (
 // save).
 const storeTimeout = 10 * time.Second
 
+// ctx is the context of one store call other than an append: bounded by
+// storeTimeout, and fenced as every write of the room is (fence.go).
 func (r *Room) ctx() (context.Context, context.CancelFunc) {
-	return context.WithTimeout(context.Background(), storeTimeout)
+	return context.WithTimeout(r.base, storeTimeout)
 }
 
 // run is the room's goroutine: the only one that touches its state.
@@ -26,30 +28,39 @@ func (r *Room) run() {
 		stopTimer(&r.absence)
 		stopTimer(&r.linger)
 		stopTimer(&r.rewrite)
-		if len(r.unsaved) > 0 && !r.flushUnsaved() {
+		if len(r.unsaved) > 0 && !r.flushUnsaved() && !r.moved.Load() {
 			r.cfg.Log.Error("room stopped with store writes that never committed", "writes", len(r.unsaved))
 		}
+		if r.moving.Load() {
+			r.moved.Store(true) // Move: handed over, its writes made
+		}
 		for s := range r.subs {
-			r.drop(s, r.stoppedCode())
+			r.drop(s, r.stoppedCode()) // CodeMoved once the table moved (fence.go)
 		}
 		r.endStandIns()
+		if r.fenced && r.cfg.Lost != nil {
+			r.cfg.Lost(r.id)
+		}
 		close(r.done)
 		if r.cfg.OnStop != nil {
 			r.cfg.OnStop(r.id)
 		}
 	}()
-	for {
+	// stopping may be set before the room runs (Resume's write fenced out).
+	for !r.stopping {
 		select {
 		case f := <-r.inbox:
+			select {
+			case <-r.quit:
+				return // stopped: nothing queued is begun after Stop (see Stop)
+			default:
+			}
 			r.safely(f)
-			for i := 0; r.lobbyDirty && i < 3; i++ {
+			for i := 0; r.lobbyDirty && !r.stopping && i < 3; i++ {
 				r.lobbyDirty = false
 				r.safely(r.broadcastLobby)
 			}
 		case <-r.quit:
-			return
-		}
-		if r.stopping {
 			return
 		}
 	}
@@ -133,9 +144,15 @@ func (r *Room) saveClock() error {
 	if r.paused {
 		c.Deadline = time.Time{}
 	}
+	if err := r.movedErr(); err != nil {
+		return err
+	}
 	ctx, cancel := r.ctx()
 	defer cancel()
 	if err := r.cfg.Store.SaveClock(ctx, r.id, c); err != nil {
+		if r.fencedOut(err) {
+			return errCode(CodeMoved)
+		}
 		r.cfg.Log.Error("save clock", "err", err)
 		return errCode(CodeInternal)
 	}
@@ -146,6 +163,9 @@ func (r *Room) saveClock() error {
 func (r *Room) timeout() {
 	r.lastTick()
 	if err := r.apply(engine.Command{Verb: engine.Next}); err != nil {
+		if r.moved.Load() {
+			return // the table is another node's: nothing is tried again
+		}
 		r.cfg.Log.Error("timeout", "err", err)
 		// Try again shortly: the store may be back. One retry at a time,
 		// however long the store fails.
@@ -200,6 +220,9 @@ func (r *Room) append(evs []engine.Event) error {
 // new status if they start or end the game (see tableAfter), in one write.
 func (r *Room) save(first int, batch []engine.Event) (clk store.Clock, newStep bool, err error) {
 	clk, newStep = r.stepClock(first, batch)
+	if err := r.movedErr(); err != nil {
+		return clk, newStep, err
+	}
 	t, changed := r.tableAfter(first)
 	// The room waits for its appends until it is stopped, without a timer
 	// and a context of its own per command: a store that cannot take them
@@ -218,6 +241,11 @@ func (r *Room) save(first int, batch []engine.Event) (clk store.Clock, newStep b
 		err = r.cfg.Store.AppendEvents(r.life, r.id, first, batch)
 	}
 	if err != nil {
+		if r.fencedOut(err) {
+			// Nobody is sent these events, nor told of them: the new
+			// owner's log goes on without them.
+			return clk, newStep, errCode(CodeMoved)
+		}
 		r.cfg.Log.Error("append events", "err", err)
 		return clk, newStep, errCode(CodeInternal)
 	}
@@ -309,10 +337,17 @@ func (r *Room) afterEvents(first int, clk store.Clock, newStep bool) {
 // saveTable writes the table (status, seed, winner, config) to the store.
 // It is only used by background transitions, through persist.
 func (r *Room) saveTable() error {
+	if err := r.movedErr(); err != nil {
+		return err
+	}
 	r.table.UpdatedAt = r.cfg.Clock.Now()
 	ctx, cancel := r.ctx()
 	defer cancel()
-	return r.cfg.Store.UpdateTable(ctx, r.table)
+	err := r.cfg.Store.UpdateTable(ctx, r.table)
+	if r.fencedOut(err) {
+		return errCode(CodeMoved)
+	}
+	return err
 }
 
 func isVote(p engine.Phase) bool {
@@ -323,7 +358,7 @@ func isVote(p engine.Phase) bool {
 // game waits for a person or the clock.
 func (r *Room) settle() {
 	for i := 0; i < 10000; i++ {
-		if r.game == nil || r.game.Ended() || r.paused {
+		if r.game == nil || r.game.Ended() || r.paused || r.moved.Load() {
 			return
 		}
 		if isVote(r.game.Phase()) && r.game.Pending() == 0 {

@@ -27,13 +27,22 @@ type write struct {
 // persist makes the writes in order; from the first that fails, it and the
 // ones after it are kept and tried again later. If writes are kept
 // already, these wait behind them (order holds).
+//
+// A write fenced out (the table passed to another node, fence.go) is not
+// kept, nor is any after it: the room writes nothing more.
 func (r *Room) persist(ws ...write) {
+	if r.moved.Load() {
+		return
+	}
 	if len(r.unsaved) > 0 {
 		r.unsaved = append(r.unsaved, ws...)
 		return
 	}
 	for i, w := range ws {
 		if err := w.do(); err != nil {
+			if r.moved.Load() {
+				return // lose has forgotten what was kept
+			}
 			r.cfg.Log.Error("store write failed; kept to try again", "write", w.what, "err", err)
 			r.unsaved = append(r.unsaved, ws[i:]...)
 			r.scheduleRewrite()
@@ -56,7 +65,8 @@ func (r *Room) scheduleRewrite() {
 }
 
 // flushUnsaved makes the kept writes in order, stopping at the first that
-// fails; it reports whether none is left.
+// fails; it reports whether none is left. One fenced out forgets them all
+// (lose): they are never tried again.
 func (r *Room) flushUnsaved() bool {
 	for len(r.unsaved) > 0 {
 		w := r.unsaved[0]

@@ -119,6 +119,9 @@ func (r *Room) freeze() {
 	r.botQueued = 0 // their turns were timers: unfreezing schedules them again
 	r.table.Status = store.StatusFrozen
 	r.persist(r.tableWrite(), r.clockWrite())
+	if r.moved.Load() {
+		return // the table is another node's: it says nothing of a freeze
+	}
 	r.cfg.Log.Info("no one at the table: the game is frozen", "left", r.left)
 	if r.cfg.Metrics.GameFrozen != nil {
 		r.cfg.Metrics.GameFrozen()
@@ -139,6 +142,9 @@ func (r *Room) unfreeze() {
 	}
 	r.table.Status = store.StatusPlaying
 	r.persist(r.clockWrite(), r.tableWrite())
+	if r.moved.Load() {
+		return
+	}
 	if r.cfg.Metrics.GameThawed != nil {
 		r.cfg.Metrics.GameThawed()
 	}
@@ -150,6 +156,9 @@ func (r *Room) unfreeze() {
 func (r *Room) expire() {
 	r.table.Status = store.StatusExpired
 	r.persist(r.tableWrite())
+	if r.moved.Load() {
+		return // not expired: the table is another node's (its connections get CodeMoved)
+	}
 	r.expired.Store(true)
 	r.cfg.Log.Info("a lobby nobody is at has expired")
 	for sub := range r.subs {

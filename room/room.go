@@ -105,6 +105,27 @@ type Config struct {
 	// in the store) with the table's id when its game ends: the server
 	// rates a rated table's game then. It must not block.
 	Ended func(id string)
+	// Fence is the fencing token of the table's lease (store.Leases) that
+	// this node holds: every store write of the table's state the room
+	// makes carries it (store.WithFence), and the first one the store
+	// refuses with store.ErrFenced lets the table go (fence.go). 0: no
+	// fence (one node alone), the writes are made as ever.
+	Fence int64
+	// Own, if set, is called by Create only, with the new table's id,
+	// once the store has created the table and before the room writes
+	// anything else or starts: it takes the table's lease for this node
+	// and returns its token, which becomes the room's Fence. An error
+	// fails the Create with that error (the table stays in the store,
+	// unowned: the caller's to deal with). nil: Create fences nothing
+	// (Fence as given).
+	Own func(ctx context.Context, table string) (int64, error)
+	// Lost, if set, is called once, on the room's goroutine, when a write
+	// of the room was refused with store.ErrFenced (the table's lease
+	// passed to another node): the room has dropped every connection with
+	// CodeMoved and is stopping (Moved is true; Done closes, and OnStop
+	// is called, after Lost returns). It must not block (it may not wait
+	// for Stop). A room stopped by Move or Stop does not call it.
+	Lost func(table string)
 }
 
 // The defaults of a room's watch on who is at the table (presence.go).
@@ -211,7 +232,7 @@ var Kinds = map[engine.Code]engine.Kind{
 	CodeBadPace: engine.KindInvalid, CodeBadStandIn: engine.KindInvalid,
 	CodeSandboxTable: engine.KindForbidden, CodeSandboxPublic: engine.KindInvalid, CodeSandboxDealOrCard: engine.KindInvalid,
 	CodeSandboxDealSize: engine.KindInvalid, CodeSandboxDealRoles: engine.KindInvalid, CodeSandboxCard: engine.KindInvalid,
-	CodeSandboxNoSeat: engine.KindInvalid, CodeChatFull: engine.KindConflict,
+	CodeSandboxNoSeat: engine.KindInvalid, CodeChatFull: engine.KindConflict, CodeMoved: engine.KindBusy,
 }
 
 // noSuchSeat refuses a seat number a client gave (n) that is not one of the
@@ -264,8 +285,9 @@ type Sub struct {
 
 // Why is the room code the room dropped the connection with, once Take has
 // reported its queue closed: CodeKicked, CodeSeatLeft, CodeTooSlow,
-// CodeExpired or CodeStopped ("" when the connection was detached, or is
-// open).
+// CodeExpired, CodeMoved (the table passed to another node: the client
+// reconnects, to any node) or CodeStopped ("" when the connection was
+// detached, or is open).
 func (s *Sub) Why() engine.Code {
 	s.out.mu.Lock()
 	defer s.out.mu.Unlock()
@@ -315,6 +337,7 @@ type Room struct {
 	botState
 	standInState
 	deliveryState
+	fenceState
 }
 
 // tableState is the table as stored and the people at it: what the lobby
@@ -459,7 +482,23 @@ func (r *Room) Lobby() wire.Lobby { return *r.lobby.Load() }
 // Done is closed when the room has stopped.
 func (r *Room) Done() <-chan struct{} { return r.done }
 
-// Stop stops the room's goroutine and waits for it.
+// Stop stops the room's goroutine and waits for it. It is also how a node
+// lets a table go of its own accord (Move, for a drain's handover): once
+// Stop has returned, the room writes nothing more and no write of it is in
+// flight, so the table's lease may be released (store.Leases.Release) and
+// the next owner loads the table as the store has it.
+//
+// Precisely: the room makes every store write on its goroutine and waits
+// for it, and Stop waits for that goroutine to end. The request being
+// handled when Stop is called runs to its end; nothing queued after it is
+// begun (its caller is refused with CodeStopped, its connection dropped).
+// An append or a chat line still waiting for the store's writer gives up:
+// never written, its command refused; one the writer has taken is
+// committed before Stop returns. The background writes kept after a
+// failure (persist.go) are tried once more; those that fail again are not
+// made (they are logged), and the store keeps the table as of its last
+// committed write. Every connection is then dropped with CodeStopped
+// (CodeMoved if the table had moved, CodeExpired if it had expired).
 func (r *Room) Stop() {
 	select {
 	case <-r.quit:
@@ -511,12 +550,17 @@ func (r *Room) post(f func()) error {
 	}
 }
 
-// stoppedErr is the refusal of a stopped room: CodeExpired for a table that
-// expired, CodeStopped otherwise.
+// stoppedErr is the refusal of a stopped room: CodeMoved for a table that
+// passed to another node, CodeExpired for one that expired, CodeStopped
+// otherwise.
 func (r *Room) stoppedErr() error { return errCode(r.stoppedCode()) }
 
-// stoppedCode is CodeExpired for a table that expired, else CodeStopped.
+// stoppedCode is CodeMoved for a table that passed to another node,
+// CodeExpired for one that expired, else CodeStopped.
 func (r *Room) stoppedCode() engine.Code {
+	if r.moved.Load() {
+		return CodeMoved
+	}
 	if r.expired.Load() {
 		return CodeExpired
 	}

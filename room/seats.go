@@ -221,9 +221,15 @@ func (r *Room) Leave(ctx context.Context, token string) error {
 // saveSeats writes the seats to the store; a failure is logged and
 // refused with CodeInternal, and the caller undoes the change.
 func (r *Room) saveSeats() error {
+	if err := r.movedErr(); err != nil {
+		return err
+	}
 	ctx, cancel := r.ctx()
 	defer cancel()
 	if err := r.cfg.Store.SaveSeats(ctx, r.id, r.storeSeats()); err != nil {
+		if r.fencedOut(err) {
+			return errCode(CodeMoved)
+		}
 		r.cfg.Log.Error("save seats", "err", err)
 		return errCode(CodeInternal)
 	}

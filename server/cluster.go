@@ -304,7 +304,7 @@ func (s *Server) renewLeases() {
 			case errors.Is(err, store.ErrLeaseLost):
 				s.lost(l.Table, "renew")
 				if r := s.running(l.Table); r != nil {
-					go r.Stop()
+					go r.Move()
 				}
 			case err != nil:
 				// The store is failing: the lease may run out, and then
