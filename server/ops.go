@@ -2,6 +2,7 @@ package server
 
 import (
 	"crypto/subtle"
+	"github.com/prometheus/client_golang/prometheus"
 	"net/http"
 	"net/http/pprof"
 	"strings"
@@ -37,3 +38,7 @@ func (s *Server) OpsHandler(token string) http.Handler {
 		mux.ServeHTTP(w, r)
 	})
 }
+
+// Register adds series of another part of the process (a cluster node's
+// relay) to the operator's /metrics.
+func (s *Server) Register(c prometheus.Collector) error { return s.metrics.reg.Register(c) }

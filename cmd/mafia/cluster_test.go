@@ -2,16 +2,21 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net"
+	"reflect"
 	"strings"
 	"sync"
 	"syscall"
 	"testing"
 	"time"
 
+	"github.com/coder/websocket"
+
 	"mafia/client"
 	"mafia/internal/pgtest"
+	"mafia/rng"
 	"mafia/store"
 	"mafia/store/postgres"
 	"mafia/wire"
@@ -276,4 +281,327 @@ func checkOneOwnerAtATime(ctx context.Context, t *testing.T, st *postgres.DB, ta
 			t.Errorf("table %s: event %d was written under token %d after event %d under %d: two owners", table, i, f, i-1, fences[i-1])
 		}
 	}
+}
+
+// seatOnCluster is one player of a cluster test: it plays its seat with
+// random legal moves through any node, reconnecting with since to the
+// next node whenever its connection ends before the game does, and keeps
+// every event it was told, across the reconnects.
+type seatOnCluster struct {
+	apis       []*client.API
+	table      string
+	token      string
+	c          *client.Conn
+	at         int // the index in apis of the node it is connected through
+	told       []wire.Event
+	reconnects int
+	closes     map[string]int // why the connections ended: close reasons
+}
+
+// play plays to the end of the game; an error is a failure to go on
+// (no node took the seat back within ctx, or a refusal).
+func (p *seatOnCluster) play(ctx context.Context, seed uint64) error {
+	src := rng.New(seed)
+	var waiting int64
+	fresh := true
+	p.told = append(p.told, p.c.Events...)
+	for {
+		if v := p.c.View; v != nil && v.Phase == "ended" {
+			return nil
+		}
+		if v := p.c.View; waiting == 0 && fresh && v != nil {
+			fresh = false
+			m, ok := client.RandomMove(v, &src)
+			if !ok && v.Legal.Pass {
+				m, ok = wire.ClientMessage{Type: "command", Verb: "pass", Step: v.Step}, true
+			}
+			if ok {
+				id, err := p.c.Send(ctx, m)
+				if err == nil {
+					waiting = id
+				}
+			}
+		}
+		m, err := p.c.Read(ctx)
+		if err != nil {
+			if ctx.Err() != nil {
+				return err
+			}
+			p.closes[closeReason(err)]++
+			if err := p.reconnect(ctx); err != nil {
+				return err
+			}
+			waiting, fresh = 0, true
+			continue
+		}
+		if len(m.Events) > 0 {
+			p.told = append(p.told, m.Events...)
+		}
+		if m.Type == "error" && m.ID == 0 && m.Code != "table_moved" {
+			return fmt.Errorf("seat's error frame: %s %s", m.Code, m.Message)
+		}
+		if (m.Type == "reply" || m.Type == "error") && m.ID == waiting {
+			waiting = 0
+		}
+		fresh = fresh || m.View != nil
+	}
+}
+
+// reconnect dials the seat again with since through the next node, then
+// the others in turn, until one takes it or ctx ends.
+func (p *seatOnCluster) reconnect(ctx context.Context) error {
+	since := p.c.Seq
+	p.c.CloseNow()
+	wait := 50 * time.Millisecond
+	for {
+		p.at = (p.at + 1) % len(p.apis)
+		c, err := p.apis[p.at].Dial(ctx, p.table, p.token, since)
+		if err == nil {
+			p.c = c
+			p.reconnects++
+			p.told = append(p.told, c.Events...)
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("no node took the seat back: %v", err)
+		case <-time.After(wait):
+		}
+		wait = min(2*wait, time.Second)
+	}
+}
+
+// closeReason is a connection's close reason, or what else ended it.
+func closeReason(err error) string {
+	var ce websocket.CloseError
+	if errors.As(err, &ce) {
+		return fmt.Sprintf("%d %s", ce.Code, ce.Reason)
+	}
+	return "broken"
+}
+
+// checkToldIsStored fails when an event a seat was told is not in the
+// table's stored log as that seat reads it back after the end (a new
+// connection from the start, through api): what was acknowledged and
+// shown was kept, in order, by whichever node wrote it.
+func checkToldIsStored(ctx context.Context, t *testing.T, api *client.API, p *seatOnCluster) {
+	t.Helper()
+	c, err := api.Dial(ctx, p.table, p.token, 0)
+	if err != nil {
+		t.Fatalf("reading seat's history back: %v", err)
+	}
+	defer c.CloseNow()
+	all := c.Events
+	i := 0
+	for _, e := range p.told {
+		for i < len(all) && !reflect.DeepEqual(all[i], e) {
+			i++
+		}
+		if i == len(all) {
+			t.Errorf("table %s: the seat was told %+v, which the stored log does not hold where it was told it", p.table, e)
+			return
+		}
+		i++
+	}
+}
+
+// clusterTables makes n public tables of seven, the i-th on node i mod
+// len(nodes), seats their players each through node (i + seat) mod
+// len(nodes) (so that most connections are relayed), starts every game
+// and returns the players.
+func clusterTables(ctx context.Context, t *testing.T, nodes []*servedProcess, n int) [][]*seatOnCluster {
+	t.Helper()
+	apis := make([]*client.API, len(nodes))
+	for i, p := range nodes {
+		apis[i] = p.api
+	}
+	timings := map[string]int64{"speech": 3000, "defence": 3000, "tie_speech": 3000, "last_words": 3000, "night": 300, "vote": 800}
+	out := make([][]*seatOnCluster, n)
+	for i := range out {
+		maker := apis[i%len(apis)]
+		created, err := maker.Create(ctx, client.CreateRequest{Name: fmt.Sprint("cluster ", i+1), Players: 7, Public: true, TimingsMS: timings})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for s := 0; s < 7; s++ {
+			at := (i + s) % len(apis)
+			tok := ""
+			if s == 0 {
+				tok = created.HostToken
+			}
+			var j client.Joined
+			for {
+				// A node that has not heard the table's owner yet passes
+				// nothing on: table_moving, try again.
+				if j, err = apis[at].Join(ctx, created.Table, fmt.Sprint("p", s+1), 0, tok); err == nil {
+					break
+				}
+				var ce *client.Error
+				if !errors.As(err, &ce) || ce.Code != "table_moving" || ctx.Err() != nil {
+					t.Fatalf("join table %d seat %d through node %d: %v", i+1, s+1, at+1, err)
+				}
+				time.Sleep(100 * time.Millisecond)
+			}
+			c, err := apis[at].Dial(ctx, created.Table, j.Token, 0)
+			if err != nil {
+				t.Fatalf("dial table %d seat %d through node %d: %v", i+1, s+1, at+1, err)
+			}
+			p := &seatOnCluster{apis: apis, table: created.Table, token: j.Token, c: c, at: at, closes: map[string]int{}}
+			t.Cleanup(func() { p.c.CloseNow() })
+			out[i] = append(out[i], p)
+		}
+		host := out[i][0].c
+		if _, err := host.Send(ctx, wire.ClientMessage{Type: "host", Action: "start"}); err != nil {
+			t.Fatal(err)
+		}
+		for host.Lobby == nil || host.Lobby.Status != "playing" {
+			if _, err := host.Read(ctx); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	return out
+}
+
+// playTables plays every seat of every table to its game's end, and
+// returns the seats' errors joined.
+func playTables(ctx context.Context, tables [][]*seatOnCluster) error {
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	var errs []error
+	for i, seats := range tables {
+		for s, p := range seats {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				if err := p.play(ctx, uint64(100*i+s+1)); err != nil {
+					mu.Lock()
+					errs = append(errs, fmt.Errorf("table %d seat %d: %w", i+1, s+1, err))
+					mu.Unlock()
+				}
+			}()
+		}
+	}
+	wg.Wait()
+	return errors.Join(errs...)
+}
+
+// checkTables checks every table after its game: ended in the store, one
+// owner at a time in its log, and every event each seat was told stored.
+func checkTables(ctx context.Context, t *testing.T, st *postgres.DB, api *client.API, tables [][]*seatOnCluster) (reconnects int, closes map[string]int) {
+	t.Helper()
+	closes = map[string]int{}
+	for _, seats := range tables {
+		id := seats[0].table
+		tb, _, err := st.Table(ctx, store.KindOnline, id)
+		if err != nil || tb.Status != store.StatusEnded {
+			t.Errorf("table %s: stored %v %v, want ended", id, tb.Status, err)
+		}
+		checkOneOwnerAtATime(ctx, t, st, id)
+		for _, p := range seats {
+			checkToldIsStored(ctx, t, api, p)
+			reconnects += p.reconnects
+			for k, v := range p.closes {
+				closes[k] += v
+			}
+		}
+	}
+	return reconnects, closes
+}
+
+// TestCluster_ADrainedNodeHandsEveryTableOver drains node 1 of two
+// (SIGTERM) with four games in play on it: it hands each table over to
+// node 2 (its players closed 1012 table_moved, and back through node 2
+// with since), every game is played to its end with no error frame, each
+// table's log has one owner at a time, every event a seat was told is
+// stored, and node 1 exits 0 saying it handed every table over.
+func TestCluster_ADrainedNodeHandsEveryTableOver(t *testing.T) {
+	db := pgtest.URL(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
+	defer cancel()
+	nodes := startCluster(ctx, t, db, 2, "--drain-timeout", "30s")
+	st := sharedStore(ctx, t, db)
+	// Every table on node 1, every seat connected to it directly.
+	tables := clusterTables(ctx, t, nodes[:1], 4)
+	for _, seats := range tables {
+		for _, p := range seats {
+			p.apis = []*client.API{nodes[0].api, nodes[1].api}
+			p.at = 0
+		}
+	}
+	done := make(chan error, 1)
+	go func() { done <- playTables(ctx, tables) }()
+	time.Sleep(time.Second) // the games under way
+	if err := nodes[0].cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-done; err != nil {
+		t.Fatalf("%v\nnode 1:\n%s\nnode 2:\n%s", err, nodes[0].log(), nodes[1].log())
+	}
+	if code := nodes[0].wait(ctx, t); code != 0 {
+		t.Errorf("node 1 exited %d", code)
+	}
+	if !strings.Contains(nodes[0].log(), "drained: every table handed over") {
+		t.Errorf("node 1 did not say it handed every table over:\n%s", nodes[0].log())
+	}
+	reconnects, closes := checkTables(ctx, t, st, nodes[1].api, tables)
+	for _, seats := range tables {
+		if h := holderOfTable(ctx, t, st, seats[0].table); h != "n2" && h != "" {
+			t.Errorf("table %s is %q's after the drain, want node 2's", seats[0].table, h)
+		}
+	}
+	if closes["1012 table_moved"] == 0 {
+		t.Errorf("no seat was closed 1012 table_moved: %v", closes)
+	}
+	t.Logf("%d reconnects; closes %v", reconnects, closes)
+}
+
+// TestCluster_KillNineOfOneNodeOfThreeLosesNoGame runs three nodes with 30
+// games of seven in play, their tables and their players' connections
+// spread over the nodes (most connections relayed), and kills one node
+// with SIGKILL: the other two take its tables over once their leases run
+// out (the time it took is logged), the players reconnect through the
+// live nodes with since, every game is played to its end, no table's log
+// has an event written by two owners in turn, and every event any seat
+// was told is in the stored log.
+func TestCluster_KillNineOfOneNodeOfThreeLosesNoGame(t *testing.T) {
+	db := pgtest.URL(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 6*time.Minute)
+	defer cancel()
+	nodes := startCluster(ctx, t, db, 3)
+	st := sharedStore(ctx, t, db)
+	tables := clusterTables(ctx, t, nodes, 30)
+	var victims []string
+	for _, seats := range tables {
+		if holderOfTable(ctx, t, st, seats[0].table) == "n2" {
+			victims = append(victims, seats[0].table)
+		}
+	}
+	if len(victims) == 0 {
+		t.Fatal("node 2 holds no table")
+	}
+	done := make(chan error, 1)
+	go func() { done <- playTables(ctx, tables) }()
+	time.Sleep(2 * time.Second)
+	killed := time.Now()
+	if err := nodes[1].cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	// The takeover: until each of node 2's tables has another holder.
+	for _, id := range victims {
+		for h := holderOfTable(ctx, t, st, id); h == "n2" || h == ""; h = holderOfTable(ctx, t, st, id) {
+			select {
+			case <-ctx.Done():
+				t.Fatalf("table %s was never taken over", id)
+			case <-time.After(50 * time.Millisecond):
+			}
+		}
+	}
+	took := time.Since(killed)
+	if err := <-done; err != nil {
+		t.Fatalf("%v\nnode 1:\n%s\nnode 3:\n%s", err, nodes[0].log(), nodes[2].log())
+	}
+	reconnects, closes := checkTables(ctx, t, st, nodes[0].api, tables)
+	t.Logf("kill -9 of node 2 (%d of 30 tables, lease ttl %s): every table taken over %.1f s after the kill; %d reconnects; closes %v",
+		len(victims), clusterTTL, took.Seconds(), reconnects, closes)
 }
