@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/coder/websocket"
+	natsserver "github.com/nats-io/nats-server/v2/server"
 
 	"mafia/client"
 	"mafia/internal/pgtest"
@@ -637,4 +638,35 @@ func TestCluster_KillNineOfOneNodeOfThreeLosesNoGame(t *testing.T) {
 	reconnects, closes := checkTables(ctx, t, st, nodes[0].api, tables)
 	t.Logf("kill -9 of node 2 (%d of %d tables, lease ttl %s): every table taken over %.1f s after the kill; %d reconnects; closes %v",
 		len(victims), len(tables), clusterTTL, took.Seconds(), reconnects, closes)
+}
+
+// TestCluster_OverAnExternalNATS runs two nodes that embed no NATS server
+// but share an external one (`--nats`), started by the test on loopback:
+// a player through node 1 plays node 2's table to its end.
+func TestCluster_OverAnExternalNATS(t *testing.T) {
+	db := pgtest.URL(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	ns, err := natsserver.NewServer(&natsserver.Options{Host: "127.0.0.1", Port: natsserver.RANDOM_PORT, NoSigs: true, NoLog: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	go ns.Start()
+	if !ns.ReadyForConnections(10 * time.Second) {
+		t.Fatal("the NATS server did not start")
+	}
+	defer ns.Shutdown()
+	nodes := make([]*servedProcess, 2)
+	for i := range nodes {
+		nodes[i] = startServe(ctx, t, "--db", db, "--node", fmt.Sprint("x", i+1), "--nats", ns.ClientURL(), "--lease-ttl", clusterTTL)
+	}
+	st := sharedStore(ctx, t, db)
+	table, conns, _ := clusterGame(ctx, t, nodes[1].api, nodes[0].api)
+	if err := playAll(ctx, conns); err != nil {
+		t.Fatalf("%v\nnode 1:\n%s\nnode 2:\n%s", err, nodes[0].log(), nodes[1].log())
+	}
+	if h := holderOfTable(ctx, t, st, table); h != "x2" {
+		t.Errorf("the table's lease is %q's, want x2's", h)
+	}
+	checkOneOwnerAtATime(ctx, t, st, table)
 }
