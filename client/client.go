@@ -16,6 +16,7 @@ import (
 	"strconv"
 	"strings"
 	"sync/atomic"
+	"time"
 
 	"github.com/coder/websocket"
 
@@ -42,6 +43,50 @@ type Error struct {
 }
 
 func (e *Error) Error() string { return fmt.Sprintf("%s: %s", e.Code, e.Message) }
+
+// HandshakeError is a WebSocket handshake the server answered with an HTTP
+// error instead of the upgrade (docs/protocol.md, "The WebSocket"): its
+// status, the error's code and sentence when the body carried them, and
+// the Retry-After it asked for (0: none). A client that reconnects reads it
+// to tell a server that is busy or taking the table over (a 503) from a
+// refusal for good.
+type HandshakeError struct {
+	Status     int
+	Code       string
+	Message    string
+	RetryAfter time.Duration
+	// Err is the WebSocket library's error, whose text Error returns.
+	Err error
+}
+
+func (e *HandshakeError) Error() string { return e.Err.Error() }
+
+// Unwrap returns the WebSocket library's error.
+func (e *HandshakeError) Unwrap() error { return e.Err }
+
+// handshakeError is err, or a HandshakeError when resp is an HTTP answer
+// other than the upgrade.
+func handshakeError(resp *http.Response, err error) error {
+	if resp == nil || resp.StatusCode == http.StatusSwitchingProtocols {
+		return err
+	}
+	he := &HandshakeError{Status: resp.StatusCode, Err: err}
+	if s, e := strconv.Atoi(strings.TrimSpace(resp.Header.Get("Retry-After"))); e == nil && s > 0 {
+		he.RetryAfter = time.Duration(s) * time.Second
+	}
+	if resp.Body != nil { // the library keeps the body's first KiB
+		var eb struct {
+			Error struct {
+				Code    string `json:"code"`
+				Message string `json:"message"`
+			} `json:"error"`
+		}
+		if json.NewDecoder(resp.Body).Decode(&eb) == nil {
+			he.Code, he.Message = eb.Error.Code, eb.Error.Message
+		}
+	}
+	return he
+}
 
 // CreateRequest is the body of POST /api/tables.
 type CreateRequest struct {
@@ -211,9 +256,9 @@ func (a *API) Dial(ctx context.Context, table, token string, since int) (*Conn, 
 	if a.Lang != "" {
 		h.Set("Accept-Language", a.Lang)
 	}
-	ws, _, err := websocket.Dial(ctx, u, &websocket.DialOptions{HTTPHeader: h, HTTPClient: a.HTTP})
+	ws, resp, err := websocket.Dial(ctx, u, &websocket.DialOptions{HTTPHeader: h, HTTPClient: a.HTTP})
 	if err != nil {
-		return nil, err
+		return nil, handshakeError(resp, err)
 	}
 	ws.SetReadLimit(1 << 20)
 	c := &Conn{ws: ws, Seq: since, tap: a.Tap}
@@ -300,6 +345,8 @@ func (c *Conn) Absorb(data []byte) (wire.ServerMessage, error) {
 	if len(m.Events) > 0 {
 		c.Events = append(c.Events, m.Events...)
 		c.Seq = m.Seq
+	} else if m.Type == "welcome" {
+		c.Seq = m.Seq // the seat's count, which a reconnect's since may exceed
 	}
 	return m, nil
 }
