@@ -94,6 +94,21 @@ type Config struct {
 	// HTTP is the client for the lobby API and the WebSockets (nil: a
 	// pooled client made for the run).
 	HTTP *http.Client
+	// Failover, when positive, is how long a seat whose connection ended
+	// abnormally (a broken connection, a refused dial, or a close the
+	// protocol says to reconnect after) has to take its seat back: it
+	// reconnects with its token and since = the last event number it saw,
+	// to the next server of Servers in turn (the one it was on last after
+	// the others), 100 ms apart doubling to 1 s, and plays on; past the
+	// wait its game is lost (error "failover"). A create, join or first
+	// dial that fails so goes to the next server the same way. The run
+	// then ends by letting every game in play finish (no new one starts),
+	// and tracks every seat's events by number (Result.Lost). 0: off, a
+	// broken connection is an error and its game lost, as before.
+	Failover time.Duration
+	// KeepTables keeps every game's record in Result.TablesSeen (and
+	// tracks the seats' events, as Failover does).
+	KeepTables bool
 }
 
 // ShortTimings are bench tables' step lengths: short nights and votes, and
@@ -112,7 +127,8 @@ type Result struct {
 	// ramp or the window).
 	PlayersPlayed int64 `json:"players_played"`
 	// TablesMoved is how many games were made on another server than
-	// their table's because it refused them with "draining" (not errors).
+	// their table's because it refused them with "draining" or, with
+	// failover, could not make them (not errors).
 	TablesMoved        int64            `json:"tables_moved"`
 	ConnectedPeak      int64            `json:"connected_peak"`
 	GamesFinished      int64            `json:"games_finished"`
@@ -163,6 +179,32 @@ type Result struct {
 	// PerServer each server's share, in the order they were given.
 	Spread    string          `json:"spread"`
 	PerServer []ServerFigures `json:"per_server"`
+
+	// FailoverMS is Config.Failover in milliseconds (0: off). Reconnects
+	// counts the seats taken back after a break, ReconnectCauses them by
+	// what ended the connection ("broken", or the close's code and reason:
+	// "1001/shutdown"), and the gaps are from the break to the first frame after
+	// the reconnect (its welcome), over every reconnect of the run.
+	FailoverMS       int64            `json:"failover_ms"`
+	Reconnects       int64            `json:"reconnects"`
+	ReconnectCauses  map[string]int64 `json:"reconnect_causes,omitempty"`
+	FailoverGapP50ms float64          `json:"failover_gap_p50_ms"`
+	FailoverGapP99ms float64          `json:"failover_gap_p99_ms"`
+	FailoverGapMaxMs float64          `json:"failover_gap_max_ms"`
+	// GamesStarted counts the games of the run that began (ramp, window
+	// and end), GamesUnfinished those of them no seat saw end: lost to an
+	// error, or, without failover, cut by the run's end.
+	GamesStarted    int64 `json:"games_started"`
+	GamesUnfinished int64 `json:"games_unfinished"`
+	// Lost counts, when the events are tracked (Failover or KeepTables),
+	// the events a seat had been told whose kind was another after a
+	// reconnect, and the event numbers that went backwards or were skipped
+	// in what a seat received: a gap in, or a rewrite of, what was
+	// acknowledged. It must be 0.
+	Lost int64 `json:"lost"`
+	// TablesSeen are the run's games as their seats saw them, when
+	// Config.KeepTables is set, in the order they ended.
+	TablesSeen []TableSeen `json:"tables_seen,omitempty"`
 }
 
 // Second is one second of the measuring window.
@@ -223,6 +265,18 @@ type run struct {
 	// moved counts the games made on another server than their table's,
 	// which refused them because it drains.
 	moved atomic.Int64
+
+	// track says the seats keep their events by number (failover or
+	// KeepTables).
+	track bool
+	// closing stops new games: the run ends once those in play have.
+	closing      atomic.Bool
+	reconnects   atomic.Int64
+	gaps         Histogram // from a break to the welcome of its reconnect
+	lost         atomic.Int64
+	gamesStarted atomic.Int64
+	causes       map[string]int64 // under mu
+	seen         []TableSeen      // under mu
 }
 
 // plan splits n players into table sizes (players, seats): full tables,
@@ -280,8 +334,12 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 	}
 	raiseFileLimit(cfg.Players + 1024)
 
+	if cfg.Failover < 0 {
+		return Result{}, errors.New("bench: failover must not be negative")
+	}
 	r := &run{cfg: cfg, start: time.Now(), playedBy: make([]atomic.Bool, cfg.Players),
-		errs: map[string]int64{}, refusals: map[string]int64{}}
+		errs: map[string]int64{}, refusals: map[string]int64{}, causes: map[string]int64{},
+		track: cfg.Failover > 0 || cfg.KeepTables}
 	r.local = true // the servers' stamps are read when every one is on this machine
 	for _, u := range urls {
 		r.srvs = append(r.srvs, &serverRun{url: u, api: &client.API{Base: u, HTTP: cfg.HTTP}, errs: map[string]int64{}})
@@ -324,7 +382,7 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 		t := time.NewTicker(time.Second / 50)
 		defer t.Stop()
 		budget, next := 0.0, 0
-		for next < len(tables) && ctx.Err() == nil {
+		for next < len(tables) && ctx.Err() == nil && !r.closing.Load() {
 			select {
 			case <-ctx.Done():
 			case <-t.C:
@@ -459,10 +517,18 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 		res.CommandsPerSec = float64(res.Commands) / res.WindowSeconds
 	}
 
-	// Stop every table and wait for them, within bounds.
-	cancel()
+	// Stop every table and wait for them, within bounds: with failover,
+	// once every game in play has ended (the run's timeout bounds it).
 	done := make(chan struct{})
 	go func() { wg.Wait(); close(done) }()
+	if cfg.Failover > 0 {
+		r.closing.Store(true)
+		select {
+		case <-done:
+		case <-ctx.Done():
+		}
+	}
+	cancel()
 	select {
 	case <-done:
 	case <-time.After(30 * time.Second):
@@ -476,7 +542,12 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 	res.ConnectedPeak = r.peak.Load()
 	res.GamesFinishedTotal = r.finAll.Load()
 	res.ThinkMS, res.TimingsMS = cfg.Think.Milliseconds(), cfg.Timings
+	res.FailoverMS, res.Reconnects, res.Lost = cfg.Failover.Milliseconds(), r.reconnects.Load(), r.lost.Load()
+	res.FailoverGapP50ms, res.FailoverGapP99ms, res.FailoverGapMaxMs = ms(r.gaps.Quantile(0.5)), ms(r.gaps.Quantile(0.99)), ms(r.gaps.Max())
+	res.GamesStarted = r.gamesStarted.Load()
+	res.GamesUnfinished = res.GamesStarted - res.GamesFinishedTotal
 	r.mu.Lock()
+	res.ReconnectCauses, res.TablesSeen = maps(r.causes), r.seen
 	res.ErrorKinds, res.RefusalCodes = maps(r.errs), maps(r.refusals)
 	for _, n := range r.errs {
 		res.Errors += n
@@ -625,7 +696,7 @@ const maxGamesPerTable = 1 << 20
 // table plays game after game at one table until the run stops.
 func (r *run) table(ctx context.Context, idx, humans, seats int) {
 	first := true
-	for g := 0; g < maxGamesPerTable && ctx.Err() == nil; g++ {
+	for g := 0; g < maxGamesPerTable && ctx.Err() == nil && !r.closing.Load(); g++ {
 		err := r.game(ctx, idx, g, humans, seats, &first)
 		if first {
 			first = false
@@ -647,7 +718,6 @@ func (r *run) game(ctx context.Context, idx, g, humans, seats int, first *bool) 
 	defer cancel()
 	n := len(r.srvs)
 	hi := homeOf(idx, n)
-	home := r.srvs[hi]
 	fail := func(sv *serverRun, kind string, err error) error {
 		if ctx.Err() == nil {
 			r.fail(sv, kind)
@@ -657,24 +727,20 @@ func (r *run) game(ctx context.Context, idx, g, humans, seats int, first *bool) 
 	// The bench's bots (filling a last table) move at once: the bench
 	// measures the server, and its own players think as Config.Think says.
 	req := client.CreateRequest{Name: fmt.Sprintf("bench %d", idx), Players: seats, TimingsMS: r.cfg.Timings, Pace: "instant"}
-	created, err := home.api.Create(gctx, req)
-	// A server that drains refuses new tables (its own play on): the game
-	// is made on the next server that takes it, as a load balancer would.
-	for k := 1; k < n && refusedDraining(err); k++ {
-		next := r.srvs[(hi+k)%n]
-		if created, err = next.api.Create(gctx, req); err == nil {
-			home.drainedAway.Add(1)
-			r.moved.Add(1)
-			home = next
-		}
-	}
+	created, hi, err := r.create(gctx, hi, req)
+	home := r.srvs[hi]
 	if err != nil {
 		return fail(home, "create", err)
 	}
 	conns := make([]*client.Conn, 0, humans)
-	via := make([]*serverRun, humans) // each seat's server
+	via := make([]int, humans) // each seat's server
+	tokens := make([]string, humans)
+	ss := make([]*seat, humans)
 	defer func() {
-		for _, c := range conns {
+		for i, c := range conns {
+			if ss[i] != nil {
+				c = ss[i].conn() // perhaps another, after a reconnect
+			}
 			c.CloseNow()
 			r.connect(-1)
 		}
@@ -684,26 +750,33 @@ func (r *run) game(ctx context.Context, idx, g, humans, seats int, first *bool) 
 		if i == 0 {
 			tok = created.HostToken
 		}
-		via[i] = home // by table: every seat through the table's server
+		via[i] = hi // by table: every seat through the table's server
 		if r.cfg.Spread == SpreadSeats {
-			via[i] = r.srvs[seatServer(r.cfg.Spread, idx, i, n)]
+			via[i] = seatServer(r.cfg.Spread, idx, i, n)
 		}
-		j, err := via[i].api.Join(gctx, created.Table, fmt.Sprintf("bench %d.%d", idx, i+1), 0, tok)
+		var j client.Joined
+		via[i], err = r.retry(gctx, via[i], func(ctx context.Context, sv *serverRun) (err error) {
+			j, err = sv.api.Join(ctx, created.Table, fmt.Sprintf("bench %d.%d", idx, i+1), 0, tok)
+			return err
+		})
 		if err != nil {
-			return fail(via[i], "join", err)
+			return fail(r.srvs[via[i]], "join", err)
 		}
-		c, err := via[i].api.Dial(gctx, created.Table, j.Token, 0)
+		var c *client.Conn
+		via[i], err = r.retry(gctx, via[i], func(ctx context.Context, sv *serverRun) (err error) {
+			c, err = sv.api.Dial(ctx, created.Table, j.Token, 0)
+			return err
+		})
 		if err != nil {
-			return fail(via[i], "dial", err)
+			return fail(r.srvs[via[i]], "dial", err)
 		}
-		conns = append(conns, c)
+		conns, tokens[i] = append(conns, c), j.Token
 		r.connect(1)
 	}
-	ss := make([]*seat, len(conns))
 	errs := make([]error, len(conns))
 	var wg sync.WaitGroup
 	for i, c := range conns {
-		ss[i] = newSeat(gctx, r, via[i], c, rng.Derive(r.cfg.Seed, uint64(idx)<<20|uint64(g)<<5|uint64(i)))
+		ss[i] = newSeat(gctx, r, via[i], c, rng.Derive(r.cfg.Seed, uint64(idx)<<20|uint64(g)<<5|uint64(i)), created.Table, tokens[i])
 		wg.Add(1)
 		go func(i int) {
 			defer wg.Done()
@@ -724,23 +797,26 @@ func (r *run) game(ctx context.Context, idx, g, humans, seats int, first *bool) 
 	if ctlErr != nil {
 		cancel()
 		wg.Wait()
-		return fail(home, "start", ctlErr)
+		return fail(ss[0].server(), "start", ctlErr)
 	}
+	r.gamesStarted.Add(1)
 	wg.Wait()
 	ended := false
 	for i, s := range ss {
 		s.mu.Lock()
-		e := s.ended && errs[i] == nil
+		e, sv := s.ended && errs[i] == nil, s.sv
 		s.mu.Unlock()
 		ended = ended || e
 		switch {
 		case errs[i] == nil:
-			r.played(via[i], slotOf(idx, i))
+			r.played(sv, slotOf(idx, i))
 		case ctx.Err() != nil: // the run is over: not an error
+		case errors.Is(errs[i], errFailover):
+			r.fail(sv, "failover")
 		case gctx.Err() != nil:
-			r.fail(via[i], "game_timeout")
+			r.fail(sv, "game_timeout")
 		default:
-			r.fail(via[i], "dropped")
+			r.fail(sv, "dropped")
 		}
 	}
 	if ended {
@@ -751,7 +827,65 @@ func (r *run) game(ctx context.Context, idx, g, humans, seats int, first *bool) 
 			home.finished.Add(1)
 		}
 	}
+	if r.cfg.KeepTables {
+		r.keep(created.Table, home, ended, ss)
+	}
 	return nil
+}
+
+// create makes a game's table on server hi. A server that drains refuses
+// new tables (its own play on): the game is made on the next server that
+// takes it, as a load balancer would; with failover, so is one that cannot
+// be reached, within the wait. It returns the server the table was made on.
+func (r *run) create(ctx context.Context, hi int, req client.CreateRequest) (client.Created, int, error) {
+	n := len(r.srvs)
+	var created client.Created
+	var err error
+	at := hi
+	if r.cfg.Failover > 0 {
+		at, err = r.onServers(ctx, time.Now().Add(r.cfg.Failover), hi, func(ctx context.Context, sv *serverRun) (err error) {
+			created, err = sv.api.Create(ctx, req)
+			return err
+		})
+	} else {
+		created, err = r.srvs[hi].api.Create(ctx, req)
+		for k := 1; k < n && refusedDraining(err); k++ {
+			at = (hi + k) % n
+			created, err = r.srvs[at].api.Create(ctx, req)
+		}
+	}
+	if err != nil {
+		return created, hi, err
+	}
+	if at != hi {
+		r.srvs[hi].drainedAway.Add(1)
+		r.moved.Add(1)
+	}
+	return created, at, nil
+}
+
+// retry runs try on server i, and with failover on the next servers in
+// turn while it fails in a way another try may pass; it returns the server
+// of the last try.
+func (r *run) retry(ctx context.Context, i int, try func(ctx context.Context, sv *serverRun) error) (int, error) {
+	if r.cfg.Failover <= 0 {
+		return i, try(ctx, r.srvs[i])
+	}
+	return r.onServers(ctx, time.Now().Add(r.cfg.Failover), i, try)
+}
+
+// keep records a game as its seats saw it (Config.KeepTables).
+func (r *run) keep(table string, home *serverRun, ended bool, ss []*seat) {
+	t := TableSeen{Table: table, Server: home.url, Ended: ended}
+	for _, s := range ss {
+		t.Seats = append(t.Seats, SeatSeen{Seat: s.conn().Seat, Events: s.log.kinds, Reconnects: s.reconnects})
+	}
+	if len(t.Seats) > 0 {
+		t.Events = t.Seats[0].Events
+	}
+	r.mu.Lock()
+	r.seen = append(r.seen, t)
+	r.mu.Unlock()
 }
 
 // Summary is a Result in words, one figure a line.
@@ -761,7 +895,7 @@ func (res Result) Summary() string {
 	s += fmt.Sprintf("ramp %.1f s (complete: %v), window %.1f s\n", res.RampSeconds, res.RampComplete, res.WindowSeconds)
 	s += fmt.Sprintf("games finished %d in the window (%d in all)\n", res.GamesFinished, res.GamesFinishedTotal)
 	if res.TablesMoved > 0 {
-		s += fmt.Sprintf("games made on another server because their own drained: %d\n", res.TablesMoved)
+		s += fmt.Sprintf("games made on another server because their own drained (or, with failover, failed): %d\n", res.TablesMoved)
 	}
 	s += fmt.Sprintf("commands %d (%.0f/s), refusals %d\n", res.Commands, res.CommandsPerSec, res.Refusals)
 	s += fmt.Sprintf("latency command->reply: p50 %.2f ms, p90 %.2f ms, p99 %.2f ms, p99.9 %.2f ms, max %.2f ms\n",
@@ -787,6 +921,26 @@ func (res Result) Summary() string {
 		s += fmt.Sprintf(" %s=%d", k, res.ErrorKinds[k])
 	}
 	s += "\n"
+	s += fmt.Sprintf("games started %d, of which %d did not end\n", res.GamesStarted, res.GamesUnfinished)
+	if res.FailoverMS > 0 || res.Reconnects > 0 {
+		s += fmt.Sprintf("failover within %d ms: %d reconnects", res.FailoverMS, res.Reconnects)
+		if res.Reconnects > 0 {
+			s += fmt.Sprintf(", from the break to the first frame back p50 %.0f ms, p99 %.0f ms, max %.0f ms;",
+				res.FailoverGapP50ms, res.FailoverGapP99ms, res.FailoverGapMaxMs)
+			keys := make([]string, 0, len(res.ReconnectCauses))
+			for k := range res.ReconnectCauses {
+				keys = append(keys, k)
+			}
+			sort.Strings(keys)
+			for _, k := range keys {
+				s += fmt.Sprintf(" %s=%d", k, res.ReconnectCauses[k])
+			}
+		}
+		s += "\n"
+	}
+	if res.FailoverMS > 0 || res.TablesSeen != nil {
+		s += fmt.Sprintf("events lost (a seat's numbers skipped or went back, or a kind it was told changed): %d\n", res.Lost)
+	}
 	if len(res.PerServer) > 1 {
 		s += fmt.Sprintf("by server (spread by %s):\n", res.Spread)
 		for _, f := range res.PerServer {

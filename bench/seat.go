@@ -97,34 +97,73 @@ func init() {
 
 // seat is one bot player on one WebSocket for one game. Its reader
 // goroutine (play) reads every frame; its moves are sent after a think
-// pause from a timer, one request at a time.
+// pause from a timer, one request at a time. With failover, the reader
+// takes the seat back on another connection when its own breaks.
 type seat struct {
-	r   *run
-	sv  *serverRun // the server the seat plays through
-	c   *client.Conn
-	ctx context.Context
+	r     *run
+	ctx   context.Context
+	table string // the table's id
+	token string // the seat's token, for a reconnect
 
-	mu        sync.Mutex
-	src       rng.Source
-	last      []byte     // the latest frame that carried a view
-	view      *wire.View // last, decoded (nil until needed)
-	fresh     bool       // a view arrived since the last move was chosen
-	waiting   int64      // the id of the request in flight, 0 when none
-	ctl       chan error // answers a host action (nil: the request is a move)
-	sentAt    time.Time
-	sentHeld  bool // the move in flight was sent at night or in a vote
-	scheduled bool
-	timer     *time.Timer
-	ended     bool
-	nextID    int64
+	// log is what the seat was told, by event number (the reader's alone;
+	// kept when the run tracks events: run.track).
+	log        seatLog
+	reconnects int // the reader's alone
+
+	mu  sync.Mutex
+	sv  *serverRun // the server the seat plays through
+	srv int        // sv's index in run.srvs
+	c   *client.Conn
+	// reconnecting is set from a break until the seat is back (or has
+	// given up); ready is closed then.
+	reconnecting bool
+	ready        chan struct{}
+	src          rng.Source
+	last         []byte     // the latest frame that carried a view
+	view         *wire.View // last, decoded (nil until needed)
+	fresh        bool       // a view arrived since the last move was chosen
+	waiting      int64      // the id of the request in flight, 0 when none
+	ctl          chan error // answers a host action (nil: the request is a move)
+	sentAt       time.Time
+	sentHeld     bool // the move in flight was sent at night or in a vote
+	scheduled    bool
+	timer        *time.Timer
+	ended        bool
+	nextID       int64
 }
 
-func newSeat(ctx context.Context, r *run, sv *serverRun, c *client.Conn, seed uint64) *seat {
-	s := &seat{r: r, sv: sv, c: c, ctx: ctx, src: rng.New(seed)}
+func newSeat(ctx context.Context, r *run, srv int, c *client.Conn, seed uint64, table, token string) *seat {
+	s := &seat{r: r, srv: srv, sv: r.srvs[srv], c: c, ctx: ctx, src: rng.New(seed), table: table, token: token}
 	if c.View != nil {
 		s.view, s.fresh = c.View, true
 	}
+	if r.track {
+		s.log.told(c.Seq, kindsOf(c.Events), true)
+	}
 	return s
+}
+
+// kindsOf is the kinds of events.
+func kindsOf(evs []wire.Event) []string {
+	out := make([]string, len(evs))
+	for i, e := range evs {
+		out[i] = e.Kind
+	}
+	return out
+}
+
+// conn is the seat's connection now.
+func (s *seat) conn() *client.Conn {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.c
+}
+
+// server is the server the seat plays through now.
+func (s *seat) server() *serverRun {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.sv
 }
 
 // play reads frames until the game ends (nil), the context ends (its
@@ -139,23 +178,38 @@ func (s *seat) play() error {
 	}
 	// Reads wait without a context (a watch per read would cost more than
 	// the read): the connection is closed when the seat's context ends.
-	defer context.AfterFunc(s.ctx, func() { s.c.CloseNow() })()
+	defer context.AfterFunc(s.ctx, func() { s.conn().CloseNow() })()
 	var buf []byte
 	for i := 0; i < maxFrames; i++ {
-		data, err := s.c.ReadInto(context.Background(), buf)
+		c := s.conn() // only this goroutine changes it
+		data, err := c.ReadInto(context.Background(), buf)
 		buf = data
 		if err != nil {
 			if s.ctx.Err() != nil {
 				return s.ctx.Err()
 			}
-			return err
+			cause, again := breakCause(err)
+			if s.r.cfg.Failover <= 0 || !again {
+				return err
+			}
+			ended, err := s.reconnect(time.Now(), cause)
+			if err != nil || ended {
+				return err
+			}
+			s.mu.Lock()
+			now := s.maybeSchedule()
+			s.mu.Unlock()
+			if now {
+				s.act()
+			}
+			continue
 		}
 		kind := peekKind(data)
 		if kind == kindPad {
 			s.r.pad() // nothing for this seat: not a frame it reads
 			continue
 		}
-		s.r.frame(s.sv)
+		s.r.frame(s.sv) // s.sv changes only on this goroutine
 		ended, now := s.absorb(kind, data)
 		if ended {
 			return nil
@@ -201,8 +255,10 @@ func (s *seat) absorb(kind frameKind, data []byte) (ended, now bool) {
 		s.mu.Lock()
 		defer s.mu.Unlock()
 		if m.ID == 0 || m.ID != s.waiting {
-			if m.Type == "error" {
-				s.r.fail(s.sv, "error:"+m.Code) // unasked: a frame the server refused outright
+			// Unasked: a frame the server refused outright, or, with
+			// failover, the word before a close to reconnect after.
+			if m.Type == "error" && (s.r.cfg.Failover <= 0 || m.ID != 0 || !againCodes[m.Code]) {
+				s.r.fail(s.sv, "error:"+m.Code)
 			}
 			return false, s.maybeSchedule()
 		}
@@ -226,6 +282,13 @@ func (s *seat) absorb(kind frameKind, data []byte) (ended, now bool) {
 			return false, false
 		}
 		s.r.stamped(data)
+		if s.r.track { // a game's frame: its events are numbered
+			if seq, kinds, ok := peekEvents(data); ok {
+				s.r.lost.Add(int64(s.log.told(seq, kinds, false)))
+			} else {
+				s.r.fail(s.sv, "bad_frame")
+			}
+		}
 		s.mu.Lock()
 		defer s.mu.Unlock()
 		// A view with no legal move needs no decoding: the seat waits.
@@ -272,7 +335,7 @@ func (s *seat) decode() *wire.View {
 // move now (s.mu held); it reports true when the pause is zero and the
 // caller must call act itself once it has released s.mu.
 func (s *seat) maybeSchedule() bool {
-	if s.ended || s.waiting != 0 || s.scheduled || !s.fresh {
+	if s.ended || s.waiting != 0 || s.scheduled || !s.fresh || s.reconnecting {
 		return false
 	}
 	d := s.r.think(&s.src)
@@ -289,7 +352,7 @@ func (s *seat) maybeSchedule() bool {
 func (s *seat) act() {
 	s.mu.Lock()
 	s.scheduled = false
-	if s.ended || s.waiting != 0 || !s.fresh || s.ctx.Err() != nil {
+	if s.ended || s.waiting != 0 || !s.fresh || s.reconnecting || s.ctx.Err() != nil {
 		s.mu.Unlock()
 		return
 	}
@@ -311,21 +374,69 @@ func (s *seat) act() {
 	m.ID = s.nextID
 	s.waiting = m.ID
 	s.sentAt, s.sentHeld = time.Now(), heldPhase(v.Phase)
+	c, sv := s.c, s.sv
 	s.mu.Unlock()
 	// Sent without a context to watch (a watch per write costs more than
 	// the write): the connection is closed when the seat's context ends.
-	if _, err := s.c.Send(context.Background(), m); err != nil && s.ctx.Err() == nil {
-		s.r.fail(s.sv, "send")
+	// With failover, a send that fails is the break the reader meets too:
+	// the move is chosen again once the seat is back.
+	if _, err := c.Send(context.Background(), m); err != nil && s.ctx.Err() == nil && s.r.cfg.Failover <= 0 {
+		s.r.fail(sv, "send")
 	}
 }
 
-// control sends a host action and waits for its answer.
+// control sends a host action and waits for its answer. With failover,
+// an action whose connection broke on its way is sent again once the seat
+// is back, unless the seat's view shows it was done (a game to start that
+// has begun); already_started answers a repeat of an action that was.
 func (s *seat) control(m wire.ClientMessage) error {
+	for try := 0; ; try++ {
+		err := s.controlOnce(m)
+		if try > 0 && codeOf(err) == "already_started" {
+			return nil
+		}
+		if !errors.Is(err, errReconnected) || try >= 8 {
+			return err
+		}
+		s.mu.Lock()
+		ready, started := s.ready, s.view != nil || s.last != nil
+		s.mu.Unlock()
+		if ready != nil {
+			select {
+			case <-ready:
+			case <-s.ctx.Done():
+				return s.ctx.Err()
+			}
+			s.mu.Lock()
+			started = s.view != nil || s.last != nil
+			s.mu.Unlock()
+		}
+		if started && m.Action == "start" {
+			return nil
+		}
+	}
+}
+
+// codeOf is an error's protocol code ("" for none).
+func codeOf(err error) string {
+	var ce *client.Error
+	if errors.As(err, &ce) {
+		return ce.Code
+	}
+	return ""
+}
+
+// controlOnce sends a host action once and waits for its answer.
+func (s *seat) controlOnce(m wire.ClientMessage) error {
 	ch := make(chan error, 1)
 	s.mu.Lock()
 	if s.ended {
 		s.mu.Unlock()
 		return errors.New("connection ended")
+	}
+	if s.reconnecting {
+		s.mu.Unlock()
+		return errReconnected
 	}
 	if s.timer != nil {
 		s.timer.Stop()
@@ -334,16 +445,77 @@ func (s *seat) control(m wire.ClientMessage) error {
 	s.nextID++
 	m.ID = s.nextID
 	s.waiting, s.ctl, s.sentAt = m.ID, ch, time.Now()
+	c := s.c
 	s.mu.Unlock()
-	if _, err := s.c.Send(s.ctx, m); err != nil {
+	if _, err := c.Send(s.ctx, m); err != nil && s.r.cfg.Failover <= 0 {
 		return err
-	}
+	} // with failover, the break answers ch
 	select {
 	case err := <-ch:
 		return err
 	case <-s.ctx.Done():
 		return s.ctx.Err()
 	}
+}
+
+// reconnect takes the seat back after its connection broke (at brk, for a
+// cause): on the next server of the run in turn, the one it was on last
+// after the others, with its token and since = the last event number it
+// saw, within the failover wait. A request in flight is forgotten (a move
+// is chosen again from the view the seat gets back; a host action is sent
+// again). It reports whether the game had ended meanwhile; its error is
+// errFailover when no server took the seat back in time.
+func (s *seat) reconnect(brk time.Time, cause string) (ended bool, err error) {
+	s.mu.Lock()
+	s.reconnecting, s.ready = true, make(chan struct{})
+	s.waiting, s.scheduled = 0, false
+	if s.timer != nil {
+		s.timer.Stop()
+	}
+	ctl, old, from := s.ctl, s.c, s.srv
+	s.ctl = nil
+	s.mu.Unlock()
+	if ctl != nil {
+		ctl <- errReconnected
+	}
+	old.CloseNow()
+	s.r.connect(-1)
+
+	var c *client.Conn
+	since := s.log.seq()
+	i, err := s.r.onServers(s.ctx, brk.Add(s.r.cfg.Failover), from+1, func(ctx context.Context, sv *serverRun) error {
+		var err error
+		c, err = sv.api.Dial(ctx, s.table, s.token, since)
+		return err
+	})
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	defer close(s.ready)
+	s.reconnecting = false
+	if err != nil {
+		s.ended = true
+		if s.ctx.Err() != nil {
+			return false, s.ctx.Err()
+		}
+		return false, errFailover
+	}
+	s.r.connect(1)
+	s.r.reconnected(time.Since(brk), cause)
+	s.reconnects++
+	s.c, s.sv, s.srv = c, s.r.srvs[i], i
+	if s.ctx.Err() != nil {
+		c.CloseNow() // the run ended meanwhile: the next read says so
+	}
+	s.r.frame(s.sv) // the welcome
+	if s.r.track {
+		s.r.lost.Add(int64(s.log.told(c.Seq, kindsOf(c.Events), true)))
+	}
+	s.last, s.view, s.fresh = nil, c.View, c.View != nil
+	if c.View != nil && c.View.Phase == "ended" {
+		s.ended = true
+		return true, nil
+	}
+	return false, nil
 }
 
 // heldPhase reports whether a move made in phase p gets its view later

@@ -42,7 +42,8 @@ type ServerFigures struct {
 	// server (in the ramp or the window): its Players, unless games moved.
 	Played int64 `json:"players_played"`
 	// DrainedAway is how many of its tables' games this server refused
-	// because it drains, made on another one (Result.TablesMoved).
+	// because it drains (or, with failover, failed to make), made on
+	// another one (Result.TablesMoved).
 	DrainedAway        int64            `json:"drained_away"`
 	GamesFinished      int64            `json:"games_finished"`
 	GamesFinishedTotal int64            `json:"games_finished_total"`

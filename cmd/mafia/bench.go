@@ -41,8 +41,9 @@ func runBench(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	cpuProfile := fs.String("cpuprofile", "", "write the bench's own CPU profile to this file")
 	nice := fs.Int("nice", 10, "the bench's own CPU priority (Linux): at 10 it takes a core only when a server on the same machine leaves one, so that its own work disturbs what it measures less; 0 keeps the priority it started with")
 	gcPercent := fs.Int("gogc", 400, "the bench's own GOGC: its garbage collector runs rarely, so that its pauses disturb the latency it measures as little as they can (the GOGC environment variable, if set, wins)")
+	failover := fs.Duration("failover", 0, "how long a seat whose connection breaks (a node dying or draining, a dial refused, a close to reconnect after) has to take its seat back on the next --server in turn, with its token and since; the run then ends by letting every game in play finish and reports reconnects, the failover gap, unfinished games and events lost (0: off, a broken connection is an error and its game lost)")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: mafia bench --server URL[,URL...] [--spread tables|seats] [--ops URL] --players N [--duration D | --games G] [--every-player] [--think D] [--ramp R] [--json]")
+		fmt.Fprintln(stderr, "usage: mafia bench --server URL[,URL...] [--spread tables|seats] [--ops URL] --players N [--duration D | --games G] [--every-player] [--failover WAIT] [--think D] [--ramp R] [--json]")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -58,7 +59,7 @@ func runBench(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if len(servers) == 0 {
 		servers = serverList{"http://127.0.0.1:8080"}
 	}
-	if fs.NArg() > 0 || *players <= 0 || *ramp <= 0 || *duration < 0 || *games < 0 || *think < 0 || *nice < 0 || *nice > 19 {
+	if fs.NArg() > 0 || *players <= 0 || *ramp <= 0 || *duration < 0 || *games < 0 || *think < 0 || *failover < 0 || *nice < 0 || *nice > 19 {
 		fs.Usage()
 		return 2
 	}
@@ -71,7 +72,7 @@ func runBench(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		return 2
 	}
 	cfg := bench.Config{Servers: servers, Spread: *spread, EveryPlayer: *everyPlayer, OpsAll: opsList(*ops), OpsToken: *opsToken, Players: *players, Duration: *duration, Games: *games,
-		Timings: tm, Ramp: *ramp, Think: *think, GameTimeout: *gameTimeout, Timeout: *timeout, Seed: *seed}
+		Timings: tm, Ramp: *ramp, Think: *think, GameTimeout: *gameTimeout, Timeout: *timeout, Seed: *seed, Failover: *failover}
 	if !*quiet {
 		cfg.Progress = stderr
 	}

@@ -49,3 +49,15 @@ func TestBench_UnknownSpreadIsAUsageError(t *testing.T) {
 		t.Errorf("stderr: %s", errb.String())
 	}
 }
+
+// TestBench_FailoverFlag: --failover takes a wait (its help says what it
+// does), and a negative one is a usage error.
+func TestBench_FailoverFlag(t *testing.T) {
+	var out, errb bytes.Buffer
+	if code := runBench([]string{"--failover", "-1s", "--server", "http://127.0.0.1:1"}, nil, &out, &errb); code != 2 {
+		t.Fatalf("exit %d, want 2; stderr %s", code, errb.String())
+	}
+	if !strings.Contains(errb.String(), "--failover WAIT") || !strings.Contains(errb.String(), "take its seat back") {
+		t.Errorf("the usage does not explain --failover: %s", errb.String())
+	}
+}
