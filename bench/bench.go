@@ -739,7 +739,8 @@ func (r *run) game(ctx context.Context, idx, g, humans, seats int, first *bool) 
 	defer func() {
 		for i, c := range conns {
 			if ss[i] != nil {
-				c = ss[i].conn() // perhaps another, after a reconnect
+				ss[i].release() // its connection now, perhaps another after a reconnect
+				continue
 			}
 			c.CloseNow()
 			r.connect(-1)

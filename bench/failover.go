@@ -182,10 +182,11 @@ func sleepCtx(ctx context.Context, d time.Duration) bool {
 	}
 }
 
-// reconnected counts one failover that took its seat back after gap, for
-// a cause.
-func (r *run) reconnected(gap time.Duration, cause string) {
+// reconnected counts one failover that took its seat back through sv after
+// gap, for a cause.
+func (r *run) reconnected(sv *serverRun, gap time.Duration, cause string) {
 	r.reconnects.Add(1)
+	sv.reconnects.Add(1)
 	r.gaps.Record(gap)
 	r.mu.Lock()
 	r.causes[cause]++

@@ -115,9 +115,11 @@ type seat struct {
 	srv int        // sv's index in run.srvs
 	c   *client.Conn
 	// reconnecting is set from a break until the seat is back (or has
-	// given up); ready is closed then.
+	// given up); ready is closed then. detached says c is not counted in
+	// run.connected (it broke, and no other took its place).
 	reconnecting bool
 	ready        chan struct{}
+	detached     bool
 	src          rng.Source
 	last         []byte     // the latest frame that carried a view
 	view         *wire.View // last, decoded (nil until needed)
@@ -157,6 +159,19 @@ func (s *seat) conn() *client.Conn {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.c
+}
+
+// release closes the seat's connection and takes it from the count of
+// connections, unless a break already did.
+func (s *seat) release() {
+	s.mu.Lock()
+	c, counted := s.c, !s.detached
+	s.detached = true
+	s.mu.Unlock()
+	c.CloseNow()
+	if counted {
+		s.r.connect(-1)
+	}
 }
 
 // server is the server the seat plays through now.
@@ -473,7 +488,7 @@ func (s *seat) reconnect(brk time.Time, cause string) (ended bool, err error) {
 		s.timer.Stop()
 	}
 	ctl, old, from := s.ctl, s.c, s.srv
-	s.ctl = nil
+	s.ctl, s.detached = nil, true
 	s.mu.Unlock()
 	if ctl != nil {
 		ctl <- errReconnected
@@ -500,9 +515,9 @@ func (s *seat) reconnect(brk time.Time, cause string) (ended bool, err error) {
 		return false, errFailover
 	}
 	s.r.connect(1)
-	s.r.reconnected(time.Since(brk), cause)
+	s.r.reconnected(s.r.srvs[i], time.Since(brk), cause)
 	s.reconnects++
-	s.c, s.sv, s.srv = c, s.r.srvs[i], i
+	s.c, s.sv, s.srv, s.detached = c, s.r.srvs[i], i, false
 	if s.ctx.Err() != nil {
 		c.CloseNow() // the run ended meanwhile: the next read says so
 	}

@@ -57,6 +57,9 @@ type ServerFigures struct {
 	FramesPerSec       float64          `json:"frames_per_sec"`
 	Errors             int64            `json:"errors"`
 	ErrorKinds         map[string]int64 `json:"error_kinds,omitempty"`
+	// Reconnects counts the seats that took their seat back through this
+	// server after a break (Config.Failover).
+	Reconnects int64 `json:"reconnects"`
 	// Server is the server's memory and CPU, when its operator address was
 	// given (Config.OpsAll).
 	Server *ServerReport `json:"server,omitempty"`
@@ -78,6 +81,7 @@ type serverRun struct {
 	playedCnt atomic.Int64
 	// drainedAway counts its tables' games it refused as draining.
 	drainedAway atomic.Int64
+	reconnects  atomic.Int64 // seats taken back through it
 
 	// ops is the server's operator address ("": none), rep what its
 	// /metrics said (nil without ops), cpuStart its CPU seconds as the
@@ -210,7 +214,7 @@ func (sv *serverRun) figures(window float64) ServerFigures {
 		GamesFinished: sv.finished.Load(), GamesFinishedTotal: sv.finAll.Load(),
 		Commands: sv.commands.Load(), Frames: sv.frames.Load(),
 		P50ms: ms(sv.lat.Quantile(0.5)), P90ms: ms(sv.lat.Quantile(0.9)), P99ms: ms(sv.lat.Quantile(0.99)), MaxMs: ms(sv.lat.Max()),
-		ErrorKinds: maps(sv.errs), Server: sv.rep}
+		ErrorKinds: maps(sv.errs), Reconnects: sv.reconnects.Load(), Server: sv.rep}
 	for _, n := range sv.errs {
 		f.Errors += n
 	}
@@ -232,6 +236,9 @@ func (f ServerFigures) summaryLine() string {
 	sort.Strings(keys)
 	for _, k := range keys {
 		s += fmt.Sprintf(" %s=%d", k, f.ErrorKinds[k])
+	}
+	if f.Reconnects > 0 {
+		s += fmt.Sprintf("; %d seats taken back here after a break", f.Reconnects)
 	}
 	if f.DrainedAway > 0 {
 		s += fmt.Sprintf("; %d games refused as it drains, made elsewhere", f.DrainedAway)
