@@ -198,9 +198,11 @@ type Result struct {
 	GamesUnfinished int64 `json:"games_unfinished"`
 	// Lost counts, when the events are tracked (Failover or KeepTables),
 	// the events a seat had been told whose kind was another after a
-	// reconnect, and the event numbers that went backwards or were skipped
-	// in what a seat received: a gap in, or a rewrite of, what was
-	// acknowledged. It must be 0.
+	// reconnect, the event numbers that went backwards or were skipped in
+	// what a seat received (a gap in, or a rewrite of, what was
+	// acknowledged), and the events every seat sees on which a game's
+	// seats disagree (each seat numbers its own events, so seats are
+	// compared on those alone). It must be 0.
 	Lost int64 `json:"lost"`
 	// TablesSeen are the run's games as their seats saw them, when
 	// Config.KeepTables is set, in the order they ended.
@@ -828,6 +830,13 @@ func (r *run) game(ctx context.Context, idx, g, humans, seats int, first *bool) 
 			home.finished.Add(1)
 		}
 	}
+	if r.track {
+		logs := make([][]string, len(ss))
+		for i, s := range ss {
+			logs[i] = s.log.kinds
+		}
+		r.lost.Add(int64(seatConflicts(logs)))
+	}
 	if r.cfg.KeepTables {
 		r.keep(created.Table, home, ended, ss)
 	}
@@ -940,7 +949,7 @@ func (res Result) Summary() string {
 		s += "\n"
 	}
 	if res.FailoverMS > 0 || res.TablesSeen != nil {
-		s += fmt.Sprintf("events lost (a seat's numbers skipped or went back, or a kind it was told changed): %d\n", res.Lost)
+		s += fmt.Sprintf("events lost (a seat's numbers skipped or went back, a kind it was told changed, or seats disagreed on a public event): %d\n", res.Lost)
 	}
 	if len(res.PerServer) > 1 {
 		s += fmt.Sprintf("by server (spread by %s):\n", res.Spread)

@@ -16,6 +16,7 @@ import (
 	"github.com/coder/websocket"
 
 	"mafia/client"
+	"mafia/engine"
 	"mafia/wire"
 )
 
@@ -244,6 +245,51 @@ func (l *seatLog) told(seq int, kinds []string, welcome bool) (lost int) {
 		}
 	}
 	return lost
+}
+
+// privateKinds are the kinds of the events only some seats see (an
+// actor's own, the mafia's): every other event reaches every seat, in the
+// order of the table's log (engine.Event.Audience).
+var privateKinds = func() map[string]bool {
+	m := map[string]bool{}
+	for k := 0; k < 256; k++ {
+		e := engine.Event{Kind: engine.EventKind(k)}
+		if a := e.Audience(); a == engine.AudActor || a == engine.AudMafia {
+			m[e.Kind.String()] = true
+		}
+	}
+	return m
+}()
+
+// seatConflicts counts where the seats of one game disagree about the
+// events every seat sees: each seat's shared events against the first
+// complete seat's, number by number over what both have. A seat with a gap
+// (already counted lost) is left out.
+func seatConflicts(logs [][]string) int {
+	var ref []string
+	have, n := false, 0
+	for _, l := range logs {
+		var shared []string
+		gap := false
+		for _, k := range l {
+			gap = gap || k == ""
+			if !privateKinds[k] {
+				shared = append(shared, k)
+			}
+		}
+		switch {
+		case gap:
+		case !have:
+			ref, have = shared, true
+		default:
+			for i := 0; i < min(len(ref), len(shared)); i++ {
+				if ref[i] != shared[i] {
+					n++
+				}
+			}
+		}
+	}
+	return n
 }
 
 // peekEvents reads an update's seq (0 when absent: a game frame's count

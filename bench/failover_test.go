@@ -90,6 +90,32 @@ func TestSeatLost_CountsWhatAFailoverSkippedOrRewrote(t *testing.T) {
 	}
 }
 
+// TestSeatConflicts_SeatsAgreeOnWhatEverySeatSees: seats whose logs differ
+// only by the events some of them alone see (a check, a vote, the mafia's
+// choice) agree; a seat told another public event, or one in another
+// order, is a conflict; a seat with a gap is left out (it was counted).
+func TestSeatConflicts_SeatsAgreeOnWhatEverySeatSees(t *testing.T) {
+	public := []string{"game_began", "night_began", "day_began", "speech_began"}
+	agree := [][]string{public,
+		{"game_began", "night_began", "checked", "day_began", "speech_began"},
+		{"game_began", "night_began", "mafia_chose", "day_began"}, // its game went no further
+	}
+	if n := seatConflicts(agree); n != 0 {
+		t.Errorf("seats that differ by private events: %d conflicts, want 0", n)
+	}
+	if n := seatConflicts([][]string{public, {"game_began", "day_began", "night_began", "speech_began"}}); n != 2 {
+		t.Errorf("two public events swapped: %d conflicts, want 2", n)
+	}
+	if n := seatConflicts([][]string{{"game_began", "", "day_began"}, public, {"game_began", "night_began", "day_began", "vote_began"}}); n != 1 {
+		t.Errorf("a seat told another public event: %d conflicts, want 1", n)
+	}
+	for _, k := range []string{"checked", "healed", "shot", "skipped", "mafia_chose"} {
+		if !privateKinds[k] {
+			t.Errorf("%s is not among the events only some seats see: %v", k, privateKinds)
+		}
+	}
+}
+
 // TestBreakCause_ReconnectsAsTheProtocolSays: a broken connection and the
 // closes docs/protocol.md says to reconnect after are taken back; a kick, a
 // seat given up, an expired lobby and a flood are not; a refused handshake
