@@ -85,7 +85,8 @@ type Config struct {
 	// GameTimeout bounds one game (0: 10 minutes).
 	GameTimeout time.Duration
 	// Timeout bounds the whole run (0: enough for the ramp, the window and
-	// one game timeout).
+	// one game timeout; with Failover, one more for the games in play as
+	// the window ends).
 	Timeout time.Duration
 	// Seed roots the bots' random choices.
 	Seed uint64
@@ -326,6 +327,9 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 	rampTime := time.Duration(float64(cfg.Players)/cfg.Ramp*float64(time.Second)) + 30*time.Second
 	if cfg.Timeout <= 0 {
 		cfg.Timeout = 2*rampTime + cfg.Duration + cfg.GameTimeout
+		if cfg.Failover > 0 { // and the games in play at the window's end
+			cfg.Timeout += cfg.GameTimeout
+		}
 	}
 	if cfg.HTTP == nil {
 		cfg.HTTP = &http.Client{Transport: &http.Transport{

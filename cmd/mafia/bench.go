@@ -34,7 +34,7 @@ func runBench(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	ramp := fs.Float64("ramp", 500, "connections opened per second while connecting")
 	think := fs.Duration("think", time.Second, "a bot's mean pause before each move (uniform in [think/2, 3*think/2]; 0: at once)")
 	gameTimeout := fs.Duration("game-timeout", 10*time.Minute, "bound on one game")
-	timeout := fs.Duration("timeout", 0, "bound on the whole run (0: ramp, window and one game timeout)")
+	timeout := fs.Duration("timeout", 0, "bound on the whole run (0: ramp, window and one game timeout, and with --failover another for the games in play as the window ends)")
 	seed := fs.Uint64("seed", 1, "root seed of the bots' choices")
 	asJSON := fs.Bool("json", false, "print one JSON object instead of text")
 	quiet := fs.Bool("quiet", false, "no progress lines on stderr")
