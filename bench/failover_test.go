@@ -360,3 +360,56 @@ func TestRun_WithoutFailoverABreakIsAnError(t *testing.T) {
 		t.Errorf("games started %d, unfinished %d; want the games in play lost", res.GamesStarted, res.GamesUnfinished)
 	}
 }
+
+// TestOnServers_TheOthersInTurnThenTheLastOne: a failover tries the servers
+// in turn from the one after the seat's own, its own last; a server that
+// asked for time (Retry-After) is passed over until then; a refusal for
+// good ends it at once; the first success is the server it stays on.
+func TestOnServers_TheOthersInTurnThenTheLastOne(t *testing.T) {
+	r := &run{srvs: []*serverRun{{url: "0"}, {url: "1"}, {url: "2"}}}
+	ctx := context.Background()
+	attempt := func(wait time.Duration, fail func(i int) error) ([]int, int, error) {
+		var tried []int
+		i, err := r.onServers(ctx, time.Now().Add(wait), 1, func(_ context.Context, sv *serverRun) error {
+			n := int(sv.url[0] - '0')
+			tried = append(tried, n)
+			return fail(n)
+		})
+		return tried, i, err
+	}
+
+	tried, _, err := attempt(350*time.Millisecond, func(int) error { return io.EOF })
+	if err != io.EOF || len(tried) == 0 {
+		t.Fatalf("tried %v, %v", tried, err)
+	}
+	for k, n := range tried { // 1, 2, 0, 1, …: however many the wait held
+		if n != (1+k)%3 {
+			t.Fatalf("tried %v; want 1, 2, 0 in turn", tried)
+		}
+	}
+
+	tried, _, _ = attempt(350*time.Millisecond, func(n int) error {
+		if n == 1 {
+			return &client.HandshakeError{Status: 503, RetryAfter: time.Hour, Err: io.EOF}
+		}
+		return io.EOF
+	})
+	if tried[0] != 1 || strings.Count(fmt.Sprint(tried), "1") != 1 {
+		t.Errorf("tried %v; want server 1 once, then only the others", tried)
+	}
+
+	tried, _, err = attempt(time.Minute, func(int) error { return &client.HandshakeError{Status: 403, Err: io.EOF} })
+	if len(tried) != 1 || err == nil {
+		t.Errorf("a refusal for good: tried %v, %v; want one try and its error", tried, err)
+	}
+
+	tried, i, err := attempt(time.Minute, func(n int) error {
+		if n == 0 {
+			return nil
+		}
+		return io.EOF
+	})
+	if err != nil || i != 0 || fmt.Sprint(tried) != "[1 2 0]" {
+		t.Errorf("tried %v, on %d, %v; want [1 2 0] and server 0", tried, i, err)
+	}
+}
