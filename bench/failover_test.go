@@ -20,6 +20,7 @@ import (
 	"mafia/server"
 	"mafia/store"
 	"mafia/store/sqlite"
+	"mafia/wire"
 )
 
 // update is a game frame for a seat: its count and its events' kinds.
@@ -413,3 +414,68 @@ func TestOnServers_TheOthersInTurnThenTheLastOne(t *testing.T) {
 		t.Errorf("tried %v, on %d, %v; want [1 2 0] and server 0", tried, i, err)
 	}
 }
+
+// TestSeat_AHostActionInFlightAtABreakIsDecidedAgain: a stand-in server
+// takes the host's start, sends the game's first update and breaks the
+// connection before the reply; the seat reconnects with since = 2 (the
+// events it was told), sees the game under way, and takes the start as
+// done: no error, one reconnect, nothing lost, and the seat plays on to the
+// end the welcome shows.
+func TestSeat_AHostActionInFlightAtABreakIsDecidedAgain(t *testing.T) {
+	var conns atomic.Int32
+	var since atomic.Value
+	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		c, err := websocket.Accept(w, req, nil)
+		if err != nil {
+			return
+		}
+		defer c.CloseNow()
+		ctx := req.Context()
+		if conns.Add(1) == 1 {
+			c.Write(ctx, websocket.MessageText, []byte(`{"v":1,"type":"welcome","seat":1,"host":true}`))
+			if _, data, err := c.Read(ctx); err != nil || !strings.Contains(string(data), `"start"`) {
+				t.Errorf("the host sent %s, %v; want its start", data, err)
+				return
+			}
+			c.Write(ctx, websocket.MessageText, []byte(`{"v":1,"type":"update","seat":1,"seq":2,"events":[{"kind":"game_began","round":0},{"kind":"night_began","round":1}],"view":{"phase":"night","step":1,"legal":{}}}`))
+			return // broken, before the reply
+		}
+		since.Store(req.URL.Query().Get("since"))
+		c.Write(ctx, websocket.MessageText, []byte(`{"v":1,"type":"welcome","seat":1,"host":true,"seq":3,"events":[{"kind":"game_ended","round":1}],"view":{"phase":"ended","step":2,"legal":{}}}`))
+		c.Read(ctx) // until the seat goes
+	}))
+	defer hs.Close()
+
+	api := &client.API{Base: hs.URL}
+	r := &run{cfg: Config{Failover: 30 * time.Second}, track: true,
+		errs: map[string]int64{}, refusals: map[string]int64{}, causes: map[string]int64{},
+		srvs: []*serverRun{{url: hs.URL, api: api, errs: map[string]int64{}}}}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	c, err := api.Dial(ctx, "t", "tok", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.connect(1)
+	s := newSeat(ctx, r, 0, c, 1, "t", "tok")
+	played := make(chan error, 1)
+	go func() { played <- s.play() }()
+	if err := s.control(wireStart()); err != nil {
+		t.Errorf("start: %v; want it taken as done after the reconnect", err)
+	}
+	if err := <-played; err != nil {
+		t.Errorf("play: %v; want the game's end", err)
+	}
+	s.release()
+	if got, _ := since.Load().(string); got != "2" {
+		t.Errorf("reconnected with since=%q, want 2", got)
+	}
+	if r.reconnects.Load() != 1 || r.causes["broken"] != 1 || r.lost.Load() != 0 || len(r.errs) != 0 || r.connected.Load() != 0 {
+		t.Errorf("reconnects %d %v, lost %d, errors %v, connected %d", r.reconnects.Load(), r.causes, r.lost.Load(), r.errs, r.connected.Load())
+	}
+	if fmt.Sprint(s.log.kinds) != "[game_began night_began game_ended]" {
+		t.Errorf("the seat was told %v", s.log.kinds)
+	}
+}
+
+func wireStart() wire.ClientMessage { return wire.ClientMessage{Type: "host", Action: "start"} }
