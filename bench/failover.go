@@ -43,7 +43,7 @@ var (
 // 2026 closed every drop with.
 var againCodes = map[string]bool{
 	"too_slow": true, "stopped": true, "dropped": true, "busy": true, "shutdown": true,
-	"node_gone": true, "table_moved": true, "relay_error": true, "relay_unavailable": true,
+	"node_gone": true, "table_moved": true, "table_moving": true, "relay_error": true, "relay_unavailable": true,
 	"draining": true, "server_full": true,
 }
 

@@ -159,6 +159,8 @@ func TestBreakCause_ReconnectsAsTheProtocolSays(t *testing.T) {
 		{&client.Error{Code: "busy"}, true},
 		{&client.Error{Code: "bad_token"}, false},
 		{&client.Error{Status: 503, Code: "draining"}, true},
+		{&client.Error{Status: 503, Code: "table_moving"}, true},
+		{&client.Error{Code: "table_moving"}, true},
 		{&client.Error{Status: 409, Code: "table_full"}, false},
 		{errors.New("dial tcp 127.0.0.1:1: connect: connection refused"), true},
 	} {
