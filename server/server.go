@@ -98,6 +98,8 @@ type Server struct {
 	// rates counts the ratings of ended games under way (rated.go).
 	rates   sync.WaitGroup
 	closing atomic.Bool
+	// closeOnce makes Close's work happen once, however often it is called.
+	closeOnce sync.Once
 	// ready is set once Resume has finished; draining once Drain has been
 	// called (drain.go).
 	ready, draining atomic.Bool
@@ -350,6 +352,11 @@ func (s *Server) room(ctx context.Context, id string) (*room.Room, error) {
 	if s.isDamaged(id) {
 		return nil, &engine.Error{Code: CodeTableDamaged}
 	}
+	if s.closing.Load() {
+		// A server shutting down brings no table back: it would write it
+		// after its rooms stopped, beside the next server that resumes it.
+		return nil, &engine.Error{Code: room.CodeStopped}
+	}
 	if s.own != nil {
 		return s.clusterRoom(ctx, id)
 	}
@@ -386,8 +393,11 @@ func (s *Server) resumeOnce(st stored) (*room.Room, error) {
 // Close stops every room and the heartbeat, then waits until every
 // connection has ended: each is closed with 1001 (going away, "shutdown")
 // after the frames already queued for it (a client that does not answer
-// the close is let go after the WebSocket library's close timeout).
-func (s *Server) Close() {
+// the close is let go after the WebSocket library's close timeout). From
+// then on no table is brought back. Calling it again does nothing.
+func (s *Server) Close() { s.closeOnce.Do(s.close) }
+
+func (s *Server) close() {
 	s.closing.Store(true)
 	close(s.stop)
 	s.wg.Wait()

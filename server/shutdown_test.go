@@ -1,6 +1,7 @@
 package server
 
 import (
+	"errors"
 	"testing"
 	"time"
 
@@ -69,4 +70,23 @@ func TestShutdownClosesEveryConnectionAsGoingAwayAndWaitsForIt(t *testing.T) {
 		}
 	}
 	goleak.VerifyNone(t, before)
+}
+
+// TestAClosedServerBringsNoTableBack: once Close has stopped its rooms, a
+// request still reaching the server (its listener not yet closed) for a
+// table it ran is refused stopped, and the table is not resumed: a server
+// shutting down must never write a table the next server resumes.
+func TestAClosedServerBringsNoTableBack(t *testing.T) {
+	ts := startServer(t, "")
+	ctx := within(t, 30*time.Second)
+	tb := newTable(ctx, t, ts.api, client.CreateRequest{Name: "Closed", Players: 5}, []int{1, 2}, 1)
+	ts.srv.Close()
+	_, err := ts.api.Table(ctx, tb.id)
+	var ce *client.Error
+	if !errors.As(err, &ce) || ce.Code != "stopped" {
+		t.Fatalf("a table of a closed server: %v, want stopped", err)
+	}
+	if n := ts.srv.tablesByStatus(); len(n) != 0 {
+		t.Errorf("the closed server runs tables again: %v", n)
+	}
 }
