@@ -74,6 +74,10 @@ type ownership struct {
 	nudge chan struct{}
 	// letting counts the leases being let go after their rooms stopped.
 	letting sync.WaitGroup
+	// renewing is held by a renewal round, and by each letting go of a
+	// lease: a lease let go during a round is let go after it, so that the
+	// round's renewal never undoes it.
+	renewing sync.Mutex
 }
 
 type tableLock struct {
@@ -216,6 +220,8 @@ func (s *Server) take(ctx context.Context, id, why string, lastAlive time.Time) 
 // release gives a lease up at once (the table is free), logging a failure
 // (the lease then runs out by itself).
 func (s *Server) release(l store.Lease) {
+	s.own.renewing.Lock()
+	defer s.own.renewing.Unlock()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	if err := s.own.leases.Release(ctx, l); err != nil {
@@ -227,6 +233,8 @@ func (s *Server) release(l store.Lease) {
 // that another node takes the table over at its next scan (or at once,
 // told through Cluster.Free); its room here has stopped.
 func (s *Server) letGo(l store.Lease) {
+	s.own.renewing.Lock()
+	defer s.own.renewing.Unlock()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	// The shortest lease the stores keep: one microsecond.
@@ -290,33 +298,54 @@ func (s *Server) renewLeases() {
 		case <-s.stop:
 			return
 		}
+		s.own.renewing.Lock()
 		s.mu.Lock()
 		ls := make([]store.Lease, 0, len(s.own.held))
 		for _, l := range s.own.held {
 			ls = append(ls, l)
 		}
 		s.mu.Unlock()
-		for _, l := range ls {
-			ctx, cancel := context.WithTimeout(context.Background(), s.own.cfg.TTL/3)
-			nl, err := s.own.leases.Renew(ctx, l, s.own.cfg.TTL)
-			cancel()
-			switch {
-			case errors.Is(err, store.ErrLeaseLost):
+		s.renewRound(ls)
+		s.own.renewing.Unlock()
+	}
+}
+
+// renewBatch is how many leases one write renews.
+const renewBatch = 1000
+
+// renewRound renews ls, renewBatch at a time (store.Leases.RenewAll: one
+// round trip each), and moves the rooms of the leases found lost.
+func (s *Server) renewRound(ls []store.Lease) {
+	for len(ls) > 0 {
+		batch := ls[:min(len(ls), renewBatch)]
+		ls = ls[len(batch):]
+		ctx, cancel := context.WithTimeout(context.Background(), s.own.cfg.TTL/3)
+		got, err := s.own.leases.RenewAll(ctx, batch, s.own.cfg.TTL)
+		cancel()
+		if err != nil {
+			// The store is failing: the leases may run out, and then the
+			// next round says which were lost.
+			s.log.Warn("renew leases", "leases", len(batch), "err", err)
+			continue
+		}
+		renewed := make(map[string]store.Lease, len(got))
+		for _, l := range got {
+			renewed[l.Table] = l
+		}
+		for _, l := range batch {
+			nl, ok := renewed[l.Table]
+			if !ok {
 				s.lost(l.Table, "renew")
 				if r := s.running(l.Table); r != nil {
 					go r.Move()
 				}
-			case err != nil:
-				// The store is failing: the lease may run out, and then
-				// the next renewal says so.
-				s.log.Warn("renew lease", "table", l.Table, "err", err)
-			default:
-				s.mu.Lock()
-				if cur, ok := s.own.held[l.Table]; ok && cur.Token == nl.Token {
-					s.own.held[l.Table] = nl
-				}
-				s.mu.Unlock()
+				continue
 			}
+			s.mu.Lock()
+			if cur, ok := s.own.held[l.Table]; ok && cur.Token == nl.Token {
+				s.own.held[l.Table] = nl
+			}
+			s.mu.Unlock()
 		}
 	}
 }

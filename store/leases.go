@@ -76,6 +76,12 @@ type Leases interface {
 	// out, so long as no node has taken it since); otherwise it is
 	// ErrLeaseLost and nothing changes.
 	Renew(ctx context.Context, l Lease, ttl time.Duration) (Lease, error)
+	// RenewAll renews many leases in one write, as Renew renews each: the
+	// leases returned are those still held by their node with their token,
+	// extended for ttl from now (in no particular order); a lease missing
+	// from them is lost (ErrLeaseLost for Renew). A node renews all its
+	// tables' leases this way, one round trip whatever their number.
+	RenewAll(ctx context.Context, ls []Lease, ttl time.Duration) ([]Lease, error)
 	// Release gives the lease up, if l's node still holds it with l's
 	// token (otherwise it does nothing): the table is free at once for
 	// another node, and writes fenced with l's token are refused.

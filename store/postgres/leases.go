@@ -106,6 +106,42 @@ func (db *DB) Renew(ctx context.Context, l store.Lease, ttl time.Duration) (stor
 	return out, nil
 }
 
+// RenewAll renews the leases still held with their tokens in one UPDATE.
+func (db *DB) RenewAll(ctx context.Context, ls []store.Lease, ttl time.Duration) ([]store.Lease, error) {
+	if ttl <= 0 {
+		return nil, fmt.Errorf("store/postgres: renew %d leases: a positive ttl is needed", len(ls))
+	}
+	if len(ls) == 0 {
+		return nil, nil
+	}
+	tables, nodes, tokens := make([]string, len(ls)), make([]string, len(ls)), make([]int64, len(ls))
+	for i, l := range ls {
+		tables[i], nodes[i], tokens[i] = l.Table, l.Node, l.Token
+	}
+	var out []store.Lease
+	err := db.leaseTx(ctx, func(tx pgx.Tx) error {
+		// In the order of the tables, as the group commit locks them, so
+		// that a renewal and a batch of appends never wait in a circle.
+		rows, err := tx.Query(ctx, `UPDATE leases l SET expires = now() + $4 * interval '1 microsecond'
+			FROM (SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[]) AS u(t, n, k) ORDER BY t) u
+			WHERE l.table_id = u.t AND l.node = u.n AND l.token = u.k
+			RETURNING l.table_id, l.node, l.token, l.expires`, tables, nodes, tokens, micros(ttl))
+		if err != nil {
+			return err
+		}
+		out, err = pgx.CollectRows(rows, func(r pgx.CollectableRow) (store.Lease, error) {
+			var l store.Lease
+			err := r.Scan(&l.Table, &l.Node, &l.Token, &l.Expires)
+			return l, err
+		})
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("store/postgres: renew %d leases: %w", len(ls), asStoreError(err))
+	}
+	return out, nil
+}
+
 // Release gives l up if its node still holds it with its token: the row
 // goes (tokens come from a sequence, so no later owner gets l's again).
 func (db *DB) Release(ctx context.Context, l store.Lease) error {

@@ -88,6 +88,40 @@ func (db *DB) Renew(ctx context.Context, l store.Lease, ttl time.Duration) (stor
 	return out, nil
 }
 
+// RenewAll renews the leases still held with their tokens in one write
+// transaction.
+func (db *DB) RenewAll(ctx context.Context, ls []store.Lease, ttl time.Duration) ([]store.Lease, error) {
+	if ttl <= 0 {
+		return nil, fmt.Errorf("store/sqlite: renew %d leases: a positive ttl is needed", len(ls))
+	}
+	if len(ls) == 0 {
+		return nil, nil
+	}
+	var out []store.Lease
+	err := db.inTx(ctx, func(tx *wtx) error {
+		out = out[:0]
+		exp := leaseNow() + int64(ttl)
+		for _, l := range ls {
+			res, err := tx.ExecContext(ctx, `UPDATE leases SET expires_ns = ? WHERE table_id = ? AND node = ? AND token = ?`,
+				exp, l.Table, l.Node, l.Token)
+			if err != nil {
+				return err
+			}
+			if n, err := res.RowsAffected(); err != nil {
+				return err
+			} else if n == 1 {
+				l.Expires = time.Unix(0, exp).UTC()
+				out = append(out, l)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("store/sqlite: renew %d leases: %w", len(ls), asDamaged(err))
+	}
+	return out, nil
+}
+
 // Release gives l up if its node still holds it with its token.
 func (db *DB) Release(ctx context.Context, l store.Lease) error {
 	err := db.inTx(ctx, func(tx *wtx) error {

@@ -32,6 +32,7 @@ func RunLeases(t *testing.T, open Open) {
 		{"TheHolderRenewsKeepingItsToken", holderRenews},
 		{"AnExpiredLeaseIsTakenOverWithALargerToken", takeover},
 		{"RenewAfterTheLossIsRefused", renewAfterLoss},
+		{"RenewAllRenewsTheLeasesStillHeldAndLeavesOutTheLost", renewAll},
 		{"ReleaseFreesTheTableAndFencesItsToken", release},
 		{"ALeaseOfAMissingTableIsNotFound", leaseMissing},
 		{"ExpiredListsTheLeasesThatRanOut", expiredList},
@@ -238,6 +239,56 @@ func holderRenews(t *testing.T, open Open) {
 	}
 	if _, err := ls.Acquire(bg, "x", "", long); err == nil {
 		t.Errorf("a lease for no node was taken")
+	}
+}
+
+// renewAll: one call renews every lease its node still holds with its
+// token, keeping the tokens, and leaves out one taken over, one released,
+// one of another token and one of a missing table, changing none of them.
+func renewAll(t *testing.T, open Open) {
+	db := open(t)
+	ls := leases(t, db)
+	for _, id := range []string{"a", "b", "c", "d", "e"} {
+		CreateTable(t, db, id)
+	}
+	a := acquire(t, ls, "a", "node-a", time.Minute)
+	b := acquire(t, ls, "b", "node-a", time.Minute)
+	c := acquire(t, ls, "c", "node-a", short)
+	d := acquire(t, ls, "d", "node-a", long)
+	e := acquire(t, ls, "e", "node-a", long)
+	taken := takeOver(t, ls, "c", "node-b")
+	if err := ls.Release(bg, d); err != nil {
+		t.Fatal(err)
+	}
+	stale := e
+	stale.Token--
+	missing := store.Lease{Table: "nope", Node: "node-a", Token: a.Token}
+	got, err := ls.RenewAll(bg, []store.Lease{a, b, c, d, stale, missing}, 2*long)
+	if err != nil {
+		t.Fatal(err)
+	}
+	renewed := map[string]store.Lease{}
+	for _, l := range got {
+		renewed[l.Table] = l
+	}
+	if len(got) != 2 || renewed["a"].Token != a.Token || renewed["b"].Token != b.Token ||
+		!renewed["a"].Expires.After(a.Expires) || !renewed["b"].Expires.After(b.Expires) || renewed["a"].Node != "node-a" {
+		t.Errorf("renewed %+v, want a's and b's, later, with their tokens", got)
+	}
+	if l, err := ls.Lease(bg, "c"); err != nil || l.Node != "node-b" || l.Token != taken.Token {
+		t.Errorf("the lease taken over: %+v %v, want node-b's untouched", l, err)
+	}
+	if _, err := ls.Lease(bg, "d"); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("the released lease: %v, want still free", err)
+	}
+	if l, err := ls.Lease(bg, "e"); err != nil || !l.Expires.Equal(e.Expires) {
+		t.Errorf("the lease of another token: %+v %v, want it unchanged", l, err)
+	}
+	if got, err := ls.RenewAll(bg, nil, long); err != nil || len(got) != 0 {
+		t.Errorf("renewing none: %v %v", got, err)
+	}
+	if _, err := ls.RenewAll(bg, []store.Lease{a}, 0); err == nil {
+		t.Error("a ttl of 0 was taken")
 	}
 }
 
