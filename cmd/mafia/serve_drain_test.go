@@ -248,20 +248,8 @@ func TestServe_DrainsOnSIGTERMUntilNoGameIsPlaying(t *testing.T) {
 		if _, err := p.api.Create(ctx, client.CreateRequest{Name: "late", Players: 7}); !errors.As(err, &ce) || ce.Code != "draining" || ce.Status != http.StatusServiceUnavailable {
 			t.Errorf("a new table while draining: %v", err)
 		}
-		var wg sync.WaitGroup
-		errs := make([]error, len(conns))
-		for i, c := range conns {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				errs[i] = playOut(ctx, c, uint64(i+1))
-			}()
-		}
-		wg.Wait()
-		for i, err := range errs {
-			if err != nil {
-				t.Errorf("player %d during the drain: %v", i+1, err)
-			}
+		if err := playAll(ctx, conns); err != nil {
+			t.Errorf("a player during the drain: %v", err)
 		}
 		if code := p.wait(ctx, t); code != 0 {
 			t.Errorf("serve exited %d:\n%s", code, p.log())
