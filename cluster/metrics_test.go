@@ -1,8 +1,11 @@
 package cluster
 
 import (
+	"bytes"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
@@ -219,4 +222,38 @@ func TestMetricsCountTheRequestsPassedToOwners(t *testing.T) {
 	}
 	want(t, "a", scrape(t, a), map[string]float64{"mafia_relay_requests_total{result=ok}": 2, "mafia_relay_requests_total{result=unavailable}": 1})
 	want(t, "b", scrape(t, b), map[string]float64{"mafia_relay_requests_total{result=ok}": 0, "mafia_relay_requests_total{result=unavailable}": 0})
+}
+
+// TestMetricsAreInTheOperatorsDocs pins docs/cluster.md's table of the
+// metrics to watch to the collector: every series a node exports is named
+// there, for the operator who reads it.
+func TestMetricsAreInTheOperatorsDocs(t *testing.T) {
+	doc, err := os.ReadFile(filepath.Join("..", "docs", "cluster.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	node, err := NewNode(Config{ID: "docs"}) // not started: the collector reads it all the same
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for name := range scrapeFamilies(t, node) {
+		if !bytes.Contains(doc, []byte("`"+name)) {
+			t.Errorf("docs/cluster.md does not name %s", name)
+		}
+		n++
+	}
+	if n == 0 {
+		t.Fatal("the collector describes no series")
+	}
+}
+
+// scrapeFamilies is the names of the families a node's collector gathers.
+func scrapeFamilies(t testing.TB, n *Node) map[string]bool {
+	t.Helper()
+	out := map[string]bool{}
+	for k := range scrape(t, n) {
+		out[strings.SplitN(k, "{", 2)[0]] = true
+	}
+	return out
 }

@@ -202,8 +202,8 @@ func (n *Node) open(m *nats.Msg, req openRequest) {
 			}
 		}
 		data, _ := json.Marshal(rep)
+		n.stats.result(sideB, resultRefused) // before the answer: the relaying node's client may read it at once
 		_ = m.Respond(data)
-		n.stats.result(sideB, resultRefused)
 		s.abort(websocket.StatusNormalClosure, "", false)
 		return
 	}
