@@ -77,6 +77,7 @@ func (n *Node) RelayFor(w http.ResponseWriter, r *http.Request, owner, table, cl
 	id := nuid.Next()
 	s, err := n.newSession(id, owner, "a")
 	if err != nil {
+		n.stats.result(sideA, resultUnavailable)
 		n.refuse(w, r)
 		return
 	}
@@ -101,11 +102,13 @@ func (n *Node) RelayFor(w http.ResponseWriter, r *http.Request, owner, table, cl
 		err = json.Unmarshal(resp.Data, &rep)
 	}
 	if err != nil {
+		n.stats.result(sideA, resultUnavailable)
 		s.abort(closeNodeGone, reasonNodeGone, true)
 		n.refuse(w, r)
 		return
 	}
 	if !rep.OK {
+		n.stats.result(sideA, resultRefused)
 		s.abort(closeNodeGone, reasonNodeGone, false)
 		if rep.ContentType != "" {
 			w.Header().Set("Content-Type", rep.ContentType)
@@ -114,6 +117,7 @@ func (n *Node) RelayFor(w http.ResponseWriter, r *http.Request, owner, table, cl
 		_, _ = w.Write(rep.Body)
 		return
 	}
+	n.stats.result(sideA, resultOK)
 	// The owner's server checked the origin (forwarded); no compression,
 	// as the server itself offers none.
 	c, err := websocket.Accept(w, r, &websocket.AcceptOptions{InsecureSkipVerify: true, CompressionMode: websocket.CompressionDisabled})
@@ -168,6 +172,7 @@ func (n *Node) answerOpen(m *nats.Msg) {
 func (n *Node) open(m *nats.Msg, req openRequest) {
 	s, err := n.newSession(req.Session, req.From, "b")
 	if err != nil {
+		n.stats.result(sideB, resultUnavailable)
 		return // the relaying node times out and refuses
 	}
 	h := http.Header{}
@@ -197,6 +202,7 @@ func (n *Node) open(m *nats.Msg, req openRequest) {
 			}
 		}
 		data, _ := json.Marshal(rep)
+		n.stats.result(sideB, resultRefused) // before the answer: the relaying node's client may read it at once
 		_ = m.Respond(data)
 		s.abort(websocket.StatusNormalClosure, "", false)
 		return
@@ -204,9 +210,11 @@ func (n *Node) open(m *nats.Msg, req openRequest) {
 	c.SetReadLimit(1 << 20) // a long game's welcome is tens of KiB
 	data, _ := json.Marshal(openReply{OK: true})
 	if err := m.Respond(data); err != nil {
+		n.stats.result(sideB, resultUnavailable)
 		c.CloseNow()
 		s.abort(closeNodeGone, reasonNodeGone, true)
 		return
 	}
+	n.stats.result(sideB, resultOK)
 	s.run(c)
 }

@@ -61,7 +61,29 @@ type relayStats struct {
 	// forwarded counts the plain HTTP requests passed to an owner and
 	// answered; forwardFailed those it did not answer (Forward).
 	forwarded, forwardFailed atomic.Int64
+	// frames and bytes by direction (toOwner, toClient); results the
+	// sessions opened by side (sideA, sideB) and result (resultOK,
+	// resultRefused, resultUnavailable), for the metrics (metrics.go).
+	frames, bytes [2]atomic.Int64
+	results       [2][3]atomic.Int64
 }
+
+// The sides of a session, the directions of its frames and the results of
+// its opening, as relayStats indexes them.
+const (
+	sideA = 0 // the node holding the client
+	sideB = 1 // the table's owner
+
+	toOwner  = 0 // the client's frames, from side a to side b
+	toClient = 1 // the server's frames, from side b to side a
+
+	resultOK          = 0 // the owner's server took the WebSocket
+	resultRefused     = 1 // it answered the handshake with an HTTP error
+	resultUnavailable = 2 // the owner did not answer (or the bus failed)
+)
+
+// result counts one session's opening on side by result.
+func (st *relayStats) result(side, result int) { st.results[side][result].Add(1) }
 
 // RelayStats are a node's relay counters: sessions opened (both sides),
 // frames and bytes published to and received from other nodes.
@@ -86,6 +108,7 @@ func (n *Node) RelayStats() RelayStats {
 type session struct {
 	n    *Node
 	id   string
+	side int       // sideA or sideB
 	peer string    // the other node's id
 	born time.Time // when it opened, by the node's clock
 	pub  string    // the subject the other side reads
@@ -110,12 +133,12 @@ type session struct {
 // newSession makes a side of session id with the peer, subscribed to its
 // own subject (mine is "a" or "b"); attach gives it its Conn.
 func (n *Node) newSession(id, peer, mine string) (*session, error) {
-	other := "b"
+	other, side := "b", sideA
 	if mine == "b" {
-		other = "a"
+		other, side = "a", sideB
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	s := &session{n: n, id: id, peer: peer, born: n.cfg.Now(), pub: subjectSession + id + "." + other,
+	s := &session{n: n, id: id, side: side, peer: peer, born: n.cfg.Now(), pub: subjectSession + id + "." + other,
 		in: make(chan msg, n.cfg.Window+1), ctx: ctx, cancel: cancel, ended: make(chan struct{}), more: make(chan struct{}, 1)}
 	sub, err := n.nc.Subscribe(subjectSession+id+"."+mine, s.receive)
 	if err != nil {
@@ -172,6 +195,8 @@ func (s *session) receive(m *nats.Msg) {
 	}
 	s.n.stats.framesIn.Add(1)
 	s.n.stats.bytesIn.Add(int64(len(d)))
+	s.n.stats.frames[s.inward()].Add(1)
+	s.n.stats.bytes[s.inward()].Add(int64(len(d)))
 	s.mu.Lock()
 	s.next++
 	inOrder := seq == s.next
@@ -209,8 +234,19 @@ func (s *session) publish(kind byte, seq uint64, payload []byte) error {
 	if kind != kindAck {
 		s.n.stats.framesOut.Add(1)
 		s.n.stats.bytesOut.Add(int64(len(b)))
+		s.n.stats.frames[1-s.inward()].Add(1)
+		s.n.stats.bytes[1-s.inward()].Add(int64(len(b)))
 	}
 	return s.n.nc.Publish(s.pub, b)
+}
+
+// inward is the direction of the frames this side receives: to the client
+// on side a, to the owner on side b.
+func (s *session) inward() int {
+	if s.side == sideA {
+		return toClient
+	}
+	return toOwner
 }
 
 // closePayload is a close's payload: code (0: dropped) and reason.

@@ -1,0 +1,104 @@
+package cluster
+
+import "github.com/prometheus/client_golang/prometheus"
+
+// The relay's series (docs/cluster.md, "Metrics to watch").
+var (
+	descPeers = prometheus.NewDesc("mafia_cluster_peers",
+		"Other nodes of the cluster heard from within the last Missed announcement intervals (this node not counted; 0 once it closed).",
+		nil, nil)
+	descRoutes = prometheus.NewDesc("mafia_cluster_routes",
+		"Other NATS servers this node's embedded server has routes to (0 with an external NATS server).",
+		nil, nil)
+	descConnected = prometheus.NewDesc("mafia_cluster_nats_connected",
+		"1 while the node's NATS connection is up, else 0.",
+		nil, nil)
+	descSessions = prometheus.NewDesc("mafia_relay_sessions",
+		"Relayed WebSocket sessions open on this node, by side: a (this node holds the client), b (this node owns the table).",
+		[]string{"side"}, nil)
+	descSessionsTotal = prometheus.NewDesc("mafia_relay_sessions_total",
+		"Relayed sessions opened on this node, by side (a, b) and result: ok (the owner's server took the WebSocket), refused (it answered the handshake with an HTTP error, passed to the client), unavailable (the owner did not answer in time or the bus failed: 503 relay_unavailable).",
+		[]string{"side", "result"}, nil)
+	descFrames = prometheus.NewDesc("mafia_relay_frames_total",
+		"Relay messages (WebSocket frames and closes, not acks) this node passed over NATS, by direction: to_owner (the clients' frames), to_client (the owner's frames).",
+		[]string{"direction"}, nil)
+	descBytes = prometheus.NewDesc("mafia_relay_bytes_total",
+		"Bytes of those relay messages (each frame's payload and its 9-byte header), by direction: to_owner, to_client.",
+		[]string{"direction"}, nil)
+	descForwarded = prometheus.NewDesc("mafia_relay_requests_total",
+		"Plain HTTP requests for a table (a join, a leave, its row, its log) this node passed to the table's owner, by result: ok (the owner answered, whatever its status), unavailable (it did not answer: 503 relay_unavailable).",
+		[]string{"result"}, nil)
+	descLobbyMissed = prometheus.NewDesc("mafia_lobby_missed_total",
+		"Live nodes left out of a lobby this node gathered because they did not answer within the lobby's wait.",
+		nil, nil)
+)
+
+var (
+	sideNames      = [2]string{sideA: "a", sideB: "b"}
+	directionNames = [2]string{toOwner: "to_owner", toClient: "to_client"}
+	resultNames    = [3]string{resultOK: "ok", resultRefused: "refused", resultUnavailable: "unavailable"}
+)
+
+// Collector is the node's Prometheus collector, for the server's /metrics:
+// the peers it hears, its NATS routes and connection, the relayed sessions
+// open and opened, the relay's frames and bytes each way, the plain
+// requests passed to owners, and the lobby's missed nodes. It reads the node at each scrape; register it once the
+// node has started. It may be scraped after Close: then the gauges are 0
+// and the counters keep their last values.
+func (n *Node) Collector() prometheus.Collector { return nodeCollector{n} }
+
+type nodeCollector struct{ n *Node }
+
+func (c nodeCollector) Describe(ch chan<- *prometheus.Desc) {
+	for _, d := range []*prometheus.Desc{descPeers, descRoutes, descConnected, descSessions, descSessionsTotal, descFrames, descBytes, descForwarded, descLobbyMissed} {
+		ch <- d
+	}
+}
+
+func (c nodeCollector) Collect(ch chan<- prometheus.Metric) {
+	n := c.n
+	gauge := func(d *prometheus.Desc, v float64, labels ...string) {
+		ch <- prometheus.MustNewConstMetric(d, prometheus.GaugeValue, v, labels...)
+	}
+	counter := func(d *prometheus.Desc, v int64, labels ...string) {
+		ch <- prometheus.MustNewConstMetric(d, prometheus.CounterValue, float64(v), labels...)
+	}
+
+	n.mu.Lock()
+	closed := n.closed
+	var open [2]int
+	for _, s := range n.sessions {
+		open[s.side]++
+	}
+	n.mu.Unlock()
+	peers := 0
+	if !closed {
+		peers = len(n.Nodes()) - 1 // Nodes lists this node too
+	}
+	gauge(descPeers, float64(peers))
+	routes := 0
+	if !closed && n.ns != nil {
+		routes = n.ns.NumRemotes() // servers, not connections: NATS pools several per server
+	}
+	gauge(descRoutes, float64(routes))
+	connected := 0.0
+	if !closed && n.nc != nil && n.nc.IsConnected() {
+		connected = 1
+	}
+	gauge(descConnected, connected)
+
+	st := &n.stats
+	for side, name := range sideNames {
+		gauge(descSessions, float64(open[side]), name)
+		for result, rname := range resultNames {
+			counter(descSessionsTotal, st.results[side][result].Load(), name, rname)
+		}
+	}
+	for dir, name := range directionNames {
+		counter(descFrames, st.frames[dir].Load(), name)
+		counter(descBytes, st.bytes[dir].Load(), name)
+	}
+	counter(descForwarded, st.forwarded.Load(), "ok")
+	counter(descForwarded, st.forwardFailed.Load(), "unavailable")
+	counter(descLobbyMissed, n.lobbyMiss.Load())
+}
