@@ -130,6 +130,9 @@ func (cn *clusterNode) start(f clusterFlags, srv *server.Server, local http.Hand
 		return err
 	}
 	cn.node = n
+	if err := srv.Register(n.Collector()); err != nil {
+		log.Warn("the relay's metrics", "err", err)
+	}
 	log.Info("cluster node", "node", n.ID(), "nats_routes", n.RouteURL(), "nats", *f.nats, "lease_ttl", f.leaseTTL.String())
 	return nil
 }
