@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net"
+	"net/http"
 	"reflect"
 	"strings"
 	"sync"
@@ -97,6 +99,36 @@ func awaitListed(ctx context.Context, t *testing.T, api *client.API, table strin
 	}
 }
 
+// metricsOf reads a node's /metrics from its operator's address (--ops,
+// which its log names).
+func metricsOf(ctx context.Context, t *testing.T, p *servedProcess) string {
+	t.Helper()
+	_, rest, ok := strings.Cut(p.log(), `"msg":"operator's address","addr":"`)
+	if !ok {
+		t.Fatalf("the node's log names no operator's address:\n%s", p.log())
+	}
+	addr, _, _ := strings.Cut(rest, `"`)
+	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, "http://"+addr+"/metrics", nil)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return string(b)
+}
+
+// grepLines is the lines of s that hold sub.
+func grepLines(s, sub string) string {
+	var out []string
+	for _, l := range strings.Split(s, "\n") {
+		if strings.Contains(l, sub) {
+			out = append(out, l)
+		}
+	}
+	return strings.Join(out, "\n")
+}
+
 // holderOfTable is the node whose lease the table has now.
 func holderOfTable(ctx context.Context, t *testing.T, st *postgres.DB, table string) string {
 	t.Helper()
@@ -176,11 +208,23 @@ func TestCluster_APlayerOnNodeAPlaysATableOwnedByNodeB(t *testing.T) {
 	db := pgtest.URL(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	nodes := startCluster(ctx, t, db, 2)
+	nodes := startCluster(ctx, t, db, 2, "--ops", "127.0.0.1:0")
 	st := sharedStore(ctx, t, db)
 	table, conns, _ := clusterGame(ctx, t, nodes[1].api, nodes[0].api)
 	if h := holderOfTable(ctx, t, st, table); h != "n2" {
 		t.Fatalf("the table's lease is %q's, want n2's", h)
+	}
+	// Each node's /metrics says what it did: node 2 took the table's
+	// lease when it was made; node 1 relayed the seats' sessions and
+	// passed their joins on.
+	if m := metricsOf(ctx, t, nodes[1]); !strings.Contains(m, `mafia_leases_taken_total{why="create"} 1`) {
+		t.Errorf("node 2's metrics do not count the lease it took:\n%s", grepLines(m, "mafia_leases"))
+	}
+	m := metricsOf(ctx, t, nodes[0])
+	for _, want := range []string{`mafia_relay_sessions{side="a"} 7`, `mafia_relay_requests_total{result="ok"} 7`} {
+		if !strings.Contains(m, want) {
+			t.Errorf("node 1's metrics lack %s:\n%s", want, grepLines(m, "mafia_relay"))
+		}
 	}
 	if err := playAll(ctx, conns); err != nil {
 		t.Fatalf("a seat playing through node 1: %v\nnode 1:\n%s\nnode 2:\n%s", err, nodes[0].log(), nodes[1].log())
