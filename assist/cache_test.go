@@ -110,3 +110,26 @@ func TestGamesDroppedFromMemoryWhileOthersArePlayedStayRight(t *testing.T) {
 		checkPlayed(t, ts, c, len(plays))
 	}
 }
+
+// TestTwoServersOnOneStorePlayOneGameInTurn: two assistants on one store
+// (two nodes of a cluster, Config.Shared), a host's phone reaching one and
+// then the other for each entry: each entry is applied once and the game
+// goes on from the other's last, where an assistant with its own copy in
+// memory would write the game from that stale copy (without Shared the
+// third entry is refused 409).
+func TestTwoServersOnOneStorePlayOneGameInTurn(t *testing.T) {
+	ts := startServer(t)
+	a := assist.New(assist.Config{Store: ts.db, Shared: true})
+	b := assist.New(assist.Config{Store: ts.db, Shared: true})
+	ts.h = a
+	c := create7(t, ts, record.DealManual)
+	for i := range plays {
+		ts.h = []*assist.Handler{a, b}[i%2]
+		if code, got := syncUp(t, ts, c, entries(i, plays[i])...); code != http.StatusOK || got.Applied != i+1 {
+			t.Fatalf("entry %d through server %d: %d %+v", i, i%2+1, code, got)
+		}
+	}
+	checkPlayed(t, ts, c, len(plays))
+	ts.h = a
+	checkPlayed(t, ts, c, len(plays))
+}

@@ -1,6 +1,7 @@
 package assist
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -83,6 +84,9 @@ func (h *Handler) locked(ctx context.Context, id string) (*game, error) {
 		h.mu.Lock()
 		gm.waiting--
 		h.mu.Unlock()
+		if !gm.stale && h.cfg.Shared {
+			gm.stale = h.changedElsewhere(ctx, gm)
+		}
 		if !gm.stale {
 			return gm, nil
 		}
@@ -90,6 +94,18 @@ func (h *Handler) locked(ctx context.Context, id string) (*game, error) {
 		h.forget(id)
 	}
 	return nil, fmt.Errorf("assist: table %s: cannot load a fresh copy", id)
+}
+
+// changedElsewhere reports whether another server has written gm's table
+// since this one read or wrote it (Config.Shared): its stored row is not
+// the one gm holds. A row that cannot be read counts as changed, so that the
+// game is read again rather than written from a copy that may be stale.
+func (h *Handler) changedElsewhere(ctx context.Context, gm *game) bool {
+	t, _, err := h.cfg.Store.Table(ctx, store.KindInPerson, gm.table.ID)
+	if err != nil {
+		return true
+	}
+	return !t.UpdatedAt.Equal(gm.table.UpdatedAt) || t.Status != gm.table.Status || !bytes.Equal(t.Data, gm.table.Data)
 }
 
 // load returns the game of a table, loading it from the store when it is

@@ -46,6 +46,11 @@ type Config struct {
 	// recently used dropped first (0: DefaultMaxGames); a game dropped is
 	// read from the store again when it is next asked for.
 	MaxGames int
+	// Shared says the store is shared with other servers (the nodes of a
+	// cluster, any of which a host's phone may reach): a game kept in
+	// memory is checked against the store's row at each use, and read
+	// again when another server changed it since.
+	Shared bool
 	// Accounts are the site's accounts (nil: none): a logged-in account
 	// that owns or hosts a club may change it as the club's code may, and
 	// a club made by a logged-in account is owned by it (club_members.go).

@@ -132,7 +132,7 @@ func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		"lobby_tables_per_addr", *tablesPerAddr, "max_lobby_tables", *lobbyTables)
 	// The server's API, the browser client and the host's assistant for
 	// in-person games (under /host/) side by side.
-	host := assist.New(assist.Config{Store: st, Log: log, Guard: guard, Accounts: accounts})
+	host := assist.New(assist.Config{Store: st, Log: log, Guard: guard, Accounts: accounts, Shared: cf.on()})
 	var acct *account.Handler
 	if accounts != nil {
 		acct = account.NewHandler(account.HandlerConfig{Service: accounts, Guard: guard, Render: renderIn, Log: log,
