@@ -73,15 +73,8 @@ func (n *Node) Forward(w http.ResponseWriter, r *http.Request, node, client stri
 			req.Header[h] = v
 		}
 	}
-	data, _ := json.Marshal(req)
-	ctx, cancel := context.WithTimeout(r.Context(), n.cfg.OpenWait)
-	resp, err := n.nc.RequestWithContext(ctx, subjectHTTP+node, data)
-	cancel()
 	var rep httpReply
-	if err == nil {
-		err = json.Unmarshal(resp.Data, &rep)
-	}
-	if err != nil || rep.Status == 0 {
+	if err := n.ask(r.Context(), subjectHTTP+node, req, &rep); err != nil || rep.Status == 0 {
 		n.stats.forwardFailed.Add(1)
 		n.refuse(w, r)
 		return

@@ -93,15 +93,8 @@ func (n *Node) RelayFor(w http.ResponseWriter, r *http.Request, owner, table, cl
 	if client != "" {
 		req.Client = client
 	}
-	data, _ := json.Marshal(req)
-	ctx, cancel := context.WithTimeout(r.Context(), n.cfg.OpenWait)
-	resp, err := n.nc.RequestWithContext(ctx, subjectOpen+owner, data)
-	cancel()
 	var rep openReply
-	if err == nil {
-		err = json.Unmarshal(resp.Data, &rep)
-	}
-	if err != nil {
+	if err := n.ask(r.Context(), subjectOpen+owner, req, &rep); err != nil {
 		n.stats.result(sideA, resultUnavailable)
 		s.abort(closeNodeGone, reasonNodeGone, true)
 		n.refuse(w, r)
@@ -127,6 +120,22 @@ func (n *Node) RelayFor(w http.ResponseWriter, r *http.Request, owner, table, cl
 	}
 	c.SetReadLimit(clientReadLimit)
 	s.run(c)
+}
+
+// ask sends req to subject as a NATS request and decodes the answer into
+// rep, waiting at most OpenWait (or until ctx ends).
+func (n *Node) ask(ctx context.Context, subject string, req, rep any) error {
+	data, err := json.Marshal(req)
+	if err != nil {
+		return err
+	}
+	ctx, cancel := context.WithTimeout(ctx, n.cfg.OpenWait)
+	defer cancel()
+	resp, err := n.nc.RequestWithContext(ctx, subject, data)
+	if err != nil {
+		return err
+	}
+	return json.Unmarshal(resp.Data, rep)
 }
 
 // clientReadLimit bounds a client's frame on the relaying node; the owner's
