@@ -331,7 +331,8 @@ func checkOneOwnerAtATime(ctx context.Context, t *testing.T, st *postgres.DB, ta
 // seatOnCluster is one player of a cluster test: it plays its seat with
 // random legal moves through any node, reconnecting with since to the
 // next node whenever its connection ends before the game does, and keeps
-// every event it was told, across the reconnects.
+// every event it was told, across the reconnects. With no apis it plays
+// through its one connection, and its end is an error (playOut).
 type seatOnCluster struct {
 	apis       []*client.API
 	table      string
@@ -369,7 +370,7 @@ func (p *seatOnCluster) play(ctx context.Context, seed uint64) error {
 		}
 		m, err := p.c.Read(ctx)
 		if err != nil {
-			if ctx.Err() != nil {
+			if ctx.Err() != nil || len(p.apis) == 0 {
 				return err
 			}
 			p.closes[closeReason(err)]++

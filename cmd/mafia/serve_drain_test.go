@@ -17,7 +17,6 @@ import (
 	"time"
 
 	"mafia/client"
-	"mafia/rng"
 	"mafia/wire"
 )
 
@@ -190,38 +189,12 @@ func liveGame(ctx context.Context, t *testing.T, api *client.API) []*client.Conn
 	return conns
 }
 
-// playOut plays a seat to the end of its game with random legal moves.
+// playOut plays a seat to the end of its game with random legal moves,
+// through its one connection (seatOnCluster, with no node to reconnect
+// to).
 func playOut(ctx context.Context, c *client.Conn, seed uint64) error {
-	src := rng.New(seed)
-	var waiting int64
-	fresh := true
-	for {
-		if v := c.View; v != nil && v.Phase == "ended" {
-			return nil
-		}
-		if v := c.View; waiting == 0 && fresh && v != nil {
-			fresh = false
-			m, ok := client.RandomMove(v, &src)
-			if !ok && v.Legal.Pass {
-				m, ok = wire.ClientMessage{Type: "command", Verb: "pass", Step: v.Step}, true
-			}
-			if ok {
-				id, err := c.Send(ctx, m)
-				if err != nil {
-					return err
-				}
-				waiting = id
-			}
-		}
-		m, err := c.Read(ctx)
-		if err != nil {
-			return err
-		}
-		if (m.Type == "reply" || m.Type == "error") && m.ID == waiting {
-			waiting = 0
-		}
-		fresh = fresh || m.View != nil
-	}
+	p := &seatOnCluster{c: c, closes: map[string]int{}}
+	return p.play(ctx, seed)
 }
 
 // TestServe_DrainsOnSIGTERMUntilNoGameIsPlaying runs `mafia serve` as a
