@@ -99,7 +99,7 @@ func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	// Before the server derives its connection caps from it.
 	soft, hard, ferr := server.RaiseFileLimit()
 	start := time.Now()
-	st, err := openStore(*db, cf.on(), stderr, log)
+	st, err := openStore(*db, *cf.node, stderr, log)
 	if err != nil {
 		return 1
 	}
@@ -251,23 +251,21 @@ func redactURL(db string) string {
 // openStore opens the store --db names: PostgreSQL for a postgres:// or
 // postgresql:// URL, else the SQLite file. A failure is logged, and said
 // plainly on stderr where the operator can act on it.
-func openStore(db string, shared bool, stderr io.Writer, log *slog.Logger) (store.Store, error) {
+func openStore(db string, node string, stderr io.Writer, log *slog.Logger) (store.Store, error) {
 	if isPostgresURL(db) {
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 		defer cancel()
 		var opts []postgres.Option
-		if shared {
-			// The nodes of a cluster share the database; their writes
-			// are fenced by the tables' leases.
-			opts = append(opts, postgres.Shared())
+		if node != "" {
+			// The nodes of a cluster share the database (their writes are
+			// fenced by the tables' leases), each under its own id.
+			opts = append(opts, postgres.Node(node))
 		}
 		st, err := postgres.Open(ctx, db, opts...)
 		if err != nil {
 			log.Error("open database", "db", redactURL(db), "err", err)
 			if iu := (*postgres.InUseError)(nil); errors.As(err, &iu) {
-				// As for SQLite's file: whoever starts a second server reads this.
-				fmt.Fprintf(stderr, "mafia: the PostgreSQL database %s is in use by another server%s; stop it first, or give this one another --db\n",
-					redactURL(db), holderOf(iu))
+				sayInUse(stderr, db, node, iu)
 				return nil, err
 			}
 			fmt.Fprintf(stderr, "mafia: cannot open the PostgreSQL database %s: %v\n", redactURL(db), err)
@@ -291,6 +289,26 @@ func openStore(db string, shared bool, stderr io.Writer, log *slog.Logger) (stor
 		return nil, err
 	}
 	return st, nil
+}
+
+// sayInUse says plainly, where the operator can act on it, why the
+// PostgreSQL database refused this server: as for SQLite's file, whoever
+// starts a second server reads this.
+func sayInUse(stderr io.Writer, db, node string, iu *postgres.InUseError) {
+	switch {
+	case iu.Node != "":
+		fmt.Fprintf(stderr, "mafia: another process runs as the cluster's node %q on the PostgreSQL database %s; give this one another --node\n",
+			iu.Node, redactURL(db))
+	case iu.Cluster && node != "":
+		fmt.Fprintf(stderr, "mafia: the PostgreSQL database %s is in use by a single server (not a cluster's node)%s; stop it first, or run it with --node too\n",
+			redactURL(db), holderOf(iu))
+	case iu.Cluster:
+		fmt.Fprintf(stderr, "mafia: the PostgreSQL database %s is in use by the nodes of a cluster; run this server with --node ID (docs/cluster.md), or give it another --db\n",
+			redactURL(db))
+	default:
+		fmt.Fprintf(stderr, "mafia: the PostgreSQL database %s is in use by another server%s; stop it first, or give this one another --db\n",
+			redactURL(db), holderOf(iu))
+	}
 }
 
 // holderOf is " (PostgreSQL's backend pid N, from ADDR)" for a database

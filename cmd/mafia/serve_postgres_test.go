@@ -139,3 +139,42 @@ func TestServe_ASecondServerOnOnePostgreSQLDatabaseIsRefusedPlainly(t *testing.T
 	}
 	t.Logf("%s", stderr.String())
 }
+
+// TestServe_ANodeIdInUseAndASingleServerBesideNodesAreRefusedPlainly: a
+// second process started as a node id another runs (whose leases and
+// tokens would be its own, and fencing could not tell them apart) exits 1
+// saying so; so does a single server started on a cluster's database, and
+// a node on a single server's.
+func TestServe_ANodeIdInUseAndASingleServerBesideNodesAreRefusedPlainly(t *testing.T) {
+	url := pgtest.URL(t)
+	n1, err := postgres.Open(context.Background(), url, postgres.Node("n1")) // node n1's store, as serve opens it
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer n1.Close()
+	for _, c := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"the same node id", []string{"--node", "n1"}, `another process runs as the cluster's node "n1"`},
+		{"a single server", nil, "is in use by the nodes of a cluster; run this server with --node ID"},
+	} {
+		var stdout, stderr strings.Builder
+		code := runServe(append([]string{"--addr", "127.0.0.1:0", "--log", "warn", "--db", url}, c.args...), nil, &stdout, &stderr)
+		if code != 1 || !strings.Contains(stderr.String(), c.want) {
+			t.Errorf("%s: exit %d, want 1 saying %q:\n%s", c.name, code, c.want, stderr.String())
+		}
+	}
+	single := pgtest.URL(t)
+	s, err := postgres.Open(context.Background(), single)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	var stdout, stderr strings.Builder
+	code := runServe([]string{"--addr", "127.0.0.1:0", "--log", "warn", "--db", single, "--node", "n2"}, nil, &stdout, &stderr)
+	if want := "is in use by a single server (not a cluster's node)"; code != 1 || !strings.Contains(stderr.String(), want) {
+		t.Errorf("a node beside a single server: exit %d, want 1 saying %q:\n%s", code, want, stderr.String())
+	}
+}

@@ -157,6 +157,54 @@ func TestASecondServerOnOneDatabaseIsRefused(t *testing.T) {
 	c.Close()
 }
 
+// TestNodesExcludeASecondProcessOfTheirIdAndASingleServer: stores opened as
+// a cluster's nodes (Node) share the database with each other, but a
+// second one with a node's id is refused (InUseError naming the id), a
+// single server is refused while any node runs (Cluster), a node while a
+// single server runs, and each id is free again once its store is closed.
+func TestNodesExcludeASecondProcessOfTheirIdAndASingleServer(t *testing.T) {
+	ctx := context.Background()
+	url := pgtest.URL(t)
+	open := func(opts ...Option) (*DB, error) {
+		db, err := Open(ctx, url, opts...)
+		if err == nil {
+			t.Cleanup(func() { db.Close() })
+		}
+		return db, err
+	}
+	n1, err := open(Node("n1"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := open(Node("n2")); err != nil {
+		t.Fatalf("a second node beside the first: %v", err)
+	}
+	var in *InUseError
+	if _, err := open(Node("n1")); !errors.As(err, &in) || in.Node != "n1" {
+		t.Errorf("a second process as n1: %v, want an InUseError naming n1", err)
+	}
+	if _, err := open(); !errors.As(err, &in) || !in.Cluster || in.Node != "" {
+		t.Errorf("a single server beside the nodes: %v, want an InUseError of a cluster", err)
+	}
+	if _, err := open(Shared()); err != nil {
+		t.Errorf("a shared store (a tool) beside the nodes: %v", err)
+	}
+	n1.Close()
+	if _, err := open(Node("n1")); err != nil {
+		t.Errorf("n1 again once the first is closed: %v", err)
+	}
+	other := pgtest.URL(t)
+	single, err := Open(ctx, other)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer single.Close()
+	if _, err := Open(ctx, other, Node("n1")); !errors.As(err, &in) || !in.Cluster {
+		t.Errorf("a node beside a single server: %v, want an InUseError of a cluster", err)
+	}
+	t.Logf("refused: %v", in)
+}
+
 // TestAPausedTransactionIsEndedByTheDatabase pins the bound on a node paused
 // in the middle of a fenced write's transaction, which holds the lease's
 // row: the store's sessions are ended by PostgreSQL once idle in a

@@ -100,7 +100,7 @@ func Open(ctx context.Context, url string, opts ...Option) (*DB, error) {
 	}
 	var held *pgx.Conn
 	if !o.shared {
-		if held, err = lockServer(ctx, cfg.ConnConfig.Copy()); err != nil {
+		if held, err = lockServer(ctx, cfg.ConnConfig.Copy(), o.node); err != nil {
 			return nil, err
 		}
 	}
