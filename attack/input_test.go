@@ -96,7 +96,7 @@ func TestAttack_WrappedNumbers(t *testing.T) {
 			t.Errorf("seat %d has %d fouls after refused ones", s.Seat, s.Fouls)
 		}
 	}
-	if err := p.finish(ctx); err != nil {
+	if err := p.finish(ctx, 5); err != nil {
 		t.Fatal(err)
 	}
 }
