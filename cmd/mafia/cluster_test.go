@@ -139,19 +139,31 @@ func holderOfTable(ctx context.Context, t *testing.T, st *postgres.DB, table str
 	return l.Node
 }
 
-// clusterGame makes a public table of seven on api, seats seven players
-// through join (another node, perhaps), starts it and returns the
-// connections, each dialled through join too.
+// clusterGame makes a public table of seven on maker, seats seven players
+// through join (another node, perhaps), starts it and returns the table,
+// the connections (each dialled through join too) and the seats' tokens.
 func clusterGame(ctx context.Context, t *testing.T, maker, join *client.API) (string, []*client.Conn, []string) {
 	t.Helper()
 	timings := map[string]int64{"speech": 3000, "defence": 3000, "tie_speech": 3000, "last_words": 3000, "night": 300, "vote": 800}
-	created, err := maker.Create(ctx, client.CreateRequest{Name: "cluster", Players: 7, Public: true, TimingsMS: timings})
+	return startGame(ctx, t, maker, join, client.CreateRequest{Name: "cluster", Players: 7, Public: true, TimingsMS: timings})
+}
+
+// startGame makes the table req asks for on maker, seats a player in each
+// of its seats through join (the first with the host's token), connects
+// each through join, starts the game and returns the table, the
+// connections and the seats' tokens. A public table is first waited for in
+// join's lobby (another node's, perhaps).
+func startGame(ctx context.Context, t *testing.T, maker, join *client.API, req client.CreateRequest) (string, []*client.Conn, []string) {
+	t.Helper()
+	created, err := maker.Create(ctx, req)
 	if err != nil {
 		t.Fatal(err)
 	}
-	awaitListed(ctx, t, join, created.Table)
-	conns := make([]*client.Conn, 7)
-	tokens := make([]string, 7)
+	if req.Public {
+		awaitListed(ctx, t, join, created.Table)
+	}
+	conns := make([]*client.Conn, req.Players)
+	tokens := make([]string, req.Players)
 	for i := range conns {
 		tok := ""
 		if i == 0 {
@@ -167,7 +179,7 @@ func clusterGame(ctx context.Context, t *testing.T, maker, join *client.API) (st
 		}
 		t.Cleanup(func() { conns[i].CloseNow() })
 	}
-	if _, err := conns[0].Send(ctx, wire.ClientMessage{Type: "host", Action: "start"}); err != nil {
+	if err := hostSays(ctx, conns[0], "start"); err != nil {
 		t.Fatal(err)
 	}
 	for conns[0].Lobby == nil || conns[0].Lobby.Status != "playing" {

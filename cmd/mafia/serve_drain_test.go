@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"net/http"
 	"os"
@@ -17,7 +16,6 @@ import (
 	"time"
 
 	"mafia/client"
-	"mafia/wire"
 )
 
 // TestServeHelperProcess is `mafia serve` in a process of its own for the
@@ -159,33 +157,7 @@ func (p *servedProcess) wait(ctx context.Context, t *testing.T) int {
 func liveGame(ctx context.Context, t *testing.T, api *client.API) []*client.Conn {
 	t.Helper()
 	timings := map[string]int64{"speech": 5000, "defence": 5000, "tie_speech": 5000, "last_words": 5000, "night": 150, "vote": 400}
-	created, err := api.Create(ctx, client.CreateRequest{Name: "drained", Players: 7, TimingsMS: timings})
-	if err != nil {
-		t.Fatal(err)
-	}
-	conns := make([]*client.Conn, 7)
-	for i := range conns {
-		tok := ""
-		if i == 0 {
-			tok = created.HostToken
-		}
-		j, err := api.Join(ctx, created.Table, fmt.Sprint("p", i+1), 0, tok)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if conns[i], err = api.Dial(ctx, created.Table, j.Token, 0); err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { conns[i].CloseNow() })
-	}
-	if _, err := conns[0].Send(ctx, wire.ClientMessage{Type: "host", Action: "start"}); err != nil {
-		t.Fatal(err)
-	}
-	for conns[0].Lobby == nil || conns[0].Lobby.Status != "playing" {
-		if _, err := conns[0].Read(ctx); err != nil {
-			t.Fatal(err)
-		}
-	}
+	_, conns, _ := startGame(ctx, t, api, api, client.CreateRequest{Name: "drained", Players: 7, TimingsMS: timings})
 	return conns
 }
 

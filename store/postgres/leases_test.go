@@ -18,20 +18,23 @@ import (
 // a paused node's append after the other's takeover.
 func TestContractLeases(t *testing.T) {
 	storetest.RunLeases(t, func(t *testing.T) store.Store { return open(t) })
-	storetest.RunLeasesShared(t, func(t *testing.T) (store.Store, store.Store) {
-		url := pgtest.URL(t)
-		a, err := Open(context.Background(), url)
+	storetest.RunLeasesShared(t, openTwoNodes)
+}
+
+// openTwoNodes opens two stores on one fresh database as two nodes of a
+// cluster (Node), as `mafia serve --node` opens them.
+func openTwoNodes(t *testing.T) (store.Store, store.Store) {
+	url := pgtest.URL(t)
+	var two [2]store.Store
+	for i, id := range []string{"node-a", "node-b"} {
+		db, err := Open(context.Background(), url, Node(id))
 		if err != nil {
 			t.Fatal(err)
 		}
-		t.Cleanup(func() { a.Close() })
-		b, err := Open(context.Background(), url, Shared())
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { b.Close() })
-		return a, b
-	})
+		t.Cleanup(func() { db.Close() })
+		two[i] = db
+	}
+	return two[0], two[1]
 }
 
 // TestContractEventFences runs the store contract's events' fencing tokens
@@ -39,20 +42,7 @@ func TestContractLeases(t *testing.T) {
 // database, as two nodes, one taking the table over from the other.
 func TestContractEventFences(t *testing.T) {
 	storetest.RunEventFences(t, func(t *testing.T) store.Store { return open(t) })
-	storetest.RunEventFencesShared(t, func(t *testing.T) (store.Store, store.Store) {
-		url := pgtest.URL(t)
-		a, err := Open(context.Background(), url)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { a.Close() })
-		b, err := Open(context.Background(), url, Shared())
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { b.Close() })
-		return a, b
-	})
+	storetest.RunEventFencesShared(t, openTwoNodes)
 }
 
 // TestGroupCommitRefusesAStaleFenceAlone commits one batch by hand: an

@@ -25,8 +25,8 @@ type InUseError struct {
 	// server because the nodes of a cluster do.
 	Node    string
 	Cluster bool
-	PID      int    // the backend that holds the lock (0: unknown)
-	Client   string // the other server's address as PostgreSQL sees it ("": unknown, or a local socket)
+	PID     int    // the backend that holds the lock (0: unknown)
+	Client  string // the other server's address as PostgreSQL sees it ("": unknown, or a local socket)
 }
 
 // Error says which database is held, and by whom if known.
