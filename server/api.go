@@ -312,25 +312,41 @@ const maxListed = 200
 // behind a heap of empty ones). A node of a cluster lists every node's
 // (Cluster.Lobby), in the same order as far as the rows tell it.
 func (s *Server) listTables(w http.ResponseWriter, r *http.Request) {
-	out, _ := s.Tables(r.Context())
+	var out []wire.Lobby
 	if s.own != nil && s.own.cfg.Lobby != nil {
-		if all, err := s.own.cfg.Lobby(r.Context()); err == nil {
-			out = all
-		} else {
-			s.log.Warn("the cluster's lobby: this node's tables only", "err", err)
+		all, err := s.own.cfg.Lobby(r.Context()) // this node's rows among them
+		if err == nil {
+			// Each node's rows come in their order; across nodes, by the
+			// same first rules.
+			sort.SliceStable(all, func(i, j int) bool { return listedFirst(all[i], all[j]) < 0 })
+			writeJSON(w, http.StatusOK, map[string]any{"tables": all[:min(len(all), maxListed)]})
+			return
 		}
-		// Each node's rows come in their order; across nodes, a person's
-		// table first, then the lobby's.
-		sort.SliceStable(out, func(i, j int) bool {
-			a, b := out[i], out[j]
-			if pa, pb := seated(a), seated(b); pa != pb {
-				return pa
-			}
-			return a.Status != b.Status && a.Status == string(store.StatusLobby)
-		})
-		out = out[:min(len(out), maxListed)]
+		s.log.Warn("the cluster's lobby: this node's tables only", "err", err)
 	}
+	out, _ = s.Tables(r.Context())
 	writeJSON(w, http.StatusOK, map[string]any{"tables": out})
+}
+
+// listedFirst orders two lobby rows by what the lobby lists first: a table
+// where a person sits, then one still in the lobby (-1: a first, 1: b
+// first, 0: neither rule decides).
+func listedFirst(a, b wire.Lobby) int {
+	if pa, pb := seated(a), seated(b); pa != pb {
+		if pa {
+			return -1
+		}
+		return 1
+	}
+	if a.Status != b.Status {
+		if a.Status == string(store.StatusLobby) {
+			return -1
+		}
+		if b.Status == string(store.StatusLobby) {
+			return 1
+		}
+	}
+	return 0
 }
 
 // Tables lists this server's own public tables not yet ended, as GET
@@ -339,24 +355,20 @@ func (s *Server) listTables(w http.ResponseWriter, r *http.Request) {
 func (s *Server) Tables(context.Context) ([]wire.Lobby, error) {
 	type listed struct {
 		l       wire.Lobby
-		person  bool
 		created time.Time
 	}
 	s.mu.Lock()
 	all := make([]listed, 0, len(s.rooms))
 	for _, rm := range s.rooms {
 		if l := rm.Lobby(); l.Public && l.Status != string(store.StatusEnded) {
-			all = append(all, listed{l: l, person: seated(l), created: rm.CreatedAt()})
+			all = append(all, listed{l: l, created: rm.CreatedAt()})
 		}
 	}
 	s.mu.Unlock()
 	sort.Slice(all, func(i, j int) bool {
 		a, b := all[i], all[j]
-		if a.person != b.person {
-			return a.person
-		}
-		if a.l.Status != b.l.Status {
-			return a.l.Status == string(store.StatusLobby)
+		if c := listedFirst(a.l, b.l); c != 0 {
+			return c < 0
 		}
 		if !a.created.Equal(b.created) {
 			return a.created.After(b.created)
