@@ -9,6 +9,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"net"
 	"net/http"
@@ -175,11 +176,7 @@ func (w *recorder) Write(p []byte) (int, error) {
 // of KiB; the embedded NATS server's payload limit is larger).
 const maxForwardReply = 4 << 20
 
-type forwardError string
-
-func (e forwardError) Error() string { return string(e) }
-
-const errReplyTooLarge = forwardError("cluster: the answer is too large to pass back")
+var errReplyTooLarge = errors.New("cluster: the answer is too large to pass back")
 
 // Relayed reports whether r was passed on by another node (HopHeader), and
 // by which.
