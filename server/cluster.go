@@ -341,12 +341,19 @@ func (s *Server) renewRound(ls []store.Lease) {
 				}
 				continue
 			}
-			s.mu.Lock()
-			if cur, ok := s.own.held[l.Table]; ok && cur.Token == nl.Token {
-				s.own.held[l.Table] = nl
-			}
-			s.mu.Unlock()
+			s.keepRenewed(nl)
 		}
+	}
+}
+
+// keepRenewed records a renewed lease, if the node still holds the table
+// with that token: a table let go or lost meanwhile stays let go (its
+// entry is not made again, to be renewed for ever with no room).
+func (s *Server) keepRenewed(nl store.Lease) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if cur, ok := s.own.held[nl.Table]; ok && cur.Token == nl.Token {
+		s.own.held[nl.Table] = nl
 	}
 }
 
@@ -389,9 +396,7 @@ func (s *Server) takeOverExpired() {
 			// This node's own lease ran out (the store was slow): renew it
 			// while nobody has taken it (the renewal loop says otherwise).
 			if nl, err := s.own.leases.Renew(ctx, l, s.own.cfg.TTL); err == nil {
-				s.mu.Lock()
-				s.own.held[l.Table] = nl
-				s.mu.Unlock()
+				s.keepRenewed(nl)
 			}
 			continue
 		}
