@@ -656,6 +656,17 @@ func (r *run) refused(sv *serverRun, code string) {
 	}
 }
 
+// refusedForFailover counts a command a server refused because its table's
+// room stopped with the command on its way (Config.Failover): a refusal
+// the seat gets over by reconnecting, as the protocol says, not an error.
+func (r *run) refusedForFailover(code string) {
+	if r.measuring.Load() {
+		r.mu.Lock()
+		r.refusals[code]++
+		r.mu.Unlock()
+	}
+}
+
 // fail counts an error of a kind, at the server it came through (nil: at
 // none).
 func (r *run) fail(sv *serverRun, kind string) {

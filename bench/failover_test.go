@@ -481,3 +481,36 @@ func TestSeat_AHostActionInFlightAtABreakIsDecidedAgain(t *testing.T) {
 }
 
 func wireStart() wire.ClientMessage { return wire.ClientMessage{Type: "host", Action: "start"} }
+
+// TestSeat_ACommandRefusedAsTheRoomStopsIsNoErrorWithFailover: a command on
+// its way when the table's room stopped is answered stopped (table_moved
+// for a handover) before the close that has the seat reconnect; with
+// failover that is a refusal the seat gets over, not an error; without it,
+// a server that stopped under the bench is an error, as is an internal
+// refusal either way.
+func TestSeat_ACommandRefusedAsTheRoomStopsIsNoErrorWithFailover(t *testing.T) {
+	for _, c := range []struct {
+		code     string
+		failover time.Duration
+		errs     int
+	}{
+		{"stopped", time.Second, 0},
+		{"table_moved", time.Second, 0},
+		{"stopped", 0, 1},
+		{"internal", time.Second, 1},
+	} {
+		t.Run(fmt.Sprintf("%s failover %v", c.code, c.failover), func(t *testing.T) {
+			r := &run{cfg: Config{Failover: c.failover}, errs: map[string]int64{}, refusals: map[string]int64{}}
+			r.measuring.Store(true)
+			sv := &serverRun{errs: map[string]int64{}}
+			s := &seat{r: r, sv: sv, ctx: context.Background(), waiting: 9}
+			s.absorb(kindError, []byte(fmt.Sprintf(`{"v":1,"type":"error","id":9,"code":%q,"message":"m"}`, c.code)))
+			if n := r.errorCount(); n != int64(c.errs) {
+				t.Errorf("errors %v, want %d", r.errs, c.errs)
+			}
+			if c.errs == 0 && r.refusals[c.code] != 1 {
+				t.Errorf("refusals %v, want one %s", r.refusals, c.code)
+			}
+		})
+	}
+}

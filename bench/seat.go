@@ -288,7 +288,15 @@ func (s *seat) absorb(kind frameKind, data []byte) (ended, now bool) {
 		} else {
 			s.r.command(s.sv, time.Since(s.sentAt), s.sentHeld)
 			if m.Type == "error" {
-				s.r.refused(s.sv, m.Code)
+				if s.r.cfg.Failover > 0 && againCodes[m.Code] {
+					// The room stopped with the command on its way (a
+					// node's shutdown, a handover): nothing was done, and
+					// the close that follows has the seat reconnect and
+					// decide again. A cause, not an error.
+					s.r.refusedForFailover(m.Code)
+				} else {
+					s.r.refused(s.sv, m.Code)
+				}
 			}
 		}
 		return false, s.maybeSchedule()

@@ -83,6 +83,8 @@ func (r *Room) storeChat(l store.ChatLine) error {
 		return &engine.Error{Code: CodeChatFull, N: store.MaxChatLines}
 	case r.fencedOut(err):
 		return errCode(CodeMoved) // nobody reads it
+	case r.givenUp("append chat", err):
+		return r.stoppedErr()
 	}
 	r.cfg.Log.Error("append chat", "err", err)
 	return errCode(CodeInternal)

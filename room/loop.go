@@ -159,6 +159,20 @@ func (r *Room) saveClock() error {
 	return nil
 }
 
+// givenUp reports whether a write failed because the room was stopped
+// while it waited for the store (Stop ends the room's life, and a write the
+// store's writer had not yet taken gives up): the request is then refused
+// as the stopped room refuses everything (CodeStopped, or CodeMoved or
+// CodeExpired), never as an internal error, since nothing failed but the
+// wait, and a client reconnects after it (docs/protocol.md).
+func (r *Room) givenUp(what string, err error) bool {
+	if r.life.Err() == nil {
+		return false
+	}
+	r.cfg.Log.Info(what+": given up, the room stopped", "err", err)
+	return true
+}
+
 // timeout ends the current step as docs/rules.md says: whoever has not acted passed.
 func (r *Room) timeout() {
 	r.lastTick()
@@ -245,6 +259,9 @@ func (r *Room) save(first int, batch []engine.Event) (clk store.Clock, newStep b
 			// Nobody is sent these events, nor told of them: the new
 			// owner's log goes on without them.
 			return clk, newStep, errCode(CodeMoved)
+		}
+		if r.givenUp("append events", err) {
+			return clk, newStep, r.stoppedErr()
 		}
 		r.cfg.Log.Error("append events", "err", err)
 		return clk, newStep, errCode(CodeInternal)

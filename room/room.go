@@ -558,7 +558,7 @@ func (r *Room) stoppedErr() error { return errCode(r.stoppedCode()) }
 // stoppedCode is CodeMoved for a table that passed to another node,
 // CodeExpired for one that expired, else CodeStopped.
 func (r *Room) stoppedCode() engine.Code {
-	if r.moved.Load() {
+	if r.moved.Load() || r.moving.Load() { // moving: Move is stopping it
 		return CodeMoved
 	}
 	if r.expired.Load() {

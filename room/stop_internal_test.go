@@ -3,6 +3,7 @@ package room
 import (
 	"context"
 	"path/filepath"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -83,4 +84,131 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 func isCode(err error, c engine.Code) bool {
 	e, ok := errorsAs(err)
 	return ok && e.Code == c
+}
+
+// stallingStore is the real store whose appends, once stall is set, wait
+// as SQLite's do for a writer that is busy with a long commit: until their
+// context ends, then they give up with its error, having written nothing.
+type stallingStore struct {
+	*sqlite.DB
+	stall   atomic.Bool
+	waiting chan struct{} // an append is waiting
+}
+
+func (s *stallingStore) wait(ctx context.Context) error {
+	if !s.stall.Load() {
+		return nil
+	}
+	s.waiting <- struct{}{}
+	<-ctx.Done()
+	return ctx.Err()
+}
+
+func (s *stallingStore) AppendEvents(ctx context.Context, id string, first int, evs []engine.Event) error {
+	if err := s.wait(ctx); err != nil {
+		return err
+	}
+	return s.DB.AppendEvents(ctx, id, first, evs)
+}
+
+func (s *stallingStore) AppendEventsClock(ctx context.Context, id string, first int, evs []engine.Event, c store.Clock) error {
+	if err := s.wait(ctx); err != nil {
+		return err
+	}
+	return s.DB.AppendEventsClock(ctx, id, first, evs, c)
+}
+
+func (s *stallingStore) AppendEventsTable(ctx context.Context, t store.Table, first int, evs []engine.Event, c *store.Clock) error {
+	if err := s.wait(ctx); err != nil {
+		return err
+	}
+	return s.DB.AppendEventsTable(ctx, t, first, evs, c)
+}
+
+func (s *stallingStore) AppendChat(ctx context.Context, id string, l store.ChatLine) error {
+	if err := s.wait(ctx); err != nil {
+		return err
+	}
+	return s.DB.AppendChat(ctx, id, l)
+}
+
+// TestAWriteCutShortByStopIsRefusedAsStopped pins what a client is told of
+// a command whose write was still waiting for the store when the room was
+// stopped (a server shutting down, a drain): not an internal error, since
+// nothing failed, but the stopped room's refusal (stopped; table_moved for
+// a table handed over), after which the protocol has it reconnect; nothing
+// of it is written.
+func TestAWriteCutShortByStopIsRefusedAsStopped(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		stop func(r *Room)
+		want engine.Code
+		act  func(r *Room) error
+	}{
+		{"a foul's events, stopped", (*Room).Stop, CodeStopped,
+			func(r *Room) error { return r.hostAction("foul", 1) }},
+		{"a foul's events, handed over", (*Room).Move, CodeMoved,
+			func(r *Room) error { return r.hostAction("foul", 1) }},
+		{"a chat line, stopped", (*Room).Stop, CodeStopped,
+			func(r *Room) error { return r.storeChat(r.newChatLine("town", 1, "gg")) }},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			ctx := context.Background()
+			db, err := sqlite.Open(filepath.Join(t.TempDir(), "mafia.db"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer db.Close()
+			st := &stallingStore{DB: db, waiting: make(chan struct{}, 1)}
+			setup, err := engine.Preset(5)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r, host, err := Create(ctx, Config{Store: st, Clock: NewFakeClock(time.Unix(1_700_000_000, 0)), SendBuffer: 1 << 14},
+				Settings{Name: "t", Setup: setup})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer r.Stop()
+			if _, err := r.Attach(ctx, host, 0); err != nil {
+				t.Fatal(err)
+			}
+			if err := r.do(ctx, func() {
+				if err := r.hostAction("add_bots", 0); err != nil {
+					t.Error(err)
+				}
+				if err := r.hostAction("start", 0); err != nil {
+					t.Error(err)
+				}
+			}); err != nil {
+				t.Fatal(err)
+			}
+			before, err := db.Events(ctx, r.ID())
+			if err != nil {
+				t.Fatal(err)
+			}
+			st.stall.Store(true)
+			got := make(chan error, 1)
+			go func() {
+				var actErr error
+				if err := r.do(ctx, func() { actErr = c.act(r) }); err != nil {
+					got <- err
+					return
+				}
+				got <- actErr
+			}()
+			<-st.waiting
+			c.stop(r)
+			if err := <-got; !isCode(err, c.want) {
+				t.Errorf("the request waiting for the store when the room stopped: %v, want %s", err, c.want)
+			}
+			after, err := db.Events(ctx, r.ID())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(after) != len(before) {
+				t.Errorf("%d events stored, %d before: the given-up write was made", len(after), len(before))
+			}
+		})
+	}
 }
