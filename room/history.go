@@ -48,6 +48,9 @@ func (r *Room) history(sub *Sub, id int64, before int) error {
 	}
 	window, start, err := r.chatWindow(end)
 	if err != nil {
+		if r.givenUp("read chat for a history page", err) {
+			return r.stoppedErr()
+		}
 		r.cfg.Log.Error("read chat for a history page", "err", err)
 		return errCode(CodeInternal)
 	}
