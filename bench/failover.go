@@ -99,11 +99,16 @@ func againStatus(status int) bool {
 		status == http.StatusTooManyRequests || status >= 500
 }
 
-// retryAfter is the Retry-After a refused handshake asked for (0: none).
+// retryAfter is the Retry-After a refused handshake or API request asked
+// for (0: none).
 func retryAfter(err error) time.Duration {
 	var he *client.HandshakeError
 	if errors.As(err, &he) {
 		return he.RetryAfter
+	}
+	var ae *client.Error
+	if errors.As(err, &ae) {
+		return ae.RetryAfter
 	}
 	return 0
 }

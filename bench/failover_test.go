@@ -400,6 +400,15 @@ func TestOnServers_TheOthersInTurnThenTheLastOne(t *testing.T) {
 	if tried[0] != 1 || strings.Count(fmt.Sprint(tried), "1") != 1 {
 		t.Errorf("tried %v; want server 1 once, then only the others", tried)
 	}
+	tried, _, _ = attempt(350*time.Millisecond, func(n int) error { // an API request's 503 table_moving
+		if n == 1 {
+			return &client.Error{Status: 503, Code: "table_moving", RetryAfter: time.Hour}
+		}
+		return io.EOF
+	})
+	if tried[0] != 1 || strings.Count(fmt.Sprint(tried), "1") != 1 {
+		t.Errorf("an API request's Retry-After: tried %v; want server 1 once, then only the others", tried)
+	}
 
 	tried, _, err = attempt(time.Minute, func(int) error { return &client.HandshakeError{Status: 403, Err: io.EOF} })
 	if len(tried) != 1 || err == nil {

@@ -35,11 +35,15 @@ type API struct {
 	Tap func(c *Conn, sent bool, frame []byte)
 }
 
-// Error is an API or protocol error: a code and the server's sentence.
+// Error is an API or protocol error: a code and the server's sentence. An
+// API answer's Status is its HTTP status (0 for a refusal over the
+// WebSocket), and RetryAfter the time its Retry-After header asked for (0:
+// none), as a 503 table_moving or a 429 does.
 type Error struct {
-	Status  int
-	Code    string
-	Message string
+	Status     int
+	Code       string
+	Message    string
+	RetryAfter time.Duration
 }
 
 func (e *Error) Error() string { return fmt.Sprintf("%s: %s", e.Code, e.Message) }
@@ -64,16 +68,22 @@ func (e *HandshakeError) Error() string { return e.Err.Error() }
 // Unwrap returns the WebSocket library's error.
 func (e *HandshakeError) Unwrap() error { return e.Err }
 
+// retryAfterOf is the time an answer's Retry-After header asks for, in
+// whole seconds as the server sends it (0: none, or a date).
+func retryAfterOf(resp *http.Response) time.Duration {
+	if s, e := strconv.Atoi(strings.TrimSpace(resp.Header.Get("Retry-After"))); e == nil && s > 0 {
+		return time.Duration(s) * time.Second
+	}
+	return 0
+}
+
 // handshakeError is err, or a HandshakeError when resp is an HTTP answer
 // other than the upgrade.
 func handshakeError(resp *http.Response, err error) error {
 	if resp == nil || resp.StatusCode == http.StatusSwitchingProtocols {
 		return err
 	}
-	he := &HandshakeError{Status: resp.StatusCode, Err: err}
-	if s, e := strconv.Atoi(strings.TrimSpace(resp.Header.Get("Retry-After"))); e == nil && s > 0 {
-		he.RetryAfter = time.Duration(s) * time.Second
-	}
+	he := &HandshakeError{Status: resp.StatusCode, Err: err, RetryAfter: retryAfterOf(resp)}
 	if resp.Body != nil { // the library keeps the body's first KiB
 		var eb struct {
 			Error struct {
@@ -185,7 +195,7 @@ func (a *API) call(ctx context.Context, method, path, token string, body, out an
 			} `json:"error"`
 		}
 		_ = json.NewDecoder(resp.Body).Decode(&eb)
-		return &Error{Status: resp.StatusCode, Code: eb.Error.Code, Message: eb.Error.Message}
+		return &Error{Status: resp.StatusCode, Code: eb.Error.Code, Message: eb.Error.Message, RetryAfter: retryAfterOf(resp)}
 	}
 	if out != nil {
 		return json.NewDecoder(resp.Body).Decode(out)

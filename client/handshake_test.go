@@ -17,7 +17,8 @@ import (
 
 // TestDial_RefusedHandshakeSaysItsStatus: a handshake answered with an
 // HTTP error is a HandshakeError with the status, the error's code and the
-// Retry-After asked for, and its text is the library's (which names the
+// Retry-After asked for, as an API request's refusal is (client.Error),
+// and its text is the library's (which names the
 // status); a welcome's seq is the seat's count even when it carries no
 // events (a since past the seat's count).
 func TestDial_RefusedHandshakeSaysItsStatus(t *testing.T) {
@@ -48,6 +49,14 @@ func TestDial_RefusedHandshakeSaysItsStatus(t *testing.T) {
 	_, err = (&client.API{Base: busy.URL}).Dial(ctx, "t", "", 0)
 	if !errors.As(err, &he) || he.Status != http.StatusServiceUnavailable || he.Code != "relay_unavailable" || he.RetryAfter != 2*time.Second {
 		t.Fatalf("dial of a busy node: %#v (%v); want 503 relay_unavailable, Retry-After 2 s", he, err)
+	}
+	var ae *client.Error
+	if _, err = (&client.API{Base: busy.URL}).Join(ctx, "t", "Nino", 1, ""); !errors.As(err, &ae) ||
+		ae.Status != http.StatusServiceUnavailable || ae.Code != "relay_unavailable" || ae.RetryAfter != 2*time.Second {
+		t.Fatalf("a join on a busy node: %#v (%v); want 503 relay_unavailable, Retry-After 2 s", ae, err)
+	}
+	if _, err = api.Join(ctx, "nosuchtable", "Nino", 1, ""); !errors.As(err, &ae) || ae.Status != http.StatusNotFound || ae.RetryAfter != 0 {
+		t.Fatalf("a join of an unknown table: %#v (%v); want 404 with no Retry-After", ae, err)
 	}
 
 	created, err := api.Create(ctx, client.CreateRequest{Name: "seq", Players: 5})
