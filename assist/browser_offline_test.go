@@ -48,6 +48,9 @@ func (h *host) localEntries(id string) []record.Command {
 // entries made meanwhile wait on the phone, survive a reload, arrive when
 // the connection returns, and none is applied twice.
 func TestADroppedConnectionLosesNothing(t *testing.T) {
+	// Its minute offline is a wait: the kill test's browser restarts run
+	// meanwhile (both parallel; every other test of the package is not).
+	t.Parallel()
 	offlineFor := 61 * time.Second
 	if testing.Short() {
 		offlineFor = 3 * time.Second
