@@ -183,10 +183,20 @@ func TestAWriteCutShortByStopIsRefusedAsStopped(t *testing.T) {
 			}); err != nil {
 				t.Fatal(err)
 			}
-			before, err := db.Events(ctx, r.ID())
-			if err != nil {
-				t.Fatal(err)
+			// stored counts the table's events and chat lines in the store.
+			stored := func() (int, int) {
+				t.Helper()
+				evs, err := db.Events(ctx, r.ID())
+				if err != nil {
+					t.Fatal(err)
+				}
+				lines, err := db.Chat(ctx, r.ID(), 0)
+				if err != nil {
+					t.Fatal(err)
+				}
+				return len(evs), len(lines)
 			}
+			evsBefore, linesBefore := stored()
 			st.stall.Store(true)
 			got := make(chan error, 1)
 			go func() {
@@ -202,12 +212,9 @@ func TestAWriteCutShortByStopIsRefusedAsStopped(t *testing.T) {
 			if err := <-got; !isCode(err, c.want) {
 				t.Errorf("the request waiting for the store when the room stopped: %v, want %s", err, c.want)
 			}
-			after, err := db.Events(ctx, r.ID())
-			if err != nil {
-				t.Fatal(err)
-			}
-			if len(after) != len(before) {
-				t.Errorf("%d events stored, %d before: the given-up write was made", len(after), len(before))
+			if evs, lines := stored(); evs != evsBefore || lines != linesBefore {
+				t.Errorf("%d events and %d chat lines stored, %d and %d before: the given-up write was made",
+					evs, lines, evsBefore, linesBefore)
 			}
 		})
 	}
