@@ -649,17 +649,14 @@ func (r *run) refused(sv *serverRun, code string) {
 		r.fail(sv, "error:"+code)
 		return
 	}
-	if r.measuring.Load() {
-		r.mu.Lock()
-		r.refusals[code]++
-		r.mu.Unlock()
-	}
+	r.countRefusal(code)
 }
 
-// refusedForFailover counts a command a server refused because its table's
-// room stopped with the command on its way (Config.Failover): a refusal
-// the seat gets over by reconnecting, as the protocol says, not an error.
-func (r *run) refusedForFailover(code string) {
+// countRefusal counts a refusal that is no error: an expected game
+// refusal, or with failover a command refused because its table's room
+// stopped with the command on its way, which the seat gets over by
+// reconnecting, as the protocol says.
+func (r *run) countRefusal(code string) {
 	if r.measuring.Load() {
 		r.mu.Lock()
 		r.refusals[code]++

@@ -293,7 +293,7 @@ func (s *seat) absorb(kind frameKind, data []byte) (ended, now bool) {
 					// node's shutdown, a handover): nothing was done, and
 					// the close that follows has the seat reconnect and
 					// decide again. A cause, not an error.
-					s.r.refusedForFailover(m.Code)
+					s.r.countRefusal(m.Code)
 				} else {
 					s.r.refused(s.sv, m.Code)
 				}
