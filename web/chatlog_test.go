@@ -80,31 +80,29 @@ func TestBrowserTheChatSoFarComesToANewTabAndALateSpectator(t *testing.T) {
 		c.SeatsPerAddress, c.Rate, c.Burst = -1, 1e9, 1<<30
 		c.Limits.ChatRate, c.Limits.ChatBurst, c.Limits.SeatChatRate, c.Limits.SeatChatBurst = 1e6, 1e6, 1e6, 1e6
 	})
-	ctx, cancel := context.WithTimeout(context.Background(), 150*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 240*time.Second)
 	defer cancel()
+	// The speaker holds the floor through every check made during the game
+	// (tabs of Chromium open one after another: a minute and more on a
+	// busy machine), so the speech is long; it passes at the end.
 	pt := newPeopleTable(ctx, t, ts, "Chat so far", 11, map[string]string{"round_limit": "1"}, map[string]int64{
-		"night": 6_000, "speech": 30_000, "defence": 1_000, "tie_speech": 1_000, "last_words": 1_000, "vote": 3_000})
+		"night": 6_000, "speech": 120_000, "defence": 1_000, "tie_speech": 1_000, "last_words": 1_000, "vote": 3_000})
 	mafia := pt.seatsWith(engine.Mafioso, engine.Don)
 	citizens := pt.seatsWith(engine.Citizen)
 	dead, speaker := citizens[0], citizens[1]
 	const secret, townLine = "mafia-secret-line", "town-line-of-the-day"
 	deadTalk := func(i int) string { return fmt.Sprintf("dead-talk-line-%02d", i) }
 	const deadLines = 60 // more than a page
-	posted := map[int]bool{}
+	secretSaid := false  // the mafioso's play goroutine's alone
 	for s := 1; s <= 11; s++ {
 		switch {
 		case s == speaker:
-			pt.play(s, func(v *wire.View) (wire.ClientMessage, bool) {
-				if v.Phase == "speech" && v.Speaker == v.Seat && !posted[s] {
-					posted[s] = true
-					return wire.ClientMessage{Type: "chat", Channel: "town", Text: townLine}, true
-				}
-				return wire.ClientMessage{}, false // holds the floor
-			})
+			// Holds the floor; its line is said below, after the dead's.
+			pt.play(s, func(*wire.View) (wire.ClientMessage, bool) { return wire.ClientMessage{}, false })
 		case s == mafia[0]:
 			pt.play(s, func(v *wire.View) (wire.ClientMessage, bool) {
-				if v.Phase == "night" && !posted[s] {
-					posted[s] = true
+				if v.Phase == "night" && !secretSaid {
+					secretSaid = true
 					return wire.ClientMessage{Type: "chat", Channel: "mafia", Text: secret}, true
 				}
 				return with(kills(dead, 1))(v)
@@ -133,6 +131,22 @@ func TestBrowserTheChatSoFarComesToANewTabAndALateSpectator(t *testing.T) {
 				t.Fatalf("the dead's line %d did not come", i)
 			}
 		}
+	}
+	// The speaker's line comes after the dead's, whoever speaks first: the
+	// newest page then holds it (and the dead's last fifty), the older one
+	// the mafia's line and the dead's first ten. (Said at the start of a
+	// day that seat 1 opens, it was on the older page, and the test failed
+	// with every part of the server right.)
+	for until := time.Now().Add(60 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		if v := pt.seats[speaker-1].now(); v != nil && v.Phase == "speech" && v.Speaker == v.Seat {
+			break
+		}
+		if time.Now().After(until) {
+			t.Fatal("seat", speaker, "did not get the floor")
+		}
+	}
+	if _, err := pt.seats[speaker-1].c.Send(ctx, wire.ClientMessage{Type: "chat", Channel: "town", Text: townLine}); err != nil {
+		t.Fatal(err)
 	}
 	for until := time.Now().Add(60 * time.Second); !pt.seats[dead-1].heard("town", speaker, townLine) ||
 		!pt.seats[dead-1].heard("dead", dead, deadTalk(deadLines-1)); time.Sleep(100 * time.Millisecond) {
