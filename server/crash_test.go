@@ -111,7 +111,17 @@ func TestCrash_KillNineMidGameThenResume(t *testing.T) {
 	spawned := time.Now()
 	srv = startMafia(ctx, t, bin, addr, db)
 	var holder *player
+	// The holder first: its welcome must come while the speech's time left
+	// (3.5 s or so) still runs, whatever the other reconnects cost.
+	var order []*player
 	for _, p := range everyone {
+		if p.seat == st.seat {
+			order = append([]*player{p}, order...)
+		} else {
+			order = append(order, p)
+		}
+	}
+	for _, p := range order {
 		since := len(p.events)
 		w, err := p.connect(ctx)
 		if err != nil {

@@ -59,7 +59,7 @@ func TestBrowserNightTrafficIsOneFrameASecond(t *testing.T) {
 	if !acted[a] && !acted[b] && !acted[c] {
 		t.Skip("the deal gave no page a night move")
 	}
-	time.Sleep(4500 * time.Millisecond) // the night is 40 s: four beats and a half
+	time.Sleep(4500 * time.Millisecond) // the night is ten minutes: four beats and a half
 	counts := map[*tab]int{}
 	for _, p := range tabs {
 		sent := eval[[]int](p, `window.__sent`)

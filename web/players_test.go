@@ -12,7 +12,7 @@ import (
 )
 
 // slowNight keeps the game at night 1 while the pages are checked.
-var slowNight = map[string]string{"night": "40", "speech": "5", "vote": "2"}
+var slowNight = map[string]string{"night": "600", "speech": "5", "vote": "2"}
 
 // joinTable opens an invite link and takes a seat with a name.
 func joinTable(tb *tab, url, name string) {

@@ -326,7 +326,16 @@ func reviewSecrets(t *testing.T, ts *testServer, public bool) {
 	}
 	rt.leave()
 	log := rt.waitEnd(ctx)
-	time.Sleep(200 * time.Millisecond) // the spectator's last frames
+	// The store has the end before any socket is sent it: wait for the
+	// spectator's frame of it (what follows says so if it never comes).
+	for until := time.Now().Add(10 * time.Second); time.Now().Before(until); time.Sleep(50 * time.Millisecond) {
+		rt.frame.Lock()
+		ended := slices.ContainsFunc(rt.frame.spectator, func(f []byte) bool { return bytes.Contains(f, []byte(`"game_ended"`)) })
+		rt.frame.Unlock()
+		if ended {
+			break
+		}
+	}
 	rt.frame.Lock()
 	spectator, host := rt.frame.spectator, rt.frame.host
 	rt.frame.Unlock()

@@ -152,7 +152,9 @@ func screens(t *testing.T, lang locale.Lang) {
 	p.waitJS(5*time.Second, `document.documentElement.lang === '`+string(lang)+`'`)
 
 	pt := newPeopleTable(ctx, t, ts, "Tbilisi", 11, map[string]string{"round_limit": "2"}, map[string]int64{
-		"night": 8_000, "speech": 30_000, "defence": 1_000, "tie_speech": 1_000, "last_words": 1_000, "vote": 5_000})
+		// Night 1 outlasts the lobby's look and the tab's opening on a
+		// busy machine: the test looks at the night after them.
+		"night": 20_000, "speech": 30_000, "defence": 1_000, "tie_speech": 1_000, "last_words": 1_000, "vote": 5_000})
 	look("lobby")
 	town := pt.seatsWith(engine.Citizen)
 	me := town[len(town)-1]
@@ -185,7 +187,7 @@ func screens(t *testing.T, lang locale.Lang) {
 	waitPhase(p, 10*time.Second, "night", 1, 0)
 	look("night")
 	// Day 1: seat 1 speaks; the page reads it, then seat 1 ends the speech.
-	p.waitJS(30*time.Second, fmt.Sprintf(`document.querySelector('#speech') && document.querySelector('#speech').textContent.includes(%q)`, said))
+	p.waitJS(45*time.Second, fmt.Sprintf(`document.querySelector('#speech') && document.querySelector('#speech').textContent.includes(%q)`, said))
 	look("speech")
 	if _, err := pt.seats[speaker-1].c.Send(ctx, wireMessage{Type: "command", Verb: "pass", Step: pt.seats[speaker-1].now().Step}); err != nil {
 		t.Fatal(err)

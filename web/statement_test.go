@@ -24,7 +24,7 @@ func TestBrowserAStatementInASpeechReachesAnotherPage(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
 	defer cancel()
 	pt := newPeopleTable(ctx, t, ts, "Talk", 5, map[string]string{"first_night": "meeting"}, map[string]int64{
-		"night": 1_000, "speech": 60_000, "defence": 2_000, "tie_speech": 2_000, "last_words": 2_000, "vote": 2_000})
+		"night": 1_000, "speech": 600_000, "defence": 2_000, "tie_speech": 2_000, "last_words": 2_000, "vote": 2_000})
 	for s := 2; s <= 5; s++ {
 		pt.play(s, passer)
 	}

@@ -33,8 +33,10 @@ func TestBrowserTableAMafiosoSpeaksByDay(t *testing.T) {
 	ts := startPeopleServer(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 150*time.Second)
 	defer cancel()
+	// Night 1 outlasts two tabs' opening and every check made in it on a
+	// busy machine (the kill button and the mafia's chat are the night's).
 	pt := newPeopleTable(ctx, t, ts, "Day and night", 11, nil, map[string]int64{
-		"night": 14_000, "speech": 40_000, "defence": 2_000, "tie_speech": 2_000, "last_words": 2_000, "vote": 3_000})
+		"night": 30_000, "speech": 40_000, "defence": 2_000, "tie_speech": 2_000, "last_words": 2_000, "vote": 3_000})
 	mafia := pt.seatsWith(engine.Mafioso, engine.Don)
 	m := mafia[len(mafia)-1] // the last of the mafia, so that the listener speaks first
 	l := 0
@@ -106,7 +108,7 @@ func TestBrowserTableAMafiosoSpeaksByDay(t *testing.T) {
 	mp.shot("night-mafioso-360")
 
 	// Day 1: the listener speaks first (passing), then the mafioso.
-	waitPhase(mp, 25*time.Second, "speech", 1, m)
+	waitPhase(mp, 45*time.Second, "speech", 1, m)
 	// Item 2: the morning and the speaker's own floor are signalled.
 	if n := eval[int](mp, `window.__mafia.sounds.morning`); n < 1 {
 		t.Errorf("item 2: no signal for the morning")
@@ -282,8 +284,10 @@ func TestBrowserTableTheEnd(t *testing.T) {
 	ts := startPeopleServer(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 150*time.Second)
 	defer cancel()
+	// Night 1 outlasts two tabs' opening (the detective's check is made in
+	// it), and the last words the check of what they say.
 	pt := newPeopleTable(ctx, t, ts, "The end", 11, map[string]string{"round_limit": "1"}, map[string]int64{
-		"night": 14_000, "speech": 20_000, "defence": 1_000, "tie_speech": 1_000, "last_words": 3_000, "vote": 5_000})
+		"night": 30_000, "speech": 20_000, "defence": 1_000, "tie_speech": 1_000, "last_words": 10_000, "vote": 5_000})
 	d := pt.seatsWith(engine.Maniac)[0]
 	n := pt.seatsWith(engine.Detective)[0]
 	mafia := pt.seatsWith(engine.Mafioso, engine.Don)
@@ -317,7 +321,7 @@ func TestBrowserTableTheEnd(t *testing.T) {
 	waitPhase(np, 10*time.Second, "night", 1, 0)
 	np.do(5*time.Second, chromedp.Click(chromedp.CSS(fmt.Sprintf(`#t-act button[data-verb=check][data-target="%d"]`, checked))))
 	// The maniac is killed: no shots left to tell.
-	dp.waitJS(20*time.Second, `window.__mafia.state.events.some((e) => e.kind === 'night_ended')`)
+	dp.waitJS(45*time.Second, `window.__mafia.state.events.some((e) => e.kind === 'night_ended')`)
 	shots := en.Plural("view.shots", 2, nil)
 	if dp.eventually(2*time.Second, fmt.Sprintf(`document.body.innerText.includes(%q)`, shots)) {
 		t.Errorf("defect 8: the maniac killed on night 1 is told %q", shots)
