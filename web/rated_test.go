@@ -245,9 +245,16 @@ func TestBrowserRated_AGuestSignsUpInPlaceAndTheRatingsShowEverywhere(t *testing
 	g.shot("rated-04a-table-guest-ka-360")
 	g.do(10*time.Second, chromedp.Click(chromedp.CSS(`button[data-lang="en"]`)))
 	g.waitJS(10*time.Second, `document.querySelector('#rated-signup').textContent === 'Sign up to sit here'`)
+	// The switch of language reconnects the page (for the server's words in
+	// it): the tap waits until that is done, so that no banner of the
+	// reconnect moves the button under the finger, and is made with the
+	// button in the middle of the screen, not under the header (CI once
+	// tapped beside it, and the form never opened).
+	g.waitJS(15*time.Second, `window.__mafia.state.conn === 'open'`)
 	// "Log in" with no account yet: refused in place; then "sign up".
 	g.expect("status of 403")
-	g.do(10*time.Second, chromedp.Click(chromedp.CSS("#rated-login")), chromedp.WaitVisible(chromedp.CSS("#rated-form")))
+	tapCentered(g, "#rated-login")
+	g.do(10*time.Second, chromedp.WaitVisible(chromedp.CSS("#rated-form")))
 	eval[bool](g, `(() => { document.getElementById('rated-name').value = ''; return true; })()`)
 	g.do(10*time.Second, chromedp.SendKeys(chromedp.CSS("#rated-name"), "Tamar"),
 		chromedp.SendKeys(chromedp.CSS("#rated-password"), "password1"), chromedp.Click(chromedp.CSS("#rated-submit")),
