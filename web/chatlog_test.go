@@ -112,14 +112,9 @@ func TestBrowserTheChatSoFarComesToANewTabAndALateSpectator(t *testing.T) {
 		}
 	}
 	// The night ends; the dead talk; the speaker speaks (and holds the floor).
-	for until := time.Now().Add(30 * time.Second); ; time.Sleep(100 * time.Millisecond) {
-		if v := pt.seats[dead-1].now(); v != nil && !v.Seats[dead-1].Alive && v.Phase != "night" {
-			break
-		}
-		if time.Now().After(until) {
-			t.Fatal("the night did not kill seat", dead)
-		}
-	}
+	pt.seats[dead-1].waitView(t, 30*time.Second, "the night did not kill it", func(v *wire.View) bool {
+		return !v.Seats[dead-1].Alive && v.Phase != "night"
+	})
 	// Ten at a time: the connection's queue (64 frames) must not fill with
 	// the lines and their replies faster than it reads them.
 	for i := range deadLines {
@@ -137,14 +132,9 @@ func TestBrowserTheChatSoFarComesToANewTabAndALateSpectator(t *testing.T) {
 	// the mafia's line and the dead's first ten. (Said at the start of a
 	// day that seat 1 opens, it was on the older page, and the test failed
 	// with every part of the server right.)
-	for until := time.Now().Add(60 * time.Second); ; time.Sleep(50 * time.Millisecond) {
-		if v := pt.seats[speaker-1].now(); v != nil && v.Phase == "speech" && v.Speaker == v.Seat {
-			break
-		}
-		if time.Now().After(until) {
-			t.Fatal("seat", speaker, "did not get the floor")
-		}
-	}
+	pt.seats[speaker-1].waitView(t, 60*time.Second, "it did not get the floor", func(v *wire.View) bool {
+		return v.Phase == "speech" && v.Speaker == v.Seat
+	})
 	if _, err := pt.seats[speaker-1].c.Send(ctx, wire.ClientMessage{Type: "chat", Channel: "town", Text: townLine}); err != nil {
 		t.Fatal(err)
 	}

@@ -52,6 +52,20 @@ func (p *person) heard(channel string, from int, text string) bool {
 	})
 }
 
+// waitView waits up to d for the seat's view to satisfy ok, and fails the
+// test saying what did not happen if it does not.
+func (p *person) waitView(t *testing.T, d time.Duration, what string, ok func(*wire.View) bool) {
+	t.Helper()
+	for until := time.Now().Add(d); ; time.Sleep(50 * time.Millisecond) {
+		if v := p.now(); v != nil && ok(v) {
+			return
+		}
+		if time.Now().After(until) {
+			t.Fatalf("seat %d: %s", p.seat, what)
+		}
+	}
+}
+
 // startPeopleServer is the server for a table of people: all its seats
 // are joined from the test's one address.
 func startPeopleServer(t *testing.T) *testServer {
