@@ -13,10 +13,11 @@ type Level uint8
 const (
 	LevelRandom Level = iota // legal moves at random (Random)
 	LevelSmart               // beliefs and a plan per card (Smart)
+	LevelExpert              // a probability over the hidden teams (Expert)
 	numLevels
 )
 
-var levelNames = [numLevels]string{"random", "smart"}
+var levelNames = [numLevels]string{"random", "smart", "expert"}
 
 // Levels lists the levels' names, in order.
 func Levels() []string { return levelNames[:] }
@@ -55,8 +56,11 @@ func ParseLevel(s string) (Level, error) {
 
 // New returns a bot of the level seeded with seed.
 func (l Level) New(seed uint64) Bot {
-	if l == LevelSmart {
+	switch l {
+	case LevelSmart:
 		return NewSmart(seed)
+	case LevelExpert:
+		return NewExpert(seed)
 	}
 	return NewRandom(seed)
 }
