@@ -52,6 +52,11 @@ type Expert struct {
 	healed     engine.Seat
 	prevAlive  engine.SeatSet
 
+	// shadow is a mafioso's model of a town that reads the record as the
+	// smart level does (public suspicion, the expected vote): where the
+	// town's votes are likely to go, so that the mafia's votes blend in
+	shadow Smart
+
 	// its own talk
 	talk expertTalk
 	lie  expertLie
@@ -85,7 +90,7 @@ func (b *Expert) mafia() bool { return b.role.IsMafia() }
 // mafioso, the team).
 func (b *Expert) start(me engine.Seat, n uint8, rules engine.Ruleset, role engine.Role, team engine.SeatSet) {
 	keep := *b
-	*b = Expert{Src: keep.Src, say: keep.say, mute: keep.mute, own: keep.own, pub: keep.pub}
+	*b = Expert{Src: keep.Src, say: keep.say, mute: keep.mute, own: keep.own, pub: keep.pub, shadow: keep.shadow}
 	b.me, b.n, b.rules, b.role, b.team = me, n, rules, role, team
 	b.alive = engine.SeatSet(uint32(1)<<(n+1) - 2)
 	b.prevAlive = b.alive

@@ -14,8 +14,8 @@ import "mafia/engine"
 
 // The odds of the lies.
 const (
-	lieFirstOdds   = 0.45 // per game, the team claims first (spread over its members)
-	lieCounterOdds = 0.5  // a mafioso counter-claims a claimant
+	lieFirstOdds   = 0.7  // per game, the team claims first (spread over its members)
+	lieCounterOdds = 0.15 // a mafioso counter-claims a claimant
 )
 
 // expertLie is a mafioso's plan of lies and its story.

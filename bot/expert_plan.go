@@ -339,29 +339,47 @@ func (b *Expert) donCheck(v *engine.View, targets engine.SeatSet) engine.Seat {
 	})
 }
 
-// mafiaNominee: a town seat the town already suspects (never a partner).
+// mafiaNominee: the seat the town suspects most when it is no partner;
+// else another town seat (never a partner).
 func (b *Expert) mafiaNominee(v *engine.View, targets engine.SeatSet) engine.Seat {
-	if b.candidates()&^b.team != 0 && b.Src.Intn(3) == 0 {
-		return 0 // a candidate other than a partner is up already: now and then, stay quiet
+	b.syncShadow(v)
+	want := b.shadow.top(b.alive.Without(b.me))
+	if !b.team.Has(want) {
+		if targets.Has(want) {
+			return want
+		}
+		return 0
+	}
+	if b.candidates()&^b.team != 0 {
+		return 0
 	}
 	return b.best(targets&^b.team, func(s engine.Seat) float32 {
 		return b.pubBad(s) + 0.05*float32(min(b.accuse[s], 6))
 	})
 }
 
-// mafiaBallot votes as the town is expected to (the public model's most
-// suspicious candidate); for a partner only when he is lost anyway, else
-// for the likeliest town candidate.
+// syncShadow gives the shadow town today's table.
+func (b *Expert) syncShadow(v *engine.View) {
+	b.shadow.alive, b.shadow.ncand, b.shadow.cand = v.Alive, v.NumCandidates, v.Candidates
+	if b.shadow.me != v.Seat {
+		b.shadow.adopt(v)
+	}
+}
+
+// mafiaBallot votes as the town is expected to (the shadow town's
+// expected candidate); for a partner only when he is lost anyway, else for
+// the likeliest town candidate.
 func (b *Expert) mafiaBallot(targets engine.SeatSet) engine.Seat {
-	cons := b.meet(targets, b.pubBad)
+	b.shadow.alive, b.shadow.ncand, b.shadow.cand = b.alive, b.ncand, b.cand
+	cons := b.shadow.top(targets)
+	if cons == 0 {
+		return targets.First()
+	}
 	if !b.team.Has(cons) {
 		return cons
 	}
-	alt := b.meet(targets&^b.team, b.pubBad)
-	if alt == 0 {
-		return cons
-	}
-	if b.pubBad(cons)-b.pubBad(alt) > 0.25 {
+	alt := b.shadow.top(targets &^ b.team)
+	if alt == 0 || !b.shadow.canSave() {
 		return cons // lost anyway: the vote against him hides the voter
 	}
 	return alt

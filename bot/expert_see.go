@@ -37,6 +37,9 @@ const (
 func (b *Expert) See(seat engine.Seat, evs []engine.Event) {
 	for i := range evs {
 		b.see(seat, &evs[i])
+		if b.mafia() {
+			b.shadow.see(seat, &evs[i])
+		}
 	}
 }
 
