@@ -106,6 +106,10 @@ func (b *Expert) see(seat engine.Seat, e *engine.Event) {
 
 // goesOn drops the worlds in which the game would have ended.
 func (b *Expert) goesOn() {
+	if b.alive == b.checked {
+		return // nobody left since the last look
+	}
+	b.checked = b.alive
 	b.own.goesOn(b.alive, &b.Src)
 	if b.hasPub {
 		b.pub.goesOn(b.alive, &b.Src)
