@@ -51,6 +51,8 @@ type Expert struct {
 	accusedBy  [engine.MaxSeats + 1]engine.SeatSet
 	healed     engine.Seat
 	prevAlive  engine.SeatSet
+	spoke      engine.SeatSet // today's speakers
+	spokeUp    engine.SeatSet // today's seats that accused someone
 	checked    engine.SeatSet // the living when the worlds were last checked against the game going on
 
 	// shadow is a mafioso's model of a town that reads the record as the
