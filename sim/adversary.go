@@ -33,8 +33,15 @@ type Classified struct {
 	Points int     // games ranked (with a vote on day 1, and more than three living)
 	Picks  int     // seats picked: three a game
 	Hits   int     // of them, mafia
-	Chance float64 // the mafia a random pick of three would find, summed (living mafia / living, times three)
+	// Chance is the mafia a random pick of three would find, summed over
+	// the games (living mafia / living, times three), in units of
+	// 1/ChanceUnit: whole numbers, so that the sum is the same in any order.
+	Chance int64
 }
+
+// ChanceUnit divides Classified.Chance: every count of living seats (1 to
+// 20) divides it.
+const ChanceUnit = 232792560 // lcm(1, …, 20)
 
 // Precision returns the share of picks that were mafia and its 95% Wilson
 // interval (the picks of one game are not independent: read it as rough).
@@ -47,7 +54,7 @@ func (c Classified) Random() float64 {
 	if c.Picks == 0 {
 		return 0
 	}
-	return c.Chance / float64(c.Picks)
+	return float64(c.Chance) / ChanceUnit / float64(c.Picks)
 }
 
 func (c *Classified) add(o Classified) {
@@ -107,7 +114,7 @@ func (k *classifier) events(evs []engine.Event) {
 				k.c.Hits++
 			}
 		}
-		k.c.Chance += float64(classifyTop*mafia) / float64(alive.Len())
+		k.c.Chance += int64(classifyTop*mafia) * (ChanceUnit / int64(alive.Len()))
 	}
 }
 
