@@ -30,9 +30,9 @@ func (p *player) seatAdversary(seed uint64) {
 // speech of day 1 said), the three living seats the public record ranks
 // most suspicious (tells.Reader), and how many of them were mafia.
 type Classified struct {
-	Points int     // games ranked (with a vote on day 1, and more than three living)
-	Picks  int     // seats picked: three a game
-	Hits   int     // of them, mafia
+	Points int // games ranked (with a vote on day 1, and more than three living)
+	Picks  int // seats picked: three a game
+	Hits   int // of them, mafia
 	// Chance is the mafia a random pick of three would find, summed over
 	// the games (living mafia / living, times three), in units of
 	// 1/ChanceUnit: whole numbers, so that the sum is the same in any order.

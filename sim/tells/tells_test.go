@@ -12,7 +12,9 @@ func say(by engine.Seat, verb engine.Verb, target engine.Seat, role engine.Role,
 	return engine.Event{Kind: engine.EvStatement, Round: 1, Phase: engine.PhaseSpeech, Actor: by, Verb: verb, Target: target, Role: role, Result: res}
 }
 
-func speech(s engine.Seat) engine.Event { return engine.Event{Kind: engine.EvSpeech, Round: 1, Target: s} }
+func speech(s engine.Seat) engine.Event {
+	return engine.Event{Kind: engine.EvSpeech, Round: 1, Target: s}
+}
 
 func read(evs ...engine.Event) *Reader {
 	r := &Reader{}
