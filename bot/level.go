@@ -73,12 +73,8 @@ func ParseLevel(s string) (Level, error) {
 	return 0, &engine.Error{Code: CodeUnknownBotLevel, Value: s}
 }
 
-// New returns a bot of the level seeded with seed (an adversary around a
-// Smart bot: NewAdversary takes another).
+// New returns a bot of the level seeded with seed.
 func (l Level) New(seed uint64) Bot {
-	if l.IsAdversary() {
-		return NewAdversary(l, NewSmart(seed), seed)
-	}
 	if l == LevelSmart {
 		return NewSmart(seed)
 	}
