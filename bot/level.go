@@ -13,10 +13,11 @@ type Level uint8
 const (
 	LevelRandom Level = iota // legal moves at random (Random)
 	LevelSmart               // beliefs and a plan per card (Smart)
+	LevelExpert              // a probability over the hidden teams (Expert)
 	numLevels
 )
 
-var levelNames = [numLevels]string{"random", "smart"}
+var levelNames = [numLevels]string{"random", "smart", "expert"}
 
 // The scripted adversaries (adversary.go): levels that `mafia sim` seats
 // one at a time, each an honest inner bot with one trick, to measure what
@@ -75,8 +76,11 @@ func ParseLevel(s string) (Level, error) {
 
 // New returns a bot of the level seeded with seed.
 func (l Level) New(seed uint64) Bot {
-	if l == LevelSmart {
+	switch l {
+	case LevelSmart:
 		return NewSmart(seed)
+	case LevelExpert:
+		return NewExpert(seed)
 	}
 	return NewRandom(seed)
 }

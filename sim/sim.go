@@ -173,6 +173,7 @@ type player struct {
 	roles  []engine.Role
 	random []bot.Random
 	smart  []bot.Smart
+	expert []bot.Expert
 	table  bot.Table
 	// metrics: count them (with meter) in every game
 	metrics bool
@@ -187,7 +188,7 @@ type player struct {
 func newPlayer(setup engine.Setup, rules engine.Ruleset, mix bot.Mix) *player {
 	n := setup.Players()
 	p := &player{setup: setup, rules: rules, mix: mix, roles: make([]engine.Role, 0, n),
-		random: make([]bot.Random, n+1), smart: make([]bot.Smart, n+1)}
+		random: make([]bot.Random, n+1), smart: make([]bot.Smart, n+1), expert: make([]bot.Expert, n+1)}
 	p.table.Game = &p.game
 	p.table.Bots = make([]bot.Bot, n+1)
 	return p
@@ -202,10 +203,14 @@ func (p *player) play(seed uint64, maxSteps int, r *Result) {
 	}
 	for s := 1; s < len(p.table.Bots); s++ {
 		bs := rng.Derive(seed, uint64(s))
-		if p.mix.For(p.roles[s-1]) == bot.LevelSmart {
+		switch p.mix.For(p.roles[s-1]) {
+		case bot.LevelSmart:
 			p.smart[s].Reset(bs)
 			p.table.Bots[s] = &p.smart[s]
-		} else {
+		case bot.LevelExpert:
+			p.expert[s].Reset(bs)
+			p.table.Bots[s] = &p.expert[s]
+		default:
 			p.random[s].Src.Seed(bs)
 			p.table.Bots[s] = &p.random[s]
 		}

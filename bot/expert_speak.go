@@ -1,0 +1,136 @@
+package bot
+
+import "mafia/engine"
+
+// This file is the Expert bot's spoken lines (line.go), decided as its
+// moves are, from its belief: on its own floor it voices each statement it
+// made there, then an opinion or two that agree with what it said today (a
+// claimant it calls a liar, one it believes, whom to vote out, whom it
+// suspects; in its defence, that it is not the one). A mafioso never names a
+// partner. Its lines draw from a random source of their own, so that asking
+// for them never changes a move.
+
+// expertSpeak is what an Expert bot keeps of its lines.
+type expertSpeak struct {
+	step   uint32
+	voiced uint8
+	lines  uint8
+	budget uint8
+	op     uint8
+	bye    bool
+}
+
+// Speak implements Speaker.
+func (b *Expert) Speak(v *engine.View) (Line, bool) {
+	if v.Seat == 0 || b.mute {
+		return Line{}, false
+	}
+	if b.me != v.Seat || b.n != v.Players || len(b.own.ws) == 0 {
+		b.adopt(v)
+	}
+	sp := &b.sp
+	if v.Phase == engine.PhaseEnded {
+		if sp.bye {
+			return Line{}, false
+		}
+		sp.bye = true
+		if b.say.Intn(3) != 0 {
+			return Line{}, false
+		}
+		return b.spoken(Line{Kind: LineGoodGame})
+	}
+	if !v.Phase.Timed() || v.Speaker != v.Seat {
+		return Line{}, false
+	}
+	b.alive, b.ncand, b.cand, b.phase = v.Alive, v.NumCandidates, v.Candidates, v.Phase
+	if v.Step != sp.step || sp.budget == 0 {
+		sp.step, sp.voiced, sp.lines, sp.op = v.Step, 0, 0, 0
+		sp.budget = 1 + uint8(b.say.Intn(2))
+		if v.Phase == engine.PhaseSpeech {
+			sp.budget = 1 + uint8(b.say.Intn(3))
+		}
+	}
+	if sp.lines >= sp.budget {
+		return Line{}, false
+	}
+	for sp.voiced < v.Said {
+		st := v.Talk.At(v.Talk.Len() - int(v.Said) + int(sp.voiced))
+		sp.voiced++
+		if l, ok := lineOf(st, v.Round); ok {
+			return b.spoken(l)
+		}
+	}
+	if b.wouldState(v) {
+		return Line{}, false // its statement first, then its voice
+	}
+	if l, ok := b.opinionLine(v, sp.op); ok {
+		sp.op++
+		return b.spoken(l)
+	}
+	return Line{}, false
+}
+
+// wouldState reports whether the bot has a statement to make now, without
+// making it (its state is put back).
+func (b *Expert) wouldState(v *engine.View) bool {
+	if b.mute || !v.Can(engine.Claim) {
+		return false
+	}
+	src, lie, talk := b.Src, b.lie, b.talk
+	_, ok := b.nextStatement(v)
+	b.Src, b.lie, b.talk = src, lie, talk
+	return ok
+}
+
+// spoken counts l as said and draws its phrasing.
+func (b *Expert) spoken(l Line) (Line, bool) {
+	b.sp.lines++
+	l.Pick = uint8(b.say.Intn(256))
+	return l, true
+}
+
+// opinionLine is the i-th opinion the bot says on this floor, if any.
+func (b *Expert) opinionLine(v *engine.View, i uint8) (Line, bool) {
+	others := v.Alive.Without(v.Seat) &^ b.team
+	switch v.Phase {
+	case engine.PhaseSpeech:
+		if i > 0 {
+			return Line{}, false
+		}
+		for m := others & b.claimers; m != 0; {
+			s := m.First()
+			m = m.Without(s)
+			liar := b.belief(s) >= 0.6 || b.role == engine.Detective || b.lie.fake && s == b.lie.rival
+			if liar && b.mayAccuse(s) {
+				return Line{Kind: LineLiar, Seat: s}, true
+			}
+			if b.belief(s) <= expTrustHi && b.mayClear(s) && !b.lie.fake && b.role != engine.Detective {
+				return Line{Kind: LineBelieve, Seat: s}, true
+			}
+		}
+		if c := b.candidates() & others; c != 0 {
+			if t := b.best(c, b.belief); b.mayAccuse(t) && b.belief(t) >= b.prior() {
+				return Line{Kind: LineVoteOut, Seat: t}, true
+			}
+		}
+		if t := b.best(others, b.belief); t != 0 && b.mayAccuse(t) && b.belief(t) >= b.prior()*expSuspectX {
+			return Line{Kind: LineSuspect, Seat: t}, true
+		}
+	case engine.PhaseDefence, engine.PhaseTieSpeech:
+		switch i {
+		case 0:
+			return Line{Kind: LineInnocent}, true
+		case 1:
+			if c := b.candidates() & others; c != 0 {
+				if t := b.best(c, b.belief); b.mayAccuse(t) {
+					return Line{Kind: LineVoteOut, Seat: t}, true
+				}
+			}
+		}
+	case engine.PhaseLastWords:
+		if i == 0 {
+			return Line{Kind: LineFarewell}, true
+		}
+	}
+	return Line{}, false
+}

@@ -1,0 +1,199 @@
+package bot
+
+import "mafia/engine"
+
+// This file is the Expert bot's talk: its statements on its own floor (the
+// Detective's claim and reports, opinions from its belief) and the rule
+// that it never contradicts itself within a day: a seat it accused today
+// (suspect, will_nominate, a "mafia" report) it does not clear today
+// (vouch, a "not mafia" report), and the other way round; and it never
+// reports a seat twice (its story holds across days).
+
+// The thresholds of its opinions.
+const (
+	expSureOf    = 0.55 // belief above which a nomination is said beforehand
+	expSuspectX  = 1.4  // a suspicion: this many times the prior at least
+	expSuspectLo = 0.3  // and at least this belief
+	expTrustHi   = 0.22 // a claimant believed below this belief is vouched for
+)
+
+// expertTalk is what the bot said: today's, for the no-contradiction rule,
+// and the game's.
+type expertTalk struct {
+	day      uint16
+	accused  engine.SeatSet // today: suspected, will_nominate, reported mafia
+	cleared  engine.SeatSet // today: vouched, reported not mafia
+	suspDay  engine.SeatSet // today: suspected
+	willNom  engine.Seat    // today's will_nominate
+	vouched  engine.SeatSet // the game's vouches
+	reported engine.SeatSet // the game's reports (one each)
+	claimed  bool
+}
+
+// newDay forgets yesterday's opinions.
+func (t *expertTalk) newDay(r uint16) {
+	t.day, t.accused, t.cleared, t.suspDay, t.willNom = r, 0, 0, 0, 0
+}
+
+// heard reads a statement into the talk's record (the bot's own ones into
+// what it said).
+func (t *expertTalk) heard(by engine.Seat, e *engine.Event) {}
+
+// mine records a statement of the bot's own.
+func (b *Expert) mine(c engine.Command) {
+	t := &b.talk
+	switch c.Verb {
+	case engine.Claim:
+		if c.Role == engine.Detective {
+			t.claimed = true
+		}
+	case engine.Report:
+		t.reported = t.reported.With(c.Target)
+		if c.Result == engine.ResultNotMafia {
+			t.cleared = t.cleared.With(c.Target)
+		} else {
+			t.accused = t.accused.With(c.Target)
+		}
+		b.lie.story[c.Target] = c.Result
+	case engine.Suspect:
+		t.accused, t.suspDay = t.accused.With(c.Target), t.suspDay.With(c.Target)
+	case engine.WillNominate:
+		t.accused, t.willNom = t.accused.With(c.Target), c.Target
+	case engine.Vouch:
+		t.cleared, t.vouched = t.cleared.With(c.Target), t.vouched.With(c.Target)
+	}
+}
+
+// mayAccuse and mayClear say whether the bot may accuse or clear s today
+// without contradicting itself.
+func (b *Expert) mayAccuse(s engine.Seat) bool { return !b.talk.cleared.Has(s) && !b.team.Has(s) }
+func (b *Expert) mayClear(s engine.Seat) bool  { return !b.talk.accused.Has(s) }
+
+// statement is what the bot says next on its floor, if anything; the
+// command is recorded as said (the engine accepts what its view offers).
+func (b *Expert) statement(v *engine.View) (engine.Command, bool) {
+	if b.mute || !v.Can(engine.Claim) {
+		return engine.Command{}, false
+	}
+	c, ok := b.nextStatement(v)
+	if ok {
+		b.mine(c)
+	}
+	return c, ok
+}
+
+func (b *Expert) nextStatement(v *engine.View) (engine.Command, bool) {
+	if b.role == engine.Detective {
+		if c, ok := b.detectiveTalk(v); ok {
+			return c, true
+		}
+	}
+	if b.mafia() {
+		if c, ok := b.lie.statement(b, v); ok {
+			return c, true
+		}
+	}
+	return b.opinion(v)
+}
+
+// detectiveTalk: the real Detective claims at once when someone else
+// claimed the card, when it found a bad seat alive, or in its last words;
+// then it reports every check, the bad ones first.
+func (b *Expert) detectiveTalk(v *engine.View) (engine.Command, bool) {
+	me := v.Seat
+	if !b.talk.claimed {
+		found := false
+		for s := engine.Seat(1); s <= engine.Seat(b.n); s++ {
+			if (v.Checks[s] == engine.ResultMafia || v.Checks[s] == engine.ResultManiac) && v.Alive.Has(s) {
+				found = true
+			}
+		}
+		if !found && b.claimers.Without(me) == 0 && v.Phase != engine.PhaseLastWords {
+			return engine.Command{}, false
+		}
+		return engine.Command{Verb: engine.Claim, By: me, Role: engine.Detective}, true
+	}
+	targets := v.Targets(engine.Report)
+	for _, bad := range [2]bool{true, false} {
+		for s := engine.Seat(1); s <= engine.Seat(b.n); s++ {
+			r := v.Checks[s]
+			if r == engine.ResultNone || b.talk.reported.Has(s) || !targets.Has(s) || !v.Rules.Reportable(r) {
+				continue
+			}
+			if (r != engine.ResultNotMafia) != bad {
+				continue
+			}
+			if bad && !b.mayAccuse(s) || !bad && !b.mayClear(s) {
+				continue
+			}
+			return engine.Command{Verb: engine.Report, By: me, Target: s, Result: r}, true
+		}
+	}
+	return engine.Command{}, false
+}
+
+// opinion is the opinion the bot states next on its floor, if any: at most
+// one of each verb a floor, each for a reason of its own (its belief).
+func (b *Expert) opinion(v *engine.View) (engine.Command, bool) {
+	me := v.Seat
+	others := v.Alive.Without(me) &^ b.team
+	say := func(verb engine.Verb, t engine.Seat) (engine.Command, bool) {
+		if t == 0 || t == me || floorSaid(v, verb) || !v.Targets(verb).Has(t) || b.team.Has(t) {
+			return engine.Command{}, false
+		}
+		return engine.Command{Verb: verb, By: me, Target: t}, true
+	}
+	prior := b.prior()
+	switch v.Phase {
+	case engine.PhaseSpeech:
+		if !v.Nominated && b.talk.willNom == 0 {
+			if t := b.nominee(v); t != 0 && b.mayAccuse(t) && (b.belief(t) >= expSureOf || b.mafia() && b.Src.Intn(4) == 0) {
+				if c, ok := say(engine.WillNominate, t); ok {
+					return c, true
+				}
+			}
+		}
+		if t := b.best(others&^b.talk.suspDay, b.belief); t != 0 && b.mayAccuse(t) && b.belief(t) >= expSuspectLo && b.belief(t) >= prior*expSuspectX {
+			if c, ok := say(engine.Suspect, t); ok {
+				return c, true
+			}
+		}
+		if t := b.trusted(others); t != 0 {
+			if c, ok := say(engine.Vouch, t); ok {
+				return c, true
+			}
+		}
+	case engine.PhaseDefence, engine.PhaseTieSpeech:
+		if t := b.best(b.candidates()&others&^b.talk.suspDay, b.belief); t != 0 && b.mayAccuse(t) && b.belief(t) >= prior {
+			return say(engine.Suspect, t)
+		}
+	case engine.PhaseLastWords:
+		if t := b.best(others&^b.talk.suspDay, b.belief); t != 0 && b.mayAccuse(t) && b.belief(t) >= prior*expSuspectX {
+			return say(engine.Suspect, t)
+		}
+	}
+	return engine.Command{}, false
+}
+
+// trusted is a seat of set the bot vouches for, once a game: a claimant it
+// believes (the Detective, a seat its check cleared).
+func (b *Expert) trusted(set engine.SeatSet) engine.Seat {
+	set &^= b.talk.vouched
+	for m := set & b.claimers; m != 0; {
+		s := m.First()
+		m = m.Without(s)
+		if b.belief(s) <= expTrustHi && b.mayClear(s) {
+			return s
+		}
+	}
+	if b.role == engine.Detective && b.talk.claimed {
+		for m := set; m != 0; {
+			s := m.First()
+			m = m.Without(s)
+			if b.own.pBad(s) == 0 && b.mayClear(s) && b.talk.reported.Has(s) {
+				return s
+			}
+		}
+	}
+	return 0
+}
