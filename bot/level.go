@@ -74,13 +74,17 @@ func ParseLevel(s string) (Level, error) {
 	return 0, &engine.Error{Code: CodeUnknownBotLevel, Value: s}
 }
 
-// New returns a bot of the level seeded with seed.
+// New returns a bot of the level seeded with seed (an adversary around a
+// Smart bot: NewAdversary takes another inner bot).
 func (l Level) New(seed uint64) Bot {
 	switch l {
 	case LevelSmart:
 		return NewSmart(seed)
 	case LevelExpert:
 		return NewExpert(seed)
+	}
+	if l.IsAdversary() {
+		return NewAdversary(l, NewSmart(seed), seed)
 	}
 	return NewRandom(seed)
 }
