@@ -138,3 +138,65 @@ func TestExploits_SameTablesOnAnyNumberOfWorkers(t *testing.T) {
 		t.Fatalf("1 worker: %+v\n3 workers: %+v", a, b)
 	}
 }
+
+// expertGames is how many games the expert's bounds take: the expert
+// thinks longer than smart.
+func expertGames() int {
+	if testing.Short() {
+		return 100
+	}
+	return 300
+}
+
+// TestExploits_ExpertResistsTheTricks: against the level expert no scripted
+// adversary gains more than the goal (10 points over its seat's
+// honest baseline), the fake Detective loses outright, and the
+// public-record classifier reads its mafia at most at 35%.
+func TestExploits_ExpertResistsTheTricks(t *testing.T) {
+	m, _ := bot.ParseMix("expert")
+	run := func(place string, classify bool) Result {
+		cfg := Config{Games: expertGames(), Players: 11, Seed: exploitSeed, Rules: engine.DefaultRules(), Bots: m, Classify: classify}
+		if place != "" {
+			ps, _ := bot.ParsePlacements(place)
+			cfg.Adversary = ps[0]
+		}
+		r, err := Run(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	base := run("", true)
+	c := base.Classified
+	p, _, _ := c.Precision()
+	t.Logf("classifier against expert: %.1f%% of %d picks mafia, random %.1f%%", 100*p, c.Picks, 100*c.Random())
+	if p > 0.35 {
+		t.Errorf("the classifier's top 3 are %.1f%% mafia against expert (random %.1f%%): want at most 35%%", 100*p, 100*c.Random())
+	}
+	for _, tc := range []struct {
+		place  string
+		atMost float64 // points over the baseline
+	}{
+		{"fakedet@mafia", -10},     // measured -30 (2,000 games)
+		{"fakedet@don", -10},       // measured -28
+		{"counterclaim@mafia", 10}, // measured -8
+		{"follower@citizen", 10},   // measured -1
+	} {
+		ps, _ := bot.ParsePlacements(tc.place)
+		team := ps[0].Card.Team()
+		wins := func(r Result) int {
+			if team == engine.TeamMafia {
+				return r.Mafia
+			}
+			return r.Town
+		}
+		a := run(tc.place, false)
+		ar, _, _ := a.Rate(wins(a))
+		br, _, _ := base.Rate(wins(base))
+		points := 100 * (ar - br)
+		t.Logf("%s among expert: %.1f%%, baseline %.1f%%: %+.1f points", tc.place, 100*ar, 100*br, points)
+		if points > tc.atMost {
+			t.Errorf("%s among expert: %+.1f points over the honest seat, want at most %+.0f", tc.place, points, tc.atMost)
+		}
+	}
+}
