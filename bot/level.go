@@ -19,6 +19,22 @@ const (
 
 var levelNames = [numLevels]string{"random", "smart", "expert"}
 
+// The scripted adversaries (adversary.go): levels that `mafia sim` seats
+// one at a time, each an honest inner bot with one trick, to measure what
+// the trick wins against the other levels. They are not offered for a
+// table: Levels and ParseLevel leave them out, ParseAdversary reads them.
+const (
+	LevelFakeDet      Level = firstAdversary + iota // claims the Detective and "reports" town seats
+	LevelFollower                                   // a town seat that believes every statement
+	LevelCounterClaim                               // a mafioso that counter-claims every Detective claim
+	endAdversaries
+)
+
+// firstAdversary is the first adversary's level, far from the playing ones.
+const firstAdversary Level = 64
+
+var adversaryNames = [endAdversaries - firstAdversary]string{"fakedet", "follower", "counterclaim"}
+
 // Levels lists the levels' names, in order.
 func Levels() []string { return levelNames[:] }
 
@@ -26,6 +42,9 @@ func Levels() []string { return levelNames[:] }
 func (l Level) String() string {
 	if l < numLevels {
 		return levelNames[l]
+	}
+	if l.IsAdversary() {
+		return adversaryNames[l-firstAdversary]
 	}
 	return "?"
 }
@@ -40,7 +59,8 @@ const (
 
 // Kinds are the kinds of the package's codes: a level or a mix as asked
 // is invalid.
-var Kinds = map[engine.Code]engine.Kind{CodeUnknownBotLevel: engine.KindInvalid, CodeUnknownBotSide: engine.KindInvalid}
+var Kinds = map[engine.Code]engine.Kind{CodeUnknownBotLevel: engine.KindInvalid, CodeUnknownBotSide: engine.KindInvalid,
+	CodeUnknownAdversary: engine.KindInvalid, CodeAdversaryCard: engine.KindInvalid}
 
 // ParseLevel reads a level's name; an unknown one is refused with
 // CodeUnknownBotLevel.
@@ -54,13 +74,17 @@ func ParseLevel(s string) (Level, error) {
 	return 0, &engine.Error{Code: CodeUnknownBotLevel, Value: s}
 }
 
-// New returns a bot of the level seeded with seed.
+// New returns a bot of the level seeded with seed (an adversary around a
+// Smart bot: NewAdversary takes another inner bot).
 func (l Level) New(seed uint64) Bot {
 	switch l {
 	case LevelSmart:
 		return NewSmart(seed)
 	case LevelExpert:
 		return NewExpert(seed)
+	}
+	if l.IsAdversary() {
+		return NewAdversary(l, NewSmart(seed), seed)
 	}
 	return NewRandom(seed)
 }

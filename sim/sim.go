@@ -37,6 +37,12 @@ type Config struct {
 	// MaxSteps bounds one game's steps (0: DefaultMaxSteps); a game still
 	// going after it is counted Unfinished.
 	MaxSteps int
+	// Adversary, when set, seats a scripted adversary (adversary.go) at
+	// the first seat dealt its card, around the bot the mix gives it.
+	Adversary bot.Placement
+	// Classify, when set, counts the public-record classifier's picks
+	// (Result.Classified); it does not change a single game.
+	Classify bool
 }
 
 // DefaultMaxSteps bounds one game's steps: far above any real game.
@@ -51,8 +57,9 @@ type Result struct {
 	Maniac     int
 	Draw       int
 	Unfinished int
-	Rounds     int     // the sum of every finished game's last round
-	Metrics    Metrics // counted when Config.Metrics is set
+	Rounds     int        // the sum of every finished game's last round
+	Metrics    Metrics    // counted when Config.Metrics is set
+	Classified Classified // counted when Config.Classify is set
 }
 
 // AvgRounds returns the mean number of rounds of a finished game.
@@ -86,6 +93,7 @@ func (r *Result) add(o Result) {
 	r.Unfinished += o.Unfinished
 	r.Rounds += o.Rounds
 	r.Metrics.add(o.Metrics)
+	r.Classified.add(o.Classified)
 }
 
 // chunk is how many games a worker takes at a time.
@@ -119,6 +127,10 @@ func Run(cfg Config) (Result, error) {
 			if cfg.Metrics {
 				p.metrics = true
 				p.table.OnEvents = p.meter.events
+			}
+			p.place, p.classify = cfg.Adversary, cfg.Classify
+			if cfg.Classify {
+				p.table.OnEvents = p.events
 			}
 			var local Result
 			for {
@@ -166,6 +178,11 @@ type player struct {
 	// metrics: count them (with meter) in every game
 	metrics bool
 	meter   meter
+	// an adversary (adversary.go), and the classifier
+	place    bot.Placement
+	adv      bot.Adversary
+	classify bool
+	tells    classifier
 }
 
 func newPlayer(setup engine.Setup, rules engine.Ruleset, mix bot.Mix) *player {
@@ -198,8 +215,13 @@ func (p *player) play(seed uint64, maxSteps int, r *Result) {
 			p.table.Bots[s] = &p.random[s]
 		}
 	}
+	p.seatAdversary(seed)
 	if p.metrics {
 		p.meter.start(&p.game, p.roles, &r.Metrics)
+	}
+	if p.classify {
+		p.tells.start(p.roles, p.rules, &r.Classified)
+		p.tells.events(start)
 	}
 	p.table.Begin(start)
 	if !p.table.Play(maxSteps) {

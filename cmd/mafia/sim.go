@@ -56,9 +56,10 @@ func runSim(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	workers := fs.Int("workers", 0, "goroutines (0: one per core)")
 	lang := fs.String("lang", "", "language: ka, en or ru (default from the environment)")
 	bots := fs.String("bots", "random", "the bots' level: random or smart for every seat, or a level per side (town=smart,mafia=random,maniac=random)")
-	report := fs.Bool("report", false, "per mix of bots (random and --bots, or the standard mixes): win rates and the per-role metrics, 1.0 = random play")
+	report := fs.Bool("report", false, "per mix of bots (random and --bots, or the standard mixes): win rates, the per-role metrics (1.0 = random play) and the public-record classifier's top-3 precision")
+	adversary := fs.String("adversary", "", "with --report: scripted adversaries to seat one at a time among the --bots mix (default smart), each beside the honest baseline of its seat: name@card,... (fakedet, follower, counterclaim at mafia, don, maniac, citizen, doctor, detective), a name alone for every card it plays, or all")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: mafia sim --games N --players P --seed S [--bots LEVEL|town=L,mafia=L,maniac=L] [--report] [--options k=v,...] [--json]")
+		fmt.Fprintln(stderr, "usage: mafia sim --games N --players P --seed S [--bots LEVEL|town=L,mafia=L,maniac=L] [--report [--adversary NAME@CARD,...|all]] [--options k=v,...] [--json]")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -68,7 +69,7 @@ func runSim(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		return 2
 	}
 	p := printerFor(*lang)
-	if fs.NArg() > 0 || *games < 1 {
+	if fs.NArg() > 0 || *games < 1 || (*adversary != "" && !*report) {
 		fs.Usage()
 		return 2
 	}
@@ -93,18 +94,36 @@ func runSim(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 			fmt.Fprintln(stderr, p.Refusal(err))
 			return 2
 		}
+		var places []bot.Placement
+		against := bot.MixOf(bot.LevelSmart)
+		if flagSet(fs, "bots") {
+			against = mix
+		}
+		if *adversary != "" {
+			if places, err = adversaryPlacements(*adversary, *players); err != nil {
+				fmt.Fprintln(stderr, p.Refusal(err))
+				return 2
+			}
+		}
 		rep, err := runReport(cfg, mixes)
 		if err != nil {
 			fmt.Fprintln(stderr, p.Refusal(err))
 			return 2
 		}
+		var adv []advReport
+		if len(places) > 0 {
+			if adv, err = runAdversaries(cfg, against, baselineOf(cfg, rep, against), places); err != nil {
+				fmt.Fprintln(stderr, p.Refusal(err))
+				return 2
+			}
+		}
 		if *asJSON {
-			if err := writeReportJSON(stdout, cfg, rules, rep); err != nil {
+			if err := writeReportJSON(stdout, cfg, rules, rep, adv); err != nil {
 				return 1
 			}
 			return 0
 		}
-		printReport(stdout, p, cfg, rules, rep)
+		printReport(stdout, p, cfg, rules, rep, adv, against.String())
 		return 0
 	}
 	bar := newProgress(stderr, *games)

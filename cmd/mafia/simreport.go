@@ -24,7 +24,10 @@ type mixReport struct {
 	Wins     simWins           `json:"wins"`
 	WinRates map[string]rate   `json:"win_rates"`
 	Metrics  map[string]metric `json:"metrics"`
-	res      sim.Result
+	// Classifier: the public-record classifier's top-3 precision
+	// (simadversary.go).
+	Classifier *classReport `json:"classifier"`
+	res        sim.Result
 }
 
 // metric is one measure: its share, and the share over random play's.
@@ -60,7 +63,7 @@ func runReport(cfg sim.Config, mixes []bot.Mix) ([]mixReport, error) {
 	}
 	for i, mix := range mixes {
 		c := cfg
-		c.Bots, c.Metrics = mix, true
+		c.Bots, c.Metrics, c.Classify = mix, true, true
 		res, err := sim.Run(c)
 		if err != nil {
 			return nil, err
@@ -69,7 +72,7 @@ func runReport(cfg sim.Config, mixes []bot.Mix) ([]mixReport, error) {
 		if i == 0 {
 			base = shares
 		}
-		mr := mixReport{Bots: mix.String(), res: res, WinRates: map[string]rate{}, Metrics: map[string]metric{},
+		mr := mixReport{Bots: mix.String(), res: res, WinRates: map[string]rate{}, Metrics: map[string]metric{}, Classifier: classOf(res.Classified),
 			Wins: simWins{Town: res.Town, Mafia: res.Mafia, Maniac: res.Maniac, Draw: res.Draw}}
 		for name, n := range map[string]int{"town": res.Town, "mafia": res.Mafia, "maniac": res.Maniac, "draw": res.Draw} {
 			r, lo, hi := res.Rate(n)
@@ -119,15 +122,18 @@ type reportJSON struct {
 	Seed    uint64            `json:"seed"`
 	Options map[string]string `json:"options"`
 	Report  []mixReport       `json:"report"`
+	// Adversaries: with --adversary, each adversary beside its seat's
+	// honest baseline (simadversary.go).
+	Adversaries []advReport `json:"adversaries,omitempty"`
 }
 
-func writeReportJSON(w io.Writer, cfg sim.Config, rules engine.Ruleset, rep []mixReport) error {
+func writeReportJSON(w io.Writer, cfg sim.Config, rules engine.Ruleset, rep []mixReport, adv []advReport) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
-	return enc.Encode(reportJSON{Games: cfg.Games, Players: cfg.Players, Seed: cfg.Seed, Options: rules.Map(), Report: rep})
+	return enc.Encode(reportJSON{Games: cfg.Games, Players: cfg.Players, Seed: cfg.Seed, Options: rules.Map(), Report: rep, Adversaries: adv})
 }
 
-func printReport(w io.Writer, p printer, cfg sim.Config, rules engine.Ruleset, rep []mixReport) {
+func printReport(w io.Writer, p printer, cfg sim.Config, rules engine.Ruleset, rep []mixReport, adv []advReport, against string) {
 	fmt.Fprintln(w, p.T("sim.header", map[string]any{"Games": cfg.Games, "Players": cfg.Players, "Seed": cfg.Seed}, cfg.Games))
 	if ch := rules.Changed(); len(ch) > 0 {
 		parts := make([]string, len(ch))
@@ -154,5 +160,7 @@ func printReport(w io.Writer, p printer, cfg sim.Config, rules engine.Ruleset, r
 			}
 			fmt.Fprintln(w, "  "+p.T("sim.report."+name, map[string]any{"Norm": norm, "Share": share}, 0))
 		}
+		printClassifier(w, p, mr.Classifier)
 	}
+	printAdversaries(w, p, against, adv)
 }

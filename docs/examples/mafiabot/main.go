@@ -157,6 +157,7 @@ func main() {
 	players := flag.Int("players", 5, "with -create: the table's size (5 to 11)")
 	lang := flag.String("lang", "en", "language of the server's sentences: en, ka or ru")
 	card := flag.String("card", "", "with -create: a sandbox table where this bot is dealt this card (detective, doctor, don, ...)")
+	bots := flag.String("bots", "smart", "with -create: the level of the server's bots (random, smart, or one per side: town=smart,mafia=random,maniac=random)")
 	flag.Parse()
 
 	b := &bot{base: strings.TrimRight(*server, "/"), table: *table, lang: *lang}
@@ -165,7 +166,7 @@ func main() {
 			Table     string `json:"table"`
 			HostToken string `json:"host_token"`
 		}
-		req := map[string]any{"name": *name + "'s table", "players": *players, "public": true,
+		req := map[string]any{"name": *name + "'s table", "players": *players, "public": true, "bots": *bots,
 			"timings_ms": map[string]int64{"speech": 3000, "defence": 2000, "tie_speech": 2000,
 				"last_words": 2000, "night": 2000, "vote": 3000}}
 		if *card != "" {
