@@ -10,7 +10,7 @@ import (
 // The expert level is stronger than smart on each side: seeded 11-player
 // games, the same seeds for every mix.
 
-const expertGames = 1000
+const expertStrengthGames = 1000
 
 func expertRun(t *testing.T, mix string) Result {
 	t.Helper()
@@ -18,7 +18,7 @@ func expertRun(t *testing.T, mix string) Result {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := Run(Config{Games: expertGames, Players: 11, Seed: 32, Rules: engine.DefaultRules(), Bots: m})
+	r, err := Run(Config{Games: expertStrengthGames, Players: 11, Seed: 32, Rules: engine.DefaultRules(), Bots: m})
 	if err != nil {
 		t.Fatal(err)
 	}
