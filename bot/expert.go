@@ -168,7 +168,9 @@ func (b *Expert) know(s engine.Seat, t engine.Team) {
 
 // both applies one public act to the models.
 func (b *Expert) both(a, t engine.Seat, tab *[3][3]float32) {
-	b.own.act(a, t, tab)
+	if a != b.me {
+		b.own.act(a, t, tab) // its own acts tell it nothing
+	}
 	if b.hasPub {
 		b.pub.act(a, t, tab)
 	}

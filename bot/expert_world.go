@@ -454,6 +454,10 @@ func (m *model) pMafia(s engine.Seat) float32 {
 // the living seats (docs/rules.md, the end of the game).
 func (m *model) goesOn(alive engine.SeatSet, src *rng.Source) {
 	n := alive.Len()
+	dead := engine.SeatSet(uint32(1)<<(m.n+1)-2) &^ alive
+	if m.kHi > 0 && dead.Len() < m.kLo && n > 2*m.kHi && n > 2 {
+		return // no world has lost its whole mafia or reached parity yet
+	}
 	m.keep(func(w world) bool {
 		maf := (w.mafia & alive).Len()
 		man := w.man != 0 && alive.Has(w.man)
