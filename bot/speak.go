@@ -274,7 +274,7 @@ func (b *Smart) defence(v *engine.View) Line {
 		for m := v.Alive.Without(me) &^ b.team; m != 0; {
 			s := m.First()
 			m = m.Without(s)
-			if l := (Line{Kind: LineMyCheck, Seat: s}); accuses(b.report[me][s]) && b.mayAccuse(l) {
+			if l := (Line{Kind: LineMyCheck, Seat: s}); b.report[me][s] == engine.ResultMafia && b.mayAccuse(l) {
 				return l
 			}
 		}
