@@ -163,7 +163,7 @@ func (b *Smart) reasonLine(v *engine.View, s engine.Seat) (Line, bool) {
 	switch {
 	case b.liar.Has(s) && b.claimSeq[s] != 0:
 		return Line{Kind: LineLiar, Seat: s}, true
-	case b.det != 0 && b.det != v.Seat && b.det != s && b.report[b.det][s] == engine.ResultMafia:
+	case b.det != 0 && b.det != v.Seat && b.det != s && !b.team.Has(b.det) && b.report[b.det][s] == engine.ResultMafia:
 		return Line{Kind: LineCheckedBy, Seat: s, More: [2]engine.Seat{b.det}}, true
 	}
 	if w := b.why[s]; w.kind != LineNone && w.seat != v.Seat && w.seat != s && !b.team.Has(w.seat) {
