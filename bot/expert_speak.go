@@ -65,6 +65,7 @@ func (b *Expert) Speak(v *engine.View) (Line, bool) {
 	}
 	if l, ok := b.opinionLine(v, sp.op); ok {
 		sp.op++
+		b.spokeLine(l)
 		return b.spoken(l)
 	}
 	return Line{}, false

@@ -27,6 +27,7 @@ type expertTalk struct {
 	willNom  engine.Seat    // today's will_nominate
 	vouched  engine.SeatSet // the game's vouches
 	reported engine.SeatSet // the game's reports (one each)
+	repBad   engine.SeatSet // the game's "mafia" reports: never cleared after
 	claimed  bool
 }
 
@@ -52,7 +53,7 @@ func (b *Expert) mine(c engine.Command) {
 		if c.Result == engine.ResultNotMafia {
 			t.cleared = t.cleared.With(c.Target)
 		} else {
-			t.accused = t.accused.With(c.Target)
+			t.accused, t.repBad = t.accused.With(c.Target), t.repBad.With(c.Target)
 		}
 		b.lie.story[c.Target] = c.Result
 	case engine.Suspect:
@@ -67,7 +68,20 @@ func (b *Expert) mine(c engine.Command) {
 // mayAccuse and mayClear say whether the bot may accuse or clear s today
 // without contradicting itself.
 func (b *Expert) mayAccuse(s engine.Seat) bool { return !b.talk.cleared.Has(s) && !b.team.Has(s) }
-func (b *Expert) mayClear(s engine.Seat) bool  { return !b.talk.accused.Has(s) }
+func (b *Expert) mayClear(s engine.Seat) bool {
+	return !b.talk.accused.Has(s) && !b.talk.repBad.Has(s)
+}
+
+// spokeLine records what an opinion line accuses or clears, as a
+// statement would.
+func (b *Expert) spokeLine(l Line) {
+	switch l.Kind {
+	case LineSuspect, LineLiar, LineVoteOut, LineWillNominate:
+		b.talk.accused = b.talk.accused.With(l.Seat)
+	case LineBelieve, LineTrust:
+		b.talk.cleared = b.talk.cleared.With(l.Seat)
+	}
+}
 
 // statement is what the bot says next on its floor, if anything; the
 // command is recorded as said (the engine accepts what its view offers).
