@@ -32,6 +32,10 @@ const (
 // maxWorlds bounds the worlds a model holds: beyond it they are sampled.
 const maxWorlds = 2048
 
+// negligible is the weight, relative to the likeliest world's, below which
+// a world is dropped.
+const negligible = 1e-5
+
 // world is one assignment of the hidden teams.
 type world struct {
 	mafia engine.SeatSet
@@ -91,6 +95,7 @@ type model struct {
 
 	pend  [32]pendingAct // acts not yet weighed (act)
 	npend int
+	hi    float32 // the largest weight at the last update (an upper bound)
 
 	dirty bool
 	total float32
@@ -140,6 +145,7 @@ func (m *model) build(src *rng.Source) {
 	}
 	m.cnt = len(m.ws)
 	m.npend = 0
+	m.hi = 1
 	m.dirty = true
 }
 
@@ -251,9 +257,20 @@ func (m *model) keep(ok func(w world) bool, src *rng.Source) {
 	m.cnt = j
 	m.dirty = true
 	if m.cnt == 0 && src != nil {
-		// the setup was not the one assumed (a custom table): forget the
-		// counts, keep the facts, and draw worlds again
-		m.k, m.kLo, m.kHi, m.maniac = 0, 1, max(1, int(m.n-1)/2), -1
+		// every world left is contradicted: the weights forgot a world
+		// (dropped as negligible) or the setup was not the one assumed (a
+		// custom table). Start again from the facts; if even that leaves
+		// nothing, forget the counts too.
+		m.build(src)
+		j = 0
+		for i := 0; i < m.cnt; i++ {
+			if ok(m.ws[i]) {
+				j++
+			}
+		}
+		if j == 0 {
+			m.k, m.kLo, m.kHi, m.maniac = 0, 1, max(1, int(m.n-1)/2), -1
+		}
 		m.build(src)
 		j = 0
 		for i := 0; i < m.cnt; i++ {
@@ -393,9 +410,11 @@ func (m *model) flush() {
 // norm rescales the weights when the largest, hi, has drifted far from 1.
 func (m *model) norm(hi float32) {
 	m.dirty = true
+	m.hi = hi
 	if hi <= 0 || (hi > 1e-12 && hi < 1e12) {
 		return
 	}
+	m.hi = 1
 	f := 1 / hi
 	for i := 0; i < m.cnt; i++ {
 		m.p[i] *= f
@@ -412,13 +431,19 @@ func (m *model) marg() {
 	m.maf = [engine.MaxSeats + 1]float32{}
 	m.manP = [engine.MaxSeats + 1]float32{}
 	var tot float32
+	// a world a hundred thousand times less likely than the likeliest is
+	// dropped: it moves no marginal, and every later act is cheaper
+	thr := m.hi * negligible
+	j := 0
 	for i := 0; i < m.cnt; i++ {
 		p := m.p[i]
-		if p == 0 {
+		if p <= thr {
 			continue
 		}
-		tot += p
 		w := m.ws[i]
+		m.ws[j], m.p[j] = w, p
+		j++
+		tot += p
 		for x := w.mafia; x != 0; {
 			s := x.First()
 			x = x.Without(s)
@@ -426,6 +451,7 @@ func (m *model) marg() {
 		}
 		m.manP[w.man] += p
 	}
+	m.cnt = j
 	m.total = tot
 	if tot <= 0 {
 		return
@@ -476,7 +502,9 @@ func (m *model) goesOn(alive engine.SeatSet, src *rng.Source) {
 // snapshot is a model's weights and marginals, to put back after a look
 // that must change nothing (a bot's lines).
 type snapshot struct {
+	ws    []world
 	p     []float32
+	hi    float32
 	cnt   int
 	pend  [32]pendingAct
 	npend int
@@ -490,13 +518,18 @@ type snapshot struct {
 func (m *model) save(s *snapshot) {
 	if cap(s.p) < maxWorlds {
 		s.p = make([]float32, 0, maxWorlds)
+		s.ws = make([]world, 0, maxWorlds)
 	}
 	s.p = append(s.p[:0], m.p[:m.cnt]...)
+	s.ws = append(s.ws[:0], m.ws[:m.cnt]...)
+	s.hi = m.hi
 	s.cnt, s.pend, s.npend, s.dirty, s.total, s.maf, s.manP = m.cnt, m.pend, m.npend, m.dirty, m.total, m.maf, m.manP
 }
 
 // restore puts back what save copied.
 func (m *model) restore(s *snapshot) {
 	copy(m.p, s.p)
+	copy(m.ws, s.ws)
+	m.hi = s.hi
 	m.cnt, m.pend, m.npend, m.dirty, m.total, m.maf, m.manP = s.cnt, s.pend, s.npend, s.dirty, s.total, s.maf, s.manP
 }
