@@ -20,20 +20,23 @@ var (
 	expSuspect = [3][3]float32{{1, 1.2, 1.2}, {1.2, 0.3, 1.1}, {1, 1, 1}}
 	// vouches: the mafia vouch for a partner more than for anyone
 	expVouch = [3][3]float32{{1.1, 1, 1}, {1, 1.6, 1}, {1, 1, 1}}
+	// a vote against the day's majority: likelier from the mafia
+	expAgainst = [3][3]float32{{1, 1, 1}, {expAgainstMafia, expAgainstMafia, expAgainstMafia}, {1.1, 1.1, 1.1}}
 	// a speech that accused nobody: the mafia keep quiet more than the town
 	expQuiet = [3][3]float32{{1, 1, 1}, {expQuietMafia, expQuietMafia, expQuietMafia}, {1.1, 1.1, 1.1}}
 )
 
 // The likelihoods of claims and reports.
 const (
-	expDetClaims  = 0.5  // the real Detective claims (spread over the town's seats)
-	expFakeClaim  = 0.12 // a mafioso claims the Detective
-	expFakeMan    = 0.06 // the maniac claims the Detective
-	expTownLies   = 0.02 // a town seat claims the Detective when another town seat did (or the Detective is known)
-	expDetWrong   = 0.02 // the real Detective reports a false answer
-	expNightMafia = 0.2  // a night victim is a mafioso (the maniac's shot)
-	expSpared     = 0.75 // a real Detective who claimed lives through a night
-	expQuietMafia = 1.3  // a speech that accused nobody, from a mafioso
+	expDetClaims    = 0.5  // the real Detective claims (spread over the town's seats)
+	expFakeClaim    = 0.12 // a mafioso claims the Detective
+	expFakeMan      = 0.06 // the maniac claims the Detective
+	expTownLies     = 0.02 // a town seat claims the Detective when another town seat did (or the Detective is known)
+	expDetWrong     = 0.02 // the real Detective reports a false answer
+	expNightMafia   = 0.2  // a night victim is a mafioso (the maniac's shot)
+	expSpared       = 0.75 // a real Detective who claimed lives through a night
+	expQuietMafia   = 1.3  // a speech that accused nobody, from a mafioso
+	expAgainstMafia = 1.3  // a vote against the majority, from a mafioso
 )
 
 // See implements Observer: it folds the seat's events into its worlds.
@@ -106,10 +109,29 @@ func (b *Expert) see(seat engine.Seat, e *engine.Event) {
 		if !b.multi {
 			return
 		}
+		var count [engine.MaxSeats + 1]uint8
 		for v := engine.Seat(1); v <= engine.Seat(b.n); v++ {
 			if c := e.CountedFor(v); c != 0 {
 				b.both(v, c, &expVote)
 				b.accused(v, c, 1)
+				count[c]++
+			}
+		}
+		var top engine.Seat
+		var most, ties uint8
+		for c := engine.Seat(1); c <= engine.Seat(b.n); c++ {
+			switch {
+			case count[c] > most:
+				top, most, ties = c, count[c], 0
+			case count[c] == most && most > 0:
+				ties++
+			}
+		}
+		if top != 0 && ties == 0 {
+			for v := engine.Seat(1); v <= engine.Seat(b.n); v++ {
+				if c := e.CountedFor(v); c != 0 && c != top {
+					b.both(v, v, &expAgainst)
+				}
 			}
 		}
 	case engine.EvStatement:
