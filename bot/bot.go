@@ -2,7 +2,9 @@
 // public record alone: the interfaces every bot implements (Bot, and
 // Observer for a bot that follows the game's events), the levels (Random:
 // legal moves at random; Smart: beliefs about every seat, from the record
-// and its statements, and a plan per role, talk included), Talker (a random
+// and its statements, and a plan per role, talk included; Expert: a
+// probability over the hidden teams, updated by every public act, liars'
+// included, and decisions by it), Talker (a random
 // bot that talks, for tests), Speaker for a bot that also says short lines
 // aloud (line.go: what a line means; the server renders its words), and
 // Table, the driver that plays a game with them.

@@ -50,9 +50,7 @@ type Expert struct {
 	multi      bool
 	detSeat    engine.Seat                // the Detective, known for certain (revealed, the Don's find, oneself)
 	accuse     [engine.MaxSeats + 1]int32 // mafia: acts against the team; maniac: against him
-	accusedBy  [engine.MaxSeats + 1]engine.SeatSet
 	healed     engine.Seat
-	prevAlive  engine.SeatSet
 	spoke      engine.SeatSet // today's speakers
 	spokeUp    engine.SeatSet // today's seats that accused someone
 	checked    engine.SeatSet // the living when the worlds were last checked against the game going on
@@ -99,7 +97,6 @@ func (b *Expert) start(me engine.Seat, n uint8, rules engine.Ruleset, role engin
 		ownSnap: keep.ownSnap, pubSnap: keep.pubSnap}
 	b.me, b.n, b.rules, b.role, b.team = me, n, rules, role, team
 	b.alive = engine.SeatSet(uint32(1)<<(n+1) - 2)
-	b.prevAlive = b.alive
 	kLo, kHi, man := expertSetup(n, team)
 	all := b.alive
 	switch {
@@ -110,9 +107,6 @@ func (b *Expert) start(me engine.Seat, n uint8, rules engine.Ruleset, role engin
 		// (eight times fewer worlds: the mafia asks who looks mafia)
 		b.pub.reset(n, kLo, kHi, 0, 0, 0, 0, 0, &b.Src)
 	case role == engine.Maniac:
-		if man == 0 {
-			man = 1
-		}
 		b.own.reset(n, kLo, kHi, 1, 0, engine.SeatSet(0).With(me), engine.SeatSet(0).With(me), 0, &b.Src)
 	default:
 		b.own.reset(n, kLo, kHi, man, 0, engine.SeatSet(0).With(me), 0, engine.SeatSet(0).With(me), &b.Src)
@@ -153,7 +147,7 @@ func (b *Expert) adopt(v *engine.View) {
 		}
 	}
 	b.start(v.Seat, v.Players, v.Rules, v.Role, team)
-	b.alive, b.prevAlive, b.round = v.Alive, v.Alive, v.Round
+	b.alive, b.round = v.Alive, v.Round
 	for s := engine.Seat(1); s <= engine.Seat(v.Players); s++ {
 		if s != v.Seat && v.Teams[s] != engine.TeamNone && !team.Has(s) {
 			b.know(s, v.Teams[s])

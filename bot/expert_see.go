@@ -64,14 +64,13 @@ func (b *Expert) see(seat engine.Seat, e *engine.Event) {
 		b.start(seat, e.Count, e.Rules, role, team)
 	case engine.EvNightBegan:
 		b.round, b.phase, b.healed = e.Round, engine.PhaseNight, 0
-		b.prevAlive = b.alive
 		b.goesOn()
 	case engine.EvChecked:
 		b.seeCheck(e)
 	case engine.EvHealed:
 		b.healed = e.Target
 	case engine.EvNightEnded:
-		b.talk.newDay(e.Round) // the day's talk begins with the morning's last words
+		b.talk.newDay() // the day's talk begins with the morning's last words
 		b.seeNight(e.Set)
 	case engine.EvPlayerOut:
 		b.seeOut(e)
@@ -156,9 +155,6 @@ func (b *Expert) goesOn() {
 func (b *Expert) accused(by, against engine.Seat, w int32) {
 	if (b.team != 0 && b.team.Has(against)) || (b.role == engine.Maniac && against == b.me) {
 		b.accuse[by] += w
-	}
-	if against != 0 {
-		b.accusedBy[against] = b.accusedBy[against].With(by)
 	}
 }
 
@@ -270,7 +266,6 @@ func (b *Expert) townLied(s engine.Seat) {
 // likelihoods as well as the truth-teller's; opinions weakly.
 func (b *Expert) seeStatement(e *engine.Event) {
 	by := e.Actor
-	b.talk.heard(by, e)
 	switch e.Verb {
 	case engine.Claim:
 		if e.Role == engine.Detective {

@@ -21,7 +21,6 @@ const (
 // expertTalk is what the bot said: today's, for the no-contradiction rule,
 // and the game's.
 type expertTalk struct {
-	day      uint16
 	accused  engine.SeatSet // today: suspected, will_nominate, reported mafia
 	cleared  engine.SeatSet // today: vouched, reported not mafia
 	suspDay  engine.SeatSet // today: suspected
@@ -35,14 +34,10 @@ type expertTalk struct {
 }
 
 // newDay forgets yesterday's opinions.
-func (t *expertTalk) newDay(r uint16) {
-	t.day, t.accused, t.cleared, t.suspDay, t.willNom = r, 0, 0, 0, 0
+func (t *expertTalk) newDay() {
+	t.accused, t.cleared, t.suspDay, t.willNom = 0, 0, 0, 0
 	t.lnAcc, t.lnClr = 0, 0
 }
-
-// heard reads a statement into the talk's record (the bot's own ones into
-// what it said).
-func (t *expertTalk) heard(by engine.Seat, e *engine.Event) {}
 
 // mine records a statement of the bot's own.
 func (b *Expert) mine(c engine.Command) {
