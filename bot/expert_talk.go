@@ -11,11 +11,12 @@ import "mafia/engine"
 
 // The thresholds of its opinions.
 const (
-	expSureOf    = 0.55 // belief above which a nomination is said beforehand
-	expSuspectX  = 1.4  // a suspicion: this many times the prior at least
-	expSuspectLo = 0.3  // and at least this belief
-	expTrustHi   = 0.22 // a claimant believed below this belief is vouched for
-	expLineSure  = 0.5  // a line accuses a seat its statements did not only above this belief
+	expSureOf       = 0.55 // belief above which a nomination is said beforehand
+	expSuspectX     = 1.4  // a suspicion: this many times the prior at least
+	expSuspectLo    = 0.3  // and at least this belief
+	expSuspectMafia = 1.15 // a mafioso's suspicion: this many times the town's prior
+	expTrustHi      = 0.22 // a claimant believed below this belief is vouched for
+	expLineSure     = 0.5  // a line accuses a seat its statements did not only above this belief
 )
 
 // expertTalk is what the bot said: today's, for the no-contradiction rule,
@@ -174,13 +175,13 @@ func (b *Expert) opinion(v *engine.View) (engine.Command, bool) {
 	switch v.Phase {
 	case engine.PhaseSpeech:
 		if !v.Nominated && b.talk.willNom == 0 {
-			if t := b.nominee(v); t != 0 && b.mayAccuse(t) && (b.belief(t) >= expSureOf || b.mafia() && b.Src.Intn(4) == 0) {
+			if t := b.nominee(v); t != 0 && b.mayAccuse(t) && (b.belief(t) >= expSureOf || b.mafia() && b.Src.Intn(2) == 0) {
 				if c, ok := say(engine.WillNominate, t); ok {
 					return c, true
 				}
 			}
 		}
-		if t := b.best(others&^b.talk.suspDay, b.belief); t != 0 && b.mayAccuse(t) && b.belief(t) >= expSuspectLo && b.belief(t) >= prior*expSuspectX {
+		if t := b.best(others&^b.talk.suspDay, b.belief); t != 0 && b.mayAccuse(t) && b.suspicious(t, prior) {
 			if c, ok := say(engine.Suspect, t); ok {
 				return c, true
 			}
@@ -200,6 +201,18 @@ func (b *Expert) opinion(v *engine.View) (engine.Command, bool) {
 		}
 	}
 	return engine.Command{}, false
+}
+
+// suspicious reports whether the bot says it suspects t: a belief well
+// above the prior (a mafioso, who ranks by the town's eyes, where the
+// town's own beliefs would be: its public model leaves the maniac out, so
+// its beliefs run lower).
+func (b *Expert) suspicious(t engine.Seat, prior float32) bool {
+	x := b.belief(t)
+	if b.mafia() {
+		return x >= prior*expSuspectMafia
+	}
+	return x >= expSuspectLo && x >= prior*expSuspectX
 }
 
 // trusted is a seat of set the bot vouches for, once a game: a claimant it
