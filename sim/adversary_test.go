@@ -19,7 +19,7 @@ const exploitSeed = 2026
 
 func exploitGames() int {
 	if testing.Short() {
-		return 1000
+		return 300
 	}
 	return 3000
 }
@@ -143,7 +143,7 @@ func TestExploits_SameTablesOnAnyNumberOfWorkers(t *testing.T) {
 // thinks longer than smart.
 func expertGames() int {
 	if testing.Short() {
-		return 100
+		return 40
 	}
 	return 300
 }
