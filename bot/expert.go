@@ -51,6 +51,9 @@ type Expert struct {
 	accusedBy  [engine.MaxSeats + 1]engine.SeatSet
 	healed     engine.Seat
 	prevAlive  engine.SeatSet
+	spoke      engine.SeatSet // today's speakers
+	spokeUp    engine.SeatSet // today's seats that accused someone
+	checked    engine.SeatSet // the living when the worlds were last checked against the game going on
 
 	// shadow is a mafioso's model of a town that reads the record as the
 	// smart level does (public suspicion, the expected vote): where the
@@ -100,7 +103,9 @@ func (b *Expert) start(me engine.Seat, n uint8, rules engine.Ruleset, role engin
 	case role.IsMafia():
 		b.own.reset(n, kLo, kHi, man, team, all&^team, 0, team, &b.Src)
 		b.hasPub = true
-		b.pub.reset(n, kLo, kHi, man, 0, 0, 0, 0, &b.Src)
+		// the town's eyes see the mafia; the maniac is left out of them
+		// (eight times fewer worlds: the mafia asks who looks mafia)
+		b.pub.reset(n, kLo, kHi, 0, 0, 0, 0, 0, &b.Src)
 	case role == engine.Maniac:
 		if man == 0 {
 			man = 1

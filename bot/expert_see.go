@@ -20,6 +20,8 @@ var (
 	expSuspect = [3][3]float32{{1, 1.2, 1.2}, {1.2, 0.3, 1.1}, {1, 1, 1}}
 	// vouches: the mafia vouch for a partner more than for anyone
 	expVouch = [3][3]float32{{1.1, 1, 1}, {1, 1.6, 1}, {1, 1, 1}}
+	// a speech that accused nobody: the mafia keep quiet more than the town
+	expQuiet = [3][3]float32{{1, 1, 1}, {expQuietMafia, expQuietMafia, expQuietMafia}, {1.1, 1.1, 1.1}}
 )
 
 // The likelihoods of claims and reports.
@@ -31,6 +33,7 @@ const (
 	expDetWrong   = 0.02 // the real Detective reports a false answer
 	expNightMafia = 0.2  // a night victim is a mafioso (the maniac's shot)
 	expSpared     = 0.75 // a real Detective who claimed lives through a night
+	expQuietMafia = 1.3  // a speech that accused nobody, from a mafioso
 )
 
 // See implements Observer: it folds the seat's events into its worlds.
@@ -72,7 +75,10 @@ func (b *Expert) see(seat engine.Seat, e *engine.Event) {
 		b.round, b.phase, b.ncand = e.Round, engine.PhaseSpeech, 0
 		b.nomOrder = [engine.MaxSeats + 1]uint8{}
 		b.talk.newDay(e.Round)
+		b.spoke, b.spokeUp = 0, 0
 		b.goesOn()
+	case engine.EvSpeech:
+		b.spoke = b.spoke.With(e.Target)
 	case engine.EvNominated:
 		b.both(e.Actor, e.Target, &expNom)
 		if int(b.ncand) < len(b.cand) {
@@ -88,6 +94,13 @@ func (b *Expert) see(seat engine.Seat, e *engine.Event) {
 		}
 		if e.Kind == engine.EvVoteBegan {
 			b.multi = e.Count > 1
+			// the day's speeches are over: who accused nobody
+			for m := b.spoke &^ b.spokeUp; m != 0; {
+				s := m.First()
+				m = m.Without(s)
+				b.both(s, s, &expQuiet)
+			}
+			b.spoke = 0
 		}
 	case engine.EvVoteClosed:
 		if !b.multi {
@@ -106,6 +119,10 @@ func (b *Expert) see(seat engine.Seat, e *engine.Event) {
 
 // goesOn drops the worlds in which the game would have ended.
 func (b *Expert) goesOn() {
+	if b.alive == b.checked {
+		return // nobody left since the last look
+	}
+	b.checked = b.alive
 	b.own.goesOn(b.alive, &b.Src)
 	if b.hasPub {
 		b.pub.goesOn(b.alive, &b.Src)
@@ -242,13 +259,16 @@ func (b *Expert) seeStatement(e *engine.Event) {
 			b.seeClaim(by) // a report is a claim of the card
 		}
 		b.seeReport(by, e.Target, e.Result)
+		b.spokeUp = b.spokeUp.With(by)
 		if e.Result != engine.ResultNotMafia {
 			b.accused(by, e.Target, 3)
 		}
 	case engine.Suspect:
+		b.spokeUp = b.spokeUp.With(by)
 		b.both(by, e.Target, &expSuspect)
 		b.accused(by, e.Target, 1)
 	case engine.WillNominate:
+		b.spokeUp = b.spokeUp.With(by)
 		b.both(by, e.Target, &expSuspect)
 		b.accused(by, e.Target, 1)
 	case engine.Vouch:

@@ -36,6 +36,21 @@ const maxWorlds = 2048
 type world struct {
 	mafia engine.SeatSet
 	man   engine.Seat
+	code  uint64 // 2 bits a seat: its team (tTown, tMafia, tManiac)
+}
+
+// mkWorld builds a world with its code.
+func mkWorld(mafia engine.SeatSet, man engine.Seat) world {
+	var code uint64
+	for m := mafia; m != 0; {
+		s := m.First()
+		m = m.Without(s)
+		code |= uint64(tMafia) << (2 * s)
+	}
+	if man != 0 {
+		code |= uint64(tManiac) << (2 * man)
+	}
+	return world{mafia: mafia, man: man, code: code}
 }
 
 // team is s's team in w.
@@ -73,6 +88,9 @@ type model struct {
 	ws  []world
 	p   []float32
 	cnt int // live worlds: ws[:cnt]
+
+	pend  [32]pendingAct // acts not yet weighed (act)
+	npend int
 
 	dirty bool
 	total float32
@@ -121,6 +139,7 @@ func (m *model) build(src *rng.Source) {
 		m.p[i] = 1
 	}
 	m.cnt = len(m.ws)
+	m.npend = 0
 	m.dirty = true
 }
 
@@ -167,7 +186,7 @@ func (m *model) enumerate(free engine.SeatSet, need int, base, all engine.SeatSe
 // addManiacs adds the worlds of one mafia with each maniac possible.
 func (m *model) addManiacs(mafia, all engine.SeatSet) {
 	if m.maniac == 0 {
-		m.ws = append(m.ws, world{mafia: mafia})
+		m.ws = append(m.ws, mkWorld(mafia, 0))
 		return
 	}
 	cand := all &^ mafia &^ m.notMan
@@ -178,7 +197,7 @@ func (m *model) addManiacs(mafia, all engine.SeatSet) {
 		s := c.First()
 		c = c.Without(s)
 		if len(m.ws) < maxWorlds {
-			m.ws = append(m.ws, world{mafia: mafia, man: s})
+			m.ws = append(m.ws, mkWorld(mafia, s))
 		}
 	}
 }
@@ -215,12 +234,13 @@ func (m *model) draw(src *rng.Source, all engine.SeatSet) (world, bool) {
 	} else if m.isMan != 0 {
 		return world{}, false
 	}
-	return w, true
+	return mkWorld(w.mafia, w.man), true
 }
 
 // keep drops every world for which ok is false (a certain fact); a sampled
 // model that loses too many draws again from what is known.
 func (m *model) keep(ok func(w world) bool, src *rng.Source) {
+	m.flush()
 	j := 0
 	for i := 0; i < m.cnt; i++ {
 		if ok(m.ws[i]) {
@@ -282,6 +302,9 @@ func (m *model) knowMafia(s engine.Seat, in bool, src *rng.Source) {
 
 // knowTeam records a certain fact: s is of team t.
 func (m *model) knowTeam(s engine.Seat, t engine.Team, src *rng.Source) {
+	if t == engine.TeamManiac && m.maniac == 0 {
+		t = engine.TeamTown // a model with no maniac counts him out of the mafia only
+	}
 	switch t {
 	case engine.TeamMafia:
 		m.isMafia, m.notMan = m.isMafia.With(s), m.notMan.With(s)
@@ -304,6 +327,7 @@ func (m *model) knowTeam(s engine.Seat, t engine.Team, src *rng.Source) {
 
 // mul multiplies every world's weight by f(w).
 func (m *model) mul(f func(w world) float32) {
+	m.flush()
 	var hi float32
 	for i := 0; i < m.cnt; i++ {
 		m.p[i] *= f(m.ws[i])
@@ -315,14 +339,52 @@ func (m *model) mul(f func(w world) float32) {
 }
 
 // act weighs an act of a on t by a table of likelihoods indexed by their
-// teams in each world.
+// teams in each world. Acts wait in a batch, weighed in one pass over the
+// worlds before anything reads or changes the weights otherwise.
 func (m *model) act(a, t engine.Seat, tab *[3][3]float32) {
+	if m.npend == len(m.pend) {
+		m.flush()
+	}
+	m.pend[m.npend] = pendingAct{a: 2 * uint8(a), t: 2 * uint8(t), tab: flatten(tab)}
+	m.npend++
+	m.dirty = true
+}
+
+// pendingAct is an act waiting in the batch: its seats' shifts in a
+// world's code, and its table flattened (index actor<<2 | target).
+type pendingAct struct {
+	a, t uint8
+	tab  [16]float32
+}
+
+func flatten(tab *[3][3]float32) (flat [16]float32) {
+	for i := 0; i < 3; i++ {
+		for j := 0; j < 3; j++ {
+			flat[i*4+j] = tab[i][j]
+		}
+	}
+	return flat
+}
+
+// flush weighs the batch of acts.
+func (m *model) flush() {
+	if m.npend == 0 {
+		return
+	}
+	pend := m.pend[:m.npend]
+	m.npend = 0
 	var hi float32
-	for i := 0; i < m.cnt; i++ {
-		w := m.ws[i]
-		m.p[i] *= tab[w.team(a)][w.team(t)]
-		if m.p[i] > hi {
-			hi = m.p[i]
+	ws, p := m.ws[:m.cnt], m.p[:m.cnt]
+	for i := range ws {
+		code := ws[i].code
+		x := p[i]
+		for k := range pend {
+			a := &pend[k]
+			x *= a.tab[(code>>a.a&3)<<2|code>>a.t&3]
+		}
+		p[i] = x
+		if x > hi {
+			hi = x
 		}
 	}
 	m.norm(hi)
@@ -342,6 +404,7 @@ func (m *model) norm(hi float32) {
 
 // marg recomputes the marginals if anything changed.
 func (m *model) marg() {
+	m.flush()
 	if !m.dirty {
 		return
 	}

@@ -292,3 +292,40 @@ func TestNoGame_EachSeatSeesOnlyWhatItsSeatMaySee(t *testing.T) {
 		}
 	}
 }
+
+// TestNoGame_TheCheckCoversTheExpertLevel: the expert level's files are
+// scanned (they pass as they are) and a Game slipped into any of them is
+// found.
+func TestNoGame_TheCheckCoversTheExpertLevel(t *testing.T) {
+	files, _ := filepath.Glob("expert*.go")
+	n := 0
+	for _, f := range files {
+		if strings.HasSuffix(f, "_test.go") {
+			continue
+		}
+		n++
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, leak := range []string{"", "\ntype leak struct{ g *engine.Game }\n"} {
+			dir := t.TempDir()
+			if err := os.WriteFile(filepath.Join(dir, filepath.Base(f)), append(append([]byte{}, src...), leak...), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			problems, err := checkNoGame(dir)
+			if err != nil {
+				t.Fatalf("%s: %v", f, err)
+			}
+			if leak == "" && len(problems) != 0 {
+				t.Errorf("%s as it is: %v", f, problems)
+			}
+			if leak != "" && len(problems) == 0 {
+				t.Errorf("%s with a Game in it: the check found nothing", f)
+			}
+		}
+	}
+	if n < 5 {
+		t.Fatalf("%d expert files found: the level's source is not where the check looks", n)
+	}
+}
