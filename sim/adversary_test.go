@@ -170,8 +170,12 @@ func TestExploits_ExpertResistsTheTricks(t *testing.T) {
 	c := base.Classified
 	p, _, _ := c.Precision()
 	t.Logf("classifier against expert: %.1f%% of %d picks mafia, random %.1f%%", 100*p, c.Picks, 100*c.Random())
-	if p > 0.35 {
-		t.Errorf("the classifier's top 3 are %.1f%% mafia against expert (random %.1f%%): want at most 35%%", 100*p, 100*c.Random())
+	limit := 0.35 // measured 30.6% (900 picks), 29.6% on 2,000 games
+	if testing.Short() {
+		limit = 0.40 // 120 picks: about 4 points of standard error
+	}
+	if p > limit {
+		t.Errorf("the classifier's top 3 are %.1f%% mafia against expert (random %.1f%%): want at most %.0f%%", 100*p, 100*c.Random(), 100*limit)
 	}
 	for _, tc := range []struct {
 		place  string
