@@ -98,6 +98,7 @@ func TestExploits_OtherAdversariesStayNearTheirBaselineAgainstSmart(t *testing.T
 		{"follower@citizen", -8, 8},    // measured about -1
 		{"counterclaim@mafia", -16, 4}, // measured about -7
 		{"fakedet@maniac", -35, -10},   // measured about -22: the mafia hunt a claimer
+		{"lateclaim@mafia", -16, 4},    // measured about -7
 	} {
 		if _, _, points := advantage(t, "smart", tc.place, base); points < tc.lo || points > tc.hi {
 			t.Errorf("%s among smart: %+.1f points over the honest seat, want within [%+.0f, %+.0f]", tc.place, points, tc.lo, tc.hi)
