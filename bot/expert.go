@@ -36,6 +36,8 @@ type Expert struct {
 	pub    model // public facts only (the mafia's model of the town)
 	hasPub bool
 
+	ownSnap, pubSnap snapshot // the models put back after a line (Speak)
+
 	// the record
 	claimers   engine.SeatSet // seats that claimed the Detective
 	claimSeq   [engine.MaxSeats + 1]uint8
@@ -93,7 +95,8 @@ func (b *Expert) mafia() bool { return b.role.IsMafia() }
 // mafioso, the team).
 func (b *Expert) start(me engine.Seat, n uint8, rules engine.Ruleset, role engine.Role, team engine.SeatSet) {
 	keep := *b
-	*b = Expert{Src: keep.Src, say: keep.say, mute: keep.mute, own: keep.own, pub: keep.pub, shadow: keep.shadow}
+	*b = Expert{Src: keep.Src, say: keep.say, mute: keep.mute, own: keep.own, pub: keep.pub, shadow: keep.shadow,
+		ownSnap: keep.ownSnap, pubSnap: keep.pubSnap}
 	b.me, b.n, b.rules, b.role, b.team = me, n, rules, role, team
 	b.alive = engine.SeatSet(uint32(1)<<(n+1) - 2)
 	b.prevAlive = b.alive
@@ -168,7 +171,9 @@ func (b *Expert) know(s engine.Seat, t engine.Team) {
 
 // both applies one public act to the models.
 func (b *Expert) both(a, t engine.Seat, tab *[3][3]float32) {
-	b.own.act(a, t, tab)
+	if a != b.me {
+		b.own.act(a, t, tab) // its own acts tell it nothing
+	}
 	if b.hasPub {
 		b.pub.act(a, t, tab)
 	}

@@ -68,13 +68,13 @@ func (b *Expert) see(seat engine.Seat, e *engine.Event) {
 	case engine.EvHealed:
 		b.healed = e.Target
 	case engine.EvNightEnded:
+		b.talk.newDay(e.Round) // the day's talk begins with the morning's last words
 		b.seeNight(e.Set)
 	case engine.EvPlayerOut:
 		b.seeOut(e)
 	case engine.EvDayBegan:
 		b.round, b.phase, b.ncand = e.Round, engine.PhaseSpeech, 0
 		b.nomOrder = [engine.MaxSeats + 1]uint8{}
-		b.talk.newDay(e.Round)
 		b.spoke, b.spokeUp = 0, 0
 		b.goesOn()
 	case engine.EvSpeech:

@@ -12,15 +12,21 @@ import "mafia/engine"
 
 // expertSpeak is what an Expert bot keeps of its lines.
 type expertSpeak struct {
-	step   uint32
-	voiced uint8
-	lines  uint8
-	budget uint8
-	op     uint8
-	bye    bool
+	nRound    uint16 // the night its night chat counts are of
+	nChecked  bool
+	nVictim   bool
+	nightSaid uint8
+	step      uint32
+	voiced    uint8
+	lines     uint8
+	budget    uint8
+	op        uint8
+	bye       bool
 }
 
-// Speak implements Speaker.
+// Speak implements Speaker. What it reads of its worlds to choose a line
+// is put back afterwards (a batch weighed early would round otherwise), so
+// that asking for lines never changes a move.
 func (b *Expert) Speak(v *engine.View) (Line, bool) {
 	if v.Seat == 0 || b.mute {
 		return Line{}, false
@@ -28,6 +34,18 @@ func (b *Expert) Speak(v *engine.View) (Line, bool) {
 	if b.me != v.Seat || b.n != v.Players || len(b.own.ws) == 0 {
 		b.adopt(v)
 	}
+	b.own.save(&b.ownSnap)
+	defer b.own.restore(&b.ownSnap)
+	if b.hasPub {
+		b.pub.save(&b.pubSnap)
+		defer b.pub.restore(&b.pubSnap)
+	}
+	alive, ncand, cand, phase, src := b.alive, b.ncand, b.cand, b.phase, b.Src
+	defer func() { b.alive, b.ncand, b.cand, b.phase, b.Src = alive, ncand, cand, phase, src }()
+	return b.speak(v)
+}
+
+func (b *Expert) speak(v *engine.View) (Line, bool) {
 	sp := &b.sp
 	if v.Phase == engine.PhaseEnded {
 		if sp.bye {
@@ -38,6 +56,9 @@ func (b *Expert) Speak(v *engine.View) (Line, bool) {
 			return Line{}, false
 		}
 		return b.spoken(Line{Kind: LineGoodGame})
+	}
+	if v.Phase == engine.PhaseNight {
+		return b.nightTalk(v)
 	}
 	if !v.Phase.Timed() || v.Speaker != v.Seat {
 		return Line{}, false
@@ -57,6 +78,9 @@ func (b *Expert) Speak(v *engine.View) (Line, bool) {
 		st := v.Talk.At(v.Talk.Len() - int(v.Said) + int(sp.voiced))
 		sp.voiced++
 		if l, ok := lineOf(st, v.Round); ok {
+			if l.Kind == LineChecked && b.mafia() && l.Result != engine.ResultMafia {
+				continue // a liar's "clear" stays a statement: said aloud, a check is only ever an accusation
+			}
 			return b.spoken(l)
 		}
 	}
@@ -65,6 +89,7 @@ func (b *Expert) Speak(v *engine.View) (Line, bool) {
 	}
 	if l, ok := b.opinionLine(v, sp.op); ok {
 		sp.op++
+		b.spokeLine(l)
 		return b.spoken(l)
 	}
 	return Line{}, false
@@ -101,28 +126,28 @@ func (b *Expert) opinionLine(v *engine.View, i uint8) (Line, bool) {
 			s := m.First()
 			m = m.Without(s)
 			liar := b.belief(s) >= 0.6 || b.role == engine.Detective || b.lie.fake && s == b.lie.rival
-			if liar && b.mayAccuse(s) {
+			if liar && b.lineAccuse(s) {
 				return Line{Kind: LineLiar, Seat: s}, true
 			}
-			if b.belief(s) <= expTrustHi && b.mayClear(s) && !b.lie.fake && b.role != engine.Detective {
+			if b.belief(s) <= expTrustHi && b.lineClear(s) && !b.lie.fake && b.role != engine.Detective {
 				return Line{Kind: LineBelieve, Seat: s}, true
 			}
 		}
 		if c := b.candidates() & others; c != 0 {
-			if t := b.best(c, b.belief); b.mayAccuse(t) && b.belief(t) >= b.prior() {
+			if t := b.best(c, b.belief); b.lineAccuse(t) && b.belief(t) >= b.prior() {
 				return Line{Kind: LineVoteOut, Seat: t}, true
 			}
 		}
-		if t := b.best(others, b.belief); t != 0 && b.mayAccuse(t) && b.belief(t) >= b.prior()*expSuspectX {
+		if t := b.best(others, b.belief); t != 0 && b.lineAccuse(t) && b.belief(t) >= b.prior()*expSuspectX {
 			return Line{Kind: LineSuspect, Seat: t}, true
 		}
 	case engine.PhaseDefence, engine.PhaseTieSpeech:
 		switch i {
 		case 0:
-			return Line{Kind: LineInnocent}, true
+			return b.defence(v), true
 		case 1:
 			if c := b.candidates() & others; c != 0 {
-				if t := b.best(c, b.belief); b.mayAccuse(t) {
+				if t := b.best(c, b.belief); b.lineAccuse(t) {
 					return Line{Kind: LineVoteOut, Seat: t}, true
 				}
 			}
@@ -133,4 +158,74 @@ func (b *Expert) opinionLine(v *engine.View, i uint8) (Line, bool) {
 		}
 	}
 	return Line{}, false
+}
+
+// defence is the first line of the bot's defence, from what the record
+// holds of it: a check it reported (as the Detective it claimed), its vote
+// of yesterday, or a plain denial.
+func (b *Expert) defence(v *engine.View) Line {
+	if b.talk.claimed {
+		for m := b.talk.repBad & v.Alive &^ b.team; m != 0; {
+			s := m.First()
+			m = m.Without(s)
+			if b.lineAccuse(s) {
+				return Line{Kind: LineMyCheck, Seat: s}
+			}
+		}
+	}
+	if c := v.Ballot[v.Seat]; c != 0 && c != v.Seat && !b.team.Has(c) && b.lineAccuse(c) && b.say.Intn(2) == 0 {
+		return Line{Kind: LineVotedFor, Seat: c}
+	}
+	if b.say.Intn(2) == 0 {
+		return Line{Kind: LineCitizen}
+	}
+	return Line{Kind: LineInnocent}
+}
+
+// nightTalk is a mafioso's next line in the mafia's night chat: the Don's
+// check before he makes it, then the victim it names (agreed to, when a
+// partner named the same). Nobody else says a word at night.
+func (b *Expert) nightTalk(v *engine.View) (Line, bool) {
+	if !b.mafia() || !v.Role.IsMafia() {
+		return Line{}, false
+	}
+	sp := &b.sp
+	if v.Round != sp.nRound {
+		sp.nRound, sp.nChecked, sp.nVictim, sp.nightSaid = v.Round, false, false, 0
+	}
+	if sp.nightSaid >= 2 {
+		return Line{}, false
+	}
+	b.alive = v.Alive
+	if b.role == engine.Don {
+		if t := v.Targets(engine.Check); t != 0 {
+			if c := b.donCheck(v, t); c != 0 {
+				if sp.nChecked {
+					return Line{}, false
+				}
+				sp.nChecked = true
+				sp.nightSaid++
+				return b.spoken(Line{Kind: LineNightCheck, Seat: c})
+			}
+		}
+	}
+	t := v.Targets(engine.Kill)
+	if sp.nVictim || t == 0 {
+		return Line{}, false
+	}
+	x := b.victim(v, t)
+	if x == 0 || b.team.Has(x) {
+		return Line{}, false
+	}
+	sp.nVictim = true
+	kind := LineNightTake
+	for m := b.team & v.Alive & v.MafiaActed; m != 0; {
+		s := m.First()
+		m = m.Without(s)
+		if s != v.Seat && v.MafiaChoice[s] == x {
+			kind = LineNightAgree
+		}
+	}
+	sp.nightSaid++
+	return b.spoken(Line{Kind: kind, Seat: x})
 }

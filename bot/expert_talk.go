@@ -15,6 +15,7 @@ const (
 	expSuspectX  = 1.4  // a suspicion: this many times the prior at least
 	expSuspectLo = 0.3  // and at least this belief
 	expTrustHi   = 0.22 // a claimant believed below this belief is vouched for
+	expLineSure  = 0.5  // a line accuses a seat its statements did not only above this belief
 )
 
 // expertTalk is what the bot said: today's, for the no-contradiction rule,
@@ -27,12 +28,16 @@ type expertTalk struct {
 	willNom  engine.Seat    // today's will_nominate
 	vouched  engine.SeatSet // the game's vouches
 	reported engine.SeatSet // the game's reports (one each)
+	repBad   engine.SeatSet // the game's "mafia" reports: never cleared after
+	lnAcc    engine.SeatSet // today: accused by its lines alone
+	lnClr    engine.SeatSet // today: cleared by its lines alone
 	claimed  bool
 }
 
 // newDay forgets yesterday's opinions.
 func (t *expertTalk) newDay(r uint16) {
 	t.day, t.accused, t.cleared, t.suspDay, t.willNom = r, 0, 0, 0, 0
+	t.lnAcc, t.lnClr = 0, 0
 }
 
 // heard reads a statement into the talk's record (the bot's own ones into
@@ -52,7 +57,7 @@ func (b *Expert) mine(c engine.Command) {
 		if c.Result == engine.ResultNotMafia {
 			t.cleared = t.cleared.With(c.Target)
 		} else {
-			t.accused = t.accused.With(c.Target)
+			t.accused, t.repBad = t.accused.With(c.Target), t.repBad.With(c.Target)
 		}
 		b.lie.story[c.Target] = c.Result
 	case engine.Suspect:
@@ -67,7 +72,34 @@ func (b *Expert) mine(c engine.Command) {
 // mayAccuse and mayClear say whether the bot may accuse or clear s today
 // without contradicting itself.
 func (b *Expert) mayAccuse(s engine.Seat) bool { return !b.talk.cleared.Has(s) && !b.team.Has(s) }
-func (b *Expert) mayClear(s engine.Seat) bool  { return !b.talk.accused.Has(s) }
+func (b *Expert) mayClear(s engine.Seat) bool {
+	return !b.talk.accused.Has(s) && !b.talk.repBad.Has(s)
+}
+
+// spokeLine records what an opinion line accuses or clears. Lines keep a
+// record of their own, which only later lines read: asking for lines never
+// changes a statement or a move (a line takes a stance only where the
+// statements may follow: its belief's).
+func (b *Expert) spokeLine(l Line) {
+	switch l.Kind {
+	case LineSuspect, LineLiar, LineVoteOut, LineWillNominate, LineVotedFor, LineMyCheck:
+		b.talk.lnAcc = b.talk.lnAcc.With(l.Seat)
+	case LineBelieve, LineTrust:
+		b.talk.lnClr = b.talk.lnClr.With(l.Seat)
+	}
+}
+
+// lineAccuse and lineClear say whether a line may accuse or clear s today.
+// A line clears only a seat its statements cleared today, and accuses only
+// a seat its statements accused or one it believes bad more likely than
+// not: its statements, which never read its lines, then never contradict
+// them (a vouch needs a belief far below).
+func (b *Expert) lineAccuse(s engine.Seat) bool {
+	return b.mayAccuse(s) && !b.talk.lnClr.Has(s) && (b.talk.accused.Has(s) || b.belief(s) >= expLineSure)
+}
+func (b *Expert) lineClear(s engine.Seat) bool {
+	return b.mayClear(s) && !b.talk.lnAcc.Has(s) && b.talk.cleared.Has(s)
+}
 
 // statement is what the bot says next on its floor, if anything; the
 // command is recorded as said (the engine accepts what its view offers).

@@ -232,3 +232,60 @@ func TestExpert_NoSeatContradictsItselfInADay(t *testing.T) {
 		t.Fatalf("only %d statements in %d games", said, games)
 	}
 }
+
+// TestExpert_LinesNeverSayWhatTheSpeakerCannotKnow: the rules of
+// docs/bots.md ("What a line may say") over seeded games with expert bots
+// on every seat, asked for their lines as a server asks; and asking for
+// them changes no move.
+func TestExpert_LinesNeverSayWhatTheSpeakerCannotKnow(t *testing.T) {
+	games := 1500
+	if testing.Short() {
+		games = 300
+	}
+	kinds := map[bot.LineKind]int{}
+	for i := 0; i < games; i++ {
+		lg := newLegalGame(i)
+		var said []spokenLine
+		play := func(lines bool) uint64 {
+			g, start, err := engine.New(lg.rules, lg.deal, lg.seed)
+			if err != nil {
+				t.Fatal(err)
+			}
+			tb := &bot.Table{Game: g, Bots: make([]bot.Bot, lg.players+1)}
+			for s := 1; s <= lg.players; s++ {
+				tb.Bots[s] = bot.NewExpert(rng.Derive(lg.seed, uint64(s)))
+			}
+			digest := uint64(0xcbf29ce484222325)
+			tb.OnEvents = func(_ engine.Command, evs []engine.Event) {
+				for _, e := range evs {
+					for _, x := range []uint64{uint64(e.Kind), uint64(e.Actor), uint64(e.Target), uint64(e.Verb), uint64(e.Round)} {
+						digest = (digest ^ x) * 0x100000001b3
+					}
+				}
+			}
+			if lines {
+				tb.OnLine = func(s engine.Seat, l bot.Line) {
+					said = append(said, spokenLine{seat: s, line: l, view: g.ViewFor(s)})
+				}
+			}
+			tb.Begin(start)
+			if !tb.Play(100000) {
+				t.Fatalf("game %d did not end", i)
+			}
+			return digest
+		}
+		with := play(true)
+		if i%5 == 0 {
+			if without := play(false); without != with {
+				t.Fatalf("game %d: asking for lines changed the game", i)
+			}
+		}
+		for _, sl := range said {
+			if p := lineProblem(lg.deal, sl); p != "" {
+				t.Fatalf("game %d: seat %d (%s) in %s of round %d said %+v: %s", i, sl.seat, lg.deal[sl.seat-1], sl.view.Phase, sl.view.Round, sl.line, p)
+			}
+			kinds[sl.line.Kind]++
+		}
+	}
+	t.Logf("%d games: %v", games, kinds)
+}

@@ -454,6 +454,10 @@ func (m *model) pMafia(s engine.Seat) float32 {
 // the living seats (docs/rules.md, the end of the game).
 func (m *model) goesOn(alive engine.SeatSet, src *rng.Source) {
 	n := alive.Len()
+	dead := engine.SeatSet(uint32(1)<<(m.n+1)-2) &^ alive
+	if m.kHi > 0 && dead.Len() < m.kLo && n > 2*m.kHi && n > 2 {
+		return // no world has lost its whole mafia or reached parity yet
+	}
 	m.keep(func(w world) bool {
 		maf := (w.mafia & alive).Len()
 		man := w.man != 0 && alive.Has(w.man)
@@ -467,4 +471,32 @@ func (m *model) goesOn(alive engine.SeatSet, src *rng.Source) {
 		}
 		return true
 	}, src)
+}
+
+// snapshot is a model's weights and marginals, to put back after a look
+// that must change nothing (a bot's lines).
+type snapshot struct {
+	p     []float32
+	cnt   int
+	pend  [32]pendingAct
+	npend int
+	dirty bool
+	total float32
+	maf   [engine.MaxSeats + 1]float32
+	manP  [engine.MaxSeats + 1]float32
+}
+
+// save copies the model's weights into s (its buffer made once).
+func (m *model) save(s *snapshot) {
+	if cap(s.p) < maxWorlds {
+		s.p = make([]float32, 0, maxWorlds)
+	}
+	s.p = append(s.p[:0], m.p[:m.cnt]...)
+	s.cnt, s.pend, s.npend, s.dirty, s.total, s.maf, s.manP = m.cnt, m.pend, m.npend, m.dirty, m.total, m.maf, m.manP
+}
+
+// restore puts back what save copied.
+func (m *model) restore(s *snapshot) {
+	copy(m.p, s.p)
+	m.cnt, m.pend, m.npend, m.dirty, m.total, m.maf, m.manP = s.cnt, s.pend, s.npend, s.dirty, s.total, s.maf, s.manP
 }

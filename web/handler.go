@@ -218,10 +218,11 @@ func bootData(cfg Config) boot {
 }
 
 // formLevels lists the bots' levels as the create form offers them: the
-// reasoning bot first (a person sitting down with bots wants a real game),
-// then the others in the bot package's order.
+// strongest reasoning bot first, expert (a person sitting down with bots
+// wants a real game; docs/balance.md has the figures that it beats smart on
+// either side), then the others in the bot package's order.
 func formLevels() []string {
-	levels := []string{bot.LevelSmart.String()}
+	levels := []string{bot.LevelExpert.String()}
 	for _, l := range bot.Levels() {
 		if l != levels[0] {
 			levels = append(levels, l)
