@@ -289,3 +289,46 @@ func TestExpert_LinesNeverSayWhatTheSpeakerCannotKnow(t *testing.T) {
 	}
 	t.Logf("%d games: %v", games, kinds)
 }
+
+// TestExpert_PlaysCustomTablesLegally: custom setups of 6 to 20 seats (the
+// worlds sampled beyond 2,048, and a setup unlike its size's preset found
+// out) under random house rules: no command an expert bot chooses is
+// refused, and every game ends.
+func TestExpert_PlaysCustomTablesLegally(t *testing.T) {
+	games := 60
+	if testing.Short() {
+		games = 20
+	}
+	for i := 0; i < games; i++ {
+		seed := rng.Derive(0xc057, uint64(i))
+		src := rng.New(seed)
+		n := 6 + src.Intn(15)
+		mafia := 1 + src.Intn(max(1, (n-1)/3))
+		setup := engine.Setup{Don: src.Intn(2), Maniac: src.Intn(2), Detective: src.Intn(2), Doctor: src.Intn(2)}
+		setup.Mafia = mafia - setup.Don
+		if setup.Mafia < 0 {
+			setup.Mafia = 0
+		}
+		setup.Citizens = n - setup.Players()
+		if _, err := setup.Validate(); err != nil || setup.Citizens < 0 {
+			continue
+		}
+		rules := engine.RandomRules(&src)
+		deal := setup.Deal(seed, nil)
+		g, start, err := engine.New(rules, deal, seed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tb := &bot.Table{Game: g, Bots: make([]bot.Bot, n+1)}
+		for s := 1; s <= n; s++ {
+			tb.Bots[s] = bot.NewExpert(rng.Derive(seed, uint64(s)))
+		}
+		tb.OnRefused = func(c engine.Command, err error) {
+			t.Fatalf("game %d (%d seats, %+v): seat %d (%s) chose %s %d, refused: %v", i, n, setup, c.By, deal[c.By-1], c.Verb, c.Target, err)
+		}
+		tb.Begin(start)
+		if !tb.Play(100000) {
+			t.Fatalf("game %d (%d seats) did not end", i, n)
+		}
+	}
+}

@@ -18,7 +18,7 @@ import (
 	"mafia/room"
 )
 
-// mafia play: one person against bots (--bots: random or smart) in the terminal. The person
+// mafia play: one person against bots (--bots: random, smart or expert) in the terminal. The person
 // sees exactly their seat's view: only the events Game.EventFor lets through
 // to that seat, narrated by package locale. The table is driven the way
 // bot.Table drives it (every seat that may act does, then the step ends),
@@ -80,7 +80,7 @@ func parsePlayFlags(args []string, stderr io.Writer) (cfg playConfig, code int) 
 	seed := fs.Uint64("seed", 0, "the game's seed: the same seed deals the same cards and bots (default: from the clock)")
 	lang := fs.String("lang", "", "language: ka, en or ru (default: from LC_ALL, LC_MESSAGES, LANG, LANGUAGE)")
 	options := fs.String("options", "", "house rules as k=v,k=v (the option names of docs/rules.md)")
-	bots := fs.String("bots", "random", "the bots' level: random or smart (or a level per side: town=smart,mafia=random,maniac=random)")
+	bots := fs.String("bots", "random", "the bots' level: random, smart or expert (or a level per side: town=smart,mafia=random,maniac=random)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, playUsage)
 		fs.PrintDefaults()
