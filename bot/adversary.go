@@ -25,7 +25,11 @@ import (
 //     else the seat the table suspects most, and says it suspects them;
 //   - counterclaim: a mafioso (or the Don) that, as soon as anyone else
 //     claims the Detective, claims it too on its next floor and reports
-//     each other claimer as mafia.
+//     each other claimer as mafia;
+//   - lateclaim: a mafioso (or the Don) that waits until a seat that
+//     claimed the Detective has left the game (no living claimer can
+//     contradict it then), claims the Detective on its next floor, and
+//     from then on reports as fakedet does.
 //
 // `mafia sim --report --adversary` seats one of them at a card among bots of
 // a level and sets its side's win rate beside the honest baseline of the
@@ -124,7 +128,7 @@ func (l Level) AppliesTo(r engine.Role) bool {
 	switch l {
 	case LevelFakeDet:
 		return r.IsMafia() || r == engine.Maniac
-	case LevelCounterClaim:
+	case LevelCounterClaim, LevelLateClaim:
 		return r.IsMafia()
 	case LevelFollower:
 		return r != engine.RoleNone && r.Team() == engine.TeamTown
@@ -178,6 +182,10 @@ func (a *Adversary) Act(v *engine.View) (engine.Command, bool) {
 			c, ok = a.counterClaim(v)
 		case LevelFollower:
 			c, ok = a.follow(v)
+		case LevelLateClaim:
+			if claimedDetective(v.Talk, v.Seat) || detectiveClaimers(v.Talk).Without(v.Seat)&^v.Alive != 0 {
+				c, ok = a.fakeDetective(v)
+			}
 		}
 		if ok {
 			return c, true

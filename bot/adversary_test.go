@@ -13,7 +13,8 @@ import (
 // The scripted adversaries play legally, replay from their seeds, and do
 // their trick: the fake Detective claims on its first floor and reports a
 // town seat each day, the counter-claimer answers every claim at its next
-// floor, the follower votes the latest claimer's report.
+// floor, the late claimer claims only once a claimer has left, the
+// follower votes the latest claimer's report.
 
 func adversaryGames() int {
 	if testing.Short() {
@@ -287,7 +288,8 @@ func TestParsePlacements_ReadsNameAtCardAndRefusesWithACode(t *testing.T) {
 		{in: "fakedet@mafia", want: "[fakedet@mafia]"},
 		{in: " counterclaim@don , follower@citizen", want: "[counterclaim@don follower@citizen]"},
 		{in: "fakedet", want: "[fakedet@mafia fakedet@don fakedet@maniac]"},
-		{in: "all", want: "[fakedet@mafia fakedet@don fakedet@maniac follower@citizen follower@doctor follower@detective counterclaim@mafia counterclaim@don]"},
+		{in: "all", want: "[fakedet@mafia fakedet@don fakedet@maniac follower@citizen follower@doctor follower@detective counterclaim@mafia counterclaim@don lateclaim@mafia lateclaim@don]"},
+		{in: "lateclaim@maniac", code: bot.CodeAdversaryCard},
 		{in: "liar@mafia", code: bot.CodeUnknownAdversary},
 		{in: "", code: bot.CodeUnknownAdversary},
 		{in: "fakedet@citizen", code: bot.CodeAdversaryCard},
@@ -323,5 +325,34 @@ func TestAdversaryLevels_AreNotOfferedForTables(t *testing.T) {
 		if l, _ := bot.ParseLevel(name); l.IsAdversary() {
 			t.Errorf("the playing level %q counts as an adversary", name)
 		}
+	}
+}
+
+func TestLateClaim_ClaimsOnlyOnceAClaimerHasLeft(t *testing.T) {
+	claimed := 0
+	seededAdvGames(t, 600, "lateclaim@mafia", func(ag advGame, talk engine.Talk, g *engine.Game) {
+		for i := 0; i < talk.Len(); i++ {
+			st := talk.At(i)
+			if st.By != ag.seat || st.Verb != engine.Claim {
+				continue
+			}
+			// a claimer before it, other than itself, must have left by then:
+			// its claim came after that seat's own claim, and the adversary
+			// claims only on a floor where it saw a claimer gone
+			other := false
+			for j := 0; j < i; j++ {
+				if o := talk.At(j); o.Verb == engine.Claim && o.Role == engine.Detective && o.By != ag.seat {
+					other = true
+				}
+			}
+			if !other {
+				t.Fatalf("%s: it claimed %+v with no earlier claimer", ag.name, st)
+			}
+			claimed++
+			return
+		}
+	})
+	if claimed < 10 {
+		t.Fatalf("only %d games saw the late claim", claimed)
 	}
 }

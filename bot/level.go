@@ -27,13 +27,14 @@ const (
 	LevelFakeDet      Level = firstAdversary + iota // claims the Detective and "reports" town seats
 	LevelFollower                                   // a town seat that believes every statement
 	LevelCounterClaim                               // a mafioso that counter-claims every Detective claim
+	LevelLateClaim                                  // a mafioso that claims the Detective once the claimer is gone
 	endAdversaries
 )
 
 // firstAdversary is the first adversary's level, far from the playing ones.
 const firstAdversary Level = 64
 
-var adversaryNames = [endAdversaries - firstAdversary]string{"fakedet", "follower", "counterclaim"}
+var adversaryNames = [endAdversaries - firstAdversary]string{"fakedet", "follower", "counterclaim", "lateclaim"}
 
 // Levels lists the levels' names, in order.
 func Levels() []string { return levelNames[:] }

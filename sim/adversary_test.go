@@ -19,7 +19,7 @@ const exploitSeed = 2026
 
 func exploitGames() int {
 	if testing.Short() {
-		return 1000
+		return 300
 	}
 	return 3000
 }
@@ -78,8 +78,8 @@ func TestExploits_TheFakeDetectiveBeatsSmartByFar(t *testing.T) {
 		atLeast  float64 // points over the baseline
 		winsOver float64 // the adversary's side's win rate
 	}{
-		{"fakedet@mafia", 25, 0.75}, // measured +35, 84% (3,000 games)
-		{"fakedet@don", 22, 0.72},   // measured +32, 81%
+		{"fakedet@mafia", 25, 0.75}, // measured +39, 88% (3,000 games)
+		{"fakedet@don", 22, 0.72},   // measured +37, 86%
 	} {
 		rate, _, points := advantage(t, "smart", tc.place, base)
 		if points < tc.atLeast || rate < tc.winsOver {
@@ -98,6 +98,7 @@ func TestExploits_OtherAdversariesStayNearTheirBaselineAgainstSmart(t *testing.T
 		{"follower@citizen", -8, 8},    // measured about -1
 		{"counterclaim@mafia", -16, 4}, // measured about -7
 		{"fakedet@maniac", -35, -10},   // measured about -22: the mafia hunt a claimer
+		{"lateclaim@mafia", -16, 4},    // measured about -7
 	} {
 		if _, _, points := advantage(t, "smart", tc.place, base); points < tc.lo || points > tc.hi {
 			t.Errorf("%s among smart: %+.1f points over the honest seat, want within [%+.0f, %+.0f]", tc.place, points, tc.lo, tc.hi)
@@ -114,7 +115,7 @@ func TestExploits_TheClassifierReadsSmartsMafiaBetterThanChance(t *testing.T) {
 		t.Fatalf("ranked %d games with %d picks of %d games", c.Points, c.Picks, exploitGames())
 	}
 	if p < c.Random()+0.10 || lo < c.Random() {
-		t.Fatalf("the classifier's top 3 are %.1f%% mafia against a random pick's %.1f%%: want at least 10 points above (measured about 46%% against 30%%)", 100*p, 100*c.Random())
+		t.Fatalf("the classifier's top 3 are %.1f%% mafia against a random pick's %.1f%%: want at least 10 points above (measured about 41%% against 30%%)", 100*p, 100*c.Random())
 	}
 	// against random bots the record says nothing: about chance
 	rr := exploitRun(t, "random", "", true).Classified
@@ -143,7 +144,7 @@ func TestExploits_SameTablesOnAnyNumberOfWorkers(t *testing.T) {
 // thinks longer than smart.
 func expertGames() int {
 	if testing.Short() {
-		return 100
+		return 40
 	}
 	return 300
 }
@@ -170,17 +171,21 @@ func TestExploits_ExpertResistsTheTricks(t *testing.T) {
 	c := base.Classified
 	p, _, _ := c.Precision()
 	t.Logf("classifier against expert: %.1f%% of %d picks mafia, random %.1f%%", 100*p, c.Picks, 100*c.Random())
-	if p > 0.35 {
-		t.Errorf("the classifier's top 3 are %.1f%% mafia against expert (random %.1f%%): want at most 35%%", 100*p, 100*c.Random())
+	limit := 0.35 // measured 30.6% (900 picks), 29.6% on 2,000 games
+	if testing.Short() {
+		limit = 0.40 // 120 picks: about 4 points of standard error
+	}
+	if p > limit {
+		t.Errorf("the classifier's top 3 are %.1f%% mafia against expert (random %.1f%%): want at most %.0f%%", 100*p, 100*c.Random(), 100*limit)
 	}
 	for _, tc := range []struct {
 		place  string
 		atMost float64 // points over the baseline
 	}{
-		{"fakedet@mafia", -10},     // measured -30 (2,000 games)
-		{"fakedet@don", -10},       // measured -28
-		{"counterclaim@mafia", 10}, // measured -8
-		{"follower@citizen", 10},   // measured -1
+		{"fakedet@mafia", -10},     // measured -37 here, -36 on 2,000 games
+		{"fakedet@don", -10},       // measured -35, -33
+		{"counterclaim@mafia", 10}, // measured -15, -11
+		{"follower@citizen", 10},   // measured -2, 0
 	} {
 		ps, _ := bot.ParsePlacements(tc.place)
 		team := ps[0].Card.Team()

@@ -57,7 +57,7 @@ func runSim(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	lang := fs.String("lang", "", "language: ka, en or ru (default from the environment)")
 	bots := fs.String("bots", "random", "the bots' level: random, smart or expert for every seat, or a level per side (town=smart,mafia=random,maniac=random)")
 	report := fs.Bool("report", false, "per mix of bots (random and --bots, or the standard mixes): win rates, the per-role metrics (1.0 = random play) and the public-record classifier's top-3 precision")
-	adversary := fs.String("adversary", "", "with --report: scripted adversaries to seat one at a time among the --bots mix (default smart), each beside the honest baseline of its seat: name@card,... (fakedet, follower, counterclaim at mafia, don, maniac, citizen, doctor, detective), a name alone for every card it plays, or all")
+	adversary := fs.String("adversary", "", "with --report: scripted adversaries to seat one at a time among the --bots mix (default smart), each beside the honest baseline of its seat: name@card,... (fakedet, follower, counterclaim, lateclaim at mafia, don, maniac, citizen, doctor, detective), a name alone for every card it plays, or all")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: mafia sim --games N --players P --seed S [--bots LEVEL|town=L,mafia=L,maniac=L] [--report [--adversary NAME@CARD,...|all]] [--options k=v,...] [--json]")
 		fs.PrintDefaults()

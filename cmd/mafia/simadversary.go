@@ -153,12 +153,12 @@ func printAdversaries(w io.Writer, p printer, against string, rows []advReport) 
 	width, sideWidth := 0, 0
 	for _, r := range rows {
 		width = max(width, utf8.RuneCountInString(r.Adversary))
-		sideWidth = max(sideWidth, utf8.RuneCountInString(p.Team(teamOf(r.Side))))
+		sideWidth = max(sideWidth, utf8.RuneCountInString(p.Team(teamOf(r.Side)))+1)
 	}
 	pad := func(s string, n int) string { return s + strings.Repeat(" ", n-utf8.RuneCountInString(s)) }
 	pct := func(x float64) string { return fmt.Sprintf("%6.2f%%", 100*x) }
 	for _, r := range rows {
-		fmt.Fprintln(w, "  "+p.T("sim.adversary.row", map[string]any{"Adversary": pad(r.Adversary, width), "Side": pad(p.Team(teamOf(r.Side)), sideWidth),
+		fmt.Fprintln(w, "  "+p.T("sim.adversary.row", map[string]any{"Adversary": pad(r.Adversary, width), "Side": pad(p.Team(teamOf(r.Side))+":", sideWidth),
 			"Rate": pct(r.WinRate.Rate), "Lo": pct(r.WinRate.Lo95), "Hi": pct(r.WinRate.Hi95),
 			"Base": pct(r.Baseline.Rate), "BaseLo": pct(r.Baseline.Lo95), "BaseHi": pct(r.Baseline.Hi95),
 			"Diff": fmt.Sprintf("%+.1f", r.Points)}, 0))
