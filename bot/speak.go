@@ -281,8 +281,11 @@ func (b *Smart) defence(v *engine.View) Line {
 			}
 		}
 	}
+	// (always when that seat's card showed it guilty; else one time in two,
+	// since the town mostly voted alike)
 	if c := b.voted[me]; c != 0 && c != me && !b.team.Has(c) && b.votedRound+1 == v.Round &&
-		b.why[me] != (reason{LineVotedTown, c}) {
+		b.why[me] != (reason{LineVotedTown, c}) &&
+		(v.Teams[c] == engine.TeamMafia || v.Teams[c] == engine.TeamManiac || b.say.Intn(2) == 0) {
 		if l := (Line{Kind: LineVotedFor, Seat: c}); b.mayAccuse(l) {
 			return l
 		}
