@@ -135,8 +135,8 @@ func (b *Smart) voice(v *engine.View, st engine.Statement) (Line, bool) {
 	return l, true
 }
 
-// spoken counts l as said, notes what it accuses or vouches for, and draws
-// its phrasing.
+// spoken counts l as said, notes what it accuses or vouches for, and
+// chooses its phrasing.
 func (b *Smart) spoken(l Line) (Line, bool) {
 	if !l.Kind.Night() {
 		b.lines++
@@ -144,9 +144,26 @@ func (b *Smart) spoken(l Line) (Line, bool) {
 		b.lnAcc |= acc
 		b.lnVouch |= vouch
 	}
-	l.Pick = uint8(b.say.Intn(256))
+	l.Pick = b.pick(l.Kind)
 	return l, true
 }
+
+// pick is the phrasing of a line of kind k: its own draw after the end;
+// else the seat's number past an offset every seat draws alike from the
+// kind and the round, so that two seats that say a line of the same kind
+// the same day say it in different words (the catalogs hold eight of each:
+// seats eight apart may meet), and the words change from day to day.
+func (b *Smart) pick(k LineKind) uint8 {
+	if b.bye {
+		return uint8(b.say.Intn(256))
+	}
+	b.say.Uint64() // the stream moves as it did when every pick was drawn
+	return uint8(mix(uint64(k)<<20^uint64(b.round)^0x7069636b)%phrasings) + uint8(b.me)
+}
+
+// phrasings is how many phrasings the catalogs hold of every kind of line
+// (a test pins it in every language: room/botrender_test.go).
+const phrasings = 8
 
 // stance is the seats line l accuses (a suspicion, a "mafia" report, a
 // liar, a vote out, a reason, a defence's "mafia", a best move) and those it
