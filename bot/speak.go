@@ -40,9 +40,10 @@ type speakState struct {
 	op     uint8  // opinions said on the floor
 	bye    bool   // asked after the end already
 
-	lnRound uint16         // the round of the day the two sets below are of
-	lnAcc   engine.SeatSet // seats its lines accused that day
-	lnVouch engine.SeatSet // seats its lines vouched for that day
+	lnRound uint16              // the round of the day the two sets below are of
+	lnAcc   engine.SeatSet      // seats its lines accused that day
+	lnVouch engine.SeatSet      // seats its lines vouched for that day
+	lnKinds [numLineKinds]uint8 // lines of each kind it said that day
 
 	nRound    uint16 // the night the counts below are of
 	nChecked  bool   // the Don said his check tonight
@@ -87,7 +88,7 @@ func (b *Smart) Speak(v *engine.View) (Line, bool) {
 	}
 	b.alive, b.ncand, b.cand = v.Alive, v.NumCandidates, v.Candidates
 	if v.Round != b.lnRound {
-		b.lnRound, b.lnAcc, b.lnVouch = v.Round, 0, 0
+		b.lnRound, b.lnAcc, b.lnVouch, b.lnKinds = v.Round, 0, 0, [numLineKinds]uint8{}
 	}
 	if v.Step != b.step || b.budget == 0 {
 		b.step, b.voiced, b.lines, b.op = v.Step, 0, 0, 0
@@ -152,13 +153,19 @@ func (b *Smart) spoken(l Line) (Line, bool) {
 // else the seat's number past an offset every seat draws alike from the
 // kind and the round, so that two seats that say a line of the same kind
 // the same day say it in different words (the catalogs hold eight of each:
-// seats eight apart may meet), and the words change from day to day.
+// seats eight apart may meet), and the words change from day to day; a
+// seat that says the kind again that day moves three phrasings on.
 func (b *Smart) pick(k LineKind) uint8 {
 	if b.bye {
 		return uint8(b.say.Intn(256))
 	}
 	b.say.Uint64() // the stream moves as it did when every pick was drawn
-	return uint8(mix(uint64(k)<<20^uint64(b.round)^0x7069636b)%phrasings) + uint8(b.me)
+	again := uint8(0)
+	if !k.Night() && k < numLineKinds {
+		again = b.lnKinds[k]
+		b.lnKinds[k]++
+	}
+	return uint8(mix(uint64(k)<<20^uint64(b.round)^0x7069636b)%phrasings) + uint8(b.me) + 3*again
 }
 
 // phrasings is how many phrasings the catalogs hold of every kind of line
