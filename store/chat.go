@@ -2,7 +2,9 @@ package store
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"time"
 )
 
@@ -30,6 +32,44 @@ type ChatLine struct {
 	Log   int
 	Round int    // the game's round then (0 before the start)
 	Phase string // the game's phase then (the room says "lobby" before the start)
+	// Bot is what a server's bot's line means (its zero value for any
+	// other line): the room renders it for each reader in the reader's
+	// language, and Text is its sentence in the table's language, for a
+	// reader that renders nothing.
+	Bot BotLine
+}
+
+// BotLine is a server's bot's spoken line as what it means, not its words
+// (bot.Line, by name): the room renders it with the message catalogs in
+// each reader's language. Its zero value (Kind "") is no bot line.
+type BotLine struct {
+	Kind   string `json:"kind"`             // the line's kind ("checked", "suspect"; bot.LineKind's name)
+	Seat   int    `json:"seat,omitempty"`   // the seat it names (0: none)
+	Role   string `json:"role,omitempty"`   // a claim's card
+	Result string `json:"result,omitempty"` // a report's answer
+	Count  int    `json:"count,omitempty"`  // a Detective's claim: the nights so far
+	Pick   int    `json:"pick,omitempty"`   // the phrasing it chose (modulo their number)
+}
+
+// EncodeBotLine is b as a store keeps it: JSON, "" for no bot line.
+func EncodeBotLine(b BotLine) string {
+	if b.Kind == "" {
+		return ""
+	}
+	out, _ := json.Marshal(b) // strings and ints: it cannot fail
+	return string(out)
+}
+
+// DecodeBotLine reads what EncodeBotLine wrote ("" is no bot line).
+func DecodeBotLine(s string) (BotLine, error) {
+	var b BotLine
+	if s == "" {
+		return b, nil
+	}
+	if err := json.Unmarshal([]byte(s), &b); err != nil || b.Kind == "" {
+		return BotLine{}, fmt.Errorf("a bot line %q: %w", s, ErrDamaged)
+	}
+	return b, nil
 }
 
 // Chats is a Store that keeps each table's chat with its game.
