@@ -2,13 +2,23 @@ package room
 
 // This file is the server's bots' spoken lines. A bot that is a
 // bot.Speaker (the smart level) decides what it says, a bot.Line (a kind
-// and a seat, from its view); the room makes the sentence, in the table's
-// language (Settings.Lang) from the message catalogs (locale, "botline.*":
-// several phrasings of each kind, the bot's Pick choosing one), and posts it
-// as the seat's chat line on the town's channel through the room's chat
-// path, as a person's line is: stored with the game before anyone reads it,
-// within the seat's share of the chat (the server's share of a person's
-// seat, chatShare), shown as chat from that seat.
+// and a seat, from its view); the room posts it as the seat's chat line
+// through the room's chat path, as a person's line is: stored with the game
+// (as what it means, store.BotLine) before anyone reads it, within the
+// seat's share of the chat (the server's share of a person's seat,
+// chatShare), shown as chat from that seat. Each reader reads it rendered
+// in its own language from the message catalogs (locale, "botline.*":
+// several phrasings of each kind, the bot's Pick choosing one; see
+// linelang.go). Two bot lines in a row on a channel never have the same
+// words: a line of the same kind and phrasing as the previous bot line
+// there has its Pick moved on (chorus).
+//
+// The town's chat hears the bots' lines by day and at the end; the mafia's
+// chat hears its bots at night (nightTalk): a living mafia bot seat is
+// asked for its lines once a night, at its turn (after its reading time at
+// human pace, never past the night's deadline; at once otherwise), and its
+// lines go to the mafia's readers alone, at the night's ticks as every
+// mafia line does (night.go).
 //
 // Who speaks: a server's bot seat (never a bot standing in for a person: it
 // must not put words in their mouth, standin.go), at a table where a person
@@ -28,8 +38,10 @@ import (
 )
 
 // DefaultLang is the language of a table made without one (and of every
-// table stored before tables had one): the club's own.
-const DefaultLang = locale.Ka
+// table stored before tables had one): the server's default, the one its
+// errors are written in for a request that names no language
+// (negotiate.Lang), English.
+const DefaultLang = locale.En
 
 // The seat's share of the chat a bot's lines take from, as the server gives
 // a person's seat by default (server.Limits.SeatChatRate, SeatChatBurst):
@@ -91,12 +103,42 @@ func (r *Room) botSays(s engine.Seat) bool {
 	if !ok {
 		return false
 	}
-	r.postLine(s, l)
+	r.postLine(s, "town", l)
 	return true
 }
 
-// postLine posts line l of seat s's bot as its chat line.
-func (r *Room) postLine(s engine.Seat, l bot.Line) {
+// nightTalker reports whether seat s's bot has its lines of the night to
+// say in the mafia's chat: a living mafia seat at night, a bot that speaks
+// (speaker), not asked yet this night.
+func (r *Room) nightTalker(s engine.Seat) bool {
+	g := r.game
+	if g == nil || g.Phase() != engine.PhaseNight || r.nightTalked.Has(s) || !g.Alive().Has(s) || !g.Role(s).IsMafia() {
+		return false
+	}
+	_, ok := r.speaker(s)
+	return ok
+}
+
+// nightTalk asks seat s's bot for its lines of the night (a few at most,
+// bot.MaxLines) and posts them in the mafia's chat.
+func (r *Room) nightTalk(s engine.Seat) {
+	r.nightTalked = r.nightTalked.With(s)
+	sp, ok := r.speaker(s)
+	if !ok {
+		return
+	}
+	for range bot.MaxLines {
+		r.game.ViewInto(&r.view, s)
+		l, ok := sp.Speak(&r.view)
+		if !ok {
+			return
+		}
+		r.postLine(s, "mafia", l)
+	}
+}
+
+// postLine posts line l of seat s's bot as its chat line in channel.
+func (r *Room) postLine(s engine.Seat, channel string, l bot.Line) {
 	if r.lineShare == nil {
 		r.lineShare = make([]chatShare, len(r.seats))
 	}
@@ -104,11 +146,17 @@ func (r *Room) postLine(s engine.Seat, l bot.Line) {
 		r.cfg.Log.Debug("a bot's line over its share of the chat", "seat", int(s))
 		return
 	}
+	l = r.unchorus(channel, l)
 	// the chat path of a seat's own connection: who may post, the store,
 	// the readers
-	if err := r.chat(&Sub{Seat: s, room: r}, "town", RenderLine(r.set.lang(), l)); err != nil {
+	if err := r.chatSaid(&Sub{Seat: s, room: r}, channel, RenderLine(r.set.lang(), l), saidOf(l)); err != nil {
 		r.cfg.Log.Debug("a bot's line not posted", "seat", int(s), "err", err)
+		return
 	}
+	if r.lastLine == nil {
+		r.lastLine = map[string]bot.Line{}
+	}
+	r.lastLine[channel] = l
 }
 
 // farewellWait is how long after the end a bot's farewell comes at human
@@ -130,12 +178,12 @@ func (r *Room) botsFarewell() {
 			continue
 		}
 		if !r.humanPace() {
-			r.postLine(seat, l)
+			r.postLine(seat, "town", l)
 			continue
 		}
 		r.timers = append(r.timers, r.later(drawWait(&r.paceSrc, farewellWait.lo, farewellWait.hi), func() {
 			if r.game != nil && r.game.Ended() {
-				r.postLine(seat, l)
+				r.postLine(seat, "town", l)
 			}
 		}))
 	}

@@ -147,12 +147,14 @@ func TestBotLines_ATableOfBotsAloneSaysNothing(t *testing.T) {
 	}
 }
 
-// TestBotLines_ATableIsMadeInGeorgianUnlessToldAndOnlyInALanguageTheCatalogsHold.
-func TestBotLines_ATableIsMadeInGeorgianUnlessToldAndOnlyInALanguageTheCatalogsHold(t *testing.T) {
+// TestBotLines_ATableIsMadeInTheServersDefaultUnlessToldAndOnlyInALanguageTheCatalogsHold:
+// the default is the one errors use for a request that names no language
+// (negotiate.Lang), English.
+func TestBotLines_ATableIsMadeInTheServersDefaultUnlessToldAndOnlyInALanguageTheCatalogsHold(t *testing.T) {
 	f := newFixture(t, settings(t, 7, nil), nil)
 	tb, _ := f.storedTable()
-	if !strings.Contains(string(tb.Data), `"lang":"ka"`) {
-		t.Errorf("a table made without a language is stored as %s, want ka", tb.Data)
+	if room.DefaultLang != locale.En || !strings.Contains(string(tb.Data), `"lang":"en"`) {
+		t.Errorf("a table made without a language is stored as %s (default %s), want en", tb.Data, room.DefaultLang)
 	}
 	for _, lang := range []string{"de", "english", "KA ", "ka_GE"} {
 		set := settings(t, 7, nil)
