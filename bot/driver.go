@@ -28,6 +28,7 @@ type Table struct {
 	OnRefused func(cmd engine.Command, err error)
 	// OnLine, when set, makes the Table ask every Speaker for its lines, as
 	// a server does (line.go: on its own floor before each of its commands,
+	// at night before each of its night commands — a mafioso's night chat —,
 	// and once after the end), and is called with each line. Unset (the
 	// simulator), no bot is asked for a line.
 	OnLine    func(s engine.Seat, l Line)
@@ -200,14 +201,14 @@ func (t *Table) step() bool {
 	return !g.Ended()
 }
 
-// speak lets seat s's bot, if it is a Speaker holding the floor (or the
-// game is over), say its lines now; only with OnLine set.
+// speak lets seat s's bot, if it is a Speaker holding the floor, acting at
+// night, or the game is over, say its lines now; only with OnLine set.
 func (t *Table) speak(s engine.Seat) {
 	if t.OnLine == nil {
 		return
 	}
 	g := t.Game
-	if !g.Ended() && (g.Speaker() != s || !g.Phase().Timed()) {
+	if !g.Ended() && g.Phase() != engine.PhaseNight && (g.Speaker() != s || !g.Phase().Timed()) {
 		return
 	}
 	sp, ok := t.Bots[s].(Speaker)

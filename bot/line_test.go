@@ -87,33 +87,55 @@ func claimedDetective(v *engine.View, s engine.Seat) bool {
 	return false
 }
 
+// reported reports whether seat by reported seat t as mafia (or maniac) in
+// the public record of v.
+func reported(v *engine.View, by, t engine.Seat) bool {
+	for i := 0; i < v.Talk.Len(); i++ {
+		if st := v.Talk.At(i); st.By == by && st.Verb == engine.Report && st.Target == t &&
+			(st.Result == engine.ResultMafia || st.Result == engine.ResultManiac) {
+			return true
+		}
+	}
+	return false
+}
+
 // lineProblem says what is wrong with a line, or "": the rules of
 // docs/bots.md, one by one.
 func lineProblem(deal []engine.Role, sl spokenLine) string {
 	l, v, s := sl.line, &sl.view, sl.seat
 	role := deal[s-1]
 	floor := v.Phase.Timed() && v.Speaker == s
-	// where: on one's own floor; "good game" only after the end
+	// where: on one's own floor; "good game" only after the end; the
+	// night's lines at night, by the mafia only
 	switch {
 	case l.Kind == bot.LineGoodGame:
 		if v.Phase != engine.PhaseEnded {
 			return "good game before the end"
 		}
 		return ""
+	case l.Kind.Night():
+		if v.Phase != engine.PhaseNight || !role.IsMafia() {
+			return "a night line by day, or by a seat not of the mafia"
+		}
+	case v.Phase == engine.PhaseNight:
+		return "a day's line at night"
 	case !floor:
 		return "a line off its speaker's floor"
 	}
-	// whom: never oneself; a seat exactly when the kind names one
-	names := l.Kind != bot.LineClaim && l.Kind != bot.LineInnocent && l.Kind != bot.LineFarewell
-	switch {
-	case l.Seat == s:
-		return "a line names its speaker"
-	case names != (l.Seat != 0):
-		return "a line of a seat without one, or one without a seat"
-	case names && (l.Seat < 1 || int(l.Seat) > len(deal)):
-		return "a line names no real seat"
-	case role.IsMafia() && l.Seat != 0 && deal[l.Seat-1].IsMafia():
-		return "a mafioso's line names a partner"
+	// whom: never oneself; exactly the seats the kind names
+	named := l.SeatsNamed()
+	all := [3]engine.Seat{l.Seat, l.More[0], l.More[1]}
+	for i, x := range all {
+		switch {
+		case i < len(named) && (x < 1 || int(x) > len(deal)):
+			return "a line names no real seat"
+		case i >= len(named) && x != 0:
+			return "a line of more seats than its kind names"
+		case x == s:
+			return "a line names its speaker"
+		case x != 0 && role.IsMafia() && deal[x-1].IsMafia():
+			return "a mafioso's line names a partner"
+		}
 	}
 	voices := func(verb engine.Verb) bool {
 		for _, st := range floorStatements(v) {
@@ -176,9 +198,42 @@ func lineProblem(deal []engine.Role, sl spokenLine) string {
 		if !v.IsCandidate(l.Seat) {
 			return "vote out a seat that is no candidate"
 		}
-	case bot.LineInnocent:
+	case bot.LineInnocent, bot.LineCitizen, bot.LineVotedFor:
 		if v.Phase != engine.PhaseDefence && v.Phase != engine.PhaseTieSpeech {
-			return "not me, outside one's defence"
+			return "a defence outside one's defence"
+		}
+	case bot.LineMyCheck:
+		// a check the speaker reported in public, as the Detective it claimed
+		if v.Phase != engine.PhaseDefence && v.Phase != engine.PhaseTieSpeech {
+			return "a defence outside one's defence"
+		}
+		if !claimedDetective(v, s) || !reported(v, s, l.Seat) {
+			return "my check, with no claim or no such report in public"
+		}
+	case bot.LineVotedTown, bot.LineNominatedTown:
+		// a fact of the record: the seat voted out showed the town
+		if v.Alive.Has(l.More[0]) || v.Teams[l.More[0]] != engine.TeamTown {
+			return "a vote for a citizen whose card the record does not show"
+		}
+	case bot.LineAgainstDetective:
+		if !claimedDetective(v, l.More[0]) {
+			return "against the Detective, of a seat that claimed nothing"
+		}
+	case bot.LineCheckedBy:
+		if !claimedDetective(v, l.More[0]) || !reported(v, l.More[0], l.Seat) {
+			return "a check by another, which the record does not hold"
+		}
+	case bot.LineBestMove:
+		if v.Phase != engine.PhaseLastWords || l.Seat == l.More[0] || l.Seat == l.More[1] || l.More[0] == l.More[1] {
+			return "a best move outside the last words, or naming a seat twice"
+		}
+	case bot.LineNightTake, bot.LineNightAgree:
+		if !v.Alive.Has(l.Seat) {
+			return "a victim out of the game"
+		}
+	case bot.LineNightCheck:
+		if role != engine.Don {
+			return "a check in the night's chat by another than the Don"
 		}
 	case bot.LineFarewell:
 		if v.Phase != engine.PhaseLastWords {
@@ -201,7 +256,7 @@ func TestLines_NeverSayWhatTheSpeakerCannotKnow(t *testing.T) {
 			if p := lineProblem(lg.deal, sl); p != "" {
 				t.Fatalf("%s: seat %d (%s) in %s of round %d said %+v: %s", lg.name, sl.seat, lg.deal[sl.seat-1], sl.view.Phase, sl.view.Round, sl.line, p)
 			}
-			if sl.view.Phase != engine.PhaseEnded {
+			if sl.view.Phase != engine.PhaseEnded && sl.view.Phase != engine.PhaseNight {
 				if perFloor[sl.view.Step]++; perFloor[sl.view.Step] > bot.MaxLines {
 					t.Fatalf("%s: seat %d said more than %d lines on one floor", lg.name, sl.seat, bot.MaxLines)
 				}

@@ -19,6 +19,14 @@ import "mafia/engine"
 // A mafioso's opinions follow the public record (top), never its own team:
 // it suspects and vouches as the town would by the record, and never names
 // a partner.
+//
+// Two rules keep the talk a club would believe. No seat contradicts itself
+// in a day: it never vouches for a seat it accused that day (a suspicion, a
+// nomination to come, a "mafia" report), nor accuses one it vouched for,
+// and never vouches for a seat its own knowledge or its own report holds
+// guilty. And no chorus: it repeats a suspicion another seat voiced that day
+// only with a reason of its own (a fact of the record against the seat, or
+// what its seat alone knows), which its line then says.
 
 // The thresholds of the opinions.
 const (
@@ -37,6 +45,12 @@ func (b *Smart) opinionStatement(v *engine.View) (engine.Command, bool) {
 	say := func(verb engine.Verb, t engine.Seat) (engine.Command, bool) {
 		if t == 0 || t == me || floorSaid(v, verb) || !v.Targets(verb).Has(t) || b.team.Has(t) {
 			return engine.Command{}, false
+		}
+		if verb == engine.Suspect && (b.stAcc.Has(t) || b.dayAcc.Has(t) && !b.ownReason(v, t)) {
+			return engine.Command{}, false // said already, or a chorus
+		}
+		if b.stVouch.Has(t) {
+			return engine.Command{}, false // it vouched for t today
 		}
 		return engine.Command{Verb: verb, By: me, Target: t}, true
 	}
@@ -80,6 +94,9 @@ func (b *Smart) vouchDetective(v *engine.View, others engine.SeatSet) (engine.Co
 	if d == 0 || !others.Has(d) || b.vouched[v.Seat].Has(d) || floorSaid(v, engine.Vouch) || !v.Targets(engine.Vouch).Has(d) {
 		return engine.Command{}, false
 	}
+	if !b.mayVouch(v, d) {
+		return engine.Command{}, false
+	}
 	return engine.Command{Verb: engine.Vouch, By: v.Seat, Target: d}, true
 }
 
@@ -113,4 +130,47 @@ func floorSaid(v *engine.View, verb engine.Verb) bool {
 		}
 	}
 	return false
+}
+
+// mayVouch reports whether the bot may vouch for s without contradicting
+// itself: it accused s neither today nor by its own report ever, and its
+// beliefs (for a mafioso: the public record's) do not hold s suspect.
+func (b *Smart) mayVouch(v *engine.View, s engine.Seat) bool {
+	if b.stAcc.Has(s) || accuses(b.report[v.Seat][s]) {
+		return false
+	}
+	if b.mafia() {
+		return b.sus(s) < suspectAbove
+	}
+	return b.belief(v, s) < suspectAbove
+}
+
+// ownReason reports whether the bot has a reason of its own to suspect s: a
+// fact of the public record against s (reasonLine), or, for the town, what
+// its seat alone knows (a check, a claim it knows false).
+func (b *Smart) ownReason(v *engine.View, s engine.Seat) bool {
+	if _, ok := b.reasonLine(v, s); ok {
+		return true
+	}
+	return !b.mafia() && b.belief(v, s)-b.sus(s) >= suspectAbove
+}
+
+// reasonLine is the line that says the record's latest fact against s, if
+// it holds one: a claim the facts contradicted, the believed Detective's
+// "mafia" report, a vote or a nomination of a seat whose card showed the
+// town, a nomination of the believed Detective.
+func (b *Smart) reasonLine(v *engine.View, s engine.Seat) (Line, bool) {
+	switch {
+	case b.liar.Has(s) && b.claimSeq[s] != 0:
+		return Line{Kind: LineLiar, Seat: s}, true
+	case b.det != 0 && b.det != v.Seat && b.det != s && accuses(b.report[b.det][s]):
+		return Line{Kind: LineCheckedBy, Seat: s, More: [2]engine.Seat{b.det}}, true
+	}
+	if w := b.why[s]; w.kind != LineNone && w.seat != v.Seat && w.seat != s && !b.team.Has(w.seat) {
+		if w.kind == LineAgainstDetective && w.seat != b.det {
+			return Line{}, false // no longer the Detective the record believes
+		}
+		return Line{Kind: w.kind, Seat: s, More: [2]engine.Seat{w.seat}}, true
+	}
+	return Line{}, false
 }

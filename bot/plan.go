@@ -155,7 +155,16 @@ func (b *Smart) nominee(v *engine.View) engine.Seat {
 		}
 		return b.top(targets &^ b.team)
 	}
-	want := b.most(v, others, false, true)
+	// what it said it would nominate on this floor, else the seat it
+	// suspects most, equal suspicions by its own chance (an opening is
+	// nobody's seat order; the vote, not the nomination, is where the town
+	// agrees)
+	for i := v.Talk.Len() - int(v.Said); i < v.Talk.Len(); i++ {
+		if st := v.Talk.At(i); st.Verb == engine.WillNominate && targets.Has(st.Target) {
+			return st.Target
+		}
+	}
+	want := b.most(v, others, false, false)
 	if targets.Has(want) {
 		return want
 	}
@@ -317,7 +326,7 @@ func (b *Smart) victim(v *engine.View, targets engine.SeatSet) engine.Seat {
 		if b.claimSeq[s] != 0 {
 			hunt = wHunt // a Detective's claim, true or not, is the town's voice
 		}
-		k := int64(4*b.accuse[s]+hunt-b.sus(s))<<32 | int64(b.tie[s])
+		k := int64(4*b.accuse[s]+hunt-b.sus(s))<<32 | int64(b.teamTie(s))
 		if best == 0 || k > bk {
 			best, bk = s, k
 		}
@@ -341,12 +350,21 @@ func (b *Smart) donCheck(v *engine.View, targets engine.SeatSet) engine.Seat {
 		if v.Checks[s] != engine.ResultNone {
 			continue
 		}
-		k := int64(4*b.accuse[s]-b.sus(s))<<32 | int64(uint32(b.Src.Uint64()))
+		k := int64(4*b.accuse[s]-b.sus(s))<<32 | int64(b.teamTie(s))
 		if best == 0 || k > bk {
 			best, bk = s, k
 		}
 	}
 	return best
+}
+
+// teamTie is tonight's tie-break of the mafia, the same for every partner
+// (it hashes the team, which only the mafia know, with the round and who is
+// alive): partners agree on the victim, and it falls differently in every
+// deal. The Don's check uses it too, so that his night chat can say it
+// before he makes it.
+func (b *Smart) teamTie(s engine.Seat) uint32 {
+	return uint32(mix(uint64(s)<<40 ^ uint64(b.round)<<24 ^ uint64(b.alive) ^ uint64(b.team)<<32 ^ 0x6d6166))
 }
 
 // heal is whom the Doctor heals: the most trusted other seat he may heal,

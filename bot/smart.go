@@ -41,6 +41,7 @@ type Smart struct {
 	ncand  uint8
 	nomBy  [engine.MaxSeats + 1]engine.Seat // today's nominator of each candidate
 	cons   engine.Seat                      // the vote's expected target (the most suspicious candidate)
+	record uint64                           // a digest of the public record (public tie-breaks)
 	multi  bool                             // the open vote had a choice (more than one candidate)
 	voted  [engine.MaxSeats + 1]engine.Seat // the last closed vote: voter → candidate counted
 	follow engine.SeatSet                   // who voted for the expected candidate in the last vote with a choice (at first: everyone)
@@ -106,6 +107,8 @@ func (b *Smart) see(seat engine.Seat, e *engine.Event) {
 	case engine.EvHealed:
 		b.healed = e.Target
 	case engine.EvNightEnded:
+		b.fold(uint64(e.Set))
+		b.newDay() // the morning: the night's last words belong to the day
 		if b.healed != 0 && !e.Set.Has(b.healed) {
 			// Nobody dies of a heal: a healed seat that lives may have been
 			// chosen; one that would have lived anyway costs nothing here,
@@ -128,16 +131,19 @@ func (b *Smart) see(seat engine.Seat, e *engine.Event) {
 		}
 		b.nomBy[e.Target] = e.Actor
 		b.noteAccusal(e.Actor, e.Target, 2)
+		b.seeNomination(e)
 	case engine.EvVoteBegan, engine.EvTie:
 		b.ncand = e.Count
 		for i := uint8(0); i < e.Count && int(i) < len(b.cand); i++ {
 			b.cand[i] = e.ListAt(int(i))
 		}
 		if e.Kind == engine.EvVoteBegan {
+			b.dealTies() // the day's nominations are in the record now
 			b.cons, b.multi = b.top(b.candidates()), e.Count > 1
 		}
 	case engine.EvVoteClosed:
 		b.voted = [engine.MaxSeats + 1]engine.Seat{}
+		b.votedRound = b.round
 		if b.multi {
 			b.follow = 0
 		}
@@ -147,6 +153,9 @@ func (b *Smart) see(seat engine.Seat, e *engine.Event) {
 				continue
 			}
 			b.voted[v] = c
+			if c == b.det && c != 0 && v != c {
+				b.why[v] = reason{LineAgainstDetective, c} // voted against the believed Detective
+			}
 			if !b.multi {
 				continue
 			}
@@ -192,16 +201,26 @@ func (b *Smart) noteAccusal(by, against engine.Seat, w int32) {
 }
 
 // dealTies draws today's public tie-break from what every seat knows (the
-// round and who is alive), so that bots agree on equal suspicions.
+// round, who is alive, and a digest of the public record so far: the
+// nights' outcomes, the nominations, the statements), so that bots agree on
+// equal suspicions, and the tie falls differently in every game, never by
+// seat order.
 func (b *Smart) dealTies() {
 	for s := 1; s <= int(b.n); s++ {
-		x := uint64(s)<<40 ^ uint64(b.round)<<24 ^ uint64(b.alive)
-		x += 0x9e3779b97f4a7c15
-		x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9
-		x = (x ^ (x >> 27)) * 0x94d049bb133111eb
-		b.tie[s] = uint32(x ^ (x >> 31))
+		b.tie[s] = uint32(mix(uint64(s)<<40 ^ uint64(b.round)<<24 ^ uint64(b.alive) ^ b.record))
 	}
 }
+
+// mix is a 64-bit finaliser (splitmix64's).
+func mix(x uint64) uint64 {
+	x += 0x9e3779b97f4a7c15
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9
+	x = (x ^ (x >> 27)) * 0x94d049bb133111eb
+	return x ^ (x >> 31)
+}
+
+// fold adds x to the digest of the public record.
+func (b *Smart) fold(x uint64) { b.record = mix(b.record ^ x) }
 
 // candidates returns today's candidates as a set.
 func (b *Smart) candidates() engine.SeatSet {

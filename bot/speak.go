@@ -5,16 +5,26 @@ import (
 	"mafia/rng"
 )
 
-// This file is the Smart bot's spoken lines (line.go): on its own floor it
+// This file is the Smart bot's spoken lines (line.go). On its own floor it
 // first says aloud each statement it made there (a claim, a report, a
-// suspicion, a vouch, a nomination to come), then one or two opinions of
-// the floor (a liar, the Detective it believes, whom to vote out, whom it
-// suspects; in its defence that it is not the one), a few lines a floor at
+// suspicion — with its reason when the record holds one —, a vouch, a
+// nomination to come), then one or two opinions of the floor: in a speech a
+// liar, the Detective it believes, whom to vote out or whom it suspects,
+// with a fact of the record when another seat said it first; in its defence
+// an argument from the record (the "mafia" its report found, whom it voted
+// for yesterday, else that it is a citizen); in the last words of the
+// night's first victim a best move, then good luck. A few lines a floor at
 // most (1 to 3 in a speech, 1 or 2 elsewhere); after the end, one time in
-// three, "good game". It decides them as it decides its moves: from its
-// beliefs, which hold only what its seat may know. Its lines draw from a
-// random source of their own (say), so that asking for them, or not, never
-// changes a move it makes.
+// three, "good game". At night a mafioso speaks in the mafia's chat: the
+// Don says whom he will check, and each names the victim, or agrees to the
+// one a partner named.
+//
+// It decides them as it decides its moves: from its beliefs, which hold
+// only what its seat may know. It never contradicts itself in a day (no
+// line vouches for a seat it accused that day, by line or statement, nor
+// the other way round). Its lines draw from a random source of their own
+// (say), and read its record without changing it, so that asking for them,
+// or not, never changes a move it makes.
 
 // sayStream is the stream of a Smart bot's seed its lines draw from.
 const sayStream = 0x736179
@@ -29,6 +39,15 @@ type speakState struct {
 	budget uint8  // lines the floor allows
 	op     uint8  // opinions said on the floor
 	bye    bool   // asked after the end already
+
+	lnRound uint16         // the round of the day the two sets below are of
+	lnAcc   engine.SeatSet // seats its lines accused that day
+	lnVouch engine.SeatSet // seats its lines vouched for that day
+
+	nRound    uint16 // the night the counts below are of
+	nChecked  bool   // the Don said his check tonight
+	nVictim   bool   // it named or agreed to tonight's victim
+	nightSaid uint8  // lines said tonight
 }
 
 // Mute makes the bot a silent player from now on: it makes no statements
@@ -60,10 +79,16 @@ func (b *Smart) Speak(v *engine.View) (Line, bool) {
 		}
 		return b.spoken(Line{Kind: LineGoodGame})
 	}
+	if v.Phase == engine.PhaseNight {
+		return b.nightTalk(v)
+	}
 	if !v.Phase.Timed() || v.Speaker != v.Seat {
 		return Line{}, false
 	}
 	b.alive, b.ncand, b.cand = v.Alive, v.NumCandidates, v.Candidates
+	if v.Round != b.lnRound {
+		b.lnRound, b.lnAcc, b.lnVouch = v.Round, 0, 0
+	}
 	if v.Step != b.step || b.budget == 0 {
 		b.step, b.voiced, b.lines, b.op = v.Step, 0, 0, 0
 		b.budget = 1 + uint8(b.say.Intn(2))
@@ -77,28 +102,108 @@ func (b *Smart) Speak(v *engine.View) (Line, bool) {
 	for b.voiced < v.Said {
 		st := v.Talk.At(v.Talk.Len() - int(v.Said) + int(b.voiced))
 		b.voiced++
-		if l, ok := lineOf(st, v.Round); ok {
+		if l, ok := b.voice(v, st); ok {
 			return b.spoken(l)
 		}
 	}
 	if _, ok := b.statement(v); ok {
 		return Line{}, false // its statement first, then its voice
 	}
-	if l, ok := b.opinion(v, b.op); ok {
+	for b.op < 2 {
+		l, ok := b.opinion(v, b.op)
 		b.op++
-		return b.spoken(l)
+		if ok {
+			return b.spoken(l)
+		}
 	}
 	return Line{}, false
 }
 
-// spoken counts l as said and draws its phrasing.
+// voice is the line that says statement st of the bot's floor aloud: its
+// own words, a suspicion by the fact behind it when the record holds one
+// (always, when another seat said the suspicion first).
+func (b *Smart) voice(v *engine.View, st engine.Statement) (Line, bool) {
+	l, ok := lineOf(st, v.Round)
+	if !ok {
+		return l, false
+	}
+	if l.Kind == LineSuspect {
+		if r, ok := b.reasonLine(v, st.Target); ok && b.mayAccuse(r) && (b.dayAcc.Has(st.Target) || b.say.Intn(2) == 0) {
+			return r, true
+		}
+	}
+	return l, true
+}
+
+// spoken counts l as said, notes what it accuses or vouches for, and draws
+// its phrasing.
 func (b *Smart) spoken(l Line) (Line, bool) {
-	b.lines++
+	if !l.Kind.Night() {
+		b.lines++
+		acc, vouch := stance(l)
+		b.lnAcc |= acc
+		b.lnVouch |= vouch
+	}
 	l.Pick = uint8(b.say.Intn(256))
 	return l, true
 }
 
-// opinion is the i-th opinion the bot says on this floor, if it has one.
+// stance is the seats line l accuses (a suspicion, a "mafia" report, a
+// liar, a vote out, a reason, a defence's "mafia", a best move) and those it
+// vouches for (a trust, a belief, a "not mafia" report).
+func stance(l Line) (acc, vouch engine.SeatSet) {
+	switch l.Kind {
+	case LineTrust, LineBelieve:
+		return 0, engine.SeatSet(0).With(l.Seat)
+	case LineChecked:
+		switch {
+		case accuses(l.Result):
+			return engine.SeatSet(0).With(l.Seat), 0
+		case l.Result == engine.ResultNotMafia:
+			return 0, engine.SeatSet(0).With(l.Seat)
+		}
+		return 0, 0
+	case LineSuspect, LineWillNominate, LineLiar, LineVoteOut, LineVotedTown, LineNominatedTown,
+		LineAgainstDetective, LineCheckedBy, LineVotedFor, LineMyCheck:
+		return engine.SeatSet(0).With(l.Seat), 0
+	case LineBestMove:
+		return engine.SeatSet(0).With(l.Seat).With(l.More[0]).With(l.More[1]), 0
+	}
+	return 0, 0
+}
+
+// mayAccuse reports whether the bot may say l without contradicting what it
+// said today (it vouched for none of the seats l accuses); mayVouchLine the
+// same of a vouch.
+func (b *Smart) mayAccuse(l Line) bool {
+	acc, _ := stance(l)
+	return acc&(b.stVouch|b.lnVouch) == 0
+}
+
+func (b *Smart) mayVouchLine(s engine.Seat) bool { return !(b.stAcc | b.lnAcc).Has(s) }
+
+// accusal is the line by which the bot accuses t on its floor, if it may:
+// the fact of the record against t when there is one (always, when another
+// seat accused t first today: no chorus), else plain (plain kind).
+func (b *Smart) accusal(v *engine.View, t engine.Seat, plain LineKind) (Line, bool) {
+	if t == 0 {
+		return Line{}, false
+	}
+	l, ok := b.reasonLine(v, t)
+	if !ok {
+		if b.dayAcc.Has(t) {
+			return Line{}, false
+		}
+		l = Line{Kind: plain, Seat: t}
+	}
+	if !b.mayAccuse(l) {
+		return Line{}, false
+	}
+	return l, true
+}
+
+// opinion is the i-th opinion the bot says on this floor (i: 0 or 1), if
+// it has one.
 func (b *Smart) opinion(v *engine.View, i uint8) (Line, bool) {
 	me := v.Seat
 	others := v.Alive.Without(me)
@@ -111,32 +216,164 @@ func (b *Smart) opinion(v *engine.View, i uint8) (Line, bool) {
 			return Line{}, false
 		}
 		if t := b.liarToName(v, others); t != 0 {
-			return Line{Kind: LineLiar, Seat: t}, true
+			if l := (Line{Kind: LineLiar, Seat: t}); b.mayAccuse(l) {
+				return l, true
+			}
 		}
-		if b.det != 0 && others.Has(b.det) {
-			return Line{Kind: LineBelieve, Seat: b.det}, true
+		if d := b.det; d != 0 && others.Has(d) && b.mayVouchLine(d) && b.mayVouch(v, d) {
+			return Line{Kind: LineBelieve, Seat: d}, true
 		}
-		if t := b.voteOut(v, others); t != 0 {
-			return Line{Kind: LineVoteOut, Seat: t}, true
+		if t := b.voteOut(v, others); t != 0 && b.sure(v, t) {
+			if l, ok := b.accusal(v, t, LineVoteOut); ok {
+				return l, true
+			}
 		}
 		if t := b.suspect(v, others); t != 0 {
-			return Line{Kind: LineSuspect, Seat: t}, true
+			if l, ok := b.accusal(v, t, LineSuspect); ok {
+				return l, true
+			}
 		}
 	case engine.PhaseDefence, engine.PhaseTieSpeech:
 		switch i {
 		case 0:
-			return Line{Kind: LineInnocent}, true
+			return b.defence(v), true
 		case 1:
-			if t := b.voteOut(v, others); t != 0 {
-				return Line{Kind: LineVoteOut, Seat: t}, true
+			if t := b.voteOut(v, others); t != 0 && b.sure(v, t) {
+				return b.accusal(v, t, LineVoteOut)
 			}
 		}
 	case engine.PhaseLastWords:
-		if i == 0 {
+		if i == 0 && b.bestMove {
+			if l, ok := b.bestMoveLine(v, others); ok {
+				return l, true
+			}
+		}
+		if i == 0 || b.bestMove {
 			return Line{Kind: LineFarewell}, true
 		}
 	}
 	return Line{}, false
+}
+
+// sure reports whether the bot suspects t enough to say so (a mafioso: by
+// the public record).
+func (b *Smart) sure(v *engine.View, t engine.Seat) bool {
+	if b.mafia() {
+		return b.sus(t) >= suspectAbove
+	}
+	return b.belief(v, t) >= suspectAbove
+}
+
+// defence is the bot's argument in its own defence or tie speech, from
+// what the record holds of it: the "mafia" it reported as the Detective it
+// claimed, the seat it voted for yesterday (unless that seat showed the
+// town), else that it is a citizen, or not the mafia.
+func (b *Smart) defence(v *engine.View) Line {
+	me := v.Seat
+	if b.claimed[me] == engine.Detective {
+		for m := v.Alive.Without(me) &^ b.team; m != 0; {
+			s := m.First()
+			m = m.Without(s)
+			if l := (Line{Kind: LineMyCheck, Seat: s}); accuses(b.report[me][s]) && b.mayAccuse(l) {
+				return l
+			}
+		}
+	}
+	if c := b.voted[me]; c != 0 && c != me && !b.team.Has(c) && b.votedRound+1 == v.Round &&
+		b.why[me] != (reason{LineVotedTown, c}) {
+		if l := (Line{Kind: LineVotedFor, Seat: c}); b.mayAccuse(l) {
+			return l
+		}
+	}
+	if b.say.Intn(2) == 0 {
+		return Line{Kind: LineCitizen}
+	}
+	return Line{Kind: LineInnocent}
+}
+
+// bestMoveLine is the first victim's best move: the three living seats of
+// set it suspects most (a mafioso: by the record), in seat order, equal
+// suspicions by the day's public tie.
+func (b *Smart) bestMoveLine(v *engine.View, set engine.SeatSet) (Line, bool) {
+	set &^= b.stVouch | b.lnVouch
+	var pick [3]engine.Seat
+	for i := range pick {
+		var best engine.Seat
+		var bk int64
+		for m := set; m != 0; {
+			s := m.First()
+			m = m.Without(s)
+			x := b.sus(s)
+			if !b.mafia() {
+				x = b.belief(v, s)
+			}
+			if k := int64(x)<<32 | int64(b.tie[s]); best == 0 || k > bk {
+				best, bk = s, k
+			}
+		}
+		if best == 0 {
+			return Line{}, false
+		}
+		pick[i], set = best, set.Without(best)
+	}
+	// seat order, as players say a best move
+	for i := 1; i < 3; i++ {
+		for j := i; j > 0 && pick[j] < pick[j-1]; j-- {
+			pick[j], pick[j-1] = pick[j-1], pick[j]
+		}
+	}
+	return Line{Kind: LineBestMove, Seat: pick[0], More: [2]engine.Seat{pick[1], pick[2]}}, true
+}
+
+// nightTalk is a mafioso's next line in the mafia's night chat: the Don's
+// check before he makes it, then the victim (agreed to, when a partner named
+// the same). Nobody else says a word at night.
+func (b *Smart) nightTalk(v *engine.View) (Line, bool) {
+	if !b.mafia() || !v.Role.IsMafia() {
+		return Line{}, false
+	}
+	if v.Round != b.nRound {
+		b.nRound, b.nChecked, b.nVictim, b.nightSaid = v.Round, false, false, 0
+	}
+	if b.nightSaid >= 2 {
+		return Line{}, false
+	}
+	b.alive = v.Alive
+	if b.role == engine.Don {
+		if t := v.Targets(engine.Check); t != 0 {
+			if c := b.donCheck(v, t); c != 0 {
+				if b.nChecked {
+					return Line{}, false // the victim after the check
+				}
+				b.nChecked = true
+				return b.nightLine(Line{Kind: LineNightCheck, Seat: c})
+			}
+		}
+	}
+	t := v.Targets(engine.Kill)
+	if b.nVictim || t == 0 {
+		return Line{}, false
+	}
+	x := b.victim(v, t)
+	if x == 0 || b.team.Has(x) {
+		return Line{}, false
+	}
+	b.nVictim = true
+	kind := LineNightTake
+	for m := b.team & v.Alive & v.MafiaActed; m != 0; {
+		s := m.First()
+		m = m.Without(s)
+		if s != v.Seat && v.MafiaChoice[s] == x {
+			kind = LineNightAgree
+		}
+	}
+	return b.nightLine(Line{Kind: kind, Seat: x})
+}
+
+// nightLine counts l as said tonight.
+func (b *Smart) nightLine(l Line) (Line, bool) {
+	b.nightSaid++
+	return b.spoken(l)
 }
 
 // liarToName is a living seat of set the bot calls a liar: one whose

@@ -45,7 +45,43 @@ type talkState struct {
 
 	counter  int8           // a mafioso's roll to counter-claim: 0 not rolled, 1 yes, -1 no
 	reported engine.SeatSet // the Detective: seats whose checks it reported
+
+	// Today's talk, so that a seat never contradicts itself in a day and
+	// repeats another's suspicion only with a reason of its own.
+	stAcc   engine.SeatSet              // seats this bot accused today by statement (suspect, will_nominate, report mafia)
+	stVouch engine.SeatSet              // seats it vouched for today (vouch, report not mafia)
+	dayAcc  engine.SeatSet              // seats others accused today (statements, nominations)
+	why     [engine.MaxSeats + 1]reason // the latest fact of the record against each seat
+
+	votedRound uint16 // the round of the last closed vote (voted)
+	outs       uint8  // players out so far
+	bestMove   bool   // this seat is the first the night took: its last words name a best move
 }
+
+// reason is a fact of the public record against a seat: a line's kind and
+// the other seat it names.
+type reason struct {
+	kind LineKind
+	seat engine.Seat
+}
+
+// newDay forgets yesterday's talk (the day's sets above).
+func (b *Smart) newDay() { b.stAcc, b.stVouch, b.dayAcc = 0, 0, 0 }
+
+// seeNomination reads a nomination into the day's talk: an accusation, and
+// a reason against a nominator of the believed Detective.
+func (b *Smart) seeNomination(e *engine.Event) {
+	b.fold(uint64(e.Actor)<<8 | uint64(e.Target) | 1<<20)
+	if e.Actor != b.me {
+		b.dayAcc = b.dayAcc.With(e.Target)
+	}
+	if e.Target == b.det && b.det != 0 {
+		b.why[e.Actor] = reason{LineAgainstDetective, e.Target}
+	}
+}
+
+// accuses reports whether result r of a report accuses its target.
+func accuses(r engine.Result) bool { return r == engine.ResultMafia || r == engine.ResultManiac }
 
 // sus is the public suspicion of s: the record's and the talk's.
 func (b *Smart) sus(s engine.Seat) int32 { return b.pub[s] + b.tk[s] }
@@ -53,6 +89,27 @@ func (b *Smart) sus(s engine.Seat) int32 { return b.pub[s] + b.tk[s] }
 // seeStatement reads one statement into the record.
 func (b *Smart) seeStatement(e *engine.Event) {
 	by := e.Actor
+	b.fold(uint64(by)<<8 | uint64(e.Target) | uint64(e.Verb)<<16 | uint64(e.Result)<<24 | uint64(e.Role)<<32 | 2<<40)
+	acc, vouch := false, false
+	switch e.Verb {
+	case engine.Report:
+		acc, vouch = accuses(e.Result), e.Result == engine.ResultNotMafia
+	case engine.Suspect, engine.WillNominate:
+		acc = true
+	case engine.Vouch:
+		vouch = true
+	}
+	switch {
+	case by == b.me && acc:
+		b.stAcc = b.stAcc.With(e.Target)
+	case by == b.me && vouch:
+		b.stVouch = b.stVouch.With(e.Target)
+	case acc:
+		b.dayAcc = b.dayAcc.With(e.Target)
+	}
+	if acc && e.Target == b.det && b.det != 0 && by != b.det {
+		b.why[by] = reason{LineAgainstDetective, e.Target} // went after the believed Detective
+	}
 	switch e.Verb {
 	case engine.Claim:
 		b.claimed[by] = e.Role
@@ -113,6 +170,22 @@ func (b *Smart) rollCounter(by, target engine.Seat, r engine.Result) {
 // night took, and the facts a revealed card or team gives.
 func (b *Smart) seeOut(e *engine.Event) {
 	t := e.Target
+	b.fold(uint64(t) | uint64(e.Team)<<8 | uint64(e.Cause)<<16 | 3<<40)
+	if b.outs == 0 && t == b.me && e.Cause == engine.CauseNight {
+		b.bestMove = true
+	}
+	b.outs++
+	if e.Team == engine.TeamTown && (e.Cause == engine.CauseVote || e.Cause == engine.CauseAll) {
+		// reasons against those who voted out, or nominated, a citizen
+		for v := engine.Seat(1); v <= engine.Seat(b.n); v++ {
+			if b.voted[v] == t && v != t {
+				b.why[v] = reason{LineVotedTown, t}
+			}
+		}
+		if a := b.nomBy[t]; a != 0 && a != t {
+			b.why[a] = reason{LineNominatedTown, t}
+		}
+	}
 	if e.Team == engine.TeamNone {
 		if e.Cause == engine.CauseNight && b.claimSeq[t] != 0 && b.cred[t] < 100 {
 			b.cred[t]++
