@@ -15,8 +15,12 @@ package room
 //
 // The town's chat hears the bots' lines by day and at the end; the mafia's
 // chat hears its bots at night (nightTalk): a living mafia bot seat is
-// asked for its lines once a night, at its turn (after its reading time at
-// human pace, never past the night's deadline; at once otherwise), and its
+// asked for its lines at each of its night turns, before its command (the
+// Don names its check, then the victim; after its reading time at human
+// pace, never past the night's deadline; at once otherwise), and on a
+// night it has no command (the first night's meeting) once, at a turn of
+// its own. The bot says a few lines a night at most (bot.Speaker), and
+// only night kinds (bot.LineKind.Night; any other is not posted). Its
 // lines go to the mafia's readers alone, at the night's ticks as every
 // mafia line does (night.go).
 //
@@ -106,9 +110,9 @@ func (r *Room) botSays(s engine.Seat) bool {
 	return true
 }
 
-// nightTalker reports whether seat s's bot has its lines of the night to
-// say in the mafia's chat: a living mafia seat at night, a bot that speaks
-// (speaker), not asked yet this night.
+// nightTalker reports whether seat s's bot is owed a turn only to talk in
+// the mafia's chat: a living mafia seat at night, a bot that speaks
+// (speaker), not asked yet this night (one that acts has its turns anyway).
 func (r *Room) nightTalker(s engine.Seat) bool {
 	g := r.game
 	if g == nil || g.Phase() != engine.PhaseNight || r.nightTalked.Has(s) || !g.Alive().Has(s) || !g.Role(s).IsMafia() {
@@ -118,19 +122,28 @@ func (r *Room) nightTalker(s engine.Seat) bool {
 	return ok
 }
 
-// nightTalk asks seat s's bot for its lines of the night (a few at most,
-// bot.MaxLines) and posts them in the mafia's chat.
+// nightTalk asks seat s's bot, if it is a living mafia seat's that speaks,
+// for its lines now (a few at most, bot.MaxLines) and posts its night
+// kinds in the mafia's chat.
 func (r *Room) nightTalk(s engine.Seat) {
-	r.nightTalked = r.nightTalked.With(s)
+	g := r.game
+	if !g.Alive().Has(s) || !g.Role(s).IsMafia() {
+		return
+	}
 	sp, ok := r.speaker(s)
 	if !ok {
 		return
 	}
+	r.nightTalked = r.nightTalked.With(s)
 	for range bot.MaxLines {
-		r.game.ViewInto(&r.view, s)
+		g.ViewInto(&r.view, s)
 		l, ok := sp.Speak(&r.view)
 		if !ok {
 			return
+		}
+		if !l.Kind.Night() {
+			r.cfg.Log.Debug("a bot's day line at night not posted", "seat", int(s), "kind", l.Kind.String())
+			continue
 		}
 		r.postLine(s, "mafia", l)
 	}

@@ -43,8 +43,8 @@ func (r *Room) botStep() bool {
 func (r *Room) botAct(s engine.Seat) {
 	g := r.game
 	step := r.step
-	if r.nightTalker(s) {
-		r.nightTalk(s)
+	if g.Phase() == engine.PhaseNight {
+		r.nightTalk(s) // a mafia bot's lines before each of its night commands
 	}
 	floor := g.Phase().Timed() && g.Speaker() == s
 	spread := floor && r.humanPace() && r.turnsLeft()

@@ -32,7 +32,8 @@ var lineKinds = func() map[string]bot.LineKind {
 
 // saidOf is bot line l as the store keeps it.
 func saidOf(l bot.Line) store.BotLine {
-	b := store.BotLine{Kind: l.Kind.String(), Seat: int(l.Seat), Count: int(l.Count), Pick: int(l.Pick)}
+	b := store.BotLine{Kind: l.Kind.String(), Seat: int(l.Seat), Count: int(l.Count), Pick: int(l.Pick),
+		More: [2]int{int(l.More[0]), int(l.More[1])}, Voice: l.Voice}
 	if l.Role != engine.RoleNone {
 		b.Role = l.Role.String()
 	}
@@ -50,7 +51,13 @@ func lineOfSaid(b store.BotLine) (bot.Line, bool) {
 	if !ok || b.Seat < 0 || b.Seat > 255 || b.Count < 0 || b.Count > 255 || b.Pick < 0 {
 		return bot.Line{}, false
 	}
-	l := bot.Line{Kind: k, Seat: engine.Seat(b.Seat), Count: uint8(b.Count), Pick: uint8(b.Pick % 256)}
+	l := bot.Line{Kind: k, Seat: engine.Seat(b.Seat), Count: uint8(b.Count), Pick: uint8(b.Pick % 256), Voice: b.Voice}
+	for i, s := range b.More {
+		if s < 0 || s > 255 {
+			return bot.Line{}, false
+		}
+		l.More[i] = engine.Seat(s)
+	}
 	if b.Role != "" {
 		if l.Role, ok = engine.ParseRole(b.Role); !ok {
 			return bot.Line{}, false

@@ -49,6 +49,27 @@ type BotLine struct {
 	Result string `json:"result,omitempty"` // a report's answer
 	Count  int    `json:"count,omitempty"`  // a Detective's claim: the nights so far
 	Pick   int    `json:"pick,omitempty"`   // the phrasing it chose (modulo their number)
+	// More are the further seats the kind names, after Seat (a reason's
+	// other seat, a best move's second and third; 0: none).
+	More [2]int `json:"-"`
+	// Voice: the line says aloud a statement its speaker just made.
+	Voice bool `json:"voice,omitempty"`
+}
+
+// MarshalJSON writes b with its More as a list of the seats it names
+// ("more":[3,5]), left out when it names none.
+func (b BotLine) MarshalJSON() ([]byte, error) {
+	type plain BotLine // without this method
+	out := struct {
+		plain
+		More []int `json:"more,omitempty"`
+	}{plain: plain(b)}
+	for i, s := range b.More {
+		if s != 0 {
+			out.More = b.More[:i+1]
+		}
+	}
+	return json.Marshal(out)
 }
 
 // EncodeBotLine is b as a store keeps it: JSON, "" for no bot line.
@@ -56,19 +77,25 @@ func EncodeBotLine(b BotLine) string {
 	if b.Kind == "" {
 		return ""
 	}
-	out, _ := json.Marshal(b) // strings and ints: it cannot fail
+	out, _ := json.Marshal(b) // strings, ints and a bool: it cannot fail
 	return string(out)
 }
 
 // DecodeBotLine reads what EncodeBotLine wrote ("" is no bot line).
 func DecodeBotLine(s string) (BotLine, error) {
-	var b BotLine
 	if s == "" {
-		return b, nil
+		return BotLine{}, nil
 	}
-	if err := json.Unmarshal([]byte(s), &b); err != nil || b.Kind == "" {
+	type plain BotLine
+	var in struct {
+		plain
+		More []int `json:"more"`
+	}
+	if err := json.Unmarshal([]byte(s), &in); err != nil || in.Kind == "" || len(in.More) > 2 {
 		return BotLine{}, fmt.Errorf("a bot line %q: %w", s, ErrDamaged)
 	}
+	b := BotLine(in.plain)
+	copy(b.More[:], in.More)
 	return b, nil
 }
 

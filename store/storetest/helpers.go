@@ -125,7 +125,9 @@ func botLine(i int) store.BotLine {
 	case 1:
 		return store.BotLine{Kind: "claim", Role: "detective", Count: i%5 + 1, Pick: i % 256}
 	case 4:
-		return store.BotLine{Kind: "checked", Seat: i%10 + 1, Result: "mafia", Pick: i % 7}
+		return store.BotLine{Kind: "checked", Seat: i%10 + 1, Result: "mafia", Pick: i % 7, Voice: true}
+	case 5:
+		return store.BotLine{Kind: "best_move", Seat: 3, More: [2]int{i%10 + 1, 9}, Pick: 2}
 	case 7:
 		return store.BotLine{Kind: "good_game"}
 	}
