@@ -157,13 +157,13 @@ func (b *Smart) ownReason(v *engine.View, s engine.Seat) bool {
 
 // reasonLine is the line that says the record's latest fact against s, if
 // it holds one: a claim the facts contradicted, the believed Detective's
-// "mafia" report, a vote or a nomination of a seat whose card showed the
+// "mafia" report (not a "maniac": the line says mafia), a vote or a nomination of a seat whose card showed the
 // town, a nomination of the believed Detective.
 func (b *Smart) reasonLine(v *engine.View, s engine.Seat) (Line, bool) {
 	switch {
 	case b.liar.Has(s) && b.claimSeq[s] != 0:
 		return Line{Kind: LineLiar, Seat: s}, true
-	case b.det != 0 && b.det != v.Seat && b.det != s && accuses(b.report[b.det][s]):
+	case b.det != 0 && b.det != v.Seat && b.det != s && !b.team.Has(b.det) && b.report[b.det][s] == engine.ResultMafia:
 		return Line{Kind: LineCheckedBy, Seat: s, More: [2]engine.Seat{b.det}}, true
 	}
 	if w := b.why[s]; w.kind != LineNone && w.seat != v.Seat && w.seat != s && !b.team.Has(w.seat) {

@@ -156,15 +156,15 @@ func (b *Smart) nominee(v *engine.View) engine.Seat {
 		return b.top(targets &^ b.team)
 	}
 	// what it said it would nominate on this floor, else the seat it
-	// suspects most, equal suspicions by its own chance (an opening is
-	// nobody's seat order; the vote, not the nomination, is where the town
-	// agrees)
+	// suspects most, equal suspicions by the day's public tie, except for
+	// the day's first nomination: that one by its own chance, so that an
+	// opening is nobody's seat order
 	for i := v.Talk.Len() - int(v.Said); i < v.Talk.Len(); i++ {
 		if st := v.Talk.At(i); st.Verb == engine.WillNominate && targets.Has(st.Target) {
 			return st.Target
 		}
 	}
-	want := b.most(v, others, false, false)
+	want := b.most(v, others, false, b.ncand > 0)
 	if targets.Has(want) {
 		return want
 	}

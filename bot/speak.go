@@ -220,7 +220,9 @@ func (b *Smart) opinion(v *engine.View, i uint8) (Line, bool) {
 				return l, true
 			}
 		}
-		if d := b.det; d != 0 && others.Has(d) && b.mayVouchLine(d) && b.mayVouch(v, d) {
+		// (a mafioso only as the voice of its vouch: a counter-claim may
+		// report the claimant later today, and its lines change no move)
+		if d := b.det; d != 0 && others.Has(d) && b.mayVouchLine(d) && b.mayVouch(v, d) && (!b.mafia() || b.stVouch.Has(d)) {
 			return Line{Kind: LineBelieve, Seat: d}, true
 		}
 		if t := b.voteOut(v, others); t != 0 && b.sure(v, t) {
@@ -274,7 +276,7 @@ func (b *Smart) defence(v *engine.View) Line {
 		for m := v.Alive.Without(me) &^ b.team; m != 0; {
 			s := m.First()
 			m = m.Without(s)
-			if l := (Line{Kind: LineMyCheck, Seat: s}); accuses(b.report[me][s]) && b.mayAccuse(l) {
+			if l := (Line{Kind: LineMyCheck, Seat: s}); b.report[me][s] == engine.ResultMafia && b.mayAccuse(l) {
 				return l
 			}
 		}

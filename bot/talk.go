@@ -280,17 +280,30 @@ func (b *Smart) statement(v *engine.View) (engine.Command, bool) {
 		if c, ok := b.detectiveTalk(v); ok {
 			return c, true
 		}
-	case b.mafia() && b.counter == 1 && b.claimed[me] != engine.Detective && b.teamClaims() == 0:
+	case b.mafia() && b.counter == 1 && b.claimed[me] != engine.Detective && b.teamClaims() == 0 && !b.vouchedClaimant():
 		return engine.Command{Verb: engine.Claim, By: me, Role: engine.Detective}, true
 	case b.mafia() && b.claimed[me] == engine.Detective:
 		// the counter-claim's report: the claimant who accused a partner
 		for s := engine.Seat(1); s <= engine.Seat(b.n); s++ {
-			if b.claimSeq[s] != 0 && s != me && !b.team.Has(s) && b.report[me][s] == engine.ResultNone && v.Targets(engine.Report).Has(s) {
+			if b.claimSeq[s] != 0 && s != me && !b.team.Has(s) && b.report[me][s] == engine.ResultNone && v.Targets(engine.Report).Has(s) && !b.stVouch.Has(s) {
 				return engine.Command{Verb: engine.Report, By: me, Target: s, Result: engine.ResultMafia}, true
 			}
 		}
 	}
 	return b.opinionStatement(v)
+}
+
+// vouchedClaimant reports whether the bot vouched today for a Detective
+// claimant its counter-claim would report (then it waits for tomorrow).
+func (b *Smart) vouchedClaimant() bool {
+	for m := b.stVouch &^ b.team; m != 0; {
+		s := m.First()
+		m = m.Without(s)
+		if b.claimSeq[s] != 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // teamClaims counts the mafia's Detective claims.
@@ -328,6 +341,9 @@ func (b *Smart) detectiveTalk(v *engine.View) (engine.Command, bool) {
 			r := v.Checks[s]
 			if r == engine.ResultNone || b.reported.Has(s) || !targets.Has(s) || !v.Rules.Reportable(r) {
 				continue
+			}
+			if accuses(r) && b.stVouch.Has(s) || r == engine.ResultNotMafia && b.stAcc.Has(s) {
+				continue // not against what it said today: tomorrow
 			}
 			if (r != engine.ResultNotMafia) == bad {
 				return engine.Command{Verb: engine.Report, By: me, Target: s, Result: r}, true

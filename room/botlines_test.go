@@ -165,47 +165,6 @@ func TestBotLines_ATableIsMadeInTheServersDefaultUnlessToldAndOnlyInALanguageThe
 	}
 }
 
-// TestBotLines_EveryLineHasASentenceInEveryLanguage: every kind, every
-// phrasing, in ka, en and ru, renders from the catalogs (no id, no missing
-// field), the Detective's nights in the language's plural.
-func TestBotLines_EveryLineHasASentenceInEveryLanguage(t *testing.T) {
-	for _, lang := range locale.Langs() {
-		for _, k := range bot.LineKinds() {
-			seen := map[string]bool{}
-			for pick := 0; pick < 6; pick++ {
-				l := bot.Line{Kind: k, Seat: 7, Role: engine.Citizen, Result: engine.ResultMafia, Pick: uint8(pick)}
-				s := room.RenderLine(lang, l)
-				if strings.Contains(s, "botline") || strings.Contains(s, "<no value>") || !script(lang, s) {
-					t.Errorf("%s %s pick %d: %q", lang, k, pick, s)
-				}
-				if k != bot.LineInnocent && k != bot.LineFarewell && k != bot.LineGoodGame && k != bot.LineClaim && !strings.Contains(s, "7") {
-					t.Errorf("%s %s: %q does not name the seat", lang, k, s)
-				}
-				seen[s] = true
-			}
-			if len(seen) < 3 {
-				t.Errorf("%s %s: %d phrasings, want 3", lang, k, len(seen))
-			}
-		}
-	}
-	nights := func(lang locale.Lang, n int) string {
-		return room.RenderLine(lang, bot.Line{Kind: bot.LineClaim, Role: engine.Detective, Count: uint8(n)})
-	}
-	for n, want := range map[int]string{1: "1 ночь", 2: "2 ночи", 5: "5 ночей", 21: "21 ночь"} {
-		if s := nights(locale.Ru, n); !strings.Contains(s, want) {
-			t.Errorf("ru, %d nights: %q, want %q", n, s, want)
-		}
-	}
-	for n, want := range map[int]string{1: "1 night.", 2: "2 nights."} {
-		if s := nights(locale.En, n); !strings.Contains(s, want) {
-			t.Errorf("en, %d nights: %q, want %q", n, s, want)
-		}
-	}
-	if s := nights(locale.Ka, 3); !strings.Contains(s, "3 ღამე") || !strings.Contains(s, "დეტექტივი") {
-		t.Errorf("ka, 3 nights: %q", s)
-	}
-}
-
 // TestBotLines_AStandInNeitherSpeaksNorStates: a bot standing in for a
 // person who dropped plays their seat but puts no words in their mouth: no
 // line, no statement; the table's own bots speak meanwhile.
