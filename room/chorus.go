@@ -9,8 +9,6 @@ package room
 // kind with a single phrasing cannot vary and is left as it is.
 
 import (
-	"strconv"
-
 	"mafia/bot"
 	"mafia/engine"
 	"mafia/locale"
@@ -25,7 +23,7 @@ func (r *Room) unchorus(channel string, l bot.Line) bot.Line {
 	}
 	var n [3]int
 	for i, lang := range locale.Langs() {
-		if n[i] = phrasings(lang, phraseBase(l)); n[i] <= 1 {
+		if n[i] = Phrasings(lang, phraseBase(l)); n[i] <= 1 {
 			return l // one phrasing: nothing to vary
 		}
 	}
@@ -58,14 +56,4 @@ func samePhrasing(a, b bot.Line, n [3]int) bool {
 		}
 	}
 	return false
-}
-
-// phrasings is the number of phrasings the catalog of lang holds for base.
-func phrasings(lang locale.Lang, base string) int {
-	p := locale.New(lang)
-	n := 0
-	for p.Has(base + "_" + strconv.Itoa(n+1)) {
-		n++
-	}
-	return n
 }

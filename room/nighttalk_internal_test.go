@@ -36,7 +36,7 @@ func (b *nightSpeaker) Speak(v *engine.View) (bot.Line, bool) {
 		return bot.Line{}, false
 	}
 	b.said++
-	return bot.Line{Kind: bot.LineSuspect, Seat: 4, Pick: 5}, true
+	return bot.Line{Kind: bot.LineNightTake, Seat: 4, Pick: 5}, true
 }
 
 // tabFrames is what one connection was sent, frame by frame.
@@ -200,7 +200,7 @@ func TestTheMafiaBotsNightLinesReachTheMafiaAloneInEachReadersLanguage(t *testin
 			t.Errorf("two lines in a row in the same words: %q", got[0].Text)
 		}
 		for _, m := range got {
-			if m.From != 2 || m.Name != BotName(lang, 2) || !inScript(lang, m.Text) || !strings.Contains(m.Text, "4") {
+			if m.From != 2 || m.Name != BotName(lang, 2) || !inScript(lang, m.Text) || strings.Contains(m.Text, "botline") {
 				t.Errorf("the %s tab read %+v", lang, m)
 			}
 		}
@@ -225,9 +225,12 @@ func TestTheMafiaBotsNightLinesReachTheMafiaAloneInEachReadersLanguage(t *testin
 	if len(lines) != 2 {
 		t.Fatalf("%d lines stored, want 2", len(lines))
 	}
-	n := phrasings(locale.En, "botline.suspect")
+	n := Phrasings(locale.En, "botline.night_take")
+	if n < 2 {
+		t.Fatalf("the catalog holds %d phrasings of night_take", n)
+	}
 	for _, l := range lines {
-		if l.Channel != "mafia" || l.Bot.Kind != "suspect" || l.Bot.Seat != 4 || !inScript(locale.En, l.Text) {
+		if l.Channel != "mafia" || l.Bot.Kind != "night_take" || l.Bot.Seat != 4 || !inScript(locale.En, l.Text) {
 			t.Errorf("stored: %+v", l)
 		}
 	}
