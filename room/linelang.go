@@ -8,6 +8,9 @@ package room
 // name ("Bot 3") is rendered the same way ("ბოტი 3", "Бот 3"). Every other
 // line is shown as it was said.
 //
+// Its frame (chat, a history page's line) also carries what it means (bot:
+// wire.BotLine), for programs that read the chat without parsing text.
+//
 // A connection's language is the one it was attached with (AttachIn: the
 // server gives the language of its request, the one its errors are
 // written in); a connection attached with none reads the table's
@@ -141,7 +144,7 @@ func (f *lineFrames) in(lang locale.Lang) []byte {
 	if f.frames[i] == nil {
 		l := f.line
 		f.frames[i] = wire.Encode(wire.ServerMessage{Type: "chat", Channel: l.Channel, From: l.Seat,
-			Name: ChatName(lang, l), Text: ChatText(lang, l), Now: f.now})
+			Name: ChatName(lang, l), Text: ChatText(lang, l), Bot: wireBot(l.Bot), Now: f.now})
 	}
 	return f.frames[i]
 }
@@ -163,7 +166,22 @@ func (f *lineFrames) longest() int {
 // lang.
 func wireLineIn(l store.ChatLine, lang locale.Lang) wire.ChatLine {
 	return wire.ChatLine{Channel: l.Channel, From: l.Seat, Name: ChatName(lang, l), Text: ChatText(lang, l),
-		Now: l.At.UnixMilli(), Round: l.Round, Phase: l.Phase}
+		Now: l.At.UnixMilli(), Round: l.Round, Phase: l.Phase, Bot: wireBot(l.Bot)}
+}
+
+// wireBot is what a bot's line means as its frame carries it (nil for any
+// other line): for programs, which need not parse its text.
+func wireBot(b store.BotLine) *wire.BotLine {
+	if b.Kind == "" {
+		return nil
+	}
+	w := &wire.BotLine{Kind: b.Kind, Seat: b.Seat, Role: b.Role, Result: b.Result, Count: b.Count, Pick: b.Pick, Voice: b.Voice}
+	for i, s := range b.More {
+		if s != 0 {
+			w.More = append([]int(nil), b.More[:i+1]...)
+		}
+	}
+	return w
 }
 
 // lineBound is a bound on the bytes line l takes in a history page,

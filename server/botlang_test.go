@@ -62,6 +62,9 @@ func botChats(t *testing.T, p *player, channel string, skip int) (lines []wire.S
 			}
 		}
 		if m.Type == "chat" && m.Channel == channel && m.From != skip {
+			if m.Bot == nil || m.Bot.Kind == "" {
+				t.Errorf("a bot's chat frame does not say what its line means: %s", f)
+			}
 			lines, after = append(lines, m), append(after, ended)
 		}
 	}
@@ -88,7 +91,8 @@ func readsInOwnLanguage(t *testing.T, who string, lang locale.Lang, from []int, 
 // mafioso are bots) connects in Georgian, the same seat's second tab in
 // English, a spectator in Russian: each reads every line of the bots, by
 // day and after the end, in its own language, the bots' names too, and
-// the three read as many; none reads a line of the mafia's night chat.
+// the three read as many, each frame with what the line means (bot); none
+// reads a line of the mafia's night chat.
 // After the end each reads the chat back (history) in its own language,
 // in pages of one length for all three, and the game's record (the
 // review's) is rendered in the language of its request. At a second table
@@ -199,6 +203,9 @@ func TestBotLang_EveryReaderReadsTheBotsInTheirOwnLanguage(t *testing.T) {
 		for _, l := range back {
 			if l.Channel == "town" {
 				from, names, texts = append(from, l.From), append(names, l.Name), append(texts, l.Text)
+				if l.Bot == nil || l.Bot.Kind == "" {
+					t.Errorf("a bot's line in a history page does not say what it means: %+v", l)
+				}
 			}
 		}
 		readsInOwnLanguage(t, fmt.Sprintf("the %s reader's history", lang), lang, from, names, texts)
