@@ -40,9 +40,10 @@ type speakState struct {
 	op     uint8  // opinions said on the floor
 	bye    bool   // asked after the end already
 
-	lnRound uint16         // the round of the day the two sets below are of
-	lnAcc   engine.SeatSet // seats its lines accused that day
-	lnVouch engine.SeatSet // seats its lines vouched for that day
+	lnRound uint16              // the round of the day the two sets below are of
+	lnAcc   engine.SeatSet      // seats its lines accused that day
+	lnVouch engine.SeatSet      // seats its lines vouched for that day
+	lnKinds [numLineKinds]uint8 // lines of each kind it said that day
 
 	nRound    uint16 // the night the counts below are of
 	nChecked  bool   // the Don said his check tonight
@@ -87,7 +88,7 @@ func (b *Smart) Speak(v *engine.View) (Line, bool) {
 	}
 	b.alive, b.ncand, b.cand = v.Alive, v.NumCandidates, v.Candidates
 	if v.Round != b.lnRound {
-		b.lnRound, b.lnAcc, b.lnVouch = v.Round, 0, 0
+		b.lnRound, b.lnAcc, b.lnVouch, b.lnKinds = v.Round, 0, 0, [numLineKinds]uint8{}
 	}
 	if v.Step != b.step || b.budget == 0 {
 		b.step, b.voiced, b.lines, b.op = v.Step, 0, 0, 0
@@ -135,8 +136,8 @@ func (b *Smart) voice(v *engine.View, st engine.Statement) (Line, bool) {
 	return l, true
 }
 
-// spoken counts l as said, notes what it accuses or vouches for, and draws
-// its phrasing.
+// spoken counts l as said, notes what it accuses or vouches for, and
+// chooses its phrasing.
 func (b *Smart) spoken(l Line) (Line, bool) {
 	if !l.Kind.Night() {
 		b.lines++
@@ -144,9 +145,32 @@ func (b *Smart) spoken(l Line) (Line, bool) {
 		b.lnAcc |= acc
 		b.lnVouch |= vouch
 	}
-	l.Pick = uint8(b.say.Intn(256))
+	l.Pick = b.pick(l.Kind)
 	return l, true
 }
+
+// pick is the phrasing of a line of kind k: its own draw after the end;
+// else the seat's number past an offset every seat draws alike from the
+// kind and the round, so that two seats that say a line of the same kind
+// the same day say it in different words (the catalogs hold eight of each:
+// seats eight apart may meet), and the words change from day to day; a
+// seat that says the kind again that day moves three phrasings on.
+func (b *Smart) pick(k LineKind) uint8 {
+	if b.bye {
+		return uint8(b.say.Intn(256))
+	}
+	b.say.Uint64() // the stream moves as it did when every pick was drawn
+	again := uint8(0)
+	if !k.Night() && k < numLineKinds {
+		again = b.lnKinds[k]
+		b.lnKinds[k]++
+	}
+	return uint8(mix(uint64(k)<<20^uint64(b.round)^0x7069636b)%phrasings) + uint8(b.me) + 3*again
+}
+
+// phrasings is how many phrasings the catalogs hold of every kind of line
+// (a test pins it in every language: room/botrender_test.go).
+const phrasings = 8
 
 // stance is the seats line l accuses (a suspicion, a "mafia" report, a
 // liar, a vote out, a reason, a defence's "mafia", a best move) and those it
@@ -281,8 +305,11 @@ func (b *Smart) defence(v *engine.View) Line {
 			}
 		}
 	}
+	// (always when that seat's card showed it guilty; else one time in two,
+	// since the town mostly voted alike)
 	if c := b.voted[me]; c != 0 && c != me && !b.team.Has(c) && b.votedRound+1 == v.Round &&
-		b.why[me] != (reason{LineVotedTown, c}) {
+		b.why[me] != (reason{LineVotedTown, c}) &&
+		(v.Teams[c] == engine.TeamMafia || v.Teams[c] == engine.TeamManiac || b.say.Intn(2) == 0) {
 		if l := (Line{Kind: LineVotedFor, Seat: c}); b.mayAccuse(l) {
 			return l
 		}

@@ -34,7 +34,9 @@ import (
 // A smart bot says its spoken lines (bot.Speaker) as it does at a table
 // online: on its own floor, before each of its commands, and once after
 // the end; each is shown at once, as the table's chat shows a bot's line,
-// in the person's language (room.RenderLine).
+// in the person's language (room.RenderLine), except a line that only says
+// aloud a statement the narration has just shown. A person of the mafia
+// also reads the mafia bots' night chat.
 //
 // Enter ends the person's own speech, defence, tie speech or last words; in
 // a vote it abstains, at night it does nothing more, to "shall all of them
@@ -308,10 +310,22 @@ func (s *playSession) botsAct() {
 
 // speak lets the bot of seat seat say its lines now, if it is a Speaker
 // and holds the floor (or the game is over), as bot.Table asks: each line
-// as the table's chat shows it, in the person's language.
+// as the table's chat shows it, in the person's language. A line that only
+// says aloud the statement just narrated is not shown again (the narration
+// says it). At night a mafioso's lines are the mafia's chat: they are shown
+// to a person who is of the mafia, and nobody else is asked.
 func (s *playSession) speak(seat engine.Seat) {
 	g := s.g
-	if !g.Ended() && (g.Speaker() != seat || !g.Phase().Timed()) {
+	id := "play.chat.bot_line"
+	switch {
+	case g.Ended():
+	case g.Phase() == engine.PhaseNight:
+		g.ViewInto(&s.view, s.me)
+		if !s.view.Role.IsMafia() || !s.view.Alive.Has(s.me) {
+			return
+		}
+		id = "play.chat.mafia_line"
+	case g.Speaker() != seat || !g.Phase().Timed():
 		return
 	}
 	sp, ok := s.bots[seat].(bot.Speaker)
@@ -324,7 +338,10 @@ func (s *playSession) speak(seat engine.Seat) {
 		if !ok {
 			return
 		}
-		s.say(s.p.T("play.chat.bot_line", map[string]any{"Seat": int(seat), "Text": room.RenderLine(s.p.Lang(), l)}))
+		if l.Voice {
+			continue
+		}
+		s.say(s.p.T(id, map[string]any{"Seat": int(seat), "Text": room.RenderLine(s.p.Lang(), l)}))
 	}
 }
 
