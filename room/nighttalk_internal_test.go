@@ -105,6 +105,15 @@ func inScript(lang locale.Lang, s string) bool {
 // tick. The second of two lines of the same kind and phrasing in a row is
 // said in another phrasing (chorus.go); both are stored as what they mean.
 func TestTheMafiaBotsNightLinesReachTheMafiaAloneInEachReadersLanguage(t *testing.T) {
+	for _, pace := range []string{PaceInstant, PaceHuman} {
+		t.Run(pace, func(t *testing.T) { mafiaNightLines(t, pace) })
+	}
+}
+
+// mafiaNightLines is the test above at a table of the given pace: at human
+// pace the lines come after the bot's reading time (HumanWait), and before
+// the night's deadline.
+func mafiaNightLines(t *testing.T, pace string) {
 	ctx := context.Background()
 	db, err := sqlite.Open(filepath.Join(t.TempDir(), "mafia.db"))
 	if err != nil {
@@ -117,7 +126,7 @@ func TestTheMafiaBotsNightLinesReachTheMafiaAloneInEachReadersLanguage(t *testin
 		t.Fatal(err)
 	}
 	r, host, err := Create(ctx, Config{Store: db, Clock: clk, SendBuffer: 1 << 14},
-		Settings{Name: "t", Setup: setup, Lang: "en", TimingMS: map[string]int64{"night": 10_000}})
+		Settings{Name: "t", Setup: setup, Lang: "en", Pace: pace, TimingMS: map[string]int64{"night": 10_000}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -170,6 +179,7 @@ func TestTheMafiaBotsNightLinesReachTheMafiaAloneInEachReadersLanguage(t *testin
 		}
 	})
 	var night int
+	start := clk.Now()
 	run(func() {
 		if r.game.Phase() != engine.PhaseNight || r.game.Role(2) != engine.Don {
 			t.Fatalf("the game begins with %s, seat 2 the %s", r.game.Phase(), r.game.Role(2))
@@ -179,8 +189,10 @@ func TestTheMafiaBotsNightLinesReachTheMafiaAloneInEachReadersLanguage(t *testin
 	// The Don's bot speaks at night; the others are as they were.
 	run(func() {
 		r.bots[2] = &nightSpeaker{Bot: r.bots[2]}
-		r.nightTalked, r.botDone = 0, r.botDone.Without(2)
-		r.settle()
+		if pace == PaceInstant { // its turn is over: it is given another
+			r.nightTalked, r.botDone = 0, r.botDone.Without(2)
+			r.settle()
+		}
 	})
 	for i := 0; i < 20; i++ {
 		clk.Advance(time.Second)
@@ -199,7 +211,12 @@ func TestTheMafiaBotsNightLinesReachTheMafiaAloneInEachReadersLanguage(t *testin
 		if got[0].Text == got[1].Text {
 			t.Errorf("two lines in a row in the same words: %q", got[0].Text)
 		}
+		lo, _ := HumanWait(engine.PhaseNight, 10*time.Second)
 		for _, m := range got {
+			at := time.UnixMilli(m.Now).Sub(start)
+			if at >= 10*time.Second || (pace == PaceHuman && at < lo) {
+				t.Errorf("at %s pace a line of the night went out %s into it (a reading time of %s at least, before 10 s)", pace, at, lo)
+			}
 			if m.From != 2 || m.Name != BotName(lang, 2) || !inScript(lang, m.Text) || strings.Contains(m.Text, "botline") {
 				t.Errorf("the %s tab read %+v", lang, m)
 			}
