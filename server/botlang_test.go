@@ -87,18 +87,22 @@ func readsInOwnLanguage(t *testing.T, who string, lang locale.Lang, from []int, 
 
 // TestBotLang_EveryReaderReadsTheBotsInTheirOwnLanguage is issue 32's test
 // over a real server on loopback. At a table made in English with smart
-// bots, the person's seat (a citizen, by a sandbox deal; the Don and the
-// mafioso are bots) connects in Georgian, the same seat's second tab in
-// English, a spectator in Russian: each reads every line of the bots, by
-// day and after the end, in its own language, the bots' names too, and
-// the three read as many, each frame with what the line means (bot); none
-// reads a line of the mafia's night chat.
-// After the end each reads the chat back (history) in its own language,
-// in pages of one length for all three, and the game's record (the
-// review's) is rendered in the language of its request. At a second table
-// a person seated as a mafioso (sandbox card) reads the bots' night lines
-// in Georgian. Deterministic: the deals are the sandboxes', and the test
-// waits for the games' ends, never for time.
+// bots, the person's seat (a citizen, by a sandbox deal of eleven; the
+// mafia and the Maniac are bots) connects in Georgian, the same seat's
+// second tab in English, a spectator in Russian: each reads every line of
+// the bots in its own language, the bots' names too, and the three read as
+// many, each frame with what the line means (bot); none reads a line of
+// the mafia's night chat. After the end each reads the chat back
+// (history, the farewells with it) in its own language, in pages of one
+// length for all three, and the game's record (the review's) is rendered
+// in the language of its request. At a second table a person seated as a
+// mafioso (sandbox card) reads the bots' night lines in Georgian, and a
+// spectator none. (That the other seats' frames of the night have the
+// lengths and moments of the mafia's, a citizen's among them, the room's
+// test pins: room/nighttalk_internal_test.go.) Deterministic: the deals are
+// the sandboxes', and the test waits for the games' ends, never for time.
+// (Whether a bot says a farewell is the bot's own draw: the farewells said
+// are checked, and the log says how many.)
 func TestBotLang_EveryReaderReadsTheBotsInTheirOwnLanguage(t *testing.T) {
 	ts := startServerWith(t, "", func(c *Config) {
 		c.Limits.Unlimited = loopback
@@ -108,8 +112,9 @@ func TestBotLang_EveryReaderReadsTheBotsInTheirOwnLanguage(t *testing.T) {
 	en := *ts.api
 	en.Lang = "en"
 	timings := map[string]int64{"speech": 5000, "defence": 3000, "tie_speech": 3000, "last_words": 3000, "night": 1000, "vote": 400}
-	created, err := en.Create(ctx, client.CreateRequest{Name: "polyglot", Players: 7, TimingsMS: timings, Bots: "smart",
-		Sandbox: &client.Sandbox{Deal: []string{"citizen", "don", "mafia", "detective", "doctor", "citizen", "citizen"}}})
+	created, err := en.Create(ctx, client.CreateRequest{Name: "polyglot", Players: 11, TimingsMS: timings, Bots: "smart",
+		Sandbox: &client.Sandbox{Deal: []string{"citizen", "don", "mafia", "mafia", "detective", "doctor", "maniac",
+			"citizen", "citizen", "citizen", "citizen"}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -275,16 +280,23 @@ func TestBotLang_EveryReaderReadsTheBotsInTheirOwnLanguage(t *testing.T) {
 	}
 	mafioso := newPlayer(ts.api.Base, created.Table, created.HostToken, 3, 9)
 	mafioso.opts, mafioso.keep = langOpts(locale.Ka), true
-	if _, err := mafioso.connect(ctx); err != nil {
-		t.Fatal(err)
+	watcher := newPlayer(ts.api.Base, created.Table, "", 0, 0)
+	watcher.opts, watcher.keep = langOpts(locale.Ru), true
+	for _, p := range []*player{mafioso, watcher} {
+		if _, err := p.connect(ctx); err != nil {
+			t.Fatal(err)
+		}
 	}
 	for _, a := range []string{"add_bots", "start"} {
 		if err := mafioso.call(ctx, wire.ClientMessage{Type: "host", Action: a}); err != nil {
 			t.Fatalf("%s: %v", a, err)
 		}
 	}
-	if err := <-playAll(ctx, []*player{mafioso}).done; err != nil {
+	if err := <-playAll(ctx, []*player{mafioso, watcher}).done; err != nil {
 		t.Fatal(err)
+	}
+	if heard, _ := botChats(t, watcher, "mafia", -1); len(heard) != 0 {
+		t.Errorf("a spectator read the mafia's night: %+v", heard)
 	}
 	lines, _ := botChats(t, mafioso, "mafia", 3)
 	if len(lines) == 0 {
