@@ -296,3 +296,87 @@ func TestTalk_TheMafiasNightChatIsTheMafias(t *testing.T) {
 	}
 	t.Logf("%d night lines, %d agreements", nightLines, agreed)
 }
+
+// TestTalk_NoChorus: a bot repeats a suspicion another seat voiced that day
+// (a suspicion, a nomination to come, a "mafia" report, a nomination) only
+// with a reason of its own: its line then is a reason (a fact of the
+// record), never a bare "I suspect N" or "vote N out" — unless its seat
+// alone knows N (the Detective's check, a card it sees). And two seats that
+// say a line of the same kind the same day say it in different words (their
+// first such lines of the day: different phrasings, Pick modulo 8, unless
+// their seats are eight apart).
+func TestTalk_NoChorus(t *testing.T) {
+	bare, reasons := 0, 0
+	for i := 0; i < 1000; i++ {
+		lg := newLegalGame(i)
+		g, start, err := engine.New(lg.rules, lg.deal, lg.seed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tb := &bot.Table{Game: g, Bots: make([]bot.Bot, lg.players+1)}
+		for s := 1; s <= lg.players; s++ {
+			tb.Bots[s] = bot.NewSmart(rng.Derive(lg.seed, uint64(s)))
+		}
+		var accusedBy [engine.MaxSeats + 1]engine.SeatSet // accusedBy[x]: who accused x today
+		type said struct {
+			seat engine.Seat
+			pick uint8
+		}
+		kinds := map[bot.LineKind][]said{}
+		tb.OnEvents = func(_ engine.Command, evs []engine.Event) {
+			for _, e := range evs {
+				switch {
+				case e.Kind == engine.EvNightEnded:
+					accusedBy = [engine.MaxSeats + 1]engine.SeatSet{}
+					kinds = map[bot.LineKind][]said{}
+				case e.Kind == engine.EvNominated:
+					accusedBy[e.Target] = accusedBy[e.Target].With(e.Actor)
+				case e.Kind == engine.EvStatement:
+					if acc, _ := statementStance(e.Verb, e.Target, e.Result); acc != 0 {
+						accusedBy[e.Target] = accusedBy[e.Target].With(e.Actor)
+					}
+				}
+			}
+		}
+		tb.OnLine = func(s engine.Seat, l bot.Line) {
+			if l.Kind.Night() || l.Kind == bot.LineGoodGame {
+				return
+			}
+			switch l.Kind {
+			case bot.LineSuspect, bot.LineVoteOut:
+				if accusedBy[l.Seat].Without(s) != 0 {
+					v := g.ViewFor(s)
+					private := v.Role == engine.Detective || v.Checks[l.Seat] == engine.ResultMafia || v.Checks[l.Seat] == engine.ResultManiac ||
+						!v.Role.IsMafia() && (v.Teams[l.Seat] == engine.TeamMafia || v.Teams[l.Seat] == engine.TeamManiac)
+					if !private {
+						t.Fatalf("game %d: seat %d says %s %d after seats %v accused it today, with no reason of its own", i, s, l.Kind, l.Seat, accusedBy[l.Seat])
+					}
+				}
+				bare++
+			case bot.LineVotedTown, bot.LineNominatedTown, bot.LineAgainstDetective, bot.LineCheckedBy, bot.LineLiar:
+				reasons++
+			}
+			first := true
+			for _, o := range kinds[l.Kind] {
+				first = first && o.seat != s
+			}
+			if !first {
+				return // its second line of the kind today: another phrasing of its own
+			}
+			for _, o := range kinds[l.Kind] {
+				if (int(o.seat)-int(s))%8 != 0 && o.pick%8 == l.Pick%8 {
+					t.Fatalf("game %d: seats %d and %d say %s in the same words the same day", i, o.seat, s, l.Kind)
+				}
+			}
+			kinds[l.Kind] = append(kinds[l.Kind], said{s, l.Pick})
+		}
+		tb.Begin(start)
+		if !tb.Play(100000) {
+			t.Fatalf("game %d did not end", i)
+		}
+	}
+	if reasons == 0 {
+		t.Fatal("no bot ever gave a reason")
+	}
+	t.Logf("%d bare suspicions, %d reasons", bare, reasons)
+}

@@ -129,7 +129,7 @@ func (b *Smart) voice(v *engine.View, st engine.Statement) (Line, bool) {
 		return l, false
 	}
 	if l.Kind == LineSuspect {
-		if r, ok := b.reasonLine(v, st.Target); ok && b.mayAccuse(r) && (b.dayAcc.Has(st.Target) || b.say.Intn(2) == 0) {
+		if r, ok := b.reasonLine(v, st.Target); ok && b.mayAccuse(v, r) && (b.dayAcc.Has(st.Target) || b.say.Intn(2) == 0) {
 			return r, true
 		}
 	}
@@ -197,11 +197,24 @@ func stance(l Line) (acc, vouch engine.SeatSet) {
 }
 
 // mayAccuse reports whether the bot may say l without contradicting what it
-// said today (it vouched for none of the seats l accuses); mayVouchLine the
-// same of a vouch.
-func (b *Smart) mayAccuse(l Line) bool {
+// said today (it vouched for none of the seats l accuses), nor what it may
+// still say today (the Detective, a "not mafia" check it has not reported
+// yet); mayVouchLine the same of a vouch.
+func (b *Smart) mayAccuse(v *engine.View, l Line) bool {
 	acc, _ := stance(l)
-	return acc&(b.stVouch|b.lnVouch) == 0
+	if acc&(b.stVouch|b.lnVouch) != 0 {
+		return false
+	}
+	if b.role == engine.Detective {
+		for m := acc &^ b.reported; m != 0; {
+			s := m.First()
+			m = m.Without(s)
+			if v.Checks[s] == engine.ResultNotMafia {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 func (b *Smart) mayVouchLine(s engine.Seat) bool { return !(b.stAcc | b.lnAcc).Has(s) }
@@ -220,7 +233,7 @@ func (b *Smart) accusal(v *engine.View, t engine.Seat, plain LineKind) (Line, bo
 		}
 		l = Line{Kind: plain, Seat: t}
 	}
-	if !b.mayAccuse(l) {
+	if !b.mayAccuse(v, l) {
 		return Line{}, false
 	}
 	return l, true
@@ -240,7 +253,7 @@ func (b *Smart) opinion(v *engine.View, i uint8) (Line, bool) {
 			return Line{}, false
 		}
 		if t := b.liarToName(v, others); t != 0 {
-			if l := (Line{Kind: LineLiar, Seat: t}); b.mayAccuse(l) {
+			if l := (Line{Kind: LineLiar, Seat: t}); b.mayAccuse(v, l) {
 				return l, true
 			}
 		}
@@ -300,7 +313,7 @@ func (b *Smart) defence(v *engine.View) Line {
 		for m := v.Alive.Without(me) &^ b.team; m != 0; {
 			s := m.First()
 			m = m.Without(s)
-			if l := (Line{Kind: LineMyCheck, Seat: s}); b.report[me][s] == engine.ResultMafia && b.mayAccuse(l) {
+			if l := (Line{Kind: LineMyCheck, Seat: s}); b.report[me][s] == engine.ResultMafia && b.mayAccuse(v, l) {
 				return l
 			}
 		}
@@ -310,7 +323,7 @@ func (b *Smart) defence(v *engine.View) Line {
 	if c := b.voted[me]; c != 0 && c != me && !b.team.Has(c) && b.votedRound+1 == v.Round &&
 		b.why[me] != (reason{LineVotedTown, c}) &&
 		(v.Teams[c] == engine.TeamMafia || v.Teams[c] == engine.TeamManiac || b.say.Intn(2) == 0) {
-		if l := (Line{Kind: LineVotedFor, Seat: c}); b.mayAccuse(l) {
+		if l := (Line{Kind: LineVotedFor, Seat: c}); b.mayAccuse(v, l) {
 			return l
 		}
 	}
