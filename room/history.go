@@ -64,10 +64,10 @@ func (r *Room) history(sub *Sub, id int64, before int) error {
 	outAt := r.outAt()
 	lang := r.langOf(sub)
 	for i := range window {
-		longest, _ := lineBound(window[i])
+		longest, _ := r.lineBound(window[i])
 		all.Lines = append(all.Lines, longest)
 		if r.rereads(window[i], sub.Seat, outAt) {
-			m.Lines = append(m.Lines, wireLineIn(window[i], lang))
+			m.Lines = append(m.Lines, r.wireLineIn(window[i], lang))
 		}
 	}
 	size := len(PadAnswer(all.AppendFrame(nil)))
@@ -111,7 +111,7 @@ func (r *Room) chatWindow(end int) ([]store.ChatLine, int, error) {
 		if waiting[l.Seq] {
 			continue
 		}
-		_, n := lineBound(l)
+		_, n := r.lineBound(l)
 		n++
 		if len(page) > 0 && (len(page) == pageLines || size+n > pageBytes) {
 			start = page[len(page)-1].Seq

@@ -164,9 +164,43 @@ func (f *lineFrames) longest() int {
 
 // wireLineIn is a stored line as a history page carries it to a reader in
 // lang.
-func wireLineIn(l store.ChatLine, lang locale.Lang) wire.ChatLine {
-	return wire.ChatLine{Channel: l.Channel, From: l.Seat, Name: ChatName(lang, l), Text: ChatText(lang, l),
+func (r *Room) wireLineIn(l store.ChatLine, lang locale.Lang) wire.ChatLine {
+	name, text := r.lineIn(l, lang)
+	return wire.ChatLine{Channel: l.Channel, From: l.Seat, Name: name, Text: text,
 		Now: l.At.UnixMilli(), Round: l.Round, Phase: l.Phase, Bot: wireBot(l.Bot)}
+}
+
+// maxRendered bounds the renderings the room keeps (lineIn): a few pages'
+// lines in every language.
+const maxRendered = 4 * (chatKept + pageLines) * 3
+
+// renderKey is a line (its Seq) in a language.
+type renderKey struct {
+	seq  int
+	lang locale.Lang
+}
+
+// rendered is a bot line's name and text in one language.
+type rendered struct{ name, text string }
+
+// lineIn is line l's sender's name and text for a reader in lang (ChatName,
+// ChatText). A bot's line is rendered once per language and kept: a
+// rendering takes tens of microseconds, and a history page renders up to
+// fifty lines in every language (lineBound).
+func (r *Room) lineIn(l store.ChatLine, lang locale.Lang) (name, text string) {
+	if l.Bot.Kind == "" {
+		return l.Name, l.Text
+	}
+	k := renderKey{l.Seq, lang}
+	if v, ok := r.renders[k]; ok {
+		return v.name, v.text
+	}
+	if r.renders == nil || len(r.renders) >= maxRendered {
+		r.renders = map[renderKey]rendered{}
+	}
+	v := rendered{ChatName(lang, l), ChatText(lang, l)}
+	r.renders[k] = v
+	return v.name, v.text
 }
 
 // wireBot is what a bot's line means as its frame carries it (nil for any
@@ -186,14 +220,14 @@ func wireBot(b store.BotLine) *wire.BotLine {
 
 // lineBound is a bound on the bytes line l takes in a history page,
 // whatever its reader's language: the longest of its renderings.
-func lineBound(l store.ChatLine) (wire.ChatLine, int) {
-	longest, n := wireLineIn(l, locale.En), 0
-	n = len(longest.AppendJSON(nil))
+func (r *Room) lineBound(l store.ChatLine) (wire.ChatLine, int) {
+	longest := r.wireLineIn(l, locale.En)
+	n := len(longest.AppendJSON(nil))
 	if l.Bot.Kind == "" {
 		return longest, n
 	}
 	for _, lang := range locale.Langs()[1:] {
-		wl := wireLineIn(l, lang)
+		wl := r.wireLineIn(l, lang)
 		if m := len(wl.AppendJSON(nil)); m > n {
 			longest, n = wl, m
 		}

@@ -436,6 +436,9 @@ type deliveryState struct {
 	// log[sent:] for the next tick.
 	sent int
 	seqs []int // events each seat (0: spectators) has been sent
+	// renders are the bots' lines rendered in each language that read
+	// them in a history page (linelang.go).
+	renders map[renderKey]rendered
 	// floor is the least length of the current step's seat frames (see
 	// deliver): what the step's private events add fits under it.
 	floor int
