@@ -9,6 +9,7 @@ import (
 
 	"mafia/engine"
 	"mafia/internal/secret"
+	"mafia/locale"
 	"mafia/wire"
 )
 
@@ -25,10 +26,17 @@ func (r *Room) Attach(ctx context.Context, token string, since int) (*Sub, error
 // the Sub (the welcome first) and after its queue is closed. It must not
 // block; it may run before AttachNotify returns.
 func (r *Room) AttachNotify(ctx context.Context, token string, since int, notify func()) (*Sub, error) {
+	return r.AttachIn(ctx, token, since, "", notify)
+}
+
+// AttachIn is AttachNotify for a connection that reads in language lang:
+// the server's bots' lines and names come to it rendered in lang
+// (linelang.go); "" is the table's language.
+func (r *Room) AttachIn(ctx context.Context, token string, since int, lang locale.Lang, notify func()) (*Sub, error) {
 	var sub *Sub
 	var err error
 	derr := r.do(ctx, func() {
-		sub = &Sub{room: r, notify: notify}
+		sub = &Sub{room: r, notify: notify, lang: lang}
 		if token != "" {
 			h := secret.Hash(token)
 			switch {

@@ -2,13 +2,27 @@ package room
 
 // This file is the server's bots' spoken lines. A bot that is a
 // bot.Speaker (the smart level) decides what it says, a bot.Line (a kind
-// and a seat, from its view); the room makes the sentence, in the table's
-// language (Settings.Lang) from the message catalogs (locale, "botline.*":
-// several phrasings of each kind, the bot's Pick choosing one), and posts it
-// as the seat's chat line on the town's channel through the room's chat
-// path, as a person's line is: stored with the game before anyone reads it,
-// within the seat's share of the chat (the server's share of a person's
-// seat, chatShare), shown as chat from that seat.
+// and a seat, from its view); the room posts it as the seat's chat line
+// through the room's chat path, as a person's line is: stored with the game
+// (as what it means, store.BotLine) before anyone reads it, within the
+// seat's share of the chat (the server's share of a person's seat,
+// chatShare), shown as chat from that seat. Each reader reads it rendered
+// in its own language from the message catalogs (locale, "botline.*":
+// several phrasings of each kind, the bot's Pick choosing one; see
+// linelang.go). Two bot lines in a row on a channel never have the same
+// words: a line of the same kind and phrasing as the previous bot line
+// there has its Pick moved on (chorus).
+//
+// The town's chat hears the bots' lines by day and at the end; the mafia's
+// chat hears its bots at night (nightTalk): a living mafia bot seat is
+// asked for its lines at each of its night turns, before its command (the
+// Don names its check, then the victim; after its reading time at human
+// pace, never past the night's deadline; at once otherwise), and on a
+// night it has no command (the first night's meeting) once, at a turn of
+// its own. The bot says a few lines a night at most (bot.Speaker), and
+// only night kinds (bot.LineKind.Night; any other is not posted). Its
+// lines go to the mafia's readers alone, at the night's ticks as every
+// mafia line does (night.go).
 //
 // Who speaks: a server's bot seat (never a bot standing in for a person: it
 // must not put words in their mouth, standin.go), at a table where a person
@@ -27,8 +41,10 @@ import (
 )
 
 // DefaultLang is the language of a table made without one (and of every
-// table stored before tables had one): the club's own.
-const DefaultLang = locale.Ka
+// table stored before tables had one): the server's default, the one its
+// errors are written in for a request that names no language
+// (negotiate.Lang), English.
+const DefaultLang = locale.En
 
 // The seat's share of the chat a bot's lines take from, as the server gives
 // a person's seat by default (server.Limits.SeatChatRate, SeatChatBurst):
@@ -90,12 +106,51 @@ func (r *Room) botSays(s engine.Seat) bool {
 	if !ok {
 		return false
 	}
-	r.postLine(s, l)
+	r.postLine(s, "town", l)
 	return true
 }
 
-// postLine posts line l of seat s's bot as its chat line.
-func (r *Room) postLine(s engine.Seat, l bot.Line) {
+// nightTalker reports whether seat s's bot is owed a turn only to talk in
+// the mafia's chat: a living mafia seat at night, a bot that speaks
+// (speaker), not asked yet this night (one that acts has its turns anyway).
+func (r *Room) nightTalker(s engine.Seat) bool {
+	g := r.game
+	if g == nil || g.Phase() != engine.PhaseNight || r.nightTalked.Has(s) || !g.Alive().Has(s) || !g.Role(s).IsMafia() {
+		return false
+	}
+	_, ok := r.speaker(s)
+	return ok
+}
+
+// nightTalk asks seat s's bot, if it is a living mafia seat's that speaks,
+// for its lines now (a few at most, bot.MaxLines) and posts its night
+// kinds in the mafia's chat.
+func (r *Room) nightTalk(s engine.Seat) {
+	g := r.game
+	if !g.Alive().Has(s) || !g.Role(s).IsMafia() {
+		return
+	}
+	sp, ok := r.speaker(s)
+	if !ok {
+		return
+	}
+	r.nightTalked = r.nightTalked.With(s)
+	for range bot.MaxLines {
+		g.ViewInto(&r.view, s)
+		l, ok := sp.Speak(&r.view)
+		if !ok {
+			return
+		}
+		if !l.Kind.Night() {
+			r.cfg.Log.Debug("a bot's day line at night not posted", "seat", int(s), "kind", l.Kind.String())
+			continue
+		}
+		r.postLine(s, "mafia", l)
+	}
+}
+
+// postLine posts line l of seat s's bot as its chat line in channel.
+func (r *Room) postLine(s engine.Seat, channel string, l bot.Line) {
 	if r.lineShare == nil {
 		r.lineShare = make([]chatShare, len(r.seats))
 	}
@@ -103,11 +158,17 @@ func (r *Room) postLine(s engine.Seat, l bot.Line) {
 		r.cfg.Log.Debug("a bot's line over its share of the chat", "seat", int(s))
 		return
 	}
+	l = r.unchorus(channel, l)
 	// the chat path of a seat's own connection: who may post, the store,
 	// the readers
-	if err := r.chat(&Sub{Seat: s, room: r}, "town", RenderLine(r.set.lang(), l)); err != nil {
+	if err := r.chatSaid(&Sub{Seat: s, room: r}, channel, RenderLine(r.set.lang(), l), saidOf(l)); err != nil {
 		r.cfg.Log.Debug("a bot's line not posted", "seat", int(s), "err", err)
+		return
 	}
+	if r.lastLine == nil {
+		r.lastLine = map[string]bot.Line{}
+	}
+	r.lastLine[channel] = l
 }
 
 // farewellWait is how long after the end a bot's farewell comes at human
@@ -129,12 +190,12 @@ func (r *Room) botsFarewell() {
 			continue
 		}
 		if !r.humanPace() {
-			r.postLine(seat, l)
+			r.postLine(seat, "town", l)
 			continue
 		}
 		r.timers = append(r.timers, r.later(drawWait(&r.paceSrc, farewellWait.lo, farewellWait.hi), func() {
 			if r.game != nil && r.game.Ended() {
-				r.postLine(seat, l)
+				r.postLine(seat, "town", l)
 			}
 		}))
 	}

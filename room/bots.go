@@ -17,7 +17,7 @@ func (r *Room) botTurn() engine.Seat {
 		if r.bots[s] == nil || r.botDone.Has(seat) {
 			continue
 		}
-		if g.MayAct(seat) || (g.Phase().Timed() && g.Speaker() == seat) {
+		if g.MayAct(seat) || (g.Phase().Timed() && g.Speaker() == seat) || r.nightTalker(seat) {
 			return seat
 		}
 	}
@@ -35,13 +35,17 @@ func (r *Room) botStep() bool {
 }
 
 // botAct lets a bot take its turn: act from its view (on its own floor:
-// its lines and statements, then its move), and end its own speech. At
-// human pace a turn on its floor is one line or one statement while the
-// floor's time allows another turn (the next comes after a gap, botWait),
-// else all that is left at once.
+// its lines and statements, then its move; a mafia bot at night: its lines
+// in the mafia's chat, then its move), and end its own speech. At human
+// pace a turn on its floor is one line or one statement while the floor's
+// time allows another turn (the next comes after a gap, botWait), else all
+// that is left at once.
 func (r *Room) botAct(s engine.Seat) {
 	g := r.game
 	step := r.step
+	if g.Phase() == engine.PhaseNight {
+		r.nightTalk(s) // a mafia bot's lines before each of its night commands
+	}
 	floor := g.Phase().Timed() && g.Speaker() == s
 	spread := floor && r.humanPace() && r.turnsLeft()
 	if g.MayAct(s) || floor {
@@ -86,7 +90,7 @@ func (r *Room) scheduleBots() {
 		if r.bots[s] == nil || r.botDone.Has(seat) || r.botQueued.Has(seat) {
 			continue
 		}
-		if !(g.MayAct(seat) || (g.Phase().Timed() && g.Speaker() == seat)) {
+		if !(g.MayAct(seat) || (g.Phase().Timed() && g.Speaker() == seat) || r.nightTalker(seat)) {
 			continue
 		}
 		r.botQueued = r.botQueued.With(seat)

@@ -20,6 +20,7 @@ import (
 	"unicode/utf8"
 
 	"mafia/engine"
+	"mafia/store"
 )
 
 // MaxChat is the longest chat message, in characters.
@@ -27,6 +28,14 @@ const MaxChat = 500
 
 // chat posts a message where the rules allow.
 func (r *Room) chat(sub *Sub, channel, text string) error {
+	return r.chatSaid(sub, channel, text, store.BotLine{})
+}
+
+// chatSaid posts a message where the rules allow: text, or, for a server's
+// bot's line, said (text is then its sentence in the table's language, for
+// the readers that render nothing), rendered for each reader in its
+// language (linelang.go).
+func (r *Room) chatSaid(sub *Sub, channel, text string, said store.BotLine) error {
 	text = strings.TrimSpace(text)
 	if text == "" || utf8.RuneCountInString(text) > MaxChat {
 		return &engine.Error{Code: CodeBadRequest, Name: "text", N: MaxChat}
@@ -35,18 +44,19 @@ func (r *Room) chat(sub *Sub, channel, text string) error {
 	if err := r.mayPost(channel, seat); err != nil {
 		return err
 	}
-	if channel == "mafia" {
-		return r.queueMafiaLine(seat, text)
-	}
 	l := r.newChatLine(channel, seat, text)
+	l.Bot = said
+	if channel == "mafia" {
+		return r.queueMafiaLine(l)
+	}
 	if err := r.storeChat(l); err != nil {
 		return err // nobody reads a line that is not durable
 	}
-	frame := chatFrame(l)
+	frames := newLineFrames(l, l.At.UnixMilli())
 	r.keepChat(l)
 	for s := range r.subs {
 		if r.reads(channel, s.Seat) {
-			r.send(s, Out{Frame: frame})
+			r.send(s, Out{Frame: frames.in(r.langOf(s))})
 		}
 	}
 	return nil

@@ -22,7 +22,6 @@ import (
 
 	"mafia/engine"
 	"mafia/store"
-	"mafia/wire"
 )
 
 // chatKept is how many of the last lines the room keeps in memory.
@@ -55,12 +54,6 @@ func (r *Room) newChatLine(channel string, seat engine.Seat, text string) store.
 		l.Round, l.Phase = g.Round(), g.Phase().String()
 	}
 	return l
-}
-
-// chatFrame is the chat frame of a line.
-func chatFrame(l store.ChatLine) []byte {
-	return wire.Encode(wire.ServerMessage{Type: "chat", Channel: l.Channel, From: l.Seat, Name: l.Name,
-		Text: l.Text, Now: l.At.UnixMilli()})
 }
 
 // storeChat makes a line durable with the game before anyone reads it (a

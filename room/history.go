@@ -12,7 +12,9 @@ package room
 // window is in the page. Each connection gets the lines of the window it
 // may read (rereads), and its frame is padded to the length the page
 // would have with every line of the window in it, rounded up as an answer
-// is (PadAnswer). So the page's frame has one length for every seat and
+// is (PadAnswer). A server's bot's line is rendered in each reader's
+// language (linelang.go); the window and the length count each at its
+// longest rendering in any language, so that neither depends on who reads. So the page's frame has one length for every seat and
 // every spectator, whatever their cards: its length is that of a page no
 // reader gets (a bound, not the largest reader's: which readers exist, a
 // dead mafioso say, is itself hidden when cards are not revealed), and a
@@ -60,22 +62,17 @@ func (r *Room) history(sub *Sub, id int64, before int) error {
 	}
 	all := m
 	outAt := r.outAt()
+	lang := r.langOf(sub)
 	for i := range window {
-		l := wireLine(window[i])
-		all.Lines = append(all.Lines, l)
+		longest, _ := r.lineBound(window[i])
+		all.Lines = append(all.Lines, longest)
 		if r.rereads(window[i], sub.Seat, outAt) {
-			m.Lines = append(m.Lines, l)
+			m.Lines = append(m.Lines, r.wireLineIn(window[i], lang))
 		}
 	}
 	size := len(PadAnswer(all.AppendFrame(nil)))
 	r.send(sub, Out{Frame: padTo(m.AppendFrame(make([]byte, 0, size)), size)})
 	return nil
-}
-
-// wireLine is a stored line as a history page carries it.
-func wireLine(l store.ChatLine) wire.ChatLine {
-	return wire.ChatLine{Channel: l.Channel, From: l.Seat, Name: l.Name, Text: l.Text, Now: l.At.UnixMilli(),
-		Round: l.Round, Phase: l.Phase}
 }
 
 // chatWindow returns the page ending before line end: its lines that have
@@ -114,8 +111,8 @@ func (r *Room) chatWindow(end int) ([]store.ChatLine, int, error) {
 		if waiting[l.Seq] {
 			continue
 		}
-		wl := wireLine(l)
-		n := len(wl.AppendJSON(nil)) + 1
+		_, n := r.lineBound(l)
+		n++
 		if len(page) > 0 && (len(page) == pageLines || size+n > pageBytes) {
 			start = page[len(page)-1].Seq
 			break

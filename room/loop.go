@@ -336,6 +336,7 @@ func (r *Room) afterEvents(first int, clk store.Clock, newStep bool) {
 		r.botDone = 0
 		r.botQueued = 0
 		r.botBegun = 0
+		r.nightTalked = 0
 		r.left = clk.Left
 		if !r.paused {
 			r.scheduleUntil(clk.Deadline)

@@ -24,9 +24,7 @@ package room
 import (
 	"time"
 
-	"mafia/engine"
 	"mafia/store"
-	"mafia/wire"
 )
 
 // DefaultNightTick is the night's delivery cadence unless Config says.
@@ -37,8 +35,6 @@ const maxMafiaLines = 32
 
 // mafiaLine is a line of the mafia's chat waiting for a tick.
 type mafiaLine struct {
-	from engine.Seat
-	text string
 	line store.ChatLine // as stored when it was posted
 }
 
@@ -103,24 +99,26 @@ func (r *Room) ticksLeft() int {
 	return n
 }
 
-// queueMafiaLine keeps a line of the mafia's chat for the coming ticks,
+// queueMafiaLine keeps line l of the mafia's chat for the coming ticks,
 // unless more lines wait than the night has ticks left for.
-func (r *Room) queueMafiaLine(from engine.Seat, text string) error {
+func (r *Room) queueMafiaLine(l store.ChatLine) error {
 	if len(r.mafiaLines) >= min(maxMafiaLines, r.ticksLeft()) {
 		return errCode(CodeChatBusy)
 	}
-	l := r.newChatLine("mafia", from, text)
 	if err := r.storeChat(l); err != nil {
 		return err // stored when posted, so that its sender learns of a refusal
 	}
-	r.mafiaLines = append(r.mafiaLines, mafiaLine{from: from, text: text, line: l})
+	r.mafiaLines = append(r.mafiaLines, mafiaLine{line: l})
 	return nil
 }
 
 // sendMafiaLine is slot B: the next waiting line of the mafia's chat to the
-// living mafia, a pad of the same length to every other seat.
+// living mafia, a pad of the same length to every other seat. The length
+// is that of the line's longest frame in any language (a bot's line is
+// rendered for each reader, linelang.go), rounded up (bucket): one length
+// for every seat, whatever the languages of the mafia's connections.
 func (r *Room) sendMafiaLine() {
-	var line []byte
+	var line *lineFrames
 	size := len(padJSON)
 	if len(r.mafiaLines) > 0 {
 		ln := r.mafiaLines[0]
@@ -129,21 +127,17 @@ func (r *Room) sendMafiaLine() {
 		if len(r.mafiaLines) == 0 {
 			r.mafiaLines = nil
 		}
-		line = wire.Encode(wire.ServerMessage{Type: "chat", Channel: "mafia", From: int(ln.from), Name: r.seats[ln.from].name,
-			Text: ln.text, Now: r.cfg.Clock.Now().UnixMilli()})
+		line = newLineFrames(ln.line, r.cfg.Clock.Now().UnixMilli())
 		r.keepChat(ln.line) // it has gone out: history pages hold it (history.go)
-		size = len(line)
+		size = line.longest()
 	}
 	size = bucket(size)
-	if line != nil {
-		line = padTo(line, size)
-	}
 	var pad *frameBuf
 	for sub := range r.subs {
 		switch {
 		case sub.Seat == 0: // spectators hold no card
 		case line != nil && r.reads("mafia", sub.Seat):
-			r.send(sub, Out{Frame: line})
+			r.send(sub, Out{Frame: padTo(append([]byte(nil), line.in(r.langOf(sub))...), size)})
 		default:
 			if pad == nil {
 				pad = padFrame(size)

@@ -10,6 +10,7 @@ import (
 
 	"mafia/bot"
 	"mafia/engine"
+	"mafia/locale"
 	"mafia/rng"
 	"mafia/store"
 	"mafia/wire"
@@ -42,9 +43,12 @@ type Settings struct {
 	// level per side, "town=smart,mafia=random,maniac=random"); "" is
 	// random, the level tables had before there were others.
 	Bots string `json:"bots,omitempty"`
-	// Lang is the table's language (locale: "ka", "en" or "ru"), the one
-	// its bots speak in (botlines.go): its creator's, recorded at the
-	// creation; "" (a table stored before there was one) is Georgian.
+	// Lang is the table's language (locale: "ka", "en" or "ru"): its
+	// creator's, recorded at the creation (DefaultLang when the creator
+	// named none). Its bots' lines are rendered for each reader in the
+	// reader's language (linelang.go); the table's is for a connection
+	// that names none, and the text a bot's line is stored with. "" (a
+	// table stored before there was one) is DefaultLang.
 	Lang string `json:"lang,omitempty"`
 	// Rated: the table's game changes its players' ratings
 	// (docs/ratings.md): only accounts and bot accounts sit at it
@@ -272,7 +276,8 @@ type Reply struct {
 type Sub struct {
 	Seat engine.Seat // 0 for a spectator
 	Host bool
-	out  outQueue // taken with Take or Next; closed when the room drops the connection
+	lang locale.Lang // the language it reads bots' lines in ("": the table's; linelang.go)
+	out  outQueue    // taken with Take or Next; closed when the room drops the connection
 	room *Room
 	dead bool
 	// why is the code the room dropped the connection with (see Why); set
@@ -410,6 +415,11 @@ type botState struct {
 	// lineShare each bot seat's share of the chat, as a person's.
 	botBegun  engine.SeatSet
 	lineShare []chatShare
+	// nightTalked are the mafia bots asked for their lines this night
+	// (botlines.go), and lastLine the last bot line posted in each
+	// channel (chorus.go).
+	nightTalked engine.SeatSet
+	lastLine    map[string]bot.Line
 }
 
 // deliveryState is what the room has sent to whom, and the memory it
@@ -426,6 +436,9 @@ type deliveryState struct {
 	// log[sent:] for the next tick.
 	sent int
 	seqs []int // events each seat (0: spectators) has been sent
+	// renders are the bots' lines rendered in each language that read
+	// them in a history page (linelang.go).
+	renders map[renderKey]rendered
 	// floor is the least length of the current step's seat frames (see
 	// deliver): what the step's private events add fits under it.
 	floor int

@@ -13,6 +13,7 @@ import (
 	"mafia/internal/httpapi"
 	"mafia/internal/httpguard"
 	"mafia/internal/secret"
+	"mafia/locale"
 	"mafia/locale/negotiate"
 	"mafia/room"
 	"mafia/store"
@@ -90,8 +91,9 @@ type errorBody struct {
 // cookie, Accept-Language, else English) as the protocol spells it.
 func langOf(r *http.Request) string { return string(negotiate.Lang(r)) }
 
-// tableLang is the language a table is made in, its bots' (room.Settings.Lang):
-// the one its creator's request names, else "" (the room's default, Georgian).
+// tableLang is the language a table is made in (room.Settings.Lang): the one
+// its creator's request names, else "" (room.DefaultLang, the server's
+// default, which is also langOf's for a request that names none).
 func tableLang(r *http.Request) string {
 	l, _ := negotiate.Named(r)
 	return string(l)
@@ -498,6 +500,10 @@ type recordChat struct {
 	At      int    `json:"at"`
 	Round   int    `json:"round"`
 	Phase   string `json:"phase"`
+	// Bot is what a server's bot's line means (absent for any other line):
+	// its kind, the seat it names, a claim's card, a report's answer, a
+	// Detective's nights, its phrasing.
+	Bot *store.BotLine `json:"bot,omitempty"`
 }
 
 // recordSeat is who sat at a seat of a finished game.
@@ -527,12 +533,22 @@ func (s *Server) tableRecord(w http.ResponseWriter, r *http.Request) {
 	}
 	out := recordResponse{Table: rm.ID(), Name: lobby.Name, Public: lobby.Public, Players: players, Events: make([]wire.Event, len(log)),
 		Chat: make([]recordChat, len(chat)), Sandbox: lobby.Sandbox}
+	// A server's bot's line is rendered in the request's language, its
+	// name too, and carries what it means (bot) for programs.
+	lang := locale.Lang(langOf(r))
 	for i, l := range chat {
-		out.Chat[i] = recordChat{Channel: l.Channel, From: l.Seat, Name: l.Name, Text: l.Text, Now: l.At.UnixMilli(),
-			At: l.Log, Round: l.Round, Phase: l.Phase}
+		out.Chat[i] = recordChat{Channel: l.Channel, From: l.Seat, Name: room.ChatName(lang, l), Text: room.ChatText(lang, l),
+			Now: l.At.UnixMilli(), At: l.Log, Round: l.Round, Phase: l.Phase}
+		if l.Bot.Kind != "" {
+			out.Chat[i].Bot = &l.Bot
+		}
 	}
 	for _, st := range lobby.Seats {
-		out.Seats = append(out.Seats, recordSeat{Seat: st.Seat, Name: st.Name, Bot: st.Bot})
+		name := st.Name
+		if st.Bot && st.Name == room.BotName(locale.En, st.Seat) {
+			name = room.BotName(lang, st.Seat) // a server's bot, named in the reader's language
+		}
+		out.Seats = append(out.Seats, recordSeat{Seat: st.Seat, Name: name, Bot: st.Bot})
 	}
 	for i, e := range log {
 		out.Events[i] = wire.FromEvent(e, players)

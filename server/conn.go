@@ -18,6 +18,7 @@ import (
 
 	"mafia/engine"
 	"mafia/internal/secret"
+	"mafia/locale"
 	"mafia/room"
 	"mafia/wire"
 )
@@ -107,7 +108,8 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 	wc := &peer{s: s, lang: lang, local: make(chan *room.Reply, 8), tk: tk,
 		lim:      rate.NewLimiter(rate.Limit(s.cfg.Rate), s.cfg.Burst),
 		refusals: rate.NewLimiter(rate.Limit(s.cfg.Limits.FloodRate), s.cfg.Limits.FloodBurst)}
-	sub, aerr := rm.AttachNotify(context.Background(), token, since, wc.notify)
+	// The connection reads the bots' lines in the language of its errors.
+	sub, aerr := rm.AttachIn(context.Background(), token, since, locale.Lang(lang), wc.notify)
 	hw := &hijackWriter{ResponseWriter: w}
 	// No compression: it would squeeze the padding that keeps every seat's
 	// frames of one length (docs/protocol.md, "Frame lengths"). The Origin

@@ -26,7 +26,13 @@ type historyPage struct {
 // second tab), asks for every page of the chat so far, newest first, and
 // returns the lines oldest first and the pages in the order they came.
 func readHistory(ctx context.Context, base, table, token string, since int) ([]wire.ChatLine, []historyPage, error) {
-	c, _, err := dialWS(ctx, base, table, token, since, dialOpts{})
+	return readHistoryWith(ctx, base, table, token, since, dialOpts{})
+}
+
+// readHistoryWith is readHistory over a connection dialled with o (its
+// language, say).
+func readHistoryWith(ctx context.Context, base, table, token string, since int, o dialOpts) ([]wire.ChatLine, []historyPage, error) {
+	c, _, err := dialWS(ctx, base, table, token, since, o)
 	if err != nil {
 		return nil, nil, err
 	}

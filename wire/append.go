@@ -58,6 +58,10 @@ func (m *ServerMessage) AppendJSON(b []byte) []byte {
 	b = appendIntField(b, `,"from":`, m.From)
 	b = appendStringField(b, `,"name":`, m.Name)
 	b = appendStringField(b, `,"text":`, m.Text)
+	if m.Bot != nil {
+		b = append(b, `,"bot":`...)
+		b = m.Bot.AppendJSON(b)
+	}
 	b = appendIntField(b, `,"before":`, m.Before)
 	if len(m.Lines) > 0 {
 		b = append(b, `,"lines":[`...)
@@ -88,6 +92,26 @@ func (l *ChatLine) AppendJSON(b []byte) []byte {
 	b = strconv.AppendInt(b, int64(l.Round), 10)
 	b = append(b, `,"phase":`...)
 	b = appendString(b, l.Phase)
+	if l.Bot != nil {
+		b = append(b, `,"bot":`...)
+		b = l.Bot.AppendJSON(b)
+	}
+	return append(b, '}')
+}
+
+// AppendJSON appends the bot line's JSON encoding to b.
+func (l *BotLine) AppendJSON(b []byte) []byte {
+	b = append(b, `{"kind":`...)
+	b = appendString(b, l.Kind)
+	b = appendIntField(b, `,"seat":`, l.Seat)
+	b = appendStringField(b, `,"role":`, l.Role)
+	b = appendStringField(b, `,"result":`, l.Result)
+	b = appendIntField(b, `,"count":`, l.Count)
+	b = appendIntField(b, `,"pick":`, l.Pick)
+	b = appendIntsField(b, `,"more":`, l.More)
+	if l.Voice {
+		b = append(b, `,"voice":true`...)
+	}
 	return append(b, '}')
 }
 

@@ -146,10 +146,19 @@ func TestAppend_IsEncodingJSONForAnyValues(t *testing.T) {
 			Deadline: rapid.Int64().Draw(t, "deadline"), Paused: rapid.Bool().Draw(t, "paused"), Now: rapid.Int64().Draw(t, "now"),
 			Code: str.Draw(t, "code"), Message: str.Draw(t, "message"), Channel: str.Draw(t, "channel"),
 			From: small.Draw(t, "from"), Name: str.Draw(t, "name"), Text: str.Draw(t, "text"), Before: small.Draw(t, "before")}
+		botLine := func(name string) *BotLine {
+			if !rapid.Bool().Draw(t, name) {
+				return nil
+			}
+			return &BotLine{Kind: str.Draw(t, name+" kind"), Seat: small.Draw(t, name+" seat"), Role: str.Draw(t, name+" role"),
+				Result: str.Draw(t, name+" result"), Count: small.Draw(t, name+" count"), Pick: small.Draw(t, name+" pick"),
+				More: ints.Draw(t, name+" more"), Voice: rapid.Bool().Draw(t, name+" voice")}
+		}
+		m.Bot = botLine("bot")
 		for range rapid.IntRange(0, 3).Draw(t, "lines") {
 			m.Lines = append(m.Lines, ChatLine{Channel: str.Draw(t, "line channel"), From: small.Draw(t, "line from"),
 				Name: str.Draw(t, "line name"), Text: str.Draw(t, "line text"), Now: rapid.Int64().Draw(t, "line now"),
-				Round: small.Draw(t, "line round"), Phase: str.Draw(t, "line phase")})
+				Round: small.Draw(t, "line round"), Phase: str.Draw(t, "line phase"), Bot: botLine("line bot")})
 		}
 		for range rapid.IntRange(0, 3).Draw(t, "events") {
 			e := Event{Kind: str.Draw(t, "kind"), Round: small.Draw(t, "round"), Phase: str.Draw(t, "phase"),

@@ -184,6 +184,9 @@ type ServerMessage struct {
 	From     int     `json:"from,omitempty"`
 	Name     string  `json:"name,omitempty"`
 	Text     string  `json:"text,omitempty"`
+	// Bot, in a chat frame of a server's bot's line, is what the line
+	// means (Text is its sentence in the connection's language).
+	Bot *BotLine `json:"bot,omitempty"`
 	// Before, in a history page, is the number of the page's first line in
 	// the table's chat: the Before to ask for the page before it (0: none).
 	Before int `json:"before,omitempty"`
@@ -195,13 +198,32 @@ type ServerMessage struct {
 // was (Channel, From, Name, Text; Now is when it was said), and the round
 // and phase of the game it was said in ("lobby" before the start).
 type ChatLine struct {
-	Channel string `json:"channel"`
-	From    int    `json:"from"`
-	Name    string `json:"name"`
-	Text    string `json:"text"`
-	Now     int64  `json:"now"`
-	Round   int    `json:"round"`
-	Phase   string `json:"phase"`
+	Channel string   `json:"channel"`
+	From    int      `json:"from"`
+	Name    string   `json:"name"`
+	Text    string   `json:"text"`
+	Now     int64    `json:"now"`
+	Round   int      `json:"round"`
+	Phase   string   `json:"phase"`
+	Bot     *BotLine `json:"bot,omitempty"` // a server's bot's line: what it means
+}
+
+// BotLine is what a server's bot's chat line means, beside its text in the
+// reader's language (docs/protocol.md, "The bots' spoken lines"): its kind
+// (as the catalogs' ids botline.<kind>_<n> spell it), the seat it names
+// and the further ones (More), a claim's card (Role), a report's answer
+// (Result), a Detective's claim's nights (Count), its phrasing (Pick,
+// modulo the kind's number of phrasings), and whether it says aloud a
+// statement its bot just made (Voice).
+type BotLine struct {
+	Kind   string `json:"kind"`
+	Seat   int    `json:"seat,omitempty"`
+	Role   string `json:"role,omitempty"`
+	Result string `json:"result,omitempty"`
+	Count  int    `json:"count,omitempty"`
+	Pick   int    `json:"pick,omitempty"`
+	More   []int  `json:"more,omitempty"`
+	Voice  bool   `json:"voice,omitempty"`
 }
 
 // AppendFrame appends the message's frame to b: Encode's bytes, without

@@ -22,9 +22,9 @@ func (db *DB) AppendChat(ctx context.Context, tableID string, line store.ChatLin
 	}
 	began := time.Now()
 	var seq int
-	const q = `SELECT append_chat($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`
+	const q = `SELECT append_chat($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`
 	args := []any{tableID, limit, line.Channel, line.Seat, line.Name, line.Text, line.At.UnixMilli(),
-		line.Log, line.Round, line.Phase}
+		line.Log, line.Round, line.Phase, store.EncodeBotLine(line.Bot)}
 	var err error
 	if _, ok := store.FenceOf(ctx, tableID); ok {
 		// Fenced: the check and the line in one transaction.
@@ -48,10 +48,10 @@ func (db *DB) AppendChat(ctx context.Context, tableID string, line store.ChatLin
 // Chat returns a table's chat in order (see store.Chats): its last lines
 // only when last > 0.
 func (db *DB) Chat(ctx context.Context, tableID string, last int) ([]store.ChatLine, error) {
-	q := `SELECT seq, channel, seat, name, text, at, log, round, phase FROM chat WHERE table_id = $1 ORDER BY seq`
+	q := `SELECT seq, channel, seat, name, text, at, log, round, phase, bot_line FROM chat WHERE table_id = $1 ORDER BY seq`
 	args := []any{tableID}
 	if last > 0 {
-		q = `SELECT * FROM (SELECT seq, channel, seat, name, text, at, log, round, phase FROM chat
+		q = `SELECT * FROM (SELECT seq, channel, seat, name, text, at, log, round, phase, bot_line FROM chat
 			WHERE table_id = $1 ORDER BY seq DESC LIMIT $2) c ORDER BY seq`
 		args = append(args, last)
 	}
@@ -61,7 +61,7 @@ func (db *DB) Chat(ctx context.Context, tableID string, last int) ([]store.ChatL
 // ChatRange returns the lines of a table's chat numbered from..to-1, in
 // order (see store.ChatPages).
 func (db *DB) ChatRange(ctx context.Context, tableID string, from, to int) ([]store.ChatLine, error) {
-	return db.chat(ctx, tableID, `SELECT seq, channel, seat, name, text, at, log, round, phase FROM chat
+	return db.chat(ctx, tableID, `SELECT seq, channel, seat, name, text, at, log, round, phase, bot_line FROM chat
 		WHERE table_id = $1 AND seq >= $2 AND seq < $3 ORDER BY seq`, tableID, from, to)
 }
 
@@ -75,8 +75,12 @@ func (db *DB) chat(ctx context.Context, tableID, q string, args ...any) ([]store
 	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (store.ChatLine, error) {
 		var l store.ChatLine
 		var at int64
-		err := r.Scan(&l.Seq, &l.Channel, &l.Seat, &l.Name, &l.Text, &at, &l.Log, &l.Round, &l.Phase)
+		var said string
+		err := r.Scan(&l.Seq, &l.Channel, &l.Seat, &l.Name, &l.Text, &at, &l.Log, &l.Round, &l.Phase, &said)
 		l.At = time.UnixMilli(at).UTC()
+		if err == nil {
+			l.Bot, err = store.DecodeBotLine(said)
+		}
 		return l, err
 	})
 	if err == nil && len(out) == 0 {

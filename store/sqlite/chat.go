@@ -33,9 +33,10 @@ func (db *DB) AppendChat(ctx context.Context, tableID string, line store.ChatLin
 		case n >= limit:
 			return store.ErrChatFull
 		}
-		_, err = tx.ExecContext(ctx, `INSERT INTO chat (table_id, seq, channel, seat, name, text, at, log, round, phase)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-			tableID, n, line.Channel, line.Seat, line.Name, line.Text, line.At.UnixMilli(), line.Log, line.Round, line.Phase)
+		_, err = tx.ExecContext(ctx, `INSERT INTO chat (table_id, seq, channel, seat, name, text, at, log, round, phase, bot_line)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			tableID, n, line.Channel, line.Seat, line.Name, line.Text, line.At.UnixMilli(), line.Log, line.Round, line.Phase,
+			store.EncodeBotLine(line.Bot))
 		return err
 	})
 	if err != nil {
@@ -47,10 +48,10 @@ func (db *DB) AppendChat(ctx context.Context, tableID string, line store.ChatLin
 // Chat returns a table's chat in order (see store.Chats): its last lines
 // only when last > 0.
 func (db *DB) Chat(ctx context.Context, tableID string, last int) ([]store.ChatLine, error) {
-	q := `SELECT seq, channel, seat, name, text, at, log, round, phase FROM chat WHERE table_id = ? ORDER BY seq`
+	q := `SELECT seq, channel, seat, name, text, at, log, round, phase, bot_line FROM chat WHERE table_id = ? ORDER BY seq`
 	args := []any{tableID}
 	if last > 0 {
-		q = `SELECT * FROM (SELECT seq, channel, seat, name, text, at, log, round, phase FROM chat
+		q = `SELECT * FROM (SELECT seq, channel, seat, name, text, at, log, round, phase, bot_line FROM chat
 			WHERE table_id = ? ORDER BY seq DESC LIMIT ?) ORDER BY seq`
 		args = append(args, last)
 	}

@@ -115,7 +115,23 @@ func chatLine(i int) store.ChatLine {
 	channels := []string{"town", "mafia", "dead"}
 	return store.ChatLine{Channel: channels[i%3], Seat: i%10 + 1, Name: fmt.Sprintf("№%d Nino", i%10+1),
 		Text: fmt.Sprintf("line %d: ჩემი აზრით", i), At: time.UnixMilli(1796000000000 + int64(i)*1500).UTC(),
-		Log: i / 2, Round: i / 7, Phase: "speech"}
+		Log: i / 2, Round: i / 7, Phase: "speech", Bot: botLine(i)}
+}
+
+// botLine is what line i means when a bot said it: every third line a
+// server's bot's, with every field in turn.
+func botLine(i int) store.BotLine {
+	switch i % 9 {
+	case 1:
+		return store.BotLine{Kind: "claim", Role: "detective", Count: i%5 + 1, Pick: i % 256}
+	case 4:
+		return store.BotLine{Kind: "checked", Seat: i%10 + 1, Result: "mafia", Pick: i % 7, Voice: true}
+	case 5:
+		return store.BotLine{Kind: "best_move", Seat: 3, More: [2]int{i%10 + 1, 9}, Pick: 2}
+	case 7:
+		return store.BotLine{Kind: "good_game"}
+	}
+	return store.BotLine{}
 }
 
 // sameChat reports how got differs from the lines want (with their Seq
