@@ -1,0 +1,280 @@
+package server
+
+// The server's part in a cluster (cluster.go), tested in process: two
+// servers, each a node with its own connections to one real PostgreSQL
+// (internal/pgtest), on loopback. The leases' time is an hour and the
+// nodes look for expired leases every hour: whatever passes from one node
+// to the other here passes because a node let it go and told the other
+// (Cluster.Free, which nudges it), never because a lease ran out while the
+// test waited.
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"mafia/client"
+	"mafia/internal/pgtest"
+	"mafia/room"
+	"mafia/store"
+	"mafia/store/postgres"
+	"mafia/wire"
+)
+
+// clusterNode is one node of an in-process cluster.
+type clusterNode struct {
+	id   string
+	srv  *Server
+	db   *postgres.DB
+	http *httptest.Server
+	api  *client.API
+	// elsewhere records the nodes the node passed requests on to.
+	mu        sync.Mutex
+	elsewhere []string
+}
+
+// inProcessCluster is n nodes on one fresh database: each tells the others
+// when it lets a lease go, and passes a request for another node's table
+// to Elsewhere, which records the node and answers 421.
+func inProcessCluster(ctx context.Context, t *testing.T, n int) []*clusterNode {
+	t.Helper()
+	url := pgtest.URL(t)
+	nodes := make([]*clusterNode, n)
+	var mu sync.Mutex // guards nodes while they start
+	for i := range nodes {
+		cn := &clusterNode{id: "n" + string(rune('1'+i))}
+		db, err := postgres.Open(ctx, url, postgres.Shared()) // the nodes of a cluster share the database
+		if err != nil {
+			t.Fatal(err)
+		}
+		cn.db = db
+		cl := &Cluster{Node: cn.id, TTL: time.Hour, Scan: time.Hour,
+			Free: func(string) {
+				mu.Lock()
+				defer mu.Unlock()
+				for _, o := range nodes {
+					if o != nil && o != cn && o.srv != nil {
+						o.srv.Nudge()
+					}
+				}
+			},
+			Elsewhere: func(w http.ResponseWriter, r *http.Request, node, client string) {
+				cn.mu.Lock()
+				cn.elsewhere = append(cn.elsewhere, node)
+				cn.mu.Unlock()
+				w.WriteHeader(http.StatusMisdirectedRequest)
+			},
+		}
+		srv := New(Config{Store: db, SeatsPerAddress: -1, Pace: room.PaceInstant, Cluster: cl})
+		if _, err := srv.Resume(ctx); err != nil {
+			t.Fatal(err)
+		}
+		hs := httptest.NewUnstartedServer(nil)
+		hs.Config = srv.HTTPServer(srv.Handler())
+		hs.Listener = srv.Listener(hs.Listener)
+		hs.Start()
+		cn.srv, cn.http, cn.api = srv, hs, &client.API{Base: hs.URL}
+		mu.Lock()
+		nodes[i] = cn
+		mu.Unlock()
+		t.Cleanup(func() {
+			hs.CloseClientConnections()
+			hs.Close()
+			srv.Close()
+			db.Close()
+		})
+	}
+	return nodes
+}
+
+// playingTable makes a table of five on node at (the host in seat 1, the
+// server's bots in the others), starts its game (long steps: it is still
+// on when the test looks) and returns it, the host's token and the host's
+// connection.
+func playingTable(ctx context.Context, t *testing.T, at *clusterNode) (string, string, *client.Conn) {
+	t.Helper()
+	created, err := at.api.Create(ctx, client.CreateRequest{Name: "clustered", Players: 5, TimingsMS: longTimings})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := at.api.Join(ctx, created.Table, "Nino", 1, created.HostToken); err != nil {
+		t.Fatal(err)
+	}
+	c, err := at.api.Dial(ctx, created.Table, created.HostToken, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.CloseNow() })
+	for _, a := range []string{"add_bots", "start"} {
+		id, err := c.Send(ctx, wire.ClientMessage{Type: "host", Action: a})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for {
+			m, err := c.Read(ctx)
+			if err != nil {
+				t.Fatalf("%s: %v", a, err)
+			}
+			if m.ID == id {
+				if m.Type == "error" {
+					t.Fatalf("%s: %s", a, m.Code)
+				}
+				break
+			}
+		}
+	}
+	return created.Table, created.HostToken, c
+}
+
+// leaseOf is table's lease as the store has it.
+func leaseOf(ctx context.Context, t *testing.T, n *clusterNode, table string) store.Lease {
+	t.Helper()
+	l, err := n.db.Lease(ctx, table)
+	if err != nil {
+		t.Fatalf("lease of %s: %v", table, err)
+	}
+	return l
+}
+
+// ownedBy waits until node n runs table (its Owned lists it), or ctx ends.
+func ownedBy(ctx context.Context, t *testing.T, n *clusterNode, table string) {
+	t.Helper()
+	for !slices.Contains(n.srv.Owned(), table) {
+		select {
+		case <-ctx.Done():
+			t.Fatalf("%s never took table %s (it holds %v)", n.id, table, n.srv.Owned())
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+}
+
+// TestCluster_ADrainHandsEachTableOverAtOnce pins Handover: a draining
+// node stops each live table's room, lets its lease go and tells the
+// others, and returns once a peer runs every one of them. The lease's time
+// is an hour: only a lease let go at the hand-over can pass before the
+// guard ends the wait (a hand-over that left the lease to run out would
+// wait that hour). The peer holds the lease under a new token, the drained
+// node holds nothing, the table is still in play, and the host comes back
+// through the peer with since and finds the game as it was.
+func TestCluster_ADrainHandsEachTableOverAtOnce(t *testing.T) {
+	ctx := within(t, 60*time.Second)
+	nodes := inProcessCluster(ctx, t, 2)
+	n1, n2 := nodes[0], nodes[1]
+	var tables []string
+	var hosts []string
+	var seqs []int
+	for i := 0; i < 2; i++ {
+		id, host, c := playingTable(ctx, t, n1)
+		tables, hosts, seqs = append(tables, id), append(hosts, host), append(seqs, c.Seq)
+	}
+	before := map[string]store.Lease{}
+	for _, id := range tables {
+		if l := leaseOf(ctx, t, n1, id); l.Node != "n1" {
+			t.Fatalf("table %s is %q's, want n1's", id, l.Node)
+		}
+		before[id] = leaseOf(ctx, t, n1, id)
+	}
+	if got := n1.srv.Owned(); !slices.Equal(got, sortedCopy(tables)) {
+		t.Fatalf("n1 owns %v, want %v", got, sortedCopy(tables))
+	}
+	n1.srv.Drain()
+	hctx, cancel := context.WithTimeout(ctx, 30*time.Second) // a guard: the lease's time is an hour
+	err := n1.srv.Handover(hctx)
+	cancel()
+	if err != nil {
+		t.Fatalf("the hand-over did not end with every table on a peer: %v (n2 owns %v)", err, n2.srv.Owned())
+	}
+	for i, id := range tables {
+		l := leaseOf(ctx, t, n2, id)
+		if l.Node != "n2" || l.Token == before[id].Token {
+			t.Errorf("table %s after the hand-over: lease %+v, want n2's under a new token (was %d)", id, l, before[id].Token)
+		}
+		if !slices.Contains(n2.srv.Owned(), id) {
+			t.Errorf("n2 does not run table %s", id)
+		}
+		tb, _, err := n2.db.Table(ctx, store.KindOnline, id)
+		if err != nil || tb.Status != store.StatusPlaying {
+			t.Errorf("table %s after the hand-over: %v %v, want still playing", id, tb.Status, err)
+		}
+		c, err := n2.api.Dial(ctx, id, hosts[i], seqs[i])
+		if err != nil {
+			t.Fatalf("the host back through n2: %v", err)
+		}
+		if c.View == nil || c.View.Phase == "ended" || c.Seat != 1 {
+			t.Errorf("the host back through n2: seat %d, view %+v", c.Seat, c.View)
+		}
+		c.CloseNow()
+	}
+	if got := n1.srv.Owned(); len(got) != 0 {
+		t.Errorf("the drained node still holds %v", got)
+	}
+	// A drained node takes no table: one asked for there is moving.
+	resp, err := http.Get(n1.http.URL + "/api/tables/" + tables[0])
+	if err == nil {
+		resp.Body.Close()
+	}
+	if err != nil || resp.StatusCode == http.StatusOK {
+		t.Errorf("a table asked for at the drained node: %v %v, want it refused or passed on", resp, err)
+	}
+}
+
+func sortedCopy(s []string) []string {
+	out := slices.Clone(s)
+	slices.Sort(out)
+	return out
+}
+
+// TestCluster_ALeaseLetGoIsTakenByAPeerAndItsRequestsGoThere pins the rest
+// of the leases' life in process: a table made on a node is that node's
+// (its lease), a request at the other node for it is passed on to its
+// holder (Cluster.Elsewhere, naming it), and a node that stops lets its
+// live tables go at once (stopped, letGo, Free): the peer takes each over
+// under a new token (takeOverExpired, take) and runs it, its game still
+// on.
+func TestCluster_ALeaseLetGoIsTakenByAPeerAndItsRequestsGoThere(t *testing.T) {
+	ctx := within(t, 60*time.Second)
+	nodes := inProcessCluster(ctx, t, 2)
+	n1, n2 := nodes[0], nodes[1]
+	live, host, _ := playingTable(ctx, t, n1)
+	held := leaseOf(ctx, t, n1, live)
+	if held.Node != "n1" || held.Token == 0 {
+		t.Fatalf("the table made on n1: lease %+v", held)
+	}
+
+	// Asked for at n2, the table is n1's: passed on, naming n1.
+	resp, err := http.Get(n2.api.Base + "/api/tables/" + live)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	n2.mu.Lock()
+	passed := slices.Clone(n2.elsewhere)
+	n2.mu.Unlock()
+	if resp.StatusCode != http.StatusMisdirectedRequest || !slices.Equal(passed, []string{"n1"}) {
+		t.Errorf("a request at n2 for n1's table: %d, passed on to %v; want it passed to n1", resp.StatusCode, passed)
+	}
+	if slices.Contains(n2.srv.Owned(), live) {
+		t.Error("n2 took a table n1 holds")
+	}
+
+	// n1 stops: its live table is let go and taken over by n2 at once.
+	n1.http.CloseClientConnections()
+	n1.srv.Close()
+	ownedBy(ctx, t, n2, live)
+	now := leaseOf(ctx, t, n2, live)
+	if now.Node != "n2" || now.Token <= held.Token {
+		t.Errorf("the live table after n1 stopped: lease %+v, want n2's under a token after %d", now, held.Token)
+	}
+	c, err := n2.api.Dial(ctx, live, host, 0)
+	if err != nil {
+		t.Fatalf("the host through n2: %v", err)
+	}
+	if c.View == nil || c.View.Phase == "ended" {
+		t.Errorf("the live table on n2: %+v", c.View)
+	}
+	c.CloseNow()
+}
