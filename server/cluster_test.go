@@ -10,12 +10,15 @@ package server
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"net/http/httptest"
 	"slices"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/coder/websocket"
 
 	"mafia/client"
 	"mafia/internal/pgtest"
@@ -277,4 +280,78 @@ func TestCluster_ALeaseLetGoIsTakenByAPeerAndItsRequestsGoThere(t *testing.T) {
 		t.Errorf("the live table on n2: %+v", c.View)
 	}
 	c.CloseNow()
+}
+
+// TestCluster_AnOwnerWhoseLeaseRanOutIsTakenOverAndFenced pins the
+// takeover of a node that stopped renewing (paused, cut off from the
+// database): once its lease has run out (made to run out here, in the
+// store, as the database's clock would), the peer takes the table over
+// at its next scan (takeOverExpired) under a new token and runs it; the
+// old owner's next write of the table is refused by the fence, its room
+// stops and drops its connections with table_moved, and it no longer
+// counts the table as its own (lost). Nothing it tried is in the log.
+func TestCluster_AnOwnerWhoseLeaseRanOutIsTakenOverAndFenced(t *testing.T) {
+	ctx := within(t, 60*time.Second)
+	nodes := inProcessCluster(ctx, t, 2)
+	n1, n2 := nodes[0], nodes[1]
+	id, host, hc := playingTable(ctx, t, n1)
+	old := leaseOf(ctx, t, n1, id)
+	// n1 stops renewing: its lease runs out, its token kept.
+	if _, err := n2.db.Renew(ctx, old, time.Microsecond); err != nil {
+		t.Fatal(err)
+	}
+	n2.srv.Nudge()
+	ownedBy(ctx, t, n2, id)
+	now := leaseOf(ctx, t, n2, id)
+	if now.Node != "n2" || now.Token <= old.Token {
+		t.Fatalf("after the takeover: lease %+v, want n2's under a token after %d", now, old.Token)
+	}
+	logBefore, err := n2.db.Events(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// n1 still runs its room; the host's pause there is its next write.
+	pause, err := hc.Send(ctx, wire.ClientMessage{Type: "host", Action: "pause"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var closed error
+	for closed == nil {
+		m, err := hc.Read(ctx)
+		switch {
+		case err != nil:
+			closed = err
+		case m.ID == pause && m.Type != "error":
+			t.Fatalf("n1 paused a table whose lease n2 holds: %+v", m)
+		case m.ID == pause && m.Code != "table_moved":
+			t.Errorf("n1's answer to the pause: %s, want the table moved", m.Code)
+		}
+	}
+	var ce websocket.CloseError
+	if !errors.As(closed, &ce) || ce.Code != 1012 || ce.Reason != "table_moved" {
+		t.Errorf("the host's connection to n1 ended with %v, want 1012 table_moved", closed)
+	}
+	if slices.Contains(n1.srv.Owned(), id) {
+		t.Errorf("n1 still counts table %s as its own", id)
+	}
+	if l := leaseOf(ctx, t, n2, id); l != now && (l.Node != "n2" || l.Token != now.Token) {
+		t.Errorf("n1's refused write changed the lease: %+v, was %+v", l, now)
+	}
+	// The game goes on at n2, not paused by n1, and the host comes back
+	// through n2.
+	c, err := n2.api.Dial(ctx, id, host, 0)
+	if err != nil {
+		t.Fatalf("the host through n2: %v", err)
+	}
+	defer c.CloseNow()
+	if c.Lobby == nil || c.Lobby.Paused || c.View == nil || c.View.Phase == "ended" {
+		t.Errorf("the table on n2: lobby %+v, view %+v; want the game going on, not paused", c.Lobby, c.View)
+	}
+	logAfter, err := n2.db.Events(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(logAfter) < len(logBefore) {
+		t.Errorf("the log shrank from %d to %d events", len(logBefore), len(logAfter))
+	}
 }
