@@ -45,6 +45,13 @@ type clusterNode struct {
 // to Elsewhere, which records the node and answers 421.
 func inProcessCluster(ctx context.Context, t *testing.T, n int) []*clusterNode {
 	t.Helper()
+	return inProcessClusterTTL(ctx, t, n, time.Hour)
+}
+
+// inProcessClusterTTL is inProcessCluster with leases of ttl (renewed every
+// third of it).
+func inProcessClusterTTL(ctx context.Context, t *testing.T, n int, ttl time.Duration) []*clusterNode {
+	t.Helper()
 	url := pgtest.URL(t)
 	nodes := make([]*clusterNode, n)
 	var mu sync.Mutex // guards nodes while they start
@@ -55,7 +62,7 @@ func inProcessCluster(ctx context.Context, t *testing.T, n int) []*clusterNode {
 			t.Fatal(err)
 		}
 		cn.db = db
-		cl := &Cluster{Node: cn.id, TTL: time.Hour, Scan: time.Hour,
+		cl := &Cluster{Node: cn.id, TTL: ttl, Scan: time.Hour,
 			Free: func(string) {
 				mu.Lock()
 				defer mu.Unlock()
@@ -353,5 +360,56 @@ func TestCluster_AnOwnerWhoseLeaseRanOutIsTakenOverAndFenced(t *testing.T) {
 	}
 	if len(logAfter) < len(logBefore) {
 		t.Errorf("the log shrank from %d to %d events", len(logBefore), len(logAfter))
+	}
+}
+
+// TestCluster_ANodeRenewsItsLeasesAndLetsGoOfOneFoundLost pins the
+// renewals (renewLeases, renewRound): the node extends each of its leases
+// every third of their time, keeping the token; a lease it finds taken by
+// another node (here: given up and taken in the store, as a node that
+// took the table over would) is lost: the node's room of that table
+// stops, its connections are closed 1012 table_moved, and the node no
+// longer holds the table or renews its lease.
+func TestCluster_ANodeRenewsItsLeasesAndLetsGoOfOneFoundLost(t *testing.T) {
+	ctx := within(t, 60*time.Second)
+	n1 := inProcessClusterTTL(ctx, t, 1, 900*time.Millisecond)[0]
+	id, _, hc := playingTable(ctx, t, n1)
+	first := leaseOf(ctx, t, n1, id)
+	// Renewed: a later expiry, the same token (waited for, not timed).
+	for l := first; !l.Expires.After(first.Expires); l = leaseOf(ctx, t, n1, id) {
+		if l.Node != "n1" || l.Token != first.Token {
+			t.Fatalf("renewed, the lease is %+v, want n1's with token %d", l, first.Token)
+		}
+		select {
+		case <-ctx.Done():
+			t.Fatalf("the lease %+v was never renewed", first)
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+	// Another node takes the table.
+	if err := n1.db.Release(ctx, leaseOf(ctx, t, n1, id)); err != nil {
+		t.Fatal(err)
+	}
+	other, err := n1.db.Acquire(ctx, id, "n9", time.Hour)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var closed error
+	for closed == nil {
+		_, closed = hc.Read(ctx)
+	}
+	var ce websocket.CloseError
+	if !errors.As(closed, &ce) || ce.Code != 1012 || ce.Reason != "table_moved" {
+		t.Errorf("the host's connection ended with %v, want 1012 table_moved", closed)
+	}
+	for slices.Contains(n1.srv.Owned(), id) {
+		select {
+		case <-ctx.Done():
+			t.Fatalf("n1 still holds table %s", id)
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+	if l := leaseOf(ctx, t, n1, id); l.Node != "n9" || l.Token != other.Token {
+		t.Errorf("the lease after n1 found it lost: %+v, want n9's %+v", l, other)
 	}
 }
