@@ -35,6 +35,7 @@ type FakeClock struct {
 	mu     sync.Mutex
 	now    time.Time
 	timers []*fakeTimer
+	settle func()
 }
 
 type fakeTimer struct {
@@ -72,7 +73,21 @@ func (t *fakeTimer) Stop() bool {
 	return was
 }
 
-// Advance moves time forward by d, running every call that falls due.
+// SetSettle makes Advance call settle after each call it runs, before it
+// looks for the next one or moves the time on (nil: it does not wait). A
+// room's call only queues its work in the room's inbox; a test passes a
+// wait until the room has handled everything queued (room_test's fixture
+// does), so that what a call set in motion (a step's end, a bot's turn
+// scheduled at once) is done, at the call's time and with its own timers
+// set, before time moves on, however the goroutines are scheduled.
+func (c *FakeClock) SetSettle(settle func()) {
+	c.mu.Lock()
+	c.settle = settle
+	c.mu.Unlock()
+}
+
+// Advance moves time forward by d, running every call that falls due (and
+// after each, the settle wait, if set: SetSettle).
 func (c *FakeClock) Advance(d time.Duration) {
 	c.mu.Lock()
 	end := c.now.Add(d)
@@ -94,8 +109,12 @@ func (c *FakeClock) Advance(d time.Duration) {
 		if next.at.After(c.now) {
 			c.now = next.at
 		}
+		settle := c.settle
 		c.mu.Unlock()
 		next.f()
+		if settle != nil {
+			settle()
+		}
 	}
 }
 

@@ -8,9 +8,11 @@ package room_test
 // nobody holds, which changes nothing). Everything queued before that round
 // trip has then been handled, and every frame it produced is already in the
 // subscribers' queues, where drain reads it without blocking. Time passes only
-// through FakeClock.Advance, in ticks that land exactly on every deadline (all
-// timings in these tests are multiples of the tick), so that each step's
-// deadline is set from the instant the previous one ended.
+// through FakeClock.Advance, after the room is idle (advance), and the clock
+// waits for the room after each call it runs (settleClock), in ticks that
+// land exactly on every deadline (all timings in these tests are multiples
+// of the tick), so that each step's deadline is set from the instant the
+// previous one ended.
 
 import (
 	"bytes"
@@ -92,8 +94,17 @@ func newFixture(t testing.TB, set room.Settings, mod func(*room.Config)) *fixtur
 		t.Fatal(err)
 	}
 	f.r, f.host = r, host
+	f.settleClock()
 	t.Cleanup(func() { f.r.Stop() })
 	return f
+}
+
+// settleClock makes the fixture's fake clock wait, after each call it runs,
+// until the room has handled it and everything queued before it (Room.Idle):
+// a call's work is done at the call's time, its own timers set, before the
+// clock looks for the next call or moves on (FakeClock.SetSettle).
+func (f *fixture) settleClock() {
+	f.clk.SetSettle(func() { f.r.Idle() })
 }
 
 // sync waits until the room has handled everything queued so far.
@@ -112,9 +123,12 @@ func (f *fixture) sync() {
 }
 
 // advance moves the clock by d (which must not jump over a deadline) and
-// waits for the room to handle what fell due.
+// waits for the room to handle what fell due. The room is idle first: what
+// a test sent it without waiting for the answer (client.send) is handled
+// at the time it was sent, never after the clock moved on.
 func (f *fixture) advance(d time.Duration) {
 	f.t.Helper()
+	f.sync()
 	f.clk.Advance(d)
 	f.sync()
 }

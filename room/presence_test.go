@@ -76,7 +76,16 @@ type abandoned struct {
 func newAbandoned(t *testing.T) *abandoned {
 	t.Helper()
 	a := &abandoned{}
-	a.f = newFixture(t, settings(t, 7, slowTimings), func(c *room.Config) {
+	// Its bots wait a minute before each move (capped by each step's
+	// time): whatever the deal, and even with its one person killed or
+	// voted out early, the game is still on minutes later, when the tests
+	// check that it froze. With bots that moved at once, such a game
+	// ended within two minutes in about one run in eighty, and the test
+	// of a person who comes back and leaves again found it ended, not
+	// frozen.
+	set := settings(t, 7, slowTimings)
+	set.BotDelay = time.Minute
+	a.f = newFixture(t, set, func(c *room.Config) {
 		a.store = &countingStore{Store: c.Store}
 		c.Store = a.store
 	})
@@ -269,7 +278,7 @@ func TestAPersonBackWithinTheGraceTimeKeepsTheGameGoing(t *testing.T) {
 	f.sync()
 	f.ticks(room.DefaultFreezeAfter)
 	if l := f.r.Lobby(); l.PauseReason != "no_players" {
-		t.Errorf("with only a spectator: paused %v %q", l.Paused, l.PauseReason)
+		t.Errorf("with only a spectator: paused %v %q, status %q", l.Paused, l.PauseReason, l.Status)
 	}
 }
 

@@ -55,6 +55,7 @@ func (f *fixture) restart(s stopped, at time.Time) {
 		f.t.Fatal(err)
 	}
 	f.r = r
+	f.settleClock()
 	f.sync()
 }
 

@@ -263,6 +263,7 @@ func (s *Server) createTable(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
+	s.stops.started()
 	s.add(rm)
 	s.guards.created(quota, rm.ID())
 	s.clientID(w, r)

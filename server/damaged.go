@@ -62,6 +62,7 @@ func (s *Server) resumeFenced(st stored, lastAlive time.Time, token int64) (*roo
 	if err != nil {
 		return nil, fmt.Errorf("%w: table %q does not resume: %w", store.ErrDamaged, st.table.ID, err)
 	}
+	s.stops.started() // its goroutine runs: Close waits for its OnStop
 	return r, nil
 }
 

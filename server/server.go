@@ -88,6 +88,9 @@ type Server struct {
 	guards  *guards
 	mu      sync.Mutex
 	rooms   map[string]*room.Room
+	// stops counts the rooms running or not yet through OnStop (Close
+	// waits for them: roomstops.go).
+	stops   *roomStops
 	damaged map[string]struct{} // tables set aside (see setAside)
 	stop    chan struct{}
 	wg      sync.WaitGroup
@@ -162,7 +165,7 @@ func New(cfg Config) *Server {
 	cfg.Limits = cfg.Limits.withDefaults(files)
 	cfg.Timeouts = cfg.Timeouts.withDefaults()
 	s := &Server{cfg: cfg, log: cfg.Log, metrics: newMetrics(), guard: cfg.Guard,
-		rooms: map[string]*room.Room{}, damaged: map[string]struct{}{}, stop: make(chan struct{})}
+		rooms: map[string]*room.Room{}, stops: newRoomStops(), damaged: map[string]struct{}{}, stop: make(chan struct{})}
 	if cfg.Cluster != nil {
 		s.own, s.ownErr = newOwnership(*cfg.Cluster, cfg.Store)
 	}
@@ -206,6 +209,7 @@ func (s *Server) roomConfig() room.Config {
 			if s.own != nil {
 				s.stopped(id, status)
 			}
+			s.stops.ended() // last: Close waits for it
 		},
 	}
 }
@@ -409,6 +413,10 @@ func (s *Server) close() {
 	s.mu.Unlock()
 	for _, r := range rooms {
 		r.Stop()
+	}
+	// A room's Done closes before its OnStop runs: wait for those too.
+	if !s.stops.wait(30 * time.Second) {
+		s.log.Error("close: rooms stopped whose OnStop never returned")
 	}
 	if s.own != nil {
 		s.own.letting.Wait() // the leases let go before the store closes

@@ -608,6 +608,32 @@ func checkTables(ctx context.Context, t *testing.T, st *postgres.DB, api *client
 	return reconnects, closes
 }
 
+// underWay is how many events a table's stored log holds once its game is
+// under way: the deal, and the players' first moves after it.
+const underWay = 4
+
+// awaitUnderWay waits until every table's game is under way (its stored log
+// holds underWay events, or it has ended already), or ctx ends: the point
+// at which a test stops a node with the games in play, waited for, not
+// guessed with a sleep.
+func awaitUnderWay(ctx context.Context, t *testing.T, st *postgres.DB, tables [][]*seatOnCluster) {
+	t.Helper()
+	for _, seats := range tables {
+		id := seats[0].table
+		for {
+			evs, err := st.Events(ctx, id)
+			if err == nil && len(evs) >= underWay || tableEnded(ctx, t, st, id) {
+				break
+			}
+			select {
+			case <-ctx.Done():
+				t.Fatalf("table %s: the game never got under way (%d events, %v)", id, len(evs), err)
+			case <-time.After(20 * time.Millisecond):
+			}
+		}
+	}
+}
+
 // TestCluster_ADrainedNodeHandsEveryTableOver drains node 1 of two
 // (SIGTERM) with four games in play on it: it hands each table over to
 // node 2 (its players closed 1012 table_moved, and back through node 2
@@ -630,7 +656,7 @@ func TestCluster_ADrainedNodeHandsEveryTableOver(t *testing.T) {
 	}
 	done := make(chan error, 1)
 	go func() { done <- playTables(ctx, tables) }()
-	time.Sleep(time.Second) // the games under way
+	awaitUnderWay(ctx, t, st, tables)
 	if err := nodes[0].cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}
@@ -682,7 +708,7 @@ func TestCluster_KillNineOfOneNodeOfThreeLosesNoGame(t *testing.T) {
 	}
 	done := make(chan error, 1)
 	go func() { done <- playTables(ctx, tables) }()
-	time.Sleep(2 * time.Second)
+	awaitUnderWay(ctx, t, st, tables)
 	killed := time.Now()
 	if err := nodes[1].cmd.Process.Kill(); err != nil {
 		t.Fatal(err)
