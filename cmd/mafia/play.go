@@ -80,7 +80,7 @@ func parsePlayFlags(args []string, stderr io.Writer) (cfg playConfig, code int) 
 	seed := fs.Uint64("seed", 0, "the game's seed: the same seed deals the same cards and bots (default: from the clock)")
 	lang := fs.String("lang", "", "language: ka, en or ru (default: from LC_ALL, LC_MESSAGES, LANG, LANGUAGE)")
 	options := fs.String("options", "", "house rules as k=v,k=v (the option names of docs/rules.md)")
-	bots := fs.String("bots", "random", "the bots' level: random, smart or expert (or a level per side: town=smart,mafia=random,maniac=random)")
+	bots := fs.String("bots", "expert", "the bots' level: expert (the default), smart or random (or a level per side: town=smart,mafia=random,maniac=random)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, playUsage)
 		fs.PrintDefaults()

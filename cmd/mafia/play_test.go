@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -42,9 +43,14 @@ func (r *player) Read(p []byte) (int, error) {
 	return n, nil
 }
 
-// play runs mafia play with a scripted person.
+// play runs mafia play with a scripted person, among random bots unless
+// args choose a level (the scripted flows were written for bots that do not
+// talk; TestPlayTheDefaultBotsTalk plays the default).
 func play(t *testing.T, answer func(screen string) string, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
+	if !slices.Contains(args, "--bots") {
+		args = append([]string{"--bots", "random"}, args...)
+	}
 	var out, errb bytes.Buffer
 	in := &player{out: &out, answer: answer}
 	code = runPlay(args, in, &out, &errb)
@@ -354,7 +360,7 @@ func TestPlayLeavesPolitelyWhenInputEnds(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			var out, errb bytes.Buffer
-			code := runPlay([]string{"--seed", "3", "--lang", c.lang}, strings.NewReader(c.input), &out, &errb)
+			code := runPlay([]string{"--bots", "random", "--seed", "3", "--lang", c.lang}, strings.NewReader(c.input), &out, &errb)
 			l, _ := locale.Parse(c.lang)
 			if code != 0 {
 				t.Errorf("exit %d, want 0", code)
@@ -480,5 +486,24 @@ func TestPlayShowsTheSeedOnlyAfterTheEnd(t *testing.T) {
 		if strings.Contains(out[:end], "--seed") || strings.Contains(out[:end], "Seed "+strconv.Itoa(seed)) {
 			t.Errorf("seed %d: the seed is shown before the end", seed)
 		}
+	}
+}
+
+// TestPlayTheDefaultBotsTalk pins play's default level: a person who
+// names none plays among expert bots, which speak on their floors (random
+// bots never do), and the game still reaches its end.
+func TestPlayTheDefaultBotsTalk(t *testing.T) {
+	var out, errb bytes.Buffer
+	in := &player{out: &out, answer: sensible}
+	if code := runPlay([]string{"--seed", "5", "--lang", "en"}, in, &out, &errb); code != 0 {
+		t.Fatalf("exit %d, stderr %q", code, errb.String())
+	}
+	s := out.String()
+	checkClean(t, s)
+	if !strings.Contains(s, locale.New(locale.En).T("event.game_ended", nil)) {
+		t.Fatalf("the game did not end:\n%s", tail(s))
+	}
+	if !regexp.MustCompile(`Bot \d+ \(seat \d+\): “`).MatchString(s) {
+		t.Errorf("no bot said a line, as the default (expert) bots do:\n%s", tail(s))
 	}
 }

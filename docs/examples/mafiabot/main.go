@@ -157,7 +157,7 @@ func main() {
 	players := flag.Int("players", 5, "with -create: the table's size (5 to 11)")
 	lang := flag.String("lang", "en", "language of the server's sentences: en, ka or ru")
 	card := flag.String("card", "", "with -create: a sandbox table where this bot is dealt this card (detective, doctor, don, ...)")
-	bots := flag.String("bots", "smart", "with -create: the level of the server's bots (random, smart, or one per side: town=smart,mafia=random,maniac=random)")
+	bots := flag.String("bots", "expert", "with -create: the level of the server's bots (expert, smart, random, or one per side: town=smart,mafia=random,maniac=random)")
 	flag.Parse()
 
 	b := &bot{base: strings.TrimRight(*server, "/"), table: *table, lang: *lang}

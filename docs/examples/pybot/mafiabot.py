@@ -7,7 +7,7 @@ lines below), so that it runs wherever python3 does. A real bot may use any
 WebSocket library instead; nothing else changes.
 
 It joins a table (or creates one, hosts it and fills it with the server's
-bots, smart ones unless --bots says otherwise), then plays from its view: it keeps a suspicion score per seat from
+bots, expert ones unless --bots says otherwise), then plays from its view: it keeps a suspicion score per seat from
 what is public (nominations, votes, deaths, statements), nominates and votes
 the most suspicious, reports its own checks as statements when it is the
 Detective, and reconnects with ?since= if the connection drops.
@@ -356,7 +356,7 @@ def main():
     ap.add_argument("--lang", default="en", help="language of the server's sentences: ka, en or ru")
     ap.add_argument("--seed", type=int, default=None, help="seed of the bot's own choices")
     ap.add_argument("--card", default="", help="with --create: a sandbox table where this bot is dealt this card (detective, doctor, don, ...)")
-    ap.add_argument("--bots", default="smart", help="with --create: the level of the server's bots (random, smart, or one per side: town=smart,mafia=random,maniac=random)")
+    ap.add_argument("--bots", default="expert", help="with --create: the level of the server's bots (expert, smart, random, or one per side: town=smart,mafia=random,maniac=random)")
     args = ap.parse_args()
 
     base = args.server.rstrip("/")
