@@ -120,7 +120,6 @@ func (ph *phone) tapAndKill(id, what, sel string, online bool) {
 // again, must not claim that another phone took the game over), the
 // others without it; when it returns, every entry arrives, once.
 func TestEveryEntryShownAsDoneOutlivesTheBrowser(t *testing.T) {
-	// Beside the offline test's minute offline (TestADroppedConnectionLosesNothing).
 	t.Parallel()
 	ts := startServer(t)
 	ph := newPhone(t, ts)
