@@ -69,12 +69,12 @@ func (ph *phone) tapAndKill(id, what, sel string, online bool) {
 	ph.t.Helper()
 	before := eval[string](ph.tab, screenJS)
 	ph.click(sel)
-	ctx, cancel := context.WithTimeout(ph.ctx, 10*time.Second)
+	ctx, cancel := context.WithTimeout(ph.ctx, slack*10*time.Second)
 	js, err := chromedp.Run(ctx, chromedp.Poll[string](`(() => {
 		if (`+screenJS+` === `+jsString(before)+`) return '';
 		const g = window.__assistGame, st = g.state;
 		return JSON.stringify({entries: g.rec.commands.length, phase: st.phase, round: st.round, speaker: st.speaker});
-	})()`, chromedp.WithPollingMutation()))
+	})()`, chromedp.WithPollingMutation(), chromedp.WithPollingTimeout(0)))
 	cancel()
 	if err != nil {
 		ph.t.Fatalf("%s: the tap was not shown: %v\n%s", what, err, ph.text())

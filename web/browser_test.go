@@ -145,12 +145,13 @@ func eval[T any](tb *tab, expr string) T {
 	return v
 }
 
-// waitJS waits until a JavaScript expression is true.
+// waitJS waits until a JavaScript expression is true (bounded by the
+// context alone: chromedp's own 30-second bound of a poll is off).
 func (tb *tab) waitJS(d time.Duration, expr string) {
 	tb.t.Helper()
 	ctx, cancel := context.WithTimeout(tb.ctx, slack*d)
 	defer cancel()
-	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](expr, chromedp.WithPollingInterval(50*time.Millisecond))); err != nil {
+	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](expr, chromedp.WithPollingInterval(50*time.Millisecond), chromedp.WithPollingTimeout(0))); err != nil {
 		tb.t.Fatalf("%s: waiting for %s: %v\npage:\n%s", tb.name, expr, err, tb.text())
 	}
 }
