@@ -118,7 +118,10 @@ func (ph *phone) tapAndKill(id, what, sel string, online bool) {
 // game: every entry the page showed as done is there, at the same step.
 // The first taps are made with the server reachable (the page, opened
 // again, must not claim that another phone took the game over), the
-// others without it; when it returns, every entry arrives, once.
+// others without it; when it returns, every entry arrives, once. (Its
+// file's name sorts first of the package's browser tests: the longest, with
+// a dozen starts of a browser of its own, starts first and the others run
+// beside it.)
 func TestEveryEntryShownAsDoneOutlivesTheBrowser(t *testing.T) {
 	t.Parallel()
 	ts := startServer(t)
