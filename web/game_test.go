@@ -2,6 +2,7 @@ package web_test
 
 import (
 	"fmt"
+	"maps"
 	"strconv"
 	"strings"
 	"testing"
@@ -102,8 +103,12 @@ func TestBrowserSoloGame(t *testing.T) {
 	// read and then said a line at a time, would take most of the game's
 	// minute (the room's tests pin that pace; this one tests the pages).
 	// Nobody dies on the acquaintance night: our seat has a speech on day 1,
-	// ended from the keyboard below.
-	table := createTableWith(p, ts.URL, "Nino", 11, fastTimings, "instant", map[string]string{"first_night": "meeting"})
+	// ended from the keyboard below. The speech is long enough for the
+	// phase's screenshot first, however busy the machine (the keyboard ends
+	// it at once).
+	timings := maps.Clone(fastTimings)
+	timings["speech"] = "30"
+	table := createTableWith(p, ts.URL, "Nino", 11, timings, "instant", map[string]string{"first_night": "meeting"})
 	p.do(10*time.Second, chromedp.WaitVisible(chromedp.CSS("#add-bots")))
 	p.shot("02-table-lobby-360")
 	p.do(10*time.Second,
