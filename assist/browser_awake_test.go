@@ -17,6 +17,7 @@ import (
 // lets it go on leaving the game, and where the browser has no such API
 // the game goes on without a word.
 func TestTheScreenStaysOnWhileAGameIsOpen(t *testing.T) {
+	t.Parallel()
 	ts := startServer(t)
 	h := openHost(t, ts, "host")
 	h.create(gameSpec{Names: names11[:7], Deal: record.DealPass})

@@ -23,6 +23,7 @@ import (
 // header row is the catalogs' names of its columns, in the language asked
 // for.
 func TestTheCSVColumnsAreNamedInTheReadersLanguage(t *testing.T) {
+	t.Parallel()
 	ts := startServer(t)
 	c := create7(t, ts, record.DealManual)
 	playTie(t, ts, c)
@@ -54,6 +55,7 @@ func TestTheCSVColumnsAreNamedInTheReadersLanguage(t *testing.T) {
 // the page says what happened in a sentence of the catalogs, in the page's
 // language, with a button to reload, never a raw error.
 func TestTheStartUpFailureScreenSaysASentence(t *testing.T) {
+	t.Parallel()
 	ts := startServer(t)
 	for _, tc := range []struct {
 		name    string
@@ -75,6 +77,7 @@ func TestTheStartUpFailureScreenSaysASentence(t *testing.T) {
 	} {
 		for _, l := range []locale.Lang{locale.Ka, locale.Ru, locale.En} {
 			t.Run(tc.name+"/"+string(l), func(t *testing.T) {
+				t.Parallel() // each on its own page
 				p := locale.New(l)
 				tb := newTab(t, "host", 360, 740)
 				tb.do(10*time.Second, tc.prepare)
@@ -105,6 +108,7 @@ func TestTheStartUpFailureScreenSaysASentence(t *testing.T) {
 // the host's page, the card page and the printable protocol: each language
 // by its own name, never its code.
 func TestTheLanguageSwitchShowsLanguageNames(t *testing.T) {
+	t.Parallel()
 	ts := startServer(t)
 	want := []string{"English", "ქართული", "Русский"}
 	h := openHost(t, ts, "host")

@@ -21,6 +21,7 @@ import (
 // winner, and the season's standings page and CSV match a hand
 // computation.
 func TestTheHostSeatsTheClubsRosterAndRecordsItsPoints(t *testing.T) {
+	t.Parallel()
 	ts := startServer(t)
 	cl, people := newClubWith(t, ts, "ნინო", "Нино", "Гиорги", "Tamar", "დათო", "Levan", "Ana")
 	byName := map[string]string{}
@@ -152,6 +153,7 @@ func TestTheHostSeatsTheClubsRosterAndRecordsItsPoints(t *testing.T) {
 // ნინო, who played a game, into Нино, and makes a win worth 2.00; the
 // season's standings count the game as Нино's, by the new points.
 func TestTheClubScreenMakesASeasonAndMergesTwoEntries(t *testing.T) {
+	t.Parallel()
 	ts := startServer(t)
 	names := []string{"ნინო", "Гиорги", "Tamar", "Дато", "Levan", "Ana", "Saba", "Нино"}
 	cl, people := newClubWith(t, ts, names...)
@@ -207,6 +209,7 @@ func TestTheClubScreenMakesASeasonAndMergesTwoEntries(t *testing.T) {
 // and the roster ids picked before; once the server is back it takes the
 // game, which counts for the club.
 func TestWithoutTheServerTheClubsGameIsMadeOnThePhone(t *testing.T) {
+	t.Parallel()
 	ts := startServer(t)
 	cl, people := newClubWith(t, ts, "ნინო")
 	h := openHost(t, ts, "club-offline")

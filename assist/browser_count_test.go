@@ -26,6 +26,7 @@ var rolesCount = []string{"citizen", "don", "citizen", "mafia", "detective", "do
 // many players it names, in the form the number takes, and so does the
 // printable protocol.
 func TestTheAnnouncementsAndTheProtocolCountThePlayersTheyName(t *testing.T) {
+	t.Parallel()
 	ts := startServer(t)
 	h := openHost(t, ts, "host-count")
 	h.setValue(`[data-t="lang"]`, "ru")

@@ -18,6 +18,7 @@ import (
 // does: it begins with UTF-8's byte-order mark (without it Excel shows the
 // Georgian names as mojibake), and every row carries the game's id.
 func TestTheCSVOpensInASpreadsheet(t *testing.T) {
+	t.Parallel()
 	ts := startServer(t)
 	h := openHost(t, ts, "host")
 	names := []string{"ნინო", "გიორგი", "თამარი", "ლევანი", "ანა", "დავითი", "ეკა"}

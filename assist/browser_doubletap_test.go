@@ -64,6 +64,7 @@ func (h *host) calm(what string) {
 // first tap acts (one entry, or one screen on), and the page says nothing
 // alarming about the second.
 func TestADoubleTapActsOnce(t *testing.T) {
+	t.Parallel()
 	ts := startServer(t)
 	h := openHost(t, ts, "host")
 	// A tall phone: every control of the game is on screen without

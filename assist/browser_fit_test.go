@@ -19,6 +19,7 @@ import (
 // whole 11-player game scroll only up and down; and that protocol prints
 // on one or two A4 sheets.
 func TestTheHostsPagesFitAPhoneAndTwoSheets(t *testing.T) {
+	t.Parallel()
 	ts := startServer(t)
 	h := openHost(t, ts, "host")
 	h.setValue(`[data-t="lang"]`, "ka")

@@ -26,6 +26,7 @@ var names11 = []string{"Nino", "Giorgi", "Tamar", "Levan", "Ana", "Dato", "Eka",
 // the protocol the server exports is the engine's event log and holds every
 // vote as it was entered.
 func TestHostRunsAnElevenPlayerGame(t *testing.T) {
+	t.Parallel()
 	ts := startServer(t)
 	h := openHost(t, ts, "host")
 	id := h.create(gameSpec{Names: names11, Deal: record.DealPass,

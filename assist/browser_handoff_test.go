@@ -20,6 +20,7 @@ import (
 // confirmation that names how many of its entries are dropped, loads the
 // server's game and goes on with it.
 func TestAGameMovesToAnotherPhone(t *testing.T) {
+	t.Parallel()
 	ts := startServer(t)
 	first := openHost(t, ts, "first")
 	names := []string{"Nino", "Giorgi", "Tamar", "Levan", "Ana", "Dato", "Eka"}

@@ -14,6 +14,7 @@ import (
 // protocol and the CSV count it as that voter's vote, not an abstention,
 // and mark as abstained only the voters who raised no hand.
 func TestARaisedHandForTheLastCandidateIsAVote(t *testing.T) {
+	t.Parallel()
 	ts := startServer(t)
 	h := openHost(t, ts, "host")
 	id := h.create(gameSpec{Names: names11[:7], Roles: roles7, Deal: record.DealManual})

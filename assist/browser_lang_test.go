@@ -31,9 +31,11 @@ func (h *host) clean(where string) {
 // the result and the printable protocol, each free of message ids and
 // drawn in the chosen language.
 func TestEveryScreenSpeaksGeorgianEnglishAndRussian(t *testing.T) {
+	t.Parallel()
 	ts := startServer(t)
 	for _, lang := range []string{"ka", "ru", "en"} {
 		t.Run(lang, func(t *testing.T) {
+			t.Parallel() // each on its own page and game
 			p := locale.New(locale.Lang(lang))
 			h := openHost(t, ts, "host-"+lang)
 			h.setValue(`[data-t="lang"]`, lang)

@@ -16,6 +16,7 @@ import (
 // the host's screens: the protocol keeps them under the night, and the
 // printable protocol says so.
 func TestTheNightVictimsLastWordsAreRecorded(t *testing.T) {
+	t.Parallel()
 	ts := startServer(t)
 	h := openHost(t, ts, "host")
 	id := h.create(gameSpec{Names: names11[:7], Roles: roles7, Deal: record.DealManual})

@@ -21,6 +21,7 @@ import (
 // player's name in a game already made: the server's record takes the new
 // name, keeps the change, and the protocol lists it.
 func TestAnAbandonedGameIsDeletedAndNamesAreCorrected(t *testing.T) {
+	t.Parallel()
 	ts := startServer(t)
 	h := openHost(t, ts, "host")
 	gone := h.create(gameSpec{Names: names11[:7], Deal: record.DealPass})
@@ -90,6 +91,7 @@ func TestAnAbandonedGameIsDeletedAndNamesAreCorrected(t *testing.T) {
 // refused, a blank or too long name is refused with its seat, and nothing
 // changes.
 func TestCorrectingNamesAndDeletingAreTheHostsAndChecked(t *testing.T) {
+	t.Parallel()
 	ts := startServer(t)
 	c := create7(t, ts, record.DealManual)
 	names := []string{"A", "B", "C", "D", "E", "F", "G"}
@@ -122,6 +124,7 @@ func TestCorrectingNamesAndDeletingAreTheHostsAndChecked(t *testing.T) {
 // town player each day) and asks to delete it: refused (game_ended_kept),
 // and the game stays in the history.
 func TestAFinishedGameCannotBeDeleted(t *testing.T) {
+	t.Parallel()
 	ts := startServer(t)
 	c := create7(t, ts, record.DealManual)
 	g, _, err := record.Replay(&c.Settings, nil)

@@ -16,6 +16,7 @@ import (
 // the members, the link and the name; an unknown account is refused in a
 // sentence of the catalogs; the screen shows the link, then unlinks it.
 func TestTheClubScreenManagesMembersAndLinksEntries(t *testing.T) {
+	t.Parallel()
 	ts := startServer(t)
 	ctx := context.Background()
 	for _, n := range []string{"Nino", "Gio"} {

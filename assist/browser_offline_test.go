@@ -48,8 +48,8 @@ func (h *host) localEntries(id string) []record.Command {
 // entries made meanwhile wait on the phone, survive a reload, arrive when
 // the connection returns, and none is applied twice.
 func TestADroppedConnectionLosesNothing(t *testing.T) {
-	// Its minute offline is a wait: the kill test's browser restarts run
-	// meanwhile (both parallel; every other test of the package is not).
+	// Its minute offline is a wait: the package's other browser tests run
+	// meanwhile (they are all parallel).
 	t.Parallel()
 	offlineFor := 61 * time.Second
 	if testing.Short() {

@@ -162,6 +162,7 @@ func sameEntries(t *testing.T, ts *testServer, h *host, id string) {
 // a new server on the same address and database file: every entry made
 // meanwhile arrives, once.
 func TestTheGameReopensWithoutTheServer(t *testing.T) {
+	t.Parallel()
 	s := startStoppable(t)
 	h := openKept(t, s, "host")
 	id := h.create(gameSpec{Names: names7, Deal: record.DealPass})
@@ -216,6 +217,7 @@ func TestTheGameReopensWithoutTheServer(t *testing.T) {
 // once, the game is played to the end, and the club's history and the
 // protocol are the engine's.
 func TestAGameMadeWithoutTheServer(t *testing.T) {
+	t.Parallel()
 	s := startStoppable(t)
 	h := openKept(t, s, "host")
 	s.stop()
@@ -324,6 +326,7 @@ func TestAGameMadeWithoutTheServer(t *testing.T) {
 // TestANewVersionReplacesTheKeptPage serves the service worker of a new
 // build: it installs its own cache, takes over, and the old cache is gone.
 func TestANewVersionReplacesTheKeptPage(t *testing.T) {
+	t.Parallel()
 	s := startStoppable(t)
 	h := openKept(t, s, "host")
 	s.swVersion.Store("0123456789ab")
@@ -343,6 +346,7 @@ func TestANewVersionReplacesTheKeptPage(t *testing.T) {
 // the browser's resolver rules), where browsers allow no service worker:
 // the page works, and says once that it cannot open without the server.
 func TestAnAddressThatCannotKeepThePageSaysSo(t *testing.T) {
+	t.Parallel()
 	ts := startServer(t)
 	_, port, _ := net.SplitHostPort(strings.TrimPrefix(ts.URL, "http://"))
 	h := openHost(t, &testServer{URL: "http://" + lanHost + ":" + port}, "host")

@@ -181,6 +181,7 @@ func (s *script) driver() driver {
 // command the scenario says the engine refuses at night is tapped too: the
 // page offers it as not choosable and says the engine's sentence.
 func TestScenariosReplayedThroughTheHostsScreens(t *testing.T) {
+	t.Parallel()
 	names := []string{"04-tie-revote-all-leave.json", "05-mafia-wins-at-parity.json", "02-doctor-heals-each-player-once.json",
 		"01-town-wins-by-vote.json", "03-maniac-two-shots-from-night-two.json", "06-maniac-wins-one-on-one.json"}
 	if testing.Short() {
@@ -189,6 +190,7 @@ func TestScenariosReplayedThroughTheHostsScreens(t *testing.T) {
 	ts := startServer(t)
 	for _, name := range names {
 		t.Run(strings.TrimSuffix(name, ".json"), func(t *testing.T) {
+			t.Parallel() // each on its own page and game
 			s := loadScript(t, name)
 			h := openHost(t, ts, name)
 			spec := gameSpec{Deal: record.DealManual, Roles: record.RoleNames(s.sc.Roles), Options: s.sc.Rules.Map()}

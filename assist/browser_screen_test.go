@@ -18,6 +18,7 @@ import (
 // text on the screen; and who speaks next is read at once (the first in
 // the queue, large, with no list numbers beside the seat numbers).
 func TestTheHostReadsWhatMattersAtAGlance(t *testing.T) {
+	t.Parallel()
 	ts := startServer(t)
 	h := openHost(t, ts, "host")
 	h.setValue(`[data-t="lang"]`, "ka")

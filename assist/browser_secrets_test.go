@@ -48,6 +48,7 @@ func (l *requestLog) all() []string {
 // every request line that reached the server holds no token: not the
 // host's, not any card's. The QR codes are drawn on the page.
 func TestNoTokenTravelsInAURL(t *testing.T) {
+	t.Parallel()
 	ts := startServer(t)
 	var log requestLog
 	h := openHost(t, ts, "host", log.listener())

@@ -15,6 +15,7 @@ import (
 // listed among the phone's games, opened where it stood, and gone from
 // localStorage.
 func TestGamesKeptByAnOlderPageAreMoved(t *testing.T) {
+	t.Parallel()
 	ts := startServer(t)
 	h := openHost(t, ts, "host")
 	id := h.create(gameSpec{Names: names7, Deal: record.DealPass})

@@ -112,6 +112,9 @@ func hangUp(w http.ResponseWriter) {
 	}
 }
 
+// slack multiplies the bound of every wait for a page (browsertest.Slack).
+const slack = browsertest.Slack
+
 // tab is a phone: a tab of its own in a browser context of its own.
 type tab struct {
 	t    *testing.T
@@ -167,7 +170,7 @@ func newTabIn(t *testing.T, root context.Context, name string, width, height int
 // do runs actions with a timeout.
 func (tb *tab) do(d time.Duration, steps ...chromedp.Action[chromedp.Void]) {
 	tb.t.Helper()
-	ctx, cancel := context.WithTimeout(tb.ctx, d)
+	ctx, cancel := context.WithTimeout(tb.ctx, slack*d)
 	defer cancel()
 	if err := chromedp.Do(ctx, steps...); err != nil {
 		tb.t.Fatalf("%s: %v\npage:\n%s", tb.name, err, tb.text())
@@ -177,7 +180,7 @@ func (tb *tab) do(d time.Duration, steps ...chromedp.Action[chromedp.Void]) {
 // eval evaluates a JavaScript expression.
 func eval[T any](tb *tab, expr string) T {
 	tb.t.Helper()
-	ctx, cancel := context.WithTimeout(tb.ctx, 10*time.Second)
+	ctx, cancel := context.WithTimeout(tb.ctx, slack*10*time.Second)
 	defer cancel()
 	v, err := chromedp.Run(ctx, chromedp.Evaluate[T](expr))
 	if err != nil {
@@ -186,12 +189,13 @@ func eval[T any](tb *tab, expr string) T {
 	return v
 }
 
-// waitJS waits until a JavaScript expression is true.
+// waitJS waits until a JavaScript expression is true (bounded by the
+// context alone: chromedp's own 30-second bound of a poll is off).
 func (tb *tab) waitJS(d time.Duration, expr string) {
 	tb.t.Helper()
-	ctx, cancel := context.WithTimeout(tb.ctx, d)
+	ctx, cancel := context.WithTimeout(tb.ctx, slack*d)
 	defer cancel()
-	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](expr, chromedp.WithPollingInterval(30*time.Millisecond))); err != nil {
+	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](expr, chromedp.WithPollingInterval(30*time.Millisecond), chromedp.WithPollingTimeout(0))); err != nil {
 		tb.t.Fatalf("%s: waiting for %s: %v\npage:\n%s", tb.name, expr, err, tb.text())
 	}
 }

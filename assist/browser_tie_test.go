@@ -17,6 +17,7 @@ import (
 // then the town votes again); after the repeat vote, that the repeat vote
 // is tied too and the question, never the first tie's sentence again.
 func TestHostReadsATieAgainAsATieAgain(t *testing.T) {
+	t.Parallel()
 	ts := startServer(t)
 	const name = "04-tie-revote-all-leave.json"
 	for _, lang := range []string{"ka", "en", "ru"} {

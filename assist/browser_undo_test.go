@@ -62,6 +62,7 @@ func (h *host) undoLast(viaMenu bool) []string {
 // game then goes on to the end; the server's protocol is the engine's log
 // of the corrected game, with the corrections listed.
 func TestTheHostTakesBackWrongEntries(t *testing.T) {
+	t.Parallel()
 	ts := startServer(t)
 	h := openHost(t, ts, "host")
 	names := []string{"Nino", "Giorgi", "Tamar", "Levan", "Ana", "Dato", "Eka"}

@@ -15,6 +15,7 @@ import (
 // each card, the players left are citizens, and the game is made with that
 // deal; night 1 then runs as ever.
 func TestTheCardsAreEnteredAsTheRolesWake(t *testing.T) {
+	t.Parallel()
 	ts := startServer(t)
 	h := openHost(t, ts, "host")
 	// The deal the host finds at the wakes (seat 1's card was seen).
@@ -75,6 +76,7 @@ func TestTheCardsAreEnteredAsTheRolesWake(t *testing.T) {
 // are entered the game goes straight to the morning, the roles not woken a
 // second time.
 func TestAnAcquaintanceNightsCardsAreEnteredOnce(t *testing.T) {
+	t.Parallel()
 	ts := startServer(t)
 	h := openHost(t, ts, "host")
 	deal := roles7

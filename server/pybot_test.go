@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -15,11 +16,16 @@ import (
 // Detective, fills it with the server's bots, starts it and plays it to the
 // end, checking at night and talking in statements on its floor, none of
 // which the server refuses.
-// Where python3 is not installed the test says so and skips: the example
-// is for bot authors, and the server's own tests do not depend on it.
+// Where python3 is not installed the test says so and skips (the example
+// is for bot authors, and the server's own tests do not depend on it),
+// except in CI (CI=true), which installs python3: there a missing python3
+// is a failure, so that the example is never left untested unnoticed.
 func TestThePythonExampleBotPlaysAWholeGame(t *testing.T) {
 	py, err := exec.LookPath("python3")
 	if err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("CI=true and python3 is not installed: the Python example bot must run in CI (apt-get install python3)")
+		}
 		t.Skip("python3 is not installed: the Python example bot is not run")
 	}
 	ts := startServer(t, "")

@@ -32,7 +32,16 @@ import (
 // (separate cookies, as separate players' phones).
 var browser = browsertest.New("mafia/web")
 
+// browserParallel is how many of the package's tests run at once.
+const browserParallel = 4
+
+// TestMain runs the package's tests, browserParallel at once unless
+// -parallel says otherwise (browsertest.Parallel): a browser test spends
+// most of its time waiting on a game's clocks, and go test's default (one
+// per CPU) left a 2-core machine idle through those waits. It stops the
+// Chromium they share at the end.
 func TestMain(m *testing.M) {
+	browsertest.Parallel(browserParallel)
 	code := m.Run()
 	browser.Close()
 	os.Exit(code)
@@ -42,6 +51,9 @@ func TestMain(m *testing.M) {
 func needBrowser(t *testing.T) string { return browser.Need(t) }
 
 func theBrowser(t *testing.T) context.Context { return browser.Context(t) }
+
+// slack multiplies the bound of every wait for a page (browsertest.Slack).
+const slack = browsertest.Slack
 
 // tab is one player's page: a tab in a browser context of its own.
 type tab struct {
@@ -107,7 +119,7 @@ func newTab(t *testing.T, name string, width, height int64) *tab {
 // which did nothing, is tried again on the node drawn in its place.
 func (tb *tab) do(d time.Duration, steps ...chromedp.Action[chromedp.Void]) {
 	tb.t.Helper()
-	ctx, cancel := context.WithTimeout(tb.ctx, d)
+	ctx, cancel := context.WithTimeout(tb.ctx, slack*d)
 	defer cancel()
 	for _, step := range steps {
 		err := chromedp.Do(ctx, step)
@@ -124,7 +136,7 @@ func (tb *tab) do(d time.Duration, steps ...chromedp.Action[chromedp.Void]) {
 // eval evaluates a JavaScript expression.
 func eval[T any](tb *tab, expr string) T {
 	tb.t.Helper()
-	ctx, cancel := context.WithTimeout(tb.ctx, 10*time.Second)
+	ctx, cancel := context.WithTimeout(tb.ctx, slack*10*time.Second)
 	defer cancel()
 	v, err := chromedp.Run(ctx, chromedp.Evaluate[T](expr))
 	if err != nil {
@@ -133,12 +145,13 @@ func eval[T any](tb *tab, expr string) T {
 	return v
 }
 
-// waitJS waits until a JavaScript expression is true.
+// waitJS waits until a JavaScript expression is true (bounded by the
+// context alone: chromedp's own 30-second bound of a poll is off).
 func (tb *tab) waitJS(d time.Duration, expr string) {
 	tb.t.Helper()
-	ctx, cancel := context.WithTimeout(tb.ctx, d)
+	ctx, cancel := context.WithTimeout(tb.ctx, slack*d)
 	defer cancel()
-	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](expr, chromedp.WithPollingInterval(50*time.Millisecond))); err != nil {
+	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](expr, chromedp.WithPollingInterval(50*time.Millisecond), chromedp.WithPollingTimeout(0))); err != nil {
 		tb.t.Fatalf("%s: waiting for %s: %v\npage:\n%s", tb.name, expr, err, tb.text())
 	}
 }

@@ -26,6 +26,7 @@ func TestBrowserABotsLineInTheChatIsTaggedAsABots(t *testing.T) {
 	api := &client.API{Base: ts.URL, Lang: "en"}
 	short := int64(1500)
 	created, err := api.Create(ctx, client.CreateRequest{Name: "bots talk", Players: 5, Bots: "smart",
+		Options:   map[string]string{"first_night": "meeting"}, // nobody dies before day 1's speeches
 		TimingsMS: map[string]int64{"speech": short, "defence": short, "tie_speech": short, "last_words": short, "night": 3000, "vote": 60_000}})
 	if err != nil {
 		t.Fatal(err)
@@ -59,7 +60,7 @@ func TestBrowserABotsLineInTheChatIsTaggedAsABots(t *testing.T) {
 	tagged := `document.querySelector('#chat-msgs li[data-bot] [data-bot]')`
 	p.waitJS(60*time.Second, `!!`+tagged)
 	if phase := eval[string](p, `window.__mafia.state.view.phase`); phase == "ended" {
-		t.Logf("the game ended before the first bot's line was seen")
+		t.Errorf("the game ended before the first bot's line was seen (nobody dies on the acquaintance night, and day 1's vote waits a minute for the person)")
 	}
 	from := eval[int](p, `+document.querySelector('#chat-msgs li[data-bot] .from').textContent.match(/\((\d+)\)/)[1]`)
 	if from == 1 {

@@ -1,19 +1,26 @@
 package web_test
 
 import (
+	"fmt"
 	"testing"
 	"time"
 
 	"github.com/chromedp/chromedp"
 )
 
-// recordSent wraps the page's WebSocket so that it keeps the length in bytes
-// of every frame the page sends.
+// recordSent wraps the page's WebSocket and its night beat (conn.js) so
+// that the page keeps, for every frame it sends, its length in bytes and
+// the beat it went out on (0: outside any beat), and counts the beats.
 const recordSent = `(() => {
-  const ws = window.__mafia.conn.ws;
+  const conn = window.__mafia.conn;
+  const ws = conn.ws;
   const send = ws.send.bind(ws);
+  const beat = conn.beat.bind(conn);
   window.__sent = [];
-  ws.send = (d) => { window.__sent.push(new TextEncoder().encode(d).length); send(d); };
+  window.__beats = 0;
+  let inBeat = 0;
+  conn.beat = () => { inBeat = ++window.__beats; try { beat(); } finally { inBeat = 0; } };
+  ws.send = (d) => { window.__sent.push({n: new TextEncoder().encode(d).length, beat: inBeat}); send(d); };
   return true;
 })()`
 
@@ -25,11 +32,25 @@ const actAtNight = `(() => {
   return true;
 })()`
 
+// nightMoves is a deal of six where four seats have a move on night 1 (the
+// Don, the mafioso, the Detective, the Doctor) and two have none: of any
+// three people at the table at least one has a move.
+var nightMoves = map[string]string{"Don": "1", "Mafia": "1", "Maniac": "0", "Detective": "1", "Doctor": "1", "Citizens": "2"}
+
+// sentFrame is one frame a page sent at night (recordSent).
+type sentFrame struct {
+	N    int `json:"n"`    // its length in bytes
+	Beat int `json:"beat"` // the beat it went out on, 0 for none
+}
+
 // TestBrowserNightTrafficIsOneFrameASecond: at night the page's own frames
-// do not show whether its player acts: each page sends one frame a second,
-// its move or a ping, every one a multiple of 512 bytes, whether or not it
-// has a night role and taps it; a tapped move is accepted and its view
-// comes (at the server's next tick), closing the move.
+// do not show whether its player acts: each page sends one frame on each
+// beat of the night (conn.js's, once a second) and none between them, its
+// move or a ping, every one a multiple of 512 bytes, whether or not it has
+// a night role and taps it; a tapped move is accepted and its view comes
+// (at the server's next tick), closing the move. The deal (nightMoves)
+// gives one of the three pages a move, always: the first page offered one
+// taps it, the others do not.
 func TestBrowserNightTrafficIsOneFrameASecond(t *testing.T) {
 	t.Parallel()
 	needBrowser(t)
@@ -37,7 +58,7 @@ func TestBrowserNightTrafficIsOneFrameASecond(t *testing.T) {
 	a := newTab(t, "host", 360, 780)
 	b := newTab(t, "phone", 360, 780)
 	c := newTab(t, "desktop", 1280, 900)
-	createTable(a, ts.URL, "Ana", 7, slowNight)
+	createCustomTable(a, ts.URL, "Ana", nightMoves, slowNight)
 	invite := eval[string](a, `document.querySelector('#invite-url').value`)
 	joinTable(b, invite, "Beka")
 	joinTable(c, invite, "Cira")
@@ -53,30 +74,84 @@ func TestBrowserNightTrafficIsOneFrameASecond(t *testing.T) {
 		eval[bool](p, recordSent)
 	}
 	acted := map[*tab]bool{}
+	actor := false
 	for _, p := range tabs {
-		acted[p] = eval[bool](p, actAtNight)
-	}
-	if !acted[a] && !acted[b] && !acted[c] {
-		t.Skip("the deal gave no page a night move")
-	}
-	time.Sleep(4500 * time.Millisecond) // the night is ten minutes: four beats and a half
-	counts := map[*tab]int{}
-	for _, p := range tabs {
-		sent := eval[[]int](p, `window.__sent`)
-		counts[p] = len(sent)
-		for _, n := range sent {
-			if n%512 != 0 {
-				t.Errorf("%s (acted: %v) sent a frame of %d bytes at night", p.name, acted[p], n)
-			}
+		if !actor {
+			acted[p] = eval[bool](p, actAtNight)
+			actor = acted[p]
 		}
-		if len(sent) < 3 || len(sent) > 6 {
-			t.Errorf("%s (acted: %v) sent %d frames in 4.5 s of night, want one a second", p.name, acted[p], len(sent))
+	}
+	if !actor {
+		t.Fatalf("none of the three pages was offered a night move, the deal %v gives one of them one", nightMoves)
+	}
+	// Four beats after the tap on every page (the night is ten minutes).
+	for _, p := range tabs {
+		p.waitJS(30*time.Second, `window.__beats >= 4`)
+	}
+	for _, p := range tabs {
+		// One look at both (the page's script runs one beat at a time).
+		got := eval[struct {
+			Sent  []sentFrame `json:"sent"`
+			Beats int         `json:"beats"`
+		}](p, `({sent: window.__sent, beats: window.__beats})`)
+		on := map[int]int{}
+		for _, f := range got.Sent {
+			if f.N%512 != 0 {
+				t.Errorf("%s (acted: %v) sent a frame of %d bytes at night", p.name, acted[p], f.N)
+			}
+			if f.Beat == 0 {
+				t.Errorf("%s (acted: %v) sent a frame of %d bytes between the night's beats", p.name, acted[p], f.N)
+			}
+			on[f.Beat]++
+		}
+		for i := 1; i <= got.Beats; i++ {
+			if on[i] != 1 {
+				t.Errorf("%s (acted: %v) sent %d frames on beat %d, want one: %+v", p.name, acted[p], on[i], i, got.Sent)
+			}
 		}
 		if acted[p] && eval[bool](p, `document.querySelector('#phase').dataset.phase === 'night'`) {
 			// The move's view has come: the page offers that move no more.
 			p.waitJS(5*time.Second, `!window.__mafia.state.busy`)
 		}
 	}
-	t.Logf("frames sent in 4.5 s of night: host %d, phone %d, desktop %d (acted: %v %v %v)",
-		counts[a], counts[b], counts[c], acted[a], acted[b], acted[c])
+	t.Logf("acted: host %v, phone %v, desktop %v", acted[a], acted[b], acted[c])
+}
+
+// createCustomTable is createTable with the lobby's custom deal: counts by
+// the form's role names (see nightMoves); the table's size is their sum.
+func createCustomTable(tb *tab, base, name string, counts, timings map[string]string) string {
+	tb.t.Helper()
+	tb.do(15*time.Second,
+		chromedp.Navigate(base+"/"),
+		chromedp.WaitVisible(chromedp.CSS("#create")),
+		chromedp.SendKeys(chromedp.CSS("#your-name"), name),
+		chromedp.SendKeys(chromedp.CSS("#create-name"), name+"'s table"),
+		chromedp.Click(chromedp.CSS(`input[name=mode][value=custom]`)),
+		chromedp.WaitVisible(chromedp.CSS("#count-Don")),
+	)
+	for k, v := range counts {
+		tb.do(5*time.Second, chromedp.SetValue(chromedp.CSS("#count-"+k), v))
+	}
+	for k, v := range timings {
+		tb.do(5*time.Second, chromedp.SetValue(chromedp.CSS("#time-"+k), v))
+	}
+	tb.do(15*time.Second,
+		chromedp.Click(chromedp.CSS("#create")),
+		chromedp.WaitVisible(chromedp.CSS("#seated")),
+	)
+	if got, want := eval[int](tb, `window.__mafia.state.lobby.players`), sum(counts); got != want {
+		tb.t.Fatalf("%s: the table has %d seats, the custom deal %d", tb.name, got, want)
+	}
+	return tb.tableOf()
+}
+
+// sum adds the form's counts.
+func sum(counts map[string]string) int {
+	n := 0
+	for _, v := range counts {
+		var k int
+		fmt.Sscan(v, &k)
+		n += k
+	}
+	return n
 }

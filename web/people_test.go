@@ -277,7 +277,7 @@ func (tb *tab) eventually(d time.Duration, expr string) bool {
 	tb.t.Helper()
 	ctx, cancel := context.WithTimeout(tb.ctx, d)
 	defer cancel()
-	_, err := chromedp.Run(ctx, chromedp.Poll[bool](expr, chromedp.WithPollingInterval(50*time.Millisecond)))
+	_, err := chromedp.Run(ctx, chromedp.Poll[bool](expr, chromedp.WithPollingInterval(50*time.Millisecond), chromedp.WithPollingTimeout(0)))
 	return err == nil
 }
 

@@ -84,6 +84,7 @@ func TestBrowserReviewOfABotGame(t *testing.T) {
 	}
 	p.shot("80-review-not-over-en-360")
 
+	rt.claim(ctx)
 	rt.leave()
 	log := rt.waitEnd(ctx)
 	g, err := engine.Replay(log)
@@ -178,7 +179,7 @@ func TestBrowserReviewOfABotGame(t *testing.T) {
 	p.waitJS(5*time.Second, `(() => { document.querySelector('#rv-copy').click(); return true; })()`)
 	p.waitJS(5*time.Second, `document.querySelector('#rv-copy').textContent === `+strconvQuote(locale.New(locale.Ru).T("web.pre.copied", nil)))
 	if want["statement"] == 0 {
-		t.Log("the smart bots made no statement in this game: the review showed none")
+		t.Error("the game's log holds no statement, the host's claim among them: the review showed none")
 	}
 	// The QR code of the link opens, and is an image.
 	p.do(5*time.Second, chromedp.Click(chromedp.CSS("#rv-share summary")))

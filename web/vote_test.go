@@ -98,7 +98,8 @@ func TestBrowserAVoteSaysWhatWasSentUntilTheClose(t *testing.T) {
 	host := dialSeat(ctx, t, api, created.Table, created.HostToken)
 	seat2 := dialSeat(ctx, t, api, created.Table, gio.Token)
 	host.send(ctx, t, wire.ClientMessage{Type: "host", Action: "add_bots"})
-	time.Sleep(100 * time.Millisecond) // (the host's own answers are not awaited)
+	// The bots have their seats (the page shows none free) before the start.
+	p.waitJS(10*time.Second, `document.querySelectorAll('#t-seats li[data-seat]').length === 5 && document.querySelectorAll('#t-seats li.free').length === 0`)
 	host.send(ctx, t, wire.ClientMessage{Type: "host", Action: "start"})
 
 	// Day 1: the page passes its speech; seat 2 nominates seat 3 (a bot)

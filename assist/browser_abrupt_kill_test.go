@@ -69,12 +69,12 @@ func (ph *phone) tapAndKill(id, what, sel string, online bool) {
 	ph.t.Helper()
 	before := eval[string](ph.tab, screenJS)
 	ph.click(sel)
-	ctx, cancel := context.WithTimeout(ph.ctx, 10*time.Second)
+	ctx, cancel := context.WithTimeout(ph.ctx, slack*10*time.Second)
 	js, err := chromedp.Run(ctx, chromedp.Poll[string](`(() => {
 		if (`+screenJS+` === `+jsString(before)+`) return '';
 		const g = window.__assistGame, st = g.state;
 		return JSON.stringify({entries: g.rec.commands.length, phase: st.phase, round: st.round, speaker: st.speaker});
-	})()`, chromedp.WithPollingMutation()))
+	})()`, chromedp.WithPollingMutation(), chromedp.WithPollingTimeout(0)))
 	cancel()
 	if err != nil {
 		ph.t.Fatalf("%s: the tap was not shown: %v\n%s", what, err, ph.text())
@@ -118,9 +118,11 @@ func (ph *phone) tapAndKill(id, what, sel string, online bool) {
 // game: every entry the page showed as done is there, at the same step.
 // The first taps are made with the server reachable (the page, opened
 // again, must not claim that another phone took the game over), the
-// others without it; when it returns, every entry arrives, once.
+// others without it; when it returns, every entry arrives, once. (Its
+// file's name sorts first of the package's browser tests: the longest, with
+// a dozen starts of a browser of its own, starts first and the others run
+// beside it.)
 func TestEveryEntryShownAsDoneOutlivesTheBrowser(t *testing.T) {
-	// Beside the offline test's minute offline (TestADroppedConnectionLosesNothing).
 	t.Parallel()
 	ts := startServer(t)
 	ph := newPhone(t, ts)
