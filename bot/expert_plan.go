@@ -186,58 +186,13 @@ func (b *Expert) allLeave(v *engine.View) bool {
 	return n > 0 && sum/float32(n) >= 0.45
 }
 
-// night plays the seat's night action.
-func (b *Expert) night(v *engine.View) (engine.Command, bool) {
-	me := v.Seat
-	act := func(verb engine.Verb, t engine.Seat) (engine.Command, bool) {
-		return engine.Command{Verb: verb, By: me, Target: t}, true
-	}
-	skip := func() (engine.Command, bool) {
-		if v.Can(engine.Skip) {
-			return engine.Command{Verb: engine.Skip, By: me}, true
-		}
-		return engine.Command{}, false
-	}
-	switch b.role {
-	case engine.Don:
-		if t := v.Targets(engine.Check); t != 0 {
-			if c := b.donCheck(v, t); c != 0 {
-				return act(engine.Check, c)
-			}
-		}
-		if t := v.Targets(engine.Kill); t != 0 {
-			return act(engine.Kill, b.victim(v, t))
-		}
-		if v.Targets(engine.Check) != 0 {
-			return skip()
-		}
-	case engine.Mafioso:
-		if t := v.Targets(engine.Kill); t != 0 {
-			return act(engine.Kill, b.victim(v, t))
-		}
-	case engine.Detective:
-		if t := v.Targets(engine.Check); t != 0 {
-			var known engine.SeatSet
-			for s := engine.Seat(1); s <= engine.Seat(b.n); s++ {
-				if v.Checks[s] != engine.ResultNone || v.Teams[s] != engine.TeamNone {
-					known = known.With(s)
-				}
-			}
-			if c := b.best(t&^known, b.detScore); c != 0 {
-				return act(engine.Check, c)
-			}
-			return skip()
-		}
-	case engine.Doctor:
-		if t := v.Targets(engine.Heal); t != 0 {
-			return act(engine.Heal, b.heal(v, t))
-		}
-	case engine.Maniac:
-		if t := v.Targets(engine.Shoot); t != 0 {
-			return act(engine.Shoot, b.shot(v, t))
-		}
-	}
-	return skip()
+// night plays the seat's night action (night.go).
+func (b *Expert) night(v *engine.View) (engine.Command, bool) { return nightMove(b, b.role, v) }
+
+// detCheck is whom the Detective checks: the unknown seat detScore ranks
+// first.
+func (b *Expert) detCheck(v *engine.View, unknown engine.SeatSet) engine.Seat {
+	return b.best(unknown, b.detScore)
 }
 
 // detScore ranks the Detective's checks: a likely bad seat, a claimant

@@ -12,16 +12,13 @@ import "mafia/engine"
 
 // expertSpeak is what an Expert bot keeps of its lines.
 type expertSpeak struct {
-	nRound    uint16 // the night its night chat counts are of
-	nChecked  bool
-	nVictim   bool
-	nightSaid uint8
-	step      uint32
-	voiced    uint8
-	lines     uint8
-	budget    uint8
-	op        uint8
-	bye       bool
+	nchat  nightChat // its lines in the mafia's night chat
+	step   uint32
+	voiced uint8
+	lines  uint8
+	budget uint8
+	op     uint8
+	bye    bool
 }
 
 // Speak implements Speaker. What it reads of its worlds to choose a line
@@ -182,50 +179,17 @@ func (b *Expert) defence(v *engine.View) Line {
 	return Line{Kind: LineInnocent}
 }
 
-// nightTalk is a mafioso's next line in the mafia's night chat: the Don's
-// check before he makes it, then the victim it names (agreed to, when a
-// partner named the same). Nobody else says a word at night.
+// nightTalk is a mafioso's next line in the mafia's night chat (night.go):
+// the Don's check before he makes it, then the victim it names (agreed to,
+// when a partner named the same). Nobody else says a word at night.
 func (b *Expert) nightTalk(v *engine.View) (Line, bool) {
 	if !b.mafia() || !v.Role.IsMafia() {
 		return Line{}, false
 	}
-	sp := &b.sp
-	if v.Round != sp.nRound {
-		sp.nRound, sp.nChecked, sp.nVictim, sp.nightSaid = v.Round, false, false, 0
-	}
-	if sp.nightSaid >= 2 {
-		return Line{}, false
-	}
 	b.alive = v.Alive
-	if b.role == engine.Don {
-		if t := v.Targets(engine.Check); t != 0 {
-			if c := b.donCheck(v, t); c != 0 {
-				if sp.nChecked {
-					return Line{}, false
-				}
-				sp.nChecked = true
-				sp.nightSaid++
-				return b.spoken(Line{Kind: LineNightCheck, Seat: c})
-			}
-		}
-	}
-	t := v.Targets(engine.Kill)
-	if sp.nVictim || t == 0 {
+	l, ok := b.sp.nchat.next(b, b.role, b.team, v)
+	if !ok {
 		return Line{}, false
 	}
-	x := b.victim(v, t)
-	if x == 0 || b.team.Has(x) {
-		return Line{}, false
-	}
-	sp.nVictim = true
-	kind := LineNightTake
-	for m := b.team & v.Alive & v.MafiaActed; m != 0; {
-		s := m.First()
-		m = m.Without(s)
-		if s != v.Seat && v.MafiaChoice[s] == x {
-			kind = LineNightAgree
-		}
-	}
-	sp.nightSaid++
-	return b.spoken(Line{Kind: kind, Seat: x})
+	return b.spoken(l)
 }

@@ -45,10 +45,7 @@ type speakState struct {
 	lnVouch engine.SeatSet      // seats its lines vouched for that day
 	lnKinds [numLineKinds]uint8 // lines of each kind it said that day
 
-	nRound    uint16 // the night the counts below are of
-	nChecked  bool   // the Don said his check tonight
-	nVictim   bool   // it named or agreed to tonight's victim
-	nightSaid uint8  // lines said tonight
+	nchat nightChat // its lines in the mafia's night chat
 }
 
 // Mute makes the bot a silent player from now on: it makes no statements
@@ -367,54 +364,18 @@ func (b *Smart) bestMoveLine(v *engine.View, set engine.SeatSet) (Line, bool) {
 	return Line{Kind: LineBestMove, Seat: pick[0], More: [2]engine.Seat{pick[1], pick[2]}}, true
 }
 
-// nightTalk is a mafioso's next line in the mafia's night chat: the Don's
-// check before he makes it, then the victim (agreed to, when a partner named
-// the same). Nobody else says a word at night.
+// nightTalk is a mafioso's next line in the mafia's night chat (night.go):
+// the Don's check before he makes it, then the victim (agreed to, when a
+// partner named the same). Nobody else says a word at night.
 func (b *Smart) nightTalk(v *engine.View) (Line, bool) {
 	if !b.mafia() || !v.Role.IsMafia() {
 		return Line{}, false
 	}
-	if v.Round != b.nRound {
-		b.nRound, b.nChecked, b.nVictim, b.nightSaid = v.Round, false, false, 0
-	}
-	if b.nightSaid >= 2 {
-		return Line{}, false
-	}
 	b.alive = v.Alive
-	if b.role == engine.Don {
-		if t := v.Targets(engine.Check); t != 0 {
-			if c := b.donCheck(v, t); c != 0 {
-				if b.nChecked {
-					return Line{}, false // the victim after the check
-				}
-				b.nChecked = true
-				return b.nightLine(Line{Kind: LineNightCheck, Seat: c})
-			}
-		}
-	}
-	t := v.Targets(engine.Kill)
-	if b.nVictim || t == 0 {
+	l, ok := b.nchat.next(b, b.role, b.team, v)
+	if !ok {
 		return Line{}, false
 	}
-	x := b.victim(v, t)
-	if x == 0 || b.team.Has(x) {
-		return Line{}, false
-	}
-	b.nVictim = true
-	kind := LineNightTake
-	for m := b.team & v.Alive & v.MafiaActed; m != 0; {
-		s := m.First()
-		m = m.Without(s)
-		if s != v.Seat && v.MafiaChoice[s] == x {
-			kind = LineNightAgree
-		}
-	}
-	return b.nightLine(Line{Kind: kind, Seat: x})
-}
-
-// nightLine counts l as said tonight.
-func (b *Smart) nightLine(l Line) (Line, bool) {
-	b.nightSaid++
 	return b.spoken(l)
 }
 
