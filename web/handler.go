@@ -7,6 +7,7 @@ import (
 	"html/template"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -218,16 +219,12 @@ func bootData(cfg Config) boot {
 }
 
 // formLevels lists the bots' levels as the create form offers them: the
-// strongest reasoning bot first, expert (a person sitting down with bots
-// wants a real game; docs/balance.md has the figures that it beats smart on
-// either side), then the others in the bot package's order.
+// strongest first (the bot package lists them weakest first), so that the
+// form starts from expert (a person sitting down with bots wants a real
+// game; docs/balance.md has the figures that it beats smart on either side).
 func formLevels() []string {
-	levels := []string{bot.LevelExpert.String()}
-	for _, l := range bot.Levels() {
-		if l != levels[0] {
-			levels = append(levels, l)
-		}
-	}
+	levels := slices.Clone(bot.Levels())
+	slices.Reverse(levels)
 	return levels
 }
 

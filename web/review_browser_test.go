@@ -18,6 +18,7 @@ import (
 	"mafia/assist/record"
 	"mafia/engine"
 	"mafia/locale"
+	"mafia/room"
 	"mafia/wire"
 )
 
@@ -99,11 +100,15 @@ func TestBrowserReviewOfABotGame(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var wantChat []string
-	for _, l := range stored {
-		wantChat = append(wantChat, fmt.Sprintf("%s|%d|%s", l.Channel, l.Seat, l.Text))
+	// A bot's line shows in the page's language (the record renders it so).
+	chatIn := func(lang locale.Lang) []string {
+		var out []string
+		for _, l := range stored {
+			out = append(out, fmt.Sprintf("%s|%d|%s", l.Channel, l.Seat, room.ChatText(lang, l)))
+		}
+		return out
 	}
-	if len(wantChat) == 0 || wantChat[0] != "town|1|"+rt.said {
+	if wantChat := chatIn(locale.En); len(wantChat) == 0 || wantChat[0] != "town|1|"+rt.said {
 		t.Fatalf("the stored chat %q does not begin with the host's line", wantChat)
 	}
 	var want = map[string]int{}
@@ -121,7 +126,8 @@ func TestBrowserReviewOfABotGame(t *testing.T) {
 	}
 	for _, lang := range []locale.Lang{locale.Ka, locale.En, locale.Ru} {
 		p.do(5*time.Second, chromedp.Click(chromedp.CSS(`button[data-lang="`+string(lang)+`"]`)))
-		p.waitJS(5*time.Second, `document.documentElement.lang === '`+string(lang)+`' && !!document.querySelector('#rv-cards')`)
+		// the record asked again in the new language, and drawn
+		p.waitJS(10*time.Second, `document.documentElement.lang === '`+string(lang)+`' && !!document.querySelector('#rv-cards') && window.__mafiaReview && window.__mafiaReview.lang === '`+string(lang)+`' && !window.__mafiaReview.asking`)
 		msgs := locale.New(lang)
 		got := eval[reviewShown](p, readReview)
 		if head := msgs.T("web.review.heading_named", map[string]any{"Name": "Friday review"}); got.Head != head {
@@ -156,7 +162,7 @@ func TestBrowserReviewOfABotGame(t *testing.T) {
 		if got.Kinds["vote_closed"] > 0 && voters < votes {
 			t.Errorf("%s: the tallies name %d voters, the ballots hold %d: %q", lang, voters, votes, got.Tally)
 		}
-		if !slices.Equal(got.Chat, wantChat) {
+		if wantChat := chatIn(lang); !slices.Equal(got.Chat, wantChat) {
 			t.Errorf("%s: the chat shown: %q, the stored: %q", lang, got.Chat, wantChat)
 		}
 		if len(got.Groups) < 3 || got.Groups[0] != "before0" || got.Groups[1] != "deal0" {

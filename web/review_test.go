@@ -263,6 +263,11 @@ func secretIn(body []byte, seed string, own string) string {
 			}
 			for k, e := range x {
 				switch k {
+				case "bot":
+					if _, line := x["channel"]; line {
+						continue // a bot's line said aloud (its meaning): public speech, as a statement is
+					}
+					walk(e)
 				case "roles":
 					for _, r := range e.([]any) {
 						if s, _ := r.(string); s != "" && s != own {

@@ -56,7 +56,7 @@ func TestBrowserCreatesACustomSetup(t *testing.T) {
 }
 
 // TestBrowserCreateChoosesTheBots: the create form offers the bots' level
-// (thinking bots first), their pace (like people first) and the wait before
+// (the strongest, expert, first), their pace (like people first) and the wait before
 // a bot plays for a dropped player (the room's default), and the table is
 // made with what was chosen (a lobby without a pace is instant).
 func TestBrowserCreateChoosesTheBots(t *testing.T) {
@@ -68,10 +68,10 @@ func TestBrowserCreateChoosesTheBots(t *testing.T) {
 		chromedp.Navigate(ts.URL+"/?lang=en"),
 		chromedp.WaitVisible(chromedp.CSS("#create")),
 	)
-	if got := eval[string](p, `document.querySelector('#bots').value + ' ' + document.querySelector('#pace').value + ' ' + document.querySelector('#stand-in').value`); got != "smart human 20" {
-		t.Errorf("the form starts at %q, want smart human 20", got)
+	if got := eval[string](p, `document.querySelector('#bots').value + ' ' + document.querySelector('#pace').value + ' ' + document.querySelector('#stand-in').value`); got != "expert human 20" {
+		t.Errorf("the form starts at %q, want expert human 20", got)
 	}
-	if got := eval[string](p, `[...document.querySelectorAll('#bots option')].map(o => o.textContent).join('|')`); got != "Thinking|Random" {
+	if got := eval[string](p, `[...document.querySelectorAll('#bots option')].map(o => o.textContent).join('|')`); got != "Expert|Thinking|Random" {
 		t.Errorf("the levels read %q", got)
 	}
 	p.do(15*time.Second,

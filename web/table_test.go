@@ -164,7 +164,7 @@ func TestBrowserTableAMafiosoSpeaksByDay(t *testing.T) {
 		chromedp.SendKeys(chromedp.CSS(fmt.Sprintf(`#note-text-%d`, other)), "too quiet\t"))
 	lp.do(15*time.Second, chromedp.Reload())
 	lp.waitJS(15*time.Second, `!!window.__mafia && !!window.__mafia.state.view`)
-	if !lp.eventually(5*time.Second, fmt.Sprintf(`(() => { const li = document.querySelector('#t-seats li[data-seat="%d"]'); return !!li && !!li.querySelector('.badge.m-suspect') && li.textContent.includes('too quiet'); })()`, other)) {
+	if !lp.eventually(15*time.Second, fmt.Sprintf(`(() => { const li = document.querySelector('#t-seats li[data-seat="%d"]'); return !!li && !!li.querySelector('.badge.m-suspect') && li.textContent.includes('too quiet'); })()`, other)) {
 		t.Errorf("item 5: the note on seat %d is not on the seat after a reload", other)
 	}
 	if mp.eventually(time.Second, `!!document.querySelector('#t-seats .badge.mark') || document.body.textContent.includes('too quiet')`) {

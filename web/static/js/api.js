@@ -43,6 +43,6 @@ export const api = {
   log: (id) => call('GET', `/api/tables/${encodeURIComponent(id)}/log`),
   // The game's review: an online game's record (its players', or anyone's
   // at a public table), or an in-person game's protocol (the assistant's).
-  record: (id) => call('GET', `/api/tables/${encodeURIComponent(id)}/record`),
+  record: (id, lang) => call('GET', `/api/tables/${encodeURIComponent(id)}/record${lang ? `?lang=${encodeURIComponent(lang)}` : ''}`),
   protocol: (id) => call('GET', `/host/api/games/${encodeURIComponent(id)}/protocol.json`),
 };

@@ -9,7 +9,7 @@
 // Before the end it shows nothing of the game, and opens when it ends.
 
 import { h, patch, lines } from './dom.js';
-import { t, tn } from './i18n.js';
+import { t, tn, current } from './i18n.js';
 import { api, ApiError } from './api.js';
 import { narrate, roleName, winnerText } from './narrate.js';
 import { teamOf } from './names.js';
@@ -26,8 +26,10 @@ export function reviewScreen(id, { navigate, announce }) {
 
   async function load() {
     let online = false;
+    const asked = current();
     try {
-      rv.game = await fetchGame(id);
+      rv.game = await fetchGame(id, asked);
+      rv.lang = asked; // the bots' lines come rendered in it: asked again in another
       rv.state = rv.game ? 'ready' : 'waiting';
     } catch (e) {
       if (e instanceof ApiError && e.code === 'not_over') { rv.state = 'waiting'; online = true; }
@@ -51,6 +53,11 @@ export function reviewScreen(id, { navigate, announce }) {
   }
 
   function draw() {
+    if (rv.state === 'ready' && rv.game && !rv.game.inPerson && rv.lang !== current() && !rv.asking) {
+      // The record renders the bots' lines in the language it is asked in.
+      rv.asking = true;
+      load().finally(() => { rv.asking = false; });
+    }
     const nav = (path) => (ev) => { ev.preventDefault(); navigate(path); };
     const parts = [];
     if (rv.state === 'loading') parts.push(h('p', { class: 'status', id: 'rv-loading' }, t('web.loading')));
@@ -92,11 +99,12 @@ export function reviewScreen(id, { navigate, announce }) {
   };
 }
 
-/** fetchGame reads the game: the online table's record, else the in-person
- * game's protocol; null while an in-person game goes on. */
-async function fetchGame(id) {
+/** fetchGame reads the game: the online table's record (its bots' lines in
+ * language lang), else the in-person game's protocol; null while an
+ * in-person game goes on. */
+async function fetchGame(id, lang) {
   try {
-    return fromRecord(await api.record(id));
+    return fromRecord(await api.record(id, lang));
   } catch (e) {
     if (!(e instanceof ApiError) || e.code !== 'not_found') throw e;
   }
