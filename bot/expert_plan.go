@@ -36,23 +36,7 @@ func (b *Expert) Act(v *engine.View) (engine.Command, bool) {
 			return c, true
 		}
 	}
-	switch v.Phase {
-	case engine.PhaseNight:
-		return b.night(v)
-	case engine.PhaseSpeech:
-		if t := b.nominee(v); t != 0 {
-			return engine.Command{Verb: engine.Nominate, By: v.Seat, Target: t}, true
-		}
-	case engine.PhaseVote, engine.PhaseRevote:
-		if t := b.ballot(v); t != 0 {
-			return engine.Command{Verb: engine.Vote, By: v.Seat, Target: t}, true
-		}
-	case engine.PhaseAllVote:
-		if v.Can(engine.AllVote) {
-			return engine.Command{Verb: engine.AllVote, By: v.Seat, Yes: b.allLeave(v)}, true
-		}
-	}
-	return engine.Command{}, false
+	return planMove(b, b.role, v)
 }
 
 // belief is how likely the bot holds s bad, its certain knowledge first:
@@ -185,9 +169,6 @@ func (b *Expert) allLeave(v *engine.View) bool {
 	}
 	return n > 0 && sum/float32(n) >= 0.45
 }
-
-// night plays the seat's night action (night.go).
-func (b *Expert) night(v *engine.View) (engine.Command, bool) { return nightMove(b, b.role, v) }
 
 // detCheck is whom the Detective checks: the unknown seat detScore ranks
 // first.

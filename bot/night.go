@@ -2,8 +2,9 @@ package bot
 
 import "mafia/engine"
 
-// This file is what the reasoning bots (Smart, Expert) share at night: the
-// move each card makes (nightMove) and the mafia's night chat (nightChat).
+// This file is what the reasoning bots (Smart, Expert) share: the move of
+// each step (planMove), at night the move each card makes (nightMove), and
+// the mafia's night chat (nightChat).
 // Each bot supplies its own choices (a nightPlanner); the order of the
 // choices, and so of the random draws behind them, is the same for both.
 
@@ -21,6 +22,41 @@ type nightPlanner interface {
 	heal(v *engine.View, targets engine.SeatSet) engine.Seat
 	// shot is the Maniac's target.
 	shot(v *engine.View, targets engine.SeatSet) engine.Seat
+}
+
+// dayPlanner is what a reasoning bot chooses by day.
+type dayPlanner interface {
+	// nominee is whom to nominate in one's own speech, or 0.
+	nominee(v *engine.View) engine.Seat
+	// ballot is whom to vote for, or 0 to abstain.
+	ballot(v *engine.View) engine.Seat
+	// allLeave answers "shall all of them leave?".
+	allLeave(v *engine.View) bool
+}
+
+// planMove is the move of a seat holding role in this step, as p chooses
+// it (its statements come first, from the bot itself).
+func planMove(p interface {
+	nightPlanner
+	dayPlanner
+}, role engine.Role, v *engine.View) (engine.Command, bool) {
+	switch v.Phase {
+	case engine.PhaseNight:
+		return nightMove(p, role, v)
+	case engine.PhaseSpeech:
+		if t := p.nominee(v); t != 0 {
+			return engine.Command{Verb: engine.Nominate, By: v.Seat, Target: t}, true
+		}
+	case engine.PhaseVote, engine.PhaseRevote:
+		if t := p.ballot(v); t != 0 {
+			return engine.Command{Verb: engine.Vote, By: v.Seat, Target: t}, true
+		}
+	case engine.PhaseAllVote:
+		if v.Can(engine.AllVote) {
+			return engine.Command{Verb: engine.AllVote, By: v.Seat, Yes: p.allLeave(v)}, true
+		}
+	}
+	return engine.Command{}, false
 }
 
 // nightMove is the night action of a seat holding role, as p chooses it.

@@ -40,23 +40,7 @@ func (b *Smart) Act(v *engine.View) (engine.Command, bool) {
 			return c, true
 		}
 	}
-	switch v.Phase {
-	case engine.PhaseNight:
-		return b.night(v)
-	case engine.PhaseSpeech:
-		if t := b.nominee(v); t != 0 {
-			return engine.Command{Verb: engine.Nominate, By: v.Seat, Target: t}, true
-		}
-	case engine.PhaseVote, engine.PhaseRevote:
-		if t := b.ballot(v); t != 0 {
-			return engine.Command{Verb: engine.Vote, By: v.Seat, Target: t}, true
-		}
-	case engine.PhaseAllVote:
-		if v.Can(engine.AllVote) {
-			return engine.Command{Verb: engine.AllVote, By: v.Seat, Yes: b.allLeave(v)}, true
-		}
-	}
-	return engine.Command{}, false
+	return planMove(b, b.role, v)
 }
 
 // adopt starts the record from a view, for a bot that was shown no deal.
@@ -224,9 +208,6 @@ func (b *Smart) allLeave(v *engine.View) bool {
 	}
 	return sum > 0
 }
-
-// night plays the seat's night action (night.go).
-func (b *Smart) night(v *engine.View) (engine.Command, bool) { return nightMove(b, b.role, v) }
 
 // detCheck is whom the Detective checks: the most suspicious seat he has
 // not checked, ties at random.
