@@ -79,6 +79,16 @@ const autoplay = `(() => {
   return b.dataset.verb;
 })()`
 
+// autoplayButPass is autoplay, except that when the page offers only the
+// end of one's speech it presses nothing and says "pass-only": the solo
+// game ends that speech from the keyboard. One script, so that the page
+// cannot change between the look and the tap.
+const autoplayButPass = `(() => {
+  const act = document.querySelector('#t-act');
+  if (act && !act.hidden && act.querySelector('button[data-verb=pass]:not([disabled])') && !act.querySelector('button[data-verb=nominate]')) return 'pass-only';
+  return ` + autoplay + `;
+})()`
+
 // pageNow is what the game loop reads of the page.
 type pageNow struct {
 	Phase   string `json:"phase"`   // the step the page shows
@@ -152,9 +162,16 @@ func TestBrowserSoloGame(t *testing.T) {
 			p.waitJS(5*time.Second, fmt.Sprintf(`window.__mafia.state.events.length > %d`, n))
 			continue
 		}
-		verb := eval[string](p, autoplay)
+		script := autoplay
+		if !keyboard {
+			script = autoplayButPass
+		}
+		verb := eval[string](p, script)
 		if verb == "over" {
 			break
+		}
+		if verb == "pass-only" {
+			continue
 		}
 		if verb != "" {
 			moves++

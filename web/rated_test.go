@@ -57,7 +57,9 @@ func startRatedSite(t *testing.T) (string, *sqlite.DB) {
 // which the page shows once.
 func makeBotAccount(p *tab, name string) string {
 	p.t.Helper()
-	p.do(10*time.Second, chromedp.WaitVisible(chromedp.CSS("#bot-form")), chromedp.SetValue(chromedp.CSS("#bot-name"), name),
+	// Typed as a person types (input events): the page redraws when the
+	// list of bots arrives, and the name typed so far stays.
+	p.do(10*time.Second, chromedp.WaitVisible(chromedp.CSS("#bot-form")), chromedp.SendKeys(chromedp.CSS("#bot-name"), name),
 		chromedp.Click(chromedp.CSS("#bot-create")))
 	p.waitJS(10*time.Second, `!!document.querySelector('#bot-list li[data-bot="`+name+`"]') && !!document.querySelector('#bot-token-value')`)
 	return eval[string](p, `document.querySelector('#bot-token-value').value`)

@@ -199,7 +199,12 @@ export function accountScreen({ navigate }) {
   function drawBots() {
     if (bots === null) {
       bots = [];
-      accountApi.bots().then((r) => { bots = r.bots; draw(); }, () => {});
+      // A bot made before the list arrives stays listed.
+      accountApi.bots().then((r) => {
+        const made = bots.filter((b) => !r.bots.some((x) => x.name === b.name));
+        bots = [...r.bots, ...made];
+        draw();
+      }, () => {});
     }
     return h('section', { id: 'bots', 'aria-labelledby': 'bots-h' },
       h('h3', { id: 'bots-h' }, t('web.account.bots')),
@@ -232,6 +237,7 @@ export function accountScreen({ navigate }) {
       h('input', {
         id: 'bot-name', key: 'bot-name', type: 'text', value: form.bot, placeholder: t('web.account.bot_name'),
         autocapitalize: 'none', spellcheck: 'false',
+        on: { input: (ev) => { form.bot = ev.target.value; } },
       }),
       h('button', { type: 'submit', id: 'bot-create', key: 'bot-create', disabled: busy }, t('web.account.create_bot'))));
   }
