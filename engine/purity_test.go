@@ -1,233 +1,25 @@
 package engine_test
 
 import (
-	"fmt"
-	"go/ast"
-	"go/parser"
-	"go/token"
-	"os"
-	"path/filepath"
-	"sort"
-	"strconv"
-	"strings"
 	"testing"
+
+	"mafia/internal/puritytest"
 )
 
-// The engine is a pure, deterministic library (doc.go): no clock,
-// no I/O, no goroutines, no global random source. This test fails the build
-// when its source (or the source of a project package it imports) breaks
-// that.
-
-// pureImports are the only packages the engine may import: computation on
-// values, nothing that reaches the outside world or the scheduler.
-var pureImports = map[string]bool{
-	"cmp":          true,
-	"errors":       true,
-	"fmt":          true, // Sprintf and Errorf only: see impureCalls
-	"maps":         true,
-	"math":         true,
-	"math/bits":    true,
-	"slices":       true,
-	"sort":         true,
-	"strconv":      true,
-	"strings":      true,
-	"unicode/utf8": true,
-	"mafia/rng":    true, // the seeded source; checked by the same rules below
-}
-
-// forbiddenImports are named so that a failure says why.
-var forbiddenImports = map[string]string{
-	"time":            "reads a clock (time arrives as the Next command)",
-	"os":              "does I/O",
-	"io":              "does I/O",
-	"io/fs":           "does I/O",
-	"net":             "does I/O",
-	"net/http":        "does I/O",
-	"sync":            "implies goroutines (one room owns a game)",
-	"sync/atomic":     "implies goroutines (one room owns a game)",
-	"math/rand":       "a global random source (randomness is a recorded seed)",
-	"math/rand/v2":    "a global random source (randomness is a recorded seed)",
-	"crypto/rand":     "an unseeded random source",
-	"unsafe":          "breaks the value semantics replay relies on",
-	"runtime":         "depends on the scheduler",
-	"syscall":         "does I/O",
-	"reflect":         "not needed by rules; hides what state is read",
-	"log":             "does I/O",
-	"log/slog":        "does I/O",
-	"embed":           "reads files at build time",
-	"C":               "cgo",
-	"context":         "implies goroutines and deadlines",
-	"os/exec":         "runs processes",
-	"path/filepath":   "touches the file system",
-	"encoding/gob":    "not needed by rules",
-	"testing":         "test code belongs in _test.go files",
-	"runtime/debug":   "depends on the runtime",
-	"internal/poll":   "does I/O",
-	"hash/maphash":    "randomly seeded per process",
-	"crypto/subtle":   "not needed by rules",
-	"os/signal":       "does I/O",
-	"plugin":          "loads code at run time",
-	"debug/buildinfo": "reads files",
-}
-
-// impureCalls are functions of allowed packages that write or read the
-// outside world anyway.
-var impureCalls = map[string]bool{
-	"fmt.Print": true, "fmt.Printf": true, "fmt.Println": true,
-	"fmt.Fprint": true, "fmt.Fprintf": true, "fmt.Fprintln": true,
-	"fmt.Scan": true, "fmt.Scanf": true, "fmt.Scanln": true,
-	"fmt.Fscan": true, "fmt.Fscanf": true, "fmt.Fscanln": true,
-}
+// The engine is a pure, deterministic library (doc.go): no clock, no I/O,
+// no goroutines, no global random source. This test fails the build when
+// its source (or the source of a project package it imports) breaks that.
 
 // TestPurity_EngineImportsOnlyPurePackages parses the engine's non-test
 // source, and that of every project package it imports, and fails on an
-// impure import, a go statement, a select, a channel, or a print.
+// impure import, a go statement, a select, a channel, or a print
+// (internal/puritytest; its own tests prove it can fail).
 func TestPurity_EngineImportsOnlyPurePackages(t *testing.T) {
-	checked := map[string]bool{}
-	queue := []string{"mafia/engine"}
-	for len(queue) > 0 {
-		pkg := queue[0]
-		queue = queue[1:]
-		if checked[pkg] {
-			continue
-		}
-		checked[pkg] = true
-		dir := filepath.Join("..", strings.TrimPrefix(pkg, "mafia/"))
-		imports, problems, err := checkPurePackage(pkg, dir)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, p := range problems {
-			t.Error(p)
-		}
-		for _, imp := range imports {
-			if strings.HasPrefix(imp, "mafia/") {
-				queue = append(queue, imp)
-			}
-		}
-	}
-}
-
-// TestPurity_CheckerCatchesImpureSource proves the checker above can fail:
-// each snippet breaks purity once and must be reported.
-func TestPurity_CheckerCatchesImpureSource(t *testing.T) {
-	for name, src := range map[string]string{
-		"time":        `import "time"; func f() { _ = time.Now() }`,
-		"os":          `import "os"; var _ = os.Args`,
-		"global rand": `import "math/rand/v2"; var _ = rand.IntN(3)`,
-		"sync":        `import "sync"; var _ sync.Mutex`,
-		"unlisted":    `import "encoding/json"; var _ = json.Valid`,
-		"goroutine":   `func f() { go f() }`,
-		"channel":     `func f() { c := make(chan int); _ = c }`,
-		"select":      `func f() { select {} }`,
-		"print":       `import "fmt"; func f() { fmt.Println() }`,
-		"renamed":     `import p "fmt"; func f() { p.Printf("") }`,
-		"builtin":     `func f() { println() }`,
-	} {
-		dir := t.TempDir()
-		if err := os.WriteFile(filepath.Join(dir, "x.go"), []byte("package x\n"+src+"\n"), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		_, problems, err := checkPurePackage("x", dir)
-		if err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-		if len(problems) == 0 {
-			t.Errorf("%s: the checker found nothing in %s", name, src)
-		}
-	}
-	dir := t.TempDir()
-	pure := `import ("fmt"; "math/bits"); func f() string { return fmt.Sprint(bits.Len(3)) }`
-	if err := os.WriteFile(filepath.Join(dir, "x.go"), []byte("package x\n"+pure+"\n"), 0o644); err != nil {
+	problems, err := puritytest.Check("..", "mafia/engine")
+	if err != nil {
 		t.Fatal(err)
 	}
-	if _, problems, err := checkPurePackage("x", dir); err != nil || len(problems) != 0 {
-		t.Errorf("pure source reported: %v %v", problems, err)
+	for _, p := range problems {
+		t.Error(p)
 	}
-}
-
-// checkPurePackage checks one package's non-test files and returns its
-// imports and what breaks purity.
-func checkPurePackage(pkg, dir string) (imports, problems []string, err error) {
-	files, err := filepath.Glob(filepath.Join(dir, "*.go"))
-	if err != nil {
-		return nil, nil, err
-	}
-	errorf := func(format string, a ...any) { problems = append(problems, fmt.Sprintf(format, a...)) }
-	sort.Strings(files)
-	fset := token.NewFileSet()
-	n := 0
-	for _, path := range files {
-		if strings.HasSuffix(path, "_test.go") {
-			continue
-		}
-		n++
-		f, err := parser.ParseFile(fset, path, nil, parser.ParseComments)
-		if err != nil {
-			return nil, nil, err
-		}
-		names := map[string]string{} // local name → import path
-		for _, spec := range f.Imports {
-			imp, err := strconv.Unquote(spec.Path.Value)
-			if err != nil {
-				return nil, nil, fmt.Errorf("%s: bad import %s", path, spec.Path.Value)
-			}
-			imports = append(imports, imp)
-			if why, bad := forbiddenImports[imp]; bad {
-				errorf("%s: %s imports %q: it %s", fset.Position(spec.Pos()), pkg, imp, why)
-			} else if !pureImports[imp] {
-				errorf("%s: %s imports %q, which is not on the engine's list of pure packages", fset.Position(spec.Pos()), pkg, imp)
-			}
-			local := imp[strings.LastIndex(imp, "/")+1:]
-			if spec.Name != nil {
-				local = spec.Name.Name
-				if local == "." || local == "_" {
-					errorf("%s: %s imports %q as %s: name what the engine uses", fset.Position(spec.Pos()), pkg, imp, local)
-				}
-			}
-			names[local] = imp
-		}
-		for _, cg := range f.Comments {
-			for _, c := range cg.List {
-				if strings.HasPrefix(c.Text, "//go:linkname") || strings.HasPrefix(c.Text, "//go:embed") {
-					errorf("%s: %s uses %s", fset.Position(c.Pos()), pkg, strings.Fields(c.Text)[0])
-				}
-			}
-		}
-		ast.Inspect(f, func(node ast.Node) bool {
-			where := func() string { return fset.Position(node.Pos()).String() }
-			switch x := node.(type) {
-			case *ast.GoStmt:
-				errorf("%s: %s starts a goroutine", where(), pkg)
-			case *ast.SelectStmt:
-				errorf("%s: %s uses select", where(), pkg)
-			case *ast.ChanType:
-				errorf("%s: %s uses a channel type", where(), pkg)
-			case *ast.SendStmt:
-				errorf("%s: %s sends on a channel", where(), pkg)
-			case *ast.UnaryExpr:
-				if x.Op == token.ARROW {
-					errorf("%s: %s receives from a channel", where(), pkg)
-				}
-			case *ast.CallExpr:
-				switch fn := x.Fun.(type) {
-				case *ast.Ident:
-					if fn.Name == "print" || fn.Name == "println" || fn.Name == "close" {
-						errorf("%s: %s calls the builtin %s", where(), pkg, fn.Name)
-					}
-				case *ast.SelectorExpr:
-					if id, ok := fn.X.(*ast.Ident); ok {
-						if imp, ok := names[id.Name]; ok && impureCalls[imp+"."+fn.Sel.Name] {
-							errorf("%s: %s calls %s.%s, which does I/O", where(), pkg, imp, fn.Sel.Name)
-						}
-					}
-				}
-			}
-			return true
-		})
-	}
-	if n == 0 {
-		return nil, nil, fmt.Errorf("%s: no Go files in %s", pkg, dir)
-	}
-	return imports, problems, nil
 }
