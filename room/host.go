@@ -141,7 +141,11 @@ func (r *Room) start() error {
 			return &engine.Error{Code: CodeNotFull, Seat: engine.Seat(s)}
 		}
 	}
-	roles, seed, err := r.set.deal(secret.Seed(), r.hostSeat)
+	seed := secret.Seed()
+	if r.cfg.DealSeed != nil {
+		seed = r.cfg.DealSeed()
+	}
+	roles, seed, err := r.set.deal(seed, r.hostSeat)
 	if err != nil {
 		return err
 	}

@@ -109,6 +109,12 @@ type Config struct {
 	// in the store) with the table's id when its game ends: the server
 	// rates a rated table's game then. It must not block.
 	Ended func(id string)
+	// DealSeed, for tests only, gives the seed each game's deal is drawn
+	// from (nil: a secret random one, as mafia serve always has): a test
+	// chooses the deal its case needs (engine.Setup.Deal is pure) instead
+	// of dealing again until the case comes. A sandbox's fixed deal is
+	// unaffected; the bots' own seed is never this one.
+	DealSeed func() uint64
 	// Fence is the fencing token of the table's lease (store.Leases) that
 	// this node holds: every store write of the table's state the room
 	// makes carries it (store.WithFence), and the first one the store

@@ -66,6 +66,10 @@ type Config struct {
 	// before it freezes (room.Config.FreezeAfter; default
 	// room.DefaultFreezeAfter, the minute docs/protocol.md states).
 	FreezeAfter time.Duration
+	// DealSeed, for tests only, gives each game's deal seed
+	// (room.Config.DealSeed; nil: secret and random, as mafia serve
+	// always runs).
+	DealSeed func() uint64
 	// Pace is the bots' pace at a table whose create request names none
 	// (room.Settings.Pace; default room.PaceHuman: tables made online are
 	// made by people). Tests that are not about pace set room.PaceInstant.
@@ -196,7 +200,8 @@ func (s *Server) roomConfig() room.Config {
 			GameThawed:  func() { m.games.Inc() },
 			Dropped:     func() { m.dropped.Inc() },
 		},
-		Ended: s.gameEnded,
+		Ended:    s.gameEnded,
+		DealSeed: s.cfg.DealSeed,
 		OnStop: func(id string) {
 			s.mu.Lock()
 			status := ""
