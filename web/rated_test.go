@@ -223,6 +223,13 @@ func TestBrowserRated_AGuestSignsUpInPlaceAndTheRatingsShowEverywhere(t *testing
 		defer c.Close()
 		conns = append(conns, c)
 	}
+	// Each bot account reads its socket from now on, as a bot program does
+	// (a socket nobody reads answers no ping, and the server closes it):
+	// it moves once its seat's view offers a move.
+	errs := make(chan error, len(conns))
+	for i, c := range conns {
+		go func() { errs <- playSeat(ctx, c, uint64(i+1)) }()
+	}
 	p.waitJS(10*time.Second, `document.querySelectorAll('.seat [data-bot-account]').length === 5`)
 	p.shot("rated-02-host-360")
 
@@ -280,11 +287,8 @@ func TestBrowserRated_AGuestSignsUpInPlaceAndTheRatingsShowEverywhere(t *testing
 		t.Errorf("the guest's seat is named %q, want Tamar", got)
 	}
 
-	// The game: the bots on their sockets, the people in their pages.
-	errs := make(chan error, len(conns))
-	for i, c := range conns {
-		go func() { errs <- playSeat(ctx, c, uint64(i+1)) }()
-	}
+	// The game: the bots on their sockets (reading since they sat), the
+	// people in their pages.
 	p.do(15*time.Second, chromedp.WaitEnabled(chromedp.CSS("#start")), chromedp.Click(chromedp.CSS("#start")),
 		chromedp.WaitVisible(chromedp.CSS("#my-card")))
 	for deadline := time.Now().Add(150 * time.Second); ; time.Sleep(50 * time.Millisecond) {
