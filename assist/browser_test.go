@@ -220,9 +220,13 @@ func (tb *tab) text() string {
 	return s
 }
 
-// shot saves a screenshot of the whole page as name.png and returns its path.
+// shot saves a screenshot of the whole page as name.png and returns its
+// path, where screenshots are kept (browsertest.KeepShots; "" otherwise).
 func (tb *tab) shot(name string) string {
 	tb.t.Helper()
+	if !browsertest.KeepShots() {
+		return "" // kept nowhere: not taken
+	}
 	ctx, cancel := context.WithTimeout(tb.ctx, 10*time.Second)
 	defer cancel()
 	png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))

@@ -167,7 +167,9 @@ func (tb *tab) text() string {
 	return s
 }
 
-// shot saves a screenshot of the whole page as name.png.
+// shot checks that nothing sticks out sideways and, where screenshots
+// are kept (browsertest.KeepShots), saves one of the whole page as
+// name.png and returns its path.
 func (tb *tab) shot(name string) string {
 	tb.t.Helper()
 	// Nothing may stick out sideways: the page is made for a phone first.
@@ -178,6 +180,9 @@ func (tb *tab) shot(name string) string {
 		return document.documentElement.scrollWidth > w ? over.slice(0, 3).map((e) => e.tagName + '.' + e.className + '#' + e.id).join(' ') || 'page' : '';
 	})()`); wide != "" {
 		tb.t.Errorf("%s: %s: the page is wider than the screen: %s", tb.name, name, wide)
+	}
+	if !browsertest.KeepShots() {
+		return "" // kept nowhere: not taken
 	}
 	ctx, cancel := context.WithTimeout(tb.ctx, 10*time.Second)
 	defer cancel()
