@@ -3,16 +3,15 @@ package bot_test
 import (
 	"fmt"
 	"go/ast"
-	"go/parser"
 	"go/token"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"testing"
 
 	"mafia/bot"
 	"mafia/engine"
+	"mafia/internal/puritytest"
 	"mafia/rng"
 )
 
@@ -31,22 +30,12 @@ var botParams = map[string]bool{"*engine.View": true, "[]engine.Event": true, "e
 // Table's methods in driver.go, or a method of Bot or Observer given a type
 // other than a view, a seat or events.
 func checkNoGame(dir string) (problems []string, err error) {
-	files, err := filepath.Glob(filepath.Join(dir, "*.go"))
+	fset, files, err := puritytest.Source(dir)
 	if err != nil {
 		return nil, err
 	}
-	sort.Strings(files)
-	fset := token.NewFileSet()
-	n := 0
-	for _, path := range files {
-		if strings.HasSuffix(path, "_test.go") {
-			continue
-		}
-		n++
-		f, err := parser.ParseFile(fset, path, nil, 0)
-		if err != nil {
-			return nil, err
-		}
+	for _, f := range files {
+		path := fset.Position(f.Package).Filename
 		driver := filepath.Base(path) == "driver.go"
 		report := func(node ast.Node, format string, a ...any) {
 			problems = append(problems, fmt.Sprintf("%s: %s", fset.Position(node.Pos()), fmt.Sprintf(format, a...)))
@@ -115,9 +104,6 @@ func checkNoGame(dir string) (problems []string, err error) {
 				return true
 			})
 		}
-	}
-	if n == 0 {
-		return nil, fmt.Errorf("no Go files in %s", dir)
 	}
 	return problems, nil
 }

@@ -121,23 +121,13 @@ func CheckDir(pkg, dir string) ([]string, error) {
 // checkPackage checks one package's non-test files and returns its
 // imports and what breaks purity.
 func checkPackage(pkg, dir string, allowed map[string]bool) (imports, problems []string, err error) {
-	files, err := filepath.Glob(filepath.Join(dir, "*.go"))
+	fset, files, err := Source(dir)
 	if err != nil {
 		return nil, nil, err
 	}
 	errorf := func(format string, a ...any) { problems = append(problems, fmt.Sprintf(format, a...)) }
-	sort.Strings(files)
-	fset := token.NewFileSet()
-	n := 0
-	for _, path := range files {
-		if strings.HasSuffix(path, "_test.go") {
-			continue
-		}
-		n++
-		f, err := parser.ParseFile(fset, path, nil, parser.ParseComments)
-		if err != nil {
-			return nil, nil, err
-		}
+	for _, f := range files {
+		path := fset.Position(f.Package).Filename
 		names := map[string]string{} // local name → import path
 		for _, spec := range f.Imports {
 			imp, err := strconv.Unquote(spec.Path.Value)
@@ -198,8 +188,32 @@ func checkPackage(pkg, dir string, allowed map[string]bool) (imports, problems [
 			return true
 		})
 	}
-	if n == 0 {
-		return nil, nil, fmt.Errorf("%s: no Go files in %s", pkg, dir)
-	}
 	return imports, problems, nil
+}
+
+// Source parses the non-test Go files of the package in dir, in the
+// order of their names, with their comments; a folder with none is an
+// error. The bots' own source checks (bot/nogame_test.go) read it too.
+func Source(dir string) (*token.FileSet, []*ast.File, error) {
+	paths, err := filepath.Glob(filepath.Join(dir, "*.go"))
+	if err != nil {
+		return nil, nil, err
+	}
+	sort.Strings(paths)
+	fset := token.NewFileSet()
+	var files []*ast.File
+	for _, path := range paths {
+		if strings.HasSuffix(path, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, path, nil, parser.ParseComments)
+		if err != nil {
+			return nil, nil, err
+		}
+		files = append(files, f)
+	}
+	if len(files) == 0 {
+		return nil, nil, fmt.Errorf("no Go files in %s", dir)
+	}
+	return fset, files, nil
 }
