@@ -454,3 +454,36 @@ func TestBusRoutesOverMutualTLSRelayAGame(t *testing.T) {
 		t.Fatal("the game relayed over TLS did not end")
 	}
 }
+
+// TestBusRotationAcceptsEveryListedSecret pins the rotation's middle step
+// (docs/cluster.md, "Rotating the secret"): a node that uses the new secret
+// and one that still uses the old, each listing both, route to each other
+// and pass requests both ways; a node with neither is refused.
+func TestBusRotationAcceptsEveryListedSecret(t *testing.T) {
+	ctx := within(t, 30*time.Second)
+	old, next := []byte(strings.Repeat("o", 40)), []byte(strings.Repeat("n", 40))
+	ca, cb := newFakeClock(), newFakeClock()
+	a := startNode(t, Config{ID: "a", Secrets: [][]byte{old, next}, Now: ca.Now, Tick: ca.Tick, Local: http.HandlerFunc(echo)})
+	b := startNode(t, Config{ID: "b", Secrets: [][]byte{next, old}, Now: cb.Now, Tick: cb.Tick, Local: http.HandlerFunc(echo), Peers: []string{a.RouteURL()}})
+	meet(ctx, t, a, b)
+	for _, pair := range [][2]*Node{{a, b}, {b, a}} {
+		from, to := pair[0], pair[1]
+		hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { from.Forward(w, r, to.ID(), "203.0.113.9") }))
+		resp, err := http.Post(hs.URL+"/api/tables/t1/join", "application/json", strings.NewReader(`{}`))
+		hs.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusCreated {
+			t.Errorf("%s to %s during a rotation: %d, want the owner's 201", from.ID(), to.ID(), resp.StatusCode)
+		}
+	}
+	refused := a.routesRefused.Load()
+	cc := newFakeClock()
+	startNode(t, Config{ID: "c", Secrets: [][]byte{[]byte(strings.Repeat("x", 40))}, Now: cc.Now, Tick: cc.Tick, Peers: []string{a.RouteURL()}})
+	eventually(ctx, t, "a refuses c's route", func() bool { return a.routesRefused.Load() > refused })
+	if a.ns.NumRemotes() != 1 {
+		t.Errorf("a routes to %d servers, want b alone", a.ns.NumRemotes())
+	}
+}
