@@ -33,6 +33,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/coder/websocket"
 	natsserver "github.com/nats-io/nats-server/v2/server"
 	"github.com/nats-io/nats.go"
 
@@ -261,20 +262,21 @@ func TestBusStrangerOnASharedNATSReadsAndForgesNothing(t *testing.T) {
 	if resp.StatusCode != http.StatusCreated || served.Load() != 1 {
 		t.Fatalf("the real request: %d, served %d", resp.StatusCode, served.Load())
 	}
-	// What the stranger read.
+	// What the stranger read: everything up to the request and its answer
+	// (the stranger's connection gets them when NATS sends them, after the
+	// owner's answer maybe).
 	var got []*nats.Msg
-	for {
-		m, err := heard.NextMsg(0)
+	sawRequest, sawAnswer := false, false
+	eventually(ctx, t, "the stranger gets the request and its answer", func() bool {
+		m, err := heard.NextMsg(10 * time.Millisecond)
 		if err != nil {
-			break
+			return false
 		}
-		if !strings.HasPrefix(m.Subject, "_INBOX") || len(m.Data) > 0 {
-			got = append(got, m)
-		}
-	}
-	if len(got) < 3 {
-		t.Fatalf("the stranger read %d messages: the test saw no traffic", len(got))
-	}
+		got = append(got, m)
+		sawRequest = sawRequest || m.Subject == subjectHTTP+"b"
+		sawAnswer = sawAnswer || strings.HasPrefix(m.Subject, "_INBOX")
+		return sawRequest && sawAnswer
+	})
 	for _, m := range got {
 		for _, plain := range []string{"seat-token-marker", "Bearer", "ნინო", "203.0.113.7", `"tables"`, `"t1"`, `"from"`, `"id"`, `"url"`} {
 			if strings.Contains(string(m.Data), plain) {
@@ -485,5 +487,53 @@ func TestBusRotationAcceptsEveryListedSecret(t *testing.T) {
 	eventually(ctx, t, "a refuses c's route", func() bool { return a.routesRefused.Load() > refused })
 	if a.ns.NumRemotes() != 1 {
 		t.Errorf("a routes to %d servers, want b alone", a.ns.NumRemotes())
+	}
+}
+
+// TestBusRelayedHandshakeIsServedInProcessFromTheClient: the owner serves
+// a relayed session's handshake in process, the client's address as the
+// request's peer and no X-Forwarded-For: nothing is dialled (its LocalURL
+// has no listener), so its server need not trust loopback as a proxy.
+func TestBusRelayedHandshakeIsServedInProcessFromTheClient(t *testing.T) {
+	ctx := within(t, 30*time.Second)
+	ca, cb := newFakeClock(), newFakeClock()
+	var mu sync.Mutex
+	var remote, xff string
+	local := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		remote, xff = r.RemoteAddr, r.Header.Get("X-Forwarded-For")
+		mu.Unlock()
+		c, err := websocket.Accept(w, r, nil)
+		if err != nil {
+			return
+		}
+		defer c.CloseNow()
+		typ, data, err := c.Read(ctx)
+		if err != nil {
+			return
+		}
+		_ = c.Write(ctx, typ, append([]byte("echo: "), data...))
+		_ = c.Close(websocket.StatusNormalClosure, "")
+	})
+	a := startNode(t, Config{ID: "a", Now: ca.Now, Tick: ca.Tick})
+	b := startNode(t, Config{ID: "b", LocalURL: "http://127.0.0.1:1", Local: local, Now: cb.Now, Tick: cb.Tick, Peers: []string{a.RouteURL()}})
+	meet(ctx, t, a, b)
+	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { a.RelayFor(w, r, "b", "t1", "203.0.113.5") }))
+	defer hs.Close()
+	c, _, err := websocket.Dial(ctx, strings.Replace(hs.URL, "http", "ws", 1)+"/api/tables/t1/ws", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.CloseNow()
+	if err := c.Write(ctx, websocket.MessageText, []byte("hello")); err != nil {
+		t.Fatal(err)
+	}
+	if _, data, err := c.Read(ctx); err != nil || string(data) != "echo: hello" {
+		t.Fatalf("through the relay: %q %v", data, err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if remote != "203.0.113.5:0" || xff != "" {
+		t.Errorf("the owner's handler saw peer %q, X-Forwarded-For %q: want the client's address as the peer, no header", remote, xff)
 	}
 }

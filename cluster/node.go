@@ -62,7 +62,10 @@ type Config struct {
 	// PublicURL is the node's public HTTP URL, announced to its peers.
 	PublicURL string
 	// LocalURL is where this node's own server listens for the sessions
-	// relayed to it (http://127.0.0.1:port); empty: PublicURL.
+	// relayed to it (http://127.0.0.1:port; empty: PublicURL), dialled
+	// only by a node with no local handler (Local, Handler): with one, a
+	// relayed handshake is served in process (dialLocal) and LocalURL
+	// gives only its Host.
 	LocalURL string
 	// NATS is an external server's URL (nats://host:port); empty: a NATS
 	// server is embedded in the node.

@@ -28,7 +28,8 @@ type openRequest struct {
 	Path    string              `json:"path"`
 	Query   string              `json:"query"`
 	Header  map[string][]string `json:"header"`
-	// Client is the client's address (X-Forwarded-For on the owner).
+	// Client is the client's address: the peer of the owner's in-process
+	// handshake (dialLocal).
 	Client string `json:"client"`
 }
 
@@ -209,16 +210,13 @@ func (n *Node) open(m *nats.Msg, req openRequest) {
 			h.Add(k, x)
 		}
 	}
-	if req.Client != "" {
-		h.Set("X-Forwarded-For", req.Client)
-	}
 	h.Set(HopHeader, req.From)
 	u := strings.Replace(n.cfg.LocalURL, "http", "ws", 1) + req.Path
 	if req.Query != "" {
 		u += "?" + req.Query
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), n.cfg.OpenWait)
-	c, resp, err := websocket.Dial(ctx, u, &websocket.DialOptions{HTTPHeader: h})
+	c, resp, err := n.dialLocal(ctx, u, h, req.Client)
 	cancel()
 	if err != nil {
 		rep := openReply{Status: http.StatusBadGateway}

@@ -13,7 +13,6 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
-	"net/netip"
 	"strings"
 	"time"
 
@@ -94,9 +93,6 @@ func (f clusterFlags) check(db string) error {
 	}
 	return nil
 }
-
-// loopback are the addresses a node's own relay dials its server from.
-var loopback = []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8"), netip.MustParsePrefix("::1/128")}
 
 // clusterNode is a started node and the server's part wired to it.
 type clusterNode struct {
