@@ -36,6 +36,8 @@ func TestServeNodeNeedsTheClusterSecret(t *testing.T) {
 		{"a short secret", []string{"--cluster-secret", short}, "at least 32 characters"},
 		{"a missing file", []string{"--cluster-secret", filepath.Join(t.TempDir(), "none")}, "--cluster-secret"},
 		{"half of TLS", []string{"--cluster-secret", clusterSecret(t), "--cluster-tls-cert", short}, "--cluster-tls-key"},
+		{"route TLS with an external NATS", []string{"--cluster-secret", clusterSecret(t), "--nats", "nats://127.0.0.1:4222",
+			"--cluster-tls-cert", short, "--cluster-tls-key", short, "--cluster-tls-ca", short}, "secure the external server itself"},
 	} {
 		var stdout, stderr strings.Builder
 		code := runServe(append([]string{"--addr", "127.0.0.1:0", "--log", "warn", "--db", pg, "--node", "n1"}, c.args...), nil, &stdout, &stderr)
