@@ -33,7 +33,10 @@
 //     https proxy, and tokens in the assistant's URLs (origin_test.go);
 //   - and, from issue 18, floods of signups and of password guesses,
 //     names told apart by their refusals, and a foreign page's signup
-//     (accounts_test.go).
+//     (accounts_test.go);
+//   - and, from issue 25, a stranger on a cluster's bus: plain NATS
+//     clients at every port of two nodes and a rogue NATS server routed to
+//     them, reading and forging while a relayed game plays (bus_test.go).
 //
 // Items 10 to 13 (damaged rows, two servers on one file, a crash between
 // writes, a failing disk) are faults of the operator's side, not

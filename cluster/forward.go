@@ -93,14 +93,15 @@ func (n *Node) Forward(w http.ResponseWriter, r *http.Request, node, client stri
 // answerHTTP serves a request another node passed on, in this process.
 func (n *Node) answerHTTP(m *nats.Msg) {
 	var req httpRequest
-	if json.Unmarshal(m.Data, &req) != nil || m.Reply == "" || !strings.HasPrefix(req.Path, "/") {
+	d, ok := n.unsealRequest(m)
+	if !ok || json.Unmarshal(d, &req) != nil || m.Reply == "" || !strings.HasPrefix(req.Path, "/") {
 		return
 	}
 	n.wg.Add(1)
 	go func() {
 		defer n.wg.Done()
 		data, _ := json.Marshal(n.serveHTTP(req))
-		_ = m.Respond(data)
+		_ = n.respond(m, data)
 	}()
 }
 

@@ -6,6 +6,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	natsserver "github.com/nats-io/nats-server/v2/server"
 )
 
 // fakeClock is a node's clock in tests: time moves only when the test
@@ -64,12 +66,18 @@ func (o *ownedTables) set(ts ...string) {
 
 const testInterval = time.Second
 
+// testSecrets is the cluster secret of the tests' nodes.
+var testSecrets = [][]byte{[]byte("the tests' cluster secret, 32 bytes or more")}
+
 // startNode starts a node on loopback with a fake clock, closed when the
 // test ends.
 func startNode(t testing.TB, cfg Config) *Node {
 	t.Helper()
 	if cfg.Interval == 0 {
 		cfg.Interval = testInterval
+	}
+	if cfg.Secrets == nil && !cfg.Insecure {
+		cfg.Secrets = testSecrets
 	}
 	n, err := NewNode(cfg)
 	if err != nil {
@@ -157,4 +165,21 @@ func meet(ctx context.Context, t testing.TB, nodes ...*Node) {
 		}
 		return all
 	})
+}
+
+// startNATS starts a plain NATS server on a free loopback port (an
+// external server, or a stranger's), shut down when the test ends.
+func startNATS(t testing.TB, o natsserver.Options) *natsserver.Server {
+	t.Helper()
+	o.Host, o.Port, o.NoSigs, o.NoLog = "127.0.0.1", natsserver.RANDOM_PORT, true, true
+	ns, err := natsserver.NewServer(&o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	go ns.Start()
+	if !ns.ReadyForConnections(10 * time.Second) {
+		t.Fatal("the NATS server did not start")
+	}
+	t.Cleanup(func() { ns.Shutdown(); ns.WaitForShutdown() })
+	return ns
 }

@@ -40,7 +40,7 @@ type lobbyReply struct {
 
 // answerLobby answers a lister with this node's rows.
 func (n *Node) answerLobby(m *nats.Msg) {
-	if m.Reply == "" {
+	if _, ok := n.unseal(m); !ok || m.Reply == "" {
 		return
 	}
 	// The NATS callback must not block the node's other subscriptions
@@ -55,7 +55,7 @@ func (n *Node) answerLobby(m *nats.Msg) {
 			return // a lister counts this node missing
 		}
 		data, _ := json.Marshal(lobbyReply{Node: n.cfg.ID, Tables: rows})
-		_ = m.Respond(data)
+		_ = n.respond(m, data)
 	}()
 }
 
@@ -93,7 +93,7 @@ func (n *Node) Lobby(ctx context.Context) (Gathered, error) {
 			return g, err
 		}
 		defer sub.Unsubscribe()
-		if err := n.nc.PublishRequest(SubjectLobby, inbox, nil); err != nil {
+		if err := n.nc.PublishRequest(SubjectLobby, inbox, n.keys.seal(SubjectLobby, nil)); err != nil {
 			return g, err
 		}
 		t := time.NewTimer(n.cfg.LobbyWait)
@@ -103,7 +103,8 @@ func (n *Node) Lobby(ctx context.Context) (Gathered, error) {
 			select {
 			case m := <-replies:
 				var r lobbyReply
-				if json.Unmarshal(m.Data, &r) != nil || !want[r.Node] {
+				d, ok := n.unseal(m)
+				if !ok || json.Unmarshal(d, &r) != nil || !want[r.Node] {
 					continue
 				}
 				delete(want, r.Node)

@@ -31,6 +31,12 @@ var (
 	descLobbyMissed = prometheus.NewDesc("mafia_lobby_missed_total",
 		"Live nodes left out of a lobby this node gathered because they did not answer within the lobby's wait.",
 		nil, nil)
+	descRoutesRefused = prometheus.NewDesc("mafia_cluster_routes_refused_total",
+		"NATS routes the embedded server refused because they did not present the cluster secret's password (a stranger at the route port, or a node with another secret).",
+		nil, nil)
+	descDropped = prometheus.NewDesc("mafia_cluster_bus_dropped_total",
+		"Bus messages this node dropped because they were not sealed with the cluster secret for their subject (a stranger's, a replay, or a node with another secret).",
+		nil, nil)
 )
 
 var (
@@ -42,15 +48,16 @@ var (
 // Collector is the node's Prometheus collector, for the server's /metrics:
 // the peers it hears, its NATS routes and connection, the relayed sessions
 // open and opened, the relay's frames and bytes each way, the plain
-// requests passed to owners, and the lobby's missed nodes. It reads the node at each scrape; register it once the
-// node has started. It may be scraped after Close: then the gauges are 0
+// requests passed to owners, the lobby's missed nodes, and the strangers
+// refused at the routes or dropped off the bus. It reads the node at each
+// scrape; register it once the node has started. It may be scraped after Close: then the gauges are 0
 // and the counters keep their last values.
 func (n *Node) Collector() prometheus.Collector { return nodeCollector{n} }
 
 type nodeCollector struct{ n *Node }
 
 func (c nodeCollector) Describe(ch chan<- *prometheus.Desc) {
-	for _, d := range []*prometheus.Desc{descPeers, descRoutes, descConnected, descSessions, descSessionsTotal, descFrames, descBytes, descForwarded, descLobbyMissed} {
+	for _, d := range []*prometheus.Desc{descPeers, descRoutes, descConnected, descSessions, descSessionsTotal, descFrames, descBytes, descForwarded, descLobbyMissed, descRoutesRefused, descDropped} {
 		ch <- d
 	}
 }
@@ -101,4 +108,6 @@ func (c nodeCollector) Collect(ch chan<- prometheus.Metric) {
 	counter(descForwarded, st.forwarded.Load(), "ok")
 	counter(descForwarded, st.forwardFailed.Load(), "unavailable")
 	counter(descLobbyMissed, n.lobbyMiss.Load())
+	counter(descRoutesRefused, n.routesRefused.Load())
+	counter(descDropped, n.dropped.Load())
 }

@@ -232,7 +232,7 @@ func TestMetricsAreInTheOperatorsDocs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	node, err := NewNode(Config{ID: "docs"}) // not started: the collector reads it all the same
+	node, err := NewNode(Config{ID: "docs", Insecure: true}) // not started: the collector reads it all the same
 	if err != nil {
 		t.Fatal(err)
 	}

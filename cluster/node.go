@@ -8,6 +8,7 @@ package cluster
 
 import (
 	"context"
+	"crypto/tls"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -17,6 +18,7 @@ import (
 	"net/url"
 	"sort"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -60,15 +62,31 @@ type Config struct {
 	// PublicURL is the node's public HTTP URL, announced to its peers.
 	PublicURL string
 	// LocalURL is where this node's own server listens for the sessions
-	// relayed to it (http://127.0.0.1:port); empty: PublicURL.
+	// relayed to it (http://127.0.0.1:port; empty: PublicURL), dialled
+	// only by a node with no local handler (Local, Handler): with one, a
+	// relayed handshake is served in process (dialLocal) and LocalURL
+	// gives only its Host.
 	LocalURL string
 	// NATS is an external server's URL (nats://host:port); empty: a NATS
 	// server is embedded in the node.
 	NATS string
+	// Secrets are the cluster's shared secrets (ReadSecrets): the first is
+	// the current one, the others are accepted too (a rotation). From
+	// them come the routes' password and the key that seals every message
+	// on the bus (secret.go). NewNode refuses a Config with none unless
+	// Insecure says the bus is open to whoever reaches it.
+	Secrets  [][]byte
+	Insecure bool
+	// RouteTLS, when set, makes the embedded server's routes mutual TLS
+	// (RouteTLSConfig): it serves and presents its certificate and
+	// requires the peer's, signed by the CA.
+	RouteTLS *tls.Config
 	// RouteListen is the embedded server's route address (host:port;
 	// default 127.0.0.1:0, a free port); ClientListen its client address
 	// (default 127.0.0.1:0): NATS cannot route with the client listener
-	// off, though the node itself connects in process.
+	// off (nats-server's DontListen never starts the routes), so it
+	// listens, but only for a random token of this process's own that
+	// its in-process connection presents.
 	RouteListen  string
 	ClientListen string
 	// Peers are the route URLs (nats-route://host:port) of other nodes'
@@ -127,9 +145,20 @@ type NodeInfo struct {
 
 // Node is one member of the cluster.
 type Node struct {
-	cfg Config
-	ns  *natsserver.Server
-	nc  *nats.Conn
+	cfg  Config
+	ns   *natsserver.Server
+	nc   *nats.Conn
+	keys *busKeys // nil: an insecure bus
+
+	// routesRefused counts the routes the embedded server refused (no
+	// or a wrong password); dropped the bus messages not sealed with the
+	// cluster's secret (a stranger's, or one meant for another subject).
+	routesRefused, dropped atomic.Int64
+	// seen are the reply subjects of the requests served lately, by
+	// their time (fresh): a request sent again is a replay.
+	seenMu sync.Mutex
+	seen   map[string]time.Time
+	pruned time.Time
 
 	mu       sync.Mutex
 	peers    map[string]NodeInfo
@@ -151,6 +180,13 @@ type Node struct {
 func NewNode(cfg Config) (*Node, error) {
 	if cfg.ID == "" || !validToken(cfg.ID) {
 		return nil, fmt.Errorf("cluster: node id %q is not a NATS subject token", cfg.ID)
+	}
+	if len(cfg.Secrets) == 0 && !cfg.Insecure {
+		return nil, ErrNoSecret
+	}
+	keys, err := newBusKeys(cfg.Secrets)
+	if err != nil {
+		return nil, err
 	}
 	if cfg.LocalURL == "" {
 		cfg.LocalURL = cfg.PublicURL
@@ -194,7 +230,7 @@ func NewNode(cfg Config) (*Node, error) {
 	if cfg.Log == nil {
 		cfg.Log = slog.New(slog.DiscardHandler)
 	}
-	n := &Node{cfg: cfg, run: nuid.Next(), peers: map[string]NodeInfo{}, sessions: map[string]*session{}, done: make(chan struct{})}
+	n := &Node{cfg: cfg, keys: keys, run: nuid.Next(), peers: map[string]NodeInfo{}, sessions: map[string]*session{}, done: make(chan struct{})}
 	if cfg.Local != nil {
 		n.localH.Store(&cfg.Local)
 	}
@@ -213,15 +249,16 @@ func (n *Node) local() http.Handler {
 // Free tells the other nodes that table's lease has been let go, so that
 // one of them takes it over now (each is told through Config.OnFree).
 func (n *Node) Free(table string) {
-	if err := n.nc.Publish(SubjectFree, []byte(table)); err != nil {
+	if err := n.publish(SubjectFree, []byte(table)); err != nil {
 		n.cfg.Log.Warn("cluster: free", "table", table, "err", err)
 	}
 }
 
 // freed passes another node's SubjectFree message to OnFree.
 func (n *Node) freed(m *nats.Msg) {
-	if n.cfg.OnFree != nil && len(m.Data) > 0 && len(m.Data) <= 64 {
-		n.cfg.OnFree(string(m.Data))
+	d, ok := n.unseal(m)
+	if ok && n.cfg.OnFree != nil && len(d) > 0 && len(d) <= 64 {
+		n.cfg.OnFree(string(d))
 	}
 }
 
@@ -294,12 +331,16 @@ func (n *Node) embed() error {
 	if cp == 0 {
 		cp = natsserver.RANDOM_PORT
 	}
+	token := clientToken()
 	opts := &natsserver.Options{
 		ServerName: n.cfg.ID,
 		Host:       ch,
 		Port:       cp,
-		NoSigs:     true,
-		NoLog:      true,
+		// Only this process's own connection knows the token: the
+		// client listener serves nobody else.
+		Authorization: token,
+		NoSigs:        true,
+		NoLog:         true,
 		// A table's log or record passed back by Forward can be larger
 		// than NATS's default 1 MiB payload.
 		MaxPayload: 8 << 20,
@@ -309,10 +350,24 @@ func (n *Node) embed() error {
 			Port: rp,
 		},
 	}
+	if n.keys != nil {
+		// A route presents the current secret's password (the implicit
+		// routes NATS gossips too); one is accepted with any listed
+		// secret's.
+		opts.Cluster.Username, opts.Cluster.Password = routeUser, n.keys.routePass[0]
+		opts.CustomRouterAuthentication = routeAuth{pass: n.keys.routePass, refused: &n.routesRefused}
+	}
+	if n.cfg.RouteTLS != nil {
+		opts.Cluster.TLSConfig = n.cfg.RouteTLS
+		opts.Cluster.TLSTimeout = 5
+	}
 	for _, p := range n.cfg.Peers {
-		u, err := url.Parse(p)
+		u, err := url.Parse(strings.TrimSpace(p))
 		if err != nil {
 			return fmt.Errorf("cluster: peer %q: %w", p, err)
+		}
+		if n.keys != nil && u.User == nil {
+			u.User = url.UserPassword(routeUser, n.keys.routePass[0])
 		}
 		opts.Routes = append(opts.Routes, u)
 	}
@@ -324,7 +379,7 @@ func (n *Node) embed() error {
 	if !n.ns.ReadyForConnections(10 * time.Second) {
 		return errors.New("cluster: the embedded NATS server did not start")
 	}
-	n.nc, err = nats.Connect("", nats.InProcessServer(n.ns), nats.Name("mafia-"+n.cfg.ID), nats.MaxReconnects(-1))
+	n.nc, err = nats.Connect("", nats.InProcessServer(n.ns), nats.Token(token), nats.Name("mafia-"+n.cfg.ID), nats.MaxReconnects(-1))
 	return err
 }
 
@@ -392,7 +447,7 @@ func (n *Node) announce(leaving bool) {
 	n.mu.Unlock()
 	info.Leaving = leaving
 	data, _ := json.Marshal(info)
-	if err := n.nc.Publish(SubjectPresence, data); err != nil {
+	if err := n.publish(SubjectPresence, data); err != nil {
 		n.cfg.Log.Warn("cluster: announce", "err", err)
 	}
 }
@@ -415,7 +470,11 @@ func (n *Node) selfLocked() NodeInfo {
 // heard records another node's announcement, at this node's clock.
 func (n *Node) heard(m *nats.Msg) {
 	var info NodeInfo
-	if err := json.Unmarshal(m.Data, &info); err != nil || info.ID == "" || info.ID == n.cfg.ID {
+	d, ok := n.unseal(m)
+	if !ok {
+		return
+	}
+	if err := json.Unmarshal(d, &info); err != nil || info.ID == "" || info.ID == n.cfg.ID {
 		return
 	}
 	n.mu.Lock()

@@ -3,6 +3,7 @@ package cluster
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"net"
 	"net/http"
@@ -10,7 +11,6 @@ import (
 
 	"github.com/coder/websocket"
 	"github.com/nats-io/nats.go"
-	"github.com/nats-io/nuid"
 
 	"mafia/engine"
 )
@@ -28,7 +28,8 @@ type openRequest struct {
 	Path    string              `json:"path"`
 	Query   string              `json:"query"`
 	Header  map[string][]string `json:"header"`
-	// Client is the client's address (X-Forwarded-For on the owner).
+	// Client is the client's address: the peer of the owner's in-process
+	// handshake (dialLocal).
 	Client string `json:"client"`
 }
 
@@ -74,7 +75,7 @@ func (n *Node) Relay(w http.ResponseWriter, r *http.Request, owner, table string
 // (its trusted proxies applied; empty: r's peer): the owner counts that
 // address against its limits.
 func (n *Node) RelayFor(w http.ResponseWriter, r *http.Request, owner, table, client string) {
-	id := nuid.Next()
+	id := sessionID()
 	s, err := n.newSession(id, owner, "a")
 	if err != nil {
 		n.stats.result(sideA, resultUnavailable)
@@ -131,12 +132,30 @@ func (n *Node) ask(ctx context.Context, subject string, req, rep any) error {
 	}
 	ctx, cancel := context.WithTimeout(ctx, n.cfg.OpenWait)
 	defer cancel()
-	resp, err := n.nc.RequestWithContext(ctx, subject, data)
+	// An inbox of its own, so that the request is sealed with its reply
+	// subject (sealRequest).
+	inbox := n.nc.NewInbox()
+	sub, err := n.nc.SubscribeSync(inbox)
 	if err != nil {
 		return err
 	}
-	return json.Unmarshal(resp.Data, rep)
+	defer sub.Unsubscribe()
+	if err := n.nc.PublishRequest(subject, inbox, n.sealRequest(subject, inbox, data)); err != nil {
+		return err
+	}
+	resp, err := sub.NextMsgWithContext(ctx)
+	if err != nil {
+		return err
+	}
+	d, ok := n.unseal(resp)
+	if !ok {
+		return errUnsealed
+	}
+	return json.Unmarshal(d, rep)
 }
+
+// errUnsealed is an answer not sealed with the cluster's secret.
+var errUnsealed = errors.New("cluster: an answer not sealed with the cluster's secret")
 
 // clientReadLimit bounds a client's frame on the relaying node; the owner's
 // server enforces its own, smaller limit (and closes 1009 past it).
@@ -167,7 +186,8 @@ var Kinds = map[engine.Code]engine.Kind{CodeRelayUnavailable: engine.KindBusy}
 // server and answers with OK or the server's refusal.
 func (n *Node) answerOpen(m *nats.Msg) {
 	var req openRequest
-	if json.Unmarshal(m.Data, &req) != nil || req.Session == "" || m.Reply == "" {
+	d, ok := n.unsealRequest(m)
+	if !ok || json.Unmarshal(d, &req) != nil || req.Session == "" || !validToken(req.Session) || m.Reply == "" {
 		return
 	}
 	n.wg.Add(1)
@@ -190,16 +210,13 @@ func (n *Node) open(m *nats.Msg, req openRequest) {
 			h.Add(k, x)
 		}
 	}
-	if req.Client != "" {
-		h.Set("X-Forwarded-For", req.Client)
-	}
 	h.Set(HopHeader, req.From)
 	u := strings.Replace(n.cfg.LocalURL, "http", "ws", 1) + req.Path
 	if req.Query != "" {
 		u += "?" + req.Query
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), n.cfg.OpenWait)
-	c, resp, err := websocket.Dial(ctx, u, &websocket.DialOptions{HTTPHeader: h})
+	c, resp, err := n.dialLocal(ctx, u, h, req.Client)
 	cancel()
 	if err != nil {
 		rep := openReply{Status: http.StatusBadGateway}
@@ -212,13 +229,13 @@ func (n *Node) open(m *nats.Msg, req openRequest) {
 		}
 		data, _ := json.Marshal(rep)
 		n.stats.result(sideB, resultRefused) // before the answer: the relaying node's client may read it at once
-		_ = m.Respond(data)
+		_ = n.respond(m, data)
 		s.abort(websocket.StatusNormalClosure, "", false)
 		return
 	}
 	c.SetReadLimit(1 << 20) // a long game's welcome is tens of KiB
 	data, _ := json.Marshal(openReply{OK: true})
-	if err := m.Respond(data); err != nil {
+	if err := n.respond(m, data); err != nil {
 		n.stats.result(sideB, resultUnavailable)
 		c.CloseNow()
 		s.abort(closeNodeGone, reasonNodeGone, true)

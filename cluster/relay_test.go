@@ -36,6 +36,16 @@ type pair struct {
 
 func startPair(ctx context.Context, t testing.TB) *pair {
 	t.Helper()
+	return startPairWith(ctx, t, nil)
+}
+
+// startPairWith is startPair with each node's Config changed by with
+// (nil: as it is) before it starts.
+func startPairWith(ctx context.Context, t testing.TB, with func(*Config)) *pair {
+	t.Helper()
+	if with == nil {
+		with = func(*Config) {}
+	}
 	db, err := sqlite.Open(filepath.Join(t.TempDir(), "mafia.db"))
 	if err != nil {
 		t.Fatal(err)
@@ -49,8 +59,15 @@ func startPair(ctx context.Context, t testing.TB) *pair {
 	hs.Listener = srv.Listener(hs.Listener)
 	hs.Start()
 	p := &pair{ca: newFakeClock(), cb: newFakeClock(), owned: &ownedTables{}, srv: srv, bHTTP: hs}
-	p.a = startNode(t, Config{ID: "a", Now: p.ca.Now, Tick: p.ca.Tick})
-	p.b = startNode(t, Config{ID: "b", PublicURL: hs.URL, Now: p.cb.Now, Tick: p.cb.Tick, Owners: p.owned, Peers: []string{p.a.RouteURL()}})
+	ca := Config{ID: "a", Now: p.ca.Now, Tick: p.ca.Tick}
+	with(&ca)
+	p.a = startNode(t, ca)
+	cb := Config{ID: "b", PublicURL: hs.URL, Now: p.cb.Now, Tick: p.cb.Tick, Owners: p.owned}
+	if p.a.RouteURL() != "" {
+		cb.Peers = []string{p.a.RouteURL()}
+	}
+	with(&cb)
+	p.b = startNode(t, cb)
 	p.aHTTP = httptest.NewServer(p.a.Handler(http.NotFoundHandler()))
 	p.a.cfg.PublicURL = p.aHTTP.URL
 	// Cleanups run last first: the nodes (registered earlier) close after

@@ -168,7 +168,10 @@ func (n *Node) newSession(id, peer, mine string) (*session, error) {
 
 // receive takes one message of the other side, on NATS's goroutine.
 func (s *session) receive(m *nats.Msg) {
-	d := m.Data
+	d, ok := s.n.unseal(m)
+	if !ok {
+		return // a stranger's, or another session's: dropped
+	}
 	if len(d) < headerLen {
 		s.fail(closeRelay, reasonRelay)
 		return
@@ -193,14 +196,21 @@ func (s *session) receive(m *nats.Msg) {
 		s.abort(websocket.StatusCode(binary.BigEndian.Uint16(d[headerLen:])), string(d[headerLen+2:]), false)
 		return
 	}
+	s.mu.Lock()
+	if seq <= s.next {
+		// A frame already delivered, sealed for this very session: a
+		// replay off the wire (NATS itself never repeats one): dropped.
+		s.mu.Unlock()
+		s.n.dropped.Add(1)
+		return
+	}
+	s.next++
+	inOrder := seq == s.next
+	s.mu.Unlock()
 	s.n.stats.framesIn.Add(1)
 	s.n.stats.bytesIn.Add(int64(len(d)))
 	s.n.stats.frames[s.inward()].Add(1)
 	s.n.stats.bytes[s.inward()].Add(int64(len(d)))
-	s.mu.Lock()
-	s.next++
-	inOrder := seq == s.next
-	s.mu.Unlock()
 	var x msg
 	switch d[0] {
 	case kindText, kindBinary:
@@ -237,7 +247,7 @@ func (s *session) publish(kind byte, seq uint64, payload []byte) error {
 		s.n.stats.frames[1-s.inward()].Add(1)
 		s.n.stats.bytes[1-s.inward()].Add(int64(len(b)))
 	}
-	return s.n.nc.Publish(s.pub, b)
+	return s.n.publish(s.pub, b)
 }
 
 // inward is the direction of the frames this side receives: to the client

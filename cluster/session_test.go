@@ -215,7 +215,7 @@ func TestRelayRefusesAGapInTheSequence(t *testing.T) {
 	b[0] = kindText
 	b[8] = 3 // the next is 2
 	copy(b[headerLen:], "third")
-	if err := a.nc.Publish(subjectSession+id+".a", b); err != nil {
+	if err := a.publish(subjectSession+id+".a", b); err != nil {
 		t.Fatal(err)
 	}
 	for _, c := range []*memConn{ma, mb} {

@@ -51,6 +51,7 @@ func startCluster(ctx context.Context, t *testing.T, db string, n int, extra ...
 	for i := range routes {
 		routes[i] = freeAddr(t)
 	}
+	secret := clusterSecret(t)
 	nodes := make([]*servedProcess, n)
 	for i := range nodes {
 		var peers []string
@@ -60,7 +61,7 @@ func startCluster(ctx context.Context, t *testing.T, db string, n int, extra ...
 			}
 		}
 		args := append([]string{"--db", db, "--node", fmt.Sprint("n", i+1), "--nats-listen", routes[i],
-			"--nats-peers", strings.Join(peers, ","), "--lease-ttl", clusterTTL}, extra...)
+			"--nats-peers", strings.Join(peers, ","), "--lease-ttl", clusterTTL, "--cluster-secret", secret}, extra...)
 		nodes[i] = startServe(ctx, t, args...)
 	}
 	return nodes
@@ -762,8 +763,9 @@ func TestCluster_OverAnExternalNATS(t *testing.T) {
 	}
 	defer ns.Shutdown()
 	nodes := make([]*servedProcess, 2)
+	secret := clusterSecret(t)
 	for i := range nodes {
-		nodes[i] = startServe(ctx, t, "--db", db, "--node", fmt.Sprint("x", i+1), "--nats", ns.ClientURL(), "--lease-ttl", clusterTTL)
+		nodes[i] = startServe(ctx, t, "--db", db, "--node", fmt.Sprint("x", i+1), "--nats", ns.ClientURL(), "--lease-ttl", clusterTTL, "--cluster-secret", secret)
 	}
 	st := sharedStore(ctx, t, db)
 	table, conns, _ := clusterGame(ctx, t, nodes[1].api, nodes[0].api)

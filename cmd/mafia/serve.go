@@ -82,11 +82,6 @@ func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "mafia serve: --unlimited: %v\n", err)
 		return 2
 	}
-	if cf.on() {
-		// A node's relay dials its own server for a session relayed to
-		// it, saying whose it is in X-Forwarded-For.
-		trusted = append(trusted, loopback...)
-	}
 	gcfg := httpguard.Config{PublicURL: *publicURL, TrustedProxies: trusted}
 	if *origins != "" {
 		gcfg.Origins = strings.Split(*origins, ",")

@@ -6,13 +6,13 @@ package main
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"flag"
 	"fmt"
 	"log/slog"
 	"net"
 	"net/http"
-	"net/netip"
 	"strings"
 	"time"
 
@@ -26,6 +26,12 @@ import (
 type clusterFlags struct {
 	node, nats, natsListen, natsPeers *string
 	leaseTTL                          *time.Duration
+	secret                            *string
+	insecure                          *bool
+	tlsCert, tlsKey, tlsCA            *string
+	// secrets and routeTLS are what check read from the files.
+	secrets  *[][]byte
+	routeTLS **tls.Config
 }
 
 func addClusterFlags(fs *flag.FlagSet) clusterFlags {
@@ -35,6 +41,13 @@ func addClusterFlags(fs *flag.FlagSet) clusterFlags {
 		natsListen: fs.String("nats-listen", "127.0.0.1:6222", "the embedded NATS server's route address, which the other nodes' --nats-peers name"),
 		natsPeers:  fs.String("nats-peers", "", "comma-separated route URLs of other nodes' embedded NATS servers (nats-route://host:6222); one is enough, NATS finds the rest"),
 		leaseTTL:   fs.Duration("lease-ttl", 5*time.Second, "a table lease's time: renewed every third of it; a node that stops renewing loses its tables to the others about this long after"),
+		secret:     fs.String("cluster-secret", "", "a file of the cluster's secret, the same on every node (one a line, at least 32 characters: openssl rand -hex 32; the first is used, the others accepted too, for a rotation): routes must present it, and it seals every message on the bus (docs/cluster.md)"),
+		insecure:   fs.Bool("cluster-insecure", false, "run a node with no --cluster-secret: the bus is then OPEN, anyone who reaches a node's route port or the NATS server reads every relayed seat's token and cards and can forge requests; only for a trial on one machine"),
+		tlsCert:    fs.String("cluster-tls-cert", "", "the node's certificate (PEM) for mutual TLS on the embedded NATS server's routes; with --cluster-tls-key and --cluster-tls-ca"),
+		tlsKey:     fs.String("cluster-tls-key", "", "the key (PEM) of --cluster-tls-cert"),
+		tlsCA:      fs.String("cluster-tls-ca", "", "the CA (PEM) that signed every node's --cluster-tls-cert: a route without a certificate of it is refused"),
+		secrets:    new([][]byte),
+		routeTLS:   new(*tls.Config),
 	}
 }
 
@@ -58,11 +71,28 @@ func (f clusterFlags) check(db string) error {
 	if *f.leaseTTL < 300*time.Millisecond {
 		return fmt.Errorf("--lease-ttl %s: at least 300ms", *f.leaseTTL)
 	}
+	switch {
+	case *f.secret != "":
+		s, err := cluster.ReadSecrets(*f.secret)
+		if err != nil {
+			return fmt.Errorf("--cluster-secret: %w", err)
+		}
+		*f.secrets = s
+	case !*f.insecure:
+		return errors.New("--node needs --cluster-secret FILE, the same on every node (openssl rand -hex 32 > FILE; docs/cluster.md): without it anyone who reaches the cluster's bus reads every relayed seat's token and cards; to run an open bus anyway (a trial on one machine), say --cluster-insecure")
+	}
+	if *f.tlsCert+*f.tlsKey+*f.tlsCA != "" {
+		if *f.nats != "" {
+			return errors.New("--cluster-tls-*: the TLS of the embedded NATS server's routes; with --nats, secure the external server itself")
+		}
+		cfg, err := cluster.RouteTLSConfig(*f.tlsCert, *f.tlsKey, *f.tlsCA)
+		if err != nil {
+			return fmt.Errorf("--cluster-tls-cert, --cluster-tls-key, --cluster-tls-ca: %w", err)
+		}
+		*f.routeTLS = cfg
+	}
 	return nil
 }
-
-// loopback are the addresses a node's own relay dials its server from.
-var loopback = []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8"), netip.MustParsePrefix("::1/128")}
 
 // clusterNode is a started node and the server's part wired to it.
 type clusterNode struct {
@@ -113,6 +143,7 @@ func (cn *clusterNode) start(f clusterFlags, srv *server.Server, local http.Hand
 		publicURL = localURL
 	}
 	cfg := cluster.Config{ID: *f.node, PublicURL: publicURL, LocalURL: localURL, NATS: *f.nats,
+		Secrets: *f.secrets, Insecure: len(*f.secrets) == 0, RouteTLS: *f.routeTLS,
 		RouteListen: *f.natsListen, Ready: srv.Ready, Owners: srv, Lobby: srv, Local: local,
 		OnFree: func(string) { srv.Nudge() },
 		Say: func(lang, code string) string {
@@ -133,6 +164,10 @@ func (cn *clusterNode) start(f clusterFlags, srv *server.Server, local http.Hand
 	if err := srv.Register(n.Collector()); err != nil {
 		log.Warn("the relay's metrics", "err", err)
 	}
-	log.Info("cluster node", "node", n.ID(), "nats_routes", n.RouteURL(), "nats", *f.nats, "lease_ttl", f.leaseTTL.String())
+	if len(*f.secrets) == 0 {
+		log.Warn("the cluster's bus is OPEN (--cluster-insecure): anyone who reaches this node's NATS route port or the NATS server reads every relayed seat's token and cards and can forge requests in any client's name; give every node --cluster-secret FILE (docs/cluster.md)")
+	}
+	log.Info("cluster node", "node", n.ID(), "nats_routes", n.RouteURL(), "nats", *f.nats, "lease_ttl", f.leaseTTL.String(),
+		"bus_sealed", len(*f.secrets) > 0, "route_tls", *f.routeTLS != nil)
 	return nil
 }

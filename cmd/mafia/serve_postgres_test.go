@@ -157,7 +157,7 @@ func TestServe_ANodeIdInUseAndASingleServerBesideNodesAreRefusedPlainly(t *testi
 		args []string
 		want string
 	}{
-		{"the same node id", []string{"--node", "n1"}, `another process runs as the cluster's node "n1"`},
+		{"the same node id", []string{"--node", "n1", "--cluster-secret", clusterSecret(t)}, `another process runs as the cluster's node "n1"`},
 		{"a single server", nil, "is in use by the nodes of a cluster; run this server with --node ID"},
 	} {
 		var stdout, stderr strings.Builder
@@ -173,7 +173,7 @@ func TestServe_ANodeIdInUseAndASingleServerBesideNodesAreRefusedPlainly(t *testi
 	}
 	defer s.Close()
 	var stdout, stderr strings.Builder
-	code := runServe([]string{"--addr", "127.0.0.1:0", "--log", "warn", "--db", single, "--node", "n2"}, nil, &stdout, &stderr)
+	code := runServe([]string{"--addr", "127.0.0.1:0", "--log", "warn", "--db", single, "--node", "n2", "--cluster-insecure"}, nil, &stdout, &stderr)
 	if want := "is in use by a single server (not a cluster's node)"; code != 1 || !strings.Contains(stderr.String(), want) {
 		t.Errorf("a node beside a single server: exit %d, want 1 saying %q:\n%s", code, want, stderr.String())
 	}
