@@ -33,10 +33,13 @@ func TestCrash_KillNineMidGameThenResume(t *testing.T) {
 	srv := startMafia(ctx, t, bin, addr, db)
 	api := &client.API{Base: "http://" + addr}
 
-	// The crash comes 4.5 s into a speech; the 11.5 s left are the restart's
-	// and the reconnects' (an 8 s speech once ran out under a loaded CI
-	// box: the test is of what is resumed, not of how fast).
-	const speech = 16000 // ms
+	// The crash comes halfway through a 24 s speech: the restart and the
+	// reconnects have the 12 s left to find the speech still running, and
+	// a fresh speech (24 s from the restart) stays told apart from the time
+	// left however long the restart takes up to 12 s (an 8 s speech with
+	// 4.5 s gone ran out of both under a loaded CI box: the test is of what
+	// is resumed, not of how fast).
+	const speech, crashAt = 24000, 12000 // ms
 	timings := map[string]int64{"speech": speech, "defence": 3000, "tie_speech": 3000, "last_words": 3000, "night": 300, "vote": 3000}
 	tb := newTable(ctx, t, api, client.CreateRequest{Name: "crash", Players: 11, TimingsMS: timings}, seatsUpTo(11), 7)
 	spectator := newPlayer(api.Base, tb.id, "", 0, 0)
@@ -98,8 +101,8 @@ func TestCrash_KillNineMidGameThenResume(t *testing.T) {
 	if st.deadline == 0 {
 		t.Fatal("the speech came without a deadline")
 	}
-	// A short wait on the real server clock: 4.5 s into the speech.
-	time.Sleep(time.Until(time.UnixMilli(st.deadline - speech + 4500)))
+	// A wait on the real server clock: halfway through the speech.
+	time.Sleep(time.Until(time.UnixMilli(st.deadline - speech + crashAt)))
 	srv.kill(t)
 	killed := time.Now()
 	<-errs.done // every connection broke
@@ -115,7 +118,7 @@ func TestCrash_KillNineMidGameThenResume(t *testing.T) {
 	srv = startMafia(ctx, t, bin, addr, db)
 	var holder *player
 	// The holder first: its welcome must come while the speech's time left
-	// (11.5 s or so) still runs, whatever the other reconnects cost.
+	// (12 s or so) still runs, whatever the other reconnects cost.
 	var order []*player
 	for _, p := range everyone {
 		if p.seat == st.seat {

@@ -196,7 +196,7 @@ export function scoreCard(G, p) {
   scores.set(id, sc);
   const fk = firstKilled(p);
   if (!sc.who && fk.length) sc.who = fk[0];
-  const el = h('section', { class: 'card', dataset: { t: 'score' } });
+  const el = h('section', { class: 'card', dataset: sc.saved ? { t: 'score', saved: 'yes' } : { t: 'score' } });
   const draw = () => {
     const who = fk.length > 1
       ? h('select', { dataset: { t: 'best-who' }, onchange: (e) => { sc.who = parseInt(e.target.value, 10); sc.guess = []; draw(); } },
@@ -237,6 +237,8 @@ export function scoreCard(G, p) {
     if (!got.res.ok) { toast(got.body.error.message, 'error'); return; }
     sc.lines = got.body.lines;
     sc.scoring = got.body.scoring;
+    sc.saved = true; // the points shown are the saved ones: a late load of the old ones must not replace them
+    el.dataset.saved = 'yes';
     draw();
     toast(t('assist.club.saved'));
   };
@@ -244,7 +246,7 @@ export function scoreCard(G, p) {
   if (!sc.loaded) {
     sc.loaded = true;
     send('GET', `/host/api/games/${id}/protocol.json`, undefined, G.rec.token).then((got) => {
-      if (!got || !got.res.ok || !got.body.score) return;
+      if (!got || !got.res.ok || !got.body.score || sc.saved) return;
       const s = got.body.score;
       sc.scoring = s.scoring;
       sc.lines = s.lines;
