@@ -23,6 +23,10 @@ const (
 	// CodeLoginLimited: too many login attempts for this name or from this
 	// address; try again later.
 	CodeLoginLimited engine.Code = "login_limited"
+	// CodeLoginBusy: the server is hashing as many passwords as it may and
+	// its queue has no place for this attempt; try again in a few seconds
+	// (Retry-After).
+	CodeLoginBusy engine.Code = "login_busy"
 	// CodeNotLoggedIn: no login, or one that has ended (logged out,
 	// expired, ended by a change of password).
 	CodeNotLoggedIn engine.Code = "not_logged_in"
@@ -41,11 +45,13 @@ const (
 // Kinds are the kinds of the package's codes.
 var Kinds = map[engine.Code]engine.Kind{
 	CodeBadAccountName: engine.KindInvalid, CodeNameTaken: engine.KindConflict, CodeNameReserved: engine.KindInvalid, CodeWeakPassword: engine.KindInvalid, CodePasswordTooLong: engine.KindInvalid,
-	CodeBadLogin: engine.KindForbidden, CodeLoginLimited: engine.KindTooMany, CodeNotLoggedIn: engine.KindForbidden,
+	CodeBadLogin: engine.KindForbidden, CodeLoginLimited: engine.KindTooMany, CodeLoginBusy: engine.KindBusy, CodeNotLoggedIn: engine.KindForbidden,
 	CodeBotCredential: engine.KindForbidden, CodeTooManyBots: engine.KindConflict, CodeNotYourBot: engine.KindNotFound,
 	CodeCannotKeep: engine.KindForbidden,
 }
 
 func refuse(c engine.Code) error { return &engine.Error{Code: c} }
+
+var errLoginBusy = &engine.Error{Code: CodeLoginBusy}
 
 var nameError = engine.Error{Code: CodeBadAccountName, N: MaxName}

@@ -120,23 +120,23 @@ func TestName_UniqueAfterNFCAndCaseFolding(t *testing.T) {
 	}
 }
 
-// TestLogin_FloodIsLimitedPerNameAndPerAddress: past the burst, attempts
-// for one name are refused with login_limited before any hashing, from
-// any address; one address is limited across names; time refills both.
-func TestLogin_FloodIsLimitedPerNameAndPerAddress(t *testing.T) {
-	s, clock := newTestService(t, Config{PerName: Limit{Every: time.Minute, Burst: 3},
+// TestLogin_FloodIsLimitedPerAddressAndName: past the burst, attempts
+// of one address on one name are refused with login_limited before any
+// hashing; one address is limited across names; time refills both.
+func TestLogin_FloodIsLimitedPerAddressAndName(t *testing.T) {
+	s, clock := newTestService(t, Config{PerPair: Limit{Every: time.Minute, Burst: 3},
 		PerAddress: Limit{Every: time.Minute, Burst: 5}})
 	if _, _, err := s.Signup(bg, "nino", "password1", ""); err != nil {
 		t.Fatal(err)
 	}
 	for i := range 3 {
-		if _, _, err := s.Login(bg, "nino", "wrong one", "10.0.0."+string(rune('1'+i))); codeOf(err) != CodeBadLogin {
+		if _, _, err := s.Login(bg, "nino", "wrong one", "10.0.0.1"); codeOf(err) != CodeBadLogin {
 			t.Fatalf("attempt %d: %v", i, err)
 		}
 	}
 	before := s.Hashes()
-	if _, _, err := s.Login(bg, "Nino", "password1", "10.0.0.9"); codeOf(err) != CodeLoginLimited {
-		t.Errorf("the fourth attempt for the name, right password: %v, want login_limited", err)
+	if _, _, err := s.Login(bg, "Nino", "password1", "10.0.0.1"); codeOf(err) != CodeLoginLimited {
+		t.Errorf("the fourth attempt of the address on the name, right password: %v, want login_limited", err)
 	}
 	if s.Hashes() != before {
 		t.Error("a limited attempt hashed")
@@ -150,8 +150,42 @@ func TestLogin_FloodIsLimitedPerNameAndPerAddress(t *testing.T) {
 		t.Errorf("the sixth attempt from the address: %v, want login_limited", err)
 	}
 	clock.Add(time.Minute)
-	if _, _, err := s.Login(bg, "nino", "password1", "10.0.0.9"); err != nil {
+	if _, _, err := s.Login(bg, "nino", "password1", "10.0.0.1"); err != nil {
 		t.Errorf("a minute later: %v", err)
+	}
+}
+
+// TestLogin_NoLockout (issue 25, item 7): the name's limit never refuses
+// the owner's right password from another address, nor from a browser
+// that logged in to the account before; once the name is being guessed,
+// each guessing address is slowed to the guarded rate.
+func TestLogin_NoLockout(t *testing.T) {
+	s, _ := newTestService(t, Config{PerName: Limit{Every: time.Hour, Burst: 5}})
+	p, _, err := s.Signup(bg, "nino", "password1", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	device := DeviceToken(p.Account)
+	for range 6 {
+		s.Login(bg, "nino", "a wrong guess", "10.0.0.1")
+	}
+	for i := range 6 { // more guessers: each has its first guess, then waits
+		ip := "10.0.1." + string(rune('1'+i))
+		if _, _, err := s.Login(bg, "nino", "a wrong guess", ip); codeOf(err) != CodeBadLogin {
+			t.Fatalf("a new address's first guess: %v", err)
+		}
+		if _, _, err := s.Login(bg, "nino", "another wrong guess", ip); codeOf(err) != CodeLoginLimited {
+			t.Fatalf("a guessing address's second guess while the name is guessed: %v, want login_limited", err)
+		}
+	}
+	if _, _, err := s.Login(bg, "nino", "password1", "10.0.2.1"); err != nil {
+		t.Errorf("the owner's right password from another address: %v", err)
+	}
+	if _, _, err := s.LoginFrom(bg, Attempt{Name: "nino", Password: "password1", Addr: "10.0.1.1", Devices: []string{device}}); err != nil {
+		t.Errorf("the owner's right password from an address that has guessed, on a known browser: %v", err)
+	}
+	if _, _, err := s.LoginFrom(bg, Attempt{Name: "nino", Password: "password1", Addr: "10.0.1.2", Devices: []string{"1.00.ff"}}); codeOf(err) != CodeLoginLimited {
+		t.Errorf("a forged device token: %v, want login_limited", err)
 	}
 }
 
@@ -214,10 +248,10 @@ func TestChangePassword_EndsTheOtherLogins(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := s.ChangePassword(bg, p1, "wrong old", "password2"); codeOf(err) != CodeBadLogin {
+	if err := s.ChangePassword(bg, p1, "wrong old", "password2", ""); codeOf(err) != CodeBadLogin {
 		t.Errorf("a wrong old password: %v", err)
 	}
-	if err := s.ChangePassword(bg, p1, "password1", "password2"); err != nil {
+	if err := s.ChangePassword(bg, p1, "password1", "password2", ""); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := s.Authenticate(bg, t1); err != nil {
@@ -253,7 +287,7 @@ func TestBotToken_IsTheBotNeverItsOwner(t *testing.T) {
 	for name, err := range map[string]error{
 		"logout":     s.Logout(bg, p),
 		"logout-all": s.LogoutAll(bg, p),
-		"password":   s.ChangePassword(bg, p, "password1", "password2"),
+		"password":   s.ChangePassword(bg, p, "password1", "password2", ""),
 		"keep":       s.Keep(bg, p, "t", "x"),
 	} {
 		if codeOf(err) != CodeBotCredential {
@@ -362,28 +396,5 @@ func TestPassword_PHCStringCarriesItsParameters(t *testing.T) {
 	}
 	if DefaultParams.Memory < 19*1024 || DefaultParams.Time < 2 {
 		t.Errorf("defaults %+v below OWASP's argon2id minimum", DefaultParams)
-	}
-}
-
-// TestHashing_AtMostMaxHashingAtOnce: with every slot taken, an attempt
-// computes no hash: it waits, and gives up when its request ends.
-func TestHashing_AtMostMaxHashingAtOnce(t *testing.T) {
-	s, _ := newTestService(t, Config{MaxHashing: 1})
-	if _, _, err := s.Signup(bg, "nino", "password1", ""); err != nil {
-		t.Fatal(err)
-	}
-	s.hashing <- struct{}{} // the one slot, taken
-	before := s.Hashes()
-	ctx, cancel := context.WithCancel(bg)
-	cancel()
-	if _, _, err := s.Login(ctx, "nino", "password1", ""); codeOf(err) != "internal" {
-		t.Errorf("a login with no slot free and its request gone: %v", err)
-	}
-	if s.Hashes() != before {
-		t.Error("a hash was computed with every slot taken")
-	}
-	<-s.hashing
-	if _, _, err := s.Login(bg, "nino", "password1", ""); err != nil {
-		t.Errorf("with the slot free again: %v", err)
 	}
 }
