@@ -9,6 +9,7 @@ import (
 
 	"mafia/engine"
 	"mafia/internal/httpapi"
+	"mafia/internal/namekey"
 	"mafia/internal/secret"
 	"mafia/store"
 )
@@ -59,6 +60,10 @@ const (
 func IsCredential(token string) bool {
 	return strings.HasPrefix(token, sessionPrefix) || strings.HasPrefix(token, botPrefix)
 }
+
+// IsBotToken reports whether a credential is a bot account's token: a
+// seat's credential and nothing else (the host's assistant refuses it).
+func IsBotToken(token string) bool { return strings.HasPrefix(token, botPrefix) }
 
 // Principal is who a request is: an account by one of its logins, or a bot
 // by its token.
@@ -153,6 +158,44 @@ var errInternal = &engine.Error{Code: httpapi.CodeInternal}
 // internal logs nothing itself: the handler logs err and answers internal.
 func internal(err error) error { return fmt.Errorf("%w: %w", errInternal, err) }
 
+// Find is the account a name is: by its Key, or, for an account made
+// before look-alikes were folded, by its LegacyKey. store.ErrNotFound when
+// none.
+func Find(ctx context.Context, st store.Accounts, name string) (store.Account, error) {
+	a, err := st.AccountByKey(ctx, Key(name))
+	if !errors.Is(err, store.ErrNotFound) {
+		return a, err
+	}
+	if legacy := LegacyKey(name); legacy != Key(name) {
+		if a, err := st.AccountByKey(ctx, legacy); err == nil && a.Key == legacy {
+			return a, nil
+		} else if !errors.Is(err, store.ErrNotFound) {
+			return a, err
+		}
+	}
+	return store.Account{}, store.ErrNotFound
+}
+
+// free checks that no account has a name that reads as shown (a new
+// account's or bot's): CodeNameTaken for the same name, CodeNameLookalike
+// for one that reads alike (by either of namekey's forms).
+func (s *Service) free(ctx context.Context, shown string) error {
+	for _, k := range []string{Key(shown), namekey.Shape(shown), LegacyKey(shown)} {
+		a, err := s.cfg.Store.AccountByKey(ctx, k)
+		if errors.Is(err, store.ErrNotFound) {
+			continue
+		}
+		if err != nil {
+			return internal(err)
+		}
+		if LegacyKey(a.Name) == LegacyKey(shown) {
+			return refuse(CodeNameTaken)
+		}
+		return refuse(CodeNameLookalike)
+	}
+	return nil
+}
+
 // checkName is CheckName and, when the service has one, the seats' check.
 func (s *Service) checkName(name string) (shown, key string, err error) {
 	if shown, key, err = CheckName(name); err != nil {
@@ -176,6 +219,9 @@ func (s *Service) Signup(ctx context.Context, name, password, addr string) (Prin
 	}
 	if addr != "" && !s.byAddr.allow(addr, s.cfg.Now()) {
 		return Principal{}, "", refuse(CodeLoginLimited)
+	}
+	if err := s.free(ctx, shown); err != nil {
+		return Principal{}, "", err
 	}
 	h, err := s.hash(ctx, password, addr)
 	if err != nil {
@@ -230,7 +276,7 @@ func (s *Service) LoginFrom(ctx context.Context, in Attempt) (Principal, string,
 	if len(password) > MaxPassword {
 		password = password[:MaxPassword] // no account has a longer one; the work stays bounded
 	}
-	a, err := s.cfg.Store.AccountByKey(ctx, key)
+	a, err := Find(ctx, s.cfg.Store, in.Name)
 	if err != nil && !errors.Is(err, store.ErrNotFound) {
 		return Principal{}, "", internal(err)
 	}
@@ -430,6 +476,9 @@ func (s *Service) CreateBot(ctx context.Context, p Principal, name string) (stor
 	if len(bots) >= s.cfg.MaxBots {
 		return store.Account{}, "", &engine.Error{Code: CodeTooManyBots, N: s.cfg.MaxBots}
 	}
+	if err := s.free(ctx, shown); err != nil {
+		return store.Account{}, "", err
+	}
 	tok := botPrefix + secret.Token()
 	b := store.Account{Name: shown, Key: key, Owner: p.Account.ID, BotTokenHash: secret.Hash(tok), Created: s.cfg.Now()}
 	b.ID, err = s.cfg.Store.CreateAccount(ctx, b)
@@ -448,7 +497,7 @@ func (s *Service) RotateBot(ctx context.Context, p Principal, name string) (stor
 	if err := person(p); err != nil {
 		return store.Account{}, "", err
 	}
-	b, err := s.cfg.Store.AccountByKey(ctx, Key(name))
+	b, err := Find(ctx, s.cfg.Store, name)
 	if errors.Is(err, store.ErrNotFound) || (err == nil && b.Owner != p.Account.ID) {
 		return store.Account{}, "", refuse(CodeNotYourBot)
 	}

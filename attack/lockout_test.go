@@ -20,7 +20,7 @@ func TestAttack_Lockout(t *testing.T) {
 	tg := start(t, nil)
 	ctx := within(t, 60*time.Second)
 	jsonHdr := map[string]string{"Content-Type": "application/json"}
-	const name, password = "owner25", "the owner's password"
+	const name, password = "Tinatin25", "the owner's password"
 	// The owner's browser: it signs up (and so logs in) from its home
 	// address and keeps its cookies.
 	jar, _ := cookiejar.New(nil)
