@@ -7,12 +7,17 @@ package account
 
 import (
 	"context"
+	"math"
 	"net/netip"
 	"runtime"
+	"slices"
 	"sync"
+	"time"
 )
 
-// Budget bounds the password hashing of a Service.
+// Budget bounds the password hashing of a Service. A free turn goes to
+// the waiting bucket that has hashed least lately (its hashes counted with
+// a half-life of 10 seconds), round robin among equals.
 type Budget struct {
 	// Ceiling is how many hashes run at once (default max(1, GOMAXPROCS/2)):
 	// the rest of the cores stay the rooms'.
@@ -73,10 +78,12 @@ type hashQueue struct {
 	stats   HashStats
 	started uint64
 	onGrant func(bucket string, passed int) // Budget.Trace
+	usage   usage
 }
 
 func newHashQueue(b Budget) *hashQueue {
-	return &hashQueue{b: b.withDefaults(), waiting: map[string][]*waiter{}, onGrant: b.Trace}
+	return &hashQueue{b: b.withDefaults(), waiting: map[string][]*waiter{}, onGrant: b.Trace,
+		usage: usage{m: map[string]use{}}}
 }
 
 // bucketOf is the queue's bucket of a limiter's address key: the address
@@ -103,6 +110,7 @@ func bucketOf(addr string) string {
 func (q *hashQueue) acquire(ctx context.Context, bucket string) error {
 	q.mu.Lock()
 	if q.running < q.b.Ceiling && q.queued == 0 {
+		q.usage.add(bucket, time.Now())
 		q.start()
 		q.mu.Unlock()
 		return nil
@@ -208,17 +216,30 @@ func (q *hashQueue) release() {
 	q.finish()
 }
 
-// finish ends a hash, under the mutex: the bucket first in the ring gets
-// the turn for its oldest waiter and goes to the ring's end.
+// finish ends a hash, under the mutex, and hands the free turns on: to
+// the waiting bucket that has hashed least lately (usage), the first in
+// the ring among equals, for its oldest waiter; the bucket goes to the
+// ring's end. So an address that floods waits behind one that asks once,
+// and those that flood alike take turns.
 func (q *hashQueue) finish() {
 	q.running--
 	for q.running < q.b.Ceiling && len(q.ring) > 0 {
-		b := q.ring[0]
+		now := time.Now()
+		least := math.Inf(1)
+		for _, b := range q.ring {
+			least = min(least, q.usage.of(b, now))
+		}
+		// Usages that differ by less than a hundredth of a hash are equal
+		// (the first in the ring goes first), however the clock ticks.
+		at := slices.IndexFunc(q.ring, func(b string) bool { return q.usage.of(b, now) <= least+0.01 })
+		b := q.ring[at]
 		w := q.waiting[b][0]
 		q.remove(w)
 		if len(q.waiting[b]) > 0 { // the bucket waits on, behind the others
-			q.ring = append(q.ring[1:], b)
+			i := slices.Index(q.ring, b)
+			q.ring = append(append(q.ring[:i:i], q.ring[i+1:]...), b)
 		}
+		q.usage.add(b, now)
 		passed := int(q.started - w.started)
 		q.start()
 		w.out = true
@@ -236,4 +257,44 @@ func (q *hashQueue) snapshot() HashStats {
 	s := q.stats
 	s.Running, s.Queued = q.running, q.queued
 	return s
+}
+
+// usageHalfLife is how fast a bucket's past hashes stop counting against
+// it: half of them after this long.
+const usageHalfLife = 10 * time.Second
+
+// maxUsage bounds how many buckets' usage is kept: past it, those whose
+// usage has decayed to nearly nothing are forgotten, and if none has, all
+// are (a flood of new buckets is one of fresh ones).
+const maxUsage = 4096
+
+// use is a bucket's hashes, decayed, as of at.
+type use struct {
+	n  float64
+	at time.Time
+}
+
+// usage is how much each bucket has hashed lately.
+type usage struct{ m map[string]use }
+
+func (u *usage) of(b string, now time.Time) float64 {
+	x, ok := u.m[b]
+	if !ok {
+		return 0
+	}
+	return x.n * math.Exp2(-float64(now.Sub(x.at))/float64(usageHalfLife))
+}
+
+func (u *usage) add(b string, now time.Time) {
+	if _, ok := u.m[b]; !ok && len(u.m) >= maxUsage {
+		for k := range u.m {
+			if u.of(k, now) < 0.05 {
+				delete(u.m, k)
+			}
+		}
+		if len(u.m) >= maxUsage {
+			clear(u.m)
+		}
+	}
+	u.m[b] = use{n: u.of(b, now) + 1, at: now}
 }

@@ -31,10 +31,10 @@ func waitQueued(t *testing.T, q *hashQueue, n int) {
 }
 
 // TestBudget_CeilingQueueAndRoundRobin: no more than the ceiling run at
-// once; the waiting attempts are served one bucket after another, so a
-// fresh bucket waits behind one attempt of each other bucket, not behind
-// all of them; the bucket's own bound and the queue's refuse with
-// login_busy.
+// once; the waiting attempts are served the bucket that has hashed least
+// first, one bucket after another among equals, so a bucket that hashed
+// already waits behind the others, and none waits behind all of another's;
+// the bucket's own bound and the queue's refuse with login_busy.
 func TestBudget_CeilingQueueAndRoundRobin(t *testing.T) {
 	q := newHashQueue(Budget{Ceiling: 2, Queue: 9, PerBucket: 3})
 	var order []string
@@ -85,8 +85,11 @@ func TestBudget_CeilingQueueAndRoundRobin(t *testing.T) {
 	if refused != 1 {
 		t.Errorf("%d waiting attempts refused, want 1 (the one evicted)", refused)
 	}
-	if got := fmt.Sprint(order); got != "[a b c d e a b c b]" {
-		t.Errorf("served %s, want round robin [a b c d e a b c b] (a's newest gave its place to e)", got)
+	// a has hashed twice already (and its newest place went to e): the
+	// others first, then by what each has hashed, the ring's order among
+	// equals.
+	if got := fmt.Sprint(order); got != "[b c d e b c a b a]" {
+		t.Errorf("served %s, want [b c d e b c a b a]", got)
 	}
 	if s := q.snapshot(); s.Peak != 2 || s.Refused != 3 || s.Done != 11 {
 		t.Errorf("stats %+v, want peak 2, 3 refused, 11 done", s)
@@ -130,5 +133,31 @@ func TestBudget_BucketsOfAddresses(t *testing.T) {
 		if got := bucketOf(c.a); got != c.b {
 			t.Errorf("bucketOf(%q) = %q, want %q", c.a, got, c.b)
 		}
+	}
+}
+
+// TestBudget_AFreshAddressGoesNext: behind a queue of addresses that
+// keep hashing, an address that has not hashed lately gets the next turn.
+func TestBudget_AFreshAddressGoesNext(t *testing.T) {
+	q := newHashQueue(Budget{Ceiling: 1, Queue: 64, PerBucket: 4})
+	var order []string
+	q.onGrant = func(b string, _ int) { order = append(order, b) }
+	if err := q.acquire(bg, "x"); err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, b := range []string{"a", "b", "c", "a", "b", "c", "a", "b", "c"} {
+		hold(q, b)
+		n++
+		waitQueued(t, q, n)
+	}
+	for range 6 { // each flooder hashes twice
+		q.release()
+	}
+	hold(q, "fresh")
+	waitQueued(t, q, 4)
+	q.release()
+	if got := order[len(order)-1]; got != "fresh" {
+		t.Errorf("after %v the turn went to %s, want the fresh address", order, got)
 	}
 }
