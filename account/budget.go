@@ -147,6 +147,29 @@ func (q *hashQueue) acquire(ctx context.Context, bucket string) error {
 	}
 }
 
+// room reports whether an attempt of bucket would run or wait now rather
+// than be refused (an early answer, before the store is read; acquire
+// decides); a refusal counts in HashStats.Refused.
+func (q *hashQueue) room(bucket string) bool {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if q.running < q.b.Ceiling && q.queued == 0 {
+		return true
+	}
+	mine := len(q.waiting[bucket])
+	ok := mine < q.b.PerBucket && q.queued < q.b.Queue
+	for _, b := range q.ring {
+		if ok || mine >= q.b.PerBucket {
+			break
+		}
+		ok = len(q.waiting[b]) > mine+1
+	}
+	if !ok {
+		q.stats.Refused++
+	}
+	return ok
+}
+
 // admit makes room for one more of bucket, under the mutex: true when the
 // queue and the bucket have a place, or when a fuller bucket gives its
 // newest place up.

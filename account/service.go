@@ -220,6 +220,9 @@ func (s *Service) Signup(ctx context.Context, name, password, addr string) (Prin
 	if addr != "" && !s.byAddr.allow(addr, s.cfg.Now()) {
 		return Principal{}, "", refuse(CodeLoginLimited)
 	}
+	if !s.queue.room(bucketOf(addr)) {
+		return Principal{}, "", errLoginBusy
+	}
 	if err := s.free(ctx, shown); err != nil {
 		return Principal{}, "", err
 	}
@@ -276,6 +279,17 @@ func (s *Service) LoginFrom(ctx context.Context, in Attempt) (Principal, string,
 	if len(password) > MaxPassword {
 		password = password[:MaxPassword] // no account has a longer one; the work stays bounded
 	}
+	// Without a device token the address's limit and the queue come
+	// first, before the store is read: a flood costs no more than a map's
+	// look-up.
+	if len(in.Devices) == 0 {
+		if in.Addr != "" && !s.byAddr.allow(in.Addr, now) {
+			return Principal{}, "", refuse(CodeLoginLimited)
+		}
+		if !s.queue.room(bucketOf(in.Addr)) {
+			return Principal{}, "", errLoginBusy
+		}
+	}
 	a, err := Find(ctx, s.cfg.Store, in.Name)
 	if err != nil && !errors.Is(err, store.ErrNotFound) {
 		return Principal{}, "", internal(err)
@@ -290,7 +304,7 @@ func (s *Service) LoginFrom(ctx context.Context, in Attempt) (Principal, string,
 		}
 	} else {
 		pair := in.Addr + "\x00" + limitKey
-		if in.Addr != "" && !s.byAddr.allow(in.Addr, now) {
+		if len(in.Devices) > 0 && in.Addr != "" && !s.byAddr.allow(in.Addr, now) {
 			return Principal{}, "", refuse(CodeLoginLimited)
 		}
 		if !s.byPair.allow(pair, now) {
