@@ -339,7 +339,7 @@ type passwordRequest struct {
 func (h *Handler) password(w http.ResponseWriter, r *http.Request) {
 	var req passwordRequest
 	h.act(w, r, &req, func(ctx context.Context, p Principal) error {
-		return h.svc.ChangePassword(ctx, p, req.Old, req.New, h.addr(r))
+		return h.svc.ChangePasswordFrom(ctx, p, req.Old, req.New, h.addr(r))
 	})
 }
 

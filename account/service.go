@@ -422,10 +422,16 @@ func (s *Service) LogoutAll(ctx context.Context, p Principal) error {
 
 // ChangePassword checks the old password and sets the new one, ending
 // every other login of the account (this one goes on). A wrong old
-// password is CodeBadLogin. addr is the client's address as limits key it
-// ("" unknown): attempts count against it and against the account (a
-// stolen login guessing its password is limited as a guesser is).
-func (s *Service) ChangePassword(ctx context.Context, p Principal, old, new, addr string) error {
+// password is CodeBadLogin. (ChangePasswordFrom with no address.)
+func (s *Service) ChangePassword(ctx context.Context, p Principal, old, new string) error {
+	return s.ChangePasswordFrom(ctx, p, old, new, "")
+}
+
+// ChangePasswordFrom is ChangePassword from a client's address as limits
+// key it ("" unknown): attempts count against it and against the account
+// (a stolen login guessing its password is limited as a guesser is), and
+// its hashes take their turns as the address's.
+func (s *Service) ChangePasswordFrom(ctx context.Context, p Principal, old, new, addr string) error {
 	if err := person(p); err != nil {
 		return err
 	}

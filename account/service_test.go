@@ -249,10 +249,10 @@ func TestChangePassword_EndsTheOtherLogins(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := s.ChangePassword(bg, p1, "wrong old", "password2", ""); codeOf(err) != CodeBadLogin {
+	if err := s.ChangePassword(bg, p1, "wrong old", "password2"); codeOf(err) != CodeBadLogin {
 		t.Errorf("a wrong old password: %v", err)
 	}
-	if err := s.ChangePassword(bg, p1, "password1", "password2", ""); err != nil {
+	if err := s.ChangePassword(bg, p1, "password1", "password2"); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := s.Authenticate(bg, t1); err != nil {
@@ -288,7 +288,7 @@ func TestBotToken_IsTheBotNeverItsOwner(t *testing.T) {
 	for name, err := range map[string]error{
 		"logout":     s.Logout(bg, p),
 		"logout-all": s.LogoutAll(bg, p),
-		"password":   s.ChangePassword(bg, p, "password1", "password2", ""),
+		"password":   s.ChangePassword(bg, p, "password1", "password2"),
 		"keep":       s.Keep(bg, p, "t", "x"),
 	} {
 		if codeOf(err) != CodeBotCredential {
