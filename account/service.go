@@ -158,22 +158,23 @@ var errInternal = &engine.Error{Code: httpapi.CodeInternal}
 // internal logs nothing itself: the handler logs err and answers internal.
 func internal(err error) error { return fmt.Errorf("%w: %w", errInternal, err) }
 
-// Find is the account a name is: by its Key, or, for an account made
-// before look-alikes were folded, by its LegacyKey. store.ErrNotFound when
-// none.
+// Find is the account a name is: the one of exactly that name (compared
+// after NFC and case folding, as names were before look-alikes were
+// folded: two accounts made before then may read alike, and each keeps its
+// own), else the one it reads as (Key). store.ErrNotFound when none.
 func Find(ctx context.Context, st store.Accounts, name string) (store.Account, error) {
-	a, err := st.AccountByKey(ctx, Key(name))
-	if !errors.Is(err, store.ErrNotFound) {
+	legacy := LegacyKey(name)
+	a, err := st.AccountByKey(ctx, legacy)
+	if err == nil && LegacyKey(a.Name) == legacy {
+		return a, nil
+	}
+	if err != nil && !errors.Is(err, store.ErrNotFound) {
 		return a, err
 	}
-	if legacy := LegacyKey(name); legacy != Key(name) {
-		if a, err := st.AccountByKey(ctx, legacy); err == nil && a.Key == legacy {
-			return a, nil
-		} else if !errors.Is(err, store.ErrNotFound) {
-			return a, err
-		}
+	if k := Key(name); k != legacy || err != nil {
+		return st.AccountByKey(ctx, k)
 	}
-	return store.Account{}, store.ErrNotFound
+	return a, nil
 }
 
 // free checks that no account has a name that reads as shown (a new

@@ -490,4 +490,14 @@ func TestName_LegacyAccountsKeepWorking(t *testing.T) {
 	if a, err := Find(bg, s.cfg.Store, "Olga0"); err != nil || a.Name != "Olga0" {
 		t.Errorf("Find: %+v %v", a, err)
 	}
+	// Two accounts of before that read alike each keep their own name.
+	if _, err := s.cfg.Store.CreateAccount(bg, store.Account{Name: "Olgao", Key: LegacyKey("Olgao"), PasswordHash: hashPassword("password2", testParams), Created: time.Now()}); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := s.Login(bg, "olga0", "password1", ""); err != nil {
+		t.Errorf("Olga0 beside Olgao: %v", err)
+	}
+	if _, _, err := s.Login(bg, "OLGAO", "password2", ""); err != nil {
+		t.Errorf("Olgao beside Olga0: %v", err)
+	}
 }
