@@ -32,6 +32,9 @@ type Config struct {
 	// the Guarded rate (default one every 10 minutes), except from a
 	// browser that logged in to it before (LoginFrom).
 	PerName, PerAddress, PerPair, Guarded Limit
+	// PerNetwork limits the attempts of an IPv6 /48 together, whatever
+	// its addresses (default 24 at once, then one every 2.5 seconds).
+	PerNetwork Limit
 	// MaxKeys bounds each limiter's memory (default 10,000 keys).
 	MaxKeys int
 	// MaxBots is how many bots an account may own (default 10).
@@ -83,6 +86,7 @@ type Service struct {
 	cfg            Config
 	dummy          string // a hash of nothing, verified against for an unknown name
 	byName, byAddr *limiter
+	byNet          *limiter // an IPv6 /48's attempts together
 	// byPair and guarded limit an address on one name (key: address,
 	// NUL, the name's key).
 	byPair, guarded *limiter
@@ -106,6 +110,9 @@ func New(cfg Config) *Service {
 	if cfg.PerAddress == (Limit{}) {
 		cfg.PerAddress = Limit{Every: 10 * time.Second, Burst: 6}
 	}
+	if cfg.PerNetwork == (Limit{}) {
+		cfg.PerNetwork = Limit{Every: 2500 * time.Millisecond, Burst: 24}
+	}
 	if cfg.PerPair == (Limit{}) {
 		cfg.PerPair = Limit{Every: time.Minute, Burst: 5}
 	}
@@ -119,7 +126,7 @@ func New(cfg Config) *Service {
 		cfg.MaxBots = 10
 	}
 	return &Service{cfg: cfg, dummy: hashPassword(secret.Token(), cfg.Params),
-		byName: newLimiter(cfg.PerName, cfg.MaxKeys), byAddr: newLimiter(cfg.PerAddress, cfg.MaxKeys),
+		byName: newLimiter(cfg.PerName, cfg.MaxKeys), byAddr: newLimiter(cfg.PerAddress, cfg.MaxKeys), byNet: newLimiter(cfg.PerNetwork, cfg.MaxKeys),
 		byPair: newLimiter(cfg.PerPair, cfg.MaxKeys), guarded: newLimiter(cfg.Guarded, cfg.MaxKeys),
 		queue: newHashQueue(cfg.Hashing)}
 }
@@ -157,6 +164,20 @@ var errInternal = &engine.Error{Code: httpapi.CodeInternal}
 
 // internal logs nothing itself: the handler logs err and answers internal.
 func internal(err error) error { return fmt.Errorf("%w: %w", errInternal, err) }
+
+// allowAddr takes one attempt of a client address ("" unknown: none):
+// its own (PerAddress), and for an IPv6 address its network's too (the
+// /48 it is in, PerNetwork), so that one network's many /64s do not each
+// get a burst of their own.
+func (s *Service) allowAddr(addr string, now time.Time) bool {
+	if addr == "" {
+		return true
+	}
+	if net := bucketOf(addr); net != addr && strings.Contains(net, ":") && !s.byNet.allow(net, now) {
+		return false
+	}
+	return s.byAddr.allow(addr, now)
+}
 
 // Find is the account a name is: the one of exactly that name (compared
 // after NFC and case folding, as names were before look-alikes were
@@ -218,7 +239,7 @@ func (s *Service) Signup(ctx context.Context, name, password, addr string) (Prin
 	if err := checkPassword(password); err != nil {
 		return Principal{}, "", err
 	}
-	if addr != "" && !s.byAddr.allow(addr, s.cfg.Now()) {
+	if !s.allowAddr(addr, s.cfg.Now()) {
 		return Principal{}, "", refuse(CodeLoginLimited)
 	}
 	if !s.queue.room(bucketOf(addr)) {
@@ -284,7 +305,7 @@ func (s *Service) LoginFrom(ctx context.Context, in Attempt) (Principal, string,
 	// first, before the store is read: a flood costs no more than a map's
 	// look-up.
 	if len(in.Devices) == 0 {
-		if in.Addr != "" && !s.byAddr.allow(in.Addr, now) {
+		if !s.allowAddr(in.Addr, now) {
 			return Principal{}, "", refuse(CodeLoginLimited)
 		}
 		if !s.queue.room(bucketOf(in.Addr)) {
@@ -305,7 +326,7 @@ func (s *Service) LoginFrom(ctx context.Context, in Attempt) (Principal, string,
 		}
 	} else {
 		pair := in.Addr + "\x00" + limitKey
-		if len(in.Devices) > 0 && in.Addr != "" && !s.byAddr.allow(in.Addr, now) {
+		if len(in.Devices) > 0 && !s.allowAddr(in.Addr, now) {
 			return Principal{}, "", refuse(CodeLoginLimited)
 		}
 		if !s.byPair.allow(pair, now) {
@@ -440,7 +461,7 @@ func (s *Service) ChangePasswordFrom(ctx context.Context, p Principal, old, new,
 		return err
 	}
 	now := s.cfg.Now()
-	if (addr != "" && !s.byAddr.allow(addr, now)) || !s.byPair.allow("password\x00"+p.Account.Key, now) {
+	if !s.allowAddr(addr, now) || !s.byPair.allow("password\x00"+p.Account.Key, now) {
 		return refuse(CodeLoginLimited)
 	}
 	a, err := s.cfg.Store.AccountByID(ctx, p.Account.ID)

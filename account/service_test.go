@@ -3,6 +3,7 @@ package account
 import (
 	"context"
 	"errors"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -499,5 +500,23 @@ func TestName_LegacyAccountsKeepWorking(t *testing.T) {
 	}
 	if _, _, err := s.Login(bg, "OLGAO", "password2", ""); err != nil {
 		t.Errorf("Olgao beside Olga0: %v", err)
+	}
+}
+
+// TestLogin_AnIPv6NetworkIsLimitedAsOne: the /64s of one /48 each have
+// their own limit, and the /48 one of them all, so that a network's many
+// /64s get one burst between them; another /48 has its own.
+func TestLogin_AnIPv6NetworkIsLimitedAsOne(t *testing.T) {
+	s, _ := newTestService(t, Config{PerNetwork: Limit{Every: time.Hour, Burst: 5}})
+	for i := range 5 {
+		if _, _, err := s.Login(bg, "nobody", "a wrong guess", fmt.Sprintf("2001:db8:1:%x::/64", i)); codeOf(err) != CodeBadLogin {
+			t.Fatalf("attempt %d from its own /64: %v", i, err)
+		}
+	}
+	if _, _, err := s.Login(bg, "nobody", "a wrong guess", "2001:db8:1:ff::/64"); codeOf(err) != CodeLoginLimited {
+		t.Errorf("a sixth /64 of the /48: %v, want login_limited", err)
+	}
+	if _, _, err := s.Login(bg, "nobody", "a wrong guess", "2001:db8:2:1::/64"); codeOf(err) != CodeBadLogin {
+		t.Errorf("another /48: %v, want bad_login", err)
 	}
 }
