@@ -138,6 +138,12 @@ func (h *Handler) getGame(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer h.unlock(gm)
+	if tok := tokenOf(r, id); func() bool { c, err := r.Cookie(hostCookie(id)); return err != nil || c.Value != tok }() {
+		// A phone the game moved to (it sent the token it was handed):
+		// it holds the game's cookie from now on, as the phone that made
+		// it does, and so finds it in the history (listGames).
+		h.setHostCookie(w, r, id, tok)
+	}
 	writeJSON(w, http.StatusOK, gameReply{ID: id, Settings: gm.rec.Settings,
 		Commands: append([]record.Command{}, gm.rec.Commands...), Events: len(gm.log), Ended: gm.g.Ended()})
 }

@@ -93,6 +93,19 @@ func TestHistory_ListsAGameToItsHostAndItsClubOnly(t *testing.T) {
 			t.Errorf("%s is listed %v, want %v", c.who, got, c.want)
 		}
 	}
+	// The game moves to another phone (it loads the game with the token
+	// it was handed): that phone keeps the game's cookie, and its history
+	// lists the game.
+	req, _ := http.NewRequest("GET", ms.URL+"/host/api/games/"+phone.ID, nil)
+	req.Header.Set("Authorization", "Bearer "+phone.HostToken)
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if got := ms.listed(t, "", res.Cookies()...); !slices.Equal(got, []string{phone.ID}) {
+		t.Errorf("the phone the game moved to is listed %v, want %v", got, []string{phone.ID})
+	}
 }
 
 // TestBotToken_IsNoHost (issue 25, item 10): a bot account's token makes
