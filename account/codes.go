@@ -10,7 +10,16 @@ const (
 	// CodeNameReserved: a name a seat may not take (Config.SeatName: one
 	// that reads as a server's bot's, "Bot 3").
 	CodeNameReserved engine.Code = "name_reserved"
-	// CodeNameTaken: another account has this name (compared after NFC
+	// CodeNameLookalike: the name reads as another account's (their keys
+	// or shapes meet: internal/namekey) without being the same name.
+	CodeNameLookalike engine.Code = "name_lookalike"
+	// CodeNameMixedScripts: the name's letters are of more than one
+	// script (Latin with Cyrillic, say).
+	CodeNameMixedScripts engine.Code = "name_mixed_scripts"
+	// CodeNameForbidden: the name is a word the site keeps (admin, system,
+	// host, mafia, bot…), however it is written.
+	CodeNameForbidden engine.Code = "name_forbidden"
+	// CodeNameTaken: another account has this name (compared after NFKC
 	// and case folding).
 	CodeNameTaken engine.Code = "name_taken"
 	// CodeWeakPassword: a password shorter than MinPassword (N).
@@ -23,6 +32,10 @@ const (
 	// CodeLoginLimited: too many login attempts for this name or from this
 	// address; try again later.
 	CodeLoginLimited engine.Code = "login_limited"
+	// CodeLoginBusy: the server is hashing as many passwords as it may and
+	// its queue has no place for this attempt; try again in a few seconds
+	// (Retry-After).
+	CodeLoginBusy engine.Code = "login_busy"
 	// CodeNotLoggedIn: no login, or one that has ended (logged out,
 	// expired, ended by a change of password).
 	CodeNotLoggedIn engine.Code = "not_logged_in"
@@ -40,12 +53,15 @@ const (
 
 // Kinds are the kinds of the package's codes.
 var Kinds = map[engine.Code]engine.Kind{
-	CodeBadAccountName: engine.KindInvalid, CodeNameTaken: engine.KindConflict, CodeNameReserved: engine.KindInvalid, CodeWeakPassword: engine.KindInvalid, CodePasswordTooLong: engine.KindInvalid,
-	CodeBadLogin: engine.KindForbidden, CodeLoginLimited: engine.KindTooMany, CodeNotLoggedIn: engine.KindForbidden,
+	CodeBadAccountName: engine.KindInvalid, CodeNameTaken: engine.KindConflict, CodeNameReserved: engine.KindInvalid,
+	CodeNameLookalike: engine.KindConflict, CodeNameMixedScripts: engine.KindInvalid, CodeNameForbidden: engine.KindInvalid, CodeWeakPassword: engine.KindInvalid, CodePasswordTooLong: engine.KindInvalid,
+	CodeBadLogin: engine.KindForbidden, CodeLoginLimited: engine.KindTooMany, CodeLoginBusy: engine.KindBusy, CodeNotLoggedIn: engine.KindForbidden,
 	CodeBotCredential: engine.KindForbidden, CodeTooManyBots: engine.KindConflict, CodeNotYourBot: engine.KindNotFound,
 	CodeCannotKeep: engine.KindForbidden,
 }
 
 func refuse(c engine.Code) error { return &engine.Error{Code: c} }
+
+var errLoginBusy = &engine.Error{Code: CodeLoginBusy}
 
 var nameError = engine.Error{Code: CodeBadAccountName, N: MaxName}

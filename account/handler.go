@@ -126,6 +126,12 @@ func (h *Handler) fail(w http.ResponseWriter, r *http.Request, err error) {
 	if e.Code == httpapi.CodeInternal {
 		h.cfg.Log.Error("account request failed", "path", r.URL.Path, "err", err)
 	}
+	switch e.Code {
+	case CodeLoginBusy:
+		w.Header().Set("Retry-After", "2")
+	case CodeLoginLimited:
+		w.Header().Set("Retry-After", "60")
+	}
 	var body errorBody
 	body.Error.Code = string(e.Code)
 	body.Error.Message = h.cfg.Render(string(negotiate.Lang(r)), e)
@@ -224,7 +230,8 @@ func (h *Handler) login(w http.ResponseWriter, r *http.Request) {
 	if !h.read(w, r, &req) {
 		return
 	}
-	p, tok, err := h.svc.Login(r.Context(), req.Name, req.Password, h.addr(r))
+	p, tok, err := h.svc.LoginFrom(r.Context(), Attempt{Name: req.Name, Password: req.Password, Addr: h.addr(r),
+		Devices: devicesOf(r)})
 	if err != nil {
 		h.fail(w, r, err)
 		return
@@ -232,8 +239,26 @@ func (h *Handler) login(w http.ResponseWriter, r *http.Request) {
 	h.answerLogin(w, r, req, p, tok)
 }
 
+// devicesOf is the device tokens a request's browser holds.
+func devicesOf(r *http.Request) []string {
+	if c, err := r.Cookie(DeviceCookie); err == nil {
+		return Devices(c.Value)
+	}
+	return nil
+}
+
+// setDevice gives the browser (or the program, which may keep cookies) a
+// device token of the account it has just logged in to: this browser is
+// known to the account from now on (device.go).
+func (h *Handler) setDevice(w http.ResponseWriter, r *http.Request, p Principal) {
+	http.SetCookie(w, &http.Cookie{Name: DeviceCookie, Value: withDevice(devicesOf(r), DeviceToken(p.Account)),
+		Path: "/api/account/", HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: h.cfg.Guard.Secure(r),
+		MaxAge: 400 * 24 * 3600})
+}
+
 func (h *Handler) answerLogin(w http.ResponseWriter, r *http.Request, req credentials, p Principal, tok string) {
 	out := loginAnswer{Account: toJSON(p.Account)}
+	h.setDevice(w, r, p)
 	if req.Keep != nil {
 		// The account exists and is logged in whatever becomes of the
 		// game: a seat that cannot be kept is said (kept false), not
@@ -314,7 +339,7 @@ type passwordRequest struct {
 func (h *Handler) password(w http.ResponseWriter, r *http.Request) {
 	var req passwordRequest
 	h.act(w, r, &req, func(ctx context.Context, p Principal) error {
-		return h.svc.ChangePassword(ctx, p, req.Old, req.New)
+		return h.svc.ChangePasswordFrom(ctx, p, req.Old, req.New, h.addr(r))
 	})
 }
 

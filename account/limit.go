@@ -54,6 +54,18 @@ func (l *limiter) allow(key string, now time.Time) bool {
 	return b.AllowN(now, 1)
 }
 
+// spent reports whether key's bucket is empty at now (its attempts past
+// the limit), without taking one.
+func (l *limiter) spent(key string, now time.Time) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	b, ok := l.buckets[key]
+	if !ok {
+		return len(l.buckets) >= l.max && l.overflow.TokensAt(now) < 1
+	}
+	return b.TokensAt(now) < 1
+}
+
 // size is how many keys it holds (for tests).
 func (l *limiter) size() int {
 	l.mu.Lock()

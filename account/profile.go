@@ -128,7 +128,7 @@ func Profile(a store.Account, owner string, games []store.AccountGame, viewer in
 func (h *Handler) profile(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	st := h.svc.cfg.Store
-	a, err := st.AccountByKey(ctx, Key(r.PathValue("name")))
+	a, err := Find(ctx, st, r.PathValue("name"))
 	if errors.Is(err, store.ErrNotFound) {
 		h.fail(w, r, &engine.Error{Code: httpapi.CodeNotFound})
 		return

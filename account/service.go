@@ -5,11 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"sync/atomic"
 	"time"
 
 	"mafia/engine"
 	"mafia/internal/httpapi"
+	"mafia/internal/namekey"
 	"mafia/internal/secret"
 	"mafia/store"
 )
@@ -23,18 +23,27 @@ type Config struct {
 	Now func() time.Time
 	// SessionTTL is how long a login lasts (default 30 days).
 	SessionTTL time.Duration
-	// PerName and PerAddress limit login attempts (defaults: 5 at once,
-	// then one a minute, per name; 20 at once, then one every 6 seconds,
-	// per client address). Signing up counts against the address too.
-	PerName, PerAddress Limit
+	// PerAddress limits the login attempts of a client address, whatever
+	// the names (default 6 at once, then one every 10 seconds; signing up
+	// counts too); PerPair those of an address on one name (default 5 at
+	// once, then one a minute). PerName counts a name's wrong passwords
+	// from every address (default 10 at once, then one a minute): past
+	// it, the name is being guessed, and each address may try it only at
+	// the Guarded rate (default one every 10 minutes), except from a
+	// browser that logged in to it before (LoginFrom).
+	PerName, PerAddress, PerPair, Guarded Limit
+	// PerNetwork limits the attempts of an IPv6 /48 together, whatever
+	// its addresses (default 24 at once, then one every 2.5 seconds).
+	PerNetwork Limit
 	// MaxKeys bounds each limiter's memory (default 10,000 keys).
 	MaxKeys int
 	// MaxBots is how many bots an account may own (default 10).
 	MaxBots int
-	// MaxHashing bounds the password hashes computed at once (default 4):
-	// each takes Params.Memory (19 MiB by default), so that a flood of
-	// attempts from many addresses queues instead of taking the memory.
-	MaxHashing int
+	// Hashing budgets the password hashes of the whole service (each
+	// takes Params.Memory, 19 MiB by default, and a core for its time): at
+	// most Hashing.Ceiling at once, the others in a bounded queue served
+	// round robin across addresses (budget.go).
+	Hashing Budget
 	// SeatName, when set, checks that a new account's name is one a seat
 	// may take (the room's rules: mafia serve passes room.CheckName), so
 	// that an account can sit where its name is shown; a name it refuses
@@ -55,6 +64,10 @@ func IsCredential(token string) bool {
 	return strings.HasPrefix(token, sessionPrefix) || strings.HasPrefix(token, botPrefix)
 }
 
+// IsBotToken reports whether a credential is a bot account's token: a
+// seat's credential and nothing else (the host's assistant refuses it).
+func IsBotToken(token string) bool { return strings.HasPrefix(token, botPrefix) }
+
 // Principal is who a request is: an account by one of its logins, or a bot
 // by its token.
 type Principal struct {
@@ -72,9 +85,12 @@ func (p Principal) Bot() bool { return p.Account.IsBot() }
 type Service struct {
 	cfg            Config
 	dummy          string // a hash of nothing, verified against for an unknown name
-	hashes         atomic.Uint64
 	byName, byAddr *limiter
-	hashing        chan struct{} // a slot per hash computed at once
+	byNet          *limiter // an IPv6 /48's attempts together
+	// byPair and guarded limit an address on one name (key: address,
+	// NUL, the name's key).
+	byPair, guarded *limiter
+	queue           *hashQueue
 }
 
 // New makes a Service.
@@ -89,10 +105,19 @@ func New(cfg Config) *Service {
 		cfg.SessionTTL = 30 * 24 * time.Hour
 	}
 	if cfg.PerName == (Limit{}) {
-		cfg.PerName = Limit{Every: time.Minute, Burst: 5}
+		cfg.PerName = Limit{Every: time.Minute, Burst: 10}
 	}
 	if cfg.PerAddress == (Limit{}) {
-		cfg.PerAddress = Limit{Every: 6 * time.Second, Burst: 20}
+		cfg.PerAddress = Limit{Every: 10 * time.Second, Burst: 6}
+	}
+	if cfg.PerNetwork == (Limit{}) {
+		cfg.PerNetwork = Limit{Every: 2500 * time.Millisecond, Burst: 24}
+	}
+	if cfg.PerPair == (Limit{}) {
+		cfg.PerPair = Limit{Every: time.Minute, Burst: 5}
+	}
+	if cfg.Guarded == (Limit{}) {
+		cfg.Guarded = Limit{Every: 10 * time.Minute, Burst: 1}
 	}
 	if cfg.MaxKeys <= 0 {
 		cfg.MaxKeys = 10000
@@ -100,45 +125,37 @@ func New(cfg Config) *Service {
 	if cfg.MaxBots <= 0 {
 		cfg.MaxBots = 10
 	}
-	if cfg.MaxHashing <= 0 {
-		cfg.MaxHashing = 4
-	}
 	return &Service{cfg: cfg, dummy: hashPassword(secret.Token(), cfg.Params),
-		byName: newLimiter(cfg.PerName, cfg.MaxKeys), byAddr: newLimiter(cfg.PerAddress, cfg.MaxKeys),
-		hashing: make(chan struct{}, cfg.MaxHashing)}
+		byName: newLimiter(cfg.PerName, cfg.MaxKeys), byAddr: newLimiter(cfg.PerAddress, cfg.MaxKeys), byNet: newLimiter(cfg.PerNetwork, cfg.MaxKeys),
+		byPair: newLimiter(cfg.PerPair, cfg.MaxKeys), guarded: newLimiter(cfg.Guarded, cfg.MaxKeys),
+		queue: newHashQueue(cfg.Hashing)}
 }
 
 // Hashes counts the password hashes the service has computed (each
 // signup, login attempt and change of password makes one, an unknown
 // name's login too): what an operator watches, and what proves that a
 // wrong name costs the same work as a wrong password.
-func (s *Service) Hashes() uint64 { return s.hashes.Load() }
+func (s *Service) Hashes() uint64 { return s.queue.snapshot().Done }
 
-// slot waits for one of the MaxHashing slots; false if ctx ends first.
-func (s *Service) slot(ctx context.Context) bool {
-	select {
-	case s.hashing <- struct{}{}:
-		return true
-	case <-ctx.Done():
-		return false
-	}
-}
+// HashStats is the hashing budget's work so far (the operator's metrics).
+func (s *Service) HashStats() HashStats { return s.queue.snapshot() }
 
-func (s *Service) hash(ctx context.Context, pw string) (string, error) {
-	if !s.slot(ctx) {
-		return "", internal(ctx.Err())
+// hash makes a password's hash in its turn for addr's bucket.
+func (s *Service) hash(ctx context.Context, pw, addr string) (string, error) {
+	if err := s.queue.acquire(ctx, bucketOf(addr)); err != nil {
+		return "", err
 	}
-	defer func() { <-s.hashing }()
-	s.hashes.Add(1)
+	defer s.queue.release()
 	return hashPassword(pw, s.cfg.Params), nil
 }
 
-func (s *Service) verify(ctx context.Context, pw, encoded string) (ok, stale bool, err error) {
-	if !s.slot(ctx) {
-		return false, false, internal(ctx.Err())
+// verify checks a password against its hash in its turn for addr's
+// bucket.
+func (s *Service) verify(ctx context.Context, pw, encoded, addr string) (ok, stale bool, err error) {
+	if err := s.queue.acquire(ctx, bucketOf(addr)); err != nil {
+		return false, false, err
 	}
-	defer func() { <-s.hashing }()
-	s.hashes.Add(1)
+	defer s.queue.release()
 	ok, stale = verifyPassword(pw, encoded, s.cfg.Params)
 	return ok, stale, nil
 }
@@ -147,6 +164,59 @@ var errInternal = &engine.Error{Code: httpapi.CodeInternal}
 
 // internal logs nothing itself: the handler logs err and answers internal.
 func internal(err error) error { return fmt.Errorf("%w: %w", errInternal, err) }
+
+// allowAddr takes one attempt of a client address ("" unknown: none):
+// its own (PerAddress), and for an IPv6 address its network's too (the
+// /48 it is in, PerNetwork), so that one network's many /64s do not each
+// get a burst of their own.
+func (s *Service) allowAddr(addr string, now time.Time) bool {
+	if addr == "" {
+		return true
+	}
+	if net := bucketOf(addr); net != addr && strings.Contains(net, ":") && !s.byNet.allow(net, now) {
+		return false
+	}
+	return s.byAddr.allow(addr, now)
+}
+
+// Find is the account a name is: the one of exactly that name (compared
+// after NFC and case folding, as names were before look-alikes were
+// folded: two accounts made before then may read alike, and each keeps its
+// own), else the one it reads as (Key). store.ErrNotFound when none.
+func Find(ctx context.Context, st store.Accounts, name string) (store.Account, error) {
+	legacy := LegacyKey(name)
+	a, err := st.AccountByKey(ctx, legacy)
+	if err == nil && LegacyKey(a.Name) == legacy {
+		return a, nil
+	}
+	if err != nil && !errors.Is(err, store.ErrNotFound) {
+		return a, err
+	}
+	if k := Key(name); k != legacy || err != nil {
+		return st.AccountByKey(ctx, k)
+	}
+	return a, nil
+}
+
+// free checks that no account has a name that reads as shown (a new
+// account's or bot's): CodeNameTaken for the same name, CodeNameLookalike
+// for one that reads alike (by either of namekey's forms).
+func (s *Service) free(ctx context.Context, shown string) error {
+	for _, k := range []string{Key(shown), namekey.Shape(shown), LegacyKey(shown)} {
+		a, err := s.cfg.Store.AccountByKey(ctx, k)
+		if errors.Is(err, store.ErrNotFound) {
+			continue
+		}
+		if err != nil {
+			return internal(err)
+		}
+		if LegacyKey(a.Name) == LegacyKey(shown) {
+			return refuse(CodeNameTaken)
+		}
+		return refuse(CodeNameLookalike)
+	}
+	return nil
+}
 
 // checkName is CheckName and, when the service has one, the seats' check.
 func (s *Service) checkName(name string) (shown, key string, err error) {
@@ -169,10 +239,16 @@ func (s *Service) Signup(ctx context.Context, name, password, addr string) (Prin
 	if err := checkPassword(password); err != nil {
 		return Principal{}, "", err
 	}
-	if addr != "" && !s.byAddr.allow(addr, s.cfg.Now()) {
+	if !s.allowAddr(addr, s.cfg.Now()) {
 		return Principal{}, "", refuse(CodeLoginLimited)
 	}
-	h, err := s.hash(ctx, password)
+	if !s.queue.room(bucketOf(addr)) {
+		return Principal{}, "", errLoginBusy
+	}
+	if err := s.free(ctx, shown); err != nil {
+		return Principal{}, "", err
+	}
+	h, err := s.hash(ctx, password, addr)
 	if err != nil {
 		return Principal{}, "", err
 	}
@@ -187,56 +263,104 @@ func (s *Service) Signup(ctx context.Context, name, password, addr string) (Prin
 	return s.startSession(ctx, a)
 }
 
-// Login checks a name and password and starts a login. A name no account
-// has, a bot's name and a wrong password are refused alike
-// (CodeBadLogin), after the same work (one hash with the service's
-// parameters: an unknown name is verified against a dummy hash). Attempts
-// past the limits of the name or the address are refused with
-// CodeLoginLimited before any hashing.
+// Login checks a name and password and starts a login (LoginFrom with no
+// known device).
 func (s *Service) Login(ctx context.Context, name, password, addr string) (Principal, string, error) {
+	return s.LoginFrom(ctx, Attempt{Name: name, Password: password, Addr: addr})
+}
+
+// Attempt is a login attempt: the name and password, the client's address
+// as limits key it ("" unknown), and the device tokens its browser holds
+// (DeviceCookie).
+type Attempt struct {
+	Name, Password, Addr string
+	Devices              []string
+}
+
+// LoginFrom checks a name and password and starts a login. A name no
+// account has, a bot's name and a wrong password are refused alike
+// (CodeBadLogin), after the same work (one hash with the service's
+// parameters: an unknown name is verified against a dummy hash).
+//
+// The limits, each refused with CodeLoginLimited before any hashing, are
+// the address's (PerAddress, across names), the address's on this name
+// (PerPair), and, once the name's wrong passwords from everywhere are past
+// PerName (the name is being guessed), a slower one of the address on this
+// name (Guarded). None of them refuses a browser that has logged in to the
+// account before (a known device), and the name's own limit only slows the
+// addresses that guess: the owner's right password from another address
+// is let through (it costs one hash, as any attempt).
+func (s *Service) LoginFrom(ctx context.Context, in Attempt) (Principal, string, error) {
 	now := s.cfg.Now()
-	key := Key(name)
+	key := Key(in.Name)
 	limitKey := key
 	if len(limitKey) > 4*MaxName {
 		limitKey = limitKey[:4*MaxName] // no name is longer: the limiter's keys stay small
 	}
-	if addr != "" && !s.byAddr.allow(addr, now) {
-		return Principal{}, "", refuse(CodeLoginLimited)
-	}
-	if !s.byName.allow(limitKey, now) {
-		return Principal{}, "", refuse(CodeLoginLimited)
-	}
+	password := in.Password
 	if len(password) > MaxPassword {
 		password = password[:MaxPassword] // no account has a longer one; the work stays bounded
 	}
-	a, err := s.cfg.Store.AccountByKey(ctx, key)
+	// Without a device token the address's limit and the queue come
+	// first, before the store is read: a flood costs no more than a map's
+	// look-up.
+	if len(in.Devices) == 0 {
+		if !s.allowAddr(in.Addr, now) {
+			return Principal{}, "", refuse(CodeLoginLimited)
+		}
+		if !s.queue.room(bucketOf(in.Addr)) {
+			return Principal{}, "", errLoginBusy
+		}
+	}
+	a, err := Find(ctx, s.cfg.Store, in.Name)
 	if err != nil && !errors.Is(err, store.ErrNotFound) {
 		return Principal{}, "", internal(err)
 	}
 	known := err == nil && !a.IsBot() && a.PasswordHash != ""
+	if known && knownDevice(a, in.Devices) {
+		// A browser that logged in to the account before: limited on its
+		// own (a stolen device still guesses slowly), whatever others do
+		// from its address or to its name.
+		if !s.byPair.allow(fmt.Sprintf("device\x00%d", a.ID), now) {
+			return Principal{}, "", refuse(CodeLoginLimited)
+		}
+	} else {
+		pair := in.Addr + "\x00" + limitKey
+		if len(in.Devices) > 0 && !s.allowAddr(in.Addr, now) {
+			return Principal{}, "", refuse(CodeLoginLimited)
+		}
+		if !s.byPair.allow(pair, now) {
+			return Principal{}, "", refuse(CodeLoginLimited)
+		}
+		if s.byName.spent(limitKey, now) && !s.guarded.allow(pair, now) {
+			return Principal{}, "", refuse(CodeLoginLimited)
+		}
+	}
 	encoded := s.dummy
 	if known {
 		encoded = a.PasswordHash
 	}
 	// A login verifies by the parameters its hash carries.
-	ok, stale, err := s.verify(ctx, password, encoded)
+	ok, stale, err := s.verify(ctx, password, encoded, in.Addr)
 	if err != nil {
 		return Principal{}, "", err
 	}
 	if !ok || !known {
+		s.byName.allow(limitKey, now) // one more wrong guess at the name
 		return Principal{}, "", refuse(CodeBadLogin)
 	}
 	if stale {
 		// Made with parameters since changed: kept from now on with the
 		// service's (one more hash, once the answer is decided, for the
 		// right password only).
-		h, err := s.hash(ctx, password)
+		h, err := s.hash(ctx, password, in.Addr)
 		if err != nil {
 			return Principal{}, "", err
 		}
 		if err := s.cfg.Store.Rehash(ctx, a.ID, a.PasswordHash, h); err != nil {
 			return Principal{}, "", internal(err)
 		}
+		a.PasswordHash = h
 	}
 	return s.startSession(ctx, a)
 }
@@ -320,15 +444,24 @@ func (s *Service) LogoutAll(ctx context.Context, p Principal) error {
 
 // ChangePassword checks the old password and sets the new one, ending
 // every other login of the account (this one goes on). A wrong old
-// password is CodeBadLogin.
+// password is CodeBadLogin. (ChangePasswordFrom with no address.)
 func (s *Service) ChangePassword(ctx context.Context, p Principal, old, new string) error {
+	return s.ChangePasswordFrom(ctx, p, old, new, "")
+}
+
+// ChangePasswordFrom is ChangePassword from a client's address as limits
+// key it ("" unknown): attempts count against it and against the account
+// (a stolen login guessing its password is limited as a guesser is), and
+// its hashes take their turns as the address's.
+func (s *Service) ChangePasswordFrom(ctx context.Context, p Principal, old, new, addr string) error {
 	if err := person(p); err != nil {
 		return err
 	}
 	if err := checkPassword(new); err != nil {
 		return err
 	}
-	if !s.byName.allow(p.Account.Key, s.cfg.Now()) {
+	now := s.cfg.Now()
+	if !s.allowAddr(addr, now) || !s.byPair.allow("password\x00"+p.Account.Key, now) {
 		return refuse(CodeLoginLimited)
 	}
 	a, err := s.cfg.Store.AccountByID(ctx, p.Account.ID)
@@ -338,14 +471,14 @@ func (s *Service) ChangePassword(ctx context.Context, p Principal, old, new stri
 	if len(old) > MaxPassword {
 		old = old[:MaxPassword]
 	}
-	ok, _, err := s.verify(ctx, old, a.PasswordHash)
+	ok, _, err := s.verify(ctx, old, a.PasswordHash, addr)
 	if err != nil {
 		return err
 	}
 	if !ok {
 		return refuse(CodeBadLogin)
 	}
-	h, err := s.hash(ctx, new)
+	h, err := s.hash(ctx, new, addr)
 	if err != nil {
 		return err
 	}
@@ -385,6 +518,9 @@ func (s *Service) CreateBot(ctx context.Context, p Principal, name string) (stor
 	if len(bots) >= s.cfg.MaxBots {
 		return store.Account{}, "", &engine.Error{Code: CodeTooManyBots, N: s.cfg.MaxBots}
 	}
+	if err := s.free(ctx, shown); err != nil {
+		return store.Account{}, "", err
+	}
 	tok := botPrefix + secret.Token()
 	b := store.Account{Name: shown, Key: key, Owner: p.Account.ID, BotTokenHash: secret.Hash(tok), Created: s.cfg.Now()}
 	b.ID, err = s.cfg.Store.CreateAccount(ctx, b)
@@ -403,7 +539,7 @@ func (s *Service) RotateBot(ctx context.Context, p Principal, name string) (stor
 	if err := person(p); err != nil {
 		return store.Account{}, "", err
 	}
-	b, err := s.cfg.Store.AccountByKey(ctx, Key(name))
+	b, err := Find(ctx, s.cfg.Store, name)
 	if errors.Is(err, store.ErrNotFound) || (err == nil && b.Owner != p.Account.ID) {
 		return store.Account{}, "", refuse(CodeNotYourBot)
 	}

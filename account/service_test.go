@@ -3,6 +3,7 @@ package account
 import (
 	"context"
 	"errors"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -10,6 +11,7 @@ import (
 	"time"
 
 	"mafia/engine"
+	"mafia/store"
 	"mafia/store/sqlite"
 )
 
@@ -109,7 +111,7 @@ func TestName_UniqueAfterNFCAndCaseFolding(t *testing.T) {
 		}
 		return nil
 	}})
-	if _, _, err := seats.Signup(bg, "Bot3", "password1", ""); codeOf(err) != CodeNameReserved {
+	if _, _, err := seats.Signup(bg, "Botanic3", "password1", ""); codeOf(err) != CodeNameReserved {
 		t.Errorf("a name a seat may not take: %v, want name_reserved", err)
 	}
 	if _, _, err := seats.Signup(bg, "Nino", "password1", ""); err != nil {
@@ -120,23 +122,23 @@ func TestName_UniqueAfterNFCAndCaseFolding(t *testing.T) {
 	}
 }
 
-// TestLogin_FloodIsLimitedPerNameAndPerAddress: past the burst, attempts
-// for one name are refused with login_limited before any hashing, from
-// any address; one address is limited across names; time refills both.
-func TestLogin_FloodIsLimitedPerNameAndPerAddress(t *testing.T) {
-	s, clock := newTestService(t, Config{PerName: Limit{Every: time.Minute, Burst: 3},
+// TestLogin_FloodIsLimitedPerAddressAndName: past the burst, attempts
+// of one address on one name are refused with login_limited before any
+// hashing; one address is limited across names; time refills both.
+func TestLogin_FloodIsLimitedPerAddressAndName(t *testing.T) {
+	s, clock := newTestService(t, Config{PerPair: Limit{Every: time.Minute, Burst: 3},
 		PerAddress: Limit{Every: time.Minute, Burst: 5}})
 	if _, _, err := s.Signup(bg, "nino", "password1", ""); err != nil {
 		t.Fatal(err)
 	}
 	for i := range 3 {
-		if _, _, err := s.Login(bg, "nino", "wrong one", "10.0.0."+string(rune('1'+i))); codeOf(err) != CodeBadLogin {
+		if _, _, err := s.Login(bg, "nino", "wrong one", "10.0.0.1"); codeOf(err) != CodeBadLogin {
 			t.Fatalf("attempt %d: %v", i, err)
 		}
 	}
 	before := s.Hashes()
-	if _, _, err := s.Login(bg, "Nino", "password1", "10.0.0.9"); codeOf(err) != CodeLoginLimited {
-		t.Errorf("the fourth attempt for the name, right password: %v, want login_limited", err)
+	if _, _, err := s.Login(bg, "Nino", "password1", "10.0.0.1"); codeOf(err) != CodeLoginLimited {
+		t.Errorf("the fourth attempt of the address on the name, right password: %v, want login_limited", err)
 	}
 	if s.Hashes() != before {
 		t.Error("a limited attempt hashed")
@@ -150,8 +152,42 @@ func TestLogin_FloodIsLimitedPerNameAndPerAddress(t *testing.T) {
 		t.Errorf("the sixth attempt from the address: %v, want login_limited", err)
 	}
 	clock.Add(time.Minute)
-	if _, _, err := s.Login(bg, "nino", "password1", "10.0.0.9"); err != nil {
+	if _, _, err := s.Login(bg, "nino", "password1", "10.0.0.1"); err != nil {
 		t.Errorf("a minute later: %v", err)
+	}
+}
+
+// TestLogin_NoLockout (issue 25, item 7): the name's limit never refuses
+// the owner's right password from another address, nor from a browser
+// that logged in to the account before; once the name is being guessed,
+// each guessing address is slowed to the guarded rate.
+func TestLogin_NoLockout(t *testing.T) {
+	s, _ := newTestService(t, Config{PerName: Limit{Every: time.Hour, Burst: 5}})
+	p, _, err := s.Signup(bg, "nino", "password1", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	device := DeviceToken(p.Account)
+	for range 6 {
+		s.Login(bg, "nino", "a wrong guess", "10.0.0.1")
+	}
+	for i := range 6 { // more guessers: each has its first guess, then waits
+		ip := "10.0.1." + string(rune('1'+i))
+		if _, _, err := s.Login(bg, "nino", "a wrong guess", ip); codeOf(err) != CodeBadLogin {
+			t.Fatalf("a new address's first guess: %v", err)
+		}
+		if _, _, err := s.Login(bg, "nino", "another wrong guess", ip); codeOf(err) != CodeLoginLimited {
+			t.Fatalf("a guessing address's second guess while the name is guessed: %v, want login_limited", err)
+		}
+	}
+	if _, _, err := s.Login(bg, "nino", "password1", "10.0.2.1"); err != nil {
+		t.Errorf("the owner's right password from another address: %v", err)
+	}
+	if _, _, err := s.LoginFrom(bg, Attempt{Name: "nino", Password: "password1", Addr: "10.0.1.1", Devices: []string{device}}); err != nil {
+		t.Errorf("the owner's right password from an address that has guessed, on a known browser: %v", err)
+	}
+	if _, _, err := s.LoginFrom(bg, Attempt{Name: "nino", Password: "password1", Addr: "10.0.1.2", Devices: []string{"1.00.ff"}}); codeOf(err) != CodeLoginLimited {
+		t.Errorf("a forged device token: %v, want login_limited", err)
 	}
 }
 
@@ -365,25 +401,122 @@ func TestPassword_PHCStringCarriesItsParameters(t *testing.T) {
 	}
 }
 
-// TestHashing_AtMostMaxHashingAtOnce: with every slot taken, an attempt
-// computes no hash: it waits, and gives up when its request ends.
-func TestHashing_AtMostMaxHashingAtOnce(t *testing.T) {
-	s, _ := newTestService(t, Config{MaxHashing: 1})
-	if _, _, err := s.Signup(bg, "nino", "password1", ""); err != nil {
+// TestName_LookalikesScriptsAndReservedWords (issue 25, item 10): a name
+// that reads as another's is refused (name_lookalike), for accounts and
+// bots alike; a name mixes no scripts; the site's words are kept however
+// they are written; the names that were fine stay fine.
+func TestName_LookalikesScriptsAndReservedWords(t *testing.T) {
+	s, _ := newTestService(t, Config{})
+	owner, _, err := s.Signup(bg, "ashwcbr", "password1", "")
+	if err != nil {
 		t.Fatal(err)
 	}
-	s.hashing <- struct{}{} // the one slot, taken
-	before := s.Hashes()
-	ctx, cancel := context.WithCancel(bg)
-	cancel()
-	if _, _, err := s.Login(ctx, "nino", "password1", ""); codeOf(err) != "internal" {
-		t.Errorf("a login with no slot free and its request gone: %v", err)
+	for _, n := range []string{"Nino", "ნინო", "Нино", "Zoë", "Botanic", "mafia_club", "Ｋａｔｅ", "Ελένη", "山田太郎", "たなか", "Gela_77"} {
+		if _, _, err := s.Signup(bg, n, "password1", ""); err != nil {
+			t.Errorf("signup %q: %v", n, err)
+		}
 	}
-	if s.Hashes() != before {
-		t.Error("a hash was computed with every slot taken")
+	for _, c := range []struct {
+		name string
+		code engine.Code
+	}{
+		{"ASHWCBR", CodeNameTaken},
+		{"ashwcbr", CodeNameTaken},
+		{"ａｓｈｗｃｂｒ", CodeNameLookalike}, // full width
+		{"ashwcbrа", CodeNameMixedScripts},
+		{"аshwcbr", CodeNameMixedScripts}, // a Cyrillic а first
+		{"асе", CodeNameForbidden},        // wait: not reserved; replaced below
+	}[:5] {
+		if _, _, err := s.Signup(bg, c.name, "password1", ""); codeOf(err) != c.code {
+			t.Errorf("signup %q: %v, want %s", c.name, err, c.code)
+		}
 	}
-	<-s.hashing
-	if _, _, err := s.Login(bg, "nino", "password1", ""); err != nil {
-		t.Errorf("with the slot free again: %v", err)
+	// Whole-script look-alikes: all Cyrillic, reading as a Latin name.
+	if _, _, err := s.Signup(bg, "ape", "password1", ""); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := s.Signup(bg, "аре", "password1", ""); codeOf(err) != CodeNameLookalike {
+		t.Errorf("аре in Cyrillic beside ape: %v, want name_lookalike", err)
+	}
+	if _, _, err := s.Signup(bg, "РОР", "password1", ""); err != nil {
+		t.Fatal(err) // РОР: no Latin "pop" yet
+	}
+	if _, _, err := s.Signup(bg, "AP0", "password1", ""); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := s.Signup(bg, "apo", "password1", ""); codeOf(err) != CodeNameLookalike {
+		t.Errorf("apo beside AP0: %v, want name_lookalike", err)
+	}
+	for _, n := range []string{"admin", "Admin", "ＡＤＭＩＮ", "ａｄｍｉｎ", "ad.min_2", "system", "SYSTEM1", "host", "mafia", "Moderator",
+		"ꓐot5", "bot", "ВОТ", "админ", "Мафия", "ადმინი", "ბოტი", "მაფია", "root"} {
+		_, _, err := s.Signup(bg, n, "password1", "")
+		if c := codeOf(err); c != CodeNameForbidden && c != CodeNameMixedScripts {
+			t.Errorf("signup %q: %v, want name_forbidden (or name_mixed_scripts)", n, err)
+		}
+	}
+	if _, _, err := s.CreateBot(bg, owner, "ａｄｍｉｎ"); codeOf(err) != CodeNameForbidden {
+		t.Errorf("a bot named ａｄｍｉｎ: %v, want name_forbidden", err)
+	}
+	if _, _, err := s.CreateBot(bg, owner, "Nіno"); codeOf(err) != CodeNameMixedScripts {
+		t.Errorf("a bot named Nіno with a Cyrillic і: %v, want name_mixed_scripts", err)
+	}
+	if _, _, err := s.CreateBot(bg, owner, "NINO"); codeOf(err) != CodeNameTaken {
+		t.Errorf("a bot named NINO: %v, want name_taken", err)
+	}
+	if _, _, err := s.Login(bg, "ＮＩＮＯ", "password1", ""); err != nil {
+		t.Errorf("logging in as Nino written full width: %v", err)
+	}
+}
+
+// TestName_LegacyAccountsKeepWorking: an account kept by the key names
+// had before look-alikes were folded still logs in, shows its page, and
+// keeps its name from a look-alike.
+func TestName_LegacyAccountsKeepWorking(t *testing.T) {
+	s, _ := newTestService(t, Config{})
+	h := hashPassword("password1", testParams)
+	// "Olga0" was kept by its NFC, case-folded key, "olga0"; its key
+	// now is "olgao".
+	if _, err := s.cfg.Store.CreateAccount(bg, store.Account{Name: "Olga0", Key: LegacyKey("Olga0"), PasswordHash: h, Created: time.Now()}); err != nil {
+		t.Fatal(err)
+	}
+	if Key("Olga0") == LegacyKey("Olga0") {
+		t.Fatal("the test's name has one key in both forms")
+	}
+	if _, _, err := s.Login(bg, "OLGA0", "password1", ""); err != nil {
+		t.Errorf("the legacy account's login: %v", err)
+	}
+	if _, _, err := s.Signup(bg, "olga0", "password1", ""); codeOf(err) != CodeNameTaken {
+		t.Errorf("the legacy account's name again: %v, want name_taken", err)
+	}
+	if a, err := Find(bg, s.cfg.Store, "Olga0"); err != nil || a.Name != "Olga0" {
+		t.Errorf("Find: %+v %v", a, err)
+	}
+	// Two accounts of before that read alike each keep their own name.
+	if _, err := s.cfg.Store.CreateAccount(bg, store.Account{Name: "Olgao", Key: LegacyKey("Olgao"), PasswordHash: hashPassword("password2", testParams), Created: time.Now()}); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := s.Login(bg, "olga0", "password1", ""); err != nil {
+		t.Errorf("Olga0 beside Olgao: %v", err)
+	}
+	if _, _, err := s.Login(bg, "OLGAO", "password2", ""); err != nil {
+		t.Errorf("Olgao beside Olga0: %v", err)
+	}
+}
+
+// TestLogin_AnIPv6NetworkIsLimitedAsOne: the /64s of one /48 each have
+// their own limit, and the /48 one of them all, so that a network's many
+// /64s get one burst between them; another /48 has its own.
+func TestLogin_AnIPv6NetworkIsLimitedAsOne(t *testing.T) {
+	s, _ := newTestService(t, Config{PerNetwork: Limit{Every: time.Hour, Burst: 5}})
+	for i := range 5 {
+		if _, _, err := s.Login(bg, "nobody", "a wrong guess", fmt.Sprintf("2001:db8:1:%x::/64", i)); codeOf(err) != CodeBadLogin {
+			t.Fatalf("attempt %d from its own /64: %v", i, err)
+		}
+	}
+	if _, _, err := s.Login(bg, "nobody", "a wrong guess", "2001:db8:1:ff::/64"); codeOf(err) != CodeLoginLimited {
+		t.Errorf("a sixth /64 of the /48: %v, want login_limited", err)
+	}
+	if _, _, err := s.Login(bg, "nobody", "a wrong guess", "2001:db8:2:1::/64"); codeOf(err) != CodeBadLogin {
+		t.Errorf("another /48: %v, want bad_login", err)
 	}
 }

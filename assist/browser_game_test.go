@@ -251,7 +251,7 @@ func TestHostRunsAnElevenPlayerGame(t *testing.T) {
 	// The printable page, and the club's history.
 	h.printPage(id, "game11-protocol")
 	var list struct{ Games []struct{ ID, Winner string } }
-	ts.getJSON(t, "/host/api/games", "", &list)
+	ts.getJSON(t, "/host/api/games", h.token(id), &list) // listed to its host
 	if len(list.Games) != 1 || list.Games[0].ID != id || list.Games[0].Winner != g.Winner().String() {
 		t.Errorf("history: %+v", list)
 	}

@@ -36,7 +36,7 @@ func TestAnAbandonedGameIsDeletedAndNamesAreCorrected(t *testing.T) {
 	h.waitJS(10*time.Second, `!document.querySelector('[data-t="history"] tr[data-id="`+gone+`"]') &&
 		document.querySelector('[data-t="history"]').textContent !== `+strconv.Quote(locale.New(locale.En).T("assist.loading", nil)))
 	var list struct{ Games []struct{ ID string } }
-	ts.getJSON(t, "/host/api/games", "", &list)
+	ts.getJSON(t, "/host/api/games", token, &list) // listed to its host, were it kept
 	for _, g := range list.Games {
 		if g.ID == gone {
 			t.Fatalf("the deleted game is still in the history: %+v", list)
@@ -197,7 +197,7 @@ func TestAFinishedGameCannotBeDeleted(t *testing.T) {
 		t.Fatalf("deleting a finished game: %d %+v", code, e)
 	}
 	var hist struct{ Games []struct{ ID string } }
-	ts.getJSON(t, "/host/api/games", "", &hist)
+	ts.getJSON(t, "/host/api/games", c.HostToken, &hist) // listed to its host
 	if len(hist.Games) != 1 || hist.Games[0].ID != c.ID {
 		t.Fatalf("the history: %+v", hist)
 	}

@@ -313,7 +313,7 @@ func TestAGameMadeWithoutTheServer(t *testing.T) {
 	}
 	checkLog(t, browser, log)
 	var list struct{ Games []assist.Summary }
-	s.getJSON(t, "/host/api/games", "", &list)
+	s.getJSON(t, "/host/api/games", rec.Token, &list) // listed to its host
 	if len(list.Games) != 1 || list.Games[0].ID != id || !list.Games[0].Ended || list.Games[0].Winner != g.Winner().String() ||
 		list.Games[0].Players != 7 {
 		t.Fatalf("the club's history: %+v", list.Games)

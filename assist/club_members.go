@@ -187,7 +187,7 @@ func (h *Handler) memberChange(w http.ResponseWriter, r *http.Request, req any) 
 // personAccount finds the person's account of a name (bad_member for none
 // or for a bot's).
 func (h *Handler) personAccount(ctx context.Context, name string) (store.Account, error) {
-	a, err := h.accounts().AccountByKey(ctx, account.Key(name))
+	a, err := account.Find(ctx, h.accounts(), name)
 	if errors.Is(err, store.ErrNotFound) || (err == nil && a.IsBot()) {
 		return a, &engine.Error{Code: club.CodeBadMember, Name: "account", Value: name}
 	}

@@ -34,6 +34,9 @@ type inPerson struct {
 	// Score is the best move and the extra points the host recorded for
 	// the club (club_game.go); nil: none.
 	Score *gameScore `json:"score,omitempty"`
+	// Account is the account logged in when the game was made (0: none):
+	// its host, who finds it in the history from any device (history.go).
+	Account int64 `json:"account,omitempty"`
 }
 
 // game is a loaded in-person table: its stored state and its engine, kept

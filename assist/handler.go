@@ -85,10 +85,18 @@ func New(cfg Config) *Handler {
 }
 
 // ServeHTTP serves a request for /host/ and below. A request with a secret
-// in its URL is refused whatever it asks for (secrets.go).
+// in its URL is refused whatever it asks for (secrets.go), and so is one
+// with a bot account's token (bot_credential): a bot is a seat, never a
+// host.
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if tokenInURL(r) {
 		h.refuseTokenInURL(w, r)
+		return
+	}
+	if account.IsBotToken(account.TokenOf(r)) {
+		// A bot account's token takes its seats and is no login here: it
+		// makes no club, lists no games, hosts nothing.
+		h.fail(w, r, &engine.Error{Code: account.CodeBotCredential}, nil)
 		return
 	}
 	h.mux.ServeHTTP(w, r)
@@ -139,6 +147,7 @@ var Kinds = map[engine.Code]engine.Kind{
 	CodeOutOfOrder: engine.KindConflict, CodeDiverged: engine.KindConflict, CodeIDTaken: engine.KindConflict,
 	CodeDealMismatch: engine.KindConflict, CodeGameEndedKept: engine.KindConflict, CodeBadGameID: engine.KindInvalid,
 	CodeBadHostToken: engine.KindInvalid, CodeTokenInURL: engine.KindInvalid,
+	account.CodeBotCredential: engine.KindForbidden,
 }
 
 // vocabulary is every code the assistant answers with: the engine's and

@@ -82,7 +82,7 @@ func TestBothKindsOfTableInOneFileStayApart(t *testing.T) {
 	}
 
 	var history struct{ Games []struct{ ID string } }
-	ts.getJSON(t, "/host/api/games", "", &history)
+	ts.getJSON(t, "/host/api/games", game.HostToken, &history) // listed to its host only
 	if len(history.Games) != 1 || history.Games[0].ID != game.ID {
 		t.Errorf("the club's history lists %+v; want %s alone", history.Games, game.ID)
 	}

@@ -292,7 +292,7 @@ func TestTheProtocolIsTheHostsUntilTheGameEnds(t *testing.T) {
 		t.Errorf("the printable page in Georgian: %d", res.StatusCode)
 	}
 	var list struct{ Games []assist.Summary }
-	call(t, "GET", ts.URL+"/host/api/games", "", nil, &list)
+	call(t, "GET", ts.URL+"/host/api/games", c.HostToken, nil, &list) // listed to its host
 	if len(list.Games) != 1 || !list.Games[0].Ended || list.Games[0].Winner != "town" || list.Games[0].Players != 7 {
 		t.Errorf("history: %+v", list.Games)
 	}

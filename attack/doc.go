@@ -31,12 +31,17 @@
 //     bend, and a late vote landing in the revote (input_test.go);
 //   - 17, 18, a foreign page's cookie-carrying state changes behind an
 //     https proxy, and tokens in the assistant's URLs (origin_test.go);
-//   - and, from issue 18, floods of signups and of password guesses,
+//   - from issue 18, floods of signups and of password guesses,
 //     names told apart by their refusals, and a foreign page's signup
 //     (accounts_test.go);
-//   - and, from issue 25, a stranger on a cluster's bus: plain NATS
-//     clients at every port of two nodes and a rogue NATS server routed to
-//     them, reading and forging while a relayed game plays (bus_test.go).
+//   - from issue 25, a stranger on a cluster's bus: plain NATS clients at
+//     every port of two nodes and a rogue NATS server routed to them,
+//     reading and forging while a relayed game plays (bus_test.go);
+//   - and, from issue 25 too, password hashing forced from many addresses
+//     at once (hashing_test.go), a name locked by another's wrong
+//     passwords (lockout_test.go), and look-alike names, a bot's token
+//     used as a host's login, and the assistant's history read by a
+//     stranger (lookalike_test.go).
 //
 // Items 10 to 13 (damaged rows, two servers on one file, a crash between
 // writes, a failing disk) are faults of the operator's side, not

@@ -109,6 +109,7 @@ func (r *Room) join(name string, req JoinRequest) (int, string, error) {
 			}
 		}
 	}
+	name = r.distinctName(name)
 	seat := req.Seat
 	if seat == 0 {
 		for s := 1; s < len(r.seats); s++ {

@@ -271,12 +271,12 @@ func TestKeep_AGuestsGameIsKeptOnSignUp(t *testing.T) {
 		data, _ := io.ReadAll(resp.Body)
 		return resp.StatusCode, string(data)
 	}
-	code, body := post("/api/account/signup", fmt.Sprintf(`{"name":"Host","password":"password1","bearer":true,"keep":{"table":%q,"token":%q}}`,
+	code, body := post("/api/account/signup", fmt.Sprintf(`{"name":"Keeper","password":"password1","bearer":true,"keep":{"table":%q,"token":%q}}`,
 		table, joined[0].Token))
 	if code != 200 || !strings.Contains(body, `"kept":true`) {
 		t.Fatalf("signup keeping the game: %d %s", code, body)
 	}
-	if p := as.profile(t, "host", ""); p.Games != 1 || len(p.Recent) != 1 || p.Recent[0].Seat != joined[0].Seat {
+	if p := as.profile(t, "keeper", ""); p.Games != 1 || len(p.Recent) != 1 || p.Recent[0].Seat != joined[0].Seat {
 		t.Errorf("the page after keeping: %+v", p)
 	}
 	code, body = post("/api/account/signup", fmt.Sprintf(`{"name":"Thief","password":"password1","bearer":true,"keep":{"table":%q,"token":%q}}`,

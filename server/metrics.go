@@ -4,6 +4,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 
+	"mafia/account"
 	"mafia/store"
 )
 
@@ -132,4 +133,26 @@ func (m *metrics) watchStore(st store.Store) {
 			Help: "Time the store's writer spent writing and committing."},
 			func() float64 { return wc.WriteStats().CommitTime.Seconds() }),
 	)
+}
+
+// watchAccounts adds the accounts' password hashing (account.Budget), read
+// at each scrape: the hashes computed, those running now and waiting now,
+// and the attempts refused because the queue was full (login_busy).
+func (m *metrics) watchAccounts(svc *account.Service) {
+	for _, c := range []prometheus.Collector{
+		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "mafia_password_hashes_total",
+			Help: "Password hashes (argon2id) computed: signups, login attempts, changes of password."},
+			func() float64 { return float64(svc.HashStats().Done) }),
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "mafia_password_hashing",
+			Help: "Password hashes running now (at most the budget's ceiling)."},
+			func() float64 { return float64(svc.HashStats().Running) }),
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "mafia_password_hash_queue",
+			Help: "Login and signup attempts waiting for their turn to hash."},
+			func() float64 { return float64(svc.HashStats().Queued) }),
+		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "mafia_password_hash_refused_total",
+			Help: "Login and signup attempts refused because the hashing queue was full (login_busy)."},
+			func() float64 { return float64(svc.HashStats().Refused) }),
+	} {
+		_ = m.reg.Register(c) // once: a second OpsHandler finds them registered
+	}
 }

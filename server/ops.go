@@ -17,6 +17,9 @@ import (
 // anonymous reader would learn who acts at night. A non-empty token must
 // come as "Authorization: Bearer <token>"; anything else is answered 401.
 func (s *Server) OpsHandler(token string) http.Handler {
+	if s.cfg.Accounts != nil {
+		s.metrics.watchAccounts(s.cfg.Accounts)
+	}
 	mux := http.NewServeMux()
 	mux.Handle("GET /metrics", promhttp.HandlerFor(s.metrics.reg, promhttp.HandlerOpts{}))
 	mux.HandleFunc("/debug/pprof/", pprof.Index)
