@@ -131,5 +131,8 @@ func (m *metrics) watchStore(st store.Store) {
 		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "mafia_store_commit_seconds_total",
 			Help: "Time the store's writer spent writing and committing."},
 			func() float64 { return wc.WriteStats().CommitTime.Seconds() }),
+		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "mafia_store_retries_total",
+			Help: "Transactions the database aborted for a deadlock or a serialization failure, which the store ran again (each is logged)."},
+			func() float64 { return float64(wc.WriteStats().Retried) }),
 	)
 }

@@ -123,6 +123,7 @@ type WriteStats struct {
 	Commits    int64         // transactions the writer committed
 	Writes     int64         // the requests (appends, clocks) they carried
 	CommitTime time.Duration // the time spent writing and committing them
+	Retried    int64         // transactions the database aborted for a deadlock or a serialization failure, and the store ran again
 }
 
 // WriteCounter is a Store that counts its writes.

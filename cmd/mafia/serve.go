@@ -255,7 +255,7 @@ func openStore(db string, node string, stderr io.Writer, log *slog.Logger) (stor
 	if isPostgresURL(db) {
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 		defer cancel()
-		var opts []postgres.Option
+		opts := []postgres.Option{postgres.Log(log)}
 		if node != "" {
 			// The nodes of a cluster share the database (their writes are
 			// fenced by the tables' leases), each under its own id.

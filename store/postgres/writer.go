@@ -166,6 +166,8 @@ func (db *DB) commit(batch []*appendReq) {
 	// came): every batch then locks the leases' rows of fenced appends
 	// (fence_ok) in one order, so that two batches and the takeovers they
 	// hold up never wait for each other in a circle.
+	// (strings.Compare is byte by byte, as COLLATE "C" is: RenewAll
+	// locks the same rows in the same order.)
 	slices.SortStableFunc(live, func(a, b *appendReq) int { return strings.Compare(a.table, b.table) })
 	defer func() {
 		for _, r := range live {
@@ -173,6 +175,15 @@ func (db *DB) commit(batch []*appendReq) {
 		}
 	}()
 	err := db.send(live)
+	for attempt := 2; err != nil && retryable(err) && attempt <= maxAttempts; attempt++ {
+		// Aborted by the database for a deadlock (or a serialization
+		// failure): nothing of the batch was written; run it again.
+		db.noteRetry("group commit", attempt, err)
+		for _, r := range live {
+			r.err = nil
+		}
+		err = db.send(live)
+	}
 	if err != nil && len(live) > 1 {
 		// The transaction failed as a whole: commit each alone, so that
 		// what failed it fails only its own append.
