@@ -55,6 +55,7 @@ type DB struct {
 	writes     atomic.Int64 // the requests they carried
 	commitNano atomic.Int64 // the time spent on them
 	retried    atomic.Int64 // transactions run again after a deadlock (retry.go)
+	awayTries  atomic.Int64 // tries again of writes while the database was away (retry.go)
 	log        *slog.Logger // nil: nothing logged (Log)
 
 	health health // whether writes commit (see WriteHealth)

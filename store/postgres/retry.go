@@ -2,11 +2,54 @@ package postgres
 
 import (
 	"context"
+	"errors"
+	"io"
 	"log/slog"
+	"net"
+	"strings"
+	"syscall"
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 )
+
+// blipHold is how long a write waits for a database that has gone away
+// (a restart, a managed failover: its sessions ended, new ones refused)
+// to come back, trying again every few hundred milliseconds, before its
+// failure is returned: a blip of a few seconds holds the commands that
+// write, which are answered once their writes commit, instead of
+// refusing them.
+const blipHold = 8 * time.Second
+
+// away reports whether err says the database could not be reached or
+// ended the session (rather than refusing what was asked): a connection
+// refused or lost, PostgreSQL shutting down or starting up (57P01-57P03),
+// a connection exception (class 08).
+func away(err error) bool {
+	if err == nil || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return false
+	}
+	c := sqlState(err)
+	switch {
+	case c == "57P01" || c == "57P02" || c == "57P03" || strings.HasPrefix(c, "08"):
+		return true
+	case c != "":
+		return false
+	}
+	var ne net.Error
+	var ce *pgconn.ConnectError
+	return errors.As(err, &ce) || errors.As(err, &ne) || pgconn.SafeToRetry(err) ||
+		errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) ||
+		errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.EPIPE) ||
+		strings.Contains(err.Error(), "conn closed")
+}
+
+// awayWait is the pause before the attempt-th try of a write whose
+// database was away: 100 ms, growing to 500 ms.
+func awayWait(attempt int) time.Duration {
+	return min(time.Duration(attempt)*100*time.Millisecond, 500*time.Millisecond)
+}
 
 // maxAttempts is how many times a transaction PostgreSQL aborted for a
 // deadlock or a serialization failure is run in all before its error is
@@ -26,20 +69,55 @@ func retryable(err error) bool {
 // or a serialization failure; each retry is logged and counted
 // (WriteStats().Retried). The write's health is noted once, with how the
 // last attempt ended. what names the transaction in the log.
+//
+// A database that has gone away (away) is waited for, for up to blipHold,
+// the transaction tried again every few hundred milliseconds (each failed
+// try noted in the store's health): unless the failure came from the
+// COMMIT itself after it was sent, when the transaction may have committed
+// and its error is returned as it is.
 func (db *DB) retryTx(ctx context.Context, what string, f func(tx pgx.Tx) error) (err error) {
 	began := time.Now()
-	defer func() { db.noteWrite(began, err) }()
-	for attempt := 1; ; attempt++ {
-		err = pgx.BeginFunc(ctx, db.pool, f)
-		if err == nil || !retryable(err) || attempt == maxAttempts {
+	defer func() { db.noteWrite(began, asStoreError(err)) }()
+	deadlocks, tries := 1, 1
+	for {
+		committing := false
+		err = pgx.BeginFunc(ctx, db.pool, func(tx pgx.Tx) error {
+			if err := f(tx); err != nil {
+				return err
+			}
+			committing = true
+			return nil
+		})
+		var wait time.Duration
+		switch {
+		case err == nil:
+			return nil
+		case retryable(err) && deadlocks < maxAttempts:
+			deadlocks++
+			db.noteRetry(what, deadlocks, err)
+			wait = time.Duration(deadlocks) * 5 * time.Millisecond
+		case away(err) && (!committing || pgconn.SafeToRetry(err)) && time.Since(began) < blipHold:
+			tries++
+			db.noteHealth(err)
+			db.noteAway(what, tries, err)
+			wait = awayWait(tries)
+		default:
 			return err
 		}
-		db.noteRetry(what, attempt+1, err)
 		select {
 		case <-ctx.Done():
 			return err
-		case <-time.After(time.Duration(attempt) * 5 * time.Millisecond):
+		case <-time.After(wait):
 		}
+	}
+}
+
+// noteAway logs, once per write, that it waits for the database to come
+// back (its second try); later tries are counted, not logged.
+func (db *DB) noteAway(what string, try int, err error) {
+	db.awayTries.Add(1)
+	if try == 2 {
+		db.logger().Warn("store: the database is away; the write waits for it", "tx", what, "hold", blipHold.String(), "err", err)
 	}
 }
 
