@@ -2,12 +2,15 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"net/http"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
+
+	"mafia/client"
 )
 
 // TestServe_DrainTimeoutIs30sForANodeUnlessGiven pins --drain-timeout's
@@ -66,5 +69,42 @@ func TestServe_SIGHUPIsLoggedAndIgnored(t *testing.T) {
 	}
 	if code := p.wait(ctx, t); code != 0 {
 		t.Fatalf("exit code %d after SIGTERM:\n%s", code, p.log())
+	}
+}
+
+// TestServe_APausedServersClientsKnowWithin5s runs `mafia serve` as a
+// process, seats a player and stops the process (SIGSTOP, as a GC or VM
+// stall or an operator would): the player's connection, whose server
+// pings it every 2 s, is taken as lost (client.ErrSilent) within 5 s,
+// instead of hanging until the process is continued.
+func TestServe_APausedServersClientsKnowWithin5s(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	p := startServe(ctx, t)
+	created, err := p.api.Create(ctx, client.CreateRequest{Name: "paused", Players: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.api.Join(ctx, created.Table, "Nino", 1, created.HostToken); err != nil {
+		t.Fatal(err)
+	}
+	c, err := p.api.Dial(ctx, created.Table, created.HostToken, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.CloseNow()
+	if err := p.cmd.Process.Signal(syscall.SIGSTOP); err != nil {
+		t.Fatal(err)
+	}
+	stopped := time.Now()
+	defer func() { _ = p.cmd.Process.Signal(syscall.SIGCONT) }()
+	rctx, rcancel := context.WithTimeout(ctx, 5*time.Second+client.DefaultSilence/10)
+	defer rcancel()
+	for err == nil { // frames already on their way, then silence
+		_, err = c.Read(rctx)
+	}
+	t.Logf("the client took the connection as lost %v after SIGSTOP: %v", time.Since(stopped).Round(time.Millisecond), err)
+	if !errors.Is(err, client.ErrSilent) {
+		t.Fatalf("a read from a stopped server: %v, want client.ErrSilent within 5 s", err)
 	}
 }
