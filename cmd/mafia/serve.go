@@ -73,6 +73,8 @@ func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		return 2
 	}
 	log := slog.New(slog.NewJSONHandler(stderr, &slog.HandlerOptions{Level: level}))
+	// From here on a SIGHUP is logged, never the end of the server.
+	defer ignoreHangup(log)()
 	trusted, err := httpguard.ParsePrefixes(*proxies)
 	if err != nil {
 		fmt.Fprintf(stderr, "mafia serve: --trusted-proxy: %v\n", err)
@@ -178,7 +180,6 @@ func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	fmt.Fprintf(stdout, "mafia: serving on http://%s\n", ln.Addr())
 	ctx, stop := signal.NotifyContext(serveContext(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	defer ignoreHangup(log)()
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(srv.Listener(ln)) }()
 	select {
