@@ -33,6 +33,11 @@ type API struct {
 	// SendRaw's bytes): for recording a session. It is called from the
 	// goroutine that reads or sends.
 	Tap func(c *Conn, sent bool, frame []byte)
+	// Silence is how long a connection dialled by this API may hear
+	// nothing from its server while a read waits (no frame, no ping: the
+	// server pings every 2 s) before the read fails with ErrSilent and the
+	// connection is closed: 0 for DefaultSilence (4.5 s), negative to never.
+	Silence time.Duration
 }
 
 // Error is an API or protocol error: a code and the server's sentence. An
@@ -246,6 +251,7 @@ type Conn struct {
 	// Deadline is the current step's end (Unix ms), 0 when none.
 	Deadline int64
 	tap      func(c *Conn, sent bool, frame []byte)
+	dog      watchdog // a silent server ends the connection (silence.go)
 }
 
 // seen passes a frame to the API's Tap, if any.
@@ -266,23 +272,30 @@ func (a *API) Dial(ctx context.Context, table, token string, since int) (*Conn, 
 	if a.Lang != "" {
 		h.Set("Accept-Language", a.Lang)
 	}
-	ws, resp, err := websocket.Dial(ctx, u, &websocket.DialOptions{HTTPHeader: h, HTTPClient: a.HTTP})
+	c := &Conn{Seq: since, tap: a.Tap}
+	ws, resp, err := websocket.Dial(ctx, u, &websocket.DialOptions{HTTPHeader: h, HTTPClient: a.HTTP,
+		OnPingReceived: c.dog.pinged})
 	if err != nil {
 		return nil, handshakeError(resp, err)
 	}
 	ws.SetReadLimit(1 << 20)
-	c := &Conn{ws: ws, Seq: since, tap: a.Tap}
+	c.ws = ws
+	silence := a.Silence
+	if silence == 0 {
+		silence = DefaultSilence
+	}
+	c.dog.start(silence, func() { ws.CloseNow() })
 	m, err := c.Read(ctx)
 	if err != nil {
-		ws.CloseNow()
+		c.CloseNow()
 		return nil, err
 	}
 	if m.Type == "error" {
-		ws.CloseNow()
+		c.CloseNow()
 		return nil, &Error{Code: m.Code, Message: m.Message}
 	}
 	if m.Type != "welcome" {
-		ws.CloseNow()
+		c.CloseNow()
 		return nil, fmt.Errorf("client: expected welcome, got %q", m.Type)
 	}
 	return c, nil
@@ -294,7 +307,7 @@ func (a *API) Dial(ctx context.Context, table, token string, since int) (*Conn, 
 // encoding/json reads as such).
 func (c *Conn) Read(ctx context.Context) (wire.ServerMessage, error) {
 	for {
-		_, data, err := c.ws.Read(ctx)
+		data, err := c.read(ctx)
 		if err != nil {
 			return wire.ServerMessage{}, err
 		}
@@ -309,11 +322,20 @@ func (c *Conn) Read(ctx context.Context) (wire.ServerMessage, error) {
 // ReadRaw returns the next frame's bytes without interpreting them, pads
 // included.
 func (c *Conn) ReadRaw(ctx context.Context) ([]byte, error) {
-	_, data, err := c.ws.Read(ctx)
+	data, err := c.read(ctx)
 	if err == nil {
 		c.seen(false, data)
 	}
 	return data, err
+}
+
+// read reads one frame under the watchdog: a server silent too long fails
+// it with ErrSilent.
+func (c *Conn) read(ctx context.Context) ([]byte, error) {
+	c.dog.begin()
+	_, data, err := c.ws.Read(ctx)
+	c.dog.end(err == nil)
+	return data, c.dog.readErr(err)
 }
 
 // ReadInto reads the next frame's bytes into buf[:0] (grown as needed) and
@@ -322,16 +344,19 @@ func (c *Conn) ReadRaw(ctx context.Context) ([]byte, error) {
 // program with many connections reads with context.Background() and ends
 // a connection with CloseNow instead.
 func (c *Conn) ReadInto(ctx context.Context, buf []byte) ([]byte, error) {
+	c.dog.begin()
 	_, rd, err := c.ws.Reader(ctx)
 	if err != nil {
-		return buf[:0], err
+		c.dog.end(false)
+		return buf[:0], c.dog.readErr(err)
 	}
 	b := bytes.NewBuffer(buf[:0])
 	_, err = b.ReadFrom(rd)
+	c.dog.end(err == nil)
 	if err == nil {
 		c.seen(false, b.Bytes())
 	}
-	return b.Bytes(), err
+	return b.Bytes(), c.dog.readErr(err)
 }
 
 // Absorb interprets a frame's bytes as Read does (a pad changes nothing).
@@ -378,7 +403,13 @@ func (c *Conn) SendRaw(ctx context.Context, data []byte) error {
 }
 
 // Close closes the connection.
-func (c *Conn) Close() error { return c.ws.Close(websocket.StatusNormalClosure, "") }
+func (c *Conn) Close() error {
+	c.dog.stop()
+	return c.ws.Close(websocket.StatusNormalClosure, "")
+}
 
 // CloseNow drops the connection without a handshake.
-func (c *Conn) CloseNow() error { return c.ws.CloseNow() }
+func (c *Conn) CloseNow() error {
+	c.dog.stop()
+	return c.ws.CloseNow()
+}

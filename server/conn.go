@@ -37,8 +37,11 @@ const hardFrameSlack = 1 << 10
 
 const writeTimeout = 10 * time.Second
 
-// pingEvery is how often an open connection is pinged.
-const pingEvery = 30 * time.Second
+// pingEvery is how often an open connection is pinged: a period clients
+// can count on (docs/protocol.md), so that a client hearing nothing for a
+// few seconds knows its server is stalled (a paused process, a frozen
+// host) and reconnects elsewhere, as the Go client does (client.Silence).
+const pingEvery = 2 * time.Second
 
 // A connection's buffers are small, because there are many connections and
 // each is idle most of the time. Client frames are small and rare: a larger

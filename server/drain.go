@@ -92,7 +92,7 @@ func (s *Server) notReady() string {
 	case !s.ready.Load():
 		return "starting: resuming the stored tables"
 	}
-	if h, failing := s.storeFailing(); failing {
+	if h, failing := s.storeDown(); failing {
 		return "store cannot write: " + h.Reason + " (failing since " + h.Since.UTC().Format(time.RFC3339) + ")"
 	}
 	return ""

@@ -26,6 +26,16 @@ func (s *Server) storeFailing() (store.WriteHealth, bool) {
 	return h, ok && h.Failing(time.Now(), s.cfg.StoreHold)
 }
 
+// storeDown reports whether the store's last write failed, and how: what
+// readiness asks. It holds nothing after a failure: once a write commits
+// again (the heartbeat writes every second) the server is ready again, so
+// that a database's blip of a few seconds (a restart, a failover) keeps
+// the balancer away no longer than it lasted.
+func (s *Server) storeDown() (store.WriteHealth, bool) {
+	h, ok := s.storeHealth()
+	return h, ok && h.Failing(time.Now(), 0)
+}
+
 // healthz answers GET /healthz: 200 "ok" while the server can do its work,
 // 503 with a short reason while its store cannot write (every command and
 // join would be refused). It is checked often and by anyone: it reads the

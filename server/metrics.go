@@ -132,6 +132,12 @@ func (m *metrics) watchStore(st store.Store) {
 		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "mafia_store_commit_seconds_total",
 			Help: "Time the store's writer spent writing and committing."},
 			func() float64 { return wc.WriteStats().CommitTime.Seconds() }),
+		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "mafia_store_retries_total",
+			Help: "Transactions the database aborted for a deadlock or a serialization failure, which the store ran again (each is logged)."},
+			func() float64 { return float64(wc.WriteStats().Retried) }),
+		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "mafia_store_waits_total",
+			Help: "Tries again of writes that met the database away (a restart, a failover), each 100-500 ms after the last, for up to 8 s."},
+			func() float64 { return float64(wc.WriteStats().Waited) }),
 	)
 }
 

@@ -123,6 +123,8 @@ type WriteStats struct {
 	Commits    int64         // transactions the writer committed
 	Writes     int64         // the requests (appends, clocks) they carried
 	CommitTime time.Duration // the time spent writing and committing them
+	Retried    int64         // transactions the database aborted for a deadlock or a serialization failure, and the store ran again
+	Waited     int64         // tries of a write again while the database was away (a restart, a failover)
 }
 
 // WriteCounter is a Store that counts its writes.

@@ -45,7 +45,7 @@ func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	spectators := fs.Int("spectators-per-table", 200, "spectators of one table at once (seats have their own share)")
 	tablesPerAddr := fs.Int("tables-per-addr", 5, "tables one client address may have waiting in the lobby")
 	lobbyTables := fs.Int("max-lobby-tables", 1000, "tables waiting in the lobby in total")
-	drainTimeout := fs.Duration("drain-timeout", 5*time.Second, "on SIGTERM or SIGINT, drain first: refuse new tables (and answer /readyz 503) while the games play on, until none is playing or this long has passed, then shut down (0: no drain; a second signal cuts it short)")
+	drainTimeout := fs.Duration("drain-timeout", 5*time.Second, "on SIGTERM or SIGINT, drain first: refuse new tables (and answer /readyz 503) while the games play on, until none is playing or this long has passed, then shut down (0: no drain; a second signal cuts it short); a cluster's node (--node) hands its tables over meanwhile, and its default is 30s")
 	cf := addClusterFlags(fs)
 	seatsPerAddr := fs.Int("seats-per-address", 3, "seats of one table that may be joined from one address (0: no limit, e.g. for `mafia bench` from one machine)")
 	fs.Usage = func() {
@@ -66,12 +66,15 @@ func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "mafia serve: %v\n", err)
 		return 2
 	}
+	*drainTimeout = drainTimeoutOf(fs, cf.on(), *drainTimeout)
 	var level slog.Level
 	if err := level.UnmarshalText([]byte(*logLevel)); err != nil {
 		fs.Usage()
 		return 2
 	}
 	log := slog.New(slog.NewJSONHandler(stderr, &slog.HandlerOptions{Level: level}))
+	// From here on a SIGHUP is logged, never the end of the server.
+	defer ignoreHangup(log)()
 	trusted, err := httpguard.ParsePrefixes(*proxies)
 	if err != nil {
 		fmt.Fprintf(stderr, "mafia serve: --trusted-proxy: %v\n", err)
@@ -250,7 +253,7 @@ func openStore(db string, node string, stderr io.Writer, log *slog.Logger) (stor
 	if isPostgresURL(db) {
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 		defer cancel()
-		var opts []postgres.Option
+		opts := []postgres.Option{postgres.Log(log)}
 		if node != "" {
 			// The nodes of a cluster share the database (their writes are
 			// fenced by the tables' leases), each under its own id.

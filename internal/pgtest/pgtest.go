@@ -43,6 +43,7 @@ type server struct {
 	dir  string // the temporary directory: data/, the socket, the log
 	port int
 	cred *syscall.Credential // whom the server runs as, when the tests run as root
+	opts string              // pg_ctl's -o: the address, port and settings it was started with
 }
 
 var (
@@ -179,6 +180,7 @@ func start() (*server, error) {
 		}, " ")
 		out, err := s.run("pg_ctl", "-D", data, "-l", filepath.Join(dir, "log"), "-o", opts, "-w", "-t", "60", "start")
 		if err == nil {
+			s.opts = opts
 			break
 		}
 		if try == 4 {
@@ -255,4 +257,34 @@ func freePort() (int, error) {
 	}
 	defer l.Close()
 	return l.Addr().(*net.TCPAddr).Port, nil
+}
+
+// Down stops the test binary's PostgreSQL as a restart or a managed
+// failover does (pg_ctl's fast mode: open sessions are ended, transactions
+// under way roll back), keeping its data, so that Up can start it again
+// on the same port: for tests of what a server does while its database is
+// briefly away. It fails t if no server was started (call URL first).
+func Down(t testing.TB) {
+	t.Helper()
+	if srv == nil {
+		t.Fatal("pgtest: Down before URL started PostgreSQL")
+	}
+	if out, err := srv.run("pg_ctl", "-D", filepath.Join(srv.dir, "data"), "-m", "fast", "-w", "-t", "60", "stop"); err != nil {
+		t.Fatalf("pgtest: pg_ctl stop: %v: %s", err, out)
+	}
+}
+
+// Up starts the PostgreSQL that Down stopped, on the same port with the
+// same settings and data, and returns once it takes connections.
+func Up(t testing.TB) {
+	t.Helper()
+	if srv == nil {
+		t.Fatal("pgtest: Up before URL started PostgreSQL")
+	}
+	out, err := srv.run("pg_ctl", "-D", filepath.Join(srv.dir, "data"), "-l", filepath.Join(srv.dir, "log"),
+		"-o", srv.opts, "-w", "-t", "60", "start")
+	if err != nil {
+		log, _ := os.ReadFile(filepath.Join(srv.dir, "log"))
+		t.Fatalf("pgtest: pg_ctl start again: %v: %s\n%s", err, out, log)
+	}
 }

@@ -20,25 +20,19 @@ func (db *DB) AppendChat(ctx context.Context, tableID string, line store.ChatLin
 	if limit <= 0 {
 		limit = store.MaxChatLines
 	}
-	began := time.Now()
 	var seq int
 	const q = `SELECT append_chat($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`
 	args := []any{tableID, limit, line.Channel, line.Seat, line.Name, line.Text, line.At.UnixMilli(),
 		line.Log, line.Round, line.Phase, store.EncodeBotLine(line.Bot)}
-	var err error
-	if _, ok := store.FenceOf(ctx, tableID); ok {
-		// Fenced: the check and the line in one transaction.
-		err = pgx.BeginFunc(ctx, db.pool, func(tx pgx.Tx) error {
-			if err := checkFence(ctx, tx, tableID); err != nil {
-				return err
-			}
-			return tx.QueryRow(ctx, q, args...).Scan(&seq)
-		})
-	} else {
-		err = db.pool.QueryRow(ctx, q, args...).Scan(&seq)
-	}
+	// Fenced: the check and the line in one transaction. retryTx runs it
+	// again should the database be briefly away, and notes the write.
+	err := db.retryTx(ctx, "chat", func(tx pgx.Tx) error {
+		if err := checkFence(ctx, tx, tableID); err != nil {
+			return err
+		}
+		return tx.QueryRow(ctx, q, args...).Scan(&seq)
+	})
 	err = asStoreError(err)
-	db.noteWrite(began, err)
 	if err != nil {
 		return fmt.Errorf("store/postgres: append chat to %q: %w", tableID, err)
 	}

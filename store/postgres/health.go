@@ -27,7 +27,7 @@ type health struct {
 // its own.
 func (db *DB) WriteStats() store.WriteStats {
 	return store.WriteStats{Commits: db.commits.Load(), Writes: db.writes.Load(),
-		CommitTime: time.Duration(db.commitNano.Load())}
+		CommitTime: time.Duration(db.commitNano.Load()), Retried: db.retried.Load(), Waited: db.awayTries.Load()}
 }
 
 // WriteHealth returns whether the store's writes commit, as far as it knows.

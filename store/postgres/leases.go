@@ -72,8 +72,10 @@ func (db *DB) Acquire(ctx context.Context, table, node string, ttl time.Duration
 
 // leaseTx runs f in a transaction that waits at most leaseLockTimeout for
 // a lease's row.
+// PostgreSQL may abort it for a deadlock or a serialization failure: it is
+// then run again, a few times at most (retryTx).
 func (db *DB) leaseTx(ctx context.Context, f func(tx pgx.Tx) error) error {
-	return db.inTx(ctx, func(tx pgx.Tx) error {
+	return db.retryTx(ctx, "lease", func(tx pgx.Tx) error {
 		if _, err := tx.Exec(ctx, `SET LOCAL lock_timeout = '`+leaseLockTimeout+`'`); err != nil {
 			return err
 		}
@@ -120,10 +122,20 @@ func (db *DB) RenewAll(ctx context.Context, ls []store.Lease, ttl time.Duration)
 	}
 	var out []store.Lease
 	err := db.leaseTx(ctx, func(tx pgx.Tx) error {
-		// In the order of the tables, as the group commit locks them, so
-		// that a renewal and a batch of appends never wait in a circle.
+		// The rows are locked first, in the order of the tables' names
+		// byte by byte (COLLATE "C", whatever the database's collation),
+		// which is the order the group commit sorts a batch in (writer.go)
+		// and so the order its fenced appends lock them in (fence_ok): a
+		// renewal and a batch of appends then never wait for each other
+		// in a circle. An UPDATE … FROM alone locks rows in the order its
+		// plan meets them (a hash join: the heap's), whatever order the
+		// list is given in, and deadlocked with the appends under load.
+		if _, err := tx.Exec(ctx, `SELECT 1 FROM leases WHERE table_id = ANY($1::text[])
+			ORDER BY table_id COLLATE "C" FOR NO KEY UPDATE`, tables); err != nil {
+			return err
+		}
 		rows, err := tx.Query(ctx, `UPDATE leases l SET expires = now() + $4 * interval '1 microsecond'
-			FROM (SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[]) AS u(t, n, k) ORDER BY t) u
+			FROM unnest($1::text[], $2::text[], $3::bigint[]) AS u(t, n, k)
 			WHERE l.table_id = u.t AND l.node = u.n AND l.token = u.k
 			RETURNING l.table_id, l.node, l.token, l.expires`, tables, nodes, tokens, micros(ttl))
 		if err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 
 	"github.com/jackc/pgx/v5"
 )
@@ -130,6 +131,7 @@ func lockServer(ctx context.Context, cfg *pgx.ConnConfig, node string) (*pgx.Con
 type options struct {
 	shared bool
 	node   string
+	log    *slog.Logger
 }
 
 // Option changes how Open opens the store.

@@ -23,6 +23,7 @@ import (
 	"embed"
 	"fmt"
 	"io/fs"
+	"log/slog"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -53,6 +54,9 @@ type DB struct {
 	commits    atomic.Int64 // write transactions committed
 	writes     atomic.Int64 // the requests they carried
 	commitNano atomic.Int64 // the time spent on them
+	retried    atomic.Int64 // transactions run again after a deadlock (retry.go)
+	awayTries  atomic.Int64 // tries again of writes while the database was away (retry.go)
+	log        *slog.Logger // nil: nothing logged (Log)
 
 	health health // whether writes commit (see WriteHealth)
 
@@ -125,7 +129,7 @@ func Open(ctx context.Context, url string, opts ...Option) (*DB, error) {
 		pool.Close()
 		return fail(fmt.Errorf("store/postgres: migrate: %w", err))
 	}
-	db := &DB{pool: pool, lock: held}
+	db := &DB{pool: pool, lock: held, log: o.log}
 	db.startWriters()
 	return db, nil
 }

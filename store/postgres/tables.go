@@ -12,11 +12,11 @@ import (
 	"mafia/store"
 )
 
-// inTx runs f in one write transaction and commits it if f returns nil.
+// inTx runs f in one write transaction and commits it if f returns nil;
+// PostgreSQL aborting it for a deadlock, or being briefly away, runs it
+// again (retryTx).
 func (db *DB) inTx(ctx context.Context, f func(tx pgx.Tx) error) (err error) {
-	began := time.Now()
-	defer func() { db.noteWrite(began, err) }()
-	return pgx.BeginFunc(ctx, db.pool, f)
+	return db.retryTx(ctx, "write", f)
 }
 
 // nanos is t as the store keeps it: Unix nanoseconds.

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 
 	"mafia/store"
 )
@@ -166,6 +167,8 @@ func (db *DB) commit(batch []*appendReq) {
 	// came): every batch then locks the leases' rows of fenced appends
 	// (fence_ok) in one order, so that two batches and the takeovers they
 	// hold up never wait for each other in a circle.
+	// (strings.Compare is byte by byte, as COLLATE "C" is: RenewAll
+	// locks the same rows in the same order.)
 	slices.SortStableFunc(live, func(a, b *appendReq) int { return strings.Compare(a.table, b.table) })
 	defer func() {
 		for _, r := range live {
@@ -173,6 +176,37 @@ func (db *DB) commit(batch []*appendReq) {
 		}
 	}()
 	err := db.send(live)
+	began, deadlocks, tries, unsure := time.Now(), 1, 1, false
+	for err != nil {
+		switch {
+		case retryable(err) && deadlocks < maxAttempts:
+			// Aborted by the database for a deadlock (or a serialization
+			// failure): nothing of the batch was written; run it again.
+			deadlocks++
+			db.noteRetry("group commit", deadlocks, err)
+		case away(err) && time.Since(began) < blipHold:
+			// The database is away (a restart, a failover): wait for it,
+			// the appends' callers with it, and commit the batch then.
+			// Should the session have been lost after the batch was sent,
+			// it may have committed: each append then refused as a
+			// conflict is checked against what the log holds (unsure).
+			tries++
+			unsure = unsure || !pgconn.SafeToRetry(err)
+			db.noteHealth(err)
+			db.noteAway("group commit", tries, err)
+			time.Sleep(awayWait(tries))
+		default:
+			goto done
+		}
+		for _, r := range live {
+			r.err = nil
+		}
+		err = db.send(live)
+	}
+done:
+	if err == nil && unsure {
+		db.settleUnsure(live)
+	}
 	if err != nil && len(live) > 1 {
 		// The transaction failed as a whole: commit each alone, so that
 		// what failed it fails only its own append.
@@ -247,4 +281,27 @@ func (db *DB) send(live []*appendReq) error {
 		}
 	}
 	return nil
+}
+
+// settleUnsure answers as committed each append of a batch tried again
+// after its session was lost, that the retry refused as a conflict but
+// whose events the log holds, byte for byte, where it asked them to be:
+// the lost try had committed them.
+func (db *DB) settleUnsure(live []*appendReq) {
+	ctx, cancel := context.WithTimeout(context.Background(), commitTimeout)
+	defer cancel()
+	for _, r := range live {
+		if !errors.Is(r.err, store.ErrConflict) {
+			continue
+		}
+		rows, err := db.pool.Query(ctx, `SELECT json::text FROM events WHERE table_id = $1 AND seq >= $2 AND seq < $3 ORDER BY seq`,
+			r.table, r.first, r.first+len(r.jsons))
+		if err != nil {
+			continue
+		}
+		got, err := pgx.CollectRows(rows, pgx.RowTo[string])
+		if err == nil && slices.Equal(got, r.jsons) {
+			r.err = nil
+		}
+	}
 }

@@ -12,8 +12,14 @@
 
 import { current } from './i18n.js';
 
-const PING_EVERY = 15000; // a ping, to find a dead connection
-const PING_WAIT = 8000; // how long an answer may take
+// A silent server is a lost connection (docs/protocol.md, "Keep reading"):
+// after PING_IDLE with no frame the page pings, and a server that still
+// says nothing PING_WAIT later (its process paused, its host frozen) is
+// left: the page shows the connection lost and reconnects, within 5 s of
+// the silence. The browser answers the server's WebSocket pings itself
+// and shows them to no page, hence a ping of the protocol.
+const PING_IDLE = 2500;
+const PING_WAIT = 2400;
 const REQUEST_WAIT = 10000;
 const NIGHT_EVERY = 1000; // the night's beat: the server's night tick
 const NIGHT_PAD = 512;
@@ -36,6 +42,7 @@ export class Conn {
     this.welcomed = false;
     this.timer = null;
     this.pingTimer = null;
+    this.pinging = false; // a silence's ping awaits its answer
     this.lastRx = 0;
     this.night = false;
     this.nightTimer = null;
@@ -85,7 +92,7 @@ export class Conn {
         this.h.refused(m);
         return;
       }
-      if ((m.type === 'reply' || m.type === 'error' || m.type === 'history') && m.id && this.waiting.has(m.id)) {
+      if ((m.type === 'reply' || m.type === 'error' || m.type === 'history' || m.type === 'pong') && m.id && this.waiting.has(m.id)) {
         const w = this.waiting.get(m.id);
         this.waiting.delete(m.id);
         clearTimeout(w.timer);
@@ -138,18 +145,35 @@ export class Conn {
   /** check reconnects when the connection is gone or silent too long. */
   check() {
     if (!this.ws || this.ws.readyState > WebSocket.OPEN) this.reconnectNow();
-    else if (Date.now() - this.lastRx > PING_EVERY + PING_WAIT) this.reconnectNow();
+    else if (Date.now() - this.lastRx > PING_IDLE + PING_WAIT) this.silent();
   }
 
+  /** silent leaves a connection whose server said nothing for too long:
+   * the page shows it lost, and it reconnects at once. */
+  silent() {
+    if (this.stopped) return;
+    this.h.state('lost');
+    this.reconnectNow();
+  }
+
+  /** schedulePing looks every PING_IDLE/5: after PING_IDLE of silence it
+   * pings (the night's beat pings already), after PING_IDLE + PING_WAIT
+   * it takes the connection as lost. */
   schedulePing() {
     clearTimeout(this.pingTimer);
     this.pingTimer = setTimeout(() => {
       if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return;
-      const sent = Date.now();
-      this.send({ type: 'ping' }).catch(() => {});
-      setTimeout(() => { if (this.lastRx < sent && this.ws) this.reconnectNow(); }, PING_WAIT);
+      const quiet = Date.now() - this.lastRx;
+      if (quiet > PING_IDLE + PING_WAIT) {
+        this.silent();
+        return;
+      }
+      if (quiet > PING_IDLE && !this.pinging && !this.night) {
+        this.pinging = true;
+        this.send({ type: 'ping' }).then(() => { this.pinging = false; });
+      }
       this.schedulePing();
-    }, PING_EVERY);
+    }, PING_IDLE / 5);
   }
 
   /** send sends a request and resolves with the server's reply or error
