@@ -348,7 +348,7 @@ func (r *Room) publishLobby() {
 		st := r.seats[s]
 		l.Seats = append(l.Seats, wire.SeatInfo{Seat: s, Name: st.name, Bot: st.bot,
 			Taken: st.bot || st.tokenHash != "", Connected: st.bot || st.conns > 0, StandIn: st.standIn,
-			Account: st.account != 0, BotAccount: st.botAccount})
+			Account: st.account != 0, BotAccount: st.botAccount, Owner: st.ownerName})
 	}
 	r.lobby.Store(&l)
 }

@@ -473,14 +473,18 @@ type seatState struct {
 	// Who took the seat (a hash of the client's id, the address's key),
 	// for the seat limits; kept in memory only.
 	client, addr string
+	// freeAddr: addr is exempt from the seat limit (JoinRequest.Unlimited).
+	freeAddr bool
 	// account is the account that took the seat (0: a guest's, a
 	// server's bot's); botAccount: it is a bot an account owns, and the
 	// seat is shown as a bot's.
 	account    int64
 	botAccount bool
-	// owner is the account that owns a bot account's seat (kept in
-	// memory only, like addr: a seat reloaded after a restart has none).
-	owner int64
+	// owner is the account that owns a bot account's seat, ownerName its
+	// name (kept in memory only, like addr: a seat reloaded after a
+	// restart has none).
+	owner     int64
+	ownerName string
 }
 
 // ID returns the table's id.

@@ -8,6 +8,7 @@ import (
 
 	"mafia/account"
 	"mafia/room"
+	"mafia/store"
 )
 
 // asAccount makes a join the account's whose credential the request
@@ -33,6 +34,16 @@ func (s *Server) asAccount(r *http.Request, jr *room.JoinRequest) error {
 	jr.Name, jr.Account, jr.BotAccount = p.Account.Name, p.Account.ID, p.Bot()
 	if p.Bot() {
 		jr.Owner = p.Account.Owner
+		// The table sees whose bot it is (wire.SeatInfo.Owner).
+		accts, ok := s.cfg.Store.(store.Accounts)
+		if !ok {
+			return nil
+		}
+		o, err := accts.AccountByID(r.Context(), jr.Owner)
+		if err != nil {
+			return err
+		}
+		jr.OwnerName = o.Name
 	}
 	return nil
 }

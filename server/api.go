@@ -420,7 +420,8 @@ func (s *Server) joinTable(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	client := s.clientID(w, r)
-	jr := room.JoinRequest{Name: req.Name, Seat: req.Seat, Token: tokenOf(r, id), Client: client, Addr: s.addrKey(r)}
+	jr := room.JoinRequest{Name: req.Name, Seat: req.Seat, Token: tokenOf(r, id), Client: client, Addr: s.addrKey(r),
+		Unlimited: httpguard.In(s.guard.ClientAddr(r), s.cfg.Limits.Unlimited)}
 	if err := s.asAccount(r, &jr); err != nil {
 		s.fail(w, r, err)
 		return

@@ -115,6 +115,11 @@ type SeatInfo struct {
 	// program plays the seat.
 	Account    bool `json:"account,omitempty"`
 	BotAccount bool `json:"bot_account,omitempty"`
+	// Owner is the name of the account that owns a bot account's seat
+	// ("Robo1", bot of "Nino"): everyone at the table sees whose program
+	// plays it. Absent for any other seat (and for a bot account's seat
+	// reloaded after a server's restart, whose owner is not kept).
+	Owner string `json:"owner,omitempty"`
 }
 
 // Lobby is a table's public description.

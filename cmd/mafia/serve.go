@@ -47,7 +47,7 @@ func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	lobbyTables := fs.Int("max-lobby-tables", 1000, "tables waiting in the lobby in total")
 	drainTimeout := fs.Duration("drain-timeout", 5*time.Second, "on SIGTERM or SIGINT, drain first: refuse new tables (and answer /readyz 503) while the games play on, until none is playing or this long has passed, then shut down (0: no drain; a second signal cuts it short)")
 	cf := addClusterFlags(fs)
-	seatsPerAddr := fs.Int("seats-per-address", 3, "seats of one table that may be joined from one address (0: no limit, e.g. for `mafia bench` from one machine)")
+	seatsPerAddr := fs.Int("seats-per-address", 3, "seats of one table one person may take: from one address, or by one account and the bot accounts it owns (1 at a rated table; 0: no limit at all; for `mafia bench` name its address with --unlimited instead)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: mafia serve [--addr HOST:PORT] [--db FILE|postgres://...] [--ops HOST:PORT] [--public-url URL] [--trusted-proxy CIDR,...]")
 		fs.PrintDefaults()
