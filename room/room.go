@@ -55,6 +55,10 @@ type Settings struct {
 	// (CodeRatedTable), the server's own bots fill none of its seats, and
 	// the server rates the game once it has ended (Config.Ended).
 	Rated bool `json:"rated,omitempty"`
+	// Played is who made each seat's moves, its person or a stand-in
+	// (played.go): written with the table's row when the game ends; nil
+	// before, and for a game that ended before there were counts.
+	Played *Played `json:"played,omitempty"`
 }
 
 // Metrics receives the room's measurements (all optional).
@@ -341,6 +345,8 @@ type Room struct {
 	presenceState
 	botState
 	standInState
+	// moves counts who made each seat's moves (played.go).
+	moves Played
 	deliveryState
 	fenceState
 }
