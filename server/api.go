@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net/http"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -112,6 +113,9 @@ func (s *Server) fail(w http.ResponseWriter, r *http.Request, err error) {
 	} else if !errors.As(err, &e) {
 		s.log.Error("request failed", "path", r.URL.Path, "err", err)
 		e = &engine.Error{Code: room.CodeInternal}
+	}
+	if (e.Code == CodeRateLimited || e.Code == CodeFloodWait) && e.N > 0 {
+		w.Header().Set("Retry-After", strconv.Itoa(e.N)) // N: seconds
 	}
 	var body errorBody
 	body.Error.Code = string(e.Code)
