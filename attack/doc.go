@@ -33,7 +33,12 @@
 //     https proxy, and tokens in the assistant's URLs (origin_test.go);
 //   - and, from issue 18, floods of signups and of password guesses,
 //     names told apart by their refusals, and a foreign page's signup
-//     (accounts_test.go).
+//     (accounts_test.go);
+//   - and, from issue 25, one person taking a stranger's table's seats
+//     through their bot accounts and a second account (botseats_test.go),
+//     a rating farm of such seats and of accounts the stand-ins play
+//     (farm_test.go), and one address reconnecting a flooding socket and
+//     pouring out GETs (reconnect_test.go).
 //
 // Items 10 to 13 (damaged rows, two servers on one file, a crash between
 // writes, a failing disk) are faults of the operator's side, not
