@@ -104,6 +104,11 @@ type Config struct {
 	// network address (default DefaultSeatsPerAddress; negative: no
 	// limit). A join with the host's token is not counted against it.
 	SeatsPerAddress int
+	// OwnerOf, if set, names the account that owns a bot account (its id
+	// and name; ok false when it cannot be read): Resume gives a bot
+	// account's seat its owner back, which the store does not keep, for
+	// the seat limits and for the table to see (wire.SeatInfo.Owner).
+	OwnerOf func(botAccount int64) (owner int64, name string, ok bool)
 	// NightTick is the night's delivery cadence (default 1 s of the room's
 	// clock): what only some seats may see at night waits for the next
 	// tick, when every connected seat gets the same two frames (see
@@ -487,8 +492,8 @@ type seatState struct {
 	account    int64
 	botAccount bool
 	// owner is the account that owns a bot account's seat, ownerName its
-	// name (kept in memory only, like addr: a seat reloaded after a
-	// restart has none).
+	// name (kept in memory only: a seat reloaded after a restart has them
+	// from Config.OwnerOf).
 	owner     int64
 	ownerName string
 }

@@ -180,7 +180,7 @@ func (s *Server) roomConfig() room.Config {
 	m := s.metrics
 	return room.Config{
 		Store: s.cfg.Store, Clock: s.cfg.Clock, Log: s.log, SendBuffer: s.cfg.SendBuffer, NightTick: s.cfg.NightTick,
-		SeatsPerAddress: s.cfg.SeatsPerAddress, FreezeAfter: s.cfg.FreezeAfter,
+		SeatsPerAddress: s.cfg.SeatsPerAddress, FreezeAfter: s.cfg.FreezeAfter, OwnerOf: s.ownerOf,
 		Metrics: room.Metrics{
 			Command: func(d time.Duration, ok bool) {
 				m.latency.Observe(d.Seconds())

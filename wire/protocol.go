@@ -156,8 +156,7 @@ type SeatInfo struct {
 	BotAccount bool `json:"bot_account,omitempty"`
 	// Owner is the name of the account that owns a bot account's seat
 	// ("Robo1", bot of "Nino"): everyone at the table sees whose program
-	// plays it. Absent for any other seat (and for a bot account's seat
-	// reloaded after a server's restart, whose owner is not kept).
+	// plays it. Absent for any other seat.
 	Owner string `json:"owner,omitempty"`
 }
 
