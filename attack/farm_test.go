@@ -50,10 +50,12 @@ func onBoard(ctx context.Context, t *testing.T, base, name string) bool {
 }
 
 // TestAttack_RatingFarm (issue 25, item 9): a farmer, a second account
-// from the farmer's address and their bot accounts try to take all 5
-// seats of a rated table; the server's stand-ins would play it out. They
-// get one seat (own_seat_limit for the farmer's bots, seat_limit for the
-// second account and its bots). The farmer then fills the table with
+// from the farmer's address and their bot accounts (half of them from
+// another machine) try to take all 5 seats of a rated table; the server's
+// stand-ins would play it out. They get one seat (own_seat_limit for the
+// farmer's bots, seat_limit for the second account and its bots, which
+// the second account's login from the farmer's address links to the
+// farmer's seat). The farmer then fills the table with
 // four more accounts from four other addresses and plays none of the
 // seats: the stand-ins play the whole game, which ends and is not rated
 // (the server logs it), and the farmer is on no leaderboard. Today's
@@ -80,8 +82,8 @@ func TestAttack_RatingFarm(t *testing.T) {
 	seated, refused := 0, map[string]int{}
 	for i, c := range creds {
 		ip := farm
-		if i%2 == 1 && i <= len(fbots) {
-			ip = "127.0.150.2" // a bot of the farmer's from another machine
+		if i%2 == 1 && c != second {
+			ip = "127.0.150.2" // a bot from another machine
 		}
 		st, code := joinAs(ctx, t, tg.base, ip, created.Table, c)
 		if st == http.StatusOK {

@@ -239,3 +239,29 @@ func TestAPersonTheirBotsAndTheirNetworkAreOneShare(t *testing.T) {
 		}
 	}
 }
+
+// TestAnAccountSeenAtAnAddressIsLinkedToIt (issue 25, item 9): a person
+// whose logins took seats from an address lately (Config.AddrsOf) is
+// linked to it: their bot from another machine is in the share of whoever
+// sits from that address (seat_limit at a rated table), while a stranger's
+// bot sits.
+func TestAnAccountSeenAtAnAddressIsLinkedToIt(t *testing.T) {
+	rated := settings(t, 7, nil)
+	rated.Rated = true
+	seen := map[int64][]string{5: {"192.0.2.1"}} // the second account's login, at the farmer's
+	f := newFixture(t, rated, func(c *room.Config) { c.AddrsOf = func(p int64) []string { return seen[p] } })
+	join := func(req room.JoinRequest) engine.Code {
+		t.Helper()
+		_, _, err := f.r.Join(bg(), req)
+		return codeOf(err)
+	}
+	if code := join(room.JoinRequest{Name: "farmer", Addr: "192.0.2.1", Account: 1}); code != "" {
+		t.Fatalf("the farmer: %q", code)
+	}
+	if code := join(room.JoinRequest{Name: "hoe", Addr: "198.51.100.7", Account: 501, BotAccount: true, Owner: 5}); code != room.CodeSeatLimit {
+		t.Errorf("the second account's bot from another machine: %q, want seat_limit", code)
+	}
+	if code := join(room.JoinRequest{Name: "robo", Addr: "198.51.100.8", Account: 601, BotAccount: true, Owner: 6}); code != "" {
+		t.Errorf("a stranger's bot: %q", code)
+	}
+}

@@ -109,6 +109,10 @@ type Config struct {
 	// account's seat its owner back, which the store does not keep, for
 	// the seat limits and for the table to see (wire.SeatInfo.Owner).
 	OwnerOf func(botAccount int64) (owner int64, name string, ok bool)
+	// AddrsOf, if set, is the addresses (as JoinRequest.Addr writes them)
+	// a person's logins took seats from lately, at any table: the seat
+	// limits link a person to them as to their seats' own (withinSeatLimit).
+	AddrsOf func(person int64) []string
 	// NightTick is the night's delivery cadence (default 1 s of the room's
 	// clock): what only some seats may see at night waits for the next
 	// tick, when every connected seat gets the same two frames (see

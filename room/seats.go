@@ -247,9 +247,11 @@ func botName(s int) string { return "Bot " + strconv.Itoa(s) }
 // withinSeatLimit refuses a join past one person's share of the table
 // (limit seats; one at a rated table). A person is everyone the join is
 // linked to, seat by seat: the seats taken from the join's address, those
-// of the join's account and of the bot accounts its person owns, and again
-// from each of those seats' addresses and persons, so that one person with
-// a second account, a second machine and their bots is one share. A share
+// of the join's account and of the bot accounts its person owns, those of
+// persons whose logins took seats from the same addresses lately
+// (Config.AddrsOf), and again from each of those seats' addresses and
+// persons, so that one person with a second account, a second machine and
+// their bots is one share. A share
 // over its limit is refused with CodeOwnSeatLimit when the join's own
 // person (its account, or its owner's) already sits in it, else with
 // CodeSeatLimit (another seat from its network). An unlimited address
@@ -266,8 +268,17 @@ func (r *Room) withinSeatLimit(req JoinRequest, limit int) error {
 	if req.Addr != "" && !req.Unlimited {
 		addrs[req.Addr] = true
 	}
+	seen := func(p int64) []string {
+		if p == 0 || r.cfg.AddrsOf == nil {
+			return nil
+		}
+		return r.cfg.AddrsOf(p)
+	}
 	if person != 0 {
 		persons[person] = true
+		for _, a := range seen(person) {
+			addrs[a] = true
+		}
 	}
 	in := make([]bool, len(r.seats))
 	n, own := 0, false
@@ -279,8 +290,12 @@ func (r *Room) withinSeatLimit(req JoinRequest, limit int) error {
 				continue
 			}
 			p := st.personOf()
-			linked := st.addr != "" && !st.freeAddr && addrs[st.addr]
-			if !linked && !(p != 0 && persons[p]) {
+			pseen := seen(p)
+			linked := (st.addr != "" && !st.freeAddr && addrs[st.addr]) || (p != 0 && persons[p])
+			for _, a := range pseen {
+				linked = linked || addrs[a]
+			}
+			if !linked {
 				continue
 			}
 			in[s], grown = true, true
@@ -291,6 +306,9 @@ func (r *Room) withinSeatLimit(req JoinRequest, limit int) error {
 			}
 			if p != 0 {
 				persons[p] = true
+			}
+			for _, a := range pseen {
+				addrs[a] = true
 			}
 		}
 	}

@@ -430,6 +430,11 @@ func (s *Server) joinTable(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
+	if jr.Account != 0 && !jr.BotAccount && !jr.Unlimited {
+		// A login's address links its person to whoever sits from there,
+		// at any table, for a while (seen.go); a refused join too.
+		s.guards.seen.add(jr.Account, jr.Addr, time.Now())
+	}
 	seat, tok, err := rm.Join(r.Context(), jr)
 	if err != nil {
 		s.fail(w, r, err)

@@ -201,6 +201,8 @@ type guards struct {
 	pending int
 	// gets is the addresses' rate of GET requests (Limits.GetRate).
 	gets *httpguard.Rates
+	// seen is the addresses accounts took seats from lately (seen.go).
+	seen seenAddrs
 }
 
 // addrState is one client address (see httpguard.Key).

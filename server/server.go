@@ -181,6 +181,7 @@ func (s *Server) roomConfig() room.Config {
 	return room.Config{
 		Store: s.cfg.Store, Clock: s.cfg.Clock, Log: s.log, SendBuffer: s.cfg.SendBuffer, NightTick: s.cfg.NightTick,
 		SeatsPerAddress: s.cfg.SeatsPerAddress, FreezeAfter: s.cfg.FreezeAfter, OwnerOf: s.ownerOf,
+		AddrsOf: func(person int64) []string { return s.guards.seen.of(person) },
 		Metrics: room.Metrics{
 			Command: func(d time.Duration, ok bool) {
 				m.latency.Observe(d.Seconds())
