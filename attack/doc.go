@@ -37,11 +37,16 @@
 //   - from issue 25, a stranger on a cluster's bus: plain NATS clients at
 //     every port of two nodes and a rogue NATS server routed to them,
 //     reading and forging while a relayed game plays (bus_test.go);
-//   - and, from issue 25 too, password hashing forced from many addresses
-//     at once (hashing_test.go), a name locked by another's wrong
-//     passwords (lockout_test.go), and look-alike names, a bot's token
-//     used as a host's login, and the assistant's history read by a
-//     stranger (lookalike_test.go).
+//     password hashing forced from many addresses at once
+//     (hashing_test.go), a name locked by another's wrong passwords
+//     (lockout_test.go), and look-alike names, a bot's token used as a
+//     host's login, and the assistant's history read by a stranger
+//     (lookalike_test.go);
+//   - and, from issue 25 too, one person taking a stranger's table's
+//     seats through their bot accounts and a second account
+//     (botseats_test.go), a rating farm of such seats and of accounts the
+//     stand-ins play (farm_test.go), and one address reconnecting a
+//     flooding socket and pouring out GETs (reconnect_test.go).
 //
 // Items 10 to 13 (damaged rows, two servers on one file, a crash between
 // writes, a failing disk) are faults of the operator's side, not

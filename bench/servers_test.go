@@ -18,7 +18,7 @@ import (
 )
 
 // benchServer is a real server on loopback with its own SQLite file, as
-// `mafia serve --unlimited 127.0.0.1 --seats-per-address 0` runs it for the
+// `mafia serve --unlimited 127.0.0.1` runs it for the
 // bench; it returns the public URL and the operator's.
 func benchServer(t *testing.T) (public, ops string) {
 	t.Helper()
@@ -26,7 +26,7 @@ func benchServer(t *testing.T) (public, ops string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := server.New(server.Config{Store: db, SeatsPerAddress: -1,
+	srv := server.New(server.Config{Store: db,
 		Limits: server.Limits{Unlimited: []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8")}}})
 	if _, err := srv.Resume(context.Background()); err != nil {
 		t.Fatal(err)

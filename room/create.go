@@ -190,6 +190,11 @@ func Resume(cfg Config, t store.Table, seats []store.Seat, log []engine.Event, c
 	for _, s := range seats {
 		if s.Seat >= 1 && s.Seat < len(r.seats) {
 			r.seats[s.Seat] = seatState{name: s.Name, tokenHash: s.TokenHash, bot: s.Bot, account: s.Account, botAccount: s.BotAccount}
+			if s.BotAccount && s.Account != 0 && cfg.OwnerOf != nil {
+				if owner, name, ok := cfg.OwnerOf(s.Account); ok {
+					r.seats[s.Seat].owner, r.seats[s.Seat].ownerName = owner, name
+				}
+			}
 			if s.TokenHash != "" && s.TokenHash == t.HostToken {
 				r.hostSeat = engine.Seat(s.Seat)
 			}
@@ -348,7 +353,7 @@ func (r *Room) publishLobby() {
 		st := r.seats[s]
 		l.Seats = append(l.Seats, wire.SeatInfo{Seat: s, Name: st.name, Bot: st.bot,
 			Taken: st.bot || st.tokenHash != "", Connected: st.bot || st.conns > 0, StandIn: st.standIn,
-			Account: st.account != 0, BotAccount: st.botAccount})
+			Account: st.account != 0, BotAccount: st.botAccount, Owner: st.ownerName})
 	}
 	r.lobby.Store(&l)
 }

@@ -2,7 +2,9 @@ package room
 
 import (
 	"context"
+	"encoding/json"
 	"runtime/debug"
+	"slices"
 	"time"
 
 	"mafia/engine"
@@ -203,8 +205,10 @@ func (r *Room) apply(cmd engine.Command) error {
 	if err != nil {
 		return err
 	}
+	r.played(cmd) // before the events that may end the game are saved with the counts
 	if err := r.append(evs); err != nil {
 		*r.game = r.before
+		r.unplayed(cmd)
 		return err
 	}
 	return nil
@@ -285,6 +289,16 @@ func (r *Room) tableAfter(first int) (t store.Table, changed bool) {
 	}
 	if r.game.Ended() {
 		t.Status, t.Winner, changed = store.StatusEnded, r.game.Winner().String(), true
+		// Who played the seats is saved with the end (played.go).
+		set := r.set
+		moves := Played{Person: slices.Clone(r.moves.Person), StandIn: slices.Clone(r.moves.StandIn)}
+		if moves.Person == nil {
+			moves = Played{Person: make([]int, len(r.seats)-1), StandIn: make([]int, len(r.seats)-1)}
+		}
+		set.Played = &moves
+		if data, err := json.Marshal(set); err == nil {
+			t.Data = data
+		}
 	}
 	if changed {
 		t.UpdatedAt = r.cfg.Clock.Now()

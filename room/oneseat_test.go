@@ -153,66 +153,115 @@ func TestKickingTheHostsSeatBlocksNobody(t *testing.T) {
 	}
 }
 
-// TestABotAuthorsBotsSitFromOneAddressButARatedTableBoundsTheirOwner: a
-// bot account's seat does not count against its address (an author runs
-// their bots from one machine), and the address's limit still holds for
-// people; at a rated table a player and the bots they own take at most the
-// limit together (own_seat_limit), while another owner's bots still sit.
-func TestABotAuthorsBotsSitFromOneAddressButARatedTableBoundsTheirOwner(t *testing.T) {
-	addr := "192.0.2.7"
-	botOf := func(id, owner int64) room.JoinRequest {
-		return room.JoinRequest{Name: fmt.Sprintf("Nika %d", id), Addr: addr, Account: id, BotAccount: true, Owner: owner}
+// TestAPersonTheirBotsAndTheirNetworkAreOneShare (issue 25, items 8 and
+// 9): a person, the bot accounts they own (from any address), and the
+// accounts and guests from the addresses any of them came from are one
+// share of a table: the limit's seats at most (own_seat_limit when the
+// join's own person sits in it, seat_limit when only its network does);
+// one seat at a rated table; another owner's bot from elsewhere still
+// sits; an unlimited address links by accounts only.
+func TestAPersonTheirBotsAndTheirNetworkAreOneShare(t *testing.T) {
+	botOf := func(id, owner int64, addr string) room.JoinRequest {
+		return room.JoinRequest{Name: fmt.Sprintf("Nika %d", id), Addr: addr, Account: id, BotAccount: true, Owner: owner, OwnerName: "owner"}
 	}
 	join := func(f *fixture, req room.JoinRequest) engine.Code {
 		t.Helper()
 		_, _, err := f.r.Join(bg(), req)
 		return codeOf(err)
 	}
-	// Unrated: six bots of one owner, from one address, and then the
-	// address's three people.
+	owner := room.JoinRequest{Name: "owner", Addr: "192.0.2.1", Account: 1}
+	// Unrated: the owner and two bots from another machine fill the
+	// share; a third bot is refused, and so is a guest from the bots'
+	// machine and a second account from the owner's.
 	f := newFixture(t, settings(t, 9, nil), nil)
-	for id := int64(101); id <= 106; id++ {
-		if code := join(f, botOf(id, 1)); code != "" {
-			t.Fatalf("bot %d of owner 1 from one address: %q", id, code)
-		}
-	}
-	for i, c := range []string{"a", "b", "c"} {
-		if code := join(f, room.JoinRequest{Name: "person " + c, Addr: addr, Client: "client-" + c}); code != "" {
-			t.Fatalf("person %d from the bots' address: %q", i+1, code)
-		}
-	}
-	if n := f.taken(); n != 9 {
-		t.Fatalf("%d seats taken, want 9", n)
-	}
-	g := newFixture(t, settings(t, 7, nil), nil)
-	for i, c := range []string{"a", "b", "c"} {
-		if code := join(g, room.JoinRequest{Name: "person " + c, Addr: addr, Client: "client-" + c}); code != "" {
-			t.Fatalf("person %d: %q", i+1, code)
-		}
-	}
-	if code := join(g, room.JoinRequest{Name: "person d", Addr: addr, Client: "client-d"}); code != room.CodeSeatLimit {
-		t.Errorf("a 4th person from one address beside no bots: %q, want seat_limit", code)
-	}
-	// Rated: the owner and two of their bots fill the owner's three; a
-	// third bot is refused with its own code, another owner's bot sits.
-	rated := settings(t, 7, nil)
-	rated.Rated = true
-	h := newFixture(t, rated, nil)
-	if code := join(h, room.JoinRequest{Name: "owner", Addr: "192.0.2.1", Account: 1}); code != "" {
+	if code := join(f, owner); code != "" {
 		t.Fatalf("the owner: %q", code)
 	}
 	for id := int64(101); id <= 102; id++ {
-		if code := join(h, botOf(id, 1)); code != "" {
-			t.Fatalf("bot %d of owner 1: %q", id, code)
+		if code := join(f, botOf(id, 1, "192.0.2.7")); code != "" {
+			t.Fatalf("bot %d of the owner: %q", id, code)
 		}
 	}
-	if code := join(h, botOf(103, 1)); code != room.CodeOwnSeatLimit {
-		t.Errorf("a 3rd bot of the seated owner at a rated table: %q, want own_seat_limit", code)
+	for _, c := range []struct {
+		req  room.JoinRequest
+		want engine.Code
+	}{
+		{botOf(103, 1, "192.0.2.8"), room.CodeOwnSeatLimit},
+		{room.JoinRequest{Name: "guest", Addr: "192.0.2.7", Client: "client-g"}, room.CodeSeatLimit},
+		{room.JoinRequest{Name: "second", Addr: "192.0.2.1", Account: 5}, room.CodeSeatLimit},
+		{botOf(501, 5, "192.0.2.50"), ""}, // the second account's bot, linked to nobody seated
+		{botOf(201, 2, "192.0.2.9"), ""},  // another owner's bot
+		{botOf(502, 5, "192.0.2.51"), ""}, // the second account's: its share of two
+		{botOf(503, 5, "192.0.2.52"), ""}, // and three
+		{botOf(504, 5, "192.0.2.53"), room.CodeOwnSeatLimit},
+	} {
+		if code := join(f, c.req); code != c.want {
+			t.Errorf("%s from %s: %q, want %q", c.req.Name, c.req.Addr, code, c.want)
+		}
 	}
-	if code := join(h, botOf(201, 2)); code != "" {
-		t.Errorf("another owner's bot: %q", code)
+	if n := f.taken(); n != 7 {
+		t.Errorf("%d seats taken, want 7", n)
 	}
-	if n := h.taken(); n != 4 {
-		t.Errorf("%d seats taken, want 4", n)
+	// Rated: one seat per share.
+	rated := settings(t, 7, nil)
+	rated.Rated = true
+	h := newFixture(t, rated, nil)
+	if code := join(h, owner); code != "" {
+		t.Fatalf("the owner: %q", code)
+	}
+	for _, c := range []struct {
+		req  room.JoinRequest
+		want engine.Code
+	}{
+		{botOf(101, 1, "192.0.2.7"), room.CodeOwnSeatLimit},
+		{room.JoinRequest{Name: "second", Addr: "192.0.2.1", Account: 5}, room.CodeSeatLimit},
+		{botOf(201, 2, "192.0.2.9"), ""},
+	} {
+		if code := join(h, c.req); code != c.want {
+			t.Errorf("rated: %s from %s: %q, want %q", c.req.Name, c.req.Addr, code, c.want)
+		}
+	}
+	// An unlimited address: the bots of many owners sit from it, one
+	// owner's still take one share.
+	u := newFixture(t, settings(t, 9, nil), nil)
+	for id := int64(1); id <= 5; id++ {
+		req := botOf(100+id, id, "192.0.2.99")
+		req.Unlimited = true
+		if code := join(u, req); code != "" {
+			t.Fatalf("bot of owner %d from an unlimited address: %q", id, code)
+		}
+	}
+	for i, want := range []engine.Code{"", "", "", room.CodeOwnSeatLimit} {
+		req := botOf(int64(201+i), 77, "192.0.2.99")
+		req.Unlimited = true
+		if code := join(u, req); code != want {
+			t.Errorf("bot %d of one owner from an unlimited address: %q, want %q", i+1, code, want)
+		}
+	}
+}
+
+// TestAnAccountSeenAtAnAddressIsLinkedToIt (issue 25, item 9): a person
+// whose logins took seats from an address lately (Config.AddrsOf) is
+// linked to it: their bot from another machine is in the share of whoever
+// sits from that address (seat_limit at a rated table), while a stranger's
+// bot sits.
+func TestAnAccountSeenAtAnAddressIsLinkedToIt(t *testing.T) {
+	rated := settings(t, 7, nil)
+	rated.Rated = true
+	seen := map[int64][]string{5: {"192.0.2.1"}} // the second account's login, at the farmer's
+	f := newFixture(t, rated, func(c *room.Config) { c.AddrsOf = func(p int64) []string { return seen[p] } })
+	join := func(req room.JoinRequest) engine.Code {
+		t.Helper()
+		_, _, err := f.r.Join(bg(), req)
+		return codeOf(err)
+	}
+	if code := join(room.JoinRequest{Name: "farmer", Addr: "192.0.2.1", Account: 1}); code != "" {
+		t.Fatalf("the farmer: %q", code)
+	}
+	if code := join(room.JoinRequest{Name: "hoe", Addr: "198.51.100.7", Account: 501, BotAccount: true, Owner: 5}); code != room.CodeSeatLimit {
+		t.Errorf("the second account's bot from another machine: %q, want seat_limit", code)
+	}
+	if code := join(room.JoinRequest{Name: "robo", Addr: "198.51.100.8", Account: 601, BotAccount: true, Owner: 6}); code != "" {
+		t.Errorf("a stranger's bot: %q", code)
 	}
 }

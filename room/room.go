@@ -55,6 +55,10 @@ type Settings struct {
 	// (CodeRatedTable), the server's own bots fill none of its seats, and
 	// the server rates the game once it has ended (Config.Ended).
 	Rated bool `json:"rated,omitempty"`
+	// Played is who made each seat's moves, its person or a stand-in
+	// (played.go): written with the table's row when the game ends; nil
+	// before, and for a game that ended before there were counts.
+	Played *Played `json:"played,omitempty"`
 }
 
 // Metrics receives the room's measurements (all optional).
@@ -100,6 +104,15 @@ type Config struct {
 	// network address (default DefaultSeatsPerAddress; negative: no
 	// limit). A join with the host's token is not counted against it.
 	SeatsPerAddress int
+	// OwnerOf, if set, names the account that owns a bot account (its id
+	// and name; ok false when it cannot be read): Resume gives a bot
+	// account's seat its owner back, which the store does not keep, for
+	// the seat limits and for the table to see (wire.SeatInfo.Owner).
+	OwnerOf func(botAccount int64) (owner int64, name string, ok bool)
+	// AddrsOf, if set, is the addresses (as JoinRequest.Addr writes them)
+	// a person's logins took seats from lately, at any table: the seat
+	// limits link a person to them as to their seats' own (withinSeatLimit).
+	AddrsOf func(person int64) []string
 	// NightTick is the night's delivery cadence (default 1 s of the room's
 	// clock): what only some seats may see at night waits for the next
 	// tick, when every connected seat gets the same two frames (see
@@ -347,6 +360,8 @@ type Room struct {
 	presenceState
 	botState
 	standInState
+	// moves counts who made each seat's moves (played.go).
+	moves Played
 	deliveryState
 	fenceState
 }
@@ -479,14 +494,18 @@ type seatState struct {
 	// Who took the seat (a hash of the client's id, the address's key),
 	// for the seat limits; kept in memory only.
 	client, addr string
+	// freeAddr: addr is exempt from the seat limit (JoinRequest.Unlimited).
+	freeAddr bool
 	// account is the account that took the seat (0: a guest's, a
 	// server's bot's); botAccount: it is a bot an account owns, and the
 	// seat is shown as a bot's.
 	account    int64
 	botAccount bool
-	// owner is the account that owns a bot account's seat (kept in
-	// memory only, like addr: a seat reloaded after a restart has none).
-	owner int64
+	// owner is the account that owns a bot account's seat, ownerName its
+	// name (kept in memory only: a seat reloaded after a restart has them
+	// from Config.OwnerOf).
+	owner     int64
+	ownerName string
 }
 
 // ID returns the table's id.

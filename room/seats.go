@@ -30,9 +30,15 @@ type JoinRequest struct {
 	Account    int64
 	BotAccount bool
 	// Owner is the account that owns the bot account (0 unless
-	// BotAccount): at a rated table a player and their bots take at most
-	// Config.SeatsPerAddress seats together (CodeOwnSeatLimit).
-	Owner int64
+	// BotAccount), OwnerName its name: a person and the bot accounts they
+	// own are one person for the seat limits (withinSeatLimit), and the
+	// table sees whose bot the seat is (wire.SeatInfo.Owner).
+	Owner     int64
+	OwnerName string
+	// Unlimited: the request's address is exempt from the seat limit
+	// (the operator's --unlimited, e.g. a load generator): its seats count
+	// by their accounts only.
+	Unlimited bool
 }
 
 // Join seats a player by display name: in the seat asked for (0: the first
@@ -136,10 +142,10 @@ func (r *Room) join(name string, req JoinRequest) (int, string, error) {
 		tok = req.Token
 		r.hostSeat = engine.Seat(seat)
 	}
-	r.seats[seat] = seatState{name: name, tokenHash: secret.Hash(tok), client: client, addr: req.Addr,
+	r.seats[seat] = seatState{name: name, tokenHash: secret.Hash(tok), client: client, addr: req.Addr, freeAddr: req.Unlimited,
 		account: req.Account, botAccount: req.Account != 0 && req.BotAccount}
 	if r.seats[seat].botAccount {
-		r.seats[seat].owner = req.Owner
+		r.seats[seat].owner, r.seats[seat].ownerName = req.Owner, req.OwnerName
 	}
 	if err := r.saveSeats(); err != nil {
 		// A seat the store does not have would refuse its token after a
@@ -239,45 +245,79 @@ func (r *Room) saveSeats() error {
 
 func botName(s int) string { return "Bot " + strconv.Itoa(s) }
 
-// withinSeatLimit refuses a join past the table's seats of one person
-// (limit). A guest's or a login's seats count by the address they came
-// from (CodeSeatLimit); a bot account's do not, since each is an account
-// seated once and an account owns a bounded number of them (package
-// account's MaxBots): a bot author may sit their bots from one machine.
-// At a rated table a player and the bot accounts they own take at most
-// limit seats together (CodeOwnSeatLimit), so that nobody plays their own
-// bots for a rating.
+// withinSeatLimit refuses a join past one person's share of the table
+// (limit seats; one at a rated table). A person is everyone the join is
+// linked to, seat by seat: the seats taken from the join's address, those
+// of the join's account and of the bot accounts its person owns, those of
+// persons whose logins took seats from the same addresses lately
+// (Config.AddrsOf), and again from each of those seats' addresses and
+// persons, so that one person with a second account, a second machine and
+// their bots is one share. A share
+// over its limit is refused with CodeOwnSeatLimit when the join's own
+// person (its account, or its owner's) already sits in it, else with
+// CodeSeatLimit (another seat from its network). An unlimited address
+// (JoinRequest.Unlimited) links by accounts only.
 func (r *Room) withinSeatLimit(req JoinRequest, limit int) error {
-	bot := req.Account != 0 && req.BotAccount
-	if !bot && req.Addr != "" {
-		n := 0
-		for s := 1; s < len(r.seats); s++ {
-			if r.seats[s].addr == req.Addr && !r.seats[s].botAccount {
-				n++
-			}
-		}
-		if n >= limit {
-			return &engine.Error{Code: CodeSeatLimit, N: limit}
-		}
-	}
-	if !r.set.Rated || req.Account == 0 {
-		return nil
+	if r.set.Rated {
+		limit = 1 // one person, one seat, at a table that changes ratings
 	}
 	person := req.Account
-	if bot {
+	if req.Account != 0 && req.BotAccount {
 		person = req.Owner
 	}
-	if person == 0 {
-		return nil
+	addrs, persons := map[string]bool{}, map[int64]bool{}
+	if req.Addr != "" && !req.Unlimited {
+		addrs[req.Addr] = true
 	}
-	n := 0
-	for s := 1; s < len(r.seats); s++ {
-		if st := r.seats[s]; st.account != 0 && st.personOf() == person {
-			n++
+	seen := func(p int64) []string {
+		if p == 0 || r.cfg.AddrsOf == nil {
+			return nil
+		}
+		return r.cfg.AddrsOf(p)
+	}
+	if person != 0 {
+		persons[person] = true
+		for _, a := range seen(person) {
+			addrs[a] = true
 		}
 	}
-	if n >= limit {
+	in := make([]bool, len(r.seats))
+	n, own := 0, false
+	for grown := true; grown; {
+		grown = false
+		for s := 1; s < len(r.seats); s++ {
+			st := r.seats[s]
+			if in[s] || st.bot || st.tokenHash == "" {
+				continue
+			}
+			p := st.personOf()
+			pseen := seen(p)
+			linked := (st.addr != "" && !st.freeAddr && addrs[st.addr]) || (p != 0 && persons[p])
+			for _, a := range pseen {
+				linked = linked || addrs[a]
+			}
+			if !linked {
+				continue
+			}
+			in[s], grown = true, true
+			n++
+			own = own || (p != 0 && p == person)
+			if st.addr != "" && !st.freeAddr {
+				addrs[st.addr] = true
+			}
+			if p != 0 {
+				persons[p] = true
+			}
+			for _, a := range pseen {
+				addrs[a] = true
+			}
+		}
+	}
+	if n < limit {
+		return nil
+	}
+	if own {
 		return &engine.Error{Code: CodeOwnSeatLimit, N: limit}
 	}
-	return nil
+	return &engine.Error{Code: CodeSeatLimit, N: limit}
 }

@@ -3,11 +3,14 @@ package server
 // This file seats players as their accounts (package account).
 
 import (
+	"context"
 	"net/http"
 	"strings"
+	"time"
 
 	"mafia/account"
 	"mafia/room"
+	"mafia/store"
 )
 
 // asAccount makes a join the account's whose credential the request
@@ -33,6 +36,36 @@ func (s *Server) asAccount(r *http.Request, jr *room.JoinRequest) error {
 	jr.Name, jr.Account, jr.BotAccount = p.Account.Name, p.Account.ID, p.Bot()
 	if p.Bot() {
 		jr.Owner = p.Account.Owner
+		// The table sees whose bot it is (wire.SeatInfo.Owner).
+		accts, ok := s.cfg.Store.(store.Accounts)
+		if !ok {
+			return nil
+		}
+		o, err := accts.AccountByID(r.Context(), jr.Owner)
+		if err != nil {
+			return err
+		}
+		jr.OwnerName = o.Name
 	}
 	return nil
+}
+
+// ownerOf is room.Config.OwnerOf: the owner of a bot account, read from
+// the store's accounts (ok false without them, or when it cannot be read).
+func (s *Server) ownerOf(bot int64) (int64, string, bool) {
+	accts, ok := s.cfg.Store.(store.Accounts)
+	if !ok {
+		return 0, "", false
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	b, err := accts.AccountByID(ctx, bot)
+	if err != nil || b.Owner == 0 {
+		return 0, "", false
+	}
+	o, err := accts.AccountByID(ctx, b.Owner)
+	if err != nil {
+		return 0, "", false
+	}
+	return o.ID, o.Name, true
 }

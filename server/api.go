@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net/http"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -112,6 +113,9 @@ func (s *Server) fail(w http.ResponseWriter, r *http.Request, err error) {
 	} else if !errors.As(err, &e) {
 		s.log.Error("request failed", "path", r.URL.Path, "err", err)
 		e = &engine.Error{Code: room.CodeInternal}
+	}
+	if (e.Code == CodeRateLimited || e.Code == CodeFloodWait) && e.N > 0 {
+		w.Header().Set("Retry-After", strconv.Itoa(e.N)) // N: seconds
 	}
 	var body errorBody
 	body.Error.Code = string(e.Code)
@@ -420,10 +424,16 @@ func (s *Server) joinTable(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	client := s.clientID(w, r)
-	jr := room.JoinRequest{Name: req.Name, Seat: req.Seat, Token: tokenOf(r, id), Client: client, Addr: s.addrKey(r)}
+	jr := room.JoinRequest{Name: req.Name, Seat: req.Seat, Token: tokenOf(r, id), Client: client, Addr: s.addrKey(r),
+		Unlimited: httpguard.In(s.guard.ClientAddr(r), s.cfg.Limits.Unlimited)}
 	if err := s.asAccount(r, &jr); err != nil {
 		s.fail(w, r, err)
 		return
+	}
+	if jr.Account != 0 && !jr.BotAccount && !jr.Unlimited {
+		// A login's address links its person to whoever sits from there,
+		// at any table, for a while (seen.go); a refused join too.
+		s.guards.seen.add(jr.Account, jr.Addr, time.Now())
 	}
 	seat, tok, err := rm.Join(r.Context(), jr)
 	if err != nil {

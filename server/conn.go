@@ -195,6 +195,7 @@ func (wc *peer) serve(rm *room.Room, sub *room.Sub) {
 func (wc *peer) flood() {
 	wc.flooded.Do(func() {
 		wc.s.metrics.floods.Inc()
+		wc.tk.flooded(wc.s.cfg.Clock.Now()) // its address waits (limits.go)
 		wc.s.writeError(wc.c, wc.lang, 0, &engine.Error{Code: CodeFlood})
 		wc.done.Store(true)
 		wc.c.Close(websocket.StatusPolicyViolation, "flood")

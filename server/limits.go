@@ -5,6 +5,7 @@ package server
 // chat per table, and tables per address. Each refusal has its code.
 
 import (
+	"math"
 	"net/netip"
 	"sync"
 	"time"
@@ -43,6 +44,10 @@ const (
 	// CodeFlood is the last frame of a connection that kept sending frames
 	// that were refused; the server then closes it (1008 "flood").
 	CodeFlood engine.Code = "flood"
+	// CodeFloodWait refuses a WebSocket (429, Retry-After: N seconds) from
+	// an address whose connection was lately closed as a flood, until its
+	// penalty is over (Limits.FloodPenalty).
+	CodeFloodWait engine.Code = "flood_wait"
 )
 
 // Limits are what one client, one table and the whole server may hold.
@@ -76,6 +81,22 @@ type Limits struct {
 	// send (5 a second, 100 at once); past them it is closed as a flood.
 	FloodRate  float64
 	FloodBurst int
+
+	// FloodPenalty is how long an address whose connection was closed as
+	// a flood waits before it may open another WebSocket (2 s); each flood
+	// of the address within the decay doubles it, up to FloodPenaltyMax
+	// (5 minutes); every FloodPenaltyDecay (1 minute) without a flood
+	// forgets one (CodeFloodWait).
+	FloodPenalty      time.Duration
+	FloodPenaltyMax   time.Duration
+	FloodPenaltyDecay time.Duration
+
+	// GetRate and GetBurst bound one address's GET requests of the public
+	// API (the lobby, a table, its log and record, the leaderboards): 20 a
+	// second, bursts of 200 (CodeRateLimited, Retry-After). WebSockets have
+	// their own caps.
+	GetRate  float64
+	GetBurst int
 
 	// ChatRate and ChatBurst bound one table's chat lines, from everyone
 	// (10 a second, bursts of 20).
@@ -139,6 +160,16 @@ func (l Limits) withDefaults(fileLimit uint64) Limits {
 	def(&l.AddrBurst, 120)
 	deff(&l.FloodRate, 5)
 	def(&l.FloodBurst, 100)
+	defd := func(v *time.Duration, d time.Duration) {
+		if *v <= 0 {
+			*v = d
+		}
+	}
+	defd(&l.FloodPenalty, 2*time.Second)
+	defd(&l.FloodPenaltyMax, 5*time.Minute)
+	defd(&l.FloodPenaltyDecay, time.Minute)
+	deff(&l.GetRate, 20)
+	def(&l.GetBurst, 200)
 	deff(&l.ChatRate, 10)
 	def(&l.ChatBurst, 20)
 	deff(&l.SeatChatRate, 3)
@@ -168,6 +199,10 @@ type guards struct {
 	grown int
 	// pending counts tables being made now.
 	pending int
+	// gets is the addresses' rate of GET requests (Limits.GetRate).
+	gets *httpguard.Rates
+	// seen is the addresses accounts took seats from lately (seen.go).
+	seen seenAddrs
 }
 
 // addrState is one client address (see httpguard.Key).
@@ -177,6 +212,12 @@ type addrState struct {
 	pending int      // tables it is making now (mu)
 	frames  *rate.Limiter
 	creates *rate.Limiter
+	// floods counts the address's connections closed as floods, less one
+	// for every FloodPenaltyDecay since lastFlood; it may open no
+	// WebSocket before waitUntil (mu).
+	floods    int
+	lastFlood time.Time
+	waitUntil time.Time
 }
 
 // tableGuard is one table's connections and chat.
@@ -191,7 +232,8 @@ type tableGuard struct {
 }
 
 func newGuards(lim Limits, inLobby func(id string) bool) *guards {
-	return &guards{lim: lim, inLobby: inLobby, addrs: map[netip.Prefix]*addrState{}, tables: map[string]*tableGuard{}}
+	return &guards{lim: lim, inLobby: inLobby, addrs: map[netip.Prefix]*addrState{}, tables: map[string]*tableGuard{},
+		gets: httpguard.NewRates(lim.GetRate, lim.GetBurst)}
 }
 
 func limitErr(c engine.Code) error { return &engine.Error{Code: c} }
@@ -223,7 +265,7 @@ func (g *guards) sweepLocked(now time.Time) {
 	g.grown = 0
 	for k, st := range g.addrs {
 		g.pruneLocked(st)
-		if st.conns == 0 && len(st.lobby) == 0 && st.pending == 0 &&
+		if st.conns == 0 && len(st.lobby) == 0 && st.pending == 0 && g.floodsAt(st, now) == 0 && !now.Before(st.waitUntil) &&
 			st.frames.TokensAt(now) >= float64(g.lim.AddrBurst) && st.creates.TokensAt(now) >= float64(g.lim.CreateBurst) {
 			delete(g.addrs, k)
 		}
@@ -251,6 +293,10 @@ func (g *guards) admit(a netip.Addr, table, token string, now time.Time) (*ticke
 		return nil, limitErr(CodeServerFull)
 	}
 	st := g.addrLocked(a, now)
+	if st != nil && now.Before(st.waitUntil) {
+		secs := int(math.Ceil(st.waitUntil.Sub(now).Seconds()))
+		return nil, &engine.Error{Code: CodeFloodWait, N: max(secs, 1)}
+	}
 	if st != nil && st.conns >= g.lim.ConnsPerAddr {
 		return nil, limitErr(CodeTooManyConnections)
 	}
@@ -302,6 +348,36 @@ func (t *ticket) release() {
 			delete(g.tables, t.tableID)
 		}
 	})
+}
+
+// floodsAt is the address's floods not yet forgotten at now. Call with mu
+// held.
+func (g *guards) floodsAt(st *addrState, now time.Time) int {
+	if st.floods == 0 {
+		return 0
+	}
+	gone := int(now.Sub(st.lastFlood) / g.lim.FloodPenaltyDecay)
+	return max(st.floods-gone, 0)
+}
+
+// flooded records that the ticket's connection was closed as a flood: its
+// address may open no WebSocket for the penalty, which doubles with each
+// flood not yet forgotten, up to FloodPenaltyMax.
+func (t *ticket) flooded(now time.Time) {
+	if t.addr == nil {
+		return // an unlimited address
+	}
+	g := t.g
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	st := t.addr
+	n := g.floodsAt(st, now) + 1
+	st.floods, st.lastFlood = n, now
+	wait := g.lim.FloodPenalty
+	for i := 1; i < n && wait < g.lim.FloodPenaltyMax; i++ {
+		wait *= 2
+	}
+	st.waitUntil = now.Add(min(wait, g.lim.FloodPenaltyMax))
 }
 
 // frame takes one frame from the address's share (always true for an

@@ -77,10 +77,19 @@ func TestProtocolPage_CommandRefusalsAreAsDocumented(t *testing.T) {
 	if after := snapshot(ctx, t, ts, created.Table); string(after) != string(before) {
 		t.Errorf("a refused command changed the table:\n%s\n%s", before, after)
 	}
-	// A verb without a target ignores one, even one off the table: the
-	// speaker's pass with target -1 ends the speech.
-	if err := p.call(ctx, wire.ClientMessage{Type: "command", Verb: "pass", Target: -1}); err != nil {
-		t.Errorf("pass with target -1: %v, want its target ignored", err)
+	// A verb without a target refuses one as malformed (issue 25), even
+	// one off the table; the speaker's pass without one ends the speech.
+	for _, target := range []int{-1, 3} {
+		err := p.call(ctx, wire.ClientMessage{Type: "command", Verb: "pass", Target: target})
+		if ce, ok := err.(*client.Error); !ok || ce.Code != "malformed" {
+			t.Errorf("pass with target %d: %v, want malformed", target, err)
+		}
+	}
+	if after := snapshot(ctx, t, ts, created.Table); string(after) != string(before) {
+		t.Errorf("a pass with a target changed the table:\n%s\n%s", before, after)
+	}
+	if err := p.call(ctx, wire.ClientMessage{Type: "command", Verb: "pass"}); err != nil {
+		t.Errorf("pass: %v", err)
 	}
 }
 

@@ -120,9 +120,34 @@ func (s *Server) rateTable(ctx context.Context, id string) error {
 	if err != nil {
 		return err
 	}
+	if side, ok := playedByStandIns(set.Played, rseats); ok {
+		// Not rated (docs/ratings.md, "What stops a farm"); the game is
+		// looked at again at each start (rateLeftOver), to the same end.
+		s.log.Info("a rated game not rated: played by stand-ins", "table", id, "side", side.String())
+		return nil
+	}
 	_, err = rs.RateGame(ctx, store.RatedGame{Game: id, At: t.UpdatedAt, Seats: rseats, Result: res})
 	if errors.Is(err, store.ErrAlreadyRated) {
 		return nil
 	}
 	return err
+}
+
+// playedByStandIns returns a side whose seats the game's stand-ins played
+// mostly (room.Played.MostlyStandIns), if any: such a game changes no
+// rating, so that a farmer's accounts nobody plays earn none.
+func playedByStandIns(p *room.Played, seats []rating.Seat) (rating.Side, bool) {
+	if p == nil {
+		return 0, false
+	}
+	for _, side := range []rating.Side{rating.Town, rating.Mafia, rating.Maniac} {
+		in, any := func(i int) bool { return i < len(seats) && seats[i].Side == side }, false
+		for i := range seats {
+			any = any || in(i)
+		}
+		if any && p.MostlyStandIns(in) {
+			return side, true
+		}
+	}
+	return 0, false
 }

@@ -184,7 +184,8 @@ func (s *Server) roomConfig() room.Config {
 	m := s.metrics
 	return room.Config{
 		Store: s.cfg.Store, Clock: s.cfg.Clock, Log: s.log, SendBuffer: s.cfg.SendBuffer, NightTick: s.cfg.NightTick,
-		SeatsPerAddress: s.cfg.SeatsPerAddress, FreezeAfter: s.cfg.FreezeAfter,
+		SeatsPerAddress: s.cfg.SeatsPerAddress, FreezeAfter: s.cfg.FreezeAfter, OwnerOf: s.ownerOf,
+		AddrsOf: func(person int64) []string { return s.guards.seen.of(person) },
 		Metrics: room.Metrics{
 			Command: func(d time.Duration, ok bool) {
 				m.latency.Observe(d.Seconds())
@@ -445,15 +446,15 @@ func (s *Server) routes() {
 	s.mux.HandleFunc("GET /readyz", s.readyz)
 	// No /metrics and no profiler here: they are the operator's (OpsHandler).
 	s.mux.HandleFunc("POST /api/tables", s.createTable)
-	s.mux.HandleFunc("GET /api/tables", s.listTables)
+	s.mux.HandleFunc("GET /api/tables", s.paced(s.listTables))
 	// A table's own routes are served where the table is (cluster.go).
-	s.mux.HandleFunc("GET /api/tables/{id}", s.located(s.getTable))
+	s.mux.HandleFunc("GET /api/tables/{id}", s.paced(s.located(s.getTable)))
 	s.mux.HandleFunc("POST /api/tables/{id}/join", s.located(s.joinTable))
 	s.mux.HandleFunc("POST /api/tables/{id}/leave", s.located(s.leaveTable))
 	s.mux.HandleFunc("GET /api/tables/{id}/ws", s.located(s.serveWS))
-	s.mux.HandleFunc("GET /api/tables/{id}/log", s.located(s.tableLog))
-	s.mux.HandleFunc("GET /api/tables/{id}/record", s.located(s.tableRecord))
-	s.mux.HandleFunc("GET /api/ratings", s.leaderboard)
+	s.mux.HandleFunc("GET /api/tables/{id}/log", s.paced(s.located(s.tableLog)))
+	s.mux.HandleFunc("GET /api/tables/{id}/record", s.paced(s.located(s.tableRecord)))
+	s.mux.HandleFunc("GET /api/ratings", s.paced(s.leaderboard))
 }
 
 // Kinds are the kinds of the server's own codes (engine.Kind).
@@ -461,7 +462,7 @@ var Kinds = map[engine.Code]engine.Kind{
 	CodeMalformed: engine.KindInvalid, CodeTooLarge: engine.KindInvalid, CodeRateLimited: engine.KindTooMany,
 	CodeTableDamaged: engine.KindGone, CodeTooManyConnections: engine.KindTooMany, CodeSeatConnections: engine.KindTooMany,
 	CodeSpectatorsFull: engine.KindBusy, CodeServerFull: engine.KindBusy, CodeCreatingTooFast: engine.KindTooMany,
-	CodeTooManyTables: engine.KindTooMany, CodeFlood: engine.KindTooMany,
+	CodeTooManyTables: engine.KindTooMany, CodeFlood: engine.KindTooMany, CodeFloodWait: engine.KindTooMany,
 	CodeDraining: engine.KindBusy, CodeTableMoving: engine.KindBusy,
 }
 

@@ -373,6 +373,7 @@ func (l *Lobby) AppendJSON(b []byte) []byte {
 			if s.BotAccount {
 				b = append(b, `,"bot_account":true`...)
 			}
+			b = appendStringField(b, `,"owner":`, s.Owner)
 			b = append(b, '}')
 		}
 		b = append(b, ']')

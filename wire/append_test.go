@@ -234,7 +234,7 @@ func TestAppend_IsEncodingJSONForAnyValues(t *testing.T) {
 				for range rapid.IntRange(0, 3).Draw(t, "nlseats") {
 					l.Seats = append(l.Seats, SeatInfo{Seat: small.Draw(t, "s"), Name: str.Draw(t, "n"), Bot: rapid.Bool().Draw(t, "bot"),
 						Taken: rapid.Bool().Draw(t, "taken"), Connected: rapid.Bool().Draw(t, "conn"), StandIn: rapid.Bool().Draw(t, "standin"),
-						Account: rapid.Bool().Draw(t, "account"), BotAccount: rapid.Bool().Draw(t, "botaccount")})
+						Account: rapid.Bool().Draw(t, "account"), BotAccount: rapid.Bool().Draw(t, "botaccount"), Owner: str.Draw(t, "owner")})
 				}
 			}
 			m.Lobby = &l

@@ -71,7 +71,46 @@ func checkClientMessage(m ClientMessage) error {
 	default:
 		return fmt.Errorf("unknown type %q", m.Type)
 	}
+	if f := strayField(m); f != "" {
+		return fmt.Errorf("the key %q is no part of a %q message", f, m.Type)
+	}
 	return nil
+}
+
+// strayField names a field a frame sets that its type (and a command's
+// verb) does not take, "" if none: a claim that names a target or carries
+// a text is as malformed as a frame with a key of no field at all (issue
+// 25), never a silent no-op. Only set fields count (a zero is absent).
+func strayField(m ClientMessage) string {
+	set := []struct {
+		name string
+		on   bool
+	}{{"verb", m.Verb != ""}, {"target", m.Target != 0}, {"yes", m.Yes}, {"role", m.Role != ""}, {"result", m.Result != ""},
+		{"channel", m.Channel != ""}, {"text", m.Text != ""}, {"action", m.Action != ""}}
+	takes := map[string]bool{}
+	switch m.Type {
+	case "command":
+		takes["verb"], takes["target"], takes["yes"] = true, true, true
+		if v, ok := engine.ParseVerb(m.Verb); ok {
+			takes["target"] = v.HasTarget()
+			takes["role"] = v == engine.Claim
+			takes["result"] = v == engine.Report
+		} else {
+			takes["role"], takes["result"] = true, true // an unknown verb is refused as such
+		}
+	case "chat":
+		takes["channel"], takes["text"] = true, true
+	case "host":
+		takes["action"], takes["target"] = true, true
+	case "history":
+		takes["channel"] = true
+	}
+	for _, f := range set {
+		if f.on && !takes[f.name] {
+			return f.name
+		}
+	}
+	return ""
 }
 
 // Command converts a "command" message into an engine command for seat by;
@@ -115,6 +154,10 @@ type SeatInfo struct {
 	// program plays the seat.
 	Account    bool `json:"account,omitempty"`
 	BotAccount bool `json:"bot_account,omitempty"`
+	// Owner is the name of the account that owns a bot account's seat
+	// ("Robo1", bot of "Nino"): everyone at the table sees whose program
+	// plays it. Absent for any other seat.
+	Owner string `json:"owner,omitempty"`
 }
 
 // Lobby is a table's public description.

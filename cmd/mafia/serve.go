@@ -39,7 +39,7 @@ func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	opsToken := fs.String("ops-token", "", "if set, --ops wants it as a bearer token (Authorization: Bearer TOKEN)")
 	publicURL := fs.String("public-url", "", "where players reach the server, e.g. https://mafia.example.ge behind a proxy: cookies are Secure exactly when it is https, and its origin is trusted (default: each request's own scheme)")
 	proxies := fs.String("trusted-proxy", "", "comma-separated addresses or CIDRs of reverse proxies whose X-Forwarded-For and X-Forwarded-Proto are believed; the per-address limits then count the real client")
-	unlimited := fs.String("unlimited", "", "comma-separated addresses or CIDRs the per-address limits do not apply to (e.g. 127.0.0.1 for mafia bench on this machine)")
+	unlimited := fs.String("unlimited", "", "comma-separated addresses or CIDRs the per-address limits do not apply to: connections, frames, tables, GET requests, the flood penalty, and the seats of a table (counted by their accounts only); e.g. 127.0.0.1 for mafia bench on this machine")
 	maxConns := fs.Int("max-conns", 0, "WebSockets open at once in total (0: from the open-file limit, see the log line \"limits\")")
 	connsPerAddr := fs.Int("conns-per-addr", 64, "WebSockets open at once from one client address")
 	spectators := fs.Int("spectators-per-table", 200, "spectators of one table at once (seats have their own share)")
@@ -47,7 +47,7 @@ func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	lobbyTables := fs.Int("max-lobby-tables", 1000, "tables waiting in the lobby in total")
 	drainTimeout := fs.Duration("drain-timeout", 5*time.Second, "on SIGTERM or SIGINT, drain first: refuse new tables (and answer /readyz 503) while the games play on, until none is playing or this long has passed, then shut down (0: no drain; a second signal cuts it short); a cluster's node (--node) hands its tables over meanwhile, and its default is 30s")
 	cf := addClusterFlags(fs)
-	seatsPerAddr := fs.Int("seats-per-address", 3, "seats of one table that may be joined from one address (0: no limit, e.g. for `mafia bench` from one machine)")
+	seatsPerAddr := fs.Int("seats-per-address", 3, "seats of one table one person may take: from one address, or by one account and the bot accounts it owns (1 at a rated table; 0: no limit at all; for `mafia bench` name its address with --unlimited instead)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: mafia serve [--addr HOST:PORT] [--db FILE|postgres://...] [--ops HOST:PORT] [--public-url URL] [--trusted-proxy CIDR,...]")
 		fs.PrintDefaults()

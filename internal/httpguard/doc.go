@@ -4,7 +4,8 @@
 // Secure (the server's public URL, or a trusted proxy that says the client
 // came over https), and whether a browser's state-changing request comes
 // from one of the server's own pages (Origin or Sec-Fetch-Site, and a
-// Content-Type that a foreign page cannot send without asking first).
+// Content-Type that a foreign page cannot send without asking first); and
+// a per-address request rate (Rates), whose numbers its caller chooses.
 //
 // It owns those decisions and their refusal codes. It must not know
 // tables, seats, tokens or limits: the server (and the host's assistant)

@@ -96,6 +96,8 @@ export function renderSeats(st, ctx) {
     if (vs.choice && !me && shown) badges.push(h('span', { class: 'badge choice' }, t('web.choice', { Target: vs.choice })));
     // A bot account's seat (a program plays it), an account's (its page).
     if (info.bot_account) badges.push(h('span', { class: 'badge bot-account', 'data-bot-account': true }, t('web.account.bot_badge')));
+    // Whose bot it is: the table sees who plays it (lobby seat's owner).
+    if (info.bot_account && info.owner) badges.push(h('a', { class: 'badge owner', 'data-owner': info.owner, href: `/players/${encodeURIComponent(info.owner)}` }, t('web.profile.owner'), ' ', info.owner));
     else if (info.account) badges.push(h('a', { class: 'badge account', 'data-account': true, href: `/players/${encodeURIComponent(info.name)}` }, t('web.account.badge')));
     // Away, and played by a server's bot until back (lobby seat's stand_in).
     if (info.stand_in) badges.push(h('span', { class: 'badge offline stand-in', 'data-stand-in': true }, t('web.stand_in')));
