@@ -102,7 +102,7 @@ func TestAttack_BusStrangerReadsAndSendsNothing(t *testing.T) {
 		t.Fatal("the rogue NATS server did not start")
 	}
 	t.Cleanup(rogue.Shutdown)
-	spy, err := nats.Connect(rogue.ClientURL(), nats.NoEcho())
+	spy, err := nats.Connect(rogue.ClientURL(), nats.NoEcho(), nats.Timeout(30*time.Second)) // a slow machine (-race) took over the 2 s default
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -183,7 +183,7 @@ func TestBusRoguePeerIsRefusedAndForgesNothing(t *testing.T) {
 		route.User = user
 		rogue := startNATS(t, natsserver.Options{Cluster: natsserver.ClusterOpts{Name: "mafia", Host: "127.0.0.1", Port: natsserver.RANDOM_PORT},
 			Routes: []*url.URL{route}})
-		spy, err := nats.Connect(rogue.ClientURL(), nats.NoEcho())
+		spy, err := nats.Connect(rogue.ClientURL(), nats.NoEcho(), nats.Timeout(30*time.Second)) // a slow machine (-race) took over the 2 s default
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -237,7 +237,7 @@ func TestBusStrangerOnASharedNATSReadsAndForgesNothing(t *testing.T) {
 	a := startNode(t, Config{ID: "a", NATS: ext.ClientURL(), Now: ca.Now, Tick: ca.Tick})
 	b := startNode(t, Config{ID: "b", NATS: ext.ClientURL(), Now: cb.Now, Tick: cb.Tick, Owners: staticOwned("t1"),
 		Local: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { served.Add(1); echo(w, r) })})
-	spy, err := nats.Connect(ext.ClientURL())
+	spy, err := nats.Connect(ext.ClientURL(), nats.Timeout(30*time.Second))
 	if err != nil {
 		t.Fatal(err)
 	}
