@@ -38,13 +38,22 @@ export function botTag(st, s) {
 
 const MARKS = ['suspect', 'trust'];
 
+// drafts are the note texts being typed, by seat, not yet saved (a note is
+// saved when its field changes): the table is drawn again with every
+// frame, and the field drawn again shows what was typed, not the note as
+// last saved.
+const drafts = new Map();
+
 // noteEditor is the editor of the note on seat s: the two marks and a
 // short text, saved as they change.
 function noteEditor(st, ctx, s, note) {
   const input = h('input', {
-    type: 'text', maxlength: 80, key: `note-text-${s}`, id: `note-text-${s}`, value: note.text || '',
+    type: 'text', maxlength: 80, key: `note-text-${s}`, id: `note-text-${s}`, value: drafts.has(s) ? drafts.get(s) : (note.text || ''),
     placeholder: t('web.note.placeholder'),
-    on: { change: (ev) => ctx.note(s, { ...note, text: ev.target.value.trim() }) },
+    on: {
+      input: (ev) => { drafts.set(s, ev.target.value); },
+      change: (ev) => { drafts.delete(s); ctx.note(s, { ...note, text: ev.target.value.trim() }); },
+    },
   });
   return h('div', { class: 'note-edit', 'data-seat': s },
     h('div', { class: 'row wrap' }, MARKS.map((m) => h('button', {
