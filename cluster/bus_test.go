@@ -183,15 +183,7 @@ func TestBusRoguePeerIsRefusedAndForgesNothing(t *testing.T) {
 		route.User = user
 		rogue := startNATS(t, natsserver.Options{Cluster: natsserver.ClusterOpts{Name: "mafia", Host: "127.0.0.1", Port: natsserver.RANDOM_PORT},
 			Routes: []*url.URL{route}})
-		spy, err := nats.Connect(rogue.ClientURL(), nats.NoEcho(), nats.Timeout(30*time.Second)) // a slow machine (-race) took over the 2 s default
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer spy.Close()
-		heard, err := spy.SubscribeSync(">")
-		if err != nil {
-			t.Fatal(err)
-		}
+		spy, heard := spyOn(t, rogue.ClientURL(), nats.NoEcho())
 		forged, _ := json.Marshal(httpRequest{From: "a", Method: "POST", Path: "/api/tables/t1/join", Client: "198.51.100.66", Body: []byte(`{"name":"forged"}`)})
 		eventually(ctx, t, "the rogue's route is refused", func() bool {
 			_ = spy.Publish(subjectHTTP+"b", forged)
@@ -237,15 +229,7 @@ func TestBusStrangerOnASharedNATSReadsAndForgesNothing(t *testing.T) {
 	a := startNode(t, Config{ID: "a", NATS: ext.ClientURL(), Now: ca.Now, Tick: ca.Tick})
 	b := startNode(t, Config{ID: "b", NATS: ext.ClientURL(), Now: cb.Now, Tick: cb.Tick, Owners: staticOwned("t1"),
 		Local: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { served.Add(1); echo(w, r) })})
-	spy, err := nats.Connect(ext.ClientURL(), nats.Timeout(30*time.Second))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer spy.Close()
-	heard, err := spy.SubscribeSync(">")
-	if err != nil {
-		t.Fatal(err)
-	}
+	spy, heard := spyOn(t, ext.ClientURL())
 	if err := spy.Flush(); err != nil {
 		t.Fatal(err)
 	}
@@ -536,4 +520,21 @@ func TestBusRelayedHandshakeIsServedInProcessFromTheClient(t *testing.T) {
 	if remote != "203.0.113.5:0" || xff != "" {
 		t.Errorf("the owner's handler saw peer %q, X-Forwarded-For %q: want the client's address as the peer, no header", remote, xff)
 	}
+}
+
+// spyOn connects a plain NATS client to url (closed when the test ends),
+// subscribed to every subject. It gives the connection 30 s: under -race
+// on a busy machine it once took over nats.go's 2 s default.
+func spyOn(t *testing.T, url string, opts ...nats.Option) (*nats.Conn, *nats.Subscription) {
+	t.Helper()
+	spy, err := nats.Connect(url, append([]nats.Option{nats.Timeout(30 * time.Second)}, opts...)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(spy.Close)
+	heard, err := spy.SubscribeSync(">")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return spy, heard
 }
