@@ -40,6 +40,7 @@ func (r *Room) run() {
 			r.drop(s, r.stoppedCode()) // CodeMoved once the table moved (fence.go)
 		}
 		r.endStandIns()
+		r.tellWatchers(true)
 		if r.fenced && r.cfg.Lost != nil {
 			r.cfg.Lost(r.id)
 		}
@@ -62,6 +63,7 @@ func (r *Room) run() {
 				r.lobbyDirty = false
 				r.safely(r.broadcastLobby)
 			}
+			r.tellWatchers(false)
 		case <-r.quit:
 			return
 		}
@@ -360,6 +362,7 @@ func (r *Room) afterEvents(first int, clk store.Clock, newStep bool) {
 		r.dropMafiaLines() // the night is over: its talk too
 	}
 	r.broadcast(first)
+	r.tellWatchers(false) // each command's step, not only the request's last (watch.go)
 	if r.game.Ended() {
 		r.botsFarewell()
 		r.maybeLinger()
