@@ -368,7 +368,7 @@ func (s *Server) Tables(context.Context) ([]wire.Lobby, error) {
 	all := make([]listed, 0, len(s.rooms))
 	for _, rm := range s.rooms {
 		if l := rm.Lobby(); l.Public && l.Status != string(store.StatusEnded) {
-			all = append(all, listed{l: l, created: rm.CreatedAt()})
+			all = append(all, listed{l: s.owned(l), created: rm.CreatedAt()})
 		}
 	}
 	s.mu.Unlock()
@@ -405,7 +405,7 @@ func (s *Server) getTable(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, rm.Lobby())
+	writeJSON(w, http.StatusOK, s.owned(rm.Lobby()))
 }
 
 func (s *Server) joinTable(w http.ResponseWriter, r *http.Request) {

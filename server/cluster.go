@@ -34,6 +34,12 @@ const CodeTableMoving engine.Code = "table_moving"
 type Cluster struct {
 	// Node is this node's id, unique in the cluster.
 	Node string
+	// URL is this node's own public URL (mafia serve --node-url; empty:
+	// none given): the lists of tables and a table's API name each table
+	// the node runs as its own (wire.Lobby.Owner), so that a client or a
+	// load balancer reaches the owner directly, and the relay is only the
+	// fallback.
+	URL string
 	// TTL is a lease's time (default 5 s): the node renews each of its
 	// leases every TTL/3, and the others take a table over once its lease
 	// has run out, so a dead node's tables wait about TTL.
@@ -552,4 +558,13 @@ func (s *Server) Handover(ctx context.Context) error {
 		}
 	}
 	return nil
+}
+
+// owned is l as this node gives it out: in a cluster, with this node as
+// the table's owner (Cluster.URL). l is a table this node runs.
+func (s *Server) owned(l wire.Lobby) wire.Lobby {
+	if s.own != nil {
+		l.Owner = &wire.TableOwner{Node: s.own.cfg.Node, URL: s.own.cfg.URL}
+	}
+	return l
 }

@@ -62,7 +62,7 @@ func inProcessClusterTTL(ctx context.Context, t *testing.T, n int, ttl time.Dura
 			t.Fatal(err)
 		}
 		cn.db = db
-		cl := &Cluster{Node: cn.id, TTL: ttl, Scan: time.Hour,
+		cl := &Cluster{Node: cn.id, URL: "https://" + cn.id + ".mafia.test", TTL: ttl, Scan: time.Hour,
 			Free: func(string) {
 				mu.Lock()
 				defer mu.Unlock()
@@ -101,13 +101,13 @@ func inProcessClusterTTL(ctx context.Context, t *testing.T, n int, ttl time.Dura
 	return nodes
 }
 
-// playingTable makes a table of five on node at (the host in seat 1, the
+// playingTable makes a public table of five on node at (the host in seat 1, the
 // server's bots in the others), starts its game (long steps: it is still
 // on when the test looks) and returns it, the host's token and the host's
 // connection.
 func playingTable(ctx context.Context, t *testing.T, at *clusterNode) (string, string, *client.Conn) {
 	t.Helper()
-	created, err := at.api.Create(ctx, client.CreateRequest{Name: "clustered", Players: 5, TimingsMS: longTimings})
+	created, err := at.api.Create(ctx, client.CreateRequest{Name: "clustered", Public: true, Players: 5, TimingsMS: longTimings})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -238,9 +238,34 @@ func sortedCopy(s []string) []string {
 	return out
 }
 
+// ownerNamed fails the test unless node at names n as table's owner, in its
+// list of tables and in the table's API.
+func ownerNamed(ctx context.Context, t *testing.T, at, n *clusterNode, table string) {
+	t.Helper()
+	want := wire.TableOwner{Node: n.id, URL: "https://" + n.id + ".mafia.test"}
+	l, err := at.api.Table(ctx, table)
+	if err != nil || l.Owner == nil || *l.Owner != want {
+		t.Errorf("GET /api/tables/%s at %s: owner %+v (%v), want %+v", table, at.id, l.Owner, err, want)
+	}
+	list, err := at.api.Tables(ctx)
+	found := false
+	for _, l := range list {
+		if l.Table == table {
+			found = true
+			if l.Owner == nil || *l.Owner != want {
+				t.Errorf("the list of tables at %s: owner %+v, want %+v", at.id, l.Owner, want)
+			}
+		}
+	}
+	if !found {
+		t.Errorf("the list of tables at %s lacks %s (%v)", at.id, table, err)
+	}
+}
+
 // TestCluster_ALeaseLetGoIsTakenByAPeerAndItsRequestsGoThere pins the rest
 // of the leases' life in process: a table made on a node is that node's
-// (its lease), a request at the other node for it is passed on to its
+// (its lease), the lists and the table's API name that node as its owner
+// with its public URL (and the node that takes it over, after), a request at the other node for it is passed on to its
 // holder (Cluster.Elsewhere, naming it), and a node that stops lets its
 // live tables go at once (stopped, letGo, Free): the peer takes each over
 // under a new token (takeOverExpired, take) and runs it, its game still
@@ -254,6 +279,7 @@ func TestCluster_ALeaseLetGoIsTakenByAPeerAndItsRequestsGoThere(t *testing.T) {
 	if held.Node != "n1" || held.Token == 0 {
 		t.Fatalf("the table made on n1: lease %+v", held)
 	}
+	ownerNamed(ctx, t, n1, n1, live)
 
 	// Asked for at n2, the table is n1's: passed on, naming n1.
 	resp, err := http.Get(n2.api.Base + "/api/tables/" + live)
@@ -279,6 +305,7 @@ func TestCluster_ALeaseLetGoIsTakenByAPeerAndItsRequestsGoThere(t *testing.T) {
 	if now.Node != "n2" || now.Token <= held.Token {
 		t.Errorf("the live table after n1 stopped: lease %+v, want n2's under a token after %d", now, held.Token)
 	}
+	ownerNamed(ctx, t, n2, n2, live)
 	c, err := n2.api.Dial(ctx, live, host, 0)
 	if err != nil {
 		t.Fatalf("the host through n2: %v", err)

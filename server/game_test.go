@@ -42,6 +42,9 @@ func TestFullGame_ElevenSeatsOverWebSockets(t *testing.T) {
 	if err != nil || len(tables) != 1 || tables[0].Table != created.Table {
 		t.Fatalf("public tables: %+v %v", tables, err)
 	}
+	if tables[0].Owner != nil {
+		t.Errorf("a server alone names an owner of its table: %+v", tables[0].Owner)
+	}
 	if _, err := conns[1].Send(ctx, wire.ClientMessage{Type: "host", Action: "start"}); err != nil {
 		t.Fatal(err)
 	}

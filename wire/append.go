@@ -416,6 +416,12 @@ func (l *Lobby) AppendJSON(b []byte) []byte {
 		b = append(b, `,"stand_in_ms":`...)
 		b = strconv.AppendInt(b, l.StandInMS, 10)
 	}
+	if l.Owner != nil {
+		b = append(b, `,"owner":{"node":`...)
+		b = appendString(b, l.Owner.Node)
+		b = appendStringField(b, `,"url":`, l.Owner.URL)
+		b = append(b, '}')
+	}
 	return append(b, '}')
 }
 

@@ -226,6 +226,9 @@ func TestAppend_IsEncodingJSONForAnyValues(t *testing.T) {
 				Paused: rapid.Bool().Draw(t, "lpaused"), PauseReason: str.Draw(t, "pause_reason"),
 				Sandbox: rapid.Bool().Draw(t, "lsandbox"), Rated: rapid.Bool().Draw(t, "lrated"), Bots: str.Draw(t, "lbots"), Pace: str.Draw(t, "lpace"),
 				StandInMS: rapid.Int64().Draw(t, "lstandin")}
+			if rapid.Bool().Draw(t, "has_owner") {
+				l.Owner = &TableOwner{Node: str.Draw(t, "onode"), URL: str.Draw(t, "ourl")}
+			}
 			if rapid.Bool().Draw(t, "has_timings") {
 				l.Timings = rapid.MapOfN(str, rapid.Int64(), 0, 4).Draw(t, "timings")
 			}

@@ -191,6 +191,18 @@ type Lobby struct {
 	// a game before a bot plays it for them (SeatInfo.StandIn); left out
 	// when no bot ever stands in.
 	StandInMS int64 `json:"stand_in_ms,omitempty"`
+	// Owner is the node of a cluster that runs the table, where a client
+	// or a load balancer reaches it without a relay (docs/cluster.md);
+	// left out by a server that is no cluster's node, and in the frames
+	// of a table's WebSocket (the lists and GET /api/tables/{id} carry it).
+	Owner *TableOwner `json:"owner,omitempty"`
+}
+
+// TableOwner names the node that runs a table: its id in the cluster and
+// its public URL (the node's --public-url; left out when it has none).
+type TableOwner struct {
+	Node string `json:"node"`
+	URL  string `json:"url,omitempty"`
 }
 
 // ServerMessage is any message the server sends. Type says which fields matter:

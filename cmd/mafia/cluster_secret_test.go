@@ -20,7 +20,8 @@ func clusterSecret(t testing.TB) string {
 
 // TestServeNodeNeedsTheClusterSecret (issue 25): a node with neither
 // --cluster-secret nor --cluster-insecure does not start, and says why;
-// nor with a secret too short, nor with half of the route TLS flags.
+// nor with a secret too short, nor with half of the route TLS flags, nor
+// with a --node-url that is no http(s) URL of the node.
 func TestServeNodeNeedsTheClusterSecret(t *testing.T) {
 	short := filepath.Join(t.TempDir(), "short")
 	if err := os.WriteFile(short, []byte("hunter2\n"), 0o600); err != nil {
@@ -38,6 +39,8 @@ func TestServeNodeNeedsTheClusterSecret(t *testing.T) {
 		{"half of TLS", []string{"--cluster-secret", clusterSecret(t), "--cluster-tls-cert", short}, "--cluster-tls-key"},
 		{"route TLS with an external NATS", []string{"--cluster-secret", clusterSecret(t), "--nats", "nats://127.0.0.1:4222",
 			"--cluster-tls-cert", short, "--cluster-tls-key", short, "--cluster-tls-ca", short}, "secure the external server itself"},
+		{"a node URL that is no URL", []string{"--cluster-insecure", "--node-url", "n2.mafia.example"}, "--node-url"},
+		{"a node URL with a query", []string{"--cluster-insecure", "--node-url", "https://n2.mafia.example/?a=1"}, "--node-url"},
 	} {
 		var stdout, stderr strings.Builder
 		code := runServe(append([]string{"--addr", "127.0.0.1:0", "--log", "warn", "--db", pg, "--node", "n1"}, c.args...), nil, &stdout, &stderr)

@@ -60,7 +60,7 @@ func startCluster(ctx context.Context, t *testing.T, db string, n int, extra ...
 				peers = append(peers, "nats-route://"+r)
 			}
 		}
-		args := append([]string{"--db", db, "--node", fmt.Sprint("n", i+1), "--nats-listen", routes[i],
+		args := append([]string{"--db", db, "--node", fmt.Sprint("n", i+1), "--node-url", fmt.Sprintf("https://n%d.mafia.test/", i+1), "--nats-listen", routes[i],
 			"--nats-peers", strings.Join(peers, ","), "--lease-ttl", clusterTTL, "--cluster-secret", secret}, extra...)
 		nodes[i] = startServe(ctx, t, args...)
 	}
@@ -234,6 +234,21 @@ func TestCluster_APlayerOnNodeAPlaysATableOwnedByNodeB(t *testing.T) {
 	if h := holderOfTable(ctx, t, st, table); h != "n2" {
 		t.Fatalf("the table's lease is %q's, want n2's", h)
 	}
+	// Node 1 names node 2 as the owner, with its --node-url: in the
+	// cluster's lobby and in the table's row (passed on to node 2).
+	owner := wire.TableOwner{Node: "n2", URL: "https://n2.mafia.test"}
+	if l, err := nodes[0].api.Table(ctx, table); err != nil || l.Owner == nil || *l.Owner != owner {
+		t.Errorf("the table's row at node 1: owner %+v %v, want %+v", l.Owner, err, owner)
+	}
+	listed, err := nodes[0].api.Tables(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range listed {
+		if l.Table == table && (l.Owner == nil || *l.Owner != owner) {
+			t.Errorf("node 1's lobby: owner %+v, want %+v", l.Owner, owner)
+		}
+	}
 	// Each node's /metrics says what it did: node 2 took the table's
 	// lease when it was made; node 1 relayed the seats' sessions and
 	// passed their joins on.
@@ -241,7 +256,7 @@ func TestCluster_APlayerOnNodeAPlaysATableOwnedByNodeB(t *testing.T) {
 		t.Errorf("node 2's metrics do not count the lease it took:\n%s", grepLines(m, "mafia_leases"))
 	}
 	m := metricsOf(ctx, t, nodes[0])
-	for _, want := range []string{`mafia_relay_sessions{side="a"} 7`, `mafia_relay_requests_total{result="ok"} 7`} {
+	for _, want := range []string{`mafia_relay_sessions{side="a"} 7`, `mafia_relay_requests_total{result="ok"} 8`} {
 		if !strings.Contains(m, want) {
 			t.Errorf("node 1's metrics lack %s:\n%s", want, grepLines(m, "mafia_relay"))
 		}

@@ -13,6 +13,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/url"
 	"strings"
 	"time"
 
@@ -25,6 +26,7 @@ import (
 // clusterFlags are serve's flags of a cluster node.
 type clusterFlags struct {
 	node, nats, natsListen, natsPeers *string
+	nodeURL                           *string
 	leaseTTL                          *time.Duration
 	secret                            *string
 	insecure                          *bool
@@ -40,6 +42,7 @@ func addClusterFlags(fs *flag.FlagSet) clusterFlags {
 		nats:       fs.String("nats", "", "a cluster's external NATS server (nats://host:4222); without it the node embeds a NATS server of its own, routed to --nats-peers"),
 		natsListen: fs.String("nats-listen", "127.0.0.1:6222", "the embedded NATS server's route address, which the other nodes' --nats-peers name"),
 		natsPeers:  fs.String("nats-peers", "", "comma-separated route URLs of other nodes' embedded NATS servers (nats-route://host:6222); one is enough, NATS finds the rest"),
+		nodeURL:    fs.String("node-url", "", "this node's own public URL (https://n2.mafia.example), where a client reaches it without the balancer: the lists of tables and a table's row name it as the owner of each table the node runs, so programs and balancers connect there and skip the relay (docs/cluster.md, Reaching the owner); empty: the owner is named by its id only"),
 		leaseTTL:   fs.Duration("lease-ttl", 5*time.Second, "a table lease's time: renewed every third of it; a node that stops renewing loses its tables to the others about this long after"),
 		secret:     fs.String("cluster-secret", "", "a file of the cluster's secret, the same on every node (one a line, at least 32 characters: openssl rand -hex 32; the first is used, the others accepted too, for a rotation): routes must present it, and it seals every message on the bus (docs/cluster.md)"),
 		insecure:   fs.Bool("cluster-insecure", false, "run a node with no --cluster-secret: the bus is then OPEN, anyone who reaches a node's route port or the NATS server reads every relayed seat's token and cards and can forge requests; only for a trial on one machine"),
@@ -67,6 +70,13 @@ func (f clusterFlags) check(db string) error {
 		if !(r == '-' || r == '_' || '0' <= r && r <= '9' || 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z') {
 			return fmt.Errorf("--node %q: an id is letters, digits, - and _", *f.node)
 		}
+	}
+	if u := *f.nodeURL; u != "" {
+		p, err := url.Parse(u)
+		if err != nil || (p.Scheme != "http" && p.Scheme != "https") || p.Host == "" || p.RawQuery != "" || p.Fragment != "" {
+			return fmt.Errorf("--node-url %q: an http:// or https:// URL of the node (https://n2.mafia.example)", u)
+		}
+		*f.nodeURL = strings.TrimSuffix(u, "/")
 	}
 	if *f.leaseTTL < 300*time.Millisecond {
 		return fmt.Errorf("--lease-ttl %s: at least 300ms", *f.leaseTTL)
@@ -100,10 +110,11 @@ type clusterNode struct {
 }
 
 // serverPart is the server's Cluster for the node that newNode will make:
-// its hooks reach the node once it exists.
+// its hooks reach the node once it exists; --node-url is published as the
+// owner of the tables it runs.
 func (cn *clusterNode) serverPart(f clusterFlags) *server.Cluster {
 	return &server.Cluster{
-		Node: *f.node, TTL: *f.leaseTTL,
+		Node: *f.node, URL: *f.nodeURL, TTL: *f.leaseTTL,
 		Elsewhere: func(w http.ResponseWriter, r *http.Request, node, client string) {
 			if strings.EqualFold(r.Header.Get("Upgrade"), "websocket") {
 				cn.node.RelayFor(w, r, node, r.PathValue("id"), client)
