@@ -2,6 +2,7 @@ package web_test
 
 import (
 	"context"
+	"fmt"
 	"regexp"
 	"strconv"
 	"strings"
@@ -33,10 +34,29 @@ var fieldRE = regexp.MustCompile(`\{\{\s*\.\w+\s*\}\}`)
 
 // noEnglish fails the test when the page shows a sentence of the English
 // catalog that the page's own language words differently: a string that
-// did not come from the page's catalog.
+// did not come from the page's catalog. A page that has just changed its
+// language is still drawing what comes after its reconnect (the chat so
+// far, asked for after the welcome, in the new language): it is given up
+// to ten seconds to show none, and then what it still shows is reported.
 func noEnglish(tb *tab, lang locale.Lang) {
 	tb.t.Helper()
-	text := eval[string](tb, `document.body.innerText`)
+	var found []string
+	for deadline := time.Now().Add(slack * 10 * time.Second); ; {
+		found = englishOn(eval[string](tb, `document.body.innerText`), lang)
+		if len(found) == 0 || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(100 * time.Millisecond) // polls the page, as waitJS does
+	}
+	for _, f := range found {
+		tb.t.Errorf("%s: the page in %s shows English %s", tb.name, lang, f)
+	}
+}
+
+// englishOn lists the English catalog's fixed words (each with its id) that
+// text shows where lang words them differently.
+func englishOn(text string, lang locale.Lang) []string {
+	var found []string
 	en, other := locale.Messages(locale.En), locale.Messages(lang)
 	for id, forms := range en {
 		if !strings.HasPrefix(id, "web.") && !strings.HasPrefix(id, "view.") && !strings.HasPrefix(id, "event.") {
@@ -53,11 +73,12 @@ func noEnglish(tb *tab, lang locale.Lang) {
 					continue
 				}
 				if strings.Contains(text, part) {
-					tb.t.Errorf("%s: the page in %s shows English %q (from %s)", tb.name, lang, part, id)
+					found = append(found, fmt.Sprintf("%q (from %s)", part, id))
 				}
 			}
 		}
 	}
+	return found
 }
 
 // TestBrowserLanguage: a browser that prefers Georgian gets the page in
