@@ -38,3 +38,7 @@ func TestAccountService_LookalikeAcrossNodes(t *testing.T) {
 		t.Errorf("a bot KOT beside КОТ: %v, want %s", err, account.CodeNameLookalike)
 	}
 }
+
+// TestContractSeenAddrs runs the store contract's addresses seen on
+// PostgreSQL.
+func TestContractSeenAddrs(t *testing.T) { storetest.RunSeenAddrs(t, openContract) }
