@@ -185,6 +185,20 @@ func (s *Service) allowAddr(addr string, now time.Time) bool {
 	return s.byAddr.allow(addr, now)
 }
 
+// AddrSpent reports whether a login or signup from addr (as limits key it)
+// would now be refused for its address's attempts (CodeLoginLimited), unless
+// it comes from a known device: the handler refuses such a request before
+// reading its body.
+func (s *Service) AddrSpent(addr string, now time.Time) bool {
+	if addr == "" {
+		return false
+	}
+	if net := bucketOf(addr); net != addr && strings.Contains(net, ":") && s.byNet.spent(net, now) {
+		return true
+	}
+	return s.byAddr.spent(addr, now)
+}
+
 // Find is the account a name is: the one of exactly that name (compared
 // after NFC and case folding, as names were before look-alikes were
 // folded: two accounts made before then may read alike, and each keeps its
