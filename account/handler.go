@@ -38,6 +38,11 @@ type HandlerConfig struct {
 	// profile shows them (the host's assistant fills it: assist's
 	// PlayerClubs; nil: the profile has none).
 	Clubs func(ctx context.Context, account int64) (PlayerClubs, error)
+	// Hold is how long the refusal of an address whose attempts are spent
+	// is held before it is sent (0: half a second; negative: not held): a flood
+	// over keep-alive connections then gets one refusal a connection a
+	// Hold, not as many as the server can write.
+	Hold time.Duration
 }
 
 // Handler serves /api/account/ (signup, login, logout, logout-all,
@@ -65,6 +70,9 @@ func NewHandler(cfg HandlerConfig) *Handler {
 	}
 	if cfg.Guard == nil {
 		cfg.Guard, _ = httpguard.New(httpguard.Config{})
+	}
+	if cfg.Hold == 0 {
+		cfg.Hold = 500 * time.Millisecond
 	}
 	h := &Handler{cfg: cfg, svc: cfg.Service, mux: http.NewServeMux()}
 	h.mux.HandleFunc("POST /api/account/signup", h.signup)
@@ -185,14 +193,25 @@ func (h *Handler) read(w http.ResponseWriter, r *http.Request, v any) bool {
 // spent refuses (login_limited) a login or signup from an address whose
 // attempts are spent (Service.AddrSpent), before its body is read or
 // decoded, and reports whether it did: the refusal a flood gets costs no
-// more than a map's look-up. A browser that carries device tokens is
-// left to LoginFrom, which lets a known device past its address's limit.
+// more than a map's look-up, and is held for HandlerConfig.Hold (or until
+// the client leaves) before it is sent, so that each of the flood's
+// connections waits instead of asking again at once. A browser that
+// carries device tokens is left to LoginFrom, which lets a known device
+// past its address's limit.
 func (h *Handler) spent(w http.ResponseWriter, r *http.Request) bool {
 	if _, err := r.Cookie(DeviceCookie); err == nil {
 		return false
 	}
 	if !h.svc.AddrSpent(h.addr(r), h.svc.cfg.Now()) {
 		return false
+	}
+	if h.cfg.Hold > 0 {
+		t := time.NewTimer(h.cfg.Hold)
+		select {
+		case <-t.C:
+		case <-r.Context().Done():
+			t.Stop()
+		}
 	}
 	h.fail(w, r, errLoginLimited)
 	return true
