@@ -51,6 +51,9 @@
 //     pages, the catalogs, the client's pages and the assistant
 //     (gets_test.go).
 //
+// The login flood also runs as a process of its own, for measuring
+// players' latency beside it: attack/loginflood (docs/performance.md).
+//
 // Items 10 to 13 (damaged rows, two servers on one file, a crash between
 // writes, a failing disk) are faults of the operator's side, not
 // something an outsider can do: package server and store/sqlite test
