@@ -64,4 +64,7 @@ func refuse(c engine.Code) error { return &engine.Error{Code: c} }
 
 var errLoginBusy = &engine.Error{Code: CodeLoginBusy}
 
+// errLoginLimited is the refusal of an address whose attempts are spent.
+var errLoginLimited = &engine.Error{Code: CodeLoginLimited}
+
 var nameError = engine.Error{Code: CodeBadAccountName, N: MaxName}

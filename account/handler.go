@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net/http"
 	"strings"
+	"sync"
 	"time"
 
 	"mafia/engine"
@@ -37,6 +38,11 @@ type HandlerConfig struct {
 	// profile shows them (the host's assistant fills it: assist's
 	// PlayerClubs; nil: the profile has none).
 	Clubs func(ctx context.Context, account int64) (PlayerClubs, error)
+	// Hold is how long the refusal of an address whose attempts are spent
+	// is held before it is sent (0: half a second; negative: not held): a flood
+	// over keep-alive connections then gets one refusal a connection a
+	// Hold, not as many as the server can write.
+	Hold time.Duration
 }
 
 // Handler serves /api/account/ (signup, login, logout, logout-all,
@@ -45,6 +51,10 @@ type Handler struct {
 	cfg HandlerConfig
 	svc *Service
 	mux *http.ServeMux
+	// messages are the sentences of refusals that carry nothing but
+	// their code, by language and code (message); the languages and codes
+	// are a few, so it stays small.
+	messages sync.Map
 }
 
 // vocabulary is every code the handler answers with.
@@ -60,6 +70,9 @@ func NewHandler(cfg HandlerConfig) *Handler {
 	}
 	if cfg.Guard == nil {
 		cfg.Guard, _ = httpguard.New(httpguard.Config{})
+	}
+	if cfg.Hold == 0 {
+		cfg.Hold = 500 * time.Millisecond
 	}
 	h := &Handler{cfg: cfg, svc: cfg.Service, mux: http.NewServeMux()}
 	h.mux.HandleFunc("POST /api/account/signup", h.signup)
@@ -134,8 +147,24 @@ func (h *Handler) fail(w http.ResponseWriter, r *http.Request, err error) {
 	}
 	var body errorBody
 	body.Error.Code = string(e.Code)
-	body.Error.Message = h.cfg.Render(string(negotiate.Lang(r)), e)
+	body.Error.Message = h.message(string(negotiate.Lang(r)), e)
 	httpapi.WriteJSON(w, vocabulary.Status(e.Code), body)
+}
+
+// message is a refusal's sentence in a language: rendered once for a
+// code that carries nothing else (the refusals a flood gets: login_limited,
+// login_busy), and kept.
+func (h *Handler) message(lang string, e *engine.Error) string {
+	if *e != (engine.Error{Code: e.Code}) {
+		return h.cfg.Render(lang, e)
+	}
+	k := lang + "\x00" + string(e.Code)
+	if m, ok := h.messages.Load(k); ok {
+		return m.(string)
+	}
+	m := h.cfg.Render(lang, e)
+	h.messages.Store(k, m)
+	return m
 }
 
 // foreign refuses a state change a foreign page asked for.
@@ -158,6 +187,33 @@ func (h *Handler) read(w http.ResponseWriter, r *http.Request, v any) bool {
 		h.fail(w, r, &engine.Error{Code: httpapi.CodeBadRequest, Name: "body"})
 		return false
 	}
+	return true
+}
+
+// spent refuses (login_limited) a login or signup from an address whose
+// attempts are spent (Service.AddrSpent), before its body is read or
+// decoded, and reports whether it did: the refusal a flood gets costs no
+// more than a map's look-up, and is held for HandlerConfig.Hold (or until
+// the client leaves) before it is sent, so that each of the flood's
+// connections waits instead of asking again at once. A browser that
+// carries device tokens is left to LoginFrom, which lets a known device
+// past its address's limit.
+func (h *Handler) spent(w http.ResponseWriter, r *http.Request) bool {
+	if _, err := r.Cookie(DeviceCookie); err == nil {
+		return false
+	}
+	if !h.svc.AddrSpent(h.addr(r), h.svc.cfg.Now()) {
+		return false
+	}
+	if h.cfg.Hold > 0 {
+		t := time.NewTimer(h.cfg.Hold)
+		select {
+		case <-t.C:
+		case <-r.Context().Done():
+			t.Stop()
+		}
+	}
+	h.fail(w, r, errLoginLimited)
 	return true
 }
 
@@ -214,7 +270,7 @@ type loginAnswer struct {
 
 func (h *Handler) signup(w http.ResponseWriter, r *http.Request) {
 	var req credentials
-	if !h.read(w, r, &req) {
+	if h.spent(w, r) || !h.read(w, r, &req) {
 		return
 	}
 	p, tok, err := h.svc.Signup(r.Context(), req.Name, req.Password, h.addr(r))
@@ -227,7 +283,7 @@ func (h *Handler) signup(w http.ResponseWriter, r *http.Request) {
 
 func (h *Handler) login(w http.ResponseWriter, r *http.Request) {
 	var req credentials
-	if !h.read(w, r, &req) {
+	if h.spent(w, r) || !h.read(w, r, &req) {
 		return
 	}
 	p, tok, err := h.svc.LoginFrom(r.Context(), Attempt{Name: req.Name, Password: req.Password, Addr: h.addr(r),

@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"mafia/engine"
@@ -91,6 +93,10 @@ type Service struct {
 	// NUL, the name's key).
 	byPair, guarded *limiter
 	queue           *hashQueue
+	// formsFilled: every account the store holds has its name's forms
+	// (store.NameForms; fillForms), as far as this service knows.
+	formsMu     sync.Mutex
+	formsFilled bool
 }
 
 // New makes a Service.
@@ -179,6 +185,20 @@ func (s *Service) allowAddr(addr string, now time.Time) bool {
 	return s.byAddr.allow(addr, now)
 }
 
+// AddrSpent reports whether a login or signup from addr (as limits key it)
+// would now be refused for its address's attempts (CodeLoginLimited), unless
+// it comes from a known device: the handler refuses such a request before
+// reading its body.
+func (s *Service) AddrSpent(addr string, now time.Time) bool {
+	if addr == "" {
+		return false
+	}
+	if net := bucketOf(addr); net != addr && strings.Contains(net, ":") && s.byNet.spent(net, now) {
+		return true
+	}
+	return s.byAddr.spent(addr, now)
+}
+
 // Find is the account a name is: the one of exactly that name (compared
 // after NFC and case folding, as names were before look-alikes were
 // folded: two accounts made before then may read alike, and each keeps its
@@ -200,10 +220,23 @@ func Find(ctx context.Context, st store.Accounts, name string) (store.Account, e
 
 // free checks that no account has a name that reads as shown (a new
 // account's or bot's): CodeNameTaken for the same name, CodeNameLookalike
-// for one that reads alike (by either of namekey's forms).
+// for one that reads alike. Each form of the new name (namekey.Forms, and
+// the key names had before look-alikes were folded) is looked up among
+// the accounts' keys and, when the store keeps them (store.NameForms),
+// among every form of their names: two names read alike by any form of
+// the one meeting any of the other, whichever is the older.
 func (s *Service) free(ctx context.Context, shown string) error {
-	for _, k := range []string{Key(shown), namekey.Shape(shown), LegacyKey(shown)} {
+	forms, _ := s.cfg.Store.(store.NameForms)
+	if forms != nil {
+		if err := s.fillForms(ctx, forms); err != nil {
+			return internal(err)
+		}
+	}
+	for _, k := range append(namekey.Forms(shown), LegacyKey(shown)) {
 		a, err := s.cfg.Store.AccountByKey(ctx, k)
+		if errors.Is(err, store.ErrNotFound) && forms != nil {
+			a, err = forms.AccountByNameForm(ctx, k)
+		}
 		if errors.Is(err, store.ErrNotFound) {
 			continue
 		}
@@ -215,6 +248,59 @@ func (s *Service) free(ctx context.Context, shown string) error {
 		}
 		return refuse(CodeNameLookalike)
 	}
+	return nil
+}
+
+// formsOf are the forms an account's name is kept by (store.NameForms):
+// namekey.Forms, and the key it is stored by when that is another (an
+// account made before look-alikes were folded).
+func formsOf(a store.Account) []string {
+	f := namekey.Forms(a.Name)
+	if a.Key != "" && !slices.Contains(f, a.Key) {
+		f = append(f, a.Key)
+	}
+	return f
+}
+
+// keepForms records a new account's forms, when the store keeps them. A
+// failure is left to fillForms, which runs again at the next new name (the
+// account exists: it is not undone).
+func (s *Service) keepForms(ctx context.Context, a store.Account) {
+	forms, ok := s.cfg.Store.(store.NameForms)
+	if !ok {
+		return
+	}
+	if err := forms.AddNameForms(ctx, a.ID, formsOf(a)); err != nil {
+		s.formsMu.Lock()
+		s.formsFilled = false
+		s.formsMu.Unlock()
+	}
+}
+
+// fillForms records the forms of the accounts that have none (made before
+// the store kept them, or whose keepForms failed), once for the service
+// until a keepForms fails again; any node may, the same forms each time.
+func (s *Service) fillForms(ctx context.Context, forms store.NameForms) error {
+	s.formsMu.Lock()
+	defer s.formsMu.Unlock()
+	if s.formsFilled {
+		return nil
+	}
+	for {
+		accts, err := forms.AccountsWithoutNameForms(ctx, 500)
+		if err != nil {
+			return err
+		}
+		for _, a := range accts {
+			if err := forms.AddNameForms(ctx, a.ID, formsOf(a)); err != nil && !errors.Is(err, store.ErrNotFound) {
+				return err
+			}
+		}
+		if len(accts) < 500 {
+			break
+		}
+	}
+	s.formsFilled = true
 	return nil
 }
 
@@ -260,6 +346,7 @@ func (s *Service) Signup(ctx context.Context, name, password, addr string) (Prin
 	if err != nil {
 		return Principal{}, "", internal(err)
 	}
+	s.keepForms(ctx, a)
 	return s.startSession(ctx, a)
 }
 
@@ -530,6 +617,7 @@ func (s *Service) CreateBot(ctx context.Context, p Principal, name string) (stor
 	if err != nil {
 		return store.Account{}, "", internal(err)
 	}
+	s.keepForms(ctx, b)
 	return b, tok, nil
 }
 

@@ -46,7 +46,13 @@
 //     seats through their bot accounts and a second account
 //     (botseats_test.go), a rating farm of such seats and of accounts the
 //     stand-ins play (farm_test.go), and one address reconnecting a
-//     flooding socket and pouring out GETs (reconnect_test.go).
+//     flooding socket and pouring out GETs (reconnect_test.go), and GETs
+//     of every other part of the public face: the accounts, the players'
+//     pages, the catalogs, the client's pages and the assistant
+//     (gets_test.go).
+//
+// The login flood also runs as a process of its own, for measuring
+// players' latency beside it: attack/loginflood (docs/performance.md).
 //
 // Items 10 to 13 (damaged rows, two servers on one file, a crash between
 // writes, a failing disk) are faults of the operator's side, not

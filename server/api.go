@@ -430,10 +430,18 @@ func (s *Server) joinTable(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	if jr.Account != 0 && !jr.BotAccount && !jr.Unlimited {
+	if jr.Account != 0 {
 		// A login's address links its person to whoever sits from there,
-		// at any table, for a while (seen.go); a refused join too.
-		s.guards.seen.add(jr.Account, jr.Addr, time.Now())
+		// at any table, for a while (seen.go); a refused join too. What
+		// every node saw of the joining person is read back first.
+		person, login := jr.Account, jr.Account
+		if jr.BotAccount {
+			person, login = jr.Owner, 0
+		}
+		if jr.Unlimited {
+			login = 0
+		}
+		s.seeAddr(r.Context(), person, login, jr.Addr, time.Now())
 	}
 	seat, tok, err := rm.Join(r.Context(), jr)
 	if err != nil {

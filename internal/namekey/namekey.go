@@ -11,6 +11,7 @@
 package namekey
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/mtibben/confusables"
@@ -38,6 +39,27 @@ func Shape(name string) string {
 	return norm.NFC.String(fold.String(confusables.Skeleton(s)))
 }
 
-// Same reports whether two names read alike (their keys or their shapes
-// are equal).
-func Same(a, b string) bool { return Key(a) == Key(b) || Shape(a) == Shape(b) }
+// Forms are the forms a name is read in: its Key and, when it is another,
+// its Shape. Two names read alike when they have a form in common,
+// whichever form of the one meets whichever of the other: the older
+// Cyrillic "КОТ" (key "ĸoᴛ", shape "kot") and a newer Latin "kot" (key
+// and shape "kot") meet only by the older one's shape.
+func Forms(name string) []string {
+	k, sh := Key(name), Shape(name)
+	if k == sh {
+		return []string{k}
+	}
+	return []string{k, sh}
+}
+
+// Same reports whether two names read alike: a form of the one (Forms)
+// is a form of the other.
+func Same(a, b string) bool {
+	fb := Forms(b)
+	for _, f := range Forms(a) {
+		if slices.Contains(fb, f) {
+			return true
+		}
+	}
+	return false
+}

@@ -3,7 +3,10 @@
 // client (package web) and the host's assistant (package assist), side by
 // side. Each part keeps its own guards and headers: the server its origin
 // checks and limits, the web its page's policy, the assistant its refusal
-// of secrets in URLs.
+// of secrets in URLs. One guard is the face's: every GET of every part
+// takes from its address's rate of requests (server.Server.Paced), but for
+// the files a page is made of, the health probes and the WebSocket
+// upgrades (which have caps of their own).
 //
 // cmd/mafia serves it; the tests that need the whole face (the browser
 // client's browser tests, the attack suite) mount the same. It owns which
@@ -13,6 +16,7 @@ package site
 
 import (
 	"net/http"
+	"strings"
 
 	"mafia/account"
 	"mafia/assist"
@@ -26,6 +30,8 @@ import (
 // assistant under /host/; the server for the rest (/api/tables…,
 // /healthz), which answers 404 for a path it does not know. Serve it with
 // srv.HTTPServer on srv.Listener, for the server's timeouts and caps.
+// Every GET and HEAD but those unpaced lets through is counted against its
+// address's rate and refused past it (429 rate_limited, Retry-After).
 func Handler(srv *server.Server, host *assist.Handler, opts ...Option) http.Handler {
 	mux := http.NewServeMux()
 	var ps parts
@@ -41,7 +47,31 @@ func Handler(srv *server.Server, host *assist.Handler, opts ...Option) http.Hand
 		Paces: []string{room.PaceHuman, room.PaceInstant}, Accounts: ps.accounts != nil})
 	mux.Handle("/host/", host)
 	mux.Handle("/host", host)
-	return mux
+	paced := srv.Paced(mux)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if unpaced(r) {
+			mux.ServeHTTP(w, r)
+			return
+		}
+		paced.ServeHTTP(w, r)
+	})
+}
+
+// unpaced reports whether a request is one the face does not count: the
+// health probes (a load balancer's), the versioned files a page is made of
+// (the browser caches them), the favicon and the assistant's worker, and a
+// WebSocket's upgrade (the server caps sockets per address itself).
+func unpaced(r *http.Request) bool {
+	p := r.URL.Path
+	switch {
+	case p == "/healthz" || p == "/readyz" || p == "/favicon.ico" || p == "/host/sw.js":
+		return true
+	case strings.HasPrefix(p, "/static/") || strings.HasPrefix(p, "/host/static/"):
+		return true
+	case strings.EqualFold(r.Header.Get("Upgrade"), "websocket"):
+		return true
+	}
+	return false
 }
 
 // Option adds a further part to the face beside the server, the web and
