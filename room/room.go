@@ -75,7 +75,7 @@ type Metrics struct {
 
 // Config is what a room needs besides its table.
 type Config struct {
-	Store   store.Store
+	Store   Store
 	Clock   Clock
 	Log     *slog.Logger
 	Metrics Metrics
@@ -470,8 +470,8 @@ type deliveryState struct {
 	mafiaLines []mafiaLine
 	// chatLog is the chat kept for connections that come later (chatlog.go).
 	chatLog []chatLine
-	// chats keeps the chat with the game, if the store does (chatlog.go).
-	chats store.Chats
+	// chats keeps the chat with the game (chatlog.go): the room's Store.
+	chats store.ChatPages
 	// chatSeq is the number of lines posted at this table (the next
 	// line's place in its chat).
 	chatSeq int

@@ -75,6 +75,7 @@ var (
 	_ store.Chats         = (*DB)(nil)
 	_ store.ChatPages     = (*DB)(nil)
 	_ store.UnratedTables = (*DB)(nil)
+	_ store.All           = (*DB)(nil) // every capability (cmd/mafia opens it as one)
 )
 
 // poolSize is the connections a store opens when the URL does not say

@@ -88,6 +88,7 @@ var (
 	_ store.WriteCounter = (*DB)(nil)
 	_ store.WriteMonitor = (*DB)(nil)
 	_ store.Chats        = (*DB)(nil)
+	_ store.All          = (*DB)(nil) // every capability (cmd/mafia opens it as one)
 )
 
 // WriteStats returns the writer's counts so far.
