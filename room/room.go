@@ -130,7 +130,7 @@ type Config struct {
 	DealSeed func() uint64
 	// Fence is the fencing token of the table's lease (store.Leases) that
 	// this node holds: every store write of the table's state the room
-	// makes carries it (store.WithFence), and the first one the store
+	// makes carries it (store.Fenced), and the first one the store
 	// refuses with store.ErrFenced lets the table go (fence.go). 0: no
 	// fence (one node alone), the writes are made as ever.
 	Fence int64

@@ -12,6 +12,7 @@ import (
 
 	"mafia/engine"
 	"mafia/store"
+	"mafia/store/internal/fence"
 )
 
 // The benchmarks commit appends together (the group commit), or each alone
@@ -85,7 +86,7 @@ func BenchmarkAppendConcurrent(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			ctxs[g] = store.WithFence(ctx, id, l.Token)
+			ctxs[g] = fence.With(ctx, id, l.Token)
 		}
 	}
 	durable(b, db)

@@ -10,6 +10,7 @@ import (
 
 	"mafia/engine"
 	"mafia/store"
+	"mafia/store/internal/fence"
 	"mafia/wire"
 )
 
@@ -67,7 +68,15 @@ func (db *DB) appendEvents(ctx context.Context, tableID string, first int, evs [
 		return fmt.Errorf("store/postgres: append to %q: %w", tableID, err)
 	}
 	r := &appendReq{table: tableID, first: first, kinds: kinds, jsons: jsons, clock: c, update: t, done: make(chan struct{})}
-	r.token, r.fenced = store.FenceOf(ctx, tableID)
+	r.token, r.fenced = fence.Of(ctx, tableID)
+	if !r.fenced {
+		// Checked before the write, not in its transaction (the group
+		// commit's append_step checks fences only): a write without a
+		// fence is a code path that forgot it, which this finds every time.
+		if err := db.checkUnfenced(ctx, db.pool, tableID); err != nil {
+			return fmt.Errorf("store/postgres: append to %q: %w", tableID, err)
+		}
+	}
 	if db.alone {
 		// Each append a transaction of its own, on the caller's goroutine
 		// (the benchmarks compare it with the group commit).
@@ -169,7 +178,7 @@ func (db *DB) RewriteEvents(ctx context.Context, tableID string, from int, evs [
 		return fmt.Errorf("store/postgres: rewrite %q: %w", tableID, err)
 	}
 	err = db.inTx(ctx, func(tx pgx.Tx) error {
-		if err := checkFence(ctx, tx, tableID); err != nil {
+		if err := db.checkFence(ctx, tx, tableID); err != nil {
 			return err
 		}
 		// The table's row, locked: two rewrites of one log wait for each
@@ -194,7 +203,7 @@ func (db *DB) RewriteEvents(ctx context.Context, tableID string, from int, evs [
 		}
 		// The rewritten events carry the fence's token (0 without one), as
 		// appended ones do (store.EventFences).
-		token, _ := store.FenceOf(ctx, tableID)
+		token, _ := fence.Of(ctx, tableID)
 		var end int
 		return tx.QueryRow(ctx, `SELECT append_events($1, $2, $3, $4, $5)`, tableID, from, kinds, jsons, token).Scan(&end)
 	})

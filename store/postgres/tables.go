@@ -84,7 +84,7 @@ func (db *DB) UpdateTable(ctx context.Context, t store.Table) error {
 		t.UpdatedAt = time.Now()
 	}
 	err := db.inTx(ctx, func(tx pgx.Tx) error {
-		if err := checkFence(ctx, tx, t.ID); err != nil {
+		if err := db.checkFence(ctx, tx, t.ID); err != nil {
 			return err
 		}
 		tag, err := tx.Exec(ctx, updateTableSQL, updateTableArgs(t)...)
@@ -115,7 +115,7 @@ func (db *DB) SaveSeats(ctx context.Context, tableID string, seats []store.Seat)
 			if err := tableExists(ctx, tx, tableID); err != nil {
 				return err
 			}
-			if err := checkFence(ctx, tx, tableID); err != nil {
+			if err := db.checkFence(ctx, tx, tableID); err != nil {
 				return err
 			}
 			return replaceSeats(ctx, tx, tableID, seats)

@@ -50,7 +50,7 @@ type appendReq struct {
 	jsons  []string
 	clock  *store.Clock
 	update *store.Table
-	fenced bool  // made only while the table's lease carries token (store.WithFence)
+	fenced bool  // made only while the table's lease carries token (store.Fenced)
 	token  int64 // the fence's token
 
 	state atomic.Int32

@@ -11,6 +11,7 @@ import (
 
 	"mafia/engine"
 	"mafia/store"
+	"mafia/store/internal/fence"
 	"mafia/wire"
 )
 
@@ -41,7 +42,7 @@ type appendReq struct {
 	update  *store.Table // if set, the table's row, saved with the events
 	players int          // the game's player count, to remember once committed (0: unknown)
 	ended   bool         // the batch ends the game: forget its length once committed
-	fenced  bool         // made only while the table's lease carries token (store.WithFence)
+	fenced  bool         // made only while the table's lease carries token (store.Fenced)
 	token   int64        // the fence's token
 
 	state atomic.Int32
@@ -98,7 +99,7 @@ func (db *DB) appendEvents(ctx context.Context, tableID string, first int, evs [
 		return ErrClosed
 	}
 	r := &appendReq{table: tableID, first: first, clock: c, update: t, done: make(chan struct{})}
-	r.token, r.fenced = store.FenceOf(ctx, tableID)
+	r.token, r.fenced = fence.Of(ctx, tableID)
 	// Encode here, in the caller's goroutine, so that the writer only writes.
 	if err := db.encode(ctx, r, evs, "append to"); err != nil {
 		return err
@@ -307,7 +308,7 @@ func (db *DB) commitLive(live []*appendReq) error {
 			r.err = err
 			continue
 		}
-		if r.err = checkFence(ctx, tx, r.table, r.token, r.fenced); r.err != nil {
+		if r.err = db.checkFence(ctx, tx, r.table, r.token, r.fenced); r.err != nil {
 			continue // refused alone: the others of the batch go on
 		}
 		n, ok := next[r.table]

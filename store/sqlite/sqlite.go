@@ -63,7 +63,10 @@ type DB struct {
 	// appending goroutines, which encode their own events.
 	players sync.Map // table ID → int
 
-	batches    atomic.Int64 // group commits so far
+	batches atomic.Int64 // group commits so far
+	// leasing is set once a lease was acquired through this store: a
+	// leased table's state is then written fenced only (checkFence).
+	leasing    atomic.Bool
 	writes     atomic.Int64 // the requests they carried
 	commitNano atomic.Int64 // the time spent on them
 
