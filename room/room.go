@@ -427,6 +427,9 @@ type botState struct {
 	// paceSrc draws the bots' waits at human pace from it (pace.go).
 	botSeed uint64
 	paceSrc rng.Source
+	// retrySrc draws the waits before a failed write is tried again
+	// (retryWait, persist.go).
+	retrySrc rng.Source
 	// turns are the bots' scheduled turns by seat, each with its number
 	// (turnGen): a turn that is not its seat's latest does nothing.
 	turns   []Timer
