@@ -14,8 +14,8 @@ import (
 	"mafia/wire"
 )
 
-// maxAppend is the most events one append may hold, as in store/sqlite.
-const maxAppend = 8000
+// maxAppend is the most events one append may hold (store.MaxAppend).
+const maxAppend = store.MaxAppend
 
 // AppendEvents appends events to a game's log; first is the index of evs[0]
 // and must equal the log's current length, or store.ErrConflict. A table
@@ -57,17 +57,14 @@ func (db *DB) appendEvents(ctx context.Context, tableID string, first int, evs [
 	if len(evs) == 0 {
 		return nil
 	}
-	if first < 0 {
-		return fmt.Errorf("store/postgres: append to %q at %d: %w", tableID, first, store.ErrConflict)
-	}
-	if len(evs) > maxAppend {
-		return fmt.Errorf("store/postgres: append to %q: %d events at once, more than %d", tableID, len(evs), maxAppend)
+	if err := store.CheckAppend(tableID, first, len(evs)); err != nil {
+		return fmt.Errorf("store/postgres: %w", err)
 	}
 	kinds, jsons, players, ended, err := db.encode(ctx, tableID, first, evs)
 	if err != nil {
 		return fmt.Errorf("store/postgres: append to %q: %w", tableID, err)
 	}
-	r := &appendReq{table: tableID, first: first, kinds: kinds, jsons: jsons, clock: c, update: t, done: make(chan struct{})}
+	r := &appendReq{table: tableID, first: first, kinds: kinds, jsons: jsons, clock: c, update: t}
 	r.token, r.fenced = fence.Of(ctx, tableID)
 	if !r.fenced {
 		// Checked before the write, not in its transaction (the group
@@ -83,7 +80,7 @@ func (db *DB) appendEvents(ctx context.Context, tableID string, first int, evs [
 		err = db.send([]*appendReq{r})
 		db.noteHealth(err)
 		if err == nil {
-			err = r.err
+			err = r.Err
 		}
 	} else {
 		err = db.submit(ctx, r)

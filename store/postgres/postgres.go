@@ -58,10 +58,10 @@ type DB struct {
 	awayTries  atomic.Int64 // tries again of writes while the database was away (retry.go)
 	log        *slog.Logger // nil: nothing logged (Log)
 
-	health health // whether writes commit (see WriteHealth)
+	health store.WriteTracker // whether writes commit (see WriteHealth)
 
-	w     writer // the group commit of appends (writer.go)
-	alone bool   // each append committed alone, on its caller's goroutine (benchmarks set it)
+	w     *store.Committer[*appendReq] // the group commit of appends (writer.go)
+	alone bool                         // each append committed alone, on its caller's goroutine (benchmarks set it)
 
 	// leasing is set when leases are in use on this store (opened as a
 	// cluster's node, or a lease acquired through it): a leased table's

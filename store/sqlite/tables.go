@@ -145,27 +145,17 @@ func replaceSeats(ctx context.Context, tx *wtx, tableID string, seats []store.Se
 	if err != nil {
 		return err
 	}
-	had := make(map[int]store.Seat, len(old))
-	for _, s := range old {
-		had[s.Seat] = s
-	}
-	for _, s := range seats {
-		o, ok := had[s.Seat]
-		delete(had, s.Seat)
-		switch {
-		case ok && o == s:
-		case ok:
-			if _, err := tx.ExecContext(ctx, `UPDATE seats SET name = ?, token_hash = ?, bot = ?, account_id = ?, bot_account = ?
-				WHERE table_id = ? AND seat = ?`, s.Name, s.TokenHash, s.Bot, s.Account, s.BotAccount, tableID, s.Seat); err != nil {
-				return err
-			}
-		default:
-			if err := insertSeats(ctx, tx, tableID, []store.Seat{s}); err != nil {
-				return err
-			}
+	d := store.DiffSeats(old, seats)
+	for _, s := range d.Changed {
+		if _, err := tx.ExecContext(ctx, `UPDATE seats SET name = ?, token_hash = ?, bot = ?, account_id = ?, bot_account = ?
+			WHERE table_id = ? AND seat = ?`, s.Name, s.TokenHash, s.Bot, s.Account, s.BotAccount, tableID, s.Seat); err != nil {
+			return err
 		}
 	}
-	for n := range had {
+	if err := insertSeats(ctx, tx, tableID, d.Added); err != nil {
+		return err
+	}
+	for _, n := range d.Removed {
 		if _, err := tx.ExecContext(ctx, `DELETE FROM seats WHERE table_id = ? AND seat = ?`, tableID, n); err != nil {
 			return err
 		}
