@@ -132,7 +132,8 @@ type Config struct {
 	// this node holds: every store write of the table's state the room
 	// makes carries it (store.Fenced), and the first one the store
 	// refuses with store.ErrFenced lets the table go (fence.go). 0: no
-	// fence (one node alone), the writes are made as ever.
+	// fence (one node alone): the room writes to Store directly, and a
+	// clustered store refuses that for a leased table (store.ErrUnfenced).
 	Fence int64
 	// Own, if set, is called by Create only, with the new table's id,
 	// once the store has created the table and before the room writes
