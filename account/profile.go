@@ -175,12 +175,11 @@ func (h *Handler) profile(w http.ResponseWriter, r *http.Request) {
 }
 
 // withRatings adds to each listed game what it did to the player's ratings,
-// from the store's rating history when the store keeps ratings. The
-// history is read for the listed games' worth of changes (three kinds a
-// game at most, and room for the unlisted private games between them).
-func withRatings(ctx context.Context, st store.Accounts, account int64, games []GameJSON) error {
-	rs, ok := st.(store.Ratings)
-	if !ok || len(games) == 0 {
+// from the store's rating history. The history is read for the listed
+// games' worth of changes (three kinds a game at most, and room for the
+// unlisted private games between them).
+func withRatings(ctx context.Context, rs store.Ratings, account int64, games []GameJSON) error {
+	if len(games) == 0 {
 		return nil
 	}
 	hist, err := rs.RatingHistory(ctx, strconv.FormatInt(account, 10), 6*RecentGames)

@@ -18,7 +18,7 @@ import (
 
 // Config is what a Service is made from.
 type Config struct {
-	Store store.Accounts
+	Store Store
 	// Params are argon2id's (zero: DefaultParams). Only tests lower them.
 	Params Params
 	// Now is the clock (nil: time.Now).

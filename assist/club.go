@@ -34,11 +34,8 @@ func (h *Handler) clubRoutes(m *http.ServeMux) {
 	h.memberRoutes(m)
 }
 
-// clubs is the store's clubs, or nil when the store keeps none.
-func (h *Handler) clubs() store.Clubs {
-	c, _ := h.cfg.Store.(store.Clubs)
-	return c
-}
+// clubs is the store's clubs.
+func (h *Handler) clubs() store.Clubs { return h.cfg.Store }
 
 // clubJSON is a club as the API answers it.
 type clubJSON struct {
@@ -70,11 +67,7 @@ type clubRequest struct {
 
 // loadClub reads a club and its scoring (the defaults where none is kept).
 func (h *Handler) loadClub(ctx context.Context, id string) (store.Club, club.Scoring, error) {
-	cs := h.clubs()
-	if cs == nil {
-		return store.Club{}, club.Scoring{}, store.ErrNotFound
-	}
-	c, err := cs.Club(ctx, id)
+	c, err := h.clubs().Club(ctx, id)
 	if err != nil {
 		return c, club.Scoring{}, err
 	}
@@ -144,10 +137,6 @@ func (h *Handler) createClub(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	cs := h.clubs()
-	if cs == nil {
-		h.fail(w, r, store.ErrNotFound, nil)
-		return
-	}
 	tok := secret.Token()
 	b, _ := json.Marshal(sc)
 	c := store.Club{ID: secret.Token()[:16], Name: req.Name, TokenHash: secret.Hash(tok), Scoring: b, CreatedAt: h.cfg.Now().UTC()}

@@ -54,17 +54,11 @@ func (a clubAccess) atLeastHost() error {
 	return &engine.Error{Code: club.CodeNotClubHost}
 }
 
-// members is the store's members, or nil when it keeps none.
-func (h *Handler) members() store.ClubMembers {
-	m, _ := h.cfg.Store.(store.ClubMembers)
-	return m
-}
+// members is the store's club members.
+func (h *Handler) members() store.ClubMembers { return h.cfg.Store }
 
-// accounts is the store's accounts, or nil.
-func (h *Handler) accounts() store.Accounts {
-	a, _ := h.cfg.Store.(store.Accounts)
-	return a
-}
+// accounts is the store's accounts.
+func (h *Handler) accounts() store.Accounts { return h.cfg.Store }
 
 // loggedIn is the person's account a request is logged in as (0: none, a
 // bot's token, or no accounts on this site).
@@ -86,7 +80,7 @@ func (h *Handler) accessOf(r *http.Request, c store.Club) clubAccess {
 		return clubAccess{Code: true}
 	}
 	a := clubAccess{Account: h.loggedIn(r)}
-	if ms := h.members(); a.Account != 0 && ms != nil {
+	if ms := h.members(); a.Account != 0 {
 		if m, err := ms.ClubMember(r.Context(), c.ID, a.Account); err == nil {
 			a.Role = m.Role
 		}
@@ -98,7 +92,7 @@ func (h *Handler) accessOf(r *http.Request, c store.Club) clubAccess {
 // login: the club has only its code, as before).
 func (h *Handler) ownNewClub(r *http.Request, clubID string) error {
 	id, ms := h.loggedIn(r), h.members()
-	if id == 0 || ms == nil {
+	if id == 0 {
 		return nil
 	}
 	return ms.SetMember(r.Context(), store.ClubMembership{Club: clubID, Account: id, Role: store.ClubOwner, Added: h.cfg.Now().UTC()})
@@ -116,9 +110,6 @@ type memberJSON struct {
 // (entry id to the account's name).
 func (h *Handler) membersOf(ctx context.Context, clubID string) ([]memberJSON, map[string]string, error) {
 	ms, as := h.members(), h.accounts()
-	if ms == nil || as == nil {
-		return []memberJSON{}, nil, nil
-	}
 	people, err := h.clubs().People(ctx, clubID)
 	if err != nil {
 		return nil, nil, err
@@ -174,9 +165,6 @@ func (h *Handler) memberChange(w http.ResponseWriter, r *http.Request, req any) 
 		}
 	}
 	c, _, err := h.loadClub(r.Context(), r.PathValue("club"))
-	if err == nil && (h.members() == nil || h.accounts() == nil) {
-		err = store.ErrNotFound
-	}
 	if err != nil {
 		h.fail(w, r, err, nil)
 		return c, clubAccess{}, false
@@ -384,7 +372,7 @@ func (h *Handler) unlinkPerson(w http.ResponseWriter, r *http.Request) {
 // owns or hosts (id, name, role), by name; none without a login.
 func (h *Handler) myClubs(w http.ResponseWriter, r *http.Request) {
 	out := []account.ClubJSON{}
-	if id, ms := h.loggedIn(r), h.members(); id != 0 && ms != nil {
+	if id, ms := h.loggedIn(r), h.members(); id != 0 {
 		cs, err := ms.AccountClubs(r.Context(), id)
 		if err != nil {
 			h.fail(w, r, err, nil)

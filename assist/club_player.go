@@ -13,13 +13,10 @@ import (
 )
 
 // PlayerClubs is an account's clubs and its linked entries' in-person
-// games, for the account's page; none without members in the store.
+// games, for the account's page.
 func (h *Handler) PlayerClubs(ctx context.Context, id int64) (account.PlayerClubs, error) {
 	out := account.PlayerClubs{Clubs: []account.ClubJSON{}}
 	ms := h.members()
-	if ms == nil || h.clubs() == nil {
-		return out, nil
-	}
 	cs, err := ms.AccountClubs(ctx, id)
 	if err != nil {
 		return out, err

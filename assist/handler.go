@@ -32,7 +32,7 @@ const (
 
 // Config is what the assistant needs.
 type Config struct {
-	Store store.Store
+	Store Store
 	Log   *slog.Logger     // nil: discard
 	Now   func() time.Time // nil: the wall clock
 	// Seed returns the seed of a new deal (nil: a random one). Tests fix it

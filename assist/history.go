@@ -92,13 +92,11 @@ func (h *Handler) gameViewer(r *http.Request) func(t store.Table, rec *inPerson)
 			return v
 		}
 		v := false
-		if cs := h.clubs(); cs != nil {
-			if c, err := cs.Club(r.Context(), id); err == nil {
-				v = tokenMatches(tok, c.TokenHash)
-				if ms := h.members(); !v && acct != 0 && ms != nil {
-					_, err := ms.ClubMember(r.Context(), id, acct)
-					v = err == nil
-				}
+		if c, err := h.clubs().Club(r.Context(), id); err == nil {
+			v = tokenMatches(tok, c.TokenHash)
+			if !v && acct != 0 {
+				_, err := h.members().ClubMember(r.Context(), id, acct)
+				v = err == nil
 			}
 		}
 		clubs[id] = v

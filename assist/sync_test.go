@@ -354,7 +354,7 @@ func TestACardLinkOpensOnlyItsCard(t *testing.T) {
 // failingStore fails the next AppendEvents, as a server that stops between
 // saving the entries and appending their events would.
 type failingStore struct {
-	store.Store
+	assist.Store
 	fail bool
 }
 

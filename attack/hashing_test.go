@@ -14,7 +14,6 @@ import (
 	"mafia/account"
 	"mafia/room"
 	"mafia/server"
-	"mafia/store"
 )
 
 // TestAttack_HashingFlood (issue 25, item 6): eight addresses force
@@ -37,7 +36,7 @@ func TestAttack_HashingFlood(t *testing.T) {
 	served := map[string]bool{} // the flooding addresses that have had a turn
 	var svc *account.Service
 	tg := start(t, func(c *server.Config) {
-		svc = account.New(account.Config{Store: c.Store.(store.Accounts),
+		svc = account.New(account.Config{Store: c.Store,
 			// A hash that takes a few milliseconds, so that the queue
 			// fills: the budget is what is under attack.
 			Params:     account.Params{Memory: 2 * 1024, Time: 1, Threads: 1, KeyLen: 32, SaltLen: 16},

@@ -56,16 +56,11 @@ func (r *Room) newChatLine(channel string, seat engine.Seat, text string) store.
 	return l
 }
 
-// storeChat makes a line durable with the game before anyone reads it (a
-// store that keeps no chat takes nothing). Like the events (save), it
+// storeChat makes a line durable with the game before anyone reads it. Like the events (save), it
 // waits on the room's life.
 func (r *Room) storeChat(l store.ChatLine) error {
 	if err := r.movedErr(); err != nil {
 		return err
-	}
-	if r.chats == nil {
-		r.chatSeq++
-		return nil
 	}
 	err := r.chats.AppendChat(r.life, r.id, l)
 	switch {
@@ -86,9 +81,6 @@ func (r *Room) storeChat(l store.ChatLine) error {
 // loadChat keeps the last chatKept lines of the stored chat, for a room
 // resumed after a restart.
 func (r *Room) loadChat(ctx context.Context) error {
-	if r.chats == nil {
-		return nil
-	}
 	lines, err := r.chats.Chat(ctx, r.id, chatKept)
 	if err != nil {
 		return err

@@ -106,7 +106,7 @@ func newRoom(cfg Config, t store.Table, set Settings, rules engine.Ruleset, tm T
 	}
 	r.frames = make([]*frameBuf, len(r.seats))
 	r.finalTick = -1
-	r.chats, _ = cfg.Store.(store.Chats)
+	r.retrySrc = newRetrySource()
 	r.setFence(cfg.Fence)
 	if r.cfg.Log == nil {
 		r.cfg.Log = slog.New(slog.DiscardHandler)

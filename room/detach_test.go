@@ -14,7 +14,7 @@ import (
 // gatedSeats is the fixture's store whose SaveSeats waits while the gate
 // is shut.
 type gatedSeats struct {
-	store.Store
+	room.Store
 	mu      sync.Mutex
 	gate    chan struct{} // nil: open
 	entered chan struct{} // a SaveSeats waits at the gate (one value per call)

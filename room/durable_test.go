@@ -209,7 +209,7 @@ func TestEveryEventIsStoredBeforeAnyoneSeesIt(t *testing.T) {
 // watchedStore refuses every append while fail is set, as a full disk
 // would, and counts the clocks written on their own.
 type watchedStore struct {
-	store.Store
+	room.Store
 	fail    atomic.Bool
 	refused atomic.Int64
 	clocks  atomic.Int64

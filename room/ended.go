@@ -58,11 +58,6 @@ func (r *Room) Record(ctx context.Context, token string) ([]engine.Event, int, [
 		}
 		log = append([]engine.Event(nil), r.log...)
 		n = r.game.Players()
-		if r.chats == nil {
-			for _, l := range r.chatLog {
-				chat = append(chat, l.line)
-			}
-		}
 	})
 	if derr != nil {
 		return nil, 0, nil, derr
@@ -70,13 +65,11 @@ func (r *Room) Record(ctx context.Context, token string) ([]engine.Event, int, [
 	if err != nil {
 		return nil, 0, nil, err
 	}
-	if r.chats != nil {
-		// Read beside the room, not in it: the game is over, and a line
-		// said after this read is after the record too.
-		if chat, err = r.chats.Chat(ctx, r.id, 0); err != nil {
-			r.cfg.Log.Error("read chat for the record", "err", err)
-			return nil, 0, nil, errCode(CodeInternal)
-		}
+	// Read beside the room, not in it: the game is over, and a line said
+	// after this read is after the record too.
+	if chat, err = r.chats.Chat(ctx, r.id, 0); err != nil {
+		r.cfg.Log.Error("read chat for the record", "err", err)
+		return nil, 0, nil, errCode(CodeInternal)
 	}
 	return log, n, chat, nil
 }

@@ -8,8 +8,10 @@ package room
 // A node that owns a table holds its lease (store.Leases) with a token,
 // and runs the table's room with that token (Config.Fence, or the one
 // Config.Own gives a table it creates). Every store write of the table's
-// state the room makes carries it (store.WithFence on every context the
-// room writes with: r.base, from which r.life and r.ctx come). Once the
+// state the room makes carries it: the room writes through
+// store.Fenced(Config.Store, table, token), a handle that fences each
+// write itself, so that no write can leave without it (a context is not
+// its carrier). Once the
 // lease has passed to another node (this one was paused past its ttl, or
 // lost the database for a while), the store refuses the room's next write
 // with store.ErrFenced, and the room (lose):
@@ -28,7 +30,8 @@ package room
 //
 // The new owner loads the table from the store as it is: everything the
 // room wrote before the refusal, and nothing after. A room without a fence
-// (Fence 0: one node alone) writes as it always did.
+// (Fence 0: one node alone) writes to its store directly; a clustered
+// store refuses its writes of a leased table (store.ErrUnfenced).
 //
 // A node that hands a table over of its own accord (a drain) stops its
 // room with Move: Stop's writes (everything kept is committed before it
@@ -52,8 +55,7 @@ const CodeMoved engine.Code = "table_moved"
 // fenceState is the room's fence: the context its writes come from, and
 // whether a write of it was fenced out.
 type fenceState struct {
-	// base is the context every store call of the room comes from:
-	// Background, with the table's fencing token when the room has one.
+	// base is the context every store call of the room comes from.
 	base context.Context
 	// moved is set (once) when a write was refused with store.ErrFenced,
 	// or when a room stopped by Move has ended; read from any goroutine
@@ -63,19 +65,27 @@ type fenceState struct {
 	moving atomic.Bool
 	// fenced: a write was refused with store.ErrFenced (Lost is called).
 	fenced bool
+	// unfenced is Config.Store as given, which setFence wraps.
+	unfenced Store
 }
 
-// setFence makes token (0: none) the fence of the room's writes: its base
-// context, and its life derived from it. It is called before the room
-// runs (newRoom, and Create once Config.Own has given the token).
+// setFence makes token (0: none) the fence of the room's writes: the room
+// writes through store.Fenced's handle on its Store (its chat too), and
+// its life starts again. It is called before the room runs (newRoom, and
+// Create once Config.Own has given the token).
 func (r *Room) setFence(token int64) {
 	if r.endLife != nil {
 		r.endLife()
 	}
-	r.base = context.Background()
-	if token != 0 {
-		r.base = store.WithFence(r.base, r.id, token)
+	if r.unfenced == nil {
+		r.unfenced = r.cfg.Store
 	}
+	r.cfg.Store = r.unfenced
+	if token != 0 {
+		r.cfg.Store = store.Fenced(r.unfenced, r.id, token)
+	}
+	r.chats = r.cfg.Store
+	r.base = context.Background()
 	r.life, r.endLife = context.WithCancel(r.base)
 }
 

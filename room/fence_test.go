@@ -21,6 +21,7 @@ import (
 	"mafia/room"
 	"mafia/store"
 	"mafia/store/sqlite"
+	"mafia/store/storetest"
 )
 
 // fencedWrite is one write of the table's state the room asked of the
@@ -41,7 +42,7 @@ type fenceWatch struct {
 }
 
 func (w *fenceWatch) note(ctx context.Context, kind, table string, err error) error {
-	tok, ok := store.FenceOf(ctx, table)
+	tok, ok := storetest.FenceOf(ctx, table)
 	w.mu.Lock()
 	w.writes = append(w.writes, fencedWrite{kind: kind, token: tok, fenced: ok, err: err})
 	w.mu.Unlock()

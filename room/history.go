@@ -86,7 +86,7 @@ func (r *Room) chatWindow(end int) ([]store.ChatLine, int, error) {
 	from := max(0, end-pageLines-len(waiting))
 	var lines []store.ChatLine
 	kept := r.chatKeptFrom()
-	if from < kept && r.chats != nil {
+	if from < kept {
 		stored, err := r.storedChat(from, min(end, kept))
 		if err != nil {
 			return nil, 0, err
@@ -127,13 +127,9 @@ func (r *Room) chatWindow(end int) ([]store.ChatLine, int, error) {
 }
 
 // storedChat reads the lines numbered from..to-1 from the store: that
-// window alone when the store reads windows (store.ChatPages), else every
-// line from `from` on.
+// window alone (store.ChatPages).
 func (r *Room) storedChat(from, to int) ([]store.ChatLine, error) {
-	if p, ok := r.chats.(store.ChatPages); ok {
-		return p.ChatRange(r.life, r.id, from, to)
-	}
-	return r.chats.Chat(r.life, r.id, r.chatSeq-from)
+	return r.chats.ChatRange(r.life, r.id, from, to)
 }
 
 // chatKeptFrom is the number of the oldest line the room keeps in memory
@@ -146,14 +142,9 @@ func (r *Room) chatKeptFrom() int {
 	return r.chatLog[0].line.Seq
 }
 
-// chatFloor is the number of the oldest line a page can hold: 0 with a
-// store that keeps the chat, else the oldest kept in memory.
-func (r *Room) chatFloor() int {
-	if r.chats != nil {
-		return 0
-	}
-	return r.chatKeptFrom()
-}
+// chatFloor is the number of the oldest line a page can hold: 0, since
+// the store keeps the whole chat.
+func (r *Room) chatFloor() int { return 0 }
 
 // hasChatBefore says whether there are lines before line start to page to.
 func (r *Room) hasChatBefore(start int) bool { return start > r.chatFloor() }

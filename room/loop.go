@@ -189,7 +189,7 @@ func (r *Room) timeout() {
 		// however long the store fails.
 		step := r.step
 		stopTimer(&r.retry)
-		r.retry = r.later(time.Second, func() {
+		r.retry = r.later(r.retryWait(time.Second), func() {
 			if r.step == step && !r.paused {
 				r.timeout()
 			}

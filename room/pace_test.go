@@ -27,7 +27,7 @@ const slack = 2 * fine
 // timedStore is the fixture's real SQLite store, recording every batch of
 // events the room writes with the clock's time when it wrote it.
 type timedStore struct {
-	store.Store
+	room.Store
 	now     func() time.Time
 	mu      sync.Mutex
 	batches []timedBatch

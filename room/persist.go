@@ -2,6 +2,9 @@ package room
 
 import (
 	"time"
+
+	"mafia/internal/secret"
+	"mafia/rng"
 )
 
 // A background transition (a game frozen for lack of players, thawed, a
@@ -13,8 +16,22 @@ import (
 // While they wait, the store's own health (store.WriteMonitor) tells the
 // operator that writes fail.
 
-// rewriteEvery is how often kept writes are tried again.
+// rewriteEvery is how often kept writes are tried again, on average: each
+// wait is drawn by retryWait.
 const rewriteEvery = time.Second
+
+// retryWait is how long the room waits before it tries a failed write
+// again (kept writes, a step's end): every from half of every to one and a
+// half, drawn from the room's own seeded source (retrySrc), so that a
+// thousand rooms whose writes failed together (the database went away) do
+// not all try again in the same instant when it comes back.
+func (r *Room) retryWait(every time.Duration) time.Duration {
+	return every/2 + time.Duration(r.retrySrc.Uint64()%uint64(every))
+}
+
+// newRetrySource is a room's source of retry waits: seeded once, from a
+// secret seed (no global random source; nothing it draws is a secret).
+func newRetrySource() rng.Source { return rng.New(secret.Seed()) }
 
 // write is one kept write: it stores the room's state of its kind as it is
 // when it runs (the table's status, the clock), so a later try writes what
@@ -55,7 +72,7 @@ func (r *Room) persist(ws ...write) {
 // timer at a time).
 func (r *Room) scheduleRewrite() {
 	stopTimer(&r.rewrite)
-	r.rewrite = r.later(rewriteEvery, func() {
+	r.rewrite = r.later(r.retryWait(rewriteEvery), func() {
 		r.rewrite = nil
 		r.flushUnsaved()
 		if len(r.unsaved) > 0 {

@@ -14,7 +14,7 @@ import (
 // countingStore is the fixture's real SQLite store, counting every write a
 // room asks of it.
 type countingStore struct {
-	store.Store
+	room.Store
 	writes atomic.Int64
 }
 

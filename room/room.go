@@ -74,7 +74,7 @@ type Metrics struct {
 
 // Config is what a room needs besides its table.
 type Config struct {
-	Store   store.Store
+	Store   Store
 	Clock   Clock
 	Log     *slog.Logger
 	Metrics Metrics
@@ -129,9 +129,10 @@ type Config struct {
 	DealSeed func() uint64
 	// Fence is the fencing token of the table's lease (store.Leases) that
 	// this node holds: every store write of the table's state the room
-	// makes carries it (store.WithFence), and the first one the store
+	// makes carries it (store.Fenced), and the first one the store
 	// refuses with store.ErrFenced lets the table go (fence.go). 0: no
-	// fence (one node alone), the writes are made as ever.
+	// fence (one node alone): the room writes to Store directly, and a
+	// clustered store refuses that for a leased table (store.ErrUnfenced).
 	Fence int64
 	// Own, if set, is called by Create only, with the new table's id,
 	// once the store has created the table and before the room writes
@@ -316,6 +317,9 @@ type botState struct {
 	// paceSrc draws the bots' waits at human pace from it (pace.go).
 	botSeed uint64
 	paceSrc rng.Source
+	// retrySrc draws the waits before a failed write is tried again
+	// (retryWait, persist.go).
+	retrySrc rng.Source
 	// turns are the bots' scheduled turns by seat, each with its number
 	// (turnGen): a turn that is not its seat's latest does nothing.
 	turns   []Timer
@@ -359,8 +363,8 @@ type deliveryState struct {
 	mafiaLines []mafiaLine
 	// chatLog is the chat kept for connections that come later (chatlog.go).
 	chatLog []chatLine
-	// chats keeps the chat with the game, if the store does (chatlog.go).
-	chats store.Chats
+	// chats keeps the chat with the game (chatlog.go): the room's Store.
+	chats store.ChatPages
 	// chatSeq is the number of lines posted at this table (the next
 	// line's place in its chat).
 	chatSeq int

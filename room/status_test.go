@@ -11,7 +11,7 @@ import (
 
 // rowlessStore refuses every UpdateTable, the write a room made apart from
 // its events; the rest goes to the real store.
-type rowlessStore struct{ store.Store }
+type rowlessStore struct{ room.Store }
 
 func (rowlessStore) UpdateTable(context.Context, store.Table) error {
 	return errors.New("refused: the status must travel with the events")

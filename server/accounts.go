@@ -10,7 +10,6 @@ import (
 
 	"mafia/account"
 	"mafia/room"
-	"mafia/store"
 )
 
 // asAccount makes a join the account's whose credential the request
@@ -37,11 +36,7 @@ func (s *Server) asAccount(r *http.Request, jr *room.JoinRequest) error {
 	if p.Bot() {
 		jr.Owner = p.Account.Owner
 		// The table sees whose bot it is (wire.SeatInfo.Owner).
-		accts, ok := s.cfg.Store.(store.Accounts)
-		if !ok {
-			return nil
-		}
-		o, err := accts.AccountByID(r.Context(), jr.Owner)
+		o, err := s.cfg.Store.AccountByID(r.Context(), jr.Owner)
 		if err != nil {
 			return err
 		}
@@ -51,12 +46,9 @@ func (s *Server) asAccount(r *http.Request, jr *room.JoinRequest) error {
 }
 
 // ownerOf is room.Config.OwnerOf: the owner of a bot account, read from
-// the store's accounts (ok false without them, or when it cannot be read).
+// the store's accounts (ok false when it cannot be read).
 func (s *Server) ownerOf(bot int64) (int64, string, bool) {
-	accts, ok := s.cfg.Store.(store.Accounts)
-	if !ok {
-		return 0, "", false
-	}
+	accts := s.cfg.Store
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	b, err := accts.AccountByID(ctx, bot)

@@ -15,7 +15,6 @@ import (
 
 	"mafia/account"
 	"mafia/client"
-	"mafia/store"
 	"mafia/wire"
 )
 
@@ -31,7 +30,7 @@ func startAccountsServer(t *testing.T) *accountsServer {
 	t.Helper()
 	var svc *account.Service
 	ts := startServerWith(t, "", func(c *Config) {
-		svc = account.New(account.Config{Store: c.Store.(store.Accounts),
+		svc = account.New(account.Config{Store: c.Store,
 			Params: account.Params{Memory: 64, Time: 1, Threads: 1, KeyLen: 32, SaltLen: 16}})
 		c.Accounts = svc
 	})

@@ -91,12 +91,8 @@ type tableLock struct {
 	n  int
 }
 
-// newOwnership checks a Cluster against the store and fills its defaults.
-func newOwnership(c Cluster, st store.Store) (*ownership, error) {
-	ls, ok := st.(store.Leases)
-	if !ok {
-		return nil, errors.New("server: a cluster's store must keep leases (PostgreSQL)")
-	}
+// newOwnership checks a Cluster and fills its defaults.
+func newOwnership(c Cluster, ls store.Leases) (*ownership, error) {
 	if c.Node == "" {
 		return nil, errors.New("server: a cluster node needs an id")
 	}

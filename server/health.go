@@ -11,19 +11,10 @@ import (
 	"mafia/store"
 )
 
-// storeHealth returns what the store knows of its writes, if it knows.
-func (s *Server) storeHealth() (store.WriteHealth, bool) {
-	m, ok := s.cfg.Store.(store.WriteMonitor)
-	if !ok {
-		return store.WriteHealth{}, false
-	}
-	return m.WriteHealth(), true
-}
-
 // storeFailing reports whether the store's writes are failing now, and how.
 func (s *Server) storeFailing() (store.WriteHealth, bool) {
-	h, ok := s.storeHealth()
-	return h, ok && h.Failing(time.Now(), s.cfg.StoreHold)
+	h := s.cfg.Store.WriteHealth()
+	return h, h.Failing(time.Now(), s.cfg.StoreHold)
 }
 
 // storeDown reports whether the store's last write failed, and how: what
@@ -32,8 +23,8 @@ func (s *Server) storeFailing() (store.WriteHealth, bool) {
 // that a database's blip of a few seconds (a restart, a failover) keeps
 // the balancer away no longer than it lasted.
 func (s *Server) storeDown() (store.WriteHealth, bool) {
-	h, ok := s.storeHealth()
-	return h, ok && h.Failing(time.Now(), 0)
+	h := s.cfg.Store.WriteHealth()
+	return h, h.Failing(time.Now(), 0)
 }
 
 // healthz answers GET /healthz: 200 "ok" while the server can do its work,

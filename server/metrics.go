@@ -114,14 +114,10 @@ func (c *tablesOwned) Collect(ch chan<- prometheus.Metric) {
 	}
 }
 
-// watchStore adds the store's write counts, if it keeps them: commits,
-// the requests they carried (their ratio is the group commit's batch), and
-// the time spent committing.
-func (m *metrics) watchStore(st store.Store) {
-	wc, ok := st.(store.WriteCounter)
-	if !ok {
-		return
-	}
+// watchStore adds the store's write counts: commits, the requests they
+// carried (their ratio is the group commit's batch), and the time spent
+// committing.
+func (m *metrics) watchStore(wc store.WriteCounter) {
 	m.reg.MustRegister(
 		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "mafia_store_commits_total",
 			Help: "Transactions the store's writer committed."},

@@ -38,9 +38,6 @@ func (s *Server) gameEnded(id string) {
 	if s.closing.Load() {
 		return
 	}
-	if _, ok := s.cfg.Store.(store.Ratings); !ok {
-		return
-	}
 	s.rates.Add(1)
 	go func() {
 		defer s.rates.Done()
@@ -70,11 +67,7 @@ func (s *Server) gameEnded(id string) {
 // rateLeftOver rates every ended rated game not rated yet: those a crash
 // between the end and the rating left.
 func (s *Server) rateLeftOver(ctx context.Context) {
-	u, ok := s.cfg.Store.(store.UnratedTables)
-	if !ok {
-		return
-	}
-	ids, err := u.UnratedEnded(ctx)
+	ids, err := s.cfg.Store.UnratedEnded(ctx)
 	if err != nil {
 		s.log.Error("list the games left to rate", "err", err)
 		return
@@ -89,10 +82,7 @@ func (s *Server) rateLeftOver(ctx context.Context) {
 // rateTable rates the ended game of table id if the table is rated; a game
 // rated already is no error.
 func (s *Server) rateTable(ctx context.Context, id string) error {
-	rs, ok := s.cfg.Store.(store.Ratings)
-	if !ok {
-		return nil
-	}
+	rs := s.cfg.Store
 	t, seats, err := s.cfg.Store.Table(ctx, store.KindOnline, id)
 	if err != nil {
 		return err

@@ -19,12 +19,16 @@ import (
 	"mafia/wire"
 )
 
-// unratingDB is the real store without its ratings (a promoted RateGame
-// shadowed by a field): a server on it sees a game end and rates nothing,
-// as one that crashed between the end and the rating.
+// unratingDB is the real store whose RateGame keeps nothing: a server on
+// it sees a game end and rates nothing, as one that crashed between the
+// end and the rating.
 type unratingDB struct {
 	*sqlite.DB
-	RateGame struct{}
+}
+
+// RateGame takes the game and keeps nothing.
+func (unratingDB) RateGame(context.Context, store.RatedGame) ([]rating.Update, error) {
+	return nil, nil
 }
 
 // ratedServer is a server with accounts on the SQLite file path (a new
@@ -36,7 +40,7 @@ func ratedServer(t *testing.T, path string, unrating bool) *accountsServer {
 		if unrating {
 			c.Store = unratingDB{DB: c.Store.(*sqlite.DB)}
 		}
-		svc = account.New(account.Config{Store: c.Store.(store.Accounts),
+		svc = account.New(account.Config{Store: c.Store,
 			Params: account.Params{Memory: 64, Time: 1, Threads: 1, KeyLen: 32, SaltLen: 16}})
 		c.Accounts = svc
 	})
@@ -321,7 +325,7 @@ func TestRated_ARatingThatFailsIsTriedAgainUntilTheStoreWrites(t *testing.T) {
 	var svc *account.Service
 	ts := startServerWith(t, "", func(c *Config) {
 		c.Store = flakyRatingsDB{DB: c.Store.(*sqlite.DB), fails: &fails, calls: &calls}
-		svc = account.New(account.Config{Store: c.Store.(store.Accounts),
+		svc = account.New(account.Config{Store: c.Store,
 			Params: account.Params{Memory: 64, Time: 1, Threads: 1, KeyLen: 32, SaltLen: 16}})
 		c.Accounts = svc
 	})

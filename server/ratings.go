@@ -68,12 +68,7 @@ func season(s string) (from, to time.Time, err error) {
 // &club=ID&offset=N: up to MaxLeaderboard rows by the ordinal, highest
 // first; with a club, only the club's members, ranked among themselves.
 func (s *Server) leaderboard(w http.ResponseWriter, r *http.Request) {
-	rs, ok := s.cfg.Store.(store.Ratings)
-	accts, ok2 := s.cfg.Store.(store.Accounts)
-	if !ok || !ok2 {
-		s.fail(w, r, &engine.Error{Code: room.CodeBadRequest, Name: "ratings"})
-		return
-	}
+	rs, accts := s.cfg.Store, s.cfg.Store
 	q := r.URL.Query()
 	kind := rating.Kind(q.Get("kind"))
 	if kind == "" {
@@ -133,11 +128,7 @@ func (s *Server) leaderboard(w http.ResponseWriter, r *http.Request) {
 // in the order of rating.Kinds; an empty list for one never rated.
 func (s *Server) PlayerRatings(ctx context.Context, account int64) (any, error) {
 	out := []RatingJSON{}
-	rs, ok := s.cfg.Store.(store.Ratings)
-	if !ok {
-		return out, nil
-	}
-	prs, err := rs.PlayerRatings(ctx, strconv.FormatInt(account, 10))
+	prs, err := s.cfg.Store.PlayerRatings(ctx, strconv.FormatInt(account, 10))
 	if err != nil {
 		return nil, err
 	}
@@ -152,11 +143,7 @@ func (s *Server) PlayerRatings(ctx context.Context, account int64) (any, error) 
 // Offset and Limit, in one query of the store's. A club that does not
 // exist is store.ErrNotFound.
 func (s *Server) clubBoard(ctx context.Context, rs store.Ratings, clubID string, q store.LeaderboardQuery) ([]store.Standing, error) {
-	cm, ok := s.cfg.Store.(store.ClubMembers)
-	if !ok {
-		return nil, store.ErrNotFound
-	}
-	members, err := cm.ClubMembers(ctx, clubID)
+	members, err := s.cfg.Store.ClubMembers(ctx, clubID)
 	if err != nil {
 		return nil, err
 	}

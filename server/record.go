@@ -33,12 +33,10 @@ func (s *Server) publicRecord(ctx context.Context, rm *room.Room) ([]engine.Even
 	if err != nil {
 		return nil, 0, nil, err
 	}
-	var chat []store.ChatLine
-	if c, ok := s.cfg.Store.(store.Chats); ok {
-		if chat, err = c.Chat(ctx, rm.ID(), 0); err != nil {
-			s.log.Error("read chat for the record", "table", rm.ID(), "err", err)
-			return nil, 0, nil, &engine.Error{Code: room.CodeInternal}
-		}
+	chat, err := s.cfg.Store.Chat(ctx, rm.ID(), 0)
+	if err != nil {
+		s.log.Error("read chat for the record", "table", rm.ID(), "err", err)
+		return nil, 0, nil, &engine.Error{Code: room.CodeInternal}
 	}
 	return log, players, chat, nil
 }

@@ -21,7 +21,11 @@ import (
 
 // Config is what a server needs.
 type Config struct {
-	Store store.Store
+	// Store is every capability of the store the server uses: the tables
+	// and rooms (room.Store), accounts, ratings, club members, the leases
+	// of a cluster, the write health and counts. It needs nearly all of
+	// them, so it takes store.All, as both stores offer.
+	Store store.All
 	Clock room.Clock   // nil: the wall clock
 	Log   *slog.Logger // nil: discard
 	// Render turns a refusal into a sentence in a language ("ka", "en",

@@ -3,9 +3,9 @@ package store
 import "context"
 
 // EventFences is a Store that remembers, for every event of a table's log,
-// the fencing token it was written under (the context's token for that
-// table, FenceOf, at the AppendEvents, AppendEventsClock,
-// AppendEventsTable or RewriteEvents that wrote it): evidence, after the
+// the fencing token it was written under (the token of the Fenced handle
+// that wrote it, 0 without one, at the AppendEvents, AppendEventsClock,
+// AppendEventsTable or RewriteEvents): evidence, after the
 // fact, of which owner wrote which part of a log.
 //
 // What it proves: in a log whose writes were all fenced, the tokens never

@@ -18,7 +18,7 @@ var ErrLeaseHeld = errors.New("store: the table's lease is held by another node"
 var ErrLeaseLost = errors.New("store: the table's lease was lost")
 
 // ErrFenced is returned by a write of a table's state made under a fence
-// (WithFence) whose token is no longer the one the table's lease carries:
+// (Fenced) whose token is no longer the one the table's lease carries:
 // the lease passed to another node, and this node must not write the table
 // again. It is ErrConflict too (errors.Is), so that a caller that handles a
 // conflict (reload the table, or let it go) handles a fence the same way.
@@ -30,7 +30,7 @@ type Lease struct {
 	Node  string // the node that holds it
 	// Token is the lease's fencing token: each new owner of a table's
 	// lease gets a strictly larger one than every token before it (of any
-	// table), and a renewal keeps it. Writes fenced with a token (WithFence)
+	// table), and a renewal keeps it. Writes fenced with a token (Fenced)
 	// are refused once the lease carries another.
 	Token int64
 	// Expires is when the lease runs out unless renewed, by the database's
@@ -93,39 +93,4 @@ type Leases interface {
 	// by the database's clock, the longest run out first: the tables of
 	// nodes that stopped renewing, which a surviving node takes over.
 	Expired(ctx context.Context, limit int) ([]Lease, error)
-}
-
-// fence is a table's fencing token carried by a context, with the fences
-// set before it.
-type fence struct {
-	table  string
-	token  int64
-	parent *fence
-}
-
-type fenceKey struct{}
-
-// WithFence returns a context whose writes of table's state carry the
-// fencing token: each is made only if, in its own transaction, the table's
-// lease still carries that token, and refused with ErrFenced otherwise
-// (nothing of it is written). The writes fenced are every one of a table's
-// state: AppendEvents, AppendEventsClock, AppendEventsTable, RewriteEvents,
-// UpdateTable, SaveSeats, SaveClock and Chats.AppendChat. A write of
-// another table, or one without a fence, is made as ever (one node alone
-// needs none). A context may carry fences for several tables; the last set
-// for a table is the one used.
-func WithFence(ctx context.Context, table string, token int64) context.Context {
-	parent, _ := ctx.Value(fenceKey{}).(*fence)
-	return context.WithValue(ctx, fenceKey{}, &fence{table: table, token: token, parent: parent})
-}
-
-// FenceOf returns the fencing token ctx carries for table, and whether it
-// carries one: what a store checks before it writes the table.
-func FenceOf(ctx context.Context, table string) (token int64, ok bool) {
-	for f, _ := ctx.Value(fenceKey{}).(*fence); f != nil; f = f.parent {
-		if f.table == table {
-			return f.token, true
-		}
-	}
-	return 0, false
 }

@@ -48,7 +48,7 @@ type RatingChange struct {
 // LeaderboardQuery asks for a leaderboard: of one kind of rating; for a
 // season when From or To is set (the games played at From or after, and
 // before To; a zero bound is open), else of the ratings now; Limit rows
-// (0: 100) from Offset; of the players in Players only, ranked among
+// (0: DefaultLeaderboard) from Offset; of the players in Players only, ranked among
 // themselves, when it is not nil (a club's board; empty: nobody).
 type LeaderboardQuery struct {
 	Kind     rating.Kind
@@ -56,6 +56,37 @@ type LeaderboardQuery struct {
 	Limit    int
 	Offset   int
 	Players  []string
+}
+
+// DefaultLeaderboard is a leaderboard's rows when a query's Limit is 0.
+const DefaultLeaderboard = 100
+
+// WithDefaults is q as a store runs it: Limit DefaultLeaderboard when not
+// positive, Offset 0 when negative.
+func (q LeaderboardQuery) WithDefaults() LeaderboardQuery {
+	if q.Limit <= 0 {
+		q.Limit = DefaultLeaderboard
+	}
+	if q.Offset < 0 {
+		q.Offset = 0
+	}
+	return q
+}
+
+// Season reports whether q asks for a season, and its bounds in Unix
+// milliseconds, an open bound the furthest a store compares (±2^62).
+func (q LeaderboardQuery) Season() (from, to int64, ok bool) {
+	if q.From.IsZero() && q.To.IsZero() {
+		return 0, 0, false
+	}
+	from, to = int64(-1<<62), int64(1<<62)
+	if !q.From.IsZero() {
+		from = q.From.UnixMilli()
+	}
+	if !q.To.IsZero() {
+		to = q.To.UnixMilli()
+	}
+	return from, to, true
 }
 
 // Standing is one row of a leaderboard.

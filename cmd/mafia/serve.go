@@ -102,14 +102,11 @@ func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		return 1
 	}
 	defer st.Close()
-	// The accounts, where the store keeps them (store.Accounts: both
-	// stores do; a store without them serves guests only).
-	var accounts *account.Service
-	if as, ok := st.(store.Accounts); ok {
-		accounts = account.New(account.Config{Store: as, SeatName: func(n string) error { _, err := room.CheckName(n); return err }})
-	} else {
-		log.Warn("the store keeps no accounts: the server runs without them", "db", redactURL(*db))
-	}
+	// The store is wired here, once: st is a store.All (every capability,
+	// as both stores offer), and each consumer's Config names the ones it
+	// takes, typed (account.Store, server's store.All, assist.Store), so a
+	// store missing one fails to compile.
+	accounts := account.New(account.Config{Store: st, SeatName: func(n string) error { _, err := room.CheckName(n); return err }})
 	cfg := server.Config{Store: st, Log: log, Render: renderIn, Guard: guard, SeatsPerAddress: *seatsPerAddr, Accounts: accounts,
 		Limits: server.Limits{MaxConns: *maxConns, ConnsPerAddr: *connsPerAddr, SpectatorsPerTable: *spectators,
 			LobbyTablesPerAddr: *tablesPerAddr, LobbyTables: *lobbyTables, Unlimited: free}}
@@ -131,11 +128,8 @@ func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	// The server's API, the browser client and the host's assistant for
 	// in-person games (under /host/) side by side.
 	host := assist.New(assist.Config{Store: st, Log: log, Guard: guard, Accounts: accounts, Shared: cf.on()})
-	var acct *account.Handler
-	if accounts != nil {
-		acct = account.NewHandler(account.HandlerConfig{Service: accounts, Guard: guard, Render: renderIn, Log: log,
-			Ratings: srv.PlayerRatings, Clubs: host.PlayerClubs})
-	}
+	acct := account.NewHandler(account.HandlerConfig{Service: accounts, Guard: guard, Render: renderIn, Log: log,
+		Ratings: srv.PlayerRatings, Clubs: host.PlayerClubs})
 	handler := site.Handler(srv, host, site.WithAccounts(acct))
 	var ln net.Listener
 	if cf.on() {
@@ -249,7 +243,7 @@ func redactURL(db string) string {
 // openStore opens the store --db names: PostgreSQL for a postgres:// or
 // postgresql:// URL, else the SQLite file. A failure is logged, and said
 // plainly on stderr where the operator can act on it.
-func openStore(db string, node string, stderr io.Writer, log *slog.Logger) (store.Store, error) {
+func openStore(db string, node string, stderr io.Writer, log *slog.Logger) (store.All, error) {
 	if isPostgresURL(db) {
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 		defer cancel()

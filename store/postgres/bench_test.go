@@ -12,6 +12,7 @@ import (
 
 	"mafia/engine"
 	"mafia/store"
+	"mafia/store/internal/fence"
 )
 
 // The benchmarks commit appends together (the group commit), or each alone
@@ -19,7 +20,7 @@ import (
 // writers would: run both, interleaved, to compare. PGBENCH_NODURABLE=1
 // leaves the test server's fsync off. PGBENCH_FENCED=1 makes each game's
 // appends of BenchmarkAppendConcurrent fenced by its table's lease, as a
-// cluster's node makes them (store.WithFence): the price of fencing.
+// cluster's node makes them (store.Fenced): the price of fencing.
 
 // durable turns the test server's fsync and synchronous commits on for a
 // benchmark (pgtest starts it without them, for speed), and back off when
@@ -85,7 +86,7 @@ func BenchmarkAppendConcurrent(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			ctxs[g] = store.WithFence(ctx, id, l.Token)
+			ctxs[g] = fence.With(ctx, id, l.Token)
 		}
 	}
 	durable(b, db)

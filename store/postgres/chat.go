@@ -27,7 +27,7 @@ func (db *DB) AppendChat(ctx context.Context, tableID string, line store.ChatLin
 	// Fenced: the check and the line in one transaction. retryTx runs it
 	// again should the database be briefly away, and notes the write.
 	err := db.retryTx(ctx, "chat", func(tx pgx.Tx) error {
-		if err := checkFence(ctx, tx, tableID); err != nil {
+		if err := db.checkFence(ctx, tx, tableID); err != nil {
 			return err
 		}
 		return tx.QueryRow(ctx, q, args...).Scan(&seq)

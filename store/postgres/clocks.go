@@ -29,7 +29,7 @@ func saveClockArgs(tableID string, c store.Clock) []any {
 // is store.ErrNotFound.
 func (db *DB) SaveClock(ctx context.Context, tableID string, c store.Clock) error {
 	err := db.inTx(ctx, func(tx pgx.Tx) error {
-		if err := checkFence(ctx, tx, tableID); err != nil {
+		if err := db.checkFence(ctx, tx, tableID); err != nil {
 			return err
 		}
 		_, err := tx.Exec(ctx, saveClockSQL, saveClockArgs(tableID, c)...)

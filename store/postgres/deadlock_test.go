@@ -91,13 +91,12 @@ func TestRenewAllAndGroupCommitsNeverDeadlock(t *testing.T) {
 				for _, i := range mine {
 					rq := req(t, db, ids[i], next[i], evs[next[i]%len(evs):next[i]%len(evs)+1], nil, nil)
 					rq.fenced, rq.token = true, leases[i].Token
-					rq.state.Store(reqPending)
 					batch = append(batch, rq)
 				}
 				db.commit(batch)
 				for k, rq := range batch {
-					if rq.err != nil {
-						fail(rq.err)
+					if rq.Err != nil {
+						fail(rq.Err)
 						return
 					}
 					next[mine[k]]++

@@ -10,11 +10,12 @@ import (
 
 	"mafia/engine"
 	"mafia/store"
+	"mafia/store/internal/fence"
 	"mafia/wire"
 )
 
-// maxAppend is the most events one append may hold, as in store/sqlite.
-const maxAppend = 8000
+// maxAppend is the most events one append may hold (store.MaxAppend).
+const maxAppend = store.MaxAppend
 
 // AppendEvents appends events to a game's log; first is the index of evs[0]
 // and must equal the log's current length, or store.ErrConflict. A table
@@ -56,25 +57,30 @@ func (db *DB) appendEvents(ctx context.Context, tableID string, first int, evs [
 	if len(evs) == 0 {
 		return nil
 	}
-	if first < 0 {
-		return fmt.Errorf("store/postgres: append to %q at %d: %w", tableID, first, store.ErrConflict)
-	}
-	if len(evs) > maxAppend {
-		return fmt.Errorf("store/postgres: append to %q: %d events at once, more than %d", tableID, len(evs), maxAppend)
+	if err := store.CheckAppend(tableID, first, len(evs)); err != nil {
+		return fmt.Errorf("store/postgres: %w", err)
 	}
 	kinds, jsons, players, ended, err := db.encode(ctx, tableID, first, evs)
 	if err != nil {
 		return fmt.Errorf("store/postgres: append to %q: %w", tableID, err)
 	}
-	r := &appendReq{table: tableID, first: first, kinds: kinds, jsons: jsons, clock: c, update: t, done: make(chan struct{})}
-	r.token, r.fenced = store.FenceOf(ctx, tableID)
+	r := &appendReq{table: tableID, first: first, kinds: kinds, jsons: jsons, clock: c, update: t}
+	r.token, r.fenced = fence.Of(ctx, tableID)
+	if !r.fenced {
+		// Checked before the write, not in its transaction (the group
+		// commit's append_step checks fences only): a write without a
+		// fence is a code path that forgot it, which this finds every time.
+		if err := db.checkUnfenced(ctx, db.pool, tableID); err != nil {
+			return fmt.Errorf("store/postgres: append to %q: %w", tableID, err)
+		}
+	}
 	if db.alone {
 		// Each append a transaction of its own, on the caller's goroutine
 		// (the benchmarks compare it with the group commit).
 		err = db.send([]*appendReq{r})
 		db.noteHealth(err)
 		if err == nil {
-			err = r.err
+			err = r.Err
 		}
 	} else {
 		err = db.submit(ctx, r)
@@ -169,7 +175,7 @@ func (db *DB) RewriteEvents(ctx context.Context, tableID string, from int, evs [
 		return fmt.Errorf("store/postgres: rewrite %q: %w", tableID, err)
 	}
 	err = db.inTx(ctx, func(tx pgx.Tx) error {
-		if err := checkFence(ctx, tx, tableID); err != nil {
+		if err := db.checkFence(ctx, tx, tableID); err != nil {
 			return err
 		}
 		// The table's row, locked: two rewrites of one log wait for each
@@ -194,7 +200,7 @@ func (db *DB) RewriteEvents(ctx context.Context, tableID string, from int, evs [
 		}
 		// The rewritten events carry the fence's token (0 without one), as
 		// appended ones do (store.EventFences).
-		token, _ := store.FenceOf(ctx, tableID)
+		token, _ := fence.Of(ctx, tableID)
 		var end int
 		return tx.QueryRow(ctx, `SELECT append_events($1, $2, $3, $4, $5)`, tableID, from, kinds, jsons, token).Scan(&end)
 	})

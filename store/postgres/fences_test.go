@@ -12,6 +12,7 @@ import (
 
 	"mafia/internal/pgtest"
 	"mafia/store"
+	"mafia/store/internal/fence"
 )
 
 // TestMigration_EventFencesComeAndGo: a database whose events carry their
@@ -32,7 +33,7 @@ func TestMigration_EventFencesComeAndGo(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	fctx := store.WithFence(ctx, "x", l.Token)
+	fctx := fence.With(ctx, "x", l.Token)
 	if err := db.AppendEvents(fctx, "x", 0, log[:3]); err != nil {
 		t.Fatal(err)
 	}

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"net"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -14,13 +13,6 @@ import (
 
 	"mafia/store"
 )
-
-// health is what the store knows of its writes (see store.WriteHealth):
-// every write transaction reports how it ended.
-type health struct {
-	mu sync.Mutex
-	h  store.WriteHealth
-}
 
 // WriteStats returns the store's write counts so far: a group commit of
 // appends is one commit of many writes; every other write is a commit of
@@ -30,12 +22,9 @@ func (db *DB) WriteStats() store.WriteStats {
 		CommitTime: time.Duration(db.commitNano.Load()), Retried: db.retried.Load(), Waited: db.awayTries.Load()}
 }
 
-// WriteHealth returns whether the store's writes commit, as far as it knows.
-func (db *DB) WriteHealth() store.WriteHealth {
-	db.health.mu.Lock()
-	defer db.health.mu.Unlock()
-	return db.health.h
-}
+// WriteHealth returns whether the store's writes commit, as far as it knows
+// (store.WriteTracker: every write transaction reports how it ended).
+func (db *DB) WriteHealth() store.WriteHealth { return db.health.WriteHealth() }
 
 // noteWrite records how a write that began at began ended. A refusal of
 // what was asked (a conflict, a table not found, a full chat) says nothing
@@ -49,31 +38,13 @@ func (db *DB) noteWrite(began time.Time, err error) {
 	db.noteHealth(err)
 }
 
-// noteHealth records whether a write committed (err nil) or failed.
+// noteHealth records whether a write committed (err nil) or failed; a
+// refusal (store.IsRefusal) or a write on a closed store is not noted.
 func (db *DB) noteHealth(err error) {
-	if err != nil && !isWriteFailure(err) {
+	if errors.Is(err, ErrClosed) {
 		return
 	}
-	now := time.Now()
-	db.health.mu.Lock()
-	defer db.health.mu.Unlock()
-	h := &db.health.h
-	if err == nil {
-		h.LastOK, h.Since = now, time.Time{}
-		return
-	}
-	if h.Since.IsZero() {
-		h.Since = now
-	}
-	h.LastFail, h.Err, h.Reason = now, err, reasonOf(err)
-}
-
-// isWriteFailure reports whether err says the store could not write, as
-// opposed to a refusal of what was asked.
-func isWriteFailure(err error) bool {
-	return !errors.Is(err, store.ErrNotFound) && !errors.Is(err, store.ErrConflict) &&
-		!errors.Is(err, store.ErrChatFull) && !errors.Is(err, store.ErrLeaseHeld) && !errors.Is(err, store.ErrLeaseLost) &&
-		!errors.Is(err, context.Canceled) && !errors.Is(err, context.DeadlineExceeded) && !errors.Is(err, ErrClosed)
+	db.health.Note(err, reasonOf)
 }
 
 // reasonOf puts a failed write in a few words for an operator.

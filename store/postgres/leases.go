@@ -9,6 +9,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"mafia/store"
+	"mafia/store/internal/fence"
 )
 
 var _ store.Leases = (*DB)(nil)
@@ -33,6 +34,9 @@ func (db *DB) Acquire(ctx context.Context, table, node string, ttl time.Duration
 	if node == "" || ttl <= 0 {
 		return store.Lease{}, fmt.Errorf("store/postgres: acquire the lease of %q: a node and a positive ttl are needed", table)
 	}
+	// From now on a leased table's state is written fenced only
+	// (checkFence).
+	db.leasing.Store(true)
 	for range 3 {
 		var l store.Lease
 		err := db.leaseTx(ctx, func(tx pgx.Tx) error {
@@ -213,14 +217,15 @@ func (db *DB) Expired(ctx context.Context, limit int) ([]store.Lease, error) {
 }
 
 // checkFence refuses, within tx, a write of table made under a fence
-// (store.WithFence) whose token the table's lease no longer carries; it
-// locks the lease's row until tx ends (fence_ok), so that no takeover
-// commits between the check and the write. Without a fence it does
-// nothing.
-func checkFence(ctx context.Context, tx pgx.Tx, table string) error {
-	token, ok := store.FenceOf(ctx, table)
+// (through a store.Fenced handle) whose token the table's lease no longer
+// carries; it locks the lease's row until tx ends (fence_ok), so that no
+// takeover commits between the check and the write. Without a fence, on a
+// store where leases are in use (leasing), it refuses the write of a table
+// that has a lease (store.ErrUnfenced).
+func (db *DB) checkFence(ctx context.Context, tx pgx.Tx, table string) error {
+	token, ok := fence.Of(ctx, table)
 	if !ok {
-		return nil
+		return db.checkUnfenced(ctx, tx, table)
 	}
 	var fine bool
 	if err := tx.QueryRow(ctx, `SELECT fence_ok($1, $2)`, table, token).Scan(&fine); err != nil {
@@ -228,6 +233,24 @@ func checkFence(ctx context.Context, tx pgx.Tx, table string) error {
 	}
 	if !fine {
 		return fenced(table, token)
+	}
+	return nil
+}
+
+// checkUnfenced refuses a write without a fence of a table that has a
+// lease, once leases are in use on this store (a cluster's node, or a lease
+// acquired through it): store.ErrUnfenced. Without leases in use it reads
+// nothing.
+func (db *DB) checkUnfenced(ctx context.Context, q querier, table string) error {
+	if !db.leasing.Load() {
+		return nil
+	}
+	var leased bool
+	if err := q.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM leases WHERE table_id = $1)`, table).Scan(&leased); err != nil {
+		return err
+	}
+	if leased {
+		return fmt.Errorf("table %q: %w", table, store.ErrUnfenced)
 	}
 	return nil
 }

@@ -84,12 +84,12 @@ func TestGroupCommitRefusesAStaleFenceAlone(t *testing.T) {
 	plain := req(t, db, "z", 0, log[:4], nil, nil)
 	before := db.WriteStats()
 	db.commit([]*appendReq{stale, fresh, freshY, plain})
-	if !errors.Is(stale.err, store.ErrFenced) {
-		t.Errorf("the stale append: %v, want ErrFenced", stale.err)
+	if !errors.Is(stale.Err, store.ErrFenced) {
+		t.Errorf("the stale append: %v, want ErrFenced", stale.Err)
 	}
 	for name, r := range map[string]*appendReq{"fresh": fresh, "freshY": freshY, "plain": plain} {
-		if r.err != nil {
-			t.Errorf("%s: %v", name, r.err)
+		if r.Err != nil {
+			t.Errorf("%s: %v", name, r.Err)
 		}
 	}
 	if got := db.WriteStats(); got.Commits-before.Commits != 1 {

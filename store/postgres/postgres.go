@@ -10,7 +10,7 @@
 // own transaction, and the key (table, seq) makes two appends at the same
 // place conflict; the tables' leases (leases.go, store.Leases) say which
 // node owns each table, and a write fenced with a lease's token
-// (store.WithFence) is refused once the lease carries another
+// (store.Fenced) is refused once the lease carries another
 // (docs/cluster.md). Opened without Shared, a store is its database's one
 // server (lock.go).
 //
@@ -58,10 +58,15 @@ type DB struct {
 	awayTries  atomic.Int64 // tries again of writes while the database was away (retry.go)
 	log        *slog.Logger // nil: nothing logged (Log)
 
-	health health // whether writes commit (see WriteHealth)
+	health store.WriteTracker // whether writes commit (see WriteHealth)
 
-	w     writer // the group commit of appends (writer.go)
-	alone bool   // each append committed alone, on its caller's goroutine (benchmarks set it)
+	w     *store.Committer[*appendReq] // the group commit of appends (writer.go)
+	alone bool                         // each append committed alone, on its caller's goroutine (benchmarks set it)
+
+	// leasing is set when leases are in use on this store (opened as a
+	// cluster's node, or a lease acquired through it): a leased table's
+	// state is then written fenced only (checkFence).
+	leasing atomic.Bool
 
 	chatCap int // the most chat lines kept per table (0: store.MaxChatLines; tests lower it)
 
@@ -75,6 +80,7 @@ var (
 	_ store.Chats         = (*DB)(nil)
 	_ store.ChatPages     = (*DB)(nil)
 	_ store.UnratedTables = (*DB)(nil)
+	_ store.All           = (*DB)(nil) // every capability (cmd/mafia opens it as one)
 )
 
 // poolSize is the connections a store opens when the URL does not say
@@ -130,6 +136,8 @@ func Open(ctx context.Context, url string, opts ...Option) (*DB, error) {
 		return fail(fmt.Errorf("store/postgres: migrate: %w", err))
 	}
 	db := &DB{pool: pool, lock: held, log: o.log}
+	// A cluster's node writes its leased tables fenced only.
+	db.leasing.Store(o.node != "")
 	db.startWriters()
 	return db, nil
 }

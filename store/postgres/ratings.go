@@ -185,12 +185,7 @@ func (db *DB) RatingHistory(ctx context.Context, player string, limit int) ([]st
 // now, or for a season, of the players who played in it, each with the
 // rating after their last game in it and their games and wins in it.
 func (db *DB) Leaderboard(ctx context.Context, q store.LeaderboardQuery) ([]store.Standing, error) {
-	if q.Limit <= 0 {
-		q.Limit = 100
-	}
-	if q.Offset < 0 {
-		q.Offset = 0
-	}
+	q = q.WithDefaults()
 	// The players' filter: every player (NULL), or those of the array.
 	var players []string
 	if q.Players != nil {
@@ -198,18 +193,12 @@ func (db *DB) Leaderboard(ctx context.Context, q store.LeaderboardQuery) ([]stor
 	}
 	var rows pgx.Rows
 	var err error
-	if q.From.IsZero() && q.To.IsZero() {
+	from, to, season := q.Season()
+	if !season {
 		rows, err = db.pool.Query(ctx, `SELECT player, mu, sigma, games, wins FROM ratings WHERE kind = $1
 				AND ($4::text[] IS NULL OR player = ANY($4::text[]))
 			ORDER BY mu - 3 * sigma DESC, games DESC, player LIMIT $2 OFFSET $3`, string(q.Kind), q.Limit, q.Offset, players)
 	} else {
-		from, to := int64(-1<<62), int64(1<<62)
-		if !q.From.IsZero() {
-			from = q.From.UnixMilli()
-		}
-		if !q.To.IsZero() {
-			to = q.To.UnixMilli()
-		}
 		rows, err = db.pool.Query(ctx, `SELECT player, mu, sigma, games, wins FROM (
 				SELECT player, mu, sigma, COUNT(*) OVER p AS games, SUM(won::integer) OVER p AS wins,
 					ROW_NUMBER() OVER (PARTITION BY player ORDER BY at DESC, game DESC) AS last

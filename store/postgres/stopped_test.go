@@ -16,6 +16,7 @@ import (
 
 	"mafia/internal/pgtest"
 	"mafia/store"
+	"mafia/store/internal/fence"
 )
 
 // The child process of TestAStoppedNodeCannotAppendAfterATakeover: a node
@@ -101,7 +102,7 @@ func TestAStoppedNodeCannotAppendAfterATakeover(t *testing.T) {
 	if err != nil {
 		t.Fatalf("node B takes over: %v", err)
 	}
-	bctx := store.WithFence(ctx, "x", lb.Token)
+	bctx := fence.With(ctx, "x", lb.Token)
 	evs, err := b.Events(ctx, "x")
 	if err != nil {
 		t.Fatal(err)
@@ -193,7 +194,7 @@ func stoppedNode(url string) {
 		}
 	}()
 	log := botLogFor(&testing.T{}, 21)
-	fctx := store.WithFence(ctx, "x", l.Token)
+	fctx := fence.With(ctx, "x", l.Token)
 	evs, err := db.Events(ctx, "x")
 	if err != nil {
 		say("error %v", err)

@@ -84,7 +84,7 @@ func (db *DB) UpdateTable(ctx context.Context, t store.Table) error {
 		t.UpdatedAt = time.Now()
 	}
 	err := db.inTx(ctx, func(tx pgx.Tx) error {
-		if err := checkFence(ctx, tx, t.ID); err != nil {
+		if err := db.checkFence(ctx, tx, t.ID); err != nil {
 			return err
 		}
 		tag, err := tx.Exec(ctx, updateTableSQL, updateTableArgs(t)...)
@@ -115,7 +115,7 @@ func (db *DB) SaveSeats(ctx context.Context, tableID string, seats []store.Seat)
 			if err := tableExists(ctx, tx, tableID); err != nil {
 				return err
 			}
-			if err := checkFence(ctx, tx, tableID); err != nil {
+			if err := db.checkFence(ctx, tx, tableID); err != nil {
 				return err
 			}
 			return replaceSeats(ctx, tx, tableID, seats)
@@ -134,27 +134,17 @@ func replaceSeats(ctx context.Context, tx pgx.Tx, tableID string, seats []store.
 	if err != nil {
 		return err
 	}
-	had := make(map[int]store.Seat, len(old))
-	for _, s := range old {
-		had[s.Seat] = s
-	}
-	for _, s := range seats {
-		o, ok := had[s.Seat]
-		delete(had, s.Seat)
-		switch {
-		case ok && o == s:
-		case ok:
-			if _, err := tx.Exec(ctx, `UPDATE seats SET name = $1, token_hash = $2, bot = $3, account_id = $4, bot_account = $5
-				WHERE table_id = $6 AND seat = $7`, s.Name, s.TokenHash, s.Bot, s.Account, s.BotAccount, tableID, s.Seat); err != nil {
-				return err
-			}
-		default:
-			if err := insertSeats(ctx, tx, tableID, []store.Seat{s}); err != nil {
-				return err
-			}
+	d := store.DiffSeats(old, seats)
+	for _, s := range d.Changed {
+		if _, err := tx.Exec(ctx, `UPDATE seats SET name = $1, token_hash = $2, bot = $3, account_id = $4, bot_account = $5
+			WHERE table_id = $6 AND seat = $7`, s.Name, s.TokenHash, s.Bot, s.Account, s.BotAccount, tableID, s.Seat); err != nil {
+			return err
 		}
 	}
-	for n := range had {
+	if err := insertSeats(ctx, tx, tableID, d.Added); err != nil {
+		return err
+	}
+	for _, n := range d.Removed {
 		if _, err := tx.Exec(ctx, `DELETE FROM seats WHERE table_id = $1 AND seat = $2`, tableID, n); err != nil {
 			return err
 		}

@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -34,14 +32,6 @@ const (
 	maxBatch = 256 // the most appends one commit takes
 )
 
-// The states of an appendReq: its caller may give up on it only while it is
-// pending; once a writer has taken it, the caller waits for the commit.
-const (
-	reqPending int32 = iota
-	reqTaken
-	reqCancelled
-)
-
 // appendReq is one append on its way through a writer.
 type appendReq struct {
 	table  string
@@ -50,119 +40,31 @@ type appendReq struct {
 	jsons  []string
 	clock  *store.Clock
 	update *store.Table
-	fenced bool  // made only while the table's lease carries token (store.WithFence)
+	fenced bool  // made only while the table's lease carries token (store.Fenced)
 	token  int64 // the fence's token
 
-	state atomic.Int32
-	err   error         // the answer, set by the writer before done is closed
-	done  chan struct{} // closed by the writer once err is final
-}
-
-// writer is the group commit's state in a DB.
-type writer struct {
-	reqs    chan *appendReq
-	wg      sync.WaitGroup // the writer goroutines
-	mu      sync.RWMutex   // guards closed against senders
-	closed  bool
-	senders sync.WaitGroup // submits between the closed check and their send
+	store.Request // its place in the group commit, and its answer (Err)
 }
 
 func (db *DB) startWriters() {
-	db.w.reqs = make(chan *appendReq, 4096)
-	for range writers {
-		db.w.wg.Go(db.writeLoop)
-	}
+	db.w = store.NewCommitter(writers, 4096, maxBatch, ErrClosed, db.commit)
 }
 
 // stopWriters refuses new appends, lets the writers commit every one
 // already queued, and waits for them to stop.
-func (db *DB) stopWriters() {
-	db.w.mu.Lock()
-	already := db.w.closed
-	db.w.closed = true
-	db.w.mu.Unlock()
-	if already {
-		return
-	}
-	db.w.senders.Wait()
-	close(db.w.reqs)
-	db.w.wg.Wait()
-}
+func (db *DB) stopWriters() { db.w.Close() }
 
-// submit hands an append to the writers and waits for its answer. If ctx
-// ends before a writer has taken it, it returns ctx.Err() and nothing was
-// written; once taken, the append is committed (or fails) whatever ctx
-// does, and its own answer is returned.
-func (db *DB) submit(ctx context.Context, r *appendReq) error {
-	db.w.mu.RLock()
-	if db.w.closed {
-		db.w.mu.RUnlock()
-		return ErrClosed
-	}
-	db.w.senders.Add(1)
-	db.w.mu.RUnlock()
-	select {
-	case db.w.reqs <- r:
-		db.w.senders.Done()
-	case <-ctx.Done():
-		db.w.senders.Done()
-		return ctx.Err()
-	}
-	select {
-	case <-r.done:
-		return r.err
-	case <-ctx.Done():
-		if r.state.CompareAndSwap(reqPending, reqCancelled) {
-			return ctx.Err()
-		}
-		<-r.done // taken: the commit is under way
-		return r.err
-	}
-}
-
-// writeLoop is one writer goroutine: it takes every pending append,
-// commits them together, and answers each; it stops once reqs is closed
-// and drained.
-func (db *DB) writeLoop() {
-	batch := make([]*appendReq, 0, maxBatch)
-	for {
-		r, ok := <-db.w.reqs
-		if !ok {
-			return
-		}
-		batch = append(batch[:0], r)
-	fill:
-		for len(batch) < maxBatch {
-			select {
-			case r, ok := <-db.w.reqs:
-				if !ok {
-					break fill
-				}
-				batch = append(batch, r)
-			default:
-				break fill
-			}
-		}
-		db.commit(batch)
-		clear(batch)
-	}
-}
+// submit hands an append to the writers and waits for its answer
+// (store.Committer.Submit).
+func (db *DB) submit(ctx context.Context, r *appendReq) error { return db.w.Submit(ctx, r) }
 
 // commitTimeout bounds one group commit: a database that does not answer
 // fails the appends instead of holding every room for ever.
 const commitTimeout = 30 * time.Second
 
-// commit writes one batch of appends and answers each.
-func (db *DB) commit(batch []*appendReq) {
-	live := batch[:0]
-	for _, r := range batch {
-		if r.state.CompareAndSwap(reqPending, reqTaken) {
-			live = append(live, r)
-		}
-	}
-	if len(live) == 0 {
-		return
-	}
+// commit writes one batch of appends the writers have taken (live) and
+// answers each (store.Committer lets their callers go).
+func (db *DB) commit(live []*appendReq) {
 	// In the order of their tables (each table's own in the order they
 	// came): every batch then locks the leases' rows of fenced appends
 	// (fence_ok) in one order, so that two batches and the takeovers they
@@ -170,11 +72,6 @@ func (db *DB) commit(batch []*appendReq) {
 	// (strings.Compare is byte by byte, as COLLATE "C" is: RenewAll
 	// locks the same rows in the same order.)
 	slices.SortStableFunc(live, func(a, b *appendReq) int { return strings.Compare(a.table, b.table) })
-	defer func() {
-		for _, r := range live {
-			close(r.done)
-		}
-	}()
 	err := db.send(live)
 	began, deadlocks, tries, unsure := time.Now(), 1, 1, false
 	for err != nil {
@@ -199,7 +96,7 @@ func (db *DB) commit(batch []*appendReq) {
 			goto done
 		}
 		for _, r := range live {
-			r.err = nil
+			r.Err = nil
 		}
 		err = db.send(live)
 	}
@@ -212,7 +109,7 @@ done:
 		// what failed it fails only its own append.
 		committed := false
 		for _, r := range live {
-			r.err = nil
+			r.Err = nil
 			committed = db.send([]*appendReq{r}) == nil || committed
 		}
 		if committed {
@@ -260,7 +157,7 @@ func (db *DB) send(live []*appendReq) error {
 	if err != nil {
 		err = fmt.Errorf("store/postgres: append: %w", asStoreError(err))
 		for _, r := range live {
-			r.err = err
+			r.Err = err
 		}
 		return err
 	}
@@ -269,14 +166,14 @@ func (db *DB) send(live []*appendReq) error {
 	db.commitNano.Add(int64(time.Since(began)))
 	for i, r := range live {
 		if codes[i] == nil {
-			r.err = fmt.Errorf("store/postgres: append to %q: %w", r.table, fenced(r.table, r.token))
+			r.Err = fmt.Errorf("store/postgres: append to %q: %w", r.table, fenced(r.table, r.token))
 			continue
 		}
 		switch c := *codes[i]; {
 		case c == -1:
-			r.err = fmt.Errorf("store/postgres: append to %q: %w", r.table, store.ErrNotFound)
+			r.Err = fmt.Errorf("store/postgres: append to %q: %w", r.table, store.ErrNotFound)
 		case c < -1:
-			r.err = fmt.Errorf("store/postgres: append to %q at %d, but the log has %d events: %w",
+			r.Err = fmt.Errorf("store/postgres: append to %q at %d, but the log has %d events: %w",
 				r.table, r.first, -2-c, store.ErrConflict)
 		}
 	}
@@ -291,7 +188,7 @@ func (db *DB) settleUnsure(live []*appendReq) {
 	ctx, cancel := context.WithTimeout(context.Background(), commitTimeout)
 	defer cancel()
 	for _, r := range live {
-		if !errors.Is(r.err, store.ErrConflict) {
+		if !errors.Is(r.Err, store.ErrConflict) {
 			continue
 		}
 		rows, err := db.pool.Query(ctx, `SELECT json::text FROM events WHERE table_id = $1 AND seq >= $2 AND seq < $3 ORDER BY seq`,
@@ -301,7 +198,7 @@ func (db *DB) settleUnsure(live []*appendReq) {
 		}
 		got, err := pgx.CollectRows(rows, pgx.RowTo[string])
 		if err == nil && slices.Equal(got, r.jsons) {
-			r.err = nil
+			r.Err = nil
 		}
 	}
 }

@@ -19,7 +19,7 @@ func req(t *testing.T, db *DB, table string, first int, evs []engine.Event, c *s
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &appendReq{table: table, first: first, kinds: kinds, jsons: jsons, clock: c, update: up, done: make(chan struct{})}
+	return &appendReq{table: table, first: first, kinds: kinds, jsons: jsons, clock: c, update: up}
 }
 
 // TestGroupCommitRefusesAloneInItsBatch commits one batch by hand: a
@@ -49,7 +49,7 @@ func TestGroupCommitRefusesAloneInItsBatch(t *testing.T) {
 		r    *appendReq
 		want error
 	}{"okX1": {okX1, nil}, "badX": {badX, store.ErrConflict}, "okY": {okY, nil}, "okX2": {okX2, nil}, "missing": {missing, store.ErrNotFound}} {
-		if err := c.r.err; !errors.Is(err, c.want) || (c.want == nil && err != nil) {
+		if err := c.r.Err; !errors.Is(err, c.want) || (c.want == nil && err != nil) {
 			t.Errorf("%s: %v, want %v", name, err, c.want)
 		}
 	}
@@ -78,11 +78,11 @@ func TestGroupCommitRefusesAloneInItsBatch(t *testing.T) {
 	badW := req(t, db, "w", 0, log[:2], nil, &store.Table{ID: "w", Kind: store.KindOnline, Status: store.StatusEnded, UpdatedAt: time.Now()})
 	okY2 := req(t, db, "y", 3, log[3:4], nil, &store.Table{ID: "y", Kind: store.KindOnline, Status: store.StatusPlaying, Winner: "none yet", UpdatedAt: time.Now()})
 	db.commit([]*appendReq{okX3, badW, okY2})
-	if okX3.err != nil || okY2.err != nil {
-		t.Errorf("the good members of a failed batch: %v, %v", okX3.err, okY2.err)
+	if okX3.Err != nil || okY2.Err != nil {
+		t.Errorf("the good members of a failed batch: %v, %v", okX3.Err, okY2.Err)
 	}
-	if badW.err == nil || errors.Is(badW.err, store.ErrConflict) || errors.Is(badW.err, store.ErrNotFound) {
-		t.Errorf("the member whose row was refused: %v", badW.err)
+	if badW.Err == nil || errors.Is(badW.Err, store.ErrConflict) || errors.Is(badW.Err, store.ErrNotFound) {
+		t.Errorf("the member whose row was refused: %v", badW.Err)
 	}
 	if got, _ := db.Events(ctx, "w"); len(got) != 0 {
 		t.Errorf("w: %d events of a refused append were committed", len(got))

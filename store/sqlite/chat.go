@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"mafia/store"
+	"mafia/store/internal/fence"
 )
 
 // AppendChat appends a line to a table's chat (see store.Chats), in the
@@ -16,9 +17,9 @@ func (db *DB) AppendChat(ctx context.Context, tableID string, line store.ChatLin
 	if limit <= 0 {
 		limit = store.MaxChatLines
 	}
-	token, fenced := store.FenceOf(ctx, tableID)
+	token, fenced := fence.Of(ctx, tableID)
 	err := db.inWriter(ctx, func(ctx context.Context, tx *wtx) error {
-		if err := checkFence(ctx, tx, tableID, token, fenced); err != nil {
+		if err := db.checkFence(ctx, tx, tableID, token, fenced); err != nil {
 			return err
 		}
 		var exists bool

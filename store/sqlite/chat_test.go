@@ -96,11 +96,11 @@ func TestChatLinesInOneGroupCommitKeepTheirOrder(t *testing.T) {
 	release := holdWriter(t, db)
 	var answers []<-chan error
 	for i := range 5 {
-		before := len(db.reqs)
+		before := db.wr.Waiting()
 		ch := make(chan error, 1)
 		l := chatLine(i)
 		go func() { ch <- db.AppendChat(ctx, "t", l) }()
-		waitFor(t, func() bool { return len(db.reqs) == before+1 })
+		waitFor(t, func() bool { return db.wr.Waiting() == before+1 })
 		answers = append(answers, ch)
 	}
 	evs := answers
@@ -143,14 +143,14 @@ func TestChatPastTheCapIsRefusedAndNothingElseFails(t *testing.T) {
 		want = append(want, chatLine(i))
 	}
 	release := holdWriter(t, db)
-	before := len(db.reqs)
+	before := db.wr.Waiting()
 	refused := make(chan error, 1)
 	go func() { refused <- db.AppendChat(ctx, "full", chatLine(6)) }()
-	waitFor(t, func() bool { return len(db.reqs) == before+1 })
+	waitFor(t, func() bool { return db.wr.Waiting() == before+1 })
 	before++
 	other := make(chan error, 1)
 	go func() { other <- db.AppendChat(ctx, "other", chatLine(7)) }()
-	waitFor(t, func() bool { return len(db.reqs) == before+1 })
+	waitFor(t, func() bool { return db.wr.Waiting() == before+1 })
 	evs := queue(t, ctx, db, "full", 0, []engine.Event{{Kind: engine.EvNightBegan, Round: 1}})
 	release()
 	if err := <-refused; !errors.Is(err, store.ErrChatFull) {

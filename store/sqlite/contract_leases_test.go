@@ -54,7 +54,7 @@ func TestGroupCommitRefusesAStaleFenceAlone(t *testing.T) {
 		time.Sleep(time.Millisecond) // until the clock passes node-a's ttl
 	}
 	mk := func(table string, evs []engine.Event, token int64, fenced bool) *appendReq {
-		r := &appendReq{table: table, first: 0, done: make(chan struct{}), token: token, fenced: fenced}
+		r := &appendReq{table: table, first: 0, token: token, fenced: fenced}
 		if err := db.encode(ctx, r, evs, "append to"); err != nil {
 			t.Fatal(err)
 		}
@@ -63,8 +63,8 @@ func TestGroupCommitRefusesAStaleFenceAlone(t *testing.T) {
 	stale, fresh, plain := mk("x", log[:2], old.Token, true), mk("x", log[:3], cur.Token, true), mk("z", log[:4], 0, false)
 	before := db.WriteStats()
 	db.commit([]*appendReq{stale, fresh, plain})
-	if !errors.Is(stale.err, store.ErrFenced) || fresh.err != nil || plain.err != nil {
-		t.Errorf("stale %v (want ErrFenced), fresh %v, plain %v", stale.err, fresh.err, plain.err)
+	if !errors.Is(stale.Err, store.ErrFenced) || fresh.Err != nil || plain.Err != nil {
+		t.Errorf("stale %v (want ErrFenced), fresh %v, plain %v", stale.Err, fresh.Err, plain.Err)
 	}
 	if got := db.WriteStats(); got.Commits-before.Commits != 1 {
 		t.Errorf("%d commits, want the batch in one", got.Commits-before.Commits)

@@ -193,10 +193,10 @@ func TestCommit_ADamagedPageFailsOnlyTheMemberThatTouchesIt(t *testing.T) {
 	release := holdWriter(t, db)
 	okX := queue(t, ctx, db, x, 2, long[2:4])
 	okY := queueClock(t, ctx, db, y, 0, long[:3], store.Clock{Step: 2, Left: time.Second})
-	before := len(db.reqs)
+	before := db.wr.Waiting()
 	rewrite := make(chan error, 1)
 	go func() { rewrite <- db.RewriteEvents(ctx, bad, 1, nil) }()
-	waitFor(t, func() bool { return len(db.reqs) == before+1 })
+	waitFor(t, func() bool { return db.wr.Waiting() == before+1 })
 	okX2 := queue(t, ctx, db, x, 4, long[4:5])
 	release()
 	if err := <-rewrite; !errors.Is(err, store.ErrDamaged) {

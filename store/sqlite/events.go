@@ -6,24 +6,16 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"sync/atomic"
 	"time"
 
 	"mafia/engine"
 	"mafia/store"
+	"mafia/store/internal/fence"
 	"mafia/wire"
 )
 
 // maxBatch bounds how many appends one group commit takes.
 const maxBatch = 2048
-
-// The states of an appendReq: its caller may give up on it only while it is
-// pending; once the writer has taken it, the caller waits for the commit.
-const (
-	reqPending int32 = iota
-	reqTaken
-	reqCancelled
-)
 
 // appendReq is one AppendEvents call, or another write (exec), on its way
 // through the writer.
@@ -41,12 +33,10 @@ type appendReq struct {
 	update  *store.Table // if set, the table's row, saved with the events
 	players int          // the game's player count, to remember once committed (0: unknown)
 	ended   bool         // the batch ends the game: forget its length once committed
-	fenced  bool         // made only while the table's lease carries token (store.WithFence)
+	fenced  bool         // made only while the table's lease carries token (store.Fenced)
 	token   int64        // the fence's token
 
-	state atomic.Int32
-	err   error         // the answer, set by the writer before done is closed
-	done  chan struct{} // closed by the writer once err is final
+	store.Request // its place in the group commit, and its answer (Err)
 }
 
 // AppendEvents appends events to a game's log; first is the index of evs[0]
@@ -85,20 +75,14 @@ func (db *DB) appendEvents(ctx context.Context, tableID string, first int, evs [
 	if len(evs) == 0 {
 		return nil
 	}
-	if first < 0 {
-		return fmt.Errorf("store/sqlite: append to %q at %d: %w", tableID, first, store.ErrConflict)
+	if err := store.CheckAppend(tableID, first, len(evs)); err != nil {
+		return fmt.Errorf("store/sqlite: %w", err)
 	}
-	if len(evs) > maxAppend {
-		return fmt.Errorf("store/sqlite: append to %q: %d events at once, more than %d", tableID, len(evs), maxAppend)
-	}
-	db.mu.RLock()
-	closed := db.closed
-	db.mu.RUnlock()
-	if closed {
+	if db.wr.Closed() {
 		return ErrClosed
 	}
-	r := &appendReq{table: tableID, first: first, clock: c, update: t, done: make(chan struct{})}
-	r.token, r.fenced = store.FenceOf(ctx, tableID)
+	r := &appendReq{table: tableID, first: first, clock: c, update: t}
+	r.token, r.fenced = fence.Of(ctx, tableID)
 	// Encode here, in the caller's goroutine, so that the writer only writes.
 	if err := db.encode(ctx, r, evs, "append to"); err != nil {
 		return err
@@ -140,37 +124,12 @@ func (db *DB) encode(ctx context.Context, r *appendReq, evs []engine.Event, what
 // next group commit, and returns once that has committed (see exec). Like
 // an append, it does nothing if ctx ends before the writer takes it.
 func (db *DB) inWriter(ctx context.Context, f func(ctx context.Context, tx *wtx) error) error {
-	return db.submit(ctx, &appendReq{exec: f, done: make(chan struct{})})
+	return db.submit(ctx, &appendReq{exec: f})
 }
 
-// submit hands a request to the writer and waits for its answer.
-func (db *DB) submit(ctx context.Context, r *appendReq) error {
-	db.mu.RLock()
-	if db.closed {
-		db.mu.RUnlock()
-		return ErrClosed
-	}
-	db.senders.Add(1)
-	db.mu.RUnlock()
-	select {
-	case db.reqs <- r:
-		db.senders.Done()
-	case <-ctx.Done():
-		db.senders.Done()
-		return ctx.Err()
-	}
-
-	select {
-	case <-r.done:
-		return r.err
-	case <-ctx.Done():
-		if r.state.CompareAndSwap(reqPending, reqCancelled) {
-			return ctx.Err()
-		}
-		<-r.done // taken: the commit is under way, and short
-		return r.err
-	}
-}
+// submit hands a request to the writer and waits for its answer
+// (store.Committer.Submit).
+func (db *DB) submit(ctx context.Context, r *appendReq) error { return db.wr.Submit(ctx, r) }
 
 // playersOf returns the player count that package wire needs to encode a
 // game's events: from the batch itself if it starts the game, else as
@@ -199,35 +158,6 @@ func (db *DB) playersOf(ctx context.Context, tableID string, first int, evs []en
 	return n, nil
 }
 
-// writeLoop is the writer goroutine: it takes every pending append, commits
-// them in one transaction, and answers each. It stops once reqs is closed
-// and drained.
-func (db *DB) writeLoop() {
-	defer close(db.writerDone)
-	batch := make([]*appendReq, 0, maxBatch)
-	for {
-		r, ok := <-db.reqs
-		if !ok {
-			return
-		}
-		batch = append(batch[:0], r)
-	fill:
-		for len(batch) < maxBatch {
-			select {
-			case r, ok := <-db.reqs:
-				if !ok {
-					break fill
-				}
-				batch = append(batch, r)
-			default:
-				break fill
-			}
-		}
-		db.commit(batch)
-		clear(batch) // let the requests go
-	}
-}
-
 // commit writes one batch of appends in one transaction, and answers each.
 // Each append is checked against its log's length and written by one INSERT
 // statement: a constraint that fails aborts that statement alone (SQLite's
@@ -237,21 +167,10 @@ func (db *DB) writeLoop() {
 // damaged page of the file (SQLITE_CORRUPT), which one member's rows
 // touch, each member is tried again in a transaction of its own, so that
 // the damage fails that member alone.
-func (db *DB) commit(batch []*appendReq) {
-	live := batch[:0]
-	for _, r := range batch {
-		if r.state.CompareAndSwap(reqPending, reqTaken) {
-			live = append(live, r)
-		}
-	}
-	if len(live) == 0 {
-		return
-	}
-	defer func() {
-		for _, r := range live {
-			close(r.done)
-		}
-	}()
+//
+// live are the requests the writer took (store.Committer lets their
+// callers go once commit has answered each).
+func (db *DB) commit(live []*appendReq) {
 	err := db.commitLive(live)
 	if err == nil || len(live) == 1 || !errors.Is(asDamaged(err), store.ErrDamaged) {
 		db.noteWrite(err)
@@ -259,7 +178,7 @@ func (db *DB) commit(batch []*appendReq) {
 	}
 	committed := false
 	for _, r := range live {
-		r.err = nil
+		r.Err = nil
 		committed = db.commitLive([]*appendReq{r}) == nil || committed
 	}
 	if committed {
@@ -278,8 +197,8 @@ func (db *DB) commitLive(live []*appendReq) error {
 	fail := func(err error) {
 		err = fmt.Errorf("store/sqlite: append: %w", asDamaged(err))
 		for _, r := range live {
-			if r.err == nil {
-				r.err = err
+			if r.Err == nil {
+				r.Err = err
 			}
 			delete(db.seq, r.table) // unsure now: read it again next time
 		}
@@ -304,23 +223,23 @@ func (db *DB) commitLive(live []*appendReq) error {
 				fail(err)
 				return err
 			}
-			r.err = err
+			r.Err = err
 			continue
 		}
-		if r.err = checkFence(ctx, tx, r.table, r.token, r.fenced); r.err != nil {
+		if r.Err = db.checkFence(ctx, tx, r.table, r.token, r.fenced); r.Err != nil {
 			continue // refused alone: the others of the batch go on
 		}
 		n, ok := next[r.table]
 		if !ok {
 			if n, ok = db.seq[r.table]; !ok {
-				if n, r.err = logLength(ctx, tx, r.table); r.err != nil {
+				if n, r.Err = logLength(ctx, tx, r.table); r.Err != nil {
 					continue
 				}
 			}
 			next[r.table] = n
 		}
 		if r.first != n {
-			r.err = fmt.Errorf("store/sqlite: append to %q at %d, but the log has %d events: %w",
+			r.Err = fmt.Errorf("store/sqlite: append to %q at %d, but the log has %d events: %w",
 				r.table, r.first, n, store.ErrConflict)
 			continue
 		}
@@ -348,7 +267,7 @@ func (db *DB) commitLive(live []*appendReq) error {
 		case isPrimaryKeyViolation(err) || isForeignKeyViolation(err):
 			// The file does not hold what we remembered: someone else wrote
 			// it. Refuse this append and read the length again next time.
-			r.err = fmt.Errorf("store/sqlite: append to %q at %d: %w (%w)", r.table, r.first, store.ErrConflict, err)
+			r.Err = fmt.Errorf("store/sqlite: append to %q at %d: %w (%w)", r.table, r.first, store.ErrConflict, err)
 			delete(next, r.table)
 			delete(db.seq, r.table)
 		default:
@@ -368,7 +287,7 @@ func (db *DB) commitLive(live []*appendReq) error {
 		db.seq[table] = n
 	}
 	for _, r := range live {
-		if r.err != nil {
+		if r.Err != nil {
 			continue
 		}
 		if r.ended {
@@ -400,8 +319,8 @@ func logLength(ctx context.Context, tx *wtx, table string) (int, error) {
 
 // maxAppend is the most events one append may hold: one INSERT binds four
 // parameters per event and one for all (the fence's token), and SQLite
-// allows 32766 parameters.
-const maxAppend = 8000
+// allows 32766 parameters (store.MaxAppend, which CheckAppend enforces).
+const maxAppend = store.MaxAppend
 
 // inserter writes appends within one transaction, each by one INSERT of as
 // many rows as it has events; it prepares one statement per row count.

@@ -247,7 +247,7 @@ func TestClose_CommitsWhatIsQueued(t *testing.T) {
 	}
 	closed := make(chan error, 1)
 	go func() { closed <- db.Close() }()
-	waitFor(t, func() bool { db.mu.RLock(); defer db.mu.RUnlock(); return db.closed })
+	waitFor(t, db.wr.Closed)
 	if err := db.AppendEvents(ctx, "0", 1, log[1:2]); !errors.Is(err, ErrClosed) {
 		t.Errorf("append while closing: %v, want ErrClosed", err)
 	}

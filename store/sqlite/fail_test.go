@@ -13,10 +13,10 @@ import (
 // and waits until it is in the writer's queue.
 func queueExec(t *testing.T, ctx context.Context, db *DB, f func(ctx context.Context, tx *wtx) error) <-chan error {
 	t.Helper()
-	before := len(db.reqs)
+	before := db.wr.Waiting()
 	ch := make(chan error, 1)
 	go func() { ch <- db.inWriter(ctx, f) }()
-	waitFor(t, func() bool { return len(db.reqs) == before+1 })
+	waitFor(t, func() bool { return db.wr.Waiting() == before+1 })
 	return ch
 }
 
@@ -58,12 +58,12 @@ func TestCommit_ABatchThatFailsAcknowledgesNoneOfItsMembers(t *testing.T) {
 				}),
 			}
 			{
-				before := len(db.reqs)
+				before := db.wr.Waiting()
 				ch := make(chan error, 1)
 				go func() {
 					ch <- db.AppendEventsTable(ctx, store.Table{ID: "z", Status: store.StatusPlaying, Seed: g.Seed()}, 0, log[:2], nil)
 				}()
-				waitFor(t, func() bool { return len(db.reqs) == before+1 })
+				waitFor(t, func() bool { return db.wr.Waiting() == before+1 })
 				members["start z"] = ch
 			}
 			switch how {

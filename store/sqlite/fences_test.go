@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"mafia/engine"
-	"mafia/store"
+	"mafia/store/internal/fence"
 	"mafia/store/storetest"
 )
 
@@ -25,7 +25,7 @@ func TestMigration_EventFencesComeAndGo(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	fctx := store.WithFence(ctx, "x", l.Token)
+	fctx := fence.With(ctx, "x", l.Token)
 	if err := db.AppendEvents(fctx, "x", 0, log[:3]); err != nil {
 		t.Fatal(err)
 	}
@@ -87,7 +87,7 @@ func TestAnAppendOfTheMostEventsCarriesItsFenceInEveryRow(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	fctx := store.WithFence(ctx, "x", l.Token)
+	fctx := fence.With(ctx, "x", l.Token)
 	if err := db.AppendEvents(fctx, "x", 0, evs[:maxAppend+1]); err == nil {
 		t.Fatalf("an append of %d events was taken", maxAppend+1)
 	}
@@ -97,6 +97,10 @@ func TestAnAppendOfTheMostEventsCarriesItsFenceInEveryRow(t *testing.T) {
 	want := slices.Repeat([]int64{l.Token}, maxAppend)
 	if got, err := db.EventFences(ctx, "x"); err != nil || !slices.Equal(got, want) {
 		t.Fatalf("after the append: %d fences, %v; want %d of %d", len(got), err, maxAppend, l.Token)
+	}
+	// Once the lease is let go, the table is written without a fence.
+	if err := db.Release(ctx, l); err != nil {
+		t.Fatal(err)
 	}
 	if err := db.RewriteEvents(ctx, "x", 0, evs[:maxAppend]); err != nil {
 		t.Fatal(err)

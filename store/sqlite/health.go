@@ -4,55 +4,25 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sync"
-	"time"
 
 	sqlite3lib "modernc.org/sqlite/lib"
 
 	"mafia/store"
 )
 
-// health is what the store knows of its writes (see store.WriteHealth):
-// every write transaction, the writer's group commits and the others,
-// reports how it ended.
-type health struct {
-	mu sync.Mutex
-	h  store.WriteHealth
-}
-
-// WriteHealth returns whether the store's writes commit, as far as it knows.
-func (db *DB) WriteHealth() store.WriteHealth {
-	db.health.mu.Lock()
-	defer db.health.mu.Unlock()
-	return db.health.h
-}
+// WriteHealth returns whether the store's writes commit, as far as it knows
+// (store.WriteTracker: every write transaction, the writer's group commits
+// and the others, reports how it ended).
+func (db *DB) WriteHealth() store.WriteHealth { return db.health.WriteHealth() }
 
 // noteWrite records how a write transaction ended. A refusal of what was
-// asked (a conflict, a table not found) says nothing of the store, nor does
-// a caller that gave up (its context).
+// asked (store.IsRefusal) says nothing of the store, nor does a write on a
+// closed store.
 func (db *DB) noteWrite(err error) {
-	if err != nil && !isWriteFailure(err) {
+	if errors.Is(err, ErrClosed) {
 		return
 	}
-	now := time.Now()
-	db.health.mu.Lock()
-	defer db.health.mu.Unlock()
-	h := &db.health.h
-	if err == nil {
-		h.LastOK, h.Since = now, time.Time{}
-		return
-	}
-	if h.Since.IsZero() {
-		h.Since = now
-	}
-	h.LastFail, h.Err, h.Reason = now, err, reasonOf(err)
-}
-
-// isWriteFailure reports whether err says the store could not write, as
-// opposed to a refusal of what was asked.
-func isWriteFailure(err error) bool {
-	return !errors.Is(err, store.ErrNotFound) && !errors.Is(err, store.ErrConflict) &&
-		!errors.Is(err, context.Canceled) && !errors.Is(err, context.DeadlineExceeded) && !errors.Is(err, ErrClosed)
+	db.health.Note(err, reasonOf)
 }
 
 // reasonOf puts a failed write in a few words for an operator.

@@ -33,12 +33,15 @@ func holdWriter(t *testing.T, db *DB) (release func()) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dummy := &appendReq{table: "", done: make(chan struct{})}
-	db.reqs <- dummy
-	waitFor(t, func() bool { return dummy.state.Load() == reqTaken })
+	dummy, done := &appendReq{table: ""}, make(chan struct{})
+	go func() {
+		defer close(done)
+		db.wr.Submit(context.Background(), dummy)
+	}()
+	waitFor(t, dummy.Taken)
 	return func() {
 		tx.Rollback()
-		<-dummy.done
+		<-done
 	}
 }
 
@@ -59,19 +62,19 @@ func waitFor(t *testing.T, cond func() bool) {
 // answer arrives on the returned channel.
 func queue(t *testing.T, ctx context.Context, db *DB, id string, first int, evs []engine.Event) <-chan error {
 	t.Helper()
-	before := len(db.reqs)
+	before := db.wr.Waiting()
 	ch := make(chan error, 1)
 	go func() { ch <- db.AppendEvents(ctx, id, first, evs) }()
-	waitFor(t, func() bool { return len(db.reqs) == before+1 })
+	waitFor(t, func() bool { return db.wr.Waiting() == before+1 })
 	return ch
 }
 
 // queueClock is queue for AppendEventsClock.
 func queueClock(t *testing.T, ctx context.Context, db *DB, id string, first int, evs []engine.Event, c store.Clock) <-chan error {
 	t.Helper()
-	before := len(db.reqs)
+	before := db.wr.Waiting()
 	ch := make(chan error, 1)
 	go func() { ch <- db.AppendEventsClock(ctx, id, first, evs, c) }()
-	waitFor(t, func() bool { return len(db.reqs) == before+1 })
+	waitFor(t, func() bool { return db.wr.Waiting() == before+1 })
 	return ch
 }

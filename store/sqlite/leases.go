@@ -23,6 +23,9 @@ func (db *DB) Acquire(ctx context.Context, table, node string, ttl time.Duration
 	if node == "" || ttl <= 0 {
 		return store.Lease{}, fmt.Errorf("store/sqlite: acquire the lease of %q: a node and a positive ttl are needed", table)
 	}
+	// From now on a leased table's state is written fenced only
+	// (checkFence).
+	db.leasing.Store(true)
 	var (
 		out  store.Lease
 		held *store.HeldError
@@ -186,17 +189,25 @@ func (db *DB) Expired(ctx context.Context, limit int) ([]store.Lease, error) {
 }
 
 // checkFence refuses, within a write transaction, a write of table fenced
-// with token (fenced: the caller's context carried one, store.FenceOf) that
-// the table's lease no longer carries. SQLite writes one transaction at a
-// time, so no takeover commits between the check and the write.
-func checkFence(ctx context.Context, tx *wtx, table string, token int64, fenced bool) error {
-	if !fenced {
+// with token (fenced: it came through a store.Fenced handle) that the
+// table's lease no longer carries, and, once leases are in use on this
+// store (leasing), a write without a fence of a table that has a lease
+// (store.ErrUnfenced). SQLite writes one transaction at a time, so no
+// takeover commits between the check and the write.
+func (db *DB) checkFence(ctx context.Context, tx *wtx, table string, token int64, fenced bool) error {
+	if !fenced && !db.leasing.Load() {
 		return nil
 	}
 	var cur int64
 	err := tx.QueryRowContext(ctx, `SELECT token FROM leases WHERE table_id = ?`, table).Scan(&cur)
 	if err != nil && !errors.Is(err, sql.ErrNoRows) {
 		return err
+	}
+	if !fenced {
+		if err == nil {
+			return fmt.Errorf("table %q: %w", table, store.ErrUnfenced)
+		}
+		return nil
 	}
 	if err != nil || cur != token {
 		return fmt.Errorf("table %q, token %d: %w", table, token, store.ErrFenced)

@@ -167,12 +167,7 @@ func (db *DB) RatingHistory(ctx context.Context, player string, limit int) ([]st
 // now, or for a season, of the players who played in it, each with the
 // rating after their last game in it and their games and wins in it.
 func (db *DB) Leaderboard(ctx context.Context, q store.LeaderboardQuery) ([]store.Standing, error) {
-	if q.Limit <= 0 {
-		q.Limit = 100
-	}
-	if q.Offset < 0 {
-		q.Offset = 0
-	}
+	q = q.WithDefaults()
 	// The players' filter: every player (a null list), or those of the
 	// JSON array.
 	var players any
@@ -185,18 +180,12 @@ func (db *DB) Leaderboard(ctx context.Context, q store.LeaderboardQuery) ([]stor
 	}
 	var rows *sql.Rows
 	var err error
-	if q.From.IsZero() && q.To.IsZero() {
+	from, to, season := q.Season()
+	if !season {
 		rows, err = db.r.QueryContext(ctx, `SELECT player, mu, sigma, games, wins FROM ratings WHERE kind = ?
 				AND (? IS NULL OR player IN (SELECT value FROM json_each(?)))
 			ORDER BY mu - 3 * sigma DESC, games DESC, player LIMIT ? OFFSET ?`, string(q.Kind), players, players, q.Limit, q.Offset)
 	} else {
-		from, to := int64(-1<<62), int64(1<<62)
-		if !q.From.IsZero() {
-			from = q.From.UnixMilli()
-		}
-		if !q.To.IsZero() {
-			to = q.To.UnixMilli()
-		}
 		rows, err = db.r.QueryContext(ctx, `SELECT player, mu, sigma, games, wins FROM (
 				SELECT player, mu, sigma, COUNT(*) OVER p AS games, SUM(won) OVER p AS wins,
 					ROW_NUMBER() OVER (PARTITION BY player ORDER BY at DESC, game DESC) AS last

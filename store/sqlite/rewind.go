@@ -7,6 +7,7 @@ import (
 
 	"mafia/engine"
 	"mafia/store"
+	"mafia/store/internal/fence"
 )
 
 // RewriteEvents replaces a game's log from index from on with evs, in one
@@ -25,7 +26,7 @@ func (db *DB) RewriteEvents(ctx context.Context, tableID string, from int, evs [
 	}
 	r := &appendReq{table: tableID, first: from}
 	// The rewritten events carry the fence's token, as appended ones do.
-	r.token, r.fenced = store.FenceOf(ctx, tableID)
+	r.token, r.fenced = fence.Of(ctx, tableID)
 	if err := db.encode(ctx, r, evs, "rewrite"); err != nil {
 		return err
 	}
@@ -38,7 +39,7 @@ func (db *DB) RewriteEvents(ctx context.Context, tableID string, from int, evs [
 		defer db.players.Delete(tableID)
 	}
 	return db.inWriter(ctx, func(ctx context.Context, tx *wtx) error {
-		if err := checkFence(ctx, tx, tableID, r.token, r.fenced); err != nil {
+		if err := db.checkFence(ctx, tx, tableID, r.token, r.fenced); err != nil {
 			return err
 		}
 		n, err := logLength(ctx, tx, tableID)

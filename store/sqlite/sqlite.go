@@ -48,12 +48,9 @@ type DB struct {
 	w *sql.DB // the one writing connection
 	r *sql.DB // read-only connections, for queries that run beside the writer
 
-	reqs       chan *appendReq // pending appends, for the writer goroutine
-	writerDone chan struct{}   // closed when the writer goroutine has stopped
-
-	mu      sync.RWMutex   // guards closed against senders
-	closed  bool           // no new appends once set
-	senders sync.WaitGroup // appends between the closed check and their send
+	// wr is the group commit: one writer goroutine, the only one that
+	// writes (events.go).
+	wr *store.Committer[*appendReq]
 
 	// seq is each log's length, owned by the writer goroutine: a table is
 	// present once its length has been read, and dropped when its game ends.
@@ -63,13 +60,16 @@ type DB struct {
 	// appending goroutines, which encode their own events.
 	players sync.Map // table ID → int
 
-	batches    atomic.Int64 // group commits so far
+	batches atomic.Int64 // group commits so far
+	// leasing is set once a lease was acquired through this store: a
+	// leased table's state is then written fenced only (checkFence).
+	leasing    atomic.Bool
 	writes     atomic.Int64 // the requests they carried
 	commitNano atomic.Int64 // the time spent on them
 
 	stmts stmtCache // the writer's statements, prepared
 
-	health health // whether writes commit (see WriteHealth)
+	health store.WriteTracker // whether writes commit (see WriteHealth)
 
 	ck     *sql.DB       // the background checkpointer's connection
 	ckStop chan struct{} // closed to stop the checkpointer
@@ -88,6 +88,7 @@ var (
 	_ store.WriteCounter = (*DB)(nil)
 	_ store.WriteMonitor = (*DB)(nil)
 	_ store.Chats        = (*DB)(nil)
+	_ store.All          = (*DB)(nil) // every capability (cmd/mafia opens it as one)
 )
 
 // WriteStats returns the writer's counts so far.
@@ -199,12 +200,10 @@ func Open(path string) (db *DB, err error) {
 	r.SetMaxIdleConns(n)
 
 	db = &DB{
-		lock:       lk,
-		w:          w,
-		r:          r,
-		reqs:       make(chan *appendReq, 4096),
-		writerDone: make(chan struct{}),
-		seq:        make(map[string]int),
+		lock: lk,
+		w:    w,
+		r:    r,
+		seq:  make(map[string]int),
 	}
 	ck, err := sql.Open("sqlite", path+"?"+pragmas)
 	if err != nil {
@@ -215,7 +214,7 @@ func Open(path string) (db *DB, err error) {
 	ck.SetMaxOpenConns(1)
 	db.ck, db.ckStop, db.ckDone = ck, make(chan struct{}), make(chan struct{})
 	go db.checkpointLoop()
-	go db.writeLoop()
+	db.wr = store.NewCommitter(1, 4096, maxBatch, ErrClosed, db.commit)
 	return db, nil
 }
 
@@ -237,12 +236,7 @@ func migrate(db *sql.DB) error {
 // queued, stops it, and closes the file.
 func (db *DB) Close() error {
 	db.closeOnce.Do(func() {
-		db.mu.Lock()
-		db.closed = true
-		db.mu.Unlock()
-		db.senders.Wait() // no one is about to send any more
-		close(db.reqs)
-		<-db.writerDone // the writer has drained the channel
+		db.wr.Close() // the writer has committed everything queued, and stopped
 		close(db.ckStop)
 		<-db.ckDone
 		db.stmts.close()

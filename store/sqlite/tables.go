@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"mafia/store"
+	"mafia/store/internal/fence"
 )
 
 // inTx runs f in one write transaction and commits it if f returns nil.
@@ -83,9 +84,9 @@ func (db *DB) UpdateTable(ctx context.Context, t store.Table) error {
 	if t.UpdatedAt.IsZero() {
 		t.UpdatedAt = time.Now()
 	}
-	token, fenced := store.FenceOf(ctx, t.ID)
+	token, fenced := fence.Of(ctx, t.ID)
 	err := db.inTx(ctx, func(tx *wtx) error {
-		if err := checkFence(ctx, tx, t.ID, token, fenced); err != nil {
+		if err := db.checkFence(ctx, tx, t.ID, token, fenced); err != nil {
 			return err
 		}
 		return updateTable(ctx, tx, t)
@@ -118,12 +119,12 @@ func updateTable(ctx context.Context, tx *wtx, t store.Table) error {
 func (db *DB) SaveSeats(ctx context.Context, tableID string, seats []store.Seat) error {
 	err := store.CheckSeats(seats)
 	if err == nil {
-		token, fenced := store.FenceOf(ctx, tableID)
+		token, fenced := fence.Of(ctx, tableID)
 		err = db.inTx(ctx, func(tx *wtx) error {
 			if err := tableExists(ctx, tx, tableID); err != nil {
 				return err
 			}
-			if err := checkFence(ctx, tx, tableID, token, fenced); err != nil {
+			if err := db.checkFence(ctx, tx, tableID, token, fenced); err != nil {
 				return err
 			}
 			return replaceSeats(ctx, tx, tableID, seats)
@@ -144,27 +145,17 @@ func replaceSeats(ctx context.Context, tx *wtx, tableID string, seats []store.Se
 	if err != nil {
 		return err
 	}
-	had := make(map[int]store.Seat, len(old))
-	for _, s := range old {
-		had[s.Seat] = s
-	}
-	for _, s := range seats {
-		o, ok := had[s.Seat]
-		delete(had, s.Seat)
-		switch {
-		case ok && o == s:
-		case ok:
-			if _, err := tx.ExecContext(ctx, `UPDATE seats SET name = ?, token_hash = ?, bot = ?, account_id = ?, bot_account = ?
-				WHERE table_id = ? AND seat = ?`, s.Name, s.TokenHash, s.Bot, s.Account, s.BotAccount, tableID, s.Seat); err != nil {
-				return err
-			}
-		default:
-			if err := insertSeats(ctx, tx, tableID, []store.Seat{s}); err != nil {
-				return err
-			}
+	d := store.DiffSeats(old, seats)
+	for _, s := range d.Changed {
+		if _, err := tx.ExecContext(ctx, `UPDATE seats SET name = ?, token_hash = ?, bot = ?, account_id = ?, bot_account = ?
+			WHERE table_id = ? AND seat = ?`, s.Name, s.TokenHash, s.Bot, s.Account, s.BotAccount, tableID, s.Seat); err != nil {
+			return err
 		}
 	}
-	for n := range had {
+	if err := insertSeats(ctx, tx, tableID, d.Added); err != nil {
+		return err
+	}
+	for _, n := range d.Removed {
 		if _, err := tx.ExecContext(ctx, `DELETE FROM seats WHERE table_id = ? AND seat = ?`, tableID, n); err != nil {
 			return err
 		}
@@ -310,9 +301,9 @@ func (db *DB) Tables(ctx context.Context, kind store.Kind, f store.TableFilter) 
 // write joins the appends' group commit instead of taking a transaction of
 // its own.
 func (db *DB) SaveClock(ctx context.Context, tableID string, c store.Clock) error {
-	token, fenced := store.FenceOf(ctx, tableID)
+	token, fenced := fence.Of(ctx, tableID)
 	err := db.inWriter(ctx, func(ctx context.Context, tx *wtx) error {
-		if err := checkFence(ctx, tx, tableID, token, fenced); err != nil {
+		if err := db.checkFence(ctx, tx, tableID, token, fenced); err != nil {
 			return err
 		}
 		err := saveClock(ctx, tx, tableID, c)

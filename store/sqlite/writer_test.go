@@ -68,12 +68,12 @@ func TestSaveClock_JoinsTheGroupCommit(t *testing.T) {
 	storetest.CreateTable(t, db, "y")
 	release := holdWriter(t, db)
 	clock := func(id string, step int) <-chan error {
-		before := len(db.reqs)
+		before := db.wr.Waiting()
 		ch := make(chan error, 1)
 		go func() {
 			ch <- db.SaveClock(ctx, id, store.Clock{Step: step, Deadline: time.Unix(int64(step), 0).UTC()})
 		}()
-		waitFor(t, func() bool { return len(db.reqs) == before+1 })
+		waitFor(t, func() bool { return db.wr.Waiting() == before+1 })
 		return ch
 	}
 	okX := queue(t, ctx, db, "x", 0, log[:3])

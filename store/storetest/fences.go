@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"mafia/store"
+	"mafia/store/internal/fence"
 )
 
 // RunEventFences runs the contract of the events' fencing tokens
@@ -95,7 +96,7 @@ func unfencedZero(t *testing.T, open Open) {
 	CreateTable(t, db, "y")
 	// A fence of another table is no fence of this one.
 	y := acquire(t, ls, "y", "node-a", long)
-	other := store.WithFence(bg, "y", y.Token)
+	other := fence.With(bg, "y", y.Token)
 	c := store.Clock{Step: 1, Left: time.Second, Paused: true}
 	tb := store.Table{ID: "x", Kind: store.KindOnline, Status: store.StatusPlaying}
 	if err := db.AppendEvents(bg, "x", 0, log[:2]); err != nil {
@@ -135,7 +136,7 @@ func stepUp(t *testing.T, open Open, released bool) {
 		ttl = long
 	}
 	a := acquire(t, ls, "x", "node-a", ttl)
-	actx := store.WithFence(bg, "x", a.Token)
+	actx := fence.With(bg, "x", a.Token)
 	c := store.Clock{Step: 2, Left: 3 * time.Second, Paused: true}
 	tb := store.Table{ID: "x", Kind: store.KindOnline, Status: store.StatusPlaying}
 	if err := db.AppendEvents(actx, "x", 0, log[:1]); err != nil {
@@ -156,7 +157,7 @@ func stepUp(t *testing.T, open Open, released bool) {
 	} else {
 		b = takeOver(t, ls, "x", "node-b")
 	}
-	bctx := store.WithFence(bg, "x", b.Token)
+	bctx := fence.With(bg, "x", b.Token)
 	if err := db.AppendEvents(bctx, "x", 3, log[3:4]); err != nil {
 		t.Fatal(err)
 	}
@@ -181,11 +182,11 @@ func rewriteFence(t *testing.T, open Open) {
 	log, _ := BotGame(t, 9)
 	CreateTable(t, db, "x")
 	a := acquire(t, ls, "x", "node-a", short)
-	if err := db.AppendEvents(store.WithFence(bg, "x", a.Token), "x", 0, log[:4]); err != nil {
+	if err := db.AppendEvents(fence.With(bg, "x", a.Token), "x", 0, log[:4]); err != nil {
 		t.Fatal(err)
 	}
 	b := takeOver(t, ls, "x", "node-b")
-	bctx := store.WithFence(bg, "x", b.Token)
+	bctx := fence.With(bg, "x", b.Token)
 	if err := db.RewriteEvents(bctx, "x", 2, log[2:5]); err != nil {
 		t.Fatal(err)
 	}
@@ -216,12 +217,12 @@ func refusedStoresNothing(t *testing.T, open Open) {
 	log, _ := BotGame(t, 10)
 	CreateTable(t, db, "x")
 	a := acquire(t, ls, "x", "node-a", short)
-	actx := store.WithFence(bg, "x", a.Token)
+	actx := fence.With(bg, "x", a.Token)
 	if err := db.AppendEvents(actx, "x", 0, log[:2]); err != nil {
 		t.Fatal(err)
 	}
 	b := takeOver(t, ls, "x", "node-b")
-	bctx := store.WithFence(bg, "x", b.Token)
+	bctx := fence.With(bg, "x", b.Token)
 	if err := db.AppendEvents(bctx, "x", 2, log[2:3]); err != nil {
 		t.Fatal(err)
 	}
@@ -302,7 +303,7 @@ func twoNodes(t *testing.T, a, b store.Store) {
 	}
 	CreateTable(t, a, "x")
 	ga := acquire(t, la, "x", "node-a", short)
-	actx := store.WithFence(bg, "x", ga.Token)
+	actx := fence.With(bg, "x", ga.Token)
 	type result struct {
 		committed int
 		err       error
@@ -333,7 +334,7 @@ func twoNodes(t *testing.T, a, b store.Store) {
 	<-began // node-a has a head start, and goes on while node-b takes over
 	gb := takeOver(t, lb, "x", "node-b")
 	close(took)
-	bctx := store.WithFence(bg, "x", gb.Token)
+	bctx := fence.With(bg, "x", gb.Token)
 	n := len(events(t, b, "x"))
 	if err := b.AppendEvents(bctx, "x", n, log[n:n+2]); err != nil {
 		t.Fatalf("node-b's append at %d: %v", n, err)

@@ -11,6 +11,7 @@ import (
 
 	"mafia/engine"
 	"mafia/store"
+	"mafia/store/internal/fence"
 )
 
 // OpenTwo opens two stores on one fresh, empty database, as two nodes of a
@@ -18,7 +19,7 @@ import (
 type OpenTwo func(t *testing.T) (a, b store.Store)
 
 // RunLeases runs the contract of table leases and fencing (store.Leases,
-// store.WithFence) on one store, with two node names standing for two
+// store.Fenced) on one store, with two node names standing for two
 // nodes: a second holder refused, expiry then a takeover with a larger
 // token, renewal after the loss refused, release, and every write of a
 // table's state refused under a stale token while the new holder's
@@ -37,6 +38,7 @@ func RunLeases(t *testing.T, open Open) {
 		{"ALeaseOfAMissingTableIsNotFound", leaseMissing},
 		{"ExpiredListsTheLeasesThatRanOut", expiredList},
 		{"AStaleTokenIsRefusedInEveryWrite", staleEveryWrite},
+		{"AWriteOfALeasedTableWithoutAFenceIsRefused", unfencedEveryWrite},
 		{"AFenceGuardsItsOwnTableOnly", fenceOwnTable},
 		{"APausedHoldersAppendAfterATakeoverIsRefused", func(t *testing.T, open Open) {
 			db := open(t)
@@ -112,7 +114,7 @@ func survivors(t *testing.T, a, b store.Store) {
 					return
 				}
 				took[i][e.Table] = l
-				if err := n.st.AppendEvents(store.WithFence(bg, e.Table, l.Token), e.Table, 0, log[:1]); err != nil {
+				if err := n.st.AppendEvents(fence.With(bg, e.Table, l.Token), e.Table, 0, log[:1]); err != nil {
 					errs[i] = fmt.Errorf("%s appends to %s: %w", n.name, e.Table, err)
 					return
 				}
@@ -351,7 +353,7 @@ func release(t *testing.T, open Open) {
 	CreateTable(t, db, "x")
 	log, _ := BotGame(t, 4)
 	a := acquire(t, ls, "x", "node-a", long)
-	if err := db.AppendEvents(store.WithFence(bg, "x", a.Token), "x", 0, log[:2]); err != nil {
+	if err := db.AppendEvents(fence.With(bg, "x", a.Token), "x", 0, log[:2]); err != nil {
 		t.Fatal(err)
 	}
 	stale := a
@@ -368,7 +370,7 @@ func release(t *testing.T, open Open) {
 	if _, err := ls.Lease(bg, "x"); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("the lease after its release: %v, want ErrNotFound", err)
 	}
-	if err := db.AppendEvents(store.WithFence(bg, "x", a.Token), "x", 2, log[2:3]); !errors.Is(err, store.ErrFenced) {
+	if err := db.AppendEvents(fence.With(bg, "x", a.Token), "x", 2, log[2:3]); !errors.Is(err, store.ErrFenced) {
 		t.Errorf("an append under a released lease's token: %v, want ErrFenced", err)
 	}
 	if _, err := ls.Renew(bg, a, long); !errors.Is(err, store.ErrLeaseLost) {
@@ -494,33 +496,79 @@ func staleEveryWrite(t *testing.T, open Open) {
 		a := acquire(t, ls, id, "node-a", short)
 		waitExpired(t, ls, id)
 		b := acquire(t, ls, id, "node-b", long)
-		w, ok := writes(db, id, log)[name]
+		stale, ok := writes(store.Fenced(tableStore(t, db), id, a.Token), id, log)[name]
 		if !ok {
 			continue // a store without chat
 		}
 		before := stateOf(t, db, id)
-		err := w(store.WithFence(bg, id, a.Token), 2)
+		err := stale(bg, 2)
 		if !errors.Is(err, store.ErrFenced) || !errors.Is(err, store.ErrConflict) {
 			t.Errorf("%s under the lost lease's token: %v, want ErrFenced (ErrConflict)", name, err)
 		}
 		if after := stateOf(t, db, id); after != before {
 			t.Errorf("%s refused changed the table: %+v, was %+v", name, after, before)
 		}
-		if err := w(store.WithFence(bg, id, b.Token), 2); err != nil {
+		if err := writes(store.Fenced(tableStore(t, db), id, b.Token), id, log)[name](bg, 2); err != nil {
 			t.Errorf("%s under the holder's token: %v", name, err)
 		}
 		if after := stateOf(t, db, id); after == before {
 			t.Errorf("%s under the holder's token changed nothing", name)
 		}
-		if err := w(bg, 3); err != nil {
-			t.Errorf("%s without a fence (one node alone): %v", name, err)
-		}
 	}
 	// No lease at all: a fenced write has nothing to match.
 	CreateTable(t, db, "free")
-	if err := db.AppendEvents(store.WithFence(bg, "free", 1), "free", 0, log[:1]); !errors.Is(err, store.ErrFenced) {
+	if err := db.AppendEvents(fence.With(bg, "free", 1), "free", 0, log[:1]); !errors.Is(err, store.ErrFenced) {
 		t.Errorf("a fenced append to a table nobody leases: %v, want ErrFenced", err)
 	}
+}
+
+// unfencedEveryWrite: on a store where leases are in use, every write of a
+// leased table's state that carries no fence (a code path that forgot it)
+// is refused with store.ErrUnfenced, and changes nothing; through the
+// holder's store.Fenced handle it is made; a table no lease was taken of
+// (an in-person game's) is written without a fence as ever.
+func unfencedEveryWrite(t *testing.T, open Open) {
+	db := open(t)
+	ls := leases(t, db)
+	log, _ := BotGame(t, 6)
+	for _, name := range []string{"AppendEvents", "AppendEventsClock", "AppendEventsTable", "RewriteEvents",
+		"UpdateTable", "SaveSeats", "SaveClock", "AppendChat"} {
+		id := "u-" + name
+		CreateTable(t, db, id)
+		if err := db.AppendEvents(bg, id, 0, log[:2]); err != nil {
+			t.Fatalf("%s: an append before the table is leased: %v", name, err)
+		}
+		a := acquire(t, ls, id, "node-a", long)
+		bare, ok := writes(db, id, log)[name]
+		if !ok {
+			continue // a store without chat
+		}
+		before := stateOf(t, db, id)
+		err := bare(bg, 2)
+		if !errors.Is(err, store.ErrUnfenced) || !errors.Is(err, store.ErrConflict) {
+			t.Errorf("%s of a leased table without a fence: %v, want ErrUnfenced (ErrConflict)", name, err)
+		}
+		if after := stateOf(t, db, id); after != before {
+			t.Errorf("%s without a fence changed the table: %+v, was %+v", name, after, before)
+		}
+		if err := writes(store.Fenced(tableStore(t, db), id, a.Token), id, log)[name](bg, 2); err != nil {
+			t.Errorf("%s through the holder's fenced handle: %v", name, err)
+		}
+	}
+	CreateTable(t, db, "never-leased")
+	if err := db.AppendEvents(bg, "never-leased", 0, log[:1]); err != nil {
+		t.Errorf("an append without a fence to a table never leased: %v", err)
+	}
+}
+
+// tableStore is db with its chat (store.TableStore), as store.Fenced wraps.
+func tableStore(t *testing.T, db store.Store) store.TableStore {
+	t.Helper()
+	ts, ok := db.(store.TableStore)
+	if !ok {
+		t.Fatalf("%T keeps no chat pages", db)
+	}
+	return ts
 }
 
 func fenceOwnTable(t *testing.T, open Open) {
@@ -531,7 +579,7 @@ func fenceOwnTable(t *testing.T, open Open) {
 	CreateTable(t, db, "y")
 	x := acquire(t, ls, "x", "node-a", long)
 	y := acquire(t, ls, "y", "node-a", long)
-	ctx := store.WithFence(store.WithFence(bg, "x", x.Token), "y", y.Token)
+	ctx := fence.With(fence.With(bg, "x", x.Token), "y", y.Token)
 	if err := db.AppendEvents(ctx, "x", 0, log[:1]); err != nil {
 		t.Errorf("x under its own fence among two: %v", err)
 	}
@@ -542,7 +590,7 @@ func fenceOwnTable(t *testing.T, open Open) {
 	if err := db.AppendEvents(ctx, "z", 0, log[:1]); err != nil {
 		t.Errorf("z, which the context fences not: %v", err)
 	}
-	if tok, ok := store.FenceOf(store.WithFence(ctx, "x", 99), "x"); !ok || tok != 99 {
+	if tok, ok := fence.Of(fence.With(ctx, "x", 99), "x"); !ok || tok != 99 {
 		t.Errorf("the last fence set for x: %d, %v; want 99", tok, ok)
 	}
 }
@@ -557,14 +605,14 @@ func pausedHolder(t *testing.T, a, b store.Store) {
 	log, _ := BotGame(t, 9)
 	CreateTable(t, a, "x")
 	ga := acquire(t, la, "x", "node-a", short)
-	actx := store.WithFence(bg, "x", ga.Token)
+	actx := fence.With(bg, "x", ga.Token)
 	if err := a.AppendEvents(actx, "x", 0, log[:3]); err != nil {
 		t.Fatal(err)
 	}
 	// A is paused here.
 	gb := takeOver(t, lb, "x", "node-b")
 	n := len(events(t, b, "x"))
-	bctx := store.WithFence(bg, "x", gb.Token)
+	bctx := fence.With(bg, "x", gb.Token)
 	if err := b.AppendEvents(bctx, "x", n, log[n:n+2]); err != nil {
 		t.Fatalf("the new holder's append: %v", err)
 	}
