@@ -222,20 +222,17 @@ func Find(ctx context.Context, st store.Accounts, name string) (store.Account, e
 // account's or bot's): CodeNameTaken for the same name, CodeNameLookalike
 // for one that reads alike. Each form of the new name (namekey.Forms, and
 // the key names had before look-alikes were folded) is looked up among
-// the accounts' keys and, when the store keeps them (store.NameForms),
-// among every form of their names: two names read alike by any form of
+// the accounts' keys and among every form of their names
+// (store.NameForms): two names read alike by any form of
 // the one meeting any of the other, whichever is the older.
 func (s *Service) free(ctx context.Context, shown string) error {
-	forms, _ := s.cfg.Store.(store.NameForms)
-	if forms != nil {
-		if err := s.fillForms(ctx, forms); err != nil {
-			return internal(err)
-		}
+	if err := s.fillForms(ctx, s.cfg.Store); err != nil {
+		return internal(err)
 	}
 	for _, k := range append(namekey.Forms(shown), LegacyKey(shown)) {
 		a, err := s.cfg.Store.AccountByKey(ctx, k)
-		if errors.Is(err, store.ErrNotFound) && forms != nil {
-			a, err = forms.AccountByNameForm(ctx, k)
+		if errors.Is(err, store.ErrNotFound) {
+			a, err = s.cfg.Store.AccountByNameForm(ctx, k)
 		}
 		if errors.Is(err, store.ErrNotFound) {
 			continue
@@ -262,15 +259,11 @@ func formsOf(a store.Account) []string {
 	return f
 }
 
-// keepForms records a new account's forms, when the store keeps them. A
+// keepForms records a new account's forms (store.NameForms). A
 // failure is left to fillForms, which runs again at the next new name (the
 // account exists: it is not undone).
 func (s *Service) keepForms(ctx context.Context, a store.Account) {
-	forms, ok := s.cfg.Store.(store.NameForms)
-	if !ok {
-		return
-	}
-	if err := forms.AddNameForms(ctx, a.ID, formsOf(a)); err != nil {
+	if err := s.cfg.Store.AddNameForms(ctx, a.ID, formsOf(a)); err != nil {
 		s.formsMu.Lock()
 		s.formsFilled = false
 		s.formsMu.Unlock()

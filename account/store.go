@@ -9,4 +9,5 @@ import "mafia/store"
 type Store interface {
 	store.Accounts
 	store.Ratings
+	store.NameForms
 }

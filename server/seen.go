@@ -104,17 +104,16 @@ func (sa *seenAddrs) of(account int64) []string {
 }
 
 // seeAddr records that a login's account took a seat (or asked for one)
-// from addr: in the node's memory, and through to the store when it keeps
-// addresses, after reading back what the store saw of person (the account
+// from addr: in the node's memory, and in the store (store.SeenAddrs),
+// after reading back what the store saw of person (the account
 // whose share the join counts in: the account's, or a bot's owner's). A
 // store that fails costs the join nothing but the other nodes' memory: it
 // is logged, and the join goes on with this node's.
 func (s *Server) seeAddr(ctx context.Context, person, account int64, addr string, now time.Time) {
-	seen, ok := s.cfg.Store.(store.SeenAddrs)
-	if ok && person != 0 {
+	if person != 0 {
 		ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 		defer cancel()
-		if got, err := seen.AddrsSeen(ctx, person, now.Add(-seenFor)); err != nil {
+		if got, err := s.cfg.Store.AddrsSeen(ctx, person, now.Add(-seenFor)); err != nil {
 			s.log.Warn("addresses seen: read", "err", err)
 		} else {
 			s.guards.seen.merge(person, got, now)
@@ -124,11 +123,9 @@ func (s *Server) seeAddr(ctx context.Context, person, account int64, addr string
 		return
 	}
 	s.guards.seen.add(account, addr, now)
-	if ok {
-		ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
-		defer cancel()
-		if err := seen.SeeAddr(ctx, account, addr, now, seenPerAccount, seenFor); err != nil {
-			s.log.Warn("addresses seen: write", "err", err)
-		}
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	if err := s.cfg.Store.SeeAddr(ctx, account, addr, now, seenPerAccount, seenFor); err != nil {
+		s.log.Warn("addresses seen: write", "err", err)
 	}
 }

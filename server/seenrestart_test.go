@@ -11,7 +11,6 @@ import (
 
 	"mafia/account"
 	"mafia/internal/httpguard"
-	"mafia/store"
 )
 
 // TestSeatShare_AddressesSeenOutliveARestart (issue 25, item 8, across
@@ -26,7 +25,7 @@ func TestSeatShare_AddressesSeenOutliveARestart(t *testing.T) {
 	ctx := context.Background()
 	var svc *account.Service
 	tune := func(c *Config) {
-		svc = account.New(account.Config{Store: c.Store.(store.Accounts),
+		svc = account.New(account.Config{Store: c.Store,
 			Params: account.Params{Memory: 64, Time: 1, Threads: 1, KeyLen: 32, SaltLen: 16}})
 		c.Accounts = svc
 		c.SeatsPerAddress = 1

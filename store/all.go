@@ -18,4 +18,6 @@ type All interface {
 	EventFences
 	WriteMonitor
 	WriteCounter
+	NameForms
+	SeenAddrs
 }
