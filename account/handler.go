@@ -8,13 +8,11 @@ import (
 	"log/slog"
 	"net/http"
 	"strings"
-	"sync"
 	"time"
 
 	"mafia/engine"
 	"mafia/internal/httpapi"
 	"mafia/internal/httpguard"
-	"mafia/locale/negotiate"
 	"mafia/store"
 )
 
@@ -51,10 +49,8 @@ type Handler struct {
 	cfg HandlerConfig
 	svc *Service
 	mux *http.ServeMux
-	// messages are the sentences of refusals that carry nothing but
-	// their code, by language and code (message); the languages and codes
-	// are a few, so it stays small.
-	messages sync.Map
+	// resp writes every refusal (fail, internal/httpapi).
+	resp *httpapi.Responder
 }
 
 // vocabulary is every code the handler answers with.
@@ -75,6 +71,16 @@ func NewHandler(cfg HandlerConfig) *Handler {
 		cfg.Hold = 500 * time.Millisecond
 	}
 	h := &Handler{cfg: cfg, svc: cfg.Service, mux: http.NewServeMux()}
+	h.resp = &httpapi.Responder{Vocabulary: vocabulary, Render: cfg.Render, Log: cfg.Log, What: "account request failed",
+		RetryAfter: func(e *engine.Error) int {
+			switch e.Code {
+			case CodeLoginBusy:
+				return 2
+			case CodeLoginLimited:
+				return 60
+			}
+			return 0
+		}}
 	h.mux.HandleFunc("POST /api/account/signup", h.signup)
 	h.mux.HandleFunc("POST /api/account/login", h.login)
 	h.mux.HandleFunc("POST /api/account/logout", h.logout)
@@ -123,49 +129,9 @@ func (s *Service) FromRequest(r *http.Request) (Principal, error) {
 	return s.Authenticate(r.Context(), tok)
 }
 
-// errorBody is every refusal's body, as the server's.
-type errorBody struct {
-	Error struct {
-		Code    string `json:"code"`
-		Message string `json:"message"`
-	} `json:"error"`
-}
-
-func (h *Handler) fail(w http.ResponseWriter, r *http.Request, err error) {
-	var e *engine.Error
-	if !errors.As(err, &e) {
-		e = &engine.Error{Code: httpapi.CodeInternal}
-	}
-	if e.Code == httpapi.CodeInternal {
-		h.cfg.Log.Error("account request failed", "path", r.URL.Path, "err", err)
-	}
-	switch e.Code {
-	case CodeLoginBusy:
-		w.Header().Set("Retry-After", "2")
-	case CodeLoginLimited:
-		w.Header().Set("Retry-After", "60")
-	}
-	var body errorBody
-	body.Error.Code = string(e.Code)
-	body.Error.Message = h.message(string(negotiate.Lang(r)), e)
-	httpapi.WriteJSON(w, vocabulary.Status(e.Code), body)
-}
-
-// message is a refusal's sentence in a language: rendered once for a
-// code that carries nothing else (the refusals a flood gets: login_limited,
-// login_busy), and kept.
-func (h *Handler) message(lang string, e *engine.Error) string {
-	if *e != (engine.Error{Code: e.Code}) {
-		return h.cfg.Render(lang, e)
-	}
-	k := lang + "\x00" + string(e.Code)
-	if m, ok := h.messages.Load(k); ok {
-		return m.(string)
-	}
-	m := h.cfg.Render(lang, e)
-	h.messages.Store(k, m)
-	return m
-}
+// fail answers with a coded error in the request's language (h.resp, the
+// one writer of refusals: internal/httpapi).
+func (h *Handler) fail(w http.ResponseWriter, r *http.Request, err error) { h.resp.Fail(w, r, err) }
 
 // foreign refuses a state change a foreign page asked for.
 func (h *Handler) foreign(w http.ResponseWriter, r *http.Request) bool {

@@ -63,6 +63,8 @@ type Handler struct {
 	mux   *http.ServeMux
 	mu    sync.Mutex
 	games *gameCache // guarded by mu
+	// resp writes every refusal (fail, internal/httpapi).
+	resp *httpapi.Responder
 }
 
 // New makes the assistant's handler on a store.
@@ -79,7 +81,7 @@ func New(cfg Config) *Handler {
 	if cfg.Guard == nil {
 		cfg.Guard, _ = httpguard.New(httpguard.Config{}) // an empty config cannot fail
 	}
-	h := &Handler{cfg: cfg, games: newGameCache(cfg.MaxGames)}
+	h := &Handler{cfg: cfg, games: newGameCache(cfg.MaxGames), resp: responder(cfg.Log)}
 	h.routes()
 	return h
 }
@@ -133,12 +135,10 @@ const (
 	CodeDiverged   engine.Code = "diverged"     // the server holds another entry at that place (another phone)
 )
 
-// errorBody is every error's JSON, as the server's API has it.
+// errorBody is a refusal of a phone's sync: the server's body
+// (httpapi.ErrorBody), with the entries the server holds.
 type errorBody struct {
-	Error struct {
-		Code    string `json:"code"`
-		Message string `json:"message"`
-	} `json:"error"`
+	httpapi.ErrorBody
 	Applied *int `json:"applied,omitempty"` // sync: the entries the server holds
 }
 
@@ -159,22 +159,35 @@ var vocabulary = httpapi.NewVocabulary(engine.Kinds, record.Kinds, httpguard.Kin
 // server's table too).
 func statusOf(c engine.Code) int { return vocabulary.Status(c) }
 
-// fail answers with a coded error in the request's language; an error that
-// is no refusal is logged and answered as internal.
+// fail answers with a coded error in the request's language (h.resp, the
+// one writer of refusals: internal/httpapi); applied, for a sync, is the
+// entries the server holds, sent with the refusal.
 func (h *Handler) fail(w http.ResponseWriter, r *http.Request, err error, applied *int) {
-	var e *engine.Error
-	switch {
-	case errors.Is(err, store.ErrNotFound):
-		e = &engine.Error{Code: httpapi.CodeNotFound}
-	case !errors.As(err, &e):
-		h.cfg.Log.Error("assist: request failed", "path", r.URL.Path, "err", err)
-		e = &engine.Error{Code: httpapi.CodeInternal}
-	}
-	var body errorBody
-	body.Error.Code = string(e.Code)
-	body.Error.Message = bridge.Sentence(locale.New(langOf(r)), e)
-	body.Applied = applied
-	writeJSON(w, statusOf(e.Code), body)
+	e, status := h.resp.Refusal(r, err)
+	h.resp.Write(w, r, e, status, errorBody{ErrorBody: h.resp.Body(r, e), Applied: applied})
+}
+
+// responder is the assistant's writer of refusals: a game not kept is
+// not_found, the sentences are the phone's own (bridge.Sentence).
+func responder(log *slog.Logger) *httpapi.Responder {
+	return &httpapi.Responder{Vocabulary: vocabulary, Log: log, What: "assist: request failed",
+		Render: func(lang string, err error) string {
+			l, ok := locale.Parse(lang)
+			if !ok {
+				l = locale.En
+			}
+			var e *engine.Error
+			if !errors.As(err, &e) {
+				return err.Error()
+			}
+			return bridge.Sentence(locale.New(l), e)
+		},
+		Classify: func(err error) (*engine.Error, bool) {
+			if errors.Is(err, store.ErrNotFound) {
+				return &engine.Error{Code: httpapi.CodeNotFound}, true
+			}
+			return nil, false
+		}}
 }
 
 // writeJSON answers with v as JSON, never cached (httpapi.WriteJSON).

@@ -82,6 +82,43 @@ func TestForwardToANodeThatDoesNotAnswerIsRelayUnavailable(t *testing.T) {
 	}
 }
 
+// TestARelaysRefusalIsInTheRequestsLanguage (issue 27, item 4): the
+// relay's refusal picks the language as every handler does
+// (negotiate.Lang: the lang cookie, then Accept-Language by its q-values),
+// where it read the raw header before ("ru;q=0.5, ka" gave English), and
+// asks the client to wait a second.
+func TestARelaysRefusalIsInTheRequestsLanguage(t *testing.T) {
+	ca := newFakeClock()
+	said := map[string]string{"ka": "რელე", "ru": "реле", "en": "relay"}
+	a := startNode(t, Config{ID: "a", Now: ca.Now, Tick: ca.Tick, OpenWait: 100 * time.Millisecond,
+		Say: func(lang, code string) string { return said[lang] + " " + code }})
+	for _, c := range []struct {
+		accept, cookie, want string
+	}{
+		{"ru;q=0.5, ka", "", "ka"},
+		{"en-GB,en;q=0.9", "", "en"},
+		{"en", "ru", "ru"},
+	} {
+		rec := httptest.NewRecorder()
+		req := httptest.NewRequest(http.MethodGet, "/api/tables/t1", nil)
+		req.Header.Set("Accept-Language", c.accept)
+		if c.cookie != "" {
+			req.AddCookie(&http.Cookie{Name: "lang", Value: c.cookie})
+		}
+		a.Forward(rec, req, "nobody", "")
+		var body struct {
+			Error struct{ Code, Message string }
+		}
+		if err := json.Unmarshal(rec.Body.Bytes(), &body); err != nil {
+			t.Fatal(err)
+		}
+		if want := said[c.want] + " " + string(CodeRelayUnavailable); body.Error.Message != want || rec.Header().Get("Retry-After") != "1" {
+			t.Errorf("Accept-Language %q, cookie %q: %q (Retry-After %q), want %q", c.accept, c.cookie, body.Error.Message,
+				rec.Header().Get("Retry-After"), want)
+		}
+	}
+}
+
 func TestForwardRefusesABodyOverItsBound(t *testing.T) {
 	ca := newFakeClock()
 	a := startNode(t, Config{ID: "a", Now: ca.Now, Tick: ca.Tick})

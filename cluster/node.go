@@ -26,6 +26,8 @@ import (
 	natsserver "github.com/nats-io/nats-server/v2/server"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nuid"
+
+	"mafia/internal/httpapi"
 )
 
 // Subjects every node uses (docs/cluster-bus.md lists them all).
@@ -145,10 +147,13 @@ type NodeInfo struct {
 
 // Node is one member of the cluster.
 type Node struct {
-	cfg  Config
-	ns   *natsserver.Server
-	nc   *nats.Conn
-	keys *busKeys // nil: an insecure bus
+	cfg Config
+	// resp writes the node's own refusals (refusals).
+	resp     *httpapi.Responder
+	respOnce sync.Once
+	ns       *natsserver.Server
+	nc       *nats.Conn
+	keys     *busKeys // nil: an insecure bus
 
 	// routesRefused counts the routes the embedded server refused (no
 	// or a wrong password); dropped the bus messages not sealed with the

@@ -13,6 +13,7 @@ import (
 	"github.com/nats-io/nats.go"
 
 	"mafia/engine"
+	"mafia/internal/httpapi"
 )
 
 // forwarded are the request headers a relay passes to the owner's server:
@@ -162,17 +163,27 @@ var errUnsealed = errors.New("cluster: an answer not sealed with the cluster's s
 const clientReadLimit = 64 << 10
 
 // refuse answers a handshake the relay could not pass on: 503
-// relay_unavailable, in the request's language.
+// relay_unavailable, in the request's language, through the program's one
+// writer of refusals (internal/httpapi).
 func (n *Node) refuse(w http.ResponseWriter, r *http.Request) {
-	lang := r.URL.Query().Get("lang")
-	if lang == "" {
-		lang = r.Header.Get("Accept-Language")
-	}
-	body, _ := json.Marshal(map[string]any{"error": map[string]string{"code": string(CodeRelayUnavailable), "message": n.cfg.Say(lang, string(CodeRelayUnavailable))}})
-	w.Header().Set("Content-Type", "application/json; charset=utf-8")
-	w.Header().Set("Retry-After", "1")
-	w.WriteHeader(http.StatusServiceUnavailable)
-	_, _ = w.Write(body)
+	n.refusals().Fail(w, r, &engine.Error{Code: CodeRelayUnavailable})
+}
+
+// refusals is the node's writer of refusals: its own code's sentence from
+// Config.Say, and a second's wait (Retry-After).
+func (n *Node) refusals() *httpapi.Responder {
+	n.respOnce.Do(func() {
+		n.resp = &httpapi.Responder{Vocabulary: httpapi.NewVocabulary(Kinds, httpapi.Kinds), Log: n.cfg.Log,
+			Render: func(lang string, err error) string {
+				var e *engine.Error
+				if errors.As(err, &e) {
+					return n.cfg.Say(lang, string(e.Code))
+				}
+				return err.Error()
+			},
+			RetryAfter: func(*engine.Error) int { return 1 }}
+	})
+	return n.resp
 }
 
 // CodeRelayUnavailable is the error of a handshake the relaying node could

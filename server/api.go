@@ -5,7 +5,6 @@ import (
 	"errors"
 	"net/http"
 	"sort"
-	"strconv"
 	"strings"
 	"time"
 
@@ -80,14 +79,6 @@ type joinResponse struct {
 	Token string `json:"token"`
 }
 
-// errorBody is every API error.
-type errorBody struct {
-	Error struct {
-		Code    string `json:"code"`
-		Message string `json:"message"`
-	} `json:"error"`
-}
-
 // langOf is the request's language (negotiate.Lang: ?lang=, the "lang"
 // cookie, Accept-Language, else English) as the protocol spells it.
 func langOf(r *http.Request) string { return string(negotiate.Lang(r)) }
@@ -103,25 +94,35 @@ func tableLang(r *http.Request) string {
 // writeJSON answers with v as JSON (httpapi.WriteJSON: no HTML escaping).
 func writeJSON(w http.ResponseWriter, status int, v any) { httpapi.WriteJSON(w, status, v) }
 
-// fail answers with a coded error in the request's language.
-func (s *Server) fail(w http.ResponseWriter, r *http.Request, err error) {
-	var e *engine.Error
-	if errors.Is(err, store.ErrNotFound) {
-		e = &engine.Error{Code: httpapi.CodeNotFound}
-	} else if errors.Is(err, store.ErrDamaged) {
-		e = &engine.Error{Code: CodeTableDamaged}
-	} else if !errors.As(err, &e) {
-		s.log.Error("request failed", "path", r.URL.Path, "err", err)
-		e = &engine.Error{Code: room.CodeInternal}
+// fail answers with a coded error in the request's language (s.resp, the
+// one writer of refusals: internal/httpapi).
+func (s *Server) fail(w http.ResponseWriter, r *http.Request, err error) { s.resp.Fail(w, r, err) }
+
+// responder is the server's writer of refusals: the store's not-found and
+// damaged tables as refusals, a flood's wait as Retry-After, each refusal
+// counted (mafia_errors_total).
+func (s *Server) responder() *httpapi.Responder {
+	return &httpapi.Responder{
+		Vocabulary: vocabulary,
+		Render:     s.cfg.Render,
+		Log:        s.log,
+		Classify: func(err error) (*engine.Error, bool) {
+			switch {
+			case errors.Is(err, store.ErrNotFound):
+				return &engine.Error{Code: httpapi.CodeNotFound}, true
+			case errors.Is(err, store.ErrDamaged):
+				return &engine.Error{Code: CodeTableDamaged}, true
+			}
+			return nil, false
+		},
+		RetryAfter: func(e *engine.Error) int {
+			if e.Code == CodeRateLimited || e.Code == CodeFloodWait {
+				return e.N // seconds
+			}
+			return 0
+		},
+		Counted: func(c engine.Code) { s.metrics.errors.WithLabelValues(string(c)).Inc() },
 	}
-	if (e.Code == CodeRateLimited || e.Code == CodeFloodWait) && e.N > 0 {
-		w.Header().Set("Retry-After", strconv.Itoa(e.N)) // N: seconds
-	}
-	var body errorBody
-	body.Error.Code = string(e.Code)
-	body.Error.Message = s.cfg.Render(langOf(r), e)
-	s.metrics.errors.WithLabelValues(string(e.Code)).Inc()
-	writeJSON(w, codeStatus(e.Code), body)
 }
 
 // decode reads a small JSON body strictly (httpapi.ReadJSON: at most 16

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"mafia/client"
+	"mafia/internal/httpapi"
 	"mafia/rng"
 	"mafia/room"
 	"mafia/store/sqlite"
@@ -154,3 +155,6 @@ func within(t testing.TB, d time.Duration) context.Context {
 	t.Cleanup(cancel)
 	return ctx
 }
+
+// errorBody is every refusal's JSON (httpapi.ErrorBody), as the tests read it.
+type errorBody = httpapi.ErrorBody

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"mafia/engine"
+	"mafia/internal/httpapi"
 	"mafia/internal/httpguard"
 )
 
@@ -118,10 +119,7 @@ func (l *limitListener) Accept() (net.Conn, error) {
 func (l *limitListener) refuse(c net.Conn, code engine.Code) {
 	err := &engine.Error{Code: code}
 	l.s.metrics.errors.WithLabelValues(string(code)).Inc()
-	var body errorBody
-	body.Error.Code = string(code)
-	body.Error.Message = l.s.cfg.Render("en", err)
-	b, _ := json.Marshal(body)
+	b, _ := json.Marshal(httpapi.ErrorBody{Error: httpapi.ErrorField{Code: string(code), Message: l.s.cfg.Render("en", err)}})
 	status := codeStatus(code)
 	resp := "HTTP/1.1 " + strconv.Itoa(status) + " " + http.StatusText(status) + "\r\n" +
 		"Content-Type: application/json; charset=utf-8\r\nConnection: close\r\n" +

@@ -92,6 +92,8 @@ type Server struct {
 	cfg     Config
 	log     *slog.Logger
 	metrics *metrics
+	// resp writes every refusal of the API (fail, internal/httpapi).
+	resp *httpapi.Responder
 	guard   *httpguard.Guard
 	guards  *guards
 	mu      sync.Mutex
@@ -178,6 +180,7 @@ func New(cfg Config) *Server {
 		s.own, s.ownErr = newOwnership(*cfg.Cluster, cfg.Store)
 	}
 	s.guards = newGuards(cfg.Limits, s.inLobby)
+	s.resp = s.responder()
 	s.metrics.watchStore(cfg.Store)
 	s.metrics.watchServer(s.tablesByStatus, s.Ready, s.Draining)
 	s.routes()
