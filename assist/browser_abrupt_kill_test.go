@@ -109,45 +109,73 @@ func (ph *phone) tapAndKill(id, what, sel string, online bool) {
 	}
 }
 
-// TestEveryEntryShownAsDoneOutlivesTheBrowser kills the host's browser
-// (SIGKILL to all its processes, not a closed tab) right after each of a
-// game's taps of every kind that enters something: the mafia's choice, the
-// checks, a doctor's skip, the morning, the end of last words and of a
-// speech, a nomination, a foul, the hands for a candidate, the close of the
-// vote. After each it opens the browser again on the same profile and the
-// game: every entry the page showed as done is there, at the same step.
-// The first taps are made with the server reachable (the page, opened
-// again, must not claim that another phone took the game over), the
-// others without it; when it returns, every entry arrives, once. (Its
-// file's name sorts first of the package's browser tests: the longest, with
-// a dozen starts of a browser of its own, starts first and the others run
-// beside it.)
-func TestEveryEntryShownAsDoneOutlivesTheBrowser(t *testing.T) {
-	t.Parallel()
+// The two tests below kill the host's browser (SIGKILL to all its
+// processes, not a closed tab) right after each of a game's taps of every
+// kind that enters something: the mafia's choice, the checks, a doctor's
+// skip, the morning, the end of last words and of a speech, a nomination, a
+// foul, the hands for a candidate, the close of the vote. After each they
+// open the browser again on the same profile and the game: every entry the
+// page showed as done is there, at the same step. The night's taps are made
+// with the server reachable (the page, opened again, must not claim that
+// another phone took the game over), the day's without it; when it
+// returns, every entry arrives, once. They are two tests (the night's, the
+// day's) so that their dozen starts of a browser of their own run side by
+// side; their file's name sorts first of the package's browser tests: the
+// longest start first and the others run beside them.
+
+// startKilledGame opens the phone's own browser and creates the game of
+// seven with the cards dealt by hand; it returns the game's id and a
+// selector of seat s.
+func startKilledGame(t *testing.T) (*testServer, *phone, string, func(s int) string) {
+	t.Helper()
 	ts := startServer(t)
 	ph := newPhone(t, ts)
 	ph.open("/host/", false)
 	id := ph.create(gameSpec{Names: names7, Deal: record.DealManual, Roles: roles7})
 	ph.waitJS(10*time.Second, `!!document.querySelector('[data-t="wake"][data-role="mafia"]')`)
 	seat := func(s int) string { return `.seats [data-seat="` + strconv.Itoa(s) + `"]` }
-	pick := func(s int) { ph.click(seat(s)); ph.settle() }
+	return ts, ph, id, seat
+}
 
-	// Night 1, online: the mafia kill 7, the Don and the detective check.
+// night1 plays night 1 (the mafia kill 7, the Don checks 5, the detective
+// 2, the doctor skips) to the day's first speech; at each tap that enters
+// something it calls tapped with the tap's name and selector, which taps.
+func (ph *phone) night1(seat func(s int) string, tapped func(what, sel string)) {
+	ph.t.Helper()
+	pick := func(s int) { ph.click(seat(s)); ph.settle() }
 	pick(7)
-	ph.tapAndKill(id, "the mafia's choice", `[data-t="confirm"]`, true)
+	tapped("the mafia's choice", `[data-t="confirm"]`)
 	pick(5)
-	ph.tapAndKill(id, "the Don's check", `[data-t="confirm"]`, true)
+	tapped("the Don's check", `[data-t="confirm"]`)
 	ph.tap("next")
 	pick(2)
-	ph.tapAndKill(id, "the detective's check", `[data-t="confirm"]`, true)
+	tapped("the detective's check", `[data-t="confirm"]`)
 	ph.tap("next")
-	ph.tapAndKill(id, "the doctor's skip", `[data-t="skip"]`, true)
-	ph.tapAndKill(id, "the morning", `[data-t="morning"]`, true)
+	tapped("the doctor's skip", `[data-t="skip"]`)
+	tapped("the morning", `[data-t="morning"]`)
 	ph.tap("continue")
 	ph.settle()
 	if ph.screen() == "last_words" {
-		ph.tapAndKill(id, "the end of the last words", `[data-t="end"]`, true)
+		tapped("the end of the last words", `[data-t="end"]`)
 	}
+}
+
+// TestEveryEntryShownAsDoneOutlivesTheBrowserAtNight: the night's taps,
+// each followed by a kill, with the server reachable.
+func TestEveryEntryShownAsDoneOutlivesTheBrowserAtNight(t *testing.T) {
+	t.Parallel()
+	_, ph, id, seat := startKilledGame(t)
+	ph.night1(seat, func(what, sel string) { ph.tapAndKill(id, what, sel, true) })
+}
+
+// TestEveryEntryShownAsDoneOutlivesTheBrowserByDay: the night played
+// plainly, then the day's taps, each followed by a kill, without the
+// server; when it returns every entry arrives once.
+func TestEveryEntryShownAsDoneOutlivesTheBrowserByDay(t *testing.T) {
+	t.Parallel()
+	ts, ph, id, seat := startKilledGame(t)
+	ph.night1(seat, func(_, sel string) { ph.click(sel); ph.settle() })
+	pick := func(s int) { ph.click(seat(s)); ph.settle() }
 
 	// Day 1 without the server.
 	ts.down.Store(true)

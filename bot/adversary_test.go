@@ -85,6 +85,7 @@ func (ag advGame) play(t *testing.T) (digest uint64, talk engine.Talk, g *engine
 }
 
 func TestAdversaries_PlayLegallyAndReplayFromTheirSeeds(t *testing.T) {
+	t.Parallel()
 	seated := map[string]int{}
 	for i := 0; i < adversaryGames(); i++ {
 		ag := newAdvGame(i)

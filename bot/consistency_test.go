@@ -100,61 +100,71 @@ func (d *dayTalk) note(g *engine.Game, by engine.Seat, acc, vouch engine.SeatSet
 // both; and none ever vouches against its own "mafia" report or, as the
 // Detective, against its own check.
 func TestTalk_NoSeatContradictsItselfInADay(t *testing.T) {
+	t.Parallel()
 	for _, name := range bot.Levels() {
 		level, err := bot.ParseLevel(name)
 		if err != nil {
 			t.Fatal(err)
 		}
-		statements, lines := 0, 0
-		for i := 0; i < consistencyGames(); i++ {
-			lg := newLegalGame(i)
-			lg.mix = bot.MixOf(level)
-			g, start, err := engine.New(lg.rules, lg.deal, lg.seed)
-			if err != nil {
-				t.Fatal(err)
-			}
-			tb := &bot.Table{Game: g, Bots: make([]bot.Bot, lg.players+1)}
-			for s := 1; s <= lg.players; s++ {
-				tb.Bots[s] = level.New(rng.Derive(lg.seed, uint64(s)))
-			}
-			var d dayTalk
-			fail := func(p string) {
-				t.Fatalf("%s, game %d (seed %#x, %d players, options %v): %s", name, i, lg.seed, lg.players, lg.rules.Map(), p)
-			}
-			tb.OnEvents = func(_ engine.Command, evs []engine.Event) {
-				for _, e := range evs {
-					switch e.Kind {
-					case engine.EvNightEnded:
-						d.acc, d.vouch = [engine.MaxSeats + 1]engine.SeatSet{}, [engine.MaxSeats + 1]engine.SeatSet{}
-					case engine.EvStatement:
-						statements++
-						acc, vouch := statementStance(e.Verb, e.Target, e.Result)
-						if p := d.note(g, e.Actor, acc, vouch, fmt.Sprintf("statement %s %d %s", e.Verb, e.Target, e.Result)); p != "" {
-							fail(p)
-						}
-						if e.Verb == engine.Report && acc != 0 {
-							d.reported[e.Actor] |= acc
-						}
+		t.Run(name, func(t *testing.T) {
+			t.Parallel() // CPU-bound: each level's games beside the others'
+			talkConsistency(t, name, level)
+		})
+	}
+}
+
+// talkConsistency plays one level's games for
+// TestTalk_NoSeatContradictsItselfInADay.
+func talkConsistency(t *testing.T, name string, level bot.Level) {
+	statements, lines := 0, 0
+	for i := 0; i < consistencyGames(); i++ {
+		lg := newLegalGame(i)
+		lg.mix = bot.MixOf(level)
+		g, start, err := engine.New(lg.rules, lg.deal, lg.seed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tb := &bot.Table{Game: g, Bots: make([]bot.Bot, lg.players+1)}
+		for s := 1; s <= lg.players; s++ {
+			tb.Bots[s] = level.New(rng.Derive(lg.seed, uint64(s)))
+		}
+		var d dayTalk
+		fail := func(p string) {
+			t.Fatalf("%s, game %d (seed %#x, %d players, options %v): %s", name, i, lg.seed, lg.players, lg.rules.Map(), p)
+		}
+		tb.OnEvents = func(_ engine.Command, evs []engine.Event) {
+			for _, e := range evs {
+				switch e.Kind {
+				case engine.EvNightEnded:
+					d.acc, d.vouch = [engine.MaxSeats + 1]engine.SeatSet{}, [engine.MaxSeats + 1]engine.SeatSet{}
+				case engine.EvStatement:
+					statements++
+					acc, vouch := statementStance(e.Verb, e.Target, e.Result)
+					if p := d.note(g, e.Actor, acc, vouch, fmt.Sprintf("statement %s %d %s", e.Verb, e.Target, e.Result)); p != "" {
+						fail(p)
+					}
+					if e.Verb == engine.Report && acc != 0 {
+						d.reported[e.Actor] |= acc
 					}
 				}
 			}
-			tb.OnLine = func(s engine.Seat, l bot.Line) {
-				lines++
-				if l.Kind.Night() || l.Kind == bot.LineGoodGame {
-					return
-				}
-				acc, vouch := lineStance(l)
-				if p := d.note(g, s, acc, vouch, fmt.Sprintf("line %s %d", l.Kind, l.Seat)); p != "" {
-					fail(p)
-				}
+		}
+		tb.OnLine = func(s engine.Seat, l bot.Line) {
+			lines++
+			if l.Kind.Night() || l.Kind == bot.LineGoodGame {
+				return
 			}
-			tb.Begin(start)
-			if !tb.Play(100000) {
-				fail("the game did not end")
+			acc, vouch := lineStance(l)
+			if p := d.note(g, s, acc, vouch, fmt.Sprintf("line %s %d", l.Kind, l.Seat)); p != "" {
+				fail(p)
 			}
 		}
-		t.Logf("%s: %d games, %d statements, %d lines, no contradiction", name, consistencyGames(), statements, lines)
+		tb.Begin(start)
+		if !tb.Play(100000) {
+			fail("the game did not end")
+		}
 	}
+	t.Logf("%s: %d games, %d statements, %d lines, no contradiction", name, consistencyGames(), statements, lines)
 }
 
 // firstNomination plays game i of n players with level on every seat and

@@ -81,22 +81,39 @@ func (lg legalGame) play(t *testing.T) (digest uint64, events int) {
 }
 
 func TestLevels_EveryLevelPlaysLegallyAndReplaysFromItsSeed(t *testing.T) {
-	byLevel := make([][3]int, len(bot.Levels())) // games per level and side: every level is drawn
-	for i := 0; i < legalGames(); i++ {
-		lg := newLegalGame(i)
-		d, n := lg.play(t)
-		if i%10 == 0 {
-			if d2, n2 := lg.play(t); d2 != d || n2 != n {
-				t.Fatalf("%s: played twice from the same seed, %d events (digest %#x), then %d (%#x)", lg.name, n, d, n2, d2)
-			}
+	t.Parallel()
+	// The games in legalParts runs side by side (each its own range of
+	// game numbers, the same games as one run): the test is CPU-bound, and
+	// one goroutine left the other core idle.
+	const legalParts = 4
+	var byLevel [legalParts][][3]int // games per level and side: every level is drawn
+	t.Run("games", func(t *testing.T) {
+		for part := 0; part < legalParts; part++ {
+			byLevel[part] = make([][3]int, len(bot.Levels()))
+			t.Run(fmt.Sprint(part), func(t *testing.T) {
+				t.Parallel()
+				for i := part; i < legalGames(); i += legalParts {
+					lg := newLegalGame(i)
+					d, n := lg.play(t)
+					if i%10 == 0 {
+						if d2, n2 := lg.play(t); d2 != d || n2 != n {
+							t.Fatalf("%s: played twice from the same seed, %d events (digest %#x), then %d (%#x)", lg.name, n, d, n2, d2)
+						}
+					}
+					byLevel[part][lg.mix.Town][0]++
+					byLevel[part][lg.mix.Mafia][1]++
+					byLevel[part][lg.mix.Maniac][2]++
+				}
+			})
 		}
-		byLevel[lg.mix.Town][0]++
-		byLevel[lg.mix.Mafia][1]++
-		byLevel[lg.mix.Maniac][2]++
-	}
-	for l := range byLevel {
-		for side := range byLevel[l] {
-			if byLevel[l][side] == 0 {
+	})
+	for l := range bot.Levels() {
+		for side := 0; side < 3; side++ {
+			n := 0
+			for part := range byLevel {
+				n += byLevel[part][l][side]
+			}
+			if n == 0 {
 				t.Errorf("no game had side %d at level %d: the draw is broken", side, l)
 			}
 		}

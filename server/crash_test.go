@@ -26,6 +26,7 @@ import (
 // seat's events run on exactly, and the speech in progress at the crash ends
 // on its resumed clock: neither at once nor after a fresh full length.
 func TestCrash_KillNineMidGameThenResume(t *testing.T) {
+	t.Parallel()
 	bin := buildMafia(t)
 	db := filepath.Join(t.TempDir(), "mafia.db")
 	addr := freeAddr(t)
@@ -301,20 +302,45 @@ func seatsUpTo(n int) []int {
 	return out
 }
 
-// buildMafia builds the binary into a temporary folder.
+// buildMafia returns the binary, built into a temporary folder at the
+// first call.
 func buildMafia(t *testing.T) string {
 	t.Helper()
-	goBin, err := exec.LookPath("go")
-	if err != nil {
-		t.Skip("no go command to build the binary with")
+	built.once.Do(func() {
+		goBin, err := exec.LookPath("go")
+		if err != nil {
+			built.skip = "no go command to build the binary with"
+			return
+		}
+		dir, err := os.MkdirTemp("", "mafia-server-test-")
+		if err != nil {
+			built.err = err.Error()
+			return
+		}
+		built.dir = dir
+		built.bin = filepath.Join(dir, "mafia")
+		cmd := exec.Command(goBin, "build", "-o", built.bin, "./cmd/mafia")
+		cmd.Dir = ".."
+		if out, err := cmd.CombinedOutput(); err != nil {
+			built.err = fmt.Sprintf("go build: %v\n%s", err, out)
+		}
+	})
+	if built.skip != "" {
+		t.Skip(built.skip)
 	}
-	bin := filepath.Join(t.TempDir(), "mafia")
-	cmd := exec.Command(goBin, "build", "-o", bin, "./cmd/mafia")
-	cmd.Dir = ".."
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
+	if built.err != "" {
+		t.Fatal(built.err)
 	}
-	return bin
+	return built.bin
+}
+
+// built is the binary buildMafia built, once for the package's tests (a
+// build and a link of the whole program each time cost the tests that use
+// it tens of seconds on a 2-core machine); TestMain removes its folder.
+var built struct {
+	once      sync.Once
+	dir, bin  string
+	skip, err string
 }
 
 // freeAddr returns a loopback address with a port nobody listens on now.

@@ -27,6 +27,7 @@ import (
 // frame names a card or a team the seat may not know, and each secret
 // event reaches only its audience.
 func TestLeakScan_EveryFrameOfRandomGames(t *testing.T) {
+	t.Parallel()
 	// Several games at once, four a core (sixteen on four cores): on a
 	// shared 2-core machine sixteen 11-seat games of people, each client
 	// reading every frame, starved clients until the server closed their

@@ -19,6 +19,7 @@ import (
 // and the first serves on untouched. Once the first is killed with SIGKILL
 // (it releases nothing itself), a server starts on the file at once.
 func TestLock_ASecondServerOnTheSameFileRefusesToStart(t *testing.T) {
+	t.Parallel()
 	bin := buildMafia(t)
 	db := filepath.Join(t.TempDir(), "mafia.db")
 	ctx := within(t, time.Minute)

@@ -8,7 +8,19 @@ import (
 	"go.uber.org/goleak"
 
 	"mafia/internal/pgtest"
+	"mafia/internal/testpar"
 )
+
+// serverParallel is how many of the package's parallel tests run at once:
+// the four longest, which wait on processes of their own (the binary killed
+// and started again, a second server on one file, the Python example bot)
+// or play many games whose every client reads every frame (the leak scan),
+// run side by side after the others. The others stay one at a time: many
+// hold a seat's connection unread while they drive another, and the
+// server ends a connection that leaves its ping unanswered for 10 s, which
+// a test slowed by others beside it on a 2-core machine reached (kicks by
+// a seat dropped, healthz with no reader, a history read cut).
+const serverParallel = 4
 
 // TestMain runs the package's tests, then fails them if any frame a test
 // sent or received did not fit docs/protocol.schema.json (checkFrames), or
@@ -16,8 +28,12 @@ import (
 // timer and bot a test opens must end when it is closed. The PostgreSQL
 // the cluster's tests started (internal/pgtest), if any, is stopped first.
 func TestMain(m *testing.M) {
+	testpar.Parallel(serverParallel)
 	code := m.Run()
 	pgtest.Stop()
+	if built.dir != "" {
+		os.RemoveAll(built.dir)
+	}
 	if !checkFrames() && code == 0 {
 		code = 1
 	}

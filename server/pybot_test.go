@@ -21,6 +21,7 @@ import (
 // except in CI (CI=true), which installs python3: there a missing python3
 // is a failure, so that the example is never left untested unnoticed.
 func TestThePythonExampleBotPlaysAWholeGame(t *testing.T) {
+	t.Parallel()
 	py, err := exec.LookPath("python3")
 	if err != nil {
 		if os.Getenv("CI") == "true" {

@@ -395,12 +395,15 @@ func TestTrafficAnalysis_TellsNoCardApart(t *testing.T) {
 		c.Clock, c.SendBuffer, c.Rate, c.Burst = clk, 4096, 1e9, 1<<30
 		c.Limits.Unlimited = loopback // every game's seats from one address
 	})
-	ctx := within(t, 20*time.Second)
 	src := rng.New(17)
 	var played []trafficGame
 	for i := 0; i < games; i++ {
 		n := 6 + i%6
 		opts := map[string]string{"reveal_on_death": []string{"none", "team", "role"}[src.Intn(3)]}
+		// A deadlock guard per game (a game takes about a second; the
+		// whole test's eighteen within one 20-second bound failed on a
+		// 2-core machine with other tests beside it).
+		ctx := within(t, 20*time.Second)
 		g := playObserved(ctx, t, ts, clk, n, uint64(i+1), opts)
 		played = append(played, g)
 		for _, s := range g.seats[1:] {

@@ -225,6 +225,7 @@ func playAll(ctx context.Context, conns []*client.Conn) error {
 // entirely through node 1 (the joins passed on over NATS, the WebSockets
 // relayed), and the table's lease is node 2's throughout.
 func TestCluster_APlayerOnNodeAPlaysATableOwnedByNodeB(t *testing.T) {
+	t.Parallel()
 	db := pgtest.URL(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
@@ -284,6 +285,9 @@ func TestCluster_APlayerOnNodeAPlaysATableOwnedByNodeB(t *testing.T) {
 // table lost and never writes it again: every stored event after the
 // takeover carries node 1's token, none node 2's.
 func TestCluster_AStoppedNodeIsFencedOnceItsTableIsTakenOver(t *testing.T) {
+	// Not t.Parallel: a node of another test beside it, late to renew a
+	// 2-second lease on a loaded machine, once took the table back from
+	// under this one's players (TestMain).
 	db := pgtest.URL(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
@@ -657,6 +661,7 @@ func awaitUnderWay(ctx context.Context, t *testing.T, st *postgres.DB, tables []
 // table's log has one owner at a time, every event a seat was told is
 // stored, and node 1 exits 0 saying it handed every table over.
 func TestCluster_ADrainedNodeHandsEveryTableOver(t *testing.T) {
+	t.Parallel()
 	db := pgtest.URL(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	defer cancel()
@@ -707,6 +712,7 @@ func TestCluster_ADrainedNodeHandsEveryTableOver(t *testing.T) {
 // end, no table's log has an event written by two owners in turn, and
 // every event any seat was told is in the stored log.
 func TestCluster_KillNineOfOneNodeOfThreeLosesNoGame(t *testing.T) {
+	t.Parallel()
 	db := pgtest.URL(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 6*time.Minute)
 	defer cancel()
@@ -765,6 +771,7 @@ func TestCluster_KillNineOfOneNodeOfThreeLosesNoGame(t *testing.T) {
 // but share an external one (`--nats`), started by the test on loopback:
 // a player through node 1 plays node 2's table to its end.
 func TestCluster_OverAnExternalNATS(t *testing.T) {
+	t.Parallel()
 	db := pgtest.URL(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()

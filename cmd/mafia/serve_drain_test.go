@@ -177,6 +177,7 @@ func playOut(ctx context.Context, c *client.Conn, seed uint64) error {
 // --drain-timeout). A second one, sent SIGTERM twice, stops at the second
 // with its game still playing.
 func TestServe_DrainsOnSIGTERMUntilNoGameIsPlaying(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	t.Run("the games end", func(t *testing.T) {

@@ -45,6 +45,7 @@ func TestServe_DrainTimeoutIs30sForANodeUnlessGiven(t *testing.T) {
 // logs a line saying it ignored it and serves on (/readyz 200); SIGTERM
 // then stops it as usual, with exit code 0.
 func TestServe_SIGHUPIsLoggedAndIgnored(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	p := startServe(ctx, t)

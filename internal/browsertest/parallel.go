@@ -1,9 +1,6 @@
 package browsertest
 
-import (
-	"flag"
-	"strconv"
-)
+import "mafia/internal/testpar"
 
 // Parallel makes up to n of a package's parallel tests (t.Parallel) run at
 // once, in place of go test's default of one per CPU, unless the command
@@ -14,16 +11,7 @@ import (
 // two at a time leave the CPU idle through those waits, and the package's
 // tests took longer than go test's default 10 minutes there; n at once
 // overlap the waits. A slow machine runs fewer with -parallel 2 (README).
-func Parallel(n int) {
-	if !flag.Parsed() {
-		flag.Parse()
-	}
-	set := false
-	flag.Visit(func(f *flag.Flag) { set = set || f.Name == "test.parallel" })
-	if !set {
-		_ = flag.Set("test.parallel", strconv.Itoa(n))
-	}
-}
+func Parallel(n int) { testpar.Parallel(n) }
 
 // Slack is the factor by which a package's browser tests multiply the
 // bound of every wait for a page (an action, an evaluation, a condition
