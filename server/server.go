@@ -93,11 +93,11 @@ type Server struct {
 	log     *slog.Logger
 	metrics *metrics
 	// resp writes every refusal of the API (fail, internal/httpapi).
-	resp *httpapi.Responder
-	guard   *httpguard.Guard
-	guards  *guards
-	mu      sync.Mutex
-	rooms   map[string]*room.Room
+	resp   *httpapi.Responder
+	guard  *httpguard.Guard
+	guards *guards
+	mu     sync.Mutex
+	rooms  map[string]*room.Room
 	// stops counts the rooms running or not yet through OnStop (Close
 	// waits for them: roomstops.go).
 	stops   *roomStops
