@@ -3,7 +3,6 @@ package room
 import (
 	"context"
 	"encoding/json"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -12,7 +11,6 @@ import (
 	"mafia/bot"
 	"mafia/engine"
 	"mafia/locale"
-	"mafia/store/sqlite"
 	"mafia/wire"
 )
 
@@ -115,16 +113,7 @@ func TestTheMafiaBotsNightLinesReachTheMafiaAloneInEachReadersLanguage(t *testin
 // the night's deadline.
 func mafiaNightLines(t *testing.T, pace string) {
 	ctx := context.Background()
-	db, err := sqlite.Open(filepath.Join(t.TempDir(), "mafia.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	clk := NewFakeClock(time.Unix(1_700_000_000, 0))
-	setup, err := engine.Preset(7)
-	if err != nil {
-		t.Fatal(err)
-	}
+	db, clk, setup := internalFixture(t, 7)
 	r, host, err := Create(ctx, Config{Store: db, Clock: clk, SendBuffer: 1 << 14},
 		Settings{Name: "t", Setup: setup, Lang: "en", Pace: pace, TimingMS: map[string]int64{"night": 10_000}})
 	if err != nil {

@@ -2,12 +2,8 @@ package room
 
 import (
 	"context"
-	"path/filepath"
 	"testing"
 	"time"
-
-	"mafia/engine"
-	"mafia/store/sqlite"
 )
 
 // TestATimeoutRetriedWhileTheStoreFailsLeavesNoTimersBehind pins that a
@@ -16,16 +12,7 @@ import (
 // grow with the outage.
 func TestATimeoutRetriedWhileTheStoreFailsLeavesNoTimersBehind(t *testing.T) {
 	ctx := context.Background()
-	db, err := sqlite.Open(filepath.Join(t.TempDir(), "mafia.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	clk := NewFakeClock(time.Unix(1_700_000_000, 0))
-	setup, err := engine.Preset(5)
-	if err != nil {
-		t.Fatal(err)
-	}
+	db, clk, setup := internalFixture(t, 5)
 	r, host, err := Create(ctx, Config{Store: db, Clock: clk, SendBuffer: 1 << 14},
 		Settings{Name: "t", Setup: setup, TimingMS: map[string]int64{"night": 1000}})
 	if err != nil {

@@ -2,13 +2,10 @@ package room
 
 import (
 	"context"
-	"path/filepath"
 	"testing"
 	"time"
 
-	"mafia/engine"
 	"mafia/rng"
-	"mafia/store/sqlite"
 )
 
 // TestRoomsWhoseWritesFailTogetherDoNotRetryInTheSameInstant pins the
@@ -18,16 +15,7 @@ import (
 // rewriteEvery, so that they do not all come back in the same second.
 func TestRoomsWhoseWritesFailTogetherDoNotRetryInTheSameInstant(t *testing.T) {
 	ctx := context.Background()
-	db, err := sqlite.Open(filepath.Join(t.TempDir(), "mafia.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	clk := NewFakeClock(time.Unix(1_700_000_000, 0))
-	setup, err := engine.Preset(5)
-	if err != nil {
-		t.Fatal(err)
-	}
+	db, clk, setup := internalFixture(t, 5)
 	var rooms []*Room
 	for range 8 {
 		r, _, err := Create(ctx, Config{Store: db, Clock: clk}, Settings{Name: "t", Setup: setup})

@@ -18,16 +18,8 @@ import (
 // writes nothing.
 func TestNothingQueuedBeginsAfterStop(t *testing.T) {
 	ctx := context.Background()
-	db, err := sqlite.Open(filepath.Join(t.TempDir(), "mafia.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	setup, err := engine.Preset(5)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, _, err := Create(ctx, Config{Store: db, Clock: NewFakeClock(time.Unix(1_700_000_000, 0))}, Settings{Name: "t", Setup: setup})
+	db, clk, setup := internalFixture(t, 5)
+	r, _, err := Create(ctx, Config{Store: db, Clock: clk}, Settings{Name: "t", Setup: setup})
 	if err != nil {
 		t.Fatal(err)
 	}
