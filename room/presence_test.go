@@ -411,7 +411,9 @@ func TestAFreezeTheStoreCannotWriteIsStoredOnceItCan(t *testing.T) {
 		t.Fatalf("a read-only store holds the status %q", tb.Status)
 	}
 	readOnly(false)
-	f.advance(time.Second)
+	// The kept writes are tried again within one and a half seconds (a
+	// second on average, jittered: persist.go).
+	f.advance(2 * time.Second)
 	a.checkFrozen(t, left, false)
 
 	s := f.crash(f.clk.Now())
