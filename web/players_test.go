@@ -185,9 +185,12 @@ func TestBrowserThreePlayers(t *testing.T) {
 
 	// A foul from the host shows on the player's seat, on every page.
 	cs := seats[c]
-	a.do(5*time.Second,
-		chromedp.Click(chromedp.CSS("#foul-tools")),
-		chromedp.Click(chromedp.CSS(fmt.Sprintf(`button[data-host="foul"][data-target="%d"]`, cs))))
+	// Each tap with the button in the middle of the screen: chromedp's own
+	// scroll leaves it under the sticky header, which then takes the tap
+	// (tapCentered).
+	tapCentered(a, "#foul-tools")
+	a.waitJS(5*time.Second, `document.querySelector('#foul-tools').getAttribute('aria-pressed') === 'true'`)
+	tapCentered(a, fmt.Sprintf(`button[data-host="foul"][data-target="%d"]`, cs))
 	oneFoul := locale.New(locale.En).Plural("web.fouls", 1, nil)
 	for _, p := range tabs {
 		p.waitJS(5*time.Second, fmt.Sprintf(`(document.querySelector('#t-seats li[data-seat="%d"] .badge.fouls') || {}).textContent === %q`, cs, oneFoul))
