@@ -319,6 +319,16 @@ func (n *Node) Start() error {
 	return nil
 }
 
+// routePing is how often the embedded server pings each route, and
+// routePings how many unanswered pings close it: a route silent for
+// about routePing*(routePings+1) is dropped (and redialled when it is one
+// of Peers), in step with presence, which calls a node gone after Missed
+// silent intervals.
+const (
+	routePing  = time.Second
+	routePings = 4
+)
+
 // embed starts the node's NATS server with a route listener and its peers'
 // routes, and connects to it in process.
 func (n *Node) embed() error {
@@ -353,6 +363,13 @@ func (n *Node) embed() error {
 			Name: n.cfg.ClusterName,
 			Host: rh,
 			Port: rp,
+			// A route cut silently (packets dropped, as a partition
+			// does) is closed once routePings pings in a row go
+			// unanswered, a few seconds after the cut, so that
+			// mafia_cluster_routes shows it: NATS's default pings a
+			// route every 30 s and waits for two, over a minute.
+			PingInterval: routePing,
+			MaxPingsOut:  routePings,
 		},
 	}
 	if n.keys != nil {
