@@ -41,6 +41,12 @@ type HandlerConfig struct {
 	// over keep-alive connections then gets one refusal a connection a
 	// Hold, not as many as the server can write.
 	Hold time.Duration
+	// HoldEvery spaces the held refusals of one address (0: a quarter of
+	// a second): however many connections a flood opens, an address gets
+	// at most one refusal each HoldEvery, each connection's refusal
+	// waiting for the address's next turn, but never longer than HoldMax
+	// (0: 20 s, under the server's 30 s to write an answer).
+	HoldEvery, HoldMax time.Duration
 }
 
 // Handler serves /api/account/ (signup, login, logout, logout-all,
@@ -51,7 +57,13 @@ type Handler struct {
 	mux *http.ServeMux
 	// resp writes every refusal (fail, internal/httpapi).
 	resp *httpapi.Responder
+	// pace holds a spent address's refusals in turn (spent).
+	pace *pacer
 }
+
+// maxPacedAddrs is how many spent addresses the handler paces each on
+// its own (pacer); past that, a new one's refusal waits HoldMax.
+const maxPacedAddrs = 10000
 
 // vocabulary is every code the handler answers with.
 var vocabulary = httpapi.NewVocabulary(Kinds, httpapi.Kinds, httpguard.Kinds)
@@ -70,7 +82,14 @@ func NewHandler(cfg HandlerConfig) *Handler {
 	if cfg.Hold == 0 {
 		cfg.Hold = 500 * time.Millisecond
 	}
-	h := &Handler{cfg: cfg, svc: cfg.Service, mux: http.NewServeMux()}
+	if cfg.HoldEvery == 0 {
+		cfg.HoldEvery = 250 * time.Millisecond
+	}
+	if cfg.HoldMax == 0 {
+		cfg.HoldMax = 20 * time.Second
+	}
+	h := &Handler{cfg: cfg, svc: cfg.Service, mux: http.NewServeMux(),
+		pace: newPacer(cfg.HoldEvery, cfg.Hold, cfg.HoldMax, maxPacedAddrs)}
 	h.resp = &httpapi.Responder{Vocabulary: vocabulary, Render: cfg.Render, Log: cfg.Log, What: "account request failed",
 		RetryAfter: func(e *engine.Error) int {
 			switch e.Code {
@@ -161,7 +180,9 @@ func (h *Handler) read(w http.ResponseWriter, r *http.Request, v any) bool {
 // decoded, and reports whether it did: the refusal a flood gets costs no
 // more than a map's look-up, and is held for HandlerConfig.Hold (or until
 // the client leaves) before it is sent, so that each of the flood's
-// connections waits instead of asking again at once. A browser that
+// connections waits instead of asking again at once; and an address's
+// refusals are sent in turn, HoldEvery apart (pacer), so that opening
+// more connections does not buy more of them. A browser that
 // carries device tokens is left to LoginFrom, which lets a known device
 // past its address's limit.
 func (h *Handler) spent(w http.ResponseWriter, r *http.Request) bool {
@@ -172,7 +193,7 @@ func (h *Handler) spent(w http.ResponseWriter, r *http.Request) bool {
 		return false
 	}
 	if h.cfg.Hold > 0 {
-		t := time.NewTimer(h.cfg.Hold)
+		t := time.NewTimer(h.pace.wait(h.addr(r), time.Now()))
 		select {
 		case <-t.C:
 		case <-r.Context().Done():
