@@ -259,20 +259,32 @@ func formsOf(a store.Account) []string {
 	return f
 }
 
-// keepForms records a new account's forms (store.NameForms). A
-// failure is left to fillForms, which runs again at the next new name (the
-// account exists: it is not undone).
-func (s *Service) keepForms(ctx context.Context, a store.Account) {
-	if err := s.cfg.Store.AddNameForms(ctx, a.ID, formsOf(a)); err != nil {
-		s.formsMu.Lock()
-		s.formsFilled = false
-		s.formsMu.Unlock()
+// create makes a new account (a person's or a bot) with its name's forms
+// (store.NameForms.CreateAccountWithForms): the store refuses it, in the
+// same transaction, when another account has one of them, so that of two
+// look-alike names asked for at once (both past free) only one is made;
+// the other is refused as free would have refused it, had it come second.
+func (s *Service) create(ctx context.Context, a store.Account) (int64, error) {
+	forms := formsOf(a)
+	if k := LegacyKey(a.Name); !slices.Contains(forms, k) {
+		forms = append(forms, k)
 	}
+	id, err := s.cfg.Store.CreateAccountWithForms(ctx, a, forms)
+	if errors.Is(err, store.ErrConflict) {
+		if err := s.free(ctx, a.Name); err != nil {
+			return 0, err
+		}
+		return 0, refuse(CodeNameTaken)
+	}
+	if err != nil {
+		return 0, internal(err)
+	}
+	return id, nil
 }
 
 // fillForms records the forms of the accounts that have none (made before
-// the store kept them, or whose keepForms failed), once for the service
-// until a keepForms fails again; any node may, the same forms each time.
+// the store kept them), once for the service; any node may, the same
+// forms each time.
 func (s *Service) fillForms(ctx context.Context, forms store.NameForms) error {
 	s.formsMu.Lock()
 	defer s.formsMu.Unlock()
@@ -332,14 +344,9 @@ func (s *Service) Signup(ctx context.Context, name, password, addr string) (Prin
 		return Principal{}, "", err
 	}
 	a := store.Account{Name: shown, Key: key, PasswordHash: h, Created: s.cfg.Now()}
-	a.ID, err = s.cfg.Store.CreateAccount(ctx, a)
-	if errors.Is(err, store.ErrConflict) {
-		return Principal{}, "", refuse(CodeNameTaken)
+	if a.ID, err = s.create(ctx, a); err != nil {
+		return Principal{}, "", err
 	}
-	if err != nil {
-		return Principal{}, "", internal(err)
-	}
-	s.keepForms(ctx, a)
 	return s.startSession(ctx, a)
 }
 
@@ -603,14 +610,9 @@ func (s *Service) CreateBot(ctx context.Context, p Principal, name string) (stor
 	}
 	tok := botPrefix + secret.Token()
 	b := store.Account{Name: shown, Key: key, Owner: p.Account.ID, BotTokenHash: secret.Hash(tok), Created: s.cfg.Now()}
-	b.ID, err = s.cfg.Store.CreateAccount(ctx, b)
-	if errors.Is(err, store.ErrConflict) {
-		return store.Account{}, "", refuse(CodeNameTaken)
+	if b.ID, err = s.create(ctx, b); err != nil {
+		return store.Account{}, "", err
 	}
-	if err != nil {
-		return store.Account{}, "", internal(err)
-	}
-	s.keepForms(ctx, b)
 	return b, tok, nil
 }
 

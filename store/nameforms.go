@@ -13,6 +13,12 @@ type NameForms interface {
 	// account has already is kept once. ErrNotFound if no account has
 	// that id.
 	AddNameForms(ctx context.Context, account int64, forms []string) error
+	// CreateAccountWithForms is Accounts.CreateAccount for a new name
+	// whose forms are known: it refuses ErrConflict when any of forms is
+	// another account's form or key, and records them with the account,
+	// in one transaction, so that two look-alike names made at once
+	// cannot both be.
+	CreateAccountWithForms(ctx context.Context, a Account, forms []string) (int64, error)
 	// AccountByNameForm finds the oldest account one of whose forms is
 	// form; ErrNotFound if none.
 	AccountByNameForm(ctx context.Context, form string) (Account, error)

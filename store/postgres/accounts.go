@@ -75,14 +75,49 @@ func scanAccount(row pgx.Row) (store.Account, error) {
 	return a, err
 }
 
+// nameFormsLock is the advisory lock under which accounts with forms are
+// made (CreateAccount): any number, the same on every node.
+const nameFormsLock = 0x6d61666961_01 // "mafia", 1
+
 // CreateAccount adds an account (store.Accounts); a key (or a bot token)
 // taken is store.ErrConflict, which the unique index decides, so two
 // servers creating one name at once cannot both succeed.
 func (db *DB) CreateAccount(ctx context.Context, a store.Account) (int64, error) {
+	return db.CreateAccountWithForms(ctx, a, nil)
+}
+
+// CreateAccountWithForms is CreateAccount refusing a name whose forms
+// another account has, and recording them (store.NameForms).
+func (db *DB) CreateAccountWithForms(ctx context.Context, a store.Account, forms []string) (int64, error) {
 	var id int64
 	err := db.inTx(ctx, func(tx pgx.Tx) error {
-		return refuseTaken(tx.QueryRow(ctx, `INSERT INTO accounts (name, key, password_hash, owner_id, bot_token_hash, created_ns)
-			VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`, a.Name, a.Key, a.PasswordHash, a.Owner, a.BotTokenHash, nanos(a.Created)).Scan(&id))
+		if len(forms) > 0 {
+			// New names with forms are made one at a time across the
+			// cluster (a lock held to the transaction's end), so that the
+			// forms looked up here cannot be taken before they are
+			// recorded.
+			if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1)`, nameFormsLock); err != nil {
+				return err
+			}
+			var taken bool
+			if err := tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM name_forms WHERE form = ANY($1::text[]))
+				OR EXISTS (SELECT 1 FROM accounts WHERE key = ANY($1::text[]))`, forms).Scan(&taken); err != nil {
+				return err
+			}
+			if taken {
+				return store.ErrConflict
+			}
+		}
+		if err := refuseTaken(tx.QueryRow(ctx, `INSERT INTO accounts (name, key, password_hash, owner_id, bot_token_hash, created_ns)
+			VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`, a.Name, a.Key, a.PasswordHash, a.Owner, a.BotTokenHash, nanos(a.Created)).Scan(&id)); err != nil {
+			return err
+		}
+		if len(forms) == 0 {
+			return nil
+		}
+		_, err := tx.Exec(ctx, `INSERT INTO name_forms (form, account_id)
+			SELECT f, $2 FROM unnest($1::text[]) AS f ON CONFLICT DO NOTHING`, forms, id)
+		return err
 	})
 	if err != nil {
 		return 0, fmt.Errorf("store/postgres: create account: %w", err)

@@ -35,8 +35,22 @@ func notFound(err error) error {
 // CreateAccount adds an account (store.Accounts); a key taken is
 // store.ErrConflict.
 func (db *DB) CreateAccount(ctx context.Context, a store.Account) (int64, error) {
+	return db.CreateAccountWithForms(ctx, a, nil)
+}
+
+// CreateAccountWithForms is CreateAccount refusing a name whose forms
+// another account has, and recording them (store.NameForms).
+func (db *DB) CreateAccountWithForms(ctx context.Context, a store.Account, forms []string) (int64, error) {
 	var id int64
 	err := db.inTx(ctx, func(tx *wtx) error {
+		// The write transaction is the store's only writer: the forms
+		// looked up here cannot be taken before the account is made.
+		if taken, err := formTaken(ctx, tx, forms); err != nil || taken {
+			if taken {
+				return store.ErrConflict
+			}
+			return err
+		}
 		res, err := tx.ExecContext(ctx, `INSERT INTO accounts (name, key, password_hash, owner_id, bot_token_hash, created_at)
 			VALUES (?, ?, ?, ?, ?, ?)`, a.Name, a.Key, a.PasswordHash, a.Owner, a.BotTokenHash, formatTime(a.Created))
 		if isPrimaryKeyViolation(err) {
@@ -45,13 +59,36 @@ func (db *DB) CreateAccount(ctx context.Context, a store.Account) (int64, error)
 		if err != nil {
 			return err
 		}
-		id, err = res.LastInsertId()
-		return err
+		if id, err = res.LastInsertId(); err != nil {
+			return err
+		}
+		for _, f := range forms {
+			if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO name_forms (form, account_id) VALUES (?, ?)`, f, id); err != nil {
+				return err
+			}
+		}
+		return nil
 	})
 	if err != nil {
 		return 0, fmt.Errorf("store/sqlite: create account: %w", err)
 	}
 	return id, nil
+}
+
+// formTaken reports whether any of forms is an account's form or key.
+func formTaken(ctx context.Context, tx *wtx, forms []string) (bool, error) {
+	for _, f := range forms {
+		var one int
+		err := tx.QueryRowContext(ctx, `SELECT 1 WHERE EXISTS (SELECT 1 FROM name_forms WHERE form = ?)
+			OR EXISTS (SELECT 1 FROM accounts WHERE key = ?)`, f, f).Scan(&one)
+		if err == nil {
+			return true, nil
+		}
+		if !errors.Is(err, sql.ErrNoRows) {
+			return false, err
+		}
+	}
+	return false, nil
 }
 
 func (db *DB) accountWhere(ctx context.Context, what, where string, arg any) (store.Account, error) {

@@ -3,6 +3,8 @@ package storetest
 import (
 	"context"
 	"errors"
+	"fmt"
+	"sync"
 	"testing"
 
 	"mafia/account"
@@ -13,7 +15,9 @@ import (
 // found by any of them (the oldest account of a form first), kept once
 // however often they are added, refused for an account that is not
 // there; the accounts without forms are listed, oldest first, until they
-// have some.
+// have some; and an account made with its forms is refused when another
+// has one of them as a form or a key (of callers asking at once, one is
+// made), and is found by them.
 func RunNameForms(t *testing.T, open Open) {
 	ctx := context.Background()
 	s := openAs[interface {
@@ -50,5 +54,49 @@ func RunNameForms(t *testing.T, open Open) {
 	}
 	if err := s.AddNameForms(ctx, 9999, []string{"ghost"}); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("forms of no account: %v, want ErrNotFound", err)
+	}
+
+	created := func(name string, forms ...string) (int64, error) {
+		return s.CreateAccountWithForms(ctx, store.Account{Name: name, Key: account.Key(name), PasswordHash: "h", Created: t0}, forms)
+	}
+	kato, err := created("Kato", "kato", "k4to")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a, err := s.AccountByNameForm(ctx, "k4to"); err != nil || a.ID != kato {
+		t.Errorf("an account made with its forms, by one: %+v, %v", a, err)
+	}
+	for _, c := range []struct{ name, form, whose string }{
+		{"Pluto", "k4to", "another's form"},
+		{"Gato", account.Key("cat"), "another's key"},
+	} {
+		if _, err := created(c.name, "unused-"+c.name, c.form); !errors.Is(err, store.ErrConflict) {
+			t.Errorf("%s with %s: %v, want ErrConflict", c.name, c.whose, err)
+		}
+		if _, err := s.AccountByKey(ctx, account.Key(c.name)); !errors.Is(err, store.ErrNotFound) {
+			t.Errorf("%s, refused, was made anyway: %v", c.name, err)
+		}
+		if _, err := s.AccountByNameForm(ctx, "unused-"+c.name); !errors.Is(err, store.ErrNotFound) {
+			t.Errorf("%s, refused, left its forms: %v", c.name, err)
+		}
+	}
+	const n = 8
+	errs := make([]error, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() { _, errs[i] = created(fmt.Sprintf("Lookalike%d", i), fmt.Sprintf("own%d", i), "shared-form") })
+	}
+	wg.Wait()
+	won := 0
+	for _, err := range errs {
+		switch {
+		case err == nil:
+			won++
+		case !errors.Is(err, store.ErrConflict):
+			t.Errorf("a losing caller: %v, want ErrConflict", err)
+		}
+	}
+	if won != 1 {
+		t.Errorf("of %d names sharing a form made at once, %d were made; want 1", n, won)
 	}
 }
