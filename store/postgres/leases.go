@@ -40,6 +40,12 @@ func (db *DB) Acquire(ctx context.Context, table, node string, ttl time.Duration
 	for range 3 {
 		var l store.Lease
 		err := db.leaseTx(ctx, func(tx pgx.Tx) error {
+			// The table's advisory lock, alone: a write without a fence
+			// that looked for a lease (checkUnfenced, append_step) has
+			// committed, or waits for this lease and then sees it.
+			if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, table); err != nil {
+				return err
+			}
 			err := tx.QueryRow(ctx, `INSERT INTO leases AS l (table_id, node, token, expires)
 				VALUES ($1, $2, nextval('lease_tokens'), now() + $3 * interval '1 microsecond')
 				ON CONFLICT (table_id) DO UPDATE SET
@@ -237,16 +243,29 @@ func (db *DB) checkFence(ctx context.Context, tx pgx.Tx, table string) error {
 	return nil
 }
 
+// unfencedLeasing is the token append_step is given for an append without
+// a fence on a store where leases are in use (a token is never negative),
+// and refusedUnfenced its answer when the table has a lease (00009).
+const (
+	unfencedLeasing = -1
+	refusedUnfenced = -2147483648
+)
+
 // checkUnfenced refuses a write without a fence of a table that has a
 // lease, once leases are in use on this store (a cluster's node, or a lease
-// acquired through it): store.ErrUnfenced. Without leases in use it reads
-// nothing.
-func (db *DB) checkUnfenced(ctx context.Context, q querier, table string) error {
+// acquired through it): store.ErrUnfenced. It takes the table's advisory
+// lock, shared, for the rest of tx, as append_step does: a lease being
+// taken at the same moment (Acquire takes the lock alone) is waited for
+// and seen. Without leases in use it reads nothing.
+func (db *DB) checkUnfenced(ctx context.Context, tx pgx.Tx, table string) error {
 	if !db.leasing.Load() {
 		return nil
 	}
+	if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock_shared(hashtextextended($1, 0))`, table); err != nil {
+		return err
+	}
 	var leased bool
-	if err := q.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM leases WHERE table_id = $1)`, table).Scan(&leased); err != nil {
+	if err := tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM leases WHERE table_id = $1)`, table).Scan(&leased); err != nil {
 		return err
 	}
 	if leased {

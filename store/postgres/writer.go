@@ -170,6 +170,8 @@ func (db *DB) send(live []*appendReq) error {
 			continue
 		}
 		switch c := *codes[i]; {
+		case c == refusedUnfenced:
+			r.Err = fmt.Errorf("store/postgres: append to %q: table %q: %w", r.table, r.table, store.ErrUnfenced)
 		case c == -1:
 			r.Err = fmt.Errorf("store/postgres: append to %q: %w", r.table, store.ErrNotFound)
 		case c < -1:
