@@ -32,9 +32,10 @@ func startMembersServer(t *testing.T) *membersServer {
 	}
 	svc := account.New(account.Config{Store: db, Params: account.Params{Memory: 64, Time: 1, Threads: 1, KeyLen: 32, SaltLen: 16}})
 	var seeds atomic.Uint64
-	ts := &testServer{db: db, h: assist.New(assist.Config{Store: db, Accounts: svc, Seed: func() uint64 { return seeds.Add(1) }})}
+	ts := &testServer{db: db}
+	clubs := ts.withClubs(assist.Config{Accounts: svc, Seed: func() uint64 { return seeds.Add(1) }})
 	hs := httptest.NewServer(http.HandlerFunc(ts.serve))
-	acct := httptest.NewServer(account.NewHandler(account.HandlerConfig{Service: svc, Clubs: ts.h.PlayerClubs}))
+	acct := httptest.NewServer(account.NewHandler(account.HandlerConfig{Service: svc, Clubs: clubs.PlayerClubs}))
 	t.Cleanup(func() {
 		acct.Close()
 		hs.Close()

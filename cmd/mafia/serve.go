@@ -18,6 +18,7 @@ import (
 
 	"mafia/account"
 	"mafia/assist"
+	"mafia/clubhttp"
 	"mafia/internal/httpguard"
 	"mafia/internal/site"
 	"mafia/locale"
@@ -127,10 +128,14 @@ func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		"lobby_tables_per_addr", *tablesPerAddr, "max_lobby_tables", *lobbyTables)
 	// The server's API, the browser client and the host's assistant for
 	// in-person games (under /host/) side by side.
-	host := assist.New(assist.Config{Store: st, Log: log, Guard: guard, Accounts: accounts, Shared: cf.on()})
+	// The clubs count the assistant's games and the assistant's games
+	// reach their clubs, each through the other's small interface.
+	clubs := clubhttp.New(clubhttp.Config{Store: st, Games: assist.ClubGames(st, log), Accounts: accounts, Guard: guard,
+		Files: assist.Version(), Log: log})
+	host := assist.New(assist.Config{Store: st, Log: log, Guard: guard, Accounts: accounts, Shared: cf.on(), Clubs: clubs})
 	acct := account.NewHandler(account.HandlerConfig{Service: accounts, Guard: guard, Render: renderIn, Log: log,
-		Ratings: srv.PlayerRatings, Clubs: host.PlayerClubs})
-	handler := site.Handler(srv, host, site.WithAccounts(acct))
+		Ratings: srv.PlayerRatings, Clubs: clubs.PlayerClubs})
+	handler := site.Handler(srv, host, site.WithAccounts(acct), site.WithClubs(clubs))
 	var ln net.Listener
 	if cf.on() {
 		// A node listens, and joins the cluster, before it resumes: the

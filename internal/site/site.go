@@ -1,7 +1,7 @@
 // Package site is the public face of `mafia serve` on one mux: the
 // server's lobby API, WebSockets and health (package server), the browser
-// client (package web) and the host's assistant (package assist), side by
-// side. Each part keeps its own guards and headers: the server its origin
+// client (package web), the host's assistant (package assist), and the
+// accounts and the clubs (packages account and clubhttp) side by side. Each part keeps its own guards and headers: the server its origin
 // checks and limits, the web its page's policy, the assistant its refusal
 // of secrets in URLs. One guard is the face's: every GET of every part
 // takes from its address's rate of requests (server.Server.Paced), but for
@@ -20,6 +20,7 @@ import (
 
 	"mafia/account"
 	"mafia/assist"
+	"mafia/clubhttp"
 	"mafia/room"
 	"mafia/server"
 	"mafia/web"
@@ -47,6 +48,14 @@ func Handler(srv *server.Server, host *assist.Handler, opts ...Option) http.Hand
 		Paces: []string{room.PaceHuman, room.PaceInstant}, Accounts: ps.accounts != nil})
 	mux.Handle("/host/", host)
 	mux.Handle("/host", host)
+	if ps.clubs != nil {
+		// The clubs answer at the paths the assistant's page (and the
+		// phones that keep it) have always called, behind its front door.
+		front := host.Front(ps.clubs)
+		mux.Handle("/host/api/clubs", front)
+		mux.Handle("/host/api/clubs/", front)
+		mux.Handle("/host/clubs/", front)
+	}
 	paced := srv.Paced(mux)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if unpaced(r) {
@@ -81,6 +90,7 @@ type Option func(*parts)
 // parts are the further parts Handler mounts.
 type parts struct {
 	accounts *account.Handler
+	clubs    *clubhttp.Handler
 }
 
 // WithAccounts mounts the accounts (package account): their API under
@@ -88,4 +98,12 @@ type parts struct {
 // browser client offers signing up and logging in.
 func WithAccounts(h *account.Handler) Option {
 	return func(p *parts) { p.accounts = h }
+}
+
+// WithClubs mounts the clubs (package clubhttp) beside the assistant:
+// their API under /host/api/clubs and the printable standings under
+// /host/clubs/, at the paths the assistant's page calls, behind the
+// assistant's refusal of secrets in URLs (assist.Handler.Front).
+func WithClubs(h *clubhttp.Handler) Option {
+	return func(p *parts) { p.clubs = h }
 }
