@@ -33,8 +33,8 @@ type HandlerConfig struct {
 	// them (the ratings' part fills it; nil: the profile has none).
 	Ratings func(ctx context.Context, account int64) (any, error)
 	// Clubs, when set, is a player's clubs and in-person games as their
-	// profile shows them (the host's assistant fills it: assist's
-	// PlayerClubs; nil: the profile has none).
+	// profile shows them (the clubs fill it: clubhttp's PlayerClubs;
+	// nil: the profile has none).
 	Clubs func(ctx context.Context, account int64) (PlayerClubs, error)
 	// Hold is how long the refusal of an address whose attempts are spent
 	// is held before it is sent (0: half a second; negative: not held): a flood

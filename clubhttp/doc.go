@@ -5,8 +5,9 @@
 // working): making and changing a club, its roster (search, add, rename,
 // merge, links to accounts), its members and their roles, its seasons, the
 // standings and the CSV of its games (the club's public sheet, and the
-// printable standings under /host/clubs/…); and the clubs' part of a
-// player's page (PlayerClubs).
+// printable standings under /host/clubs/…); the club's leaderboard
+// (GET /api/clubs/{club}/ratings, where GET /api/ratings?club= is sent);
+// and the clubs' part of a player's page (PlayerClubs).
 //
 // It is mounted by internal/site beside the accounts (site.WithClubs) and
 // takes what it needs in its Config: the store's capabilities, typed

@@ -48,7 +48,7 @@ type Config struct {
 
 // Handler serves a club's HTTP: under /host/api/clubs and /host/clubs/
 // (the paths the assistant's page calls), and the club's leaderboard
-// under /api/clubs/. It also offers the assistant what a game needs of
+// at /api/clubs/{club}/ratings. It also offers the assistant what a game needs of
 // its club (assist.Clubs) and the accounts a player's clubs
 // (PlayerClubs).
 type Handler struct {
@@ -73,10 +73,11 @@ func New(cfg Config) *Handler {
 	return h
 }
 
-// ServeHTTP serves a club's request. A bot account's token is refused
-// (bot_credential): a bot is a seat, never a club's host.
+// ServeHTTP serves a club's request. Under /host/, a bot account's token
+// is refused (bot_credential): a bot is a seat, never a club's host (the
+// club's board, under /api/, is anyone's to read).
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if account.IsBotToken(account.TokenOf(r)) {
+	if strings.HasPrefix(r.URL.Path, "/host/") && account.IsBotToken(account.TokenOf(r)) {
 		h.fail(w, r, &engine.Error{Code: account.CodeBotCredential})
 		return
 	}
@@ -106,6 +107,7 @@ func (h *Handler) routes() {
 	m.HandleFunc("PUT /host/api/clubs/{club}/people/{person}", h.renamePerson)
 	m.HandleFunc("PUT /host/api/clubs/{club}/people/{person}/account", h.linkPerson)
 	m.HandleFunc("DELETE /host/api/clubs/{club}/people/{person}/account", h.unlinkPerson)
+	m.HandleFunc("GET /api/clubs/{club}/ratings", h.board)
 	h.mux = m
 }
 

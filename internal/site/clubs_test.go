@@ -20,7 +20,9 @@ import (
 // paths its page and the phones that keep it have always called:
 // /host/api/clubs… for the API and /host/clubs/… for the printable
 // standings, behind the assistant's front door (a secret in the URL is
-// refused token_in_url). Without them, the assistant answers no club.
+// refused token_in_url); the site's board sends a club's board
+// (/api/ratings?club=) to the club's own (/api/clubs/{club}/ratings).
+// Without them, the assistant answers no club.
 func TestWithClubs_TheClubsAnswerAtTheAssistantsPaths(t *testing.T) {
 	db, err := sqlite.Open(filepath.Join(t.TempDir(), "mafia.db"))
 	if err != nil {
@@ -59,6 +61,17 @@ func TestWithClubs_TheClubsAnswerAtTheAssistantsPaths(t *testing.T) {
 	res, body = fetch(t, "GET", base+"/host/clubs/"+c.ID+"/seasons/spring", "")
 	if res.StatusCode != http.StatusOK || !strings.Contains(body, "/host/static/"+assist.Version()+"/print.css") {
 		t.Errorf("the printable standings: %s, the assistant's style: %v", res.Status, strings.Contains(body, assist.Version()))
+	}
+	// The site's board sends a club's to the club (308), with the rest of
+	// its query; a client follows.
+	if res, err := http.Get(base + "/api/ratings?club=" + c.ID + "&kind=mafia"); err != nil || res.StatusCode != http.StatusOK {
+		t.Errorf("the club's board by the site's board: %v %v", res, err)
+	} else {
+		var board struct{ Club, Kind string }
+		if err := json.NewDecoder(res.Body).Decode(&board); err != nil || board.Club != c.ID || board.Kind != "mafia" {
+			t.Errorf("the club's board: %+v %v", board, err)
+		}
+		res.Body.Close()
 	}
 	if res, body := fetch(t, "GET", base+"/host/api/clubs/"+c.ID+"?token="+c.Token, ""); res.StatusCode != http.StatusBadRequest ||
 		!strings.Contains(body, `"token_in_url"`) {

@@ -55,6 +55,7 @@ func Handler(srv *server.Server, host *assist.Handler, opts ...Option) http.Hand
 		mux.Handle("/host/api/clubs", front)
 		mux.Handle("/host/api/clubs/", front)
 		mux.Handle("/host/clubs/", front)
+		mux.Handle("/api/clubs/", ps.clubs) // the club's leaderboard, anyone's to read
 	}
 	paced := srv.Paced(mux)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -103,7 +104,9 @@ func WithAccounts(h *account.Handler) Option {
 // WithClubs mounts the clubs (package clubhttp) beside the assistant:
 // their API under /host/api/clubs and the printable standings under
 // /host/clubs/, at the paths the assistant's page calls, behind the
-// assistant's refusal of secrets in URLs (assist.Handler.Front).
+// assistant's refusal of secrets in URLs (assist.Handler.Front); and the
+// club's leaderboard under /api/clubs/ (which the server's
+// /api/ratings?club= is sent to).
 func WithClubs(h *clubhttp.Handler) Option {
 	return func(p *parts) { p.clubs = h }
 }
