@@ -29,6 +29,12 @@ type HandlerConfig struct {
 	// Render turns a refusal into a sentence in a language (nil: the code).
 	Render func(lang string, err error) string
 	Log    *slog.Logger // nil: discard
+	// Vocabulary gives every code its kind, and so its status: the one
+	// vocabulary of the program, built once from every package's Kinds
+	// where the packages are wired (site.Vocabulary, in cmd/mafia), so a
+	// code has one status from every handler (nil: this package's own
+	// codes and those it passes on).
+	Vocabulary *httpapi.Vocabulary
 	// Ratings, when set, is a player's ratings as their profile shows
 	// them (the ratings' part fills it; nil: the profile has none).
 	Ratings func(ctx context.Context, account int64) (any, error)
@@ -53,7 +59,8 @@ type Handler struct {
 	resp *httpapi.Responder
 }
 
-// vocabulary is every code the handler answers with.
+// vocabulary is every code the handler answers with
+// (HandlerConfig.Vocabulary's default).
 var vocabulary = httpapi.NewVocabulary(Kinds, httpapi.Kinds, httpguard.Kinds)
 
 // NewHandler makes the accounts' handler.
@@ -67,11 +74,14 @@ func NewHandler(cfg HandlerConfig) *Handler {
 	if cfg.Guard == nil {
 		cfg.Guard, _ = httpguard.New(httpguard.Config{})
 	}
+	if cfg.Vocabulary == nil {
+		cfg.Vocabulary = vocabulary
+	}
 	if cfg.Hold == 0 {
 		cfg.Hold = 500 * time.Millisecond
 	}
 	h := &Handler{cfg: cfg, svc: cfg.Service, mux: http.NewServeMux()}
-	h.resp = &httpapi.Responder{Vocabulary: vocabulary, Render: cfg.Render, Log: cfg.Log, What: "account request failed",
+	h.resp = &httpapi.Responder{Vocabulary: cfg.Vocabulary, Render: cfg.Render, Log: cfg.Log, What: "account request failed",
 		RetryAfter: func(e *engine.Error) int {
 			switch e.Code {
 			case CodeLoginBusy:

@@ -59,6 +59,12 @@ type Config struct {
 	// Handler; nil: none, a game that names a club is refused and a game's
 	// score is by the default rules).
 	Clubs Clubs
+	// Vocabulary gives every code its kind, and so its status: the one
+	// vocabulary of the program, built once from every package's Kinds
+	// where the packages are wired (site.Vocabulary, in cmd/mafia), so a
+	// code has one status from every handler (nil: this package's own
+	// codes and those it passes on).
+	Vocabulary *httpapi.Vocabulary
 }
 
 // Handler serves the assistant under /host/.
@@ -88,7 +94,10 @@ func New(cfg Config) *Handler {
 	if cfg.Clubs == nil {
 		cfg.Clubs = noClubs{}
 	}
-	h := &Handler{cfg: cfg, games: newGameCache(cfg.MaxGames), resp: responder(cfg.Log)}
+	if cfg.Vocabulary == nil {
+		cfg.Vocabulary = Vocabulary
+	}
+	h := &Handler{cfg: cfg, games: newGameCache(cfg.MaxGames), resp: responder(cfg.Log, cfg.Vocabulary)}
 	h.routes()
 	return h
 }
@@ -176,14 +185,11 @@ var Kinds = map[engine.Code]engine.Kind{
 	account.CodeBotCredential: engine.KindForbidden,
 }
 
-// vocabulary is every code the assistant answers with: the engine's and
+// Vocabulary is every code the assistant answers with: the engine's and
 // the record's (an entry or the settings refused), the guard's, the HTTP
-// layer's and its own.
-var vocabulary = httpapi.NewVocabulary(engine.Kinds, record.Kinds, httpguard.Kinds, httpapi.Kinds, Kinds, club.Kinds)
-
-// statusOf is a code's HTTP status, by its kind (httpapi.StatusOf, the
-// server's table too).
-func statusOf(c engine.Code) int { return vocabulary.Status(c) }
+// layer's, the club's and its own (Config.Vocabulary's default; `mafia
+// serve` gives the program's one, which holds these).
+var Vocabulary = httpapi.NewVocabulary(engine.Kinds, record.Kinds, httpguard.Kinds, httpapi.Kinds, Kinds, club.Kinds)
 
 // fail answers with a coded error in the request's language (h.resp, the
 // one writer of refusals: internal/httpapi); applied, for a sync, is the
@@ -195,8 +201,8 @@ func (h *Handler) fail(w http.ResponseWriter, r *http.Request, err error, applie
 
 // responder is the assistant's writer of refusals: a game not kept is
 // not_found, the sentences are the phone's own (bridge.Sentence).
-func responder(log *slog.Logger) *httpapi.Responder {
-	return &httpapi.Responder{Vocabulary: vocabulary, Log: log, What: "assist: request failed",
+func responder(log *slog.Logger, v *httpapi.Vocabulary) *httpapi.Responder {
+	return &httpapi.Responder{Vocabulary: v, Log: log, What: "assist: request failed",
 		Render: func(lang string, err error) string {
 			l, ok := locale.Parse(lang)
 			if !ok {

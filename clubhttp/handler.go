@@ -44,6 +44,12 @@ type Config struct {
 	Files string
 	Log   *slog.Logger     // nil: discard
 	Now   func() time.Time // nil: the wall clock
+	// Vocabulary gives every code its kind, and so its status: the one
+	// vocabulary of the program, built once from every package's Kinds
+	// where the packages are wired (site.Vocabulary, in cmd/mafia), so a
+	// code has one status from every handler (nil: this package's own
+	// codes and those it passes on).
+	Vocabulary *httpapi.Vocabulary
 }
 
 // Handler serves a club's HTTP: under /host/api/clubs and /host/clubs/
@@ -68,7 +74,10 @@ func New(cfg Config) *Handler {
 	if cfg.Guard == nil {
 		cfg.Guard, _ = httpguard.New(httpguard.Config{}) // an empty config cannot fail
 	}
-	h := &Handler{cfg: cfg, resp: responder(cfg.Log)}
+	if cfg.Vocabulary == nil {
+		cfg.Vocabulary = Vocabulary
+	}
+	h := &Handler{cfg: cfg, resp: responder(cfg.Log, cfg.Vocabulary)}
 	h.routes()
 	return h
 }
@@ -111,14 +120,15 @@ func (h *Handler) routes() {
 	h.mux = m
 }
 
-// vocabulary is every code the clubs answer with: the club's, the
-// accounts', the guard's and the HTTP layer's.
-var vocabulary = httpapi.NewVocabulary(httpguard.Kinds, httpapi.Kinds, club.Kinds, account.Kinds)
+// Vocabulary is every code the clubs answer with: the club's, the
+// accounts', the guard's and the HTTP layer's (Config.Vocabulary's
+// default; `mafia serve` gives the program's one, which holds these).
+var Vocabulary = httpapi.NewVocabulary(httpguard.Kinds, httpapi.Kinds, club.Kinds, account.Kinds)
 
 // responder is the clubs' writer of refusals (internal/httpapi): a club
 // not kept is not_found, the sentences are the catalogs' refusals.
-func responder(log *slog.Logger) *httpapi.Responder {
-	return &httpapi.Responder{Vocabulary: vocabulary, Log: log, What: "clubs: request failed",
+func responder(log *slog.Logger, v *httpapi.Vocabulary) *httpapi.Responder {
+	return &httpapi.Responder{Vocabulary: v, Log: log, What: "clubs: request failed",
 		Render: func(lang string, err error) string {
 			l, ok := locale.Parse(lang)
 			if !ok {

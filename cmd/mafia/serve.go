@@ -108,7 +108,7 @@ func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	// takes, typed (account.Store, server's store.All, assist.Store), so a
 	// store missing one fails to compile.
 	accounts := account.New(account.Config{Store: st, SeatName: func(n string) error { _, err := room.CheckName(n); return err }})
-	cfg := server.Config{Store: st, Log: log, Render: renderIn, Guard: guard, SeatsPerAddress: *seatsPerAddr, Accounts: accounts,
+	cfg := server.Config{Store: st, Log: log, Render: renderIn, Vocabulary: vocabulary, Guard: guard, SeatsPerAddress: *seatsPerAddr, Accounts: accounts,
 		Limits: server.Limits{MaxConns: *maxConns, ConnsPerAddr: *connsPerAddr, SpectatorsPerTable: *spectators,
 			LobbyTablesPerAddr: *tablesPerAddr, LobbyTables: *lobbyTables, Unlimited: free}}
 	if *seatsPerAddr <= 0 {
@@ -131,9 +131,10 @@ func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	// The clubs count the assistant's games and the assistant's games
 	// reach their clubs, each through the other's small interface.
 	clubs := clubhttp.New(clubhttp.Config{Store: st, Games: assist.ClubGames(st, log), Accounts: accounts, Guard: guard,
-		Files: assist.Version(), Log: log})
-	host := assist.New(assist.Config{Store: st, Log: log, Guard: guard, Accounts: accounts, Shared: cf.on(), Clubs: clubs})
-	acct := account.NewHandler(account.HandlerConfig{Service: accounts, Guard: guard, Render: renderIn, Log: log,
+		Files: assist.Version(), Log: log, Vocabulary: vocabulary})
+	host := assist.New(assist.Config{Store: st, Log: log, Guard: guard, Accounts: accounts, Shared: cf.on(), Clubs: clubs,
+		Vocabulary: vocabulary})
+	acct := account.NewHandler(account.HandlerConfig{Service: accounts, Guard: guard, Render: renderIn, Log: log, Vocabulary: vocabulary,
 		Ratings: srv.PlayerRatings, Clubs: clubs.PlayerClubs})
 	handler := site.Handler(srv, host, site.WithAccounts(acct), site.WithClubs(clubs))
 	var ln net.Listener

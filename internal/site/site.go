@@ -20,7 +20,13 @@ import (
 
 	"mafia/account"
 	"mafia/assist"
+	"mafia/assist/record"
+	"mafia/bot"
+	"mafia/club"
 	"mafia/clubhttp"
+	"mafia/engine"
+	"mafia/internal/httpapi"
+	"mafia/internal/httpguard"
 	"mafia/room"
 	"mafia/server"
 	"mafia/web"
@@ -109,4 +115,17 @@ func WithAccounts(h *account.Handler) Option {
 // /api/ratings?club= is sent to).
 func WithClubs(h *clubhttp.Handler) Option {
 	return func(p *parts) { p.clubs = h }
+}
+
+// Vocabulary is the program's one vocabulary of codes (internal/httpapi):
+// every package's Kinds joined once — the engine's, the room's, the bots',
+// the record's, the guard's, the HTTP layer's, the accounts', the
+// server's, the assistant's and the club's — and more's (the cluster's,
+// which only cmd/mafia imports). cmd/mafia builds it once and gives it to
+// every handler's Config and the relay's, so that a code has one status
+// from every part of the face. Two tables that give one code two kinds
+// are a programming error: it panics.
+func Vocabulary(more ...map[engine.Code]engine.Kind) *httpapi.Vocabulary {
+	return httpapi.NewVocabulary(append([]map[engine.Code]engine.Kind{engine.Kinds, room.Kinds, bot.Kinds, record.Kinds,
+		httpguard.Kinds, httpapi.Kinds, account.Kinds, server.Kinds, assist.Kinds, club.Kinds}, more...)...)
 }
