@@ -1,5 +1,10 @@
 package clubhttp
 
+// This file serves a club itself (docs/club.md): its making with a secret
+// token, which every change and the roster's search need (as a bearer
+// token, or a login of an owner or host: members.go), its name and
+// scoring, its roster (search in any script, add, merge) and its seasons.
+
 import (
 	"cmp"
 	"context"
