@@ -1,9 +1,10 @@
 // Package site is the public face of `mafia serve` on one mux: the
 // server's lobby API, WebSockets and health (package server), the browser
 // client (package web), the host's assistant (package assist), and the
-// accounts and the clubs (packages account and clubhttp) side by side. Each part keeps its own guards and headers: the server its origin
+// accounts and the clubs (packages account and clubhttp) side by side.
+// Each part keeps its own guards and headers: the server its origin
 // checks and limits, the web its page's policy, the assistant its refusal
-// of secrets in URLs. One guard is the face's: every GET of every part
+// of secrets in URLs (the clubs, under /host/, pass it too). One guard is the face's: every GET of every part
 // takes from its address's rate of requests (server.Server.Paced), but for
 // the files a page is made of, the health probes and the WebSocket
 // upgrades (which have caps of their own).
@@ -11,7 +12,8 @@
 // cmd/mafia serves it; the tests that need the whole face (the browser
 // client's browser tests, the attack suite) mount the same. It owns which
 // part answers which path and nothing else; it must not add routes of its
-// own.
+// own. It also joins every part's codes into the program's one
+// vocabulary (Vocabulary), which cmd/mafia gives each part.
 package site
 
 import (
@@ -34,7 +36,8 @@ import (
 
 // Handler returns the public handler: the browser client's page at / and
 // /t/{id}, its files under /static/, its catalogs at /api/i18n/{lang}; the
-// assistant under /host/; the server for the rest (/api/tables…,
+// assistant under /host/; the further parts of opts (WithAccounts,
+// WithClubs) at their paths; the server for the rest (/api/tables…,
 // /healthz), which answers 404 for a path it does not know. Serve it with
 // srv.HTTPServer on srv.Listener, for the server's timeouts and caps.
 // Every GET and HEAD but those unpaced lets through is counted against its
