@@ -29,12 +29,18 @@ type HandlerConfig struct {
 	// Render turns a refusal into a sentence in a language (nil: the code).
 	Render func(lang string, err error) string
 	Log    *slog.Logger // nil: discard
+	// Vocabulary gives every code its kind, and so its status: the one
+	// vocabulary of the program, built once from every package's Kinds
+	// where the packages are wired (site.Vocabulary, in cmd/mafia), so a
+	// code has one status from every handler (nil: this package's own
+	// codes and those it passes on).
+	Vocabulary *httpapi.Vocabulary
 	// Ratings, when set, is a player's ratings as their profile shows
 	// them (the ratings' part fills it; nil: the profile has none).
 	Ratings func(ctx context.Context, account int64) (any, error)
 	// Clubs, when set, is a player's clubs and in-person games as their
-	// profile shows them (the host's assistant fills it: assist's
-	// PlayerClubs; nil: the profile has none).
+	// profile shows them (the clubs fill it: clubhttp's PlayerClubs;
+	// nil: the profile has none).
 	Clubs func(ctx context.Context, account int64) (PlayerClubs, error)
 	// Hold is how long the refusal of an address whose attempts are spent
 	// is held before it is sent (0: half a second; negative: not held): a flood
@@ -65,7 +71,8 @@ type Handler struct {
 // its own (pacer); past that, a new one's refusal waits HoldMax.
 const maxPacedAddrs = 10000
 
-// vocabulary is every code the handler answers with.
+// vocabulary is every code the handler answers with
+// (HandlerConfig.Vocabulary's default).
 var vocabulary = httpapi.NewVocabulary(Kinds, httpapi.Kinds, httpguard.Kinds)
 
 // NewHandler makes the accounts' handler.
@@ -79,6 +86,9 @@ func NewHandler(cfg HandlerConfig) *Handler {
 	if cfg.Guard == nil {
 		cfg.Guard, _ = httpguard.New(httpguard.Config{})
 	}
+	if cfg.Vocabulary == nil {
+		cfg.Vocabulary = vocabulary
+	}
 	if cfg.Hold == 0 {
 		cfg.Hold = 500 * time.Millisecond
 	}
@@ -90,7 +100,7 @@ func NewHandler(cfg HandlerConfig) *Handler {
 	}
 	h := &Handler{cfg: cfg, svc: cfg.Service, mux: http.NewServeMux(),
 		pace: newPacer(cfg.HoldEvery, cfg.Hold, cfg.HoldMax, maxPacedAddrs)}
-	h.resp = &httpapi.Responder{Vocabulary: vocabulary, Render: cfg.Render, Log: cfg.Log, What: "account request failed",
+	h.resp = &httpapi.Responder{Vocabulary: cfg.Vocabulary, Render: cfg.Render, Log: cfg.Log, What: "account request failed",
 		RetryAfter: func(e *engine.Error) int {
 			switch e.Code {
 			case CodeLoginBusy:

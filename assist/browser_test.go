@@ -17,6 +17,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"mafia/assist"
+	"mafia/clubhttp"
 	"mafia/internal/browsertest"
 	"mafia/store/sqlite"
 )
@@ -43,6 +44,7 @@ type testServer struct {
 	URL         string
 	db          *sqlite.DB
 	h           *assist.Handler
+	clubs       http.Handler // the clubs beside the assistant (withClubs), nil: none
 	down        atomic.Bool
 	dropAnswers atomic.Int32
 	syncs       atomic.Int32 // sync requests that reached the handler
@@ -68,7 +70,8 @@ func startServer(t *testing.T) *testServer {
 	// Deals are fixed (seeds 1, 2, 3, ... in the order games are made), so
 	// a failure replays with the same cards.
 	var seeds atomic.Uint64
-	ts := &testServer{db: db, h: assist.New(assist.Config{Store: db, Seed: func() uint64 { return seeds.Add(1) }})}
+	ts := &testServer{db: db}
+	ts.withClubs(assist.Config{Seed: func() uint64 { return seeds.Add(1) }})
 	hs := httptest.NewServer(http.HandlerFunc(ts.serve))
 	t.Cleanup(func() {
 		hs.CloseClientConnections()
@@ -97,7 +100,23 @@ func (ts *testServer) serve(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
+	if ts.clubs != nil && (strings.HasPrefix(r.URL.Path, "/host/api/clubs") || strings.HasPrefix(r.URL.Path, "/host/clubs/")) {
+		ts.clubs.ServeHTTP(w, r)
+		return
+	}
 	ts.h.ServeHTTP(w, r)
+}
+
+// withClubs makes the assistant of cfg on ts.db with the clubs beside it,
+// wired and mounted as `mafia serve` does (package clubhttp, behind the
+// assistant's Front), and returns the clubs.
+func (ts *testServer) withClubs(cfg assist.Config) *clubhttp.Handler {
+	clubs := clubhttp.New(clubhttp.Config{Store: ts.db, Games: assist.ClubGames(ts.db, nil), Accounts: cfg.Accounts,
+		Guard: cfg.Guard, Files: assist.Version()})
+	cfg.Store, cfg.Clubs = ts.db, clubs
+	ts.h = assist.New(cfg)
+	ts.clubs = ts.h.Front(clubs)
+	return clubs
 }
 
 // hangUp closes the connection without an answer.

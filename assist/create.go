@@ -118,7 +118,7 @@ func (h *Handler) storeGame(r *http.Request, id, host string, s record.Settings,
 		if s.Club.Day != "" {
 			day = s.Club.Day
 		}
-		if err := h.clubs().AddClubGame(r.Context(), s.Club.Club, store.ClubGame{TableID: id, Day: day}); err != nil {
+		if err := h.cfg.Clubs.AddGame(r.Context(), s.Club.Club, store.ClubGame{TableID: id, Day: day}); err != nil {
 			return nil, err
 		}
 	}

@@ -57,10 +57,11 @@
 // name the club, the host and referee, the table and game of the evening,
 // and each seat's roster id (record.ClubInfo), and the host records the
 // first-killed player's best move and the extra points
-// (PUT /host/api/games/{id}/score). The club's routes (club.go) make a
-// club with its secret token, search its roster in any script, add and
-// merge entries and keep seasons; a season's standings and the CSV of one
-// row per player per game are the club's public sheet (club_standings.go).
+// (PUT /host/api/games/{id}/score, score.go). The club itself (its
+// roster, members, seasons and standings, under /host/api/clubs) is
+// package clubhttp's, mounted beside the assistant: a game reaches its club
+// through Clubs, and the club reads the games through ClubGames
+// (clubs.go); neither package imports the other.
 //
 // It owns the in-person tables (store.KindInPerson) and their statuses
 // (StatusLive, StatusEnded, StatusDeleted); it loads and lists tables of

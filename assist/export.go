@@ -26,7 +26,7 @@ type Protocol struct {
 	// Renames lists the names the host corrected after the game was made.
 	Renames []Rename `json:"renames,omitempty"`
 	// Score is the club's part: the best move, the extra points and every
-	// seat's points (club_export.go); for a finished game, or one scored.
+	// seat's points (score_export.go); for a finished game, or one scored.
 	Score *protocolScore `json:"score,omitempty"`
 }
 

@@ -32,7 +32,7 @@ type inPerson struct {
 	Viewed   []int            `json:"viewed,omitempty"`  // seats that opened their card link
 	Renames  []Rename         `json:"renames,omitempty"` // names corrected after the game was made
 	// Score is the best move and the extra points the host recorded for
-	// the club (club_game.go); nil: none.
+	// the club (score.go); nil: none.
 	Score *gameScore `json:"score,omitempty"`
 	// Account is the account logged in when the game was made (0: none):
 	// its host, who finds it in the history from any device (history.go).

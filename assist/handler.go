@@ -51,10 +51,20 @@ type Config struct {
 	// memory is checked against the store's row at each use, and read
 	// again when another server changed it since.
 	Shared bool
-	// Accounts are the site's accounts (nil: none): a logged-in account
-	// that owns or hosts a club may change it as the club's code may, and
-	// a club made by a logged-in account is owned by it (club_members.go).
+	// Accounts are the site's accounts (nil: none): a game made by a
+	// logged-in account is listed in its history, and a logged-in owner or
+	// host of a club may make the club's games.
 	Accounts *account.Service
+	// Clubs are the clubs a game may count for (package clubhttp's
+	// Handler; nil: none, a game that names a club is refused and a game's
+	// score is by the default rules).
+	Clubs Clubs
+	// Vocabulary gives every code its kind, and so its status: the one
+	// vocabulary of the program, built once from every package's Kinds
+	// where the packages are wired (site.Vocabulary, in cmd/mafia), so a
+	// code has one status from every handler (nil: this package's own
+	// codes and those it passes on).
+	Vocabulary *httpapi.Vocabulary
 }
 
 // Handler serves the assistant under /host/.
@@ -81,7 +91,13 @@ func New(cfg Config) *Handler {
 	if cfg.Guard == nil {
 		cfg.Guard, _ = httpguard.New(httpguard.Config{}) // an empty config cannot fail
 	}
-	h := &Handler{cfg: cfg, games: newGameCache(cfg.MaxGames), resp: responder(cfg.Log)}
+	if cfg.Clubs == nil {
+		cfg.Clubs = noClubs{}
+	}
+	if cfg.Vocabulary == nil {
+		cfg.Vocabulary = Vocabulary
+	}
+	h := &Handler{cfg: cfg, games: newGameCache(cfg.MaxGames), resp: responder(cfg.Log, cfg.Vocabulary)}
 	h.routes()
 	return h
 }
@@ -104,6 +120,25 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h.mux.ServeHTTP(w, r)
 }
 
+// Front puts a part mounted under /host/ beside the assistant (the
+// clubs': package clubhttp, whose paths the assistant's page calls)
+// behind the assistant's front door: a request with a secret in its URL
+// (secrets.go) or a bot account's token is refused, as the assistant's
+// own are, before that part reads it.
+func (h *Handler) Front(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if tokenInURL(r) {
+			h.refuseTokenInURL(w, r)
+			return
+		}
+		if account.IsBotToken(account.TokenOf(r)) {
+			h.fail(w, r, &engine.Error{Code: account.CodeBotCredential}, nil)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
 func (h *Handler) routes() {
 	m := http.NewServeMux()
 	m.HandleFunc("GET /host/{$}", h.servePage)
@@ -124,7 +159,7 @@ func (h *Handler) routes() {
 	m.HandleFunc("GET /host/api/games/{id}/cards/{seat}", h.getCard)
 	m.HandleFunc("GET /host/api/games/{id}/protocol.json", h.protocolJSON)
 	m.HandleFunc("GET /host/api/games/{id}/protocol.csv", h.protocolCSV)
-	h.clubRoutes(m)
+	m.HandleFunc("PUT /host/api/games/{id}/score", h.setScore)
 	h.mux = m
 }
 
@@ -150,14 +185,11 @@ var Kinds = map[engine.Code]engine.Kind{
 	account.CodeBotCredential: engine.KindForbidden,
 }
 
-// vocabulary is every code the assistant answers with: the engine's and
+// Vocabulary is every code the assistant answers with: the engine's and
 // the record's (an entry or the settings refused), the guard's, the HTTP
-// layer's and its own.
-var vocabulary = httpapi.NewVocabulary(engine.Kinds, record.Kinds, httpguard.Kinds, httpapi.Kinds, Kinds, club.Kinds)
-
-// statusOf is a code's HTTP status, by its kind (httpapi.StatusOf, the
-// server's table too).
-func statusOf(c engine.Code) int { return vocabulary.Status(c) }
+// layer's, the club's and its own (Config.Vocabulary's default; `mafia
+// serve` gives the program's one, which holds these).
+var Vocabulary = httpapi.NewVocabulary(engine.Kinds, record.Kinds, httpguard.Kinds, httpapi.Kinds, Kinds, club.Kinds)
 
 // fail answers with a coded error in the request's language (h.resp, the
 // one writer of refusals: internal/httpapi); applied, for a sync, is the
@@ -169,8 +201,8 @@ func (h *Handler) fail(w http.ResponseWriter, r *http.Request, err error, applie
 
 // responder is the assistant's writer of refusals: a game not kept is
 // not_found, the sentences are the phone's own (bridge.Sentence).
-func responder(log *slog.Logger) *httpapi.Responder {
-	return &httpapi.Responder{Vocabulary: vocabulary, Log: log, What: "assist: request failed",
+func responder(log *slog.Logger, v *httpapi.Vocabulary) *httpapi.Responder {
+	return &httpapi.Responder{Vocabulary: v, Log: log, What: "assist: request failed",
 		Render: func(lang string, err error) string {
 			l, ok := locale.Parse(lang)
 			if !ok {
@@ -224,12 +256,33 @@ func tokenMatches(tok, hash string) bool {
 // phone, so that the printable page opens in a new tab.
 func hostCookie(id string) string { return "assist_" + id }
 
+// bearer is a request's bearer token ("" for none).
+func bearer(r *http.Request) string {
+	if a := r.Header.Get("Authorization"); strings.HasPrefix(a, "Bearer ") {
+		return strings.TrimSpace(strings.TrimPrefix(a, "Bearer "))
+	}
+	return ""
+}
+
+// loggedIn is the person's account a request is logged in as (0: none, a
+// bot's token, or no accounts on this site).
+func (h *Handler) loggedIn(r *http.Request) int64 {
+	if h.cfg.Accounts == nil || account.TokenOf(r) == "" {
+		return 0
+	}
+	p, err := h.cfg.Accounts.FromRequest(r)
+	if err != nil || p.Bot() {
+		return 0
+	}
+	return p.Account.ID
+}
+
 // tokenOf returns a request's token for a game: a bearer token, or the
 // game's host cookie (never the URL, which logs and history keep: see
 // secrets.go).
 func tokenOf(r *http.Request, id string) string {
-	if a := r.Header.Get("Authorization"); strings.HasPrefix(a, "Bearer ") {
-		return strings.TrimSpace(strings.TrimPrefix(a, "Bearer "))
+	if tok := bearer(r); tok != "" {
+		return tok
 	}
 	if c, err := r.Cookie(hostCookie(id)); err == nil {
 		return c.Value

@@ -88,18 +88,11 @@ func (h *Handler) gameViewer(r *http.Request) func(t store.Table, rec *inPerson)
 	}
 	clubs := map[string]bool{}
 	ofClub := func(id string) bool {
-		if v, ok := clubs[id]; ok {
-			return v
+		v, ok := clubs[id]
+		if !ok {
+			v = h.cfg.Clubs.Sees(r, id) // the club's code, or a login of a member
+			clubs[id] = v
 		}
-		v := false
-		if c, err := h.clubs().Club(r.Context(), id); err == nil {
-			v = tokenMatches(tok, c.TokenHash)
-			if !v && acct != 0 {
-				_, err := h.members().ClubMember(r.Context(), id, acct)
-				v = err == nil
-			}
-		}
-		clubs[id] = v
 		return v
 	}
 	return func(t store.Table, rec *inPerson) bool {

@@ -101,7 +101,7 @@ func (h *Handler) servePrint(w http.ResponseWriter, r *http.Request) {
 		if c == httpapi.CodeInternal {
 			h.cfg.Log.Error("assist: protocol page", "path", r.URL.Path, "err", err)
 		}
-		renderStatus(w, r, statusOf(c), "missing.html", newPage(r))
+		renderStatus(w, r, h.cfg.Vocabulary.Status(c), "missing.html", newPage(r))
 		return
 	}
 	t, s, log := rd.table, rd.s, rd.log

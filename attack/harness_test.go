@@ -20,6 +20,7 @@ import (
 	"mafia/account"
 	"mafia/assist"
 	"mafia/client"
+	"mafia/clubhttp"
 	"mafia/internal/httpguard"
 	"mafia/internal/site"
 	"mafia/locale"
@@ -84,9 +85,11 @@ func start(t *testing.T, tune func(*server.Config)) *target {
 	if err != nil {
 		t.Fatal(err)
 	}
-	host := assist.New(assist.Config{Store: db, Guard: cfg.Guard})
-	acct := account.NewHandler(account.HandlerConfig{Service: cfg.Accounts, Guard: cfg.Guard, Render: cfg.Render})
-	hs := srv.HTTPServer(site.Handler(srv, host, site.WithAccounts(acct)))
+	clubs := clubhttp.New(clubhttp.Config{Store: db, Games: assist.ClubGames(db, nil), Accounts: cfg.Accounts, Guard: cfg.Guard,
+		Files: assist.Version()})
+	host := assist.New(assist.Config{Store: db, Guard: cfg.Guard, Clubs: clubs})
+	acct := account.NewHandler(account.HandlerConfig{Service: cfg.Accounts, Guard: cfg.Guard, Render: cfg.Render, Clubs: clubs.PlayerClubs})
+	hs := srv.HTTPServer(site.Handler(srv, host, site.WithAccounts(acct), site.WithClubs(clubs)))
 	go hs.Serve(srv.Listener(ln))
 	oln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {

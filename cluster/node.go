@@ -126,7 +126,13 @@ type Config struct {
 	// Say renders a relay's own error code in the request's language
 	// (nil: the code itself).
 	Say func(lang, code string) string
-	Log *slog.Logger
+	// Vocabulary gives every code its kind, and so its status: the one
+	// vocabulary of the program, built once from every package's Kinds
+	// where the packages are wired (site.Vocabulary, in cmd/mafia), so a
+	// code has one status from every handler (nil: this package's own
+	// codes and the HTTP layer's).
+	Vocabulary *httpapi.Vocabulary
+	Log        *slog.Logger
 }
 
 // NodeInfo is what a node last announced, as another node heard it.

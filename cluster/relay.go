@@ -173,7 +173,11 @@ func (n *Node) refuse(w http.ResponseWriter, r *http.Request) {
 // Config.Say, and a second's wait (Retry-After).
 func (n *Node) refusals() *httpapi.Responder {
 	n.respOnce.Do(func() {
-		n.resp = &httpapi.Responder{Vocabulary: httpapi.NewVocabulary(Kinds, httpapi.Kinds), Log: n.cfg.Log,
+		v := n.cfg.Vocabulary
+		if v == nil {
+			v = httpapi.NewVocabulary(Kinds, httpapi.Kinds)
+		}
+		n.resp = &httpapi.Responder{Vocabulary: v, Log: n.cfg.Log,
 			Render: func(lang string, err error) string {
 				var e *engine.Error
 				if errors.As(err, &e) {

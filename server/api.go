@@ -103,7 +103,7 @@ func (s *Server) fail(w http.ResponseWriter, r *http.Request, err error) { s.res
 // counted (mafia_errors_total).
 func (s *Server) responder() *httpapi.Responder {
 	return &httpapi.Responder{
-		Vocabulary: vocabulary,
+		Vocabulary: s.cfg.Vocabulary,
 		Render:     s.cfg.Render,
 		Log:        s.log,
 		Classify: func(err error) (*engine.Error, bool) {

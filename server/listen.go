@@ -120,7 +120,7 @@ func (l *limitListener) refuse(c net.Conn, code engine.Code) {
 	err := &engine.Error{Code: code}
 	l.s.metrics.errors.WithLabelValues(string(code)).Inc()
 	b, _ := json.Marshal(httpapi.ErrorBody{Error: httpapi.ErrorField{Code: string(code), Message: l.s.cfg.Render("en", err)}})
-	status := codeStatus(code)
+	status := l.s.cfg.Vocabulary.Status(code)
 	resp := "HTTP/1.1 " + strconv.Itoa(status) + " " + http.StatusText(status) + "\r\n" +
 		"Content-Type: application/json; charset=utf-8\r\nConnection: close\r\n" +
 		"Content-Length: " + strconv.Itoa(len(b)+1) + "\r\n\r\n" + string(b) + "\n"

@@ -6,8 +6,8 @@ package server
 
 import (
 	"context"
-	"errors"
 	"net/http"
+	"net/url"
 	"strconv"
 	"time"
 
@@ -42,7 +42,6 @@ type StandingJSON struct {
 type LeaderboardJSON struct {
 	Kind      string         `json:"kind"`
 	Season    string         `json:"season,omitempty"`
-	Club      string         `json:"club,omitempty"` // the club's id, for a club's board
 	Standings []StandingJSON `json:"standings"`
 }
 
@@ -65,11 +64,21 @@ func season(s string) (from, to time.Time, err error) {
 }
 
 // leaderboard serves GET /api/ratings?kind=overall|town|mafia&season=YYYY
-// &club=ID&offset=N: up to MaxLeaderboard rows by the ordinal, highest
-// first; with a club, only the club's members, ranked among themselves.
+// &offset=N: up to MaxLeaderboard rows by the ordinal, highest first. A
+// club's board is the club's (package clubhttp): ?club=ID is sent to
+// /api/clubs/{ID}/ratings with the rest of the query (308).
 func (s *Server) leaderboard(w http.ResponseWriter, r *http.Request) {
 	rs, accts := s.cfg.Store, s.cfg.Store
 	q := r.URL.Query()
+	if clubID := q.Get("club"); clubID != "" {
+		q.Del("club")
+		to := "/api/clubs/" + url.PathEscape(clubID) + "/ratings"
+		if len(q) > 0 {
+			to += "?" + q.Encode()
+		}
+		http.Redirect(w, r, to, http.StatusPermanentRedirect)
+		return
+	}
 	kind := rating.Kind(q.Get("kind"))
 	if kind == "" {
 		kind = rating.Overall
@@ -91,23 +100,13 @@ func (s *Server) leaderboard(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	lq := store.LeaderboardQuery{Kind: kind, From: from, To: to, Limit: MaxLeaderboard, Offset: offset}
-	var rows []store.Standing
-	clubID := q.Get("club")
-	if clubID != "" {
-		rows, err = s.clubBoard(r.Context(), rs, clubID, lq)
-		if errors.Is(err, store.ErrNotFound) {
-			s.fail(w, r, err)
-			return
-		}
-	} else {
-		rows, err = rs.Leaderboard(r.Context(), lq)
-	}
+	rows, err := rs.Leaderboard(r.Context(), lq)
 	if err != nil {
 		s.log.Error("leaderboard", "err", err)
 		s.fail(w, r, &engine.Error{Code: room.CodeInternal})
 		return
 	}
-	out := LeaderboardJSON{Kind: string(kind), Season: q.Get("season"), Club: clubID, Standings: make([]StandingJSON, 0, len(rows))}
+	out := LeaderboardJSON{Kind: string(kind), Season: q.Get("season"), Standings: make([]StandingJSON, 0, len(rows))}
 	for _, row := range rows {
 		id, err := strconv.ParseInt(row.Player, 10, 64)
 		if err != nil {
@@ -136,20 +135,4 @@ func (s *Server) PlayerRatings(ctx context.Context, account int64) (any, error) 
 		out = append(out, ratingJSON(pr.Kind, pr.Rating, pr.Games, pr.Wins))
 	}
 	return out, nil
-}
-
-// clubBoard is a club's leaderboard: the ratings of its members
-// (store.ClubMembers), ranked from 1 among themselves, the page of q's
-// Offset and Limit, in one query of the store's. A club that does not
-// exist is store.ErrNotFound.
-func (s *Server) clubBoard(ctx context.Context, rs store.Ratings, clubID string, q store.LeaderboardQuery) ([]store.Standing, error) {
-	members, err := s.cfg.Store.ClubMembers(ctx, clubID)
-	if err != nil {
-		return nil, err
-	}
-	q.Players = make([]string, 0, len(members))
-	for _, m := range members {
-		q.Players = append(q.Players, strconv.FormatInt(m.Account, 10))
-	}
-	return rs.Leaderboard(ctx, q)
 }

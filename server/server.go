@@ -31,6 +31,12 @@ type Config struct {
 	// Render turns a refusal into a sentence in a language ("ka", "en",
 	// "ru"); nil renders the code.
 	Render func(lang string, err error) string
+	// Vocabulary gives every code its kind, and so its status: the one
+	// vocabulary of the program, built once from every package's Kinds
+	// where the packages are wired (site.Vocabulary, in cmd/mafia), so a
+	// code has one status from every handler (nil: this package's own
+	// codes and those it passes on).
+	Vocabulary *httpapi.Vocabulary
 	// Guard decides the client's address, Secure cookies and trusted
 	// origins (nil: one that trusts no proxy, with Origins as its patterns).
 	Guard *httpguard.Guard
@@ -133,6 +139,9 @@ func New(cfg Config) *Server {
 	}
 	if cfg.Render == nil {
 		cfg.Render = func(_ string, err error) string { return err.Error() }
+	}
+	if cfg.Vocabulary == nil {
+		cfg.Vocabulary = Vocabulary
 	}
 	if cfg.MaxFrame <= 0 {
 		cfg.MaxFrame = 4096
@@ -473,9 +482,7 @@ var Kinds = map[engine.Code]engine.Kind{
 	CodeDraining: engine.KindBusy, CodeTableMoving: engine.KindBusy,
 }
 
-// vocabulary is every code the server answers with: the engine's, the
-// room's, the guard's, the HTTP layer's and its own.
-var vocabulary = httpapi.NewVocabulary(engine.Kinds, room.Kinds, bot.Kinds, httpguard.Kinds, httpapi.Kinds, account.Kinds, Kinds)
-
-// codeStatus is a code's HTTP status, by its kind (httpapi.StatusOf).
-func codeStatus(c engine.Code) int { return vocabulary.Status(c) }
+// Vocabulary is every code the server answers with: the engine's, the
+// room's, the guard's, the HTTP layer's and its own (Config.Vocabulary's
+// default; `mafia serve` gives the program's one, which holds these).
+var Vocabulary = httpapi.NewVocabulary(engine.Kinds, room.Kinds, bot.Kinds, httpguard.Kinds, httpapi.Kinds, account.Kinds, Kinds)

@@ -13,6 +13,7 @@ import (
 
 	"mafia/account"
 	"mafia/assist"
+	"mafia/clubhttp"
 	"mafia/internal/site"
 	"mafia/rating"
 	"mafia/room"
@@ -37,9 +38,10 @@ func TestBrowserLeaderboard_AClubsMembersAlone(t *testing.T) {
 	if _, err := srv.Resume(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	host := assist.New(assist.Config{Store: db, Accounts: svc})
-	acct := account.NewHandler(account.HandlerConfig{Service: svc, Render: render, Ratings: srv.PlayerRatings, Clubs: host.PlayerClubs})
-	hs := httptest.NewServer(site.Handler(srv, host, site.WithAccounts(acct)))
+	clubs := clubhttp.New(clubhttp.Config{Store: db, Games: assist.ClubGames(db, nil), Accounts: svc, Files: assist.Version()})
+	host := assist.New(assist.Config{Store: db, Accounts: svc, Clubs: clubs})
+	acct := account.NewHandler(account.HandlerConfig{Service: svc, Render: render, Ratings: srv.PlayerRatings, Clubs: clubs.PlayerClubs})
+	hs := httptest.NewServer(site.Handler(srv, host, site.WithAccounts(acct), site.WithClubs(clubs)))
 	t.Cleanup(func() {
 		hs.CloseClientConnections()
 		hs.Close()

@@ -52,3 +52,20 @@ func TestKinds_EveryCodeTheAssistantAnswersWithHasAKind(t *testing.T) {
 		}
 	}
 }
+
+// TestKinds_TheProgramsOneVocabularyHasEveryCode: the one vocabulary every
+// handler and the relay are given (vocabulary, site.Vocabulary) has a kind
+// for every code of every package that answers over HTTP, so no part
+// answers a code of another's with 500.
+func TestKinds_TheProgramsOneVocabularyHasEveryCode(t *testing.T) {
+	codes := codesIn(t, "../../engine", "../../room", "../../bot", "../../server", "../../internal/httpguard", "../../internal/httpapi",
+		"../../account", "../../cluster", "../../assist", "../../assist/record", "../../club", "../../clubhttp")
+	if len(codes) < 80 {
+		t.Fatalf("found only %d codes; the scan is broken", len(codes))
+	}
+	for _, c := range codes {
+		if vocabulary.Kind(engine.Code(c)) == engine.KindNone {
+			t.Errorf("code %q has no kind in the program's vocabulary: add its package's Kinds to site.Vocabulary", c)
+		}
+	}
+}

@@ -18,6 +18,7 @@ import (
 
 	"mafia/account"
 	"mafia/assist"
+	"mafia/clubhttp"
 	"mafia/internal/httpguard"
 	"mafia/internal/site"
 	"mafia/locale"
@@ -107,7 +108,7 @@ func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	// takes, typed (account.Store, server's store.All, assist.Store), so a
 	// store missing one fails to compile.
 	accounts := account.New(account.Config{Store: st, SeatName: func(n string) error { _, err := room.CheckName(n); return err }})
-	cfg := server.Config{Store: st, Log: log, Render: renderIn, Guard: guard, SeatsPerAddress: *seatsPerAddr, Accounts: accounts,
+	cfg := server.Config{Store: st, Log: log, Render: renderIn, Vocabulary: vocabulary, Guard: guard, SeatsPerAddress: *seatsPerAddr, Accounts: accounts,
 		Limits: server.Limits{MaxConns: *maxConns, ConnsPerAddr: *connsPerAddr, SpectatorsPerTable: *spectators,
 			LobbyTablesPerAddr: *tablesPerAddr, LobbyTables: *lobbyTables, Unlimited: free}}
 	if *seatsPerAddr <= 0 {
@@ -127,10 +128,15 @@ func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		"lobby_tables_per_addr", *tablesPerAddr, "max_lobby_tables", *lobbyTables)
 	// The server's API, the browser client and the host's assistant for
 	// in-person games (under /host/) side by side.
-	host := assist.New(assist.Config{Store: st, Log: log, Guard: guard, Accounts: accounts, Shared: cf.on()})
-	acct := account.NewHandler(account.HandlerConfig{Service: accounts, Guard: guard, Render: renderIn, Log: log,
-		Ratings: srv.PlayerRatings, Clubs: host.PlayerClubs})
-	handler := site.Handler(srv, host, site.WithAccounts(acct))
+	// The clubs count the assistant's games and the assistant's games
+	// reach their clubs, each through the other's small interface.
+	clubs := clubhttp.New(clubhttp.Config{Store: st, Games: assist.ClubGames(st, log), Accounts: accounts, Guard: guard,
+		Files: assist.Version(), Log: log, Vocabulary: vocabulary})
+	host := assist.New(assist.Config{Store: st, Log: log, Guard: guard, Accounts: accounts, Shared: cf.on(), Clubs: clubs,
+		Vocabulary: vocabulary})
+	acct := account.NewHandler(account.HandlerConfig{Service: accounts, Guard: guard, Render: renderIn, Log: log, Vocabulary: vocabulary,
+		Ratings: srv.PlayerRatings, Clubs: clubs.PlayerClubs})
+	handler := site.Handler(srv, host, site.WithAccounts(acct), site.WithClubs(clubs))
 	var ln net.Listener
 	if cf.on() {
 		// A node listens, and joins the cluster, before it resumes: the

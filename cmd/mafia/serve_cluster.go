@@ -160,7 +160,7 @@ func (cn *clusterNode) start(f clusterFlags, srv *server.Server, local http.Hand
 		Say: func(lang, code string) string {
 			return renderIn(lang, &engine.Error{Code: engine.Code(code)})
 		},
-		Log: log}
+		Vocabulary: vocabulary, Log: log}
 	if *f.natsPeers != "" {
 		cfg.Peers = strings.Split(*f.natsPeers, ",")
 	}

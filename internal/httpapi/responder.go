@@ -29,10 +29,15 @@ type ErrorField struct {
 	Message string `json:"message"`
 }
 
+// ownVocabulary is the HTTP layer's own codes, made once: a Responder
+// with no Vocabulary uses it.
+var ownVocabulary = NewVocabulary(Kinds)
+
 // Responder answers refused requests. Its zero fields have defaults: the
 // HTTP layer's own codes, the code itself as the sentence, no Retry-After.
 type Responder struct {
-	// Vocabulary gives each code its kind, and so its status.
+	// Vocabulary gives each code its kind, and so its status (nil: the
+	// HTTP layer's own codes, ownVocabulary).
 	Vocabulary *Vocabulary
 	// Render is a refusal's sentence in a language (lang as the protocol
 	// spells it: "ka", "en", "ru").
@@ -80,7 +85,7 @@ func (rs *Responder) Refusal(r *http.Request, err error) (*engine.Error, int) {
 	}
 	v := rs.Vocabulary
 	if v == nil {
-		v = NewVocabulary(Kinds)
+		v = ownVocabulary
 	}
 	return e, v.Status(e.Code)
 }

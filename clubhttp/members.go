@@ -1,4 +1,4 @@
-package assist
+package clubhttp
 
 // This file serves a club's members and its roster's links to accounts
 // (docs/club.md): who may change a club (the holder of its code, as every
@@ -18,16 +18,6 @@ import (
 	"mafia/engine"
 	"mafia/store"
 )
-
-func (h *Handler) memberRoutes(m *http.ServeMux) {
-	m.HandleFunc("GET /host/api/clubs/mine", h.myClubs)
-	m.HandleFunc("GET /host/api/clubs/{club}/members", h.listMembers)
-	m.HandleFunc("PUT /host/api/clubs/{club}/members/{name}", h.setMember)
-	m.HandleFunc("DELETE /host/api/clubs/{club}/members/{name}", h.removeMember)
-	m.HandleFunc("PUT /host/api/clubs/{club}/people/{person}", h.renamePerson)
-	m.HandleFunc("PUT /host/api/clubs/{club}/people/{person}/account", h.linkPerson)
-	m.HandleFunc("DELETE /host/api/clubs/{club}/people/{person}/account", h.unlinkPerson)
-}
 
 // clubAccess is who asks about a club: the holder of its code (Code: every
 // power, as the club's phones have had), or a logged-in account (Account,
@@ -160,13 +150,13 @@ func (h *Handler) memberChange(w http.ResponseWriter, r *http.Request, req any) 
 	}
 	if req != nil {
 		if err := decode(r, req, 1<<10); err != nil {
-			h.fail(w, r, err, nil)
+			h.fail(w, r, err)
 			return store.Club{}, clubAccess{}, false
 		}
 	}
 	c, _, err := h.loadClub(r.Context(), r.PathValue("club"))
 	if err != nil {
-		h.fail(w, r, err, nil)
+		h.fail(w, r, err)
 		return c, clubAccess{}, false
 	}
 	return c, h.accessOf(r, c), true
@@ -189,7 +179,7 @@ func (h *Handler) listMembers(w http.ResponseWriter, r *http.Request) {
 	}
 	out, _, err := h.membersOf(r.Context(), c.ID)
 	if err != nil {
-		h.fail(w, r, err, nil)
+		h.fail(w, r, err)
 		return
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"members": out})
@@ -211,7 +201,7 @@ func (h *Handler) setMember(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if err := acc.atLeastHost(); err != nil {
-		h.fail(w, r, err, nil)
+		h.fail(w, r, err)
 		return
 	}
 	role := store.ClubRole(req.Role)
@@ -219,22 +209,22 @@ func (h *Handler) setMember(w http.ResponseWriter, r *http.Request) {
 		role = store.ClubMember
 	}
 	if !role.Valid() {
-		h.fail(w, r, &engine.Error{Code: club.CodeBadMember, Name: "role", Value: req.Role}, nil)
+		h.fail(w, r, &engine.Error{Code: club.CodeBadMember, Name: "role", Value: req.Role})
 		return
 	}
 	ctx := r.Context()
 	a, err := h.personAccount(ctx, r.PathValue("name"))
 	if err != nil {
-		h.fail(w, r, err, nil)
+		h.fail(w, r, err)
 		return
 	}
 	old, err := h.members().ClubMember(ctx, c.ID, a.ID)
 	if err != nil && !errors.Is(err, store.ErrNotFound) {
-		h.fail(w, r, err, nil)
+		h.fail(w, r, err)
 		return
 	}
 	if !acc.owner() && (role != store.ClubMember || (err == nil && old.Role != store.ClubMember)) {
-		h.fail(w, r, &engine.Error{Code: club.CodeNotClubOwner}, nil)
+		h.fail(w, r, &engine.Error{Code: club.CodeNotClubOwner})
 		return
 	}
 	err = h.members().SetMember(ctx, store.ClubMembership{Club: c.ID, Account: a.ID, Role: role, Added: h.cfg.Now().UTC()})
@@ -242,7 +232,7 @@ func (h *Handler) setMember(w http.ResponseWriter, r *http.Request) {
 		err = &engine.Error{Code: club.CodeLastOwner}
 	}
 	if err != nil {
-		h.fail(w, r, err, nil)
+		h.fail(w, r, err)
 		return
 	}
 	writeJSON(w, http.StatusOK, memberJSON{Name: a.Name, Role: string(role)})
@@ -261,21 +251,21 @@ func (h *Handler) removeMember(w http.ResponseWriter, r *http.Request) {
 	self := err == nil && a.ID == acc.Account
 	if !self {
 		if err := acc.atLeastHost(); err != nil {
-			h.fail(w, r, err, nil)
+			h.fail(w, r, err)
 			return
 		}
 	}
 	if err != nil {
-		h.fail(w, r, err, nil)
+		h.fail(w, r, err)
 		return
 	}
 	old, err := h.members().ClubMember(ctx, c.ID, a.ID)
 	if err != nil {
-		h.fail(w, r, err, nil)
+		h.fail(w, r, err)
 		return
 	}
 	if !self && !acc.owner() && old.Role != store.ClubMember {
-		h.fail(w, r, &engine.Error{Code: club.CodeNotClubOwner}, nil)
+		h.fail(w, r, &engine.Error{Code: club.CodeNotClubOwner})
 		return
 	}
 	err = h.members().RemoveMember(ctx, c.ID, a.ID)
@@ -283,7 +273,7 @@ func (h *Handler) removeMember(w http.ResponseWriter, r *http.Request) {
 		err = &engine.Error{Code: club.CodeLastOwner}
 	}
 	if err != nil {
-		h.fail(w, r, err, nil)
+		h.fail(w, r, err)
 		return
 	}
 	writeJSON(w, http.StatusOK, memberJSON{Name: a.Name})
@@ -299,11 +289,11 @@ func (h *Handler) renamePerson(w http.ResponseWriter, r *http.Request) {
 	}
 	req.Name = strings.TrimSpace(req.Name)
 	if err := club.CheckName(req.Name, "person"); err != nil {
-		h.fail(w, r, err, nil)
+		h.fail(w, r, err)
 		return
 	}
 	if err := h.clubs().RenamePerson(r.Context(), c.ID, r.PathValue("person"), req.Name); err != nil {
-		h.fail(w, r, err, nil)
+		h.fail(w, r, err)
 		return
 	}
 	writeJSON(w, http.StatusOK, club.Person{ID: r.PathValue("person"), Name: req.Name})
@@ -324,13 +314,13 @@ func (h *Handler) linkPerson(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if err := acc.atLeastHost(); err != nil {
-		h.fail(w, r, err, nil)
+		h.fail(w, r, err)
 		return
 	}
 	ctx := r.Context()
 	a, err := h.personAccount(ctx, req.Name)
 	if err != nil {
-		h.fail(w, r, err, nil)
+		h.fail(w, r, err)
 		return
 	}
 	err = h.members().LinkPerson(ctx, c.ID, r.PathValue("person"), a.ID)
@@ -338,13 +328,13 @@ func (h *Handler) linkPerson(w http.ResponseWriter, r *http.Request) {
 		err = &engine.Error{Code: club.CodeLinkTaken}
 	}
 	if err != nil {
-		h.fail(w, r, err, nil)
+		h.fail(w, r, err)
 		return
 	}
 	if _, err := h.members().ClubMember(ctx, c.ID, a.ID); errors.Is(err, store.ErrNotFound) {
 		err = h.members().SetMember(ctx, store.ClubMembership{Club: c.ID, Account: a.ID, Role: store.ClubMember, Added: h.cfg.Now().UTC()})
 		if err != nil {
-			h.fail(w, r, err, nil)
+			h.fail(w, r, err)
 			return
 		}
 	}
@@ -358,11 +348,11 @@ func (h *Handler) unlinkPerson(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if err := acc.atLeastHost(); err != nil {
-		h.fail(w, r, err, nil)
+		h.fail(w, r, err)
 		return
 	}
 	if err := h.members().UnlinkPerson(r.Context(), c.ID, r.PathValue("person")); err != nil {
-		h.fail(w, r, err, nil)
+		h.fail(w, r, err)
 		return
 	}
 	writeJSON(w, http.StatusOK, map[string]string{"person": r.PathValue("person")})
@@ -375,7 +365,7 @@ func (h *Handler) myClubs(w http.ResponseWriter, r *http.Request) {
 	if id, ms := h.loggedIn(r), h.members(); id != 0 {
 		cs, err := ms.AccountClubs(r.Context(), id)
 		if err != nil {
-			h.fail(w, r, err, nil)
+			h.fail(w, r, err)
 			return
 		}
 		for _, c := range cs {

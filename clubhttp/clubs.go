@@ -1,4 +1,9 @@
-package assist
+package clubhttp
+
+// This file serves a club itself (docs/club.md): its making with a secret
+// token, which every change and the roster's search need (as a bearer
+// token, or a login of an owner or host: members.go), its name and
+// scoring, its roster (search in any script, add, merge) and its seasons.
 
 import (
 	"cmp"
@@ -14,25 +19,6 @@ import (
 	"mafia/internal/secret"
 	"mafia/store"
 )
-
-// The club's routes (docs/club.md): a club is made with a secret token,
-// which every change and the roster's search need (as a bearer token);
-// the standings and the games' CSV are the club's public sheet.
-func (h *Handler) clubRoutes(m *http.ServeMux) {
-	m.HandleFunc("POST /host/api/clubs", h.createClub)
-	m.HandleFunc("GET /host/api/clubs/{club}", h.getClub)
-	m.HandleFunc("PUT /host/api/clubs/{club}", h.updateClub)
-	m.HandleFunc("GET /host/api/clubs/{club}/people", h.searchPeople)
-	m.HandleFunc("POST /host/api/clubs/{club}/people", h.addPerson)
-	m.HandleFunc("POST /host/api/clubs/{club}/merges", h.mergePeople)
-	m.HandleFunc("PUT /host/api/clubs/{club}/seasons/{season}", h.saveSeason)
-	m.HandleFunc("GET /host/api/clubs/{club}/seasons/{season}/standings.json", h.standingsJSON)
-	m.HandleFunc("GET /host/api/clubs/{club}/seasons/{season}/standings.csv", h.standingsCSV)
-	m.HandleFunc("GET /host/api/clubs/{club}/games.csv", h.clubGamesCSV)
-	m.HandleFunc("GET /host/clubs/{club}/seasons/{season}", h.serveStandings)
-	m.HandleFunc("PUT /host/api/games/{id}/score", h.setScore)
-	h.memberRoutes(m)
-}
 
 // clubs is the store's clubs.
 func (h *Handler) clubs() store.Clubs { return h.cfg.Store }
@@ -86,11 +72,11 @@ func (h *Handler) loadClub(ctx context.Context, id string) (store.Club, club.Sco
 func (h *Handler) clubFor(w http.ResponseWriter, r *http.Request) (store.Club, club.Scoring, bool) {
 	c, sc, err := h.loadClub(r.Context(), r.PathValue("club"))
 	if err != nil {
-		h.fail(w, r, err, nil)
+		h.fail(w, r, err)
 		return c, sc, false
 	}
 	if err := h.accessOf(r, c).atLeastHost(); err != nil {
-		h.fail(w, r, err, nil)
+		h.fail(w, r, err)
 		return c, sc, false
 	}
 	return c, sc, true
@@ -104,18 +90,10 @@ func (h *Handler) clubChange(w http.ResponseWriter, r *http.Request, req any, li
 		return store.Club{}, club.Scoring{}, false
 	}
 	if err := decode(r, req, limit); err != nil {
-		h.fail(w, r, err, nil)
+		h.fail(w, r, err)
 		return store.Club{}, club.Scoring{}, false
 	}
 	return h.clubFor(w, r)
-}
-
-// bearer is a request's bearer token ("" for none).
-func bearer(r *http.Request) string {
-	if a := r.Header.Get("Authorization"); strings.HasPrefix(a, "Bearer ") {
-		return strings.TrimSpace(strings.TrimPrefix(a, "Bearer "))
-	}
-	return ""
 }
 
 func (h *Handler) createClub(w http.ResponseWriter, r *http.Request) {
@@ -124,7 +102,7 @@ func (h *Handler) createClub(w http.ResponseWriter, r *http.Request) {
 	}
 	var req clubRequest
 	if err := decode(r, &req, 4<<10); err != nil {
-		h.fail(w, r, err, nil)
+		h.fail(w, r, err)
 		return
 	}
 	sc := club.DefaultScoring()
@@ -133,7 +111,7 @@ func (h *Handler) createClub(w http.ResponseWriter, r *http.Request) {
 	}
 	req.Name = strings.TrimSpace(req.Name)
 	if err := errors.Join(club.CheckName(req.Name, "name"), sc.Check()); err != nil {
-		h.fail(w, r, err, nil)
+		h.fail(w, r, err)
 		return
 	}
 	cs := h.clubs()
@@ -141,11 +119,11 @@ func (h *Handler) createClub(w http.ResponseWriter, r *http.Request) {
 	b, _ := json.Marshal(sc)
 	c := store.Club{ID: secret.Token()[:16], Name: req.Name, TokenHash: secret.Hash(tok), Scoring: b, CreatedAt: h.cfg.Now().UTC()}
 	if err := cs.CreateClub(r.Context(), c); err != nil {
-		h.fail(w, r, err, nil)
+		h.fail(w, r, err)
 		return
 	}
 	if err := h.ownNewClub(r, c.ID); err != nil {
-		h.fail(w, r, err, nil)
+		h.fail(w, r, err)
 		return
 	}
 	writeJSON(w, http.StatusCreated, clubJSON{ID: c.ID, Name: c.Name, Scoring: sc, Token: tok})
@@ -159,7 +137,7 @@ func (h *Handler) getClub(w http.ResponseWriter, r *http.Request) {
 	out := clubJSON{ID: c.ID, Name: c.Name, Scoring: sc}
 	seasons, err := h.clubs().Seasons(r.Context(), c.ID)
 	if err != nil {
-		h.fail(w, r, err, nil)
+		h.fail(w, r, err)
 		return
 	}
 	for _, s := range seasons {
@@ -167,7 +145,7 @@ func (h *Handler) getClub(w http.ResponseWriter, r *http.Request) {
 	}
 	merges, err := h.clubs().Merges(r.Context(), c.ID)
 	if err != nil {
-		h.fail(w, r, err, nil)
+		h.fail(w, r, err)
 		return
 	}
 	for _, m := range merges {
@@ -175,12 +153,12 @@ func (h *Handler) getClub(w http.ResponseWriter, r *http.Request) {
 	}
 	people, err := h.people(r.Context(), c.ID)
 	if err != nil {
-		h.fail(w, r, err, nil)
+		h.fail(w, r, err)
 		return
 	}
 	out.People = people
 	if out.Members, out.Links, err = h.membersOf(r.Context(), c.ID); err != nil {
-		h.fail(w, r, err, nil)
+		h.fail(w, r, err)
 		return
 	}
 	writeJSON(w, http.StatusOK, out)
@@ -199,12 +177,12 @@ func (h *Handler) updateClub(w http.ResponseWriter, r *http.Request) {
 		c.Name = req.Name
 	}
 	if err := errors.Join(club.CheckName(c.Name, "name"), sc.Check()); err != nil {
-		h.fail(w, r, err, nil)
+		h.fail(w, r, err)
 		return
 	}
 	c.Scoring, _ = json.Marshal(sc)
 	if err := h.clubs().UpdateClub(r.Context(), c); err != nil {
-		h.fail(w, r, err, nil)
+		h.fail(w, r, err)
 		return
 	}
 	writeJSON(w, http.StatusOK, clubJSON{ID: c.ID, Name: c.Name, Scoring: sc})
@@ -236,7 +214,7 @@ func (h *Handler) searchPeople(w http.ResponseWriter, r *http.Request) {
 	}
 	people, err := h.people(r.Context(), c.ID)
 	if err != nil {
-		h.fail(w, r, err, nil)
+		h.fail(w, r, err)
 		return
 	}
 	found := club.NewRoster(people).Search(r.URL.Query().Get("q"))
@@ -260,12 +238,12 @@ func (h *Handler) addPerson(w http.ResponseWriter, r *http.Request) {
 	}
 	req.Name = strings.TrimSpace(req.Name)
 	if err := club.CheckName(req.Name, "person"); err != nil {
-		h.fail(w, r, err, nil)
+		h.fail(w, r, err)
 		return
 	}
 	p := store.ClubPerson{ID: secret.Token()[:12], Name: req.Name, CreatedAt: h.cfg.Now().UTC()}
 	if err := h.clubs().AddPerson(r.Context(), c.ID, p); err != nil {
-		h.fail(w, r, err, nil)
+		h.fail(w, r, err)
 		return
 	}
 	writeJSON(w, http.StatusCreated, club.Person{ID: p.ID, Name: p.Name})
@@ -285,16 +263,16 @@ func (h *Handler) mergePeople(w http.ResponseWriter, r *http.Request) {
 	}
 	people, err := h.people(r.Context(), c.ID)
 	if err != nil {
-		h.fail(w, r, err, nil)
+		h.fail(w, r, err)
 		return
 	}
 	if err := club.NewRoster(people).CheckMerge(req.From, req.Into); err != nil {
-		h.fail(w, r, err, nil)
+		h.fail(w, r, err)
 		return
 	}
 	_, links, err := h.membersOf(r.Context(), c.ID)
 	if err != nil {
-		h.fail(w, r, err, nil)
+		h.fail(w, r, err)
 		return
 	}
 	both := links[req.From] != "" && links[req.Into] != ""
@@ -306,7 +284,7 @@ func (h *Handler) mergePeople(w http.ResponseWriter, r *http.Request) {
 		err = &engine.Error{Code: club.CodeBadMerge, Name: "merged"} // another merge got there first
 	}
 	if err != nil {
-		h.fail(w, r, err, nil)
+		h.fail(w, r, err)
 		return
 	}
 	writeJSON(w, http.StatusOK, mergeJSON{Seq: m.Seq, From: m.From, Into: m.Into, At: m.At.Format("2006-01-02T15:04:05Z")})
@@ -340,15 +318,15 @@ func (h *Handler) saveSeason(w http.ResponseWriter, r *http.Request) {
 	}
 	s := club.Season{ID: r.PathValue("season"), Name: strings.TrimSpace(req.Name), From: req.From, To: req.To}
 	if !validSeasonID(s.ID) {
-		h.fail(w, r, &engine.Error{Code: club.CodeBadClub, Name: "season_id"}, nil)
+		h.fail(w, r, &engine.Error{Code: club.CodeBadClub, Name: "season_id"})
 		return
 	}
 	if err := s.Check(); err != nil {
-		h.fail(w, r, err, nil)
+		h.fail(w, r, err)
 		return
 	}
 	if err := h.clubs().SaveSeason(r.Context(), c.ID, store.ClubSeason{ID: s.ID, Name: s.Name, From: s.From, To: s.To}); err != nil {
-		h.fail(w, r, err, nil)
+		h.fail(w, r, err)
 		return
 	}
 	writeJSON(w, http.StatusOK, s)

@@ -1,4 +1,4 @@
-package assist
+package clubhttp
 
 import (
 	"context"
@@ -65,11 +65,15 @@ func (h *Handler) standingsOf(ctx context.Context, clubID, seasonID string) (*st
 func (h *Handler) standingsJSON(w http.ResponseWriter, r *http.Request) {
 	st, _, _, err := h.standingsOf(r.Context(), r.PathValue("club"), r.PathValue("season"))
 	if err != nil {
-		h.fail(w, r, err, nil)
+		h.fail(w, r, err)
 		return
 	}
 	writeJSON(w, http.StatusOK, st)
 }
+
+// bom is UTF-8's byte-order mark, which spreadsheets take as "this file
+// is UTF-8" (the protocol's CSV has it too).
+const bom = "\ufeff"
 
 // writeCSV answers rows as CSV as the protocol's CSV is (UTF-8 with a
 // byte-order mark), under a header row of the catalogs' column names.
@@ -95,7 +99,7 @@ func named(p *locale.Printer, prefix string, ids []string) []string {
 func (h *Handler) standingsCSV(w http.ResponseWriter, r *http.Request) {
 	st, _, _, err := h.standingsOf(r.Context(), r.PathValue("club"), r.PathValue("season"))
 	if err != nil {
-		h.fail(w, r, err, nil)
+		h.fail(w, r, err)
 		return
 	}
 	p := locale.New(langOf(r))
@@ -113,23 +117,23 @@ func (h *Handler) clubGamesCSV(w http.ResponseWriter, r *http.Request) {
 	if sid := r.URL.Query().Get("season"); sid != "" {
 		st, ro, gs, err := h.standingsOf(ctx, r.PathValue("club"), sid)
 		if err != nil {
-			h.fail(w, r, err, nil)
+			h.fail(w, r, err)
 			return
 		}
 		roster, games, sc, name = ro, gs, st.Scoring, "games-"+sid+".csv"
 	} else {
 		c, s, err := h.loadClub(ctx, r.PathValue("club"))
 		if err != nil {
-			h.fail(w, r, err, nil)
+			h.fail(w, r, err)
 			return
 		}
 		people, err := h.people(ctx, c.ID)
 		if err != nil {
-			h.fail(w, r, err, nil)
+			h.fail(w, r, err)
 			return
 		}
 		if games, err = h.clubGames(ctx, c.ID); err != nil {
-			h.fail(w, r, err, nil)
+			h.fail(w, r, err)
 			return
 		}
 		roster, sc = club.NewRoster(people), s
@@ -152,11 +156,12 @@ type standingsPage struct {
 func (h *Handler) serveStandings(w http.ResponseWriter, r *http.Request) {
 	st, _, _, err := h.standingsOf(r.Context(), r.PathValue("club"), r.PathValue("season"))
 	if err != nil {
-		renderStatus(w, r, statusOf(codeOf(err)), "missing.html", newPage(r))
+		_, status := h.resp.Refusal(r, err)
+		render(w, status, "missing.html", h.newPage(r))
 		return
 	}
-	pg := newPage(r)
+	pg := h.newPage(r)
 	out := standingsPage{page: pg, ClubID: r.PathValue("club"), Club: st.Club, Season: st.Season, Games: st.Games,
 		Header: named(pg.p, "assist.club.col.", club.StandingsHeader), Rows: club.StandingsRows(st.Standings)}
-	render(w, r, "standings.html", out)
+	render(w, http.StatusOK, "standings.html", out)
 }

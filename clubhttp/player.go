@@ -1,4 +1,4 @@
-package assist
+package clubhttp
 
 // This file answers what the clubs add to a player's page
 // (account.HandlerConfig.Clubs): the account's clubs, and the finished

@@ -1,8 +1,10 @@
 package assist
 
+// This file is a game's part for its club: the score the host records (the
+// best move, the extra points) and the game as the club counts it.
+
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"net/http"
 
@@ -86,12 +88,12 @@ func (h *Handler) setScore(w http.ResponseWriter, r *http.Request) {
 }
 
 // scoringOf is the scoring rules of a game's club (the defaults for a game
-// of no club).
+// of no club, or of a club no longer kept).
 func (h *Handler) scoringOf(ctx context.Context, s *record.Settings) (club.Scoring, error) {
 	if s.Club == nil || s.Club.Club == "" {
 		return club.DefaultScoring(), nil
 	}
-	_, sc, err := h.loadClub(ctx, s.Club.Club)
+	sc, err := h.cfg.Clubs.Scoring(ctx, s.Club.Club)
 	if errors.Is(err, store.ErrNotFound) {
 		return club.DefaultScoring(), nil
 	}
@@ -136,65 +138,22 @@ func clubGameOf(t store.Table, rec *inPerson, p *record.Protocol, log []engine.E
 
 // checkClubGame refuses a new game that names a club unless the request
 // carries the club's token (or is logged in as an owner or host of it) and
-// every roster id is on its roster.
+// every roster id is on its roster (Clubs.HostRoster).
 func (h *Handler) checkClubGame(r *http.Request, s *record.Settings, token string) error {
 	if s.Club == nil || s.Club.Club == "" {
 		return nil
 	}
-	ctx := r.Context()
-	c, _, err := h.loadClub(ctx, s.Club.Club)
+	roster, err := h.cfg.Clubs.HostRoster(r, s.Club.Club, token)
 	if errors.Is(err, store.ErrNotFound) {
 		return &engine.Error{Code: record.CodeBadSettings, Name: "club", Value: "club"}
 	}
 	if err != nil {
 		return err
 	}
-	if !tokenMatches(token, c.TokenHash) && h.accessOf(r, c).atLeastHost() != nil {
-		return errBadToken
-	}
-	people, err := h.people(ctx, c.ID)
-	if err != nil {
-		return err
-	}
-	roster := club.NewRoster(people)
 	for _, p := range s.Club.People {
 		if p != "" && !roster.Has(p) {
 			return &engine.Error{Code: record.CodeBadSettings, Name: "club", Value: "people"}
 		}
 	}
 	return nil
-}
-
-// clubGames reads a club's finished games as the club counts them; a game
-// that cannot be read is left out and logged (the others still count).
-func (h *Handler) clubGames(ctx context.Context, clubID string) ([]club.Game, error) {
-	index, err := h.clubs().ClubGames(ctx, clubID)
-	if err != nil {
-		return nil, err
-	}
-	out := []club.Game{}
-	for _, cg := range index {
-		t, _, err := h.cfg.Store.Table(ctx, store.KindInPerson, cg.TableID)
-		if err != nil {
-			if !errors.Is(err, store.ErrNotFound) {
-				h.cfg.Log.Warn("assist: a club's game cannot be read", "club", clubID, "table", cg.TableID, "err", err)
-			}
-			continue
-		}
-		if t.Status != StatusEnded {
-			continue
-		}
-		var st stored
-		if err := json.Unmarshal(t.Data, &st); err != nil || st.InPerson == nil {
-			h.cfg.Log.Warn("assist: a club's game has bad data", "club", clubID, "table", cg.TableID, "err", err)
-			continue
-		}
-		log, err := h.cfg.Store.Events(ctx, t.ID)
-		if err != nil {
-			h.cfg.Log.Warn("assist: a club's game's log cannot be read", "club", clubID, "table", cg.TableID, "err", err)
-			continue
-		}
-		out = append(out, clubGameOf(t, st.InPerson, record.Build(&st.InPerson.Settings, log), log))
-	}
-	return out, nil
 }

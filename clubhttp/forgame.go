@@ -1,0 +1,65 @@
+package clubhttp
+
+// This file is what the host's assistant asks of a club for a game that
+// counts for it (assist.Clubs, which Handler implements): the club's
+// scoring, the roster a new game may seat, the game's place in the club's
+// index, and who may see the club's games in the assistant's history.
+
+import (
+	"context"
+	"net/http"
+
+	"mafia/club"
+	"mafia/store"
+)
+
+// Scoring is a club's scoring rules (the defaults where it keeps none);
+// store.ErrNotFound for no such club.
+func (h *Handler) Scoring(ctx context.Context, clubID string) (club.Scoring, error) {
+	_, sc, err := h.loadClub(ctx, clubID)
+	return sc, err
+}
+
+// HostRoster is the roster of a club for a request that makes a game of
+// it: one that carries the club's code (token, sent with the game's
+// settings) or is logged in as an owner or host of it. It is
+// store.ErrNotFound for no such club and bad_token for anyone else.
+func (h *Handler) HostRoster(r *http.Request, clubID, token string) (*club.Roster, error) {
+	ctx := r.Context()
+	c, _, err := h.loadClub(ctx, clubID)
+	if err != nil {
+		return nil, err
+	}
+	if !tokenMatches(token, c.TokenHash) && h.accessOf(r, c).atLeastHost() != nil {
+		return nil, errBadToken
+	}
+	people, err := h.people(ctx, c.ID)
+	if err != nil {
+		return nil, err
+	}
+	return club.NewRoster(people), nil
+}
+
+// AddGame puts a new game into its club's index (store.Clubs.AddClubGame),
+// which the standings read.
+func (h *Handler) AddGame(ctx context.Context, clubID string, g store.ClubGame) error {
+	return h.clubs().AddClubGame(ctx, clubID, g)
+}
+
+// Sees reports whether a request may see a club's games in the
+// assistant's history: it holds the club's code (as a bearer token) or is
+// logged in as a member of it.
+func (h *Handler) Sees(r *http.Request, clubID string) bool {
+	c, err := h.clubs().Club(r.Context(), clubID)
+	if err != nil {
+		return false
+	}
+	if tokenMatches(bearer(r), c.TokenHash) {
+		return true
+	}
+	if acct := h.loggedIn(r); acct != 0 {
+		_, err := h.members().ClubMember(r.Context(), clubID, acct)
+		return err == nil
+	}
+	return false
+}

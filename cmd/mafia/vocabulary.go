@@ -1,0 +1,13 @@
+package main
+
+import (
+	"mafia/cluster"
+	"mafia/internal/site"
+)
+
+// vocabulary is the program's one vocabulary of codes: every package's
+// Kinds (site.Vocabulary) with the cluster's relay's, built once here,
+// where the packages are wired, and given to the server, the accounts,
+// the assistant, the clubs and the relay, so that a code has one status
+// from every part (docs/architecture.md).
+var vocabulary = site.Vocabulary(cluster.Kinds)
