@@ -20,6 +20,7 @@ import (
 	"mafia/internal/secret"
 	"mafia/locale"
 	"mafia/room"
+	"mafia/seating"
 	"mafia/wire"
 )
 
@@ -112,7 +113,14 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 		lim:      rate.NewLimiter(rate.Limit(s.cfg.Rate), s.cfg.Burst),
 		refusals: rate.NewLimiter(rate.Limit(s.cfg.Limits.FloodRate), s.cfg.Limits.FloodBurst)}
 	// The connection reads the bots' lines in the language of its errors.
-	sub, aerr := rm.AttachIn(context.Background(), token, since, locale.Lang(lang), wc.notify)
+	// The table's policy is told its door (a seat's own WebSocket, or one
+	// another node relays) and its address (room.AttachFrom).
+	door := seating.DoorSeat
+	if s.own != nil && s.own.cfg.Relayed != nil && s.own.cfg.Relayed(r) {
+		door = seating.DoorRelay
+	}
+	sub, aerr := rm.AttachFrom(context.Background(), token, since, locale.Lang(lang), wc.notify,
+		room.Entry{Door: door, Addr: s.addrKey(r)})
 	hw := &hijackWriter{ResponseWriter: w}
 	// No compression: it would squeeze the padding that keeps every seat's
 	// frames of one length (docs/protocol.md, "Frame lengths"). The Origin
