@@ -41,12 +41,10 @@ func (b *barOne) CanSit(_ context.Context, who seating.Who, at seating.Table) er
 	return nil
 }
 
-// TestCanSit_APolicyRefusingAnAccountRefusesItAtEveryDoor: one account
-// barred by the server's policy is refused, coded barred (403), at a
-// join, at its seat's WebSocket (the seat it took before the bar), and at
-// a login; another account is let in at each.
-func TestCanSit_APolicyRefusingAnAccountRefusesItAtEveryDoor(t *testing.T) {
-	pol := &barOne{doors: make(chan seating.Door, 16)}
+// startPolicyServer is a real server whose joins know accounts, with pol
+// its policy and its accounts' (logins), and the accounts' handler.
+func startPolicyServer(t *testing.T, pol seating.Policy) (*testServer, *account.Service, *httptest.Server) {
+	t.Helper()
 	var svc *account.Service
 	ts := startServerWith(t, "", func(c *Config) {
 		svc = account.New(account.Config{Store: c.Store, Policy: pol,
@@ -55,6 +53,16 @@ func TestCanSit_APolicyRefusingAnAccountRefusesItAtEveryDoor(t *testing.T) {
 	})
 	acct := httptest.NewServer(account.NewHandler(account.HandlerConfig{Service: svc}))
 	t.Cleanup(acct.Close)
+	return ts, svc, acct
+}
+
+// TestCanSit_APolicyRefusingAnAccountRefusesItAtEveryDoor: one account
+// barred by the server's policy is refused, coded barred (403), at a
+// join, at its seat's WebSocket (the seat it took before the bar), and at
+// a login; another account is let in at each.
+func TestCanSit_APolicyRefusingAnAccountRefusesItAtEveryDoor(t *testing.T) {
+	pol := &barOne{doors: make(chan seating.Door, 16)}
+	ts, svc, acct := startPolicyServer(t, pol)
 	ctx := within(t, 30*time.Second)
 	_, nino, err := svc.Signup(ctx, "Nino", "password1", "")
 	if err != nil {
