@@ -7,9 +7,11 @@
 // Moderation (a ban list, a suspension) is another Policy put in front of
 // Rules (Chain), never a branch in one door.
 //
-// The package is pure: no clock, no I/O, no goroutines. A Policy is called
-// on the table's goroutine at a join and a seat's connection, so one that
-// reads a store keeps what it reads in memory (a ban list is a set).
+// Rules are pure: no clock, no I/O, no goroutines (the package imports
+// context only for the Policy's signature, for a moderation policy's own
+// use). A Policy is called on the table's goroutine at a join and a seat's
+// connection, so one that reads a store keeps what it reads in memory (a
+// ban list is a set).
 package seating
 
 import (
