@@ -13,6 +13,7 @@ import (
 	"mafia/internal/httpapi"
 	"mafia/internal/namekey"
 	"mafia/internal/secret"
+	"mafia/seating"
 	"mafia/store"
 )
 
@@ -51,6 +52,10 @@ type Config struct {
 	// that an account can sit where its name is shown; a name it refuses
 	// is CodeNameReserved.
 	SeatName func(name string) error
+	// Policy, if set, is consulted at each login once the password is
+	// right (seating.DoorLogin, no table): the server's policy of who may
+	// sit (moderation: a ban list), whose refusal the login answers with.
+	Policy seating.Policy
 }
 
 // The prefixes that tell a login's token and a bot's token from a seat's
@@ -448,6 +453,13 @@ func (s *Service) LoginFrom(ctx context.Context, in Attempt) (Principal, string,
 			return Principal{}, "", internal(err)
 		}
 		a.PasswordHash = h
+	}
+	if s.cfg.Policy != nil {
+		// Asked only once the password is right: the policy tells a
+		// stranger nothing about a name.
+		if err := s.cfg.Policy.CanSit(ctx, seating.Who{Account: a.ID, Addr: in.Addr}, seating.Table{Door: seating.DoorLogin}); err != nil {
+			return Principal{}, "", err
+		}
 	}
 	return s.startSession(ctx, a)
 }

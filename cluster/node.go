@@ -65,9 +65,9 @@ type Config struct {
 	PublicURL string
 	// LocalURL is where this node's own server listens for the sessions
 	// relayed to it (http://127.0.0.1:port; empty: PublicURL), dialled
-	// only by a node with no local handler (Local, Handler): with one, a
-	// relayed handshake is served in process (dialLocal) and LocalURL
-	// gives only its Host.
+	// only by a node with neither Accept nor a local handler (Local,
+	// Handler): with one, a relayed handshake is served in process
+	// (Accept, else dialLocal) and LocalURL gives only its Host.
 	LocalURL string
 	// NATS is an external server's URL (nats://host:port); empty: a NATS
 	// server is embedded in the node.
@@ -120,6 +120,13 @@ type Config struct {
 	// Local is the node's own server, which serves the HTTP requests
 	// other nodes pass to it (Forward); Handler sets it too.
 	Local http.Handler
+	// Accept, if set, serves a relayed session's handshake in process, as
+	// the owner's server's own entry for it (server.ServeRelayed): r is the
+	// handshake as the client sent it (HopHeader set, the client's address
+	// its RemoteAddr), table its table. It returns the session's Conn, or
+	// nil having answered w with the server's refusal. Without it the owner
+	// dials its own server's WebSocket (dialLocal).
+	Accept func(w http.ResponseWriter, r *http.Request, table string) Conn
 	// OnFree is told the table of each SubjectFree message another node
 	// publishes (Free); nil: they are ignored. It must not block.
 	OnFree func(table string)

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/url"
 	"strings"
 
 	"github.com/coder/websocket"
@@ -212,13 +213,82 @@ func (n *Node) answerOpen(m *nats.Msg) {
 	}()
 }
 
-// open dials the local server for req and runs the owner's side.
+// open opens the owner's side of req with the local server (in process
+// through Config.Accept, else by dialling it) and runs it.
 func (n *Node) open(m *nats.Msg, req openRequest) {
 	s, err := n.newSession(req.Session, req.From, "b")
 	if err != nil {
 		n.stats.result(sideB, resultUnavailable)
 		return // the relaying node times out and refuses
 	}
+	var c Conn
+	var rep openReply
+	if n.cfg.Accept != nil {
+		c, rep = n.accept(req)
+	} else {
+		c, rep = n.dial(req)
+	}
+	if c == nil {
+		data, _ := json.Marshal(rep)
+		n.stats.result(sideB, resultRefused) // before the answer: the relaying node's client may read it at once
+		_ = n.respond(m, data)
+		s.abort(websocket.StatusNormalClosure, "", false)
+		return
+	}
+	data, _ := json.Marshal(openReply{OK: true})
+	if err := n.respond(m, data); err != nil {
+		n.stats.result(sideB, resultUnavailable)
+		c.CloseNow()
+		s.abort(closeNodeGone, reasonNodeGone, true)
+		return
+	}
+	n.stats.result(sideB, resultOK)
+	s.run(c)
+}
+
+// accept opens the owner's side of req in process (Config.Accept): the
+// server's own entry for a relayed session, with no WebSocket between
+// them. nil and the server's answer when it refuses the handshake.
+func (n *Node) accept(req openRequest) (Conn, openReply) {
+	target := req.Path
+	if req.Query != "" {
+		target += "?" + req.Query
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), n.cfg.OpenWait)
+	defer cancel()
+	r, err := http.NewRequestWithContext(ctx, http.MethodGet, target, nil)
+	if err != nil {
+		return nil, openReply{Status: http.StatusBadRequest}
+	}
+	r.RequestURI = target
+	if u, err := url.Parse(n.cfg.LocalURL); err == nil {
+		r.Host = u.Host
+	}
+	for k, v := range req.Header {
+		for _, x := range v {
+			r.Header.Add(k, x)
+		}
+	}
+	r.Header.Set(HopHeader, req.From)
+	// The owner sees the client itself: its limits per address count it.
+	r.RemoteAddr = net.JoinHostPort(req.Client, "0")
+	if net.ParseIP(req.Client) == nil {
+		r.RemoteAddr = "127.0.0.1:0"
+	}
+	rec := &recorder{header: http.Header{}}
+	c := n.cfg.Accept(rec, r, req.Table)
+	if c != nil {
+		return c, openReply{OK: true}
+	}
+	if rec.status == 0 {
+		rec.status = http.StatusBadGateway
+	}
+	return nil, openReply{Status: rec.status, ContentType: rec.header.Get("Content-Type"), Body: rec.body.Bytes()}
+}
+
+// dial opens the owner's side of req by dialling its own server's
+// WebSocket (dialLocal), for a node given no Accept.
+func (n *Node) dial(req openRequest) (Conn, openReply) {
 	h := http.Header{}
 	for k, v := range req.Header {
 		for _, x := range v {
@@ -242,20 +312,8 @@ func (n *Node) open(m *nats.Msg, req openRequest) {
 				rep.Body, _ = io.ReadAll(resp.Body)
 			}
 		}
-		data, _ := json.Marshal(rep)
-		n.stats.result(sideB, resultRefused) // before the answer: the relaying node's client may read it at once
-		_ = n.respond(m, data)
-		s.abort(websocket.StatusNormalClosure, "", false)
-		return
+		return nil, rep
 	}
 	c.SetReadLimit(1 << 20) // a long game's welcome is tens of KiB
-	data, _ := json.Marshal(openReply{OK: true})
-	if err := n.respond(m, data); err != nil {
-		n.stats.result(sideB, resultUnavailable)
-		c.CloseNow()
-		s.abort(closeNodeGone, reasonNodeGone, true)
-		return
-	}
-	n.stats.result(sideB, resultOK)
-	s.run(c)
+	return c, openReply{OK: true}
 }

@@ -9,6 +9,7 @@ import (
 	"mafia/engine"
 	"mafia/internal/secret"
 	"mafia/locale"
+	"mafia/seating"
 )
 
 // Attach connects a client: token is a seat's token, the host's token, or
@@ -31,6 +32,24 @@ func (r *Room) AttachNotify(ctx context.Context, token string, since int, notify
 // the server's bots' lines and names come to it rendered in lang
 // (linelang.go); "" is the table's language.
 func (r *Room) AttachIn(ctx context.Context, token string, since int, lang locale.Lang, notify func()) (*Sub, error) {
+	return r.AttachFrom(ctx, token, since, lang, notify, Entry{Door: seating.DoorSeat})
+}
+
+// Entry is how a connection comes to the table, which the table's policy
+// is told (policy.go): its door (seating.DoorSeat, or seating.DoorRelay for
+// a seat's connection another node of a cluster relays) and the client's
+// address as the server keys it.
+type Entry struct {
+	Door seating.Door
+	Addr string
+}
+
+// AttachFrom is AttachIn for a connection that came in by e: the table's
+// policy may refuse it (a coded error, as for a bad token).
+func (r *Room) AttachFrom(ctx context.Context, token string, since int, lang locale.Lang, notify func(), e Entry) (*Sub, error) {
+	if e.Door == "" {
+		e.Door = seating.DoorSeat
+	}
 	var sub *Sub
 	var err error
 	derr := r.do(ctx, func() {
@@ -48,6 +67,9 @@ func (r *Room) AttachIn(ctx context.Context, token string, since int, lang local
 				}
 				sub.Seat, sub.Host = s, s == r.hostSeat
 			}
+		}
+		if err = r.policy().CanSit(ctx, r.seatWho(sub.Seat, e.Addr), r.sitTable(e.Door, sub.Host)); err != nil {
+			return
 		}
 		unfrozen := false
 		if isPerson(sub) {

@@ -8,6 +8,7 @@ import (
 	"strconv"
 
 	"mafia/engine"
+	"mafia/seating"
 )
 
 // Sandbox fixes a table's deal, so that a bot can be tested as a given card
@@ -32,7 +33,7 @@ type Sandbox struct {
 // The sandbox's refusals.
 const (
 	// CodeSandboxTable: a join to a sandbox without the host's token.
-	CodeSandboxTable engine.Code = "sandbox_table"
+	CodeSandboxTable = seating.CodeSandboxTable
 	// CodeSandboxPublic: a sandbox asked to be listed.
 	CodeSandboxPublic engine.Code = "sandbox_public"
 	// CodeSandboxDealOrCard: a sandbox with neither a deal nor a card, or

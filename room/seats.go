@@ -9,6 +9,7 @@ import (
 
 	"mafia/engine"
 	"mafia/internal/secret"
+	"mafia/seating"
 )
 
 // JoinRequest is one request for a seat.
@@ -48,10 +49,12 @@ type JoinRequest struct {
 // One person, one seat: a request that carries a seat's token (or the
 // host's, once the host sits) is answered with that seat, never given a
 // second one (CodeAlreadySeated if it asks for another); a client id that
-// holds a seat here gets no other; at most Config.SeatsPerAddress seats are
-// taken from one address (CodeSeatLimit); a client or an address the host
-// kicked may not sit here again (CodeBlocked). The host's own join is not
-// counted against the address nor blocked.
+// holds a seat here gets no other. Then the table's policy decides
+// (policy.go): the seat rules (seating.Rules: at most
+// Config.SeatsPerAddress seats of one person's network, CodeSeatLimit; a
+// client or an address the host kicked may not sit here again,
+// CodeBlocked; a rated table's and a sandbox's seats) behind whatever
+// Config.Policy puts in front of them.
 func (r *Room) Join(ctx context.Context, req JoinRequest) (int, string, error) {
 	name, err := CheckName(req.Name)
 	if err != nil {
@@ -75,14 +78,6 @@ func (r *Room) join(name string, req JoinRequest) (int, string, error) {
 		return 0, "", errCode(CodeAlreadyStarted)
 	}
 	isHost := req.Token != "" && secret.Hash(req.Token) == r.table.HostToken
-	if r.set.Sandbox != nil && !isHost {
-		// A sandbox seats its creator and bots, nobody else.
-		return 0, "", errCode(CodeSandboxTable)
-	}
-	if r.set.Rated && req.Account == 0 {
-		// Ratings are an account's: a guest has none to change.
-		return 0, "", errCode(CodeRatedTable)
-	}
 	if held := r.heldBy(req.Token); held != 0 {
 		if req.Seat != 0 && req.Seat != int(held) {
 			return 0, "", &engine.Error{Code: CodeAlreadySeated, Seat: held}
@@ -105,15 +100,14 @@ func (r *Room) join(name string, req JoinRequest) (int, string, error) {
 			}
 		}
 	}
-	if !isHost {
-		if (client != "" && r.blocked["c"+client]) || (req.Addr != "" && r.blocked["a"+req.Addr]) {
-			return 0, "", errCode(CodeBlocked)
-		}
-		if limit := r.cfg.SeatsPerAddress; limit > 0 {
-			if err := r.withinSeatLimit(req, limit); err != nil {
-				return 0, "", err
-			}
-		}
+	// Who may sit here is the table's policy's to say (policy.go): the
+	// seat rules, and whatever moderation is put in front of them.
+	who := seating.Who{Account: req.Account, Bot: req.Account != 0 && req.BotAccount, Owner: req.Owner,
+		Addr: req.Addr, Unlimited: req.Unlimited, Client: client}
+	at := r.sitTable(seating.DoorJoin, isHost)
+	at.Blocked = (client != "" && r.blocked["c"+client]) || (req.Addr != "" && r.blocked["a"+req.Addr])
+	if err := r.policy().CanSit(context.Background(), who, at); err != nil {
+		return 0, "", err
 	}
 	name = r.distinctName(name)
 	seat := req.Seat
@@ -244,80 +238,3 @@ func (r *Room) saveSeats() error {
 }
 
 func botName(s int) string { return "Bot " + strconv.Itoa(s) }
-
-// withinSeatLimit refuses a join past one person's share of the table
-// (limit seats; one at a rated table). A person is everyone the join is
-// linked to, seat by seat: the seats taken from the join's address, those
-// of the join's account and of the bot accounts its person owns, those of
-// persons whose logins took seats from the same addresses lately
-// (Config.AddrsOf), and again from each of those seats' addresses and
-// persons, so that one person with a second account, a second machine and
-// their bots is one share. A share
-// over its limit is refused with CodeOwnSeatLimit when the join's own
-// person (its account, or its owner's) already sits in it, else with
-// CodeSeatLimit (another seat from its network). An unlimited address
-// (JoinRequest.Unlimited) links by accounts only.
-func (r *Room) withinSeatLimit(req JoinRequest, limit int) error {
-	if r.set.Rated {
-		limit = 1 // one person, one seat, at a table that changes ratings
-	}
-	person := req.Account
-	if req.Account != 0 && req.BotAccount {
-		person = req.Owner
-	}
-	addrs, persons := map[string]bool{}, map[int64]bool{}
-	if req.Addr != "" && !req.Unlimited {
-		addrs[req.Addr] = true
-	}
-	seen := func(p int64) []string {
-		if p == 0 || r.cfg.AddrsOf == nil {
-			return nil
-		}
-		return r.cfg.AddrsOf(p)
-	}
-	if person != 0 {
-		persons[person] = true
-		for _, a := range seen(person) {
-			addrs[a] = true
-		}
-	}
-	in := make([]bool, len(r.seats))
-	n, own := 0, false
-	for grown := true; grown; {
-		grown = false
-		for s := 1; s < len(r.seats); s++ {
-			st := r.seats[s]
-			if in[s] || st.bot || st.tokenHash == "" {
-				continue
-			}
-			p := st.personOf()
-			pseen := seen(p)
-			linked := (st.addr != "" && !st.freeAddr && addrs[st.addr]) || (p != 0 && persons[p])
-			for _, a := range pseen {
-				linked = linked || addrs[a]
-			}
-			if !linked {
-				continue
-			}
-			in[s], grown = true, true
-			n++
-			own = own || (p != 0 && p == person)
-			if st.addr != "" && !st.freeAddr {
-				addrs[st.addr] = true
-			}
-			if p != 0 {
-				persons[p] = true
-			}
-			for _, a := range pseen {
-				addrs[a] = true
-			}
-		}
-	}
-	if n < limit {
-		return nil
-	}
-	if own {
-		return &engine.Error{Code: CodeOwnSeatLimit, N: limit}
-	}
-	return &engine.Error{Code: CodeSeatLimit, N: limit}
-}

@@ -20,6 +20,7 @@ import (
 	"mafia/internal/secret"
 	"mafia/locale"
 	"mafia/room"
+	"mafia/seating"
 	"mafia/wire"
 )
 
@@ -73,6 +74,10 @@ type peer struct {
 	lim, refusals *rate.Limiter
 	flooded       sync.Once
 	flooding      atomic.Bool // a control frame has started flood's goroutine
+	// in is set for a relayed session served in process (relayed.go):
+	// there is no WebSocket (c, bw, ping are nil), the relay reads what
+	// the room queues, and the connection's end is in's to say.
+	in *inProcess
 
 	mu      sync.Mutex
 	sub     *room.Sub // set once attached
@@ -81,38 +86,11 @@ type peer struct {
 }
 
 func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
-	id := r.PathValue("id")
-	rm, err := s.room(r.Context(), id)
-	if err != nil {
-		s.fail(w, r, err)
+	rm, wc, sub, aerr, ok := s.admitWS(w, r, seating.DoorSeat)
+	if !ok {
 		return
 	}
-	// The Origin is checked here, before anything is counted, and the same
-	// way as for the API (see httpguard), so Accept need not check it again.
-	if err := s.guard.CheckOrigin(r); err != nil {
-		s.fail(w, r, err)
-		return
-	}
-	since, _ := strconv.Atoi(r.URL.Query().Get("since"))
-	lang := langOf(r)
-	token := tokenOf(r, id)
-	now := s.cfg.Clock.Now()
-	// Every cap is taken before the room does any work (a welcome is the
-	// table's whole log, and a seat's connection is lobby news).
-	hash := ""
-	if token != "" {
-		hash = secret.Hash(token)
-	}
-	tk, err := s.guards.admit(s.guard.ClientAddr(r), id, hash, now)
-	if err != nil {
-		s.fail(w, r, err)
-		return
-	}
-	wc := &peer{s: s, lang: lang, local: make(chan *room.Reply, 8), tk: tk,
-		lim:      rate.NewLimiter(rate.Limit(s.cfg.Rate), s.cfg.Burst),
-		refusals: rate.NewLimiter(rate.Limit(s.cfg.Limits.FloodRate), s.cfg.Limits.FloodBurst)}
-	// The connection reads the bots' lines in the language of its errors.
-	sub, aerr := rm.AttachIn(context.Background(), token, since, locale.Lang(lang), wc.notify)
+	tk := wc.tk
 	hw := &hijackWriter{ResponseWriter: w}
 	// No compression: it would squeeze the padding that keeps every seat's
 	// frames of one length (docs/protocol.md, "Frame lengths"). The Origin
@@ -130,7 +108,7 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 	if aerr != nil {
 		// A refusal of the room (bad_token, busy, stopped) comes as a frame
 		// on an open connection, as it always has.
-		s.writeError(c, lang, 0, aerr)
+		s.writeError(c, wc.lang, 0, aerr)
 		c.Close(websocket.StatusPolicyViolation, "refused")
 		tk.release()
 		return
@@ -153,6 +131,56 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 	}()
 }
 
+// admitWS takes a seat's WebSocket handshake r as far as the room: the
+// table found here, its Origin checked, its place in the limits taken, and
+// the connection attached to the room at door (seating.DoorRelay when
+// another node relays it). ok false: refused, w answered. aerr is the
+// room's refusal (a bad token, the policy's), which comes as a frame on an
+// open connection, as it always has; without one, sub is attached.
+func (s *Server) admitWS(w http.ResponseWriter, r *http.Request, door seating.Door) (rm *room.Room, wc *peer, sub *room.Sub, aerr error, ok bool) {
+	id := r.PathValue("id")
+	rm, err := s.room(r.Context(), id)
+	if err != nil {
+		s.fail(w, r, err)
+		return nil, nil, nil, nil, false
+	}
+	// The Origin is checked here, before anything is counted, and the same
+	// way as for the API (see httpguard), so Accept need not check it again.
+	if err := s.guard.CheckOrigin(r); err != nil {
+		s.fail(w, r, err)
+		return nil, nil, nil, nil, false
+	}
+	since, _ := strconv.Atoi(r.URL.Query().Get("since"))
+	lang := langOf(r)
+	token := tokenOf(r, id)
+	now := s.cfg.Clock.Now()
+	// Every cap is taken before the room does any work (a welcome is the
+	// table's whole log, and a seat's connection is lobby news).
+	hash := ""
+	if token != "" {
+		hash = secret.Hash(token)
+	}
+	tk, err := s.guards.admit(s.guard.ClientAddr(r), id, hash, now)
+	if err != nil {
+		s.fail(w, r, err)
+		return nil, nil, nil, nil, false
+	}
+	wc = &peer{s: s, lang: lang, local: make(chan *room.Reply, 8), tk: tk,
+		lim:      rate.NewLimiter(rate.Limit(s.cfg.Rate), s.cfg.Burst),
+		refusals: rate.NewLimiter(rate.Limit(s.cfg.Limits.FloodRate), s.cfg.Limits.FloodBurst)}
+	if door == seating.DoorRelay {
+		wc.in = newInProcess()
+	} else if s.own != nil && s.own.cfg.Relayed != nil && s.own.cfg.Relayed(r) {
+		door = seating.DoorRelay // relayed by a node that dials its owner's WebSocket
+	}
+	// The connection reads the bots' lines in the language of its errors.
+	// The table's policy is told its door and its address
+	// (room.AttachFrom).
+	sub, aerr = rm.AttachFrom(context.Background(), token, since, locale.Lang(lang), wc.notify,
+		room.Entry{Door: door, Addr: s.addrKey(r)})
+	return rm, wc, sub, aerr, true
+}
+
 // goPeer runs f on a goroutine of the connection's, which Server.Close
 // waits for. The caller holds a count already (the handler, or a running
 // connection's reader, or wc.mu while the reader cannot have ended), so
@@ -168,6 +196,10 @@ func (s *Server) goPeer(f func()) {
 // stop ends the connection: its reader returns and no writer starts.
 func (wc *peer) stop() {
 	wc.done.Store(true)
+	if wc.in != nil {
+		wc.in.end(nil, 0, "")
+		return
+	}
 	wc.c.CloseNow()
 }
 
@@ -196,6 +228,11 @@ func (wc *peer) flood() {
 	wc.flooded.Do(func() {
 		wc.s.metrics.floods.Inc()
 		wc.tk.flooded(wc.s.cfg.Clock.Now()) // its address waits (limits.go)
+		if wc.in != nil {
+			wc.done.Store(true)
+			wc.in.end(wc.s.replyFrame(wc.lang, &room.Reply{Err: &engine.Error{Code: CodeFlood}}), websocket.StatusPolicyViolation, "flood")
+			return
+		}
 		wc.s.writeError(wc.c, wc.lang, 0, &engine.Error{Code: CodeFlood})
 		wc.done.Store(true)
 		wc.c.Close(websocket.StatusPolicyViolation, "flood")
@@ -362,27 +399,46 @@ func (wc *peer) refuseErr(id int64, err error) {
 // client's language, then 1008 with the code as the close's reason.
 func (wc *peer) closeDropped() {
 	if wc.s.closing.Load() {
-		wc.c.Close(websocket.StatusGoingAway, "shutdown")
+		wc.closeWith(nil, websocket.StatusGoingAway, "shutdown")
 		return
 	}
 	why := wc.sub.Why()
+	var last []byte
 	if why == "" {
 		why = "dropped"
 	} else {
-		wc.s.writeError(wc.c, wc.lang, 0, &engine.Error{Code: why})
+		last = wc.s.replyFrame(wc.lang, &room.Reply{Err: &engine.Error{Code: why}})
 	}
 	if why == room.CodeMoved {
 		// The table passed to another node of the cluster: 1012 (service
 		// restart), and the client reconnects with since through any node.
-		wc.c.Close(websocket.StatusCode(1012), string(why))
+		wc.closeWith(last, websocket.StatusCode(1012), string(why))
 		return
 	}
-	wc.c.Close(websocket.StatusPolicyViolation, string(why))
+	wc.closeWith(last, websocket.StatusPolicyViolation, string(why))
+}
+
+// closeWith ends the connection with a last frame (nil: none) and a close.
+func (wc *peer) closeWith(last []byte, code websocket.StatusCode, reason string) {
+	if wc.in != nil {
+		wc.in.end(last, code, reason)
+		return
+	}
+	if last != nil {
+		wctx, cancel := context.WithTimeout(context.Background(), writeTimeout)
+		_ = wc.c.Write(wctx, websocket.MessageText, last)
+		cancel()
+	}
+	wc.c.Close(code, reason)
 }
 
 // notify starts a writer unless one is running; a running writer looks
 // again before it stops. It never blocks (the room calls it).
 func (wc *peer) notify() {
+	if wc.in != nil {
+		wc.in.signal() // the relay reads the queue itself (relayed.go)
+		return
+	}
 	wc.mu.Lock()
 	if wc.running || wc.sub == nil {
 		wc.pending = true

@@ -16,6 +16,7 @@ import (
 	"mafia/internal/httpguard"
 	"mafia/internal/lograte"
 	"mafia/room"
+	"mafia/seating"
 	"mafia/store"
 )
 
@@ -69,6 +70,12 @@ type Config struct {
 	// SeatsPerAddress bounds the seats of one table joined from one
 	// address (default room.DefaultSeatsPerAddress; negative: no limit).
 	SeatsPerAddress int
+	// Policy, if set, is consulted before the seat rules at every door of
+	// a table (a join, a seat's WebSocket, a relayed one: room.Config.Policy):
+	// moderation (a ban list) sits there; mafia serve gives the accounts'
+	// logins the same (account.Config.Policy). It is called on a table's
+	// goroutine: it must answer from memory.
+	Policy seating.Policy
 	// NightTick is the rooms' night delivery cadence (room.Config.NightTick;
 	// default 1 s).
 	NightTick time.Duration
@@ -201,7 +208,7 @@ func (s *Server) roomConfig() room.Config {
 	return room.Config{
 		Store: s.cfg.Store, Clock: s.cfg.Clock, Log: s.log, SendBuffer: s.cfg.SendBuffer, NightTick: s.cfg.NightTick,
 		SeatsPerAddress: s.cfg.SeatsPerAddress, FreezeAfter: s.cfg.FreezeAfter, OwnerOf: s.ownerOf,
-		AddrsOf: func(person int64) []string { return s.guards.seen.of(person) },
+		AddrsOf: func(person int64) []string { return s.guards.seen.of(person) }, Policy: s.cfg.Policy,
 		Metrics: room.Metrics{
 			Command: func(d time.Duration, ok bool) {
 				m.latency.Observe(d.Seconds())

@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/netip"
 	"net/url"
 	"os"
 	"os/signal"
@@ -29,7 +30,35 @@ import (
 	"mafia/store/sqlite"
 )
 
+// runServe is `mafia serve`: its flags parsed, then a serve opened, run
+// until a signal, and closed.
 func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) int {
+	f, code, ok := parseServeFlags(args, stderr)
+	if !ok {
+		return code
+	}
+	sv := &serve{f: f, stdout: stdout, stderr: stderr}
+	defer sv.close()
+	if code := sv.open(); code != 0 {
+		return code
+	}
+	return sv.run()
+}
+
+// serveFlags are `mafia serve`'s flags, parsed and checked.
+type serveFlags struct {
+	addr, db, origins, opsAddr, opsToken, publicURL string
+	level                                           slog.Level
+	trusted, free                                   []netip.Prefix
+	maxConns, connsPerAddr, spectators              int
+	tablesPerAddr, lobbyTables, seatsPerAddr        int
+	drainTimeout                                    time.Duration
+	cluster                                         clusterFlags
+}
+
+// parseServeFlags parses and checks serve's flags. ok false: the command
+// ends with code (0 for --help, 2 for a bad flag), having said why.
+func parseServeFlags(args []string, stderr io.Writer) (f serveFlags, code int, ok bool) {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	addr := fs.String("addr", "127.0.0.1:8080", "address to listen on")
@@ -55,166 +84,190 @@ func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			return 0
+			return f, 0, false
 		}
-		return 2
+		return f, 2, false
 	}
 	if fs.NArg() > 0 {
 		fs.Usage()
-		return 2
+		return f, 2, false
 	}
 	if err := cf.check(*db); err != nil {
 		fmt.Fprintf(stderr, "mafia serve: %v\n", err)
-		return 2
+		return f, 2, false
 	}
-	*drainTimeout = drainTimeoutOf(fs, cf.on(), *drainTimeout)
-	var level slog.Level
-	if err := level.UnmarshalText([]byte(*logLevel)); err != nil {
+	f = serveFlags{addr: *addr, db: *db, origins: *origins, opsAddr: *opsAddr, opsToken: *opsToken, publicURL: *publicURL,
+		maxConns: *maxConns, connsPerAddr: *connsPerAddr, spectators: *spectators, tablesPerAddr: *tablesPerAddr,
+		lobbyTables: *lobbyTables, seatsPerAddr: *seatsPerAddr, cluster: cf,
+		drainTimeout: drainTimeoutOf(fs, cf.on(), *drainTimeout)}
+	if err := f.level.UnmarshalText([]byte(*logLevel)); err != nil {
 		fs.Usage()
-		return 2
+		return f, 2, false
 	}
-	log := slog.New(slog.NewJSONHandler(stderr, &slog.HandlerOptions{Level: level}))
-	// From here on a SIGHUP is logged, never the end of the server.
-	defer ignoreHangup(log)()
-	trusted, err := httpguard.ParsePrefixes(*proxies)
-	if err != nil {
+	var err error
+	if f.trusted, err = httpguard.ParsePrefixes(*proxies); err != nil {
 		fmt.Fprintf(stderr, "mafia serve: --trusted-proxy: %v\n", err)
-		return 2
+		return f, 2, false
 	}
-	free, err := httpguard.ParsePrefixes(*unlimited)
-	if err != nil {
+	if f.free, err = httpguard.ParsePrefixes(*unlimited); err != nil {
 		fmt.Fprintf(stderr, "mafia serve: --unlimited: %v\n", err)
-		return 2
+		return f, 2, false
 	}
-	gcfg := httpguard.Config{PublicURL: *publicURL, TrustedProxies: trusted}
-	if *origins != "" {
-		gcfg.Origins = strings.Split(*origins, ",")
+	return f, 0, true
+}
+
+// serve is one `mafia serve`: open makes its parts from the flags (the
+// log, the guard, the store, the wiring of the server, the accounts, the
+// assistant and the site, the cluster's node, the listeners), run serves
+// until a signal and drains, and close gives back what open took.
+type serve struct {
+	f              serveFlags
+	stdout, stderr io.Writer
+	log            *slog.Logger
+	start          time.Time
+
+	guard *httpguard.Guard
+	st    store.All
+	srv   *server.Server
+	// handler is the whole public site (the server's API, the browser
+	// client, the host's assistant, the accounts).
+	handler http.Handler
+	cn      clusterNode
+	ln      net.Listener
+	// closers run in close, last first.
+	closers []func()
+}
+
+// open makes the serve's parts: 0, or the exit code of the failure,
+// logged and said on stderr where the operator can act on it.
+func (sv *serve) open() int {
+	f := sv.f
+	sv.log = slog.New(slog.NewJSONHandler(sv.stderr, &slog.HandlerOptions{Level: f.level}))
+	log := sv.log
+	// From here on a SIGHUP is logged, never the end of the server.
+	sv.closers = append(sv.closers, ignoreHangup(log))
+	gcfg := httpguard.Config{PublicURL: f.publicURL, TrustedProxies: f.trusted}
+	if f.origins != "" {
+		gcfg.Origins = strings.Split(f.origins, ",")
 	}
 	guard, err := httpguard.New(gcfg)
 	if err != nil {
-		fmt.Fprintf(stderr, "mafia serve: %v\n", err)
+		fmt.Fprintf(sv.stderr, "mafia serve: %v\n", err)
 		return 2
 	}
+	sv.guard = guard
 	// Before the server derives its connection caps from it.
 	soft, hard, ferr := server.RaiseFileLimit()
-	start := time.Now()
-	st, err := openStore(*db, *cf.node, stderr, log)
+	sv.start = time.Now()
+	st, err := openStore(f.db, *f.cluster.node, sv.stderr, log)
 	if err != nil {
 		return 1
 	}
-	defer st.Close()
-	// The store is wired here, once: st is a store.All (every capability,
-	// as both stores offer), and each consumer's Config names the ones it
-	// takes, typed (account.Store, server's store.All, assist.Store), so a
-	// store missing one fails to compile.
-	accounts := account.New(account.Config{Store: st, SeatName: func(n string) error { _, err := room.CheckName(n); return err }})
-	cfg := server.Config{Store: st, Log: log, Render: renderIn, Vocabulary: vocabulary, Guard: guard, SeatsPerAddress: *seatsPerAddr, Accounts: accounts,
-		Limits: server.Limits{MaxConns: *maxConns, ConnsPerAddr: *connsPerAddr, SpectatorsPerTable: *spectators,
-			LobbyTablesPerAddr: *tablesPerAddr, LobbyTables: *lobbyTables, Unlimited: free}}
-	if *seatsPerAddr <= 0 {
-		cfg.SeatsPerAddress = -1
-	}
-	var cn clusterNode
-	if cf.on() {
-		cfg.Cluster = cn.serverPart(cf)
-	}
-	srv := server.New(cfg)
-	tcpCap, wsCap := srv.Caps()
+	sv.st = st
+	sv.closers = append(sv.closers, func() { st.Close() })
+	sv.wire()
+	tcpCap, wsCap := sv.srv.Caps()
 	if ferr != nil {
 		log.Warn("open-file limit", "err", ferr)
 	}
 	log.Info("limits", "open_files_soft", soft, "open_files_hard", hard, "max_tcp_connections", tcpCap,
-		"max_websockets", wsCap, "websockets_per_addr", *connsPerAddr, "spectators_per_table", *spectators,
-		"lobby_tables_per_addr", *tablesPerAddr, "max_lobby_tables", *lobbyTables)
+		"max_websockets", wsCap, "websockets_per_addr", f.connsPerAddr, "spectators_per_table", f.spectators,
+		"lobby_tables_per_addr", f.tablesPerAddr, "max_lobby_tables", f.lobbyTables)
+	if f.cluster.on() {
+		// A node listens, and joins the cluster, before it resumes: the
+		// tables it takes are reached through the others at once.
+		if sv.ln, err = net.Listen("tcp", f.addr); err != nil {
+			log.Error("listen", "addr", f.addr, "err", err)
+			return 1
+		}
+		if err := sv.cn.start(f.cluster, sv.srv, sv.handler, sv.ln, f.publicURL, log); err != nil {
+			log.Error("join the cluster", "err", err)
+			fmt.Fprintf(sv.stderr, "mafia serve: cannot join the cluster: %v\n", err)
+			return 1
+		}
+		sv.closers = append(sv.closers, func() { sv.cn.node.Close() })
+	}
+	resumed, err := sv.srv.Resume(context.Background())
+	if err != nil {
+		log.Error("resume games", "err", err)
+		return 1
+	}
+	if f.opsAddr != "" {
+		if err := serveOps(f.opsAddr, sv.srv.OpsHandler(f.opsToken), f.opsToken != "", log); err != nil {
+			log.Error("listen for the operator", "addr", f.opsAddr, "err", err)
+			return 1
+		}
+	}
+	if sv.ln == nil {
+		if sv.ln, err = net.Listen("tcp", f.addr); err != nil {
+			log.Error("listen", "addr", f.addr, "err", err)
+			return 1
+		}
+	}
+	log.Info("serving", "addr", sv.ln.Addr().String(), "db", redactURL(f.db), "resumed_tables", resumed,
+		"startup_ms", time.Since(sv.start).Milliseconds())
+	return 0
+}
+
+// wire makes the server and the site from the store, in one place: st is
+// a store.All (every capability, as both stores offer), and each
+// consumer's Config names the ones it takes, typed (account.Store, the
+// server's store.All, assist.Store), so a store missing one fails to
+// compile. A new domain's service and handler are wired here, and its
+// handler mounted by internal/site beside the others; moderation's
+// seating.Policy (who may sit) goes to server.Config.Policy and
+// account.Config.Policy here (none yet: the seat rules alone).
+func (sv *serve) wire() {
+	f, st, log, guard := sv.f, sv.st, sv.log, sv.guard
+	accounts := account.New(account.Config{Store: st, SeatName: func(n string) error { _, err := room.CheckName(n); return err }})
+	cfg := server.Config{Store: st, Log: log, Render: renderIn, Vocabulary: vocabulary, Guard: guard, SeatsPerAddress: f.seatsPerAddr, Accounts: accounts,
+		Limits: server.Limits{MaxConns: f.maxConns, ConnsPerAddr: f.connsPerAddr, SpectatorsPerTable: f.spectators,
+			LobbyTablesPerAddr: f.tablesPerAddr, LobbyTables: f.lobbyTables, Unlimited: f.free}}
+	if f.seatsPerAddr <= 0 {
+		cfg.SeatsPerAddress = -1
+	}
+	if f.cluster.on() {
+		cfg.Cluster = sv.cn.serverPart(f.cluster)
+	}
+	sv.srv = server.New(cfg)
 	// The server's API, the browser client and the host's assistant for
 	// in-person games (under /host/) side by side.
 	// The clubs count the assistant's games and the assistant's games
 	// reach their clubs, each through the other's small interface.
 	clubs := clubhttp.New(clubhttp.Config{Store: st, Games: assist.ClubGames(st, log), Accounts: accounts, Guard: guard,
 		Files: assist.Version(), Log: log, Vocabulary: vocabulary})
-	host := assist.New(assist.Config{Store: st, Log: log, Guard: guard, Accounts: accounts, Shared: cf.on(), Clubs: clubs,
+	host := assist.New(assist.Config{Store: st, Log: log, Guard: guard, Accounts: accounts, Shared: f.cluster.on(), Clubs: clubs,
 		Vocabulary: vocabulary})
 	acct := account.NewHandler(account.HandlerConfig{Service: accounts, Guard: guard, Render: renderIn, Log: log, Vocabulary: vocabulary,
-		Ratings: srv.PlayerRatings, Clubs: clubs.PlayerClubs})
-	handler := site.Handler(srv, host, site.WithAccounts(acct), site.WithClubs(clubs))
-	var ln net.Listener
-	if cf.on() {
-		// A node listens, and joins the cluster, before it resumes: the
-		// tables it takes are reached through the others at once.
-		if ln, err = net.Listen("tcp", *addr); err != nil {
-			log.Error("listen", "addr", *addr, "err", err)
-			return 1
-		}
-		if err := cn.start(cf, srv, handler, ln, *publicURL, log); err != nil {
-			log.Error("join the cluster", "err", err)
-			fmt.Fprintf(stderr, "mafia serve: cannot join the cluster: %v\n", err)
-			return 1
-		}
-		defer cn.node.Close()
-	}
-	resumed, err := srv.Resume(context.Background())
-	if err != nil {
-		log.Error("resume games", "err", err)
-		return 1
-	}
-	if *opsAddr != "" {
-		if err := serveOps(*opsAddr, srv.OpsHandler(*opsToken), *opsToken != "", log); err != nil {
-			log.Error("listen for the operator", "addr", *opsAddr, "err", err)
-			return 1
-		}
-	}
-	if ln == nil {
-		if ln, err = net.Listen("tcp", *addr); err != nil {
-			log.Error("listen", "addr", *addr, "err", err)
-			return 1
-		}
-	}
-	hs := srv.HTTPServer(handler)
-	log.Info("serving", "addr", ln.Addr().String(), "db", redactURL(*db), "resumed_tables", resumed,
-		"startup_ms", time.Since(start).Milliseconds())
-	fmt.Fprintf(stdout, "mafia: serving on http://%s\n", ln.Addr())
+		Ratings: sv.srv.PlayerRatings, Clubs: clubs.PlayerClubs})
+	sv.handler = site.Handler(sv.srv, host, site.WithAccounts(acct), site.WithClubs(clubs))
+}
+
+// run serves until SIGTERM or SIGINT (or the listener fails: 1), then
+// drains (a cluster's node hands its tables over) and shuts the server
+// down: 0.
+func (sv *serve) run() int {
+	f, log, srv := sv.f, sv.log, sv.srv
+	hs := srv.HTTPServer(sv.handler)
+	fmt.Fprintf(sv.stdout, "mafia: serving on http://%s\n", sv.ln.Addr())
 	ctx, stop := signal.NotifyContext(serveContext(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	errc := make(chan error, 1)
-	go func() { errc <- hs.Serve(srv.Listener(ln)) }()
+	go func() { errc <- hs.Serve(srv.Listener(sv.ln)) }()
 	select {
 	case err := <-errc:
 		log.Error("serve", "err", err)
 		return 1
 	case <-ctx.Done():
 	}
-	if *drainTimeout > 0 {
-		// The drain: no new tables, /readyz 503, the games play on until
-		// none is playing or the timeout; a second signal cuts it short.
+	if f.drainTimeout > 0 {
+		// The second signal is caught before the first's catcher stops:
+		// in between, SIGTERM's default would kill the process.
 		again := make(chan os.Signal, 1)
 		signal.Notify(again, os.Interrupt, syscall.SIGTERM)
 		defer signal.Stop(again)
 		stop() // from here a signal is the second one, caught by again alone
-		srv.Drain()
-		dctx, cancelDrain := context.WithTimeout(context.Background(), *drainTimeout)
-		go func() {
-			select {
-			case <-again:
-				log.Info("drain cut short by a second signal")
-			case <-dctx.Done():
-			}
-			cancelDrain()
-		}()
-		switch {
-		case cf.on():
-			// A node hands its tables to the others: their games go on
-			// there, and their clients reconnect through any node.
-			if err := srv.Handover(dctx); err != nil {
-				log.Info("drain over before every table was taken by another node: the others take the rest when their leases run out", "drain_timeout", drainTimeout.String())
-			} else {
-				log.Info("drained: every table handed over")
-			}
-		case srv.Quiet(dctx) != nil:
-			log.Info("drain over with games still playing: they resume when a server starts on the store again", "drain_timeout", drainTimeout.String())
-		default:
-			log.Info("drained: no game is playing")
-		}
-		cancelDrain()
+		sv.drain(again)
 	}
 	log.Info("shutting down")
 	sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
@@ -222,6 +275,48 @@ func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	_ = hs.Shutdown(sctx)
 	srv.Close()
 	return 0
+}
+
+// drain refuses new tables (/readyz 503) while the games play on, until
+// none is playing or --drain-timeout has passed; a second signal (again)
+// cuts it short. A cluster's node hands its tables to the others
+// meanwhile.
+func (sv *serve) drain(again <-chan os.Signal) {
+	f, log, srv := sv.f, sv.log, sv.srv
+	srv.Drain()
+	dctx, cancelDrain := context.WithTimeout(context.Background(), f.drainTimeout)
+	defer cancelDrain()
+	go func() {
+		select {
+		case <-again:
+			log.Info("drain cut short by a second signal")
+		case <-dctx.Done():
+		}
+		cancelDrain()
+	}()
+	switch {
+	case f.cluster.on():
+		// A node hands its tables to the others: their games go on
+		// there, and their clients reconnect through any node.
+		if err := srv.Handover(dctx); err != nil {
+			log.Info("drain over before every table was taken by another node: the others take the rest when their leases run out", "drain_timeout", f.drainTimeout.String())
+		} else {
+			log.Info("drained: every table handed over")
+		}
+	case srv.Quiet(dctx) != nil:
+		log.Info("drain over with games still playing: they resume when a server starts on the store again", "drain_timeout", f.drainTimeout.String())
+	default:
+		log.Info("drained: no game is playing")
+	}
+}
+
+// close gives back what open took, last first: the cluster's node, the
+// store, the SIGHUP handler.
+func (sv *serve) close() {
+	for i := len(sv.closers) - 1; i >= 0; i-- {
+		sv.closers[i]()
+	}
+	sv.closers = nil
 }
 
 // serveContext is what serve runs under until a signal stops it: tests

@@ -157,6 +157,14 @@ func (cn *clusterNode) start(f clusterFlags, srv *server.Server, local http.Hand
 		Secrets: *f.secrets, Insecure: len(*f.secrets) == 0, RouteTLS: *f.routeTLS,
 		RouteListen: *f.natsListen, Ready: srv.Ready, Owners: srv, Lobby: srv, Local: local,
 		OnFree: func(string) { srv.Nudge() },
+		// A relayed session enters the server in process: no WebSocket
+		// between the node and its own server.
+		Accept: func(w http.ResponseWriter, r *http.Request, table string) cluster.Conn {
+			if c := srv.ServeRelayed(w, r, table); c != nil {
+				return c
+			}
+			return nil
+		},
 		Say: func(lang, code string) string {
 			return renderIn(lang, &engine.Error{Code: engine.Code(code)})
 		},

@@ -1,0 +1,246 @@
+package server
+
+// This file serves a seat's WebSocket that another node of a cluster
+// relays to this one, its table's owner, in process: no second WebSocket,
+// no HTTP upgrade, no pipe. The relay's session writes the client's frames
+// to a RelayedConn and reads the server's from it; between them stand the
+// same guards as for a WebSocket of this node's own (conn.go): the table
+// located here, the Origin, the limits of the client's address, the
+// table's policy (at seating.DoorRelay), each frame's rates, the flood,
+// the frame's size; and the session is bound to its table and seat as a
+// WebSocket is, by the token its handshake carried.
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"sync"
+
+	"github.com/coder/websocket"
+
+	"mafia/room"
+	"mafia/seating"
+	"mafia/wire"
+)
+
+// ServeRelayed serves, in process, the WebSocket handshake r of table's
+// seat (or spectator) that another node relays to this one: r as the
+// client sent it, its RemoteAddr the client's address. It returns the
+// session's connection, or nil having answered w as the handshake would
+// have been answered (table_moving, an Origin refused, a limit). A refusal
+// of the room (a bad token, the policy's) comes as a frame and a close
+// 1008, as on a WebSocket.
+func (s *Server) ServeRelayed(w http.ResponseWriter, r *http.Request, table string) *RelayedConn {
+	var c *RelayedConn
+	r.SetPathValue("id", table)
+	s.located(func(w http.ResponseWriter, r *http.Request) { c = s.serveRelayed(w, r) })(w, r)
+	return c
+}
+
+func (s *Server) serveRelayed(w http.ResponseWriter, r *http.Request) *RelayedConn {
+	rm, wc, sub, aerr, ok := s.admitWS(w, r, seating.DoorRelay)
+	if !ok {
+		return nil
+	}
+	// Not one of s.peers: the relay's goroutines are its node's, which
+	// ends them (Close does not wait for a session the relay holds).
+	c := &RelayedConn{wc: wc, rm: rm}
+	s.metrics.conns.Inc()
+	if aerr != nil {
+		wc.in.end(s.replyFrame(wc.lang, &room.Reply{Err: aerr}), websocket.StatusPolicyViolation, "refused")
+		return c
+	}
+	c.sub = sub
+	wc.mu.Lock()
+	wc.sub = sub
+	wc.mu.Unlock()
+	return c
+}
+
+// RelayedConn is a relayed session's connection to this node's room
+// (ServeRelayed): the relay reads the frames the room queues for the seat
+// (Read, the welcome first) and writes the client's frames (Write), one
+// goroutine each, as it would a WebSocket's. It holds no goroutine of its
+// own.
+type RelayedConn struct {
+	wc   *peer
+	rm   *room.Room
+	sub  *room.Sub // nil: refused by the room
+	once sync.Once
+}
+
+// Read returns the next frame for the client, waiting for one; when the
+// connection ends, its last frame (an error, if any), then a
+// websocket.CloseError with the close's code and reason (io.EOF: dropped
+// without one).
+func (c *RelayedConn) Read(ctx context.Context) (websocket.MessageType, []byte, error) {
+	wc, s := c.wc, c.wc.s
+	for {
+		if frame, err, over := wc.in.ended(); over {
+			if frame != nil {
+				return websocket.MessageText, frame, nil
+			}
+			c.finish()
+			return 0, nil, err
+		}
+		if c.sub != nil {
+			if o, ok, open := c.sub.Take(); ok {
+				frame := o.Frame
+				if o.Reply != nil {
+					frame = s.replyFrame(wc.lang, o.Reply)
+				} else {
+					frame = bytes.Clone(frame) // the room's memory goes back now
+				}
+				o.Release()
+				s.sent([]int64{o.Queued})
+				return websocket.MessageText, frame, nil
+			} else if !open {
+				wc.closeDropped()
+				continue
+			}
+		}
+		select {
+		case rep := <-wc.local:
+			s.sent([]int64{0}) // a reply the room never saw: counted, not timed
+			return websocket.MessageText, s.replyFrame(wc.lang, rep), nil
+		default:
+		}
+		select {
+		case <-wc.in.wake:
+		case <-ctx.Done():
+			c.finish()
+			return 0, nil, ctx.Err()
+		}
+	}
+}
+
+// Write takes one frame of the client's, as a WebSocket's reader does
+// (readPump): within the connection's and its address's rates (a frame
+// past them is refused unread, rate_limited, and a flood of refusals ends
+// the session 1008 flood), a text frame within MaxFrame, parsed and
+// handed to the room. A frame past MaxFrame by more than the WebSocket's
+// slack ends the session 1009, as the WebSocket's read limit does.
+func (c *RelayedConn) Write(_ context.Context, typ websocket.MessageType, p []byte) error {
+	wc, s := c.wc, c.wc.s
+	if wc.done.Load() || c.sub == nil {
+		return net.ErrClosed
+	}
+	if limit := s.cfg.MaxFrame + hardFrameSlack; int64(len(p)) > limit {
+		wc.done.Store(true)
+		wc.in.end(nil, websocket.StatusMessageTooBig, fmt.Sprintf("read limited at %d bytes", limit+1))
+		return net.ErrClosed
+	}
+	now := s.cfg.Clock.Now()
+	if !wc.lim.AllowN(now, 1) || !wc.tk.frame(now) {
+		wc.refuse(0, CodeRateLimited)
+		s.metrics.framesIn.Inc()
+		if !wc.refusals.AllowN(now, 1) {
+			wc.flood()
+			return net.ErrClosed
+		}
+		return nil
+	}
+	var ok bool
+	if typ != websocket.MessageText || int64(len(p)) > s.cfg.MaxFrame {
+		ok = s.handleFrame(c.rm, c.sub, wc, now, typ, p, nil)
+	} else if m, plain, err := wire.ParsePlainClientMessage(p); plain {
+		ok = s.handleFrame(c.rm, c.sub, wc, now, typ, p, &parsed{m, err})
+	} else {
+		// As readPump: encoding/json grows a stack, and the relay's
+		// goroutine lives as long as the session.
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			ok = s.handleFrame(c.rm, c.sub, wc, now, typ, p, nil)
+		}()
+		<-done
+	}
+	s.metrics.framesIn.Inc()
+	if !ok && !wc.refusals.AllowN(now, 1) {
+		wc.flood()
+		return net.ErrClosed
+	}
+	return nil
+}
+
+// Close ends the session from the relay's side (the client closed, or the
+// relay ended): the seat is detached, its place in the limits given back.
+func (c *RelayedConn) Close(websocket.StatusCode, string) error {
+	c.finish()
+	return nil
+}
+
+// CloseNow is Close.
+func (c *RelayedConn) CloseNow() error { return c.Close(0, "") }
+
+// finish gives back what the session holds, once.
+func (c *RelayedConn) finish() {
+	c.once.Do(func() {
+		wc := c.wc
+		wc.done.Store(true)
+		wc.in.end(nil, 0, "") // a Read waiting returns
+		wc.mu.Lock()
+		wc.running = true
+		wc.mu.Unlock()
+		wc.tk.release()
+		if c.sub != nil {
+			c.rm.Detach(c.sub)
+		}
+		wc.s.metrics.conns.Dec()
+	})
+}
+
+// inProcess is the end of a relayed session served in process: whether
+// the room queued something (wake), and the close once decided, with a
+// last frame to give before it.
+type inProcess struct {
+	wake chan struct{}
+
+	mu     sync.Mutex
+	over   bool
+	last   []byte
+	code   websocket.StatusCode
+	reason string
+}
+
+func newInProcess() *inProcess { return &inProcess{wake: make(chan struct{}, 1)} }
+
+// signal wakes the reader (never blocks: the room calls it).
+func (in *inProcess) signal() {
+	select {
+	case in.wake <- struct{}{}:
+	default:
+	}
+}
+
+// end decides the close (the first decision stands): last, if any, is
+// read before it.
+func (in *inProcess) end(last []byte, code websocket.StatusCode, reason string) {
+	in.mu.Lock()
+	if !in.over {
+		in.over, in.last, in.code, in.reason = true, last, code, reason
+	}
+	in.mu.Unlock()
+	in.signal()
+}
+
+// ended reports the close once decided: its last frame first (once),
+// then the close as an error.
+func (in *inProcess) ended() (frame []byte, err error, over bool) {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	if !in.over {
+		return nil, nil, false
+	}
+	if in.last != nil {
+		frame, in.last = in.last, nil
+		return frame, nil, true
+	}
+	if in.code == 0 {
+		return nil, io.EOF, true
+	}
+	return nil, websocket.CloseError{Code: in.code, Reason: in.reason}, true
+}
