@@ -2,7 +2,7 @@ package account
 
 import (
 	"mafia/engine"
-	"mafia/seating"
+	"mafia/admission"
 )
 
 // The account's refusals (catalog id "error.<code>").
@@ -60,7 +60,7 @@ var Kinds = map[engine.Code]engine.Kind{
 	CodeNameLookalike: engine.KindConflict, CodeNameMixedScripts: engine.KindInvalid, CodeNameForbidden: engine.KindInvalid, CodeWeakPassword: engine.KindInvalid, CodePasswordTooLong: engine.KindInvalid,
 	CodeBadLogin: engine.KindForbidden, CodeLoginLimited: engine.KindTooMany, CodeLoginBusy: engine.KindBusy, CodeNotLoggedIn: engine.KindForbidden,
 	CodeBotCredential: engine.KindForbidden, CodeTooManyBots: engine.KindConflict, CodeNotYourBot: engine.KindNotFound,
-	CodeCannotKeep: engine.KindForbidden, seating.CodeBarred: engine.KindForbidden,
+	CodeCannotKeep: engine.KindForbidden, admission.CodeBarred: engine.KindForbidden,
 }
 
 func refuse(c engine.Code) error { return &engine.Error{Code: c} }

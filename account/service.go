@@ -13,7 +13,7 @@ import (
 	"mafia/internal/httpapi"
 	"mafia/internal/namekey"
 	"mafia/internal/secret"
-	"mafia/seating"
+	"mafia/admission"
 	"mafia/store"
 )
 
@@ -53,9 +53,9 @@ type Config struct {
 	// is CodeNameReserved.
 	SeatName func(name string) error
 	// Policy, if set, is consulted at each login once the password is
-	// right (seating.DoorLogin, no table): the server's policy of who may
+	// right (admission.DoorLogin, no table): the server's policy of who may
 	// sit (moderation: a ban list), whose refusal the login answers with.
-	Policy seating.Policy
+	Policy admission.Policy
 }
 
 // The prefixes that tell a login's token and a bot's token from a seat's
@@ -457,7 +457,7 @@ func (s *Service) LoginFrom(ctx context.Context, in Attempt) (Principal, string,
 	if s.cfg.Policy != nil {
 		// Asked only once the password is right: the policy tells a
 		// stranger nothing about a name.
-		if err := s.cfg.Policy.CanSit(ctx, seating.Who{Account: a.ID, Addr: in.Addr}, seating.Table{Door: seating.DoorLogin}); err != nil {
+		if err := s.cfg.Policy.CanSit(ctx, admission.Who{Account: a.ID, Addr: in.Addr}, admission.Table{Door: admission.DoorLogin}); err != nil {
 			return Principal{}, "", err
 		}
 	}

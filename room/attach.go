@@ -9,7 +9,7 @@ import (
 	"mafia/engine"
 	"mafia/internal/secret"
 	"mafia/locale"
-	"mafia/seating"
+	"mafia/admission"
 )
 
 // Attach connects a client: token is a seat's token, the host's token, or
@@ -32,15 +32,15 @@ func (r *Room) AttachNotify(ctx context.Context, token string, since int, notify
 // the server's bots' lines and names come to it rendered in lang
 // (linelang.go); "" is the table's language.
 func (r *Room) AttachIn(ctx context.Context, token string, since int, lang locale.Lang, notify func()) (*Sub, error) {
-	return r.AttachFrom(ctx, token, since, lang, notify, Entry{Door: seating.DoorSeat})
+	return r.AttachFrom(ctx, token, since, lang, notify, Entry{Door: admission.DoorSeat})
 }
 
 // Entry is how a connection comes to the table, which the table's policy
-// is told (policy.go): its door (seating.DoorSeat, or seating.DoorRelay for
+// is told (policy.go): its door (admission.DoorSeat, or admission.DoorRelay for
 // a seat's connection another node of a cluster relays) and the client's
 // address as the server keys it.
 type Entry struct {
-	Door seating.Door
+	Door admission.Door
 	Addr string
 }
 
@@ -48,7 +48,7 @@ type Entry struct {
 // policy may refuse it (a coded error, as for a bad token).
 func (r *Room) AttachFrom(ctx context.Context, token string, since int, lang locale.Lang, notify func(), e Entry) (*Sub, error) {
 	if e.Door == "" {
-		e.Door = seating.DoorSeat
+		e.Door = admission.DoorSeat
 	}
 	var sub *Sub
 	var err error

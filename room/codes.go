@@ -8,7 +8,7 @@ import (
 	"strconv"
 
 	"mafia/engine"
-	"mafia/seating"
+	"mafia/admission"
 )
 
 // Room error codes, beside the engine's (catalog id "error.<code>").
@@ -16,10 +16,10 @@ const (
 	CodeBusy engine.Code = "busy"
 	// CodeRatedTable: a rated table seats accounts and bot accounts only
 	// (a guest's join, the server's bots, a sandbox are refused).
-	CodeRatedTable = seating.CodeRatedTable
+	CodeRatedTable = admission.CodeRatedTable
 	// CodeOwnSeatLimit: at a rated table a player and the bot accounts
 	// they own already take N seats (Config.SeatsPerAddress).
-	CodeOwnSeatLimit               = seating.CodeOwnSeatLimit
+	CodeOwnSeatLimit               = admission.CodeOwnSeatLimit
 	CodeBadToken       engine.Code = "bad_token"
 	CodeTableFull      engine.Code = "table_full"
 	CodeSeatTaken      engine.Code = "seat_taken"
@@ -71,13 +71,13 @@ const (
 	CodeAlreadySeated engine.Code = "already_seated"
 	// CodeSeatLimit: N seats of this table are taken from the client's
 	// address already.
-	CodeSeatLimit = seating.CodeSeatLimit
+	CodeSeatLimit = admission.CodeSeatLimit
 	// CodeBlocked: the host kicked this client (or its address) from the
 	// table; it may not sit here again.
-	CodeBlocked = seating.CodeBlocked
+	CodeBlocked = admission.CodeBlocked
 	// CodeBarred: a policy in front of the seat rules (moderation, see
 	// Config.Policy) bars the client from the table.
-	CodeBarred = seating.CodeBarred
+	CodeBarred = admission.CodeBarred
 	// CodeExpired: the table was left in the lobby by everyone and has
 	// expired.
 	CodeExpired engine.Code = "expired"

@@ -11,7 +11,7 @@ import (
 	"mafia/engine"
 	"mafia/locale"
 	"mafia/rng"
-	"mafia/seating"
+	"mafia/admission"
 	"mafia/store"
 	"mafia/wire"
 )
@@ -116,9 +116,9 @@ type Config struct {
 	// Policy, if set, is consulted before the seat rules at every door of
 	// the table (a join, a seat's connection, a relayed one): moderation
 	// (a ban list) sits there. The seat rules themselves are
-	// seating.Rules, from SeatsPerAddress and AddrsOf, behind it. It runs
+	// admission.Rules, from SeatsPerAddress and AddrsOf, behind it. It runs
 	// on the room's goroutine: it must answer from memory.
-	Policy seating.Policy
+	Policy admission.Policy
 	// NightTick is the night's delivery cadence (default 1 s of the room's
 	// clock): what only some seats may see at night waits for the next
 	// tick, when every connected seat gets the same two frames (see
@@ -167,7 +167,7 @@ const (
 
 // DefaultSeatsPerAddress is how many seats of one table may be taken from
 // one address: a few friends on one Wi-Fi, not a whole table.
-const DefaultSeatsPerAddress = seating.DefaultSeatsPerAddress
+const DefaultSeatsPerAddress = admission.DefaultSeatsPerAddress
 
 // Out is one item for a connection to send: a ready frame, or a reply to
 // render in the connection's language.

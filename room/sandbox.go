@@ -8,7 +8,7 @@ import (
 	"strconv"
 
 	"mafia/engine"
-	"mafia/seating"
+	"mafia/admission"
 )
 
 // Sandbox fixes a table's deal, so that a bot can be tested as a given card
@@ -33,7 +33,7 @@ type Sandbox struct {
 // The sandbox's refusals.
 const (
 	// CodeSandboxTable: a join to a sandbox without the host's token.
-	CodeSandboxTable = seating.CodeSandboxTable
+	CodeSandboxTable = admission.CodeSandboxTable
 	// CodeSandboxPublic: a sandbox asked to be listed.
 	CodeSandboxPublic engine.Code = "sandbox_public"
 	// CodeSandboxDealOrCard: a sandbox with neither a deal nor a card, or

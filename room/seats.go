@@ -9,7 +9,7 @@ import (
 
 	"mafia/engine"
 	"mafia/internal/secret"
-	"mafia/seating"
+	"mafia/admission"
 )
 
 // JoinRequest is one request for a seat.
@@ -50,7 +50,7 @@ type JoinRequest struct {
 // host's, once the host sits) is answered with that seat, never given a
 // second one (CodeAlreadySeated if it asks for another); a client id that
 // holds a seat here gets no other. Then the table's policy decides
-// (policy.go): the seat rules (seating.Rules: at most
+// (policy.go): the seat rules (admission.Rules: at most
 // Config.SeatsPerAddress seats of one person's network, CodeSeatLimit; a
 // client or an address the host kicked may not sit here again,
 // CodeBlocked; a rated table's and a sandbox's seats) behind whatever
@@ -102,9 +102,9 @@ func (r *Room) join(name string, req JoinRequest) (int, string, error) {
 	}
 	// Who may sit here is the table's policy's to say (policy.go): the
 	// seat rules, and whatever moderation is put in front of them.
-	who := seating.Who{Account: req.Account, Bot: req.Account != 0 && req.BotAccount, Owner: req.Owner,
+	who := admission.Who{Account: req.Account, Bot: req.Account != 0 && req.BotAccount, Owner: req.Owner,
 		Addr: req.Addr, Unlimited: req.Unlimited, Client: client}
-	at := r.sitTable(seating.DoorJoin, isHost)
+	at := r.sitTable(admission.DoorJoin, isHost)
 	at.Blocked = (client != "" && r.blocked["c"+client]) || (req.Addr != "" && r.blocked["a"+req.Addr])
 	if err := r.policy().CanSit(context.Background(), who, at); err != nil {
 		return 0, "", err

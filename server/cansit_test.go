@@ -1,6 +1,6 @@
 package server
 
-// The policy of who may sit (package seating) at the doors of the
+// The policy of who may sit (package admission) at the doors of the
 // server: a join, a seat's WebSocket and a login. (The fourth door, a
 // seat's WebSocket relayed by another node, is relayed_test.go's.)
 
@@ -18,7 +18,7 @@ import (
 	"mafia/account"
 	"mafia/client"
 	"mafia/engine"
-	"mafia/seating"
+	"mafia/admission"
 )
 
 // barOne is a policy that refuses one account (as a person: the account
@@ -27,23 +27,23 @@ import (
 type barOne struct {
 	bar     atomic.Bool
 	account atomic.Int64
-	doors   chan seating.Door
+	doors   chan admission.Door
 }
 
-func (b *barOne) CanSit(_ context.Context, who seating.Who, at seating.Table) error {
+func (b *barOne) CanSit(_ context.Context, who admission.Who, at admission.Table) error {
 	if b.bar.Load() && who.Account != 0 && (who.Account == b.account.Load() || who.Person() == b.account.Load()) {
 		select {
 		case b.doors <- at.Door:
 		default:
 		}
-		return &engine.Error{Code: seating.CodeBarred}
+		return &engine.Error{Code: admission.CodeBarred}
 	}
 	return nil
 }
 
 // startPolicyServer is a real server whose joins know accounts, with pol
 // its policy and its accounts' (logins), and the accounts' handler.
-func startPolicyServer(t *testing.T, pol seating.Policy) (*testServer, *account.Service, *httptest.Server) {
+func startPolicyServer(t *testing.T, pol admission.Policy) (*testServer, *account.Service, *httptest.Server) {
 	t.Helper()
 	var svc *account.Service
 	ts := startServerWith(t, "", func(c *Config) {
@@ -61,7 +61,7 @@ func startPolicyServer(t *testing.T, pol seating.Policy) (*testServer, *account.
 // join, at its seat's WebSocket (the seat it took before the bar), and at
 // a login; another account is let in at each.
 func TestCanSit_APolicyRefusingAnAccountRefusesItAtEveryDoor(t *testing.T) {
-	pol := &barOne{doors: make(chan seating.Door, 16)}
+	pol := &barOne{doors: make(chan admission.Door, 16)}
 	ts, svc, acct := startPolicyServer(t, pol)
 	ctx := within(t, 30*time.Second)
 	_, nino, err := svc.Signup(ctx, "Nino", "password1", "")
@@ -88,8 +88,8 @@ func TestCanSit_APolicyRefusingAnAccountRefusesItAtEveryDoor(t *testing.T) {
 	barred := func(door string, err error) {
 		t.Helper()
 		var ce *client.Error
-		if !errors.As(err, &ce) || ce.Code != string(seating.CodeBarred) {
-			t.Fatalf("%s: %v, want the refusal %s", door, err, seating.CodeBarred)
+		if !errors.As(err, &ce) || ce.Code != string(admission.CodeBarred) {
+			t.Fatalf("%s: %v, want the refusal %s", door, err, admission.CodeBarred)
 		}
 		if ce.Status != 0 && ce.Status != http.StatusForbidden {
 			t.Fatalf("%s: status %d, want 403", door, ce.Status)
@@ -135,11 +135,11 @@ func TestCanSit_APolicyRefusingAnAccountRefusesItAtEveryDoor(t *testing.T) {
 		t.Fatalf("Gio's login: %v", err)
 	}
 	close(pol.doors)
-	var doors []seating.Door
+	var doors []admission.Door
 	for d := range pol.doors {
 		doors = append(doors, d)
 	}
-	want := []seating.Door{seating.DoorJoin, seating.DoorSeat, seating.DoorLogin}
+	want := []admission.Door{admission.DoorJoin, admission.DoorSeat, admission.DoorLogin}
 	if len(doors) != len(want) {
 		t.Fatalf("refused at %v, want %v", doors, want)
 	}

@@ -20,7 +20,7 @@ import (
 	"mafia/internal/secret"
 	"mafia/locale"
 	"mafia/room"
-	"mafia/seating"
+	"mafia/admission"
 	"mafia/wire"
 )
 
@@ -86,7 +86,7 @@ type peer struct {
 }
 
 func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
-	rm, wc, sub, aerr, ok := s.admitWS(w, r, seating.DoorSeat)
+	rm, wc, sub, aerr, ok := s.admitWS(w, r, admission.DoorSeat)
 	if !ok {
 		return
 	}
@@ -133,11 +133,11 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 
 // admitWS takes a seat's WebSocket handshake r as far as the room: the
 // table found here, its Origin checked, its place in the limits taken, and
-// the connection attached to the room at door (seating.DoorRelay when
+// the connection attached to the room at door (admission.DoorRelay when
 // another node relays it). ok false: refused, w answered. aerr is the
 // room's refusal (a bad token, the policy's), which comes as a frame on an
 // open connection, as it always has; without one, sub is attached.
-func (s *Server) admitWS(w http.ResponseWriter, r *http.Request, door seating.Door) (rm *room.Room, wc *peer, sub *room.Sub, aerr error, ok bool) {
+func (s *Server) admitWS(w http.ResponseWriter, r *http.Request, door admission.Door) (rm *room.Room, wc *peer, sub *room.Sub, aerr error, ok bool) {
 	id := r.PathValue("id")
 	rm, err := s.room(r.Context(), id)
 	if err != nil {
@@ -168,10 +168,10 @@ func (s *Server) admitWS(w http.ResponseWriter, r *http.Request, door seating.Do
 	wc = &peer{s: s, lang: lang, local: make(chan *room.Reply, 8), tk: tk,
 		lim:      rate.NewLimiter(rate.Limit(s.cfg.Rate), s.cfg.Burst),
 		refusals: rate.NewLimiter(rate.Limit(s.cfg.Limits.FloodRate), s.cfg.Limits.FloodBurst)}
-	if door == seating.DoorRelay {
+	if door == admission.DoorRelay {
 		wc.in = newInProcess()
 	} else if s.own != nil && s.own.cfg.Relayed != nil && s.own.cfg.Relayed(r) {
-		door = seating.DoorRelay // relayed by a node that dials its owner's WebSocket
+		door = admission.DoorRelay // relayed by a node that dials its owner's WebSocket
 	}
 	// The connection reads the bots' lines in the language of its errors.
 	// The table's policy is told its door and its address

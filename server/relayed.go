@@ -6,7 +6,7 @@ package server
 // to a RelayedConn and reads the server's from it; between them stand the
 // same guards as for a WebSocket of this node's own (conn.go): the table
 // located here, the Origin, the limits of the client's address, the
-// table's policy (at seating.DoorRelay), each frame's rates, the flood,
+// table's policy (at admission.DoorRelay), each frame's rates, the flood,
 // the frame's size; and the session is bound to its table and seat as a
 // WebSocket is, by the token its handshake carried.
 
@@ -22,7 +22,7 @@ import (
 	"github.com/coder/websocket"
 
 	"mafia/room"
-	"mafia/seating"
+	"mafia/admission"
 	"mafia/wire"
 )
 
@@ -41,7 +41,7 @@ func (s *Server) ServeRelayed(w http.ResponseWriter, r *http.Request, table stri
 }
 
 func (s *Server) serveRelayed(w http.ResponseWriter, r *http.Request) *RelayedConn {
-	rm, wc, sub, aerr, ok := s.admitWS(w, r, seating.DoorRelay)
+	rm, wc, sub, aerr, ok := s.admitWS(w, r, admission.DoorRelay)
 	if !ok {
 		return nil
 	}

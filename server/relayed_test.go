@@ -15,7 +15,7 @@ import (
 	"github.com/coder/websocket"
 
 	"mafia/client"
-	"mafia/seating"
+	"mafia/admission"
 	"mafia/wire"
 )
 
@@ -108,9 +108,9 @@ func TestRelayed_ASeatServedInProcessIsASeat(t *testing.T) {
 // TestCanSit_APolicyRefusesAnAccountAtTheRelay: the fourth door of
 // TestCanSit_APolicyRefusingAnAccountRefusesItAtEveryDoor: a barred
 // account's seat, relayed by another node, is refused barred (a frame and
-// a close 1008) at seating.DoorRelay; another's is served.
+// a close 1008) at admission.DoorRelay; another's is served.
 func TestCanSit_APolicyRefusesAnAccountAtTheRelay(t *testing.T) {
-	pol := &barOne{doors: make(chan seating.Door, 4)}
+	pol := &barOne{doors: make(chan admission.Door, 4)}
 	ts, svc, _ := startPolicyServer(t, pol)
 	ctx := within(t, 20*time.Second)
 	var toks []string
@@ -138,15 +138,15 @@ func TestCanSit_APolicyRefusesAnAccountAtTheRelay(t *testing.T) {
 	}
 	pol.bar.Store(true)
 	c := ts.srv.ServeRelayed(httptest.NewRecorder(), relayedHandshake(created.Table, jn.Token), created.Table)
-	if m := readMsg(t, ctx, c); m.Type != "error" || m.Code != string(seating.CodeBarred) || m.Message == "" {
+	if m := readMsg(t, ctx, c); m.Type != "error" || m.Code != string(admission.CodeBarred) || m.Message == "" {
 		t.Fatalf("the barred seat's relay: %+v", m)
 	}
 	var ce websocket.CloseError
 	if _, _, err := c.Read(ctx); !errors.As(err, &ce) || ce.Code != websocket.StatusPolicyViolation {
 		t.Fatalf("ended with %v, want 1008", err)
 	}
-	if d := <-pol.doors; d != seating.DoorRelay {
-		t.Fatalf("refused at %s, want %s", d, seating.DoorRelay)
+	if d := <-pol.doors; d != admission.DoorRelay {
+		t.Fatalf("refused at %s, want %s", d, admission.DoorRelay)
 	}
 	c = ts.srv.ServeRelayed(httptest.NewRecorder(), relayedHandshake(created.Table, jg.Token), created.Table)
 	if m := readMsg(t, ctx, c); m.Type != "welcome" {

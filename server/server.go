@@ -16,7 +16,7 @@ import (
 	"mafia/internal/httpguard"
 	"mafia/internal/lograte"
 	"mafia/room"
-	"mafia/seating"
+	"mafia/admission"
 	"mafia/store"
 )
 
@@ -75,7 +75,7 @@ type Config struct {
 	// moderation (a ban list) sits there; mafia serve gives the accounts'
 	// logins the same (account.Config.Policy). It is called on a table's
 	// goroutine: it must answer from memory.
-	Policy seating.Policy
+	Policy admission.Policy
 	// NightTick is the rooms' night delivery cadence (room.Config.NightTick;
 	// default 1 s).
 	NightTick time.Duration

@@ -215,7 +215,7 @@ func (sv *serve) open() int {
 // server's store.All, assist.Store), so a store missing one fails to
 // compile. A new domain's service and handler are wired here, and its
 // handler mounted by internal/site beside the others; moderation's
-// seating.Policy (who may sit) goes to server.Config.Policy and
+// admission.Policy (who may sit) goes to server.Config.Policy and
 // account.Config.Policy here (none yet: the seat rules alone).
 func (sv *serve) wire() {
 	f, st, log, guard := sv.f, sv.st, sv.log, sv.guard

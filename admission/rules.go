@@ -1,4 +1,4 @@
-package seating
+package admission
 
 // This file holds today's seat rules behind the policy: what a join was
 // refused for before the policy existed, gathered in one place.

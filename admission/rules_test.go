@@ -1,4 +1,4 @@
-package seating
+package admission
 
 import (
 	"context"

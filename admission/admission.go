@@ -1,4 +1,4 @@
-// Package seating owns who may sit where: the one policy (Policy, its
+// Package admission owns who may sit where: the one policy (Policy, its
 // method CanSit) that every door a player comes in by consults — a join
 // (a seat asked for), a seat's connection, a login and a relayed session
 // of a cluster — and today's rules behind it (Rules: a sandbox's and a
@@ -12,7 +12,7 @@
 // use). A Policy is called on the table's goroutine at a join and a seat's
 // connection, so one that reads a store keeps what it reads in memory (a
 // ban list is a set).
-package seating
+package admission
 
 import (
 	"context"
