@@ -1,8 +1,8 @@
 package account
 
 import (
-	"mafia/engine"
 	"mafia/admission"
+	"mafia/engine"
 )
 
 // The account's refusals (catalog id "error.<code>").

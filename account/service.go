@@ -9,11 +9,11 @@ import (
 	"sync"
 	"time"
 
+	"mafia/admission"
 	"mafia/engine"
 	"mafia/internal/httpapi"
 	"mafia/internal/namekey"
 	"mafia/internal/secret"
-	"mafia/admission"
 	"mafia/store"
 )
 

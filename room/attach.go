@@ -6,10 +6,10 @@ package room
 import (
 	"context"
 
+	"mafia/admission"
 	"mafia/engine"
 	"mafia/internal/secret"
 	"mafia/locale"
-	"mafia/admission"
 )
 
 // Attach connects a client: token is a seat's token, the host's token, or

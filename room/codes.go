@@ -7,8 +7,8 @@ package room
 import (
 	"strconv"
 
-	"mafia/engine"
 	"mafia/admission"
+	"mafia/engine"
 )
 
 // Room error codes, beside the engine's (catalog id "error.<code>").

@@ -5,8 +5,8 @@ package room
 // (attach.go, whether direct or relayed by another node of a cluster).
 
 import (
-	"mafia/engine"
 	"mafia/admission"
+	"mafia/engine"
 )
 
 // policy is the table's policy: Config.Policy (moderation) in front of

@@ -7,11 +7,11 @@ import (
 	"sync/atomic"
 	"time"
 
+	"mafia/admission"
 	"mafia/bot"
 	"mafia/engine"
 	"mafia/locale"
 	"mafia/rng"
-	"mafia/admission"
 	"mafia/store"
 	"mafia/wire"
 )

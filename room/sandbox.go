@@ -7,8 +7,8 @@ package room
 import (
 	"strconv"
 
-	"mafia/engine"
 	"mafia/admission"
+	"mafia/engine"
 )
 
 // Sandbox fixes a table's deal, so that a bot can be tested as a given card

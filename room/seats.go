@@ -7,9 +7,9 @@ import (
 	"context"
 	"strconv"
 
+	"mafia/admission"
 	"mafia/engine"
 	"mafia/internal/secret"
-	"mafia/admission"
 )
 
 // JoinRequest is one request for a seat.

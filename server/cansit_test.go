@@ -16,9 +16,9 @@ import (
 	"time"
 
 	"mafia/account"
+	"mafia/admission"
 	"mafia/client"
 	"mafia/engine"
-	"mafia/admission"
 )
 
 // barOne is a policy that refuses one account (as a person: the account

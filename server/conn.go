@@ -16,11 +16,11 @@ import (
 	"github.com/coder/websocket"
 	"golang.org/x/time/rate"
 
+	"mafia/admission"
 	"mafia/engine"
 	"mafia/internal/secret"
 	"mafia/locale"
 	"mafia/room"
-	"mafia/admission"
 	"mafia/wire"
 )
 

@@ -21,8 +21,8 @@ import (
 
 	"github.com/coder/websocket"
 
-	"mafia/room"
 	"mafia/admission"
+	"mafia/room"
 	"mafia/wire"
 )
 

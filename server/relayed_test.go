@@ -14,8 +14,8 @@ import (
 
 	"github.com/coder/websocket"
 
-	"mafia/client"
 	"mafia/admission"
+	"mafia/client"
 	"mafia/wire"
 )
 

@@ -10,13 +10,13 @@ import (
 	"time"
 
 	"mafia/account"
+	"mafia/admission"
 	"mafia/bot"
 	"mafia/engine"
 	"mafia/internal/httpapi"
 	"mafia/internal/httpguard"
 	"mafia/internal/lograte"
 	"mafia/room"
-	"mafia/admission"
 	"mafia/store"
 )
 
