@@ -3,12 +3,13 @@ package seating
 // Report is how a seating measures against the bounds the package
 // promises; each Low and High is the bound's floor and ceiling.
 type Report struct {
-	Rounds             int `json:"rounds"`
+	Rounds             int
 	GamesMin, GamesMax int // games played by a player: both Config.Games
 	SeatMin, SeatMax   int // times a player has one seat number
 	SeatLow, SeatHigh  int // floor(G/S) and ceil(G/S)
 	PairMin, PairMax   int // games a pair (not to keep apart) shares
 	PairLow, PairHigh  int // the floor and ceiling of the pairs' mean
+	PairMean           float64
 	SitOutMin          int // rounds a player sits out
 	SitOutMax          int
 	AvoidMet           int // meetings of pairs to keep apart: 0
@@ -60,6 +61,7 @@ func Measure(cfg Config, s Seating) Report {
 	rep.PairMin, rep.PairMax = extremes(pairs)
 	if len(pairs) > 0 {
 		rep.PairLow, rep.PairHigh = total/len(pairs), (total+len(pairs)-1)/len(pairs)
+		rep.PairMean = float64(total) / float64(len(pairs))
 	}
 	return rep
 }

@@ -206,3 +206,22 @@ func TestKinds_EveryCodeHasAKind(t *testing.T) {
 		}
 	}
 }
+
+// TestParseAvoid_ReadsPairsAndRefusesTheRest: "a-b,c-d" with spaces; what
+// is not two numbers is refused with the pair as given.
+func TestParseAvoid_ReadsPairsAndRefusesTheRest(t *testing.T) {
+	got, err := ParseAvoid(" 1-2, 7 - 3 ")
+	if err != nil || !slices.Equal(got, [][2]int{{1, 2}, {7, 3}}) {
+		t.Errorf("ParseAvoid: %v %v", got, err)
+	}
+	if got, err := ParseAvoid(""); err != nil || got != nil {
+		t.Errorf("ParseAvoid of nothing: %v %v", got, err)
+	}
+	for _, bad := range []string{"1", "1-", "a-b", "1-2,", "1-2-3"} {
+		_, err := ParseAvoid(bad)
+		var e *engine.Error
+		if !errors.As(err, &e) || e.Code != CodeBadAvoid || e.Value == "" && bad != "1-2," {
+			t.Errorf("ParseAvoid(%q): %v; want %s", bad, err, CodeBadAvoid)
+		}
+	}
+}
