@@ -16,9 +16,10 @@ const avoidWeight = 1e6
 // tables × seats).
 const effort = 3000
 
-// The annealing's temperatures, in units of the cost (a pair's square).
+// The cost's quartic term's divisor (costs) and the annealing's temperatures,
+// in units of the cost (a pair's square).
 const (
-	quartic  = 1.0
+	quartic  = 0.5
 	tempHot  = 10.0
 	tempCold = 0.3
 )
