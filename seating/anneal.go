@@ -12,6 +12,10 @@ import (
 // apart from one player meets every game).
 const avoidWeight = 1e6
 
+// restWeight is the cost of a player's sitting out two rounds in a row:
+// the rota spreads the sit-outs, and a trade that bunches them pays it.
+const restWeight = 60.0
+
 // effort is the annealing's moves for each place of the seating (rounds ×
 // tables × seats).
 const effort = 3000
@@ -180,6 +184,7 @@ func (st *state) trade(r, i, o, r2, j, o2 int) float64 {
 func (st *state) exchange(r, i, o int) float64 {
 	delta := st.leave(r, i)
 	p, q := st.play[r][i], st.out[r][o]
+	delta += restWeight * float64(st.restsBeside(p, r)-st.restsBeside(q, r))
 	st.play[r][i], st.out[r][o] = q, p
 	st.at[r][q], st.at[r][p] = i, -1-o
 	return delta + st.join(r, i)
@@ -226,6 +231,18 @@ func (st *state) anneal(src *rng.Source) {
 // one that costs delta more with the chance exp(-delta/temp).
 func (st *state) accept(delta, temp float64, src *rng.Source) bool {
 	return delta <= 0 || float64(src.Uint64()>>11)/(1<<53) < math.Exp(-delta/temp)
+}
+
+// restsBeside counts the rounds next to round r that player p sits out.
+func (st *state) restsBeside(p, r int) int {
+	n := 0
+	if r > 0 && st.at[r-1][p] < 0 {
+		n++
+	}
+	if r+1 < st.r && st.at[r+1][p] < 0 {
+		n++
+	}
+	return n
 }
 
 // avoidMet reports whether a pair to keep apart shares a table.

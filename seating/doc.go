@@ -4,7 +4,9 @@
 // and its tests check over many seeds and sizes:
 //
 //   - every player plays exactly G games, and sits out the other rounds,
-//     the same number of rounds as every other player (a fixed rota);
+//     the same number of rounds as every other player, spread along the
+//     event (never more than two in a row when a player sits out at most
+//     half the rounds);
 //   - every player has every seat number as often as the numbers allow:
 //     floor(G/S) or ceil(G/S) times (20 players, 10 games, 10 seats: each
 //     seat exactly once);
@@ -18,13 +20,15 @@
 //
 //  1. Who sits out: the rounds' sit-outs are taken in turn from one seeded
 //     order of the players, N-T·S a round, so every player sits out exactly
-//     R-G of the R rounds, spread along the event. This is exact by
-//     construction.
+//     R-G of the R rounds, spread along the event. The counts are exact by
+//     construction, and stay so under the search's trades (below), which
+//     pay a cost for each two rounds in a row a player sits out.
 //  2. Who meets whom: simulated annealing over the rounds' tables, seeded,
-//     on a cost that is the sum over pairs of the square of the games they
-//     share (for a fixed total of meetings, the least sum of squares is the
-//     most even spread) plus a heavy weight for each meeting of a pair to
-//     keep apart. A move swaps two players of one round between two tables,
+//     on a cost that is the sum over pairs of f(d) = d² + 2d⁴, d the
+//     distance of the games they share from the mean (convex: for a fixed
+//     total of meetings the least cost is the most even spread; the
+//     quartic term presses hardest on the pairs furthest off), plus a
+//     heavy weight for each meeting of a pair to keep apart. A move swaps two players of one round between two tables,
 //     or, when some sit out, trades one player's game in one round for
 //     another's in another round (so game counts stay exact). Annealing
 //     rather than a greedy construction because the greedy one stalls

@@ -36,7 +36,8 @@ func valid(t *testing.T, cfg Config, s Seating) {
 
 // TestGenerate_KeepsTheBoundsOverSeedsAndSizes: for 10 to 100 players, with
 // and without sit-outs, on one table and on ten, for several seeds: every
-// player plays exactly G games and sits out the same number of rounds;
+// player plays exactly G games and sits out the same number of rounds,
+// never more than 2 in a row when they sit out at most half of them;
 // every player has every seat floor(G/S) or ceil(G/S) times (with 10
 // games at 10 seats: every seat once); every pair's meetings lie within 2
 // of the floor and ceiling of the mean (docs/tournaments.md: why not
@@ -55,6 +56,8 @@ func TestGenerate_KeepsTheBoundsOverSeedsAndSizes(t *testing.T) {
 		{Config{Players: 25, Tables: 2, Games: 8}, []uint64{1, 2}, 2},
 		{Config{Players: 22, Tables: 2, Games: 10, Seats: 11}, []uint64{1}, 2},
 		{Config{Players: 30, Tables: 3, Games: 10}, []uint64{1, 2}, 2},
+		{Config{Players: 30, Tables: 2, Games: 10}, []uint64{1, 2, 3}, 2},
+		{Config{Players: 45, Tables: 4, Games: 8}, []uint64{1}, 2},
 		{Config{Players: 36, Tables: 3, Games: 10}, []uint64{7}, 2},
 		{Config{Players: 50, Tables: 5, Games: 10}, []uint64{1}, 2},
 		{Config{Players: 100, Tables: 10, Games: 10}, []uint64{1}, 2},
@@ -75,6 +78,9 @@ func TestGenerate_KeepsTheBoundsOverSeedsAndSizes(t *testing.T) {
 			if rep.SitOutMin != rep.SitOutMax {
 				t.Errorf("%+v: sit-outs %d..%d; want the same for everyone", cfg, rep.SitOutMin, rep.SitOutMax)
 			}
+			if run := longestRest(cfg, s); 2*rep.SitOutMax <= rep.Rounds && run > 2 {
+				t.Errorf("%+v: a player sits out %d rounds in a row; want at most 2", cfg, run)
+			}
 			if rep.SeatMin < rep.SeatLow || rep.SeatMax > rep.SeatHigh {
 				t.Errorf("%+v: a seat %d..%d times; want %d..%d", cfg, rep.SeatMin, rep.SeatMax, rep.SeatLow, rep.SeatHigh)
 			}
@@ -83,6 +89,27 @@ func TestGenerate_KeepsTheBoundsOverSeedsAndSizes(t *testing.T) {
 			}
 		}
 	}
+}
+
+// longestRest returns the most rounds in a row a player of s sits out.
+func longestRest(cfg Config, s Seating) int {
+	longest := 0
+	for p := 1; p <= cfg.Players; p++ {
+		run := 0
+		for _, round := range s.Rounds {
+			plays := false
+			for _, tab := range round {
+				plays = plays || slices.Contains(tab, p)
+			}
+			if plays {
+				run = 0
+			} else {
+				run++
+				longest = max(longest, run)
+			}
+		}
+	}
+	return longest
 }
 
 // TestGenerate_TwentyPlayersTenGamesHaveEverySeatOnce: the example:
