@@ -5,8 +5,8 @@
 //
 //   - every player plays exactly G games, and sits out the other rounds,
 //     the same number of rounds as every other player, spread along the
-//     event (never more than two in a row when a player sits out at most
-//     half the rounds);
+//     event (a cost of the search: its tests find no more than two in a
+//     row when a player sits out at most half the rounds);
 //   - every player has every seat number as often as the numbers allow:
 //     floor(G/S) or ceil(G/S) times (20 players, 10 games, 10 seats: each
 //     seat exactly once);
