@@ -22,6 +22,7 @@ func commands() []command {
 		{"play", "play a game in the terminal against bots", runPlay},
 		{"sim", "play many bot games and print win rates", runSim},
 		{"scenario", "run conformance scenarios: mafia scenario run PATH...", runScenario},
+		{"seating", "seat a tournament: players x tables x games, seats and pairs kept even", runSeating},
 		{"bench", "load-test a running server with bot players over WebSockets", runBench},
 		{"help", "list the commands", runHelp},
 	}

@@ -97,7 +97,7 @@ function mineList(redraw) {
     const clubs = got && got.res.ok ? got.body.clubs : [];
     if (!clubs.length) return;
     el.append(h('p', { class: 'note' }, t('assist.club_members.mine')),
-      clubs.map((m) => button(m.name, () => { keep({ id: m.id, name: m.name, login: true }); redraw(); }, 'secondary', `club-mine-${m.id}`)));
+      ...clubs.map((m) => button(m.name, () => { keep({ id: m.id, name: m.name, login: true }); redraw(); }, 'secondary', `club-mine-${m.id}`)));
   });
   return el;
 }
