@@ -89,7 +89,7 @@ func peekType(data []byte) (typ string, id int64) {
 // read takes frames until the answer to request id, recording each.
 func (s *trafficSeat) readUntil(ctx context.Context, at time.Duration, id int64) error {
 	for {
-		_, data, err := s.c.ws.Read(ctx)
+		_, data, err := s.c.readRaw(ctx)
 		if err != nil {
 			return fmt.Errorf("seat %d: %w", s.seat, err)
 		}
