@@ -67,7 +67,9 @@ func finishedGameRule(t *testing.T, public bool) {
 	}
 	strangers := []struct{ who, token string }{{"no token", ""}, {"a made-up token", "0123456789abcdef0123456789abcdef"},
 		{"another table's seat token", otherSeat.Token}, {"another table's host token", other.HostToken}}
-	timings := map[string]int64{"speech": 5000, "defence": 5000, "tie_speech": 5000, "last_words": 5000, "night": 2000, "vote": 400}
+	// Night 1 outlasts the mafioso's line on a loaded machine (a 2 s
+	// night ended before it under -race at a load of 30).
+	timings := map[string]int64{"speech": 5000, "defence": 5000, "tie_speech": 5000, "last_words": 5000, "night": 8000, "vote": 400}
 	tb := newTable(ctx, t, ts.api, client.CreateRequest{Name: "closed", Players: 5, TimingsMS: timings, Public: public},
 		seatsUpTo(5), 11)
 	players := []string{tb.host}
