@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -43,11 +44,75 @@ type dialOpts struct {
 	http   *http.Client
 }
 
-// wsConn is a raw WebSocket to a table.
+// wsConn is a raw WebSocket to a table. A goroutine of its own reads the
+// socket from the dial on, queueing every frame for read: the library
+// answers the server's pings only while a read is under way, and a test
+// that reads only when it asks (a client idle for a while, or one among
+// many tests at once on a busy machine) would otherwise miss the server's
+// ping timeout and be dropped.
 type wsConn struct {
 	ws   *websocket.Conn
 	next int64
 	rec  *recorder // holds every frame to docs/protocol.schema.json
+
+	mu     sync.Mutex
+	queue  []wsFrame     // frames read and not yet taken; the last may be the error that ended the reading
+	ready  chan struct{} // signalled when the queue grows
+	cancel context.CancelFunc
+}
+
+// wsFrame is one read of the background reader: a frame, or the error
+// that ended the connection.
+type wsFrame struct {
+	typ  websocket.MessageType
+	data []byte
+	err  error
+}
+
+// newWSConn starts the background reader of a dialed socket.
+func newWSConn(ws *websocket.Conn) *wsConn {
+	ctx, cancel := context.WithCancel(context.Background())
+	c := &wsConn{ws: ws, rec: newRecorder(), ready: make(chan struct{}, 1), cancel: cancel}
+	go func() {
+		for {
+			typ, data, err := ws.Read(ctx)
+			c.mu.Lock()
+			c.queue = append(c.queue, wsFrame{typ: typ, data: data, err: err})
+			c.mu.Unlock()
+			select {
+			case c.ready <- struct{}{}:
+			default:
+			}
+			if err != nil {
+				return
+			}
+		}
+	}()
+	return c
+}
+
+// readRaw returns the next frame the background reader took, or the
+// error that ended the connection (every time, once reached). When ctx
+// ends first the connection is closed, as the library's own Read does.
+func (c *wsConn) readRaw(ctx context.Context) (websocket.MessageType, []byte, error) {
+	for {
+		c.mu.Lock()
+		if len(c.queue) > 0 {
+			f := c.queue[0]
+			if f.err == nil {
+				c.queue = c.queue[1:]
+			}
+			c.mu.Unlock()
+			return f.typ, f.data, f.err
+		}
+		c.mu.Unlock()
+		select {
+		case <-c.ready:
+		case <-ctx.Done():
+			c.close()
+			return 0, nil, fmt.Errorf("reading a frame: %w", ctx.Err())
+		}
+	}
 }
 
 // wsURL is the WebSocket address of a table on a server at base (http://...).
@@ -75,12 +140,12 @@ func dialWS(ctx context.Context, base, table, token string, since int, o dialOpt
 		return nil, resp, err
 	}
 	ws.SetReadLimit(4 << 20)
-	return &wsConn{ws: ws, rec: newRecorder()}, resp, nil
+	return newWSConn(ws), resp, nil
 }
 
 // read returns the next frame's bytes and its decoding.
 func (c *wsConn) read(ctx context.Context) ([]byte, wire.ServerMessage, error) {
-	typ, data, err := c.ws.Read(ctx)
+	typ, data, err := c.readRaw(ctx)
 	if err != nil {
 		return nil, wire.ServerMessage{}, err
 	}
@@ -115,7 +180,11 @@ func (c *wsConn) sendRaw(ctx context.Context, typ websocket.MessageType, data []
 	return c.ws.Write(ctx, typ, data)
 }
 
-func (c *wsConn) close() { c.ws.CloseNow() }
+// close closes the connection at once; the background reader ends with it.
+func (c *wsConn) close() {
+	c.ws.CloseNow()
+	c.cancel()
+}
 
 // player plays one seat (0: a spectator, who only reads).
 type player struct {

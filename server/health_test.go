@@ -171,21 +171,25 @@ func TestHealth_AStoreThatCannotWrite(t *testing.T) {
 	}
 
 	// A minute of every game's clock, a second at a time: each timeout
-	// fails and is retried a second later.
+	// fails and is retried a second later. After each second every host's
+	// connection is read up to the answer to a ping, and carried no event:
+	// read only at the end, a connection left unread for the whole minute
+	// on a loaded machine missed the server's 10 s ping timeout and was
+	// dropped.
 	const minute = 60 * time.Second
 	for d := time.Duration(0); d < minute; d += time.Second {
 		clk.Advance(time.Second)
 		for _, id := range ids {
 			syncRoom(ctx, t, ts, id)
 		}
-	}
-	for i, h := range hosts {
-		pid, err := h.Send(ctx, wire.ClientMessage{Type: "ping"})
-		if err != nil {
-			t.Fatal(err)
+		for i, h := range hosts {
+			pid, err := h.Send(ctx, wire.ClientMessage{Type: "ping"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			noEvents(t, fmt.Sprint("game ", i, " while the store cannot write, at ", d+time.Second),
+				until(ctx, t, h, func(m wire.ServerMessage) bool { return m.Type == "pong" && m.ID == pid }))
 		}
-		noEvents(t, fmt.Sprint("game ", i, " while the store cannot write"),
-			until(ctx, t, h, func(m wire.ServerMessage) bool { return m.Type == "pong" && m.ID == pid }))
 	}
 	for i, id := range ids {
 		if evs, _ := ts.db.Events(ctx, id); len(evs) != stored[i] {

@@ -26,6 +26,7 @@ func code(err error) engine.Code {
 // one ends the other logins on both; a bot's token works on either, and a
 // rotated one on neither.
 func TestAccountService_OnPostgreSQL(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	ns := nodes(t, 2)
 	fast := account.Params{Memory: 64, Time: 1, Threads: 1, KeyLen: 32, SaltLen: 16}

@@ -14,10 +14,22 @@ func openContract(t *testing.T) store.Store { return open(t) }
 // TestContractAccounts, TestContractClubs, TestContractRatings and
 // TestContractClubMembers run the store contract's accounts, clubs, ratings
 // and clubs' members (package storetest) on PostgreSQL.
-func TestContractAccounts(t *testing.T) { storetest.RunAccounts(t, openContract) }
+func TestContractAccounts(t *testing.T) {
+	t.Parallel()
+	storetest.RunAccounts(t, openContract)
+}
 
-func TestContractClubs(t *testing.T) { storetest.RunClubs(t, openContract) }
+func TestContractClubs(t *testing.T) {
+	t.Parallel()
+	storetest.RunClubs(t, openContract)
+}
 
-func TestContractRatings(t *testing.T) { storetest.RunRatings(t, openContract) }
+func TestContractRatings(t *testing.T) {
+	t.Parallel()
+	storetest.RunRatings(t, openContract)
+}
 
-func TestContractClubMembers(t *testing.T) { storetest.RunClubMembers(t, openContract) }
+func TestContractClubMembers(t *testing.T) {
+	t.Parallel()
+	storetest.RunClubMembers(t, openContract)
+}

@@ -20,6 +20,7 @@ import (
 // was, and the store retried nothing), and no renewal nor append fails.
 // Bounded: a few hundred rounds of each, or 20 seconds.
 func TestRenewAllAndGroupCommitsNeverDeadlock(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	db := open(t)
 	evs := botLog(t, 31)

@@ -17,6 +17,7 @@ import (
 // what two stores on one database show: two nodes racing for a lease, and
 // a paused node's append after the other's takeover.
 func TestContractLeases(t *testing.T) {
+	t.Parallel()
 	storetest.RunLeases(t, func(t *testing.T) store.Store { return open(t) })
 	storetest.RunLeasesShared(t, openTwoNodes)
 }
@@ -41,6 +42,7 @@ func openTwoNodes(t *testing.T) (store.Store, store.Store) {
 // (package storetest) on PostgreSQL, and a log written by two stores on one
 // database, as two nodes, one taking the table over from the other.
 func TestContractEventFences(t *testing.T) {
+	t.Parallel()
 	storetest.RunEventFences(t, func(t *testing.T) store.Store { return open(t) })
 	storetest.RunEventFencesShared(t, openTwoNodes)
 }

@@ -10,7 +10,10 @@ import (
 
 // TestContractNameForms runs the store contract's name forms on
 // PostgreSQL.
-func TestContractNameForms(t *testing.T) { storetest.RunNameForms(t, openContract) }
+func TestContractNameForms(t *testing.T) {
+	t.Parallel()
+	storetest.RunNameForms(t, openContract)
+}
 
 // TestAccountService_LookalikeAcrossNodes: package account's service on
 // two nodes of one database: an all-Cyrillic name signed up on one node
@@ -41,4 +44,7 @@ func TestAccountService_LookalikeAcrossNodes(t *testing.T) {
 
 // TestContractSeenAddrs runs the store contract's addresses seen on
 // PostgreSQL.
-func TestContractSeenAddrs(t *testing.T) { storetest.RunSeenAddrs(t, openContract) }
+func TestContractSeenAddrs(t *testing.T) {
+	t.Parallel()
+	storetest.RunSeenAddrs(t, openContract)
+}

@@ -9,12 +9,21 @@ import (
 	"mafia/bot"
 	"mafia/engine"
 	"mafia/internal/pgtest"
+	"mafia/internal/testpar"
 	"mafia/rng"
 	"mafia/store"
 	"mafia/wire"
 )
 
-func TestMain(m *testing.M) { pgtest.Main(m) }
+// TestMain runs the package's tests on one PostgreSQL (internal/pgtest),
+// stopped at the end. The contract suites and the longest tests run side
+// by side, four at a time unless -parallel says: each has databases of its
+// own, and most of their time is the database's, not this process's. The
+// tests that stop the database or time a pause run alone, first.
+func TestMain(m *testing.M) {
+	testpar.Parallel(4)
+	pgtest.Main(m)
+}
 
 // open opens a store on a fresh database and closes it at the test's end.
 func open(t *testing.T) *DB { return openB(t) }

@@ -1,6 +1,0 @@
-//go:build !race
-
-package browsertest
-
-// raceBuild: the tests were built with the race detector.
-const raceBuild = false
