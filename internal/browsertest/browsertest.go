@@ -59,11 +59,18 @@ func New(pkg string, extra ...chromedp.ExecAllocatorOption) *Browser {
 }
 
 // Need returns the browser's path, or skips the test without one (fails it
-// when CI=true). The browser tests run in every mode, -short and the race
-// detector's too (CI runs them under -race: the detector watches the Go
-// servers the pages talk to).
+// when CI=true).
+//
+// Under the race detector in short mode it skips too, with that reason
+// (CI runs web's and assist's tests without a browser so): the browser
+// tests take most of a race run's time in Chromium and the pages'
+// JavaScript, where the detector sees nothing, and CI runs them in full,
+// without it.
 func (b *Browser) Need(t testing.TB) string {
 	t.Helper()
+	if raceBuild && testing.Short() {
+		t.Skip("browser tests skipped under -race -short: CI runs them without the race detector")
+	}
 	p := Path()
 	if p != "" {
 		return p
