@@ -104,7 +104,6 @@ func readsInOwnLanguage(t *testing.T, who string, lang locale.Lang, from []int, 
 // (Whether a bot says a farewell is the bot's own draw: the farewells said
 // are checked, and the log says how many.)
 func TestBotLang_EveryReaderReadsTheBotsInTheirOwnLanguage(t *testing.T) {
-	t.Parallel() // it waits on its games' clocks: beside the others
 	ts := startServerWith(t, "", func(c *Config) {
 		c.Limits.Unlimited = loopback
 		c.NightTick = 50 * time.Millisecond

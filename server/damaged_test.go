@@ -371,7 +371,6 @@ func shareOfSeat(t *testing.T, log []engine.Event, s int) []engine.Event {
 // table_damaged, never a 500), serves every other table as it was, and
 // does not try the damaged table again at the next start.
 func TestDamage_OneBadTableIsSetAsideAndTheRestServe(t *testing.T) {
-	t.Parallel() // it waits on its games' clocks: beside the others
 	for _, c := range []struct {
 		name   string
 		target string

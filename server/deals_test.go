@@ -27,7 +27,6 @@ import (
 // record (GET /api/tables/{id}/log) once the game is over (docs/rules.md: the
 // deal is a seeded shuffle; rulings 15: the seed is not the players').
 func TestDeals_DifferBetweenTablesAndTheSeedStaysSecretUntilTheEnd(t *testing.T) {
-	t.Parallel() // it waits on its games' clocks: beside the others
 	const tables = 12
 	ts := startServerWith(t, "", func(c *Config) {
 		c.SendBuffer = 1024

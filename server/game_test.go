@@ -15,7 +15,6 @@ import (
 // TestFullGame_ElevenSeatsOverWebSockets plays a whole 11-player game from
 // table creation to the result, each seat a real WebSocket client.
 func TestFullGame_ElevenSeatsOverWebSockets(t *testing.T) {
-	t.Parallel() // it waits on its games' clocks: beside the others
 	ts := startServer(t, "")
 	ctx := within(t, 60*time.Second)
 	created, err := ts.api.Create(ctx, client.CreateRequest{Name: "test", Players: 11, Public: true, TimingsMS: fastTimings})

@@ -108,7 +108,6 @@ func mayReadAgain(log []engine.Event, l store.ChatLine, seat int, public bool) b
 // the store holds that they may read, all of them from the first; and
 // every one of them gets as many pages as the spectator, each as long.
 func TestHistory_EverySeatReadsBackAllItMayAndNoFrameTellsItsCard(t *testing.T) {
-	t.Parallel() // it waits on its games' clocks: beside the others
 	const players = 7
 	ts := startServerWith(t, "", func(c *Config) {
 		c.Limits.Unlimited = loopback

@@ -55,7 +55,6 @@ func welcomed(ctx context.Context, t *testing.T, ts *testServer, table, token st
 // bugs of issue 17: "skipping the host check for kick" and "a join with
 // any host token taking the host's seat".)
 func TestHostPowers_OnlyTheHostsOwnTokenAtItsOwnTable(t *testing.T) {
-	t.Parallel() // it waits on its games' clocks: beside the others
 	// Many requests in a row from each connection, all from loopback: no
 	// rate limit in the way, of a connection or of the address.
 	ts := startServerWith(t, "", func(c *Config) {

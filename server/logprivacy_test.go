@@ -33,7 +33,6 @@ import (
 // secret, and a spectator who comes after the end does not read back the
 // mafia's lines in its history pages (a seat's new connection does).
 func TestFinishedGame_APrivateTablesLogAndRecordAreItsPlayersOnly(t *testing.T) {
-	t.Parallel() // it waits on its games' clocks: beside the others
 	finishedGameRule(t, false)
 }
 
@@ -43,7 +42,6 @@ func TestFinishedGame_APrivateTablesLogAndRecordAreItsPlayersOnly(t *testing.T) 
 // record after it; and a spectator after the end reads back every line,
 // the mafia's too, as the record gives it.
 func TestFinishedGame_APublicTablesLogAndRecordAreAnyonesAfterTheEnd(t *testing.T) {
-	t.Parallel() // it waits on its games' clocks: beside the others
 	finishedGameRule(t, true)
 }
 

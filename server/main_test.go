@@ -11,19 +11,16 @@ import (
 	"mafia/internal/testpar"
 )
 
-// serverParallel is how many of the package's parallel tests run at once.
-// The tests that spend their time waiting (on their games' clocks, on
-// processes of their own: the binary killed and started again, a second
-// server on one file, the Python example bot) or play many games whose
-// every client reads every frame (the leak scan) run side by side, after
-// the others. The test driver's connections read in a goroutine of their
-// own (driver_test.go), so a seat's connection held unread while a test
-// drives another still answers the server's pings: a test slowed by
-// others beside it is not dropped by the 10 s ping timeout. The tests left
-// one at a time are the quick ones, and those that must be alone: a
-// PostgreSQL restart, a package variable set for one test, a count of the
-// goroutines left running, timing a silence.
-const serverParallel = 6
+// serverParallel is how many of the package's parallel tests run at once:
+// the four longest, which wait on processes of their own (the binary killed
+// and started again, a second server on one file, the Python example bot)
+// or play many games whose every client reads every frame (the leak scan),
+// run side by side after the others. The others stay one at a time: many
+// hold a seat's connection unread while they drive another, and the
+// server ends a connection that leaves its ping unanswered for 10 s, which
+// a test slowed by others beside it on a 2-core machine reached (kicks by
+// a seat dropped, healthz with no reader, a history read cut).
+const serverParallel = 4
 
 // TestMain runs the package's tests, then fails them if any frame a test
 // sent or received did not fit docs/protocol.schema.json (checkFrames), or

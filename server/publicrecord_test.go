@@ -15,7 +15,6 @@ import (
 // refusal, and given to it whole once the game has ended, with the
 // table's name and "public"; it fits the schema.
 func TestRecord_APublicTablesRecordIsAnyonesAfterTheEnd(t *testing.T) {
-	t.Parallel() // it waits on its games' clocks: beside the others
 	ts := startServerWith(t, "", both(localized, func(c *Config) { c.Limits.Unlimited = loopback }))
 	ctx := within(t, 90*time.Second)
 	tb := newTable(ctx, t, ts.api, client.CreateRequest{Name: "open rec", Players: 5, TimingsMS: fastTimings, Public: true}, []int{1, 2}, 5)

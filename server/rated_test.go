@@ -213,7 +213,6 @@ func checkRatings(t *testing.T, got map[rating.Key]store.PlayerRating, want map[
 // five bot accounts play a rated table to the end; the server rates it as
 // rating.Game computes for the stored result, once.
 func TestRated_TheEndRatesTheGameOnceAsRatingGameComputes(t *testing.T) {
-	t.Parallel() // it waits on its games' clocks: beside the others
 	as := ratedServer(t, "", false)
 	ctx := within(t, 90*time.Second)
 	creds, ids := ratedPlayers(t, ctx, as)
@@ -229,7 +228,6 @@ func TestRated_TheEndRatesTheGameOnceAsRatingGameComputes(t *testing.T) {
 // end but never rated it (a crash between the two) leaves the game to the
 // next start, which rates it once; a start after that changes nothing.
 func TestRated_ARestartAfterTheEndRatesTheGameLeftOver(t *testing.T) {
-	t.Parallel() // it waits on its games' clocks: beside the others
 	path := filepath.Join(t.TempDir(), "mafia.db")
 	as := ratedServer(t, path, true)
 	ctx := within(t, 90*time.Second)

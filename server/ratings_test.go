@@ -35,7 +35,6 @@ func getJSON(t *testing.T, url string, v any) int {
 // side's players; a season before the game lists nobody; a player's page
 // has their ratings; a bad kind or season is bad_request.
 func TestRatings_TheLeaderboardAndThePagesShowTheRatedGame(t *testing.T) {
-	t.Parallel() // it waits on its games' clocks: beside the others
 	as := ratedServer(t, "", false)
 	acct := httptest.NewServer(account.NewHandler(account.HandlerConfig{Service: as.svc, Ratings: as.srv.PlayerRatings}))
 	t.Cleanup(acct.Close)

@@ -115,7 +115,6 @@ func TestReadyz_NotReadyWhileStartingWhileTheStoreFailsAndWhenShuttingDown(t *te
 // no error; the metrics count the tables owned by status and say ready 0,
 // draining 1; and Quiet returns once no game is playing.
 func TestDrain_RefusesNewTablesWhileTheLiveOnesPlayOn(t *testing.T) {
-	t.Parallel() // it waits on its games' clocks: beside the others
 	ctx := within(t, 2*time.Minute)
 	ts := startServerWith(t, "", func(c *Config) {
 		c.Render = func(lang string, err error) string {

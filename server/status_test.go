@@ -32,7 +32,6 @@ func awaitStatus(ctx context.Context, t *testing.T, c *client.Conn, status strin
 // game goes on for its seats, and the ended one shows its result and is
 // not listed as open.
 func TestStatus_AFileCutBetweenTheEventsAndTheStatusResumesRight(t *testing.T) {
-	t.Parallel() // it waits on its games' clocks: beside the others
 	t.Run("a started game left in the lobby", func(t *testing.T) {
 		ctx := within(t, time.Minute)
 		ts := startServer(t, "")

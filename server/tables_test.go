@@ -116,7 +116,6 @@ func jsonMessage(t *testing.T, body []byte) string {
 // one playing, and the rest newest first: a real new table is never hidden
 // behind two hundred empty ones.
 func TestListTables_PeopleFirstThenNewest(t *testing.T) {
-	t.Parallel() // it waits on its games' clocks: beside the others
 	var clk *room.FakeClock
 	ts := startServerWith(t, "", both(fakeClocked(&clk), func(c *Config) { c.Limits.Unlimited = loopback }))
 	ctx := within(t, 120*time.Second)
