@@ -199,11 +199,13 @@ func (h *Handler) spent(w http.ResponseWriter, r *http.Request) bool {
 	if _, err := r.Cookie(DeviceCookie); err == nil {
 		return false
 	}
-	if !h.svc.AddrSpent(h.addr(r), h.svc.cfg.Now()) {
+	addr := h.addr(r)
+	if !h.svc.AddrSpent(addr, h.svc.cfg.Now()) {
 		return false
 	}
 	if h.cfg.Hold > 0 {
-		t := time.NewTimer(h.pace.wait(h.addr(r), time.Now()))
+		// The pacer's turns are of the wall clock, as the timer's wait is.
+		t := time.NewTimer(h.pace.wait(addr, time.Now()))
 		select {
 		case <-t.C:
 		case <-r.Context().Done():
