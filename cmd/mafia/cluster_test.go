@@ -544,22 +544,59 @@ func clusterTables(ctx context.Context, t *testing.T, nodes []*servedProcess, n 
 			t.Cleanup(func() { p.c.CloseNow() })
 			out[i] = append(out[i], p)
 		}
-		host := out[i][0].c
+		host := out[i][0]
 		if people < 7 {
-			if err := hostSays(ctx, host, "add_bots"); err != nil {
+			if err := hostSetsUp(ctx, host, "add_bots", func(l *wire.Lobby) bool { return seatsTaken(l) == 7 }); err != nil {
 				t.Fatalf("table %d: add_bots: %v", i+1, err)
 			}
 		}
-		if _, err := host.Send(ctx, wire.ClientMessage{Type: "host", Action: "start"}); err != nil {
-			t.Fatal(err)
-		}
-		for host.Lobby == nil || host.Lobby.Status != "playing" {
-			if _, err := host.Read(ctx); err != nil {
-				t.Fatal(err)
-			}
+		if err := hostSetsUp(ctx, host, "start", func(l *wire.Lobby) bool { return l.Status == "playing" }); err != nil {
+			t.Fatalf("table %d: start: %v", i+1, err)
 		}
 	}
 	return out
+}
+
+// seatsTaken counts a lobby's taken seats.
+func seatsTaken(l *wire.Lobby) int {
+	n := 0
+	for _, s := range l.Seats {
+		if s.Taken {
+			n++
+		}
+	}
+	return n
+}
+
+// hostSetsUp sends a host's action before the game and reads until the
+// lobby shows it done. A connection can end before the game starts: its
+// table moved to another node (a lease not renewed in time on a loaded
+// machine closes its seats 1012 table_moved), or the server's pings went
+// unanswered while the test set up the other tables (this library's
+// connection answers them only while it reads). The host then does what a
+// client does, dials its seat again through the nodes in turn, and sends
+// the action again unless the lobby it finds shows it done already. A
+// refusal (an error frame) fails.
+func hostSetsUp(ctx context.Context, host *seatOnCluster, action string, done func(*wire.Lobby) bool) error {
+	for {
+		if l := host.c.Lobby; l != nil && done(l) {
+			return nil
+		}
+		err := hostSays(ctx, host.c, action)
+		for err == nil {
+			if l := host.c.Lobby; l != nil && done(l) {
+				return nil
+			}
+			_, err = host.c.Read(ctx)
+		}
+		var no refusal
+		if ctx.Err() != nil || errors.As(err, &no) {
+			return err
+		}
+		if err := host.reconnect(ctx); err != nil {
+			return err
+		}
+	}
 }
 
 // hostSays sends a host's action and waits for its reply.
@@ -575,12 +612,17 @@ func hostSays(ctx context.Context, host *client.Conn, action string) error {
 		}
 		if m.ID == id {
 			if m.Type == "error" {
-				return fmt.Errorf("%s: %s", m.Code, m.Message)
+				return refusal{m.Code, m.Message}
 			}
 			return nil
 		}
 	}
 }
+
+// refusal is a host's action refused by the table (an error frame).
+type refusal struct{ code, message string }
+
+func (r refusal) Error() string { return r.code + ": " + r.message }
 
 // playTables plays every seat of every table to its game's end, and
 // returns the seats' errors joined.
