@@ -140,9 +140,13 @@ func (n *Node) ask(ctx context.Context, subject string, req, rep any) error {
 	ctx, cancel := context.WithTimeout(ctx, n.cfg.OpenWait)
 	defer cancel()
 	// An inbox of its own, so that the request is sealed with its reply
-	// subject (sealRequest).
+	// subject (sealRequest). Its channel holds the one answer: a
+	// SubscribeSync's would be NATS's default of 65,536 messages, half a
+	// megabyte made and cleared for every relayed seat's handshake and
+	// every forwarded request.
 	inbox := n.nc.NewInbox()
-	sub, err := n.nc.SubscribeSync(inbox)
+	answers := make(chan *nats.Msg, 1)
+	sub, err := n.nc.ChanSubscribe(inbox, answers)
 	if err != nil {
 		return err
 	}
@@ -150,9 +154,11 @@ func (n *Node) ask(ctx context.Context, subject string, req, rep any) error {
 	if err := n.nc.PublishRequest(subject, inbox, n.sealRequest(subject, inbox, data)); err != nil {
 		return err
 	}
-	resp, err := sub.NextMsgWithContext(ctx)
-	if err != nil {
-		return err
+	var resp *nats.Msg
+	select {
+	case resp = <-answers:
+	case <-ctx.Done():
+		return ctx.Err()
 	}
 	d, ok := n.unseal(resp)
 	if !ok {

@@ -426,6 +426,16 @@ func (s *session) pumpIn(c Conn) {
 				return // the reader sees the Conn's end and passes it on
 			}
 			delivered++
+			// Acks only give credit back (latency never waits for one): one
+			// per half window, sent as soon as it is due, in a batch too (a
+			// batch holds at most maxBatch frames, all bound for the
+			// client). The sender blocks with a whole window out, and then
+			// more than half of it is here to deliver, so an ack always
+			// comes.
+			if delivered-ackedTo >= max(window/2, 1) {
+				ackedTo = delivered
+				_ = s.publish(kindAck, delivered, nil)
+			}
 			if n+1 == maxBatch {
 				break
 			}
@@ -440,13 +450,6 @@ func (s *session) pumpIn(c Conn) {
 		}
 		if batching && bc.End() != nil {
 			return
-		}
-		// Acks only give credit back (latency never waits for one): one per
-		// half window. The sender blocks with a whole window out, and then
-		// more than half of it is here to deliver, so an ack always comes.
-		if delivered-ackedTo >= max(window/2, 1) {
-			ackedTo = delivered
-			_ = s.publish(kindAck, delivered, nil)
 		}
 	}
 }
