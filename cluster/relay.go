@@ -9,12 +9,14 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"time"
 
 	"github.com/coder/websocket"
 	"github.com/nats-io/nats.go"
 
 	"mafia/engine"
 	"mafia/internal/httpapi"
+	"mafia/internal/wsbatch"
 )
 
 // forwarded are the request headers a relay passes to the owner's server:
@@ -116,13 +118,16 @@ func (n *Node) RelayFor(w http.ResponseWriter, r *http.Request, owner, table, cl
 	n.stats.result(sideA, resultOK)
 	// The owner's server checked the origin (forwarded); no compression,
 	// as the server itself offers none.
-	c, err := websocket.Accept(w, r, &websocket.AcceptOptions{InsecureSkipVerify: true, CompressionMode: websocket.CompressionDisabled})
+	// The frames waiting for the client go out in one system call
+	// (session.pumpIn), through small buffers.
+	hw := &wsbatch.ResponseWriter{ResponseWriter: w, ReadBuffer: clientReadBuffer, WriteBuffer: clientWriteBuffer, Timeout: clientWriteTimeout}
+	c, err := websocket.Accept(hw, r, &websocket.AcceptOptions{InsecureSkipVerify: true, CompressionMode: websocket.CompressionDisabled})
 	if err != nil {
 		s.abort(websocket.StatusNormalClosure, "", true)
 		return
 	}
 	c.SetReadLimit(clientReadLimit)
-	s.run(c)
+	s.run(clientConn{Conn: c, w: hw.W})
 }
 
 // ask sends req to subject as a NATS request and decodes the answer into
@@ -135,9 +140,13 @@ func (n *Node) ask(ctx context.Context, subject string, req, rep any) error {
 	ctx, cancel := context.WithTimeout(ctx, n.cfg.OpenWait)
 	defer cancel()
 	// An inbox of its own, so that the request is sealed with its reply
-	// subject (sealRequest).
+	// subject (sealRequest). Its channel holds the one answer: a
+	// SubscribeSync's would be NATS's default of 65,536 messages, half a
+	// megabyte made and cleared for every relayed seat's handshake and
+	// every forwarded request.
 	inbox := n.nc.NewInbox()
-	sub, err := n.nc.SubscribeSync(inbox)
+	answers := make(chan *nats.Msg, 1)
+	sub, err := n.nc.ChanSubscribe(inbox, answers)
 	if err != nil {
 		return err
 	}
@@ -145,9 +154,11 @@ func (n *Node) ask(ctx context.Context, subject string, req, rep any) error {
 	if err := n.nc.PublishRequest(subject, inbox, n.sealRequest(subject, inbox, data)); err != nil {
 		return err
 	}
-	resp, err := sub.NextMsgWithContext(ctx)
-	if err != nil {
-		return err
+	var resp *nats.Msg
+	select {
+	case resp = <-answers:
+	case <-ctx.Done():
+		return ctx.Err()
 	}
 	d, ok := n.unseal(resp)
 	if !ok {
@@ -162,6 +173,15 @@ var errUnsealed = errors.New("cluster: an answer not sealed with the cluster's s
 // clientReadLimit bounds a client's frame on the relaying node; the owner's
 // server enforces its own, smaller limit (and closes 1009 past it).
 const clientReadLimit = 64 << 10
+
+// The client's WebSocket on the relaying node: its buffers (client frames
+// are small and rare; the server's go out in batches past the write
+// buffer), and the bound on each write to it.
+const (
+	clientReadBuffer   = 512
+	clientWriteBuffer  = 256
+	clientWriteTimeout = 10 * time.Second
+)
 
 // refuse answers a handshake the relay could not pass on: 503
 // relay_unavailable, in the request's language, through the program's one

@@ -121,18 +121,55 @@ func (k *busKeys) seal(subject string, data []byte) []byte {
 	return a.Seal(out, out, data, []byte(subject))
 }
 
+// prefix is the room sealIn takes before a message (its nonce); suffix
+// the room it takes after it (its tag).
+func (k *busKeys) prefix() int {
+	if k == nil {
+		return 0
+	}
+	return k.aeads[0].NonceSize()
+}
+
+func (k *busKeys) suffix() int {
+	if k == nil {
+		return 0
+	}
+	return k.aeads[0].Overhead()
+}
+
+// sealIn is seal in place: buf is prefix() bytes of room and the message,
+// with suffix() bytes of capacity beyond it; no copy is made.
+func (k *busKeys) sealIn(subject string, buf []byte) []byte {
+	if k == nil {
+		return buf
+	}
+	a := k.aeads[0]
+	ns := a.NonceSize()
+	if _, err := rand.Read(buf[:ns]); err != nil {
+		panic(err) // crypto/rand does not fail (Go 1.24+)
+	}
+	return a.Seal(buf[:ns], buf[:ns], buf[ns:], []byte(subject))
+}
+
 // open is a message sealed for subject, opened with any of the keys; ok is
 // false for anything else (a stranger's message, one sealed for another
-// subject, a tampered one).
+// subject, a tampered one). The last key tried opens data in place (a
+// failed open clears what it wrote), so that the usual single key costs
+// no copy: data is the caller's to give up.
 func (k *busKeys) open(subject string, data []byte) (_ []byte, ok bool) {
 	if k == nil {
 		return data, true
 	}
-	for _, a := range k.aeads {
-		if len(data) < a.NonceSize()+a.Overhead() {
+	for i, a := range k.aeads {
+		ns := a.NonceSize()
+		if len(data) < ns+a.Overhead() {
 			return nil, false
 		}
-		if p, err := a.Open(nil, data[:a.NonceSize()], data[a.NonceSize():], []byte(subject)); err == nil {
+		var dst []byte
+		if i == len(k.aeads)-1 {
+			dst = data[ns:ns]
+		}
+		if p, err := a.Open(dst, data[:ns], data[ns:], []byte(subject)); err == nil {
 			return p, true
 		}
 	}

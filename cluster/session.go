@@ -10,6 +10,8 @@ import (
 
 	"github.com/coder/websocket"
 	"github.com/nats-io/nats.go"
+
+	"mafia/internal/wsbatch"
 )
 
 // Conn is one end of a relayed session on a node: the client's WebSocket on
@@ -235,19 +237,24 @@ func (s *session) receive(m *nats.Msg) {
 	}
 }
 
-// publish sends one message to the other side.
+// publish sends one message to the other side: made and sealed in one
+// buffer, payload copied once.
 func (s *session) publish(kind byte, seq uint64, payload []byte) error {
-	b := make([]byte, headerLen+len(payload))
-	b[0] = kind
-	binary.BigEndian.PutUint64(b[1:headerLen], seq)
-	copy(b[headerLen:], payload)
+	k := s.n.keys
+	pre := k.prefix()
+	n := headerLen + len(payload)
+	b := make([]byte, pre+n, pre+n+k.suffix())
+	m := b[pre:]
+	m[0] = kind
+	binary.BigEndian.PutUint64(m[1:headerLen], seq)
+	copy(m[headerLen:], payload)
 	if kind != kindAck {
 		s.n.stats.framesOut.Add(1)
-		s.n.stats.bytesOut.Add(int64(len(b)))
+		s.n.stats.bytesOut.Add(int64(n))
 		s.n.stats.frames[1-s.inward()].Add(1)
-		s.n.stats.bytes[1-s.inward()].Add(int64(len(b)))
+		s.n.stats.bytes[1-s.inward()].Add(int64(n))
 	}
-	return s.n.publish(s.pub, b)
+	return s.n.nc.Publish(s.pub, k.sealIn(s.pub, b))
 }
 
 // inward is the direction of the frames this side receives: to the client
@@ -288,21 +295,20 @@ func (s *session) run(c Conn) {
 }
 
 // pumpOut copies the local Conn's frames to the other side, waiting for
-// acks when Window frames are unacknowledged; a close of the Conn goes to
-// the other side as its last message.
+// acks when Window frames are unacknowledged (a frame taken waits for its
+// place in the window before it is sent); a close of the Conn goes to
+// the other side as its last message. A Conn that hands its frames over
+// in place (frameSource: the owner's server in process) has each frame
+// copied once, into the message sent.
 func (s *session) pumpOut(c Conn) {
 	window := uint64(s.n.cfg.Window)
-	for {
-		typ, data, err := c.Read(s.ctx)
-		if err != nil {
-			s.localEnded(err)
-			return
-		}
+	src, inPlace := c.(frameSource)
+	send := func(typ websocket.MessageType, data []byte) error {
 		for s.sent-s.acked.Load() >= window {
 			select {
 			case <-s.more:
 			case <-s.ctx.Done():
-				return
+				return s.ctx.Err()
 			}
 		}
 		kind := byte(kindText)
@@ -311,10 +317,42 @@ func (s *session) pumpOut(c Conn) {
 		}
 		s.sent++
 		if s.publish(kind, s.sent, data) != nil {
+			return errPublish
+		}
+		return nil
+	}
+	for {
+		var err error
+		if inPlace {
+			err = src.Next(s.ctx, send)
+		} else {
+			var typ websocket.MessageType
+			var data []byte
+			if typ, data, err = c.Read(s.ctx); err == nil {
+				err = send(typ, data)
+			}
+		}
+		if errors.Is(err, errPublish) {
 			s.fail(closeNodeGone, reasonNodeGone)
 			return
 		}
+		if s.ctx.Err() != nil {
+			return // the session is over (its own close, or the other side's)
+		}
+		if err != nil {
+			s.localEnded(err)
+			return
+		}
 	}
+}
+
+// errPublish is a frame the bus did not take.
+var errPublish = errors.New("cluster: the bus did not take a frame")
+
+// frameSource is a Conn that hands each frame to f in its own memory,
+// valid until f returns (server.RelayedConn.Next).
+type frameSource interface {
+	Next(ctx context.Context, f func(websocket.MessageType, []byte) error) error
 }
 
 // localEnded passes the end of the local Conn to the other side, with
@@ -339,9 +377,12 @@ func (s *session) localEnded(err error) {
 }
 
 // pumpIn writes the other side's frames to the local Conn in order, acks
-// them, and applies its close.
+// them, and applies its close. On a Conn that batches (a client's
+// WebSocket, clientConn), the frames already waiting when it wakes go out
+// in one write: none waits for another that has not arrived.
 func (s *session) pumpIn(c Conn) {
 	window := uint64(s.n.cfg.Window)
+	bc, batching := c.(batchConn)
 	var delivered, ackedTo uint64
 	for {
 		var x msg
@@ -350,34 +391,92 @@ func (s *session) pumpIn(c Conn) {
 		case <-s.ctx.Done():
 			return
 		}
-		if x.kind == kindClose {
-			s.mu.Lock()
-			already := s.failed
-			s.failed = true
-			s.mu.Unlock()
-			if !already {
-				closeConn(c, x.code, x.reason)
+		if batching {
+			bc.Begin()
+		}
+		for n := 0; ; n++ {
+			if x.kind == kindClose {
+				if batching && bc.End() != nil {
+					return
+				}
+				s.mu.Lock()
+				already := s.failed
+				s.failed = true
+				s.mu.Unlock()
+				if !already {
+					closeConn(c, x.code, x.reason)
+				}
+				s.cancel()
+				return
 			}
-			s.cancel()
+			typ := websocket.MessageText
+			if x.kind == kindBinary {
+				typ = websocket.MessageBinary
+			}
+			// In a batch the write only gathers (the batch's end bounds
+			// the system call), so it needs no context of its own.
+			ctx := s.ctx
+			if batching {
+				ctx = context.Background()
+			}
+			if err := c.Write(ctx, typ, x.data); err != nil {
+				if batching {
+					_ = bc.End()
+				}
+				return // the reader sees the Conn's end and passes it on
+			}
+			delivered++
+			// Acks only give credit back (latency never waits for one): one
+			// per half window, sent as soon as it is due, in a batch too (a
+			// batch holds at most maxBatch frames, all bound for the
+			// client). The sender blocks with a whole window out, and then
+			// more than half of it is here to deliver, so an ack always
+			// comes.
+			if delivered-ackedTo >= max(window/2, 1) {
+				ackedTo = delivered
+				_ = s.publish(kindAck, delivered, nil)
+			}
+			if n+1 == maxBatch {
+				break
+			}
+			more := false
+			select {
+			case x, more = <-s.in:
+			default:
+			}
+			if !more {
+				break
+			}
+		}
+		if batching && bc.End() != nil {
 			return
-		}
-		typ := websocket.MessageText
-		if x.kind == kindBinary {
-			typ = websocket.MessageBinary
-		}
-		if err := c.Write(s.ctx, typ, x.data); err != nil {
-			return // the reader sees the Conn's end and passes it on
-		}
-		delivered++
-		// Acks only give credit back (latency never waits for one): one per
-		// half window. The sender blocks with a whole window out, and then
-		// more than half of it is here to deliver, so an ack always comes.
-		if delivered-ackedTo >= max(window/2, 1) {
-			ackedTo = delivered
-			_ = s.publish(kindAck, delivered, nil)
 		}
 	}
 }
+
+// maxBatch bounds the frames pumpIn gathers into one write.
+const maxBatch = 64
+
+// batchConn is a Conn whose writes between Begin and End go out in one
+// system call (clientConn).
+type batchConn interface {
+	Conn
+	Begin()
+	End() error
+}
+
+// clientConn is the client's WebSocket on the relaying node, written
+// through a wsbatch.Writer.
+type clientConn struct {
+	*websocket.Conn
+	w *wsbatch.Writer
+}
+
+// Begin starts a batch of frames.
+func (c clientConn) Begin() { c.w.Begin() }
+
+// End sends the batch.
+func (c clientConn) End() error { return c.w.End() }
 
 // closeConn closes a Conn as the other side's Conn was closed: with its
 // code and reason, or dropped (code 0, 1006) without a close.

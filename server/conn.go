@@ -1,12 +1,10 @@
 package server
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"errors"
 	"io"
-	"net"
 	"net/http"
 	"strconv"
 	"sync"
@@ -19,6 +17,7 @@ import (
 	"mafia/admission"
 	"mafia/engine"
 	"mafia/internal/secret"
+	"mafia/internal/wsbatch"
 	"mafia/locale"
 	"mafia/room"
 	"mafia/wire"
@@ -47,8 +46,8 @@ const pingEvery = 2 * time.Second
 // A connection's buffers are small, because there are many connections and
 // each is idle most of the time. Client frames are small and rare: a larger
 // one is read past the buffer. Frames to the client go through a
-// batchWriter, which gathers a burst in a pooled buffer and sends it in one
-// system call, so coder/websocket's own buffer only has to hold a frame
+// wsbatch.Writer, which gathers a burst in a pooled buffer and sends it in
+// one system call, so coder/websocket's own buffer only has to hold a frame
 // header or a control frame.
 const (
 	readBufferSize  = 256
@@ -63,7 +62,7 @@ const (
 type peer struct {
 	s     *Server
 	c     *websocket.Conn
-	bw    *batchWriter
+	bw    *wsbatch.Writer
 	done  atomic.Bool // the connection is ending: write nothing more
 	lang  string
 	local chan *room.Reply // answers to frames the room never saw
@@ -91,7 +90,7 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	tk := wc.tk
-	hw := &hijackWriter{ResponseWriter: w}
+	hw := &wsbatch.ResponseWriter{ResponseWriter: w, ReadBuffer: readBufferSize, WriteBuffer: writeBufferSize, Timeout: writeTimeout}
 	// No compression: it would squeeze the padding that keeps every seat's
 	// frames of one length (docs/protocol.md, "Frame lengths"). The Origin
 	// was checked above.
@@ -113,7 +112,7 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 		tk.release()
 		return
 	}
-	wc.c, wc.bw = c, hw.bw
+	wc.c, wc.bw = c, hw.W
 	// The reader's count is taken first: a writer's Add below (notify)
 	// and later ones happen while it is held.
 	s.peers.Add(1)
@@ -482,7 +481,7 @@ func (wc *peer) writeQueued() (more, ok bool) {
 		return false, false
 	}
 	s := wc.s
-	wc.bw.begin()
+	wc.bw.Begin()
 	// When each frame of the batch was queued (see sent).
 	var queuedAt [maxBatch]int64
 	n := 0
@@ -496,7 +495,7 @@ func (wc *peer) writeQueued() (more, ok bool) {
 				frame = s.replyFrame(wc.lang, o.Reply)
 			}
 		} else if !open {
-			if wc.bw.end() == nil {
+			if wc.bw.End() == nil {
 				s.sent(queuedAt[:n])
 			}
 			wc.closeDropped()
@@ -516,13 +515,13 @@ func (wc *peer) writeQueued() (more, ok bool) {
 		// Write has copied the frame into the batch: its memory may be reused.
 		taken.Release()
 		if err != nil {
-			wc.bw.end()
+			wc.bw.End()
 			return false, false
 		}
 	}
 	more = true
 flush:
-	if err := wc.bw.end(); err != nil {
+	if err := wc.bw.End(); err != nil {
 		return false, false
 	}
 	s.sent(queuedAt[:n])
@@ -577,120 +576,4 @@ func (s *Server) writeError(c *websocket.Conn, lang string, id int64, err error)
 	wctx, cancel := context.WithTimeout(context.Background(), writeTimeout)
 	defer cancel()
 	_ = c.Write(wctx, websocket.MessageText, s.replyFrame(lang, &room.Reply{ID: id, Err: err}))
-}
-
-// hijackWriter hands coder/websocket the hijacked connection with small
-// buffers and a batchWriter under the write buffer, in place of net/http's
-// 4 KiB buffers.
-type hijackWriter struct {
-	http.ResponseWriter
-	bw *batchWriter
-}
-
-// Hijack takes over the connection from net/http, keeping any bytes it had
-// already read.
-func (h *hijackWriter) Hijack() (net.Conn, *bufio.ReadWriter, error) {
-	conn, brw, err := http.NewResponseController(h.ResponseWriter).Hijack()
-	if err != nil {
-		return nil, nil, err
-	}
-	// A WebSocket lives longer than any request: it must not keep the
-	// request's deadlines (Timeouts.Read, Write); it bounds its own writes
-	// (batchWriter) and silence (pings). net/http clears them on Hijack
-	// today; this does not depend on it.
-	if err := conn.SetDeadline(time.Time{}); err != nil {
-		conn.Close()
-		return nil, nil, err
-	}
-	if err := brw.Writer.Flush(); err != nil {
-		conn.Close()
-		return nil, nil, err
-	}
-	var br *bufio.Reader
-	if n := brw.Reader.Buffered(); n > 0 {
-		b, _ := brw.Reader.Peek(n)
-		br = bufio.NewReaderSize(io.MultiReader(bytes.NewReader(bytes.Clone(b)), conn), max(readBufferSize, n))
-		if _, err := br.Peek(n); err != nil {
-			conn.Close()
-			return nil, nil, err
-		}
-	} else {
-		br = bufio.NewReaderSize(conn, readBufferSize)
-	}
-	h.bw = &batchWriter{conn: conn}
-	return conn, bufio.NewReadWriter(br, bufio.NewWriterSize(h.bw, writeBufferSize)), nil
-}
-
-// Unwrap returns the wrapped ResponseWriter (for http.ResponseController).
-func (h *hijackWriter) Unwrap() http.ResponseWriter { return h.ResponseWriter }
-
-// batchWriter is the write side of a connection. Outside a batch, each
-// write goes straight to the connection. Between begin and end, writes are
-// gathered in a pooled buffer that end sends in one system call, under a
-// write deadline; a control frame coder/websocket writes meanwhile (a pong,
-// a ping, a close) joins the batch.
-type batchWriter struct {
-	conn net.Conn
-	mu   sync.Mutex
-	on   bool
-	buf  *[]byte
-}
-
-// maxBatchBytes is where a batch is sent before its end.
-const maxBatchBytes = 64 << 10
-
-var batchPool = sync.Pool{New: func() any { b := make([]byte, 0, 8<<10); return &b }}
-
-func (w *batchWriter) Write(p []byte) (int, error) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if !w.on {
-		return w.conn.Write(p)
-	}
-	if w.buf == nil {
-		w.buf = batchPool.Get().(*[]byte)
-	}
-	*w.buf = append(*w.buf, p...)
-	if len(*w.buf) >= maxBatchBytes {
-		if err := w.flushLocked(); err != nil {
-			return 0, err
-		}
-	}
-	return len(p), nil
-}
-
-func (w *batchWriter) begin() {
-	w.mu.Lock()
-	w.on = true
-	w.mu.Unlock()
-}
-
-// end sends the batch and returns to writing straight through.
-func (w *batchWriter) end() error {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	w.on = false
-	return w.flushLocked()
-}
-
-func (w *batchWriter) flushLocked() error {
-	b := w.buf
-	if b == nil {
-		return nil
-	}
-	w.buf = nil
-	var err error
-	if len(*b) > 0 {
-		if err = w.conn.SetWriteDeadline(time.Now().Add(writeTimeout)); err == nil {
-			_, err = w.conn.Write(*b)
-			if derr := w.conn.SetWriteDeadline(time.Time{}); err == nil {
-				err = derr
-			}
-		}
-	}
-	if cap(*b) <= maxBatchBytes*2 {
-		*b = (*b)[:0]
-		batchPool.Put(b)
-	}
-	return err
 }

@@ -55,7 +55,7 @@ func (t Timeouts) withDefaults() Timeouts {
 // HTTPServer returns the http.Server of the public listener: h (the
 // server's Handler and whatever else the binary mounts beside it) under the
 // server's timeouts and header limit. A WebSocket leaves these deadlines
-// behind when it is upgraded (see hijackWriter).
+// behind when it is upgraded (see wsbatch.ResponseWriter).
 func (s *Server) HTTPServer(h http.Handler) *http.Server {
 	t := s.cfg.Timeouts
 	return &http.Server{Handler: h, ReadHeaderTimeout: t.ReadHeader, ReadTimeout: t.Read, WriteTimeout: t.Write,

@@ -75,28 +75,44 @@ type RelayedConn struct {
 // Read returns the next frame for the client, waiting for one; when the
 // connection ends, its last frame (an error, if any), then a
 // websocket.CloseError with the close's code and reason (io.EOF: dropped
-// without one).
+// without one). The frame is the caller's.
 func (c *RelayedConn) Read(ctx context.Context) (websocket.MessageType, []byte, error) {
+	var frame []byte
+	err := c.Next(ctx, func(_ websocket.MessageType, f []byte) error {
+		frame = bytes.Clone(f)
+		return nil
+	})
+	if err != nil {
+		return 0, nil, err
+	}
+	return websocket.MessageText, frame, nil
+}
+
+// Next is Read handing the frame to f instead of returning it: the frame
+// is the room's memory, valid only until f returns (so the relay copies
+// it once, into the message it sends, and no more). Next returns f's
+// error, or the connection's end as Read does.
+func (c *RelayedConn) Next(ctx context.Context, f func(websocket.MessageType, []byte) error) error {
 	wc, s := c.wc, c.wc.s
 	for {
 		if frame, err, over := wc.in.ended(); over {
 			if frame != nil {
-				return websocket.MessageText, frame, nil
+				return f(websocket.MessageText, frame)
 			}
 			c.finish()
-			return 0, nil, err
+			return err
 		}
 		if c.sub != nil {
 			if o, ok, open := c.sub.Take(); ok {
-				frame := o.Frame
+				var err error
 				if o.Reply != nil {
-					frame = s.replyFrame(wc.lang, o.Reply)
+					err = f(websocket.MessageText, s.replyFrame(wc.lang, o.Reply))
 				} else {
-					frame = bytes.Clone(frame) // the room's memory goes back now
+					err = f(websocket.MessageText, o.Frame)
 				}
-				o.Release()
+				o.Release() // the room's memory goes back now
 				s.sent([]int64{o.Queued})
-				return websocket.MessageText, frame, nil
+				return err
 			} else if !open {
 				wc.closeDropped()
 				continue
@@ -105,14 +121,14 @@ func (c *RelayedConn) Read(ctx context.Context) (websocket.MessageType, []byte, 
 		select {
 		case rep := <-wc.local:
 			s.sent([]int64{0}) // a reply the room never saw: counted, not timed
-			return websocket.MessageText, s.replyFrame(wc.lang, rep), nil
+			return f(websocket.MessageText, s.replyFrame(wc.lang, rep))
 		default:
 		}
 		select {
 		case <-wc.in.wake:
 		case <-ctx.Done():
 			c.finish()
-			return 0, nil, ctx.Err()
+			return ctx.Err()
 		}
 	}
 }

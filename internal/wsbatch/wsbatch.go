@@ -1,0 +1,171 @@
+// Package wsbatch owns the write side of a server's WebSocket
+// (coder/websocket over a hijacked connection): the frames a writer has
+// waiting go out in one system call, and the write deadline is set once
+// in a while, not per write. Both the server's own connections and a
+// cluster node's relayed ones (the client's side of the relay) write
+// through it.
+package wsbatch
+
+import (
+	"bufio"
+	"bytes"
+	"io"
+	"net"
+	"net/http"
+	"sync"
+	"time"
+)
+
+// Writer is the write side of a connection. Outside a batch, each write
+// goes straight to the connection. Between Begin and End, writes are
+// gathered in a pooled buffer that End sends in one system call; a
+// control frame coder/websocket writes meanwhile (a pong, a ping, a close)
+// joins the batch.
+//
+// Every write to the connection is bounded by a deadline between Timeout/2
+// and Timeout from when it starts: the deadline is moved only when less
+// than half of it is left, so a busy connection sets it about once every
+// Timeout/2, not once (or twice) per write.
+type Writer struct {
+	conn    net.Conn
+	timeout time.Duration
+
+	mu       sync.Mutex
+	on       bool
+	buf      *[]byte
+	deadline time.Time // the connection's write deadline, as last set
+}
+
+// NewWriter is a Writer for conn whose writes are each bounded by timeout
+// (see Writer).
+func NewWriter(conn net.Conn, timeout time.Duration) *Writer {
+	return &Writer{conn: conn, timeout: timeout}
+}
+
+// MaxBatchBytes is where a batch is sent before its end.
+const MaxBatchBytes = 64 << 10
+
+var pool = sync.Pool{New: func() any { b := make([]byte, 0, 8<<10); return &b }}
+
+// Write sends p now, or adds it to the batch.
+func (w *Writer) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if !w.on {
+		if err := w.armLocked(); err != nil {
+			return 0, err
+		}
+		return w.conn.Write(p)
+	}
+	if w.buf == nil {
+		w.buf = pool.Get().(*[]byte)
+	}
+	*w.buf = append(*w.buf, p...)
+	if len(*w.buf) >= MaxBatchBytes {
+		if err := w.flushLocked(); err != nil {
+			return 0, err
+		}
+	}
+	return len(p), nil
+}
+
+// Begin starts a batch: writes are gathered until End.
+func (w *Writer) Begin() {
+	w.mu.Lock()
+	w.on = true
+	w.mu.Unlock()
+}
+
+// End sends the batch and returns to writing straight through.
+func (w *Writer) End() error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.on = false
+	return w.flushLocked()
+}
+
+// armLocked moves the connection's write deadline to Timeout from now when
+// less than half of it is left.
+func (w *Writer) armLocked() error {
+	now := time.Now()
+	if w.deadline.Sub(now) >= w.timeout/2 {
+		return nil
+	}
+	d := now.Add(w.timeout)
+	if err := w.conn.SetWriteDeadline(d); err != nil {
+		return err
+	}
+	w.deadline = d
+	return nil
+}
+
+func (w *Writer) flushLocked() error {
+	b := w.buf
+	if b == nil {
+		return nil
+	}
+	w.buf = nil
+	var err error
+	if len(*b) > 0 {
+		if err = w.armLocked(); err == nil {
+			_, err = w.conn.Write(*b)
+		}
+	}
+	if cap(*b) <= MaxBatchBytes*2 {
+		*b = (*b)[:0]
+		pool.Put(b)
+	}
+	return err
+}
+
+// ResponseWriter hands coder/websocket's Accept the hijacked connection
+// with buffers of the sizes given and a Writer under the write buffer, in
+// place of net/http's 4 KiB buffers. After Accept, W is the connection's
+// Writer.
+type ResponseWriter struct {
+	http.ResponseWriter
+	// ReadBuffer and WriteBuffer size the connection's buffers (a frame
+	// larger than the write buffer goes past it to W).
+	ReadBuffer, WriteBuffer int
+	// Timeout bounds each write (see Writer).
+	Timeout time.Duration
+	// W is set by Hijack.
+	W *Writer
+}
+
+// Hijack takes over the connection from net/http, keeping any bytes it had
+// already read.
+func (h *ResponseWriter) Hijack() (net.Conn, *bufio.ReadWriter, error) {
+	conn, brw, err := http.NewResponseController(h.ResponseWriter).Hijack()
+	if err != nil {
+		return nil, nil, err
+	}
+	// A WebSocket lives longer than any request: it must not keep the
+	// request's deadlines; it bounds its own writes (Writer) and its
+	// owner its silence. net/http clears them on Hijack today; this does
+	// not depend on it.
+	if err := conn.SetDeadline(time.Time{}); err != nil {
+		conn.Close()
+		return nil, nil, err
+	}
+	if err := brw.Writer.Flush(); err != nil {
+		conn.Close()
+		return nil, nil, err
+	}
+	var br *bufio.Reader
+	if n := brw.Reader.Buffered(); n > 0 {
+		b, _ := brw.Reader.Peek(n)
+		br = bufio.NewReaderSize(io.MultiReader(bytes.NewReader(bytes.Clone(b)), conn), max(h.ReadBuffer, n))
+		if _, err := br.Peek(n); err != nil {
+			conn.Close()
+			return nil, nil, err
+		}
+	} else {
+		br = bufio.NewReaderSize(conn, h.ReadBuffer)
+	}
+	h.W = NewWriter(conn, h.Timeout)
+	return conn, bufio.NewReadWriter(br, bufio.NewWriterSize(h.W, h.WriteBuffer)), nil
+}
+
+// Unwrap returns the wrapped ResponseWriter (for http.ResponseController).
+func (h *ResponseWriter) Unwrap() http.ResponseWriter { return h.ResponseWriter }
