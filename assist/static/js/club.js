@@ -176,6 +176,27 @@ export function rosterPick(f, s, input) {
 // What the end screen shows of each game's club points, by game id.
 const scores = new Map();
 
+// The best move and extra points entered and not yet saved are kept on the
+// phone (localStorage, SCORE + the game's id) at every change: a reload
+// brings them back, over the ones the server holds. A save drops them.
+const SCORE = 'assist.score.';
+
+function keptScore(id) {
+  try {
+    const d = JSON.parse(localStorage.getItem(SCORE + id) || 'null');
+    return d && Array.isArray(d.guess) && d.extra && typeof d.extra === 'object' ? d : null;
+  } catch (_) {
+    return null;
+  }
+}
+
+function keepScore(id, sc) {
+  try {
+    if (sc) localStorage.setItem(SCORE + id, JSON.stringify({ who: sc.who, guess: sc.guess, extra: sc.extra }));
+    else localStorage.removeItem(SCORE + id);
+  } catch (_) { /* private mode: the entries last this page */ }
+}
+
 /** The first-killed players (who may make the best move): the night's
  * victims of the first round anyone left, if nobody left before otherwise. */
 function firstKilled(p) {
@@ -192,14 +213,20 @@ function firstKilled(p) {
  * move and the extra points, saved on the server. */
 export function scoreCard(G, p) {
   const id = G.rec.id;
-  const sc = scores.get(id) || { who: 0, guess: [], extra: {}, lines: null, scoring: null, loaded: false };
-  scores.set(id, sc);
+  let sc = scores.get(id);
+  if (!sc) {
+    sc = { who: 0, guess: [], extra: {}, lines: null, scoring: null, loaded: false };
+    const kept = keptScore(id);
+    if (kept) Object.assign(sc, { who: kept.who || 0, guess: kept.guess, extra: kept.extra, draft: true });
+    scores.set(id, sc);
+  }
+  const changed = () => { sc.draft = true; keepScore(id, sc); };
   const fk = firstKilled(p);
   if (!sc.who && fk.length) sc.who = fk[0];
   const el = h('section', { class: 'card', dataset: sc.saved ? { t: 'score', saved: 'yes' } : { t: 'score' } });
   const draw = () => {
     const who = fk.length > 1
-      ? h('select', { dataset: { t: 'best-who' }, onchange: (e) => { sc.who = parseInt(e.target.value, 10); sc.guess = []; draw(); } },
+      ? h('select', { dataset: { t: 'best-who' }, onchange: (e) => { sc.who = parseInt(e.target.value, 10); sc.guess = []; changed(); draw(); } },
         fk.map((s) => h('option', { value: String(s), selected: s === sc.who }, `${s} · ${G.rec.settings.names[s - 1]}`)))
       : null;
     const guess = fk.length ? h('div', { class: 'chips', dataset: { t: 'guess' } }, p.seats.filter((s) => s.seat !== sc.who).map((s) => h('button', {
@@ -207,13 +234,14 @@ export function scoreCard(G, p) {
       onclick: () => {
         if (sc.guess.includes(s.seat)) sc.guess = sc.guess.filter((x) => x !== s.seat);
         else if (sc.guess.length < 3) sc.guess = [...sc.guess, s.seat];
+        changed();
         draw();
       } }, String(s.seat)))) : null;
     const range2 = sc.scoring ? t('assist.club.extra_hint', { Min: sc.scoring.extra_min.toFixed(2), Max: sc.scoring.extra_max.toFixed(2) }) : '';
     const extras = h('ol', { class: 'names' }, p.seats.map((s) => h('li', {}, h('span', { class: 'n' }, String(s.seat)),
       h('span', {}, s.name),
       h('input', { type: 'number', step: '0.05', value: sc.extra[s.seat] || '', placeholder: '0', dataset: { t: `extra-${s.seat}` },
-        oninput: (e) => { sc.extra[s.seat] = e.target.value; } }),
+        oninput: (e) => { sc.extra[s.seat] = e.target.value; changed(); } }),
       sc.lines ? h('span', { class: 'points', dataset: { t: `points-${s.seat}` } }, sc.lines[s.seat - 1].total.toFixed(2)) : null)));
     el.replaceChildren(
       h('h3', {}, t('assist.club.best_move')),
@@ -238,6 +266,8 @@ export function scoreCard(G, p) {
     sc.lines = got.body.lines;
     sc.scoring = got.body.scoring;
     sc.saved = true; // the points shown are the saved ones: a late load of the old ones must not replace them
+    sc.draft = false;
+    keepScore(id, null);
     el.dataset.saved = 'yes';
     draw();
     toast(t('assist.club.saved'));
@@ -250,6 +280,7 @@ export function scoreCard(G, p) {
       const s = got.body.score;
       sc.scoring = s.scoring;
       sc.lines = s.lines;
+      if (sc.draft) { if (el.isConnected) draw(); return; } // the host's entries not yet saved stay
       if (s.best_move) { sc.who = s.best_move.seat; sc.guess = s.best_move.guess; }
       for (const x of s.extra || []) sc.extra[x.seat] = String(x.points);
       if (el.isConnected) draw();
