@@ -10,7 +10,7 @@
 
 import { h } from './dom.js';
 import { button, range, toast } from './ui.js';
-import { t } from './i18n.js';
+import { t, tn } from './i18n.js';
 import { send, post } from './sync.js';
 
 const KEY = 'assist.club';
@@ -156,13 +156,29 @@ export function rosterPick(f, s, input) {
     box.replaceChildren(
       ...got.body.people.filter((p) => !taken.has(p.id)).slice(0, 6).map((p) => h('button', {
         type: 'button', class: 'chip', dataset: { t: `pick-${s}`, person: p.id }, onclick: () => pick(p) }, p.name)),
-      h('button', { type: 'button', class: 'chip add', dataset: { t: `add-${s}` }, onclick: async () => {
-        const made = await post(`/host/api/clubs/${c.id}/people`, { name: q }, c.token);
-        if (!made) { toast(t('assist.club.roster_offline'), 'error'); return; }
-        if (!made.res.ok) { toast(made.body.error.message, 'error'); return; }
-        pick(made.body);
-        toast(t('assist.club.added'));
-      } }, t('assist.club.add', { Name: q })));
+      h('button', { type: 'button', class: 'chip add', dataset: { t: `add-${s}` }, onclick: () => add(q, false) }, t('assist.club.add', { Name: q })));
+  };
+  // Adds q to the roster. A name already on it is refused with the
+  // entries of that name (person_exists): the box says so, shows what
+  // tells each apart, to seat it, and offers adding another person of
+  // that name, or merging on the club's screen.
+  const add = async (q, again) => {
+    const made = await post(`/host/api/clubs/${c.id}/people`, again ? { name: q, again: true } : { name: q }, c.token);
+    if (!made) { toast(t('assist.club.roster_offline'), 'error'); return; }
+    if (!made.res.ok && made.body.error.code === 'person_exists' && Array.isArray(made.body.same)) {
+      box.replaceChildren(
+        h('p', { class: 'warn', dataset: { t: `same-${s}` } }, made.body.error.message),
+        ...made.body.same.map((p) => h('button', {
+          type: 'button', class: 'chip same', dataset: { t: `same-pick-${s}`, person: p.id }, onclick: () => pick(p),
+        }, tn('assist.club.same_entry', p.games, { Name: p.name, Count: p.games, Since: p.since, Last: p.last || '', ID: p.id }))),
+        h('button', { type: 'button', class: 'chip add', dataset: { t: `add-again-${s}` }, onclick: () => add(q, true) },
+          t('assist.club.add_again', { Name: q })),
+        h('a', { class: 'note', href: '#/club', dataset: { t: `merge-open-${s}` } }, t('assist.club.merge_open')));
+      return;
+    }
+    if (!made.res.ok) { toast(made.body.error.message, 'error'); return; }
+    pick(made.body);
+    toast(t('assist.club.added'));
   };
   input.addEventListener('input', () => {
     f.people[s - 1] = ''; // a name typed is no roster entry until picked
