@@ -32,11 +32,19 @@ type clubJSON struct {
 	Token   string        `json:"token,omitempty"` // only in the answer to the create
 	Seasons []club.Season `json:"seasons,omitempty"`
 	Merges  []mergeJSON   `json:"merges,omitempty"`
-	People  []club.Person `json:"people,omitempty"`
+	People  []keyedPerson `json:"people,omitempty"`
 	// Members are the club's members; Links the roster's entries linked
 	// to accounts (entry id to the account's name).
 	Members []memberJSON      `json:"members,omitempty"`
 	Links   map[string]string `json:"links,omitempty"`
+}
+
+// keyedPerson is a roster entry with its name folded for search
+// (club.Fold): the phone keeps the roster with these keys and searches it
+// without the server.
+type keyedPerson struct {
+	club.Person
+	Key string `json:"key"`
 }
 
 type mergeJSON struct {
@@ -157,7 +165,9 @@ func (h *Handler) getClub(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
-	out.People = people
+	for _, p := range people {
+		out.People = append(out.People, keyedPerson{Person: p, Key: club.Fold(p.Name)})
+	}
 	if out.Members, out.Links, err = h.membersOf(r.Context(), c.ID); err != nil {
 		h.fail(w, r, err)
 		return

@@ -4,9 +4,13 @@
 // seat from the club's roster by a search in any script (the server folds
 // Georgian and Russian to Latin: "nino" finds ნინო and Нино) or adding a
 // new person on the spot, and, at the end, the first-killed player's best
-// move and the host's extra points. The roster and the points need the
-// server: offline, the names are typed and the game is made without roster
-// ids; the points are saved once the phone is back online.
+// move and the host's extra points. The phone keeps a copy of the roster
+// (localStorage, ROSTER + the club's id, refreshed whenever the setup is
+// drawn online): offline the search runs on it (in the name's own script
+// or in Latin: the server's folding, club.Fold, comes with each entry), so
+// a club's game made offline still seats roster entries. Adding a person
+// and the points need the server; the points are saved once the phone is
+// back online.
 
 import { h } from './dom.js';
 import { button, range, toast } from './ui.js';
@@ -31,6 +35,42 @@ function keep(c) {
     if (c) localStorage.setItem(KEY, JSON.stringify(c));
     else localStorage.removeItem(KEY);
   } catch (_) { /* private mode: the club lasts this page */ }
+}
+
+const ROSTER = 'assist.roster.';
+
+/** The phone's copy of club c's roster: [{id, name, key}], or null. */
+function keptRoster(c) {
+  try {
+    const r = JSON.parse(localStorage.getItem(ROSTER + c.id) || 'null');
+    return Array.isArray(r) ? r : null;
+  } catch (_) {
+    return null;
+  }
+}
+
+function keepRoster(c, people) {
+  try { localStorage.setItem(ROSTER + c.id, JSON.stringify(people)); } catch (_) { /* private mode: no copy */ }
+}
+
+/** Refreshes the phone's copy of club c's roster (nothing offline). */
+async function refreshRoster(c) {
+  const got = await send('GET', `/host/api/clubs/${encodeURIComponent(c.id)}`, undefined, c.token);
+  if (!got || !got.res.ok) return;
+  keepRoster(c, (got.body.people || []).filter((p) => !p.merged_into).map((p) => ({ id: p.id, name: p.name, key: p.key || '' })));
+}
+
+// plain spells s for the phone's own search: lowercase, without
+// diacritics, words split on anything not a letter or digit.
+const plain = (s) => (s || '').toLowerCase().normalize('NFD').replace(/\p{Mn}/gu, '').split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+
+/** The kept roster's entries that query q finds: each word of q begins a
+ * word of the entry's name, as written or folded (its key). */
+function findKept(roster, q) {
+  const words = plain(q);
+  if (!words.length) return [];
+  const hit = (field) => { const ws = plain(field); return words.every((w) => ws.some((x) => x.startsWith(w))); };
+  return roster.filter((p) => hit(p.name) || hit(p.key));
 }
 
 /** The local date, YYYY-MM-DD: the evening the host plays. */
@@ -78,6 +118,7 @@ export function clubCard(f, redraw) {
       mineList(redraw),
       fields);
   }
+  refreshRoster(c);
   return h('section', { class: 'card', dataset: { t: 'club' } }, h('h3', {}, `${t('assist.club.title')}: ${c.name}`),
     h('p', { class: 'note', dataset: { t: 'club-joined' } }, t('assist.club.joined')),
     h('details', {}, h('summary', {}, t('assist.club.code')),
@@ -148,11 +189,18 @@ export function rosterPick(f, s, input) {
     if (!q) { box.replaceChildren(); return; }
     const got = await send('GET', `/host/api/clubs/${c.id}/people?q=${encodeURIComponent(q)}`, undefined, c.token);
     if (input.value.trim() !== q) return; // typed on meanwhile
+    const taken = new Set(f.people.filter((id, i) => id && i !== s - 1));
+    const kept = keptRoster(c);
+    if (!got && kept) { // offline: the phone's copy of the roster
+      box.replaceChildren(h('span', { class: 'note', dataset: { t: 'roster-offline' } }, t('assist.club.roster_kept')),
+        ...findKept(kept, q).filter((p) => !taken.has(p.id)).slice(0, 6).map((p) => h('button', {
+          type: 'button', class: 'chip', dataset: { t: `pick-${s}`, person: p.id }, onclick: () => pick(p) }, p.name)));
+      return;
+    }
     if (!got || !got.res.ok) {
       box.replaceChildren(h('span', { class: 'note', dataset: { t: 'roster-offline' } }, t('assist.club.roster_offline')));
       return;
     }
-    const taken = new Set(f.people.filter((id, i) => id && i !== s - 1));
     box.replaceChildren(
       ...got.body.people.filter((p) => !taken.has(p.id)).slice(0, 6).map((p) => h('button', {
         type: 'button', class: 'chip', dataset: { t: `pick-${s}`, person: p.id }, onclick: () => pick(p) }, p.name)),
@@ -177,6 +225,8 @@ export function rosterPick(f, s, input) {
       return;
     }
     if (!made.res.ok) { toast(made.body.error.message, 'error'); return; }
+    const kept = keptRoster(c);
+    if (kept) keepRoster(c, [...kept, { id: made.body.id, name: made.body.name, key: '' }]);
     pick(made.body);
     toast(t('assist.club.added'));
   };
