@@ -354,3 +354,36 @@ export function scoreCard(G, p) {
   }
   return el;
 }
+
+/**
+ * The seats of club's game G linked to the club's roster after the game
+ * (a game made offline, or names typed as guests): each seat shows its
+ * roster entry or a search of the roster under its name, and "Save the
+ * links" sends every seat's entry (PUT /host/api/games/{id}/people with
+ * the club's code). Null unless the game is the club's on this phone.
+ */
+export function linkCard(G) {
+  const c = clubOnPhone();
+  const info = G.rec.settings.club;
+  if (!c || !info || info.club !== c.id) return null;
+  const names = G.rec.settings.names;
+  const f = { names: [...names], people: names.map((_, i) => (info.people && info.people[i]) || '') };
+  const el = h('section', { class: 'card', dataset: { t: 'link' } });
+  const rows = names.map((n, i) => {
+    const s = i + 1;
+    const input = h('input', { type: 'text', maxlength: '32', value: n, dataset: { t: `link-name-${s}` }, 'aria-label': n });
+    return h('li', {}, h('span', { class: 'n' }, String(s)), input, rosterPick(f, s, input));
+  });
+  const save = async () => {
+    const got = await send('PUT', `/host/api/games/${G.rec.id}/people`, { people: f.people, club_token: c.token }, G.rec.token);
+    if (!got) { toast(t('assist.club.roster_offline'), 'error'); return; }
+    if (!got.res.ok) { toast(got.body.error.message, 'error'); return; }
+    G.rec.settings = got.body.settings;
+    G.save();
+    el.dataset.saved = 'yes';
+    toast(t('assist.club.links_saved'));
+  };
+  el.append(h('h3', {}, t('assist.club.links')), h('p', { class: 'note' }, t('assist.club.links_hint')),
+    h('ol', { class: 'names' }, rows), button(t('assist.club.links_save'), save, 'primary', 'link-save'));
+  return el;
+}
