@@ -10,9 +10,14 @@ import { t } from './i18n.js';
 let audio = null;
 let ticker = null;
 
-/** Beeps: high and short at 10 s, low and long at 0. Tests read window.__assistBeeps. */
+/** Beeps: high and short at 10 s, low and long at 0; the phone vibrates
+ * too (short at 10 s, twice at 0), for a host whose phone is silent.
+ * Tests read window.__assistBeeps. */
 export function beep(kind) {
   (window.__assistBeeps = window.__assistBeeps || []).push(kind);
+  try {
+    if (navigator.vibrate) navigator.vibrate(kind === 'end' ? [400, 150, 400] : 200);
+  } catch (_) { /* no vibration on this device */ }
   try {
     audio = audio || new (window.AudioContext || window.webkitAudioContext)();
     const o = audio.createOscillator();
