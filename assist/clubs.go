@@ -34,6 +34,9 @@ type Clubs interface {
 	// Sees reports whether a request may see a club's games in the
 	// history (the club's code, or a login of a member).
 	Sees(r *http.Request, clubID string) bool
+	// Manages reports whether a request may close a club's abandoned
+	// game (the club's code, or a login that owns or hosts it).
+	Manages(r *http.Request, clubID string) bool
 }
 
 // noClubs are the clubs of an assistant that has none: no club is kept.
@@ -50,6 +53,8 @@ func (noClubs) HostRoster(*http.Request, string, string) (*club.Roster, error) {
 func (noClubs) AddGame(context.Context, string, store.ClubGame) error { return store.ErrNotFound }
 
 func (noClubs) Sees(*http.Request, string) bool { return false }
+
+func (noClubs) Manages(*http.Request, string) bool { return false }
 
 // ClubGames reads the in-person games a club counts (clubhttp.Games), from
 // the store the assistant keeps them in; log receives a game that cannot

@@ -48,7 +48,9 @@
 // (PUT /host/api/games/{id}/names: the record keeps every change and the
 // protocol lists it) and delete a game that was never finished from the
 // club's history (DELETE /host/api/games/{id}: StatusDeleted; a finished
-// game is refused). The protocol exports as JSON, as CSV (UTF-8 with a
+// game is refused; a club's game the club's host may close too), and link
+// a club's game's seats to the roster (PUT /host/api/games/{id}/people).
+// The protocol exports as JSON, as CSV (UTF-8 with a
 // byte-order mark, the game's id on every row, the columns named in the
 // reader's language) and as a printable page that fits one or two A4
 // sheets.

@@ -155,6 +155,7 @@ func (h *Handler) routes() {
 	m.HandleFunc("POST /host/api/games/{id}/sync", h.syncGame)
 	m.HandleFunc("DELETE /host/api/games/{id}", h.deleteGame)
 	m.HandleFunc("PUT /host/api/games/{id}/names", h.setNames)
+	m.HandleFunc("PUT /host/api/games/{id}/people", h.setPeople)
 	m.HandleFunc("GET /host/api/games/{id}/cards", h.cardStatus)
 	m.HandleFunc("GET /host/api/games/{id}/cards/{seat}", h.getCard)
 	m.HandleFunc("GET /host/api/games/{id}/protocol.json", h.protocolJSON)

@@ -31,14 +31,25 @@ type Summary struct {
 // a bearer token), and the account logged in when it was made; and a
 // club's game to the club (its code as a bearer token, or a logged-in
 // member of any role). Anybody else gets an empty list: the server's games
-// are nobody's business but their hosts' and clubs'. The newest
-// scanGames games of each status are searched.
+// are nobody's business but their hosts' and clubs'. With ?club=ID the
+// list is that club's games only (the club's list on a phone that keeps
+// the club), and only for a request that may see the club's games: games
+// of other clubs and games of no club, even this phone's, are left out.
+// The newest scanGames games of each status are searched.
 func (h *Handler) listGames(w http.ResponseWriter, r *http.Request) {
 	limit := 100
 	if n, err := strconv.Atoi(r.URL.Query().Get("limit")); err == nil && n > 0 {
 		limit = min(n, 1000)
 	}
 	see := h.gameViewer(r)
+	if id := r.URL.Query().Get("club"); id != "" {
+		see = nil
+		if h.cfg.Clubs.Sees(r, id) {
+			see = func(_ store.Table, rec *inPerson) bool {
+				return rec != nil && rec.Settings.Club != nil && rec.Settings.Club.Club == id
+			}
+		}
+	}
 	out := []Summary{}
 	if see == nil { // nothing to see by: no search
 		writeJSON(w, http.StatusOK, map[string]any{"games": out})

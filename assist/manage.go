@@ -29,19 +29,26 @@ type Rename struct {
 	At   time.Time `json:"at"`
 }
 
-// deleteGame answers DELETE /host/api/games/{id} for the game's host: a
-// game that never ended leaves the club's history (and every API); a
-// finished one is refused (game_ended_kept).
+// deleteGame answers DELETE /host/api/games/{id} for the game's host, or
+// for the club's host when the game is a club's (its code, or a login that
+// owns or hosts the club: a game whose phone is gone is closed from the
+// club's list): a game that never ended leaves the club's history (and
+// every API); a finished one is refused (game_ended_kept).
 func (h *Handler) deleteGame(w http.ResponseWriter, r *http.Request) {
 	if h.foreign(w, r) {
 		return
 	}
 	id := r.PathValue("id")
-	gm, ok := h.hostGame(w, r, id)
-	if !ok {
+	gm, err := h.locked(r.Context(), id)
+	if err != nil {
+		h.fail(w, r, err, nil)
 		return
 	}
 	defer h.unlock(gm)
+	if cl := gm.rec.Settings.Club; !gm.authorized(tokenOf(r, id)) && (cl == nil || cl.Club == "" || !h.cfg.Clubs.Manages(r, cl.Club)) {
+		h.fail(w, r, errBadToken, nil)
+		return
+	}
 	if gm.g.Ended() || gm.table.Status == StatusEnded {
 		h.fail(w, r, &engine.Error{Code: CodeGameEndedKept}, nil)
 		return

@@ -33,6 +33,10 @@ const (
 	// is linked to another entry of the club; and the merge of two
 	// entries linked to two accounts.
 	CodeLinkTaken engine.Code = "club_link_taken"
+	// CodePersonExists refuses a new roster entry whose name an entry of
+	// the club already has (unless the host says it is another person):
+	// the answer lists the entries of that name, to seat or merge.
+	CodePersonExists engine.Code = "person_exists"
 )
 
 // Kinds are the kinds of the club's codes (engine.Kind).
@@ -40,4 +44,5 @@ var Kinds = map[engine.Code]engine.Kind{
 	CodeBadClub: engine.KindInvalid, CodeBadBestMove: engine.KindInvalid, CodeBadExtra: engine.KindInvalid,
 	CodeBadMerge: engine.KindConflict, CodeNotClubHost: engine.KindForbidden, CodeNotClubOwner: engine.KindForbidden,
 	CodeBadMember: engine.KindInvalid, CodeLastOwner: engine.KindConflict, CodeLinkTaken: engine.KindConflict,
+	CodePersonExists: engine.KindConflict,
 }

@@ -16,6 +16,7 @@ import (
 
 	"mafia/club"
 	"mafia/engine"
+	"mafia/internal/httpapi"
 	"mafia/internal/secret"
 	"mafia/store"
 )
@@ -31,11 +32,19 @@ type clubJSON struct {
 	Token   string        `json:"token,omitempty"` // only in the answer to the create
 	Seasons []club.Season `json:"seasons,omitempty"`
 	Merges  []mergeJSON   `json:"merges,omitempty"`
-	People  []club.Person `json:"people,omitempty"`
+	People  []keyedPerson `json:"people,omitempty"`
 	// Members are the club's members; Links the roster's entries linked
 	// to accounts (entry id to the account's name).
 	Members []memberJSON      `json:"members,omitempty"`
 	Links   map[string]string `json:"links,omitempty"`
+}
+
+// keyedPerson is a roster entry with its name folded for search
+// (club.Fold): the phone keeps the roster with these keys and searches it
+// without the server.
+type keyedPerson struct {
+	club.Person
+	Key string `json:"key"`
 }
 
 type mergeJSON struct {
@@ -156,7 +165,9 @@ func (h *Handler) getClub(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
-	out.People = people
+	for _, p := range people {
+		out.People = append(out.People, keyedPerson{Person: p, Key: club.Fold(p.Name)})
+	}
 	if out.Members, out.Links, err = h.membersOf(r.Context(), c.ID); err != nil {
 		h.fail(w, r, err)
 		return
@@ -225,9 +236,64 @@ func (h *Handler) searchPeople(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, map[string]any{"people": found})
 }
 
-// personRequest is the body of a new roster entry.
+// personRequest is the body of a new roster entry. Again says the host
+// knows the roster has an entry of that name and this is another person.
 type personRequest struct {
-	Name string `json:"name"`
+	Name  string `json:"name"`
+	Again bool   `json:"again,omitempty"`
+}
+
+// samePerson is an entry of the name a new entry asked for, with what
+// tells it apart from the one being added: its id, when it was added, how
+// many of the club's games it played and on which day it last played,
+// and whether an account is linked to it.
+type samePerson struct {
+	ID     string `json:"id"`
+	Name   string `json:"name"`
+	Since  string `json:"since"` // YYYY-MM-DD
+	Games  int    `json:"games"`
+	Last   string `json:"last,omitempty"` // the day of its last game
+	Linked bool   `json:"linked"`
+}
+
+// personExists is the refusal of a name already on the roster
+// (club.CodePersonExists), with the entries of that name.
+type personExists struct {
+	httpapi.ErrorBody
+	Same []samePerson `json:"same"`
+}
+
+// refuseSameName answers a new entry refused for its name: the entries of
+// that name on the roster (unmerged), each with what tells it apart.
+func (h *Handler) refuseSameName(w http.ResponseWriter, r *http.Request, clubID, name string) {
+	ctx := r.Context()
+	people, err := h.clubs().People(ctx, clubID)
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	games, err := h.clubGames(ctx, clubID)
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	same := []samePerson{}
+	for _, p := range people {
+		if p.MergedInto != "" || !store.SameName(p.Name, name) {
+			continue
+		}
+		sp := samePerson{ID: p.ID, Name: p.Name, Since: p.CreatedAt.Format("2006-01-02"), Linked: p.AccountID != nil}
+		for _, g := range games {
+			if slices.ContainsFunc(g.Seats, func(s club.Seat) bool { return s.Person == p.ID }) {
+				sp.Games++
+				sp.Last = max(sp.Last, g.Date)
+			}
+		}
+		same = append(same, sp)
+	}
+	e := &engine.Error{Code: club.CodePersonExists, Name: "person", Value: name}
+	_, status := h.resp.Refusal(r, e)
+	h.resp.Write(w, r, e, status, personExists{ErrorBody: h.resp.Body(r, e), Same: same})
 }
 
 func (h *Handler) addPerson(w http.ResponseWriter, r *http.Request) {
@@ -241,8 +307,12 @@ func (h *Handler) addPerson(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
-	p := store.ClubPerson{ID: secret.Token()[:12], Name: req.Name, CreatedAt: h.cfg.Now().UTC()}
+	p := store.ClubPerson{ID: secret.Token()[:12], Name: req.Name, CreatedAt: h.cfg.Now().UTC(), NameOnce: !req.Again}
 	if err := h.clubs().AddPerson(r.Context(), c.ID, p); err != nil {
+		if errors.Is(err, store.ErrConflict) && p.NameOnce {
+			h.refuseSameName(w, r, c.ID, req.Name)
+			return
+		}
 		h.fail(w, r, err)
 		return
 	}

@@ -63,3 +63,14 @@ func (h *Handler) Sees(r *http.Request, clubID string) bool {
 	}
 	return false
 }
+
+// Manages reports whether a request may close (delete) a club's game that
+// never ended, whoever made it: it holds the club's code (as a bearer
+// token) or is logged in as an owner or host of the club.
+func (h *Handler) Manages(r *http.Request, clubID string) bool {
+	c, err := h.clubs().Club(r.Context(), clubID)
+	if err != nil {
+		return false
+	}
+	return tokenMatches(bearer(r), c.TokenHash) || h.accessOf(r, c).atLeastHost() == nil
+}

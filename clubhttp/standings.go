@@ -149,6 +149,7 @@ type standingsPage struct {
 	Season       club.Season
 	Games        int
 	Header       []string
+	Cols         []string // each column's id (club.StandingsHeader): its cells' class, c-<id>
 	Rows         [][]string
 }
 
@@ -162,6 +163,6 @@ func (h *Handler) serveStandings(w http.ResponseWriter, r *http.Request) {
 	}
 	pg := h.newPage(r)
 	out := standingsPage{page: pg, ClubID: r.PathValue("club"), Club: st.Club, Season: st.Season, Games: st.Games,
-		Header: named(pg.p, "assist.club.col.", club.StandingsHeader), Rows: club.StandingsRows(st.Standings)}
+		Header: named(pg.p, "assist.club.col.", club.StandingsHeader), Cols: club.StandingsHeader, Rows: club.StandingsRows(st.Standings)}
 	render(w, http.StatusOK, "standings.html", out)
 }

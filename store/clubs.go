@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"strings"
 	"time"
 )
 
@@ -24,7 +25,15 @@ type ClubPerson struct {
 	// id in decimal, set by ClubMembers.LinkPerson.
 	AccountID *string
 	CreatedAt time.Time
+	// NameOnce asks AddPerson to refuse the entry (ErrConflict) when an
+	// unmerged entry of the club has the same name (SameName): two hosts
+	// adding one name at once make one entry. It is not kept.
+	NameOnce bool
 }
+
+// SameName reports whether two roster names are the same name: equal
+// after trimming spaces, regardless of case.
+func SameName(a, b string) bool { return strings.EqualFold(strings.TrimSpace(a), strings.TrimSpace(b)) }
 
 // ClubMerge records that entry From was merged into entry Into at At; Seq
 // orders a club's merges from 0.
@@ -62,7 +71,9 @@ type Clubs interface {
 	Club(ctx context.Context, id string) (Club, error)
 	// UpdateClub saves a club's name and scoring.
 	UpdateClub(ctx context.Context, c Club) error
-	// AddPerson adds an entry to a club's roster.
+	// AddPerson adds an entry to a club's roster; with p.NameOnce, an
+	// unmerged entry of the same name makes it ErrConflict, checked and
+	// added at once (of two callers adding one name, one wins).
 	AddPerson(ctx context.Context, clubID string, p ClubPerson) error
 	// RenamePerson changes an entry's name (ErrNotFound for none).
 	RenamePerson(ctx context.Context, clubID, personID, name string) error

@@ -58,8 +58,43 @@ func (db *DB) UpdateClub(ctx context.Context, c store.Club) error {
 // AddPerson adds an entry to a club's roster (see store.Clubs): a club
 // that does not exist is ErrNotFound, an id taken ErrConflict.
 func (db *DB) AddPerson(ctx context.Context, clubID string, p store.ClubPerson) error {
+	if p.NameOnce {
+		return db.addPersonOnce(ctx, clubID, p)
+	}
 	_, err := db.write1(ctx, refuseTaken, `INSERT INTO club_people (club_id, id, name, merged_into, account_id, created_ns)
 		VALUES ($1, $2, $3, NULLIF($4, ''), $5, $6)`, clubID, p.ID, p.Name, p.MergedInto, p.AccountID, nanos(p.CreatedAt))
+	if err != nil {
+		return fmt.Errorf("store/postgres: add %q to club %q: %w", p.ID, clubID, err)
+	}
+	return nil
+}
+
+// addPersonOnce adds an entry unless an unmerged entry of the club has its
+// name (store.SameName; then store.ErrConflict): the club's row is locked
+// first, so that two callers adding one name check and add in turn.
+func (db *DB) addPersonOnce(ctx context.Context, clubID string, p store.ClubPerson) error {
+	err := db.inTx(ctx, func(tx pgx.Tx) error {
+		var one int
+		if err := tx.QueryRow(ctx, `SELECT 1 FROM clubs WHERE id = $1 FOR NO KEY UPDATE`, clubID).Scan(&one); err != nil {
+			return rowsNotFound(err)
+		}
+		rows, err := tx.Query(ctx, `SELECT name FROM club_people WHERE club_id = $1 AND merged_into IS NULL`, clubID)
+		if err != nil {
+			return err
+		}
+		names, err := pgx.CollectRows(rows, pgx.RowTo[string])
+		if err != nil {
+			return err
+		}
+		for _, n := range names {
+			if store.SameName(n, p.Name) {
+				return store.ErrConflict
+			}
+		}
+		_, err = tx.Exec(ctx, `INSERT INTO club_people (club_id, id, name, merged_into, account_id, created_ns)
+			VALUES ($1, $2, $3, NULLIF($4, ''), $5, $6)`, clubID, p.ID, p.Name, p.MergedInto, p.AccountID, nanos(p.CreatedAt))
+		return refuseTaken(err)
+	})
 	if err != nil {
 		return fmt.Errorf("store/postgres: add %q to club %q: %w", p.ID, clubID, err)
 	}

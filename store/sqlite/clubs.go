@@ -87,6 +87,11 @@ func (db *DB) AddPerson(ctx context.Context, clubID string, p store.ClubPerson) 
 		case !errors.Is(err, sql.ErrNoRows):
 			return err
 		}
+		if p.NameOnce {
+			if err := nameFree(ctx, tx, clubID, p.Name); err != nil {
+				return err
+			}
+		}
 		_, err := tx.ExecContext(ctx, `INSERT INTO club_people (club_id, id, name, merged_into, account_id, created_at)
 			VALUES (?, ?, ?, NULLIF(?, ''), ?, ?)`, clubID, p.ID, p.Name, p.MergedInto, p.AccountID, formatTime(p.CreatedAt))
 		return err
@@ -95,6 +100,27 @@ func (db *DB) AddPerson(ctx context.Context, clubID string, p store.ClubPerson) 
 		return fmt.Errorf("store/sqlite: add %q to club %q: %w", p.ID, clubID, err)
 	}
 	return nil
+}
+
+// nameFree is store.ErrConflict when an unmerged entry of club clubID has
+// the name (store.SameName); the writer's transaction makes the check and
+// the insert after it one step.
+func nameFree(ctx context.Context, tx *wtx, clubID, name string) error {
+	rows, err := tx.QueryContext(ctx, `SELECT name FROM club_people WHERE club_id = ? AND merged_into IS NULL`, clubID)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var n string
+		if err := rows.Scan(&n); err != nil {
+			return err
+		}
+		if store.SameName(n, name) {
+			return store.ErrConflict
+		}
+	}
+	return rows.Err()
 }
 
 // RenamePerson changes an entry's name (see store.Clubs).

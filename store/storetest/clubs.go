@@ -3,6 +3,7 @@ package storetest
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 	"sync"
 	"testing"
@@ -162,6 +163,67 @@ func RunClubs(t *testing.T, open Open) {
 		newClub(t, s, "c3")
 		if got, err := s.People(ctx, "c3"); err != nil || got == nil || len(got) != 0 {
 			t.Errorf("an empty roster: %#v, %v; want an empty list", got, err)
+		}
+	})
+
+	t.Run("an entry of a name already on the roster is refused when asked once", func(t *testing.T) {
+		s := openAs[ClubsStore](t, open)
+		newClub(t, s, "c1")
+		newClub(t, s, "c2")
+		if err := s.AddPerson(ctx, "c1", store.ClubPerson{ID: "p1", Name: "Keti", CreatedAt: t0}); err != nil {
+			t.Fatal(err)
+		}
+		for _, name := range []string{"Keti", " keti ", "KETI"} {
+			if err := s.AddPerson(ctx, "c1", store.ClubPerson{ID: "p2", Name: name, NameOnce: true, CreatedAt: t0}); !errors.Is(err, store.ErrConflict) {
+				t.Errorf("%q, with Keti on the roster: %v, want ErrConflict", name, err)
+			}
+		}
+		// Another person of that name (the host said so), another name,
+		// another club's roster: added.
+		if err := s.AddPerson(ctx, "c1", store.ClubPerson{ID: "p2", Name: "Keti", CreatedAt: t0}); err != nil {
+			t.Errorf("a second Keti, not asked once: %v", err)
+		}
+		if err := s.AddPerson(ctx, "c1", store.ClubPerson{ID: "p3", Name: "Keto", NameOnce: true, CreatedAt: t0}); err != nil {
+			t.Errorf("Keto: %v", err)
+		}
+		if err := s.AddPerson(ctx, "c2", store.ClubPerson{ID: "p1", Name: "Keti", NameOnce: true, CreatedAt: t0}); err != nil {
+			t.Errorf("Keti in another club: %v", err)
+		}
+		if err := s.AddPerson(ctx, "nope", store.ClubPerson{ID: "p1", Name: "Keti", NameOnce: true, CreatedAt: t0}); !errors.Is(err, store.ErrNotFound) {
+			t.Errorf("no club: %v, want ErrNotFound", err)
+		}
+		// A merged entry's name is free again.
+		if _, err := s.MergePeople(ctx, "c1", "p3", "p1", t0); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.AddPerson(ctx, "c1", store.ClubPerson{ID: "p4", Name: "Keto", NameOnce: true, CreatedAt: t0}); err != nil {
+			t.Errorf("Keto, merged away: %v", err)
+		}
+	})
+
+	t.Run("of callers adding one name at once exactly one adds it", func(t *testing.T) {
+		s := openAs[ClubsStore](t, open)
+		newClub(t, s, "c1")
+		const n = 6
+		errs := make([]error, n)
+		var wg sync.WaitGroup
+		for i := range n {
+			wg.Go(func() {
+				errs[i] = s.AddPerson(ctx, "c1", store.ClubPerson{ID: fmt.Sprintf("p%d", i), Name: "სოფო", NameOnce: true, CreatedAt: t0})
+			})
+		}
+		wg.Wait()
+		won := 0
+		for _, err := range errs {
+			switch {
+			case err == nil:
+				won++
+			case !errors.Is(err, store.ErrConflict):
+				t.Errorf("a losing caller: %v, want ErrConflict", err)
+			}
+		}
+		if got, _ := s.People(ctx, "c1"); won != 1 || len(got) != 1 {
+			t.Errorf("%d callers added სოფო, the roster holds %d entries; want 1 and 1", won, len(got))
 		}
 	})
 

@@ -7,7 +7,7 @@ import { mount, button } from './ui.js';
 import { t, tn, current } from './i18n.js';
 import { name } from './engine.js';
 import * as E from './engine.js';
-import { scoreCard } from './club.js';
+import { scoreCard, linkCard } from './club.js';
 
 /** Draws the result. */
 export function endScreen(G) {
@@ -32,6 +32,7 @@ export function endScreen(G) {
         h('a', { class: 'btn secondary', href: `/host/api/games/${id}/protocol.json`, download: `mafia-${id}.json` }, t('assist.end.json')),
         h('a', { class: 'btn secondary', href: `/host/api/games/${id}/protocol.csv?lang=${current()}`, download: `mafia-${id}.csv` }, t('assist.end.csv'))),
     waiting === 0 && !G.rec.create ? scoreCard(G, p) : null,
+    waiting === 0 && !G.rec.create ? linkCard(G) : null,
     p.undone ? h('p', { class: 'note', dataset: { t: 'undone' } }, tn('assist.correction.count', p.undone, { Count: p.undone })) : null,
     h('details', { class: 'log' }, h('summary', {}, t('assist.end.log')), h('ol', {}, E.log().map((l) => h('li', {}, l)))),
     h('div', { class: 'actions' },

@@ -1,5 +1,7 @@
 // The first screen: a new game, the games this phone is running, and the
-// club's history of games with their results.
+// club's history of games with their results. With a club on the phone the
+// history is that club's games only, and a game of it still in progress
+// (its phone gone) can be closed from there by the club's host.
 
 import { h } from './dom.js';
 import { mount, button, toast } from './ui.js';
@@ -8,6 +10,7 @@ import { name } from './engine.js';
 import * as storage from './storage.js';
 import { link, send } from './sync.js';
 import { workerNote } from './offline.js';
+import { clubOnPhone } from './club.js';
 
 /** Draws the home screen (unless still() says the host went elsewhere meanwhile). */
 export async function homeScreen(still) {
@@ -30,9 +33,12 @@ export async function homeScreen(still) {
 }
 
 async function loadHistory(el) {
+  const c = clubOnPhone();
   let games;
   try {
-    const r = await fetch('/host/api/games?limit=100');
+    const r = c
+      ? await fetch(`/host/api/games?limit=100&club=${encodeURIComponent(c.id)}`, { headers: c.token ? { Authorization: `Bearer ${c.token}` } : {} })
+      : await fetch('/host/api/games?limit=100');
     games = (await r.json()).games || [];
     link.down = false;
   } catch (_) {
@@ -50,7 +56,33 @@ async function loadHistory(el) {
       h('td', {}, new Date(g.created).toLocaleDateString(current())),
       h('td', {}, g.ended ? h('a', { href: `/host/games/${g.id}`, target: '_blank' }, g.name) : g.name),
       h('td', {}, String(g.players)),
-      h('td', {}, g.ended ? name('winner', g.winner) : t('assist.in_progress')))))));
+      h('td', {}, g.ended ? name('winner', g.winner) : [t('assist.in_progress'),
+        c ? button(t('assist.history_close'), () => confirmClose(g, c), 'secondary small', 'close-game') : null]))))));
+}
+
+/** Asks once more, then closes a club's game still in progress (DELETE, by the club's code or login). */
+function confirmClose(g, c) {
+  let busy = false;
+  const yes = async () => {
+    if (busy) return;
+    busy = true;
+    try {
+      const got = await send('DELETE', `/host/api/games/${g.id}`, undefined, c.token);
+      if (!got) { toast(t('assist.delete.offline'), 'error'); return; }
+      if (!got.res.ok && got.res.status !== 404) { toast(got.body.error.message, 'error'); return; }
+      try { await storage.remove(g.id); } catch (_) { /* not on this phone */ }
+      await homeScreen();
+      toast(t('assist.history_closed'));
+    } finally {
+      busy = false;
+    }
+  };
+  mount(
+    h('header', { class: 'step-head' }, h('h2', {}, t('assist.history_close'))),
+    h('p', { class: 'warn', dataset: { t: 'close-question' } }, t('assist.history_close_confirm', { Name: g.name || t('assist.default_name') })),
+    h('div', { class: 'actions' },
+      button(t('assist.history_close_yes'), yes, 'primary', 'close-yes'),
+      button(t('assist.cancel'), () => homeScreen(), 'secondary', 'cancel')));
 }
 
 /** Asks once more, then deletes a game this phone runs from the club's history and from this phone. */

@@ -5,6 +5,11 @@
 // reached, the phone makes the game itself (offline.js) and sends it later;
 // card links need the server, so that deal is offered only while it
 // answers.
+//
+// The form as filled in so far (names, roster picks, the club's fields,
+// the rules) and a night-1 card round under way are kept on the phone
+// (localStorage, DRAFT) at every change: a reload, or the browser killed,
+// brings them back. The draft is dropped once the game is made.
 
 import { h } from './dom.js';
 import { mount, button, range, toast } from './ui.js';
@@ -27,12 +32,32 @@ function fresh() {
   };
 }
 
+const DRAFT = 'assist.setup';
+
+/** The kept draft of the form, or null. */
+function restore() {
+  try {
+    const f = JSON.parse(localStorage.getItem(DRAFT) || 'null');
+    return f && typeof f === 'object' && Array.isArray(f.names) ? f : null;
+  } catch (_) {
+    return null;
+  }
+}
+
+/** Keeps the form on the phone (nothing when it cannot: private mode). */
+function persist() {
+  try {
+    if (form) localStorage.setItem(DRAFT, JSON.stringify(form));
+    else localStorage.removeItem(DRAFT);
+  } catch (_) { /* the form lasts this page */ }
+}
+
 let form = null;
 let creating = false; // a create is on its way: another tap does not make a second game
 
 /** Draws the setup form; onCreated(rec, note) once the game is made. */
 export function setupScreen(onCreated) {
-  form = form || fresh();
+  form = form || restore() || fresh();
   const f = form;
   const checked = f.custom ? E.setup(f.counts) : E.preset(f.players);
   if (!f.custom) f.counts = checked.setup;
@@ -126,7 +151,7 @@ export function setupScreen(onCreated) {
       if (ROLES.some((r) => want[r] < 0)) { toast(t('assist.setup.roles_mismatch'), 'error'); return; }
       if (roles.includes('')) {
         // Cards not seen yet: entered as the roles wake on night 1, then the game is made.
-        wakeCards(roles, f.counts, body.names, (all) => { f.ready = all; create(); }, () => { f.ready = null; redraw(); });
+        cardsRound(roles, body.names);
         return;
       }
       body.roles = roles;
@@ -139,6 +164,7 @@ export function setupScreen(onCreated) {
       seenAlready(made.rec);
       if (!(await saved(made.rec))) return;
       form = null;
+      persist();
       onCreated(made.rec, t('assist.offline.made_here'));
       return;
     }
@@ -149,10 +175,27 @@ export function setupScreen(onCreated) {
     seenAlready(rec);
     if (!(await saved(rec))) return;
     form = null;
+    persist();
     onCreated(rec);
   };
 
-  mount(
+  // The night-1 card round: its progress is kept with the form (f.cards),
+  // so a reload goes on where it was.
+  function cardsRound(roles, names) {
+    f.cards = f.cards && f.cards.roles && f.cards.roles.join() === roles.join() ? f.cards : { roles, names, known: null, step: 0 };
+    f.cards.names = names;
+    persist();
+    wakeCards(roles, f.counts, names, (all) => { f.ready = all; f.cards = null; persist(); create(); },
+      () => { f.ready = null; f.cards = null; redraw(); },
+      f.cards, persist);
+  }
+  if (f.cards && f.cards.roles && !creating) {
+    cardsRound(f.cards.roles, f.cards.names || []);
+    return;
+  }
+
+  persist();
+  mount(h('div', { class: 'setup', oninput: persist, onchange: persist, onclick: persist },
     h('h2', {}, t('assist.setup.title')),
     h('section', { class: 'card' }, h('h3', {}, t('assist.setup.players')), sizes, counts, summary, warnings),
     h('section', { class: 'card' }, h('h3', {}, t('assist.setup.deal')), deals),
@@ -165,7 +208,7 @@ export function setupScreen(onCreated) {
     h('details', { class: 'card' }, h('summary', {}, t('assist.setup.rules')), opts),
     h('details', { class: 'card' }, h('summary', {}, t('assist.setup.timings')), timings),
     button(t('assist.setup.create'), checked.error ? () => toast(checked.error.message, 'error') : create, 'primary', 'create'),
-  );
+  ));
 }
 
 /** Saves a new game on the phone; false (and the page says so) when it cannot. */
@@ -180,4 +223,4 @@ async function saved(rec) {
 }
 
 /** Forgets a half-filled form. */
-export function resetSetup() { form = null; }
+export function resetSetup() { form = null; persist(); }

@@ -10,9 +10,14 @@ import { t } from './i18n.js';
 let audio = null;
 let ticker = null;
 
-/** Beeps: high and short at 10 s, low and long at 0. Tests read window.__assistBeeps. */
+/** Beeps: high and short at 10 s, low and long at 0; the phone vibrates
+ * too (short at 10 s, twice at 0), for a host whose phone is silent.
+ * Tests read window.__assistBeeps. */
 export function beep(kind) {
   (window.__assistBeeps = window.__assistBeeps || []).push(kind);
+  try {
+    if (navigator.vibrate) navigator.vibrate(kind === 'end' ? [400, 150, 400] : 200);
+  } catch (_) { /* no vibration on this device */ }
   try {
     audio = audio || new (window.AudioContext || window.webkitAudioContext)();
     const o = audio.createOscillator();
@@ -34,6 +39,35 @@ export function unlockAudio() {
 }
 
 const now = () => Date.now();
+
+// A double tap on "End" ends one speech. The End tap names the speech it
+// ends (its step key); the second tap of a double tap lands on the next
+// speaker's End, drawn under the finger, and a phone reports it as a tap
+// of its own (a click count of one) once the taps are further apart than
+// its double-tap timeout (300 ms on Android), so the count (ui.js, guard)
+// does not catch it. A tap on End that continues the gesture of the End
+// tap before it (on the same spot, its finger down within DOUBLE_TAP_MS of
+// that tap's, no tap elsewhere between) is for the speech that tap ended,
+// already over: it does nothing. A tap elsewhere ends the gesture.
+const DOUBLE_TAP_MS = 500; // the longest interval platforms count as a double click
+const DOUBLE_TAP_PX = 24; // a finger's second tap lands about where its first did
+let lastDown = null; // where and when the last tap's finger came down
+let lastEnd = null; // the last End tap: {key, x, y, at}
+document.addEventListener('pointerdown', (e) => { lastDown = { x: e.clientX, y: e.clientY, at: e.timeStamp }; }, true);
+document.addEventListener('click', (e) => {
+  if (!(e.target instanceof Element) || !e.target.closest('[data-t="end"]')) lastEnd = null;
+}, true);
+
+/** Wraps onEnd, the end of speech key: a tap continuing the last End tap's gesture does nothing. */
+function endOf(key, onEnd) {
+  return (e) => {
+    const d = lastDown;
+    if (lastEnd && lastEnd.key !== key && d && d.at - lastEnd.at < DOUBLE_TAP_MS
+      && Math.abs(d.x - lastEnd.x) <= DOUBLE_TAP_PX && Math.abs(d.y - lastEnd.y) <= DOUBLE_TAP_PX) return undefined;
+    lastEnd = d ? { key, ...d } : null;
+    return onEnd(e);
+  };
+}
 
 function left(tm) {
   return tm.running ? Math.max(0, tm.until - now()) : tm.left;
@@ -71,8 +105,9 @@ export function clock(ui, key, seconds, save, onEnd, endLabel) {
     pause.textContent = tm.running ? t('assist.timer.pause') : t('assist.timer.resume');
     void ms;
   });
-  wrap.append(face, h('div', { class: 'clock-track' }, bar),
-    h('div', { class: 'row' }, pause, button(endLabel || t('assist.timer.end'), onEnd, 'primary', 'end')));
+  const end = button(endLabel || t('assist.timer.end'), endOf(key, onEnd), 'primary', 'end');
+  end.dataset.speech = key; // the speech this End ends
+  wrap.append(face, h('div', { class: 'clock-track' }, bar), h('div', { class: 'row' }, pause, end));
   return wrap;
 }
 

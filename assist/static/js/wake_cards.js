@@ -18,14 +18,22 @@ const ORDER = ['mafia', 'don', 'detective', 'maniac', 'doctor'];
  * Runs the wakes for the unknown cards of a deal by hand. roles: each
  * seat's card or '' (unknown); counts: the setup's cards by role; names:
  * the seats' names. done(roles) gets every seat's card; cancel() goes back
- * to the setup.
+ * to the setup. progress ({known, step, picked}, optional) is where the
+ * round stands, updated at each tap, and keep() is called after each
+ * change (the setup keeps it on the phone: a reload goes on from there).
  */
-export function wakeCards(roles, counts, names, done, cancel) {
-  const known = [...roles];
+export function wakeCards(roles, counts, names, done, cancel, progress, keep) {
+  const pr = progress || {};
+  const save = keep || (() => {});
+  if (!Array.isArray(pr.known) || pr.known.length !== roles.length) { pr.known = [...roles]; pr.step = 0; pr.picked = []; }
+  const known = pr.known;
+  const initial = [...roles];
   const left = (r) => (counts[r] || 0) - known.filter((x) => x === r).length;
-  const todo = ORDER.filter((r) => left(r) > 0);
-  let step = 0;
-  let picked = [];
+  // The roles to wake: those whose cards were unknown at the setup.
+  const todo = ORDER.filter((r) => (counts[r] || 0) - initial.filter((x) => x === r).length > 0);
+  let step = pr.step || 0;
+  let picked = Array.isArray(pr.picked) ? pr.picked : [];
+  const note = () => { pr.step = step; pr.picked = picked; save(); };
   const who = (s) => t('assist.who', { Seat: s, Name: names[s - 1] || '' });
   const draw = () => {
     const head = h('header', { class: 'step-head night' },
@@ -39,7 +47,7 @@ export function wakeCards(roles, counts, names, done, cancel) {
         h('p', { class: 'say sleep' }, t('assist.cards.then')),
         h('div', { class: 'actions' },
           button(t('assist.cards.start'), () => done(known.map((r) => r || 'citizen')), 'primary', 'cards-done'),
-          button(t('assist.cards.again'), () => wakeCards(roles, counts, names, done, cancel), 'secondary', 'cards-again')));
+          button(t('assist.cards.again'), () => { pr.known = null; wakeCards(roles, counts, names, done, cancel, pr, keep); }, 'secondary', 'cards-again')));
       return;
     }
     const r = todo[step];
@@ -55,7 +63,8 @@ export function wakeCards(roles, counts, names, done, cancel) {
         selected: (s) => picked.includes(s),
         onpick: (s) => {
           if (picked.includes(s)) picked = picked.filter((x) => x !== s);
-          else if (picked.length < need) picked.push(s);
+          else if (picked.length < need) picked = [...picked, s];
+          note();
           draw();
         },
         ondisabled: () => toast(t('assist.cards.taken'), 'error'),
@@ -66,6 +75,7 @@ export function wakeCards(roles, counts, names, done, cancel) {
           picked.forEach((s) => { known[s - 1] = r; });
           picked = [];
           step += 1;
+          note();
           draw();
         }, `primary ${picked.length === need ? '' : 'disabled'}`, 'cards-confirm'),
         button(t('assist.cancel'), cancel, 'secondary', 'cancel')),

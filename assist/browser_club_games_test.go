@@ -1,0 +1,54 @@
+package assist_test
+
+import (
+	"net/http"
+	"slices"
+	"testing"
+	"time"
+
+	"mafia/assist/record"
+)
+
+// TestTheClubsListShowsItsGamesAndClosesAnAbandonedOne: a phone that made
+// a game of no club keeps the club's code; its home screen's "The club's
+// games" lists the club's game made on another phone (still in progress:
+// that phone is gone) and not this phone's own game of no club. The host
+// closes the abandoned game (Close, then Close the game): it leaves the
+// list, and the server no longer lists it.
+func TestTheClubsListShowsItsGamesAndClosesAnAbandonedOne(t *testing.T) {
+	t.Parallel()
+	ts := startServer(t)
+	cl, _ := newClubWith(t, ts)
+	var abandoned created
+	body := map[string]any{"name": "Table B", "names": names7, "deal": record.DealManual, "roles": roles7, "club_token": cl.Token,
+		"club": map[string]any{"club": cl.ID, "day": "2026-12-01"}}
+	if code := call(t, "POST", ts.URL+"/host/api/games", "", body, &abandoned); code != http.StatusCreated {
+		t.Fatalf("the club's game: %d", code)
+	}
+	h := openHost(t, ts, "club-games")
+	own := h.create(gameSpec{Names: []string{"Nino", "Keti", "Zura", "Dato", "Lika", "Gela", "Tako"}, Deal: record.DealPass})
+	h.do(5*time.Second, navigate(ts.URL+"/host/#/new"))
+	h.waitJS(10*time.Second, `!!document.querySelector('[data-t="club-code"]')`)
+	h.setValue(`[data-t="club-code"]`, cl.ID+"."+cl.Token)
+	h.tap("club-join")
+	h.waitJS(5*time.Second, `!!document.querySelector('[data-t="club-joined"]')`)
+	h.do(5*time.Second, navigate(ts.URL+"/host/#/"))
+	h.waitJS(10*time.Second, `!!document.querySelector('[data-t="history"] table, [data-t="history"] p.note:not(:empty)') && !document.querySelector('[data-t="history"]').textContent.includes('…')`)
+	rows := func() []string {
+		return eval[[]string](h.tab, `[...document.querySelectorAll('[data-t="history"] tr[data-id]')].map((r) => r.dataset.id)`)
+	}
+	if got := rows(); !slices.Equal(got, []string{abandoned.ID}) {
+		t.Fatalf("the club's games list %v; want the club's game %s only (not this phone's game %s of no club)", got, abandoned.ID, own)
+	}
+	h.noSideScroll("the club's games")
+	h.click(`tr[data-id="` + abandoned.ID + `"] [data-t="close-game"]`)
+	h.waitJS(5*time.Second, `!!document.querySelector('[data-t="close-question"]')`)
+	h.tap("close-yes")
+	h.waitJS(10*time.Second, `!!document.querySelector('[data-t="history"]') && !document.querySelector('[data-t="history"]').textContent.includes('…') && !document.querySelector('tr[data-id="`+abandoned.ID+`"]')`)
+	h.calm("close")
+	var list struct{ Games []struct{ ID string } }
+	ts.getJSON(t, "/host/api/games?club="+cl.ID, cl.Token, &list)
+	if len(list.Games) != 0 {
+		t.Errorf("the server still lists %v", list.Games)
+	}
+}

@@ -1,0 +1,96 @@
+package assist_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/input"
+	"github.com/chromedp/chromedp"
+
+	"mafia/assist/record"
+)
+
+// touchAt returns the centre of the element sel finds (scrolled into view).
+func (h *host) touchAt(sel string) []float64 {
+	h.t.Helper()
+	h.waitJS(5*time.Second, `!!document.querySelector(`+jsString(sel)+`)`)
+	return eval[[]float64](h.tab, `(() => {
+		const el = document.querySelector(`+jsString(sel)+`);
+		let r = el.getBoundingClientRect();
+		if (r.bottom > innerHeight || r.top < 0) { el.scrollIntoView({block: 'center'}); r = el.getBoundingClientRect(); }
+		return [r.x + r.width / 2, r.y + r.height / 2];
+	})()`)
+}
+
+// fingerTap taps the screen at xy as a phone reports a tap that is not
+// the second of a double tap (a click count of one): slower than the
+// phone's double-tap timeout (300 ms on Android), a double tap is two such.
+func fingerTap(ctx context.Context, xy []float64) error {
+	for _, typ := range []input.DispatchMouseEventType{input.DispatchMouseEventTypeMousePressed, input.DispatchMouseEventTypeMouseReleased} {
+		buttons := int64(1)
+		if typ == input.DispatchMouseEventTypeMouseReleased {
+			buttons = 0
+		}
+		if _, err := chromedp.Call(ctx, input.DispatchMouseEvent, input.DispatchMouseEventParams{
+			Type: typ, X: xy[0], Y: xy[1], Button: input.MouseButtonLeft, Buttons: buttons, ClickCount: 1,
+		}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// TestASlowDoubleTapOnEndEndsOneSpeech: a host's finger double-taps "End"
+// of a speech with the two taps 350 ms apart, slower than the phone's
+// double tap (the phone reports the second as a tap of its own, a click
+// count of one). The End
+// tap names the speech it ends: the second tap continues the first, on the
+// same spot, so it is for the speech already ended and does nothing; the
+// next speaker keeps their speech. A tap elsewhere ends the gesture, and
+// the next tap on End ends the next speech.
+func TestASlowDoubleTapOnEndEndsOneSpeech(t *testing.T) {
+	t.Parallel()
+	ts := startServer(t)
+	h := openHost(t, ts, "host")
+	h.create(gameSpec{Names: []string{"Nino", "Keti", "Zura", "Dato", "Lika", "Gela", "Tako"}, Deal: record.DealPass})
+	d := townDriver()
+	d.stop = func(st record.State) bool { return st.Phase == "speech" }
+	h.play(d)
+
+	st := h.state()
+	first := st.Speaker
+	if len(st.Queue) < 2 {
+		t.Fatalf("the day's queue is %v", st.Queue)
+	}
+	second, third := st.Queue[0], st.Queue[1]
+	n := h.entryCount()
+	xy := h.touchAt(`[data-t="end"]`)
+	h.do(5*time.Second, chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error {
+		// The gesture: two taps on one spot, the second 350 ms after the
+		// first began (the finger's timing, not a wait for the page).
+		began := time.Now()
+		if err := fingerTap(ctx, xy); err != nil {
+			return err
+		}
+		time.Sleep(time.Until(began.Add(350 * time.Millisecond)))
+		return fingerTap(ctx, xy)
+	}))
+	h.settle()
+	st = h.state()
+	if h.entryCount() != n+1 || st.Phase != "speech" || st.Speaker != second {
+		t.Fatalf("a double tap 350 ms apart on End of seat %d's speech: %d entries (want %d), %s of seat %d (want seat %d's speech)",
+			first, h.entryCount(), n+1, st.Phase, st.Speaker, second)
+	}
+	h.calm("end")
+
+	// A tap elsewhere (the speaker's name), then End: the next speech ends.
+	name := h.touchAt(`[data-t="speaker"]`)
+	h.do(5*time.Second, chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error { return fingerTap(ctx, name) }))
+	xy = h.touchAt(`[data-t="end"]`)
+	h.do(5*time.Second, chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error { return fingerTap(ctx, xy) }))
+	h.settle()
+	if st = h.state(); st.Speaker != third || h.entryCount() != n+2 {
+		t.Errorf("End after a tap elsewhere: seat %d speaks, %d entries (want seat %d, %d)", st.Speaker, h.entryCount(), third, n+2)
+	}
+}
