@@ -225,8 +225,16 @@ export function tableScreen(id, { navigate, announce }) {
     schedule();
     try {
       // A rated table's next game is rated too.
-      const made = await api.create({ name: l.name, players: l.players, public: l.public, options: l.rules, timings_ms: l.timings_ms, rated: l.rated || undefined });
-      if (name) await api.join(made.table, name).catch(() => {});
+      // A game of one person and bots is played again as a quick game:
+      // the new table's page seats the bots and starts (mafia.quick.{id}).
+      const alone = !!mine && !l.rated && (l.seats || []).every((s, i) => i === st.seat - 1 || s.bot);
+      const made = await api.create({
+        name: l.name, players: l.players, public: l.public, options: l.rules, timings_ms: l.timings_ms, rated: l.rated || undefined,
+        bots: l.bots || undefined, pace: l.pace || undefined,
+      });
+      let seated = false;
+      if (name) seated = await api.join(made.table, name).then(() => true, () => false);
+      if (alone && seated) sessionStorage.setItem(`mafia.quick.${made.table}`, '1');
       const url = `${location.origin}${made.invite}`;
       if (st.seat) await request({ type: 'chat', channel: 'town', text: t('web.over.again_line', { Link: url }) });
       navigate(made.invite);
