@@ -111,9 +111,22 @@ export function tableScreen(id, { navigate, announce }) {
     message: onMessage,
   });
 
+  function loadHistory() {
+    conn.send({ type: 'history' }).then((p) => {
+      if (p.type !== 'history') return;
+      chat.page(p, true);
+      st.again = chat.again(st);
+      schedule();
+    });
+  }
+
   function onMessage(m) {
+    const endedBefore = !!st.view && st.view.phase === 'ended';
     const fx = receive(st, m, Date.now());
     if (m.view) stampSaid(m.now || serverNow());
+    // At the end every chat is everyone's to read: the newest page again,
+    // now with the mafia's and the dead's lines.
+    if (m.type !== 'welcome' && !endedBefore && st.view && st.view.phase === 'ended') loadHistory();
     if (fx.reconnect) {
       conn.reconnectNow();
       return;
@@ -122,12 +135,7 @@ export function tableScreen(id, { navigate, announce }) {
     if (m.type === 'welcome') {
       // The chat so far, newest page first: the same request from every
       // seat, after every welcome.
-      conn.send({ type: 'history' }).then((p) => {
-        if (p.type !== 'history') return;
-        chat.page(p, true);
-        st.again = chat.again(st);
-        schedule();
-      });
+      loadHistory();
     }
     if (fx.chat) {
       chat.add(fx.chat, stepKey(st.view));
