@@ -379,8 +379,12 @@ export function tableScreen(id, { navigate, announce }) {
     else if (v.phase === 'vote' || v.phase === 'revote') turn = t('web.turn.vote');
     else if (v.phase === 'all_vote') turn = t('web.turn.all_vote');
     else if (v.phase === 'night') turn = t('web.turn.night');
+    // A server's bot speaking for an absent person is said on the floor.
+    const info = v.speaker && st.lobby && st.lobby.seats ? st.lobby.seats[v.speaker - 1] : null;
+    const standIn = !!(info && info.stand_in);
     patch(floorTop, turn ? h('p', { class: 'turn', id: 'turn', 'data-speaker': v.speaker || 0 },
-      v.speaker ? h('span', { class: 'num', 'aria-hidden': 'true' }, String(v.speaker)) : null, h('span', {}, turn)) : null);
+      v.speaker ? h('span', { class: 'num', 'aria-hidden': 'true' }, String(v.speaker)) : null, h('span', {}, turn)) : null,
+    standIn ? h('p', { class: 'note stand-in', id: 'floor-stand-in' }, t('web.floor.stand_in', { Name: nameOf(st, v.speaker) })) : null);
     // One list in time order (the speaker's lines and statements as they
     // came, each at the server's time), its newest last: the last
     // FLOOR_LINES are drawn whole, never an inner scroll (the chat keeps
