@@ -261,9 +261,11 @@ export class Chat {
     const keepAt = this.keepAt;
     this.keepAt = 0;
     // a line of a seat a server's bot plays is tagged as a bot's
+    // A server's bot is said once: its tag and its seat ("bot (5)"), not
+    // its name "Bot 5" beside the tag.
     const line = (m, tag) => h('li', { class: m.from === st.seat && m.from ? 'mine' : '', 'data-bot': tag ? true : null },
-      h('span', { class: 'from' }, m.from ? `${nameOf(st, m.from)} (${m.from})` : m.name || t('web.chat.spectator')),
-      tag ? [' ', tag] : null,
+      tag ? [tag, ' '] : null,
+      h('span', { class: 'from' }, m.from ? (tag ? `(${m.from})` : `${nameOf(st, m.from)} (${m.from})`) : m.name || t('web.chat.spectator')),
       ' ', h('span', { class: 'text' }, linked(m.text)));
     patch(this.list, msgs.length ? msgs.map((m) => line(m, botTag(st, m.from)))
       : h('li', { class: 'empty' }, t('web.chat.empty')));
