@@ -5,7 +5,9 @@
 // write nowhere. The server keeps the chat (room/history.go): after each
 // welcome the page asks for the newest page of the chat so far that its
 // seat may read (a new tab, a reload, a late spectator: the town's to all,
-// the dead's to the dead, the mafia's to the mafia, all after the end),
+// the dead's to the dead, the mafia's to the mafia, all after the end;
+// table.js asks once more when the game ends, so that every seat reads
+// the mafia's and the dead's chats then),
 // and for the page before it whenever its reader scrolls to the top of the
 // list, never by itself (docs/protocol.md, "Frame lengths"). The last
 // lines are also kept for the tab's life (sessionStorage), so that a
