@@ -167,7 +167,7 @@ func TestBrowserAccount_SignUpPlayAndThePageCountsTheGame(t *testing.T) {
 	p.waitJS(5*time.Second, `!document.querySelector('#account-link').classList.contains('in')`)
 	p.do(10*time.Second, chromedp.Navigate(base+"/account"), chromedp.WaitVisible(chromedp.CSS("#account-form")))
 	// Log in again, with the new password: the page still counts the game.
-	p.do(5*time.Second, chromedp.Click(chromedp.CSS("#account-switch")))
+	// (After logging out the page opens on Log in: issue 28, defect 9.)
 	signUp(p, "nino", "password2")
 	p.waitJS(10*time.Second, `location.pathname === '/players/Nino' && !!document.querySelector('#recent li[data-table="`+table+`"]')`)
 }

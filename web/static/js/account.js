@@ -14,6 +14,7 @@ const listeners = new Set();
 
 function set(a) {
   who = a;
+  if (a) localStorage.setItem('mafia.account.known', '1');
   for (const fn of listeners) fn(who);
 }
 
@@ -81,7 +82,9 @@ export function accountScreen({ navigate }) {
   const part = h('section', { class: 'part', id: 'account', 'aria-labelledby': 'account-h' });
   el.append(part);
   const keep = new URLSearchParams(location.search).get('keep') || '';
-  const form = { mode: 'signup', name: localStorage.getItem('mafia.name') || '', password: '', old: '', neu: '', bot: '' };
+  // A device that has had an account here opens on Log in (after logging
+  // out, say); a new one on Sign up.
+  const form = { mode: localStorage.getItem('mafia.account.known') ? 'login' : 'signup', name: localStorage.getItem('mafia.name') || '', password: '', old: '', neu: '', bot: '' };
   // The account's bots, and the token last made (shown once).
   let bots = null;
   let shown = null;
@@ -168,7 +171,13 @@ export function accountScreen({ navigate }) {
             ev.preventDefault();
             collect();
             run(async () => {
-              await accountApi.password(form.old, form.neu);
+              try {
+                await accountApi.password(form.old, form.neu);
+              } catch (e) {
+                // the current password is wrong: say so, not "wrong name or password"
+                if (e.code === 'bad_login') throw new Error(t('web.account.wrong_current'));
+                throw e;
+              }
               form.old = '';
               form.neu = '';
               done = t('web.account.password_changed');
@@ -178,17 +187,19 @@ export function accountScreen({ navigate }) {
       },
       input('old-password', t('web.account.old_password'), 'password', 'old', 'current-password'),
       input('new-password', t('web.account.new_password'), 'password', 'neu', 'new-password'),
-      h('button', { type: 'submit', id: 'password-submit', key: 'password-submit', disabled: busy }, t('web.account.change_password'))),
+      h('button', { type: 'submit', id: 'password-submit', key: 'password-submit', disabled: busy, 'aria-busy': busy ? 'true' : null },
+        t(busy ? 'web.account.working' : 'web.account.change_password'))),
+      busy ? h('p', { class: 'note', role: 'status', id: 'account-busy' }, t('web.account.working')) : null,
       error ? h('p', { class: 'error', role: 'alert', id: 'account-error' }, error) : null,
       done ? h('p', { class: 'note', role: 'status', id: 'account-done' }, done) : null,
       h('div', { class: 'row wrap' },
         h('button', {
           type: 'button', id: 'logout', key: 'logout', disabled: busy,
-          on: { click: () => run(async () => { await accountApi.logout(); set(null); bots = null; shown = null; }) },
+          on: { click: () => run(async () => { await accountApi.logout(); set(null); bots = null; shown = null; form.mode = 'login'; }) },
         }, t('web.account.logout')),
         h('button', {
           type: 'button', id: 'logout-all', key: 'logout-all', disabled: busy,
-          on: { click: () => run(async () => { await accountApi.logoutAll(); set(null); bots = null; shown = null; }) },
+          on: { click: () => run(async () => { await accountApi.logoutAll(); set(null); bots = null; shown = null; form.mode = 'login'; }) },
         }, t('web.account.logout_all'))),
       h('p', { class: 'hint' }, t('web.account.logout_all_hint')),
       drawBots());

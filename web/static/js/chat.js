@@ -5,7 +5,9 @@
 // write nowhere. The server keeps the chat (room/history.go): after each
 // welcome the page asks for the newest page of the chat so far that its
 // seat may read (a new tab, a reload, a late spectator: the town's to all,
-// the dead's to the dead, the mafia's to the mafia, all after the end),
+// the dead's to the dead, the mafia's to the mafia, all after the end;
+// table.js asks once more when the game ends, so that every seat reads
+// the mafia's and the dead's chats then),
 // and for the page before it whenever its reader scrolls to the top of the
 // list, never by itself (docs/protocol.md, "Frame lengths"). The last
 // lines are also kept for the tab's life (sessionStorage), so that a
@@ -16,6 +18,11 @@
 // own floor and at the end, the mafia's at night, the dead's for the dead;
 // the tabs only choose what to read, and follow the composer when its chat
 // changes (a mafioso who read the mafia at night reads the town at day).
+// Each chat has a draft of its own: text typed for one chat is never shown
+// in another's box (a mafia plan left unsent at night is not in the town's
+// box at the day's speech, last words are not in the dead's box). When a
+// chat closes under a draft, the page says it was not sent; the draft
+// waits for that chat to open again.
 
 import { h, patch } from './dom.js';
 import { t } from './i18n.js';
@@ -88,14 +95,37 @@ export class Chat {
       this.label, h('div', { class: 'row' }, this.input, this.button));
     this.composer = h('section', { id: 't-compose', class: 'part p-compose', 'aria-label': t('web.chat.heading') }, this.form);
     this.el.append(this.heading, this.more, this.tabs, this.list, this.hint);
+    this.unsent = h('p', { class: 'note unsent', id: 'chat-unsent', role: 'status', hidden: true });
+    this.el.append(this.unsent);
     this.writeTo = '';
+    this.drafts = {}; // channel => text typed and not sent
+    this.lost = ''; // the chat that closed under a draft
   }
 
   async submit() {
     const text = this.input.value.trim();
-    if (!text || !this.writeTo) return;
-    const ok = await this.send(this.writeTo, text);
-    if (ok) this.input.value = '';
+    const ch = this.writeTo;
+    if (!text || !ch) return;
+    const ok = await this.send(ch, text);
+    if (!ok) return;
+    // sent: the draft of that chat is gone, and the box is cleared only if
+    // it still holds that chat (it may have changed while the line went)
+    this.drafts[ch] = '';
+    if (this.writeTo === ch && this.input.value.trim() === text) this.input.value = '';
+  }
+
+  /** switchTo moves the composer to the chat ch ('' for none): the box's
+   * text stays the draft of the chat it was typed for, and ch's own draft
+   * comes back. A chat closing under a draft is said (lost). */
+  switchTo(ch) {
+    const from = this.writeTo;
+    if (from) {
+      this.drafts[from] = this.input.value;
+      if (this.input.value.trim()) this.lost = from;
+    }
+    this.input.value = (ch && this.drafts[ch]) || '';
+    if (ch && ch === this.lost) this.lost = '';
+    this.writeTo = ch;
   }
 
   /** add keeps a line, with the step it came in (stepKey). */
@@ -180,7 +210,7 @@ export class Chat {
     // The tab follows the chat one may write in, whenever that changes.
     if (writeTo !== this.writeTo) {
       if (writeTo) this.tab = writeTo;
-      this.writeTo = writeTo;
+      this.switchTo(writeTo);
       if (this.unread) this.unread[this.tab] = false;
     }
     if (!chans.some((c) => c.ch === this.tab)) this.tab = 'town';
@@ -211,6 +241,8 @@ export class Chat {
     const ended = over(st) && this.tab !== 'town';
     this.hint.textContent = cur.open ? '' : t(ended ? 'web.chat_history.over' : st.seat ? `web.chat.closed_${this.tab}` : 'web.chat.closed_spectator');
     this.hint.hidden = !!cur.open;
+    this.unsent.textContent = this.lost ? t(`web.chat.unsent_${this.lost}`) : '';
+    this.unsent.hidden = !this.lost;
     this.more.textContent = t(this.loading ? 'web.chat_history.loading' : 'web.chat_history.more');
     this.more.hidden = !this.before;
   }
@@ -231,9 +263,11 @@ export class Chat {
     const keepAt = this.keepAt;
     this.keepAt = 0;
     // a line of a seat a server's bot plays is tagged as a bot's
+    // A server's bot is said once: its tag and its seat ("bot (5)"), not
+    // its name "Bot 5" beside the tag.
     const line = (m, tag) => h('li', { class: m.from === st.seat && m.from ? 'mine' : '', 'data-bot': tag ? true : null },
-      h('span', { class: 'from' }, m.from ? `${nameOf(st, m.from)} (${m.from})` : m.name || t('web.chat.spectator')),
-      tag ? [' ', tag] : null,
+      tag ? [tag, ' '] : null,
+      h('span', { class: 'from' }, m.from ? (tag ? `(${m.from})` : `${nameOf(st, m.from)} (${m.from})`) : m.name || t('web.chat.spectator')),
       ' ', h('span', { class: 'text' }, linked(m.text)));
     patch(this.list, msgs.length ? msgs.map((m) => line(m, botTag(st, m.from)))
       : h('li', { class: 'empty' }, t('web.chat.empty')));

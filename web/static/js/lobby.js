@@ -117,6 +117,12 @@ export function lobbyScreen({ boot, navigate }) {
       h('form', { id: 'create-form', novalidate: true, on: { submit: (ev) => { ev.preventDefault(); create(); } } },
         field('your-name', t('web.create.your_name'), h('input', {
           id: 'your-name', key: 'your-name', type: 'text', maxlength: 32, autocomplete: 'nickname', value: form.name, required: true,
+          on: { input: (ev) => {
+            // one name for both panels
+            form.name = ev.target.value;
+            const f = quickPart.querySelector('#quick-name');
+            if (f) f.value = quickName();
+          } },
         })),
         field('create-name', t('web.create.name'), h('input', {
           id: 'create-name', key: 'create-name', type: 'text', maxlength: 64, value: form.table,
@@ -247,26 +253,36 @@ export function lobbyScreen({ boot, navigate }) {
           : h('p', { class: 'note' }, t('web.lobby.live_none')));
   }
 
+  // The Quick panel has the player's name in it, a guest's name by
+  // default (changeable): one tap plays. The name is the create form's too.
+  const guestN = String(100 + Math.floor(Math.random() * 900));
+  const quickName = () => form.name.trim() || t('web.lobby.guest_name', { N: guestN });
   function drawQuick() {
     patch(quickPart,
       h('h2', { id: 'quick-h' }, t('web.lobby.quick')),
       h('p', { class: 'hint' }, t('web.lobby.quick_hint')),
       quickError ? h('p', { class: 'error', role: 'alert', id: 'quick-error' }, quickError) : null,
-      h('button', { type: 'button', class: 'primary', id: 'quick', key: 'quick', disabled: busy, on: { click: quick } }, t('web.lobby.quick')));
+      h('form', { class: 'row quick-row', on: { submit: (ev) => { ev.preventDefault(); quick(); } } },
+        h('label', { for: 'quick-name', class: 'vh' }, t('web.create.your_name')),
+        h('input', {
+          id: 'quick-name', key: 'quick-name', type: 'text', maxlength: 32, autocomplete: 'nickname', value: quickName(),
+          'aria-label': t('web.create.your_name'),
+          on: { input: (ev) => {
+            form.name = ev.target.value;
+            const f = createPart.querySelector('#your-name');
+            if (f) f.value = form.name;
+          } },
+        }),
+        h('button', { type: 'submit', class: 'primary', id: 'quick', key: 'quick', disabled: busy }, t('web.lobby.quick'))));
   }
 
   // quick makes an 11-player table of bots around the player, who is its
   // host; the table's page fills it and starts it (mafia.quick.{id}).
   async function quick() {
     collect();
-    const name = form.name.trim() || localStorage.getItem('mafia.name') || '';
-    if (!name) {
-      quickError = t('error.name_required');
-      drawQuick();
-      const f = createPart.querySelector('#your-name');
-      if (f) f.focus();
-      return;
-    }
+    const f = quickPart.querySelector('#quick-name');
+    const name = (f && f.value.trim()) || quickName();
+    form.name = name;
     localStorage.setItem('mafia.name', name);
     busy = true;
     quickError = '';

@@ -17,11 +17,16 @@ export const CARDS = ['citizen', 'detective', 'doctor', 'mafia', 'don', 'maniac'
 // kinds returns what the seat may say about another seat now: [key, verb,
 // result, seats]. A report gives the answers a Detective gets at this
 // table: the maniac only under maniac_check=maniac.
+// A suspicion or a vouch names a seat still in the game (the engine
+// accepts any other seat; the page offers only the living: what is said of
+// the dead is said by a report).
 function kinds(v) {
   const l = v.legal || {};
+  const seats = v.seats || [];
+  const living = (list) => (list || []).filter((s) => !seats[s - 1] || seats[s - 1].alive !== false);
   const out = [
-    ['suspect', 'suspect', '', l.suspect],
-    ['vouch', 'vouch', '', l.vouch],
+    ['suspect', 'suspect', '', living(l.suspect)],
+    ['vouch', 'vouch', '', living(l.vouch)],
     ['will_nominate', 'will_nominate', '', l.will_nominate],
     ['report_mafia', 'report', 'mafia', l.report],
     ['report_not_mafia', 'report', 'not_mafia', l.report],

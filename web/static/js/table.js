@@ -21,6 +21,10 @@ import { floorSaid } from './statements.js';
 import { signal, played } from './sound.js';
 import { newState, receive, atNight, HELD, stepKey } from './state.js';
 
+// FLOOR_LINES is how many of the floor's newest lines and statements the
+// floor shows (the chat has them all).
+const FLOOR_LINES = 5;
+
 /** tableScreen opens table id: it returns the screen's element and its
  * render and destroy functions. */
 export function tableScreen(id, { navigate, announce }) {
@@ -76,6 +80,9 @@ export function tableScreen(id, { navigate, announce }) {
   };
 
   const serverNow = () => Date.now() + st.offset;
+  // the floor's statements' times (stampSaid), for the step saidStep
+  const saidAt = new Map();
+  let saidStep = '';
 
   const conn = new Conn(id, {
     since: () => st.events.length,
@@ -104,8 +111,22 @@ export function tableScreen(id, { navigate, announce }) {
     message: onMessage,
   });
 
+  function loadHistory() {
+    conn.send({ type: 'history' }).then((p) => {
+      if (p.type !== 'history') return;
+      chat.page(p, true);
+      st.again = chat.again(st);
+      schedule();
+    });
+  }
+
   function onMessage(m) {
+    const endedBefore = !!st.view && st.view.phase === 'ended';
     const fx = receive(st, m, Date.now());
+    if (m.view) stampSaid(m.now || serverNow());
+    // At the end every chat is everyone's to read: the newest page again,
+    // now with the mafia's and the dead's lines.
+    if (m.type !== 'welcome' && !endedBefore && st.view && st.view.phase === 'ended') loadHistory();
     if (fx.reconnect) {
       conn.reconnectNow();
       return;
@@ -114,12 +135,7 @@ export function tableScreen(id, { navigate, announce }) {
     if (m.type === 'welcome') {
       // The chat so far, newest page first: the same request from every
       // seat, after every welcome.
-      conn.send({ type: 'history' }).then((p) => {
-        if (p.type !== 'history') return;
-        chat.page(p, true);
-        st.again = chat.again(st);
-        schedule();
-      });
+      loadHistory();
     }
     if (fx.chat) {
       chat.add(fx.chat, stepKey(st.view));
@@ -217,8 +233,16 @@ export function tableScreen(id, { navigate, announce }) {
     schedule();
     try {
       // A rated table's next game is rated too.
-      const made = await api.create({ name: l.name, players: l.players, public: l.public, options: l.rules, timings_ms: l.timings_ms, rated: l.rated || undefined });
-      if (name) await api.join(made.table, name).catch(() => {});
+      // A game of one person and bots is played again as a quick game:
+      // the new table's page seats the bots and starts (mafia.quick.{id}).
+      const alone = !!mine && !l.rated && (l.seats || []).every((s, i) => i === st.seat - 1 || s.bot);
+      const made = await api.create({
+        name: l.name, players: l.players, public: l.public, options: l.rules, timings_ms: l.timings_ms, rated: l.rated || undefined,
+        bots: l.bots || undefined, pace: l.pace || undefined,
+      });
+      let seated = false;
+      if (name) seated = await api.join(made.table, name).then(() => true, () => false);
+      if (alone && seated) sessionStorage.setItem(`mafia.quick.${made.table}`, '1');
       const url = `${location.origin}${made.invite}`;
       if (st.seat) await request({ type: 'chat', channel: 'town', text: t('web.over.again_line', { Link: url }) });
       navigate(made.invite);
@@ -355,17 +379,46 @@ export function tableScreen(id, { navigate, announce }) {
     else if (v.phase === 'vote' || v.phase === 'revote') turn = t('web.turn.vote');
     else if (v.phase === 'all_vote') turn = t('web.turn.all_vote');
     else if (v.phase === 'night') turn = t('web.turn.night');
+    // A server's bot speaking for an absent person is said on the floor.
+    const info = v.speaker && st.lobby && st.lobby.seats ? st.lobby.seats[v.speaker - 1] : null;
+    const standIn = !!(info && info.stand_in);
     patch(floorTop, turn ? h('p', { class: 'turn', id: 'turn', 'data-speaker': v.speaker || 0 },
-      v.speaker ? h('span', { class: 'num', 'aria-hidden': 'true' }, String(v.speaker)) : null, h('span', {}, turn)) : null);
+      v.speaker ? h('span', { class: 'num', 'aria-hidden': 'true' }, String(v.speaker)) : null, h('span', {}, turn)) : null,
+    standIn ? h('p', { class: 'note stand-in', id: 'floor-stand-in' }, t('web.floor.stand_in', { Name: nameOf(st, v.speaker) })) : null);
+    // One list in time order (the speaker's lines and statements as they
+    // came, each at the server's time), its newest last: the last
+    // FLOOR_LINES are drawn whole, never an inner scroll (the chat keeps
+    // every line).
     const lines = chat.speech(st);
     const said = floorSaid(st, (s) => seatLabel(st, s));
-    const key = `${stepKey(v)}|${lines.length}|${said.join('|')}`;
+    stampSaid(serverNow());
+    const step = stepKey(v);
+    const items = lines.map((m) => ({ at: m.now || 0, text: m.text, cls: '' }))
+      .concat(said.map((s, i) => ({ at: saidAt.get(`${step}|${i}`) || serverNow(), text: s, cls: 'said' })))
+      .sort((a, b) => a.at - b.at)
+      .slice(-FLOOR_LINES);
+    const key = `${step}|${lines.length}|${said.join('|')}`;
     if (floorSpeech.dataset.key !== key) {
       floorSpeech.dataset.key = key;
-      patch(floorSpeech, lines.slice(-4).map((m) => h('li', {}, m.text)), said.map((s) => h('li', { class: 'said' }, s)));
-      floorSpeech.scrollTop = floorSpeech.scrollHeight;
+      patch(floorSpeech, items.map((it) => h('li', { class: it.cls || null }, it.text)));
     }
-    floorSpeech.hidden = !lines.length && !said.length;
+    floorSpeech.hidden = !items.length;
+  }
+
+  // stampSaid keeps, for each statement of the floor now open, the
+  // server's time it was first seen at (at), so that the floor shows it
+  // among the speaker's chat lines in the order they came.
+  function stampSaid(at) {
+    const v = st.view;
+    const step = v ? stepKey(v) : '';
+    if (saidStep !== step) {
+      saidAt.clear();
+      saidStep = step;
+    }
+    if (!v || !v.speaker || !v.talk) return;
+    const day = v.talk.find((d) => d.round === v.round);
+    const n = day ? day.statements.filter((s) => s.by === v.speaker && s.phase === v.phase).length : 0;
+    for (let i = 0; i < n; i++) if (!saidAt.has(`${step}|${i}`)) saidAt.set(`${step}|${i}`, at);
   }
 
   function show(name, content) {

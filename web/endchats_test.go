@@ -1,0 +1,80 @@
+package web_test
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"mafia/engine"
+	"mafia/wire"
+)
+
+// Issue 28, defect 4: after the end every chat is everyone's to read.
+
+// TestBrowserAfterTheEndEveryoneReadsEveryChat: a citizen's page open
+// through the game, which never read the mafia's or the dead's chat,
+// shows both at the end, with what was said in them, beside the town's.
+func TestBrowserAfterTheEndEveryoneReadsEveryChat(t *testing.T) {
+	t.Parallel()
+	needBrowser(t)
+	ts := startPeopleServer(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 150*time.Second)
+	defer cancel()
+	pt := newPeopleTable(ctx, t, ts, "Open at the end", 7, map[string]string{"round_limit": "1"}, map[string]int64{
+		"night": 8_000, "speech": 3_000, "defence": 1_000, "tie_speech": 1_000, "last_words": 1_000, "vote": 1_000})
+	don := pt.seatsWith(engine.Don)[0]
+	var victim, reader int
+	for s := 1; s <= 7; s++ {
+		if !pt.roles[s-1].IsMafia() {
+			if victim == 0 {
+				victim = s
+			} else if reader == 0 && pt.roles[s-1] != engine.Maniac {
+				reader = s
+			}
+		}
+	}
+	const plan, ghost = "we take the first one tonight", "they got me, watch seat two"
+	// The victim speaks in the dead's chat once out (after their last
+	// words); the reader's own speech, which nobody passes, gives it time.
+	spoke := false
+	dead := func(v *wire.View) (wire.ClientMessage, bool) {
+		if !spoke && !v.Seats[victim-1].Alive && v.Phase != "last_words" && v.Phase != "ended" {
+			spoke = true
+			return wire.ClientMessage{Type: "chat", Channel: "dead", Text: ghost}, true
+		}
+		return wire.ClientMessage{}, false
+	}
+	for s := 1; s <= 7; s++ {
+		switch s {
+		case reader:
+		case don:
+			pt.play(s, with(kills(victim, 1)))
+		case victim:
+			pt.play(s, with(dead))
+		default:
+			pt.play(s, passer)
+		}
+	}
+	pt.seats[don-1].waitView(t, 30*time.Second, "no night for the Don", func(v *wire.View) bool { return v.Phase == "night" })
+	if _, err := pt.seats[don-1].c.Send(ctx, wire.ClientMessage{Type: "chat", Channel: "mafia", Text: plan}); err != nil {
+		t.Fatal(err)
+	}
+	rp := newTab(t, "citizen", 360, 740)
+	pt.open(rp, reader)
+	rp.waitJS(90*time.Second, `window.__mafia.state.view.phase === 'ended'`)
+	for ch, text := range map[string]string{"mafia": plan, "dead": ghost} {
+		tab := fmt.Sprintf(`#t-chat button[data-key="tab-%s"]`, ch)
+		if !rp.eventually(slack*5*time.Second, fmt.Sprintf(`!!document.querySelector(%q)`, tab)) {
+			t.Errorf("after the end the citizen's page has no %s chat to read: %q", ch, eval[string](rp, `document.querySelector('#t-chat').innerText`))
+			continue
+		}
+		rp.do(5*time.Second, chromedp.Click(chromedp.CSS(tab)))
+		if !rp.eventually(5*time.Second, fmt.Sprintf(`[...document.querySelectorAll('#chat-msgs li .text')].some((e) => e.textContent === %q)`, text)) {
+			t.Errorf("after the end the %s chat does not show %q: %q", ch, text, eval[string](rp, `document.querySelector('#chat-msgs').innerText`))
+		}
+	}
+	rp.shot("d4-end-chats-360")
+}
