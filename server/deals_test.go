@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -33,18 +34,37 @@ func TestDeals_DifferBetweenTablesAndTheSeedStaysSecretUntilTheEnd(t *testing.T)
 		c.Limits.Unlimited = loopback // twelve tables from one address
 	})
 	ctx := within(t, 3*time.Minute)
+	// The tables are independent and their games spend most of their time
+	// waiting on the clock (more so under the race detector, whose nights
+	// and votes are longer: leakTimings), so they are played side by side,
+	// as many at once as the package's parallel tests (testpar), in a group
+	// that returns when the last has ended.
+	var mu sync.Mutex
+	seedOf := make([]uint64, tables)
+	dealOf := make([]string, tables)
+	t.Run("tables", func(t *testing.T) {
+		for i := 0; i < tables; i++ {
+			t.Run(strconv.Itoa(i), func(t *testing.T) {
+				t.Parallel()
+				seed, deal := playAndCheckSeed(ctx, t, ts, i)
+				mu.Lock()
+				seedOf[i], dealOf[i] = seed, deal
+				mu.Unlock()
+			})
+		}
+	})
+	if t.Failed() {
+		return
+	}
 	seeds := map[uint64]int{}
 	deals := map[string]int{}
 	for i := 0; i < tables; i++ {
-		seed, deal := playAndCheckSeed(ctx, t, ts, i)
-		if t.Failed() {
-			return
-		}
+		seed := seedOf[i]
 		if j, ok := seeds[seed]; ok {
 			t.Errorf("tables %d and %d were dealt with the same seed %d", j, i, seed)
 		}
 		seeds[seed] = i
-		deals[deal]++
+		deals[dealOf[i]]++
 	}
 	if len(deals) < 2 {
 		t.Errorf("all %d tables were dealt the same cards: %v", tables, deals)

@@ -19,7 +19,9 @@ import (
 // hold a seat's connection unread while they drive another, and the
 // server ends a connection that leaves its ping unanswered for 10 s, which
 // a test slowed by others beside it on a 2-core machine reached (kicks by
-// a seat dropped, healthz with no reader, a history read cut).
+// a seat dropped, healthz with no reader, a history read cut). A test's own
+// independent games whose every client reads every frame may be parallel
+// subtests (the deals test's twelve tables), taking these slots in turn.
 const serverParallel = 4
 
 // TestMain runs the package's tests, then fails them if any frame a test
