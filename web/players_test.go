@@ -148,7 +148,7 @@ func TestBrowserThreePlayers(t *testing.T) {
 		t.Error("after a reload the page asks for a name")
 	}
 	b.do(5*time.Second, chromedp.Click(chromedp.CSS("#my-card")))
-	b.waitJS(5*time.Second, `document.querySelector('#my-card [data-role]').dataset.role === '`+g.Role(engine.Seat(seats[b])).String()+`'`)
+	b.waitJS(5*time.Second, `(document.querySelector('#my-card [data-role]') || {dataset: {}}).dataset.role === '`+g.Role(engine.Seat(seats[b])).String()+`'`)
 
 	// A dropped connection comes back by itself.
 	b.do(5*time.Second, chromedp.Evaluate[chromedp.Void](`window.__mafia.conn.ws.close()`))

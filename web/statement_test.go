@@ -74,11 +74,22 @@ func TestBrowserAStatementInASpeechReachesAnotherPage(t *testing.T) {
 	mine := en.T("event.statement_claim_you", map[string]any{"Role": en.Role(engine.Detective)})
 	sp.waitJS(5*time.Second, fmt.Sprintf(`document.querySelector('#log').textContent.includes(%q)`, mine))
 
-	// The floor passes: the buttons go, the record stays.
+	// The floor passes: the buttons go, the record stays. The others pass
+	// at once and the night is a second, so the floor can be seat 1's
+	// again (day 2) a few seconds later: the page itself watches for the
+	// moment the floor is another's with no statement button drawn, which
+	// a poll from here, on a loaded machine, can miss.
+	sp.do(5*time.Second, chromedp.Evaluate[chromedp.Void](`window.__sayGone = false; (() => {
+		const iv = setInterval(() => {
+			if ((window.__mafia.state.view || {}).speaker !== 1 && document.querySelectorAll('#say button').length === 0) {
+				window.__sayGone = true;
+				clearInterval(iv);
+			}
+		}, 10);
+	})()`))
 	sp.do(5*time.Second, chromedp.Click(chromedp.CSS(`#t-act button[data-verb=pass]`)))
-	sp.waitJS(10*time.Second, `(window.__mafia.state.view || {}).speaker !== 1`)
 	// the page draws the new floor: no statement button is left on it
-	sp.waitJS(5*time.Second, `(window.__mafia.state.view || {}).speaker !== 1 && document.querySelectorAll('#say button').length === 0`)
+	sp.waitJS(10*time.Second, `window.__sayGone === true`)
 	ls.waitJS(5*time.Second, fmt.Sprintf(`document.querySelector('#log').textContent.includes(%q)`, claimKa))
 }
 
