@@ -219,9 +219,10 @@ type player struct {
 	stopped chan struct{}
 	// onFrame, when set, sees every frame after it is absorbed.
 	onFrame func(p *player, m wire.ServerMessage)
-	// talk, when set, has the seat make a statement now and then on its
-	// own floor (client.RandomStatement) before it moves.
-	talk bool
+	// talk, when set, has the seat make a statement on its first floor
+	// and now and then on the later ones (client.RandomStatement) before
+	// it moves; talked: it made one.
+	talk, talked bool
 }
 
 func newPlayer(base, table, token string, seat int, seed uint64) *player {
@@ -317,8 +318,9 @@ func (p *player) act(ctx context.Context) error {
 		return nil
 	}
 	p.fresh = false
-	if p.talk && p.src.Intn(2) == 0 {
+	if p.talk && (!p.talked || p.src.Intn(2) == 0) {
 		if m, ok := client.RandomStatement(v, &p.src); ok {
+			p.talked = true
 			_, err := p.request(ctx, m)
 			return err
 		}

@@ -51,7 +51,9 @@ func TestSchema_WholeGamesOfPeopleAndBotsFitTheSchema(t *testing.T) {
 	} {
 		before := frameCheck.frames
 		optsJSON, _ := json.Marshal(opts)
-		timings := `{"speech":300,"defence":200,"tie_speech":200,"last_words":200,"night":1500,"vote":300}`
+		// a second's speech: a person's statement, sent as its floor opens,
+		// is in time on a loaded machine (the seats pass at once after it)
+		timings := `{"speech":1000,"defence":200,"tie_speech":200,"last_words":200,"night":1500,"vote":300}`
 		req := `{"name":"schema game","players":7,"public":true,"options":` + string(optsJSON) + `,"timings_ms":` + timings + `}`
 		_, body := httpFits(ctx, t, ts, "POST", "/api/tables", "", "create_request", req, "create_response")
 		var created client.Created
