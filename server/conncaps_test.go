@@ -159,12 +159,14 @@ func TestListenerCaps_RefuseTCPPastTheirCaps(t *testing.T) {
 
 // TestTimeouts_SlowBodyAndIdleKeepAliveAreCut: a POST whose body comes a
 // byte at a time and a keep-alive connection that sends nothing more are
-// closed by the server (here after half a second, as tuned), and a
-// WebSocket, upgraded from such a request, lives on past both timeouts.
+// closed by the server (here after two seconds, as tuned: short enough
+// for a test, long enough for the table's own requests on a loaded
+// machine, which half a second was not), and a WebSocket, upgraded from
+// such a request, lives on past both timeouts.
 func TestTimeouts_SlowBodyAndIdleKeepAliveAreCut(t *testing.T) {
 	ts := startServerWith(t, "", func(c *Config) {
-		c.Timeouts = Timeouts{ReadHeader: 300 * time.Millisecond, Read: 500 * time.Millisecond,
-			Write: 500 * time.Millisecond, Idle: 500 * time.Millisecond}
+		c.Timeouts = Timeouts{ReadHeader: time.Second, Read: 2 * time.Second,
+			Write: 2 * time.Second, Idle: 2 * time.Second}
 	})
 	ctx := within(t, 60*time.Second)
 
@@ -211,7 +213,7 @@ func TestTimeouts_SlowBodyAndIdleKeepAliveAreCut(t *testing.T) {
 	tb := lobbyTable(ctx, t, ts)
 	c := open(ctx, t, ts.api.Base, tb.id, "", dialOpts{})
 	defer c.close()
-	time.Sleep(time.Second) // past every request timeout above
+	time.Sleep(3 * time.Second) // past every request timeout above
 	if _, err := c.send(ctx, wire.ClientMessage{Type: "ping", ID: 7}); err != nil {
 		t.Fatalf("the WebSocket after the request timeouts: %v", err)
 	}
