@@ -22,7 +22,7 @@ export function endScreen(G) {
   mount(
     h('section', { class: 'announce end', dataset: { t: 'result', winner: st.winner } },
       h('h2', {}, name('winner', st.winner))),
-    h('table', { class: 'seats-table' },
+    h('table', { class: 'seats-table end-table' },
       h('thead', {}, h('tr', {}, ['#', t('assist.col.name'), t('assist.col.role'), t('assist.col.fate'), t('assist.col.fouls')].map((x) => h('th', {}, x)))),
       h('tbody', {}, rows)),
     waiting > 0
