@@ -84,6 +84,8 @@ export async function clubScreen() {
       button(t('assist.club.season_save'), saveSeason, 'secondary', 'season-save')),
     membersCard(c, club, redraw),
     h('section', { class: 'card', dataset: { t: 'roster' } }, h('h3', {}, t('assist.club.roster')),
+      // The evening's seating cards (/host/seating), the roster's names filled in: the host keeps the evening's players.
+      h('a', { href: `/host/seating?lang=${lang}&names=${encodeURIComponent(people.map((p) => p.name).join('\n'))}`, target: '_blank', dataset: { t: 'seating-open' } }, t('assist.seating.open')),
       h('p', { class: 'note' }, t('assist.club.merge_hint')),
       h('ol', { class: 'names' }, people.map((p) => {
         let into = '';
