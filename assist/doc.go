@@ -52,8 +52,10 @@
 // a club's game's seats to the roster (PUT /host/api/games/{id}/people).
 // The protocol exports as JSON, as CSV (UTF-8 with a
 // byte-order mark, the game's id on every row, the columns named in the
-// reader's language) and as a printable page that fits one or two A4
-// sheets.
+// reader's language, or with ?header=ids the columns' ids, the same in
+// every language, for machines) and as a printable page that fits one or
+// two A4 sheets. /host/seating prints an evening's seating cards, one per
+// round and table, from the seating generator (package seating).
 //
 // A game may count for a club (docs/club.md; package club): its settings
 // name the club, the host and referee, the table and game of the evening,

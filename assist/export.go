@@ -100,7 +100,9 @@ func (h *Handler) protocolJSON(w http.ResponseWriter, r *http.Request) {
 // protocolCSV answers the protocol as CSV: UTF-8 with a byte-order mark
 // (so that Excel reads the Georgian and Russian names as such), a header
 // row of the catalogs' column names, and the game's id in the first column
-// of every row (so that the rows of many games can be put together).
+// of every row (so that the rows of many games can be put together). With
+// ?header=ids the header row is the columns' ids instead ("game", then
+// record.CSVHeader): the same in every language, for machines.
 func (h *Handler) protocolCSV(w http.ResponseWriter, r *http.Request) {
 	rd, err := h.readable(r, r.PathValue("id"))
 	if err != nil {
@@ -116,10 +118,19 @@ func (h *Handler) protocolCSV(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Content-Type", "text/csv; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-store")
-	w.Header().Set("Content-Disposition", `attachment; filename="mafia-`+t.ID+`.csv"`)
+	ids := r.URL.Query().Get("header") == "ids"
+	name := "mafia-" + t.ID + ".csv"
+	if ids {
+		name = "mafia-" + t.ID + ".ids.csv"
+	}
+	w.Header().Set("Content-Disposition", `attachment; filename="`+name+`"`)
 	_, _ = io.WriteString(w, bom)
 	cw := csv.NewWriter(w)
-	_ = cw.Write(csvHeader(locale.New(langOf(r))))
+	if ids {
+		_ = cw.Write(append([]string{"game"}, record.CSVHeader...))
+	} else {
+		_ = cw.Write(csvHeader(locale.New(langOf(r))))
+	}
 	for _, rows := range [][][]string{record.CSV(rd.s, rd.log), record.CorrectionRows(rd.s, rd.fixes), clubRows(rd, pr, ps)} {
 		for _, row := range rows {
 			_ = cw.Write(append([]string{t.ID}, row...))

@@ -19,6 +19,7 @@ import (
 	"mafia/internal/secret"
 	"mafia/locale"
 	"mafia/locale/negotiate"
+	"mafia/seating"
 	"mafia/store"
 )
 
@@ -149,6 +150,7 @@ func (h *Handler) routes() {
 	m.HandleFunc("GET /host/sw.js", serveWorker)
 	m.HandleFunc("GET /host/card/{id}/{seat}", h.serveCardPage)
 	m.HandleFunc("GET /host/games/{id}", h.servePrint)
+	m.HandleFunc("GET /host/seating", h.serveSeating)
 	m.HandleFunc("GET /host/api/games", h.listGames)
 	m.HandleFunc("POST /host/api/games", h.createGame)
 	m.HandleFunc("GET /host/api/games/{id}", h.getGame)
@@ -190,7 +192,7 @@ var Kinds = map[engine.Code]engine.Kind{
 // the record's (an entry or the settings refused), the guard's, the HTTP
 // layer's, the club's and its own (Config.Vocabulary's default; `mafia
 // serve` gives the program's one, which holds these).
-var Vocabulary = httpapi.NewVocabulary(engine.Kinds, record.Kinds, httpguard.Kinds, httpapi.Kinds, Kinds, club.Kinds)
+var Vocabulary = httpapi.NewVocabulary(engine.Kinds, record.Kinds, httpguard.Kinds, httpapi.Kinds, Kinds, club.Kinds, seating.Kinds)
 
 // fail answers with a coded error in the request's language (h.resp, the
 // one writer of refusals: internal/httpapi); applied, for a sync, is the

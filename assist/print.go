@@ -144,7 +144,7 @@ func (h *Handler) servePrint(w http.ResponseWriter, r *http.Request) {
 		out.Seats = append(out.Seats, ps)
 	}
 	for _, rd := range pr.Rounds {
-		out.Rounds = append(out.Rounds, printRoundOf(p, rd, who))
+		out.Rounds = append(out.Rounds, printRoundOf(p, rd, who, mafiaAt(pr.Seats, rd.N)))
 	}
 	for _, f := range pr.Fouls {
 		ph, _ := engine.ParsePhase(f.Phase)
@@ -177,7 +177,21 @@ func codeOf(err error) engine.Code {
 	return httpapi.CodeInternal
 }
 
-func printRoundOf(p *locale.Printer, rd record.Round, who func(int) string) printRound {
+// mafiaAt tells whether any mafia card was still in the game when night n
+// began: a seat that left in an earlier round was gone by then.
+func mafiaAt(seats []record.SeatRecord, n int) bool {
+	for _, st := range seats {
+		if st.Team == engine.TeamMafia.String() && (st.Out == nil || st.Out.Round >= n) {
+			return true
+		}
+	}
+	return false
+}
+
+// printRoundOf is one round of the printed protocol; mafia tells whether any
+// mafia card was in the game that night (a night without them says so,
+// not that the mafia chose nobody).
+func printRoundOf(p *locale.Printer, rd record.Round, who func(int) string, mafia bool) printRound {
 	pr := printRound{N: rd.N}
 	n := rd.Night
 	T := func(id string, d map[string]any) string { return p.T("assist.print."+id, d) }
@@ -187,6 +201,8 @@ func printRoundOf(p *locale.Printer, rd record.Round, who func(int) string) prin
 			pr.Night = append(pr.Night, T("meeting", nil))
 		case n.Victim != 0:
 			pr.Night = append(pr.Night, T("mafia", map[string]any{"Who": who(n.Victim)}))
+		case !mafia:
+			pr.Night = append(pr.Night, T("mafia_gone", nil))
 		default:
 			pr.Night = append(pr.Night, T("mafia_none", nil))
 		}

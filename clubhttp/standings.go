@@ -87,6 +87,34 @@ func writeCSV(w http.ResponseWriter, name string, header []string, rows [][]stri
 	_ = cw.WriteAll(rows)
 }
 
+// IDsHeader is the query (?header=ids) that asks a CSV for its columns'
+// ids (English snake_case, the same in every language: docs/club.md) in
+// its header row, for machines, instead of the catalogs' column names.
+const IDsHeader = "ids"
+
+// idsWanted tells whether the request asks for the CSV with column ids.
+func idsWanted(r *http.Request) bool { return r.URL.Query().Get("header") == IDsHeader }
+
+// csvName is a CSV's file name: the one with column ids ends in .ids.csv.
+func csvName(r *http.Request, base string) string {
+	if idsWanted(r) {
+		return base + ".ids.csv"
+	}
+	return base + ".csv"
+}
+
+// header is the header row of a CSV: the catalogs' names of the columns
+// (prefix+id) in the printer's language, or the ids themselves when the
+// request asks for them (?header=ids).
+func header(r *http.Request, p *locale.Printer, prefix string, ids []string) []string {
+	if idsWanted(r) {
+		return append([]string(nil), ids...)
+	}
+	return named(p, prefix, ids)
+}
+
+// named is the catalogs' names of the columns (prefix+id) in the printer's
+// language.
 func named(p *locale.Printer, prefix string, ids []string) []string {
 	out := make([]string, len(ids))
 	for i, id := range ids {
@@ -103,7 +131,7 @@ func (h *Handler) standingsCSV(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	p := locale.New(langOf(r))
-	writeCSV(w, "standings-"+st.Season.ID+".csv", named(p, "assist.club.col.", club.StandingsHeader), club.StandingsRows(st.Standings))
+	writeCSV(w, csvName(r, "standings-"+st.Season.ID), header(r, p, "assist.club.col.", club.StandingsHeader), club.StandingsRows(st.Standings))
 }
 
 // clubGamesCSV answers a club's games as CSV, one row per player per game
@@ -113,14 +141,14 @@ func (h *Handler) clubGamesCSV(w http.ResponseWriter, r *http.Request) {
 	var roster *club.Roster
 	var games []club.Game
 	var sc club.Scoring
-	name := "games.csv"
+	name := "games"
 	if sid := r.URL.Query().Get("season"); sid != "" {
 		st, ro, gs, err := h.standingsOf(ctx, r.PathValue("club"), sid)
 		if err != nil {
 			h.fail(w, r, err)
 			return
 		}
-		roster, games, sc, name = ro, gs, st.Scoring, "games-"+sid+".csv"
+		roster, games, sc, name = ro, gs, st.Scoring, "games-"+sid
 	} else {
 		c, s, err := h.loadClub(ctx, r.PathValue("club"))
 		if err != nil {
@@ -139,7 +167,7 @@ func (h *Handler) clubGamesCSV(w http.ResponseWriter, r *http.Request) {
 		roster, sc = club.NewRoster(people), s
 	}
 	p := locale.New(langOf(r))
-	writeCSV(w, name, named(p, "assist.club.csv.", club.CSVHeader), sc.Rows(roster, games))
+	writeCSV(w, csvName(r, name), header(r, p, "assist.club.csv.", club.CSVHeader), sc.Rows(roster, games))
 }
 
 // standingsPage is the printable standings of a season.

@@ -167,7 +167,7 @@ let searchTimer = null;
  * The roster under seat s's name input: the entries the typed name finds,
  * to pick, and "add" for a new person. Empty without a club.
  */
-export function rosterPick(f, s, input) {
+export function rosterPick(f, s, input, changed) {
   const c = clubOnPhone();
   const box = h('div', { class: 'chips found', dataset: { t: `found-${s}` } });
   if (!c) return box;
@@ -183,6 +183,7 @@ export function rosterPick(f, s, input) {
     input.value = p.name;
     box.replaceChildren();
     linked();
+    if (changed) changed();
   };
   const search = async () => {
     const q = input.value.trim();
@@ -232,7 +233,9 @@ export function rosterPick(f, s, input) {
   };
   input.addEventListener('input', () => {
     f.people[s - 1] = ''; // a name typed is no roster entry until picked
+    f.names[s - 1] = input.value;
     linked();
+    if (changed) changed();
     clearTimeout(searchTimer);
     searchTimer = setTimeout(search, 250);
   });
@@ -355,6 +358,31 @@ export function scoreCard(G, p) {
   return el;
 }
 
+// The result screen's links of seats to roster entries picked and not yet
+// saved, by game id: a redraw of the screen draws them again (not the
+// settings' links), and the phone keeps them (localStorage, LINKS + the
+// game's id) at every change, so a reload brings them back. A save drops
+// them.
+const links = new Map();
+const LINKS = 'assist.links.';
+
+function keptLinks(id, n) {
+  try {
+    const d = JSON.parse(localStorage.getItem(LINKS + id) || 'null');
+    const ok = (a) => Array.isArray(a) && a.length === n && a.every((x) => typeof x === 'string');
+    return d && ok(d.names) && ok(d.people) ? { names: d.names, people: d.people } : null;
+  } catch (_) {
+    return null;
+  }
+}
+
+function keepLinks(id, f) {
+  try {
+    if (f) localStorage.setItem(LINKS + id, JSON.stringify({ names: f.names, people: f.people }));
+    else localStorage.removeItem(LINKS + id);
+  } catch (_) { /* private mode: the picks last this page */ }
+}
+
 /**
  * The seats of club's game G linked to the club's roster after the game
  * (a game made offline, or names typed as guests): each seat shows its
@@ -367,12 +395,18 @@ export function linkCard(G) {
   const info = G.rec.settings.club;
   if (!c || !info || info.club !== c.id) return null;
   const names = G.rec.settings.names;
-  const f = { names: [...names], people: names.map((_, i) => (info.people && info.people[i]) || '') };
+  const id = G.rec.id;
+  let f = links.get(id);
+  if (!f) {
+    f = keptLinks(id, names.length) || { names: [...names], people: names.map((_, i) => (info.people && info.people[i]) || '') };
+    links.set(id, f);
+  }
+  const changed = () => keepLinks(id, f);
   const el = h('section', { class: 'card', dataset: { t: 'link' } });
   const rows = names.map((n, i) => {
     const s = i + 1;
-    const input = h('input', { type: 'text', maxlength: '32', value: n, dataset: { t: `link-name-${s}` }, 'aria-label': n });
-    return h('li', {}, h('span', { class: 'n' }, String(s)), input, rosterPick(f, s, input));
+    const input = h('input', { type: 'text', maxlength: '32', value: f.names[i], dataset: { t: `link-name-${s}` }, 'aria-label': n });
+    return h('li', {}, h('span', { class: 'n' }, String(s)), input, rosterPick(f, s, input, changed));
   });
   const save = async () => {
     const got = await send('PUT', `/host/api/games/${G.rec.id}/people`, { people: f.people, club_token: c.token }, G.rec.token);
@@ -380,6 +414,8 @@ export function linkCard(G) {
     if (!got.res.ok) { toast(got.body.error.message, 'error'); return; }
     G.rec.settings = got.body.settings;
     G.save();
+    links.delete(id);
+    keepLinks(id, null);
     el.dataset.saved = 'yes';
     toast(t('assist.club.links_saved'));
   };

@@ -71,8 +71,12 @@ export async function clubScreen() {
       h('ul', { class: 'games' }, (club.seasons || []).map((s) => h('li', { dataset: { season: s.id } },
         h('a', { href: `/host/clubs/${c.id}/seasons/${s.id}?lang=${lang}`, target: '_blank', dataset: { t: 'standings' } }, s.name),
         h('span', { class: 'sub' }, `${s.from} — ${s.to} · `),
-        h('a', { href: `/host/api/clubs/${c.id}/seasons/${s.id}/standings.csv?lang=${lang}`, download: `standings-${s.id}.csv` }, 'CSV')))),
+        h('a', { href: `/host/api/clubs/${c.id}/seasons/${s.id}/standings.csv?lang=${lang}`, download: `standings-${s.id}.csv` }, 'CSV'),
+        h('span', { class: 'sub' }, ' · '),
+        h('a', { href: `/host/api/clubs/${c.id}/seasons/${s.id}/standings.csv?header=ids`, download: `standings-${s.id}.ids.csv`, dataset: { t: 'standings-csv-ids' } }, t('assist.club.csv_ids'))))),
       h('a', { href: `/host/api/clubs/${c.id}/games.csv?lang=${lang}`, download: 'games.csv', dataset: { t: 'games-csv' } }, t('assist.club.games_csv')),
+      h('span', { class: 'sub' }, ' · '),
+      h('a', { href: `/host/api/clubs/${c.id}/games.csv?header=ids`, download: 'games.ids.csv', dataset: { t: 'games-csv-ids' } }, t('assist.club.games_csv_ids')),
       h('h3', {}, t('assist.club.season_new')),
       h('label', { class: 'opt' }, h('span', {}, t('assist.club.season_name')),
         h('input', { type: 'text', maxlength: '64', dataset: { t: 'season-name' }, oninput: (e) => { season.name = e.target.value; } })),
@@ -80,6 +84,8 @@ export async function clubScreen() {
       button(t('assist.club.season_save'), saveSeason, 'secondary', 'season-save')),
     membersCard(c, club, redraw),
     h('section', { class: 'card', dataset: { t: 'roster' } }, h('h3', {}, t('assist.club.roster')),
+      // The evening's seating cards (/host/seating), the roster's names filled in: the host keeps the evening's players.
+      h('a', { href: `/host/seating?lang=${lang}&names=${encodeURIComponent(people.map((p) => p.name).join('\n'))}`, target: '_blank', dataset: { t: 'seating-open' } }, t('assist.seating.open')),
       h('p', { class: 'note' }, t('assist.club.merge_hint')),
       h('ol', { class: 'names' }, people.map((p) => {
         let into = '';

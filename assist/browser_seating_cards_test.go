@@ -1,0 +1,77 @@
+package assist_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/chromedp"
+)
+
+// TestTheSeatingCardsFitA4 (issue 29, paper for the evening): at 360x740 in
+// Georgian the host fills in the seating form (twenty players, two tables,
+// ten games each) with no sideways scroll and makes the cards; printed
+// (print media at A4 portrait's width less the margins), the twenty cards
+// stay inside the sheet, none has a name cut mid-word or a seat number
+// over two lines, and counted on the printed cards every player plays ten
+// games, in ten different seats.
+func TestTheSeatingCardsFitA4(t *testing.T) {
+	t.Parallel()
+	ts := startServer(t)
+	tb := newTab(t, "seating-cards", 360, 740)
+	tb.do(30*time.Second, navigate(ts.URL+"/host/seating?lang=ka"))
+	tb.waitJS(10*time.Second, `!!document.querySelector('[data-t="seating-form"]')`)
+	tb.noSideScroll("the seating form at 360 px")
+	set := func(sel, v string) {
+		t.Helper()
+		eval[bool](tb, `(() => { document.querySelector(`+jsString(sel)+`).value = `+jsString(v)+`; return true; })()`)
+	}
+	set(`[data-t="seating-names"]`, strings.Join(twentyNames, "\n"))
+	set(`[data-t="seating-tables"]`, "2")
+	set(`[data-t="seating-games"]`, "10")
+	// What the form's submit button sends (read from the form, then opened:
+	// a navigation the test waits for, not a click racing it).
+	sent := eval[string](tb, `(() => { const f = document.querySelector('[data-t="seating-form"]'); return f.action + '?' + new URLSearchParams(new FormData(f)); })()`)
+	tb.do(30*time.Second, navigate(sent))
+	tb.waitJS(30*time.Second, `document.querySelectorAll('.seating-card').length === 20`)
+	tb.noSideScroll("the seating cards at 360 px")
+
+	// A4 portrait less 10 mm margins, at 96 px an inch: 190 mm.
+	tb.do(10*time.Second, chromedp.EmulateViewport(718, 1000), chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error {
+		_, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{Media: "print"})
+		return err
+	}))
+	tb.waitJS(5*time.Second, `getComputedStyle(document.querySelector('[data-t="seating-form"]')).display === 'none'`)
+	if past := eval[[]string](tb, `[...document.querySelectorAll('.seating-card')].filter((c) => c.getBoundingClientRect().right > innerWidth + 0.5 || c.getBoundingClientRect().left < 0).map((c) => c.dataset.round + '/' + c.dataset.table)`); len(past) > 0 {
+		t.Errorf("printed cards past the sheet's edge: %v", past)
+	}
+	if bad := brokenCells(tb, `.seating-card td.c-name, .seating-card th, .seating-card h2`, false); len(bad) > 0 {
+		t.Errorf("printed cards cut mid-word: %v", bad)
+	}
+	if bad := brokenCells(tb, `.seating-card td.c-seat`, true); len(bad) > 0 {
+		t.Errorf("printed seat numbers wrap: %v", bad)
+	}
+	counts := eval[map[string][]int](tb, `(() => {
+		const out = {};
+		for (const c of document.querySelectorAll('.seating-card')) {
+			if (!c.offsetParent) continue;
+			for (const tr of c.querySelectorAll('tbody tr')) {
+				const name = tr.querySelector('.c-name').textContent, seat = +tr.querySelector('.c-seat').textContent;
+				(out[name] = out[name] || []).push(seat);
+			}
+		}
+		return out;
+	})()`)
+	for _, n := range twentyNames {
+		seats := map[int]bool{}
+		for _, s := range counts[n] {
+			seats[s] = true
+		}
+		if len(counts[n]) != 10 || len(seats) != 10 {
+			t.Errorf("%s: on %d printed cards in %d seat numbers; want 10 and 10", n, len(counts[n]), len(seats))
+		}
+	}
+	tb.shot("seating-cards-a4")
+}
