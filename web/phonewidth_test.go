@@ -107,3 +107,46 @@ func TestBrowserNoSidewaysScrollOnTheBoardAndAPlayersPage(t *testing.T) {
 		p.shot("d5-profile-" + string(l) + "-360")
 	}
 }
+
+// seatsReport is a script that returns "" when every seat lies inside the
+// seats' card and the seats of a row are of one width; else what is wrong.
+const seatsReport = `(() => {
+  const out = [];
+  const vw = document.documentElement.clientWidth;
+  if (document.documentElement.scrollWidth > vw) out.push('page ' + document.documentElement.scrollWidth + ' > ' + vw);
+  const list = document.querySelector('#t-seats .seats');
+  const part = list.closest('.part') || list.parentElement;
+  const p = part.getBoundingClientRect();
+  const widths = new Set();
+  for (const s of list.querySelectorAll('.seat')) {
+    const r = s.getBoundingClientRect();
+    if (r.right > p.right + 0.5 || r.left < p.left - 0.5) out.push('seat ' + s.dataset.seat + ' [' + Math.round(r.left) + ', ' + Math.round(r.right) + '] outside its card [' + Math.round(p.left) + ', ' + Math.round(p.right) + ']');
+    widths.add(Math.round(r.width));
+  }
+  if (widths.size > 1) out.push('seats of widths ' + [...widths].join(', '));
+  return out.join('; ');
+})()`
+
+// TestBrowserALongNameAndTheNoteEditorKeepTheSeatsInTheirCard: a host
+// named with 32 letters and no space, at 360 px: the seats stay inside
+// their card, two of one width a row; the note editor opened on a seat
+// does not stretch it.
+func TestBrowserALongNameAndTheNoteEditorKeepTheSeatsInTheirCard(t *testing.T) {
+	t.Parallel()
+	needBrowser(t)
+	ts := startServer(t)
+	p := newTab(t, "long-name", 360, 740)
+	createTable(p, ts.URL, "Aleksandre_Bagrationi_Mukhranski", 7, map[string]string{"night": "60", "speech": "60"})
+	startWithBots(p)
+	p.waitJS(20*time.Second, `!!window.__mafia.state.view && window.__mafia.state.view.phase === 'night' && !!document.querySelector('#t-seats .seat')`)
+	if got := eval[string](p, seatsReport); got != "" {
+		t.Errorf("with a long name: %s", got)
+	}
+	other := eval[int](p, `Number(document.querySelector('#t-seats button.note-open').dataset.note)`)
+	p.do(5*time.Second, chromedp.Click(chromedp.CSS(fmt.Sprintf(`button.note-open[data-note="%d"]`, other))))
+	p.waitJS(5*time.Second, fmt.Sprintf(`!!document.querySelector('#note-text-%d')`, other))
+	if got := eval[string](p, seatsReport); got != "" {
+		t.Errorf("with the note editor open on seat %d: %s", other, got)
+	}
+	p.shot("d5-seats-long-name-360")
+}
