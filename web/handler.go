@@ -69,6 +69,7 @@ type page struct {
 	Title   string
 	Version string
 	Boot    template.JS
+	Modules []string // main.js's imports, preloaded (preload.go)
 }
 
 // The page's template: it names the version of the files it loads.
@@ -97,7 +98,7 @@ func serveIndex(w http.ResponseWriter, r *http.Request, boot template.JS) {
 	lang := pageLang(r)
 	var b bytes.Buffer
 	err := indexTmpl.Execute(&b, page{
-		Lang: string(lang), Title: locale.New(lang).T("web.title", nil), Version: Version(), Boot: boot,
+		Lang: string(lang), Title: locale.New(lang).T("web.title", nil), Version: Version(), Boot: boot, Modules: preloads(),
 	})
 	if err != nil {
 		http.Error(w, "template: "+err.Error(), http.StatusInternalServerError)

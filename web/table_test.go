@@ -269,7 +269,7 @@ func TestBrowserTableTheVoteAndTheMorning(t *testing.T) {
 
 	// The vote's result with its count, at the top, still there at night.
 	waitPhase(pp, 30*time.Second, "night", 2, 0)
-	tally := fmt.Sprintf("seat %d (%s): ", out, pt.name(out))
+	tally := fmt.Sprintf("Seat %d (%s): ", out, pt.name(out))
 	if !pp.eventually(3*time.Second, inView("#announce", tally)) {
 		t.Errorf("defect 3: at night the vote's result (%q) is not at the top:\n%s", tally, pp.text())
 	}

@@ -107,7 +107,11 @@ function accountButton() {
 function drawHeader() {
   const muted = isMuted();
   patch(header,
-    h('a', { class: 'brand', href: '/', key: 'home', on: { click: (ev) => { ev.preventDefault(); navigate('/'); } } }, t('web.title')),
+    // On a narrow phone the brand is its icon alone (the name stays for a
+    // screen reader), leaving the switches their 44 px each.
+    h('a', { class: 'brand', href: '/', key: 'home', on: { click: (ev) => { ev.preventDefault(); navigate('/'); } } },
+      h('img', { class: 'brand-icon', src: new URL('../icon.svg', import.meta.url).href, alt: '', width: 26, height: 26 }),
+      h('span', { class: 'brand-name' }, t('web.title'))),
     h('div', { class: 'switches' },
       accountButton(),
       h('div', { class: 'langs', role: 'group', 'aria-label': t('web.lang') }, LANGS.map((l) => h('button', {

@@ -45,7 +45,8 @@ export function renderCard(st, ctx) {
         h('span', { class: 'card-label' }, t('web.card.your', { Seat: st.seat })),
         h('span', { class: 'card-role', 'data-role': role }, roleName(role)),
         h('span', { class: 'card-team' }, t('web.card.team', { Team: teamName(teamOf(role)) })),
-        h('span', { class: 'card-help' }, t(`web.role_help.${role}`)),
+        // At the deal the announcement above says what the card does.
+        st.dealUp ? null : h('span', { class: 'card-help' }, t(`web.role_help.${role}`)),
         h('span', { class: 'card-tap' }, t('web.card.hide')),
       ]),
     body.length ? h('div', { class: 'card-more' }, body) : null,

@@ -6,7 +6,7 @@
 // tallies too).
 
 import { h, patch } from './dom.js';
-import { t, tn } from './i18n.js';
+import { t, tn, current } from './i18n.js';
 import { accountApi, account } from './account.js';
 import { roleName } from './narrate.js';
 import { signed } from './gameover.js';
@@ -22,6 +22,21 @@ function gameRating(g) {
   return [' ', h('span', {
     class: `badge rating-delta ${d >= 0 ? 'up' : 'down'}`, 'data-before': o.before.ordinal, 'data-after': o.after.ordinal,
   }, t('web.rated_seat.delta', { Delta: signed(d) }))];
+}
+
+// dateOf writes a day in the page's language and its custom (Dec 5,
+// 2026; 5 дек. 2026 г.), not the browser's; in Georgian, where a browser
+// may hold no Georgian calendar (it then answers in English), as Georgia
+// writes it in figures: 05.12.2026.
+function dateOf(ms) {
+  const d = new Date(ms);
+  const l = current();
+  if (Intl.DateTimeFormat.supportedLocalesOf([l]).length) {
+    const s = new Intl.DateTimeFormat(l, { dateStyle: 'medium' }).format(d);
+    if (l !== 'ka' || /[\u10D0-\u10FF]/.test(s)) return s;
+  }
+  const two = (n) => String(n).padStart(2, '0');
+  return `${two(d.getDate())}.${two(d.getMonth() + 1)}.${d.getFullYear()}`;
 }
 
 /** profileScreen returns the page of the player named name. */
@@ -86,7 +101,7 @@ export function profileScreen(name, { navigate }) {
         ' ', h('span', { class: `badge role r-${g.role}` }, roleName(g.role)),
         ' ', h('span', { class: `result ${g.won ? 'won' : 'lost'}` }, t(g.won ? 'web.profile.game_won' : 'web.profile.game_lost')),
         gameRating(g),
-        ' ', h('time', { datetime: new Date(g.ended_ms).toISOString() }, new Date(g.ended_ms).toLocaleDateString())))) :
+        ' ', h('time', { datetime: new Date(g.ended_ms).toISOString() }, dateOf(g.ended_ms))))) :
         h('p', { class: 'note', id: 'no-games' }, t('web.profile.none')),
       me && me.name === p.name ? h('p', {}, link('/account', t('web.account.settings'), { class: 'button secondary', id: 'settings' })) : null);
   }

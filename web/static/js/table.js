@@ -6,7 +6,7 @@ import { h, patch } from './dom.js';
 import { t, tn, current } from './i18n.js';
 import { Conn } from './conn.js';
 import { api } from './api.js';
-import { narrate, phaseName, roleName } from './narrate.js';
+import { narrate, phaseName } from './narrate.js';
 import { SPEECHES, timingOf, nameOf, seatLabel, teamOf } from './names.js';
 import { announcementOf, cues } from './announce.js';
 import { renderSeats, saveNote } from './seats.js';
@@ -349,11 +349,14 @@ export function tableScreen(id, { navigate, announce }) {
     }
     // At the deal: the card and what it does, until the morning (or ×);
     // never with the card hidden.
-    if (!out.length && v && v.phase === 'night' && v.round === 1 && st.seat && v.role && !st.cardHidden && st.dismissed !== 'deal') {
+    // The card's name and side are on the card itself (panels.js), which
+    // leaves out what the card does while this says it: the card is drawn
+    // once.
+    st.dealUp = !out.length && !!v && v.phase === 'night' && v.round === 1 && !!st.seat && !!v.role && !st.cardHidden && st.dismissed !== 'deal';
+    if (st.dealUp) {
       out.push(h('div', { class: `ann k-deal team-${teamOf(v.role)}`, id: 'deal', 'data-role': v.role },
         h('div', { class: 'ann-text' },
           h('p', { class: 'sub' }, t('web.howto.deal')),
-          h('p', { class: 'deal-role' }, roleName(v.role)),
           h('p', {}, t(`web.role_help.${v.role}`))),
         h('button', {
           type: 'button', class: 'small', key: 'deal-close', 'aria-label': t('web.close'),
