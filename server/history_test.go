@@ -108,10 +108,6 @@ func mayReadAgain(log []engine.Event, l store.ChatLine, seat int, public bool) b
 // the store holds that they may read, all of them from the first; and
 // every one of them gets as many pages as the spectator, each as long.
 func TestHistory_EverySeatReadsBackAllItMayAndNoFrameTellsItsCard(t *testing.T) {
-	// Beside the package's other parallel tests: its game waits on the
-	// clock most of its time, on a server of its own, and its players'
-	// connections are read in the background (driver_test.go's player).
-	t.Parallel()
 	const players = 7
 	ts := startServerWith(t, "", func(c *Config) {
 		c.Limits.Unlimited = loopback
