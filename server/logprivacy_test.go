@@ -33,7 +33,6 @@ import (
 // secret, and a spectator who comes after the end does not read back the
 // mafia's lines in its history pages (a seat's new connection does).
 func TestFinishedGame_APrivateTablesLogAndRecordAreItsPlayersOnly(t *testing.T) {
-	t.Parallel() // see finishedGameRule
 	finishedGameRule(t, false)
 }
 
@@ -43,7 +42,6 @@ func TestFinishedGame_APrivateTablesLogAndRecordAreItsPlayersOnly(t *testing.T) 
 // record after it; and a spectator after the end reads back every line,
 // the mafia's too, as the record gives it.
 func TestFinishedGame_APublicTablesLogAndRecordAreAnyonesAfterTheEnd(t *testing.T) {
-	t.Parallel() // see finishedGameRule
 	finishedGameRule(t, true)
 }
 
@@ -54,12 +52,6 @@ const (
 	townLine  = "hello, table"
 )
 
-// finishedGameRule plays the game of the two tests above, each on a server
-// of its own. Its night 1 is long (the host pauses it, on a loaded machine,
-// only after the start's round trip), and so is every night after it: the
-// game waits on the clock most of its time, so the two tests run beside
-// the package's other parallel tests. Their connections answer pings while
-// unread (driver_test.go's player), so a long wait does not cut them.
 func finishedGameRule(t *testing.T, public bool) {
 	ts := startServerWith(t, "", both(localized, func(c *Config) { c.Limits.Unlimited = loopback }))
 	ctx := within(t, 120*time.Second)
