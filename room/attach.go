@@ -81,6 +81,7 @@ func (r *Room) AttachFrom(ctx context.Context, token string, since int, lang loc
 			r.publishLobby()
 		}
 		sub.out.push(Out{Frame: r.welcome(sub, since)}, r.cfg.SendBuffer)
+		r.tellStoodIn(sub)
 		if notify != nil {
 			notify()
 		}

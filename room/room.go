@@ -395,6 +395,11 @@ type seatState struct {
 	conns     int
 	// standIn: a bot plays the seat for its person, who is away (standin.go).
 	standIn bool
+	// standInSeq is how many events the seat had been sent when its latest
+	// stand-in began; backSince is that number plus one once the person
+	// is to be told what the bot did (0: nothing to tell), until a
+	// connection of the seat has been told (stoodin.go).
+	standInSeq, backSince int
 	// Who took the seat (a hash of the client's id, the address's key),
 	// for the seat limits; kept in memory only.
 	client, addr string

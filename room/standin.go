@@ -121,6 +121,7 @@ func (r *Room) standIn(s engine.Seat) {
 		m.Mute() // no words in the person's mouth: no statement, no line
 	}
 	st.standIn = true
+	st.standInSeq, st.backSince = r.seqs[s], 0
 	r.botDone = r.botDone.Without(s)
 	r.botTable.Add(s, b, r.log)
 	r.cfg.Log.Info("a bot stands in for a seat's player", "seat", int(s))
@@ -136,6 +137,7 @@ func (r *Room) takeBack(s engine.Seat) {
 		return
 	}
 	st.standIn = false
+	st.backSince = st.standInSeq + 1 // the welcome is followed by what the bot did (stoodin.go)
 	r.cancelTurn(s)
 	r.botTable.Remove(s)
 	r.botDone = r.botDone.Without(s)
@@ -146,6 +148,9 @@ func (r *Room) takeBack(s engine.Seat) {
 // the room stops).
 func (r *Room) endStandIns() {
 	for s := 1; s < len(r.seats); s++ {
+		if r.seats[s].standIn {
+			r.seats[s].backSince = r.seats[s].standInSeq + 1 // told when they come back
+		}
 		r.seats[s].standIn = false
 		if r.graces != nil {
 			r.graceGen[s]++

@@ -10,6 +10,16 @@ import { SPEECHES, VOTES } from './names.js';
  * the night (at its next tick) and the votes (at their close). */
 export const HELD = new Set(['night', ...VOTES]);
 
+/** OWN_MOVES are the kinds of a seat's own moves: what a stand-in may
+ * have made for its person. */
+const OWN_MOVES = new Set(['vote_cast', 'all_vote_cast', 'nominated', 'mafia_chose', 'checked', 'healed', 'shot', 'skipped']);
+
+/** awayMoves lists the seat's own moves among its events from the since-th
+ * on: those a bot made for it (stood_in). */
+export function awayMoves(st, since) {
+  return st.events.slice(Math.max(0, since)).filter((e) => e.actor === st.seat && OWN_MOVES.has(e.kind));
+}
+
 /** newState is a table's state before its first frame. */
 export function newState(id, cardHidden) {
   return {
@@ -35,9 +45,10 @@ export function atNight(st) {
  * st and returns what the screen must do: tell (events to announce),
  * reconnect (a gap in the events: start again from the first), signal
  * ('warn' for a speech's last seconds, 'end' for a speech that ran out),
- * chat (a line to add), alert (a sentence to show). */
+ * chat (a line to add), alert (a sentence to show), away (the moves a
+ * bot made for this seat while its person was away: stood_in). */
 export function receive(st, m, now) {
-  const fx = { tell: null, reconnect: false, signal: '', chat: null, alert: '' };
+  const fx = { tell: null, reconnect: false, signal: '', chat: null, alert: '', away: null };
   if (m.now) st.offset = m.now - now;
   if (m.view && st.waitView) {
     st.waitView = false;
@@ -85,6 +96,11 @@ export function receive(st, m, now) {
     case 'warning':
       clock(st, m);
       if (st.view && SPEECHES.has(st.view.phase)) fx.signal = 'warn';
+      break;
+    case 'stood_in':
+      // Back from a stand-in: the seat's own moves from the bot's start
+      // are what it did for this person (docs/protocol.md, stood_in).
+      fx.away = awayMoves(st, m.seq || 0);
       break;
     case 'chat':
       fx.chat = m;

@@ -31,7 +31,7 @@ export function tableScreen(id, { navigate, announce }) {
   const st = newState(id, sessionStorage.getItem(`mafia.card.${id}`) === 'hidden');
   const el = h('div', { class: 'screen table' });
   const parts = {};
-  for (const name of ['head', 'announce', 'floor', 'alert', 'over', 'pre', 'me', 'act', 'cands', 'checks', 'seats', 'host', 'log']) {
+  for (const name of ['head', 'announce', 'floor', 'alert', 'away', 'over', 'pre', 'me', 'act', 'cands', 'checks', 'seats', 'host', 'log']) {
     parts[name] = h('section', { id: `t-${name}`, class: `part p-${name}` });
   }
   parts.alert.setAttribute('role', 'alert');
@@ -49,7 +49,7 @@ export function tableScreen(id, { navigate, announce }) {
   const offAccount = onChange(() => schedule());
   // The floor, the moves and the composer at the top (on a phone the
   // composer sits at the bottom of the screen); then the rest.
-  el.append(parts.head, parts.announce, parts.floor, parts.alert, parts.over, parts.pre, parts.act, chat.composer,
+  el.append(parts.head, parts.announce, parts.floor, parts.alert, parts.away, parts.over, parts.pre, parts.act, chat.composer,
     h('div', { class: 'cols' },
       h('div', { class: 'col main' }, parts.me, parts.cands, parts.checks),
       h('div', { class: 'col side' }, parts.seats, parts.host),
@@ -143,6 +143,7 @@ export function tableScreen(id, { navigate, announce }) {
     }
     // The page that gave its seat up is told so by the server too: no alarm.
     if (fx.alert && !st.left) showAlert(fx.alert);
+    if (fx.away) st.away = fx.away; // kept until the person closes it
     if (fx.signal) signal(fx.signal);
     conn.setNight(atNight(st));
     // A quick game: its host's page fills the table with bots and starts.
@@ -289,6 +290,18 @@ export function tableScreen(id, { navigate, announce }) {
     queueMicrotask(() => { queued = false; draw(); });
   }
 
+  // drawAway says what a bot did for this seat while its person was away
+  // (stood_in), until they close it.
+  function drawAway() {
+    const moves = st.away;
+    patch(parts.away, moves ? [
+      h('p', { id: 'away-text' }, moves.length ? tn('web.away.did', moves.length, { Count: moves.length }) : t('web.away.none')),
+      moves.length ? h('ul', { id: 'away-moves' }, moves.map((e) => h('li', {}, narrate(e, st.seat, (s) => seatLabel(st, s)).split('\n')[0]))) : null,
+      h('button', { type: 'button', class: 'small', key: 'away-close', 'aria-label': t('web.close'), on: { click: () => { st.away = null; draw(); } } }, '×'),
+    ] : []);
+    parts.away.hidden = !moves;
+  }
+
   function draw() {
     const v = st.view;
     el.className = `screen table phase-${v ? v.phase : 'lobby'}${st.paused ? ' paused' : ''}`;
@@ -302,6 +315,7 @@ export function tableScreen(id, { navigate, announce }) {
       h('button', { type: 'button', class: 'small', key: 'alert-close', 'aria-label': t('web.close'), on: { click: () => { st.alert = null; draw(); } } }, '×'),
     ] : []);
     parts.alert.hidden = !st.alert;
+    drawAway();
     if (st.gone) {
       for (const p of ['over', 'pre', 'me', 'act', 'cands', 'checks', 'seats', 'host', 'log', 'announce']) show(p, null);
       parts.floor.hidden = true;
