@@ -10,7 +10,8 @@ import (
 // (assist.club.csv.<id>); docs/club.md says what each holds.
 var CSVHeader = []string{"game", "date", "game_name", "table", "number", "host", "referee", "rules",
 	"seat", "person", "name", "role", "winner", "won", "removed_by_fouls", "first_killed", "best_move",
-	"best_move_right", "points_win", "points_best_move", "points_extra", "points_fouls", "points"}
+	"best_move_right", "points_win", "points_best_move", "points_extra", "points_fouls", "points",
+	"points_compensation"}
 
 // Rows lays games out under CSVHeader: one row per seat, in the order of the
 // games and their seats. Person is the roster id the seat's games count
@@ -35,6 +36,7 @@ func (s Scoring) Rows(roster *Roster, games []Game) [][]string {
 				r[16], r[17] = seatList(g.BestMove.Guess), strconv.Itoa(l.BestMoveRight)
 			}
 			r[18], r[19], r[20], r[21], r[22] = l.Win.String(), l.BestMove.String(), l.Extra.String(), l.Fouls.String(), l.Total.String()
+			r[23] = l.Compensation.String()
 			rows = append(rows, r)
 		}
 	}
