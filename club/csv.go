@@ -46,7 +46,13 @@ func (s Scoring) Rows(roster *Roster, games []Game) [][]string {
 // StandingsHeader names the columns of StandingsRows (assist.club.col.<id>
 // in the catalogs).
 var StandingsHeader = []string{"place", "person", "name", "points", "games", "average", "wins",
-	"wins_town", "wins_mafia", "wins_maniac", "games_town", "games_mafia", "games_maniac", "best_moves", "foul_removals"}
+	"wins_town", "wins_mafia", "wins_maniac", "games_town", "games_mafia", "games_maniac", "best_moves", "foul_removals",
+	"games_don", "wins_don", "games_detective", "wins_detective", "games_doctor", "wins_doctor"}
+
+// StandingsPrinted is how many of StandingsHeader's columns the printable
+// standings show (the first ones); the per-role ones after them are on
+// each player's page.
+const StandingsPrinted = 15
 
 // StandingsRows lays standings out under StandingsHeader.
 func StandingsRows(st []Standing) [][]string {
@@ -55,7 +61,9 @@ func StandingsRows(st []Standing) [][]string {
 		rows = append(rows, []string{strconv.Itoa(x.Place), x.Person, x.Name, x.Points.String(), strconv.Itoa(x.Games),
 			x.Average.String(), strconv.Itoa(x.Wins), strconv.Itoa(x.WinsTown), strconv.Itoa(x.WinsMafia),
 			strconv.Itoa(x.WinsManiac), strconv.Itoa(x.GamesTown), strconv.Itoa(x.GamesMafia), strconv.Itoa(x.GamesManiac),
-			strconv.Itoa(x.BestMoves), strconv.Itoa(x.FoulRemovals)})
+			strconv.Itoa(x.BestMoves), strconv.Itoa(x.FoulRemovals),
+			strconv.Itoa(x.GamesDon), strconv.Itoa(x.WinsDon), strconv.Itoa(x.GamesDetective), strconv.Itoa(x.WinsDetective),
+			strconv.Itoa(x.GamesDoctor), strconv.Itoa(x.WinsDoctor)})
 	}
 	return rows
 }

@@ -109,6 +109,8 @@ func (h *Handler) routes() {
 	m.HandleFunc("GET /host/api/clubs/{club}/seasons/{season}/standings.csv", h.standingsCSV)
 	m.HandleFunc("GET /host/api/clubs/{club}/games.csv", h.clubGamesCSV)
 	m.HandleFunc("GET /host/clubs/{club}/seasons/{season}", h.serveStandings)
+	m.HandleFunc("GET /host/clubs/{club}/seasons/{season}/wall", h.serveWall)
+	m.HandleFunc("GET /host/clubs/{club}/seasons/{season}/people/{person}", h.servePerson)
 	m.HandleFunc("GET /host/api/clubs/mine", h.myClubs)
 	m.HandleFunc("GET /host/api/clubs/{club}/members", h.listMembers)
 	m.HandleFunc("PUT /host/api/clubs/{club}/members/{name}", h.setMember)
