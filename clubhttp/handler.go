@@ -108,6 +108,8 @@ func (h *Handler) routes() {
 	m.HandleFunc("GET /host/api/clubs/{club}/seasons/{season}/standings.json", h.standingsJSON)
 	m.HandleFunc("GET /host/api/clubs/{club}/seasons/{season}/standings.csv", h.standingsCSV)
 	m.HandleFunc("GET /host/api/clubs/{club}/games.csv", h.clubGamesCSV)
+	m.HandleFunc("GET /host/api/clubs/{club}/games/{game}/export.json", h.gameExport)
+	m.HandleFunc("GET /host/api/clubs/{club}/seasons/{season}/games.json", h.seasonExport)
 	m.HandleFunc("GET /host/clubs/{club}/seasons/{season}", h.serveStandings)
 	m.HandleFunc("GET /host/clubs/{club}/seasons/{season}/wall", h.serveWall)
 	m.HandleFunc("GET /host/clubs/{club}/seasons/{season}/people/{person}", h.servePerson)
