@@ -2,6 +2,7 @@ package clubhttp_test
 
 import (
 	"context"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
@@ -89,5 +90,31 @@ func TestExports_AGameAndASeasonInEachCommunitysJSON(t *testing.T) {
 	}
 	if code := do(t, "GET", base+"/games/nope/export.json", "", nil, &bad); code != http.StatusNotFound {
 		t.Errorf("a game not the club's: %d", code)
+	}
+}
+
+// TestExports_ThePrintableStandingsLinkTheSeasonsGamesInEachFormat.
+func TestExports_ThePrintableStandingsLinkTheSeasonsGamesInEachFormat(t *testing.T) {
+	db, err := sqlite.Open(filepath.Join(t.TempDir(), "mafia.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	hs := httptest.NewServer(clubhttp.New(clubhttp.Config{Store: db, Games: games{}}))
+	defer hs.Close()
+	var c struct{ ID, Token string }
+	do(t, "POST", hs.URL+"/host/api/clubs", "", map[string]any{"name": "Tbilisi"}, &c)
+	do(t, "PUT", hs.URL+"/host/api/clubs/"+c.ID+"/seasons/s1", c.Token, map[string]any{"name": "Spring", "from": "2026-03-01", "to": "2026-05-31"}, nil)
+	res, err := http.Get(hs.URL + "/host/clubs/" + c.ID + "/seasons/s1?lang=ru")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	for _, want := range []string{"Игры в JSON:", "/seasons/s1/games.json\"", "/seasons/s1/games.json?format=mafiaratings\"",
+		"/seasons/s1/games.json?format=polemica\"", "/seasons/s1/wall?lang=ru\""} {
+		if !strings.Contains(string(b), want) {
+			t.Errorf("the printable standings lack %s", want)
+		}
 	}
 }
