@@ -260,8 +260,8 @@ func TestRows_OneRowPerPlayerPerGame(t *testing.T) {
 	if len(rows) != 7 {
 		t.Fatalf("%d rows; want 7", len(rows))
 	}
-	want4 := "g1,2026-01-10,,A,2,Host,Ref,std,4,,P4,detective,town,yes,no,yes,1 2 6,2,1.00,0.25,0.00,0.00,1.25"
-	want7 := "g1,2026-01-10,,A,2,Host,Ref,std,7,,P7,citizen,town,no,yes,no,,,0.00,0.00,0.00,-0.50,-0.50"
+	want4 := "g1,2026-01-10,,A,2,Host,Ref,std,4,,P4,detective,town,yes,no,yes,1 2 6,2,1.00,0.25,0.00,0.00,1.25,0.00"
+	want7 := "g1,2026-01-10,,A,2,Host,Ref,std,7,,P7,citizen,town,no,yes,no,,,0.00,0.00,0.00,-0.50,-0.50,0.00"
 	if got := strings.Join(rows[3], ","); got != want4 {
 		t.Errorf("row of seat 4:\n%s\nwant\n%s", got, want4)
 	}

@@ -10,7 +10,8 @@ import (
 // (assist.club.csv.<id>); docs/club.md says what each holds.
 var CSVHeader = []string{"game", "date", "game_name", "table", "number", "host", "referee", "rules",
 	"seat", "person", "name", "role", "winner", "won", "removed_by_fouls", "first_killed", "best_move",
-	"best_move_right", "points_win", "points_best_move", "points_extra", "points_fouls", "points"}
+	"best_move_right", "points_win", "points_best_move", "points_extra", "points_fouls", "points",
+	"points_compensation"}
 
 // Rows lays games out under CSVHeader: one row per seat, in the order of the
 // games and their seats. Person is the roster id the seat's games count
@@ -35,6 +36,7 @@ func (s Scoring) Rows(roster *Roster, games []Game) [][]string {
 				r[16], r[17] = seatList(g.BestMove.Guess), strconv.Itoa(l.BestMoveRight)
 			}
 			r[18], r[19], r[20], r[21], r[22] = l.Win.String(), l.BestMove.String(), l.Extra.String(), l.Fouls.String(), l.Total.String()
+			r[23] = l.Compensation.String()
 			rows = append(rows, r)
 		}
 	}
@@ -44,7 +46,13 @@ func (s Scoring) Rows(roster *Roster, games []Game) [][]string {
 // StandingsHeader names the columns of StandingsRows (assist.club.col.<id>
 // in the catalogs).
 var StandingsHeader = []string{"place", "person", "name", "points", "games", "average", "wins",
-	"wins_town", "wins_mafia", "wins_maniac", "games_town", "games_mafia", "games_maniac", "best_moves", "foul_removals"}
+	"wins_town", "wins_mafia", "wins_maniac", "games_town", "games_mafia", "games_maniac", "best_moves", "foul_removals",
+	"games_don", "wins_don", "games_detective", "wins_detective", "games_doctor", "wins_doctor"}
+
+// StandingsPrinted is how many of StandingsHeader's columns the printable
+// standings show (the first ones); the per-role ones after them are on
+// each player's page.
+const StandingsPrinted = 15
 
 // StandingsRows lays standings out under StandingsHeader.
 func StandingsRows(st []Standing) [][]string {
@@ -53,7 +61,9 @@ func StandingsRows(st []Standing) [][]string {
 		rows = append(rows, []string{strconv.Itoa(x.Place), x.Person, x.Name, x.Points.String(), strconv.Itoa(x.Games),
 			x.Average.String(), strconv.Itoa(x.Wins), strconv.Itoa(x.WinsTown), strconv.Itoa(x.WinsMafia),
 			strconv.Itoa(x.WinsManiac), strconv.Itoa(x.GamesTown), strconv.Itoa(x.GamesMafia), strconv.Itoa(x.GamesManiac),
-			strconv.Itoa(x.BestMoves), strconv.Itoa(x.FoulRemovals)})
+			strconv.Itoa(x.BestMoves), strconv.Itoa(x.FoulRemovals),
+			strconv.Itoa(x.GamesDon), strconv.Itoa(x.WinsDon), strconv.Itoa(x.GamesDetective), strconv.Itoa(x.WinsDetective),
+			strconv.Itoa(x.GamesDoctor), strconv.Itoa(x.WinsDoctor)})
 	}
 	return rows
 }

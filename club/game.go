@@ -182,14 +182,16 @@ func (s Scoring) CheckExtra(g *Game, extra []Extra) error {
 
 // Line is one player's points for one game: the parts and their sum.
 type Line struct {
-	Seat           Seat   `json:"seat"`
-	Won            bool   `json:"won"`
-	FirstKilled    bool   `json:"first_killed"`
-	BestMoveRight  int    `json:"best_move_right"` // -1: no best move of theirs
-	Win            Points `json:"win"`
-	BestMove       Points `json:"best_move"`
-	Extra          Points `json:"extra"`
-	Fouls          Points `json:"fouls"`
+	Seat          Seat   `json:"seat"`
+	Won           bool   `json:"won"`
+	FirstKilled   bool   `json:"first_killed"`
+	BestMoveRight int    `json:"best_move_right"` // -1: no best move of theirs
+	Win           Points `json:"win"`
+	BestMove      Points `json:"best_move"`
+	Extra         Points `json:"extra"`
+	Fouls         Points `json:"fouls"`
+	// Compensation is the first-killed player's (Scoring.FirstKilled).
+	Compensation   Points `json:"compensation,omitempty"`
 	Total          Points `json:"total"`
 	RemovedByFouls bool   `json:"removed_by_fouls"`
 }
@@ -198,7 +200,8 @@ type Line struct {
 // winner (Won), BestMove2 or BestMove3 for the first-killed player's best
 // move with two or three mafia right, the host's extra points (clamped to
 // the rules' range, as the rules may have changed since), and Fouls for a
-// removal by fouls. A best move that CheckBestMove refuses counts nothing.
+// removal by fouls, and FirstKilled to each first-killed player (the
+// first night's victim's compensation). A best move that CheckBestMove refuses counts nothing.
 func (s Scoring) Score(g *Game) []Line {
 	fk := g.FirstKilled()
 	extra := map[int]Points{}
@@ -228,7 +231,10 @@ func (s Scoring) Score(g *Game) []Line {
 		if l.RemovedByFouls {
 			l.Fouls = s.Fouls
 		}
-		l.Total = l.Win + l.BestMove + l.Extra + l.Fouls
+		if l.FirstKilled {
+			l.Compensation = s.FirstKilled
+		}
+		l.Total = l.Win + l.BestMove + l.Extra + l.Fouls + l.Compensation
 		out = append(out, l)
 	}
 	return out

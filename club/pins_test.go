@@ -118,13 +118,14 @@ func TestRoster_HasEveryEntryMergedOrNot(t *testing.T) {
 func TestStandingsRows_OneRowPerPlayerUnderTheHeader(t *testing.T) {
 	st := []Standing{
 		{Place: 1, Person: "p5", Name: "Doctor", Points: 130, Games: 3, Average: 43, Wins: 1, WinsTown: 1, WinsMafia: 2,
-			WinsManiac: 3, GamesTown: 4, GamesMafia: 5, GamesManiac: 6, BestMoves: 7, FoulRemovals: 8},
+			WinsManiac: 3, GamesTown: 4, GamesMafia: 5, GamesManiac: 6, BestMoves: 7, FoulRemovals: 8,
+			GamesDon: 9, WinsDon: 10, GamesDetective: 11, WinsDetective: 12, GamesDoctor: 13, WinsDoctor: 14},
 		{Place: 2, Person: "p7", Name: "Seven, \"the\" one", Points: -50, Games: 3, Average: -17},
 	}
 	rows := StandingsRows(st)
 	want := [][]string{
-		{"1", "p5", "Doctor", "1.30", "3", "0.43", "1", "1", "2", "3", "4", "5", "6", "7", "8"},
-		{"2", "p7", "Seven, \"the\" one", "-0.50", "3", "-0.17", "0", "0", "0", "0", "0", "0", "0", "0", "0"},
+		{"1", "p5", "Doctor", "1.30", "3", "0.43", "1", "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14"},
+		{"2", "p7", "Seven, \"the\" one", "-0.50", "3", "-0.17", "0", "0", "0", "0", "0", "0", "0", "0", "0", "0", "0", "0", "0", "0", "0"},
 	}
 	if len(rows) != len(want) {
 		t.Fatalf("%d rows, want %d", len(rows), len(want))

@@ -76,6 +76,13 @@ type Scoring struct {
 	ExtraMax Points `json:"extra_max"`
 	// Fouls is added for a removal by fouls: a penalty, so negative (or 0).
 	Fouls Points `json:"fouls"`
+	// FirstKilled is the compensation of the first night's victim (each
+	// seat of Game.FirstKilled), whatever their best move: 0 or more.
+	FirstKilled Points `json:"first_killed,omitempty"`
+	// Preset names the preset the numbers come from (PresetNames; "": the
+	// club's own numbers). A scoring sent with a preset takes the
+	// preset's numbers (WithPreset).
+	Preset string `json:"preset,omitempty"`
 }
 
 // DefaultScoring returns sport-mafia practice: a win 1.00; the best move
@@ -86,13 +93,14 @@ func DefaultScoring() Scoring {
 }
 
 // Check refuses rules out of range (Name says which): each number within
-// ±MaxPoints, ExtraMin <= 0 <= ExtraMax, a removal by fouls no bonus.
+// ±MaxPoints, ExtraMin <= 0 <= ExtraMax, a removal by fouls no bonus, the
+// first-killed player's compensation no penalty.
 func (s Scoring) Check() error {
 	for _, f := range []struct {
 		name string
 		p    Points
 	}{{"win", s.Win}, {"best_move_2", s.BestMove2}, {"best_move_3", s.BestMove3},
-		{"extra_min", s.ExtraMin}, {"extra_max", s.ExtraMax}, {"fouls", s.Fouls}} {
+		{"extra_min", s.ExtraMin}, {"extra_max", s.ExtraMax}, {"fouls", s.Fouls}, {"first_killed", s.FirstKilled}} {
 		if f.p < -MaxPoints || f.p > MaxPoints {
 			return &engine.Error{Code: CodeBadClub, Name: f.name}
 		}
@@ -104,6 +112,8 @@ func (s Scoring) Check() error {
 		return &engine.Error{Code: CodeBadClub, Name: "extra_max"}
 	case s.Fouls > 0:
 		return &engine.Error{Code: CodeBadClub, Name: "fouls"}
+	case s.FirstKilled < 0:
+		return &engine.Error{Code: CodeBadClub, Name: "first_killed"}
 	}
 	return nil
 }

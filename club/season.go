@@ -59,6 +59,16 @@ type Standing struct {
 	GamesManiac  int `json:"games_maniac"`
 	BestMoves    int `json:"best_moves"`    // best moves with points
 	FoulRemovals int `json:"foul_removals"` // removals by fouls
+	// Games and wins with the cards of one role: the Don, the Detective,
+	// the Doctor (the town's and the mafia's above count them too).
+	GamesDon       int `json:"games_don"`
+	WinsDon        int `json:"wins_don"`
+	GamesDetective int `json:"games_detective"`
+	WinsDetective  int `json:"wins_detective"`
+	GamesDoctor    int `json:"games_doctor"`
+	WinsDoctor     int `json:"wins_doctor"`
+	// ByRole is the games, wins and win rate per row of RoleRows (Roles).
+	ByRole []RoleLine `json:"by_role"`
 	// Average is Points per game, rounded half away from zero to a hundredth.
 	Average Points `json:"average"`
 }
@@ -97,6 +107,7 @@ func (s Scoring) Standings(season Season, roster *Roster, games []Game) []Standi
 			default:
 				st.GamesTown++
 			}
+			st.countRole(r, l.Won)
 			if l.Won {
 				st.Wins++
 				switch {
@@ -119,6 +130,7 @@ func (s Scoring) Standings(season Season, roster *Roster, games []Game) []Standi
 	out := make([]Standing, 0, len(by))
 	for _, st := range by {
 		st.Average = average(st.Points, st.Games)
+		st.ByRole = st.Roles()
 		out = append(out, *st)
 	}
 	slices.SortFunc(out, func(a, b Standing) int {

@@ -115,11 +115,12 @@ func (h *Handler) createClub(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	sc := club.DefaultScoring()
+	var preset error
 	if req.Scoring != nil {
-		sc = *req.Scoring
+		sc, preset = req.Scoring.WithPreset()
 	}
 	req.Name = strings.TrimSpace(req.Name)
-	if err := errors.Join(club.CheckName(req.Name, "name"), sc.Check()); err != nil {
+	if err := errors.Join(club.CheckName(req.Name, "name"), preset, sc.Check()); err != nil {
 		h.fail(w, r, err)
 		return
 	}
@@ -181,13 +182,14 @@ func (h *Handler) updateClub(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
+	var preset error
 	if req.Scoring != nil {
-		sc = *req.Scoring
+		sc, preset = req.Scoring.WithPreset()
 	}
 	if req.Name = strings.TrimSpace(req.Name); req.Name != "" {
 		c.Name = req.Name
 	}
-	if err := errors.Join(club.CheckName(c.Name, "name"), sc.Check()); err != nil {
+	if err := errors.Join(club.CheckName(c.Name, "name"), preset, sc.Check()); err != nil {
 		h.fail(w, r, err)
 		return
 	}

@@ -191,6 +191,9 @@ func (h *Handler) serveStandings(w http.ResponseWriter, r *http.Request) {
 	}
 	pg := h.newPage(r)
 	out := standingsPage{page: pg, ClubID: r.PathValue("club"), Club: st.Club, Season: st.Season, Games: st.Games,
-		Header: named(pg.p, "assist.club.col.", club.StandingsHeader), Cols: club.StandingsHeader, Rows: club.StandingsRows(st.Standings)}
+		Header: named(pg.p, "assist.club.col.", club.StandingsHeader[:club.StandingsPrinted]), Cols: club.StandingsHeader[:club.StandingsPrinted]}
+	for _, row := range club.StandingsRows(st.Standings) {
+		out.Rows = append(out.Rows, row[:club.StandingsPrinted])
+	}
 	render(w, http.StatusOK, "standings.html", out)
 }

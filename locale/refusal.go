@@ -55,6 +55,13 @@ func (p *Printer) refusalMessage(e *engine.Error) (string, map[string]any) {
 		if e.Value != "" {
 			data["Seat"] = e.Value // the number as the client sent it (it may not fit a Seat)
 		}
+	case "bad_club": // club.CodeBadClub
+		switch e.Name {
+		case "preset":
+			id = "error.bad_club_preset" // a scoring system the server does not know
+		case "format":
+			id = "error.bad_club_format" // an export format the server does not know
+		}
 	case "bad_extra": // club.CodeBadExtra (the club's code; club is not imported here)
 		if e.Seat != 0 {
 			id = "error.bad_extra_seat" // which seat's points are refused

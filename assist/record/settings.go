@@ -44,14 +44,18 @@ func (t Timings) Valid() bool {
 
 // Settings is everything a host chooses before the game, and the deal.
 type Settings struct {
-	Name    string            `json:"name"`           // the game's title, e.g. the club night
-	Names   []string          `json:"names"`          // the players' names, seat 1 first
-	Roles   []string          `json:"roles"`          // the deal, seat 1 first, as docs/rules.md spells roles
-	Seed    string            `json:"seed"`           // the deal's seed (decimal; "0" for a deal by hand)
-	Options map[string]string `json:"options"`        // house rules by docs/rules.md's names
-	Timings Timings           `json:"timings"`        // the host's clocks
-	Deal    string            `json:"deal"`           // DealLinks, DealPass or DealManual
-	Lang    string            `json:"lang,omitempty"` // the host's language when the game was made
+	Name    string            `json:"name"`    // the game's title, e.g. the club night
+	Names   []string          `json:"names"`   // the players' names, seat 1 first
+	Roles   []string          `json:"roles"`   // the deal, seat 1 first, as docs/rules.md spells roles
+	Seed    string            `json:"seed"`    // the deal's seed (decimal; "0" for a deal by hand)
+	Options map[string]string `json:"options"` // house rules by docs/rules.md's names
+	// RulesCode is the house rules as a code (RulesCode: "std", "f1h3");
+	// "": none. Given, the code gives the rules and Options change them
+	// further (an option the host set after entering the code).
+	RulesCode string  `json:"rules_code,omitempty"`
+	Timings   Timings `json:"timings"`        // the host's clocks
+	Deal      string  `json:"deal"`           // DealLinks, DealPass or DealManual
+	Lang      string  `json:"lang,omitempty"` // the host's language when the game was made
 	// Club is the club's part of the protocol (host, referee, table and
 	// number of the evening, the seats' roster ids); nil: none given.
 	Club *ClubInfo `json:"club,omitempty"`
@@ -73,7 +77,7 @@ func (s *Settings) NameOf(n int) string {
 // the engine has one (too few seats, an unknown role or option, a setup the
 // rules forbid) and CodeBadSettings otherwise, Name saying which field.
 func (s *Settings) Check() (engine.Ruleset, []engine.Role, uint64, error) {
-	rules, err := engine.ParseRules(s.Options)
+	rules, err := s.rules()
 	if err != nil {
 		return rules, nil, 0, err
 	}
@@ -135,4 +139,22 @@ func RoleNames(roles []engine.Role) []string {
 		out[i] = r.String()
 	}
 	return out
+}
+
+// rules reads the house rules: the rules code's (the defaults without one),
+// then Options over them. A code RulesCode could not have written is
+// refused CodeBadSettings, Name "rules".
+func (s *Settings) rules() (engine.Ruleset, error) {
+	if s.RulesCode == "" {
+		return engine.ParseRules(s.Options)
+	}
+	r, err := ParseRulesCode(strings.ToLower(strings.TrimSpace(s.RulesCode)))
+	if err != nil {
+		return r, err
+	}
+	opts := r.Map()
+	for k, v := range s.Options {
+		opts[k] = v
+	}
+	return engine.ParseRules(opts)
 }

@@ -41,6 +41,8 @@ func main() {
 		"preset":   func(a []js.Value) any { return b.Preset(num(a, 0)) },
 		"setup":    func(a []js.Value) any { return b.Setup(str(a, 0)) },
 		"options":  func(a []js.Value) any { return b.Options() },
+		"rules":    func(a []js.Value) any { return b.RulesFrom(str(a, 0)) },
+		"code":     func(a []js.Value) any { return b.RulesCode(str(a, 0)) },
 		"undoable": func(a []js.Value) any { return b.Undoable() },
 		"qr":       func(a []js.Value) any { return b.QR(str(a, 0)) },
 		"deal":     func(a []js.Value) any { return b.Deal(str(a, 0), str(a, 1)) },

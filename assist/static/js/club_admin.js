@@ -51,7 +51,9 @@ export async function clubScreen() {
   };
   // The club's scoring rules, in points (two decimals at most).
   const scoring = { ...club.scoring };
-  const KEYS = ['win', 'best_move_2', 'best_move_3', 'extra_min', 'extra_max', 'fouls'];
+  const KEYS = ['win', 'best_move_2', 'best_move_3', 'extra_min', 'extra_max', 'fouls', 'first_killed'];
+  // A preset (club, fiim) gives every number; typing a number makes them the club's own.
+  const PRESETS = ['', 'club', 'fiim'];
   const saveScoring = async () => {
     const r = await send('PUT', `/host/api/clubs/${c.id}`, { name: club.name, scoring }, c.token);
     if (!r) { toast(t('assist.club.roster_offline'), 'error'); return; }
@@ -60,9 +62,12 @@ export async function clubScreen() {
     redraw();
   };
   const scoringCard = h('details', { class: 'card', dataset: { t: 'scoring' } }, h('summary', {}, t('assist.club.scoring')),
+    h('label', { class: 'opt' }, h('span', {}, t('assist.club.scoring_preset')),
+      h('select', { dataset: { t: 'scoring-preset' }, onchange: (e) => { scoring.preset = e.target.value; } },
+        PRESETS.map((p) => h('option', { value: p, selected: (scoring.preset || '') === p }, t(`assist.club.scoring_preset_${p || 'own'}`))))),
     KEYS.map((k) => h('label', { class: 'opt' }, h('span', {}, t(`assist.club.scoring_${k}`)),
-      h('input', { type: 'number', step: '0.05', value: Number(scoring[k]).toFixed(2), dataset: { t: `scoring-${k}` },
-        oninput: (e) => { scoring[k] = Math.round(parseFloat(e.target.value || '0') * 100) / 100; } }))),
+      h('input', { type: 'number', step: '0.05', value: Number(scoring[k] || 0).toFixed(2), dataset: { t: `scoring-${k}` },
+        oninput: (e) => { scoring[k] = Math.round(parseFloat(e.target.value || '0') * 100) / 100; scoring.preset = ''; } }))),
     button(t('assist.club.scoring_save'), saveScoring, 'secondary', 'scoring-save'));
   const lang = current();
   mount(

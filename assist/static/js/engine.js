@@ -59,6 +59,10 @@ export const preset = (n) => call('preset', n);
 export const setup = (counts) => call('setup', JSON.stringify(counts));
 /** The house rules with their values. */
 export const options = () => call('options');
+/** The rules a rules code names ("f1h3"): {code, options} or {error}. */
+export const rulesFrom = (code) => call('rules', code);
+/** The rules code of the options chosen: {code, options} or {error}. */
+export const rulesCode = (opts) => call('code', JSON.stringify(opts || {}));
 /** Deals a new game on the phone (bridge.NewGame, a decimal seed): {settings} or {error}. */
 export const deal = (req, seed) => call('deal', JSON.stringify(req), seed);
 /** What an undo now would take back: {undo, commands, lines} or {error}. */

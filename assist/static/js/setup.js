@@ -95,14 +95,25 @@ export function setupScreen(onCreated) {
       h('option', { value: '' }, t('assist.cards.unknown')),
       ROLES.map((r) => h('option', { value: r, selected: f.roles[s - 1] === r }, name('role', r)))) : null)));
 
+  // The rules code (docs/rules.md): the options below as a club writes them ("f1h3"); typing one sets them.
+  const codeOf = () => E.rulesCode(f.options).code || '';
+  const codeInput = h('input', { type: 'text', value: codeOf(), autocapitalize: 'off', spellcheck: false, dataset: { t: 'rules-code' },
+    onchange: (e) => {
+      const r = E.rulesFrom(e.target.value);
+      if (r.error) { toast(r.error.message, 'error'); e.target.value = codeOf(); return; }
+      f.options = r.options;
+      redraw();
+    } });
+  const showCode = () => { codeInput.value = codeOf(); };
   // A house rule with values is a dropdown under its name, the screen's width (its choices are long).
-  const opts = E.options().map((o) => h('label', { class: o.values.length ? 'opt choice' : 'opt' },
+  const opts = [h('label', { class: 'opt' }, h('span', {}, t('assist.setup.rules_code')), codeInput),
+    h('p', { class: 'note' }, t('assist.setup.rules_code_hint'))].concat(E.options().map((o) => h('label', { class: o.values.length ? 'opt choice' : 'opt' },
     h('span', {}, t(`assist.option.${o.name}`)),
     o.values.length
-      ? h('select', { dataset: { t: `opt-${o.name}` }, onchange: (e) => { f.options[o.name] = e.target.value; } },
+      ? h('select', { dataset: { t: `opt-${o.name}` }, onchange: (e) => { f.options[o.name] = e.target.value; showCode(); } },
         o.values.map((v) => h('option', { value: v, selected: (f.options[o.name] || o.default) === v }, t(`assist.option.${o.name}_${v}`))))
       : h('input', { type: 'number', min: String(o.min || 0), max: String(o.max), value: f.options[o.name] || o.default, dataset: { t: `opt-${o.name}` },
-        onchange: (e) => { f.options[o.name] = String(e.target.value); } })));
+        onchange: (e) => { f.options[o.name] = String(e.target.value); showCode(); } }))));
 
   const timings = TIMINGS.map((k) => h('label', { class: 'opt' },
     h('span', {}, t(`assist.timing.${k}`)),
