@@ -116,7 +116,13 @@ type session struct {
 	pub  string    // the subject the other side reads
 	sub  *nats.Subscription
 
-	in     chan msg // bounded: the window and the close
+	// in is the other side's messages as NATS's connection hands them
+	// over (a channel subscription): pumpIn reads them, with no goroutine
+	// of NATS's between (an asynchronous subscription's would be one more
+	// hand-off per frame). Room for a window of frames, the acks and the
+	// close; a sender past its window overflows it, and the frame NATS
+	// then drops leaves a gap that ends the session (relay_error).
+	in     chan *nats.Msg
 	ctx    context.Context
 	cancel context.CancelFunc
 
@@ -141,8 +147,8 @@ func (n *Node) newSession(id, peer, mine string) (*session, error) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	s := &session{n: n, id: id, side: side, peer: peer, born: n.cfg.Now(), pub: subjectSession + id + "." + other,
-		in: make(chan msg, n.cfg.Window+1), ctx: ctx, cancel: cancel, ended: make(chan struct{}), more: make(chan struct{}, 1)}
-	sub, err := n.nc.Subscribe(subjectSession+id+"."+mine, s.receive)
+		in: make(chan *nats.Msg, 2*n.cfg.Window+8), ctx: ctx, cancel: cancel, ended: make(chan struct{}), more: make(chan struct{}, 1)}
+	sub, err := n.nc.ChanSubscribe(subjectSession+id+"."+mine, s.in)
 	if err != nil {
 		cancel()
 		return nil, err
@@ -168,15 +174,18 @@ func (n *Node) newSession(id, peer, mine string) (*session, error) {
 	return s, nil
 }
 
-// receive takes one message of the other side, on NATS's goroutine.
-func (s *session) receive(m *nats.Msg) {
+// take reads one message of the other side (on pumpIn's goroutine): a
+// frame or the close in order is returned to deliver (ok); an ack gives
+// the window's credit back; the other side's out-of-band close, a
+// broken sequence, anything else ends the session or is dropped.
+func (s *session) take(m *nats.Msg) (x msg, ok bool) {
 	d, ok := s.n.unseal(m)
 	if !ok {
-		return // a stranger's, or another session's: dropped
+		return msg{}, false // a stranger's, or another session's: dropped
 	}
 	if len(d) < headerLen {
 		s.fail(closeRelay, reasonRelay)
-		return
+		return msg{}, false
 	}
 	seq := binary.BigEndian.Uint64(d[1:headerLen])
 	if d[0] == kindAck {
@@ -190,13 +199,13 @@ func (s *session) receive(m *nats.Msg) {
 		case s.more <- struct{}{}:
 		default:
 		}
-		return
+		return msg{}, false
 	}
 	if d[0] == kindClose && seq == 0 && len(d) >= headerLen+2 {
 		// The other node ended the session out of band (its peer gone,
 		// it closing): end now, whatever is still on the way.
 		s.abort(websocket.StatusCode(binary.BigEndian.Uint16(d[headerLen:])), string(d[headerLen+2:]), false)
-		return
+		return msg{}, false
 	}
 	s.mu.Lock()
 	if seq <= s.next {
@@ -204,7 +213,7 @@ func (s *session) receive(m *nats.Msg) {
 		// replay off the wire (NATS itself never repeats one): dropped.
 		s.mu.Unlock()
 		s.n.dropped.Add(1)
-		return
+		return msg{}, false
 	}
 	s.next++
 	inOrder := seq == s.next
@@ -213,7 +222,6 @@ func (s *session) receive(m *nats.Msg) {
 	s.n.stats.bytesIn.Add(int64(len(d)))
 	s.n.stats.frames[s.inward()].Add(1)
 	s.n.stats.bytes[s.inward()].Add(int64(len(d)))
-	var x msg
 	switch d[0] {
 	case kindText, kindBinary:
 		x = msg{kind: d[0], data: d[headerLen:]}
@@ -228,12 +236,23 @@ func (s *session) receive(m *nats.Msg) {
 	}
 	if !inOrder {
 		s.fail(closeRelay, reasonRelay)
-		return
+		return msg{}, false
 	}
-	select {
-	case s.in <- x:
-	default:
-		s.fail(closeRelay, reasonRelay) // the other side overran the window
+	return x, true
+}
+
+// nextNow is the next frame or close already waiting, if any (ok false:
+// none is), the acks and strays before it taken on the way.
+func (s *session) nextNow() (x msg, ok bool) {
+	for {
+		select {
+		case m := <-s.in:
+			if x, ok = s.take(m); ok {
+				return x, true
+			}
+		default:
+			return msg{}, false
+		}
 	}
 }
 
@@ -387,7 +406,11 @@ func (s *session) pumpIn(c Conn) {
 	for {
 		var x msg
 		select {
-		case x = <-s.in:
+		case m := <-s.in:
+			var ok bool
+			if x, ok = s.take(m); !ok {
+				continue
+			}
 		case <-s.ctx.Done():
 			return
 		}
@@ -440,11 +463,7 @@ func (s *session) pumpIn(c Conn) {
 				break
 			}
 			more := false
-			select {
-			case x, more = <-s.in:
-			default:
-			}
-			if !more {
+			if x, more = s.nextNow(); !more {
 				break
 			}
 		}
