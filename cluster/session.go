@@ -114,7 +114,9 @@ type session struct {
 	peer string    // the other node's id
 	born time.Time // when it opened, by the node's clock
 	pub  string    // the subject the other side reads
-	sub  *nats.Subscription
+	// pubAD is pub's bytes, what each message is sealed for (made once).
+	pubAD []byte
+	sub   *nats.Subscription
 
 	// in is the other side's messages as NATS's connection hands them
 	// over (a channel subscription): pumpIn reads them, with no goroutine
@@ -146,7 +148,8 @@ func (n *Node) newSession(id, peer, mine string) (*session, error) {
 		other, side = "a", sideB
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	s := &session{n: n, id: id, side: side, peer: peer, born: n.cfg.Now(), pub: subjectSession + id + "." + other,
+	pub := subjectSession + id + "." + other
+	s := &session{n: n, id: id, side: side, peer: peer, born: n.cfg.Now(), pub: pub, pubAD: []byte(pub),
 		in: make(chan *nats.Msg, 2*n.cfg.Window+8), ctx: ctx, cancel: cancel, ended: make(chan struct{}), more: make(chan struct{}, 1)}
 	sub, err := n.nc.ChanSubscribe(subjectSession+id+"."+mine, s.in)
 	if err != nil {
@@ -259,21 +262,44 @@ func (s *session) nextNow() (x msg, ok bool) {
 // publish sends one message to the other side: made and sealed in one
 // buffer, payload copied once.
 func (s *session) publish(kind byte, seq uint64, payload []byte) error {
+	return s.publishIn(nil, kind, seq, payload)
+}
+
+// publishIn is publish in *buf (nil: a buffer of its own), grown as
+// needed and kept for the next: NATS copies a message into its
+// connection's buffer before Publish returns, so pumpOut reuses one
+// buffer for every frame instead of allocating one a frame.
+func (s *session) publishIn(buf *[]byte, kind byte, seq uint64, payload []byte) error {
+	if kind != kindAck {
+		n := int64(headerLen + len(payload))
+		s.n.stats.framesOut.Add(1)
+		s.n.stats.bytesOut.Add(n)
+		s.n.stats.frames[1-s.inward()].Add(1)
+		s.n.stats.bytes[1-s.inward()].Add(n)
+	}
+	return s.n.nc.Publish(s.pub, s.message(buf, kind, seq, payload))
+}
+
+// message is the sealed message of kind, seq and payload, made in *buf as
+// publishIn says.
+func (s *session) message(buf *[]byte, kind byte, seq uint64, payload []byte) []byte {
 	k := s.n.keys
 	pre := k.prefix()
 	n := headerLen + len(payload)
-	b := make([]byte, pre+n, pre+n+k.suffix())
+	var b []byte
+	if buf != nil && cap(*buf) >= pre+n+k.suffix() {
+		b = (*buf)[:pre+n]
+	} else {
+		b = make([]byte, pre+n, pre+n+k.suffix())
+		if buf != nil && cap(b) <= maxKeptBuffer {
+			*buf = b
+		}
+	}
 	m := b[pre:]
 	m[0] = kind
 	binary.BigEndian.PutUint64(m[1:headerLen], seq)
 	copy(m[headerLen:], payload)
-	if kind != kindAck {
-		s.n.stats.framesOut.Add(1)
-		s.n.stats.bytesOut.Add(int64(n))
-		s.n.stats.frames[1-s.inward()].Add(1)
-		s.n.stats.bytes[1-s.inward()].Add(int64(n))
-	}
-	return s.n.nc.Publish(s.pub, k.sealIn(s.pub, b))
+	return k.sealIn(s.pubAD, b)
 }
 
 // inward is the direction of the frames this side receives: to the client
@@ -322,6 +348,7 @@ func (s *session) run(c Conn) {
 func (s *session) pumpOut(c Conn) {
 	window := uint64(s.n.cfg.Window)
 	src, inPlace := c.(frameSource)
+	var buf []byte // each frame's message, made in the last one's memory
 	send := func(typ websocket.MessageType, data []byte) error {
 		for s.sent-s.acked.Load() >= window {
 			select {
@@ -335,7 +362,7 @@ func (s *session) pumpOut(c Conn) {
 			kind = kindBinary
 		}
 		s.sent++
-		if s.publish(kind, s.sent, data) != nil {
+		if s.publishIn(&buf, kind, s.sent, data) != nil {
 			return errPublish
 		}
 		return nil
@@ -364,6 +391,10 @@ func (s *session) pumpOut(c Conn) {
 		}
 	}
 }
+
+// maxKeptBuffer bounds the buffer pumpOut keeps between frames (a larger
+// frame, a long game's welcome, has one of its own).
+const maxKeptBuffer = 4 << 10
 
 // errPublish is a frame the bus did not take.
 var errPublish = errors.New("cluster: the bus did not take a frame")
