@@ -2,6 +2,7 @@ package cluster
 
 import (
 	"context"
+	"encoding/binary"
 	"fmt"
 	"slices"
 	"sync"
@@ -9,6 +10,7 @@ import (
 	"time"
 
 	"github.com/coder/websocket"
+	"github.com/nats-io/nats.go"
 )
 
 // batchRecorder is a client's Conn that batches (as clientConn does): it
@@ -78,7 +80,17 @@ func pumpOnly(t *testing.T) *session {
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
 	n := &Node{cfg: Config{Window: 1 << 20}}
-	return &session{n: n, in: make(chan msg, 1<<10), ctx: ctx, cancel: cancel, ended: make(chan struct{}), more: make(chan struct{}, 1)}
+	return &session{n: n, in: make(chan *nats.Msg, 1<<10), ctx: ctx, cancel: cancel, ended: make(chan struct{}), more: make(chan struct{}, 1)}
+}
+
+// busMsg is a session's message seq of kind with payload, as NATS hands
+// it to the session on an insecure bus (the Node of pumpOnly has no keys).
+func busMsg(kind byte, seq uint64, payload []byte) *nats.Msg {
+	d := make([]byte, headerLen+len(payload))
+	d[0] = kind
+	binary.BigEndian.PutUint64(d[1:headerLen], seq)
+	copy(d[headerLen:], payload)
+	return &nats.Msg{Data: d}
 }
 
 // TestRelayWritesTheFramesWaitingForTheClientInOneWrite pins issue 27's
@@ -91,9 +103,9 @@ func TestRelayWritesTheFramesWaitingForTheClientInOneWrite(t *testing.T) {
 	for i := range 5 {
 		f := fmt.Sprintf("frame %d", i)
 		want = append(want, f)
-		s.in <- msg{kind: kindText, data: []byte(f)}
+		s.in <- busMsg(kindText, uint64(i+1), []byte(f))
 	}
-	s.in <- msg{kind: kindClose, code: websocket.StatusPolicyViolation, reason: "too_slow"}
+	s.in <- busMsg(kindClose, 6, closePayload(websocket.StatusPolicyViolation, "too_slow"))
 	c := &batchRecorder{}
 	s.pumpIn(c)
 	writes, closed := c.seen()
@@ -117,12 +129,12 @@ func TestRelayHoldsNoFrameForABatch(t *testing.T) {
 	go func() { defer close(done); s.pumpIn(c) }()
 	for i := range 3 {
 		f := fmt.Sprintf("frame %d", i)
-		s.in <- msg{kind: kindText, data: []byte(f)}
+		s.in <- busMsg(kindText, uint64(i+1), []byte(f))
 		eventually(ctx, t, f+" written alone", func() bool {
 			w, _ := c.seen()
 			return len(w) == i+1 && slices.Equal(w[i], []string{f})
 		})
 	}
-	s.in <- msg{kind: kindClose}
+	s.in <- busMsg(kindClose, 4, closePayload(0, ""))
 	<-done
 }

@@ -137,9 +137,10 @@ func (k *busKeys) suffix() int {
 	return k.aeads[0].Overhead()
 }
 
-// sealIn is seal in place: buf is prefix() bytes of room and the message,
-// with suffix() bytes of capacity beyond it; no copy is made.
-func (k *busKeys) sealIn(subject string, buf []byte) []byte {
+// sealIn is seal in place for the subject whose bytes are subject: buf
+// is prefix() bytes of room and the message, with suffix() bytes of
+// capacity beyond it; no copy is made, nothing is allocated.
+func (k *busKeys) sealIn(subject []byte, buf []byte) []byte {
 	if k == nil {
 		return buf
 	}
@@ -148,7 +149,7 @@ func (k *busKeys) sealIn(subject string, buf []byte) []byte {
 	if _, err := rand.Read(buf[:ns]); err != nil {
 		panic(err) // crypto/rand does not fail (Go 1.24+)
 	}
-	return a.Seal(buf[:ns], buf[:ns], buf[ns:], []byte(subject))
+	return a.Seal(buf[:ns], buf[:ns], buf[ns:], subject)
 }
 
 // open is a message sealed for subject, opened with any of the keys; ok is

@@ -114,9 +114,17 @@ type session struct {
 	peer string    // the other node's id
 	born time.Time // when it opened, by the node's clock
 	pub  string    // the subject the other side reads
-	sub  *nats.Subscription
+	// pubAD is pub's bytes, what each message is sealed for (made once).
+	pubAD []byte
+	sub   *nats.Subscription
 
-	in     chan msg // bounded: the window and the close
+	// in is the other side's messages as NATS's connection hands them
+	// over (a channel subscription): pumpIn reads them, with no goroutine
+	// of NATS's between (an asynchronous subscription's would be one more
+	// hand-off per frame). Room for a window of frames, the acks and the
+	// close; a sender past its window overflows it, and the frame NATS
+	// then drops leaves a gap that ends the session (relay_error).
+	in     chan *nats.Msg
 	ctx    context.Context
 	cancel context.CancelFunc
 
@@ -140,9 +148,10 @@ func (n *Node) newSession(id, peer, mine string) (*session, error) {
 		other, side = "a", sideB
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	s := &session{n: n, id: id, side: side, peer: peer, born: n.cfg.Now(), pub: subjectSession + id + "." + other,
-		in: make(chan msg, n.cfg.Window+1), ctx: ctx, cancel: cancel, ended: make(chan struct{}), more: make(chan struct{}, 1)}
-	sub, err := n.nc.Subscribe(subjectSession+id+"."+mine, s.receive)
+	pub := subjectSession + id + "." + other
+	s := &session{n: n, id: id, side: side, peer: peer, born: n.cfg.Now(), pub: pub, pubAD: []byte(pub),
+		in: make(chan *nats.Msg, 2*n.cfg.Window+8), ctx: ctx, cancel: cancel, ended: make(chan struct{}), more: make(chan struct{}, 1)}
+	sub, err := n.nc.ChanSubscribe(subjectSession+id+"."+mine, s.in)
 	if err != nil {
 		cancel()
 		return nil, err
@@ -168,15 +177,18 @@ func (n *Node) newSession(id, peer, mine string) (*session, error) {
 	return s, nil
 }
 
-// receive takes one message of the other side, on NATS's goroutine.
-func (s *session) receive(m *nats.Msg) {
+// take reads one message of the other side (on pumpIn's goroutine): a
+// frame or the close in order is returned to deliver (ok); an ack gives
+// the window's credit back; the other side's out-of-band close, a
+// broken sequence, anything else ends the session or is dropped.
+func (s *session) take(m *nats.Msg) (x msg, ok bool) {
 	d, ok := s.n.unseal(m)
 	if !ok {
-		return // a stranger's, or another session's: dropped
+		return msg{}, false // a stranger's, or another session's: dropped
 	}
 	if len(d) < headerLen {
 		s.fail(closeRelay, reasonRelay)
-		return
+		return msg{}, false
 	}
 	seq := binary.BigEndian.Uint64(d[1:headerLen])
 	if d[0] == kindAck {
@@ -190,13 +202,13 @@ func (s *session) receive(m *nats.Msg) {
 		case s.more <- struct{}{}:
 		default:
 		}
-		return
+		return msg{}, false
 	}
 	if d[0] == kindClose && seq == 0 && len(d) >= headerLen+2 {
 		// The other node ended the session out of band (its peer gone,
 		// it closing): end now, whatever is still on the way.
 		s.abort(websocket.StatusCode(binary.BigEndian.Uint16(d[headerLen:])), string(d[headerLen+2:]), false)
-		return
+		return msg{}, false
 	}
 	s.mu.Lock()
 	if seq <= s.next {
@@ -204,7 +216,7 @@ func (s *session) receive(m *nats.Msg) {
 		// replay off the wire (NATS itself never repeats one): dropped.
 		s.mu.Unlock()
 		s.n.dropped.Add(1)
-		return
+		return msg{}, false
 	}
 	s.next++
 	inOrder := seq == s.next
@@ -213,7 +225,6 @@ func (s *session) receive(m *nats.Msg) {
 	s.n.stats.bytesIn.Add(int64(len(d)))
 	s.n.stats.frames[s.inward()].Add(1)
 	s.n.stats.bytes[s.inward()].Add(int64(len(d)))
-	var x msg
 	switch d[0] {
 	case kindText, kindBinary:
 		x = msg{kind: d[0], data: d[headerLen:]}
@@ -228,33 +239,67 @@ func (s *session) receive(m *nats.Msg) {
 	}
 	if !inOrder {
 		s.fail(closeRelay, reasonRelay)
-		return
+		return msg{}, false
 	}
-	select {
-	case s.in <- x:
-	default:
-		s.fail(closeRelay, reasonRelay) // the other side overran the window
+	return x, true
+}
+
+// nextNow is the next frame or close already waiting, if any (ok false:
+// none is), the acks and strays before it taken on the way.
+func (s *session) nextNow() (x msg, ok bool) {
+	for {
+		select {
+		case m := <-s.in:
+			if x, ok = s.take(m); ok {
+				return x, true
+			}
+		default:
+			return msg{}, false
+		}
 	}
 }
 
 // publish sends one message to the other side: made and sealed in one
 // buffer, payload copied once.
 func (s *session) publish(kind byte, seq uint64, payload []byte) error {
+	return s.publishIn(nil, kind, seq, payload)
+}
+
+// publishIn is publish in *buf (nil: a buffer of its own), grown as
+// needed and kept for the next: NATS copies a message into its
+// connection's buffer before Publish returns, so pumpOut reuses one
+// buffer for every frame instead of allocating one a frame.
+func (s *session) publishIn(buf *[]byte, kind byte, seq uint64, payload []byte) error {
+	if kind != kindAck {
+		n := int64(headerLen + len(payload))
+		s.n.stats.framesOut.Add(1)
+		s.n.stats.bytesOut.Add(n)
+		s.n.stats.frames[1-s.inward()].Add(1)
+		s.n.stats.bytes[1-s.inward()].Add(n)
+	}
+	return s.n.nc.Publish(s.pub, s.message(buf, kind, seq, payload))
+}
+
+// message is the sealed message of kind, seq and payload, made in *buf as
+// publishIn says.
+func (s *session) message(buf *[]byte, kind byte, seq uint64, payload []byte) []byte {
 	k := s.n.keys
 	pre := k.prefix()
 	n := headerLen + len(payload)
-	b := make([]byte, pre+n, pre+n+k.suffix())
+	var b []byte
+	if buf != nil && cap(*buf) >= pre+n+k.suffix() {
+		b = (*buf)[:pre+n]
+	} else {
+		b = make([]byte, pre+n, pre+n+k.suffix())
+		if buf != nil && cap(b) <= maxKeptBuffer {
+			*buf = b
+		}
+	}
 	m := b[pre:]
 	m[0] = kind
 	binary.BigEndian.PutUint64(m[1:headerLen], seq)
 	copy(m[headerLen:], payload)
-	if kind != kindAck {
-		s.n.stats.framesOut.Add(1)
-		s.n.stats.bytesOut.Add(int64(n))
-		s.n.stats.frames[1-s.inward()].Add(1)
-		s.n.stats.bytes[1-s.inward()].Add(int64(n))
-	}
-	return s.n.nc.Publish(s.pub, k.sealIn(s.pub, b))
+	return k.sealIn(s.pubAD, b)
 }
 
 // inward is the direction of the frames this side receives: to the client
@@ -303,6 +348,7 @@ func (s *session) run(c Conn) {
 func (s *session) pumpOut(c Conn) {
 	window := uint64(s.n.cfg.Window)
 	src, inPlace := c.(frameSource)
+	var buf []byte // each frame's message, made in the last one's memory
 	send := func(typ websocket.MessageType, data []byte) error {
 		for s.sent-s.acked.Load() >= window {
 			select {
@@ -316,7 +362,7 @@ func (s *session) pumpOut(c Conn) {
 			kind = kindBinary
 		}
 		s.sent++
-		if s.publish(kind, s.sent, data) != nil {
+		if s.publishIn(&buf, kind, s.sent, data) != nil {
 			return errPublish
 		}
 		return nil
@@ -345,6 +391,10 @@ func (s *session) pumpOut(c Conn) {
 		}
 	}
 }
+
+// maxKeptBuffer bounds the buffer pumpOut keeps between frames (a larger
+// frame, a long game's welcome, has one of its own).
+const maxKeptBuffer = 4 << 10
 
 // errPublish is a frame the bus did not take.
 var errPublish = errors.New("cluster: the bus did not take a frame")
@@ -387,7 +437,11 @@ func (s *session) pumpIn(c Conn) {
 	for {
 		var x msg
 		select {
-		case x = <-s.in:
+		case m := <-s.in:
+			var ok bool
+			if x, ok = s.take(m); !ok {
+				continue
+			}
 		case <-s.ctx.Done():
 			return
 		}
@@ -440,11 +494,7 @@ func (s *session) pumpIn(c Conn) {
 				break
 			}
 			more := false
-			select {
-			case x, more = <-s.in:
-			default:
-			}
-			if !more {
+			if x, more = s.nextNow(); !more {
 				break
 			}
 		}
