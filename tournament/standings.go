@@ -25,10 +25,13 @@ const (
 	ByHeadToHead TieBreak = "head_to_head"
 	// ByFinal: more points in the final (after its factor).
 	ByFinal TieBreak = "final"
+	// ByFirstKilled: killed first (the first night's victim) more often:
+	// some championships' last tie-break but one.
+	ByFirstKilled TieBreak = "first_killed"
 )
 
 // TieBreaks lists every tie-break, in the order the organiser's form shows.
-var TieBreaks = []TieBreak{ByWins, ByBestMove, ByExtra, ByFouls, ByHeadToHead, ByFinal}
+var TieBreaks = []TieBreak{ByWins, ByBestMove, ByExtra, ByFouls, ByHeadToHead, ByFinal, ByFirstKilled}
 
 // DefaultTieBreaks is the order when the organiser declares none.
 var DefaultTieBreaks = []TieBreak{ByWins, ByBestMove, ByExtra, ByFouls, ByHeadToHead}
@@ -201,6 +204,8 @@ func keyOf(c TieBreak, group []*Standing, counted []played) map[string]int {
 			key[s.Person] = -s.FoulRemovals
 		case ByFinal:
 			key[s.Person] = int(s.FinalPoints)
+		case ByFirstKilled:
+			key[s.Person] = s.FirstKilled
 		}
 	}
 	if c == ByHeadToHead {

@@ -244,6 +244,8 @@ func TestStandings_TheDeclaredOrderDecides(t *testing.T) {
 			map[string]int{pid(1): 1, pid(2): 1, pid(3): 3, pid(4): 4, pid(11): 20, pid(12): 11}},
 		{"extra first", []tournament.TieBreak{tournament.ByExtra, tournament.ByWins},
 			map[string]int{pid(3): 1, pid(1): 2, pid(2): 3, pid(11): 11, pid(12): 12}},
+		{"killed first first", []tournament.TieBreak{tournament.ByFirstKilled},
+			map[string]int{pid(2): 1, pid(1): 2, pid(3): 2, pid(4): 4, pid(11): 11, pid(12): 11}},
 		{"none", []tournament.TieBreak{},
 			map[string]int{pid(1): 1, pid(2): 1, pid(3): 1, pid(10): 4, pid(11): 11, pid(20): 11}},
 	} {
