@@ -30,6 +30,7 @@ func (h *Handler) tournamentRoutes(m *http.ServeMux) {
 	m.HandleFunc("GET "+base+"/{t}", h.getTournament)
 	m.HandleFunc("POST "+base+"/{t}/rounds", h.seatRounds)
 	m.HandleFunc("PUT "+base+"/{t}/rounds/{round}/tables/{table}/game", h.linkTournamentGame)
+	m.HandleFunc("DELETE "+base+"/{t}/rounds/{round}/tables/{table}/game", h.unlinkTournamentGame)
 	m.HandleFunc("POST "+base+"/{t}/final", h.seatFinal)
 	m.HandleFunc("POST "+base+"/{t}/close", h.closeTournament)
 	m.HandleFunc("GET "+base+"/{t}/standings.json", h.tournamentStandingsJSON)
@@ -192,15 +193,35 @@ func (h *Handler) changeTournament(w http.ResponseWriter, r *http.Request, req a
 	if _, _, ok := h.clubFor(w, r); !ok {
 		return
 	}
-	ctx := r.Context()
+	var out tournamentJSON
+	err := h.updateTournament(r.Context(), r.PathValue("club"), r.PathValue("t"),
+		func(ctx context.Context, t *tournament.Tournament, roster *club.Roster) error {
+			if err := change(ctx, t, roster); err != nil {
+				return err
+			}
+			out = h.tournamentOut(store.Tournament{}, *t, roster)
+			return nil
+		}, &out.Version)
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+// updateTournament applies change to a club's tournament as kept and saves
+// it at the version it read; a change that lost the race with another
+// (store.ErrConflict on the version) is applied again to the newer
+// tournament, a few times. version, when given, receives the new version.
+func (h *Handler) updateTournament(ctx context.Context, clubID, id string,
+	change func(ctx context.Context, t *tournament.Tournament, roster *club.Roster) error, version ...*int) error {
 	for try := 0; ; try++ {
-		st, t, roster, err := h.loadTournament(ctx, r.PathValue("club"), r.PathValue("t"))
-		if err == nil {
-			err = change(ctx, &t, roster)
-		}
+		st, t, roster, err := h.loadTournament(ctx, clubID, id)
 		if err != nil {
-			h.fail(w, r, err)
-			return
+			return err
+		}
+		if err := change(ctx, &t, roster); err != nil {
+			return err
 		}
 		st.Name, st.State = t.Name, t.State
 		st.Data, _ = json.Marshal(t)
@@ -209,12 +230,12 @@ func (h *Handler) changeTournament(w http.ResponseWriter, r *http.Request, req a
 			continue
 		}
 		if err != nil {
-			h.fail(w, r, err)
-			return
+			return err
 		}
-		st.Version = v
-		writeJSON(w, http.StatusOK, h.tournamentOut(st, t, roster))
-		return
+		for _, p := range version {
+			*p = v
+		}
+		return nil
 	}
 }
 
@@ -246,6 +267,20 @@ func (h *Handler) linkTournamentGame(w http.ResponseWriter, r *http.Request) {
 			return err
 		}
 		return t.Link(round, table, &g, roster)
+	})
+}
+
+// unlinkTournamentGame takes the game off a round's table, so that another
+// may be linked (a game abandoned, or linked wrongly).
+func (h *Handler) unlinkTournamentGame(w http.ResponseWriter, r *http.Request) {
+	round, err1 := strconv.Atoi(r.PathValue("round"))
+	table, err2 := strconv.Atoi(r.PathValue("table"))
+	if err1 != nil || err2 != nil {
+		h.fail(w, r, &engine.Error{Code: tournament.CodeBadTournament, Name: "table"})
+		return
+	}
+	h.changeTournament(w, r, nil, func(_ context.Context, t *tournament.Tournament, _ *club.Roster) error {
+		return t.Unlink(round, table)
 	})
 }
 

@@ -115,3 +115,48 @@ func TestLink_ATableIsPlayedOnceAndByItsPlayers(t *testing.T) {
 		t.Errorf("a merged entry's seat: %v", err)
 	}
 }
+
+// TestUnlink_ATableFreedTakesAnotherGame: a game taken off its table lets
+// another be linked there; a final seated freezes the rounds' tables; a
+// final waits for every rounds' game to be finished, not only linked.
+func TestUnlink_ATableFreedTakesAnotherGame(t *testing.T) {
+	roster := roster20()
+	tr, err := tournament.New(config20(), roster)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := tr.Unlink(1, 1); codeOf(err) != tournament.CodeTournamentState {
+		t.Fatalf("unlink before the rounds: %v", err)
+	}
+	if err := tr.SeatRounds(); err != nil {
+		t.Fatal(err)
+	}
+	games := playQualifying(t, &tr, roster, nil)
+	g := games[tr.Rounds[0].Tables[0].Game]
+	g.Winner = "" // abandoned at the table
+	games[g.ID] = g
+	if err := tr.SeatFinal(roster, games, nil); codeOf(err) != tournament.CodeTournamentState {
+		t.Fatalf("a final with a game unfinished: %v", err)
+	}
+	if err := tr.Unlink(1, 1); err != nil {
+		t.Fatal(err)
+	}
+	if err := tr.Unlink(1, 3); codeOf(err) != tournament.CodeBadTournament {
+		t.Errorf("no such table: %v", err)
+	}
+	again := g
+	again.ID, again.Winner = "again", "town"
+	if err := tr.Link(1, 1, &again, roster); err != nil {
+		t.Fatalf("another game at the freed table: %v", err)
+	}
+	games["again"] = again
+	if err := tr.SeatFinal(roster, games, []string{pid(1), pid(2), pid(3), pid(4), pid(5), pid(6), pid(7), pid(8), pid(9), pid(10)}); err != nil {
+		t.Fatal(err)
+	}
+	if err := tr.Unlink(1, 1); codeOf(err) != tournament.CodeTournamentState {
+		t.Errorf("a round's table after the final is seated: %v", err)
+	}
+	if err := tr.Unlink(len(tr.Rounds), 1); err != nil {
+		t.Errorf("the final's table: %v", err)
+	}
+}

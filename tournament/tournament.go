@@ -279,14 +279,33 @@ func (t *Tournament) Link(r, n int, g *club.Game, roster *club.Roster) error {
 	return nil
 }
 
-// played reports whether every table of the rounds r selects is linked.
-func (t *Tournament) played(final bool) bool {
+// Unlink takes the game off round r's table n (both from 1), so that
+// another may be linked: a game abandoned at the table, or linked wrongly.
+// Only while the rounds or the final are played, and not a qualifying
+// table once the final is seated.
+func (t *Tournament) Unlink(r, n int) error {
+	if t.State != StateRounds && t.State != StateFinal {
+		return &engine.Error{Code: CodeTournamentState, Name: t.State}
+	}
+	if r < 1 || r > len(t.Rounds) || n < 1 || n > len(t.Rounds[r-1].Tables) {
+		return bad("table")
+	}
+	if t.State == StateFinal && !t.Rounds[r-1].Final {
+		return &engine.Error{Code: CodeTournamentState, Name: t.State}
+	}
+	t.Rounds[r-1].Tables[n-1].Game = ""
+	return nil
+}
+
+// played reports whether every qualifying table has a finished game among
+// games.
+func (t *Tournament) played(games map[string]club.Game) bool {
 	for _, r := range t.Rounds {
-		if r.Final != final {
+		if r.Final {
 			continue
 		}
 		for _, tb := range r.Tables {
-			if tb.Game == "" {
+			if g, ok := games[tb.Game]; tb.Game == "" || !ok || g.Winner == "" {
 				return false
 			}
 		}
@@ -294,12 +313,13 @@ func (t *Tournament) played(final bool) bool {
 	return true
 }
 
-// SeatFinal seats the final once every qualifying round is played: the
+// SeatFinal seats the final once every qualifying table's game is
+// finished: the
 // top Final.Size of the qualifying standings (or, when given, the players
 // the organiser names: needed when the last finalist's place is shared),
 // seated by the generator from the tournament's seed.
 func (t *Tournament) SeatFinal(roster *club.Roster, games map[string]club.Game, chosen []string) error {
-	if t.State != StateRounds || !t.played(false) || t.Final.Size == 0 {
+	if t.State != StateRounds || !t.played(games) || t.Final.Size == 0 {
 		return &engine.Error{Code: CodeTournamentState, Name: t.State}
 	}
 	size := t.Final.Size
