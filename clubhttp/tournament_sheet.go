@@ -137,7 +137,7 @@ func (h *Handler) serveTournament(w http.ResponseWriter, r *http.Request) {
 
 // pageColumns are the standings' columns the page shows (all of them are in
 // the CSV): few enough for a phone's 360 px.
-var pageColumns = []string{"place", "name", "points", "qualifying", "final", "wins"}
+var pageColumns = []string{"place", "name", "points", "final"}
 
 // pageRows are the standings' rows in pageColumns' order.
 func pageRows(st []tournament.Standing) [][]string {

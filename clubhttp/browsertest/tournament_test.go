@@ -78,7 +78,8 @@ type tournamentAnswer struct {
 // the club: the setup has the table's ten players seated by the seating,
 // each picked from the roster, the round and table in the club's fields,
 // and no sideways scroll; Create makes the game, and the tournament's table
-// is linked to it.
+// is linked to it. The tournament's printable page fits 360 px too, in
+// Georgian, its standings and every round's tables.
 func TestATournamentsTableOpensTheSetupAndItsGameIsLinked(t *testing.T) {
 	db, err := sqlite.Open(filepath.Join(t.TempDir(), "mafia.db"))
 	if err != nil {
@@ -190,6 +191,23 @@ func TestATournamentsTableOpensTheSetupAndItsGameIsLinked(t *testing.T) {
 	var now tournamentAnswer
 	if code := call(t, "GET", base+"/"+tr.ID, "", nil, &now); code != http.StatusOK || now.Rounds[1].Tables[0].Game != id {
 		t.Errorf("round 2 table 1: linked %q, want the game made there %q", now.Rounds[1].Tables[0].Game, id)
+	}
+
+	run("the tournament's page", chromedp.Navigate(hs.URL+"/host/clubs/"+c.ID+"/tournaments/"+tr.ID+"?lang=ka"))
+	wait("its standings", `document.querySelectorAll('[data-t="standings"] tbody tr').length === 20`)
+	var fit struct {
+		Wide   bool
+		Tables int
+		Past   []string
+	}
+	eval("the page's width", `(() => ({
+		wide: document.documentElement.scrollWidth > innerWidth + 1,
+		tables: document.querySelectorAll('[data-t="table"]').length,
+		past: [...document.querySelectorAll('[data-t="standings"] td, [data-t="standings"] th')]
+			.filter((c) => c.getBoundingClientRect().right > innerWidth + 0.5).map((c) => c.textContent),
+	}))()`, &fit)
+	if fit.Wide || len(fit.Past) > 0 || fit.Tables != 20 {
+		t.Errorf("the page at 360 px: a sideways scroll %v, cells past the edge %v, %d tables (want 20)", fit.Wide, fit.Past, fit.Tables)
 	}
 }
 
