@@ -153,16 +153,25 @@ type tournamentItem struct {
 }
 
 func (h *Handler) listTournaments(w http.ResponseWriter, r *http.Request) {
-	ts, err := h.cfg.Store.ClubTournaments(r.Context(), r.PathValue("club"))
+	out, err := h.tournamentItems(r.Context(), r.PathValue("club"))
 	if err != nil {
 		h.fail(w, r, err)
 		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"tournaments": out})
+}
+
+// tournamentItems lists a club's tournaments, oldest first.
+func (h *Handler) tournamentItems(ctx context.Context, clubID string) ([]tournamentItem, error) {
+	ts, err := h.cfg.Store.ClubTournaments(ctx, clubID)
+	if err != nil {
+		return nil, err
 	}
 	out := []tournamentItem{}
 	for _, t := range ts {
 		out = append(out, tournamentItem{ID: t.ID, Name: t.Name, State: t.State})
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"tournaments": out})
+	return out, nil
 }
 
 func (h *Handler) getTournament(w http.ResponseWriter, r *http.Request) {

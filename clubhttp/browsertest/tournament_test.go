@@ -78,8 +78,9 @@ type tournamentAnswer struct {
 // the club: the setup has the table's ten players seated by the seating,
 // each picked from the roster, the round and table in the club's fields,
 // and no sideways scroll; Create makes the game, and the tournament's table
-// is linked to it. The tournament's printable page fits 360 px too, in
-// Georgian, its standings and every round's tables.
+// is linked to it. The club's screen lists the tournament; its printable
+// page fits 360 px too, in Georgian, its standings and every round's
+// tables.
 func TestATournamentsTableOpensTheSetupAndItsGameIsLinked(t *testing.T) {
 	db, err := sqlite.Open(filepath.Join(t.TempDir(), "mafia.db"))
 	if err != nil {
@@ -192,6 +193,11 @@ func TestATournamentsTableOpensTheSetupAndItsGameIsLinked(t *testing.T) {
 	if code := call(t, "GET", base+"/"+tr.ID, "", nil, &now); code != http.StatusOK || now.Rounds[1].Tables[0].Game != id {
 		t.Errorf("round 2 table 1: linked %q, want the game made there %q", now.Rounds[1].Tables[0].Game, id)
 	}
+
+	// The club's screen lists the tournament, its page one tap away.
+	run("the club's screen", chromedp.Navigate(hs.URL+"/host/?lang=ka#/club"))
+	wait("the club's tournaments", `(() => { const a = document.querySelector('[data-t="tournaments"] a[data-t="tournament"]');
+		return !!a && a.getAttribute('href').startsWith('/host/clubs/`+c.ID+`/tournaments/`+tr.ID+`') && a.textContent === 'ზამთრის თასი'; })()`)
 
 	run("the tournament's page", chromedp.Navigate(hs.URL+"/host/clubs/"+c.ID+"/tournaments/"+tr.ID+"?lang=ka"))
 	wait("its standings", `document.querySelectorAll('[data-t="standings"] tbody tr').length === 20`)
