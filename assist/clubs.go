@@ -31,6 +31,11 @@ type Clubs interface {
 	HostRoster(r *http.Request, clubID, token string) (*club.Roster, error)
 	// AddGame puts a new game into its club's index.
 	AddGame(ctx context.Context, clubID string, g store.ClubGame) error
+	// LinkTournament links a new game of the club (table tableID, its
+	// seats' roster ids people) to round's table of the club's tournament
+	// (docs/club.md, Tournaments); a refusal is the tournament's (a table
+	// played already, a seat not the table's player, ...).
+	LinkTournament(ctx context.Context, clubID, tournamentID string, round, table int, tableID string, people []string) error
 	// Sees reports whether a request may see a club's games in the
 	// history (the club's code, or a login of a member).
 	Sees(r *http.Request, clubID string) bool
@@ -51,6 +56,10 @@ func (noClubs) HostRoster(*http.Request, string, string) (*club.Roster, error) {
 }
 
 func (noClubs) AddGame(context.Context, string, store.ClubGame) error { return store.ErrNotFound }
+
+func (noClubs) LinkTournament(context.Context, string, string, int, int, string, []string) error {
+	return store.ErrNotFound
+}
 
 func (noClubs) Sees(*http.Request, string) bool { return false }
 

@@ -121,6 +121,15 @@ func (h *Handler) storeGame(r *http.Request, id, host string, s record.Settings,
 		if err := h.cfg.Clubs.AddGame(r.Context(), s.Club.Club, store.ClubGame{TableID: id, Day: day}); err != nil {
 			return nil, err
 		}
+		// A tournament's table: the game is linked to it; a refusal (the
+		// table played already, another player seated) leaves the game as
+		// it is, a club's game the organiser links by hand.
+		if tt := s.Club.Tournament; tt != nil {
+			if err := h.cfg.Clubs.LinkTournament(r.Context(), s.Club.Club, tt.ID, tt.Round, tt.Table, id, s.Club.People); err != nil {
+				h.cfg.Log.Info("assist: a tournament's game not linked to its table", "game", id, "tournament", tt.ID,
+					"round", tt.Round, "table", tt.Table, "err", err)
+			}
+		}
 	}
 	h.mu.Lock()
 	h.games.add(id, gm)

@@ -37,6 +37,8 @@ type clubJSON struct {
 	// to accounts (entry id to the account's name).
 	Members []memberJSON      `json:"members,omitempty"`
 	Links   map[string]string `json:"links,omitempty"`
+	// Tournaments are the club's tournaments, oldest first (tournaments.go).
+	Tournaments []tournamentItem `json:"tournaments,omitempty"`
 }
 
 // keyedPerson is a roster entry with its name folded for search
@@ -170,6 +172,10 @@ func (h *Handler) getClub(w http.ResponseWriter, r *http.Request) {
 		out.People = append(out.People, keyedPerson{Person: p, Key: club.Fold(p.Name)})
 	}
 	if out.Members, out.Links, err = h.membersOf(r.Context(), c.ID); err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	if out.Tournaments, err = h.tournamentItems(r.Context(), c.ID); err != nil {
 		h.fail(w, r, err)
 		return
 	}

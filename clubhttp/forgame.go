@@ -11,6 +11,7 @@ import (
 
 	"mafia/club"
 	"mafia/store"
+	"mafia/tournament"
 )
 
 // Scoring is a club's scoring rules (the defaults where it keeps none);
@@ -73,4 +74,18 @@ func (h *Handler) Manages(r *http.Request, clubID string) bool {
 		return false
 	}
 	return tokenMatches(bearer(r), c.TokenHash) || h.accessOf(r, c).atLeastHost() == nil
+}
+
+// LinkTournament links a new game of the club to a round's table of the
+// club's tournament, when the game is made at that table (assist.Clubs):
+// the game as its seats' roster ids (people) must hold the table's
+// players; a change that lost the race with another is applied again.
+func (h *Handler) LinkTournament(ctx context.Context, clubID, tournamentID string, round, table int, tableID string, people []string) error {
+	g := club.Game{ID: tableID}
+	for i, p := range people {
+		g.Seats = append(g.Seats, club.Seat{Seat: i + 1, Person: p})
+	}
+	return h.updateTournament(ctx, clubID, tournamentID, func(_ context.Context, t *tournament.Tournament, roster *club.Roster) error {
+		return t.Link(round, table, &g, roster)
+	})
 }

@@ -21,7 +21,9 @@ import (
 	"mafia/internal/secret"
 	"mafia/locale"
 	"mafia/locale/negotiate"
+	"mafia/seating"
 	"mafia/store"
+	"mafia/tournament"
 )
 
 // Config is what the clubs' handler needs.
@@ -121,13 +123,14 @@ func (h *Handler) routes() {
 	m.HandleFunc("PUT /host/api/clubs/{club}/people/{person}/account", h.linkPerson)
 	m.HandleFunc("DELETE /host/api/clubs/{club}/people/{person}/account", h.unlinkPerson)
 	m.HandleFunc("GET /api/clubs/{club}/ratings", h.board)
+	h.tournamentRoutes(m)
 	h.mux = m
 }
 
 // Vocabulary is every code the clubs answer with: the club's, the
 // accounts', the guard's and the HTTP layer's (Config.Vocabulary's
 // default; `mafia serve` gives the program's one, which holds these).
-var Vocabulary = httpapi.NewVocabulary(httpguard.Kinds, httpapi.Kinds, club.Kinds, account.Kinds)
+var Vocabulary = httpapi.NewVocabulary(httpguard.Kinds, httpapi.Kinds, club.Kinds, account.Kinds, tournament.Kinds, seating.Kinds)
 
 // responder is the clubs' writer of refusals (internal/httpapi): a club
 // not kept is not_found, the sentences are the catalogs' refusals.

@@ -11,6 +11,7 @@ type All interface {
 	Accounts
 	Clubs
 	ClubMembers
+	Tournaments
 	Ratings
 	ChatPages // and Chats
 	UnratedTables

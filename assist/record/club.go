@@ -26,7 +26,23 @@ type ClubInfo struct {
 	// People are the seats' roster ids, seat 1 first ("": a guest); none
 	// when no seat is on a roster.
 	People []string `json:"people,omitempty"`
+	// Tournament is the club's tournament table this game is played at
+	// (nil: none): the club links the game to that round's table.
+	Tournament *TournamentTable `json:"tournament,omitempty"`
 }
+
+// TournamentTable is one table of one round of a club's tournament
+// (docs/club.md, Tournaments): the tournament's id, the round and the
+// table, both from 1.
+type TournamentTable struct {
+	ID    string `json:"id"`
+	Round int    `json:"round"`
+	Table int    `json:"table"`
+}
+
+// MaxTournamentRound bounds a tournament table's round (the seating's most
+// rounds, and a final's games after them) and table.
+const MaxTournamentRound = 400
 
 // PersonOf returns seat n's roster id ("" for a guest or none).
 func (c *ClubInfo) PersonOf(n int) string {
@@ -56,6 +72,10 @@ func (c *ClubInfo) check(seats int) error {
 	}
 	if len(c.People) != 0 && len(c.People) != seats {
 		return bad("people")
+	}
+	if tt := c.Tournament; tt != nil && (tt.ID == "" || len(tt.ID) > MaxPersonID || c.Club == "" ||
+		tt.Round < 1 || tt.Round > MaxTournamentRound || tt.Table < 1 || tt.Table > MaxTournamentRound) {
+		return bad("tournament")
 	}
 	seen := map[string]bool{}
 	for _, p := range c.People {

@@ -33,3 +33,10 @@ func TestContractClubMembers(t *testing.T) {
 	t.Parallel()
 	storetest.RunClubMembers(t, openContract)
 }
+
+// TestContractTournaments runs the store contract's tournaments (package
+// storetest) on PostgreSQL.
+func TestContractTournaments(t *testing.T) {
+	t.Parallel()
+	storetest.RunTournaments(t, openContract)
+}

@@ -23,3 +23,7 @@ func TestContractClubs(t *testing.T) { storetest.RunClubs(t, openContract) }
 func TestContractRatings(t *testing.T) { storetest.RunRatings(t, openContract) }
 
 func TestContractClubMembers(t *testing.T) { storetest.RunClubMembers(t, openContract) }
+
+// TestContractTournaments runs the store contract's tournaments (package
+// storetest) on SQLite.
+func TestContractTournaments(t *testing.T) { storetest.RunTournaments(t, openContract) }

@@ -7,7 +7,7 @@ import * as storage from './storage.js';
 import { h } from './dom.js';
 import { clearToast, toast } from './ui.js';
 import { homeScreen } from './home.js';
-import { setupScreen } from './setup.js';
+import { setupScreen, tournamentSetup } from './setup.js';
 import { Game } from './game.js';
 import { joinScreen } from './handoff.js';
 import { unlockAudio } from './timer.js';
@@ -100,6 +100,8 @@ async function route() {
     clubScreen();
     return;
   }
+  const tq = hash.match(/^#\/new\?(.*)$/); // a tournament's table (setup.js, tournamentSetup)
+  if (tq) { tournamentSetup(new URLSearchParams(tq[1])); return; }
   if (hash === '#/new') {
     setupScreen((rec, note) => { noteAfterRoute = note || null; location.hash = `#/game/${rec.id}`; });
     return;

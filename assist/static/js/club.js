@@ -155,6 +155,7 @@ export function clubBody(f, n, body) {
     info.club = c.id;
     const people = range(n).map((s) => (f.people && f.people[s - 1]) || '');
     if (people.some(Boolean)) info.people = people;
+    if (f.tournament && f.tournament.id) info.tournament = f.tournament; // a tournament's table: linked when the server has the game
     body.club_token = c.token;
   }
   if (Object.keys(info).length > 1) body.club = info; // the day alone is no club's game

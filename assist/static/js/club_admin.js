@@ -70,8 +70,16 @@ export async function clubScreen() {
         oninput: (e) => { scoring[k] = Math.round(parseFloat(e.target.value || '0') * 100) / 100; scoring.preset = ''; } }))),
     button(t('assist.club.scoring_save'), saveScoring, 'secondary', 'scoring-save'));
   const lang = current();
+  // The club's tournaments (docs/club.md, Tournaments): each one's page,
+  // with its standings and every round's tables and their setups.
+  const tournaments = (club.tournaments || []).length ? h('section', { class: 'card', dataset: { t: 'tournaments' } },
+    h('h3', {}, t('tournament.list')),
+    h('ul', { class: 'games' }, club.tournaments.map((x) => h('li', { dataset: { tournament: x.id } },
+      h('a', { href: `/host/clubs/${c.id}/tournaments/${x.id}?lang=${current()}`, target: '_blank', dataset: { t: 'tournament' } }, x.name),
+      h('span', { class: 'sub' }, ` · ${t(`tournament.state.${x.state}`)}`))))) : null;
   mount(
     h('h2', {}, `${t('assist.club.title')}: ${club.name}`),
+    tournaments,
     h('section', { class: 'card', dataset: { t: 'seasons' } }, h('h3', {}, t('assist.club.seasons')),
       h('ul', { class: 'games' }, (club.seasons || []).map((s) => h('li', { dataset: { season: s.id } },
         h('a', { href: `/host/clubs/${c.id}/seasons/${s.id}?lang=${lang}`, target: '_blank', dataset: { t: 'standings' } }, s.name),

@@ -233,5 +233,45 @@ async function saved(rec) {
   }
 }
 
+/**
+ * The setup of one table of a club's tournament: the address
+ * #/new?club=…&tournament=…&round=…&table=… (the link of each table on the
+ * tournament's page, docs/club.md) seats the table's players from the
+ * club's roster in the seating's order, fills in the club's fields (the
+ * host, the referee, the table, the round as the game's number) and names
+ * the game; the game made is linked to that round's table when the server
+ * has it (the club's tournament field of the settings). It needs the
+ * server, and the club on this phone for the roster's picks to count.
+ * Then the setup is drawn (route: #/new) with that form.
+ */
+export async function tournamentSetup(q) {
+  const clubID = q.get('club') || '';
+  const id = q.get('tournament') || '';
+  const round = parseInt(q.get('round'), 10);
+  const table = parseInt(q.get('table'), 10);
+  let tour = null;
+  try {
+    const res = await fetch(`/host/api/clubs/${encodeURIComponent(clubID)}/tournaments/${encodeURIComponent(id)}`);
+    if (res.ok) tour = await res.json();
+  } catch (_) { /* offline: said below */ }
+  const r = tour && tour.rounds && tour.rounds[round - 1];
+  const tb = r && r.tables && r.tables[table - 1];
+  if (!tb) {
+    toast(t('tournament.setup_missing'), 'error');
+    location.hash = '#/new';
+    return;
+  }
+  const f = fresh();
+  f.players = tb.players.length;
+  f.names = tb.players.map((p) => (tour.names && tour.names[p]) || '');
+  f.people = tb.players.slice();
+  f.club = { host: tour.host || '', referee: tour.referee || '', table: String(table), number: String(round) };
+  f.name = `${tour.name}`.slice(0, 24) + ` ${round}·${table}`;
+  f.tournament = { id, round, table };
+  form = f;
+  persist();
+  location.hash = '#/new';
+}
+
 /** Forgets a half-filled form. */
 export function resetSetup() { form = null; persist(); }

@@ -1,0 +1,157 @@
+package clubhttp
+
+// This file serves a tournament's public sheet: its standings as JSON, as
+// CSV (translated headers, or the columns' ids for machines), and the
+// printable page of the standings and of every round's seating, each table
+// with a link that opens the assistant's setup with its players.
+
+import (
+	"net/http"
+	"slices"
+
+	"mafia/club"
+	"mafia/locale"
+	"mafia/store"
+	"mafia/tournament"
+)
+
+// tournamentStandings is a tournament's standings as the API answers them.
+type tournamentStandings struct {
+	Club       string                `json:"club"`
+	Tournament string                `json:"tournament"`
+	Name       string                `json:"name"`
+	State      string                `json:"state"`
+	TieBreaks  []tournament.TieBreak `json:"tie_breaks"`
+	Final      tournament.Final      `json:"final"`
+	Standings  []tournament.Standing `json:"standings"`
+	Games      int                   `json:"games"` // the linked games counted
+}
+
+func (h *Handler) tournamentStandingsOf(r *http.Request) (*tournamentStandings, store.Tournament, tournament.Tournament, *club.Roster, error) {
+	ctx := r.Context()
+	st, t, roster, err := h.loadTournament(ctx, r.PathValue("club"), r.PathValue("t"))
+	if err != nil {
+		return nil, st, t, roster, err
+	}
+	games, err := h.tournamentGames(ctx, &t)
+	if err != nil {
+		return nil, st, t, roster, err
+	}
+	n := 0
+	for _, g := range games {
+		if g.Winner != "" {
+			n++
+		}
+	}
+	return &tournamentStandings{Club: t.ClubID, Tournament: t.ID, Name: t.Name, State: t.State, TieBreaks: t.TieBreaks,
+		Final: t.Final, Standings: t.Standings(roster, games), Games: n}, st, t, roster, nil
+}
+
+func (h *Handler) tournamentStandingsJSON(w http.ResponseWriter, r *http.Request) {
+	out, _, _, _, err := h.tournamentStandingsOf(r)
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+func (h *Handler) tournamentStandingsCSV(w http.ResponseWriter, r *http.Request) {
+	out, _, _, _, err := h.tournamentStandingsOf(r)
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	p := locale.New(langOf(r))
+	writeCSV(w, csvName(r, "tournament-"+out.Tournament), header(r, p, "tournament.col.", tournament.StandingsHeader),
+		tournament.StandingsRows(out.Standings))
+}
+
+// tournamentPage is the printable page of a tournament.
+type tournamentPage struct {
+	page
+	ClubID string
+	Tour   tournament.Tournament
+	Games  int
+	Header []string
+	Cols   []string
+	Rows   [][]string
+	Rounds []roundView
+}
+
+// roundView is one round of the page: its title and its tables.
+type roundView struct {
+	Title  string
+	Tables []tableView
+}
+
+// tableView is one table of a round: its title, its players by seat, its
+// game (if linked) and the assistant's setup for it.
+type tableView struct {
+	Title string
+	Seats []seatLine
+	Game  string
+	Setup string
+}
+
+// seatLine is one seat of a table on the page: its number and its player.
+type seatLine struct {
+	N    int
+	Name string
+}
+
+// serveTournament serves a tournament's printable page.
+func (h *Handler) serveTournament(w http.ResponseWriter, r *http.Request) {
+	out, _, t, roster, err := h.tournamentStandingsOf(r)
+	if err != nil {
+		_, status := h.resp.Refusal(r, err)
+		render(w, status, "missing.html", h.newPage(r))
+		return
+	}
+	pg := h.newPage(r)
+	view := tournamentPage{page: pg, ClubID: t.ClubID, Tour: t, Games: out.Games,
+		Header: named(pg.p, "tournament.col.", pageColumns), Cols: pageColumns, Rows: pageRows(out.Standings)}
+	final := 0
+	for r, round := range t.Rounds {
+		rv := roundView{Title: pg.p.T("tournament.round", map[string]any{"N": r + 1})}
+		if round.Final {
+			final++
+			rv.Title = pg.p.T("tournament.final_game", map[string]any{"N": final})
+		}
+		for n, tb := range round.Tables {
+			tv := tableView{Title: pg.p.T("tournament.table", map[string]any{"N": n + 1}), Game: tb.Game,
+				Setup: SetupURL(t.ClubID, t.ID, r+1, n+1)}
+			for i, p := range tb.Players {
+				name := p
+				if pp, ok := roster.Person(p); ok {
+					name = pp.Name
+				}
+				tv.Seats = append(tv.Seats, seatLine{N: i + 1, Name: name})
+			}
+			rv.Tables = append(rv.Tables, tv)
+		}
+		view.Rounds = append(view.Rounds, rv)
+	}
+	render(w, http.StatusOK, "tournament.html", view)
+}
+
+// pageColumns are the standings' columns the page shows (all of them are in
+// the CSV): few enough for a phone's 360 px.
+var pageColumns = []string{"place", "name", "points", "final"}
+
+// pageRows are the standings' rows in pageColumns' order.
+func pageRows(st []tournament.Standing) [][]string {
+	all := tournament.StandingsRows(st)
+	idx := make([]int, len(pageColumns))
+	for i, c := range pageColumns {
+		idx[i] = slices.Index(tournament.StandingsHeader, c)
+	}
+	out := make([][]string, len(all))
+	for r, row := range all {
+		out[r] = make([]string, len(idx))
+		for i, j := range idx {
+			out[r][i] = row[j]
+		}
+	}
+	return out
+}

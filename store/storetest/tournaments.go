@@ -1,0 +1,143 @@
+package storetest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"mafia/store"
+)
+
+// TournamentsStore is a Store that keeps clubs and their tournaments.
+type TournamentsStore interface {
+	store.Store
+	store.Clubs
+	store.Tournaments
+}
+
+// RunTournaments pins store.Tournaments: a club's tournaments read back as
+// written, listed oldest first, each update checked against the version it
+// read (of two at once exactly one wins), and what does not exist refused.
+func RunTournaments(t *testing.T, open Open) {
+	ctx := context.Background()
+
+	t.Run("a tournament is read back as written and its id is taken once", func(t *testing.T) {
+		s := openAs[TournamentsStore](t, open)
+		newClub(t, s, "c1")
+		want := store.Tournament{ID: "cup", ClubID: "c1", Name: "თბილისის თასი", State: "open",
+			Data: []byte(`{"players":["a","b"]}`), Version: 1, CreatedAt: t0}
+		if err := s.CreateTournament(ctx, want); err != nil {
+			t.Fatal(err)
+		}
+		got, err := s.Tournament(ctx, "cup")
+		if err != nil || got.ID != want.ID || got.ClubID != want.ClubID || got.Name != want.Name || got.State != want.State ||
+			string(got.Data) != string(want.Data) || got.Version != 1 || !got.CreatedAt.Equal(t0) {
+			t.Errorf("got %+v, %v\nwant %+v", got, err, want)
+		}
+		if err := s.CreateTournament(ctx, store.Tournament{ID: "cup", ClubID: "c1", Name: "again", State: "open",
+			Data: []byte(`{}`), CreatedAt: t0}); !errors.Is(err, store.ErrConflict) {
+			t.Errorf("an id taken: %v, want ErrConflict", err)
+		}
+		if err := s.CreateTournament(ctx, store.Tournament{ID: "other", ClubID: "nope", Name: "x", State: "open",
+			Data: []byte(`{}`), CreatedAt: t0}); !errors.Is(err, store.ErrNotFound) {
+			t.Errorf("a tournament of no club: %v, want ErrNotFound", err)
+		}
+		if _, err := s.Tournament(ctx, "nope"); !errors.Is(err, store.ErrNotFound) {
+			t.Errorf("no tournament: %v, want ErrNotFound", err)
+		}
+	})
+
+	t.Run("a club's tournaments are listed oldest first, and only its own", func(t *testing.T) {
+		s := openAs[TournamentsStore](t, open)
+		newClub(t, s, "c1")
+		newClub(t, s, "c2")
+		for i, id := range []string{"spring", "winter", "autumn"} {
+			at := t0.Add(time.Duration(2-i) * time.Hour) // autumn oldest, spring newest
+			if err := s.CreateTournament(ctx, store.Tournament{ID: id, ClubID: "c1", Name: id, State: "open",
+				Data: []byte(`{}`), CreatedAt: at}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := s.CreateTournament(ctx, store.Tournament{ID: "theirs", ClubID: "c2", Name: "theirs", State: "open",
+			Data: []byte(`{}`), CreatedAt: t0}); err != nil {
+			t.Fatal(err)
+		}
+		ts, err := s.ClubTournaments(ctx, "c1")
+		var ids []string
+		for _, x := range ts {
+			ids = append(ids, x.ID)
+		}
+		if err != nil || fmt.Sprint(ids) != "[autumn winter spring]" {
+			t.Errorf("got %v, %v", ids, err)
+		}
+		newClub(t, s, "c3")
+		if ts, err := s.ClubTournaments(ctx, "c3"); err != nil || ts == nil || len(ts) != 0 {
+			t.Errorf("a club with none: %#v, %v; want an empty list", ts, err)
+		}
+		if _, err := s.ClubTournaments(ctx, "nope"); !errors.Is(err, store.ErrNotFound) {
+			t.Errorf("no club: %v, want ErrNotFound", err)
+		}
+	})
+
+	t.Run("an update is saved at the version read and refused at an old one", func(t *testing.T) {
+		s := openAs[TournamentsStore](t, open)
+		newClub(t, s, "c1")
+		if err := s.CreateTournament(ctx, store.Tournament{ID: "cup", ClubID: "c1", Name: "Cup", State: "open",
+			Data: []byte(`{"v":1}`), CreatedAt: t0}); err != nil {
+			t.Fatal(err)
+		}
+		v, err := s.UpdateTournament(ctx, store.Tournament{ID: "cup", Name: "Cup", State: "rounds", Data: []byte(`{"v":2}`), Version: 1})
+		if err != nil || v != 2 {
+			t.Fatalf("update: %d, %v", v, err)
+		}
+		if _, err := s.UpdateTournament(ctx, store.Tournament{ID: "cup", Name: "Cup", State: "final", Data: []byte(`{"v":3}`),
+			Version: 1}); !errors.Is(err, store.ErrConflict) {
+			t.Errorf("an update of an old version: %v, want ErrConflict", err)
+		}
+		got, err := s.Tournament(ctx, "cup")
+		if err != nil || got.State != "rounds" || string(got.Data) != `{"v":2}` || got.Version != 2 || got.ClubID != "c1" {
+			t.Errorf("after: %+v, %v", got, err)
+		}
+		if _, err := s.UpdateTournament(ctx, store.Tournament{ID: "nope", Name: "x", State: "open", Data: []byte(`{}`),
+			Version: 1}); !errors.Is(err, store.ErrNotFound) {
+			t.Errorf("an update of none: %v, want ErrNotFound", err)
+		}
+	})
+
+	t.Run("of updates of one version at once exactly one wins", func(t *testing.T) {
+		s := openAs[TournamentsStore](t, open)
+		newClub(t, s, "c1")
+		if err := s.CreateTournament(ctx, store.Tournament{ID: "cup", ClubID: "c1", Name: "Cup", State: "rounds",
+			Data: []byte(`{}`), CreatedAt: t0}); err != nil {
+			t.Fatal(err)
+		}
+		const n = 8
+		var wg sync.WaitGroup
+		errs := make([]error, n)
+		for i := range n {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				_, errs[i] = s.UpdateTournament(ctx, store.Tournament{ID: "cup", Name: "Cup", State: "rounds",
+					Data: fmt.Appendf(nil, `{"by":%d}`, i), Version: 1})
+			}()
+		}
+		wg.Wait()
+		won, by := 0, -1
+		for i, err := range errs {
+			switch {
+			case err == nil:
+				won, by = won+1, i
+			case !errors.Is(err, store.ErrConflict):
+				t.Errorf("update %d: %v", i, err)
+			}
+		}
+		got, err := s.Tournament(ctx, "cup")
+		if won != 1 || err != nil || got.Version != 2 || string(got.Data) != fmt.Sprintf(`{"by":%d}`, by) {
+			t.Errorf("%d won; after: %+v, %v", won, got, err)
+		}
+	})
+}
