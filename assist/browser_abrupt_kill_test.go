@@ -9,6 +9,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"mafia/assist/internal/hosttest"
 	"mafia/assist/record"
 	"mafia/internal/browsertest"
 )
@@ -18,15 +19,15 @@ import (
 // of it, as a dead battery or the phone's system would) and opens it again
 // on the same folder.
 type phone struct {
-	*host
+	*hosttest.Host
 	t    *testing.T
 	dir  string
 	proc *browsertest.Process
 }
 
-func newPhone(t *testing.T, ts *testServer) *phone {
+func newPhone(t *testing.T, ts *hosttest.Server) *phone {
 	ph := &phone{t: t, dir: t.TempDir()}
-	ph.host = &host{ts: ts}
+	ph.Host = &hosttest.Host{Ts: ts}
 	return ph
 }
 
@@ -34,13 +35,13 @@ func newPhone(t *testing.T, ts *testServer) *phone {
 func (ph *phone) open(path string, game bool) {
 	ph.t.Helper()
 	ph.proc = browsertest.Start(ph.t, ph.dir)
-	ph.tab = newTabIn(ph.t, ph.proc.Context(), "phone", 360, 740)
-	ph.do(30*time.Second, chromedp.Navigate(ph.ts.URL+path))
+	ph.Tab = hosttest.NewTabIn(ph.t, ph.proc.Context(), "phone", 360, 740)
+	ph.Do(30*time.Second, chromedp.Navigate(ph.Ts.URL+path))
 	want := `window.__assistReady === true`
 	if game {
 		want += ` && !!window.__assistGame`
 	}
-	ph.waitJS(30*time.Second, want)
+	ph.WaitJS(30*time.Second, want)
 }
 
 // screenJS is the screen as the host sees it, without the ticking clock.
@@ -67,17 +68,17 @@ type shown struct {
 // claiming that another phone took the game over.
 func (ph *phone) tapAndKill(id, what, sel string, online bool) {
 	ph.t.Helper()
-	before := eval[string](ph.tab, screenJS)
-	ph.click(sel)
-	ctx, cancel := context.WithTimeout(ph.ctx, slack*10*time.Second)
+	before := hosttest.Eval[string](ph.Tab, screenJS)
+	ph.Click(sel)
+	ctx, cancel := context.WithTimeout(ph.Ctx, hosttest.Slack*10*time.Second)
 	js, err := chromedp.Run(ctx, chromedp.Poll[string](`(() => {
-		if (`+screenJS+` === `+jsString(before)+`) return '';
+		if (`+screenJS+` === `+hosttest.JsString(before)+`) return '';
 		const g = window.__assistGame, st = g.state;
 		return JSON.stringify({entries: g.rec.commands.length, phase: st.phase, round: st.round, speaker: st.speaker});
 	})()`, chromedp.WithPollingMutation(), chromedp.WithPollingTimeout(0)))
 	cancel()
 	if err != nil {
-		ph.t.Fatalf("%s: the tap was not shown: %v\n%s", what, err, ph.text())
+		ph.t.Fatalf("%s: the tap was not shown: %v\n%s", what, err, ph.Text())
 	}
 	ph.proc.Kill(ph.t)
 	var was shown
@@ -86,11 +87,11 @@ func (ph *phone) tapAndKill(id, what, sel string, online bool) {
 	}
 
 	ph.open("/host/#/game/"+id, false)
-	if !eval[bool](ph.tab, `!!window.__assistGame`) {
+	if !hosttest.Eval[bool](ph.Tab, `!!window.__assistGame`) {
 		ph.t.Fatalf("%s: the page showed %d entries as done; after the browser was killed the game is gone from the phone", what, was.Entries)
 	}
-	kept := eval[int](ph.tab, `window.__assistGame.rec.commands.length`)
-	st := ph.state()
+	kept := hosttest.Eval[int](ph.Tab, `window.__assistGame.rec.commands.length`)
+	st := ph.State()
 	if kept < was.Entries {
 		ph.t.Errorf("%s: the page showed %d entries as done; after the browser was killed it kept %d", what, was.Entries, kept)
 	} else if st.Phase != was.Phase || st.Round != was.Round || st.Speaker != was.Speaker {
@@ -98,9 +99,9 @@ func (ph *phone) tapAndKill(id, what, sel string, online bool) {
 			was.Phase, was.Round, was.Speaker, st.Phase, st.Round, st.Speaker)
 	}
 	if online {
-		ph.waitJS(syncWait, `document.getElementById('sync').dataset.waiting === '0' || !!document.querySelector('[data-t="diverged"]')`)
-		ph.settle()
-		if ph.exists("diverged") {
+		ph.WaitJS(hosttest.SyncWait, `document.getElementById('sync').dataset.waiting === '0' || !!document.querySelector('[data-t="diverged"]')`)
+		ph.Settle()
+		if ph.Exists("diverged") {
 			ph.t.Errorf("%s: opened again, the page claims the game continues on another phone", what)
 		}
 	}
@@ -126,13 +127,13 @@ func (ph *phone) tapAndKill(id, what, sel string, online bool) {
 // startKilledGame opens the phone's own browser and creates the game of
 // seven with the cards dealt by hand; it returns the game's id and a
 // selector of seat s.
-func startKilledGame(t *testing.T) (*testServer, *phone, string, func(s int) string) {
+func startKilledGame(t *testing.T) (*hosttest.Server, *phone, string, func(s int) string) {
 	t.Helper()
-	ts := startServer(t)
+	ts := hosttest.StartServer(t)
 	ph := newPhone(t, ts)
 	ph.open("/host/", false)
-	id := ph.create(gameSpec{Names: names7, Deal: record.DealManual, Roles: roles7})
-	ph.waitJS(10*time.Second, `!!document.querySelector('[data-t="wake"][data-role="mafia"]')`)
+	id := ph.Create(hosttest.GameSpec{Names: hosttest.Names7, Deal: record.DealManual, Roles: hosttest.Roles7})
+	ph.WaitJS(10*time.Second, `!!document.querySelector('[data-t="wake"][data-role="mafia"]')`)
 	seat := func(s int) string { return `.seats [data-seat="` + strconv.Itoa(s) + `"]` }
 	return ts, ph, id, seat
 }
@@ -142,20 +143,20 @@ func startKilledGame(t *testing.T) (*testServer, *phone, string, func(s int) str
 // something it calls tapped with the tap's name and selector, which taps.
 func (ph *phone) night1(seat func(s int) string, tapped func(what, sel string)) {
 	ph.t.Helper()
-	pick := func(s int) { ph.click(seat(s)); ph.settle() }
+	pick := func(s int) { ph.Click(seat(s)); ph.Settle() }
 	pick(7)
 	tapped("the mafia's choice", `[data-t="confirm"]`)
 	pick(5)
 	tapped("the Don's check", `[data-t="confirm"]`)
-	ph.tap("next")
+	ph.Tap("next")
 	pick(2)
 	tapped("the detective's check", `[data-t="confirm"]`)
-	ph.tap("next")
+	ph.Tap("next")
 	tapped("the doctor's skip", `[data-t="skip"]`)
 	tapped("the morning", `[data-t="morning"]`)
-	ph.tap("continue")
-	ph.settle()
-	if ph.screen() == "last_words" {
+	ph.Tap("continue")
+	ph.Settle()
+	if ph.Screen() == "last_words" {
 		tapped("the end of the last words", `[data-t="end"]`)
 	}
 }
@@ -174,23 +175,23 @@ func TestEveryEntryShownAsDoneOutlivesTheBrowserAtNight(t *testing.T) {
 func TestEveryEntryShownAsDoneOutlivesTheBrowserByDay(t *testing.T) {
 	t.Parallel()
 	ts, ph, id, seat := startKilledGame(t)
-	ph.night1(seat, func(_, sel string) { ph.click(sel); ph.settle() })
-	pick := func(s int) { ph.click(seat(s)); ph.settle() }
+	ph.night1(seat, func(_, sel string) { ph.Click(sel); ph.Settle() })
+	pick := func(s int) { ph.Click(seat(s)); ph.Settle() }
 
 	// Day 1 without the server.
-	ts.down.Store(true)
-	ph.tap("nominate")
+	ts.Down.Store(true)
+	ph.Tap("nominate")
 	ph.tapAndKill(id, "a nomination", seat(4), false)
-	ph.tap("fouls")
+	ph.Tap("fouls")
 	ph.tapAndKill(id, "a foul", seat(3), false) // opened again, the page is back at the speech
 	ph.tapAndKill(id, "the end of a speech", `[data-t="end"]`, false)
-	ph.tap("nominate")
+	ph.Tap("nominate")
 	pick(6)
-	for sc := ph.screen(); sc == "speech" || sc == "defence"; sc = ph.screen() {
-		ph.tap("end")
-		ph.settle()
+	for sc := ph.Screen(); sc == "speech" || sc == "defence"; sc = ph.Screen() {
+		ph.Tap("end")
+		ph.Settle()
 	}
-	if got := ph.screen(); got != "vote" {
+	if got := ph.Screen(); got != "vote" {
 		t.Fatalf("after the speeches the page shows %q", got)
 	}
 	pick(1)
@@ -199,14 +200,14 @@ func TestEveryEntryShownAsDoneOutlivesTheBrowserByDay(t *testing.T) {
 	ph.tapAndKill(id, "the close of the vote", `[data-t="close-vote"]`, false)
 
 	// The server returns: every entry arrives once, and no hand-off is claimed.
-	waiting := eval[string](ph.tab, `document.getElementById('sync').dataset.waiting`)
+	waiting := hosttest.Eval[string](ph.Tab, `document.getElementById('sync').dataset.waiting`)
 	if waiting == "0" {
 		t.Fatal("nothing waits to be sent after a day without the server")
 	}
-	ts.down.Store(false)
-	ph.waitJS(syncWait, `document.getElementById('sync').dataset.waiting === '0' || !!document.querySelector('[data-t="diverged"]')`)
-	if ph.exists("diverged") {
+	ts.Down.Store(false)
+	ph.WaitJS(hosttest.SyncWait, `document.getElementById('sync').dataset.waiting === '0' || !!document.querySelector('[data-t="diverged"]')`)
+	if ph.Exists("diverged") {
 		t.Fatal("back online, the page claims the game continues on another phone")
 	}
-	sameEntries(t, ts, ph.host, id)
+	hosttest.SameEntries(t, ts, ph.Host, id)
 }

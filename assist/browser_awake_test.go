@@ -8,6 +8,7 @@ import (
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 
+	"mafia/assist/internal/hosttest"
 	"mafia/assist/record"
 )
 
@@ -18,33 +19,33 @@ import (
 // the game goes on without a word.
 func TestTheScreenStaysOnWhileAGameIsOpen(t *testing.T) {
 	t.Parallel()
-	ts := startServer(t)
-	h := openHost(t, ts, "host")
-	h.create(gameSpec{Names: names11[:7], Deal: record.DealPass})
-	h.waitJS(5*time.Second, `!!window.__assistWakeLock && !window.__assistWakeLock.released`)
+	ts := hosttest.StartServer(t)
+	h := hosttest.OpenHost(t, ts, "host")
+	h.Create(hosttest.GameSpec{Names: hosttest.Names11[:7], Deal: record.DealPass})
+	h.WaitJS(5*time.Second, `!!window.__assistWakeLock && !window.__assistWakeLock.released`)
 
 	// The system drops the lock (the page was hidden); the page is shown again.
-	eval[bool](h.tab, `(() => { const s = window.__assistWakeLock; window.__assistOldLock = s;
+	hosttest.Eval[bool](h.Tab, `(() => { const s = window.__assistWakeLock; window.__assistOldLock = s;
 		s.release().then(() => document.dispatchEvent(new Event('visibilitychange'))); return true; })()`)
-	h.waitJS(5*time.Second, `window.__assistWakeLock !== window.__assistOldLock && !window.__assistWakeLock.released`)
+	h.WaitJS(5*time.Second, `window.__assistWakeLock !== window.__assistOldLock && !window.__assistWakeLock.released`)
 
 	// Leaving the game lets the screen go dark again.
-	h.do(5*time.Second, chromedp.Navigate(ts.URL+"/host/#/"))
-	h.waitJS(5*time.Second, `window.__assistWakeLock.released`)
+	h.Do(5*time.Second, chromedp.Navigate(ts.URL+"/host/#/"))
+	h.WaitJS(5*time.Second, `window.__assistWakeLock.released`)
 
 	// A browser without the API: the game opens and plays, and nothing is said.
-	old := newTab(t, "old-phone", 360, 740)
-	old.do(5*time.Second, chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error {
+	old := hosttest.NewTab(t, "old-phone", 360, 740)
+	old.Do(5*time.Second, chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error {
 		_, err := chromedp.Call(ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{
 			Source: `delete Navigator.prototype.wakeLock;`})
 		return err
 	}))
-	old.do(30*time.Second, chromedp.Navigate(ts.URL+"/host/"))
-	old.waitJS(30*time.Second, `window.__assistReady === true && !('wakeLock' in navigator)`)
-	o := &host{tab: old, ts: ts}
-	o.create(gameSpec{Names: names11[:7], Deal: record.DealPass})
-	o.waitJS(5*time.Second, `!!document.querySelector('[data-t="reveal"]')`)
-	if eval[bool](old, `!!document.querySelector('.toast.show')`) {
-		t.Errorf("without the API the page says something: %s", old.text())
+	old.Do(30*time.Second, chromedp.Navigate(ts.URL+"/host/"))
+	old.WaitJS(30*time.Second, `window.__assistReady === true && !('wakeLock' in navigator)`)
+	o := &hosttest.Host{Tab: old, Ts: ts}
+	o.Create(hosttest.GameSpec{Names: hosttest.Names11[:7], Deal: record.DealPass})
+	o.WaitJS(5*time.Second, `!!document.querySelector('[data-t="reveal"]')`)
+	if hosttest.Eval[bool](old, `!!document.querySelector('.toast.show')`) {
+		t.Errorf("without the API the page says something: %s", old.Text())
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 
+	"mafia/assist/internal/hosttest"
 	"mafia/assist/record"
 	"mafia/locale"
 )
@@ -24,9 +25,9 @@ import (
 // for.
 func TestTheCSVColumnsAreNamedInTheReadersLanguage(t *testing.T) {
 	t.Parallel()
-	ts := startServer(t)
-	c := create7(t, ts, record.DealManual)
-	playTie(t, ts, c)
+	ts := hosttest.StartServer(t)
+	c := hosttest.Create7(t, ts, record.DealManual)
+	hosttest.PlayTie(t, ts, c)
 	for _, l := range locale.Langs() {
 		p := locale.New(l)
 		req, _ := http.NewRequest("GET", ts.URL+"/host/api/games/"+c.ID+"/protocol.csv?lang="+string(l), nil)
@@ -35,7 +36,7 @@ func TestTheCSVColumnsAreNamedInTheReadersLanguage(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		rows := readCSV(t, res.Body)
+		rows := hosttest.ReadCSV(t, res.Body)
 		res.Body.Close()
 		want := []string{p.T("assist.csv.game", nil)}
 		for _, col := range record.CSVHeader {
@@ -56,7 +57,7 @@ func TestTheCSVColumnsAreNamedInTheReadersLanguage(t *testing.T) {
 // language, with a button to reload, never a raw error.
 func TestTheStartUpFailureScreenSaysASentence(t *testing.T) {
 	t.Parallel()
-	ts := startServer(t)
+	ts := hosttest.StartServer(t)
 	for _, tc := range []struct {
 		name    string
 		prepare chromedp.Action[chromedp.Void]
@@ -79,26 +80,26 @@ func TestTheStartUpFailureScreenSaysASentence(t *testing.T) {
 			t.Run(tc.name+"/"+string(l), func(t *testing.T) {
 				t.Parallel() // each on its own page
 				p := locale.New(l)
-				tb := newTab(t, "host", 360, 740)
-				tb.do(10*time.Second, tc.prepare)
-				tb.do(30*time.Second, chromedp.Navigate(ts.URL+"/host/?lang="+string(l)))
+				tb := hosttest.NewTab(t, "host", 360, 740)
+				tb.Do(10*time.Second, tc.prepare)
+				tb.Do(30*time.Second, chromedp.Navigate(ts.URL+"/host/?lang="+string(l)))
 				// The page has started, or says why not.
-				tb.waitJS(30*time.Second, `!!document.querySelector('[data-t="boot-failed"]') || !!window.__assistReady ||
+				tb.WaitJS(30*time.Second, `!!document.querySelector('[data-t="boot-failed"]') || !!window.__assistReady ||
 					(!!document.getElementById('boot') && document.getElementById('boot').textContent !== `+strconv.Quote(p.T("assist.loading", nil))+`)`)
-				got := eval[string](tb, `(document.querySelector('[data-t="boot-failed"] .error') || document.getElementById('app')).textContent`)
+				got := hosttest.Eval[string](tb, `(document.querySelector('[data-t="boot-failed"] .error') || document.getElementById('app')).textContent`)
 				if want := p.T(tc.id, nil); got != want {
 					t.Errorf("the failure screen says %q, want %q", got, want)
 				}
-				txt := tb.text()
+				txt := tb.Text()
 				for _, bad := range []string{"Error", "error", "wasm", "undefined", "assist."} {
 					if strings.Contains(txt, bad) {
 						t.Errorf("the failure screen shows %q:\n%s", bad, txt)
 					}
 				}
-				if b := eval[string](tb, `(document.querySelector('[data-t="reload"]') || {}).textContent || ''`); b != p.T("assist.boot.reload", nil) {
+				if b := hosttest.Eval[string](tb, `(document.querySelector('[data-t="reload"]') || {}).textContent || ''`); b != p.T("assist.boot.reload", nil) {
 					t.Errorf("the reload button says %q", b)
 				}
-				tb.shot("boot-failed-" + string(l))
+				tb.Shot("boot-failed-" + string(l))
 			})
 		}
 	}
@@ -109,25 +110,25 @@ func TestTheStartUpFailureScreenSaysASentence(t *testing.T) {
 // by its own name, never its code.
 func TestTheLanguageSwitchShowsLanguageNames(t *testing.T) {
 	t.Parallel()
-	ts := startServer(t)
+	ts := hosttest.StartServer(t)
 	want := []string{"English", "ქართული", "Русский"}
-	h := openHost(t, ts, "host")
-	got := eval[[]string](h.tab, `[...document.querySelectorAll('[data-t="lang"] option')].map((o) => o.value + '=' + o.textContent)`)
+	h := hosttest.OpenHost(t, ts, "host")
+	got := hosttest.Eval[[]string](h.Tab, `[...document.querySelectorAll('[data-t="lang"] option')].map((o) => o.value + '=' + o.textContent)`)
 	if w := []string{"ka=ქართული", "en=English", "ru=Русский"}; !slices.Equal(got, w) {
 		t.Errorf("the host's language switch shows %q, want %q", got, w)
 	}
-	h.setValue(`[data-t="lang"]`, "ru")
-	h.waitJS(5*time.Second, `document.documentElement.lang === 'ru'`)
-	got = eval[[]string](h.tab, `[...document.querySelectorAll('[data-t="lang"] option')].map((o) => o.textContent)`)
+	h.SetValue(`[data-t="lang"]`, "ru")
+	h.WaitJS(5*time.Second, `document.documentElement.lang === 'ru'`)
+	got = hosttest.Eval[[]string](h.Tab, `[...document.querySelectorAll('[data-t="lang"] option')].map((o) => o.textContent)`)
 	if w := []string{"ქართული", "English", "Русский"}; !slices.Equal(got, w) {
 		t.Errorf("in Russian the switch shows %q, want %q", got, w)
 	}
 
-	c := create7(t, ts, record.DealManual)
-	playTie(t, ts, c)
-	h.do(10*time.Second, chromedp.Navigate(ts.URL+"/host/card/"+c.ID+"/1?lang=ka"))
-	h.waitJS(5*time.Second, `document.querySelectorAll('.langs a').length === 3`)
-	got = eval[[]string](h.tab, `[...document.querySelectorAll('.langs a')].map((a) => a.innerText.trim())`)
+	c := hosttest.Create7(t, ts, record.DealManual)
+	hosttest.PlayTie(t, ts, c)
+	h.Do(10*time.Second, chromedp.Navigate(ts.URL+"/host/card/"+c.ID+"/1?lang=ka"))
+	h.WaitJS(5*time.Second, `document.querySelectorAll('.langs a').length === 3`)
+	got = hosttest.Eval[[]string](h.Tab, `[...document.querySelectorAll('.langs a')].map((a) => a.innerText.trim())`)
 	if !slices.Equal(got, want) {
 		t.Errorf("the card page's language links show %q, want %q", got, want)
 	}

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"mafia/assist/internal/hosttest"
 	"mafia/assist/record"
 )
 
@@ -17,37 +18,37 @@ import (
 // list, and the server no longer lists it.
 func TestTheClubsListShowsItsGamesAndClosesAnAbandonedOne(t *testing.T) {
 	t.Parallel()
-	ts := startServer(t)
-	cl, _ := newClubWith(t, ts)
-	var abandoned created
-	body := map[string]any{"name": "Table B", "names": names7, "deal": record.DealManual, "roles": roles7, "club_token": cl.Token,
+	ts := hosttest.StartServer(t)
+	cl, _ := hosttest.NewClubWith(t, ts)
+	var abandoned hosttest.Created
+	body := map[string]any{"name": "Table B", "names": hosttest.Names7, "deal": record.DealManual, "roles": hosttest.Roles7, "club_token": cl.Token,
 		"club": map[string]any{"club": cl.ID, "day": "2026-12-01"}}
-	if code := call(t, "POST", ts.URL+"/host/api/games", "", body, &abandoned); code != http.StatusCreated {
+	if code := hosttest.Call(t, "POST", ts.URL+"/host/api/games", "", body, &abandoned); code != http.StatusCreated {
 		t.Fatalf("the club's game: %d", code)
 	}
-	h := openHost(t, ts, "club-games")
-	own := h.create(gameSpec{Names: []string{"Nino", "Keti", "Zura", "Dato", "Lika", "Gela", "Tako"}, Deal: record.DealPass})
-	h.do(5*time.Second, navigate(ts.URL+"/host/#/new"))
-	h.waitJS(10*time.Second, `!!document.querySelector('[data-t="club-code"]')`)
-	h.setValue(`[data-t="club-code"]`, cl.ID+"."+cl.Token)
-	h.tap("club-join")
-	h.waitJS(5*time.Second, `!!document.querySelector('[data-t="club-joined"]')`)
-	h.do(5*time.Second, navigate(ts.URL+"/host/#/"))
-	h.waitJS(10*time.Second, `!!document.querySelector('[data-t="history"] table, [data-t="history"] p.note:not(:empty)') && !document.querySelector('[data-t="history"]').textContent.includes('…')`)
+	h := hosttest.OpenHost(t, ts, "club-games")
+	own := h.Create(hosttest.GameSpec{Names: []string{"Nino", "Keti", "Zura", "Dato", "Lika", "Gela", "Tako"}, Deal: record.DealPass})
+	h.Do(5*time.Second, hosttest.Navigate(ts.URL+"/host/#/new"))
+	h.WaitJS(10*time.Second, `!!document.querySelector('[data-t="club-code"]')`)
+	h.SetValue(`[data-t="club-code"]`, cl.ID+"."+cl.Token)
+	h.Tap("club-join")
+	h.WaitJS(5*time.Second, `!!document.querySelector('[data-t="club-joined"]')`)
+	h.Do(5*time.Second, hosttest.Navigate(ts.URL+"/host/#/"))
+	h.WaitJS(10*time.Second, `!!document.querySelector('[data-t="history"] table, [data-t="history"] p.note:not(:empty)') && !document.querySelector('[data-t="history"]').textContent.includes('…')`)
 	rows := func() []string {
-		return eval[[]string](h.tab, `[...document.querySelectorAll('[data-t="history"] tr[data-id]')].map((r) => r.dataset.id)`)
+		return hosttest.Eval[[]string](h.Tab, `[...document.querySelectorAll('[data-t="history"] tr[data-id]')].map((r) => r.dataset.id)`)
 	}
 	if got := rows(); !slices.Equal(got, []string{abandoned.ID}) {
 		t.Fatalf("the club's games list %v; want the club's game %s only (not this phone's game %s of no club)", got, abandoned.ID, own)
 	}
-	h.noSideScroll("the club's games")
-	h.click(`tr[data-id="` + abandoned.ID + `"] [data-t="close-game"]`)
-	h.waitJS(5*time.Second, `!!document.querySelector('[data-t="close-question"]')`)
-	h.tap("close-yes")
-	h.waitJS(10*time.Second, `!!document.querySelector('[data-t="history"]') && !document.querySelector('[data-t="history"]').textContent.includes('…') && !document.querySelector('tr[data-id="`+abandoned.ID+`"]')`)
-	h.calm("close")
+	h.NoSideScroll("the club's games")
+	h.Click(`tr[data-id="` + abandoned.ID + `"] [data-t="close-game"]`)
+	h.WaitJS(5*time.Second, `!!document.querySelector('[data-t="close-question"]')`)
+	h.Tap("close-yes")
+	h.WaitJS(10*time.Second, `!!document.querySelector('[data-t="history"]') && !document.querySelector('[data-t="history"]').textContent.includes('…') && !document.querySelector('tr[data-id="`+abandoned.ID+`"]')`)
+	h.Calm("close")
 	var list struct{ Games []struct{ ID string } }
-	ts.getJSON(t, "/host/api/games?club="+cl.ID, cl.Token, &list)
+	ts.GetJSON(t, "/host/api/games?club="+cl.ID, cl.Token, &list)
 	if len(list.Games) != 0 {
 		t.Errorf("the server still lists %v", list.Games)
 	}

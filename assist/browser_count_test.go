@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"mafia/assist/internal/hosttest"
 	"mafia/assist/record"
 	"mafia/locale"
 )
@@ -27,25 +28,25 @@ var rolesCount = []string{"citizen", "don", "citizen", "mafia", "detective", "do
 // printable protocol.
 func TestTheAnnouncementsAndTheProtocolCountThePlayersTheyName(t *testing.T) {
 	t.Parallel()
-	ts := startServer(t)
-	h := openHost(t, ts, "host-count")
-	h.setValue(`[data-t="lang"]`, "ru")
-	h.waitJS(5*time.Second, `document.documentElement.lang === 'ru'`)
+	ts := hosttest.StartServer(t)
+	h := hosttest.OpenHost(t, ts, "host-count")
+	h.SetValue(`[data-t="lang"]`, "ru")
+	h.WaitJS(5*time.Second, `document.documentElement.lang === 'ru'`)
 	p := locale.New(locale.Ru)
-	id := h.create(gameSpec{Names: names11, Roles: rolesCount, Deal: record.DealManual})
-	token := eval[string](h.tab, `window.__assistGame.rec.token`)
+	id := h.Create(hosttest.GameSpec{Names: hosttest.Names11, Roles: rolesCount, Deal: record.DealManual})
+	token := hosttest.Eval[string](h.Tab, `window.__assistGame.rec.token`)
 
 	fouled := map[int]int{}
 	var announced [][]string
-	d := driver{
-		night: func(st record.State, w record.Wake) int {
+	d := hosttest.Driver{
+		Night: func(st record.State, w record.Wake) int {
 			want := map[string][2]int{"mafia": {1, 10}, "doctor": {5, 11}, "maniac": {0, 8}}[w.Role]
 			if s := want[st.Round-1]; s != 0 && slices.Contains(w.Targets, s) {
 				return s
 			}
 			return 0
 		},
-		nominate: func(st record.State) int {
+		Nominate: func(st record.State) int {
 			for _, s := range []int{3, 7} {
 				if !slices.Contains(st.Candidates, s) && slices.Contains(st.Nominate, s) {
 					return s
@@ -53,9 +54,9 @@ func TestTheAnnouncementsAndTheProtocolCountThePlayersTheyName(t *testing.T) {
 			}
 			return 0
 		},
-		hands: func(st record.State, cand int) []int { return st.Pending[:len(st.Alive)/2] },
-		yes:   func(st record.State) []int { return st.Alive[:len(st.Alive)/2+1] },
-		fouls: func(st record.State, screen string) []int {
+		Hands: func(st record.State, cand int) []int { return st.Pending[:len(st.Alive)/2] },
+		Yes:   func(st record.State) []int { return st.Alive[:len(st.Alive)/2+1] },
+		Fouls: func(st record.State, screen string) []int {
 			if screen != "speech" || st.Round != 1 {
 				return nil
 			}
@@ -67,15 +68,15 @@ func TestTheAnnouncementsAndTheProtocolCountThePlayersTheyName(t *testing.T) {
 			}
 			return nil
 		},
-		each: func(screen string, st record.State) {
+		Each: func(screen string, st record.State) {
 			if screen == "announce" {
-				announced = append(announced, eval[[]string](h.tab,
+				announced = append(announced, hosttest.Eval[[]string](h.Tab,
 					`[...document.querySelectorAll('[data-t="announce"] p.say')].map((p) => p.textContent)`))
 			}
 		},
-		stop: func(st record.State) bool { return st.Round == 2 && st.Phase != "night" },
+		Stop: func(st record.State) bool { return st.Round == 2 && st.Phase != "night" },
 	}
-	h.play(d)
+	h.Play(d)
 
 	said := func(line string) bool {
 		for _, a := range announced {
@@ -101,7 +102,7 @@ func TestTheAnnouncementsAndTheProtocolCountThePlayersTheyName(t *testing.T) {
 	}
 
 	// The printable protocol, once the server holds every entry.
-	h.waitJS(syncWait, `document.getElementById('sync').dataset.waiting === '0'`)
+	h.WaitJS(hosttest.SyncWait, `document.getElementById('sync').dataset.waiting === '0'`)
 	req, _ := http.NewRequest("GET", ts.URL+"/host/games/"+id+"?lang=ru", nil)
 	req.Header.Set("Authorization", "Bearer "+token)
 	res, err := http.DefaultClient.Do(req)
@@ -114,7 +115,7 @@ func TestTheAnnouncementsAndTheProtocolCountThePlayersTheyName(t *testing.T) {
 	who := func(seats ...int) string {
 		parts := make([]string, len(seats))
 		for i, s := range seats {
-			parts[i] = p.T("assist.who", map[string]any{"Seat": s, "Name": names11[s-1]})
+			parts[i] = p.T("assist.who", map[string]any{"Seat": s, "Name": hosttest.Names11[s-1]})
 		}
 		return strings.Join(parts, ", ")
 	}

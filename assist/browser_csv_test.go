@@ -10,6 +10,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"mafia/assist/internal/hosttest"
 	"mafia/assist/record"
 )
 
@@ -19,13 +20,13 @@ import (
 // Georgian names as mojibake), and every row carries the game's id.
 func TestTheCSVOpensInASpreadsheet(t *testing.T) {
 	t.Parallel()
-	ts := startServer(t)
-	h := openHost(t, ts, "host")
+	ts := hosttest.StartServer(t)
+	h := hosttest.OpenHost(t, ts, "host")
 	names := []string{"ნინო", "გიორგი", "თამარი", "ლევანი", "ანა", "დავითი", "ეკა"}
-	id := h.create(gameSpec{Names: names, Roles: roles7, Deal: record.DealManual})
-	h.play(townDriver())
-	h.waitJS(syncWait, `!!document.querySelector('[data-t="exports"]')`)
-	ctx, cancel := context.WithTimeout(h.ctx, 10*time.Second)
+	id := h.Create(hosttest.GameSpec{Names: names, Roles: hosttest.Roles7, Deal: record.DealManual})
+	h.Play(hosttest.TownDriver())
+	h.WaitJS(hosttest.SyncWait, `!!document.querySelector('[data-t="exports"]')`)
+	ctx, cancel := context.WithTimeout(h.Ctx, 10*time.Second)
 	defer cancel()
 	got, err := chromedp.Run(ctx, chromedp.Evaluate[[]int](`(async () => {
 		const a = document.querySelector('[data-t="exports"] a[download$=".csv"]');

@@ -8,20 +8,9 @@ import (
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
 
+	"mafia/assist/internal/hosttest"
 	"mafia/assist/record"
 )
-
-// touchAt returns the centre of the element sel finds (scrolled into view).
-func (h *host) touchAt(sel string) []float64 {
-	h.t.Helper()
-	h.waitJS(5*time.Second, `!!document.querySelector(`+jsString(sel)+`)`)
-	return eval[[]float64](h.tab, `(() => {
-		const el = document.querySelector(`+jsString(sel)+`);
-		let r = el.getBoundingClientRect();
-		if (r.bottom > innerHeight || r.top < 0) { el.scrollIntoView({block: 'center'}); r = el.getBoundingClientRect(); }
-		return [r.x + r.width / 2, r.y + r.height / 2];
-	})()`)
-}
 
 // fingerTap taps the screen at xy as a phone reports a tap that is not
 // the second of a double tap (a click count of one): slower than the
@@ -51,22 +40,22 @@ func fingerTap(ctx context.Context, xy []float64) error {
 // the next tap on End ends the next speech.
 func TestASlowDoubleTapOnEndEndsOneSpeech(t *testing.T) {
 	t.Parallel()
-	ts := startServer(t)
-	h := openHost(t, ts, "host")
-	h.create(gameSpec{Names: []string{"Nino", "Keti", "Zura", "Dato", "Lika", "Gela", "Tako"}, Deal: record.DealPass})
-	d := townDriver()
-	d.stop = func(st record.State) bool { return st.Phase == "speech" }
-	h.play(d)
+	ts := hosttest.StartServer(t)
+	h := hosttest.OpenHost(t, ts, "host")
+	h.Create(hosttest.GameSpec{Names: []string{"Nino", "Keti", "Zura", "Dato", "Lika", "Gela", "Tako"}, Deal: record.DealPass})
+	d := hosttest.TownDriver()
+	d.Stop = func(st record.State) bool { return st.Phase == "speech" }
+	h.Play(d)
 
-	st := h.state()
+	st := h.State()
 	first := st.Speaker
 	if len(st.Queue) < 2 {
 		t.Fatalf("the day's queue is %v", st.Queue)
 	}
 	second, third := st.Queue[0], st.Queue[1]
-	n := h.entryCount()
-	xy := h.touchAt(`[data-t="end"]`)
-	h.do(5*time.Second, chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error {
+	n := h.EntryCount()
+	xy := h.TouchAt(`[data-t="end"]`)
+	h.Do(5*time.Second, chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error {
 		// The gesture: two taps on one spot, the second 350 ms after the
 		// first began (the finger's timing, not a wait for the page).
 		began := time.Now()
@@ -76,21 +65,21 @@ func TestASlowDoubleTapOnEndEndsOneSpeech(t *testing.T) {
 		time.Sleep(time.Until(began.Add(350 * time.Millisecond)))
 		return fingerTap(ctx, xy)
 	}))
-	h.settle()
-	st = h.state()
-	if h.entryCount() != n+1 || st.Phase != "speech" || st.Speaker != second {
+	h.Settle()
+	st = h.State()
+	if h.EntryCount() != n+1 || st.Phase != "speech" || st.Speaker != second {
 		t.Fatalf("a double tap 350 ms apart on End of seat %d's speech: %d entries (want %d), %s of seat %d (want seat %d's speech)",
-			first, h.entryCount(), n+1, st.Phase, st.Speaker, second)
+			first, h.EntryCount(), n+1, st.Phase, st.Speaker, second)
 	}
-	h.calm("end")
+	h.Calm("end")
 
 	// A tap elsewhere (the speaker's name), then End: the next speech ends.
-	name := h.touchAt(`[data-t="speaker"]`)
-	h.do(5*time.Second, chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error { return fingerTap(ctx, name) }))
-	xy = h.touchAt(`[data-t="end"]`)
-	h.do(5*time.Second, chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error { return fingerTap(ctx, xy) }))
-	h.settle()
-	if st = h.state(); st.Speaker != third || h.entryCount() != n+2 {
-		t.Errorf("End after a tap elsewhere: seat %d speaks, %d entries (want seat %d, %d)", st.Speaker, h.entryCount(), third, n+2)
+	name := h.TouchAt(`[data-t="speaker"]`)
+	h.Do(5*time.Second, chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error { return fingerTap(ctx, name) }))
+	xy = h.TouchAt(`[data-t="end"]`)
+	h.Do(5*time.Second, chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error { return fingerTap(ctx, xy) }))
+	h.Settle()
+	if st = h.State(); st.Speaker != third || h.EntryCount() != n+2 {
+		t.Errorf("End after a tap elsewhere: seat %d speaks, %d entries (want seat %d, %d)", st.Speaker, h.EntryCount(), third, n+2)
 	}
 }

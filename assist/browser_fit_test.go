@@ -10,6 +10,7 @@ import (
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 
+	"mafia/assist/internal/hosttest"
 	"mafia/assist/record"
 )
 
@@ -20,16 +21,16 @@ import (
 // on one or two A4 sheets.
 func TestTheHostsPagesFitAPhoneAndTwoSheets(t *testing.T) {
 	t.Parallel()
-	ts := startServer(t)
-	h := openHost(t, ts, "host")
-	h.setValue(`[data-t="lang"]`, "ka")
-	h.waitJS(5*time.Second, `document.documentElement.lang === 'ka'`)
+	ts := hosttest.StartServer(t)
+	h := hosttest.OpenHost(t, ts, "host")
+	h.SetValue(`[data-t="lang"]`, "ka")
+	h.WaitJS(5*time.Second, `document.documentElement.lang === 'ka'`)
 
 	// The setup, every section open.
-	h.tap("new-game")
-	h.waitJS(5*time.Second, `!!document.querySelector('[data-t="create"]')`)
-	eval[bool](h.tab, `(() => { document.querySelectorAll('details').forEach((d) => d.open = true); return true; })()`)
-	out := eval[[]string](h.tab, `[...document.querySelectorAll('#screen select, #screen input')].filter((el) => {
+	h.Tap("new-game")
+	h.WaitJS(5*time.Second, `!!document.querySelector('[data-t="create"]')`)
+	hosttest.Eval[bool](h.Tab, `(() => { document.querySelectorAll('details').forEach((d) => d.open = true); return true; })()`)
+	out := hosttest.Eval[[]string](h.Tab, `[...document.querySelectorAll('#screen select, #screen input')].filter((el) => {
 		const r = el.getBoundingClientRect(); return r.width > 0 && (r.left < 0 || r.right > document.documentElement.clientWidth); })
 		.map((el) => el.dataset.t + ' ' + Math.round(el.getBoundingClientRect().left) + '–' + Math.round(el.getBoundingClientRect().right))`)
 	if len(out) > 0 {
@@ -37,7 +38,7 @@ func TestTheHostsPagesFitAPhoneAndTwoSheets(t *testing.T) {
 	}
 	// Every option of a dropdown can be read whole in it: the widest
 	// option's text fits the select's box.
-	narrow := eval[[]string](h.tab, `(() => {
+	narrow := hosttest.Eval[[]string](h.Tab, `(() => {
 		const c = document.createElement('canvas').getContext('2d');
 		const out = [];
 		for (const s of document.querySelectorAll('#screen select')) {
@@ -50,62 +51,62 @@ func TestTheHostsPagesFitAPhoneAndTwoSheets(t *testing.T) {
 	if len(narrow) > 0 {
 		t.Errorf("dropdowns too narrow for their choices at 360 px: %v", narrow)
 	}
-	h.noSideScroll("the setup")
-	h.shot("fit-setup-ka")
-	h.do(5*time.Second, chromedp.Navigate(ts.URL+"/host/#/"))
-	h.waitJS(10*time.Second, `!!document.querySelector('[data-t="new-game"]')`)
+	h.NoSideScroll("the setup")
+	h.Shot("fit-setup-ka")
+	h.Do(5*time.Second, chromedp.Navigate(ts.URL+"/host/#/"))
+	h.WaitJS(10*time.Second, `!!document.querySelector('[data-t="new-game"]')`)
 
 	// A whole 11-player game.
-	id := h.create(gameSpec{Names: []string{"ნინო", "გიორგი", "თამარი", "ლევანი", "ანა", "დავითი", "ეკატერინე", "ირაკლი", "სალომე", "ზურაბი", "ქეთევანი"},
+	id := h.Create(hosttest.GameSpec{Names: []string{"ნინო", "გიორგი", "თამარი", "ლევანი", "ანა", "დავითი", "ეკატერინე", "ირაკლი", "სალომე", "ზურაბი", "ქეთევანი"},
 		Deal: record.DealPass})
-	h.play(clubDriver())
-	h.waitJS(syncWait, `!!document.querySelector('[data-t="exports"]')`)
+	h.Play(clubDriver())
+	h.WaitJS(hosttest.SyncWait, `!!document.querySelector('[data-t="exports"]')`)
 
 	// The club's history.
-	h.do(5*time.Second, chromedp.Navigate(ts.URL+"/host/#/"))
-	h.waitJS(10*time.Second, `!!document.querySelector('[data-t="history"] tr[data-id]')`)
-	h.noSideScroll("the history")
-	h.shot("fit-history-ka")
+	h.Do(5*time.Second, chromedp.Navigate(ts.URL+"/host/#/"))
+	h.WaitJS(10*time.Second, `!!document.querySelector('[data-t="history"] tr[data-id]')`)
+	h.NoSideScroll("the history")
+	h.Shot("fit-history-ka")
 
 	// The printable protocol, on the phone and on paper.
-	h.do(10*time.Second, navigate(ts.URL+"/host/games/"+id+"?lang=ka"))
-	h.waitJS(5*time.Second, `!!document.querySelector('[data-t="winner"]')`)
-	h.noSideScroll("the printable protocol")
-	h.shot("fit-print-ka")
+	h.Do(10*time.Second, hosttest.Navigate(ts.URL+"/host/games/"+id+"?lang=ka"))
+	h.WaitJS(5*time.Second, `!!document.querySelector('[data-t="winner"]')`)
+	h.NoSideScroll("the printable protocol")
+	h.Shot("fit-print-ka")
 	var pdf []byte
-	h.do(30*time.Second, chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error {
+	h.Do(30*time.Second, chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error {
 		yes := true
 		r, err := chromedp.Call(ctx, page.PrintToPDF, page.PrintToPDFParams{PaperWidth: 8.27, PaperHeight: 11.69, PreferCSSPageSize: &yes})
 		pdf = r.Data
 		return err
 	}))
 	// What the paper shows, for the eye: the page in print media at A4's width.
-	h.do(10*time.Second, chromedp.EmulateViewport(794, 1123), chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error {
+	h.Do(10*time.Second, chromedp.EmulateViewport(794, 1123), chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error {
 		_, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{Media: "print"})
 		return err
 	}))
-	h.shot("fit-print-ka-paper")
-	t.Logf("%d rounds; the page in print media is %.0f px tall", eval[int](h.tab, `document.querySelectorAll('.round').length`),
-		eval[float64](h.tab, `document.documentElement.scrollHeight`))
+	h.Shot("fit-print-ka-paper")
+	t.Logf("%d rounds; the page in print media is %.0f px tall", hosttest.Eval[int](h.Tab, `document.querySelectorAll('.round').length`),
+		hosttest.Eval[float64](h.Tab, `document.documentElement.scrollHeight`))
 	pages := len(regexp.MustCompile(`/Type\s*/Page[^s]`).FindAll(pdf, -1))
 	if pages < 1 || pages > 2 {
 		t.Errorf("the protocol of an 11-player game prints on %d A4 pages, want 1 or 2", pages)
 	}
 	t.Logf("the protocol prints on %d A4 pages (%d bytes of PDF)", pages, len(pdf))
-	writeArtifact(t, "fit-print-ka.pdf", pdf)
+	hosttest.WriteArtifact(t, "fit-print-ka.pdf", pdf)
 }
 
 // clubDriver plays a game as a club's usually goes: the mafia kill every
 // night, the checks and the maniac's shots are made, the doctor saves
 // nobody; each day a mafioso (or the maniac) and a town player are
 // nominated, and the town votes the first of them out.
-func clubDriver() driver {
+func clubDriver() hosttest.Driver {
 	bad := func(st record.State, s int) bool {
 		r := st.Roles[s]
 		return r == "mafia" || r == "don" || r == "maniac"
 	}
-	return driver{
-		night: func(st record.State, w record.Wake) int {
+	return hosttest.Driver{
+		Night: func(st record.State, w record.Wake) int {
 			for _, s := range w.Targets {
 				switch w.Role {
 				case "mafia":
@@ -122,7 +123,7 @@ func clubDriver() driver {
 			}
 			return 0
 		},
-		nominate: func(st record.State) int {
+		Nominate: func(st record.State) int {
 			if len(st.Candidates) >= 2 {
 				return 0
 			}
@@ -133,6 +134,6 @@ func clubDriver() driver {
 			}
 			return 0
 		},
-		hands: func(st record.State, cand int) []int { return st.Pending },
+		Hands: func(st record.State, cand int) []int { return st.Pending },
 	}
 }

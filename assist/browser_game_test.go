@@ -1,22 +1,17 @@
 package assist_test
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
-	"net/http"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"mafia/assist/internal/hosttest"
 	"mafia/assist/record"
-	"mafia/engine"
-	"mafia/store"
 	"mafia/wire"
 )
-
-var names11 = []string{"Nino", "Giorgi", "Tamar", "Levan", "Ana", "Dato", "Eka", "Irakli", "Salome", "Zura", "Keti"}
 
 // TestHostRunsAnElevenPlayerGame plays a whole 11-player game through the
 // host's screens, night by night and vote by vote: the wakes in order with
@@ -27,17 +22,17 @@ var names11 = []string{"Nino", "Giorgi", "Tamar", "Levan", "Ana", "Dato", "Eka",
 // vote as it was entered.
 func TestHostRunsAnElevenPlayerGame(t *testing.T) {
 	t.Parallel()
-	ts := startServer(t)
-	h := openHost(t, ts, "host")
-	id := h.create(gameSpec{Names: names11, Deal: record.DealPass,
+	ts := hosttest.StartServer(t)
+	h := hosttest.OpenHost(t, ts, "host")
+	id := h.Create(hosttest.GameSpec{Names: hosttest.Names11, Deal: record.DealPass,
 		Timings: map[string]int{"speech": 11, "defence": 30, "tie_speech": 30, "last_words": 60}})
-	h.waitJS(5*time.Second, `!!document.querySelector('[data-t="reveal"]')`)
-	h.shot("game11-01-pass-hidden")
-	h.tap("reveal")
-	h.shot("game11-02-pass-card")
-	h.tap("hide")
+	h.WaitJS(5*time.Second, `!!document.querySelector('[data-t="reveal"]')`)
+	h.Shot("game11-01-pass-hidden")
+	h.Tap("reveal")
+	h.Shot("game11-02-pass-card")
+	h.Tap("hide")
 
-	st := h.state()
+	st := h.State()
 	bad := func(st record.State, s int) bool {
 		r := st.Roles[s]
 		return r == "mafia" || r == "don" || r == "maniac"
@@ -61,8 +56,8 @@ func TestHostRunsAnElevenPlayerGame(t *testing.T) {
 	fouled := map[int]int{} // seat → fouls given by the test
 	var foulA, foulB int    // a town player who loses a speech, one who is removed
 
-	d := driver{
-		night: func(st record.State, w record.Wake) int {
+	d := hosttest.Driver{
+		Night: func(st record.State, w record.Wake) int {
 			switch w.Role {
 			case "mafia":
 				town := living(st, func(s int) bool { return !bad(st, s) && slices.Contains(w.Targets, s) })
@@ -98,7 +93,7 @@ func TestHostRunsAnElevenPlayerGame(t *testing.T) {
 			}
 			return 0
 		},
-		nominate: func(st record.State) int {
+		Nominate: func(st record.State) int {
 			switch len(st.Candidates) {
 			case 0:
 				for _, s := range st.Nominate {
@@ -118,7 +113,7 @@ func TestHostRunsAnElevenPlayerGame(t *testing.T) {
 			}
 			return 0
 		},
-		hands: func(st record.State, cand int) []int {
+		Hands: func(st record.State, cand int) []int {
 			voters := st.Pending
 			if st.Round == 1 {
 				// Day 1: exactly half the table for the first candidate, in
@@ -127,10 +122,10 @@ func TestHostRunsAnElevenPlayerGame(t *testing.T) {
 			}
 			return living(st, func(s int) bool { return !bad(st, s) && slices.Contains(voters, s) })
 		},
-		yes: func(st record.State) []int {
+		Yes: func(st record.State) []int {
 			return st.Alive[:len(st.Alive)/2+1] // more than half: all of them leave
 		},
-		fouls: func(st record.State, screen string) []int {
+		Fouls: func(st record.State, screen string) []int {
 			if screen != "speech" {
 				return nil
 			}
@@ -164,39 +159,39 @@ func TestHostRunsAnElevenPlayerGame(t *testing.T) {
 			}
 			return nil
 		},
-		each: func(screen string, st record.State) {
+		Each: func(screen string, st record.State) {
 			key := fmt.Sprintf("%s-%d", screen, st.Round)
 			if strings.HasPrefix(screen, "wake:") && st.Round == 1 && !shotsTaken[key] {
 				shotsTaken[key] = true
-				h.shot("game11-night1-" + strings.TrimPrefix(screen, "wake:"))
+				h.Shot("game11-night1-" + strings.TrimPrefix(screen, "wake:"))
 			}
 			if (screen == "vote" || screen == "revote" || screen == "all_vote") && !shotsTaken[key] {
 				shotsTaken[key] = true
-				h.shot("game11-" + key)
+				h.Shot("game11-" + key)
 			}
 			if screen == "speech" && !timerChecked {
 				timerChecked = true
-				h.checkClock()
-				h.shot("game11-speech-clock")
+				h.CheckClock()
+				h.Shot("game11-speech-clock")
 			}
 		},
 	}
 	_ = st
-	entered := h.play(d)
-	h.shot("game11-result")
-	h.tap("home")
-	h.waitJS(10*time.Second, `!!document.querySelector('[data-t="history"] tr[data-id="`+id+`"]')`)
-	h.shot("game11-home-history")
-	h.do(10*time.Second, navigate(ts.URL+"/host/#/game/"+id))
-	h.waitJS(10*time.Second, `!!document.querySelector('[data-t="result"]')`)
+	entered := h.Play(d)
+	h.Shot("game11-result")
+	h.Tap("home")
+	h.WaitJS(10*time.Second, `!!document.querySelector('[data-t="history"] tr[data-id="`+id+`"]')`)
+	h.Shot("game11-home-history")
+	h.Do(10*time.Second, hosttest.Navigate(ts.URL+"/host/#/game/"+id))
+	h.WaitJS(10*time.Second, `!!document.querySelector('[data-t="result"]')`)
 
 	// The result on the page is the server's engine's.
-	h.waitJS(30*time.Second, `document.getElementById('sync').dataset.waiting === '0'`)
-	g, log := ts.replay(t, id)
+	h.WaitJS(30*time.Second, `document.getElementById('sync').dataset.waiting === '0'`)
+	g, log := ts.Replay(t, id)
 	if !g.Ended() {
 		t.Fatal("the server's game has not ended")
 	}
-	if got := eval[string](h.tab, `document.querySelector('[data-t="result"]').dataset.winner`); got != g.Winner().String() {
+	if got := hosttest.Eval[string](h.Tab, `document.querySelector('[data-t="result"]').dataset.winner`); got != g.Winner().String() {
 		t.Fatalf("the page shows %q, the server's engine %q", got, g.Winner())
 	}
 	if foulA == 0 || foulB == 0 {
@@ -204,14 +199,14 @@ func TestHostRunsAnElevenPlayerGame(t *testing.T) {
 	}
 
 	// The protocol: the events are the engine's log, and every vote is there.
-	p := ts.protocol(t, h, id)
-	checkLog(t, p.Events, log)
-	pageLog := eval[string](h.tab, `JSON.stringify(JSON.parse(window.mafiaAssist.protocol()).events)`)
+	p := ts.Protocol(t, h, id)
+	hosttest.CheckLog(t, p.Events, log)
+	pageLog := hosttest.Eval[string](h.Tab, `JSON.stringify(JSON.parse(window.mafiaAssist.protocol()).events)`)
 	var browser []wire.Event
 	if err := json.Unmarshal([]byte(pageLog), &browser); err != nil {
 		t.Fatal(err)
 	}
-	checkLog(t, browser, log)
+	hosttest.CheckLog(t, browser, log)
 	checkVotes(t, p, entered)
 	checkFouls(t, p, foulA, foulB)
 	rounds := 0
@@ -229,13 +224,13 @@ func TestHostRunsAnElevenPlayerGame(t *testing.T) {
 	if ties < 2 {
 		t.Errorf("want a tie and a tied repeat vote, got %d ties", ties)
 	}
-	t.Logf("%s after %d days; %d vote rounds entered; %d wakes of cards out of the game", p.Winner, rounds, len(entered), h.deadWakes)
-	if h.deadWakes == 0 {
+	t.Logf("%s after %d days; %d vote rounds entered; %d wakes of cards out of the game", p.Winner, rounds, len(entered), h.DeadWakes)
+	if h.DeadWakes == 0 {
 		t.Error("no card out of the game was woken")
 	}
 
 	// CSV: one row per event, and one per counted ballot.
-	rows := ts.csv(t, h, id)
+	rows := ts.Csv(t, h, id)
 	ballots := 0
 	for _, r := range p.Rounds {
 		if r.Day != nil {
@@ -249,100 +244,16 @@ func TestHostRunsAnElevenPlayerGame(t *testing.T) {
 	}
 
 	// The printable page, and the club's history.
-	h.printPage(id, "game11-protocol")
+	h.PrintPage(id, "game11-protocol")
 	var list struct{ Games []struct{ ID, Winner string } }
-	ts.getJSON(t, "/host/api/games", h.token(id), &list) // listed to its host
+	ts.GetJSON(t, "/host/api/games", h.Token(id), &list) // listed to its host
 	if len(list.Games) != 1 || list.Games[0].ID != id || list.Games[0].Winner != g.Winner().String() {
 		t.Errorf("history: %+v", list)
 	}
 }
 
-// checkClock checks the speech clock: the signal at 10 s left, pause and
-// resume, and the signal at 0.
-func (h *host) checkClock() {
-	h.t.Helper()
-	h.waitJS(5*time.Second, `(window.__assistBeeps || []).includes('warn')`)
-	h.tap("pause")
-	before := eval[string](h.tab, `document.querySelector('[data-t="clock"]').textContent`)
-	time.Sleep(1500 * time.Millisecond)
-	if after := eval[string](h.tab, `document.querySelector('[data-t="clock"]').textContent`); after != before {
-		h.t.Fatalf("the paused clock moved from %s to %s", before, after)
-	}
-	h.tap("pause") // resume
-	h.waitJS(15*time.Second, `(window.__assistBeeps || []).includes('end')`)
-	if got := eval[string](h.tab, `document.querySelector('[data-t="clock"]').textContent`); got != "0:00" {
-		h.t.Fatalf("the clock shows %s at the end", got)
-	}
-}
-
-// replay rebuilds the server's game from the store: the stored entries
-// replayed through a fresh engine must give the stored log.
-func (ts *testServer) replay(t *testing.T, id string) (*engine.Game, []engine.Event) {
-	t.Helper()
-	ctx := context.Background()
-	tbl, _, err := ts.db.Table(ctx, store.KindInPerson, id)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var c struct {
-		InPerson struct {
-			Settings record.Settings
-			Commands []record.Command
-		} `json:"in_person"`
-	}
-	if err := json.Unmarshal(tbl.Data, &c); err != nil {
-		t.Fatal(err)
-	}
-	g, log, err := record.Replay(&c.InPerson.Settings, c.InPerson.Commands)
-	if err != nil {
-		t.Fatal(err)
-	}
-	stored, err := ts.db.Events(ctx, id)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(stored) != len(log) {
-		t.Fatalf("the store has %d events, the entries give %d", len(stored), len(log))
-	}
-	for i := range stored {
-		a, _ := json.Marshal(wire.FromEvent(stored[i], g.Players()))
-		b, _ := json.Marshal(wire.FromEvent(log[i], g.Players()))
-		if string(a) != string(b) {
-			t.Fatalf("event %d: stored %s, replayed %s", i, a, b)
-		}
-	}
-	if seen := map[string]bool{}; true {
-		for _, cmd := range c.InPerson.Commands {
-			if seen[cmd.ID] {
-				t.Fatalf("entry %s is stored twice", cmd.ID)
-			}
-			seen[cmd.ID] = true
-		}
-	}
-	return g, log
-}
-
-// checkLog compares exported events with the engine's log.
-func checkLog(t *testing.T, got []wire.Event, log []engine.Event) {
-	t.Helper()
-	if len(got) != len(log) {
-		t.Fatalf("the protocol has %d events, the engine's log %d", len(got), len(log))
-	}
-	players := 0
-	for i := range log {
-		if log[i].Kind == engine.EvGameStarted {
-			players = int(log[i].Count)
-		}
-		a, _ := json.Marshal(got[i])
-		b, _ := json.Marshal(wire.FromEvent(log[i], players))
-		if string(a) != string(b) {
-			t.Fatalf("event %d: protocol %s, engine %s", i, a, b)
-		}
-	}
-}
-
 // checkVotes checks every entered vote round against the protocol.
-func checkVotes(t *testing.T, p *exported, entered []votes) {
+func checkVotes(t *testing.T, p *hosttest.Exported, entered []hosttest.Votes) {
 	t.Helper()
 	var rounds []record.VoteRound
 	var alls []*record.AllVote
@@ -358,7 +269,7 @@ func checkVotes(t *testing.T, p *exported, entered []votes) {
 	vi, ai := 0, 0
 	for _, e := range entered {
 		if e.Phase == "all_vote" {
-			if ai >= len(alls) || !slices.Equal(sorted(alls[ai].Yes), sorted(e.AllYes)) {
+			if ai >= len(alls) || !slices.Equal(hosttest.Sorted(alls[ai].Yes), hosttest.Sorted(e.AllYes)) {
 				t.Fatalf("all-vote %d: entered yes %v, protocol %+v", ai, e.AllYes, alls)
 			}
 			ai++
@@ -397,7 +308,7 @@ func checkVotes(t *testing.T, p *exported, entered []votes) {
 	}
 }
 
-func checkFouls(t *testing.T, p *exported, lose, removed int) {
+func checkFouls(t *testing.T, p *hosttest.Exported, lose, removed int) {
 	t.Helper()
 	if p.Seats[lose-1].Fouls != 3 {
 		t.Errorf("seat %d has %d fouls in the protocol, want 3", lose, p.Seats[lose-1].Fouls)
@@ -414,89 +325,4 @@ func checkFouls(t *testing.T, p *exported, lose, removed int) {
 	if o := p.Seats[removed-1].Out; o == nil || o.Cause != "fouls" {
 		t.Errorf("seat %d was not removed for fouls: %+v", removed, o)
 	}
-}
-
-func sorted(s []int) []int {
-	s = slices.Clone(s)
-	slices.Sort(s)
-	return s
-}
-
-// exported is the protocol as GET .../protocol.json answers it.
-type exported struct {
-	ID string `json:"id"`
-	record.Protocol
-}
-
-// token is the host token the phone keeps for a game.
-func (h *host) token(id string) string {
-	h.t.Helper()
-	var rec struct{ Token string }
-	if err := json.Unmarshal([]byte(h.storedRecord(id)), &rec); err != nil {
-		h.t.Fatal(err)
-	}
-	return rec.Token
-}
-
-// storedRecord returns game id's record as the phone's storage (IndexedDB)
-// holds it, as JSON text ("" for none).
-func (h *host) storedRecord(id string) string {
-	h.t.Helper()
-	return evalAwait[string](h.tab, `new Promise((resolve, reject) => {
-		const r = indexedDB.open('assist');
-		r.onerror = () => reject(r.error);
-		r.onsuccess = () => {
-			const db = r.result;
-			if (!db.objectStoreNames.contains('games')) { db.close(); resolve(''); return; }
-			const q = db.transaction('games').objectStore('games').get(`+jsString(id)+`);
-			q.onsuccess = () => { db.close(); resolve(q.result ? JSON.stringify(q.result) : ''); };
-			q.onerror = () => reject(q.error);
-		};
-	})`)
-}
-
-func (ts *testServer) getJSON(t *testing.T, path, token string, v any) {
-	t.Helper()
-	req, _ := http.NewRequest("GET", ts.URL+path, nil)
-	if token != "" {
-		req.Header.Set("Authorization", "Bearer "+token)
-	}
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer res.Body.Close()
-	if res.StatusCode != 200 {
-		t.Fatalf("GET %s: %s", path, res.Status)
-	}
-	if err := json.NewDecoder(res.Body).Decode(v); err != nil {
-		t.Fatal(err)
-	}
-}
-
-func (ts *testServer) protocol(t *testing.T, h *host, id string) *exported {
-	t.Helper()
-	var p exported
-	ts.getJSON(t, "/host/api/games/"+id+"/protocol.json", h.token(id), &p)
-	return &p
-}
-
-func (ts *testServer) csv(t *testing.T, h *host, id string) [][]string {
-	t.Helper()
-	req, _ := http.NewRequest("GET", ts.URL+"/host/api/games/"+id+"/protocol.csv", nil)
-	req.Header.Set("Authorization", "Bearer "+h.token(id))
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer res.Body.Close()
-	return readCSV(t, res.Body)
-}
-
-// printPage opens the printable protocol in the host's tab and shoots it.
-func (h *host) printPage(id, shot string) {
-	h.t.Helper()
-	h.do(10*time.Second, navigate(h.ts.URL+"/host/games/"+id))
-	h.waitJS(5*time.Second, `!!document.querySelector('[data-t="winner"]')`)
-	h.shot(shot)
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"mafia/assist/internal/hosttest"
 	"mafia/assist/record"
 )
 
@@ -15,17 +16,17 @@ import (
 // and mark as abstained only the voters who raised no hand.
 func TestARaisedHandForTheLastCandidateIsAVote(t *testing.T) {
 	t.Parallel()
-	ts := startServer(t)
-	h := openHost(t, ts, "host")
-	id := h.create(gameSpec{Names: names11[:7], Roles: roles7, Deal: record.DealManual})
-	d := driver{
-		night: func(st record.State, w record.Wake) int {
+	ts := hosttest.StartServer(t)
+	h := hosttest.OpenHost(t, ts, "host")
+	id := h.Create(hosttest.GameSpec{Names: hosttest.Names11[:7], Roles: hosttest.Roles7, Deal: record.DealManual})
+	d := hosttest.Driver{
+		Night: func(st record.State, w record.Wake) int {
 			if w.Role == "mafia" {
 				return 7
 			}
 			return 0
 		},
-		nominate: func(st record.State) int {
+		Nominate: func(st record.State) int {
 			if len(st.Candidates) >= 2 {
 				return 0
 			}
@@ -36,10 +37,10 @@ func TestARaisedHandForTheLastCandidateIsAVote(t *testing.T) {
 			}
 			return 0
 		},
-		stop: func(st record.State) bool { return st.Phase == "vote" },
+		Stop: func(st record.State) bool { return st.Phase == "vote" },
 	}
-	h.play(d)
-	st := h.state()
+	h.Play(d)
+	st := h.State()
 	first, last := st.Candidates[0], st.Candidates[1]
 	// One hand for the first candidate; one raised for the last; the rest raise none.
 	var forFirst, forLast int
@@ -52,19 +53,19 @@ func TestARaisedHandForTheLastCandidateIsAVote(t *testing.T) {
 			}
 		}
 	}
-	h.waitJS(5*time.Second, `!!document.querySelector('[data-t="candidate"][data-seat="`+strconv.Itoa(first)+`"]')`)
-	h.pickSeat(forFirst)
-	h.tap("confirm-hands")
-	h.settle()
-	h.waitJS(5*time.Second, `!!document.querySelector('[data-t="candidate"][data-seat="`+strconv.Itoa(last)+`"]')`)
-	h.pickSeat(forLast)
-	h.waitJS(5*time.Second, `document.querySelector('[data-t="hands"]').textContent === '1'`)
-	h.shot("hands-last-candidate")
-	h.tap("close-vote")
-	h.settle()
-	h.waitJS(syncWait, `window.__assistGame.syncer.waiting() === 0`)
+	h.WaitJS(5*time.Second, `!!document.querySelector('[data-t="candidate"][data-seat="`+strconv.Itoa(first)+`"]')`)
+	h.PickSeat(forFirst)
+	h.Tap("confirm-hands")
+	h.Settle()
+	h.WaitJS(5*time.Second, `!!document.querySelector('[data-t="candidate"][data-seat="`+strconv.Itoa(last)+`"]')`)
+	h.PickSeat(forLast)
+	h.WaitJS(5*time.Second, `document.querySelector('[data-t="hands"]').textContent === '1'`)
+	h.Shot("hands-last-candidate")
+	h.Tap("close-vote")
+	h.Settle()
+	h.WaitJS(hosttest.SyncWait, `window.__assistGame.syncer.waiting() === 0`)
 
-	p := ts.protocol(t, h, id)
+	p := ts.Protocol(t, h, id)
 	v := p.Rounds[0].Day.Votes[0]
 	var abstained []int
 	for _, b := range v.Ballot {
@@ -81,10 +82,10 @@ func TestARaisedHandForTheLastCandidateIsAVote(t *testing.T) {
 			want = append(want, s)
 		}
 	}
-	if !slices.Equal(sorted(abstained), sorted(want)) {
+	if !slices.Equal(hosttest.Sorted(abstained), hosttest.Sorted(want)) {
 		t.Errorf("abstained: %v, want %v", abstained, want)
 	}
-	rows := ts.csv(t, h, id)
+	rows := ts.Csv(t, h, id)
 	for _, r := range rows {
 		if r[4] == "ballot" && r[5] == strconv.Itoa(forLast) && r[16] != "no" {
 			t.Errorf("the CSV marks the hand raised for the last candidate as abstained: %v", r)

@@ -6,15 +6,9 @@ import (
 	"testing"
 	"time"
 
+	"mafia/assist/internal/hosttest"
 	"mafia/assist/record"
 )
-
-// value returns the value of the input or select sel finds.
-func (h *host) value(sel string) string {
-	h.t.Helper()
-	h.waitJS(5*time.Second, `!!document.querySelector(`+jsString(sel)+`)`)
-	return eval[string](h.tab, `document.querySelector(`+jsString(sel)+`).value`)
-}
 
 // TestAReloadKeepsTheSetupAndTheCardRound: the host fills in the setup
 // (seven seats, cards dealt by hand, the club's roster picked for seat 1
@@ -27,100 +21,100 @@ func (h *host) value(sel string) string {
 // with the cards entered.
 func TestAReloadKeepsTheSetupAndTheCardRound(t *testing.T) {
 	t.Parallel()
-	ts := startServer(t)
-	cl, people := newClubWith(t, ts, "ნინო", "Tamar")
-	h := openHost(t, ts, "keep")
-	h.tap("new-game")
-	h.waitJS(5*time.Second, `!!document.querySelector('[data-t="create"]')`)
-	h.tap("size-7")
-	h.click(`[data-t="deal-manual"]`)
-	h.setValue(`[data-t="club-code"]`, cl.ID+"."+cl.Token)
-	h.tap("club-join")
-	h.waitJS(5*time.Second, `!!document.querySelector('[data-t="club-joined"]')`)
-	h.setValue(`[data-t="name-1"]`, "nino")
+	ts := hosttest.StartServer(t)
+	cl, people := hosttest.NewClubWith(t, ts, "ნინო", "Tamar")
+	h := hosttest.OpenHost(t, ts, "keep")
+	h.Tap("new-game")
+	h.WaitJS(5*time.Second, `!!document.querySelector('[data-t="create"]')`)
+	h.Tap("size-7")
+	h.Click(`[data-t="deal-manual"]`)
+	h.SetValue(`[data-t="club-code"]`, cl.ID+"."+cl.Token)
+	h.Tap("club-join")
+	h.WaitJS(5*time.Second, `!!document.querySelector('[data-t="club-joined"]')`)
+	h.SetValue(`[data-t="name-1"]`, "nino")
 	sel := `[data-t="pick-1"][data-person="` + people[0].ID + `"]`
-	h.waitJS(5*time.Second, `!!document.querySelector('`+sel+`')`)
-	h.click(sel)
-	h.waitJS(5*time.Second, `document.querySelector('[data-t="name-1"]').dataset.person !== ''`)
-	h.setValue(`[data-t="name-2"]`, "Keti")
-	h.setValue(`[data-t="role-3"]`, "detective")
+	h.WaitJS(5*time.Second, `!!document.querySelector('`+sel+`')`)
+	h.Click(sel)
+	h.WaitJS(5*time.Second, `document.querySelector('[data-t="name-1"]').dataset.person !== ''`)
+	h.SetValue(`[data-t="name-2"]`, "Keti")
+	h.SetValue(`[data-t="role-3"]`, "detective")
 	fields := map[string]string{"club-host": "Irakli", "club-referee": "Eka", "club-table": "B", "club-number": "4", "game-name": "Friday"}
 	for k, v := range fields {
-		h.setValue(`[data-t="`+k+`"]`, v)
+		h.SetValue(`[data-t="`+k+`"]`, v)
 	}
 
-	h.reload(false)
-	h.waitJS(10*time.Second, `!!document.querySelector('[data-t="create"]')`)
-	if got := h.value(`[data-t="name-1"]`); got != "ნინო" {
+	h.Reload(false)
+	h.WaitJS(10*time.Second, `!!document.querySelector('[data-t="create"]')`)
+	if got := h.Value(`[data-t="name-1"]`); got != "ნინო" {
 		t.Errorf("after a reload seat 1's name is %q, want ნინო", got)
 	}
-	if got := eval[string](h.tab, `document.querySelector('[data-t="name-1"]').dataset.person`); got != people[0].ID {
+	if got := hosttest.Eval[string](h.Tab, `document.querySelector('[data-t="name-1"]').dataset.person`); got != people[0].ID {
 		t.Errorf("after a reload seat 1's roster entry is %q, want %s", got, people[0].ID)
 	}
-	if got := h.value(`[data-t="name-2"]`); got != "Keti" {
+	if got := h.Value(`[data-t="name-2"]`); got != "Keti" {
 		t.Errorf("after a reload seat 2's name is %q, want Keti", got)
 	}
-	if got := h.value(`[data-t="role-3"]`); got != "detective" {
+	if got := h.Value(`[data-t="role-3"]`); got != "detective" {
 		t.Errorf("after a reload seat 3's card is %q, want detective", got)
 	}
-	if !eval[bool](h.tab, `document.querySelector('[data-t="deal-manual"]').checked && document.querySelector('[data-t="size-7"]').classList.contains('sel')`) {
+	if !hosttest.Eval[bool](h.Tab, `document.querySelector('[data-t="deal-manual"]').checked && document.querySelector('[data-t="size-7"]').classList.contains('sel')`) {
 		t.Errorf("after a reload the deal by hand of seven seats is not chosen")
 	}
 	for k, v := range fields {
-		if got := h.value(`[data-t="` + k + `"]`); got != v {
+		if got := h.Value(`[data-t="` + k + `"]`); got != v {
 			t.Errorf("after a reload %s is %q, want %q", k, got, v)
 		}
 	}
 
 	// The card round: the first wake, a seat confirmed, the next wake's
 	// seat tapped, and a reload.
-	h.tap("create")
-	h.waitJS(5*time.Second, `!!document.querySelector('[data-t="cards-wake"]')`)
-	first := eval[string](h.tab, `document.querySelector('[data-t="cards-wake"]').dataset.role`)
-	need := eval[int](h.tab, `parseInt(document.querySelector('[data-t="hands"]').textContent.split('/')[1], 10)`)
+	h.Tap("create")
+	h.WaitJS(5*time.Second, `!!document.querySelector('[data-t="cards-wake"]')`)
+	first := hosttest.Eval[string](h.Tab, `document.querySelector('[data-t="cards-wake"]').dataset.role`)
+	need := hosttest.Eval[int](h.Tab, `parseInt(document.querySelector('[data-t="hands"]').textContent.split('/')[1], 10)`)
 	for _, s := range []int{1, 4, 5, 6, 7}[:need] {
-		h.pickSeat(s)
+		h.PickSeat(s)
 	}
-	h.tap("cards-confirm")
-	h.waitJS(5*time.Second, `document.querySelector('[data-t="cards-wake"]').dataset.role !== `+jsString(first))
-	second := eval[string](h.tab, `document.querySelector('[data-t="cards-wake"]').dataset.role`)
-	h.pickSeat(2)
-	h.waitJS(5*time.Second, `document.querySelector('.seats [data-seat="2"]').classList.contains('sel')`)
+	h.Tap("cards-confirm")
+	h.WaitJS(5*time.Second, `document.querySelector('[data-t="cards-wake"]').dataset.role !== `+hosttest.JsString(first))
+	second := hosttest.Eval[string](h.Tab, `document.querySelector('[data-t="cards-wake"]').dataset.role`)
+	h.PickSeat(2)
+	h.WaitJS(5*time.Second, `document.querySelector('.seats [data-seat="2"]').classList.contains('sel')`)
 
-	h.reload(false)
-	h.waitJS(10*time.Second, `!!document.querySelector('[data-t="cards-wake"]')`)
-	if got := eval[string](h.tab, `document.querySelector('[data-t="cards-wake"]').dataset.role`); got != second {
+	h.Reload(false)
+	h.WaitJS(10*time.Second, `!!document.querySelector('[data-t="cards-wake"]')`)
+	if got := hosttest.Eval[string](h.Tab, `document.querySelector('[data-t="cards-wake"]').dataset.role`); got != second {
 		t.Fatalf("after a reload the card round wakes %q, want %q (the round went on from %q)", got, second, first)
 	}
-	if !eval[bool](h.tab, `document.querySelector('.seats [data-seat="2"]').classList.contains('sel') && document.querySelector('.seats [data-seat="1"]').classList.contains('off')`) {
-		t.Errorf("after a reload seat 1's card (%s) is not known, or seat 2 is not tapped:\n%s", first, h.text())
+	if !hosttest.Eval[bool](h.Tab, `document.querySelector('.seats [data-seat="2"]').classList.contains('sel') && document.querySelector('.seats [data-seat="1"]').classList.contains('off')`) {
+		t.Errorf("after a reload seat 1's card (%s) is not known, or seat 2 is not tapped:\n%s", first, h.Text())
 	}
 	// The rest of the round: each wake takes the first free seats.
-	for i := 0; i < 10 && !h.exists("cards-done"); i++ {
-		need := eval[int](h.tab, `parseInt(document.querySelector('[data-t="hands"]').textContent.split('/')[1], 10) - document.querySelectorAll('.seats .seat.sel').length`)
+	for i := 0; i < 10 && !h.Exists("cards-done"); i++ {
+		need := hosttest.Eval[int](h.Tab, `parseInt(document.querySelector('[data-t="hands"]').textContent.split('/')[1], 10) - document.querySelectorAll('.seats .seat.sel').length`)
 		for s := 2; need > 0 && s <= 7; s++ {
-			if eval[bool](h.tab, `(() => { const b = document.querySelector('.seats [data-seat="`+strconv.Itoa(s)+`"]'); return !b.classList.contains('off') && !b.classList.contains('sel'); })()`) {
-				h.pickSeat(s)
+			if hosttest.Eval[bool](h.Tab, `(() => { const b = document.querySelector('.seats [data-seat="`+strconv.Itoa(s)+`"]'); return !b.classList.contains('off') && !b.classList.contains('sel'); })()`) {
+				h.PickSeat(s)
 				need--
 			}
 		}
-		h.tap("cards-confirm")
-		h.settle()
+		h.Tap("cards-confirm")
+		h.Settle()
 	}
-	h.tap("cards-done")
-	h.waitJS(10*time.Second, `location.hash.startsWith('#/game/') && !!window.__assistGame`)
-	st := h.state()
+	h.Tap("cards-done")
+	h.WaitJS(10*time.Second, `location.hash.startsWith('#/game/') && !!window.__assistGame`)
+	st := h.State()
 	if st.Roles[1] != first || st.Roles[2] != second || st.Roles[3] != "detective" {
 		t.Errorf("the game's cards: %v; want seat 1 %s, seat 2 %s, seat 3 detective", st.Roles, first, second)
 	}
-	if got := eval[[]string](h.tab, `window.__assistGame.rec.settings.names`); got[0] != "ნინო" || got[1] != "Keti" {
+	if got := hosttest.Eval[[]string](h.Tab, `window.__assistGame.rec.settings.names`); got[0] != "ნინო" || got[1] != "Keti" {
 		t.Errorf("the game's names: %v", got)
 	}
 	// The draft is gone: a new game starts from an empty form.
-	h.do(5*time.Second, navigate(ts.URL+"/host/#/new"))
-	h.reload(false)
-	h.waitJS(10*time.Second, `!!document.querySelector('[data-t="create"]')`)
-	if got := h.value(`[data-t="name-2"]`); got != "" {
+	h.Do(5*time.Second, hosttest.Navigate(ts.URL+"/host/#/new"))
+	h.Reload(false)
+	h.WaitJS(10*time.Second, `!!document.querySelector('[data-t="create"]')`)
+	if got := h.Value(`[data-t="name-2"]`); got != "" {
 		t.Errorf("the next game's form is not empty: seat 2 is %q", got)
 	}
 }
@@ -133,47 +127,47 @@ func TestAReloadKeepsTheSetupAndTheCardRound(t *testing.T) {
 // count.
 func TestAReloadKeepsTheBestMoveAndExtraPointsNotYetSaved(t *testing.T) {
 	t.Parallel()
-	ts := startServer(t)
-	h := openHost(t, ts, "score")
-	h.create(gameSpec{Names: []string{"Nino", "Keti", "Zura", "Dato", "Lika", "Gela", "Tako"}, Deal: record.DealPass})
-	d := townDriver()
-	town := d.night
-	d.night = func(st record.State, w record.Wake) int { // the doctor saves nobody: night 1 takes a player
+	ts := hosttest.StartServer(t)
+	h := hosttest.OpenHost(t, ts, "score")
+	h.Create(hosttest.GameSpec{Names: []string{"Nino", "Keti", "Zura", "Dato", "Lika", "Gela", "Tako"}, Deal: record.DealPass})
+	d := hosttest.TownDriver()
+	town := d.Night
+	d.Night = func(st record.State, w record.Wake) int { // the doctor saves nobody: night 1 takes a player
 		if w.Role == "doctor" {
 			return 0
 		}
 		return town(st, w)
 	}
-	h.play(d)
-	h.waitJS(syncWait, `!!document.querySelector('[data-t="save-score"]')`)
-	guesses := eval[[]string](h.tab, `[...document.querySelectorAll('[data-t^="guess-"]')].map((b) => b.dataset.t)`)
+	h.Play(d)
+	h.WaitJS(hosttest.SyncWait, `!!document.querySelector('[data-t="save-score"]')`)
+	guesses := hosttest.Eval[[]string](h.Tab, `[...document.querySelectorAll('[data-t^="guess-"]')].map((b) => b.dataset.t)`)
 	if len(guesses) < 3 {
 		t.Fatalf("the best move offers %v", guesses)
 	}
-	h.setValue(`[data-t="extra-3"]`, "0.1")
-	h.tap("save-score")
-	h.waitJS(10*time.Second, `document.querySelector('[data-t="score"]').dataset.saved === 'yes' && !!document.querySelector('[data-t="points-1"]')`)
+	h.SetValue(`[data-t="extra-3"]`, "0.1")
+	h.Tap("save-score")
+	h.WaitJS(10*time.Second, `document.querySelector('[data-t="score"]').dataset.saved === 'yes' && !!document.querySelector('[data-t="points-1"]')`)
 	guesses = guesses[:3]
 	for _, g := range guesses {
-		h.tap(g)
+		h.Tap(g)
 	}
-	h.setValue(`[data-t="extra-5"]`, "0.3")
+	h.SetValue(`[data-t="extra-5"]`, "0.3")
 
-	h.reload(true)
-	h.waitJS(syncWait, `!!document.querySelector('[data-t="save-score"]')`)
-	h.waitJS(10*time.Second, `!!document.querySelector('[data-t="points-1"]')`) // the server's score has loaded
-	sel := eval[[]string](h.tab, `[...document.querySelectorAll('[data-t^="guess-"].sel')].map((b) => b.dataset.t)`)
+	h.Reload(true)
+	h.WaitJS(hosttest.SyncWait, `!!document.querySelector('[data-t="save-score"]')`)
+	h.WaitJS(10*time.Second, `!!document.querySelector('[data-t="points-1"]')`) // the server's score has loaded
+	sel := hosttest.Eval[[]string](h.Tab, `[...document.querySelectorAll('[data-t^="guess-"].sel')].map((b) => b.dataset.t)`)
 	if !slices.Equal(sel, guesses) {
 		t.Errorf("after a reload the best move's guesses are %v, want %v", sel, guesses)
 	}
-	if got := h.value(`[data-t="extra-5"]`); got != "0.3" {
+	if got := h.Value(`[data-t="extra-5"]`); got != "0.3" {
 		t.Errorf("after a reload seat 5's extra points are %q, want 0.3", got)
 	}
-	if got := h.value(`[data-t="extra-3"]`); got != "0.1" {
+	if got := h.Value(`[data-t="extra-3"]`); got != "0.1" {
 		t.Errorf("after a reload seat 3's extra points are %q, want 0.1", got)
 	}
-	h.tap("save-score")
-	h.waitJS(10*time.Second, `document.querySelector('[data-t="score"]').dataset.saved === 'yes'`)
+	h.Tap("save-score")
+	h.WaitJS(10*time.Second, `document.querySelector('[data-t="score"]').dataset.saved === 'yes'`)
 	var p struct {
 		Score *struct {
 			BestMove *struct{ Guess []int } `json:"best_move"`
@@ -183,8 +177,8 @@ func TestAReloadKeepsTheBestMoveAndExtraPointsNotYetSaved(t *testing.T) {
 			}
 		}
 	}
-	id := eval[string](h.tab, `window.__assistGame.rec.id`)
-	ts.getJSON(t, "/host/api/games/"+id+"/protocol.json", h.token(id), &p)
+	id := hosttest.Eval[string](h.Tab, `window.__assistGame.rec.id`)
+	ts.GetJSON(t, "/host/api/games/"+id+"/protocol.json", h.Token(id), &p)
 	if p.Score == nil || p.Score.BestMove == nil || len(p.Score.BestMove.Guess) != 3 || len(p.Score.Extra) != 2 {
 		t.Errorf("the saved score: %+v", p.Score)
 	}

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"mafia/assist/internal/hosttest"
 	"mafia/assist/record"
 )
 
@@ -16,55 +17,55 @@ import (
 // saved they count.
 func TestTheLinksPickedAndNotSavedOutliveARedrawAndAReload(t *testing.T) {
 	t.Parallel()
-	ts := startServer(t)
-	cl, people := newClubWith(t, ts, "Nino", "Keti")
-	h := openHost(t, ts, "linkkept")
-	h.tap("new-game")
-	h.waitJS(5*time.Second, `!!document.querySelector('[data-t="create"]')`)
-	h.tap("size-7")
-	h.click(`[data-t="deal-pass"]`)
-	h.setValue(`[data-t="club-code"]`, cl.ID+"."+cl.Token)
-	h.tap("club-join")
-	h.waitJS(5*time.Second, `!!document.querySelector('[data-t="club-joined"]')`)
+	ts := hosttest.StartServer(t)
+	cl, people := hosttest.NewClubWith(t, ts, "Nino", "Keti")
+	h := hosttest.OpenHost(t, ts, "linkkept")
+	h.Tap("new-game")
+	h.WaitJS(5*time.Second, `!!document.querySelector('[data-t="create"]')`)
+	h.Tap("size-7")
+	h.Click(`[data-t="deal-pass"]`)
+	h.SetValue(`[data-t="club-code"]`, cl.ID+"."+cl.Token)
+	h.Tap("club-join")
+	h.WaitJS(5*time.Second, `!!document.querySelector('[data-t="club-joined"]')`)
 	for i, n := range []string{"Nino", "Keti", "Zura", "Dato", "Lika", "Gela", "Tako"} {
-		h.setValue(`[data-t="name-`+strconv.Itoa(i+1)+`"]`, n)
+		h.SetValue(`[data-t="name-`+strconv.Itoa(i+1)+`"]`, n)
 	}
-	h.tap("create")
-	h.waitJS(10*time.Second, `location.hash.startsWith('#/game/') && !!window.__assistGame`)
-	id := eval[string](h.tab, `window.__assistGame.rec.id`)
-	h.play(townDriver())
-	h.waitJS(syncWait, `!!document.querySelector('[data-t="link-save"]')`)
+	h.Tap("create")
+	h.WaitJS(10*time.Second, `location.hash.startsWith('#/game/') && !!window.__assistGame`)
+	id := hosttest.Eval[string](h.Tab, `window.__assistGame.rec.id`)
+	h.Play(hosttest.TownDriver())
+	h.WaitJS(hosttest.SyncWait, `!!document.querySelector('[data-t="link-save"]')`)
 	for s, q := range []string{"nino", "keti"} {
 		n := strconv.Itoa(s + 1)
-		h.setValue(`[data-t="link-name-`+n+`"]`, q)
+		h.SetValue(`[data-t="link-name-`+n+`"]`, q)
 		sel := `[data-t="pick-` + n + `"][data-person="` + people[s].ID + `"]`
-		h.waitJS(5*time.Second, `!!document.querySelector('`+sel+`')`)
-		h.click(sel)
+		h.WaitJS(5*time.Second, `!!document.querySelector('`+sel+`')`)
+		h.Click(sel)
 	}
 	linked := func(when string) {
 		t.Helper()
 		for s := range 2 {
 			sel := `[data-t="link-name-` + strconv.Itoa(s+1) + `"]`
-			h.waitJS(10*time.Second, `!!document.querySelector('`+sel+`')`)
-			if got := eval[string](h.tab, `document.querySelector('`+sel+`').dataset.person`); got != people[s].ID {
+			h.WaitJS(10*time.Second, `!!document.querySelector('`+sel+`')`)
+			if got := hosttest.Eval[string](h.Tab, `document.querySelector('`+sel+`').dataset.person`); got != people[s].ID {
 				t.Errorf("%s: seat %d linked to %q, want %s", when, s+1, got, people[s].ID)
 			}
 		}
 	}
 	linked("picked")
-	h.noSideScroll("the links picked")
-	eval[bool](h.tab, `(window.__assistGame.render(), true)`)
+	h.NoSideScroll("the links picked")
+	hosttest.Eval[bool](h.Tab, `(window.__assistGame.render(), true)`)
 	linked("after the result screen is drawn again")
-	h.reload(true)
-	h.waitJS(syncWait, `!!document.querySelector('[data-t="link-save"]')`)
+	h.Reload(true)
+	h.WaitJS(hosttest.SyncWait, `!!document.querySelector('[data-t="link-save"]')`)
 	linked("after a reload")
-	h.tap("link-save")
-	h.waitJS(10*time.Second, `document.querySelector('[data-t="link"]').dataset.saved === 'yes'`)
-	h.calm("link-save")
+	h.Tap("link-save")
+	h.WaitJS(10*time.Second, `document.querySelector('[data-t="link"]').dataset.saved === 'yes'`)
+	h.Calm("link-save")
 	var p struct {
 		Club *record.ClubInfo `json:"club"`
 	}
-	ts.getJSON(t, "/host/api/games/"+id+"/protocol.json", h.token(id), &p)
+	ts.GetJSON(t, "/host/api/games/"+id+"/protocol.json", h.Token(id), &p)
 	if p.Club == nil || p.Club.PersonOf(1) != people[0].ID || p.Club.PersonOf(2) != people[1].ID || p.Club.PersonOf(3) != "" {
 		t.Errorf("after the links: club %+v; want seat 1 Nino, seat 2 Keti, seat 3 a guest", p.Club)
 	}

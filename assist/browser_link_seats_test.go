@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"mafia/assist/internal/hosttest"
 	"mafia/assist/record"
 )
 
@@ -15,36 +16,36 @@ import (
 // protocol carries seat 1's roster id.
 func TestTheHostLinksTheSeatsToTheRosterAtTheEnd(t *testing.T) {
 	t.Parallel()
-	ts := startServer(t)
-	cl, people := newClubWith(t, ts, "Nino", "Keti")
-	h := openHost(t, ts, "link")
-	h.tap("new-game")
-	h.waitJS(5*time.Second, `!!document.querySelector('[data-t="create"]')`)
-	h.tap("size-7")
-	h.click(`[data-t="deal-pass"]`)
-	h.setValue(`[data-t="club-code"]`, cl.ID+"."+cl.Token)
-	h.tap("club-join")
-	h.waitJS(5*time.Second, `!!document.querySelector('[data-t="club-joined"]')`)
+	ts := hosttest.StartServer(t)
+	cl, people := hosttest.NewClubWith(t, ts, "Nino", "Keti")
+	h := hosttest.OpenHost(t, ts, "link")
+	h.Tap("new-game")
+	h.WaitJS(5*time.Second, `!!document.querySelector('[data-t="create"]')`)
+	h.Tap("size-7")
+	h.Click(`[data-t="deal-pass"]`)
+	h.SetValue(`[data-t="club-code"]`, cl.ID+"."+cl.Token)
+	h.Tap("club-join")
+	h.WaitJS(5*time.Second, `!!document.querySelector('[data-t="club-joined"]')`)
 	for i, n := range []string{"Nino", "Keti", "Zura", "Dato", "Lika", "Gela", "Tako"} {
-		h.setValue(`[data-t="name-`+strconv.Itoa(i+1)+`"]`, n)
+		h.SetValue(`[data-t="name-`+strconv.Itoa(i+1)+`"]`, n)
 	}
-	h.tap("create")
-	h.waitJS(10*time.Second, `location.hash.startsWith('#/game/') && !!window.__assistGame`)
-	id := eval[string](h.tab, `window.__assistGame.rec.id`)
-	h.play(townDriver())
-	h.waitJS(syncWait, `!!document.querySelector('[data-t="link-save"]')`)
-	h.noSideScroll("the links to the roster")
-	h.setValue(`[data-t="link-name-1"]`, "nino")
+	h.Tap("create")
+	h.WaitJS(10*time.Second, `location.hash.startsWith('#/game/') && !!window.__assistGame`)
+	id := hosttest.Eval[string](h.Tab, `window.__assistGame.rec.id`)
+	h.Play(hosttest.TownDriver())
+	h.WaitJS(hosttest.SyncWait, `!!document.querySelector('[data-t="link-save"]')`)
+	h.NoSideScroll("the links to the roster")
+	h.SetValue(`[data-t="link-name-1"]`, "nino")
 	sel := `[data-t="pick-1"][data-person="` + people[0].ID + `"]`
-	h.waitJS(5*time.Second, `!!document.querySelector('`+sel+`')`)
-	h.click(sel)
-	h.tap("link-save")
-	h.waitJS(10*time.Second, `document.querySelector('[data-t="link"]').dataset.saved === 'yes'`)
-	h.calm("link-save")
+	h.WaitJS(5*time.Second, `!!document.querySelector('`+sel+`')`)
+	h.Click(sel)
+	h.Tap("link-save")
+	h.WaitJS(10*time.Second, `document.querySelector('[data-t="link"]').dataset.saved === 'yes'`)
+	h.Calm("link-save")
 	var p struct {
 		Club *record.ClubInfo `json:"club"`
 	}
-	ts.getJSON(t, "/host/api/games/"+id+"/protocol.json", h.token(id), &p)
+	ts.GetJSON(t, "/host/api/games/"+id+"/protocol.json", h.Token(id), &p)
 	if p.Club == nil || p.Club.PersonOf(1) != people[0].ID || p.Club.PersonOf(2) != "" {
 		t.Errorf("after the links: club %+v; want seat 1 Nino (%s), seat 2 a guest", p.Club, people[0].ID)
 	}

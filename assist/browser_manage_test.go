@@ -11,6 +11,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"mafia/assist"
+	"mafia/assist/internal/hosttest"
 	"mafia/assist/record"
 	"mafia/engine"
 	"mafia/locale"
@@ -22,21 +23,21 @@ import (
 // name, keeps the change, and the protocol lists it.
 func TestAnAbandonedGameIsDeletedAndNamesAreCorrected(t *testing.T) {
 	t.Parallel()
-	ts := startServer(t)
-	h := openHost(t, ts, "host")
-	gone := h.create(gameSpec{Names: names11[:7], Deal: record.DealPass})
-	token := h.token(gone)
-	h.do(5*time.Second, chromedp.Navigate(ts.URL+"/host/#/"))
-	h.waitJS(10*time.Second, `!!document.querySelector('[data-t="history"] tr[data-id="`+gone+`"]')`)
-	h.click(`.games li[data-id="` + gone + `"] [data-t="delete"]`)
-	h.waitJS(5*time.Second, `!!document.querySelector('[data-t="delete-question"]')`)
-	h.shot("manage-delete-confirm")
-	h.tap("delete-yes")
-	h.waitJS(10*time.Second, `!!document.querySelector('[data-t="history"]') && !document.querySelector('.games li[data-id="`+gone+`"]')`)
-	h.waitJS(10*time.Second, `!document.querySelector('[data-t="history"] tr[data-id="`+gone+`"]') &&
+	ts := hosttest.StartServer(t)
+	h := hosttest.OpenHost(t, ts, "host")
+	gone := h.Create(hosttest.GameSpec{Names: hosttest.Names11[:7], Deal: record.DealPass})
+	token := h.Token(gone)
+	h.Do(5*time.Second, chromedp.Navigate(ts.URL+"/host/#/"))
+	h.WaitJS(10*time.Second, `!!document.querySelector('[data-t="history"] tr[data-id="`+gone+`"]')`)
+	h.Click(`.games li[data-id="` + gone + `"] [data-t="delete"]`)
+	h.WaitJS(5*time.Second, `!!document.querySelector('[data-t="delete-question"]')`)
+	h.Shot("manage-delete-confirm")
+	h.Tap("delete-yes")
+	h.WaitJS(10*time.Second, `!!document.querySelector('[data-t="history"]') && !document.querySelector('.games li[data-id="`+gone+`"]')`)
+	h.WaitJS(10*time.Second, `!document.querySelector('[data-t="history"] tr[data-id="`+gone+`"]') &&
 		document.querySelector('[data-t="history"]').textContent !== `+strconv.Quote(locale.New(locale.En).T("assist.loading", nil)))
 	var list struct{ Games []struct{ ID string } }
-	ts.getJSON(t, "/host/api/games", token, &list) // listed to its host, were it kept
+	ts.GetJSON(t, "/host/api/games", token, &list) // listed to its host, were it kept
 	for _, g := range list.Games {
 		if g.ID == gone {
 			t.Fatalf("the deleted game is still in the history: %+v", list)
@@ -54,27 +55,27 @@ func TestAnAbandonedGameIsDeletedAndNamesAreCorrected(t *testing.T) {
 	}
 
 	// A name corrected after the game was made.
-	id := h.create(gameSpec{Names: names11[:7], Deal: record.DealPass})
-	h.waitJS(5*time.Second, `!!document.querySelector('[data-t="reveal"]')`)
-	h.deal()
-	h.waitJS(5*time.Second, `!!document.querySelector('[data-t="wake"]')`)
-	h.tap("menu")
-	h.tap("menu-names")
-	h.setValue(`[data-t="rename-3"]`, "Tamuna")
-	h.tap("save-names")
-	h.waitJS(10*time.Second, `window.__assistGame.rec.settings.names[2] === 'Tamuna' && !!document.querySelector('[data-t="wake"]')`)
+	id := h.Create(hosttest.GameSpec{Names: hosttest.Names11[:7], Deal: record.DealPass})
+	h.WaitJS(5*time.Second, `!!document.querySelector('[data-t="reveal"]')`)
+	h.Deal()
+	h.WaitJS(5*time.Second, `!!document.querySelector('[data-t="wake"]')`)
+	h.Tap("menu")
+	h.Tap("menu-names")
+	h.SetValue(`[data-t="rename-3"]`, "Tamuna")
+	h.Tap("save-names")
+	h.WaitJS(10*time.Second, `window.__assistGame.rec.settings.names[2] === 'Tamuna' && !!document.querySelector('[data-t="wake"]')`)
 	var game struct{ Settings record.Settings }
-	ts.getJSON(t, "/host/api/games/"+id, h.token(id), &game)
-	if game.Settings.NameOf(3) != "Tamuna" || game.Settings.NameOf(2) != names11[1] {
+	ts.GetJSON(t, "/host/api/games/"+id, h.Token(id), &game)
+	if game.Settings.NameOf(3) != "Tamuna" || game.Settings.NameOf(2) != hosttest.Names11[1] {
 		t.Fatalf("the server's names: %v", game.Settings.Names)
 	}
 	var p struct{ Renames []assist.Rename }
-	ts.getJSON(t, "/host/api/games/"+id+"/protocol.json", h.token(id), &p)
+	ts.GetJSON(t, "/host/api/games/"+id+"/protocol.json", h.Token(id), &p)
 	if len(p.Renames) != 1 || p.Renames[0].Seat != 3 || p.Renames[0].From != "Tamar" || p.Renames[0].To != "Tamuna" {
 		t.Fatalf("the record's renames: %+v", p.Renames)
 	}
 	req, _ = http.NewRequest("GET", ts.URL+"/host/games/"+id+"?lang=en", nil)
-	req.Header.Set("Authorization", "Bearer "+h.token(id))
+	req.Header.Set("Authorization", "Bearer "+h.Token(id))
 	res, err = http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
@@ -92,28 +93,28 @@ func TestAnAbandonedGameIsDeletedAndNamesAreCorrected(t *testing.T) {
 // changes.
 func TestCorrectingNamesAndDeletingAreTheHostsAndChecked(t *testing.T) {
 	t.Parallel()
-	ts := startServer(t)
-	c := create7(t, ts, record.DealManual)
+	ts := hosttest.StartServer(t)
+	c := hosttest.Create7(t, ts, record.DealManual)
 	names := []string{"A", "B", "C", "D", "E", "F", "G"}
 	var e struct {
 		Error struct{ Code, Message string }
 	}
-	if code := call(t, "PUT", ts.URL+"/host/api/games/"+c.ID+"/names", "not-the-token", map[string]any{"names": names}, &e); code != http.StatusForbidden {
+	if code := hosttest.Call(t, "PUT", ts.URL+"/host/api/games/"+c.ID+"/names", "not-the-token", map[string]any{"names": names}, &e); code != http.StatusForbidden {
 		t.Fatalf("a foreign token renames: %d %+v", code, e)
 	}
-	if code := call(t, "DELETE", ts.URL+"/host/api/games/"+c.ID, "not-the-token", nil, &e); code != http.StatusForbidden {
+	if code := hosttest.Call(t, "DELETE", ts.URL+"/host/api/games/"+c.ID, "not-the-token", nil, &e); code != http.StatusForbidden {
 		t.Fatalf("a foreign token deletes: %d %+v", code, e)
 	}
 	bad := append([]string(nil), names...)
 	bad[4] = "   "
-	if code := call(t, "PUT", ts.URL+"/host/api/games/"+c.ID+"/names", c.HostToken, map[string]any{"names": bad}, &e); code != http.StatusBadRequest || e.Error.Code != "bad_settings" || !strings.Contains(e.Error.Message, "5") {
+	if code := hosttest.Call(t, "PUT", ts.URL+"/host/api/games/"+c.ID+"/names", c.HostToken, map[string]any{"names": bad}, &e); code != http.StatusBadRequest || e.Error.Code != "bad_settings" || !strings.Contains(e.Error.Message, "5") {
 		t.Fatalf("a blank name: %d %+v", code, e)
 	}
-	if code := call(t, "PUT", ts.URL+"/host/api/games/"+c.ID+"/names", c.HostToken, map[string]any{"names": names[:6]}, &e); code != http.StatusBadRequest {
+	if code := hosttest.Call(t, "PUT", ts.URL+"/host/api/games/"+c.ID+"/names", c.HostToken, map[string]any{"names": names[:6]}, &e); code != http.StatusBadRequest {
 		t.Fatalf("six names for seven seats: %d %+v", code, e)
 	}
 	var game struct{ Settings record.Settings }
-	ts.getJSON(t, "/host/api/games/"+c.ID, c.HostToken, &game)
+	ts.GetJSON(t, "/host/api/games/"+c.ID, c.HostToken, &game)
 	if strings.Join(game.Settings.Names, "") != "ABCDEFG" {
 		t.Fatalf("the names changed: %v", game.Settings.Names)
 	}
@@ -125,8 +126,8 @@ func TestCorrectingNamesAndDeletingAreTheHostsAndChecked(t *testing.T) {
 // and the game stays in the history.
 func TestAFinishedGameCannotBeDeleted(t *testing.T) {
 	t.Parallel()
-	ts := startServer(t)
-	c := create7(t, ts, record.DealManual)
+	ts := hosttest.StartServer(t)
+	c := hosttest.Create7(t, ts, record.DealManual)
 	g, _, err := record.Replay(&c.Settings, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -167,7 +168,7 @@ func TestAFinishedGameCannotBeDeleted(t *testing.T) {
 				}
 			}
 			if !acted {
-				do(next)
+				do(hosttest.Next)
 			}
 		case "speech":
 			if !st.Nominated && len(st.Candidates) == 0 {
@@ -178,26 +179,26 @@ func TestAFinishedGameCannotBeDeleted(t *testing.T) {
 					}
 				}
 			}
-			do(next)
+			do(hosttest.Next)
 		default:
-			do(next)
+			do(hosttest.Next)
 		}
 	}
 	if !g.Ended() {
 		t.Fatal("the game did not end")
 	}
-	list := entries(0, cmds...)
-	if code, a := syncUp(t, ts, c, list...); code != 200 || !a.Ended {
+	list := hosttest.Entries(0, cmds...)
+	if code, a := hosttest.SyncUp(t, ts, c, list...); code != 200 || !a.Ended {
 		t.Fatalf("sync: %d %+v", code, a)
 	}
 	var e struct {
 		Error struct{ Code, Message string }
 	}
-	if code := call(t, "DELETE", ts.URL+"/host/api/games/"+c.ID, c.HostToken, nil, &e); code != http.StatusConflict || e.Error.Code != "game_ended_kept" || e.Error.Message == "" {
+	if code := hosttest.Call(t, "DELETE", ts.URL+"/host/api/games/"+c.ID, c.HostToken, nil, &e); code != http.StatusConflict || e.Error.Code != "game_ended_kept" || e.Error.Message == "" {
 		t.Fatalf("deleting a finished game: %d %+v", code, e)
 	}
 	var hist struct{ Games []struct{ ID string } }
-	ts.getJSON(t, "/host/api/games", c.HostToken, &hist) // listed to its host
+	ts.GetJSON(t, "/host/api/games", c.HostToken, &hist) // listed to its host
 	if len(hist.Games) != 1 || hist.Games[0].ID != c.ID {
 		t.Fatalf("the history: %+v", hist)
 	}

@@ -9,25 +9,9 @@ import (
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 
+	"mafia/assist/internal/hosttest"
 	"mafia/assist/record"
 )
-
-// brokenCells returns, for the cells sel finds, each one whose text runs
-// over more lines than it has words (a word cut in two), or, for those
-// numeric says, over more than one line ("1" over "0"): "text (lines)".
-func brokenCells(tb *tab, sel string, numeric bool) []string {
-	return eval[[]string](tb, `(() => {
-		const out = [];
-		for (const el of document.querySelectorAll(`+jsString(sel)+`)) {
-			if (!el.offsetParent) continue; // not shown
-			const r = document.createRange(); r.selectNodeContents(el);
-			const lines = new Set([...r.getClientRects()].filter((x) => x.width > 0).map((x) => Math.round(x.top))).size;
-			const words = el.textContent.trim().split(/\s+/).filter(Boolean).length;
-			if (lines > (`+map[bool]string{true: "1", false: "words"}[numeric]+`)) out.push(el.textContent.trim() + ' (' + lines + ')');
-		}
-		return out;
-	})()`)
-}
 
 // TestTheEndTableAt360AndThePrintedStandingsKeepWordsWhole (issue 29,
 // defect 6): the result screen of a ten-seat game in Georgian at 360 px
@@ -37,61 +21,61 @@ func brokenCells(tb *tab, sel string, numeric bool) []string {
 // name whole, no roster-id column, and nothing past the right edge.
 func TestTheEndTableAt360AndThePrintedStandingsKeepWordsWhole(t *testing.T) {
 	t.Parallel()
-	ts := startServer(t)
-	h := openHost(t, ts, "print-layout")
-	h.setValue(`[data-t="lang"]`, "ka")
-	h.waitJS(5*time.Second, `document.documentElement.lang === 'ka' || !!document.querySelector('[data-t="new-game"]')`)
-	h.create(gameSpec{Names: []string{"ნინო", "თამარი", "გიორგი", "დავითი", "ლევანი", "ანა", "საბა", "ეკატერინე", "ზურაბი", "ალექსანდრე"}, Deal: record.DealPass})
-	h.play(townDriver())
-	h.waitJS(syncWait, `!!document.querySelector('.seats-table')`)
-	h.noSideScroll("the result at 360 px")
-	if bad := brokenCells(h.tab, `.seats-table td:first-child, .seats-table td:last-child`, true); len(bad) > 0 {
+	ts := hosttest.StartServer(t)
+	h := hosttest.OpenHost(t, ts, "print-layout")
+	h.SetValue(`[data-t="lang"]`, "ka")
+	h.WaitJS(5*time.Second, `document.documentElement.lang === 'ka' || !!document.querySelector('[data-t="new-game"]')`)
+	h.Create(hosttest.GameSpec{Names: []string{"ნინო", "თამარი", "გიორგი", "დავითი", "ლევანი", "ანა", "საბა", "ეკატერინე", "ზურაბი", "ალექსანდრე"}, Deal: record.DealPass})
+	h.Play(hosttest.TownDriver())
+	h.WaitJS(hosttest.SyncWait, `!!document.querySelector('.seats-table')`)
+	h.NoSideScroll("the result at 360 px")
+	if bad := hosttest.BrokenCells(h.Tab, `.seats-table td:first-child, .seats-table td:last-child`, true); len(bad) > 0 {
 		t.Errorf("the result's numbers wrap at 360 px: %v", bad)
 	}
-	if bad := brokenCells(h.tab, `.seats-table td:nth-child(3), .seats-table td:nth-child(2), .seats-table th`, false); len(bad) > 0 {
+	if bad := hosttest.BrokenCells(h.Tab, `.seats-table td:nth-child(3), .seats-table td:nth-child(2), .seats-table th`, false); len(bad) > 0 {
 		t.Errorf("the result's names and cards are cut mid-word at 360 px: %v", bad)
 	}
-	h.shot("print-layout-end-360")
+	h.Shot("print-layout-end-360")
 
 	// The standings.
 	names := []string{"ნინო ბერიძე", "გიორგი მაისურაძე", "თამარ ჯავახიშვილი", "დავით აღმაშენებელი", "ლევან ხარაბაძე", "ანასტასია", "ალექსანდრე"}
-	cl, people := newClubWith(t, ts, names...)
+	cl, people := hosttest.NewClubWith(t, ts, names...)
 	ids := make([]string, 7)
 	for i := range ids {
 		ids[i] = people[i].ID
 	}
-	var c created
-	if code := call(t, "POST", ts.URL+"/host/api/games", "", map[string]any{"names": names, "deal": record.DealManual, "roles": roles7,
+	var c hosttest.Created
+	if code := hosttest.Call(t, "POST", ts.URL+"/host/api/games", "", map[string]any{"names": names, "deal": record.DealManual, "roles": hosttest.Roles7,
 		"club_token": cl.Token, "club": map[string]any{"club": cl.ID, "day": "2026-12-01", "people": ids}}, &c); code != http.StatusCreated {
 		t.Fatalf("the club's game: %d", code)
 	}
-	playClubGame(t, ts, c)
-	if code := call(t, "PUT", ts.URL+"/host/api/games/"+c.ID+"/score", c.HostToken,
+	hosttest.PlayClubGame(t, ts, c)
+	if code := hosttest.Call(t, "PUT", ts.URL+"/host/api/games/"+c.ID+"/score", c.HostToken,
 		map[string]any{"best_move": map[string]any{"seat": 1, "guess": []int{2, 4, 5}}, "extra": []any{map[string]any{"seat": 3, "points": 0.7}}}, nil); code != http.StatusOK {
 		t.Fatalf("the score: %d", code)
 	}
-	if code := call(t, "PUT", ts.URL+"/host/api/clubs/"+cl.ID+"/seasons/winter", cl.Token,
+	if code := hosttest.Call(t, "PUT", ts.URL+"/host/api/clubs/"+cl.ID+"/seasons/winter", cl.Token,
 		map[string]any{"name": "ზამთარი", "from": "2026-12-01", "to": "2027-02-28"}, nil); code != http.StatusOK {
 		t.Fatalf("the season: %d", code)
 	}
 	// A4 landscape less the margins, at 96 px an inch: 281 mm.
-	h.do(10*time.Second, chromedp.EmulateViewport(1062, 740), navigate(ts.URL+"/host/clubs/"+cl.ID+"/seasons/winter?lang=ka"),
+	h.Do(10*time.Second, chromedp.EmulateViewport(1062, 740), hosttest.Navigate(ts.URL+"/host/clubs/"+cl.ID+"/seasons/winter?lang=ka"),
 		chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error {
 			_, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{Media: "print"})
 			return err
 		}))
-	h.waitJS(5*time.Second, `!!document.querySelector('[data-t="standings"] tbody tr')`)
-	if right, width := eval[float64](h.tab, `document.querySelector('[data-t="standings"]').getBoundingClientRect().right`), eval[float64](h.tab, `innerWidth`); right > width {
+	h.WaitJS(5*time.Second, `!!document.querySelector('[data-t="standings"] tbody tr')`)
+	if right, width := hosttest.Eval[float64](h.Tab, `document.querySelector('[data-t="standings"]').getBoundingClientRect().right`), hosttest.Eval[float64](h.Tab, `innerWidth`); right > width {
 		t.Errorf("the printed standings end at %.0f px, past the sheet's %.0f px", right, width)
 	}
-	if bad := brokenCells(h.tab, `[data-t="standings"] td:not(.c-name)`, true); len(bad) > 0 {
+	if bad := hosttest.BrokenCells(h.Tab, `[data-t="standings"] td:not(.c-name)`, true); len(bad) > 0 {
 		t.Errorf("the printed standings' numbers wrap: %v", bad)
 	}
-	if bad := brokenCells(h.tab, `[data-t="standings"] th, [data-t="standings"] td.c-name`, false); len(bad) > 0 {
+	if bad := hosttest.BrokenCells(h.Tab, `[data-t="standings"] th, [data-t="standings"] td.c-name`, false); len(bad) > 0 {
 		t.Errorf("the printed standings' headers or names are cut mid-word: %v", bad)
 	}
-	if eval[bool](h.tab, `[...document.querySelectorAll('[data-t="standings"] .c-person')].some((el) => !!el.offsetParent)`) {
+	if hosttest.Eval[bool](h.Tab, `[...document.querySelectorAll('[data-t="standings"] .c-person')].some((el) => !!el.offsetParent)`) {
 		t.Errorf("the printed standings show the roster-id column")
 	}
-	h.shot("print-layout-standings")
+	h.Shot("print-layout-standings")
 }

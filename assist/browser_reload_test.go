@@ -16,6 +16,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"mafia/assist"
+	"mafia/assist/internal/hosttest"
 	"mafia/assist/record"
 	"mafia/locale"
 	"mafia/store/sqlite"
@@ -28,7 +29,7 @@ import (
 // as a venue's server that goes away and comes back. The browser keeps its
 // origin (so its stored games and service worker) across the restart.
 type stoppable struct {
-	*testServer
+	*hosttest.Server
 	t     *testing.T
 	path  string
 	addr  string
@@ -64,8 +65,8 @@ func (s *stoppable) start() {
 		s.t.Fatal(err)
 	}
 	s.addr = ln.Addr().String()
-	s.testServer = &testServer{URL: "http://" + s.addr, db: db,
-		h: assist.New(assist.Config{Store: db, Seed: func() uint64 { return s.seeds.Add(1) }})}
+	s.Server = &hosttest.Server{URL: "http://" + s.addr, DB: db,
+		H: assist.New(assist.Config{Store: db, Seed: func() uint64 { return s.seeds.Add(1) }})}
 	s.srv = &http.Server{Handler: http.HandlerFunc(s.serve)}
 	go s.srv.Serve(ln)
 }
@@ -79,7 +80,7 @@ func (s *stoppable) stop() {
 		s.srv.Close()
 	}
 	s.srv = nil
-	if err := s.db.Close(); err != nil {
+	if err := s.DB.Close(); err != nil {
 		s.t.Error(err)
 	}
 	if _, err := http.Get(s.URL + "/host/"); err == nil {
@@ -90,70 +91,27 @@ func (s *stoppable) stop() {
 func (s *stoppable) serve(w http.ResponseWriter, r *http.Request) {
 	if v, _ := s.swVersion.Load().(string); v != "" && r.URL.Path == "/host/sw.js" {
 		rec := httptest.NewRecorder()
-		s.testServer.serve(rec, r)
+		s.Server.Serve(rec, r)
 		body := strings.Replace(rec.Body.String(), `const VERSION = "`+assist.Version()+`"`, `const VERSION = "`+v+`"`, 1)
 		w.Header().Set("Content-Type", "text/javascript")
 		w.Header().Set("Cache-Control", "no-cache")
 		_, _ = w.Write([]byte(body))
 		return
 	}
-	s.testServer.serve(w, r)
+	s.Server.Serve(w, r)
 }
 
 // openKept opens the assistant and waits until the service worker keeps
 // the page (it controls the tab: its install has cached every file).
-func openKept(t *testing.T, s *stoppable, name string) *host {
+func openKept(t *testing.T, s *stoppable, name string) *hosttest.Host {
 	t.Helper()
-	h := openHost(t, s.testServer, name)
-	h.waitJS(60*time.Second, `!!navigator.serviceWorker && !!navigator.serviceWorker.controller`)
-	keys := evalAwait[[]string](h.tab, `caches.keys()`)
+	h := hosttest.OpenHost(t, s.Server, name)
+	h.WaitJS(60*time.Second, `!!navigator.serviceWorker && !!navigator.serviceWorker.controller`)
+	keys := hosttest.EvalAwait[[]string](h.Tab, `caches.keys()`)
 	if !slices.Equal(keys, []string{"assist-" + assist.Version()}) {
 		t.Fatalf("the caches are %v, want the one of version %s", keys, assist.Version())
 	}
 	return h
-}
-
-// reload reloads the tab and waits for the page and the game on it.
-func (h *host) reload(game bool) {
-	h.t.Helper()
-	h.do(30*time.Second, chromedp.Reload())
-	want := `window.__assistReady === true`
-	if game {
-		want += ` && !!window.__assistGame`
-	}
-	h.waitJS(30*time.Second, want)
-}
-
-// sameScreen checks that the page shows what it showed before a reload.
-func (h *host) sameScreen(screen string, st record.State, entries int) {
-	h.t.Helper()
-	if got := h.screen(); got != screen {
-		h.t.Fatalf("after a reload the page shows %q, before %q:\n%s", got, screen, h.text())
-	}
-	after := h.state()
-	if after.Phase != st.Phase || after.Round != st.Round || after.Speaker != st.Speaker ||
-		!slices.Equal(after.Alive, st.Alive) || !slices.Equal(after.Candidates, st.Candidates) {
-		h.t.Fatalf("after a reload: %+v, before %+v", after, st)
-	}
-	if got := eval[int](h.tab, `window.__assistGame.rec.commands.length`); got != entries {
-		h.t.Fatalf("after a reload the phone holds %d entries, before %d", got, entries)
-	}
-}
-
-// sameEntries checks that the server holds exactly the phone's entries,
-// each once, and that its log is their replay.
-func sameEntries(t *testing.T, ts *testServer, h *host, id string) {
-	t.Helper()
-	local, stored := h.localEntries(id), ts.storedEntries(t, id)
-	if len(local) != len(stored) {
-		t.Fatalf("the phone holds %d entries, the server %d", len(local), len(stored))
-	}
-	for i := range local {
-		if local[i].ID != stored[i].ID || local[i].Seq != i || stored[i].Seq != i || local[i].Verb != stored[i].Verb {
-			t.Fatalf("entry %d: phone %+v, server %+v", i, local[i], stored[i])
-		}
-	}
-	ts.replay(t, id) // fails on an entry stored twice, or a log that is not the entries'
 }
 
 // TestTheGameReopensWithoutTheServer starts a game with the server up,
@@ -165,48 +123,48 @@ func TestTheGameReopensWithoutTheServer(t *testing.T) {
 	t.Parallel()
 	s := startStoppable(t)
 	h := openKept(t, s, "host")
-	id := h.create(gameSpec{Names: names7, Deal: record.DealPass})
+	id := h.Create(hosttest.GameSpec{Names: hosttest.Names7, Deal: record.DealPass})
 
-	d := townDriver()
-	d.stop = func(st record.State) bool { return st.Phase == "speech" && st.Round == 1 }
-	h.play(d)
-	h.waitJS(syncWait, `document.getElementById('sync').dataset.waiting === '0'`)
-	online := len(h.localEntries(id))
+	d := hosttest.TownDriver()
+	d.Stop = func(st record.State) bool { return st.Phase == "speech" && st.Round == 1 }
+	h.Play(d)
+	h.WaitJS(hosttest.SyncWait, `document.getElementById('sync').dataset.waiting === '0'`)
+	online := len(h.LocalEntries(id))
 
 	s.stop()
-	screen, st := h.screen(), h.state()
-	h.reload(true)
-	h.sameScreen(screen, st, online)
-	h.shot("reload-offline-same-screen")
+	screen, st := h.Screen(), h.State()
+	h.Reload(true)
+	h.SameScreen(screen, st, online)
+	h.Shot("reload-offline-same-screen")
 
 	// Day 1 goes on without the server, and the page is reloaded again.
 	var reloaded bool
-	d.stop = func(st record.State) bool { return st.Phase == "night" && st.Round == 2 }
-	d.each = func(screen string, st record.State) {
-		if screen == "speech" && st.Speaker != 0 && !reloaded && len(h.localEntries(id)) > online+2 {
-			n := len(h.localEntries(id))
-			h.reload(true)
-			h.sameScreen(screen, st, n)
+	d.Stop = func(st record.State) bool { return st.Phase == "night" && st.Round == 2 }
+	d.Each = func(screen string, st record.State) {
+		if screen == "speech" && st.Speaker != 0 && !reloaded && len(h.LocalEntries(id)) > online+2 {
+			n := len(h.LocalEntries(id))
+			h.Reload(true)
+			h.SameScreen(screen, st, n)
 			reloaded = true
 		}
 	}
-	h.play(d)
+	h.Play(d)
 	if !reloaded {
 		t.Fatal("the page was not reloaded during day 1")
 	}
-	made := len(h.localEntries(id)) - online
+	made := len(h.LocalEntries(id)) - online
 	if made < 5 {
 		t.Fatalf("only %d entries were made without the server", made)
 	}
-	h.waitJS(syncWait, `document.getElementById('sync').dataset.state === 'offline' && document.getElementById('sync').dataset.waiting === '`+itoa(made)+`'`)
+	h.WaitJS(hosttest.SyncWait, `document.getElementById('sync').dataset.state === 'offline' && document.getElementById('sync').dataset.waiting === '`+hosttest.Itoa(made)+`'`)
 
 	s.start()
-	if got := len(s.storedEntries(t, id)); got != online {
+	if got := len(s.StoredEntries(t, id)); got != online {
 		t.Fatalf("the restarted server holds %d entries before the phone sends, want %d", got, online)
 	}
-	h.waitJS(syncWait, `document.getElementById('sync').dataset.waiting === '0'`)
-	sameEntries(t, s.testServer, h, id)
-	h.shot("reload-offline-synced")
+	h.WaitJS(hosttest.SyncWait, `document.getElementById('sync').dataset.waiting === '0'`)
+	hosttest.SameEntries(t, s.Server, h, id)
+	h.Shot("reload-offline-synced")
 }
 
 // TestAGameMadeWithoutTheServer opens the page, stops the server, reloads
@@ -221,34 +179,34 @@ func TestAGameMadeWithoutTheServer(t *testing.T) {
 	s := startStoppable(t)
 	h := openKept(t, s, "host")
 	s.stop()
-	h.reload(false)
-	h.waitJS(10*time.Second, `!!document.querySelector('[data-t="new-game"]')`)
+	h.Reload(false)
+	h.WaitJS(10*time.Second, `!!document.querySelector('[data-t="new-game"]')`)
 	en := locale.New(locale.En)
-	h.waitJS(10*time.Second, `document.querySelector('[data-t="history"]').textContent === `+jsString(en.T("assist.history_offline", nil)))
+	h.WaitJS(10*time.Second, `document.querySelector('[data-t="history"]').textContent === `+hosttest.JsString(en.T("assist.history_offline", nil)))
 
 	// Card links need the server: the setup says so and does not offer them.
-	h.tap("new-game")
-	h.waitJS(5*time.Second, `!!document.querySelector('[data-t="create"]')`)
-	if !eval[bool](h.tab, `document.querySelector('[data-t="deal-links"]').disabled`) {
+	h.Tap("new-game")
+	h.WaitJS(5*time.Second, `!!document.querySelector('[data-t="create"]')`)
+	if !hosttest.Eval[bool](h.Tab, `document.querySelector('[data-t="deal-links"]').disabled`) {
 		t.Fatal("card links are offered without the server")
 	}
-	if got := eval[string](h.tab, `document.querySelector('[data-t="links-offline"]').textContent`); got != en.T("assist.offline.links_offline", nil) {
+	if got := hosttest.Eval[string](h.Tab, `document.querySelector('[data-t="links-offline"]').textContent`); got != en.T("assist.offline.links_offline", nil) {
 		t.Fatalf("the setup says %q about card links", got)
 	}
-	h.shot("made-offline-setup")
-	h.do(5*time.Second, chromedp.Navigate(s.URL+"/host/#/"))
-	h.waitJS(10*time.Second, `!!document.querySelector('[data-t="new-game"]')`)
-	id := h.create(gameSpec{Names: names7, Deal: record.DealPass,
+	h.Shot("made-offline-setup")
+	h.Do(5*time.Second, chromedp.Navigate(s.URL+"/host/#/"))
+	h.WaitJS(10*time.Second, `!!document.querySelector('[data-t="new-game"]')`)
+	id := h.Create(hosttest.GameSpec{Names: hosttest.Names7, Deal: record.DealPass,
 		Options: map[string]string{"second_tie": "nobody"}})
-	h.waitJS(5*time.Second, `(document.getElementById('toast') || {}).textContent === `+jsString(en.T("assist.offline.made_here", nil)))
-	h.waitJS(10*time.Second, `document.getElementById('sync').textContent === `+jsString(en.T("assist.offline.game_waits", nil)))
-	h.shot("made-offline-deal")
+	h.WaitJS(5*time.Second, `(document.getElementById('toast') || {}).textContent === `+hosttest.JsString(en.T("assist.offline.made_here", nil)))
+	h.WaitJS(10*time.Second, `document.getElementById('sync').textContent === `+hosttest.JsString(en.T("assist.offline.game_waits", nil)))
+	h.Shot("made-offline-deal")
 	var rec struct {
 		Token    string
 		Settings record.Settings
 		Create   map[string]any
 	}
-	if err := json.Unmarshal([]byte(h.storedRecord(id)), &rec); err != nil {
+	if err := json.Unmarshal([]byte(h.StoredRecord(id)), &rec); err != nil {
 		t.Fatal(err)
 	}
 	if len(id) != assist.GameIDLen || len(rec.Token) != 48 || rec.Create == nil || rec.Create["seed"] != rec.Settings.Seed {
@@ -257,39 +215,39 @@ func TestAGameMadeWithoutTheServer(t *testing.T) {
 
 	// The first night and day, with a reload, all without the server.
 	var reloaded bool
-	d := townDriver()
-	d.stop = func(st record.State) bool { return st.Phase == "night" && st.Round == 2 }
-	d.each = func(screen string, st record.State) {
+	d := hosttest.TownDriver()
+	d.Stop = func(st record.State) bool { return st.Phase == "night" && st.Round == 2 }
+	d.Each = func(screen string, st record.State) {
 		if screen == "speech" && !reloaded {
-			n := len(h.localEntries(id))
-			h.reload(true)
-			h.sameScreen(screen, st, n)
+			n := len(h.LocalEntries(id))
+			h.Reload(true)
+			h.SameScreen(screen, st, n)
 			reloaded = true
 		}
 	}
-	h.play(d)
-	made := len(h.localEntries(id))
+	h.Play(d)
+	made := len(h.LocalEntries(id))
 	if !reloaded || made < 10 {
 		t.Fatalf("reloaded %v, %d entries made without the server", reloaded, made)
 	}
-	h.waitJS(syncWait, `document.getElementById('sync').dataset.waiting === '`+itoa(made+1)+`'`)
-	if got, want := eval[string](h.tab, `document.getElementById('sync').textContent`),
+	h.WaitJS(hosttest.SyncWait, `document.getElementById('sync').dataset.waiting === '`+hosttest.Itoa(made+1)+`'`)
+	if got, want := hosttest.Eval[string](h.Tab, `document.getElementById('sync').textContent`),
 		en.Plural("assist.offline.game_and_entries", made, map[string]any{"Count": made}); got != want {
 		t.Fatalf("the sync light says %q, want %q", got, want)
 	}
 
 	// The server comes back: the game is made there first, then the entries.
 	s.start()
-	h.waitJS(syncWait, `document.getElementById('sync').dataset.waiting === '0'`)
+	h.WaitJS(hosttest.SyncWait, `document.getElementById('sync').dataset.waiting === '0'`)
 	var after struct{ Create map[string]any }
-	if err := json.Unmarshal([]byte(h.storedRecord(id)), &after); err != nil || after.Create != nil {
+	if err := json.Unmarshal([]byte(h.StoredRecord(id)), &after); err != nil || after.Create != nil {
 		t.Fatal("the phone still holds the game's create after the server took it")
 	}
-	sameEntries(t, s.testServer, h, id)
+	hosttest.SameEntries(t, s.Server, h, id)
 	var server struct {
 		Settings record.Settings
 	}
-	s.getJSON(t, "/host/api/games/"+id, rec.Token, &server)
+	s.GetJSON(t, "/host/api/games/"+id, rec.Token, &server)
 	a, _ := json.Marshal(server.Settings)
 	b, _ := json.Marshal(rec.Settings)
 	if string(a) != string(b) {
@@ -297,30 +255,30 @@ func TestAGameMadeWithoutTheServer(t *testing.T) {
 	}
 
 	// The rest of the game, with the server.
-	d.stop, d.each = nil, nil
-	h.play(d)
-	h.waitJS(syncWait, `document.getElementById('sync').dataset.waiting === '0'`)
-	sameEntries(t, s.testServer, h, id)
-	g, log := s.replay(t, id)
+	d.Stop, d.Each = nil, nil
+	h.Play(d)
+	h.WaitJS(hosttest.SyncWait, `document.getElementById('sync').dataset.waiting === '0'`)
+	hosttest.SameEntries(t, s.Server, h, id)
+	g, log := s.Replay(t, id)
 	if !g.Ended() {
 		t.Fatal("the server's game has not ended")
 	}
-	p := s.protocol(t, h, id)
-	checkLog(t, p.Events, log)
+	p := s.Protocol(t, h, id)
+	hosttest.CheckLog(t, p.Events, log)
 	var browser []wire.Event
-	if err := json.Unmarshal([]byte(eval[string](h.tab, `JSON.stringify(JSON.parse(window.mafiaAssist.protocol()).events)`)), &browser); err != nil {
+	if err := json.Unmarshal([]byte(hosttest.Eval[string](h.Tab, `JSON.stringify(JSON.parse(window.mafiaAssist.protocol()).events)`)), &browser); err != nil {
 		t.Fatal(err)
 	}
-	checkLog(t, browser, log)
+	hosttest.CheckLog(t, browser, log)
 	var list struct{ Games []assist.Summary }
-	s.getJSON(t, "/host/api/games", rec.Token, &list) // listed to its host
+	s.GetJSON(t, "/host/api/games", rec.Token, &list) // listed to its host
 	if len(list.Games) != 1 || list.Games[0].ID != id || !list.Games[0].Ended || list.Games[0].Winner != g.Winner().String() ||
 		list.Games[0].Players != 7 {
 		t.Fatalf("the club's history: %+v", list.Games)
 	}
-	h.tap("home")
-	h.waitJS(10*time.Second, `!!document.querySelector('[data-t="history"] tr[data-id="`+id+`"]')`)
-	h.shot("made-offline-history")
+	h.Tap("home")
+	h.WaitJS(10*time.Second, `!!document.querySelector('[data-t="history"] tr[data-id="`+id+`"]')`)
+	h.Shot("made-offline-history")
 }
 
 // TestANewVersionReplacesTheKeptPage serves the service worker of a new
@@ -330,15 +288,15 @@ func TestANewVersionReplacesTheKeptPage(t *testing.T) {
 	s := startStoppable(t)
 	h := openKept(t, s, "host")
 	s.swVersion.Store("0123456789ab")
-	evalAwait[bool](h.tab, `navigator.serviceWorker.getRegistration().then((r) => r.update()).then(() => true)`)
-	h.waitJS(60*time.Second, `caches.keys().then((k) => k.length === 1 && k[0] === 'assist-0123456789ab')`)
+	hosttest.EvalAwait[bool](h.Tab, `navigator.serviceWorker.getRegistration().then((r) => r.update()).then(() => true)`)
+	h.WaitJS(60*time.Second, `caches.keys().then((k) => k.length === 1 && k[0] === 'assist-0123456789ab')`)
 	s.swVersion.Store("")
-	evalAwait[bool](h.tab, `navigator.serviceWorker.getRegistration().then((r) => r.update()).then(() => true)`)
-	h.waitJS(60*time.Second, `caches.keys().then((k) => k.length === 1 && k[0] === 'assist-`+assist.Version()+`')`)
+	hosttest.EvalAwait[bool](h.Tab, `navigator.serviceWorker.getRegistration().then((r) => r.update()).then(() => true)`)
+	h.WaitJS(60*time.Second, `caches.keys().then((k) => k.length === 1 && k[0] === 'assist-`+assist.Version()+`')`)
 	// The page of the current build opens without the server again.
 	s.stop()
-	h.reload(false)
-	h.waitJS(10*time.Second, `!!document.querySelector('[data-t="new-game"]')`)
+	h.Reload(false)
+	h.WaitJS(10*time.Second, `!!document.querySelector('[data-t="new-game"]')`)
 }
 
 // TestAnAddressThatCannotKeepThePageSaysSo opens the page on a plain-http
@@ -347,46 +305,29 @@ func TestANewVersionReplacesTheKeptPage(t *testing.T) {
 // the page works, and says once that it cannot open without the server.
 func TestAnAddressThatCannotKeepThePageSaysSo(t *testing.T) {
 	t.Parallel()
-	ts := startServer(t)
+	ts := hosttest.StartServer(t)
 	_, port, _ := net.SplitHostPort(strings.TrimPrefix(ts.URL, "http://"))
-	h := openHost(t, &testServer{URL: "http://" + lanHost + ":" + port}, "host")
-	if eval[bool](h.tab, `window.isSecureContext`) {
+	h := hosttest.OpenHost(t, &hosttest.Server{URL: "http://" + lanHost + ":" + port}, "host")
+	if hosttest.Eval[bool](h.Tab, `window.isSecureContext`) {
 		t.Fatal("the LAN address is a secure context: the test proves nothing")
 	}
 	want := locale.New(locale.En).T("assist.offline.no_sw", nil)
-	h.waitJS(5*time.Second, `(document.querySelector('[data-t="no-worker"] p') || {}).textContent === `+jsString(want))
-	h.shot("no-worker-note")
-	h.tap("no-worker-ok")
-	h.waitJS(5*time.Second, `!document.querySelector('[data-t="no-worker"]')`)
-	h.reload(false)
-	if h.exists("no-worker") {
+	h.WaitJS(5*time.Second, `(document.querySelector('[data-t="no-worker"] p') || {}).textContent === `+hosttest.JsString(want))
+	h.Shot("no-worker-note")
+	h.Tap("no-worker-ok")
+	h.WaitJS(5*time.Second, `!document.querySelector('[data-t="no-worker"]')`)
+	h.Reload(false)
+	if h.Exists("no-worker") {
 		t.Fatal("the note shows again after it was acknowledged")
 	}
 	// The page works there as before: a game is made by the server.
-	id := h.create(gameSpec{Names: names7, Deal: record.DealPass})
-	h.waitJS(syncWait, `document.getElementById('sync').dataset.waiting === '0'`)
-	if got := len(ts.storedEntries(t, id)); got != 0 {
+	id := h.Create(hosttest.GameSpec{Names: hosttest.Names7, Deal: record.DealPass})
+	h.WaitJS(hosttest.SyncWait, `document.getElementById('sync').dataset.waiting === '0'`)
+	if got := len(ts.StoredEntries(t, id)); got != 0 {
 		t.Fatalf("a new game holds %d entries", got)
 	}
 }
 
-// lanHost is a name the test browser resolves to loopback (browser_test.go:
+// lanHost is a name the test browser resolves to loopback (hosttest.Browser:
 // host-resolver-rules): a plain-http address that is not a secure context.
 const lanHost = "lan.test"
-
-// evalAwait evaluates a JavaScript expression and waits for its promise.
-func evalAwait[T any](tb *tab, expr string) T {
-	tb.t.Helper()
-	ctx, cancel := context.WithTimeout(tb.ctx, 30*time.Second)
-	defer cancel()
-	v, err := chromedp.Run(ctx, chromedp.Evaluate[T](expr, chromedp.EvalAwaitPromise))
-	if err != nil {
-		tb.t.Fatalf("%s: eval %s: %v\npage:\n%s", tb.name, expr, err, tb.text())
-	}
-	return v
-}
-
-func jsString(s string) string {
-	b, _ := json.Marshal(s)
-	return string(b)
-}

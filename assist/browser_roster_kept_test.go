@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"mafia/assist/internal/hosttest"
 	"mafia/assist/record"
 )
 
@@ -18,46 +19,46 @@ import (
 // them, not guests, once the server has it.
 func TestTheRosterKeptOnThePhoneSeatsAnOfflineClubGame(t *testing.T) {
 	t.Parallel()
-	ts := startServer(t)
-	cl, people := newClubWith(t, ts, "ნინო", "Нино", "Tamar")
-	h := openHost(t, ts, "roster-kept")
-	h.tap("new-game")
-	h.waitJS(5*time.Second, `!!document.querySelector('[data-t="create"]')`)
-	h.tap("size-7")
-	h.click(`[data-t="deal-pass"]`)
-	h.setValue(`[data-t="club-code"]`, cl.ID+"."+cl.Token)
-	h.tap("club-join")
-	h.waitJS(5*time.Second, `!!document.querySelector('[data-t="club-joined"]')`)
-	h.waitJS(10*time.Second, `(JSON.parse(localStorage.getItem('assist.roster.`+cl.ID+`') || '[]')).length === 3`)
+	ts := hosttest.StartServer(t)
+	cl, people := hosttest.NewClubWith(t, ts, "ნინო", "Нино", "Tamar")
+	h := hosttest.OpenHost(t, ts, "roster-kept")
+	h.Tap("new-game")
+	h.WaitJS(5*time.Second, `!!document.querySelector('[data-t="create"]')`)
+	h.Tap("size-7")
+	h.Click(`[data-t="deal-pass"]`)
+	h.SetValue(`[data-t="club-code"]`, cl.ID+"."+cl.Token)
+	h.Tap("club-join")
+	h.WaitJS(5*time.Second, `!!document.querySelector('[data-t="club-joined"]')`)
+	h.WaitJS(10*time.Second, `(JSON.parse(localStorage.getItem('assist.roster.`+cl.ID+`') || '[]')).length === 3`)
 
-	ts.down.Store(true)
-	h.setValue(`[data-t="name-1"]`, "nino")
-	h.waitJS(10*time.Second, `document.querySelectorAll('[data-t="pick-1"]').length === 2`)
-	found := eval[[]string](h.tab, `[...document.querySelectorAll('[data-t="pick-1"]')].map((b) => b.dataset.person)`)
+	ts.Down.Store(true)
+	h.SetValue(`[data-t="name-1"]`, "nino")
+	h.WaitJS(10*time.Second, `document.querySelectorAll('[data-t="pick-1"]').length === 2`)
+	found := hosttest.Eval[[]string](h.Tab, `[...document.querySelectorAll('[data-t="pick-1"]')].map((b) => b.dataset.person)`)
 	slices.Sort(found)
 	want := []string{people[0].ID, people[1].ID}
 	slices.Sort(want)
 	if !slices.Equal(found, want) {
 		t.Errorf("offline, nino finds %v; want ნინო and Нино %v", found, want)
 	}
-	h.click(`[data-t="pick-1"][data-person="` + people[0].ID + `"]`)
-	h.setValue(`[data-t="name-2"]`, "tam")
-	h.waitJS(10*time.Second, `!!document.querySelector('[data-t="pick-2"][data-person="`+people[2].ID+`"]')`)
-	h.click(`[data-t="pick-2"][data-person="` + people[2].ID + `"]`)
-	h.waitJS(5*time.Second, `document.querySelector('[data-t="name-2"]').dataset.person !== ''`)
+	h.Click(`[data-t="pick-1"][data-person="` + people[0].ID + `"]`)
+	h.SetValue(`[data-t="name-2"]`, "tam")
+	h.WaitJS(10*time.Second, `!!document.querySelector('[data-t="pick-2"][data-person="`+people[2].ID+`"]')`)
+	h.Click(`[data-t="pick-2"][data-person="` + people[2].ID + `"]`)
+	h.WaitJS(5*time.Second, `document.querySelector('[data-t="name-2"]').dataset.person !== ''`)
 	for i, n := range []string{"Levan", "Ana", "Dato", "Eka", "Gela"} {
-		h.setValue(`[data-t="name-`+strconv.Itoa(i+3)+`"]`, n)
+		h.SetValue(`[data-t="name-`+strconv.Itoa(i+3)+`"]`, n)
 	}
-	h.tap("create")
-	h.waitJS(10*time.Second, `location.hash.startsWith('#/game/') && !!window.__assistGame && !!window.__assistGame.rec.create`)
-	id := strings.TrimPrefix(eval[string](h.tab, `location.hash`), "#/game/")
+	h.Tap("create")
+	h.WaitJS(10*time.Second, `location.hash.startsWith('#/game/') && !!window.__assistGame && !!window.__assistGame.rec.create`)
+	id := strings.TrimPrefix(hosttest.Eval[string](h.Tab, `location.hash`), "#/game/")
 
-	ts.down.Store(false)
-	h.waitJS(syncWait, `!window.__assistGame.rec.create && document.getElementById('sync').dataset.waiting === '0'`)
+	ts.Down.Store(false)
+	h.WaitJS(hosttest.SyncWait, `!window.__assistGame.rec.create && document.getElementById('sync').dataset.waiting === '0'`)
 	var p struct {
 		Club *record.ClubInfo `json:"club"`
 	}
-	ts.getJSON(t, "/host/api/games/"+id+"/protocol.json", h.token(id), &p)
+	ts.GetJSON(t, "/host/api/games/"+id+"/protocol.json", h.Token(id), &p)
 	if p.Club == nil || p.Club.PersonOf(1) != people[0].ID || p.Club.PersonOf(2) != people[2].ID || p.Club.PersonOf(3) != "" {
 		t.Errorf("the game made offline: club %+v; want seat 1 ნინო, seat 2 Tamar, seat 3 a guest", p.Club)
 	}

@@ -2,6 +2,7 @@ package assist_test
 
 import (
 	"context"
+	"mafia/assist/internal/hosttest"
 	"strings"
 	"testing"
 	"time"
@@ -19,41 +20,41 @@ import (
 // games, in ten different seats.
 func TestTheSeatingCardsFitA4(t *testing.T) {
 	t.Parallel()
-	ts := startServer(t)
-	tb := newTab(t, "seating-cards", 360, 740)
-	tb.do(30*time.Second, navigate(ts.URL+"/host/seating?lang=ka"))
-	tb.waitJS(10*time.Second, `!!document.querySelector('[data-t="seating-form"]')`)
-	tb.noSideScroll("the seating form at 360 px")
+	ts := hosttest.StartServer(t)
+	tb := hosttest.NewTab(t, "seating-cards", 360, 740)
+	tb.Do(30*time.Second, hosttest.Navigate(ts.URL+"/host/seating?lang=ka"))
+	tb.WaitJS(10*time.Second, `!!document.querySelector('[data-t="seating-form"]')`)
+	tb.NoSideScroll("the seating form at 360 px")
 	set := func(sel, v string) {
 		t.Helper()
-		eval[bool](tb, `(() => { document.querySelector(`+jsString(sel)+`).value = `+jsString(v)+`; return true; })()`)
+		hosttest.Eval[bool](tb, `(() => { document.querySelector(`+hosttest.JsString(sel)+`).value = `+hosttest.JsString(v)+`; return true; })()`)
 	}
-	set(`[data-t="seating-names"]`, strings.Join(twentyNames, "\n"))
+	set(`[data-t="seating-names"]`, strings.Join(hosttest.TwentyNames, "\n"))
 	set(`[data-t="seating-tables"]`, "2")
 	set(`[data-t="seating-games"]`, "10")
 	// What the form's submit button sends (read from the form, then opened:
 	// a navigation the test waits for, not a click racing it).
-	sent := eval[string](tb, `(() => { const f = document.querySelector('[data-t="seating-form"]'); return f.action + '?' + new URLSearchParams(new FormData(f)); })()`)
-	tb.do(30*time.Second, navigate(sent))
-	tb.waitJS(30*time.Second, `document.querySelectorAll('.seating-card').length === 20`)
-	tb.noSideScroll("the seating cards at 360 px")
+	sent := hosttest.Eval[string](tb, `(() => { const f = document.querySelector('[data-t="seating-form"]'); return f.action + '?' + new URLSearchParams(new FormData(f)); })()`)
+	tb.Do(30*time.Second, hosttest.Navigate(sent))
+	tb.WaitJS(30*time.Second, `document.querySelectorAll('.seating-card').length === 20`)
+	tb.NoSideScroll("the seating cards at 360 px")
 
 	// A4 portrait less 10 mm margins, at 96 px an inch: 190 mm.
-	tb.do(10*time.Second, chromedp.EmulateViewport(718, 1000), chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error {
+	tb.Do(10*time.Second, chromedp.EmulateViewport(718, 1000), chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error {
 		_, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{Media: "print"})
 		return err
 	}))
-	tb.waitJS(5*time.Second, `getComputedStyle(document.querySelector('[data-t="seating-form"]')).display === 'none'`)
-	if past := eval[[]string](tb, `[...document.querySelectorAll('.seating-card')].filter((c) => c.getBoundingClientRect().right > innerWidth + 0.5 || c.getBoundingClientRect().left < 0).map((c) => c.dataset.round + '/' + c.dataset.table)`); len(past) > 0 {
+	tb.WaitJS(5*time.Second, `getComputedStyle(document.querySelector('[data-t="seating-form"]')).display === 'none'`)
+	if past := hosttest.Eval[[]string](tb, `[...document.querySelectorAll('.seating-card')].filter((c) => c.getBoundingClientRect().right > innerWidth + 0.5 || c.getBoundingClientRect().left < 0).map((c) => c.dataset.round + '/' + c.dataset.table)`); len(past) > 0 {
 		t.Errorf("printed cards past the sheet's edge: %v", past)
 	}
-	if bad := brokenCells(tb, `.seating-card td.c-name, .seating-card th, .seating-card h2`, false); len(bad) > 0 {
+	if bad := hosttest.BrokenCells(tb, `.seating-card td.c-name, .seating-card th, .seating-card h2`, false); len(bad) > 0 {
 		t.Errorf("printed cards cut mid-word: %v", bad)
 	}
-	if bad := brokenCells(tb, `.seating-card td.c-seat`, true); len(bad) > 0 {
+	if bad := hosttest.BrokenCells(tb, `.seating-card td.c-seat`, true); len(bad) > 0 {
 		t.Errorf("printed seat numbers wrap: %v", bad)
 	}
-	counts := eval[map[string][]int](tb, `(() => {
+	counts := hosttest.Eval[map[string][]int](tb, `(() => {
 		const out = {};
 		for (const c of document.querySelectorAll('.seating-card')) {
 			if (!c.offsetParent) continue;
@@ -64,7 +65,7 @@ func TestTheSeatingCardsFitA4(t *testing.T) {
 		}
 		return out;
 	})()`)
-	for _, n := range twentyNames {
+	for _, n := range hosttest.TwentyNames {
 		seats := map[int]bool{}
 		for _, s := range counts[n] {
 			seats[s] = true
@@ -73,5 +74,5 @@ func TestTheSeatingCardsFitA4(t *testing.T) {
 			t.Errorf("%s: on %d printed cards in %d seat numbers; want 10 and 10", n, len(counts[n]), len(seats))
 		}
 	}
-	tb.shot("seating-cards-a4")
+	tb.Shot("seating-cards-a4")
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"mafia/assist/bridge"
+	"mafia/assist/internal/hosttest"
 	"mafia/assist/record"
 )
 
@@ -49,17 +50,17 @@ func (l *requestLog) all() []string {
 // host's, not any card's. The QR codes are drawn on the page.
 func TestNoTokenTravelsInAURL(t *testing.T) {
 	t.Parallel()
-	ts := startServer(t)
+	ts := hosttest.StartServer(t)
 	var log requestLog
-	h := openHost(t, ts, "host", log.listener())
-	id := h.create(gameSpec{Names: names7, Deal: record.DealLinks})
-	h.waitJS(10*time.Second, `document.querySelectorAll('[data-t="card-links"] li').length === 7`)
-	host := h.token(id)
+	h := hosttest.OpenHost(t, ts, "host", log.listener())
+	id := h.Create(hosttest.GameSpec{Names: hosttest.Names7, Deal: record.DealLinks})
+	h.WaitJS(10*time.Second, `document.querySelectorAll('[data-t="card-links"] li').length === 7`)
+	host := h.Token(id)
 	type card struct {
 		Seat  int
 		Token string
 	}
-	cards := evalAwait[[]card](h.tab, `Promise.resolve(window.__assistGame.rec.cards.map((c) => ({Seat: c.seat, Token: c.token})))`)
+	cards := hosttest.EvalAwait[[]card](h.Tab, `Promise.resolve(window.__assistGame.rec.cards.map((c) => ({Seat: c.seat, Token: c.token})))`)
 	if len(cards) != 7 || len(host) < 32 {
 		t.Fatalf("the phone holds %d cards and a host token of %d characters", len(cards), len(host))
 	}
@@ -69,8 +70,8 @@ func TestNoTokenTravelsInAURL(t *testing.T) {
 	}
 
 	// Each card's QR code is drawn on the page, and is the code of its link.
-	links := eval[[]string](h.tab, `[...document.querySelectorAll('[data-t="card-links"] a.link')].map((a) => a.href)`)
-	srcs := eval[[]string](h.tab, `[...document.querySelectorAll('[data-t="card-qr"]')].map((i) => i.getAttribute('src'))`)
+	links := hosttest.Eval[[]string](h.Tab, `[...document.querySelectorAll('[data-t="card-links"] a.link')].map((a) => a.href)`)
+	srcs := hosttest.Eval[[]string](h.Tab, `[...document.querySelectorAll('[data-t="card-qr"]')].map((i) => i.getAttribute('src'))`)
 	if len(links) != 7 || len(srcs) != 7 {
 		t.Errorf("%d links and %d QR codes drawn on the deal screen, want 7 of each", len(links), len(srcs))
 	}
@@ -81,50 +82,50 @@ func TestNoTokenTravelsInAURL(t *testing.T) {
 			t.Errorf("card %d: the QR code is not the code of its link %s: %.80s", i+1, links[i], src)
 		}
 	}
-	h.shot("secrets-deal-links")
+	h.Shot("secrets-deal-links")
 
 	// Every player opens their card on their own phone.
 	for i, link := range links {
-		p := newTab(t, "player", 360, 740, log.listener())
-		p.do(30*time.Second, navigate(link))
-		p.waitJS(10*time.Second, `document.getElementById('who').textContent.includes(`+jsString(names7[i])+`)`)
-		p.click(`#face`)
-		p.waitJS(5*time.Second, `!!document.querySelector('#face .role-name')`)
+		p := hosttest.NewTab(t, "player", 360, 740, log.listener())
+		p.Do(30*time.Second, hosttest.Navigate(link))
+		p.WaitJS(10*time.Second, `document.getElementById('who').textContent.includes(`+hosttest.JsString(hosttest.Names7[i])+`)`)
+		p.Click(`#face`)
+		p.WaitJS(5*time.Second, `!!document.querySelector('#face .role-name')`)
 	}
-	h.waitJS(10*time.Second, `document.querySelectorAll('[data-t="card-links"] li.seen').length === 7`)
+	h.WaitJS(10*time.Second, `document.querySelectorAll('[data-t="card-links"] li.seen').length === 7`)
 
 	// The whole game, with the hand-off screen opened on the way.
-	d := townDriver()
+	d := hosttest.TownDriver()
 	var link string // the hand-off link
-	d.each = func(screen string, st record.State) {
+	d.Each = func(screen string, st record.State) {
 		if screen == "speech" && link == "" {
-			h.tap("menu")
-			h.tap("handoff")
-			h.waitJS(5*time.Second, `!!document.querySelector('[data-t="handoff-qr"]')`)
-			link = eval[string](h.tab, `document.querySelector('[data-t="handoff-link"]').value`)
-			h.tap("back")
-			h.settle()
+			h.Tap("menu")
+			h.Tap("handoff")
+			h.WaitJS(5*time.Second, `!!document.querySelector('[data-t="handoff-qr"]')`)
+			link = hosttest.Eval[string](h.Tab, `document.querySelector('[data-t="handoff-link"]').value`)
+			h.Tap("back")
+			h.Settle()
 		}
 	}
-	h.play(d)
-	h.waitJS(syncWait, `document.getElementById('sync').dataset.waiting === '0' && !!document.querySelector('[data-t="exports"]')`)
+	h.Play(d)
+	h.WaitJS(hosttest.SyncWait, `document.getElementById('sync').dataset.waiting === '0' && !!document.querySelector('[data-t="exports"]')`)
 	// The exports, as the host's phone fetches them (its cookie signs them).
 	for _, sel := range []string{`[data-t="exports"] a[download$=".json"]`, `[data-t="exports"] a[download$=".csv"]`} {
-		ok := evalAwait[bool](h.tab, `fetch(document.querySelector('`+sel+`').href).then((r) => r.ok)`)
+		ok := hosttest.EvalAwait[bool](h.Tab, `fetch(document.querySelector('`+sel+`').href).then((r) => r.ok)`)
 		if !ok {
 			t.Fatalf("the export %s failed", sel)
 		}
 	}
 	// A second phone takes the game over by the hand-off link.
-	second := openHost(t, ts, "second", log.listener())
-	second.do(30*time.Second, navigate(link))
-	second.waitJS(30*time.Second, `window.__assistReady === true && location.hash === '#/game/`+id+`'`)
-	h.printPage(id, "secrets-protocol")
+	second := hosttest.OpenHost(t, ts, "second", log.listener())
+	second.Do(30*time.Second, hosttest.Navigate(link))
+	second.WaitJS(30*time.Second, `window.__assistReady === true && location.hash === '#/game/`+id+`'`)
+	h.PrintPage(id, "secrets-protocol")
 
 	// Not one URL holds a token.
-	seen := append(log.all(), ts.requestURIs()...)
-	if len(log.all()) < 50 || len(ts.requestURIs()) < 20 {
-		t.Fatalf("only %d requests seen by the browser and %d by the server: the scan proves nothing", len(log.all()), len(ts.requestURIs()))
+	seen := append(log.all(), ts.RequestURIs()...)
+	if len(log.all()) < 50 || len(ts.RequestURIs()) < 20 {
+		t.Fatalf("only %d requests seen by the browser and %d by the server: the scan proves nothing", len(log.all()), len(ts.RequestURIs()))
 	}
 	for _, u := range seen {
 		for _, tok := range tokens {
@@ -133,5 +134,5 @@ func TestNoTokenTravelsInAURL(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("%d requests seen by the browser and %d by the server scanned for %d tokens", len(log.all()), len(ts.requestURIs()), len(tokens))
+	t.Logf("%d requests seen by the browser and %d by the server scanned for %d tokens", len(log.all()), len(ts.RequestURIs()), len(tokens))
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"mafia/assist/internal/hosttest"
 	"mafia/assist/record"
 	"mafia/locale"
 )
@@ -18,29 +19,29 @@ import (
 // is tied too and the question, never the first tie's sentence again.
 func TestHostReadsATieAgainAsATieAgain(t *testing.T) {
 	t.Parallel()
-	ts := startServer(t)
+	ts := hosttest.StartServer(t)
 	const name = "04-tie-revote-all-leave.json"
 	for _, lang := range []string{"ka", "en", "ru"} {
 		t.Run(lang, func(t *testing.T) {
 			p := locale.New(locale.Lang(lang))
-			s := loadScript(t, name)
-			h := openHost(t, ts, "tie-"+lang)
-			h.setValue(`[data-t="lang"]`, lang)
-			h.waitJS(5*time.Second, fmt.Sprintf(`document.documentElement.lang === %q`, lang))
-			spec := gameSpec{Deal: record.DealManual, Roles: record.RoleNames(s.sc.Roles), Options: s.sc.Rules.Map()}
-			for i := range s.sc.Roles {
+			s := hosttest.LoadScript(t, name)
+			h := hosttest.OpenHost(t, ts, "tie-"+lang)
+			h.SetValue(`[data-t="lang"]`, lang)
+			h.WaitJS(5*time.Second, fmt.Sprintf(`document.documentElement.lang === %q`, lang))
+			spec := hosttest.GameSpec{Deal: record.DealManual, Roles: record.RoleNames(s.Sc.Roles), Options: s.Sc.Rules.Map()}
+			for i := range s.Sc.Roles {
 				spec.Names = append(spec.Names, fmt.Sprintf("P%d", i+1))
 			}
-			h.create(spec)
+			h.Create(spec)
 			var said [][]string // each announcement's lines
-			d := s.driver()
-			d.each = func(screen string, _ record.State) {
+			d := s.Driver()
+			d.Each = func(screen string, _ record.State) {
 				if screen == "announce" {
-					said = append(said, lines(eval[string](h.tab,
+					said = append(said, hosttest.Lines(hosttest.Eval[string](h.Tab,
 						`[...document.querySelectorAll('[data-t="announce"] p.say')].map((p) => p.textContent).join('\n')`)))
 				}
 			}
-			h.play(d)
+			h.Play(d)
 			who := func(seats ...int) string {
 				var out []string
 				for _, s := range seats {

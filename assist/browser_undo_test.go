@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"mafia/assist/internal/hosttest"
 	"mafia/assist/record"
 )
 
@@ -29,31 +30,6 @@ func inForce(list []record.Command) []record.Command {
 	return out
 }
 
-// undoLast takes back the last entry through the confirmation, from the
-// toolbar's button (or the menu's); it returns the sentences the
-// confirmation named.
-func (h *host) undoLast(viaMenu bool) []string {
-	h.t.Helper()
-	before := eval[int](h.tab, `window.__assistGame.rec.commands.length`)
-	if viaMenu {
-		h.tap("menu")
-		h.tap("menu-undo")
-	} else {
-		h.tap("undo")
-	}
-	h.waitJS(5*time.Second, `!!document.querySelector('[data-t="confirm-undo"]')`)
-	lines := eval[[]string](h.tab, `Array.from(document.querySelectorAll('[data-t="undo-lines"] li'), (l) => l.textContent)`)
-	if len(lines) == 0 {
-		h.t.Fatalf("the confirmation names nothing:\n%s", h.text())
-	}
-	h.tap("confirm-undo")
-	h.settle()
-	if after := eval[int](h.tab, `window.__assistGame.rec.commands.length`); after != before+1 {
-		h.t.Fatalf("an undo made %d entries", after-before)
-	}
-	return lines
-}
-
 // TestTheHostTakesBackWrongEntries plays a 7-player game in which the host
 // mis-taps five times and takes each back: a heal on the wrong seat, a
 // wrong nominee (while the phone is offline), the hands for a candidate, a
@@ -63,23 +39,23 @@ func (h *host) undoLast(viaMenu bool) []string {
 // of the corrected game, with the corrections listed.
 func TestTheHostTakesBackWrongEntries(t *testing.T) {
 	t.Parallel()
-	ts := startServer(t)
-	h := openHost(t, ts, "host")
+	ts := hosttest.StartServer(t)
+	h := hosttest.OpenHost(t, ts, "host")
 	names := []string{"Nino", "Giorgi", "Tamar", "Levan", "Ana", "Dato", "Eka"}
-	id := h.create(gameSpec{Names: names, Deal: record.DealManual, Roles: roles7})
+	id := h.Create(hosttest.GameSpec{Names: names, Deal: record.DealManual, Roles: hosttest.Roles7})
 	// At the deal there is nothing to take back: the page says so.
-	h.waitJS(5*time.Second, `!!document.querySelector('[data-t="wake"]')`)
-	h.tap("undo")
-	h.waitJS(5*time.Second, `(document.getElementById('toast') || {}).textContent === "There is nothing to take back: the game stands at the deal."`)
-	if n := eval[int](h.tab, `window.__assistGame.rec.commands.length`); n != 0 || h.exists("confirm-undo") {
+	h.WaitJS(5*time.Second, `!!document.querySelector('[data-t="wake"]')`)
+	h.Tap("undo")
+	h.WaitJS(5*time.Second, `(document.getElementById('toast') || {}).textContent === "There is nothing to take back: the game stands at the deal."`)
+	if n := hosttest.Eval[int](h.Tab, `window.__assistGame.rec.commands.length`); n != 0 || h.Exists("confirm-undo") {
 		t.Fatalf("an undo at the deal made %d entries", n)
 	}
 
 	bad := func(st record.State, s int) bool { return st.Roles[s] == "mafia" || st.Roles[s] == "don" }
 	done := map[string]bool{}
 	undos := 0
-	d := townDriver()
-	d.nominate = func(st record.State) int {
+	d := hosttest.TownDriver()
+	d.Nominate = func(st record.State) int {
 		if len(st.Candidates) >= 2 {
 			return 0
 		}
@@ -90,100 +66,100 @@ func TestTheHostTakesBackWrongEntries(t *testing.T) {
 		}
 		return 0
 	}
-	d.each = func(screen string, st record.State) {
+	d.Each = func(screen string, st record.State) {
 		switch {
 		case screen == "wake:doctor" && !done["heal"]:
 			// The doctor heals the wrong seat; the host takes it back.
 			done["heal"] = true
 			w := st.Night.Wakes[len(st.Night.Wakes)-1]
 			wrong := w.Targets[len(w.Targets)-1]
-			h.pickSeat(wrong)
-			h.tap("confirm")
-			h.waitJS(5*time.Second, `!!document.querySelector('[data-t="morning"]')`)
-			lines := h.undoLast(false)
+			h.PickSeat(wrong)
+			h.Tap("confirm")
+			h.WaitJS(5*time.Second, `!!document.querySelector('[data-t="morning"]')`)
+			lines := h.UndoLast(false)
 			if !strings.Contains(strings.Join(lines, " "), strconv.Itoa(wrong)) {
 				t.Errorf("the confirmation does not name seat %d: %q", wrong, lines)
 			}
 			undos++
-			if h.screen() != "wake:doctor" {
-				t.Fatalf("after the undo the screen is %s", h.screen())
+			if h.Screen() != "wake:doctor" {
+				t.Fatalf("after the undo the screen is %s", h.Screen())
 			}
-			if now := h.state(); now.Night.Wakes[len(now.Night.Wakes)-1].Acted {
+			if now := h.State(); now.Night.Wakes[len(now.Night.Wakes)-1].Acted {
 				t.Fatal("the heal is still entered after the undo")
 			}
 		case screen == "speech" && !done["nominate"]:
 			// Offline: a wrong nominee, taken back from the menu.
 			done["nominate"] = true
-			h.waitJS(syncWait, `document.getElementById('sync').dataset.waiting === '0'`)
-			h.offline(true)
-			h.tap("nominate")
-			h.pickSeat(st.Nominate[len(st.Nominate)-1])
-			h.waitJS(5*time.Second, `!!document.querySelector('[data-t="nominated"]')`)
-			h.undoLast(true)
+			h.WaitJS(hosttest.SyncWait, `document.getElementById('sync').dataset.waiting === '0'`)
+			h.Offline(true)
+			h.Tap("nominate")
+			h.PickSeat(st.Nominate[len(st.Nominate)-1])
+			h.WaitJS(5*time.Second, `!!document.querySelector('[data-t="nominated"]')`)
+			h.UndoLast(true)
 			undos++
-			if now := h.state(); now.Nominated || len(now.Candidates) != 0 || h.screen() != "speech" {
-				t.Fatalf("after the undo: nominated %v, candidates %v, screen %s", now.Nominated, now.Candidates, h.screen())
+			if now := h.State(); now.Nominated || len(now.Candidates) != 0 || h.Screen() != "speech" {
+				t.Fatalf("after the undo: nominated %v, candidates %v, screen %s", now.Nominated, now.Candidates, h.Screen())
 			}
-			h.waitJS(5*time.Second, `document.getElementById('sync').dataset.waiting === '2'`)
+			h.WaitJS(5*time.Second, `document.getElementById('sync').dataset.waiting === '2'`)
 		case screen == "vote" && !done["hands"]:
 			// The connection is back; the hands for the first candidate
 			// are taken back and counted again.
 			done["hands"] = true
-			h.offline(false)
+			h.Offline(false)
 			c := st.Candidates[0]
-			h.pickSeat(st.Pending[0])
-			h.pickSeat(st.Pending[1])
-			h.tap("confirm-hands")
-			h.settle()
-			h.undoLast(false)
+			h.PickSeat(st.Pending[0])
+			h.PickSeat(st.Pending[1])
+			h.Tap("confirm-hands")
+			h.Settle()
+			h.UndoLast(false)
 			undos++
-			now := h.state()
-			if !slices.Equal(now.Pending, st.Pending) || !h.exists(`candidate"][data-seat="`+strconv.Itoa(c)) {
-				t.Fatalf("after the undo: pending %v (before %v):\n%s", now.Pending, st.Pending, h.text())
+			now := h.State()
+			if !slices.Equal(now.Pending, st.Pending) || !h.Exists(`candidate"][data-seat="`+strconv.Itoa(c)) {
+				t.Fatalf("after the undo: pending %v (before %v):\n%s", now.Pending, st.Pending, h.Text())
 			}
 		case (screen == "defence" || screen == "last_words") && !done["foul"]:
 			done["foul"] = true
 			s := st.Alive[0]
-			h.giveFoul(s)
-			if h.state().Fouls[s] != 1 {
+			h.GiveFoul(s)
+			if h.State().Fouls[s] != 1 {
 				t.Fatal("the foul was not given")
 			}
-			h.undoLast(false)
+			h.UndoLast(false)
 			undos++
-			if h.state().Fouls[s] != 0 {
+			if h.State().Fouls[s] != 0 {
 				t.Fatal("the foul is still there after the undo")
 			}
 		}
 	}
-	h.play(d)
+	h.Play(d)
 	for _, k := range []string{"heal", "nominate", "hands", "foul"} {
 		if !done[k] {
 			t.Fatalf("the game ended before the %s was taken back", k)
 		}
 	}
 	// The game is over; the last entry was wrong after all: take it back.
-	result := h.state()
-	h.undoLast(false)
+	result := h.State()
+	h.UndoLast(false)
 	undos++
-	if st := h.state(); st.Phase == "ended" || st.Winner != "" || eval[bool](h.tab, `!!window.__assistGame.rec.ended`) {
+	if st := h.State(); st.Phase == "ended" || st.Winner != "" || hosttest.Eval[bool](h.Tab, `!!window.__assistGame.rec.ended`) {
 		t.Fatalf("after the undo of the last entry: %s %q", st.Phase, st.Winner)
 	}
-	h.waitJS(syncWait, `document.getElementById('sync').dataset.waiting === '0'`)
-	if tbl := ts.status(t, id); tbl.Winner != "" {
+	h.WaitJS(hosttest.SyncWait, `document.getElementById('sync').dataset.waiting === '0'`)
+	if tbl := ts.Status(t, id); tbl.Winner != "" {
 		t.Fatalf("the server still has a winner: %+v", tbl)
 	}
-	if sc := h.screen(); (sc == "vote" || sc == "revote") && h.exists("close-vote") {
-		h.tap("close-vote") // the undone close: the screen is back at the last candidate
-		h.settle()
+	if sc := h.Screen(); (sc == "vote" || sc == "revote") && h.Exists("close-vote") {
+		h.Tap("close-vote") // the undone close: the screen is back at the last candidate
+		h.Settle()
 	}
-	h.play(d) // the same entries again
-	if st := h.state(); st.Winner != result.Winner {
+	h.Play(d) // the same entries again
+	if st := h.State(); st.Winner != result.Winner {
 		t.Fatalf("the game ended with %q, before the undo %q", st.Winner, result.Winner)
 	}
-	h.waitJS(syncWait, `document.getElementById('sync').dataset.waiting === '0'`)
-	h.shot("undo-result")
+	h.WaitJS(hosttest.SyncWait, `document.getElementById('sync').dataset.waiting === '0'`)
+	h.Shot("undo-result")
 
-	local, stored := h.localEntries(id), ts.storedEntries(t, id)
+	local, stored := h.LocalEntries(id), ts.StoredEntries(t, id)
 	if len(local) != len(stored) {
 		t.Fatalf("the phone holds %d entries, the server %d", len(local), len(stored))
 	}
@@ -199,22 +175,22 @@ func TestTheHostTakesBackWrongEntries(t *testing.T) {
 	if n != undos {
 		t.Fatalf("%d undo entries stored, %d made", n, undos)
 	}
-	g, _ := ts.replay(t, id)
+	g, _ := ts.Replay(t, id)
 	if !g.Ended() {
 		t.Fatal("the server's game has not ended")
 	}
 	var game struct{ Settings record.Settings }
-	ts.getJSON(t, "/host/api/games/"+id, h.token(id), &game)
+	ts.GetJSON(t, "/host/api/games/"+id, h.Token(id), &game)
 	_, want, err := record.Replay(&game.Settings, inForce(local))
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := ts.protocol(t, h, id)
-	checkLog(t, p.Events, want)
+	p := ts.Protocol(t, h, id)
+	hosttest.CheckLog(t, p.Events, want)
 	if len(p.Corrections) != undos || p.Undone < undos {
 		t.Fatalf("the protocol lists %d corrections of %d entries; %d undos were made", len(p.Corrections), p.Undone, undos)
 	}
-	rows := ts.csv(t, h, id)
+	rows := ts.Csv(t, h, id)
 	undone := 0
 	for _, r := range rows {
 		if r[4] == "undone" {

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"mafia/assist/internal/hosttest"
 	"mafia/assist/record"
 )
 
@@ -16,57 +17,57 @@ import (
 // deal; night 1 then runs as ever.
 func TestTheCardsAreEnteredAsTheRolesWake(t *testing.T) {
 	t.Parallel()
-	ts := startServer(t)
-	h := openHost(t, ts, "host")
+	ts := hosttest.StartServer(t)
+	h := hosttest.OpenHost(t, ts, "host")
 	// The deal the host finds at the wakes (seat 1's card was seen).
 	deal := []string{"citizen", "mafia", "citizen", "don", "citizen", "detective", "mafia", "citizen", "maniac", "doctor", "citizen"}
 	roles := make([]string, len(deal))
 	roles[0] = "citizen"
-	h.tap("new-game")
-	h.waitJS(5*time.Second, `!!document.querySelector('[data-t="create"]')`)
-	h.tap("size-11")
-	h.click(`[data-t="deal-manual"]`)
-	for i, n := range names11 {
-		h.setValue(`[data-t="name-`+strconv.Itoa(i+1)+`"]`, n)
-		h.setValue(`[data-t="role-`+strconv.Itoa(i+1)+`"]`, roles[i])
+	h.Tap("new-game")
+	h.WaitJS(5*time.Second, `!!document.querySelector('[data-t="create"]')`)
+	h.Tap("size-11")
+	h.Click(`[data-t="deal-manual"]`)
+	for i, n := range hosttest.Names11 {
+		h.SetValue(`[data-t="name-`+strconv.Itoa(i+1)+`"]`, n)
+		h.SetValue(`[data-t="role-`+strconv.Itoa(i+1)+`"]`, roles[i])
 	}
-	h.tap("create")
+	h.Tap("create")
 	var order []string
 	for range 10 {
-		h.waitJS(5*time.Second, `!!document.querySelector('[data-t="cards-wake"]') || !!document.querySelector('[data-t="cards-rest"]')`)
-		if h.exists("cards-rest") {
+		h.WaitJS(5*time.Second, `!!document.querySelector('[data-t="cards-wake"]') || !!document.querySelector('[data-t="cards-rest"]')`)
+		if h.Exists("cards-rest") {
 			break
 		}
-		r := eval[string](h.tab, `document.querySelector('[data-t="cards-wake"]').dataset.role`)
+		r := hosttest.Eval[string](h.Tab, `document.querySelector('[data-t="cards-wake"]').dataset.role`)
 		order = append(order, r)
 		for s, d := range deal {
 			if d == r && roles[s] == "" {
-				h.pickSeat(s + 1)
+				h.PickSeat(s + 1)
 			}
 		}
 		if r == "mafia" {
-			h.shot("wakecards-mafia")
+			h.Shot("wakecards-mafia")
 		}
-		h.tap("cards-confirm")
-		h.settle()
+		h.Tap("cards-confirm")
+		h.Settle()
 	}
 	if want := []string{"mafia", "don", "detective", "maniac", "doctor"}; !slices.Equal(order, want) {
 		t.Fatalf("the roles woke in the order %v, want %v", order, want)
 	}
-	h.shot("wakecards-rest")
-	h.tap("cards-done")
-	h.waitJS(10*time.Second, `location.hash.startsWith('#/game/') && !!window.__assistGame && !!document.querySelector('[data-t="wake"]')`)
-	st := h.state()
+	h.Shot("wakecards-rest")
+	h.Tap("cards-done")
+	h.WaitJS(10*time.Second, `location.hash.startsWith('#/game/') && !!window.__assistGame && !!document.querySelector('[data-t="wake"]')`)
+	st := h.State()
 	if got := st.Roles[1:]; !slices.Equal(got, deal) {
 		t.Fatalf("the game's cards are %v, want %v", got, deal)
 	}
-	id := eval[string](h.tab, `window.__assistGame.rec.id`)
+	id := hosttest.Eval[string](h.Tab, `window.__assistGame.rec.id`)
 	var game struct{ Settings record.Settings }
-	ts.getJSON(t, "/host/api/games/"+id, h.token(id), &game)
+	ts.GetJSON(t, "/host/api/games/"+id, h.Token(id), &game)
 	if !slices.Equal(game.Settings.Roles, deal) || game.Settings.Deal != record.DealManual {
 		t.Fatalf("the server's deal: %s %v", game.Settings.Deal, game.Settings.Roles)
 	}
-	if sc := h.screen(); sc != "wake:mafia" {
+	if sc := h.Screen(); sc != "wake:mafia" {
 		t.Fatalf("night 1 begins with %q", sc)
 	}
 }
@@ -77,41 +78,41 @@ func TestTheCardsAreEnteredAsTheRolesWake(t *testing.T) {
 // second time.
 func TestAnAcquaintanceNightsCardsAreEnteredOnce(t *testing.T) {
 	t.Parallel()
-	ts := startServer(t)
-	h := openHost(t, ts, "host")
-	deal := roles7
-	h.tap("new-game")
-	h.waitJS(5*time.Second, `!!document.querySelector('[data-t="create"]')`)
-	h.tap("size-7")
-	h.click(`[data-t="deal-manual"]`)
-	h.setValue(`[data-t="opt-first_night"]`, "meeting")
-	for i, n := range names11[:7] {
-		h.setValue(`[data-t="name-`+strconv.Itoa(i+1)+`"]`, n)
+	ts := hosttest.StartServer(t)
+	h := hosttest.OpenHost(t, ts, "host")
+	deal := hosttest.Roles7
+	h.Tap("new-game")
+	h.WaitJS(5*time.Second, `!!document.querySelector('[data-t="create"]')`)
+	h.Tap("size-7")
+	h.Click(`[data-t="deal-manual"]`)
+	h.SetValue(`[data-t="opt-first_night"]`, "meeting")
+	for i, n := range hosttest.Names11[:7] {
+		h.SetValue(`[data-t="name-`+strconv.Itoa(i+1)+`"]`, n)
 	}
-	h.tap("create")
+	h.Tap("create")
 	for range 10 {
-		h.waitJS(5*time.Second, `!!document.querySelector('[data-t="cards-wake"]') || !!document.querySelector('[data-t="cards-rest"]')`)
-		if h.exists("cards-rest") {
+		h.WaitJS(5*time.Second, `!!document.querySelector('[data-t="cards-wake"]') || !!document.querySelector('[data-t="cards-rest"]')`)
+		if h.Exists("cards-rest") {
 			break
 		}
-		r := eval[string](h.tab, `document.querySelector('[data-t="cards-wake"]').dataset.role`)
+		r := hosttest.Eval[string](h.Tab, `document.querySelector('[data-t="cards-wake"]').dataset.role`)
 		for s, d := range deal {
 			if d == r {
-				h.pickSeat(s + 1)
+				h.PickSeat(s + 1)
 			}
 		}
-		h.tap("cards-confirm")
-		h.settle()
+		h.Tap("cards-confirm")
+		h.Settle()
 	}
-	h.tap("cards-done")
-	h.waitJS(10*time.Second, `location.hash.startsWith('#/game/') && !!window.__assistGame`)
-	if sc := h.screen(); sc != "morning" {
+	h.Tap("cards-done")
+	h.WaitJS(10*time.Second, `location.hash.startsWith('#/game/') && !!window.__assistGame`)
+	if sc := h.Screen(); sc != "morning" {
 		t.Fatalf("after the cards of an acquaintance night the page shows %q, want the morning", sc)
 	}
-	if got := h.state().Roles[1:]; !slices.Equal(got, deal) {
+	if got := h.State().Roles[1:]; !slices.Equal(got, deal) {
 		t.Fatalf("the game's cards are %v, want %v", got, deal)
 	}
-	h.tap("morning")
-	h.settle()
-	h.waitJS(5*time.Second, `window.__assistGame.state.phase === 'speech' || !!document.querySelector('[data-t="announce"]')`)
+	h.Tap("morning")
+	h.Settle()
+	h.WaitJS(5*time.Second, `window.__assistGame.state.phase === 'speech' || !!document.querySelector('[data-t="announce"]')`)
 }

@@ -7,6 +7,7 @@ import (
 
 	"go.uber.org/goleak"
 
+	"mafia/assist/internal/hosttest"
 	"mafia/internal/browsertest"
 )
 
@@ -25,7 +26,7 @@ const browserParallel = 4
 func TestMain(m *testing.M) {
 	browsertest.Parallel(browserParallel)
 	code := m.Run()
-	browser.Close()
+	hosttest.Browser.Close()
 	if code == 0 {
 		if err := goleak.Find(); err != nil {
 			fmt.Fprintf(os.Stderr, "FAIL: goroutines left running after the tests: %v\n", err)

@@ -1,4 +1,4 @@
-package assist_test
+package hosttest
 
 import (
 	"fmt"
@@ -6,44 +6,44 @@ import (
 	"path/filepath"
 	"strconv"
 	"testing"
-
 	"time"
 )
 
-// box is an element's box on the screen, in CSS pixels.
-type box struct {
+// Box is an element's box on the screen, in CSS pixels.
+type Box struct {
 	Left, Top, Right, Bottom float64
 	Found                    bool
 }
 
-func (b box) String() string {
+// String writes the box as [left,top–right,bottom].
+func (b Box) String() string {
 	return fmt.Sprintf("[%.0f,%.0f–%.0f,%.0f]", b.Left, b.Top, b.Right, b.Bottom)
 }
 
-// overlaps reports whether two boxes share any area.
-func (b box) overlaps(o box) bool {
+// Overlaps reports whether two boxes share any area.
+func (b Box) Overlaps(o Box) bool {
 	return b.Found && o.Found && b.Left < o.Right && o.Left < b.Right && b.Top < o.Bottom && o.Top < b.Bottom
 }
 
-// inView reports whether the box lies wholly inside a viewport of w×h.
-func (b box) inView(w, h float64) bool {
+// InView reports whether the box lies wholly inside a viewport of w×h.
+func (b Box) InView(w, h float64) bool {
 	return b.Found && b.Left >= 0 && b.Top >= 0 && b.Right <= w+0.5 && b.Bottom <= h+0.5
 }
 
-// boxOf returns the box of the first element a CSS selector finds.
-func (tb *tab) boxOf(sel string) box {
+// BoxOf returns the box of the first element a CSS selector finds.
+func (tb *Tab) BoxOf(sel string) Box {
 	tb.t.Helper()
-	return eval[box](tb, `(() => { const el = document.querySelector(`+strconv.Quote(sel)+`);
+	return Eval[Box](tb, `(() => { const el = document.querySelector(`+strconv.Quote(sel)+`);
 		if (!el) return {Found: false};
 		const r = el.getBoundingClientRect();
 		return {Left: r.left, Top: r.top, Right: r.right, Bottom: r.bottom, Found: r.width > 0 && r.height > 0}; })()`)
 }
 
-// noSideScroll fails when the page is wider than its viewport (a phone
+// NoSideScroll fails when the page is wider than its viewport (a phone
 // would scroll sideways), naming the elements that stick out.
-func (tb *tab) noSideScroll(where string) {
+func (tb *Tab) NoSideScroll(where string) {
 	tb.t.Helper()
-	wide := eval[[]string](tb, `(() => {
+	wide := Eval[[]string](tb, `(() => {
 		const w = document.documentElement.clientWidth;
 		const out = [];
 		if (document.documentElement.scrollWidth > w) out.push('page ' + document.documentElement.scrollWidth + ' > ' + w);
@@ -58,21 +58,21 @@ func (tb *tab) noSideScroll(where string) {
 	}
 }
 
-// showToast shows a toast with text on the page, as a refusal would.
-func (h *host) showToast(text string) {
+// ShowToast shows a toast with text on the page, as a refusal would.
+func (h *Host) ShowToast(text string) {
 	h.t.Helper()
-	eval[bool](h.tab, `(() => { import('/host/static/' + document.body.dataset.version + '/js/ui.js').then((m) => m.toast(`+strconv.Quote(text)+`, 'error')); return true; })()`)
-	h.waitJS(5*time.Second, `!!document.querySelector('.toast.show') && document.getElementById('toast').textContent === `+strconv.Quote(text))
+	Eval[bool](h.Tab, `(() => { import('/host/static/' + document.body.dataset.version + '/js/ui.js').then((m) => m.toast(`+strconv.Quote(text)+`, 'error')); return true; })()`)
+	h.WaitJS(5*time.Second, `!!document.querySelector('.toast.show') && document.getElementById('toast').textContent === `+strconv.Quote(text))
 	// Wait for the toast's slide-in to end.
-	h.waitJS(5*time.Second, `getComputedStyle(document.getElementById('toast')).opacity === '1' && new Promise((r) => setTimeout(() => r(true), 300))`)
+	h.WaitJS(5*time.Second, `getComputedStyle(document.getElementById('toast')).opacity === '1' && new Promise((r) => setTimeout(() => r(true), 300))`)
 }
 
-// contrast returns the contrast ratio (WCAG) of an element's text against
+// Contrast returns the contrast ratio (WCAG) of an element's text against
 // the page's background, its colour taken with its own and its ancestors'
 // opacity.
-func (tb *tab) contrast(sel string) float64 {
+func (tb *Tab) Contrast(sel string) float64 {
 	tb.t.Helper()
-	return eval[float64](tb, `(() => {
+	return Eval[float64](tb, `(() => {
 		const el = document.querySelector(`+strconv.Quote(sel)+`);
 		const rgba = (s) => { const m = s.match(/[\d.]+/g).map(Number); return [m[0], m[1], m[2], m.length > 3 ? m[3] : 1]; };
 		let bg = [0, 0, 0, 0];
@@ -86,15 +86,15 @@ func (tb *tab) contrast(sel string) float64 {
 		return (Math.max(l1, l2) + 0.05) / (Math.min(l1, l2) + 0.05); })()`)
 }
 
-// dimmestText returns the lowest contrast of any visible text on the
+// DimmestText returns the lowest contrast of any visible text on the
 // screen but the elements a selector excludes, and where it is.
-func (tb *tab) dimmestText(except string) (float64, string) {
+func (tb *Tab) DimmestText(except string) (float64, string) {
 	tb.t.Helper()
 	type dim struct {
 		C   float64
 		Sel string
 	}
-	d := eval[dim](tb, `(() => {
+	d := Eval[dim](tb, `(() => {
 		const rgba = (s) => { const m = s.match(/[\d.]+/g).map(Number); return [m[0], m[1], m[2], m.length > 3 ? m[3] : 1]; };
 		const lum = (v) => { const [r, g, b] = v.map((x) => { x /= 255; return x <= 0.03928 ? x / 12.92 : ((x + 0.055) / 1.055) ** 2.4; }); return 0.2126 * r + 0.7152 * g + 0.0722 * b; };
 		let best = {C: 99, Sel: ''};
@@ -117,9 +117,9 @@ func (tb *tab) dimmestText(except string) (float64, string) {
 	return d.C, d.Sel
 }
 
-// writeArtifact keeps a file the test made (in $MAFIA_SCREENSHOTS, like
+// WriteArtifact keeps a file the test made (in $MAFIA_SCREENSHOTS, like
 // the screenshots, or the test's artifact folder).
-func writeArtifact(t *testing.T, name string, b []byte) {
+func WriteArtifact(t *testing.T, name string, b []byte) {
 	t.Helper()
 	dir := os.Getenv("MAFIA_SCREENSHOTS")
 	if dir == "" {
@@ -129,4 +129,21 @@ func writeArtifact(t *testing.T, name string, b []byte) {
 	if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// BrokenCells returns, for the cells sel finds, each one whose text runs
+// over more lines than it has words (a word cut in two), or, for those
+// numeric says, over more than one line ("1" over "0"): "text (lines)".
+func BrokenCells(tb *Tab, sel string, numeric bool) []string {
+	return Eval[[]string](tb, `(() => {
+		const out = [];
+		for (const el of document.querySelectorAll(`+JsString(sel)+`)) {
+			if (!el.offsetParent) continue; // not shown
+			const r = document.createRange(); r.selectNodeContents(el);
+			const lines = new Set([...r.getClientRects()].filter((x) => x.width > 0).map((x) => Math.round(x.top))).size;
+			const words = el.textContent.trim().split(/\s+/).filter(Boolean).length;
+			if (lines > (`+map[bool]string{true: "1", false: "words"}[numeric]+`)) out.push(el.textContent.trim() + ' (' + lines + ')');
+		}
+		return out;
+	})()`)
 }
