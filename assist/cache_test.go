@@ -6,36 +6,37 @@ import (
 	"testing"
 
 	"mafia/assist"
+	"mafia/assist/internal/hosttest"
 	"mafia/assist/record"
 	"mafia/engine"
 	"mafia/wire"
 )
 
 // plays are the entries each game of the cache's tests is played with.
-var plays = []engine.Command{kill7, next, next, {Verb: engine.Nominate, By: 1, Target: 4}}
+var plays = []engine.Command{hosttest.Kill7, hosttest.Next, hosttest.Next, {Verb: engine.Nominate, By: 1, Target: 4}}
 
 // checkPlayed checks that game c was played with its first n plays, once
 // each: the host's reply holds them, and the stored log is their replay.
-func checkPlayed(t *testing.T, ts *testServer, c created, n int) {
+func checkPlayed(t *testing.T, ts *hosttest.Server, c hosttest.Created, n int) {
 	t.Helper()
 	var reply struct {
 		Commands []record.Command
 		Events   int
 	}
-	ts.getJSON(t, "/host/api/games/"+c.ID, c.HostToken, &reply)
-	_, want, err := record.Replay(&c.Settings, entries(0, plays[:n]...))
+	ts.GetJSON(t, "/host/api/games/"+c.ID, c.HostToken, &reply)
+	_, want, err := record.Replay(&c.Settings, hosttest.Entries(0, plays[:n]...))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(reply.Commands) != n || reply.Events != len(want) {
 		t.Fatalf("game %s: %d entries and %d events, want %d and %d", c.ID, len(reply.Commands), reply.Events, n, len(want))
 	}
-	log := storedEvents(t, ts, c.ID)
+	log := hosttest.StoredEvents(t, ts, c.ID)
 	ws := make([]wire.Event, len(log))
 	for i, e := range log {
 		ws[i] = wire.FromEvent(e, 7)
 	}
-	checkLog(t, ws, want)
+	hosttest.CheckLog(t, ws, want)
 }
 
 // TestTheGamesInMemoryNeverExceedTheirBound: with room for 3 games, 8 games
@@ -45,22 +46,22 @@ func checkPlayed(t *testing.T, ts *testServer, c created, n int) {
 // once, its log the replay of its entries).
 func TestTheGamesInMemoryNeverExceedTheirBound(t *testing.T) {
 	const max = 3
-	ts := startServer(t)
-	ts.h = assist.New(assist.Config{Store: ts.db, MaxGames: max})
+	ts := hosttest.StartServer(t)
+	ts.H = assist.New(assist.Config{Store: ts.DB, MaxGames: max})
 	inMemory := func(after string) {
 		t.Helper()
-		if n := assist.GamesInMemory(ts.h); n > max {
+		if n := assist.GamesInMemory(ts.H); n > max {
 			t.Fatalf("after %s: %d games in memory, more than %d", after, n, max)
 		}
 	}
-	var games []created
+	var games []hosttest.Created
 	for range 8 {
-		games = append(games, create7(t, ts, record.DealManual))
+		games = append(games, hosttest.Create7(t, ts, record.DealManual))
 		inMemory("a create")
 	}
 	for i := range plays {
 		for _, c := range games {
-			if code, a := syncUp(t, ts, c, entries(i, plays[i])...); code != http.StatusOK || a.Applied != i+1 {
+			if code, a := hosttest.SyncUp(t, ts, c, hosttest.Entries(i, plays[i])...); code != http.StatusOK || a.Applied != i+1 {
 				t.Fatalf("entry %d of game %s: %d %+v", i, c.ID, code, a)
 			}
 			inMemory("a sync")
@@ -70,7 +71,7 @@ func TestTheGamesInMemoryNeverExceedTheirBound(t *testing.T) {
 		checkPlayed(t, ts, c, len(plays))
 		inMemory("a read")
 	}
-	if n := assist.GamesInMemory(ts.h); n != max {
+	if n := assist.GamesInMemory(ts.H); n != max {
 		t.Errorf("%d games in memory after the tests, want %d (the bound, filled)", n, max)
 	}
 }
@@ -82,17 +83,17 @@ func TestTheGamesInMemoryNeverExceedTheirBound(t *testing.T) {
 // done at most 2 games are in memory.
 func TestGamesDroppedFromMemoryWhileOthersArePlayedStayRight(t *testing.T) {
 	const max = 2
-	ts := startServer(t)
-	ts.h = assist.New(assist.Config{Store: ts.db, MaxGames: max})
-	var games []created
+	ts := hosttest.StartServer(t)
+	ts.H = assist.New(assist.Config{Store: ts.DB, MaxGames: max})
+	var games []hosttest.Created
 	for range 6 {
-		games = append(games, create7(t, ts, record.DealManual))
+		games = append(games, hosttest.Create7(t, ts, record.DealManual))
 	}
 	var wg sync.WaitGroup
 	for _, c := range games {
 		wg.Go(func() {
 			for i := range plays {
-				if code, a := syncUp(t, ts, c, entries(i, plays[i])...); code != http.StatusOK || a.Applied != i+1 {
+				if code, a := hosttest.SyncUp(t, ts, c, hosttest.Entries(i, plays[i])...); code != http.StatusOK || a.Applied != i+1 {
 					t.Errorf("entry %d of game %s: %d %+v", i, c.ID, code, a)
 					return
 				}
@@ -103,7 +104,7 @@ func TestGamesDroppedFromMemoryWhileOthersArePlayedStayRight(t *testing.T) {
 	if t.Failed() {
 		return
 	}
-	if n := assist.GamesInMemory(ts.h); n > max {
+	if n := assist.GamesInMemory(ts.H); n > max {
 		t.Errorf("%d games in memory once the hosts are done, more than %d", n, max)
 	}
 	for _, c := range games {
@@ -118,18 +119,18 @@ func TestGamesDroppedFromMemoryWhileOthersArePlayedStayRight(t *testing.T) {
 // memory would write the game from that stale copy (without Shared the
 // third entry is refused 409).
 func TestTwoServersOnOneStorePlayOneGameInTurn(t *testing.T) {
-	ts := startServer(t)
-	a := assist.New(assist.Config{Store: ts.db, Shared: true})
-	b := assist.New(assist.Config{Store: ts.db, Shared: true})
-	ts.h = a
-	c := create7(t, ts, record.DealManual)
+	ts := hosttest.StartServer(t)
+	a := assist.New(assist.Config{Store: ts.DB, Shared: true})
+	b := assist.New(assist.Config{Store: ts.DB, Shared: true})
+	ts.H = a
+	c := hosttest.Create7(t, ts, record.DealManual)
 	for i := range plays {
-		ts.h = []*assist.Handler{a, b}[i%2]
-		if code, got := syncUp(t, ts, c, entries(i, plays[i])...); code != http.StatusOK || got.Applied != i+1 {
+		ts.H = []*assist.Handler{a, b}[i%2]
+		if code, got := hosttest.SyncUp(t, ts, c, hosttest.Entries(i, plays[i])...); code != http.StatusOK || got.Applied != i+1 {
 			t.Fatalf("entry %d through server %d: %d %+v", i, i%2+1, code, got)
 		}
 	}
 	checkPlayed(t, ts, c, len(plays))
-	ts.h = a
+	ts.H = a
 	checkPlayed(t, ts, c, len(plays))
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"mafia/assist/internal/hosttest"
 	"mafia/assist/record"
 )
 
@@ -18,27 +19,27 @@ import (
 // id of another club's roster, one entry on two seats, a list of another
 // length, or for a game of no club, it is refused.
 func TestTheHostLinksSeatsToTheRosterAfterTheGame(t *testing.T) {
-	ts := startServer(t)
+	ts := hosttest.StartServer(t)
 	names := []string{"Nino", "Giorgi", "Tamar", "Dato", "Levan", "Ana", "Saba"}
-	cl, people := newClubWith(t, ts, names...)
-	other, stranger := newClubWith(t, ts, "Eka")
-	req := map[string]any{"names": names, "deal": record.DealManual, "roles": roles7, "club_token": cl.Token,
+	cl, people := hosttest.NewClubWith(t, ts, names...)
+	other, stranger := hosttest.NewClubWith(t, ts, "Eka")
+	req := map[string]any{"names": names, "deal": record.DealManual, "roles": hosttest.Roles7, "club_token": cl.Token,
 		"club": map[string]any{"club": cl.ID, "day": "2026-12-01"}}
-	var c created
-	if code := call(t, "POST", ts.URL+"/host/api/games", "", req, &c); code != http.StatusCreated {
+	var c hosttest.Created
+	if code := hosttest.Call(t, "POST", ts.URL+"/host/api/games", "", req, &c); code != http.StatusCreated {
 		t.Fatalf("create the club's game: %d", code)
 	}
-	playClubGame(t, ts, c)
-	if code := call(t, "PUT", ts.URL+"/host/api/clubs/"+cl.ID+"/seasons/winter", cl.Token,
+	hosttest.PlayClubGame(t, ts, c)
+	if code := hosttest.Call(t, "PUT", ts.URL+"/host/api/clubs/"+cl.ID+"/seasons/winter", cl.Token,
 		map[string]any{"name": "Winter", "from": "2026-12-01", "to": "2027-02-28"}, nil); code != http.StatusOK {
 		t.Fatalf("the season: %d", code)
 	}
 	standing := func() []string {
 		rec := httptest.NewRecorder()
 		r := httptest.NewRequest("GET", "/host/api/clubs/"+cl.ID+"/seasons/winter/standings.csv?lang=en", nil)
-		ts.clubs.ServeHTTP(rec, r)
+		ts.Clubs.ServeHTTP(rec, r)
 		var out []string
-		for _, row := range readCSV(t, rec.Body)[1:] {
+		for _, row := range hosttest.ReadCSV(t, rec.Body)[1:] {
 			out = append(out, row[2]+" "+row[4])
 		}
 		slices.Sort(out)
@@ -53,7 +54,7 @@ func TestTheHostLinksSeatsToTheRosterAfterTheGame(t *testing.T) {
 	}
 	put := func(token string, body map[string]any) (int, string) {
 		var out struct{ Error struct{ Code string } }
-		code := call(t, "PUT", ts.URL+"/host/api/games/"+c.ID+"/people", token, body, &out)
+		code := hosttest.Call(t, "PUT", ts.URL+"/host/api/games/"+c.ID+"/people", token, body, &out)
 		return code, out.Error.Code
 	}
 	twice := slices.Clone(ids)
@@ -87,12 +88,12 @@ func TestTheHostLinksSeatsToTheRosterAfterTheGame(t *testing.T) {
 		t.Errorf("the standings after the link:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 
-	var plain created
-	if code := call(t, "POST", ts.URL+"/host/api/games", "", map[string]any{"names": names, "deal": record.DealManual, "roles": roles7}, &plain); code != http.StatusCreated {
+	var plain hosttest.Created
+	if code := hosttest.Call(t, "POST", ts.URL+"/host/api/games", "", map[string]any{"names": names, "deal": record.DealManual, "roles": hosttest.Roles7}, &plain); code != http.StatusCreated {
 		t.Fatal(code)
 	}
 	var out struct{ Error struct{ Code string } }
-	if code := call(t, "PUT", ts.URL+"/host/api/games/"+plain.ID+"/people", plain.HostToken, map[string]any{"people": ids, "club_token": cl.Token}, &out); code != http.StatusBadRequest || out.Error.Code != "bad_settings" {
+	if code := hosttest.Call(t, "PUT", ts.URL+"/host/api/games/"+plain.ID+"/people", plain.HostToken, map[string]any{"people": ids, "club_token": cl.Token}, &out); code != http.StatusBadRequest || out.Error.Code != "bad_settings" {
 		t.Errorf("a game of no club: %d %s", code, out.Error.Code)
 	}
 }

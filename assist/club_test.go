@@ -2,90 +2,14 @@ package assist_test
 
 import (
 	"encoding/json"
-	"io"
 	"net/http"
 	"slices"
 	"strings"
 	"testing"
 
+	"mafia/assist/internal/hosttest"
 	"mafia/assist/record"
-	"mafia/engine"
 )
-
-type clubCreated struct {
-	ID    string `json:"id"`
-	Name  string `json:"name"`
-	Token string `json:"token"`
-}
-
-type personJSON struct {
-	ID   string `json:"id"`
-	Name string `json:"name"`
-}
-
-// newClubWith makes a club with people of these names, in order.
-func newClubWith(t *testing.T, ts *testServer, names ...string) (clubCreated, []personJSON) {
-	t.Helper()
-	var c clubCreated
-	if code := call(t, "POST", ts.URL+"/host/api/clubs", "", map[string]any{"name": "Tbilisi club"}, &c); code != http.StatusCreated {
-		t.Fatalf("create a club: %d", code)
-	}
-	var people []personJSON
-	for _, n := range names {
-		var p personJSON
-		if code := call(t, "POST", ts.URL+"/host/api/clubs/"+c.ID+"/people", c.Token, map[string]any{"name": n}, &p); code != http.StatusCreated {
-			t.Fatalf("add %s: %d", n, code)
-		}
-		people = append(people, p)
-	}
-	return c, people
-}
-
-// playClubGame plays roles7 (1 citizen, 2 don, 3 citizen, 4 mafia, 5
-// detective, 6 doctor, 7 citizen) to the town's win through the sync API:
-// the don kills 1 on night 1, the host removes 7 by fouls on day 1, and the
-// town votes out 2, then 4.
-func playClubGame(t *testing.T, ts *testServer, c created) {
-	t.Helper()
-	g, _, err := record.Start(&c.Settings)
-	if err != nil {
-		t.Fatal(err)
-	}
-	seq := 0
-	send := func(cmd engine.Command) {
-		t.Helper()
-		if _, err := g.Handle(cmd); err != nil {
-			t.Fatalf("%+v: %v", cmd, err)
-		}
-		if code, a := syncUp(t, ts, c, entries(seq, cmd)...); code != http.StatusOK {
-			t.Fatalf("sync %+v: %d %+v", cmd, code, a.Error)
-		}
-		seq++
-	}
-	killed, fouled := false, false
-	for step := 0; !g.Ended() && step < 300; step++ {
-		st := record.Snapshot(g)
-		switch {
-		case st.Phase == "night" && !killed:
-			killed = true
-			send(engine.Command{Verb: engine.Kill, By: 2, Target: 1})
-		case st.Phase == "speech" && !fouled:
-			fouled = true
-			for range 4 {
-				send(engine.Command{Verb: engine.Foul, Target: 7})
-			}
-		case st.Phase == "speech" && !st.Nominated && slices.Contains(st.Nominate, 2):
-			send(engine.Command{Verb: engine.Nominate, By: engine.Seat(st.Speaker), Target: 2})
-		case st.Phase == "speech" && !st.Nominated && slices.Contains(st.Nominate, 4):
-			send(engine.Command{Verb: engine.Nominate, By: engine.Seat(st.Speaker), Target: 4})
-		default:
-			send(engine.Command{Verb: engine.Next})
-		}
-	}
-	if w := record.Snapshot(g).Winner; w != "town" {
-		t.Fatalf("the game ended with %q; want the town's win", w)
-	}
-}
 
 // TestAClubGameCountsInTheSeasonAsComputedByHand: a club, its roster (a
 // search finds ნინო and Нино for "nino"), a game whose seats are the
@@ -94,17 +18,17 @@ func playClubGame(t *testing.T, ts *testServer, c created) {
 // JSON, CSV and print; the season's standings and CSVs match a hand
 // computation; a merge moves the game to the entry merged into.
 func TestAClubGameCountsInTheSeasonAsComputedByHand(t *testing.T) {
-	ts := startServer(t)
+	ts := hosttest.StartServer(t)
 	names := []string{"ნინო", "Гиорги", "Tamar", "Дато", "Levan", "Ana", "Saba", "Нино"}
-	cl, people := newClubWith(t, ts, names...)
+	cl, people := hosttest.NewClubWith(t, ts, names...)
 
-	var found struct{ People []personJSON }
-	call(t, "GET", ts.URL+"/host/api/clubs/"+cl.ID+"/people?q=nino", cl.Token, nil, &found)
-	if len(found.People) != 2 || !slices.ContainsFunc(found.People, func(p personJSON) bool { return p.Name == "ნინო" }) ||
-		!slices.ContainsFunc(found.People, func(p personJSON) bool { return p.Name == "Нино" }) {
+	var found struct{ People []hosttest.PersonJSON }
+	hosttest.Call(t, "GET", ts.URL+"/host/api/clubs/"+cl.ID+"/people?q=nino", cl.Token, nil, &found)
+	if len(found.People) != 2 || !slices.ContainsFunc(found.People, func(p hosttest.PersonJSON) bool { return p.Name == "ნინო" }) ||
+		!slices.ContainsFunc(found.People, func(p hosttest.PersonJSON) bool { return p.Name == "Нино" }) {
 		t.Errorf("search for nino: %+v; want ნინო and Нино", found.People)
 	}
-	if code := call(t, "GET", ts.URL+"/host/api/clubs/"+cl.ID+"/people?q=nino", "", nil, nil); code != http.StatusForbidden && code != http.StatusUnauthorized {
+	if code := hosttest.Call(t, "GET", ts.URL+"/host/api/clubs/"+cl.ID+"/people?q=nino", "", nil, nil); code != http.StatusForbidden && code != http.StatusUnauthorized {
 		t.Errorf("a search without the club's token: %d", code)
 	}
 
@@ -112,22 +36,22 @@ func TestAClubGameCountsInTheSeasonAsComputedByHand(t *testing.T) {
 	for i := range ids {
 		ids[i] = people[i].ID
 	}
-	req := map[string]any{"names": names[:7], "deal": record.DealManual, "roles": roles7, "club_token": cl.Token,
+	req := map[string]any{"names": names[:7], "deal": record.DealManual, "roles": hosttest.Roles7, "club_token": cl.Token,
 		"club": map[string]any{"club": cl.ID, "day": "2026-12-01", "host": "Irakli", "referee": "Eka", "table": "A", "number": 2, "people": ids}}
-	var c created
-	if code := call(t, "POST", ts.URL+"/host/api/games", "", req, &c); code != http.StatusCreated {
+	var c hosttest.Created
+	if code := hosttest.Call(t, "POST", ts.URL+"/host/api/games", "", req, &c); code != http.StatusCreated {
 		t.Fatalf("create the club's game: %d", code)
 	}
-	bad := map[string]any{"names": names[:7], "deal": record.DealManual, "roles": roles7, "club_token": "wrong",
+	bad := map[string]any{"names": names[:7], "deal": record.DealManual, "roles": hosttest.Roles7, "club_token": "wrong",
 		"club": map[string]any{"club": cl.ID, "people": ids}}
-	if code := call(t, "POST", ts.URL+"/host/api/games", "", bad, nil); code == http.StatusCreated {
+	if code := hosttest.Call(t, "POST", ts.URL+"/host/api/games", "", bad, nil); code == http.StatusCreated {
 		t.Errorf("a game for the club without its token was made")
 	}
-	playClubGame(t, ts, c)
+	hosttest.PlayClubGame(t, ts, c)
 
 	score := func(body map[string]any) (int, string) {
 		var out struct{ Error struct{ Code string } }
-		code := call(t, "PUT", ts.URL+"/host/api/games/"+c.ID+"/score", c.HostToken, body, &out)
+		code := hosttest.Call(t, "PUT", ts.URL+"/host/api/games/"+c.ID+"/score", c.HostToken, body, &out)
 		return code, out.Error.Code
 	}
 	if code, e := score(map[string]any{"best_move": map[string]any{"seat": 3, "guess": []int{2, 4, 5}}, "extra": []any{}}); code != 400 || e != "bad_best_move" {
@@ -154,7 +78,7 @@ func TestAClubGameCountsInTheSeasonAsComputedByHand(t *testing.T) {
 			}
 		}
 	}
-	ts.getJSON(t, "/host/api/games/"+c.ID+"/protocol.json", c.HostToken, &p)
+	ts.GetJSON(t, "/host/api/games/"+c.ID+"/protocol.json", c.HostToken, &p)
 	if p.RulesCode != "std" || p.Club == nil || p.Club.Host != "Irakli" || p.Club.Number != 2 || p.Seats[0].Person != ids[0] {
 		t.Errorf("the protocol's club fields: %s %+v %+v", p.RulesCode, p.Club, p.Seats[0])
 	}
@@ -172,7 +96,7 @@ func TestAClubGameCountsInTheSeasonAsComputedByHand(t *testing.T) {
 	}
 
 	// CSV: the club's rows.
-	rows := ts.csvWith(t, c.ID, c.HostToken)
+	rows := ts.CsvWith(t, c.ID, c.HostToken)
 	kinds := map[string][]string{}
 	for _, r := range rows[1:] {
 		kinds[r[4]] = r
@@ -192,7 +116,7 @@ func TestAClubGameCountsInTheSeasonAsComputedByHand(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	page := readAll(t, res)
+	page := hosttest.ReadAll(t, res)
 	for _, want := range []string{"Best move by 1\u00a0·\u00a0ნინო: 2\u00a0·\u00a0Гиорги, 4\u00a0·\u00a0Дато, 5\u00a0·\u00a0Levan", "mafia named right: 2 of 3", "Host: Irakli", "Referee: Eka", "Rules code: std",
 		`<td data-t="won"></td><td data-t="points">-0.50</td>`, `<td data-t="won">✓</td><td data-t="points">1.25</td>`} {
 		if !strings.Contains(page, want) {
@@ -202,7 +126,7 @@ func TestAClubGameCountsInTheSeasonAsComputedByHand(t *testing.T) {
 
 	// The season's standings, by hand (the defaults: win 1.00, best move
 	// with two right 0.25, extra as given, removal by fouls -0.50).
-	if code := call(t, "PUT", ts.URL+"/host/api/clubs/"+cl.ID+"/seasons/winter", cl.Token,
+	if code := hosttest.Call(t, "PUT", ts.URL+"/host/api/clubs/"+cl.ID+"/seasons/winter", cl.Token,
 		map[string]any{"name": "Winter", "from": "2026-12-01", "to": "2027-02-28"}, nil); code != 200 {
 		t.Fatalf("the season: %d", code)
 	}
@@ -213,7 +137,7 @@ func TestAClubGameCountsInTheSeasonAsComputedByHand(t *testing.T) {
 		}
 		defer res.Body.Close()
 		var out []string
-		for _, r := range readCSV(t, res.Body)[1:] {
+		for _, r := range hosttest.ReadCSV(t, res.Body)[1:] {
 			out = append(out, strings.Join([]string{r[0], r[2], r[3], r[4], r[5], r[6], r[7], r[8], r[14]}, " "))
 		}
 		return out
@@ -235,7 +159,7 @@ func TestAClubGameCountsInTheSeasonAsComputedByHand(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	games := readCSV(t, res.Body)
+	games := hosttest.ReadCSV(t, res.Body)
 	res.Body.Close()
 	if len(games) != 8 || games[0][9] != "Roster id" {
 		t.Fatalf("games.csv: %d rows, header %v", len(games), games[0])
@@ -246,24 +170,14 @@ func TestAClubGameCountsInTheSeasonAsComputedByHand(t *testing.T) {
 	}
 
 	// A merge: ნინო's entry into Нино's; the game counts as Нино's.
-	if code := call(t, "POST", ts.URL+"/host/api/clubs/"+cl.ID+"/merges", cl.Token, map[string]any{"from": ids[0], "into": people[7].ID}, nil); code != 200 {
+	if code := hosttest.Call(t, "POST", ts.URL+"/host/api/clubs/"+cl.ID+"/merges", cl.Token, map[string]any{"from": ids[0], "into": people[7].ID}, nil); code != 200 {
 		t.Fatalf("merge: %d", code)
 	}
-	if code := call(t, "POST", ts.URL+"/host/api/clubs/"+cl.ID+"/merges", cl.Token, map[string]any{"from": ids[0], "into": people[7].ID}, nil); code != http.StatusConflict {
+	if code := hosttest.Call(t, "POST", ts.URL+"/host/api/clubs/"+cl.ID+"/merges", cl.Token, map[string]any{"from": ids[0], "into": people[7].ID}, nil); code != http.StatusConflict {
 		t.Errorf("the same merge again: %d; want 409", code)
 	}
 	want[1] = "2 Нино 1.25 1 1.25 1 1 0 0"
 	if got := standing(); !slices.Equal(got, want) {
 		t.Errorf("standings after the merge:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
-}
-
-func readAll(t *testing.T, res *http.Response) string {
-	t.Helper()
-	defer res.Body.Close()
-	b, err := io.ReadAll(res.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
 }

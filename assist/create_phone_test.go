@@ -11,81 +11,21 @@ import (
 	"testing"
 	"time"
 
-	"mafia/assist"
-	"mafia/assist/bridge"
+	"mafia/assist/internal/hosttest"
 	"mafia/assist/record"
 	"mafia/engine"
 	"mafia/locale"
 	"mafia/store"
 )
 
-// phoneDeal deals a game as the host's page does without the server: the
-// same bridge function the WebAssembly engine runs.
-func phoneDeal(t *testing.T, req map[string]any, seed string) record.Settings {
-	t.Helper()
-	b, _ := json.Marshal(req)
-	var r struct {
-		Settings *record.Settings
-		Error    *bridge.Refusal
-	}
-	if err := json.Unmarshal([]byte(bridge.New().Deal(string(b), seed)), &r); err != nil {
-		t.Fatal(err)
-	}
-	if r.Error != nil || r.Settings == nil {
-		t.Fatalf("the phone's deal: %+v", r.Error)
-	}
-	return *r.Settings
-}
-
-// phoneCreate is the create a phone sends for a game it made: the setup,
-// the phone's id, host token, seed, deal and date.
-func phoneCreate(t *testing.T, names []string, deal, seed string) map[string]any {
-	t.Helper()
-	req := map[string]any{"names": names, "deal": deal, "name": "Friday", "lang": "ka",
-		"options": map[string]string{"second_tie": "nobody"}}
-	if deal == record.DealManual {
-		req["roles"] = roles7
-	}
-	s := phoneDeal(t, req, seed)
-	req["id"] = "0123456789abcdef"
-	req["host_token"] = strings.Repeat("ab", 24)
-	req["dealt"] = s.Roles
-	if deal != record.DealManual {
-		req["seed"] = seed
-	}
-	req["created"] = time.Now().Add(-3 * time.Hour).UTC().Format(time.RFC3339Nano)
-	return req
-}
-
-var names7 = []string{"Nino", "Giorgi", "Tamar", "Levan", "Ana", "Dato", "Eka"}
-
-type refused struct {
-	Error *struct{ Code, Message string } `json:"error"`
-}
-
-// tableCount is how many in-person games the store holds, live or
-// ended (the history lists each to its host only).
-func tableCount(t *testing.T, ts *testServer) int {
-	t.Helper()
-	n := 0
-	for _, st := range []store.Status{assist.StatusLive, assist.StatusEnded} {
-		tables, err := ts.db.Tables(context.Background(), store.KindInPerson, store.TableFilter{Status: st})
-		if err != nil {
-			t.Fatal(err)
-		}
-		n += len(tables)
-	}
-	return n
-}
-
 func TestAGameMadeOnThePhoneIsStoredAsThePhoneMadeIt(t *testing.T) {
-	ts := startServer(t)
+	ts := hosttest.StartServer(t)
 	const seed = "18446744073709551557" // near the top of uint64: no rounding anywhere
-	req := phoneCreate(t, names7, record.DealPass, seed)
-	want := phoneDeal(t, req, seed)
+	req := hosttest.PhoneCreate(t, hosttest.Names7, record.DealPass, seed)
+	want := hosttest.PhoneDeal(t, req, seed)
 
-	var c created
-	if code := call(t, "POST", ts.URL+"/host/api/games", "", req, &c); code != http.StatusCreated {
+	var c hosttest.Created
+	if code := hosttest.Call(t, "POST", ts.URL+"/host/api/games", "", req, &c); code != http.StatusCreated {
 		t.Fatalf("create: %d", code)
 	}
 	if c.ID != req["id"] || c.HostToken != req["host_token"] {
@@ -100,7 +40,7 @@ func TestAGameMadeOnThePhoneIsStoredAsThePhoneMadeIt(t *testing.T) {
 	if got := record.RoleNames(p.Deal(n, make([]engine.Role, 7))); !slices.Equal(got, want.Roles) {
 		t.Fatalf("the engine deals %v from the seed, the phone dealt %v", got, want.Roles)
 	}
-	tbl, _, err := ts.db.Table(context.Background(), store.KindInPerson, c.ID)
+	tbl, _, err := ts.DB.Table(context.Background(), store.KindInPerson, c.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -108,11 +48,11 @@ func TestAGameMadeOnThePhoneIsStoredAsThePhoneMadeIt(t *testing.T) {
 	if !tbl.CreatedAt.Equal(phoneDate) || tbl.Name != "Friday" || tbl.Seed != n {
 		t.Fatalf("stored table: created %v (phone %v), name %q, seed %d", tbl.CreatedAt, phoneDate, tbl.Name, tbl.Seed)
 	}
-	events := len(storedEvents(t, ts, c.ID))
+	events := len(hosttest.StoredEvents(t, ts, c.ID))
 
 	// The answer was lost: the phone sends the same create again.
-	var again created
-	if code := call(t, "POST", ts.URL+"/host/api/games", "", req, &again); code != http.StatusOK {
+	var again hosttest.Created
+	if code := hosttest.Call(t, "POST", ts.URL+"/host/api/games", "", req, &again); code != http.StatusOK {
 		t.Fatalf("the same create again: %d", code)
 	}
 	a, _ := json.Marshal(again)
@@ -120,8 +60,8 @@ func TestAGameMadeOnThePhoneIsStoredAsThePhoneMadeIt(t *testing.T) {
 	if string(a) != string(b) {
 		t.Fatalf("the repeat answers %s, the first %s", a, b)
 	}
-	if got := len(storedEvents(t, ts, c.ID)); got != events || tableCount(t, ts) != 1 {
-		t.Fatalf("after a repeat: %d events (was %d), %d games", got, events, tableCount(t, ts))
+	if got := len(hosttest.StoredEvents(t, ts, c.ID)); got != events || hosttest.TableCount(t, ts) != 1 {
+		t.Fatalf("after a repeat: %d events (was %d), %d games", got, events, hosttest.TableCount(t, ts))
 	}
 
 	// The phone's token is the host's: its entries are taken.
@@ -146,18 +86,18 @@ func TestAGameMadeOnThePhoneIsStoredAsThePhoneMadeIt(t *testing.T) {
 		rc.Seq, rc.ID = i, "e"+strconv.Itoa(i)
 		list = append(list, rc)
 	}
-	if code, ans := syncUp(t, ts, c, list...); code != http.StatusOK || ans.Applied != len(list) {
+	if code, ans := hosttest.SyncUp(t, ts, c, list...); code != http.StatusOK || ans.Applied != len(list) {
 		t.Fatalf("sync with the phone's token: %d %+v", code, ans)
 	}
 }
 
 func TestConcurrentRepeatsOfAPhoneGameMakeOneGame(t *testing.T) {
-	ts := startServer(t)
-	req := phoneCreate(t, names7, record.DealPass, "42")
+	ts := hosttest.StartServer(t)
+	req := hosttest.PhoneCreate(t, hosttest.Names7, record.DealPass, "42")
 	var wg sync.WaitGroup
 	codes := make([]int, 8)
 	for i := range codes {
-		wg.Go(func() { codes[i] = call(t, "POST", ts.URL+"/host/api/games", "", req, nil) })
+		wg.Go(func() { codes[i] = hosttest.Call(t, "POST", ts.URL+"/host/api/games", "", req, nil) })
 	}
 	wg.Wait()
 	made := 0
@@ -170,25 +110,25 @@ func TestConcurrentRepeatsOfAPhoneGameMakeOneGame(t *testing.T) {
 			t.Fatalf("answers %v", codes)
 		}
 	}
-	if made != 1 || tableCount(t, ts) != 1 {
-		t.Fatalf("answers %v, %d games", codes, tableCount(t, ts))
+	if made != 1 || hosttest.TableCount(t, ts) != 1 {
+		t.Fatalf("answers %v, %d games", codes, hosttest.TableCount(t, ts))
 	}
-	if got := len(storedEvents(t, ts, "0123456789abcdef")); got != 2 {
+	if got := len(hosttest.StoredEvents(t, ts, "0123456789abcdef")); got != 2 {
 		t.Fatalf("%d events stored, want GameStarted and NightBegan once", got)
 	}
 }
 
 func TestADifferentGameUnderATakenIDIsRefused(t *testing.T) {
-	ts := startServer(t)
-	first := phoneCreate(t, names7, record.DealPass, "7")
-	if code := call(t, "POST", ts.URL+"/host/api/games", "", first, nil); code != http.StatusCreated {
+	ts := hosttest.StartServer(t)
+	first := hosttest.PhoneCreate(t, hosttest.Names7, record.DealPass, "7")
+	if code := hosttest.Call(t, "POST", ts.URL+"/host/api/games", "", first, nil); code != http.StatusCreated {
 		t.Fatalf("create: %d", code)
 	}
-	before := ts.storedTable(t, "0123456789abcdef")
-	online := create7(t, ts, record.DealPass) // an id the server made
+	before := ts.StoredTable(t, "0123456789abcdef")
+	online := hosttest.Create7(t, ts, record.DealPass) // an id the server made
 
 	other := func(change func(m map[string]any)) map[string]any {
-		m := phoneCreate(t, names7, record.DealPass, "7")
+		m := hosttest.PhoneCreate(t, hosttest.Names7, record.DealPass, "7")
 		change(m)
 		return m
 	}
@@ -198,7 +138,7 @@ func TestADifferentGameUnderATakenIDIsRefused(t *testing.T) {
 		}),
 		"other token": other(func(m map[string]any) { m["host_token"] = strings.Repeat("cd", 24) }),
 		"other seed": func() map[string]any {
-			m := phoneCreate(t, names7, record.DealPass, "8")
+			m := hosttest.PhoneCreate(t, hosttest.Names7, record.DealPass, "8")
 			return m
 		}(),
 		"other clocks": other(func(m map[string]any) {
@@ -206,8 +146,8 @@ func TestADifferentGameUnderATakenIDIsRefused(t *testing.T) {
 		}),
 		"the server's own game": other(func(m map[string]any) { m["id"] = online.ID }),
 	} {
-		var r refused
-		code := call(t, "POST", ts.URL+"/host/api/games?lang=ru", "", req, &r)
+		var r hosttest.Refused
+		code := hosttest.Call(t, "POST", ts.URL+"/host/api/games?lang=ru", "", req, &r)
 		if code != http.StatusConflict || r.Error == nil || r.Error.Code != "id_taken" {
 			t.Errorf("%s: %d %+v, want 409 id_taken", name, code, r.Error)
 			continue
@@ -216,33 +156,22 @@ func TestADifferentGameUnderATakenIDIsRefused(t *testing.T) {
 			t.Errorf("%s: the sentence %q, want %q", name, r.Error.Message, want)
 		}
 	}
-	if after := ts.storedTable(t, "0123456789abcdef"); after != before {
+	if after := ts.StoredTable(t, "0123456789abcdef"); after != before {
 		t.Fatalf("a refused create changed the game:\n%s\n%s", before, after)
 	}
-	if tableCount(t, ts) != 2 {
-		t.Fatalf("%d games, want 2", tableCount(t, ts))
+	if hosttest.TableCount(t, ts) != 2 {
+		t.Fatalf("%d games, want 2", hosttest.TableCount(t, ts))
 	}
-}
-
-// storedTable is a table's row as JSON (to see that nothing changed).
-func (ts *testServer) storedTable(t *testing.T, id string) string {
-	t.Helper()
-	tbl, seats, err := ts.db.Table(context.Background(), store.KindInPerson, id)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, _ := json.Marshal(map[string]any{"t": tbl, "s": seats, "e": len(storedEvents(t, ts, id))})
-	return string(b)
 }
 
 func TestAPhoneGameWithBadFieldsIsRefused(t *testing.T) {
-	ts := startServer(t)
+	ts := hosttest.StartServer(t)
 	base := func(change func(m map[string]any)) map[string]any {
-		m := phoneCreate(t, names7, record.DealPass, "99")
+		m := hosttest.PhoneCreate(t, hosttest.Names7, record.DealPass, "99")
 		change(m)
 		return m
 	}
-	swapped := phoneDeal(t, map[string]any{"names": names7, "deal": "pass"}, "99").Roles
+	swapped := hosttest.PhoneDeal(t, map[string]any{"names": hosttest.Names7, "deal": "pass"}, "99").Roles
 	swapped = slices.Clone(swapped)
 	i := slices.IndexFunc(swapped, func(r string) bool { return r != swapped[0] })
 	swapped[0], swapped[i] = swapped[i], swapped[0]
@@ -269,7 +198,7 @@ func TestAPhoneGameWithBadFieldsIsRefused(t *testing.T) {
 		{"seed beyond 64 bits", base(func(m map[string]any) { m["seed"] = "18446744073709551616" }), 400, "bad_settings"},
 		{"no seed", base(func(m map[string]any) { delete(m, "seed") }), 400, "bad_settings"},
 		{"a seed for cards by hand", func() map[string]any {
-			m := phoneCreate(t, names7, record.DealManual, "0")
+			m := hosttest.PhoneCreate(t, hosttest.Names7, record.DealManual, "0")
 			m["seed"] = "5"
 			return m
 		}(), 400, "bad_settings"},
@@ -277,11 +206,11 @@ func TestAPhoneGameWithBadFieldsIsRefused(t *testing.T) {
 		{"no deal", base(func(m map[string]any) { delete(m, "dealt") }), 400, "bad_request"},
 		{"another deal", base(func(m map[string]any) { m["dealt"] = swapped }), 409, "deal_mismatch"},
 		{"a short deal", base(func(m map[string]any) { m["dealt"] = swapped[:6] }), 409, "deal_mismatch"},
-		{"bad settings", base(func(m map[string]any) { m["names"] = names7[:3] }), 400, "too_few_seats"},
+		{"bad settings", base(func(m map[string]any) { m["names"] = hosttest.Names7[:3] }), 400, "too_few_seats"},
 	}
 	for _, c := range cases {
-		var r refused
-		code := call(t, "POST", ts.URL+"/host/api/games?lang=ka", "", c.req, &r)
+		var r hosttest.Refused
+		code := hosttest.Call(t, "POST", ts.URL+"/host/api/games?lang=ka", "", c.req, &r)
 		if code != c.status || r.Error == nil || r.Error.Code != c.code {
 			t.Errorf("%s: %d %+v, want %d %s", c.name, code, r.Error, c.status, c.code)
 			continue
@@ -290,16 +219,16 @@ func TestAPhoneGameWithBadFieldsIsRefused(t *testing.T) {
 			t.Errorf("%s: the sentence %q is not Georgian", c.name, r.Error.Message)
 		}
 	}
-	if n := tableCount(t, ts); n != 0 {
+	if n := hosttest.TableCount(t, ts); n != 0 {
 		t.Fatalf("refused creates made %d games", n)
 	}
 	// The sentences of the new codes are the catalog's.
-	var r refused
-	call(t, "POST", ts.URL+"/host/api/games?lang=en", "", cases[18].req, &r)
+	var r hosttest.Refused
+	hosttest.Call(t, "POST", ts.URL+"/host/api/games?lang=en", "", cases[18].req, &r)
 	if want := locale.New(locale.En).T("assist.error.deal_mismatch", nil); r.Error.Message != want {
 		t.Errorf("deal_mismatch says %q, want %q", r.Error.Message, want)
 	}
-	call(t, "POST", ts.URL+"/host/api/games?lang=en", "", cases[16].req, &r)
+	hosttest.Call(t, "POST", ts.URL+"/host/api/games?lang=en", "", cases[16].req, &r)
 	if want := locale.New(locale.En).T("assist.error.bad_settings_deal_links", nil); r.Error.Message != want {
 		t.Errorf("card links say %q, want %q", r.Error.Message, want)
 	}
@@ -315,18 +244,18 @@ func isGeorgian(s string) bool {
 }
 
 func TestAPhoneGameDealtByHandAndItsDate(t *testing.T) {
-	ts := startServer(t)
-	req := phoneCreate(t, names7, record.DealManual, "0")
+	ts := hosttest.StartServer(t)
+	req := hosttest.PhoneCreate(t, hosttest.Names7, record.DealManual, "0")
 	req["created"] = time.Now().Add(time.Hour).UTC().Format(time.RFC3339) // a phone's clock ahead
 	before := time.Now()
-	var c created
-	if code := call(t, "POST", ts.URL+"/host/api/games", "", req, &c); code != http.StatusCreated {
+	var c hosttest.Created
+	if code := hosttest.Call(t, "POST", ts.URL+"/host/api/games", "", req, &c); code != http.StatusCreated {
 		t.Fatalf("create: %d", code)
 	}
-	if c.Settings.Seed != "0" || !slices.Equal(c.Settings.Roles, roles7) || c.Settings.Deal != record.DealManual {
+	if c.Settings.Seed != "0" || !slices.Equal(c.Settings.Roles, hosttest.Roles7) || c.Settings.Deal != record.DealManual {
 		t.Fatalf("settings %+v", c.Settings)
 	}
-	tbl, _, err := ts.db.Table(context.Background(), store.KindInPerson, c.ID)
+	tbl, _, err := ts.DB.Table(context.Background(), store.KindInPerson, c.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -334,11 +263,11 @@ func TestAPhoneGameDealtByHandAndItsDate(t *testing.T) {
 		t.Fatalf("a date in the future was kept: %v", tbl.CreatedAt)
 	}
 	// A deal by hand that the phone sends as another deal is refused.
-	other := phoneCreate(t, names7, record.DealManual, "0")
+	other := hosttest.PhoneCreate(t, hosttest.Names7, record.DealManual, "0")
 	other["id"] = "fedcba9876543210"
 	other["dealt"] = []string{"don", "citizen", "citizen", "mafia", "detective", "doctor", "citizen"}
-	var r refused
-	if code := call(t, "POST", ts.URL+"/host/api/games", "", other, &r); code != http.StatusConflict || r.Error.Code != "deal_mismatch" {
+	var r hosttest.Refused
+	if code := hosttest.Call(t, "POST", ts.URL+"/host/api/games", "", other, &r); code != http.StatusConflict || r.Error.Code != "deal_mismatch" {
 		t.Fatalf("a hand deal with other cards: %d %+v", code, r.Error)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"mafia/assist/internal/hosttest"
 	"mafia/assist/record"
 	"mafia/club"
 )
@@ -17,21 +18,21 @@ import (
 // the same in Georgian, English and Russian, over the same rows; the screens
 // that offer a CSV link to it.
 func TestEveryCSVHasAMachineTwinWithColumnIDs(t *testing.T) {
-	ts := startServer(t)
+	ts := hosttest.StartServer(t)
 	names := []string{"ნინო", "Гиорги", "Tamar", "Дато", "Levan", "Ana", "Saba"}
-	cl, people := newClubWith(t, ts, names...)
+	cl, people := hosttest.NewClubWith(t, ts, names...)
 	ids := make([]string, 7)
 	for i := range ids {
 		ids[i] = people[i].ID
 	}
-	req := map[string]any{"names": names, "deal": record.DealManual, "roles": roles7, "club_token": cl.Token,
+	req := map[string]any{"names": names, "deal": record.DealManual, "roles": hosttest.Roles7, "club_token": cl.Token,
 		"club": map[string]any{"club": cl.ID, "day": "2026-12-01", "host": "Irakli", "table": "A", "number": 1, "people": ids}}
-	var c created
-	if code := call(t, "POST", ts.URL+"/host/api/games", "", req, &c); code != http.StatusCreated {
+	var c hosttest.Created
+	if code := hosttest.Call(t, "POST", ts.URL+"/host/api/games", "", req, &c); code != http.StatusCreated {
 		t.Fatalf("create the club's game: %d", code)
 	}
-	playClubGame(t, ts, c)
-	if code := call(t, "PUT", ts.URL+"/host/api/clubs/"+cl.ID+"/seasons/winter", cl.Token,
+	hosttest.PlayClubGame(t, ts, c)
+	if code := hosttest.Call(t, "PUT", ts.URL+"/host/api/clubs/"+cl.ID+"/seasons/winter", cl.Token,
 		map[string]any{"name": "Winter", "from": "2026-12-01", "to": "2027-02-28"}, nil); code != 200 {
 		t.Fatalf("the season: %d", code)
 	}
@@ -47,7 +48,7 @@ func TestEveryCSVHasAMachineTwinWithColumnIDs(t *testing.T) {
 		if res.StatusCode != http.StatusOK {
 			t.Fatalf("%s: %d", path, res.StatusCode)
 		}
-		return res, readCSV(t, res.Body)
+		return res, hosttest.ReadCSV(t, res.Body)
 	}
 	for _, tc := range []struct {
 		name, path string
@@ -88,7 +89,7 @@ func TestEveryCSVHasAMachineTwinWithColumnIDs(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if page := readAll(t, res); !strings.Contains(page, `href="`+tc.link+`"`) {
+		if page := hosttest.ReadAll(t, res); !strings.Contains(page, `href="`+tc.link+`"`) {
 			t.Errorf("%s has no link to %s", tc.page, tc.link)
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"io"
+	"mafia/assist/internal/hosttest"
 	"net/http"
 	"os"
 	"os/exec"
@@ -32,7 +33,7 @@ func TestTheEngineModuleIsSmallAndServedCompressed(t *testing.T) {
 	if len(gz) > limit {
 		t.Errorf("engine.wasm.gz is %d bytes, over %d", len(gz), limit)
 	}
-	ts := startServer(t)
+	ts := hosttest.StartServer(t)
 	get := func(enc string) *http.Response {
 		req, _ := http.NewRequest("GET", ts.URL+"/host/static/v/engine.wasm", nil)
 		req.Header.Set("Accept-Encoding", enc)

@@ -2,47 +2,15 @@ package assist_test
 
 import (
 	"context"
-	"encoding/json"
 	"net/http"
 	"slices"
 	"sort"
 	"strings"
 	"testing"
 
-	"mafia/assist"
+	"mafia/assist/internal/hosttest"
 	"mafia/assist/record"
 )
-
-// listed is the ids the history lists to a request with a bearer token
-// (or none) and cookies.
-func (ms *membersServer) listed(t *testing.T, token string, cookies ...*http.Cookie) []string {
-	t.Helper()
-	req, _ := http.NewRequest("GET", ms.URL+"/host/api/games", nil)
-	if token != "" {
-		req.Header.Set("Authorization", "Bearer "+token)
-	}
-	for _, c := range cookies {
-		req.AddCookie(c)
-	}
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer res.Body.Close()
-	var list struct{ Games []assist.Summary }
-	if res.StatusCode != http.StatusOK {
-		t.Fatalf("GET /host/api/games: %s", res.Status)
-	}
-	if err := json.NewDecoder(res.Body).Decode(&list); err != nil {
-		t.Fatal(err)
-	}
-	ids := []string{}
-	for _, g := range list.Games {
-		ids = append(ids, g.ID)
-	}
-	sort.Strings(ids)
-	return ids
-}
 
 // TestHistory_ListsAGameToItsHostAndItsClubOnly (issue 25, item 11): the
 // history lists a game to the phone that holds its host token (bearer or
@@ -50,26 +18,26 @@ func (ms *membersServer) listed(t *testing.T, token string, cookies ...*http.Coo
 // to the club's code and its members; a visitor with none of these, and
 // another account, get an empty list.
 func TestHistory_ListsAGameToItsHostAndItsClubOnly(t *testing.T) {
-	ms := startMembersServer(t)
-	nino, gio, tamar := ms.signup(t, "Nino"), ms.signup(t, "Gio"), ms.signup(t, "Tamar")
-	game := map[string]any{"names": names7, "deal": record.DealManual, "roles": roles7}
-	var mine, phone, clubs created
-	if code := call(t, "POST", ms.URL+"/host/api/games", nino, game, &mine); code != http.StatusCreated {
+	ms := hosttest.StartMembersServer(t)
+	nino, gio, tamar := ms.Signup(t, "Nino"), ms.Signup(t, "Gio"), ms.Signup(t, "Tamar")
+	game := map[string]any{"names": hosttest.Names7, "deal": record.DealManual, "roles": hosttest.Roles7}
+	var mine, phone, clubs hosttest.Created
+	if code := hosttest.Call(t, "POST", ms.URL+"/host/api/games", nino, game, &mine); code != http.StatusCreated {
 		t.Fatalf("Nino's game: %d", code)
 	}
-	if code := call(t, "POST", ms.URL+"/host/api/games", "", game, &phone); code != http.StatusCreated {
+	if code := hosttest.Call(t, "POST", ms.URL+"/host/api/games", "", game, &phone); code != http.StatusCreated {
 		t.Fatalf("a phone's game: %d", code)
 	}
-	var c clubCreated
-	if code := call(t, "POST", ms.URL+"/host/api/clubs", nino, map[string]any{"name": "Tbilisi club"}, &c); code != http.StatusCreated {
+	var c hosttest.ClubCreated
+	if code := hosttest.Call(t, "POST", ms.URL+"/host/api/clubs", nino, map[string]any{"name": "Tbilisi club"}, &c); code != http.StatusCreated {
 		t.Fatalf("the club: %d", code)
 	}
-	if code := call(t, "PUT", ms.URL+"/host/api/clubs/"+c.ID+"/members/Gio", nino, map[string]any{}, nil); code != http.StatusOK {
+	if code := hosttest.Call(t, "PUT", ms.URL+"/host/api/clubs/"+c.ID+"/members/Gio", nino, map[string]any{}, nil); code != http.StatusOK {
 		t.Fatalf("Gio joins the club: %d", code)
 	}
-	clubGame := map[string]any{"names": names7, "deal": record.DealManual, "roles": roles7, "club_token": c.Token,
+	clubGame := map[string]any{"names": hosttest.Names7, "deal": record.DealManual, "roles": hosttest.Roles7, "club_token": c.Token,
 		"club": map[string]any{"club": c.ID, "day": "2026-12-01"}}
-	if code := call(t, "POST", ms.URL+"/host/api/games", "", clubGame, &clubs); code != http.StatusCreated {
+	if code := hosttest.Call(t, "POST", ms.URL+"/host/api/games", "", clubGame, &clubs); code != http.StatusCreated {
 		t.Fatalf("the club's game: %d", code)
 	}
 	sorted := func(ids ...string) []string { sort.Strings(ids); return ids }
@@ -89,7 +57,7 @@ func TestHistory_ListsAGameToItsHostAndItsClubOnly(t *testing.T) {
 		{"the club's code", c.Token, nil, []string{clubs.ID}},
 		{"another game's host token", "not-a-token-of-any-game", nil, []string{}},
 	} {
-		if got := ms.listed(t, c.token, c.cookies...); !slices.Equal(got, c.want) {
+		if got := ms.Listed(t, c.token, c.cookies...); !slices.Equal(got, c.want) {
 			t.Errorf("%s is listed %v, want %v", c.who, got, c.want)
 		}
 	}
@@ -103,7 +71,7 @@ func TestHistory_ListsAGameToItsHostAndItsClubOnly(t *testing.T) {
 		t.Fatal(err)
 	}
 	res.Body.Close()
-	if got := ms.listed(t, "", res.Cookies()...); !slices.Equal(got, []string{phone.ID}) {
+	if got := ms.Listed(t, "", res.Cookies()...); !slices.Equal(got, []string{phone.ID}) {
 		t.Errorf("the phone the game moved to is listed %v, want %v", got, []string{phone.ID})
 	}
 }
@@ -112,17 +80,17 @@ func TestHistory_ListsAGameToItsHostAndItsClubOnly(t *testing.T) {
 // no club, lists no games and makes no game: 403 bot_credential with a
 // sentence, wherever it is sent under /host/.
 func TestBotToken_IsNoHost(t *testing.T) {
-	ms := startMembersServer(t)
-	nino := ms.signup(t, "Nino")
-	p, err := ms.svc.Authenticate(context.Background(), nino)
+	ms := hosttest.StartMembersServer(t)
+	nino := ms.Signup(t, "Nino")
+	p, err := ms.Svc.Authenticate(context.Background(), nino)
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, bot, err := ms.svc.CreateBot(context.Background(), p, "Robo")
+	_, bot, err := ms.Svc.CreateBot(context.Background(), p, "Robo")
 	if err != nil {
 		t.Fatal(err)
 	}
-	game := map[string]any{"names": names7, "deal": record.DealManual, "roles": roles7}
+	game := map[string]any{"names": hosttest.Names7, "deal": record.DealManual, "roles": hosttest.Roles7}
 	for _, c := range []struct {
 		method, path string
 		body         any
@@ -132,8 +100,8 @@ func TestBotToken_IsNoHost(t *testing.T) {
 		{"POST", "/host/api/games", game},
 		{"GET", "/host/api/clubs/mine", nil},
 	} {
-		var e errJSON
-		if code := call(t, c.method, ms.URL+c.path, bot, c.body, &e); code != http.StatusForbidden || e.Error.Code != "bot_credential" ||
+		var e hosttest.ErrJSON
+		if code := hosttest.Call(t, c.method, ms.URL+c.path, bot, c.body, &e); code != http.StatusForbidden || e.Error.Code != "bot_credential" ||
 			!strings.Contains(e.Error.Message, "bot") {
 			t.Errorf("%s %s with a bot's token: %d %+v, want 403 bot_credential", c.method, c.path, code, e.Error)
 		}

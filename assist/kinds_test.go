@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"mafia/assist/internal/hosttest"
 	"mafia/assist/record"
 	"mafia/server"
 	"mafia/store"
@@ -23,9 +24,9 @@ import (
 // table's ID is refused with id_taken.
 func TestBothKindsOfTableInOneFileStayApart(t *testing.T) {
 	ctx := context.Background()
-	ts := startServer(t)
-	game := create7(t, ts, record.DealPass)
-	srv := server.New(server.Config{Store: ts.db})
+	ts := hosttest.StartServer(t)
+	game := hosttest.Create7(t, ts, record.DealPass)
+	srv := server.New(server.Config{Store: ts.DB})
 	var online struct{ Table string }
 	if code, body := postOnline(t, srv, "/api/tables", `{"name":"Friday club","players":7,"public":true}`, &online); code != http.StatusCreated {
 		t.Fatalf("online create: %d %s", code, body)
@@ -35,25 +36,25 @@ func TestBothKindsOfTableInOneFileStayApart(t *testing.T) {
 	// Each kind's row, copied under the other kind with everything else
 	// the same: a room's settings with a lobby's status that the store
 	// keeps as in person, and an in-person record that it keeps as online.
-	roomRow, roomSeats, err := ts.db.Table(ctx, store.KindOnline, online.Table)
+	roomRow, roomSeats, err := ts.DB.Table(ctx, store.KindOnline, online.Table)
 	if err != nil {
 		t.Fatal(err)
 	}
-	gameRow, gameSeats, err := ts.db.Table(ctx, store.KindInPerson, game.ID)
+	gameRow, gameSeats, err := ts.DB.Table(ctx, store.KindInPerson, game.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
 	roomAsInPerson, gameAsOnline := roomRow, gameRow
 	roomAsInPerson.ID, roomAsInPerson.Kind = "room-as-in-person", store.KindInPerson
 	gameAsOnline.ID, gameAsOnline.Kind = "game-as-online00", store.KindOnline
-	if err := ts.db.CreateTable(ctx, roomAsInPerson, roomSeats); err != nil {
+	if err := ts.DB.CreateTable(ctx, roomAsInPerson, roomSeats); err != nil {
 		t.Fatal(err)
 	}
-	if err := ts.db.CreateTable(ctx, gameAsOnline, gameSeats); err != nil {
+	if err := ts.DB.CreateTable(ctx, gameAsOnline, gameSeats); err != nil {
 		t.Fatal(err)
 	}
 
-	srv = server.New(server.Config{Store: ts.db})
+	srv = server.New(server.Config{Store: ts.DB})
 	defer srv.Close()
 	if n, err := srv.Resume(ctx); err != nil || n != 1 {
 		t.Errorf("the online server resumed %d tables (%v); want its one", n, err)
@@ -63,7 +64,7 @@ func TestBothKindsOfTableInOneFileStayApart(t *testing.T) {
 			ID string `json:"table"`
 		}
 	}
-	if err := json.Unmarshal([]byte(getOnline(t, srv, "/api/tables")), &lobby); err != nil ||
+	if err := json.Unmarshal([]byte(hosttest.GetOnline(t, srv, "/api/tables")), &lobby); err != nil ||
 		len(lobby.Tables) != 1 || lobby.Tables[0].ID != online.Table {
 		t.Errorf("the online lobby lists %+v (%v); want %s alone", lobby.Tables, err, online.Table)
 	}
@@ -82,19 +83,19 @@ func TestBothKindsOfTableInOneFileStayApart(t *testing.T) {
 	}
 
 	var history struct{ Games []struct{ ID string } }
-	ts.getJSON(t, "/host/api/games", game.HostToken, &history) // listed to its host only
+	ts.GetJSON(t, "/host/api/games", game.HostToken, &history) // listed to its host only
 	if len(history.Games) != 1 || history.Games[0].ID != game.ID {
 		t.Errorf("the club's history lists %+v; want %s alone", history.Games, game.ID)
 	}
 	for _, id := range []string{online.Table, gameAsOnline.ID} {
-		if code := call(t, "GET", ts.URL+"/host/api/games/"+id, game.HostToken, nil, nil); code != http.StatusNotFound {
+		if code := hosttest.Call(t, "GET", ts.URL+"/host/api/games/"+id, game.HostToken, nil, nil); code != http.StatusNotFound {
 			t.Errorf("the assistant on online table %s: %d; want 404", id, code)
 		}
 	}
-	req := phoneCreate(t, names7, record.DealPass, "12345")
+	req := hosttest.PhoneCreate(t, hosttest.Names7, record.DealPass, "12345")
 	req["id"] = online.Table
-	var r refused
-	if code := call(t, "POST", ts.URL+"/host/api/games", "", req, &r); code != http.StatusConflict || r.Error == nil || r.Error.Code != "id_taken" {
+	var r hosttest.Refused
+	if code := hosttest.Call(t, "POST", ts.URL+"/host/api/games", "", req, &r); code != http.StatusConflict || r.Error == nil || r.Error.Code != "id_taken" {
 		t.Errorf("a phone's game under an online table's ID: %d %+v; want 409 id_taken", code, r.Error)
 	}
 }

@@ -9,16 +9,13 @@ import (
 	"strings"
 	"testing"
 
+	"mafia/assist/internal/hosttest"
 	"mafia/engine"
 	"mafia/locale"
 	"mafia/seating"
 )
 
-// twentyNames are twenty players of a club's evening, Georgian and Latin.
-var twentyNames = []string{"ნინო ბერიძე", "გიორგი", "თამარ ჯავახიშვილი", "დავითი", "ლევანი", "ანა", "საბა", "ეკატერინე", "ზურაბი", "ალექსანდრე",
-	"Nino", "Keti", "Zura", "Dato", "Lika", "Gela", "Tako", "Irakli", "Eka", "Sopo"}
-
-func seatingURL(ts *testServer, lang string, names []string, tables, games string) string {
+func seatingURL(ts *hosttest.Server, lang string, names []string, tables, games string) string {
 	q := url.Values{"lang": {lang}, "names": {strings.Join(names, "\n")}, "tables": {tables}, "games": {games}, "seed": {"7"}}
 	return ts.URL + "/host/seating?" + q.Encode()
 }
@@ -30,7 +27,7 @@ func seatingURL(ts *testServer, lang string, names []string, tables, games strin
 // seat number once, the same cards as the generator's for the seed; sizes
 // the generator refuses show its sentence with its status.
 func TestTheSeatingCardsSeatEveryPlayerTheirGames(t *testing.T) {
-	ts := startServer(t)
+	ts := hosttest.StartServer(t)
 	want, err := seating.Generate(seating.Config{Players: 20, Tables: 2, Games: 10, Seed: 7})
 	if err != nil {
 		t.Fatal(err)
@@ -38,11 +35,11 @@ func TestTheSeatingCardsSeatEveryPlayerTheirGames(t *testing.T) {
 	card := regexp.MustCompile(`(?s)<section class="seating-card" data-round="(\d+)" data-table="(\d+)">(.*?)</section>`)
 	seat := regexp.MustCompile(`<td class="c-seat">(\d+)</td><td class="c-name" data-player="(\d+)">([^<]*)</td>`)
 	for _, lang := range []locale.Lang{locale.Ka, locale.En, locale.Ru} {
-		res, err := http.Get(seatingURL(ts, string(lang), twentyNames, "2", "10"))
+		res, err := http.Get(seatingURL(ts, string(lang), hosttest.TwentyNames, "2", "10"))
 		if err != nil {
 			t.Fatal(err)
 		}
-		page := readAll(t, res)
+		page := hosttest.ReadAll(t, res)
 		if res.StatusCode != http.StatusOK {
 			t.Fatalf("%s: %d", lang, res.StatusCode)
 		}
@@ -66,7 +63,7 @@ func TestTheSeatingCardsSeatEveryPlayerTheirGames(t *testing.T) {
 			for i, row := range rows {
 				n, _ := strconv.Atoi(row[1])
 				pl, _ := strconv.Atoi(row[2])
-				if n != i+1 || pl != want.Rounds[r-1][tb-1][i] || row[3] != twentyNames[pl-1] {
+				if n != i+1 || pl != want.Rounds[r-1][tb-1][i] || row[3] != hosttest.TwentyNames[pl-1] {
 					t.Errorf("%s: card %d/%d row %d: seat %d player %d %q; want seat %d player %d", lang, r, tb, i+1, n, pl, row[3], i+1, want.Rounds[r-1][tb-1][i])
 				}
 				games[row[3]]++
@@ -76,7 +73,7 @@ func TestTheSeatingCardsSeatEveryPlayerTheirGames(t *testing.T) {
 				seats[row[3]][n] = true
 			}
 		}
-		for _, n := range twentyNames {
+		for _, n := range hosttest.TwentyNames {
 			if games[n] != 10 || len(seats[n]) != 10 {
 				t.Errorf("%s: %s on %d cards in %d seat numbers; want 10 and 10", lang, n, games[n], len(seats[n]))
 			}
@@ -89,15 +86,15 @@ func TestTheSeatingCardsSeatEveryPlayerTheirGames(t *testing.T) {
 		code          string
 		status        int
 	}{
-		{"three players", twentyNames[:3], "1", "1", "bad_seating", http.StatusBadRequest},
-		{"no tables typed", twentyNames, "", "10", "bad_seating", http.StatusBadRequest},
-		{"games that leave a seat empty", twentyNames[:11], "1", "1", "seating_uneven", http.StatusBadRequest},
+		{"three players", hosttest.TwentyNames[:3], "1", "1", "bad_seating", http.StatusBadRequest},
+		{"no tables typed", hosttest.TwentyNames, "", "10", "bad_seating", http.StatusBadRequest},
+		{"games that leave a seat empty", hosttest.TwentyNames[:11], "1", "1", "seating_uneven", http.StatusBadRequest},
 	} {
 		res, err := http.Get(seatingURL(ts, "ru", tc.names, tc.tables, tc.games))
 		if err != nil {
 			t.Fatal(err)
 		}
-		page := readAll(t, res)
+		page := hosttest.ReadAll(t, res)
 		say := html.EscapeString(locale.New(locale.Ru).Refusal(&engine.Error{Code: engine.Code(tc.code), N: 10}))
 		if res.StatusCode != tc.status || !strings.Contains(page, `data-t="seating-error">`+say+`<`) || strings.Contains(page, `class="seating-card"`) {
 			t.Errorf("%s: %d, page without %q or with cards; want %d", tc.name, res.StatusCode, say, tc.status)

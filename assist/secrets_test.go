@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"mafia/assist"
+	"mafia/assist/internal/hosttest"
 	"mafia/assist/record"
 	"mafia/locale"
 )
@@ -18,12 +19,12 @@ import (
 // language, kept by no cache, and changes nothing, even when the token is
 // right and nothing else would have refused it.
 func TestATokenInAURLIsRefused(t *testing.T) {
-	ts := startServer(t)
-	c := create7(t, ts, record.DealLinks)
+	ts := hosttest.StartServer(t)
+	c := hosttest.Create7(t, ts, record.DealLinks)
 	card := c.Cards[2].Token
 	host := c.HostToken
 	game := "/host/api/games/" + c.ID
-	sync := map[string]any{"commands": entries(0, next)}
+	sync := map[string]any{"commands": hosttest.Entries(0, hosttest.Next)}
 	for _, tc := range []struct {
 		rule, method, path string
 		body               any
@@ -53,7 +54,7 @@ func TestATokenInAURLIsRefused(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer res.Body.Close()
-			var a syncAnswer
+			var a hosttest.SyncAnswer
 			if err := json.NewDecoder(res.Body).Decode(&a); err != nil {
 				t.Fatalf("%s: not a JSON refusal: %v", res.Status, err)
 			}
@@ -67,19 +68,19 @@ func TestATokenInAURLIsRefused(t *testing.T) {
 		})
 	}
 	// Nothing was applied or noted: no entry, and no card seen.
-	if n := len(ts.storedEntries(t, c.ID)); n != 0 {
+	if n := len(ts.StoredEntries(t, c.ID)); n != 0 {
 		t.Errorf("the refused sync stored %d entries", n)
 	}
 	var seen struct{ Viewed []int }
-	call(t, "GET", ts.URL+game+"/cards", host, nil, &seen)
+	hosttest.Call(t, "GET", ts.URL+game+"/cards", host, nil, &seen)
 	if len(seen.Viewed) != 0 {
 		t.Errorf("a refused card request noted seats %v as seen", seen.Viewed)
 	}
 	// The same requests with the token where it belongs are answered.
-	if code := call(t, "GET", ts.URL+game+"/cards/3?lang=ka", card, nil, nil); code != http.StatusOK {
+	if code := hosttest.Call(t, "GET", ts.URL+game+"/cards/3?lang=ka", card, nil, nil); code != http.StatusOK {
 		t.Errorf("the card with its token in the header: %d", code)
 	}
-	if code, a := syncUp(t, ts, c, entries(0, next)...); code != http.StatusOK || a.Applied != 1 {
+	if code, a := hosttest.SyncUp(t, ts, c, hosttest.Entries(0, hosttest.Next)...); code != http.StatusOK || a.Applied != 1 {
 		t.Errorf("the sync with the token in the header: %d %+v", code, a)
 	}
 }
@@ -89,14 +90,14 @@ func TestATokenInAURLIsRefused(t *testing.T) {
 // phone's create; a card; the game for another phone) are Cache-Control:
 // no-store, and nothing the server answers points at a URL with a token.
 func TestEveryAnswerThatHoldsATokenIsNotStored(t *testing.T) {
-	ts := startServer(t)
+	ts := hosttest.StartServer(t)
 	req := map[string]any{"names": []string{"A", "B", "C", "D", "E", "F", "G"}, "deal": "links"}
 	b, _ := json.Marshal(req)
 	res, err := http.Post(ts.URL+"/host/api/games", "application/json", strings.NewReader(string(b)))
 	if err != nil {
 		t.Fatal(err)
 	}
-	var c created
+	var c hosttest.Created
 	if err := json.NewDecoder(res.Body).Decode(&c); err != nil {
 		t.Fatal(err)
 	}
@@ -110,7 +111,7 @@ func TestEveryAnswerThatHoldsATokenIsNotStored(t *testing.T) {
 			t.Errorf("card link %q does not keep its token in the fragment only", card.URL)
 		}
 	}
-	phone := phoneCreate(t, []string{"A", "B", "C", "D", "E", "F", "G"}, record.DealPass, "77")
+	phone := hosttest.PhoneCreate(t, []string{"A", "B", "C", "D", "E", "F", "G"}, record.DealPass, "77")
 	b, _ = json.Marshal(phone)
 	res, err = http.Post(ts.URL+"/host/api/games", "application/json", strings.NewReader(string(b)))
 	if err != nil {

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"mafia/assist"
+	"mafia/assist/internal/hosttest"
 )
 
 func get(t *testing.T, url string, header ...string) (*http.Response, string) {
@@ -31,7 +32,7 @@ func get(t *testing.T, url string, header ...string) (*http.Response, string) {
 // files cover what the page loads: the page's own tags and every module the
 // page's scripts import, one from another.
 func TestTheServiceWorkerKeepsEveryFileThePageLoads(t *testing.T) {
-	ts := startServer(t)
+	ts := hosttest.StartServer(t)
 	res, js := get(t, ts.URL+"/host/sw.js")
 	if res.StatusCode != 200 || !strings.HasPrefix(res.Header.Get("Content-Type"), "text/javascript") ||
 		res.Header.Get("Cache-Control") != "no-cache" {

@@ -1,0 +1,305 @@
+package hosttest
+
+import (
+	"bufio"
+	"context"
+	"mafia/assist"
+	"mafia/clubhttp"
+	"mafia/internal/browsertest"
+	"mafia/store/sqlite"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/chromedp"
+)
+
+// Browser is the one Chromium that a test binary's browser tests share,
+// started by the first test that needs it; each package's TestMain closes it.
+var Browser = browsertest.New("mafia/assist",
+	// A plain-http name that is not loopback (the reload tests' lan.test).
+	chromedp.Flag("host-resolver-rules", "MAP lan.test 127.0.0.1"))
+
+// TheBrowser returns the running Chromium, or skips the test when there is
+// none (fails it when CI=true).
+func TheBrowser(t *testing.T) context.Context { return Browser.Context(t) }
+
+// Server is the assistant on loopback over a SQLite file, behind a
+// switch that can cut the host's connection: while down, every request to
+// /host/api/ has its connection closed without an answer; DropAnswers
+// makes the next sync requests be applied and then lose their answer.
+type Server struct {
+	URL         string
+	DB          *sqlite.DB
+	H           *assist.Handler
+	Clubs       http.Handler // the clubs beside the assistant (withClubs), nil: none
+	Down        atomic.Bool
+	DropAnswers atomic.Int32
+	Syncs       atomic.Int32 // sync requests that reached the handler
+
+	mu       sync.Mutex
+	requests []string // every request line's target that reached the server
+}
+
+// RequestURIs returns the target of every request that reached the server
+// (path and query, as the request line and so every log holds it).
+func (ts *Server) RequestURIs() []string {
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	return append([]string(nil), ts.requests...)
+}
+
+// StartServer starts the assistant on loopback over a SQLite file of the
+// test's own, with the clubs beside it; it stops when the test ends.
+func StartServer(t *testing.T) *Server {
+	t.Helper()
+	db, err := sqlite.Open(filepath.Join(t.TempDir(), "mafia.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Deals are fixed (seeds 1, 2, 3, ... in the order games are made), so
+	// a failure replays with the same cards.
+	var seeds atomic.Uint64
+	ts := &Server{DB: db}
+	ts.withClubs(assist.Config{Seed: func() uint64 { return seeds.Add(1) }})
+	hs := httptest.NewServer(http.HandlerFunc(ts.Serve))
+	t.Cleanup(func() {
+		hs.CloseClientConnections()
+		hs.Close()
+		db.Close()
+	})
+	ts.URL = hs.URL
+	return ts
+}
+
+// Serve answers a request as the server does (the cut connection and the
+// lost answers included).
+func (ts *Server) Serve(w http.ResponseWriter, r *http.Request) {
+	ts.mu.Lock()
+	ts.requests = append(ts.requests, r.RequestURI)
+	ts.mu.Unlock()
+	api := strings.HasPrefix(r.URL.Path, "/host/api/")
+	if api && ts.Down.Load() {
+		HangUp(w)
+		return
+	}
+	if api && strings.HasSuffix(r.URL.Path, "/sync") {
+		ts.Syncs.Add(1)
+		if ts.DropAnswers.Load() > 0 {
+			ts.DropAnswers.Add(-1)
+			ts.H.ServeHTTP(httptest.NewRecorder(), r) // applied, and the answer is lost
+			HangUp(w)
+			return
+		}
+	}
+	if ts.Clubs != nil && (strings.HasPrefix(r.URL.Path, "/host/api/clubs") || strings.HasPrefix(r.URL.Path, "/host/clubs/")) {
+		ts.Clubs.ServeHTTP(w, r)
+		return
+	}
+	ts.H.ServeHTTP(w, r)
+}
+
+// WithClubs makes the assistant of cfg on ts.db with the clubs beside it,
+// wired and mounted as `mafia serve` does (package clubhttp, behind the
+// assistant's Front), and returns the clubs.
+func (ts *Server) withClubs(cfg assist.Config) *clubhttp.Handler {
+	clubs := clubhttp.New(clubhttp.Config{Store: ts.DB, Games: assist.ClubGames(ts.DB, nil), Accounts: cfg.Accounts,
+		Guard: cfg.Guard, Files: assist.Version()})
+	cfg.Store, cfg.Clubs = ts.DB, clubs
+	ts.H = assist.New(cfg)
+	ts.Clubs = ts.H.Front(clubs)
+	return clubs
+}
+
+// HangUp closes the connection without an answer.
+func HangUp(w http.ResponseWriter) {
+	hj, ok := w.(http.Hijacker)
+	if !ok {
+		panic("no hijacker")
+	}
+	c, _, err := hj.Hijack()
+	if err == nil {
+		c.Close()
+	}
+}
+
+// Slack multiplies the bound of every wait for a page (browsertest.Slack).
+const Slack = browsertest.Slack
+
+// Tab is a phone: a tab of its own in a browser context of its own.
+type Tab struct {
+	t    *testing.T
+	Ctx  context.Context
+	name string
+	mu   sync.Mutex
+	errs []string
+}
+
+// NewTab opens a tab of width×height in a browser context of its own in
+// the package's browser (a phone of its own).
+func NewTab(t *testing.T, name string, width, height int64, opts ...chromedp.ContextOption) *Tab {
+	t.Helper()
+	return NewTabIn(t, TheBrowser(t), name, width, height, append([]chromedp.ContextOption{chromedp.WithNewBrowserContext()}, opts...)...)
+}
+
+// NewTabIn opens a tab in browser context root (a tab of the package's
+// browser, or the first tab of a browser of the test's own).
+func NewTabIn(t *testing.T, root context.Context, name string, width, height int64, opts ...chromedp.ContextOption) *Tab {
+	t.Helper()
+	ctx, cancel := chromedp.NewContext(root, opts...)
+	t.Cleanup(cancel)
+	tb := &Tab{t: t, Ctx: ctx, name: name}
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(width, height)); err != nil {
+		t.Fatalf("%s: viewport: %v", name, err)
+	}
+	msgs := chromedp.Console(ctx)
+	go func() {
+		for m, err := range msgs {
+			if err != nil {
+				return
+			}
+			if m.IsException() || m.Type == chromedp.ConsoleError {
+				tb.mu.Lock()
+				tb.errs = append(tb.errs, m.String())
+				tb.mu.Unlock()
+			}
+		}
+	}()
+	t.Cleanup(func() {
+		tb.mu.Lock()
+		defer tb.mu.Unlock()
+		for _, e := range tb.errs {
+			// A request that fails while the connection is cut is logged
+			// by Chromium as a network error; nothing else may be.
+			if strings.Contains(e, "Failed to load resource") || strings.Contains(e, "net::ERR_") {
+				continue
+			}
+			t.Errorf("%s: the page logged an error: %s", name, e)
+		}
+	})
+	return tb
+}
+
+// Do runs actions with a timeout.
+func (tb *Tab) Do(d time.Duration, steps ...chromedp.Action[chromedp.Void]) {
+	tb.t.Helper()
+	ctx, cancel := context.WithTimeout(tb.Ctx, Slack*d)
+	defer cancel()
+	if err := chromedp.Do(ctx, steps...); err != nil {
+		tb.t.Fatalf("%s: %v\npage:\n%s", tb.name, err, tb.Text())
+	}
+}
+
+// Eval evaluates a JavaScript expression.
+func Eval[T any](tb *Tab, expr string) T {
+	tb.t.Helper()
+	ctx, cancel := context.WithTimeout(tb.Ctx, Slack*10*time.Second)
+	defer cancel()
+	v, err := chromedp.Run(ctx, chromedp.Evaluate[T](expr))
+	if err != nil {
+		tb.t.Fatalf("%s: eval %s: %v\npage:\n%s", tb.name, expr, err, tb.Text())
+	}
+	return v
+}
+
+// WaitJS waits until a JavaScript expression is true (bounded by the
+// context alone: chromedp's own 30-second bound of a poll is off).
+func (tb *Tab) WaitJS(d time.Duration, expr string) {
+	tb.t.Helper()
+	ctx, cancel := context.WithTimeout(tb.Ctx, Slack*d)
+	defer cancel()
+	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](expr, chromedp.WithPollingInterval(30*time.Millisecond), chromedp.WithPollingTimeout(0))); err != nil {
+		tb.t.Fatalf("%s: waiting for %s: %v\npage:\n%s", tb.name, expr, err, tb.Text())
+	}
+}
+
+// Click clicks the element that a CSS selector finds (waiting for it).
+func (tb *Tab) Click(sel string) {
+	tb.t.Helper()
+	tb.Do(10*time.Second, chromedp.Click(chromedp.CSS(sel), chromedp.NodeVisible))
+}
+
+// Tap clicks a data-t element.
+func (tb *Tab) Tap(testid string) { tb.t.Helper(); tb.Click(`[data-t="` + testid + `"]`) }
+
+// Text returns the page's visible text (for failure messages).
+func (tb *Tab) Text() string {
+	ctx, cancel := context.WithTimeout(tb.Ctx, 3*time.Second)
+	defer cancel()
+	s, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.body ? document.body.innerText : ""`))
+	if err != nil {
+		return "(no text: " + err.Error() + ")"
+	}
+	return s
+}
+
+// Shot saves a screenshot of the whole page as name.png and returns its
+// path, where screenshots are kept (browsertest.KeepShots; "" otherwise).
+func (tb *Tab) Shot(name string) string {
+	tb.t.Helper()
+	if !browsertest.KeepShots() {
+		return "" // kept nowhere: not taken
+	}
+	ctx, cancel := context.WithTimeout(tb.Ctx, 10*time.Second)
+	defer cancel()
+	png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
+	if err != nil {
+		tb.t.Fatalf("%s: screenshot: %v", tb.name, err)
+	}
+	dir := os.Getenv("MAFIA_SCREENSHOTS")
+	if dir == "" {
+		dir = tb.t.ArtifactDir()
+	}
+	_ = os.MkdirAll(dir, 0o755)
+	path := filepath.Join(dir, name+".png")
+	if err := os.WriteFile(path, png, 0o644); err != nil {
+		tb.t.Fatal(err)
+	}
+	return path
+}
+
+// Offline cuts the tab's network (and says so to the page) or restores it.
+func (tb *Tab) Offline(off bool) {
+	tb.t.Helper()
+	tb.Do(5*time.Second, chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		if _, err := chromedp.Call(ctx, network.Enable, network.EnableParams{}); err != nil {
+			return err
+		}
+		if _, err := chromedp.Call(ctx, network.EmulateNetworkConditionsByRule, network.EmulateNetworkConditionsByRuleParams{
+			MatchedNetworkConditions: []*network.Conditions{{Offline: off, DownloadThroughput: -1, UploadThroughput: -1}},
+		}); err != nil {
+			return err
+		}
+		_, err := chromedp.Call(ctx, network.OverrideNetworkState, network.OverrideNetworkStateParams{
+			Offline: off, DownloadThroughput: -1, UploadThroughput: -1})
+		return err
+	}))
+}
+
+// Lines is a helper for failure messages.
+func Lines(s string) []string {
+	var out []string
+	sc := bufio.NewScanner(strings.NewReader(s))
+	for sc.Scan() {
+		out = append(out, sc.Text())
+	}
+	return out
+}
+
+// Navigate loads a page.
+func Navigate(url string) chromedp.Action[chromedp.Void] { return chromedp.Navigate(url) }
+
+// HttptestServer serves ts on loopback and returns its URL.
+func HttptestServer(t *testing.T, ts *Server) string {
+	t.Helper()
+	hs := httptest.NewServer(http.HandlerFunc(ts.Serve))
+	t.Cleanup(hs.Close)
+	return hs.URL
+}
