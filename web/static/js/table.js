@@ -12,6 +12,7 @@ import { announcementOf, cues } from './announce.js';
 import { renderSeats, saveNote } from './seats.js';
 import { renderActions } from './actions.js';
 import { renderCard, renderCandidates, renderChecks, renderHost, renderLog } from './panels.js';
+import { renderVotes } from './votes.js';
 import { renderOver } from './gameover.js';
 import { renderPregame, makeJoinForm } from './pregame.js';
 import { makeRatedSeat } from './ratedseat.js';
@@ -31,7 +32,7 @@ export function tableScreen(id, { navigate, announce }) {
   const st = newState(id, sessionStorage.getItem(`mafia.card.${id}`) === 'hidden');
   const el = h('div', { class: 'screen table' });
   const parts = {};
-  for (const name of ['head', 'announce', 'floor', 'alert', 'over', 'pre', 'me', 'act', 'cands', 'checks', 'seats', 'host', 'log']) {
+  for (const name of ['head', 'announce', 'floor', 'alert', 'over', 'pre', 'me', 'act', 'votes', 'cands', 'checks', 'seats', 'host', 'log']) {
     parts[name] = h('section', { id: `t-${name}`, class: `part p-${name}` });
   }
   parts.alert.setAttribute('role', 'alert');
@@ -51,7 +52,7 @@ export function tableScreen(id, { navigate, announce }) {
   // composer sits at the bottom of the screen); then the rest.
   el.append(parts.head, parts.announce, parts.floor, parts.alert, parts.over, parts.pre, parts.act, chat.composer,
     h('div', { class: 'cols' },
-      h('div', { class: 'col main' }, parts.me, parts.cands, parts.checks),
+      h('div', { class: 'col main' }, parts.me, parts.votes, parts.cands, parts.checks),
       h('div', { class: 'col side' }, parts.seats, parts.host),
       h('div', { class: 'col talk' }, chat.el, parts.log)));
 
@@ -303,7 +304,7 @@ export function tableScreen(id, { navigate, announce }) {
     ] : []);
     parts.alert.hidden = !st.alert;
     if (st.gone) {
-      for (const p of ['over', 'pre', 'me', 'act', 'cands', 'checks', 'seats', 'host', 'log', 'announce']) show(p, null);
+      for (const p of ['over', 'pre', 'me', 'act', 'votes', 'cands', 'checks', 'seats', 'host', 'log', 'announce']) show(p, null);
       parts.floor.hidden = true;
       chat.el.hidden = true;
       chat.composer.hidden = true;
@@ -316,6 +317,7 @@ export function tableScreen(id, { navigate, announce }) {
     show('pre', renderPregame(st, ctx, join, ratedSeat));
     show('me', ended ? null : renderCard(st, ctx));
     show('act', renderActions(st, ctx));
+    show('votes', renderVotes(st));
     show('cands', renderCandidates(st));
     show('checks', renderChecks(st));
     show('seats', st.lobby && !ended ? renderSeats(st, ctx) : null);
