@@ -6,6 +6,7 @@ import { t, tn } from './i18n.js';
 import { narrate, roleName, teamName, resultName, seatList, tally } from './narrate.js';
 import { nameOf, teamOf, isMafia } from './names.js';
 import { closedVoteAt, voteGrid } from './votes.js';
+import { openHowto } from './howto.js';
 
 /** renderCard returns my role card: a button that hides and shows it (so
  * that a neighbour does not read it off the screen), and what the card
@@ -51,6 +52,8 @@ export function renderCard(st, ctx) {
         h('span', { class: 'card-tap' }, t('web.card.hide')),
       ]),
     body.length ? h('div', { class: 'card-more' }, body) : null,
+    hidden ? null : h('button', { type: 'button', class: 'small card-about', id: 'card-about', key: 'card-about', on: { click: () => openHowto(role) } },
+      t('web.cardinfo.about')),
   ];
 }
 
