@@ -118,6 +118,8 @@ func TestBrowserTheVoteShowsWhoHasVotedThenWhoVotedForWhom(t *testing.T) {
 	if bad := eval[string](p, noTargetBeforeTheClose); bad != "" {
 		t.Errorf("before the page voted: %s", bad)
 	}
+	// A first game's hint (hints.js) says what to do now.
+	p.waitJS(10*time.Second, `(document.querySelector('#hint') || {dataset: {}}).dataset.hint === 'web.hint.vote'`)
 
 	// The page votes: its own mark, the count one up, still no target of
 	// anyone else's.
@@ -131,6 +133,7 @@ func TestBrowserTheVoteShowsWhoHasVotedThenWhoVotedForWhom(t *testing.T) {
 	if mark(2) != "0" {
 		t.Error("seat 2 is marked as having voted before it did")
 	}
+	p.waitJS(10*time.Second, `(document.querySelector('#hint') || {dataset: {}}).dataset.hint === 'web.hint.voted'`)
 	if bad := eval[string](p, noTargetBeforeTheClose); bad != "" {
 		t.Errorf("after the page voted: %s", bad)
 	}
