@@ -19,7 +19,7 @@ export function roleCard(role, mine, noTop) {
     noTop ? null : h('div', { class: 'rcard-top' },
       h('span', { class: 'rcard-name' }, roleName(role)),
       h('span', { class: 'rcard-side' }, t('web.card.team', { Team: teamName(team) }))),
-    h('p', { class: 'rcard-night' }, h('b', {}, t('web.cardinfo.night')), ' ', t(`web.role_night.${role}`)),
-    h('p', { class: 'rcard-win' }, h('b', {}, t('web.cardinfo.wins')), ' ', t(`web.role_win.${role}`)),
+    h('p', { class: 'rcard-night' }, t(`web.role_night.${role}`)),
+    h('p', { class: 'rcard-win' }, t(`web.role_win.${role}`)),
     h('p', { class: 'rcard-tip' }, t(`web.role_help.${role}`)));
 }
