@@ -34,13 +34,14 @@ const (
 	EvFouled                  // Target got a foul; Count: their fouls now
 	EvGameEnded               // Winner; RoleOf: every seat's role; Cause: CauseRoundLimit for a game stopped at round_limit
 	EvStatement               // Actor made a statement on their floor (Phase): Verb, and by Verb Target, Role (a claim) or Result (a report)
+	EvVoteMade                // Actor has voted in the vote, revote or all-vote (Phase), without what: public at once
 	numEventKinds
 )
 
 var eventNames = [numEventKinds]string{"", "game_started", "night_began", "mafia_chose", "checked", "healed", "shot", "skipped",
 	"night_ended", "player_out", "last_words", "day_began", "speech_skipped", "speech", "nominated", "defence",
 	"vote_began", "vote_cast", "vote_closed", "tie", "tie_speech", "all_vote_began", "all_vote_cast",
-	"all_vote_closed", "nobody_leaves", "fouled", "game_ended", "statement"}
+	"all_vote_closed", "nobody_leaves", "fouled", "game_ended", "statement", "vote_made"}
 
 // String returns the kind's name.
 func (k EventKind) String() string {

@@ -244,7 +244,7 @@ func (g *Game) apply(e *Event) {
 	case EvStatement:
 		g.talk = g.talk.with(e.Statement())
 		g.said++
-	case EvAllVoteClosed, EvNobodyLeaves:
+	case EvAllVoteClosed, EvNobodyLeaves, EvVoteMade:
 	case EvFouled:
 		g.fouls[e.Target] = e.Count
 		if l := g.rules.FoulLimit; l >= 2 && e.Count == l-1 {

@@ -265,8 +265,12 @@ func (g *Game) exec(c Command) {
 	case Nominate:
 		g.emit(Event{Kind: EvNominated, Actor: c.By, Target: c.Target})
 	case Vote:
+		// Everyone sees that the seat has voted (not whom for); the vote
+		// itself is its voter's until the close.
+		g.emit(Event{Kind: EvVoteMade, Actor: c.By, Phase: g.phase})
 		g.emit(Event{Kind: EvVoteCast, Actor: c.By, Target: c.Target})
 	case AllVote:
+		g.emit(Event{Kind: EvVoteMade, Actor: c.By, Phase: g.phase})
 		g.emit(Event{Kind: EvAllVoteCast, Actor: c.By, Yes: c.Yes})
 	case Foul:
 		n := g.fouls[c.Target]

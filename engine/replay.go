@@ -51,7 +51,7 @@ func (g *Game) valid(e *Event, i int) error {
 		return bad
 	}
 	switch e.Kind {
-	case EvMafiaChose, EvChecked, EvHealed, EvShot, EvSkipped, EvVoteCast, EvAllVoteCast, EvNominated:
+	case EvMafiaChose, EvChecked, EvHealed, EvShot, EvSkipped, EvVoteCast, EvAllVoteCast, EvNominated, EvVoteMade:
 		if e.Actor == 0 {
 			return bad
 		}

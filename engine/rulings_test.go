@@ -99,14 +99,22 @@ func TestVote_ClosesOnlyByNext(t *testing.T) {
 }
 
 // Ruling 9: a vote reaches only its voter until the vote closes; then the
-// whole ballot is public.
+// whole ballot is public. That the seat has voted (vote_made, no target) is
+// everyone's at once.
 func TestVote_SecretUntilItCloses(t *testing.T) {
 	x := meetingDay1(t, "last_words=off")
 	x.speechesNominating(map[engine.Seat]engine.Seat{1: 5, 2: 6})
 	x.until(engine.PhaseVote, 0)
 	evs := x.vote(3, 5)
+	if len(evs) != 2 || evs[0].Kind != engine.EvVoteMade || evs[1].Kind != engine.EvVoteCast {
+		t.Fatalf("a vote's events: %+v, want vote_made then vote_cast", evs)
+	}
 	for s := engine.Seat(0); s <= 8; s++ {
-		if _, ok := x.g.EventFor(evs[0], s); ok != (s == 3) {
+		made, ok := x.g.EventFor(evs[0], s)
+		if !ok || made.Actor != 3 || made.Target != 0 || made.Phase != engine.PhaseVote {
+			t.Errorf("seat %d's copy of vote_made: %+v, %v; want seat 3, no target, for all", s, made, ok)
+		}
+		if _, ok := x.g.EventFor(evs[1], s); ok != (s == 3) {
 			t.Errorf("seat %d sees seat 3's open vote: %v", s, ok)
 		}
 		v := x.g.ViewFor(s)

@@ -63,6 +63,8 @@ func (p *Printer) Event(e engine.Event, viewer engine.Seat) string {
 		return n.voteBegan(e)
 	case engine.EvVoteCast:
 		return n.by("event.vote_cast", e.Actor)
+	case engine.EvVoteMade:
+		return n.by("event.vote_made", e.Actor)
 	case engine.EvVoteClosed:
 		return n.voteClosed(e)
 	case engine.EvTie:

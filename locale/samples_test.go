@@ -118,6 +118,8 @@ var eventSamples = []struct {
 	{"vote_began: the revote with one candidate", list(engine.Event{Kind: engine.EvVoteBegan, Phase: engine.PhaseRevote}, 3), 4},
 	{"vote_cast by you", engine.Event{Kind: engine.EvVoteCast, Actor: 4, Target: 7}, 4},
 	{"vote_cast, to the host", engine.Event{Kind: engine.EvVoteCast, Actor: 2, Target: 7}, 0},
+	{"vote_made", engine.Event{Kind: engine.EvVoteMade, Actor: 2, Phase: engine.PhaseVote}, 4},
+	{"vote_made by you", engine.Event{Kind: engine.EvVoteMade, Actor: 4, Phase: engine.PhaseAllVote}, 4},
 	{"vote_closed", ballot(engine.PhaseVote, 1, 7, 2, 7, 3, 5, 4, 7, 5, 7, 6, 3, 7, 3), 4},
 	{"vote_closed: the revote", ballot(engine.PhaseRevote, 1, 7, 2, 3, 3, 7, 4, 3), 4},
 	{"tie", list(engine.Event{Kind: engine.EvTie}, 7, 3), 4},

@@ -116,19 +116,18 @@ func (r *Room) holding() bool {
 }
 
 // defers reports whether events only some seats may see wait: at night
-// for the next tick; in a vote, a revote or an all-vote (whose only such
-// events are the votes, each its voter's alone until the close) for the
-// vote's close, when every seat gets its frame anyway. A vote is then
-// answered by its reply alone: nobody's traffic moves with it, and no
-// other seat needs a pad.
+// for the next tick; in a vote, a revote or an all-vote for a public
+// broadcast. A vote comes with its public vote_made (who voted, not for
+// whom), so it is delivered at once, to every seat in a frame of one
+// length, the voter's own vote_cast riding on the voter's.
 func (r *Room) defers() bool {
 	return r.holding() || (r.game != nil && !r.game.Ended() && isVote(r.game.Phase()))
 }
 
 // Allowances for what a step's private events can add to a seat's frame
 // over the step's first broadcast: in a vote, the voter's own vote (its
-// event, its "voted"; the vote list leaves the view), which rides on any
-// public broadcast before the close (a foul); at night, per mafioso, a
+// event, its "voted"; the vote list leaves the view), which rides on its
+// public vote_made and on any public broadcast before the close (a foul); at night, per mafioso, a
 // mafia_chose and a choice in the view, and one check, heal or shot, a skip
 // and the night's fields. A speech, a defence or last words have no private
 // events: no allowance, no padding past the moment's longest frame. In

@@ -1,6 +1,7 @@
 package room_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"testing"
 	"time"
@@ -145,6 +146,10 @@ func (s *secrecy) checkEvent(e wire.Event, fr frame) {
 	case "vote_cast", "all_vote_cast":
 		if !own {
 			leak("another seat's open vote")
+		}
+	case "vote_made":
+		if e.Target != 0 || e.Yes != nil {
+			leak("vote_made names what was voted")
 		}
 	case "player_out":
 		if e.Role != "" && (s.reveal != "role" || e.Role != s.roles[e.Target].String()) {
@@ -460,54 +465,83 @@ func roleOf(roles []engine.Role, s int) engine.Role {
 	return roles[s]
 }
 
-// TestAVoteIsAnsweredByItsReplyAlone: while a vote runs, a vote reaches
-// nobody when it is cast — not the other seats, not even its voter, whose
-// reply is its only answer — so no seat's traffic moves with a vote and
-// none needs a pad; at the close every seat gets one frame, its own vote's
-// event among the voter's, all of one length.
-func TestAVoteIsAnsweredByItsReplyAlone(t *testing.T) {
+// TestAVoteIsHeardByEveryoneWithoutItsTarget: while a vote runs, a vote
+// reaches every connection at once as vote_made (who voted, never for
+// whom): one frame to every seat, all of one length, the voter's carrying
+// its own vote_cast too, and the spectator's its own vote_made. No frame of
+// anyone but the voter names a vote's target before the close; at the close
+// every seat gets one frame, all of one length.
+func TestAVoteIsHeardByEveryoneWithoutItsTarget(t *testing.T) {
 	_, cs, host, watch, _ := toTheRevote(t) // five of the six have voted
 	all := append([]*client{watch, host}, cs[1:]...)
 	drainAll(all...)
-	for _, c := range cs[1:6] {
-		if hasKind(c.frames, "vote_cast") {
-			t.Fatalf("seat %d heard its vote before the close", c.seat)
+	for _, c := range append([]*client{watch}, cs[1:]...) {
+		made := map[int]bool{}
+		for _, fr := range c.frames {
+			for _, raw := range fr.events {
+				var e wire.Event
+				if err := json.Unmarshal(raw, &e); err != nil {
+					t.Fatal(err)
+				}
+				switch {
+				case e.Kind == "vote_made" && e.Target == 0:
+					made[e.Actor] = true
+				case e.Kind == "vote_made":
+					t.Errorf("connection of seat %d: vote_made with a target: %s", c.seat, raw)
+				case e.Kind == "vote_cast" && e.Actor != c.seat:
+					t.Errorf("connection of seat %d heard seat %d's vote before the close: %s", c.seat, e.Actor, raw)
+				}
+			}
+		}
+		if len(made) != 5 || made[6] {
+			t.Errorf("connection of seat %d heard that %v have voted, want seats 1 to 5", c.seat, made)
+		}
+	}
+	for i, st := range watch.view.Seats {
+		if st.Vote != 0 {
+			t.Errorf("the spectator's view before the close shows seat %d's vote", i+1)
 		}
 	}
 	before := map[*client]int{}
 	for _, c := range all {
 		before[c] = len(c.wire)
 	}
-	cs[6].must(command("vote", 3)) // the last vote: the vote closes at once
+	cs[6].must(command("vote", 3)) // the last vote: vote_made, then the close at once
 	drainAll(all...)
-	size := 0
+	sizes := [2]int{}
 	for _, c := range cs[1:] {
 		got := c.wire[before[c]:]
-		if len(got) != 1 {
-			t.Fatalf("seat %d got %d frames as the last vote closed the vote, want 1: %+v", c.seat, len(got), got)
+		if len(got) != 2 {
+			t.Fatalf("seat %d got %d frames as the last vote closed the vote, want 2: %+v", c.seat, len(got), got)
 		}
-		if size == 0 {
-			size = got[0].size
-		}
-		if got[0].size != size {
-			t.Errorf("seat %d's frame at the close is %d bytes, seat 1's %d", c.seat, got[0].size, size)
-		}
-		own := 0
-		for _, k := range got[0].kinds {
-			if k == "vote_cast" {
-				own++
+		for i := range got {
+			if sizes[i] == 0 {
+				sizes[i] = got[i].size
+			}
+			if got[i].size != sizes[i] {
+				t.Errorf("seat %d's frame %d is %d bytes, seat 1's %d", c.seat, i, got[i].size, sizes[i])
 			}
 		}
-		if own != 1 || got[0].kinds[len(got[0].kinds)-1] == "vote_cast" {
-			t.Errorf("seat %d heard %v at the close, want its own vote_cast before the close", c.seat, got[0].kinds)
+		want := "[vote_made]"
+		if c.seat == 6 {
+			want = "[vote_made vote_cast]"
 		}
+		if k := fmt.Sprint(got[0].kinds); k != want {
+			t.Errorf("seat %d heard %s as seat 6 voted, want %s", c.seat, k, want)
+		}
+		if got[1].kinds[0] != "vote_closed" {
+			t.Errorf("seat %d heard %v at the close", c.seat, got[1].kinds)
+		}
+	}
+	if got := watch.wire[before[watch]:]; len(got) != 2 || fmt.Sprint(got[0].kinds) != "[vote_made]" {
+		t.Errorf("the spectator heard %+v as seat 6 voted", got)
 	}
 }
 
-// TestAFoulInAVoteDoesNotShowWhetherAnyoneVoted: a public broadcast while
-// a vote runs (the host's foul) carries each voter's own vote to its voter;
-// every seat's frame has one length, the same as a foul's before anyone
-// voted: the vote's floor covers a vote.
+// TestAFoulInAVoteDoesNotShowWhetherAnyoneVoted: every seat's frame in a
+// vote has one length, a foul's after five votes the same as a foul's
+// before anyone voted (the vote's floor covers a vote): a frame's length
+// never shows how anyone voted. (That they voted is public: vote_made.)
 func TestAFoulInAVoteDoesNotShowWhetherAnyoneVoted(t *testing.T) {
 	_, cs, host, watch, vote := toTheVote(t)
 	all := append([]*client{watch, host}, cs[1:]...)
@@ -539,10 +573,11 @@ func TestAFoulInAVoteDoesNotShowWhetherAnyoneVoted(t *testing.T) {
 	for s, c := range map[int]int{1: 2, 2: 3, 3: 2, 4: 3, 5: 3} {
 		cs[s].must(at(command("vote", c), vote))
 	}
+	drainAll(all...)
 	if after := foul("a foul after five votes"); after != before {
 		t.Errorf("a foul's frames are %d bytes after five votes, %d before any: the length shows the votes", after, before)
 	}
 	if !hasKind(cs[1].frames, "vote_cast") || hasKind(cs[6].frames, "vote_cast") {
-		t.Error("the voters' own votes did not ride on the foul's frame to them alone")
+		t.Error("the voters' own votes did not reach them alone")
 	}
 }

@@ -65,8 +65,25 @@ func welcomeEvents(t *testing.T, c *client) []map[string]any {
 	return out
 }
 
-// TestAPersonBackFromAStandInIsToldWhatTheBotDid: seats 2 and 3 drop as the
-// game starts and bots stand in for them. Seat 2's person comes back once
+// detectiveAt returns the n-th deal seed (from 1 up) whose deal gives seat
+// the Detective's card.
+func detectiveAt(t *testing.T, setup engine.Setup, seat, n int) uint64 {
+	t.Helper()
+	roles := make([]engine.Role, setup.Players())
+	for seed := uint64(1); seed < 10_000; seed++ {
+		if setup.Deal(seed, roles)[seat-1] == engine.Detective {
+			if n == 0 {
+				return seed
+			}
+			n--
+		}
+	}
+	t.Fatal("no deal gives the seat the Detective")
+	return 0
+}
+
+// TestAPersonBackFromAStandInIsToldWhatTheBotDid: seats 2 (the Detective)
+// and 3 drop as the game starts and bots stand in for them. Seat 2's person comes back once
 // its bot has moved: their welcome is followed by one stood_in frame, 64
 // bytes whatever the card, whose seq is where the bot began, and the seat's
 // moves from there are the bot's; a second connection of the seat is not
@@ -77,8 +94,11 @@ func TestAPersonBackFromAStandInIsToldWhatTheBotDid(t *testing.T) {
 		t.Run(fmt.Sprint("game ", game), func(t *testing.T) {
 			t.Parallel()
 			set := settings(t, 11, tenthTimings)
-			set.Pace, set.StandIn = room.PaceInstant, time.Second
-			f := newFixture(t, set, nil)
+			set.Pace, set.StandIn, set.Bots = room.PaceInstant, time.Second, "expert"
+			// Seat 2 is the Detective (a deal chosen, not waited for): its
+			// stand-in checks a seat on night 1, whatever else happens.
+			seed := detectiveAt(t, set.Setup, 2, game)
+			f := newFixture(t, set, func(c *room.Config) { c.DealSeed = func() uint64 { return seed } })
 			host := f.hostClient()
 			spectator := f.attach("")
 			cs := map[int]*client{}

@@ -100,7 +100,7 @@ func TestLeakScan_EveryFrameOfRandomGames(t *testing.T) {
 	t.Logf("%d games (by size %v; winners %v), %d connections, %d frames scanned in %v",
 		games, sizes, winners, conns.Load(), frames.Load(), time.Since(start).Round(time.Millisecond))
 	t.Logf("events scanned by kind: %v", kinds)
-	for _, k := range []string{"mafia_chose", "checked", "healed", "skipped", "vote_cast", "player_out", "game_ended", "statement"} {
+	for _, k := range []string{"mafia_chose", "checked", "healed", "skipped", "vote_cast", "vote_made", "player_out", "game_ended", "statement"} {
 		if kinds[k] == 0 {
 			t.Errorf("no %s event was scanned: the games did not exercise it", k)
 		}
@@ -532,6 +532,11 @@ func (s *scan) event(e wire.Event) error {
 		if !mine {
 			return fmt.Errorf("LEAK: seat %d's %s reached seat %d", e.Actor, e.Kind, s.seat)
 		}
+	case "vote_made":
+		// Public: that seat Actor has voted, never for whom or how.
+		if e.Target != 0 || e.Yes != nil || e.Actor == 0 {
+			return fmt.Errorf("LEAK: seat %d's vote_made tells what was voted (%+v) to seat %d", e.Actor, e, s.seat)
+		}
 	}
 	return nil
 }
@@ -821,6 +826,10 @@ func TestLeakScan_CatchesPlantedLeaks(t *testing.T) {
 		{"a skip", 5, nil, frame(5, []wire.Event{{Kind: "skipped", Actor: 4}}, nil), "LEAK"},
 		{"a vote", 5, nil, frame(5, []wire.Event{{Kind: "vote_cast", Actor: 4, Target: 1}}, nil), "LEAK"},
 		{"an all-vote answer", 5, nil, frame(5, []wire.Event{{Kind: "all_vote_cast", Actor: 4, Yes: &yes}}, nil), "LEAK"},
+		{"who has voted", 5, nil, frame(5, []wire.Event{{Kind: "vote_made", Actor: 4, Phase: "vote"}}, nil), ""},
+		{"who has voted, to a spectator", 0, nil, frame(0, []wire.Event{{Kind: "vote_made", Actor: 4, Phase: "vote"}}, nil), ""},
+		{"for whom, with who has voted", 0, nil, frame(0, []wire.Event{{Kind: "vote_made", Actor: 4, Phase: "vote", Target: 1}}, nil), "LEAK"},
+		{"an all-vote answer, with who has voted", 5, nil, frame(5, []wire.Event{{Kind: "vote_made", Actor: 4, Phase: "all_vote", Yes: &yes}}, nil), "LEAK"},
 		{"a role on leaving under none", 5, nil, frame(5, []wire.Event{{Kind: "player_out", Target: 1, Cause: "night", Role: "don", Team: "mafia"}}, nil), "LEAK"},
 		{"a team on leaving under team", 5, map[string]string{"reveal_on_death": "team"}, frame(5, []wire.Event{{Kind: "player_out", Target: 1, Cause: "night", Team: "mafia"}}, nil), ""},
 		{"a role on leaving under team", 5, map[string]string{"reveal_on_death": "team"}, frame(5, []wire.Event{{Kind: "player_out", Target: 1, Cause: "night", Role: "don", Team: "mafia"}}, nil), "LEAK"},

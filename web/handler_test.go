@@ -230,7 +230,7 @@ func TestEveryMessageThePageBuildsIsInTheCatalogs(t *testing.T) {
 		}
 	}
 	for r := engine.Citizen; r.String() != "?"; r++ {
-		ids = append(ids, "web.role_help."+r.String())
+		ids = append(ids, "web.role_help."+r.String(), "web.role_night."+r.String(), "web.role_win."+r.String())
 	}
 	for _, s := range []string{"lobby", "playing", "ended"} {
 		ids = append(ids, "web.status."+s)

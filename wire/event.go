@@ -88,7 +88,7 @@ func FromEvent(e engine.Event, players int) Event {
 	case engine.EvStatement:
 		w.Verb = e.Verb.String()
 	}
-	if e.Kind == engine.EvVoteBegan || e.Kind == engine.EvVoteClosed || e.Kind == engine.EvTie || e.Kind == engine.EvStatement {
+	if e.Kind == engine.EvVoteBegan || e.Kind == engine.EvVoteClosed || e.Kind == engine.EvTie || e.Kind == engine.EvStatement || e.Kind == engine.EvVoteMade {
 		if e.Phase != engine.PhaseNone {
 			w.Phase = e.Phase.String()
 		}

@@ -90,6 +90,7 @@ export function narrate(e, viewer, label) {
       return say(base);
     }
     case 'vote_cast': return by('event.vote_cast', e.actor);
+    case 'vote_made': return by('event.vote_made', e.actor);
     case 'vote_closed': return voteClosed(e, say, L);
     case 'tie':
       data.Seats = seatList(e.candidates || [], label);

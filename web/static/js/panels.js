@@ -5,6 +5,8 @@ import { h, lines } from './dom.js';
 import { t, tn } from './i18n.js';
 import { narrate, roleName, teamName, resultName, seatList, tally } from './narrate.js';
 import { nameOf, teamOf, isMafia } from './names.js';
+import { closedVoteAt, voteGrid } from './votes.js';
+import { openHowto } from './howto.js';
 
 /** renderCard returns my role card: a button that hides and shows it (so
  * that a neighbour does not read it off the screen), and what the card
@@ -50,6 +52,8 @@ export function renderCard(st, ctx) {
         h('span', { class: 'card-tap' }, t('web.card.hide')),
       ]),
     body.length ? h('div', { class: 'card-more' }, body) : null,
+    hidden ? null : h('button', { type: 'button', class: 'small card-about', id: 'card-about', key: 'card-about', on: { click: () => openHowto(role) } },
+      t('web.cardinfo.about')),
   ];
 }
 
@@ -160,10 +164,14 @@ export function renderLog(st, label) {
     const list = [];
     for (const [e, i] of g.events) {
       if (st.cardHidden && PRIVATE.has(e.kind)) continue;
+      // Who has voted is marked live in the vote part; the log keeps the
+      // grid of the closed vote below.
+      if (e.kind === 'vote_made') continue;
       let text = narrate(e, st.seat, label);
       // With the card hidden, the deal says only how many play.
       if (st.cardHidden && e.kind === 'game_started') text = text.split('\n')[0];
-      list.push(h('li', { class: `ev k-${e.kind}`, 'data-i': i }, lines(text)));
+      const grid = e.kind === 'vote_closed' || e.kind === 'all_vote_closed' ? voteGrid(st, closedVoteAt(st.events, i), `log-vote-${i}`) : null;
+      list.push(h('li', { class: `ev k-${e.kind}`, 'data-i': i }, lines(text), grid));
     }
     const title = g.kind === 'start' ? t('web.timeline.start') : t(`web.timeline.${g.kind}`, { Round: g.round });
     return h('li', { class: `log-group ${g.kind}` }, h('details', { open: gi === groups.length - 1 },

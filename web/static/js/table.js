@@ -12,6 +12,9 @@ import { announcementOf, cues } from './announce.js';
 import { renderSeats, saveNote } from './seats.js';
 import { renderActions } from './actions.js';
 import { renderCard, renderCandidates, renderChecks, renderHost, renderLog } from './panels.js';
+import { renderVotes } from './votes.js';
+import { renderHint, setHints, gameSeen } from './hints.js';
+import { roleCard } from './cards.js';
 import { renderOver } from './gameover.js';
 import { renderPregame, makeJoinForm } from './pregame.js';
 import { makeRatedSeat } from './ratedseat.js';
@@ -31,7 +34,7 @@ export function tableScreen(id, { navigate, announce }) {
   const st = newState(id, sessionStorage.getItem(`mafia.card.${id}`) === 'hidden');
   const el = h('div', { class: 'screen table' });
   const parts = {};
-  for (const name of ['head', 'announce', 'floor', 'alert', 'away', 'over', 'pre', 'me', 'act', 'cands', 'checks', 'seats', 'host', 'log']) {
+  for (const name of ['head', 'announce', 'floor', 'alert', 'away', 'over', 'pre', 'me', 'act', 'hint', 'votes', 'cands', 'checks', 'seats', 'host', 'log']) {
     parts[name] = h('section', { id: `t-${name}`, class: `part p-${name}` });
   }
   parts.alert.setAttribute('role', 'alert');
@@ -47,11 +50,14 @@ export function tableScreen(id, { navigate, announce }) {
   // At a rated table a guest logs in in place, then sits (ratedseat.js).
   const ratedSeat = makeRatedSeat(doJoin);
   const offAccount = onChange(() => schedule());
+  // The how-to dialog switches the hints (hints.js): draw them anew.
+  const onHints = () => schedule();
+  document.addEventListener('mafia-hints', onHints);
   // The floor, the moves and the composer at the top (on a phone the
   // composer sits at the bottom of the screen); then the rest.
-  el.append(parts.head, parts.announce, parts.floor, parts.alert, parts.away, parts.over, parts.pre, parts.act, chat.composer,
+  el.append(parts.head, parts.announce, parts.floor, parts.alert, parts.away, parts.over, parts.pre, parts.act, parts.hint, chat.composer,
     h('div', { class: 'cols' },
-      h('div', { class: 'col main' }, parts.me, parts.cands, parts.checks),
+      h('div', { class: 'col main' }, parts.me, parts.votes, parts.cands, parts.checks),
       h('div', { class: 'col side' }, parts.seats, parts.host),
       h('div', { class: 'col talk' }, chat.el, parts.log)));
 
@@ -317,7 +323,7 @@ export function tableScreen(id, { navigate, announce }) {
     parts.alert.hidden = !st.alert;
     drawAway();
     if (st.gone) {
-      for (const p of ['over', 'pre', 'me', 'act', 'cands', 'checks', 'seats', 'host', 'log', 'announce']) show(p, null);
+      for (const p of ['over', 'pre', 'me', 'act', 'hint', 'votes', 'cands', 'checks', 'seats', 'host', 'log', 'announce']) show(p, null);
       parts.floor.hidden = true;
       chat.el.hidden = true;
       chat.composer.hidden = true;
@@ -330,6 +336,9 @@ export function tableScreen(id, { navigate, announce }) {
     show('pre', renderPregame(st, ctx, join, ratedSeat));
     show('me', ended ? null : renderCard(st, ctx));
     show('act', renderActions(st, ctx));
+    show('hint', renderHint(st, () => { setHints(false); draw(); }));
+    if (ended && st.seat) gameSeen(id);
+    show('votes', renderVotes(st));
     show('cands', renderCandidates(st));
     show('checks', renderChecks(st));
     show('seats', st.lobby && !ended ? renderSeats(st, ctx) : null);
@@ -371,7 +380,7 @@ export function tableScreen(id, { navigate, announce }) {
       out.push(h('div', { class: `ann k-deal team-${teamOf(v.role)}`, id: 'deal', 'data-role': v.role },
         h('div', { class: 'ann-text' },
           h('p', { class: 'sub' }, t('web.howto.deal')),
-          h('p', {}, t(`web.role_help.${v.role}`))),
+          roleCard(v.role, true, true)),
         h('button', {
           type: 'button', class: 'small', key: 'deal-close', 'aria-label': t('web.close'),
           on: { click: () => { st.dismissed = 'deal'; draw(); } },
@@ -529,6 +538,6 @@ export function tableScreen(id, { navigate, announce }) {
     el,
     render: () => { logKey = ''; draw(); },
     langChanged: () => conn.reconnectNow(),
-    destroy: () => { st.closed = true; clearInterval(ticker); offAccount(); conn.stop(); if (window.__mafia && window.__mafia.state === st) delete window.__mafia; },
+    destroy: () => { st.closed = true; clearInterval(ticker); offAccount(); document.removeEventListener('mafia-hints', onHints); conn.stop(); if (window.__mafia && window.__mafia.state === st) delete window.__mafia; },
   };
 }
