@@ -19,6 +19,7 @@ import { onChange } from './account.js';
 import { Chat } from './chat.js';
 import { floorSaid } from './statements.js';
 import { signal, played } from './sound.js';
+import { keepAwake } from './app.js';
 import { newState, receive, atNight, HELD, stepKey } from './state.js';
 
 // FLOOR_LINES is how many of the floor's newest lines and statements the
@@ -302,6 +303,8 @@ export function tableScreen(id, { navigate, announce }) {
       h('button', { type: 'button', class: 'small', key: 'alert-close', 'aria-label': t('web.close'), on: { click: () => { st.alert = null; draw(); } } }, '×'),
     ] : []);
     parts.alert.hidden = !st.alert;
+    // The screen stays awake while the game goes on (app.js).
+    keepAwake(!st.gone && !!v && !!v.phase && v.phase !== 'ended');
     if (st.gone) {
       for (const p of ['over', 'pre', 'me', 'act', 'cands', 'checks', 'seats', 'host', 'log', 'announce']) show(p, null);
       parts.floor.hidden = true;
@@ -515,6 +518,6 @@ export function tableScreen(id, { navigate, announce }) {
     el,
     render: () => { logKey = ''; draw(); },
     langChanged: () => conn.reconnectNow(),
-    destroy: () => { st.closed = true; clearInterval(ticker); offAccount(); conn.stop(); if (window.__mafia && window.__mafia.state === st) delete window.__mafia; },
+    destroy: () => { st.closed = true; keepAwake(false); clearInterval(ticker); offAccount(); conn.stop(); if (window.__mafia && window.__mafia.state === st) delete window.__mafia; },
   };
 }
