@@ -177,7 +177,10 @@ func TestBrowserALongNameAndANoteStayInTheSeatGrid(t *testing.T) {
 	p.do(5*time.Second, chromedp.SendKeys(chromedp.CSS("#note-text-2"), "quiet at night, voted late"))
 	p.shot("96-seats-note-open-ru-360")
 	p.do(5*time.Second, chromedp.Click(chromedp.CSS(`.seat[data-seat="2"] .note-edit button.secondary`)))
-	p.waitJS(5*time.Second, `!document.querySelector('#note-text-2') && !!document.querySelector('.seat[data-seat="2"] .badge.m-suspect') && document.querySelector('.seat[data-seat="2"] .note-text').textContent === 'quiet at night, voted late'`)
+	if !p.eventually(5*time.Second, `!document.querySelector('#note-text-2') && !!document.querySelector('.seat[data-seat="2"] .badge.m-suspect') && (document.querySelector('.seat[data-seat="2"] .note-text') || {}).textContent === 'quiet at night, voted late'`) {
+		t.Errorf("the note is not kept on seat 2: %s; stored %s", eval[string](p, `document.querySelector('.seat[data-seat="2"]').outerHTML`),
+			eval[string](p, `JSON.stringify(localStorage)`))
+	}
 	if bad := eval[string](p, inPanel); bad != "" {
 		t.Errorf("the seat grid with a note: %s", bad)
 	}

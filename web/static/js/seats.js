@@ -63,7 +63,27 @@ function noteEditor(st, ctx, s, note) {
     }, t(`web.note.${m}`)))),
     h('label', { class: 'vh', for: `note-text-${s}` }, t('web.note.label', { Seat: s })),
     input,
-    h('button', { type: 'button', class: 'small secondary', key: `note-done-${s}`, on: { click: () => ctx.noteOpen(0) } }, t('web.note.done')));
+    // Done keeps what was typed: the field may have been drawn again since
+    // (the table is, with every frame), and a field drawn with the draft
+    // fires no change of its own. It acts on the press, before the field
+    // loses the focus: the field's change would draw the seat again and
+    // the tap's click would land on nothing.
+    h('button', {
+      type: 'button', class: 'small secondary', key: `note-done-${s}`,
+      on: {
+        mousedown: (ev) => { ev.preventDefault(); done(); },
+        click: done,
+      },
+    }, t('web.note.done')));
+
+  function done() {
+    if (drafts.has(s)) {
+      const text = drafts.get(s).trim();
+      drafts.delete(s);
+      ctx.note(s, { ...note, text });
+    }
+    ctx.noteOpen(0);
+  }
 }
 
 /** renderSeats returns the seats' section. ctx.host(action, target, step)
@@ -144,7 +164,8 @@ export function renderSeats(st, ctx) {
         h('span', { class: 'num', 'aria-hidden': 'true' }, String(s)),
         h('span', { class: 'who' },
           h('span', { class: 'vh' }, `${t('web.seat', { Seat: s })}: `),
-          h('span', { class: 'name' }, nameOf(st, s))),
+          // A word too long for a seat (a 30-letter name) may break.
+          h('span', { class: /\S{13,}/.test(nameOf(st, s)) ? 'name long' : 'name' }, nameOf(st, s))),
         notable ? h('button', {
           type: 'button', class: 'small note-open', key: `note-${s}`, 'data-note': s,
           'aria-label': t('web.note.label', { Seat: s }), 'aria-expanded': st.noteOpen === s ? 'true' : 'false',
