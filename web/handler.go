@@ -61,6 +61,7 @@ func Mount(mux *http.ServeMux, cfg Config) {
 		http.Redirect(w, r, "/static/"+Version()+"/icon.svg", http.StatusMovedPermanently)
 	})
 	mux.HandleFunc("GET /api/i18n/{lang}", serveCatalog)
+	mountApp(mux) // the manifest, the icons, the service worker (app.go)
 }
 
 // page is the data of the page's template.
@@ -70,6 +71,9 @@ type page struct {
 	Version string
 	Boot    template.JS
 	Modules []string // main.js's imports, preloaded (preload.go)
+	// Manifest is the link to the web app's manifest in the page's
+	// language (app.go).
+	Manifest string
 }
 
 // The page's template: it names the version of the files it loads.
@@ -99,6 +103,7 @@ func serveIndex(w http.ResponseWriter, r *http.Request, boot template.JS) {
 	var b bytes.Buffer
 	err := indexTmpl.Execute(&b, page{
 		Lang: string(lang), Title: locale.New(lang).T("web.title", nil), Version: Version(), Boot: boot, Modules: preloads(),
+		Manifest: manifestLink(lang),
 	})
 	if err != nil {
 		http.Error(w, "template: "+err.Error(), http.StatusInternalServerError)
@@ -110,13 +115,18 @@ func serveIndex(w http.ResponseWriter, r *http.Request, boot template.JS) {
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("Referrer-Policy", "no-referrer")
 	h.Set("X-Frame-Options", "DENY")
-	h.Set("Content-Security-Policy", "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "+
-		"connect-src 'self'; media-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'")
+	h.Set("Content-Security-Policy", pageCSP)
 	h.Set("Content-Length", strconv.Itoa(b.Len()))
 	if r.Method != http.MethodHead {
 		_, _ = w.Write(b.Bytes())
 	}
 }
+
+// pageCSP is the Content-Security-Policy of the page (and of its offline
+// page, app.go): its own scripts, styles, images, manifest and service
+// worker alone.
+const pageCSP = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; " +
+	"connect-src 'self'; media-src 'self'; manifest-src 'self'; worker-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'"
 
 // serveQR answers /t/{id}?qr=ORIGIN with the QR code (SVG) of the
 // table's invite link, ORIGIN/t/{id}, and /t/{id}/review?qr=ORIGIN with the

@@ -78,12 +78,14 @@ func Handler(srv *server.Server, host *assist.Handler, opts ...Option) http.Hand
 
 // unpaced reports whether a request is one the face does not count: the
 // health probes (a load balancer's), the versioned files a page is made of
-// (the browser caches them), the favicon and the assistant's worker, and a
+// (the browser caches them), the favicon, the player's page's app files
+// (its worker, manifest and icons: web/app.go) and the assistant's worker, and a
 // WebSocket's upgrade (the server caps sockets per address itself).
 func unpaced(r *http.Request) bool {
 	p := r.URL.Path
 	switch {
-	case p == "/healthz" || p == "/readyz" || p == "/favicon.ico" || p == "/host/sw.js":
+	case p == "/healthz" || p == "/readyz" || p == "/favicon.ico" || p == "/host/sw.js" ||
+		p == "/sw.js" || p == "/manifest.webmanifest" || p == "/icon-192.png" || p == "/icon-512.png":
 		return true
 	case strings.HasPrefix(p, "/static/") || strings.HasPrefix(p, "/host/static/"):
 		return true

@@ -49,8 +49,13 @@ export class Conn {
     this.queue = []; // requests waiting for the night's next beat
     this.onOnline = () => this.reconnectNow();
     this.onVisible = () => { if (document.visibilityState === 'visible') this.check(); };
+    // A phone that slept (its timers frozen, the socket closed under it),
+    // or a page brought back from the back-forward cache, reconnects at
+    // once, not at its backoff's next try.
+    this.onShow = () => this.check();
     window.addEventListener('online', this.onOnline);
     document.addEventListener('visibilitychange', this.onVisible);
+    window.addEventListener('pageshow', this.onShow);
   }
 
   url() {
@@ -238,6 +243,7 @@ export class Conn {
     clearInterval(this.nightTimer);
     window.removeEventListener('online', this.onOnline);
     document.removeEventListener('visibilitychange', this.onVisible);
+    window.removeEventListener('pageshow', this.onShow);
     if (this.ws) {
       const ws = this.ws;
       this.ws = null;

@@ -12,6 +12,7 @@ import { boot } from './boot.js';
 import { accountScreen, me, onChange, account } from './account.js';
 import { profileScreen } from './profile.js';
 import { leaderboardScreen } from './leaderboard.js';
+import { installApp, appLang } from './app.js';
 
 // The player's language is kept on this device under this key.
 const LANG_KEY = 'mafia.lang';
@@ -52,6 +53,7 @@ async function switchLang(l) {
   if (l === current()) return;
   await load(l);
   remember(LANG_KEY, l);
+  appLang(l);
   live.textContent = '';
   drawHeader();
   if (screen) {
@@ -145,6 +147,7 @@ async function start() {
   }
   window.addEventListener('popstate', route);
   route();
+  installApp(current());
   document.body.dataset.ready = 'true';
 }
 

@@ -7,12 +7,16 @@
 // table's players and, at a public table, anyone), or an in-person game's
 // protocol (the host's assistant: GET /host/api/games/{id}/protocol.json).
 // Before the end it shows nothing of the game, and opens when it ends.
+// The game is first shown as steps to play forward and back, from any
+// seat's point of view (reviewsteps.js); the whole record in one column is
+// its printable form (a toggle, and what is printed).
 
 import { h, patch, lines } from './dom.js';
 import { t, tn, current } from './i18n.js';
 import { api, ApiError } from './api.js';
 import { narrate, roleName, winnerText } from './narrate.js';
 import { teamOf } from './names.js';
+import { stepsOf, stepper, readHash } from './reviewsteps.js';
 
 // WAIT is how often (ms) a review of a game not over yet asks again.
 const WAIT = 3000;
@@ -20,7 +24,7 @@ const WAIT = 3000;
 /** reviewScreen opens the review of game id. */
 export function reviewScreen(id, { navigate, announce }) {
   const el = h('div', { class: 'screen review', id: 'review' });
-  const rv = { id, state: 'loading', game: null, error: null, copied: false, qrOpen: false };
+  const rv = { id, state: 'loading', game: null, error: null, copied: false, qrOpen: false, steps: [], step: 0, view: 0, full: false };
   let timer = 0;
   let gone = false;
 
@@ -30,6 +34,10 @@ export function reviewScreen(id, { navigate, announce }) {
     try {
       rv.game = await fetchGame(id, asked);
       rv.lang = asked; // the bots' lines come rendered in it: asked again in another
+      if (rv.game) {
+        rv.steps = stepsOf(rv.game);
+        fromHash();
+      }
       rv.state = rv.game ? 'ready' : 'waiting';
     } catch (e) {
       if (e instanceof ApiError && e.code === 'not_over') { rv.state = 'waiting'; online = true; }
@@ -71,10 +79,47 @@ export function reviewScreen(id, { navigate, announce }) {
       parts.push(h('p', { class: 'alert', id: 'rv-error', role: 'alert', 'data-code': rv.error.code || '' }, rv.error.message || t('error.generic')));
       if (rv.error.code === 'bad_token') parts.push(h('p', { class: 'status' }, t('web.review.private')));
     }
-    if (rv.state === 'ready') parts.push(...renderGame(rv, copy));
+    if (rv.state === 'ready') parts.push(...renderGame(rv, copy, go, toggleFull));
     parts.push(h('div', { class: 'row wrap again' },
       h('a', { class: 'button secondary', href: '/', key: 'back', on: { click: nav('/') } }, t('web.over.back'))));
     patch(el, ...parts);
+  }
+
+  // The step and the point of view follow the page's hash (a shared link
+  // opens at its step): the start and everyone's view when it says none.
+  function fromHash() {
+    const { step, view } = readHash();
+    rv.step = step >= 0 ? Math.min(step, Math.max(rv.steps.length - 1, 0)) : 0;
+    rv.view = rv.game && rv.game.seats.some((x) => x.seat === view) ? view : 0;
+  }
+
+  function go(step, view) {
+    if (!rv.steps.length) return;
+    rv.step = Math.min(Math.max(step, 0), rv.steps.length - 1);
+    rv.view = view;
+    history.replaceState(history.state, '', `${location.pathname}#step=${rv.step}&view=${rv.view}`);
+    draw();
+  }
+
+  function onKey(ev) {
+    if (rv.state !== 'ready' || rv.full || ev.altKey || ev.ctrlKey || ev.metaKey) return;
+    const tag = ev.target && ev.target.tagName;
+    if (tag === 'INPUT' || tag === 'SELECT' || tag === 'TEXTAREA') return;
+    const to = { ArrowLeft: rv.step - 1, ArrowRight: rv.step + 1, Home: 0, End: rv.steps.length - 1 }[ev.key];
+    if (to === undefined) return;
+    ev.preventDefault();
+    go(to, rv.view);
+  }
+
+  function onHash() {
+    if (rv.state !== 'ready') return;
+    fromHash();
+    draw();
+  }
+
+  function toggleFull() {
+    rv.full = !rv.full;
+    draw();
   }
 
   async function copy(url) {
@@ -92,10 +137,18 @@ export function reviewScreen(id, { navigate, announce }) {
   draw();
   load();
   window.__mafiaReview = rv;
+  document.addEventListener('keydown', onKey);
+  window.addEventListener('hashchange', onHash);
   return {
     el,
     render: draw,
-    destroy: () => { gone = true; clearTimeout(timer); if (window.__mafiaReview === rv) delete window.__mafiaReview; },
+    destroy: () => {
+      gone = true;
+      clearTimeout(timer);
+      document.removeEventListener('keydown', onKey);
+      window.removeEventListener('hashchange', onHash);
+      if (window.__mafiaReview === rv) delete window.__mafiaReview;
+    },
   };
 }
 
@@ -147,7 +200,7 @@ function facts(g) {
   return { roles, out, fouls, end };
 }
 
-function renderGame(rv, copy) {
+function renderGame(rv, copy, go, toggleFull) {
   const g = rv.game;
   const f = facts(g);
   const nameOf = (s) => {
@@ -163,6 +216,12 @@ function renderGame(rv, copy) {
   if (g.inPerson) out.push(h('p', { class: 'status', id: 'rv-in-person' }, t('web.review.in_person')));
   const winner = f.end ? f.end.winner : '';
   out.push(h('p', { class: `winner w-${winner}`, id: 'rv-winner', 'data-winner': winner }, winnerText(winner)));
+  const chatLine = (l) => chatItem(l, nameOf);
+  if (rv.steps.length) {
+    const st = stepper(rv, f, nameOf, chatLine, go);
+    st.hidden = rv.full;
+    out.push(st);
+  }
   out.push(share(rv, copy));
 
   out.push(h('h3', {}, t('web.over.cards')));
@@ -179,10 +238,15 @@ function renderGame(rv, copy) {
         n ? ` · ${tn('web.review.fouls', n, { Count: n })}` : ''));
   })));
 
-  out.push(h('h3', {}, t('web.review.days')));
-  // The deal and the end list the cards themselves: the seats by name.
+  // The whole record: shown when asked for, and always printed.
+  out.push(h('button', {
+    type: 'button', class: 'secondary rv-mode', id: 'rv-mode', key: 'rv-mode', 'aria-pressed': rv.full ? 'true' : 'false',
+    on: { click: toggleFull },
+  }, t(rv.full ? 'web.review.step.steps' : 'web.review.step.full')));
   const plain = (s) => t('web.who', { Seat: s, Name: nameOf(s) });
-  out.push(h('ol', { class: 'timeline review-days', id: 'rv-days' }, days(g, label, plain, nameOf)));
+  out.push(h('div', { class: `rv-full${rv.full ? ' open' : ''}`, id: 'rv-full' },
+    h('h3', {}, t('web.review.days')),
+    h('ol', { class: 'timeline review-days', id: 'rv-days' }, days(g, label, plain, chatLine))));
   return out;
 }
 
@@ -203,7 +267,7 @@ function share(rv, copy) {
 // days tells the game in groups: before the game (the lobby's chat), the
 // deal, then each night and day, every event and every chat line where it
 // was said (a line comes after events[at-1]).
-function days(g, label, plain, nameOf) {
+function days(g, label, plain, chatLine) {
   const groups = [];
   let items = null;
   const open = (cls, title, round) => {
@@ -215,12 +279,8 @@ function days(g, label, plain, nameOf) {
   let c = 0;
   const say = (upTo) => {
     for (; c < chat.length && chat[c].at <= upTo; c++) {
-      const l = chat[c];
       if (!items) open('before', t('web.review.before'), 0);
-      items.append(h('li', { class: `chat ch-${l.channel}`, 'data-channel': l.channel, 'data-from': l.from },
-        h('span', { class: `badge ch ch-${l.channel}` }, t(`web.chat.${l.channel}`)), ' ',
-        h('strong', { class: 'who' }, l.from ? t('web.who', { Seat: l.from, Name: l.name || nameOf(l.from) }) : l.name), ': ',
-        h('span', { class: 'text' }, l.text)));
+      items.append(chatLine(chat[c]));
     }
   };
   g.events.forEach((e, i) => {
@@ -234,4 +294,12 @@ function days(g, label, plain, nameOf) {
   });
   say(Infinity);
   return groups;
+}
+
+// chatItem is one chat line: its chat, who said it, and what.
+function chatItem(l, nameOf) {
+  return h('li', { class: `chat ch-${l.channel}`, 'data-channel': l.channel, 'data-from': l.from },
+    h('span', { class: `badge ch ch-${l.channel}` }, t(`web.chat.${l.channel}`)), ' ',
+    h('strong', { class: 'who' }, l.from ? t('web.who', { Seat: l.from, Name: l.name || nameOf(l.from) }) : l.name), ': ',
+    h('span', { class: 'text' }, l.text));
 }

@@ -6,6 +6,7 @@ import { h } from './dom.js';
 import { t, tn } from './i18n.js';
 import { roleName, teamName, resultName } from './narrate.js';
 import { nameOf, seatInfo, players } from './names.js';
+import { ratingOf } from './seatinfo.js';
 
 /** notesOf returns this device's notes on the seats of table id:
  * {seat: {mark: 'suspect' | 'trust' | '', text}}. They never leave the
@@ -62,7 +63,27 @@ function noteEditor(st, ctx, s, note) {
     }, t(`web.note.${m}`)))),
     h('label', { class: 'vh', for: `note-text-${s}` }, t('web.note.label', { Seat: s })),
     input,
-    h('button', { type: 'button', class: 'small secondary', key: `note-done-${s}`, on: { click: () => ctx.noteOpen(0) } }, t('web.note.done')));
+    // Done keeps what was typed: the field may have been drawn again since
+    // (the table is, with every frame), and a field drawn with the draft
+    // fires no change of its own. It acts on the press, before the field
+    // loses the focus: the field's change would draw the seat again and
+    // the tap's click would land on nothing.
+    h('button', {
+      type: 'button', class: 'small secondary', key: `note-done-${s}`,
+      on: {
+        mousedown: (ev) => { ev.preventDefault(); done(); },
+        click: done,
+      },
+    }, t('web.note.done')));
+
+  function done() {
+    if (drafts.has(s)) {
+      const text = drafts.get(s).trim();
+      drafts.delete(s);
+      ctx.note(s, { ...note, text });
+    }
+    ctx.noteOpen(0);
+  }
 }
 
 /** renderSeats returns the seats' section. ctx.host(action, target, step)
@@ -89,6 +110,7 @@ export function renderSeats(st, ctx) {
     if (speaking) cls.push('speaking');
     if (cand) cls.push('candidate');
     if (!info.taken) cls.push('free');
+    if (info.bot || info.bot_account) cls.push('bot');
     const role = shown ? vs.role || (me && v ? v.role : '') : '';
     if (role) cls.push(`role-${role}`);
     const badges = [];
@@ -108,6 +130,13 @@ export function renderSeats(st, ctx) {
     // Whose bot it is: the table sees who plays it (lobby seat's owner).
     if (info.bot_account && info.owner) badges.push(h('a', { class: 'badge owner', 'data-owner': info.owner, href: `/players/${encodeURIComponent(info.owner)}` }, t('web.profile.owner'), ' ', info.owner));
     else if (info.account) badges.push(h('a', { class: 'badge account', 'data-account': true, href: `/players/${encodeURIComponent(info.name)}` }, t('web.account.badge')));
+    // At a rated table, the account's rating (its page's overall ordinal).
+    const rated = st.lobby && st.lobby.rated && (info.account || info.bot_account) && ctx.redraw ? ratingOf(info.name, ctx.redraw) : undefined;
+    if (rated !== undefined) {
+      badges.push(h('a', {
+        class: 'badge rating', 'data-rating': rated.toFixed(1), href: `/players/${encodeURIComponent(info.name)}`,
+      }, t('web.seat_rating', { Rating: rated.toFixed(1) })));
+    }
     // Away, and played by a server's bot until back (lobby seat's stand_in).
     if (info.stand_in) badges.push(h('span', { class: 'badge offline stand-in', 'data-stand-in': true }, t('web.stand_in')));
     else if (info.taken && !info.bot && !info.connected) badges.push(h('span', { class: 'badge offline' }, t('web.offline')));
@@ -130,12 +159,13 @@ export function renderSeats(st, ctx) {
       }, t('web.host.foul')));
     }
     const notable = st.seat && playing && !me;
-    items.push(h('li', { class: cls.join(' '), 'data-seat': s },
+    items.push(h('li', { class: cls.join(' '), 'data-seat': s, 'data-seat-bot': info.bot || info.bot_account ? 'true' : null },
       h('div', { class: 'seat-top' },
         h('span', { class: 'num', 'aria-hidden': 'true' }, String(s)),
         h('span', { class: 'who' },
           h('span', { class: 'vh' }, `${t('web.seat', { Seat: s })}: `),
-          h('span', { class: 'name' }, nameOf(st, s))),
+          // A word too long for a seat (a 30-letter name) may break.
+          h('span', { class: /\S{13,}/.test(nameOf(st, s)) ? 'name long' : 'name' }, nameOf(st, s))),
         notable ? h('button', {
           type: 'button', class: 'small note-open', key: `note-${s}`, 'data-note': s,
           'aria-label': t('web.note.label', { Seat: s }), 'aria-expanded': st.noteOpen === s ? 'true' : 'false',

@@ -22,6 +22,7 @@ import { onChange } from './account.js';
 import { Chat } from './chat.js';
 import { floorSaid } from './statements.js';
 import { signal, played } from './sound.js';
+import { keepAwake } from './app.js';
 import { newState, receive, atNight, HELD, stepKey } from './state.js';
 
 // FLOOR_LINES is how many of the floor's newest lines and statements the
@@ -322,6 +323,8 @@ export function tableScreen(id, { navigate, announce }) {
     ] : []);
     parts.alert.hidden = !st.alert;
     drawAway();
+    // The screen stays awake while the game goes on (app.js).
+    keepAwake(!st.gone && !!v && !!v.phase && v.phase !== 'ended');
     if (st.gone) {
       for (const p of ['over', 'pre', 'me', 'act', 'hint', 'votes', 'cands', 'checks', 'seats', 'host', 'log', 'announce']) show(p, null);
       parts.floor.hidden = true;
@@ -538,6 +541,6 @@ export function tableScreen(id, { navigate, announce }) {
     el,
     render: () => { logKey = ''; draw(); },
     langChanged: () => conn.reconnectNow(),
-    destroy: () => { st.closed = true; clearInterval(ticker); offAccount(); document.removeEventListener('mafia-hints', onHints); conn.stop(); if (window.__mafia && window.__mafia.state === st) delete window.__mafia; },
+    destroy: () => { st.closed = true; keepAwake(false); clearInterval(ticker); offAccount(); document.removeEventListener('mafia-hints', onHints); conn.stop(); if (window.__mafia && window.__mafia.state === st) delete window.__mafia; },
   };
 }
