@@ -59,7 +59,9 @@ func (g *Game) Pending() SeatSet {
 		if g.round == 1 && g.rules.FirstNight == FirstNightMeeting {
 			return 0
 		}
-		for m := g.alive; m != 0; {
+		// Only the night's roles may have something left to do (nightDone
+		// is true of every other seat).
+		for m := g.alive & g.mafia.With(g.det).With(g.doc).With(g.man).Without(0); m != 0; {
 			s := m.First()
 			m = m.Without(s)
 			if !g.nightDone(s) {

@@ -76,7 +76,8 @@ func (g *Game) endNight() {
 		victims = victims.Without(g.heal)
 	}
 	victims &= g.alive
-	g.emit(Event{Kind: EvNightEnded, Set: victims})
+	g.push(EvNightEnded).Set = victims
+	g.applyLast()
 	for m := victims; m != 0; {
 		s := m.First()
 		m = m.Without(s)
@@ -90,21 +91,22 @@ func (g *Game) endNight() {
 
 // emitOut records a player leaving the game, revealing what the rules reveal.
 func (g *Game) emitOut(s Seat, cause Cause) {
-	e := Event{Kind: EvPlayerOut, Target: s, Cause: cause}
+	e := g.push(EvPlayerOut)
+	e.Target, e.Cause = s, cause
 	switch g.rules.RevealOnDeath {
 	case RevealTeam:
 		e.Team = g.roles[s].Team()
 	case RevealRole:
 		e.Role, e.Team = g.roles[s], g.roles[s].Team()
 	}
-	g.emit(e)
+	g.apply(e)
 }
 
 // afterLastWords gives the next last words, or moves on: to the day's
 // speeches after a night, to the next night after a day.
 func (g *Game) afterLastWords() {
 	if g.lwQueue != 0 {
-		g.emit(Event{Kind: EvLastWords, Target: g.lwQueue.First()})
+		g.emitTarget(EvLastWords, g.lwQueue.First())
 		return
 	}
 	if g.dayStarted {
@@ -121,7 +123,8 @@ func (g *Game) beginNight() {
 		g.emitEnd(WinnerDraw, CauseRoundLimit)
 		return
 	}
-	g.emit(Event{Kind: EvNightBegan, Round: g.round + 1})
+	g.push(EvNightBegan).Round = g.round + 1
+	g.applyLast()
 }
 
 // beginDay starts the speeches: day 1 from the first living seat from seat 1
@@ -133,7 +136,8 @@ func (g *Game) beginDay() {
 	} else {
 		opener = g.nextAlive(g.opener)
 	}
-	g.emit(Event{Kind: EvDayBegan, Actor: opener})
+	g.push(EvDayBegan).Actor = opener
+	g.applyLast()
 	g.nextSpeech()
 }
 
@@ -163,10 +167,10 @@ func (g *Game) nextSpeech() {
 			continue
 		}
 		if g.lostSpeech.Has(s) {
-			g.emit(Event{Kind: EvSpeechSkipped, Target: s})
+			g.emitTarget(EvSpeechSkipped, s)
 			continue
 		}
-		g.emit(Event{Kind: EvSpeech, Target: s})
+		g.emitTarget(EvSpeech, s)
 		return
 	}
 	g.nextDefence()
@@ -189,7 +193,7 @@ func (g *Game) nextDefence() {
 		return
 	}
 	if s := g.nextCandidate(); s != 0 {
-		g.emit(Event{Kind: EvDefence, Target: s})
+		g.emitTarget(EvDefence, s)
 		return
 	}
 	g.beginVote(PhaseVote)
@@ -201,22 +205,24 @@ func (g *Game) nextTieSpeech() {
 		return
 	}
 	if s := g.nextCandidate(); s != 0 {
-		g.emit(Event{Kind: EvTieSpeech, Target: s})
+		g.emitTarget(EvTieSpeech, s)
 		return
 	}
 	g.beginVote(PhaseRevote)
 }
 
 func (g *Game) beginVote(p Phase) {
-	e := Event{Kind: EvVoteBegan, Phase: p, Count: g.ncand}
+	e := g.push(EvVoteBegan)
+	e.Phase, e.Count = p, g.ncand
 	for i := uint8(0); i < g.ncand; i++ {
 		e.PerSeat[i] = uint8(g.cand[i])
 	}
-	g.emit(e)
+	g.apply(e)
 }
 
 func (g *Game) nobodyLeaves() {
-	g.emit(Event{Kind: EvNobodyLeaves})
+	g.push(EvNobodyLeaves)
+	g.applyLast()
 	g.beginNight()
 }
 
@@ -229,7 +235,8 @@ func (g *Game) closeVote() {
 		return
 	}
 	last := g.cand[g.ncand-1]
-	e := Event{Kind: EvVoteClosed, Phase: g.phase}
+	e := g.push(EvVoteClosed)
+	e.Phase = g.phase
 	var tally [MaxSeats + 1]uint8
 	for m := g.alive; m != 0; {
 		v := m.First()
@@ -241,7 +248,7 @@ func (g *Game) closeVote() {
 		e.PerSeat[v] = uint8(t)
 		tally[t]++
 	}
-	g.emit(e)
+	g.apply(e)
 	var top uint8
 	for i := uint8(0); i < g.ncand; i++ {
 		if c := tally[g.cand[i]]; c > top {
@@ -290,11 +297,7 @@ func (g *Game) closeAllVote() {
 		g.nobodyLeaves()
 		return
 	}
-	var all SeatSet
-	for i := uint8(0); i < g.ncand; i++ {
-		all = all.With(g.cand[i])
-	}
-	g.eliminate(all, CauseAll)
+	g.eliminate(g.candSet, CauseAll)
 }
 
 // eliminate sends players away by day, in seat order, then checks the end of

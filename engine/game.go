@@ -61,6 +61,7 @@ type state struct {
 	said       uint8 // statements the current speaker has made on this floor (0 in every other step)
 	cand       [MaxSeats]Seat
 	ncand      uint8
+	candSet    SeatSet // the seats of cand[:ncand], for a membership test without a scan
 	defended   SeatSet
 	votes      [MaxSeats + 1]Seat
 	voted      SeatSet
@@ -121,6 +122,32 @@ func (g *Game) emit(e Event) {
 	g.apply(p)
 }
 
+// push records a new event of kind k in the output, zero but for its kind
+// and the current round, for the caller to fill in place and then fold in
+// with apply: the hot paths' emit without building the event on the stack
+// and copying it twice.
+func (g *Game) push(k EventKind) *Event {
+	n := len(g.out)
+	if n < cap(g.out) {
+		g.out = g.out[:n+1]
+		g.out[n] = Event{}
+	} else {
+		g.out = append(g.out, Event{})
+	}
+	p := &g.out[n]
+	p.Kind, p.Round = k, g.round
+	return p
+}
+
+// applyLast folds in the event push gave last.
+func (g *Game) applyLast() { g.apply(&g.out[len(g.out)-1]) }
+
+// emitTarget emits an event of kind k whose only field is its Target.
+func (g *Game) emitTarget(k EventKind, t Seat) {
+	g.push(k).Target = t
+	g.applyLast()
+}
+
 // apply is the only place where a game's state changes.
 func (g *Game) apply(e *Event) {
 	if e.Kind.BeginsStep() {
@@ -159,7 +186,7 @@ func (g *Game) apply(e *Event) {
 		g.seq, g.mafiaActed, g.skipped, g.checked = 0, 0, 0, 0
 		g.donCheck, g.detCheck = 0, 0
 		g.shot, g.heal = 0, 0
-		g.dayStarted, g.ncand, g.defended = false, 0, 0
+		g.dayStarted, g.ncand, g.candSet, g.defended = false, 0, 0, 0
 	case EvMafiaChose:
 		g.mafiaChoice[e.Actor] = e.Target
 		g.seq++
@@ -201,7 +228,7 @@ func (g *Game) apply(e *Event) {
 	case EvDayBegan:
 		g.phase, g.speaker = PhaseSpeech, 0
 		g.dayStarted, g.opener, g.slot = true, e.Actor, 0
-		g.ncand, g.defended = 0, 0
+		g.ncand, g.candSet, g.defended = 0, 0, 0
 	case EvSpeechSkipped:
 		g.slot, g.speaker = e.Target, 0
 		g.lostSpeech = g.lostSpeech.Without(e.Target)
@@ -210,6 +237,7 @@ func (g *Game) apply(e *Event) {
 	case EvNominated:
 		g.cand[g.ncand] = e.Target
 		g.ncand++
+		g.candSet = g.candSet.With(e.Target)
 		g.nominated = true
 	case EvDefence:
 		g.phase, g.speaker = PhaseDefence, e.Target
@@ -225,9 +253,10 @@ func (g *Game) apply(e *Event) {
 			g.ballot[i] = Seat(c)
 		}
 	case EvTie:
-		g.ncand = e.Count
+		g.ncand, g.candSet = e.Count, 0
 		for i := uint8(0); i < e.Count; i++ {
 			g.cand[i] = Seat(e.PerSeat[i])
+			g.candSet = g.candSet.With(g.cand[i])
 		}
 		g.defended = 0
 	case EvTieSpeech:
@@ -260,6 +289,9 @@ func (g *Game) apply(e *Event) {
 
 // dropCandidate withdraws a player who left the game from today's candidates.
 func (g *Game) dropCandidate(s Seat) {
+	if !g.candSet.Has(s) {
+		return
+	}
 	j := uint8(0)
 	for i := uint8(0); i < g.ncand; i++ {
 		if g.cand[i] != s {
@@ -268,16 +300,10 @@ func (g *Game) dropCandidate(s Seat) {
 		}
 	}
 	g.ncand = j
+	g.candSet = g.candSet.Without(s)
 }
 
-func (g *Game) isCandidate(s Seat) bool {
-	for i := uint8(0); i < g.ncand; i++ {
-		if g.cand[i] == s {
-			return true
-		}
-	}
-	return false
-}
+func (g *Game) isCandidate(s Seat) bool { return g.candSet.Has(s) }
 
 // Players returns the number of seats.
 func (g *Game) Players() int { return int(g.n) }

@@ -61,16 +61,15 @@ func (t Team) String() string {
 
 // Team returns the role's team.
 func (r Role) Team() Team {
-	switch r {
-	case Citizen, Detective, Doctor:
-		return TeamTown
-	case Mafioso, Don:
-		return TeamMafia
-	case Maniac:
-		return TeamManiac
+	if r < numRoles {
+		return roleTeams[r]
 	}
 	return TeamNone
 }
+
+// roleTeams is each role's team, read by Team on every view's fill.
+var roleTeams = [numRoles]Team{RoleNone: TeamNone, Citizen: TeamTown, Detective: TeamTown, Doctor: TeamTown,
+	Mafioso: TeamMafia, Don: TeamMafia, Maniac: TeamManiac}
 
 // IsMafia reports whether the role is on the mafia's team (the Don included).
 func (r Role) IsMafia() bool { return r == Mafioso || r == Don }

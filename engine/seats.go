@@ -40,13 +40,20 @@ func (m SeatSet) First() Seat {
 
 // Nth returns the i-th lowest seat (0-based), or 0 when there is none.
 func (m SeatSet) Nth(i int) Seat {
-	for ; i > 0 && m != 0; i-- {
-		m &= m - 1
-	}
-	if m == 0 {
+	x := uint32(m)
+	if uint(i) >= uint(bits.OnesCount32(x)) {
 		return 0
 	}
-	return Seat(bits.TrailingZeros32(uint32(m)))
+	// Skip a byte of seats at a time by its count, then clear at most 7
+	// lower seats within the byte that holds the one asked for.
+	base := 0
+	for c := bits.OnesCount8(uint8(x)); i >= c; c = bits.OnesCount8(uint8(x)) {
+		i, x, base = i-c, x>>8, base+8
+	}
+	for ; i > 0; i-- {
+		x &= x - 1
+	}
+	return Seat(base + bits.TrailingZeros32(x))
 }
 
 // Seats returns the seats in ascending order (allocates; for display and tests).

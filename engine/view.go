@@ -156,7 +156,8 @@ func (g *Game) ViewInto(v *View, s Seat) {
 			v.Roles[t], v.Teams[t] = g.roles[t], TeamMafia
 		}
 		if g.phase == PhaseNight {
-			v.MafiaChoice, v.MafiaActed = g.mafiaChoice, g.mafiaActed
+			v.MafiaChoice = g.mafiaChoice
+			v.MafiaActed = g.mafiaActed
 			if g.mafiaActed.Has(s) {
 				v.KillTarget = g.mafiaChoice[s]
 			}
