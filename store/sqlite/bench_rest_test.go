@@ -15,3 +15,7 @@ func openBench(b *testing.B) store.Store {
 func BenchmarkRateGame(b *testing.B) { storetest.BenchRateGame(b, openBench) }
 
 func BenchmarkLeaderboard(b *testing.B) { storetest.BenchLeaderboard(b, openBench) }
+
+// BenchmarkCommands is storetest.BenchCommands: the store's CPU per
+// command at a server's pace, after 2,000 ended games.
+func BenchmarkCommands(b *testing.B) { storetest.BenchCommands(b, openBench, 2000) }

@@ -120,10 +120,21 @@ const pragmas = "_pragma=busy_timeout(5000)" +
 	"&_pragma=synchronous(NORMAL)" +
 	"&_pragma=foreign_keys(1)"
 
-// writerPragmas are set on the writing connection only. A page cache of up
-// to 64 MiB (instead of 2 MiB) keeps the pages that appends touch, one or
-// more per game in play, in memory: without it the writer re-read them from
-// the file, and the benchmark made about a third fewer appends/s.
+// writerPragmas are set on the writing connection only.
+//
+// The page cache is 8 MiB (SQLite's default is 2 MiB), about 7,000 pages of
+// 1 KiB with their headers: what appends touch, one events leaf and its
+// parent per game in play and the clocks' few pages, is about 2,000 pages
+// at 900 games (10,000 players), so the writer reads none of them from the
+// file again. It is no larger because every commit that splits a B-tree
+// page sweeps the whole cache's hash table: SQLite renumbers a page for a
+// moment to the number of the file's lock page while it orders the new
+// pages, and at the commit's end drops every cached page past the file's
+// end, which is then a walk over every bucket and every page cached. Under
+// appends nearly every commit splits a leaf, so the sweep's cost is the
+// cache's size: at 64 MiB (the size before, about 55,000 pages) it was half
+// of the store's CPU once a server had run long enough to fill it
+// (BenchmarkCommands, docs/performance.md).
 //
 // The writer's own automatic checkpoint runs only at 50,000 WAL pages
 // (about 50 MiB) instead of SQLite's 1,000. It is what starts the WAL over:
@@ -136,7 +147,7 @@ const pragmas = "_pragma=busy_timeout(5000)" +
 // (and with SQLite's default the slowest commits took 190 ms); at 50,000
 // it comes every 25 s or so, and the benchmark's p99 fell from 37-62 ms to
 // 28-39 ms in three interleaved pairs of runs (docs/performance.md).
-const writerPragmas = "&_pragma=cache_size(-65536)&_pragma=wal_autocheckpoint(50000)"
+const writerPragmas = "&_pragma=cache_size(-8192)&_pragma=wal_autocheckpoint(50000)"
 
 // Open opens the SQLite file at path, creating it if needed, brings its
 // schema up to date, and starts the writer goroutine. Close it when done.
@@ -281,9 +292,15 @@ func isForeignKeyViolation(err error) bool {
 	return sqliteCode(err) == sqlite3lib.SQLITE_CONSTRAINT_FOREIGNKEY
 }
 
-// checkpointEvery is how often the background checkpointer runs: often, so
-// that each run has few pages to copy and sync.
-const checkpointEvery = 50 * time.Millisecond
+// checkpointEvery is how often the background checkpointer runs. Each run
+// copies the last version of every page changed since the one before, and
+// syncs both files: the pages that appends change (a game's newest events
+// leaf, the clocks' pages) change many times a second, so a run a second
+// copies each of them once where twenty runs copied it up to twenty times,
+// and syncs twice where twenty runs synced forty times. It bounds what the
+// writer's own checkpoint (every 50,000 pages, see writerPragmas) finds
+// left to copy inside its commit to about a second of commits.
+const checkpointEvery = time.Second
 
 // checkpointLoop copies committed WAL frames into the database file in the
 // background (a PASSIVE checkpoint: it never waits for, nor blocks, the

@@ -56,7 +56,7 @@ func TestOpen_SetsThePragmas(t *testing.T) {
 		{"w", "foreign_keys", "1"},
 		{"w", "busy_timeout", "5000"},
 		{"w", "page_size", "1024"},
-		{"w", "cache_size", "-65536"},        // 64 MiB
+		{"w", "cache_size", "-8192"},         // 8 MiB: see writerPragmas
 		{"w", "wal_autocheckpoint", "50000"}, // see writerPragmas
 		{"r", "journal_mode", "wal"},
 		{"r", "foreign_keys", "1"},
