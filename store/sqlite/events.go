@@ -3,8 +3,10 @@ package sqlite
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -192,7 +194,8 @@ func (db *DB) commit(live []*appendReq) {
 
 // commitLive writes appends the writer has taken in one transaction and
 // sets each one's answer; it returns what failed the transaction, if
-// anything did.
+// anything did. A batch of appends alone runs on the driver's connection
+// directly (raw.go), one with other writes in a database/sql transaction.
 func (db *DB) commitLive(live []*appendReq) error {
 	fail := func(err error) {
 		err = fmt.Errorf("store/sqlite: append: %w", asDamaged(err))
@@ -203,25 +206,95 @@ func (db *DB) commitLive(live []*appendReq) error {
 			delete(db.seq, r.table) // unsure now: read it again next time
 		}
 	}
-
 	ctx := context.Background()
 	began := time.Now()
+	var err error
+	if slices.ContainsFunc(live, func(r *appendReq) bool { return r.exec != nil }) {
+		err = db.commitTx(ctx, live, fail)
+	} else {
+		err = db.commitRaw(ctx, live, fail)
+	}
+	if err != nil {
+		return err
+	}
+	db.batches.Add(1)
+	db.writes.Add(int64(len(live)))
+	db.commitNano.Add(int64(time.Since(began)))
+	for _, r := range live {
+		if r.Err != nil {
+			continue
+		}
+		if r.ended {
+			// A game that has ended is not appended to again: forget it, so
+			// memory stays bounded by the games in play.
+			delete(db.seq, r.table)
+			db.players.Delete(r.table)
+		} else if r.players > 0 {
+			db.players.Store(r.table, r.players)
+		}
+	}
+	return nil
+}
+
+// commitTx writes live in a database/sql transaction on the writing
+// connection (see commitLive).
+func (db *DB) commitTx(ctx context.Context, live []*appendReq, fail func(error)) error {
 	tx, err := db.beginWrite(ctx)
 	if err != nil {
 		fail(err)
 		return err
 	}
 	defer db.endWrite(tx)
-	ins := inserter{tx: tx, stmts: make(map[int]*sql.Stmt)}
-	defer ins.close()
+	return db.writeBatch(ctx, tx, tx, live, fail)
+}
+
+// commitRaw writes live, appends alone, in a transaction on the writing
+// connection's driver connection (see raw.go).
+func (db *DB) commitRaw(ctx context.Context, live []*appendReq, fail func(error)) error {
+	c, err := db.w.Conn(ctx)
+	if err != nil {
+		fail(err)
+		return err
+	}
+	defer c.Close()
+	var werr error
+	err = c.Raw(func(dc any) error {
+		conn, ok := dc.(driver.Conn)
+		if !ok {
+			return fmt.Errorf("store/sqlite: the driver's connection is a %T", dc)
+		}
+		tx, err := db.beginRaw(ctx, conn)
+		if err != nil {
+			return err
+		}
+		werr = db.writeBatch(ctx, tx, nil, live, fail)
+		return nil
+	})
+	if err != nil {
+		fail(err)
+		return err
+	}
+	return werr
+}
+
+// writeBatch writes live within tx, a transaction just begun (w is the
+// same transaction as a wtx, for the writes other than appends; nil when
+// there are none), commits it and sets each one's answer; it returns what
+// failed the transaction, if anything did, having rolled it back and
+// failed (fail) every member not already refused.
+func (db *DB) writeBatch(ctx context.Context, tx batchTx, w *wtx, live []*appendReq, fail func(error)) error {
+	abort := func(err error) error {
+		tx.Rollback()
+		fail(err)
+		return err
+	}
+	ins := inserter{tx: tx}
 	next := make(map[string]int, len(live)) // each log's length within this transaction
 	for _, r := range live {
 		if r.exec != nil {
-			err := r.exec(ctx, tx)
+			err := r.exec(ctx, w)
 			if err != nil && !errors.Is(err, store.ErrNotFound) && !errors.Is(err, store.ErrConflict) && !errors.Is(err, store.ErrChatFull) {
-				tx.Rollback()
-				fail(err)
-				return err
+				return abort(err)
 			}
 			r.Err = err
 			continue
@@ -248,17 +321,13 @@ func (db *DB) commitLive(live []*appendReq) error {
 			// The events are in the transaction: a clock that cannot follow
 			// them fails the batch, so that both or neither are committed.
 			if err := saveClock(ctx, tx, r.table, *r.clock); err != nil {
-				tx.Rollback()
-				fail(err)
-				return err
+				return abort(err)
 			}
 		}
 		if err == nil && r.update != nil {
 			// The same for the table's row (its status).
 			if err := updateTable(ctx, tx, *r.update); err != nil {
-				tx.Rollback()
-				fail(err)
-				return err
+				return abort(err)
 			}
 		}
 		switch {
@@ -271,50 +340,31 @@ func (db *DB) commitLive(live []*appendReq) error {
 			delete(next, r.table)
 			delete(db.seq, r.table)
 		default:
-			tx.Rollback()
-			fail(err)
-			return err
+			return abort(err)
 		}
 	}
 	if err := tx.Commit(); err != nil {
 		fail(err)
 		return err
 	}
-	db.batches.Add(1)
-	db.writes.Add(int64(len(live)))
-	db.commitNano.Add(int64(time.Since(began)))
 	for table, n := range next {
 		db.seq[table] = n
-	}
-	for _, r := range live {
-		if r.Err != nil {
-			continue
-		}
-		if r.ended {
-			// A game that has ended is not appended to again: forget it, so
-			// memory stays bounded by the games in play.
-			delete(db.seq, r.table)
-			db.players.Delete(r.table)
-		} else if r.players > 0 {
-			db.players.Store(r.table, r.players)
-		}
 	}
 	return nil
 }
 
 // logLength reads a log's length, or store.ErrNotFound for a missing table.
-func logLength(ctx context.Context, tx *wtx, table string) (int, error) {
-	var exists bool
-	var n int
-	err := tx.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM tables WHERE id = ?1),
-		COALESCE((SELECT MAX(seq) + 1 FROM events WHERE table_id = ?1), 0)`, table).Scan(&exists, &n)
+func logLength(ctx context.Context, tx appendConn, table string) (int, error) {
+	var exists, n int64
+	_, err := tx.queryInts(ctx, `SELECT EXISTS (SELECT 1 FROM tables WHERE id = ?1),
+		COALESCE((SELECT MAX(seq) + 1 FROM events WHERE table_id = ?1), 0)`, []any{table}, &exists, &n)
 	if err != nil {
 		return 0, fmt.Errorf("store/sqlite: append to %q: %w", table, asDamaged(err))
 	}
-	if !exists {
+	if exists == 0 {
 		return 0, fmt.Errorf("store/sqlite: append to %q: %w", table, store.ErrNotFound)
 	}
-	return n, nil
+	return int(n), nil
 }
 
 // maxAppend is the most events one append may hold: one INSERT binds four
@@ -322,43 +372,43 @@ func logLength(ctx context.Context, tx *wtx, table string) (int, error) {
 // allows 32766 parameters (store.MaxAppend, which CheckAppend enforces).
 const maxAppend = store.MaxAppend
 
+// insertQueries are the INSERTs of 1 to maxCachedRows events, made once.
+var insertQueries [maxCachedRows + 1]string
+
+func init() {
+	for n := 1; n <= maxCachedRows; n++ {
+		insertQueries[n] = insertQuery(n)
+	}
+}
+
+// insertQuery is the INSERT of n events. ?1 is the token, in every row;
+// each bare ? is the next number after the largest so far, so each row's
+// table, seq, kind and JSON follow it in order. (The driver reads a
+// numbered parameter's name to bind it, so only the token has one.)
+func insertQuery(n int) string {
+	var b strings.Builder
+	b.WriteString("INSERT INTO events (fence, table_id, seq, kind, json) VALUES ")
+	for i := range n {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString("(?1,?,?,?,?)")
+	}
+	return b.String()
+}
+
 // inserter writes appends within one transaction, each by one INSERT of as
-// many rows as it has events; it prepares one statement per row count.
-// Each row carries the fencing token the append was made under (r.token, 0
-// without a fence: store.EventFences).
+// many rows as it has events. The INSERTs of up to maxCachedRows rows are
+// kept prepared by the transaction's connection (stmtCache, rawStmts).
+// Each row carries the fencing token the append was made under (r.token,
+// 0 without a fence: store.EventFences).
 type inserter struct {
-	tx    *wtx
-	stmts map[int]*sql.Stmt
-	args  []any
+	tx   appendConn
+	args []any
 }
 
 func (ins *inserter) insert(ctx context.Context, r *appendReq) error {
 	n := len(r.jsons)
-	st, ok := ins.stmts[n]
-	if !ok {
-		// ?1 is the token, in every row; each bare ? is the next number
-		// after the largest so far, so each row's table, seq, kind and
-		// JSON follow it in order. (The driver reads a numbered
-		// parameter's name to bind it, so only the token has one.)
-		var b strings.Builder
-		b.WriteString("INSERT INTO events (fence, table_id, seq, kind, json) VALUES ")
-		for i := range n {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			b.WriteString("(?1,?,?,?,?)")
-		}
-		var err error
-		if n <= maxCachedRows {
-			st, err = ins.tx.PrepareContext(ctx, b.String())
-		} else {
-			st, err = ins.tx.Tx.PrepareContext(ctx, b.String())
-		}
-		if err != nil {
-			return err
-		}
-		ins.stmts[n] = st
-	}
 	token := int64(0)
 	if r.fenced {
 		token = r.token
@@ -367,14 +417,13 @@ func (ins *inserter) insert(ctx context.Context, r *appendReq) error {
 	for i := range n {
 		ins.args = append(ins.args, r.table, r.first+i, r.kinds[i], r.jsons[i])
 	}
-	_, err := st.ExecContext(ctx, ins.args...)
-	return err
-}
-
-func (ins *inserter) close() {
-	for _, st := range ins.stmts {
-		st.Close()
+	var err error
+	if n <= maxCachedRows {
+		_, err = ins.tx.exec(ctx, insertQueries[n], ins.args...)
+	} else {
+		_, err = ins.tx.execOnce(ctx, insertQuery(n), ins.args...)
 	}
+	return err
 }
 
 // Events returns a game's whole log in order, or store.ErrNotFound if the

@@ -194,22 +194,22 @@ func (db *DB) Expired(ctx context.Context, limit int) ([]store.Lease, error) {
 // store (leasing), a write without a fence of a table that has a lease
 // (store.ErrUnfenced). SQLite writes one transaction at a time, so no
 // takeover commits between the check and the write.
-func (db *DB) checkFence(ctx context.Context, tx *wtx, table string, token int64, fenced bool) error {
+func (db *DB) checkFence(ctx context.Context, tx appendConn, table string, token int64, fenced bool) error {
 	if !fenced && !db.leasing.Load() {
 		return nil
 	}
 	var cur int64
-	err := tx.QueryRowContext(ctx, `SELECT token FROM leases WHERE table_id = ?`, table).Scan(&cur)
-	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+	leased, err := tx.queryInts(ctx, `SELECT token FROM leases WHERE table_id = ?`, []any{table}, &cur)
+	if err != nil {
 		return err
 	}
 	if !fenced {
-		if err == nil {
+		if leased {
 			return fmt.Errorf("table %q: %w", table, store.ErrUnfenced)
 		}
 		return nil
 	}
-	if err != nil || cur != token {
+	if !leased || cur != token {
 		return fmt.Errorf("table %q, token %d: %w", table, token, store.ErrFenced)
 	}
 	return nil

@@ -2,7 +2,6 @@ package sqlite
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 
 	"mafia/engine"
@@ -53,8 +52,7 @@ func (db *DB) RewriteEvents(ctx context.Context, tableID string, from int, evs [
 			return err
 		}
 		if len(r.jsons) > 0 {
-			ins := inserter{tx: tx, stmts: make(map[int]*sql.Stmt)}
-			defer ins.close()
+			ins := inserter{tx: tx}
 			if err := ins.insert(ctx, r); err != nil {
 				return err
 			}

@@ -68,6 +68,7 @@ type DB struct {
 	commitNano atomic.Int64 // the time spent on them
 
 	stmts stmtCache // the writer's statements, prepared
+	raw   rawStmts  // the same on the driver's connection, for appends (raw.go)
 
 	health store.WriteTracker // whether writes commit (see WriteHealth)
 
@@ -251,6 +252,7 @@ func (db *DB) Close() error {
 		close(db.ckStop)
 		<-db.ckDone
 		db.stmts.close()
+		db.closeRaw()
 		db.closeErr = errors.Join(db.r.Close(), db.ck.Close(), db.w.Close())
 		// Only once every connection is closed may another server begin.
 		db.closeErr = errors.Join(db.closeErr, db.lock.unlock())

@@ -99,17 +99,15 @@ func (db *DB) UpdateTable(ctx context.Context, t store.Table) error {
 
 // updateTable saves a table's status, seed, winner, data and UpdatedAt
 // within a write transaction; a missing table is store.ErrNotFound.
-func updateTable(ctx context.Context, tx *wtx, t store.Table) error {
-	res, err := tx.ExecContext(ctx, `UPDATE tables
+func updateTable(ctx context.Context, tx appendConn, t store.Table) error {
+	n, err := tx.exec(ctx, `UPDATE tables
 		SET status = ?, seed = ?, winner = ?, data = ?, updated_at = ?
 		WHERE id = ?`,
 		string(t.Status), strconv.FormatUint(t.Seed, 10), t.Winner, t.Data, formatTime(t.UpdatedAt), t.ID)
 	if err != nil {
 		return err
 	}
-	if n, err := res.RowsAffected(); err != nil {
-		return err
-	} else if n == 0 {
+	if n == 0 {
 		return store.ErrNotFound
 	}
 	return nil
@@ -319,12 +317,12 @@ func (db *DB) SaveClock(ctx context.Context, tableID string, c store.Clock) erro
 }
 
 // saveClock writes a game's clock within a write transaction.
-func saveClock(ctx context.Context, tx *wtx, tableID string, c store.Clock) error {
+func saveClock(ctx context.Context, tx appendConn, tableID string, c store.Clock) error {
 	var deadline any // NULL while there is none
 	if !c.Deadline.IsZero() {
 		deadline = formatTime(c.Deadline)
 	}
-	_, err := tx.ExecContext(ctx, `INSERT INTO clocks (table_id, step, deadline, left_ns, paused)
+	_, err := tx.exec(ctx, `INSERT INTO clocks (table_id, step, deadline, left_ns, paused)
 		VALUES (?, ?, ?, ?, ?)
 		ON CONFLICT (table_id) DO UPDATE SET
 		step = excluded.step, deadline = excluded.deadline,
