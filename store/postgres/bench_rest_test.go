@@ -57,3 +57,14 @@ func BenchmarkRenewAll(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkCommands is storetest.BenchCommands on PostgreSQL, its commits
+// flushed (durable): this process's CPU per command (PostgreSQL's own
+// processes are not in it), after 500 ended games.
+func BenchmarkCommands(b *testing.B) {
+	storetest.BenchCommands(b, func(b *testing.B) store.Store {
+		db := openBench(b).(*DB)
+		durable(b, db)
+		return db
+	}, 500)
+}
