@@ -29,6 +29,9 @@ type tournamentStandings struct {
 
 func (h *Handler) tournamentStandingsOf(r *http.Request) (*tournamentStandings, store.Tournament, tournament.Tournament, *club.Roster, error) {
 	ctx := r.Context()
+	if err := h.syncOnline(ctx, r.PathValue("club"), r.PathValue("t")); err != nil {
+		return nil, store.Tournament{}, tournament.Tournament{}, nil, err
+	}
 	st, t, roster, err := h.loadTournament(ctx, r.PathValue("club"), r.PathValue("t"))
 	if err != nil {
 		return nil, st, t, roster, err
