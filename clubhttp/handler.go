@@ -65,7 +65,7 @@ type Handler struct {
 	resp *httpapi.Responder // writes every refusal (fail)
 	// online are the server's tables an online tournament opens
 	// (ServeOnline; nil: none).
-	online OnlineTables
+	online *onlinePlay
 }
 
 // New makes the clubs' handler.

@@ -14,6 +14,7 @@ import (
 	"context"
 	"net/http"
 	"strconv"
+	"sync"
 	"time"
 
 	"mafia/club"
@@ -37,12 +38,53 @@ type OnlineTables interface {
 	ReservedTable(ctx context.Context, id string) (wire.Lobby, error)
 	// ClubGame is the table's finished game as a club counts it.
 	ClubGame(ctx context.Context, id string) (club.Game, bool)
+	// OnEnded has f called with a table's id once its game has ended
+	// (beside the table, not in its goroutine).
+	OnEnded(f func(id string))
 }
+
+// onlinePlay is the handler's online tables, and the tournament each table
+// it opened belongs to (by the table's id: club and tournament), so that
+// a game's end links it at once; a table not among them (opened before a
+// restart) is linked at the next read of its tournament.
+type onlinePlay struct {
+	tables OnlineTables
+	mu     sync.Mutex
+	opened map[string][2]string
+}
+
+// linkTimeout bounds the link of an online game at its end.
+const linkTimeout = 30 * time.Second
 
 // ServeOnline lets the club's tournaments be played online on tables
 // (before the handler serves; without it a round opened online is refused
 // as a tournament played at real tables).
-func (h *Handler) ServeOnline(tables OnlineTables) { h.online = tables }
+func (h *Handler) ServeOnline(tables OnlineTables) {
+	h.online = &onlinePlay{tables: tables, opened: map[string][2]string{}}
+	tables.OnEnded(h.onlineEnded)
+}
+
+// onlineEnded links the ended game of a table the handler opened to its
+// round's table at once (syncOnline); a failure is logged, and the next
+// read of the tournament links it.
+func (h *Handler) onlineEnded(id string) {
+	o := h.online
+	o.mu.Lock()
+	at, ok := o.opened[id]
+	o.mu.Unlock()
+	if !ok {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), linkTimeout)
+	defer cancel()
+	if err := h.syncOnline(ctx, at[0], at[1]); err != nil {
+		h.cfg.Log.Warn("an online tournament's game not linked at its end: linked at the next read", "table", id, "err", err)
+		return
+	}
+	o.mu.Lock()
+	delete(o.opened, id)
+	o.mu.Unlock()
+}
 
 // onlineRoutes adds the online tournaments' routes.
 func (h *Handler) onlineRoutes(m *http.ServeMux) {
@@ -181,11 +223,16 @@ func (h *Handler) openRoundOnline(w http.ResponseWriter, r *http.Request) {
 	ids := make([]string, len(seats))
 	for n, accounts := range seats {
 		name := t.Name + " · " + strconv.Itoa(round) + "/" + strconv.Itoa(n+1)
-		if ids[n], err = h.online.OpenReserved(ctx, name, accounts, t.Online.Rated, startBy, t.Online.TimingsMS); err != nil {
+		if ids[n], err = h.online.tables.OpenReserved(ctx, name, accounts, t.Online.Rated, startBy, t.Online.TimingsMS); err != nil {
 			h.fail(w, r, err)
 			return
 		}
 	}
+	h.online.mu.Lock()
+	for _, tid := range ids {
+		h.online.opened[tid] = [2]string{c.ID, id}
+	}
+	h.online.mu.Unlock()
 	err = h.updateTournament(ctx, c.ID, id, func(_ context.Context, t *tournament.Tournament, _ *club.Roster) error {
 		return t.Open(round, ids)
 	})
@@ -245,7 +292,7 @@ func (h *Handler) tableState(ctx context.Context, tb tournament.Table, roster *c
 	if h.online == nil {
 		return ot, &engine.Error{Code: tournament.CodeOffline}
 	}
-	l, err := h.online.ReservedTable(ctx, tb.Online)
+	l, err := h.online.tables.ReservedTable(ctx, tb.Online)
 	if err != nil {
 		return ot, err
 	}
@@ -273,7 +320,7 @@ func (h *Handler) tableState(ctx context.Context, tb tournament.Table, roster *c
 		ot.Seats = append(ot.Seats, s)
 	}
 	if ot.State == onlineFinished && h.online != nil {
-		if g, ok := h.online.ClubGame(ctx, tb.Online); ok {
+		if g, ok := h.online.tables.ClubGame(ctx, tb.Online); ok {
 			ot.Winner = g.Winner
 		}
 	}
@@ -305,7 +352,7 @@ func (h *Handler) startOnlineTable(w http.ResponseWriter, r *http.Request) {
 		err = &engine.Error{Code: tournament.CodeOffline}
 	}
 	if err == nil {
-		err = h.online.StartReserved(r.Context(), t.Rounds[n[0]-1].Tables[n[1]-1].Online)
+		err = h.online.tables.StartReserved(r.Context(), t.Rounds[n[0]-1].Tables[n[1]-1].Online)
 	}
 	if err != nil {
 		h.fail(w, r, err)
@@ -335,7 +382,7 @@ func (h *Handler) syncOnline(ctx context.Context, clubID, id string) error {
 			if tb.Online == "" || tb.Game != "" {
 				continue
 			}
-			l, err := h.online.ReservedTable(ctx, tb.Online)
+			l, err := h.online.tables.ReservedTable(ctx, tb.Online)
 			if err != nil || l.Status != string(store.StatusEnded) {
 				continue // read again at the next read
 			}
@@ -433,7 +480,7 @@ func (h *Handler) onlineGames(ctx context.Context, t *tournament.Tournament, gam
 			if tb.Online == "" || tb.Game != tb.Online {
 				continue
 			}
-			if g, ok := h.online.ClubGame(ctx, tb.Game); ok {
+			if g, ok := h.online.tables.ClubGame(ctx, tb.Game); ok {
 				g.ID = tb.Game
 				games[tb.Game] = g
 			}

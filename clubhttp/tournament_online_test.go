@@ -2,6 +2,7 @@ package clubhttp_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -222,6 +223,28 @@ func finished(t *testing.T, ctx context.Context, base string, round int) onlineR
 	return onlineRoundAnswer{}
 }
 
+// linkedInStore waits until the store's tournament has round r's tables
+// linked, with no read of the tournament in between: the game's end links
+// it.
+func (s *onlineSite) linkedInStore(t *testing.T, ctx context.Context, id string, round int) {
+	t.Helper()
+	for ctx.Err() == nil {
+		st, err := s.db.Tournament(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var tr tournament.Tournament
+		if err := json.Unmarshal(st.Data, &tr); err != nil {
+			t.Fatal(err)
+		}
+		if tr.Rounds[round-1].Tables[0].Game != "" {
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Fatalf("round %d's game never linked by its end", round)
+}
+
 // TestOnlineTournament_PlayedByAccountsAndScoredByTheNoShowRule: a club's
 // tournament of ten players (roster entries linked to accounts), one
 // table, two rounds, played online on a real server on loopback by real
@@ -230,7 +253,7 @@ func finished(t *testing.T, ctx context.Context, base string, round int) onlineR
 // (seat_reserved) and round 2 may not open yet; each player finds their
 // table in their own view and sits; the table starts when the last is
 // there, is played to the end and its result is linked to the round's
-// table. Round 2: the tenth player does not come; the organiser starts the
+// table at its end (in the store before anyone reads it). Round 2: the tenth player does not come; the organiser starts the
 // table, a bot plays that seat and the nine play to the end. The
 // standings match a hand count of the two games (a win 1.00): under the
 // stand-in rule the absent player has one game only, under the forfeit
@@ -286,6 +309,7 @@ func TestOnlineTournament_PlayedByAccountsAndScoredByTheNoShowRule(t *testing.T)
 				}
 			}
 			s.sitAndPlay(t, ctx, base, creds, 1)
+			s.linkedInStore(t, ctx, tr.ID, 1)
 			r1 = finished(t, ctx, base, 1)
 
 			var r2 onlineRoundAnswer
@@ -332,6 +356,7 @@ func TestOnlineTournament_PlayedByAccountsAndScoredByTheNoShowRule(t *testing.T)
 			for _, c := range conns {
 				c.Close()
 			}
+			s.linkedInStore(t, ctx, tr.ID, 2)
 			r2 = finished(t, ctx, base, 2)
 
 			// The hand count: a win 1.00 from each game's record; the

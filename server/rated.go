@@ -41,6 +41,7 @@ func (s *Server) gameEnded(id string) {
 	s.rates.Add(1)
 	go func() {
 		defer s.rates.Done()
+		s.tellEnded(id)
 		for try := 0; ; try++ {
 			ctx, cancel := context.WithTimeout(context.Background(), rateTimeout)
 			err := s.rateTable(ctx, id)

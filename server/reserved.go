@@ -138,3 +138,22 @@ func (s *Server) clubGame(ctx context.Context, id string) (club.Game, error) {
 	g.Winner = end.Winner.String()
 	return g, nil
 }
+
+// OnEnded has f called with a table's id once its game has ended and the
+// end is stored (beside the room, never in its goroutine; not while the
+// server shuts down): an online tournament links the game then.
+func (s *Server) OnEnded(f func(id string)) {
+	s.mu.Lock()
+	s.endedHooks = append(s.endedHooks, f)
+	s.mu.Unlock()
+}
+
+// tellEnded calls the OnEnded hooks with a table's id.
+func (s *Server) tellEnded(id string) {
+	s.mu.Lock()
+	hooks := s.endedHooks
+	s.mu.Unlock()
+	for _, f := range hooks {
+		f(id)
+	}
+}
