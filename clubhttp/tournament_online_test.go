@@ -164,10 +164,10 @@ func playOnline(ctx context.Context, c *client.Conn, seed uint64) error {
 	}
 }
 
-// sitAndPlay has each player (by login) take their seat at their table
-// as their page would, by the link of their own view (GET .../mine), and
-// play it to the end.
-func (s *onlineSite) sitAndPlay(t *testing.T, ctx context.Context, base string, creds []string, round int) {
+// sit has each player (by login) take their seat at their table as
+// their page would, by the link of their own view (GET .../mine), and
+// connect; it returns the connections.
+func (s *onlineSite) sit(t *testing.T, ctx context.Context, base string, creds []string, round int) []*client.Conn {
 	t.Helper()
 	conns := make([]*client.Conn, len(creds))
 	for i, cred := range creds {
@@ -187,9 +187,16 @@ func (s *onlineSite) sitAndPlay(t *testing.T, ctx context.Context, base string, 
 			t.Fatal(err)
 		}
 	}
+	return conns
+}
+
+// play plays every connection to the end, each with random legal moves
+// from its own seed.
+func (s *onlineSite) play(t *testing.T, ctx context.Context, conns []*client.Conn, seed uint64) {
+	t.Helper()
 	errs := make(chan error, len(conns))
 	for i, c := range conns {
-		go func() { errs <- playOnline(ctx, c, uint64(round*100+i)) }()
+		go func() { errs <- playOnline(ctx, c, seed+uint64(i)) }()
 	}
 	for range conns {
 		if err := <-errs; err != nil {
@@ -223,9 +230,9 @@ func finished(t *testing.T, ctx context.Context, base string, round int) onlineR
 	return onlineRoundAnswer{}
 }
 
-// linkedInStore waits until the store's tournament has round r's tables
-// linked, with no read of the tournament in between: the game's end links
-// it.
+// linkedInStore waits until the store's tournament has every table of
+// round r linked, with no read of the tournament in between: the games'
+// ends link them.
 func (s *onlineSite) linkedInStore(t *testing.T, ctx context.Context, id string, round int) {
 	t.Helper()
 	for ctx.Err() == nil {
@@ -237,62 +244,77 @@ func (s *onlineSite) linkedInStore(t *testing.T, ctx context.Context, id string,
 		if err := json.Unmarshal(st.Data, &tr); err != nil {
 			t.Fatal(err)
 		}
-		if tr.Rounds[round-1].Tables[0].Game != "" {
+		done := true
+		for _, tb := range tr.Rounds[round-1].Tables {
+			done = done && tb.Game != ""
+		}
+		if done {
 			return
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	t.Fatalf("round %d's game never linked by its end", round)
+	t.Fatalf("round %d's games never linked by their end", round)
 }
 
 // TestOnlineTournament_PlayedByAccountsAndScoredByTheNoShowRule: a club's
-// tournament of ten players (roster entries linked to accounts), one
-// table, two rounds, played online on a real server on loopback by real
-// WebSocket clients as the accounts. Round 1: the organiser opens it; the
-// table waits for all ten; a stranger's account is refused every seat
-// (seat_reserved) and round 2 may not open yet; each player finds their
-// table in their own view and sits; the table starts when the last is
-// there, is played to the end and its result is linked to the round's
-// table at its end (in the store before anyone reads it). Round 2: the tenth player does not come; the organiser starts the
-// table, a bot plays that seat and the nine play to the end. The
-// standings match a hand count of the two games (a win 1.00): under the
-// stand-in rule the absent player has one game only, under the forfeit
-// rule two, with the club's forfeit penalty (its removal by fouls,
-// -0.50).
+// tournament (20 players on two tables, and 10 on one), two rounds, its
+// players roster entries linked to accounts, played online on a real
+// server on loopback by real WebSocket clients as the accounts. Round 1:
+// the organiser opens it; each table waits for its ten; a stranger's
+// account is refused every seat (seat_reserved) and round 2 may not open
+// yet; each player finds their table in their own view and sits; each
+// table starts when its last player is there, is played to the end, and
+// its result is linked to the round's table at its end (in the store
+// before anyone reads it). Round 2: the player of table 1's seat 10 does
+// not come; the other tables start by themselves, the organiser starts
+// table 1, a bot plays that seat and the others play to the end. The
+// standings match a hand count of the games (a win 1.00): under the
+// stand-in rule the absent player has one game fewer, under the forfeit
+// rule the game with the club's forfeit penalty (its removal by fouls,
+// -0.50) and no win.
 func TestOnlineTournament_PlayedByAccountsAndScoredByTheNoShowRule(t *testing.T) {
-	for _, rule := range []string{tournament.NoShowStandIn, tournament.NoShowForfeit} {
-		t.Run(rule, func(t *testing.T) {
-			ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	for _, c := range []struct {
+		rule            string
+		players, tables int
+	}{{tournament.NoShowStandIn, 20, 2}, {tournament.NoShowForfeit, 10, 1}} {
+		t.Run(c.rule, func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 			defer cancel()
 			s := startOnlineSite(t)
-			ids, creds := s.players(t, 10)
+			ids, creds := s.players(t, c.players)
+			credOf := map[string]string{}
+			for i, id := range ids {
+				credOf[id] = creds[i]
+			}
 			_, stranger, err := s.svc.Signup(ctx, "Stranger", "password1", "")
 			if err != nil {
 				t.Fatal(err)
 			}
 			timings := map[string]int64{"speech": 5000, "defence": 5000, "tie_speech": 5000, "last_words": 5000, "night": 150, "vote": 400}
 			var tr tournamentAnswer
-			req := map[string]any{"name": "Online cup", "from": "2026-12-05", "to": "2026-12-05", "players": ids, "tables": 1,
+			req := map[string]any{"name": "Online cup", "from": "2026-12-05", "to": "2026-12-05", "players": ids, "tables": c.tables,
 				"games": 2, "seed": 3, "final": map[string]any{"size": 0},
-				"online": map[string]any{"no_show": rule, "wait_s": 3600, "timings_ms": timings}}
+				"online": map[string]any{"no_show": c.rule, "wait_s": 3600, "timings_ms": timings}}
 			base := s.URL + "/host/api/clubs/" + s.club.ID + "/tournaments"
 			if code := do(t, "POST", base, s.club.Token, req, &tr); code != http.StatusCreated {
 				t.Fatalf("make the tournament: %d", code)
 			}
 			base += "/" + tr.ID
-			if code := do(t, "POST", base+"/rounds", s.club.Token, nil, &tr); code != http.StatusOK {
-				t.Fatalf("seat the rounds: %d", code)
+			if code := do(t, "POST", base+"/rounds", s.club.Token, nil, &tr); code != http.StatusOK || len(tr.Rounds) != 2 {
+				t.Fatalf("seat the rounds: %d, %d rounds", code, len(tr.Rounds))
 			}
 			var no refusal
 			if code := do(t, "POST", base+"/rounds/1/online", "", nil, &no); code == http.StatusOK {
 				t.Fatal("a round opened without the club's code")
 			}
 			var r1 onlineRoundAnswer
-			if code := do(t, "POST", base+"/rounds/1/online", s.club.Token, nil, &r1); code != http.StatusOK || len(r1.Tables) != 1 {
+			if code := do(t, "POST", base+"/rounds/1/online", s.club.Token, nil, &r1); code != http.StatusOK || len(r1.Tables) != c.tables {
 				t.Fatalf("open round 1: %d %+v", code, r1)
 			}
-			if tb := r1.Tables[0]; tb.State != "waiting" || len(tb.Waiting) != 10 {
-				t.Fatalf("round 1's table before anyone came: %+v", tb)
+			for _, tb := range r1.Tables {
+				if tb.State != "waiting" || len(tb.Waiting) != 10 {
+					t.Fatalf("round 1's table %d before anyone came: %+v", tb.Table, tb)
+				}
 			}
 			if code := do(t, "POST", base+"/rounds/2/online", s.club.Token, nil, &no); code != http.StatusConflict || no.Error.Code != "tournament_round_waits" {
 				t.Fatalf("round 2 before round 1 is over: %d %+v", code, no)
@@ -300,64 +322,49 @@ func TestOnlineTournament_PlayedByAccountsAndScoredByTheNoShowRule(t *testing.T)
 			if code := do(t, "GET", base+"/mine", stranger, nil, &no); code != http.StatusNotFound || no.Error.Code != "tournament_no_table" {
 				t.Fatalf("the stranger's table: %d %+v", code, no)
 			}
-			table1 := r1.Tables[0].Online
 			for _, seat := range []int{0, 1, 10} {
-				_, err := s.api.Join(ctx, table1, "x", seat, stranger)
+				_, err := s.api.Join(ctx, r1.Tables[0].Online, "x", seat, stranger)
 				var ae *client.Error
 				if !errors.As(err, &ae) || ae.Code != "seat_reserved" || ae.Status != http.StatusForbidden {
 					t.Fatalf("the stranger asking for seat %d: %v", seat, err)
 				}
 			}
-			s.sitAndPlay(t, ctx, base, creds, 1)
+			s.play(t, ctx, s.sit(t, ctx, base, creds, 1), 100)
 			s.linkedInStore(t, ctx, tr.ID, 1)
-			r1 = finished(t, ctx, base, 1)
+			finished(t, ctx, base, 1)
 
 			var r2 onlineRoundAnswer
 			if code := do(t, "POST", base+"/rounds/2/online", s.club.Token, nil, &r2); code != http.StatusOK {
 				t.Fatalf("open round 2: %d", code)
 			}
-			absentID := ids[9]
-			present := creds[:9]
-			// The nine sit (not yet playing): the table waits for the tenth.
-			table2 := r2.Tables[0].Online
-			conns := make([]*client.Conn, 0, 9)
-			for i, cred := range present {
-				j, err := s.api.Join(ctx, table2, "ignored", 0, cred)
-				if err != nil {
-					t.Fatalf("player %d sits: %v", i+1, err)
+			absentID := tr.Rounds[1].Tables[0].Players[9]
+			var present []string
+			for _, id := range ids {
+				if id != absentID {
+					present = append(present, credOf[id])
 				}
-				c, err := s.api.Dial(ctx, table2, j.Token, 0)
-				if err != nil {
-					t.Fatal(err)
-				}
-				conns = append(conns, c)
 			}
+			conns := s.sit(t, ctx, base, present, 2)
 			if code := do(t, "GET", base+"/rounds/2/online", "", nil, &r2); code != http.StatusOK ||
 				r2.Tables[0].State != "waiting" || len(r2.Tables[0].Waiting) != 1 || r2.Tables[0].Waiting[0] != absentID {
-				t.Fatalf("round 2 waiting for the tenth: %d %+v", code, r2.Tables[0])
+				t.Fatalf("round 2's table 1 waiting for its tenth: %d %+v", code, r2.Tables[0])
+			}
+			for _, tb := range r2.Tables[1:] {
+				if tb.State != "playing" {
+					t.Fatalf("round 2's table %d, all there: %+v", tb.Table, tb)
+				}
 			}
 			if code := do(t, "POST", base+"/rounds/2/tables/1/start", s.club.Token, nil, &r2); code != http.StatusOK || r2.Tables[0].State != "playing" {
-				t.Fatalf("start round 2's table: %d %+v", code, r2)
+				t.Fatalf("start round 2's table 1: %d %+v", code, r2)
 			}
 			for _, st := range r2.Tables[0].Seats {
-				if st.Absent != (st.Person == absentID) {
+				if st.Absent != (st.Person == absentID) || st.Present == st.Absent {
 					t.Fatalf("round 2's seat %d: %+v", st.Seat, st)
 				}
 			}
-			errs := make(chan error, len(conns))
-			for i, c := range conns {
-				go func() { errs <- playOnline(ctx, c, uint64(200+i)) }()
-			}
-			for range conns {
-				if err := <-errs; err != nil {
-					t.Fatal(err)
-				}
-			}
-			for _, c := range conns {
-				c.Close()
-			}
+			s.play(t, ctx, conns, 200)
 			s.linkedInStore(t, ctx, tr.ID, 2)
-			r2 = finished(t, ctx, base, 2)
+			finished(t, ctx, base, 2)
 
 			// The hand count: a win 1.00 from each game's record; the
 			// absent player's seat of round 2 by the rule.
@@ -374,39 +381,41 @@ func TestOnlineTournament_PlayedByAccountsAndScoredByTheNoShowRule(t *testing.T)
 				t.Fatalf("read the tournament: %d", code)
 			}
 			for r, round := range linked.Rounds {
-				tb := round.Tables[0]
-				g, ok := s.srv.ClubGame(ctx, tb.Game)
-				if !ok || tb.Game != tb.Online {
-					t.Fatalf("round %d's game %q not linked (%v)", r+1, tb.Game, ok)
-				}
-				for i, p := range tb.Players {
-					c := want[p]
-					if r == 1 && p == absentID {
-						if len(tb.Absent) != 1 || tb.Players[tb.Absent[0]-1] != absentID {
-							t.Fatalf("round 2's absent seats: %v", tb.Absent)
-						}
-						if rule == tournament.NoShowForfeit {
-							c.points -= 50
-							c.games++
-						}
-						continue
+				for n, tb := range round.Tables {
+					g, ok := s.srv.ClubGame(ctx, tb.Game)
+					if !ok || tb.Game != tb.Online {
+						t.Fatalf("round %d table %d's game %q not linked (%v)", r+1, n+1, tb.Game, ok)
 					}
-					c.games++
-					if club.Won(g.Seats[i], g.Winner) {
-						c.points += 100
-						c.wins++
+					wantAbsent := r == 1 && n == 0
+					if wantAbsent != (len(tb.Absent) == 1 && tb.Players[tb.Absent[0]-1] == absentID) || (!wantAbsent && len(tb.Absent) != 0) {
+						t.Fatalf("round %d table %d's absent seats: %v", r+1, n+1, tb.Absent)
+					}
+					for i, p := range tb.Players {
+						w := want[p]
+						if wantAbsent && p == absentID {
+							if c.rule == tournament.NoShowForfeit {
+								w.points -= 50
+								w.games++
+							}
+							continue
+						}
+						w.games++
+						if club.Won(g.Seats[i], g.Winner) {
+							w.points += 100
+							w.wins++
+						}
 					}
 				}
 			}
 			var st struct{ Standings []tournament.Standing }
-			if code := do(t, "GET", base+"/standings.json", "", nil, &st); code != http.StatusOK || len(st.Standings) != 10 {
+			if code := do(t, "GET", base+"/standings.json", "", nil, &st); code != http.StatusOK || len(st.Standings) != c.players {
 				t.Fatalf("standings: %d %d rows", code, len(st.Standings))
 			}
 			for i, row := range st.Standings {
-				c := want[row.Person]
-				if row.Points != c.points || row.Games != c.games || row.Wins != c.wins {
+				w := want[row.Person]
+				if row.Points != w.points || row.Games != w.games || row.Wins != w.wins {
 					t.Fatalf("%s: %v points, %d games, %d wins; by hand %v, %d, %d", row.Person, row.Points, row.Games, row.Wins,
-						c.points, c.games, c.wins)
+						w.points, w.games, w.wins)
 				}
 				if i > 0 && row.Points > st.Standings[i-1].Points {
 					t.Fatalf("row %d above its points' place", i+1)
