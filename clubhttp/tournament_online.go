@@ -12,6 +12,7 @@ package clubhttp
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"strconv"
 	"sync"
@@ -353,6 +354,10 @@ func (h *Handler) startOnlineTable(w http.ResponseWriter, r *http.Request) {
 	}
 	if err == nil {
 		err = h.online.tables.StartReserved(r.Context(), t.Rounds[n[0]-1].Tables[n[1]-1].Online)
+		var e *engine.Error
+		if errors.As(err, &e) && e.Code == "already_started" { // the room's code (room.CodeAlreadyStarted)
+			err = &engine.Error{Code: tournament.CodeTableStarted, N: n[0], Seat: engine.Seat(n[1])}
+		}
 	}
 	if err != nil {
 		h.fail(w, r, err)

@@ -357,6 +357,9 @@ func TestOnlineTournament_PlayedByAccountsAndScoredByTheNoShowRule(t *testing.T)
 			if code := do(t, "POST", base+"/rounds/2/tables/1/start", s.club.Token, nil, &r2); code != http.StatusOK || r2.Tables[0].State != "playing" {
 				t.Fatalf("start round 2's table 1: %d %+v", code, r2)
 			}
+			if code := do(t, "POST", base+"/rounds/2/tables/1/start", s.club.Token, nil, &no); code != http.StatusConflict || no.Error.Code != "tournament_table_started" {
+				t.Fatalf("round 2's table 1 started twice: %d %+v", code, no)
+			}
 			for _, st := range r2.Tables[0].Seats {
 				if st.Absent != (st.Person == absentID) || st.Present == st.Absent {
 					t.Fatalf("round 2's seat %d: %+v", st.Seat, st)

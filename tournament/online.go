@@ -65,6 +65,9 @@ const (
 	// CodeNoTable answers a player who has no table to sit at now in the
 	// tournament (no round of theirs is open online).
 	CodeNoTable engine.Code = "tournament_no_table"
+	// CodeTableStarted refuses to start a table opened online that has
+	// started already (N: the round, Seat: the table).
+	CodeTableStarted engine.Code = "tournament_table_started"
 )
 
 func init() {
@@ -73,6 +76,7 @@ func init() {
 	Kinds[CodeRoundWaits] = engine.KindConflict
 	Kinds[CodeNoAccount] = engine.KindInvalid
 	Kinds[CodeNoTable] = engine.KindNotFound
+	Kinds[CodeTableStarted] = engine.KindConflict
 }
 
 // withDefaults fills an online tournament's zero fields: the wait, and the
