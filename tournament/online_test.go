@@ -134,3 +134,52 @@ func TestOnline_ATournamentAtRealTablesIsNotOpenedOnline(t *testing.T) {
 		}
 	}
 }
+
+// TestOnline_TheFinalIsOpenedOnlineAfterTheRounds: once the qualifying
+// rounds' games are linked and the final seated, the final's table opens
+// online like a round's (and no qualifying round does any more); a
+// forfeit there is not multiplied by the final's factor.
+func TestOnline_TheFinalIsOpenedOnlineAfterTheRounds(t *testing.T) {
+	c := config20()
+	c.Players, c.Tables, c.Games = c.Players[:10], 1, 2
+	c.Final = &tournament.Final{Size: 10, Games: 1, Factor: 200}
+	c.Online = &tournament.Online{NoShow: tournament.NoShowForfeit, Forfeit: -100}
+	roster := roster20()
+	tr, err := tournament.New(c, roster)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := tr.SeatRounds(); err != nil {
+		t.Fatal(err)
+	}
+	games := map[string]club.Game{}
+	for r := 1; r <= 2; r++ {
+		id := "q" + string(rune('0'+r))
+		if err := tr.Open(r, []string{id}); err != nil {
+			t.Fatal(err)
+		}
+		if err := tr.LinkOnline(r, 1, nil); err != nil {
+			t.Fatal(err)
+		}
+		games[id] = townWins(id)
+	}
+	if err := tr.SeatFinal(roster, games, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := tr.Open(1, []string{"again"}); codeOf(err) != tournament.CodeTournamentState {
+		t.Fatalf("a qualifying round again: %v", err)
+	}
+	if err := tr.Open(3, []string{"f"}); err != nil {
+		t.Fatal(err)
+	}
+	absent := tr.Rounds[2].Tables[0].Players[0]
+	if err := tr.LinkOnline(3, 1, []int{1}); err != nil {
+		t.Fatal(err)
+	}
+	games["f"] = townWins("f")
+	for _, s := range tr.Standings(roster, games) {
+		if s.Person == absent && (s.FinalPoints != -100 || s.Games != 3) {
+			t.Fatalf("the finalist who did not come: %+v", s)
+		}
+	}
+}
