@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
@@ -315,6 +316,17 @@ func TestOnlineTournament_PlayedByAccountsAndScoredByTheNoShowRule(t *testing.T)
 				if tb.State != "waiting" || len(tb.Waiting) != 10 {
 					t.Fatalf("round 1's table %d before anyone came: %+v", tb.Table, tb)
 				}
+			}
+			// The printable page links each table of the round to its
+			// page online, not to the assistant's setup.
+			res, err := http.Get(s.URL + "/host/clubs/" + s.club.ID + "/tournaments/" + tr.ID + "?lang=en")
+			if err != nil {
+				t.Fatal(err)
+			}
+			page, _ := io.ReadAll(res.Body)
+			res.Body.Close()
+			if !strings.Contains(string(page), `href="/t/`+r1.Tables[0].Online+`"`) || !strings.Contains(string(page), "Sit at this table online") {
+				t.Fatalf("the page has no link to round 1's table online:\n%s", page)
 			}
 			if code := do(t, "POST", base+"/rounds/2/online", s.club.Token, nil, &no); code != http.StatusConflict || no.Error.Code != "tournament_round_waits" {
 				t.Fatalf("round 2 before round 1 is over: %d %+v", code, no)
