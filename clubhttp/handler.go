@@ -63,6 +63,9 @@ type Handler struct {
 	cfg  Config
 	mux  *http.ServeMux
 	resp *httpapi.Responder // writes every refusal (fail)
+	// online are the server's tables an online tournament opens
+	// (ServeOnline; nil: none).
+	online *onlinePlay
 }
 
 // New makes the clubs' handler.

@@ -29,6 +29,9 @@ type tournamentStandings struct {
 
 func (h *Handler) tournamentStandingsOf(r *http.Request) (*tournamentStandings, store.Tournament, tournament.Tournament, *club.Roster, error) {
 	ctx := r.Context()
+	if err := h.syncOnline(ctx, r.PathValue("club"), r.PathValue("t")); err != nil {
+		return nil, store.Tournament{}, tournament.Tournament{}, nil, err
+	}
 	st, t, roster, err := h.loadTournament(ctx, r.PathValue("club"), r.PathValue("t"))
 	if err != nil {
 		return nil, st, t, roster, err
@@ -92,6 +95,9 @@ type tableView struct {
 	Seats []seatLine
 	Game  string
 	Setup string
+	// Online: the table was opened online; Setup is then its table's
+	// page, where its players sit and anyone watches.
+	Online bool
 }
 
 // seatLine is one seat of a table on the page: its number and its player.
@@ -121,6 +127,9 @@ func (h *Handler) serveTournament(w http.ResponseWriter, r *http.Request) {
 		for n, tb := range round.Tables {
 			tv := tableView{Title: pg.p.T("tournament.table", map[string]any{"N": n + 1}), Game: tb.Game,
 				Setup: SetupURL(t.ClubID, t.ID, r+1, n+1)}
+			if tb.Online != "" {
+				tv.Setup, tv.Online = TableLink(tb.Online), true
+			}
 			for i, p := range tb.Players {
 				name := p
 				if pp, ok := roster.Person(p); ok {

@@ -36,6 +36,7 @@ func (h *Handler) tournamentRoutes(m *http.ServeMux) {
 	m.HandleFunc("GET "+base+"/{t}/standings.json", h.tournamentStandingsJSON)
 	m.HandleFunc("GET "+base+"/{t}/standings.csv", h.tournamentStandingsCSV)
 	m.HandleFunc("GET /host/clubs/{club}/tournaments/{t}", h.serveTournament)
+	h.onlineRoutes(m)
 }
 
 // tournamentRequest is the body of a tournament's making: zero fields take
@@ -55,6 +56,8 @@ type tournamentRequest struct {
 	Avoid     [][2]string           `json:"avoid"`
 	Final     *tournament.Final     `json:"final"`
 	TieBreaks []tournament.TieBreak `json:"tie_breaks"`
+	// Online, if set, plays the rounds online (tournament.Online).
+	Online *tournament.Online `json:"online"`
 }
 
 // tournamentJSON is a tournament as the API answers it: the tournament,
@@ -131,7 +134,7 @@ func (h *Handler) createTournament(w http.ResponseWriter, r *http.Request) {
 	roster := club.NewRoster(people)
 	t, err := tournament.New(tournament.Config{ID: secret.Token()[:16], ClubID: c.ID, Name: req.Name, From: req.From, To: req.To,
 		Host: req.Host, Referee: req.Referee, Players: req.Players, Scoring: sc, Tables: req.Tables, Seats: req.Seats,
-		Games: req.Games, Seed: req.Seed, Avoid: req.Avoid, Final: req.Final, TieBreaks: req.TieBreaks}, roster)
+		Games: req.Games, Seed: req.Seed, Avoid: req.Avoid, Final: req.Final, TieBreaks: req.TieBreaks, Online: req.Online}, roster)
 	if err != nil {
 		h.fail(w, r, err)
 		return
@@ -175,6 +178,10 @@ func (h *Handler) tournamentItems(ctx context.Context, clubID string) ([]tournam
 }
 
 func (h *Handler) getTournament(w http.ResponseWriter, r *http.Request) {
+	if err := h.syncOnline(r.Context(), r.PathValue("club"), r.PathValue("t")); err != nil {
+		h.fail(w, r, err)
+		return
+	}
 	st, t, roster, err := h.loadTournament(r.Context(), r.PathValue("club"), r.PathValue("t"))
 	if err != nil {
 		h.fail(w, r, err)
@@ -319,6 +326,10 @@ type finalRequest struct {
 
 func (h *Handler) seatFinal(w http.ResponseWriter, r *http.Request) {
 	var req finalRequest
+	if err := h.syncOnline(r.Context(), r.PathValue("club"), r.PathValue("t")); err != nil {
+		h.fail(w, r, err)
+		return
+	}
 	h.changeTournament(w, r, &req, func(ctx context.Context, t *tournament.Tournament, roster *club.Roster) error {
 		games, err := h.tournamentGames(ctx, t)
 		if err != nil {
@@ -338,12 +349,13 @@ func (h *Handler) closeTournament(w http.ResponseWriter, r *http.Request) {
 // club counts them (a game no longer counted is left out).
 func (h *Handler) tournamentGames(ctx context.Context, t *tournament.Tournament) (map[string]club.Game, error) {
 	out := map[string]club.Game{}
+	h.onlineGames(ctx, t, out)
 	if h.cfg.Games == nil {
 		return out, nil
 	}
 	for _, round := range t.Rounds {
 		for _, tb := range round.Tables {
-			if tb.Game == "" {
+			if tb.Game == "" || tb.Online != "" {
 				continue
 			}
 			if g, ok := h.cfg.Games.ClubGame(ctx, tb.Game); ok {

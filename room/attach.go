@@ -92,6 +92,9 @@ func (r *Room) AttachFrom(ctx context.Context, token string, since int, lang loc
 		if unfrozen {
 			r.settle()
 		}
+		if sub.Seat != 0 {
+			r.startIfPresent()
+		}
 	})
 	if derr != nil {
 		return nil, derr

@@ -108,6 +108,7 @@ var Kinds = map[engine.Code]engine.Kind{
 	CodeSandboxTable: engine.KindForbidden, CodeSandboxPublic: engine.KindInvalid, CodeSandboxDealOrCard: engine.KindInvalid,
 	CodeSandboxDealSize: engine.KindInvalid, CodeSandboxDealRoles: engine.KindInvalid, CodeSandboxCard: engine.KindInvalid,
 	CodeSandboxNoSeat: engine.KindInvalid, CodeChatFull: engine.KindConflict, CodeMoved: engine.KindBusy,
+	CodeSeatReserved: engine.KindForbidden,
 }
 
 // noSuchSeat refuses a seat number a client gave (n) that is not one of the

@@ -83,6 +83,9 @@ func (s *Settings) Check() (engine.Ruleset, Timings, error) {
 			return rules, t, &engine.Error{Code: CodeBadRequest, Name: "lang", Value: s.Lang}
 		}
 	}
+	if err := s.checkReserved(); err != nil {
+		return rules, t, err
+	}
 	if s.Sandbox != nil {
 		if s.Rated {
 			return rules, t, errCode(CodeRatedTable)
@@ -158,6 +161,7 @@ func Create(ctx context.Context, cfg Config, set Settings) (*Room, string, error
 	}
 	r.publishLobby()
 	r.watchAbsence() // nobody is connected yet (the room is not running: no race)
+	r.watchStartBy()
 	go r.run()
 	return r, host, nil
 }
@@ -244,6 +248,7 @@ func Resume(cfg Config, t store.Table, seats []store.Seat, log []engine.Event, c
 	cancel()
 	r.publishLobby()
 	r.watchAbsence() // nobody is connected yet (the room is not running: no race)
+	r.watchStartBy()
 	// What the room does first is decided before it runs: from then on its
 	// state is its goroutine's alone.
 	var first func()

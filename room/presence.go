@@ -68,6 +68,8 @@ func (r *Room) watchAbsence() {
 	gen := r.presenceGen
 	stopTimer(&r.absence) // one watch at a time: the new one counts from now
 	switch {
+	case r.game == nil && r.set.reserved() && !r.set.StartBy.IsZero():
+		// Its StartBy starts it, whoever comes (reserve.go).
 	case r.game == nil:
 		d := r.cfg.LobbyExpiry
 		if !r.anyoneSeated() {

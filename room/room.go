@@ -59,6 +59,14 @@ type Settings struct {
 	// (played.go): written with the table's row when the game ends; nil
 	// before, and for a game that ended before there were counts.
 	Played *Played `json:"played,omitempty"`
+	// Reserved, if set, holds each seat for one account (Reserved[s-1];
+	// 0: open to anyone), and the game starts by itself once every seat
+	// is taken and each reserved seat's person is connected
+	// (reserve.go). StartBy is when the reserved seats still free are
+	// given to the server's bots and the game starts all the same (the
+	// zero time: never).
+	Reserved []int64   `json:"reserved,omitempty"`
+	StartBy  time.Time `json:"start_by,omitzero"`
 }
 
 // Metrics receives the room's measurements (all optional).

@@ -110,7 +110,10 @@ func (r *Room) join(name string, req JoinRequest) (int, string, error) {
 		return 0, "", err
 	}
 	name = r.distinctName(name)
-	seat := req.Seat
+	seat, err := r.reservedSeat(req)
+	if err != nil {
+		return 0, "", err
+	}
 	if seat == 0 {
 		for s := 1; s < len(r.seats); s++ {
 			if !r.seats[s].bot && r.seats[s].tokenHash == "" {
@@ -149,6 +152,7 @@ func (r *Room) join(name string, req JoinRequest) (int, string, error) {
 	}
 	r.broadcastLobby()
 	r.watchAbsence() // a join restarts the count of a lobby nobody is connected to
+	r.startIfPresent()
 	return seat, tok, nil
 }
 

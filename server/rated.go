@@ -41,6 +41,7 @@ func (s *Server) gameEnded(id string) {
 	s.rates.Add(1)
 	go func() {
 		defer s.rates.Done()
+		s.tellEnded(id)
 		for try := 0; ; try++ {
 			ctx, cancel := context.WithTimeout(context.Background(), rateTimeout)
 			err := s.rateTable(ctx, id)
@@ -97,6 +98,12 @@ func (s *Server) rateTable(ctx context.Context, id string) error {
 	ids := make([]string, len(seats))
 	for _, st := range seats {
 		if st.Seat < 1 || st.Seat > len(ids) || st.Account == 0 {
+			if len(set.Reserved) > 0 && st.Bot {
+				// A reserved table's no-show played by the server's bot
+				// (reserved.go): the game changes no rating.
+				s.log.Info("a rated game not rated: a reserved seat was played by the server's bot", "table", id, "seat", st.Seat)
+				return nil
+			}
 			// A rated table seats accounts only (room.CodeRatedTable).
 			return fmt.Errorf("seat %d of a rated table has no account", st.Seat)
 		}

@@ -111,6 +111,9 @@ type Server struct {
 	guards *guards
 	mu     sync.Mutex
 	rooms  map[string]*room.Room
+	// endedHooks are called with a table's id once its game has ended
+	// (OnEnded).
+	endedHooks []func(id string)
 	// stops counts the rooms running or not yet through OnStop (Close
 	// waits for them: roomstops.go).
 	stops   *roomStops

@@ -111,6 +111,10 @@ func (t *Tournament) standings(roster *club.Roster, games map[string]club.Game, 
 				if st == nil {
 					continue
 				}
+				if slices.Contains(tb.Absent, i+1) {
+					t.noShow(st, r.Final, pl)
+					continue
+				}
 				total := l.Total
 				if r.Final {
 					total = Factor(total, t.Final.Factor)
@@ -231,4 +235,24 @@ func keyOf(c TieBreak, group []*Standing, counted []played) map[string]int {
 		}
 	}
 	return key
+}
+
+// noShow scores a player who did not come to their online table (the
+// server's bot played the seat): nothing under the stand-in rule (the
+// seat's result is the bot's, the game not the player's); under the
+// forfeit rule a game played for the forfeit penalty, never multiplied by
+// the final's factor, and nothing else.
+func (t *Tournament) noShow(st *Standing, final bool, pl played) {
+	if t.Online == nil || t.Online.NoShow != NoShowForfeit {
+		return
+	}
+	f := t.Online.Forfeit
+	if final {
+		st.FinalPoints += f
+	} else {
+		st.Qualifying += f
+	}
+	st.Points += f
+	st.Games++
+	pl.points[st.Person] = f
 }

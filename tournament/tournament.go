@@ -58,6 +58,9 @@ type Tournament struct {
 	State     string     `json:"state"`
 	// Rounds are the qualifying rounds, then the final's, once seated.
 	Rounds []Round `json:"rounds"`
+	// Online, if set, is how the tournament's rounds are played online
+	// (online.go); nil: at real tables only.
+	Online *Online `json:"online,omitempty"`
 }
 
 // Final is the final: the top Size players (0: none) play Games games at
@@ -79,6 +82,12 @@ type Round struct {
 type Table struct {
 	Players []string `json:"players"`
 	Game    string   `json:"game,omitempty"`
+	// Online is the server's table the round's table was opened as
+	// online ("": none), and Absent the seats (from 1) whose player did
+	// not come: the server's bot played them (Online.NoShow says how
+	// they score).
+	Online string `json:"online,omitempty"`
+	Absent []int  `json:"absent,omitempty"`
 }
 
 // Config is what the organiser gives to make a tournament; zero fields take
@@ -93,6 +102,7 @@ type Config struct {
 	Avoid                                     [][2]string
 	Final                                     *Final // nil: the default; Size 0: no final
 	TieBreaks                                 []TieBreak
+	Online                                    *Online // nil: at real tables only
 }
 
 // New checks cfg against the club's roster and returns the tournament, open.
@@ -117,6 +127,11 @@ func New(cfg Config, roster *club.Roster) (Tournament, error) {
 	}
 	if t.TieBreaks == nil {
 		t.TieBreaks = slices.Clone(DefaultTieBreaks)
+	}
+	if cfg.Online != nil {
+		o := *cfg.Online
+		o.withDefaults(t.Scoring)
+		t.Online = &o
 	}
 	if err := t.Check(roster); err != nil {
 		return Tournament{}, err
@@ -168,6 +183,9 @@ func (t *Tournament) Check(roster *club.Roster) error {
 			return &engine.Error{Code: CodeBadTournament, Name: "tie_breaks", Value: string(b)}
 		}
 		tb[b] = true
+	}
+	if t.Online != nil {
+		return t.Online.check()
 	}
 	return nil
 }
@@ -254,7 +272,8 @@ func (t *Tournament) Link(r, n int, g *club.Game, roster *club.Roster) error {
 		return bad("table")
 	}
 	tb := &t.Rounds[r-1].Tables[n-1]
-	if tb.Game != "" {
+	if tb.Game != "" || tb.Online != "" {
+		// A table opened online is linked by its game's end (LinkOnline).
 		return &engine.Error{Code: CodePlayedTwice, N: r, Seat: engine.Seat(n)}
 	}
 	for ri, round := range t.Rounds {

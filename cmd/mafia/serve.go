@@ -236,6 +236,7 @@ func (sv *serve) wire() {
 	// reach their clubs, each through the other's small interface.
 	clubs := clubhttp.New(clubhttp.Config{Store: st, Games: assist.ClubGames(st, log), Accounts: accounts, Guard: guard,
 		Files: assist.Version(), Log: log, Vocabulary: vocabulary})
+	clubs.ServeOnline(sv.srv) // a club's online tournament opens its tables on the server
 	host := assist.New(assist.Config{Store: st, Log: log, Guard: guard, Accounts: accounts, Shared: f.cluster.on(), Clubs: clubs,
 		Vocabulary: vocabulary})
 	acct := account.NewHandler(account.HandlerConfig{Service: accounts, Guard: guard, Render: renderIn, Log: log, Vocabulary: vocabulary,
