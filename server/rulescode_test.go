@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"mafia/client"
 	"mafia/wire"
 )
 
@@ -48,6 +49,11 @@ func TestCreate_ARulesCodeSetsTheTablesRules(t *testing.T) {
 				t.Errorf("%s: %s=%q, want %q", c.body, k, l.Rules[k], v)
 			}
 		}
+	}
+	// The Go client sends it too; the created answer's lobby carries it.
+	made, err := ts.api.Create(ctx, client.CreateRequest{Name: "client", Players: 7, RulesCode: "e2"})
+	if err != nil || made.Lobby.RulesCode != "e2" || made.Lobby.Rules["reveal_on_death"] != "role" {
+		t.Errorf("the client's rules_code e2: %+v, %v", made.Lobby, err)
 	}
 	before, err := ts.api.Tables(ctx)
 	if err != nil {

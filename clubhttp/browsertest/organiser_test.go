@@ -92,7 +92,7 @@ func TestTheOrganiserRunsATournamentFromTheScreen(t *testing.T) {
 
 	ctx, cancel := chromedp.NewContext(browser.Context(t))
 	defer cancel()
-	ctx, cancelT := context.WithTimeout(ctx, 3*time.Minute)
+	ctx, cancelT := context.WithTimeout(ctx, 5*time.Minute)
 	defer cancelT()
 	page := func() string {
 		text, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`document.body ? document.body.innerText : ''`))
@@ -110,7 +110,7 @@ func TestTheOrganiserRunsATournamentFromTheScreen(t *testing.T) {
 		t.Helper()
 		for {
 			_, err := chromedp.Run(ctx, chromedp.Poll[bool](expr, chromedp.WithPollingInterval(50*time.Millisecond),
-				chromedp.WithPollingTimeout(30*time.Second)))
+				chromedp.WithPollingTimeout(2*time.Minute)))
 			if err == nil {
 				return
 			}
@@ -296,11 +296,25 @@ func TestTheOrganiserRunsATournamentFromTheScreen(t *testing.T) {
 	}
 
 	// The final: the top ten, or the ten the organiser ticks at a shared place.
+	var before struct{ Standings []struct{ Place int } }
+	if code := call(t, "GET", base+"/"+tid+"/standings.json", "", nil, &before); code != http.StatusOK || len(before.Standings) != 20 {
+		t.Fatalf("the standings before the final: %d", code)
+	}
+	shared := before.Standings[9].Place == before.Standings[10].Place
+	t.Logf("the cut of the final in a shared place: %v", shared)
 	press("seat the final", `[data-t="seat-final"]`)
 	wait("the final or its finalists", `!!document.querySelector('[data-t="seat-finalists"]') || document.querySelector('[data-t="state"]').dataset.state === 'final'`)
 	var ticked bool
 	eval("finalists asked", `!!document.querySelector('[data-t="seat-finalists"]')`, &ticked)
+	if ticked != shared {
+		t.Errorf("the finalists asked for: %v; the cut in a shared place: %v", ticked, shared)
+	}
 	if ticked {
+		var tie struct {
+			Error struct{ Code, Message string }
+		}
+		call(t, "POST", base+"/"+tid+"/final?lang=ka", c.Token, map[string]any{}, &tie)
+		errorShown("the shared place's refusal", tie.Error.Message)
 		var count int
 		eval("the ticks", `document.querySelectorAll('[data-t="finalist"]:checked').length`, &count)
 		if count != 10 {
