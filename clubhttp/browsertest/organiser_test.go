@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -18,6 +19,7 @@ import (
 	"mafia/assist"
 	"mafia/club"
 	"mafia/clubhttp"
+	"mafia/internal/browsertest"
 	"mafia/store"
 	"mafia/store/sqlite"
 )
@@ -145,6 +147,21 @@ func TestTheOrganiserRunsATournamentFromTheScreen(t *testing.T) {
 		eval(what, `document.documentElement.scrollWidth > innerWidth + 1`, &w)
 		if w {
 			t.Errorf("%s: the page scrolls sideways at 360 px", what)
+		}
+		if !browsertest.KeepShots() {
+			return // kept nowhere: not taken
+		}
+		png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
+		if err != nil {
+			t.Fatalf("%s: screenshot: %v", what, err)
+		}
+		dir := os.Getenv("MAFIA_SCREENSHOTS")
+		if dir == "" {
+			dir = t.ArtifactDir()
+		}
+		_ = os.MkdirAll(dir, 0o755)
+		if err := os.WriteFile(filepath.Join(dir, "organiser-"+strings.ReplaceAll(what, " ", "-")+".png"), png, 0o644); err != nil {
+			t.Fatal(err)
 		}
 	}
 	errorShown := func(what, want string) {
