@@ -105,12 +105,15 @@ func handshakeError(resp *http.Response, err error) error {
 
 // CreateRequest is the body of POST /api/tables.
 type CreateRequest struct {
-	Name       string            `json:"name"`
-	Players    int               `json:"players,omitempty"`
-	Options    map[string]string `json:"options,omitempty"`
-	TimingsMS  map[string]int64  `json:"timings_ms,omitempty"`
-	Public     bool              `json:"public"`
-	BotDelayMS int64             `json:"bot_delay_ms,omitempty"`
+	Name    string            `json:"name"`
+	Players int               `json:"players,omitempty"`
+	Options map[string]string `json:"options,omitempty"`
+	// RulesCode is the house rules as a club's code ("std", "f1h3";
+	// docs/rules.md, The rules code); Options, given too, change them.
+	RulesCode  string           `json:"rules_code,omitempty"`
+	TimingsMS  map[string]int64 `json:"timings_ms,omitempty"`
+	Public     bool             `json:"public"`
+	BotDelayMS int64            `json:"bot_delay_ms,omitempty"`
 	// Sandbox, if set, makes a sandbox table for testing a bot: nobody but
 	// its creator may sit there (beside the server's bots), and its deal,
 	// or one seat's card, is the one asked (docs/protocol.md, "Sandbox

@@ -18,7 +18,7 @@ type Game struct {
 	Number  int    `json:"number,omitempty"` // the game's number of the evening at that table
 	Host    string `json:"host,omitempty"`
 	Referee string `json:"referee,omitempty"`
-	Rules   string `json:"rules"`  // the rules as a code (record.RulesCode)
+	Rules   string `json:"rules"`  // the rules as a code (engine.RulesCode)
 	Winner  string `json:"winner"` // town, mafia, maniac or draw
 	Seats   []Seat `json:"seats"`
 	// BestMove is the first-killed player's guess (nil: none recorded).

@@ -127,6 +127,7 @@ func (h *Handler) routes() {
 	m.HandleFunc("DELETE /host/api/clubs/{club}/people/{person}/account", h.unlinkPerson)
 	m.HandleFunc("GET /api/clubs/{club}/ratings", h.board)
 	h.tournamentRoutes(m)
+	h.organiserRoutes(m)
 	h.mux = m
 }
 

@@ -8,6 +8,7 @@ package clubhttp
 import (
 	"net/http"
 	"slices"
+	"strconv"
 
 	"mafia/club"
 	"mafia/locale"
@@ -80,6 +81,16 @@ type tournamentPage struct {
 	Cols   []string
 	Rows   [][]string
 	Rounds []roundView
+	// RoleHeader names club.RoleRows; RoleRows are each player's wins of
+	// games per role ("2/3", or "—" with none).
+	RoleHeader []string
+	RoleRows   []roleCells
+}
+
+// roleCells is one player's line of the page's table by role.
+type roleCells struct {
+	Name  string
+	Cells []string
 }
 
 // roundView is one round of the page: its title and its tables.
@@ -117,6 +128,20 @@ func (h *Handler) serveTournament(w http.ResponseWriter, r *http.Request) {
 	pg := h.newPage(r)
 	view := tournamentPage{page: pg, ClubID: t.ClubID, Tour: t, Games: out.Games,
 		Header: named(pg.p, "tournament.col.", pageColumns), Cols: pageColumns, Rows: pageRows(out.Standings)}
+	for _, r := range club.RoleRows {
+		view.RoleHeader = append(view.RoleHeader, roleName(pg.p, r))
+	}
+	for _, s := range out.Standings {
+		rc := roleCells{Name: s.Name}
+		for _, l := range s.ByRole {
+			c := "—"
+			if l.Games > 0 {
+				c = strconv.Itoa(l.Wins) + "/" + strconv.Itoa(l.Games)
+			}
+			rc.Cells = append(rc.Cells, c)
+		}
+		view.RoleRows = append(view.RoleRows, rc)
+	}
 	final := 0
 	for r, round := range t.Rounds {
 		rv := roundView{Title: pg.p.T("tournament.round", map[string]any{"N": r + 1})}

@@ -187,6 +187,11 @@ func TestTournaments_TheOrganiserSeatsLinksAndReadsTheStandings(t *testing.T) {
 	if last := st.Standings[19]; last.Place != 3 || last.Points != 600 || last.Wins != 6 {
 		t.Errorf("the last line %+v: place 3 shared by 18", last)
 	}
+	// By role: every player held every seat's card once.
+	if br := st.Standings[0].ByRole; len(br) != 6 || br[0] != (club.RoleLine{Role: "town", Games: 6, Wins: 6, WinRate: 100}) ||
+		br[2] != (club.RoleLine{Role: "don", Games: 1}) || br[3] != (club.RoleLine{Role: "detective", Games: 1, Wins: 1, WinRate: 100}) {
+		t.Errorf("by role %+v", br)
+	}
 
 	// The final: the cut falls inside the shared third place.
 	if code := do(t, "POST", turl+"/final", c.Token, map[string]any{}, &no); code != http.StatusConflict || no.Error.Code != "tournament_final_tie" {
@@ -203,6 +208,9 @@ func TestTournaments_TheOrganiserSeatsLinksAndReadsTheStandings(t *testing.T) {
 	rows := getCSV(t, turl+"/standings.csv?header=ids")
 	if !slices.Equal(rows[0], tournament.StandingsHeader) || len(rows) != 21 || rows[1][1] != ids[1] || rows[1][3] != "yes" {
 		t.Errorf("the CSV with ids: %v … %v", rows[0], rows[1])
+	}
+	if i := slices.Index(rows[0], "win_rate_town"); i < 0 || rows[1][i] != "100" || rows[1][i-2] != "6" {
+		t.Errorf("the CSV's town columns: %v", rows[1])
 	}
 	if rows := getCSV(t, turl+"/standings.csv?lang=ka"); rows[0][0] != "ადგილი" || rows[1][2] != "ნინო 02" {
 		t.Errorf("the CSV in Georgian: %v", rows[:2])
@@ -221,7 +229,8 @@ func TestTournaments_TheOrganiserSeatsLinksAndReadsTheStandings(t *testing.T) {
 		if res.StatusCode != http.StatusOK {
 			t.Fatalf("%s page: %d", lang, res.StatusCode)
 		}
-		for _, w := range append(words, "Winter cup", "ნინო 02", "Giorgi", "tournament="+tr.ID+"&amp;round=11&amp;table=1") {
+		for _, w := range append(words, "Winter cup", "ნინო 02", "Giorgi", "tournament="+tr.ID+"&amp;round=11&amp;table=1",
+			`data-t="by-role"`, ">6/6<", ">0/1<") {
 			if !strings.Contains(page, w) {
 				t.Errorf("%s page lacks %q", lang, w)
 			}

@@ -42,6 +42,7 @@ const (
 	CodeUnknownRole      Code = "unknown_role"       // Name: no such role
 	CodeUnknownOption    Code = "unknown_option"     // Name: no such option
 	CodeBadOptionValue   Code = "bad_option_value"   // Name, Value: the option has no such value
+	CodeBadRulesCode     Code = "bad_rules_code"     // Value: no ruleset is written so (RulesCode)
 	CodeBadLog           Code = "bad_log"            // N: event N of a log cannot be replayed
 	CodeManiacSmallTable Code = "maniac_small_table" // a warning: a maniac below 11 players
 )
@@ -139,6 +140,7 @@ var engineCodes = []Code{
 	CodeUnknownRole,
 	CodeUnknownOption,
 	CodeBadOptionValue,
+	CodeBadRulesCode,
 	CodeBadLog,
 	CodeManiacSmallTable,
 	CodeTooManyStatements,

@@ -47,6 +47,7 @@ var refusalSamples = []struct {
 	{"bad_option_value", &engine.Error{Code: engine.CodeBadOptionValue, Name: "second_tie", Value: "sometimes"}},
 	{"bad_option_value of a number", &engine.Error{Code: engine.CodeBadOptionValue, Name: "foul_limit", Value: "eleven", N: engine.MaxFoulLimit}},
 	{"bad_option_value in a ruleset", &engine.Error{Code: engine.CodeBadOptionValue}},
+	{"bad_rules_code", &engine.Error{Code: engine.CodeBadRulesCode, Value: "f1a1"}},
 	{"bad_log", &engine.Error{Code: engine.CodeBadLog, N: 7}},
 	{"maniac_small_table", &engine.Error{Code: engine.CodeManiacSmallTable}},
 	{"too_many_statements", &engine.Error{Code: engine.CodeTooManyStatements, Seat: 3, N: engine.StatementsPerFloor}},

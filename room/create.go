@@ -348,7 +348,7 @@ func (r *Room) storeSeats() []store.Seat {
 // publishLobby refreshes the lobby snapshot others read without the loop.
 func (r *Room) publishLobby() {
 	l := wire.Lobby{Table: r.id, Name: r.set.Name, Public: r.set.Public, Status: r.lobbyStatus(),
-		Players: len(r.seats) - 1, Rules: r.rules.Map(), Timings: r.timings.Millis(), Paused: r.paused,
+		Players: len(r.seats) - 1, Rules: r.rules.Map(), Timings: r.timings.Millis(), RulesCode: engine.RulesCode(r.rules), Paused: r.paused,
 		PauseReason: r.pauseReason(), Sandbox: r.set.Sandbox != nil, Rated: r.set.Rated, Bots: r.set.Bots,
 		StandInMS: r.set.StandIn.Milliseconds()}
 	if r.set.Pace == PaceHuman {

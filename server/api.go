@@ -22,16 +22,20 @@ import (
 
 // createRequest is the body of POST /api/tables.
 type createRequest struct {
-	Name       string            `json:"name"`
-	Players    int               `json:"players"`
-	Setup      *setupRequest     `json:"setup"`
-	Options    map[string]string `json:"options"`
-	TimingsMS  map[string]int64  `json:"timings_ms"`
-	Public     bool              `json:"public"`
-	BotDelayMS int64             `json:"bot_delay_ms"`
-	Sandbox    *sandboxRequest   `json:"sandbox"`
-	Bots       string            `json:"bots"`
-	Pace       string            `json:"pace"`
+	Name    string            `json:"name"`
+	Players int               `json:"players"`
+	Setup   *setupRequest     `json:"setup"`
+	Options map[string]string `json:"options"`
+	// RulesCode gives the house rules as a club's code (engine.RulesCode:
+	// "std", "f1h3"); Options, when given too, change them further. A code
+	// no ruleset is written as is refused bad_rules_code.
+	RulesCode  string           `json:"rules_code"`
+	TimingsMS  map[string]int64 `json:"timings_ms"`
+	Public     bool             `json:"public"`
+	BotDelayMS int64            `json:"bot_delay_ms"`
+	Sandbox    *sandboxRequest  `json:"sandbox"`
+	Bots       string           `json:"bots"`
+	Pace       string           `json:"pace"`
 	// StandInMS is the table's grace period before a bot plays a dropped
 	// person's seat (room.Settings.StandIn): absent, room.DefaultStandIn;
 	// 0, never.
@@ -229,7 +233,12 @@ func (s *Server) createTable(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	set := room.Settings{Name: strings.TrimSpace(req.Name), Public: req.Public, Options: req.Options,
+	opts, err := optionsOf(req)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	set := room.Settings{Name: strings.TrimSpace(req.Name), Public: req.Public, Options: opts,
 		TimingMS: req.TimingsMS, BotDelay: delay, Bots: req.Bots, Pace: s.paceOf(req),
 		StandIn: standIn, Lang: tableLang(r), Rated: req.Rated}
 	if sb := req.Sandbox; sb != nil {
@@ -274,6 +283,23 @@ func (s *Server) createTable(w http.ResponseWriter, r *http.Request) {
 	s.clientID(w, r)
 	s.setTokenCookie(w, r, rm.ID(), host)
 	writeJSON(w, http.StatusCreated, createResponse{Table: rm.ID(), HostToken: host, Invite: "/t/" + rm.ID(), Lobby: rm.Lobby()})
+}
+
+// optionsOf is the house rules a create request asks for: its rules code's
+// options (none: the defaults), with its options over them.
+func optionsOf(req createRequest) (map[string]string, error) {
+	if req.RulesCode == "" {
+		return req.Options, nil
+	}
+	rules, err := engine.ParseRulesCode(strings.ToLower(strings.TrimSpace(req.RulesCode)))
+	if err != nil {
+		return nil, err
+	}
+	opts := rules.Map()
+	for k, v := range req.Options {
+		opts[k] = v
+	}
+	return opts, nil
 }
 
 // paceOf is the pace a create request asks for: the one it names, else the

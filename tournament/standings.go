@@ -52,6 +52,11 @@ type Standing struct {
 	Extra        club.Points `json:"extra"`
 	FoulRemovals int         `json:"foul_removals"`
 	FirstKilled  int         `json:"first_killed"`
+	// ByRole is the games, wins and win rate per row of club.RoleRows
+	// (town, mafia, Don, Detective, Doctor, maniac), the final's games
+	// counted too.
+	ByRole []club.RoleLine `json:"by_role"`
+	roles  roleTally
 }
 
 // played is one counted game: who sat at it and what each scored there
@@ -136,12 +141,14 @@ func (t *Tournament) standings(roster *club.Roster, games map[string]club.Game, 
 				if l.FirstKilled {
 					st.FirstKilled++
 				}
+				st.roles.add(l.Seat.Role, l.Won)
 			}
 			counted = append(counted, pl)
 		}
 	}
 	var fin, rest []*Standing
 	for _, p := range t.Players {
+		by[p].ByRole = by[p].roles.lines()
 		if by[p].Finalist {
 			fin = append(fin, by[p])
 		} else {

@@ -400,6 +400,7 @@ func (l *Lobby) AppendJSON(b []byte) []byte {
 		}
 		b = append(b, '}')
 	}
+	b = appendStringField(b, `,"rules_code":`, l.RulesCode)
 	if l.Paused {
 		b = append(b, `,"paused":true`...)
 	}

@@ -223,7 +223,7 @@ func TestAppend_IsEncodingJSONForAnyValues(t *testing.T) {
 		if rapid.Bool().Draw(t, "has_lobby") {
 			l := Lobby{Table: str.Draw(t, "table"), Name: str.Draw(t, "lname"), Public: rapid.Bool().Draw(t, "public"),
 				Status: str.Draw(t, "status"), Players: small.Draw(t, "lplayers"), Rules: smap.Draw(t, "lrules"),
-				Paused: rapid.Bool().Draw(t, "lpaused"), PauseReason: str.Draw(t, "pause_reason"),
+				Paused: rapid.Bool().Draw(t, "lpaused"), PauseReason: str.Draw(t, "pause_reason"), RulesCode: str.Draw(t, "rules_code"),
 				Sandbox: rapid.Bool().Draw(t, "lsandbox"), Rated: rapid.Bool().Draw(t, "lrated"), Bots: str.Draw(t, "lbots"), Pace: str.Draw(t, "lpace"),
 				StandInMS: rapid.Int64().Draw(t, "lstandin")}
 			if rapid.Bool().Draw(t, "has_owner") {

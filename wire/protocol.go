@@ -170,7 +170,11 @@ type Lobby struct {
 	Seats   []SeatInfo        `json:"seats"`
 	Rules   map[string]string `json:"rules"`
 	Timings map[string]int64  `json:"timings_ms"`
-	Paused  bool              `json:"paused,omitempty"`
+	// RulesCode is Rules as the short code a club writes (engine.RulesCode:
+	// "std", "f1h3"): the code of the rules the table plays by, whether it
+	// was made with a code or with options.
+	RulesCode string `json:"rules_code,omitempty"`
+	Paused    bool   `json:"paused,omitempty"`
 	// PauseReason says why the clock is stopped: "host" (the host paused
 	// it) or "no_players" (nobody is at the table: the first of its people
 	// to come back starts it again).

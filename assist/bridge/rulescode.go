@@ -1,6 +1,6 @@
 package bridge
 
-// This file reads and writes the rules code (record.RulesCode) for the
+// This file reads and writes the rules code (engine.RulesCode) for the
 // setup screen: a club publishes "our rules: f1h3", a host enters it.
 
 import (
@@ -30,16 +30,16 @@ func (b *Bridge) RulesCode(options string) string {
 	if err != nil {
 		return encode(rulesReply{Error: b.refusal(err)})
 	}
-	return encode(rulesReply{Code: record.RulesCode(r), Options: r.Map()})
+	return encode(rulesReply{Code: engine.RulesCode(r), Options: r.Map()})
 }
 
 // RulesFrom reads a rules code a host typed (any case, spaces around it):
 // {code, options} with every option's value, or {error} (bad_settings,
 // rules) for a code RulesCode could not have written.
 func (b *Bridge) RulesFrom(code string) string {
-	r, err := record.ParseRulesCode(strings.ToLower(strings.TrimSpace(code)))
+	r, err := engine.ParseRulesCode(strings.ToLower(strings.TrimSpace(code)))
 	if err != nil {
-		return encode(rulesReply{Error: b.refusal(err)})
+		return encode(rulesReply{Error: b.refusal(&engine.Error{Code: record.CodeBadSettings, Name: "rules", Value: code})})
 	}
-	return encode(rulesReply{Code: record.RulesCode(r), Options: r.Map()})
+	return encode(rulesReply{Code: engine.RulesCode(r), Options: r.Map()})
 }

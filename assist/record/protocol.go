@@ -14,7 +14,7 @@ type Protocol struct {
 	Name    string            `json:"name"`
 	Players int               `json:"players"`
 	Rules   map[string]string `json:"rules"`
-	// RulesCode is Rules as a short code for a club's sheet (RulesCode).
+	// RulesCode is Rules as a short code for a club's sheet (engine.RulesCode).
 	RulesCode string `json:"rules_code"`
 	// Club is the club's part: host, referee, table, number, roster ids
 	// (nil: none given).
@@ -161,7 +161,7 @@ func Build(s *Settings, log []engine.Event) *Protocol {
 	}
 	if p.Rules == nil {
 		p.Rules = engine.DefaultRules().Map()
-		p.RulesCode = RulesCode(engine.DefaultRules())
+		p.RulesCode = engine.RulesCode(engine.DefaultRules())
 	}
 	return p
 }
@@ -229,7 +229,7 @@ func (b *builder) add(e engine.Event) {
 	switch e.Kind {
 	case engine.EvGameStarted:
 		b.rules = e.Rules
-		p.Rules, p.RulesCode = e.Rules.Map(), RulesCode(e.Rules)
+		p.Rules, p.RulesCode = e.Rules.Map(), engine.RulesCode(e.Rules)
 		p.Players = int(e.Count)
 		b.roles = make([]engine.Role, p.Players+1)
 		p.Seats = make([]SeatRecord, p.Players)

@@ -49,7 +49,7 @@ type Settings struct {
 	Roles   []string          `json:"roles"`   // the deal, seat 1 first, as docs/rules.md spells roles
 	Seed    string            `json:"seed"`    // the deal's seed (decimal; "0" for a deal by hand)
 	Options map[string]string `json:"options"` // house rules by docs/rules.md's names
-	// RulesCode is the house rules as a code (RulesCode: "std", "f1h3");
+	// RulesCode is the house rules as a code (engine.RulesCode: "std", "f1h3");
 	// "": none. Given, the code gives the rules and Options change them
 	// further (an option the host set after entering the code).
 	RulesCode string  `json:"rules_code,omitempty"`
@@ -142,15 +142,15 @@ func RoleNames(roles []engine.Role) []string {
 }
 
 // rules reads the house rules: the rules code's (the defaults without one),
-// then Options over them. A code RulesCode could not have written is
+// then Options over them. A code engine.RulesCode could not have written is
 // refused CodeBadSettings, Name "rules".
 func (s *Settings) rules() (engine.Ruleset, error) {
 	if s.RulesCode == "" {
 		return engine.ParseRules(s.Options)
 	}
-	r, err := ParseRulesCode(strings.ToLower(strings.TrimSpace(s.RulesCode)))
+	r, err := engine.ParseRulesCode(strings.ToLower(strings.TrimSpace(s.RulesCode)))
 	if err != nil {
-		return r, err
+		return r, &engine.Error{Code: CodeBadSettings, Name: "rules", Value: s.RulesCode}
 	}
 	opts := r.Map()
 	for k, v := range s.Options {

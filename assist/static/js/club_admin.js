@@ -72,11 +72,14 @@ export async function clubScreen() {
   const lang = current();
   // The club's tournaments (docs/club.md, Tournaments): each one's page,
   // with its standings and every round's tables and their setups.
-  const tournaments = (club.tournaments || []).length ? h('section', { class: 'card', dataset: { t: 'tournaments' } },
+  // The organiser's screen (clubhttp's organiser page) makes one and
+  // takes it through its steps.
+  const tournaments = h('section', { class: 'card', dataset: { t: 'tournaments' } },
     h('h3', {}, t('tournament.list')),
-    h('ul', { class: 'games' }, club.tournaments.map((x) => h('li', { dataset: { tournament: x.id } },
+    (club.tournaments || []).length ? h('ul', { class: 'games' }, club.tournaments.map((x) => h('li', { dataset: { tournament: x.id } },
       h('a', { href: `/host/clubs/${c.id}/tournaments/${x.id}?lang=${current()}`, target: '_blank', dataset: { t: 'tournament' } }, x.name),
-      h('span', { class: 'sub' }, ` · ${t(`tournament.state.${x.state}`)}`))))) : null;
+      h('span', { class: 'sub' }, ` · ${t(`tournament.state.${x.state}`)}`)))) : null,
+    h('a', { href: `/host/clubs/${c.id}/organiser?lang=${current()}`, dataset: { t: 'organiser' } }, t('tournament.organiser')));
   mount(
     h('h2', {}, `${t('assist.club.title')}: ${club.name}`),
     tournaments,

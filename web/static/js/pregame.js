@@ -77,6 +77,10 @@ export function renderPregame(st, ctx, join, ratedSeat) {
 export function rules(l) {
   const items = [];
   const rules = l.rules || {};
+  if (l.rules_code) {
+    items.push(h('li', { 'data-t': 'rules-code' }, h('span', { class: 'k' }, t('web.pre.rules_code')), ' ',
+      h('code', { class: 'v' }, l.rules_code)));
+  }
   for (const { name, values } of boot.options) {
     if (!(name in rules)) continue;
     const value = rules[name];

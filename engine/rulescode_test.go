@@ -1,10 +1,12 @@
-package record
+package engine_test
 
 import (
 	"errors"
+	"strconv"
 	"testing"
 
 	"mafia/engine"
+	"mafia/rng"
 )
 
 // TestRulesCode_LettersStayTheOptionsTheyWere: a code's letters name the
@@ -36,42 +38,50 @@ func TestRulesCode_WritesTheOptionsThatDifferAndReadsThemBack(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := RulesCode(r); got != c.code {
+		if got := engine.RulesCode(r); got != c.code {
 			t.Errorf("%v: code %q; want %q", c.opts, got, c.code)
 		}
-		back, err := ParseRulesCode(c.code)
+		back, err := engine.ParseRulesCode(c.code)
 		if err != nil || back != r {
 			t.Errorf("%q read back: %+v, %v; want %+v", c.code, back, err, r)
 		}
 	}
 	for _, bad := range []string{"", "x", "a", "a0", "a9", "f1a1", "f1f1", "h99", "h4", "j0", "z1", "h03"} {
-		if _, err := ParseRulesCode(bad); err == nil {
-			t.Errorf("%q: no refusal", bad)
+		_, err := engine.ParseRulesCode(bad)
+		var e *engine.Error
+		if !errors.As(err, &e) || e.Code != engine.CodeBadRulesCode || e.Value != bad {
+			t.Errorf("%q: %v; want bad_rules_code naming it", bad, err)
 		}
 	}
 }
 
-// TestSettings_ARulesCodeGivesTheRulesAndOptionsChangeThem: a game's
-// settings with rules_code play by the code's rules; an option given too
-// is set over them; a bad code is refused bad_settings, Name rules.
-func TestSettings_ARulesCodeGivesTheRulesAndOptionsChangeThem(t *testing.T) {
-	base := func() Settings {
-		return Settings{Names: []string{"A", "B", "C", "D", "E", "F", "G"}, Seed: "0", Deal: DealManual,
-			Roles: []string{"don", "mafia", "detective", "doctor", "citizen", "citizen", "citizen"}, Timings: DefaultTimings()}
+// TestRulesCode_EveryRulesetReadsBackAsItWas: every value of every option
+// alone, and a thousand seeded random rulesets, are written and read back
+// unchanged; the code of what was read is the same code.
+func TestRulesCode_EveryRulesetReadsBackAsItWas(t *testing.T) {
+	var sets []engine.Ruleset
+	for _, o := range engine.Options {
+		values := o.Values
+		for n := o.Min; o.Values == nil && n <= o.Max; n++ {
+			values = append(values, strconv.Itoa(n))
+		}
+		for _, v := range values {
+			r := engine.DefaultRules()
+			if err := r.Set(o.Name, v); err != nil {
+				t.Fatal(err)
+			}
+			sets = append(sets, r)
+		}
 	}
-	s := base()
-	s.RulesCode = "a1h3"
-	r, _, _, err := s.Check()
-	if err != nil || RulesCode(r) != "a1h3" {
-		t.Errorf("rules_code a1h3: %s, %v", RulesCode(r), err)
+	src := rng.New(29)
+	for range 1000 {
+		sets = append(sets, engine.RandomRules(&src))
 	}
-	s.Options = map[string]string{"second_tie": "nobody"}
-	if r, _, _, err = s.Check(); err != nil || RulesCode(r) != "a1f1h3" {
-		t.Errorf("a1h3 and second_tie=nobody: %s, %v; want a1f1h3", RulesCode(r), err)
-	}
-	s.RulesCode = "f1a1"
-	var e *engine.Error
-	if _, _, _, err = s.Check(); !errors.As(err, &e) || e.Code != CodeBadSettings || e.Name != "rules" {
-		t.Errorf("a bad code: %v; want bad_settings rules", err)
+	for _, r := range sets {
+		code := engine.RulesCode(r)
+		back, err := engine.ParseRulesCode(code)
+		if err != nil || back != r || engine.RulesCode(back) != code {
+			t.Fatalf("%q (%v): read back %v, %v", code, r.Map(), back.Map(), err)
+		}
 	}
 }

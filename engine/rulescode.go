@@ -1,25 +1,27 @@
-package record
+package engine
+
+// This file writes a ruleset as a short stable code and reads it back: the
+// house rules a club writes on its sheets, types into the assistant's setup
+// and gives an online table (docs/rules.md, "The rules code").
 
 import (
 	"strconv"
 	"strings"
-
-	"mafia/engine"
 )
 
 // RulesCode writes the house rules in force as a short stable code, for a
 // club's sheet: "std" when every option has its default; otherwise each
-// option that differs, in the order of engine.Options, as a letter (a for
+// option that differs, in the order of Options, as a letter (a for
 // the first option, first_night; b for mafia_kill; ...) and its value: the
 // value's place among the option's values for a choice (the default is 0,
 // so never written), the number itself for a number (foul_limit,
 // round_limit). second_tie=nobody and foul_limit=3 are "f1h3". The letters
-// stay as they are because engine.Options only ever grows at its end
+// stay as they are because Options only ever grows at its end
 // (rulescode_test pins them).
-func RulesCode(r engine.Ruleset) string {
-	def := engine.DefaultRules()
+func RulesCode(r Ruleset) string {
+	def := DefaultRules()
 	var b strings.Builder
-	for i, o := range engine.Options {
+	for i, o := range Options {
 		v, _ := r.Get(o.Name)
 		d, _ := def.Get(o.Name)
 		if v == d {
@@ -43,10 +45,11 @@ func RulesCode(r engine.Ruleset) string {
 }
 
 // ParseRulesCode reads a code RulesCode wrote back into the rules; a code
-// it could not have written is refused with CodeBadSettings, Name "rules".
-func ParseRulesCode(code string) (engine.Ruleset, error) {
-	r := engine.DefaultRules()
-	bad := &engine.Error{Code: CodeBadSettings, Name: "rules", Value: code}
+// it could not have written is refused with CodeBadRulesCode (Value: the
+// code as given).
+func ParseRulesCode(code string) (Ruleset, error) {
+	r := DefaultRules()
+	bad := &Error{Code: CodeBadRulesCode, Value: code}
 	if code == "std" {
 		return r, nil
 	}
@@ -56,7 +59,7 @@ func ParseRulesCode(code string) (engine.Ruleset, error) {
 	last := -1
 	for i := 0; i < len(code); {
 		k := int(code[i]) - 'a'
-		if k <= last || k >= len(engine.Options) {
+		if k <= last || k >= len(Options) {
 			return r, bad
 		}
 		last = k
@@ -68,7 +71,7 @@ func ParseRulesCode(code string) (engine.Ruleset, error) {
 			return r, bad
 		}
 		n, _ := strconv.Atoi(code[i+1 : j])
-		o := engine.Options[k]
+		o := Options[k]
 		v := strconv.Itoa(n)
 		if o.Values != nil {
 			if n < 1 || n >= len(o.Values) || code[i+1] == '0' {
@@ -81,7 +84,7 @@ func ParseRulesCode(code string) (engine.Ruleset, error) {
 		if err := r.Set(o.Name, v); err != nil {
 			return r, bad
 		}
-		if d, _ := engine.DefaultRules().Get(o.Name); d == v {
+		if d, _ := DefaultRules().Get(o.Name); d == v {
 			return r, bad
 		}
 		i = j
