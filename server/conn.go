@@ -37,11 +37,29 @@ const hardFrameSlack = 1 << 10
 
 const writeTimeout = 10 * time.Second
 
-// pingEvery is how often an open connection is pinged: a period clients
-// can count on (docs/protocol.md), so that a client hearing nothing for a
-// few seconds knows its server is stalled (a paused process, a frozen
-// host) and reconnects elsewhere, as the Go client does (client.Silence).
+// pingEvery is the longest an open connection goes without hearing from
+// the server: a period clients can count on (docs/protocol.md), so that a
+// client hearing nothing for a few seconds knows its server is stalled (a
+// paused process, a frozen host) and reconnects elsewhere, as the Go
+// client does (client.Silence). A connection written to within it needs
+// no ping for that: the ping comes only after pingEvery without a write.
 const pingEvery = 2 * time.Second
+
+// heardEvery is the longest the server goes without hearing from a
+// connection (a frame, a ping, a pong) before it pings it to see that it
+// is there: one that does not answer within writeTimeout is ended. A busy
+// table's seats are written to every second or so and so need no ping for
+// the silence (pingEvery); this is what still finds a client that is gone
+// without a word.
+const heardEvery = 3 * pingEvery
+
+// epoch is where the connections' clocks of the last write and the last
+// frame heard start (monotonic time: the ping's timer is real time, not
+// the server's Clock).
+var epoch = time.Now()
+
+// sinceEpoch is now on the connections' clock.
+func sinceEpoch() int64 { return int64(time.Since(epoch)) }
 
 // A connection's buffers are small, because there are many connections and
 // each is idle most of the time. Client frames are small and rare: a larger
@@ -77,6 +95,10 @@ type peer struct {
 	// there is no WebSocket (c, bw, ping are nil), the relay reads what
 	// the room queues, and the connection's end is in's to say.
 	in *inProcess
+	// wrote and heard are when the connection last had a batch written
+	// and last had a frame read (sinceEpoch): its ping waits for a silence
+	// of pingEvery or heardEvery (pingNow).
+	wrote, heard atomic.Int64
 
 	mu      sync.Mutex
 	sub     *room.Sub // set once attached
@@ -120,6 +142,9 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 	wc.sub = sub
 	wc.mu.Unlock()
 	wc.notify() // the welcome is queued
+	now := sinceEpoch()
+	wc.wrote.Store(now)
+	wc.heard.Store(now)
 	wc.ping = time.AfterFunc(pingEvery, wc.pingNow)
 	s.metrics.conns.Inc()
 	// The handler returns: the connection is hijacked, and the request and
@@ -254,6 +279,7 @@ func (wc *peer) ponged(context.Context, []byte) { wc.control() }
 // address's, reporting whether it is within them; past them it counts as
 // refused, and too many refused end the connection as a flood.
 func (wc *peer) control() bool {
+	wc.heard.Store(sinceEpoch())
 	now := wc.s.cfg.Clock.Now()
 	wc.s.metrics.framesIn.Inc()
 	if wc.lim.AllowN(now, 1) && wc.tk.frame(now) {
@@ -282,6 +308,7 @@ func (s *Server) readPump(c *websocket.Conn, rm *room.Room, sub *room.Sub, wc *p
 		if err != nil {
 			return false
 		}
+		wc.heard.Store(sinceEpoch())
 		now := s.cfg.Clock.Now()
 		if !lim.AllowN(now, 1) || !wc.tk.frame(now) {
 			// Skipped, never parsed; the read limit bounds it.
@@ -524,6 +551,9 @@ flush:
 	if err := wc.bw.End(); err != nil {
 		return false, false
 	}
+	if n > 0 {
+		wc.wrote.Store(sinceEpoch())
+	}
 	s.sent(queuedAt[:n])
 	return more, true
 }
@@ -540,9 +570,16 @@ func (s *Server) sent(queuedAt []int64) {
 	}
 }
 
-// pingNow pings the client, and ends the connection if it does not answer.
+// pingNow pings the client when it is due (pingDue), and ends the
+// connection if it does not answer; otherwise it looks again when the ping
+// will be due. A connection the room writes to every second or so, and
+// that speaks now and then, is pinged only every heardEvery or so.
 func (wc *peer) pingNow() {
 	if wc.done.Load() {
+		return
+	}
+	if wait := wc.pingDue(sinceEpoch()); wait > 0 {
+		wc.ping.Reset(wait)
 		return
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), writeTimeout)
@@ -552,9 +589,19 @@ func (wc *peer) pingNow() {
 		wc.stop()
 		return
 	}
+	now := sinceEpoch() // the ping was written and its pong heard
+	wc.wrote.Store(now)
+	wc.heard.Store(now)
 	if !wc.done.Load() {
 		wc.ping.Reset(pingEvery)
 	}
+}
+
+// pingDue is how long from now (sinceEpoch) until the connection is owed
+// a ping: pingEvery after the last write, or heardEvery after the last
+// frame heard, whichever comes first; 0 or less: now.
+func (wc *peer) pingDue(now int64) time.Duration {
+	return time.Duration(min(wc.wrote.Load()+int64(pingEvery), wc.heard.Load()+int64(heardEvery)) - now)
 }
 
 // replyFrame renders an answer in the connection's language, padded to
