@@ -37,30 +37,6 @@ const hardFrameSlack = 1 << 10
 
 const writeTimeout = 10 * time.Second
 
-// pingEvery is the longest an open connection goes without hearing from
-// the server: a period clients can count on (docs/protocol.md), so that a
-// client hearing nothing for a few seconds knows its server is stalled (a
-// paused process, a frozen host) and reconnects elsewhere, as the Go
-// client does (client.Silence). A connection written to within it needs
-// no ping for that: the ping comes only after pingEvery without a write.
-const pingEvery = 2 * time.Second
-
-// heardEvery is the longest the server goes without hearing from a
-// connection (a frame, a ping, a pong) before it pings it to see that it
-// is there: one that does not answer within writeTimeout is ended. A busy
-// table's seats are written to every second or so and so need no ping for
-// the silence (pingEvery); this is what still finds a client that is gone
-// without a word.
-const heardEvery = 3 * pingEvery
-
-// epoch is where the connections' clocks of the last write and the last
-// frame heard start (monotonic time: the ping's timer is real time, not
-// the server's Clock).
-var epoch = time.Now()
-
-// sinceEpoch is now on the connections' clock.
-func sinceEpoch() int64 { return int64(time.Since(epoch)) }
-
 // A connection's buffers are small, because there are many connections and
 // each is idle most of the time. Client frames are small and rare: a larger
 // one is read past the buffer. Frames to the client go through a
@@ -84,8 +60,7 @@ type peer struct {
 	done  atomic.Bool // the connection is ending: write nothing more
 	lang  string
 	local chan *room.Reply // answers to frames the room never saw
-	ping  *time.Timer
-	tk    *ticket // what the connection holds of the server's limits
+	tk    *ticket          // what the connection holds of the server's limits
 	// lim is the connection's rate of frames, pings included; refusals
 	// counts the frames refused, up to a flood (see readPump).
 	lim, refusals *rate.Limiter
@@ -97,8 +72,10 @@ type peer struct {
 	in *inProcess
 	// wrote and heard are when the connection last had a batch written
 	// and last had a frame read (sinceEpoch): its ping waits for a silence
-	// of pingEvery or heardEvery (pingNow).
+	// of pingEvery or heardEvery (pings.go); pinging is set while a ping
+	// is under way.
 	wrote, heard atomic.Int64
+	pinging      atomic.Bool
 
 	mu      sync.Mutex
 	sub     *room.Sub // set once attached
@@ -145,7 +122,7 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 	now := sinceEpoch()
 	wc.wrote.Store(now)
 	wc.heard.Store(now)
-	wc.ping = time.AfterFunc(pingEvery, wc.pingNow)
+	s.pings.add(s, wc)
 	s.metrics.conns.Inc()
 	// The handler returns: the connection is hijacked, and the request and
 	// net/http's state for it need not live as long as the game.
@@ -236,7 +213,7 @@ func (wc *peer) serve(rm *room.Room, sub *room.Sub) {
 		wc.flood()
 	}
 	wc.done.Store(true)
-	wc.ping.Stop()
+	wc.s.pings.remove(wc)
 	wc.mu.Lock()
 	wc.running = true // no writer starts from now on
 	wc.mu.Unlock()
@@ -568,40 +545,6 @@ func (s *Server) sent(queuedAt []int64) {
 			s.metrics.queued.Observe(float64(now-q) / 1e9)
 		}
 	}
-}
-
-// pingNow pings the client when it is due (pingDue), and ends the
-// connection if it does not answer; otherwise it looks again when the ping
-// will be due. A connection the room writes to every second or so, and
-// that speaks now and then, is pinged only every heardEvery or so.
-func (wc *peer) pingNow() {
-	if wc.done.Load() {
-		return
-	}
-	if wait := wc.pingDue(sinceEpoch()); wait > 0 {
-		wc.ping.Reset(wait)
-		return
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), writeTimeout)
-	err := wc.c.Ping(ctx)
-	cancel()
-	if err != nil {
-		wc.stop()
-		return
-	}
-	now := sinceEpoch() // the ping was written and its pong heard
-	wc.wrote.Store(now)
-	wc.heard.Store(now)
-	if !wc.done.Load() {
-		wc.ping.Reset(pingEvery)
-	}
-}
-
-// pingDue is how long from now (sinceEpoch) until the connection is owed
-// a ping: pingEvery after the last write, or heardEvery after the last
-// frame heard, whichever comes first; 0 or less: now.
-func (wc *peer) pingDue(now int64) time.Duration {
-	return time.Duration(min(wc.wrote.Load()+int64(pingEvery), wc.heard.Load()+int64(heardEvery)) - now)
 }
 
 // replyFrame renders an answer in the connection's language, padded to
