@@ -279,61 +279,76 @@ func (wc *peer) control() bool {
 // (peer.stop): a read given a context that can end would cost an
 // allocation and a registration per frame.
 func (s *Server) readPump(c *websocket.Conn, rm *room.Room, sub *room.Sub, wc *peer) (flood bool) {
-	lim, refusals := wc.lim, wc.refusals
 	for {
 		typ, rd, err := c.Reader(context.Background())
 		if err != nil {
 			return false
 		}
-		wc.heard.Store(sinceEpoch())
-		now := s.cfg.Clock.Now()
-		if !lim.AllowN(now, 1) || !wc.tk.frame(now) {
-			// Skipped, never parsed; the read limit bounds it.
-			if _, err := io.Copy(io.Discard, rd); err != nil {
-				return false
-			}
-			wc.refuse(0, CodeRateLimited)
-			s.metrics.framesIn.Inc()
-			if !refusals.AllowN(now, 1) {
-				return true
-			}
-			continue
-		}
-		// The frame is read into a pooled buffer (the read limit still
-		// applies), which goes back once the frame is handled: nothing
-		// keeps the bytes (parsing copies what it keeps).
-		buf := readPool.Get().(*bytes.Buffer)
-		buf.Reset()
-		if _, err := buf.ReadFrom(rd); err != nil {
-			return false
-		}
-		data := buf.Bytes()
-		var ok bool
-		if typ != websocket.MessageText || int64(len(data)) > s.cfg.MaxFrame {
-			ok = s.handleFrame(rm, sub, wc, now, typ, data, nil) // refused before parsing
-		} else if m, plain, err := wire.ParsePlainClientMessage(data); plain {
-			// A plain frame (what clients send) is read without growing
-			// this goroutine's stack: it is handled here.
-			ok = s.handleFrame(rm, sub, wc, now, typ, data, &parsed{m, err})
-		} else {
-			// Any other is handled on a short goroutine of its own, waited
-			// for, so frames stay in order: encoding/json grows a stack,
-			// and this goroutine's stack lives as long as the connection.
-			done := make(chan struct{})
-			go func() {
-				defer close(done)
-				ok = s.handleFrame(rm, sub, wc, now, typ, data, nil)
-			}()
-			<-done
-		}
-		if buf.Cap() <= maxPooledRead {
-			readPool.Put(buf)
-		}
-		s.metrics.framesIn.Inc()
-		if !ok && !refusals.AllowN(now, 1) {
-			return true
+		if flood, ok := s.readFrame(rm, sub, wc, typ, rd); !ok {
+			return flood
 		}
 	}
+}
+
+// readFrame takes one frame of readPump's, whose reader is rd: it is
+// handled, refused, or skipped unread; ok false ends the connection (flood
+// true: as a flood). It is a function of its own, never inlined, so that
+// its locals are off the stack while readPump waits for the next frame:
+// the reader's goroutine lives as long as the connection and waits about
+// 3 KiB deep in coder/websocket's read; the smaller that depth, the more
+// connections keep a 4 KiB stack rather than 8 (docs/performance.md).
+//
+//go:noinline
+func (s *Server) readFrame(rm *room.Room, sub *room.Sub, wc *peer, typ websocket.MessageType, rd io.Reader) (flood, ok bool) {
+	wc.heard.Store(sinceEpoch())
+	now := s.cfg.Clock.Now()
+	if !wc.lim.AllowN(now, 1) || !wc.tk.frame(now) {
+		// Skipped, never parsed; the read limit bounds it.
+		if _, err := io.Copy(io.Discard, rd); err != nil {
+			return false, false
+		}
+		wc.refuse(0, CodeRateLimited)
+		s.metrics.framesIn.Inc()
+		if !wc.refusals.AllowN(now, 1) {
+			return true, false
+		}
+		return false, true
+	}
+	// The frame is read into a pooled buffer (the read limit still
+	// applies), which goes back once the frame is handled: nothing
+	// keeps the bytes (parsing copies what it keeps).
+	buf := readPool.Get().(*bytes.Buffer)
+	buf.Reset()
+	if _, err := buf.ReadFrom(rd); err != nil {
+		return false, false
+	}
+	data := buf.Bytes()
+	var handled bool
+	if typ != websocket.MessageText || int64(len(data)) > s.cfg.MaxFrame {
+		handled = s.handleFrame(rm, sub, wc, now, typ, data, nil) // refused before parsing
+	} else if m, plain, err := wire.ParsePlainClientMessage(data); plain {
+		// A plain frame (what clients send) is read without growing
+		// this goroutine's stack: it is handled here.
+		handled = s.handleFrame(rm, sub, wc, now, typ, data, &parsed{m, err})
+	} else {
+		// Any other is handled on a short goroutine of its own, waited
+		// for, so frames stay in order: encoding/json grows a stack,
+		// and this goroutine's stack lives as long as the connection.
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			handled = s.handleFrame(rm, sub, wc, now, typ, data, nil)
+		}()
+		<-done
+	}
+	if buf.Cap() <= maxPooledRead {
+		readPool.Put(buf)
+	}
+	s.metrics.framesIn.Inc()
+	if !handled && !wc.refusals.AllowN(now, 1) {
+		return true, false
+	}
+	return false, true
 }
 
 // readPool holds the buffers client frames are read into; maxPooledRead is
