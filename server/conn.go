@@ -42,10 +42,10 @@ const writeTimeout = 10 * time.Second
 // one is read past the buffer. Frames to the client go through a
 // wsbatch.Writer, which gathers a burst in a pooled buffer and sends it in
 // one system call, so coder/websocket's own buffer only has to hold a frame
-// header or a control frame.
+// header or a control frame (at most 2 + 125 bytes from a server, unmasked).
 const (
 	readBufferSize  = 256
-	writeBufferSize = 256
+	writeBufferSize = 128
 	// maxBatch bounds the frames sent in one system call.
 	maxBatch = 64
 )
@@ -67,7 +67,7 @@ type peer struct {
 	flooded       sync.Once
 	flooding      atomic.Bool // a control frame has started flood's goroutine
 	// in is set for a relayed session served in process (relayed.go):
-	// there is no WebSocket (c, bw, ping are nil), the relay reads what
+	// there is no WebSocket (c and bw are nil), the relay reads what
 	// the room queues, and the connection's end is in's to say.
 	in *inProcess
 	// wrote and heard are when the connection last had a batch written
