@@ -37,21 +37,15 @@ const hardFrameSlack = 1 << 10
 
 const writeTimeout = 10 * time.Second
 
-// pingEvery is how often an open connection is pinged: a period clients
-// can count on (docs/protocol.md), so that a client hearing nothing for a
-// few seconds knows its server is stalled (a paused process, a frozen
-// host) and reconnects elsewhere, as the Go client does (client.Silence).
-const pingEvery = 2 * time.Second
-
 // A connection's buffers are small, because there are many connections and
 // each is idle most of the time. Client frames are small and rare: a larger
 // one is read past the buffer. Frames to the client go through a
 // wsbatch.Writer, which gathers a burst in a pooled buffer and sends it in
 // one system call, so coder/websocket's own buffer only has to hold a frame
-// header or a control frame.
+// header or a control frame (at most 2 + 125 bytes from a server, unmasked).
 const (
 	readBufferSize  = 256
-	writeBufferSize = 256
+	writeBufferSize = 128
 	// maxBatch bounds the frames sent in one system call.
 	maxBatch = 64
 )
@@ -66,17 +60,22 @@ type peer struct {
 	done  atomic.Bool // the connection is ending: write nothing more
 	lang  string
 	local chan *room.Reply // answers to frames the room never saw
-	ping  *time.Timer
-	tk    *ticket // what the connection holds of the server's limits
+	tk    *ticket          // what the connection holds of the server's limits
 	// lim is the connection's rate of frames, pings included; refusals
 	// counts the frames refused, up to a flood (see readPump).
 	lim, refusals *rate.Limiter
 	flooded       sync.Once
 	flooding      atomic.Bool // a control frame has started flood's goroutine
 	// in is set for a relayed session served in process (relayed.go):
-	// there is no WebSocket (c, bw, ping are nil), the relay reads what
+	// there is no WebSocket (c and bw are nil), the relay reads what
 	// the room queues, and the connection's end is in's to say.
 	in *inProcess
+	// wrote and heard are when the connection last had a batch written
+	// and last had a frame read (sinceEpoch): its ping waits for a silence
+	// of pingEvery or heardEvery (pings.go); pinging is set while a ping
+	// is under way.
+	wrote, heard atomic.Int64
+	pinging      atomic.Bool
 
 	mu      sync.Mutex
 	sub     *room.Sub // set once attached
@@ -120,7 +119,10 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 	wc.sub = sub
 	wc.mu.Unlock()
 	wc.notify() // the welcome is queued
-	wc.ping = time.AfterFunc(pingEvery, wc.pingNow)
+	now := sinceEpoch()
+	wc.wrote.Store(now)
+	wc.heard.Store(now)
+	s.pings.add(s, wc)
 	s.metrics.conns.Inc()
 	// The handler returns: the connection is hijacked, and the request and
 	// net/http's state for it need not live as long as the game.
@@ -211,7 +213,7 @@ func (wc *peer) serve(rm *room.Room, sub *room.Sub) {
 		wc.flood()
 	}
 	wc.done.Store(true)
-	wc.ping.Stop()
+	wc.s.pings.remove(wc)
 	wc.mu.Lock()
 	wc.running = true // no writer starts from now on
 	wc.mu.Unlock()
@@ -254,6 +256,7 @@ func (wc *peer) ponged(context.Context, []byte) { wc.control() }
 // address's, reporting whether it is within them; past them it counts as
 // refused, and too many refused end the connection as a flood.
 func (wc *peer) control() bool {
+	wc.heard.Store(sinceEpoch())
 	now := wc.s.cfg.Clock.Now()
 	wc.s.metrics.framesIn.Inc()
 	if wc.lim.AllowN(now, 1) && wc.tk.frame(now) {
@@ -276,60 +279,76 @@ func (wc *peer) control() bool {
 // (peer.stop): a read given a context that can end would cost an
 // allocation and a registration per frame.
 func (s *Server) readPump(c *websocket.Conn, rm *room.Room, sub *room.Sub, wc *peer) (flood bool) {
-	lim, refusals := wc.lim, wc.refusals
 	for {
 		typ, rd, err := c.Reader(context.Background())
 		if err != nil {
 			return false
 		}
-		now := s.cfg.Clock.Now()
-		if !lim.AllowN(now, 1) || !wc.tk.frame(now) {
-			// Skipped, never parsed; the read limit bounds it.
-			if _, err := io.Copy(io.Discard, rd); err != nil {
-				return false
-			}
-			wc.refuse(0, CodeRateLimited)
-			s.metrics.framesIn.Inc()
-			if !refusals.AllowN(now, 1) {
-				return true
-			}
-			continue
-		}
-		// The frame is read into a pooled buffer (the read limit still
-		// applies), which goes back once the frame is handled: nothing
-		// keeps the bytes (parsing copies what it keeps).
-		buf := readPool.Get().(*bytes.Buffer)
-		buf.Reset()
-		if _, err := buf.ReadFrom(rd); err != nil {
-			return false
-		}
-		data := buf.Bytes()
-		var ok bool
-		if typ != websocket.MessageText || int64(len(data)) > s.cfg.MaxFrame {
-			ok = s.handleFrame(rm, sub, wc, now, typ, data, nil) // refused before parsing
-		} else if m, plain, err := wire.ParsePlainClientMessage(data); plain {
-			// A plain frame (what clients send) is read without growing
-			// this goroutine's stack: it is handled here.
-			ok = s.handleFrame(rm, sub, wc, now, typ, data, &parsed{m, err})
-		} else {
-			// Any other is handled on a short goroutine of its own, waited
-			// for, so frames stay in order: encoding/json grows a stack,
-			// and this goroutine's stack lives as long as the connection.
-			done := make(chan struct{})
-			go func() {
-				defer close(done)
-				ok = s.handleFrame(rm, sub, wc, now, typ, data, nil)
-			}()
-			<-done
-		}
-		if buf.Cap() <= maxPooledRead {
-			readPool.Put(buf)
-		}
-		s.metrics.framesIn.Inc()
-		if !ok && !refusals.AllowN(now, 1) {
-			return true
+		if flood, ok := s.readFrame(rm, sub, wc, typ, rd); !ok {
+			return flood
 		}
 	}
+}
+
+// readFrame takes one frame of readPump's, whose reader is rd: it is
+// handled, refused, or skipped unread; ok false ends the connection (flood
+// true: as a flood). It is a function of its own, never inlined, so that
+// its locals are off the stack while readPump waits for the next frame:
+// the reader's goroutine lives as long as the connection and waits about
+// 3 KiB deep in coder/websocket's read; the smaller that depth, the more
+// connections keep a 4 KiB stack rather than 8 (docs/performance.md).
+//
+//go:noinline
+func (s *Server) readFrame(rm *room.Room, sub *room.Sub, wc *peer, typ websocket.MessageType, rd io.Reader) (flood, ok bool) {
+	wc.heard.Store(sinceEpoch())
+	now := s.cfg.Clock.Now()
+	if !wc.lim.AllowN(now, 1) || !wc.tk.frame(now) {
+		// Skipped, never parsed; the read limit bounds it.
+		if _, err := io.Copy(io.Discard, rd); err != nil {
+			return false, false
+		}
+		wc.refuse(0, CodeRateLimited)
+		s.metrics.framesIn.Inc()
+		if !wc.refusals.AllowN(now, 1) {
+			return true, false
+		}
+		return false, true
+	}
+	// The frame is read into a pooled buffer (the read limit still
+	// applies), which goes back once the frame is handled: nothing
+	// keeps the bytes (parsing copies what it keeps).
+	buf := readPool.Get().(*bytes.Buffer)
+	buf.Reset()
+	if _, err := buf.ReadFrom(rd); err != nil {
+		return false, false
+	}
+	data := buf.Bytes()
+	var handled bool
+	if typ != websocket.MessageText || int64(len(data)) > s.cfg.MaxFrame {
+		handled = s.handleFrame(rm, sub, wc, now, typ, data, nil) // refused before parsing
+	} else if m, plain, err := wire.ParsePlainClientMessage(data); plain {
+		// A plain frame (what clients send) is read without growing
+		// this goroutine's stack: it is handled here.
+		handled = s.handleFrame(rm, sub, wc, now, typ, data, &parsed{m, err})
+	} else {
+		// Any other is handled on a short goroutine of its own, waited
+		// for, so frames stay in order: encoding/json grows a stack,
+		// and this goroutine's stack lives as long as the connection.
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			handled = s.handleFrame(rm, sub, wc, now, typ, data, nil)
+		}()
+		<-done
+	}
+	if buf.Cap() <= maxPooledRead {
+		readPool.Put(buf)
+	}
+	s.metrics.framesIn.Inc()
+	if !handled && !wc.refusals.AllowN(now, 1) {
+		return true, false
+	}
+	return false, true
 }
 
 // readPool holds the buffers client frames are read into; maxPooledRead is
@@ -524,6 +543,9 @@ flush:
 	if err := wc.bw.End(); err != nil {
 		return false, false
 	}
+	if n > 0 {
+		wc.wrote.Store(sinceEpoch())
+	}
 	s.sent(queuedAt[:n])
 	return more, true
 }
@@ -537,23 +559,6 @@ func (s *Server) sent(queuedAt []int64) {
 		if q != 0 {
 			s.metrics.queued.Observe(float64(now-q) / 1e9)
 		}
-	}
-}
-
-// pingNow pings the client, and ends the connection if it does not answer.
-func (wc *peer) pingNow() {
-	if wc.done.Load() {
-		return
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), writeTimeout)
-	err := wc.c.Ping(ctx)
-	cancel()
-	if err != nil {
-		wc.stop()
-		return
-	}
-	if !wc.done.Load() {
-		wc.ping.Reset(pingEvery)
 	}
 }
 

@@ -124,6 +124,9 @@ type Server struct {
 	// that Close returns only once every connection has ended; closing
 	// says, once set, that they end because the server is shutting down.
 	peers sync.WaitGroup
+	// pings are the connections a sweep pings when they fall silent
+	// (pings.go).
+	pings pings
 	// rates counts the ratings of ended games under way (rated.go).
 	rates   sync.WaitGroup
 	closing atomic.Bool

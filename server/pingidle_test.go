@@ -1,0 +1,72 @@
+package server
+
+import (
+	"bytes"
+	"context"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/coder/websocket"
+)
+
+// TestPing_AConnectionWrittenToIsNotPinged: the server's ping is for a
+// connection that has heard nothing for pingEvery (docs/protocol.md, "Take
+// a silent server as a lost connection"); one the server writes to more
+// often than that, and that speaks itself, gets no ping: on a busy table a
+// ping every 2 s was a system call, a wake-up and a pong to read for each
+// seat, beside its frames. Here a client sends a protocol ping every 200
+// ms (each answered by a pong frame) for 6.5 s: the server used to ping it
+// three times (at 2, 4 and 6 s); now it needs none. (One is let pass, for
+// a stall of the machine of 2 s.) That a quiet connection is still pinged
+// is TestASilentServerIsALostConnection's.
+func TestPing_AConnectionWrittenToIsNotPinged(t *testing.T) {
+	ts := startServer(t, "")
+	ctx := within(t, 60*time.Second)
+	tb := lobbyTable(ctx, t, ts)
+
+	var pings atomic.Int32
+	ws, _, err := websocket.Dial(ctx, wsURL(ts.api.Base, tb.id, 0, nil), &websocket.DialOptions{
+		OnPingReceived: func(context.Context, []byte) bool { pings.Add(1); return true },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ws.CloseNow()
+	ws.SetReadLimit(4 << 20)
+	rctx, stopReading := context.WithCancel(ctx)
+	defer stopReading()
+	pongs := make(chan struct{}, 64)
+	go func() {
+		for {
+			_, data, err := ws.Read(rctx)
+			if err != nil {
+				return
+			}
+			if bytes.Contains(data, []byte(`"type":"pong"`)) {
+				pongs <- struct{}{}
+			}
+		}
+	}()
+
+	const window, every = 6500 * time.Millisecond, 200 * time.Millisecond
+	end := time.Now().Add(window)
+	sent := 0
+	for time.Now().Before(end) {
+		if err := ws.Write(ctx, websocket.MessageText, []byte(`{"v":1,"type":"ping","id":7}`)); err != nil {
+			t.Fatal(err)
+		}
+		sent++
+		time.Sleep(every) // the client's own pace, not a wait for the server
+	}
+	for range sent { // every ping answered: the connection was written to all along
+		select {
+		case <-pongs:
+		case <-ctx.Done():
+			t.Fatal("the pongs never came")
+		}
+	}
+	if got := pings.Load(); got > 1 {
+		t.Fatalf("a connection written to every %v and speaking as often got %d WebSocket pings from the server in %v, want none", every, got, window)
+	}
+}
