@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -84,7 +85,15 @@ func TestBrowserTableAMafiosoSpeaksByDay(t *testing.T) {
 			victim = s
 		}
 	}
-	if _, err := pt.seats[mate-1].c.Send(ctx, commandKill(pt.seats[mate-1].now().Step, victim)); err != nil {
+	// The teammate's kill is sent from its own view of the night: the
+	// mafioso's page being in the night says nothing of when the
+	// teammate's reader took its frame (a kill sent from the deal's step
+	// is refused as stale, and no choice is ever shown).
+	mp8 := pt.seats[mate-1]
+	mp8.waitView(t, 30*time.Second, "the teammate's view never offered the kill of night 1", func(v *wire.View) bool {
+		return v.Phase == "night" && v.Round == 1 && slices.Contains(v.Legal.Kill, victim)
+	})
+	if _, err := mp8.c.Send(ctx, commandKill(mp8.now().Step, victim)); err != nil {
 		t.Fatal(err)
 	}
 	// The night's moves reach the mafia at the night's ticks (one a second
@@ -94,7 +103,10 @@ func TestBrowserTableAMafiosoSpeaksByDay(t *testing.T) {
 	// delivers nothing, and a loaded machine takes seconds to draw).
 	for tick := 1; !mp.eventually(slack*time.Second, `!!document.querySelector('#t-seats .badge.choice')`); tick++ {
 		if tick > 20 {
-			t.Fatalf("the teammate's choice is not shown on the mafioso's seats after %d ticks of the night", tick-1)
+			mp8.mu.Lock()
+			refused := slices.Clone(mp8.refused)
+			mp8.mu.Unlock()
+			t.Fatalf("the teammate's choice is not shown on the mafioso's seats after %d ticks of the night (the teammate was refused %v)", tick-1, refused)
 		}
 		clk.Advance(room.DefaultNightTick)
 	}
@@ -257,7 +269,14 @@ func TestBrowserTableTheVoteAndTheMorning(t *testing.T) {
 	waitPhase(pp, 60*time.Second, "vote", 1, 0)
 	cands := eval[[]int](pp, `window.__mafia.state.view.candidates`)
 	if len(cands) != 2 {
-		t.Fatalf("candidates %v, want two", cands)
+		refused := map[int][]string{}
+		for _, s := range []int{a, b} {
+			pt.seats[s-1].mu.Lock()
+			refused[s] = slices.Clone(pt.seats[s-1].refused)
+			pt.seats[s-1].mu.Unlock()
+		}
+		t.Fatalf("candidates %v, want two; the page's view: %s; the nominators' refusals: %v", cands,
+			eval[string](pp, `JSON.stringify(window.__mafia.state.view)`), refused)
 	}
 	last := cands[1]
 	want := en.T("web.act.vote_default", map[string]any{"Seat": last, "Name": pt.name(last)})
