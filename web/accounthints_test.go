@@ -79,7 +79,7 @@ func TestBrowserTheFirstGamesHintsCountTheAccountsGames(t *testing.T) {
 	createTable(q, base, "Tamar", 7, fastTimings)
 	q.waitJS(10*time.Second, `!!document.querySelector('.seat.me [data-account]')`)
 	for _, l := range []locale.Lang{locale.Ka, locale.En, locale.Ru} {
-		q.do(10*time.Second, chromedp.Click(chromedp.CSS(fmt.Sprintf(`button[data-lang=%q]`, l))))
+		q.do(10*time.Second, tapSetting(fmt.Sprintf(`button[data-lang=%q]`, l)))
 		want := locale.New(l).T("web.hint.wait", nil)
 		if !q.eventually(10*time.Second, fmt.Sprintf(`(() => { const h = document.querySelector('#hint'); return !!h && h.dataset.hint === 'web.hint.wait' && h.querySelector('.hint-text').textContent === %q; })()`, want)) {
 			t.Errorf("a new account on a phone of five games, in %s: hints %q, the line %q, want %q", l,
