@@ -168,7 +168,7 @@ func TestBrowserReviewOfABotGame(t *testing.T) {
 		if len(got.Groups) < 3 || got.Groups[0] != "before0" || got.Groups[1] != "deal0" {
 			t.Errorf("%s: the groups: %q", lang, got.Groups)
 		}
-		if got.URL != ts.URL+"/t/"+rt.id+"/review" || got.Who != msgs.T("web.review.private", nil) {
+		if got.URL != ts.URL+"/t/"+rt.id+"/review#step=0&view=0" || got.Who != msgs.T("web.review.private", nil) {
 			t.Errorf("%s: the link %q, %q", lang, got.URL, got.Who)
 		}
 		if lang == locale.Ka {
