@@ -77,7 +77,7 @@ func TestBrowserAnnouncementsAndCues(t *testing.T) {
 	data, _ := json.Marshal(map[string]any{"cases": in, "cues": cueEvents})
 	p := newTab(t, "announce", 360, 740)
 	p.do(15*time.Second, chromedp.Navigate(ts.URL+"/"), chromedp.WaitVisible(chromedp.CSS("#create")))
-	p.do(5*time.Second, chromedp.Click(chromedp.CSS(`button[data-lang="en"]`)))
+	p.do(5*time.Second, tapSetting(`button[data-lang="en"]`))
 	p.waitJS(5*time.Second, `document.documentElement.lang === 'en'`)
 	base := "/static/" + web.Version() + "/js/"
 	script := fmt.Sprintf(`(async () => {

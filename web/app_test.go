@@ -162,7 +162,7 @@ func TestBrowserTheAppIsInstallableAndSaysItNeedsTheNetwork(t *testing.T) {
 	}
 
 	// The page tells the worker its language; then the network goes.
-	p.do(5*time.Second, chromedp.Click(chromedp.CSS(`button[data-lang="ru"]`)))
+	p.do(5*time.Second, tapSetting(`button[data-lang="ru"]`))
 	p.waitJS(10*time.Second, `(async () => { const r = await caches.match('/offline-lang'); return !!r && (await r.text()) === 'ru'; })()`)
 	offline := func(off bool) {
 		cut.Store(off)

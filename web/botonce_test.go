@@ -55,7 +55,7 @@ func TestBrowserABotIsSaidOnceInAChatLine(t *testing.T) {
 	p.waitJS(60*time.Second, `!!document.querySelector('#chat-msgs li[data-bot]')`)
 	p.do(5*time.Second, chromedp.ScrollIntoView(chromedp.CSS("#chat-msgs li[data-bot]")))
 	for _, l := range []locale.Lang{locale.Ka, locale.Ru, locale.En} {
-		p.do(5*time.Second, chromedp.Click(chromedp.CSS(fmt.Sprintf(`button[data-lang=%q]`, l))))
+		p.do(5*time.Second, tapSetting(fmt.Sprintf(`button[data-lang=%q]`, l)))
 		p.waitJS(5*time.Second, fmt.Sprintf(`document.documentElement.lang === %q`, l))
 		tag := locale.New(l).T("web.chat_bot.tag", nil)
 		p.waitJS(5*time.Second, fmt.Sprintf(`document.querySelector('#chat-msgs li[data-bot] [data-bot]').textContent === %q`, tag))

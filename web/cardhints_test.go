@@ -46,7 +46,7 @@ func TestBrowserTheCardIsShownAsACardAtTheDealAndFromTheTable(t *testing.T) {
 	waitPhase(p, 10*time.Second, "night", 1, 0)
 	for _, l := range []locale.Lang{locale.Ka, locale.En, locale.Ru} {
 		cat := locale.New(l)
-		p.do(10*time.Second, chromedp.Click(chromedp.CSS(fmt.Sprintf(`button[data-lang=%q]`, l))))
+		p.do(10*time.Second, tapSetting(fmt.Sprintf(`button[data-lang=%q]`, l)))
 		p.waitJS(10*time.Second, fmt.Sprintf(`document.documentElement.lang === %q && !!document.querySelector('#deal .rcard')`, l))
 		night, win := cat.T("web.role_night.detective", nil), cat.T("web.role_win.detective", nil)
 		p.waitJS(10*time.Second, fmt.Sprintf(`(() => { const d = document.querySelector('#deal').textContent; return d.includes(%q) && d.includes(%q); })()`, night, win))
@@ -100,7 +100,7 @@ func TestBrowserAFirstGameHasHintsThatATapTurnsOff(t *testing.T) {
 	}
 	for _, l := range []locale.Lang{locale.Ka, locale.En, locale.Ru} {
 		for _, p := range []*tab{dp, cp} {
-			p.do(10*time.Second, chromedp.Click(chromedp.CSS(fmt.Sprintf(`button[data-lang=%q]`, l))))
+			p.do(10*time.Second, tapSetting(fmt.Sprintf(`button[data-lang=%q]`, l)))
 			p.waitJS(10*time.Second, fmt.Sprintf(`document.documentElement.lang === %q && !!window.__mafia && !!window.__mafia.state.view`, l))
 		}
 		hint(dp, "web.hint.night_move", l)

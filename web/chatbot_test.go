@@ -76,7 +76,7 @@ func TestBrowserABotsLineInTheChatIsTaggedAsABots(t *testing.T) {
 	p.do(5*time.Second, chromedp.ScrollIntoView(chromedp.CSS("#chat-msgs li[data-bot]")))
 	p.shot("80-bot-line-360")
 	for _, l := range []locale.Lang{locale.Ka, locale.Ru, locale.En} {
-		p.do(5*time.Second, chromedp.Click(chromedp.CSS(fmt.Sprintf(`button[data-lang=%q]`, l))))
+		p.do(5*time.Second, tapSetting(fmt.Sprintf(`button[data-lang=%q]`, l)))
 		want := locale.New(l).T("web.chat_bot.tag", nil)
 		p.waitJS(5*time.Second, fmt.Sprintf(`document.documentElement.lang === %q && %s.textContent === %q`, l, tagged, want))
 	}

@@ -55,7 +55,7 @@ func TestBrowserTheLogIsDayByDayAndTheMomentsAreSignalled(t *testing.T) {
 		return err
 	}))
 	pt.open(p, me)
-	p.do(5*time.Second, chromedp.Click(chromedp.CSS(`button[data-lang="en"]`)))
+	p.do(5*time.Second, tapSetting(`button[data-lang="en"]`))
 	if !p.eventually(60*time.Second, `window.__mafia.sounds.nominated >= 1`) {
 		t.Fatalf("being nominated is not signalled:\n%s", p.text())
 	}
@@ -86,7 +86,7 @@ func TestBrowserTheLogIsDayByDayAndTheMomentsAreSignalled(t *testing.T) {
 		}
 	}
 	// The vibration is the player's to turn off, and stays off.
-	p.do(5*time.Second, chromedp.Click(chromedp.CSS("#vibrate")))
+	p.do(5*time.Second, tapSetting("#vibrate"))
 	if got := eval[string](p, `localStorage.getItem('mafia.vibrate') + ' ' + document.querySelector('#vibrate').getAttribute('aria-pressed')`); got != "0 false" {
 		t.Errorf("the vibration switch, once tapped: %q, want it off", got)
 	}
@@ -104,7 +104,7 @@ func TestBrowserHowToPlayFromTheLobbyInEachLanguage(t *testing.T) {
 	p.do(15*time.Second, chromedp.Navigate(ts.URL+"/"), chromedp.WaitVisible(chromedp.CSS("#create")))
 	for _, l := range []locale.Lang{locale.Ka, locale.En, locale.Ru} {
 		cat := locale.New(l)
-		p.do(5*time.Second, chromedp.Click(chromedp.CSS(fmt.Sprintf(`button[data-lang=%q]`, l))))
+		p.do(5*time.Second, tapSetting(fmt.Sprintf(`button[data-lang=%q]`, l)))
 		p.waitJS(5*time.Second, fmt.Sprintf(`document.documentElement.lang === %q`, l))
 		p.do(5*time.Second, chromedp.Click(chromedp.CSS("#howto-open")))
 		p.waitJS(5*time.Second, `document.querySelector('#howto').open`)

@@ -113,12 +113,12 @@ func TestBrowserLanguage(t *testing.T) {
 	noEnglish(p, locale.Ka)
 	p.shot("20-lobby-ka-360")
 
-	p.do(10*time.Second, chromedp.Click(chromedp.CSS(`button[data-lang="en"]`)))
+	p.do(10*time.Second, tapSetting(`button[data-lang="en"]`))
 	p.waitJS(5*time.Second, `document.documentElement.lang === 'en'`)
 	if got, want := eval[string](p, `document.querySelector('#create-h').textContent`), en.T("web.create.heading", nil); got != want {
 		t.Errorf("after the switch to English: %q, want %q", got, want)
 	}
-	p.do(10*time.Second, chromedp.Click(chromedp.CSS(`button[data-lang="ru"]`)))
+	p.do(10*time.Second, tapSetting(`button[data-lang="ru"]`))
 	p.waitJS(5*time.Second, `document.documentElement.lang === 'ru'`)
 	p.do(15*time.Second, chromedp.Reload(), chromedp.WaitVisible(chromedp.CSS("#create")))
 	if got, want := eval[string](p, `document.querySelector('#create-h').textContent`), ru.T("web.create.heading", nil); got != want {

@@ -3,8 +3,6 @@ package web_test
 import (
 	"testing"
 	"time"
-
-	"github.com/chromedp/chromedp"
 )
 
 // Issue 28, defect 7: the header's buttons were 32-36 px, the chat's tabs
@@ -66,7 +64,7 @@ func TestBrowserTapTargetsAndTheRedLogLine(t *testing.T) {
 	startWithBots(p)
 	p.waitJS(60*time.Second, `!!document.querySelector('#log .ev.k-player_out') && window.__mafia.state.view.phase !== 'ended'`)
 	for _, l := range []string{"ka", "en", "ru"} {
-		p.do(10*time.Second, chromedp.Click(chromedp.CSS(`button[data-lang="`+l+`"]`)))
+		p.do(10*time.Second, tapSetting(`button[data-lang="`+l+`"]`))
 		p.waitJS(10*time.Second, `document.documentElement.lang === '`+l+`' && !!document.querySelector('#log .ev.k-player_out')`)
 		if got := eval[string](p, tapsReport); got != "" {
 			t.Errorf("%s: %s", l, got)

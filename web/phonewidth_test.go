@@ -93,7 +93,7 @@ func TestBrowserNoSidewaysScrollOnTheBoardAndAPlayersPage(t *testing.T) {
 	p.waitJS(10*time.Second, `document.querySelectorAll('#board tbody tr').length === 7`)
 	for _, l := range []locale.Lang{locale.Ka, locale.En, locale.Ru} {
 		p.do(10*time.Second, chromedp.Navigate(hs.URL+"/ratings"))
-		p.do(10*time.Second, chromedp.Click(chromedp.CSS(fmt.Sprintf(`button[data-lang=%q]`, l))))
+		p.do(10*time.Second, tapSetting(fmt.Sprintf(`button[data-lang=%q]`, l)))
 		p.waitJS(10*time.Second, fmt.Sprintf(`document.documentElement.lang === %q && document.querySelectorAll('#board tbody tr').length === 7`, l))
 		if got := eval[string](p, overflowReport("table")); got != "" {
 			t.Errorf("%s: the leaderboard at 360 px: %s", l, got)

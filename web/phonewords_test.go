@@ -74,7 +74,7 @@ func TestBrowserTheDealDrawsTheCardOnceAndPlaceholdersFit(t *testing.T) {
 	}
 
 	for _, l := range []locale.Lang{locale.Ru, locale.En, locale.Ka} {
-		mp.do(10*time.Second, chromedp.Click(chromedp.CSS(fmt.Sprintf(`button[data-lang=%q]`, l))))
+		mp.do(10*time.Second, tapSetting(fmt.Sprintf(`button[data-lang=%q]`, l)))
 		mp.waitJS(10*time.Second, fmt.Sprintf(`document.documentElement.lang === %q && !!document.querySelector('#chat-input')`, l))
 		tr := locale.New(l)
 		for _, ch := range []string{"town", "mafia", "dead"} {
@@ -112,7 +112,7 @@ func TestBrowserProfileDatesInTheReadersLanguage(t *testing.T) {
 		locale.Ru: regexp.MustCompile(`\p{Cyrillic}`),
 	}
 	for _, l := range []locale.Lang{locale.En, locale.Ka, locale.Ru} {
-		p.do(10*time.Second, chromedp.Click(chromedp.CSS(fmt.Sprintf(`button[data-lang=%q]`, l))))
+		p.do(10*time.Second, tapSetting(fmt.Sprintf(`button[data-lang=%q]`, l)))
 		p.waitJS(10*time.Second, fmt.Sprintf(`document.documentElement.lang === %q && !!document.querySelector('#recent time')`, l))
 		got := eval[string](p, `document.querySelector('#recent time').textContent`)
 		if !script[l].MatchString(got) {

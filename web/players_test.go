@@ -207,7 +207,7 @@ func TestBrowserThreePlayers(t *testing.T) {
 	// The language switch: Georgian text from the catalogs, the server's
 	// sentences in Georgian too.
 	ka := locale.New(locale.Ka)
-	c.do(10*time.Second, chromedp.Click(chromedp.CSS(`button[data-lang="ka"]`)))
+	c.do(10*time.Second, tapSetting(`button[data-lang="ka"]`))
 	c.waitJS(10*time.Second, `document.documentElement.lang === 'ka'`)
 	c.waitJS(10*time.Second, fmt.Sprintf(`document.querySelector('#phase').textContent === %q`,
 		ka.T("view.night", map[string]any{"Round": 1})))

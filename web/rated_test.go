@@ -248,11 +248,11 @@ func TestBrowserRated_AGuestSignsUpInPlaceAndTheRatingsShowEverywhere(t *testing
 	g.shot("rated-04-table-guest-360")
 	// In Georgian too, the reason and the two ways in fit the phone.
 	ka := locale.New(locale.Ka)
-	g.do(10*time.Second, chromedp.Click(chromedp.CSS(`button[data-lang="ka"]`)))
+	g.do(10*time.Second, tapSetting(`button[data-lang="ka"]`))
 	g.waitJS(10*time.Second, fmt.Sprintf(`document.querySelector('#rated-guest').textContent === %q && document.querySelector('#rated-signup').textContent === %q`,
 		ka.T("web.rated_seat.guest_note", nil), ka.T("web.rated_seat.signup", nil)))
 	g.shot("rated-04a-table-guest-ka-360")
-	g.do(10*time.Second, chromedp.Click(chromedp.CSS(`button[data-lang="en"]`)))
+	g.do(10*time.Second, tapSetting(`button[data-lang="en"]`))
 	g.waitJS(10*time.Second, `document.querySelector('#rated-signup').textContent === 'Sign up to sit here'`)
 	// The switch of language reconnects the page (for the server's words in
 	// it): the tap waits until that is done, so that no banner of the

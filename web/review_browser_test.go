@@ -78,7 +78,7 @@ func TestBrowserReviewOfABotGame(t *testing.T) {
 		return err
 	}))
 	p.do(15*time.Second, chromedp.Navigate(ts.URL+"/t/"+rt.id+"/review"), chromedp.WaitVisible(chromedp.CSS("#rv-wait")))
-	p.do(5*time.Second, chromedp.Click(chromedp.CSS(`button[data-lang="en"]`)))
+	p.do(5*time.Second, tapSetting(`button[data-lang="en"]`))
 	p.waitJS(5*time.Second, `document.documentElement.lang === 'en' && !!document.querySelector('#rv-wait')`)
 	if n := eval[int](p, `document.querySelectorAll('[data-role], #rv-cards, #rv-days').length`); n != 0 {
 		t.Fatalf("before the end the review shows %d parts of the game:\n%s", n, p.text())
@@ -125,7 +125,7 @@ func TestBrowserReviewOfABotGame(t *testing.T) {
 		}
 	}
 	for _, lang := range []locale.Lang{locale.Ka, locale.En, locale.Ru} {
-		p.do(5*time.Second, chromedp.Click(chromedp.CSS(`button[data-lang="`+string(lang)+`"]`)))
+		p.do(5*time.Second, tapSetting(`button[data-lang="`+string(lang)+`"]`))
 		// the record asked again in the new language, and drawn
 		p.waitJS(10*time.Second, `document.documentElement.lang === '`+string(lang)+`' && !!document.querySelector('#rv-cards') && window.__mafiaReview && window.__mafiaReview.lang === '`+string(lang)+`' && !window.__mafiaReview.asking`)
 		msgs := locale.New(lang)
@@ -168,7 +168,7 @@ func TestBrowserReviewOfABotGame(t *testing.T) {
 		if len(got.Groups) < 3 || got.Groups[0] != "before0" || got.Groups[1] != "deal0" {
 			t.Errorf("%s: the groups: %q", lang, got.Groups)
 		}
-		if got.URL != ts.URL+"/t/"+rt.id+"/review" || got.Who != msgs.T("web.review.private", nil) {
+		if got.URL != ts.URL+"/t/"+rt.id+"/review#step=0&view=0" || got.Who != msgs.T("web.review.private", nil) {
 			t.Errorf("%s: the link %q, %q", lang, got.URL, got.Who)
 		}
 		if lang == locale.Ka {
@@ -256,7 +256,7 @@ func TestBrowserReviewOfAnInPersonGame(t *testing.T) {
 		t.Fatal(err)
 	}
 	p.do(15*time.Second, chromedp.Navigate(ts.URL+"/t/"+c.ID+"/review"), chromedp.WaitVisible(chromedp.CSS("#rv-cards")))
-	p.do(5*time.Second, chromedp.Click(chromedp.CSS(`button[data-lang="ru"]`)))
+	p.do(5*time.Second, tapSetting(`button[data-lang="ru"]`))
 	p.waitJS(5*time.Second, `document.documentElement.lang === 'ru' && !!document.querySelector('#rv-in-person')`)
 	got := eval[reviewShown](p, readReview)
 	if got.Winner != "town" || got.Events != len(log) || got.Kinds["fouled"] != 8 {

@@ -236,7 +236,7 @@ func TestBrowserReviewStepsForwardBackAndByLink(t *testing.T) {
 	p.do(15*time.Second, chromedp.Navigate(fmt.Sprintf("%s/t/%s/review#step=%d&view=0", ts.URL, rt.id, night+1)),
 		chromedp.WaitVisible(chromedp.CSS("#rv-stepper")))
 	for _, lang := range []locale.Lang{locale.Ka, locale.En, locale.Ru} {
-		p.do(5*time.Second, chromedp.Click(chromedp.CSS(`button[data-lang="`+string(lang)+`"]`)))
+		p.do(5*time.Second, tapSetting(`button[data-lang="`+string(lang)+`"]`))
 		p.waitJS(10*time.Second, `document.documentElement.lang === '`+string(lang)+`' && window.__mafiaReview && window.__mafiaReview.lang === '`+string(lang)+`' && !window.__mafiaReview.asking && !!document.querySelector('#rv-step')`)
 		if st := eval[stepSeen](p, readStep); st.Step != night+1 {
 			t.Errorf("%s: the language switch moved the step to %d", lang, st.Step)

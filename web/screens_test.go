@@ -145,7 +145,7 @@ func screens(t *testing.T, lang locale.Lang) {
 		p.shot(fmt.Sprintf("70-%s-%s-360", name, lang))
 	}
 	p.do(15*time.Second, chromedp.Navigate(ts.URL+"/"), chromedp.WaitVisible(chromedp.CSS("#create")))
-	p.do(10*time.Second, chromedp.Click(chromedp.CSS(`button[data-lang="`+string(lang)+`"]`)))
+	p.do(10*time.Second, tapSetting(`button[data-lang="`+string(lang)+`"]`))
 	p.waitJS(5*time.Second, `document.documentElement.lang === '`+string(lang)+`'`)
 
 	pt := newPeopleTable(ctx, t, ts, "Tbilisi", 11, map[string]string{"round_limit": "2"}, map[string]int64{

@@ -85,7 +85,7 @@ func TestBrowserARatedTablesSeatsShowTheirRatings(t *testing.T) {
 		}
 	}
 	for _, lang := range []locale.Lang{locale.Ka, locale.En, locale.Ru} {
-		p.do(5*time.Second, chromedp.Click(chromedp.CSS(`button[data-lang="`+string(lang)+`"]`)))
+		p.do(5*time.Second, tapSetting(`button[data-lang="`+string(lang)+`"]`))
 		text := locale.New(lang).T("web.seat_rating", map[string]any{"Rating": want["Nino"]})
 		p.waitJS(10*time.Second, fmt.Sprintf(`[...document.querySelectorAll('.seat .badge.rating')].some((b) => b.textContent === %q)`, text))
 		p.shot("94-seats-rated-" + string(lang) + "-360")
@@ -149,7 +149,7 @@ func TestBrowserALongNameAndANoteStayInTheSeatGrid(t *testing.T) {
 	  return bad.join('; ');
 	})()`
 	for _, lang := range []locale.Lang{locale.Ka, locale.En, locale.Ru} {
-		p.do(5*time.Second, chromedp.Click(chromedp.CSS(`button[data-lang="`+string(lang)+`"]`)))
+		p.do(5*time.Second, tapSetting(`button[data-lang="`+string(lang)+`"]`))
 		p.waitJS(10*time.Second, `document.documentElement.lang === '`+string(lang)+`' && !!document.querySelector('.seat[data-seat="2"] .note-open')`)
 		if bad := eval[string](p, inPanel); bad != "" {
 			t.Errorf("%s: the seat grid with a long name: %s", lang, bad)

@@ -33,7 +33,7 @@ func TestBrowserSpeechSignals(t *testing.T) {
 	w1 := eval[float64](p, `parseFloat(document.querySelector('#t-clock .bar').style.width)`)
 	left1 := eval[int](p, `+document.querySelector('#t-clock [role=progressbar]').getAttribute('aria-valuenow')`)
 	p.shot("30-speech-clock-360")
-	p.do(5*time.Second, chromedp.Click(chromedp.CSS("#mute")))
+	p.do(5*time.Second, tapSetting("#mute"))
 	if got := eval[string](p, `document.querySelector('#mute').getAttribute('aria-pressed')`); got != "true" {
 		t.Errorf("mute: aria-pressed=%q", got)
 	}

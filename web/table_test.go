@@ -485,7 +485,7 @@ func TestBrowserTableTheLobby(t *testing.T) {
 			t.Errorf("defect 11: without an Accept-Language header the page is not drawn in Georgian: %.80s", body)
 		}
 	}
-	p.do(10*time.Second, chromedp.Click(chromedp.CSS(`button[data-lang="ka"]`)))
+	p.do(10*time.Second, tapSetting(`button[data-lang="ka"]`))
 	p.waitJS(5*time.Second, `document.documentElement.lang === 'ka'`)
 
 	// Defect 12: the open table above the form; the game in progress to watch.

@@ -167,7 +167,7 @@ func TestBrowserTheVoteShowsWhoHasVotedThenWhoVotedForWhom(t *testing.T) {
 	}
 	// The grid stays for the day, in every language.
 	for _, l := range []locale.Lang{locale.Ka, locale.En, locale.Ru} {
-		p.do(5*time.Second, chromedp.Click(chromedp.CSS(fmt.Sprintf(`button[data-lang=%q]`, l))))
+		p.do(5*time.Second, tapSetting(fmt.Sprintf(`button[data-lang=%q]`, l)))
 		p.waitJS(10*time.Second, fmt.Sprintf(`document.documentElement.lang === %q && !!document.querySelector('#vote-grid-1')`, l))
 		cat := locale.New(l)
 		p.waitJS(10*time.Second, fmt.Sprintf(`document.querySelector('#vote-grid-1 caption').textContent === %q`, cat.T("web.votes.caption", nil)))

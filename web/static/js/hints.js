@@ -1,19 +1,53 @@
 // hints.js: a first game with hints. A line under the table's moves says
 // the current step, what to do now and why (web.hint.*). It is on for a
-// player's first games on this device (until three games seen to the end,
-// mafia.played) unless switched off (mafia.hints: '0' off, '1' on), and a
-// tap hides it.
+// player's first games unless switched off (mafia.hints: '0' off, '1' on),
+// and a tap hides it. A player's games are the account's where one is
+// logged in (the games its page counts, GET /api/players/{name}), else the
+// games this device saw to the end (mafia.played): a player of many games
+// on a new phone sees none, a new account on a shared phone sees them.
 
 import { h } from './dom.js';
 import { t } from './i18n.js';
+import { boot } from './boot.js';
+import { account, accountApi } from './account.js';
 
 const FIRST_GAMES = 3;
 
-/** hintsOn reports whether the hints are shown. */
+// counted holds each account's games by name, as its page counts them:
+// null while asked, -1 when the page could not be had (the device's count
+// stands in).
+const counted = new Map();
+
+function accountGames(name) {
+  if (!counted.has(name)) {
+    counted.set(name, null);
+    accountApi.player(name).then((p) => counted.set(name, +p.games || 0), () => counted.set(name, -1))
+      .then(() => document.dispatchEvent(new Event('mafia-hints')));
+  }
+  return counted.get(name);
+}
+
+/** gamesPlayed is how many games the player has played: the account's
+ * when logged in, else this device's; undefined while not yet known (the
+ * page has not heard who is logged in, or the account's count). */
+export function gamesPlayed() {
+  const device = +localStorage.getItem('mafia.played') || 0;
+  if (!boot.accounts) return device;
+  const a = account();
+  if (a === undefined) return undefined;
+  if (!a) return device;
+  const n = accountGames(a.name);
+  if (n === null) return undefined;
+  return n < 0 ? device : n;
+}
+
+/** hintsOn reports whether the hints are shown: undefined while the
+ * player's games are not yet known (none are shown meanwhile). */
 export function hintsOn() {
   const set = localStorage.getItem('mafia.hints');
   if (set === '0' || set === '1') return set === '1';
-  return (+localStorage.getItem('mafia.played') || 0) < FIRST_GAMES;
+  const n = gamesPlayed();
+  return n === undefined ? undefined : n < FIRST_GAMES;
 }
 
 /** setHints switches the hints on or off. */
@@ -25,6 +59,8 @@ export function gameSeen(id) {
   if (localStorage.getItem(key)) return;
   localStorage.setItem(key, '1');
   localStorage.setItem('mafia.played', String((+localStorage.getItem('mafia.played') || 0) + 1));
+  // The account's count has grown too: asked again when next needed.
+  counted.clear();
 }
 
 /** hintKey returns the hint for the seat's current step: [id, data], or
@@ -61,9 +97,8 @@ export function hintKey(st) {
 
 /** renderHint returns the hint line, or null. off hides the hints. */
 export function renderHint(st, off) {
-  if (!hintsOn()) return null;
   const k = hintKey(st);
-  if (!k) return null;
+  if (!k || !hintsOn()) return null;
   return h('div', { class: 'hint-line', id: 'hint', 'data-hint': k[0] },
     h('p', {}, h('b', {}, t('web.hint.label'), ': '), h('span', { class: 'hint-text' }, t(k[0], k[1]))),
     h('button', { type: 'button', class: 'small', key: 'hint-off', id: 'hint-off', 'aria-label': t('web.hint.off'), title: t('web.hint.off'), on: { click: off } }, '×'));

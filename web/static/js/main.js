@@ -1,5 +1,6 @@
-// main.js: the page: its header (the language switch and the sound
-// switch), and its two screens, the lobby at / and a table at /t/{id}.
+// main.js: the page: its header (the brand, the account, how to play and
+// the settings menu: language, sound, vibration), and its screens: the
+// lobby at /, a table at /t/{id}, its review, the account and the players.
 
 import { h, patch } from './dom.js';
 import { t, load, choose, remember, current, LANGS } from './i18n.js';
@@ -106,35 +107,76 @@ function accountButton() {
   }, personIcon());
 }
 
-function drawHeader() {
+// gearIcon is a cog: the settings menu's button.
+function gearIcon() {
+  return icon('M12 15a3 3 0 1 0 0-6 3 3 0 0 0 0 6z M12 2v3 M12 19v3 M2 12h3 M19 12h3 M4.9 4.9l2.1 2.1 M17 17l2.1 2.1 M4.9 19.1L7 17 M17 7l2.1-2.1');
+}
+
+// The settings menu holds the language, sound and vibration switches
+// behind one 44 px button (a disclosure: the button says whether it is
+// open, its panel follows it in the tab order), so that on a 360 px phone
+// the header keeps the brand, the account, how to play and the menu.
+// Escape, a tap outside it and a language chosen close it.
+let settingsOpen = false;
+
+function setSettings(open, focus) {
+  if (settingsOpen === open) return;
+  settingsOpen = open;
+  drawHeader();
+  if (focus) header.querySelector('#settings-open')?.focus();
+}
+
+document.addEventListener('click', (ev) => {
+  if (settingsOpen && !(ev.target instanceof Element && ev.target.closest('.settings'))) setSettings(false, false);
+});
+document.addEventListener('keydown', (ev) => {
+  if (settingsOpen && ev.key === 'Escape') {
+    ev.preventDefault();
+    setSettings(false, true);
+  }
+});
+
+function settingsMenu() {
   const muted = isMuted();
+  const open = settingsOpen;
+  return h('div', { class: 'settings' },
+    h('button', {
+      type: 'button', class: 'settings-open', id: 'settings-open', key: 'settings-open',
+      'aria-expanded': open ? 'true' : 'false', 'aria-controls': 'settings',
+      'aria-label': t('web.settings'), title: t('web.settings'),
+      on: { click: () => setSettings(!settingsOpen, false) },
+    }, gearIcon(), h('span', { class: 'settings-lang', 'aria-hidden': 'true' }, t(`web.lang_short.${current()}`))),
+    h('div', { class: 'settings-panel', id: 'settings', role: 'group', 'aria-label': t('web.settings'), hidden: !open },
+      h('div', { class: 'langs', role: 'group', 'aria-label': t('web.lang') }, LANGS.map((l) => h('button', {
+        type: 'button', class: 'lang', key: `lang-${l}`, lang: l, 'data-lang': l,
+        'aria-pressed': l === current() ? 'true' : 'false',
+        on: { click: async () => { settingsOpen = false; await switchLang(l); drawHeader(); header.querySelector('#settings-open')?.focus(); } },
+      }, t(`web.lang_name.${l}`)))),
+      h('button', {
+        type: 'button', class: 'mute', id: 'mute', key: 'mute', 'aria-pressed': muted ? 'true' : 'false',
+        title: t(muted ? 'web.sound_off' : 'web.sound_on'),
+        on: { click: () => { setMuted(!isMuted()); drawHeader(); } },
+      }, speakerIcon(muted), h('span', {}, t('web.mute'))),
+      navigator.vibrate ? h('button', {
+        type: 'button', class: 'buzz', id: 'vibrate', key: 'vibrate', 'aria-pressed': vibrates() ? 'true' : 'false',
+        on: { click: () => { setVibrate(!vibrates()); drawHeader(); } },
+      }, vibrateIcon(), h('span', {}, t('web.vibrate'))) : null));
+}
+
+function drawHeader() {
   patch(header,
-    // On a narrow phone the brand is its icon alone (the name stays for a
-    // screen reader), leaving the switches their 44 px each.
+    // The brand: its icon and name (app.css: on the narrowest screens the
+    // icon alone).
     h('a', { class: 'brand', href: '/', key: 'home', on: { click: (ev) => { ev.preventDefault(); navigate('/'); } } },
       h('img', { class: 'brand-icon', src: new URL('../icon.svg', import.meta.url).href, alt: '', width: 26, height: 26 }),
       h('span', { class: 'brand-name' }, t('web.title'))),
     h('div', { class: 'switches' },
       accountButton(),
-      h('div', { class: 'langs', role: 'group', 'aria-label': t('web.lang') }, LANGS.map((l) => h('button', {
-        type: 'button', class: 'lang', key: `lang-${l}`, lang: l, 'data-lang': l,
-        'aria-pressed': l === current() ? 'true' : 'false', 'aria-label': t(`web.lang_name.${l}`),
-        on: { click: () => switchLang(l) },
-      }, t(`web.lang_short.${l}`)))),
       h('button', {
         type: 'button', class: 'help', id: 'howto-open', key: 'howto', 'aria-label': t('web.howto.heading'), title: t('web.howto.heading'),
         on: { click: howto.open },
       }, '?'),
-      navigator.vibrate ? h('button', {
-        type: 'button', class: 'buzz', id: 'vibrate', key: 'vibrate', 'aria-pressed': vibrates() ? 'true' : 'false',
-        'aria-label': t('web.vibrate'), title: t('web.vibrate'),
-        on: { click: () => { setVibrate(!vibrates()); drawHeader(); } },
-      }, vibrateIcon()) : null,
-      h('button', {
-        type: 'button', class: 'mute', id: 'mute', key: 'mute', 'aria-pressed': muted ? 'true' : 'false',
-        'aria-label': t('web.mute'), title: t(muted ? 'web.sound_off' : 'web.sound_on'),
-        on: { click: () => { setMuted(!isMuted()); drawHeader(); } },
-      }, speakerIcon(muted))));
+      settingsMenu()));
 }
 
 async function start() {

@@ -250,9 +250,13 @@ function renderGame(rv, copy, go, toggleFull) {
   return out;
 }
 
-// share is the review's link: to copy, and as a QR code.
+// share is the review's link: to copy, and as a QR code. The link copied
+// is the step being viewed, from its point of view (the address bar's:
+// #step=&view=), so that whoever opens it sees that moment; the QR code
+// is the review's own link.
 function share(rv, copy) {
-  const url = `${location.origin}/t/${rv.game.id}/review`;
+  const base = `${location.origin}/t/${rv.game.id}/review`;
+  const url = rv.steps.length ? `${base}#step=${rv.step}&view=${rv.view}` : base;
   return h('div', { class: 'invite rv-share', id: 'rv-share' },
     h('label', { for: 'rv-url' }, t('web.review.share')),
     h('div', { class: 'row' },

@@ -13,7 +13,7 @@ import { renderSeats, saveNote } from './seats.js';
 import { renderActions } from './actions.js';
 import { renderCard, renderCandidates, renderChecks, renderHost, renderLog } from './panels.js';
 import { renderVotes } from './votes.js';
-import { renderHint, setHints, gameSeen } from './hints.js';
+import { renderHint, setHints, gameSeen, hintsOn } from './hints.js';
 import { roleCard } from './cards.js';
 import { renderOver } from './gameover.js';
 import { renderPregame, makeJoinForm } from './pregame.js';
@@ -340,6 +340,9 @@ export function tableScreen(id, { navigate, announce }) {
     show('me', ended ? null : renderCard(st, ctx));
     show('act', renderActions(st, ctx));
     show('hint', renderHint(st, () => { setHints(false); draw(); }));
+    // Whether a seat's hints are on: "undefined" until the player's games
+    // are known (hints.js).
+    parts.hint.dataset.hints = st.seat ? String(hintsOn()) : '';
     if (ended && st.seat) gameSeen(id);
     show('votes', renderVotes(st));
     show('cands', renderCandidates(st));

@@ -11,6 +11,10 @@ import { nameOf } from './names.js';
 
 const VOTE_PHASES = new Set(['vote', 'revote', 'all_vote']);
 
+// MANY_COLUMNS is the most candidates a grid shows beside the voters'
+// names; past it a voter is its seat number (app.css: .vgrid.many).
+const MANY_COLUMNS = 5;
+
 /** votersNow returns the seats that have voted in the running vote: the
  * vote_made events since it began. */
 export function votersNow(events) {
@@ -90,16 +94,21 @@ export function voteGrid(st, cv, id) {
   for (const [, c] of rows) count.set(c, (count.get(c) || 0) + 1);
   const head = all ? (c) => t(c === 'yes' ? 'web.votes.yes' : 'web.votes.no') : (c) => String(c);
   const title = all ? t('web.votes.all_caption') : t(e.phase === 'revote' ? 'web.votes.revote_caption' : 'web.votes.caption');
-  return h('div', { class: 'vgrid-wrap' }, h('table', { class: 'vgrid', id, 'data-kind': e.kind },
+  // Many columns (a big table's day of many candidates) leave the voters'
+  // names no room on a phone: a row then shows the voter's seat number, its
+  // name kept for a screen reader and as the number's title, so that the
+  // grid fits its box at 360 px with no scroll of its own.
+  const many = cols.length > MANY_COLUMNS;
+  return h('div', { class: 'vgrid-wrap' }, h('table', { class: many ? 'vgrid many' : 'vgrid', id, 'data-kind': e.kind, 'data-columns': cols.length },
     h('caption', {}, title),
-    h('thead', {}, h('tr', {}, h('th', { scope: 'col', class: 'voter' }, t('web.votes.voter')),
+    h('thead', {}, h('tr', {}, h('th', { scope: 'col', class: 'voter' }, many ? h('span', { class: 'vh' }, t('web.votes.voter')) : t('web.votes.voter')),
       cols.map((c) => h('th', { scope: 'col', 'data-cand': c, title: all ? '' : nameOf(st, c) }, head(c))))),
     h('tbody', {}, rows.map(([s, c, own]) => h('tr', { 'data-voter': s },
-      h('th', { scope: 'row', class: 'voter' }, h('span', { class: 'num' }, String(s)), ' ', h('span', { class: 'name' }, nameOf(st, s))),
+      h('th', { scope: 'row', class: 'voter', title: many ? nameOf(st, s) : null }, h('span', { class: 'num' }, String(s)), ' ', h('span', { class: many ? 'name vh' : 'name' }, nameOf(st, s))),
       cols.map((k) => h('td', k === c
         ? { class: own ? 'mark' : 'mark abstain', 'data-for': k, title: own ? '' : t('web.votes.abstained') }
         : {}, k === c ? (own ? '●' : '○') : ''))))),
-    h('tfoot', {}, h('tr', {}, h('th', { scope: 'row', class: 'voter' }, t('web.votes.total')),
+    h('tfoot', {}, h('tr', {}, h('th', { scope: 'row', class: 'voter' }, many ? h('span', { 'aria-label': t('web.votes.total'), title: t('web.votes.total') }, 'Σ') : t('web.votes.total')),
       cols.map((c) => h('td', { 'data-count': c }, String(count.get(c) || 0)))))),
   rows.some(([, , own]) => !own) ? h('p', { class: 'note' }, '○ ', t('web.votes.abstained')) : null);
 }
