@@ -138,16 +138,16 @@ type player struct {
 	seq  uint16
 	ts   uint32
 
-	mu      sync.Mutex
-	changed chan struct{} // signalled at each frame or packet
-	view    *wire.View
-	lobby   *wire.Lobby
-	heard   []int
+	mu       sync.Mutex
+	changed  chan struct{} // signalled at each frame or packet
+	view     *wire.View
+	lobby    *wire.Lobby
+	heard    []int
 	hasHeard bool
-	errs    map[int64]string // refusals by request id
-	replies map[int64]bool
-	got     []rx
-	closed  bool
+	errs     map[int64]string // refusals by request id
+	replies  map[int64]bool
+	got      []rx
+	closed   bool
 }
 
 var rtcAPI = func() *webrtc.API {
