@@ -86,11 +86,23 @@ func newRig(t *testing.T, withVoice bool) *rig {
 // the seats' tokens (index = seat).
 func (r *rig) create(t *testing.T, n int, voiceSetting string) (string, string, []string) {
 	t.Helper()
+	return r.createOn(t, r.hs.URL, n, voiceSetting, 6000)
+}
+
+// createAt is create at a server elsewhere (a measurement's), with a
+// night of a second.
+func (r *rig) createAt(t *testing.T, url string, n int) (string, string, []string) {
+	t.Helper()
+	return r.createOn(t, url, n, "everyone", 1000)
+}
+
+func (r *rig) createOn(t *testing.T, url string, n int, voiceSetting string, night int64) (string, string, []string) {
+	t.Helper()
 	// The night lasts its full length, always (docs/rules.md): a short one,
 	// long enough for a night's checks.
 	body, _ := json.Marshal(map[string]any{"name": "Voice", "players": n, "voice": voiceSetting,
-		"timings_ms": map[string]int64{"night": 6000}})
-	resp, err := http.Post(r.hs.URL+"/api/tables", "application/json", bytes.NewReader(body))
+		"timings_ms": map[string]int64{"night": night}})
+	resp, err := http.Post(url+"/api/tables", "application/json", bytes.NewReader(body))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -353,6 +365,11 @@ func (p *player) burst(b, k int) {
 			p.t.Fatal(err)
 		}
 	}
+}
+
+// rtpPacket is a microphone's packet.
+func rtpPacket(seq uint16, ts uint32, payload []byte) *rtp.Packet {
+	return &rtp.Packet{Header: rtp.Header{Version: 2, PayloadType: 111, SequenceNumber: seq, Timestamp: ts}, Payload: payload}
 }
 
 // waitFor waits until cond holds (checked at each frame or packet the

@@ -21,6 +21,9 @@ func (sv *serve) openVoice() (*voice.Hub, error) {
 		return nil, fmt.Errorf("--voice-udp: %w", err)
 	}
 	cfg := voice.Config{UDP: udp, Log: sv.log}
+	if a, ok := udp.LocalAddr().(*net.UDPAddr); ok && a.IP.IsLoopback() {
+		cfg.Loopback = true // a port on loopback offers loopback candidates (a test, a measurement)
+	}
 	if f.voicePublicIP != "" {
 		cfg.PublicIPs = strings.Split(f.voicePublicIP, ",")
 	}
