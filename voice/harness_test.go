@@ -224,6 +224,7 @@ func (p *player) read() {
 		}
 		_ = json.Unmarshal(data, &head)
 		if head.Type == "voice" {
+			checkSchema(p.t, "voice_message", data)
 			var v wire.VoiceMessage
 			if err := json.Unmarshal(data, &v); err != nil {
 				p.t.Errorf("seat %d: voice frame: %v", p.seat, err)
@@ -287,6 +288,10 @@ func (p *player) onVoice(v wire.VoiceMessage) {
 }
 
 func (p *player) send(m wire.ClientMessage) int64 {
+	if m.Type == "voice" {
+		m.V = wire.Version
+		checkSchema(p.t, "client_message", m.AppendJSON(nil))
+	}
 	id, err := p.conn.Send(context.Background(), m)
 	if err != nil {
 		p.mu.Lock()
