@@ -30,6 +30,9 @@ type outTrack struct {
 	mu   sync.Mutex
 	sent bool // a packet has gone out on it
 	live bool // a run is under way: packets follow the source's numbering
+	// src is the run's source stream (its SSRC): a seat that reconnects
+	// sends a new stream, which starts a new run.
+	src uint32
 	// seqOff and tsOff turn the source's numbers into the track's for the
 	// run; last* are the track's last packet's and when it went.
 	seqOff  uint16
@@ -47,7 +50,7 @@ func (o *outTrack) forward(p *rtp.Packet, now time.Time) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	marker := false
-	if !o.live {
+	if !o.live || p.SSRC != o.src {
 		// A new run: it continues the track's numbering, and its clock by
 		// the time that passed, as if the stream had never stopped.
 		seq, ts := p.SequenceNumber, p.Timestamp
@@ -56,7 +59,7 @@ func (o *outTrack) forward(p *rtp.Packet, now time.Time) {
 			ts = o.lastTS + max(uint32(now.Sub(o.lastAt)*opusRate/time.Second), frame20ms)
 		}
 		o.seqOff, o.tsOff = seq-p.SequenceNumber, ts-p.Timestamp
-		o.live, marker = true, true
+		o.live, marker, o.src = true, true, p.SSRC
 	}
 	h := rtp.Header{Version: 2, Marker: marker || p.Marker, PayloadType: p.PayloadType,
 		SequenceNumber: p.SequenceNumber + o.seqOff, Timestamp: p.Timestamp + o.tsOff, SSRC: p.SSRC}

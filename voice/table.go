@@ -97,7 +97,6 @@ func (t *table) stopLoop() { t.once.Do(func() { close(t.quit) }) }
 // apply takes a new state: who is heard changes, the runs of the seats no
 // longer heard end with silence, and every connection is told.
 func (t *table) apply(st room.StepState) {
-	now := time.Now()
 	t.mu.Lock()
 	t.cut = nextCut(t.state, st, t.cut)
 	t.state = st
@@ -106,12 +105,7 @@ func (t *table) apply(st room.StepState) {
 	t.heard = heard
 	if heard != was {
 		for s := was &^ heard; s != 0; s = s.Without(s.First()) {
-			seat := s.First()
-			for _, p := range t.parts {
-				if o := p.outs[seat]; o != nil {
-					o.end(t.h.cfg.SilenceFrames, now)
-				}
-			}
+			t.endRuns(s.First())
 		}
 	}
 	parts := t.list()
@@ -120,6 +114,16 @@ func (t *table) apply(st room.StepState) {
 		frame := stateFrame(heard)
 		for _, p := range parts {
 			p.peer.Send(frame)
+		}
+	}
+}
+
+// endRuns ends every listener's run of a seat with silence (under mu).
+func (t *table) endRuns(seat engine.Seat) {
+	now := time.Now()
+	for _, p := range t.parts {
+		if o := p.outs[seat]; o != nil {
+			o.end(t.h.cfg.SilenceFrames, now)
 		}
 	}
 }
@@ -250,6 +254,7 @@ func (t *table) leave(p *server.VoicePeer) {
 	delete(t.parts, p)
 	if pt != nil && t.mics[pt.seat] == pt {
 		t.mics[pt.seat] = nil
+		t.endRuns(pt.seat) // its listeners hear it stop, as at a floor's close
 	}
 	empty := len(t.parts) == 0 && !t.closed
 	if empty {
