@@ -160,6 +160,8 @@ type player struct {
 	replies  map[int64]bool
 	got      []rx
 	closed   bool
+	// onAnswer, if set, is told each answer's SDP before it is sent.
+	onAnswer func(sdp string)
 }
 
 var rtcAPI = func() *webrtc.API {
@@ -272,6 +274,9 @@ func (p *player) onVoice(v wire.VoiceMessage) {
 		if err != nil {
 			p.t.Errorf("seat %d: answer: %v", p.seat, err)
 			return
+		}
+		if p.onAnswer != nil {
+			p.onAnswer(ans.SDP)
 		}
 		p.send(wire.ClientMessage{Type: "voice", Action: "answer", SDP: ans.SDP})
 	case "candidate":
