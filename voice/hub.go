@@ -116,12 +116,25 @@ func (h *Hub) Signal(p *server.VoicePeer, m wire.ClientMessage) error {
 			if err := pt.pc.SetRemoteDescription(webrtc.SessionDescription{Type: webrtc.SDPTypeAnswer, SDP: m.SDP}); err != nil {
 				return &engine.Error{Code: CodeBadSignal, Name: "sdp"}
 			}
+			for _, c := range pt.early {
+				_ = pt.pc.AddICECandidate(c) // as checked when it came
+			}
+			pt.early = nil
 		case "candidate":
 			if m.Candidate == nil {
 				return &engine.Error{Code: CodeBadSignal, Name: "candidate"}
 			}
 			c := webrtc.ICECandidateInit{Candidate: m.Candidate.Candidate, SDPMid: m.Candidate.SDPMid,
 				SDPMLineIndex: m.Candidate.SDPMLineIndex, UsernameFragment: m.Candidate.UsernameFragment}
+			if pt.pc.RemoteDescription() == nil {
+				// A candidate may overtake its answer (a client sends both
+				// as they come): kept for the answer, a few only.
+				if len(pt.early) >= maxEarly {
+					return &engine.Error{Code: CodeBadSignal, Name: "candidate"}
+				}
+				pt.early = append(pt.early, c)
+				return nil
+			}
 			if err := pt.pc.AddICECandidate(c); err != nil {
 				return &engine.Error{Code: CodeBadSignal, Name: "candidate"}
 			}

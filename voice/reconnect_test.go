@@ -32,6 +32,7 @@ func TestVoice_AReconnectedSeatIsHeardAgainAndASeatWithoutAMicListens(t *testing
 	}
 	talkers := []int{1, 2, 3, 4}
 	tb.waitHeard([]int{1, 2, 3, 4, 5})
+	tb.warmUp(talkers)
 	tb.checkBurstFrom(talkers, "before the drop")
 
 	// Seat 2 drops and comes back.
@@ -46,6 +47,7 @@ func TestVoice_AReconnectedSeatIsHeardAgainAndASeatWithoutAMicListens(t *testing
 	}
 	back.connected()
 	tb.seats[2] = back
+	tb.warmUp(talkers)
 	tb.checkBurstFrom(talkers, "after seat 2 came back")
 	for _, p := range tb.listeners() {
 		if p == old {

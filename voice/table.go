@@ -52,7 +52,13 @@ type participant struct {
 	seat engine.Seat
 	pc   *webrtc.PeerConnection
 	outs [engine.MaxSeats + 1]*outTrack // by seat: every seat but its own
+	// early holds candidates that came before the answer (the
+	// connection's reader alone touches it: its messages come in order).
+	early []webrtc.ICECandidateInit
 }
+
+// maxEarly bounds the candidates kept before an answer.
+const maxEarly = 32
 
 func newTable(h *Hub, rm *room.Room) *table {
 	t := &table{h: h, room: rm, players: rm.Lobby().Players, wake: make(chan struct{}, 1), quit: make(chan struct{}),
