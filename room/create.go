@@ -97,6 +97,11 @@ func (s *Settings) Check() (engine.Ruleset, Timings, error) {
 			return rules, t, err
 		}
 	}
+	switch s.Voice {
+	case "", VoiceOff, VoiceSeats, VoiceEveryone:
+	default:
+		return rules, t, &engine.Error{Code: CodeBadRequest, Name: "voice", Value: s.Voice}
+	}
 	return rules, t, nil
 }
 
@@ -351,6 +356,9 @@ func (r *Room) publishLobby() {
 		Players: len(r.seats) - 1, Rules: r.rules.Map(), Timings: r.timings.Millis(), RulesCode: engine.RulesCode(r.rules), Paused: r.paused,
 		PauseReason: r.pauseReason(), Sandbox: r.set.Sandbox != nil, Rated: r.set.Rated, Bots: r.set.Bots,
 		StandInMS: r.set.StandIn.Milliseconds()}
+	if v := r.set.Voice; v != "" && v != VoiceOff {
+		l.Voice = v
+	}
 	if r.set.Pace == PaceHuman {
 		l.Pace = PaceHuman
 	}

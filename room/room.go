@@ -55,6 +55,11 @@ type Settings struct {
 	// (CodeRatedTable), the server's own bots fill none of its seats, and
 	// the server rates the game once it has ended (Config.Ended).
 	Rated bool `json:"rated,omitempty"`
+	// Voice makes a voice table (docs/voice.md): VoiceSeats, its players
+	// talk and hear each other as the rules let them; VoiceEveryone, its
+	// spectators listen too; "" (every table stored before there was
+	// voice) or VoiceOff: no voice.
+	Voice string `json:"voice,omitempty"`
 	// Played is who made each seat's moves, its person or a stand-in
 	// (played.go): written with the table's row when the game ends; nil
 	// before, and for a game that ended before there were counts.

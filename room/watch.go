@@ -32,6 +32,9 @@ type StepState struct {
 	Speaker engine.Seat
 	// Alive is the seats still in the game.
 	Alive engine.SeatSet
+	// Fouls is each seat's fouls (by seat number), public as the host
+	// gives them: the voice table cuts the floor's microphone at a foul.
+	Fouls [engine.MaxSeats + 1]uint8
 	// Paused is true while the clock stands: the host paused the game, or
 	// it froze with no person at the table (Frozen, presence.go).
 	Paused, Frozen bool
@@ -91,6 +94,9 @@ func (r *Room) stepState(stopped bool) StepState {
 	}
 	st.Started, st.Step, st.Phase, st.Round = true, r.game.Step(), r.game.Phase(), r.game.Round()
 	st.Speaker, st.Alive, st.Ended = r.game.Speaker(), r.game.Alive(), r.game.Ended()
+	for s := 1; s <= r.game.Players() && s <= engine.MaxSeats; s++ {
+		st.Fouls[s] = uint8(min(r.game.Fouls(engine.Seat(s)), 255))
+	}
 	if !st.Paused && !st.Ended {
 		st.Deadline = r.deadline
 	}

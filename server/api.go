@@ -42,6 +42,9 @@ type createRequest struct {
 	StandInMS *int64 `json:"stand_in_ms"`
 	// Rated makes a rated table (room.Settings.Rated; docs/ratings.md).
 	Rated bool `json:"rated"`
+	// Voice makes a voice table (room.Settings.Voice: "seats" or
+	// "everyone"; absent or "off": none).
+	Voice string `json:"voice"`
 }
 
 // sandboxRequest fixes a sandbox table's deal (room.Sandbox): the whole
@@ -240,7 +243,7 @@ func (s *Server) createTable(w http.ResponseWriter, r *http.Request) {
 	}
 	set := room.Settings{Name: strings.TrimSpace(req.Name), Public: req.Public, Options: opts,
 		TimingMS: req.TimingsMS, BotDelay: delay, Bots: req.Bots, Pace: s.paceOf(req),
-		StandIn: standIn, Lang: tableLang(r), Rated: req.Rated}
+		StandIn: standIn, Lang: tableLang(r), Rated: req.Rated, Voice: req.Voice}
 	if sb := req.Sandbox; sb != nil {
 		set.Sandbox = &room.Sandbox{Deal: sb.Deal, Card: sb.Card, Seat: sb.Seat}
 	}

@@ -76,6 +76,10 @@ type peer struct {
 	// is under way.
 	wrote, heard atomic.Int64
 	pinging      atomic.Bool
+	// voiceOut holds the voice table's frames for the connection (voice.go),
+	// written after the room's; vs is its side of the voice table.
+	voiceOut chan []byte
+	vs       voiceState
 
 	mu      sync.Mutex
 	sub     *room.Sub // set once attached
@@ -102,7 +106,7 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 		}
 		return // Accept has answered
 	}
-	c.SetReadLimit(s.cfg.MaxFrame + hardFrameSlack)
+	c.SetReadLimit(s.readLimit())
 	if aerr != nil {
 		// A refusal of the room (bad_token, busy, stopped) comes as a frame
 		// on an open connection, as it always has.
@@ -166,7 +170,7 @@ func (s *Server) admitWS(w http.ResponseWriter, r *http.Request, door admission.
 		s.fail(w, r, err)
 		return nil, nil, nil, nil, false
 	}
-	wc = &peer{s: s, lang: lang, local: make(chan *room.Reply, 8), tk: tk,
+	wc = &peer{s: s, lang: lang, local: make(chan *room.Reply, 8), voiceOut: make(chan []byte, voiceQueue), tk: tk,
 		lim:      rate.NewLimiter(rate.Limit(s.cfg.Rate), s.cfg.Burst),
 		refusals: rate.NewLimiter(rate.Limit(s.cfg.Limits.FloodRate), s.cfg.Limits.FloodBurst)}
 	if door == admission.DoorRelay {
@@ -219,6 +223,7 @@ func (wc *peer) serve(rm *room.Room, sub *room.Sub) {
 	wc.mu.Unlock()
 	wc.c.CloseNow()
 	wc.tk.release()
+	wc.s.voiceGone(wc)
 	rm.Detach(sub)
 }
 
@@ -372,7 +377,7 @@ func (s *Server) handleFrame(rm *room.Room, sub *room.Sub, wc *peer, now time.Ti
 		wc.refuse(0, CodeMalformed)
 		return false
 	}
-	if int64(len(data)) > s.cfg.MaxFrame {
+	if int64(len(data)) > s.cfg.MaxFrame && !s.voiceSized(data) {
 		wc.refuse(0, CodeTooLarge)
 		return false
 	}
@@ -386,6 +391,16 @@ func (s *Server) handleFrame(rm *room.Room, sub *room.Sub, wc *peer, now time.Ti
 	if err != nil {
 		wc.refuse(m.ID, CodeMalformed)
 		return false
+	}
+	if int64(len(data)) > s.cfg.MaxFrame && m.Type != "voice" {
+		wc.refuse(m.ID, CodeTooLarge)
+		return false
+	}
+	if m.Type == "voice" {
+		// The voice table's, not the room's (voice.go); answered as the
+		// room answers a request.
+		wc.refuseErr(m.ID, s.signalVoice(rm, sub, wc, m))
+		return true
 	}
 	if m.Type == "chat" && !wc.tk.chat(sub.Seat, now) {
 		wc.refuse(m.ID, CodeChatBusy)
@@ -523,6 +538,8 @@ func (wc *peer) writeQueued() (more, ok bool) {
 			select {
 			case rep := <-wc.local:
 				frame = s.replyFrame(wc.lang, rep)
+			case f := <-wc.voiceOut:
+				frame = f
 			default:
 				more = false
 				goto flush

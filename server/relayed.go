@@ -122,6 +122,9 @@ func (c *RelayedConn) Next(ctx context.Context, f func(websocket.MessageType, []
 		case rep := <-wc.local:
 			s.sent([]int64{0}) // a reply the room never saw: counted, not timed
 			return f(websocket.MessageText, s.replyFrame(wc.lang, rep))
+		case vf := <-wc.voiceOut:
+			s.sent([]int64{0})
+			return f(websocket.MessageText, vf)
 		default:
 		}
 		select {
@@ -144,7 +147,7 @@ func (c *RelayedConn) Write(_ context.Context, typ websocket.MessageType, p []by
 	if wc.done.Load() || c.sub == nil {
 		return net.ErrClosed
 	}
-	if limit := s.cfg.MaxFrame + hardFrameSlack; int64(len(p)) > limit {
+	if limit := s.readLimit(); int64(len(p)) > limit {
 		wc.done.Store(true)
 		wc.in.end(nil, websocket.StatusMessageTooBig, fmt.Sprintf("read limited at %d bytes", limit+1))
 		return net.ErrClosed
@@ -202,6 +205,7 @@ func (c *RelayedConn) finish() {
 		wc.running = true
 		wc.mu.Unlock()
 		wc.tk.release()
+		wc.s.voiceGone(wc)
 		if c.sub != nil {
 			c.rm.Detach(c.sub)
 		}

@@ -95,6 +95,11 @@ type Config struct {
 	// bot account's token as that bot (package account); nil: every seat
 	// is a guest's.
 	Accounts *account.Service
+	// Voice, when set, carries the voices of the tables made with voice
+	// (room.Settings.Voice): their "voice" messages go to it (voice.go;
+	// package voice, wired by mafia serve). nil: every voice message is
+	// refused voice_off.
+	Voice Voice
 	// Cluster, when set, makes the server one node of a cluster on a
 	// shared store that keeps leases (cluster.go); nil: it is alone.
 	Cluster *Cluster
@@ -492,7 +497,7 @@ var Kinds = map[engine.Code]engine.Kind{
 	CodeTableDamaged: engine.KindGone, CodeTooManyConnections: engine.KindTooMany, CodeSeatConnections: engine.KindTooMany,
 	CodeSpectatorsFull: engine.KindBusy, CodeServerFull: engine.KindBusy, CodeCreatingTooFast: engine.KindTooMany,
 	CodeTooManyTables: engine.KindTooMany, CodeFlood: engine.KindTooMany, CodeFloodWait: engine.KindTooMany,
-	CodeDraining: engine.KindBusy, CodeTableMoving: engine.KindBusy,
+	CodeDraining: engine.KindBusy, CodeTableMoving: engine.KindBusy, CodeVoiceOff: engine.KindConflict,
 }
 
 // Vocabulary is every code the server answers with: the engine's, the

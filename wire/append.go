@@ -411,6 +411,7 @@ func (l *Lobby) AppendJSON(b []byte) []byte {
 	if l.Rated {
 		b = append(b, `,"rated":true`...)
 	}
+	b = appendStringField(b, `,"voice":`, l.Voice)
 	b = appendStringField(b, `,"bots":`, l.Bots)
 	b = appendStringField(b, `,"pace":`, l.Pace)
 	if l.StandInMS != 0 {
@@ -584,5 +585,27 @@ func (m *ClientMessage) AppendJSON(b []byte) []byte {
 	b = appendStringField(b, `,"action":`, m.Action)
 	b = appendIntField(b, `,"step":`, m.Step)
 	b = appendIntField(b, `,"before":`, m.Before)
+	if m.Mic {
+		b = append(b, `,"mic":true`...)
+	}
+	b = appendStringField(b, `,"sdp":`, m.SDP)
+	if c := m.Candidate; c != nil {
+		b = append(b, `,"candidate":{"candidate":`...)
+		b = appendString(b, c.Candidate)
+		if c.SDPMid != nil {
+			b = append(b, `,"sdpMid":`...)
+			b = appendString(b, *c.SDPMid)
+		}
+		if c.SDPMLineIndex != nil {
+			b = append(b, `,"sdpMLineIndex":`...)
+			b = strconv.AppendUint(b, uint64(*c.SDPMLineIndex), 10)
+		}
+		if c.UsernameFragment != nil {
+			b = append(b, `,"usernameFragment":`...)
+			b = appendString(b, *c.UsernameFragment)
+		}
+		b = append(b, '}')
+	}
+	b = appendIntField(b, `,"seat":`, m.Seat)
 	return append(b, '}')
 }

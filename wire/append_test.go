@@ -224,7 +224,7 @@ func TestAppend_IsEncodingJSONForAnyValues(t *testing.T) {
 			l := Lobby{Table: str.Draw(t, "table"), Name: str.Draw(t, "lname"), Public: rapid.Bool().Draw(t, "public"),
 				Status: str.Draw(t, "status"), Players: small.Draw(t, "lplayers"), Rules: smap.Draw(t, "lrules"),
 				Paused: rapid.Bool().Draw(t, "lpaused"), PauseReason: str.Draw(t, "pause_reason"), RulesCode: str.Draw(t, "rules_code"),
-				Sandbox: rapid.Bool().Draw(t, "lsandbox"), Rated: rapid.Bool().Draw(t, "lrated"), Bots: str.Draw(t, "lbots"), Pace: str.Draw(t, "lpace"),
+				Sandbox: rapid.Bool().Draw(t, "lsandbox"), Rated: rapid.Bool().Draw(t, "lrated"), Voice: str.Draw(t, "lvoice"), Bots: str.Draw(t, "lbots"), Pace: str.Draw(t, "lpace"),
 				StandInMS: rapid.Int64().Draw(t, "lstandin")}
 			if rapid.Bool().Draw(t, "has_owner") {
 				l.Owner = &TableOwner{Node: str.Draw(t, "onode"), URL: str.Draw(t, "ourl")}
@@ -301,7 +301,24 @@ func TestClientMessageAppend_IsEncodingJSON(t *testing.T) {
 		m := ClientMessage{V: rapid.IntRange(-1, 2).Draw(t, "v"), Type: str.Draw(t, "type"), ID: rapid.Int64().Draw(t, "id"),
 			Verb: str.Draw(t, "verb"), Target: rapid.Int().Draw(t, "target"), Yes: rapid.Bool().Draw(t, "yes"),
 			Role: str.Draw(t, "role"), Result: str.Draw(t, "result"), Channel: str.Draw(t, "channel"), Text: str.Draw(t, "text"), Action: str.Draw(t, "action"),
-			Step: rapid.Int().Draw(t, "step"), Before: rapid.Int().Draw(t, "before")}
+			Step: rapid.Int().Draw(t, "step"), Before: rapid.Int().Draw(t, "before"),
+			Mic: rapid.Bool().Draw(t, "mic"), SDP: str.Draw(t, "sdp"), Seat: rapid.Int().Draw(t, "seat")}
+		if rapid.Bool().Draw(t, "has candidate") {
+			c := &VoiceCandidate{Candidate: str.Draw(t, "candidate")}
+			if rapid.Bool().Draw(t, "has mid") {
+				mid := str.Draw(t, "mid")
+				c.SDPMid = &mid
+			}
+			if rapid.Bool().Draw(t, "has index") {
+				i := rapid.Uint16().Draw(t, "index")
+				c.SDPMLineIndex = &i
+			}
+			if rapid.Bool().Draw(t, "has ufrag") {
+				u := str.Draw(t, "ufrag")
+				c.UsernameFragment = &u
+			}
+			m.Candidate = c
+		}
 		want, err := marshalNoHTML(m)
 		if err != nil {
 			t.Fatal(err)

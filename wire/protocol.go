@@ -18,6 +18,10 @@ const Version = 1
 //	"host":    Action ("start", "add_bots", "kick", "pause", "resume", "foul"), Target
 //	"ping":    nothing
 //	"history": Before (0: the newest lines) — a page of the chat so far
+//	"voice":   Action ("join", "answer", "candidate", "leave"), Mic (join:
+//	           send a microphone too), Seat (join: the seat the microphone
+//	           is of; 0 or the connection's own), SDP (answer), Candidate
+//	           (candidate) — the voice table's signalling (wire/voice.go)
 //
 // ID is echoed in the reply so a client can match answers to requests.
 // Step, when not 0, is the step (View.Step) the message was meant for: the
@@ -39,6 +43,11 @@ type ClientMessage struct {
 	// Before asks a "history" request for the lines said before the
 	// chat's line number Before (a page's own Before); 0: the newest.
 	Before int `json:"before,omitempty"`
+	// Mic, SDP, Candidate and Seat are a "voice" message's (wire/voice.go).
+	Mic       bool            `json:"mic,omitempty"`
+	SDP       string          `json:"sdp,omitempty"`
+	Candidate *VoiceCandidate `json:"candidate,omitempty"`
+	Seat      int             `json:"seat,omitempty"`
 }
 
 // ParseClientMessage decodes and checks a client's frame. It is strict
@@ -67,7 +76,7 @@ func checkClientMessage(m ClientMessage) error {
 		return fmt.Errorf("version %d is not supported (use %d)", m.V, Version)
 	}
 	switch m.Type {
-	case "command", "chat", "host", "ping", "history":
+	case "command", "chat", "host", "ping", "history", "voice":
 	default:
 		return fmt.Errorf("unknown type %q", m.Type)
 	}
@@ -86,7 +95,8 @@ func strayField(m ClientMessage) string {
 		name string
 		on   bool
 	}{{"verb", m.Verb != ""}, {"target", m.Target != 0}, {"yes", m.Yes}, {"role", m.Role != ""}, {"result", m.Result != ""},
-		{"channel", m.Channel != ""}, {"text", m.Text != ""}, {"action", m.Action != ""}}
+		{"channel", m.Channel != ""}, {"text", m.Text != ""}, {"action", m.Action != ""},
+		{"mic", m.Mic}, {"sdp", m.SDP != ""}, {"candidate", m.Candidate != nil}, {"seat", m.Seat != 0}}
 	takes := map[string]bool{}
 	switch m.Type {
 	case "command":
@@ -104,6 +114,8 @@ func strayField(m ClientMessage) string {
 		takes["action"], takes["target"] = true, true
 	case "history":
 		takes["channel"] = true
+	case "voice":
+		takes["action"], takes["mic"], takes["sdp"], takes["candidate"], takes["seat"] = true, true, true, true, true
 	}
 	for _, f := range set {
 		if f.on && !takes[f.name] {
@@ -185,6 +197,10 @@ type Lobby struct {
 	// Rated marks a rated table: accounts and bot accounts only, its game
 	// rated at the end (docs/ratings.md).
 	Rated bool `json:"rated,omitempty"`
+	// Voice is who talks and listens at a voice table ("seats": its
+	// players; "everyone": its spectators listen too; docs/voice.md); left
+	// out at a table without voice.
+	Voice string `json:"voice,omitempty"`
 	// Bots is the level of the table's bots as its host chose it ("smart",
 	// or a level per side); left out for random, the default.
 	Bots string `json:"bots,omitempty"`

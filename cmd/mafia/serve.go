@@ -28,6 +28,7 @@ import (
 	"mafia/store"
 	"mafia/store/postgres"
 	"mafia/store/sqlite"
+	"mafia/voice"
 )
 
 // runServe is `mafia serve`: its flags parsed, then a serve opened, run
@@ -54,6 +55,9 @@ type serveFlags struct {
 	tablesPerAddr, lobbyTables, seatsPerAddr        int
 	drainTimeout                                    time.Duration
 	cluster                                         clusterFlags
+	// voiceUDP and voicePublicIP: the voice tables' UDP port and public
+	// addresses (serve_voice.go).
+	voiceUDP, voicePublicIP string
 }
 
 // parseServeFlags parses and checks serve's flags. ok false: the command
@@ -77,6 +81,8 @@ func parseServeFlags(args []string, stderr io.Writer) (f serveFlags, code int, o
 	lobbyTables := fs.Int("max-lobby-tables", 1000, "tables waiting in the lobby in total")
 	drainTimeout := fs.Duration("drain-timeout", 5*time.Second, "on SIGTERM or SIGINT, drain first: refuse new tables (and answer /readyz 503) while the games play on, until none is playing or this long has passed, then shut down (0: no drain; a second signal cuts it short); a cluster's node (--node) hands its tables over meanwhile, and its default is 30s")
 	cf := addClusterFlags(fs)
+	voiceUDP := fs.String("voice-udp", "", "carry the voices of tables made with voice on this one UDP address, e.g. :7000 (docs/voice.md; off by default: voice messages are refused voice_off)")
+	voicePublicIP := fs.String("voice-public-ip", "", "the public IP addresses clients reach --voice-udp at, comma-separated, when the server is behind a 1:1 NAT (default: the port's own)")
 	seatsPerAddr := fs.Int("seats-per-address", 3, "seats of one table one person may take: from one address, or by one account and the bot accounts it owns (1 at a rated table; 0: no limit at all; for `mafia bench` name its address with --unlimited instead)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: mafia serve [--addr HOST:PORT] [--db FILE|postgres://...] [--ops HOST:PORT] [--public-url URL] [--trusted-proxy CIDR,...]")
@@ -99,7 +105,7 @@ func parseServeFlags(args []string, stderr io.Writer) (f serveFlags, code int, o
 	f = serveFlags{addr: *addr, db: *db, origins: *origins, opsAddr: *opsAddr, opsToken: *opsToken, publicURL: *publicURL,
 		maxConns: *maxConns, connsPerAddr: *connsPerAddr, spectators: *spectators, tablesPerAddr: *tablesPerAddr,
 		lobbyTables: *lobbyTables, seatsPerAddr: *seatsPerAddr, cluster: cf,
-		drainTimeout: drainTimeoutOf(fs, cf.on(), *drainTimeout)}
+		drainTimeout: drainTimeoutOf(fs, cf.on(), *drainTimeout), voiceUDP: *voiceUDP, voicePublicIP: *voicePublicIP}
 	if err := f.level.UnmarshalText([]byte(*logLevel)); err != nil {
 		fs.Usage()
 		return f, 2, false
@@ -165,7 +171,12 @@ func (sv *serve) open() int {
 	}
 	sv.st = st
 	sv.closers = append(sv.closers, func() { st.Close() })
-	sv.wire()
+	hub, err := sv.openVoice()
+	if err != nil {
+		log.Error("voice", "err", err)
+		return 1
+	}
+	sv.wire(hub)
 	tcpCap, wsCap := sv.srv.Caps()
 	if ferr != nil {
 		log.Warn("open-file limit", "err", ferr)
@@ -217,7 +228,7 @@ func (sv *serve) open() int {
 // handler mounted by internal/site beside the others; moderation's
 // admission.Policy (who may sit) goes to server.Config.Policy and
 // account.Config.Policy here (none yet: the seat rules alone).
-func (sv *serve) wire() {
+func (sv *serve) wire(hub *voice.Hub) {
 	f, st, log, guard := sv.f, sv.st, sv.log, sv.guard
 	accounts := account.New(account.Config{Store: st, SeatName: func(n string) error { _, err := room.CheckName(n); return err }})
 	cfg := server.Config{Store: st, Log: log, Render: renderIn, Vocabulary: vocabulary, Guard: guard, SeatsPerAddress: f.seatsPerAddr, Accounts: accounts,
@@ -225,6 +236,9 @@ func (sv *serve) wire() {
 			LobbyTablesPerAddr: f.tablesPerAddr, LobbyTables: f.lobbyTables, Unlimited: f.free}}
 	if f.seatsPerAddr <= 0 {
 		cfg.SeatsPerAddress = -1
+	}
+	if hub != nil {
+		cfg.Voice = hub
 	}
 	if f.cluster.on() {
 		cfg.Cluster = sv.cn.serverPart(f.cluster)

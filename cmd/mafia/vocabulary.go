@@ -5,6 +5,7 @@ import (
 	"mafia/internal/site"
 	"mafia/seating"
 	"mafia/tournament"
+	"mafia/voice"
 )
 
 // vocabulary is the program's one vocabulary of codes: every package's
@@ -14,4 +15,4 @@ import (
 // refusals), the clubs (whose tournaments answer the tournament's
 // refusals) and the relay, so that a code has one status
 // from every part (docs/architecture.md).
-var vocabulary = site.Vocabulary(cluster.Kinds, seating.Kinds, tournament.Kinds)
+var vocabulary = site.Vocabulary(cluster.Kinds, seating.Kinds, tournament.Kinds, voice.Kinds)

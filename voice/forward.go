@@ -1,0 +1,101 @@
+package voice
+
+// This file is one listener's track of one seat: the packets of that
+// seat's microphone as the listener receives them, rewritten so that each
+// run of packets (a floor) continues the track's numbering and clock.
+
+import (
+	"sync"
+	"time"
+
+	"github.com/pion/rtp"
+	"github.com/pion/webrtc/v4"
+)
+
+// opusSilence is one 20 ms Opus frame of silence (CELT, full band, TOC
+// 0xF8): a run ends with a few of them so that the browser's decoder
+// settles on silence instead of fading the last sound out.
+var opusSilence = []byte{0xf8, 0xff, 0xfe}
+
+// opusRate is Opus's RTP clock (Hz); frame20ms one 20 ms frame of it.
+const (
+	opusRate  = 48000
+	frame20ms = opusRate / 50
+)
+
+// outTrack is one seat's track in one listener's connection.
+type outTrack struct {
+	track *webrtc.TrackLocalStaticRTP
+
+	mu   sync.Mutex
+	sent bool // a packet has gone out on it
+	live bool // a run is under way: packets follow the source's numbering
+	// src is the run's source stream (its SSRC): a seat that reconnects
+	// sends a new stream, which starts a new run.
+	src uint32
+	// seqOff and tsOff turn the source's numbers into the track's for the
+	// run; last* are the track's last packet's and when it went.
+	seqOff  uint16
+	tsOff   uint32
+	lastSeq uint16
+	lastTS  uint32
+	lastAt  time.Time
+	// counts: packets and bytes (payload) forwarded, silence frames sent.
+	packets, bytes, silence int64
+}
+
+// forward sends one packet of the seat's microphone to the listener:
+// renumbered for the run, its header extensions stripped.
+func (o *outTrack) forward(p *rtp.Packet, now time.Time) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	marker := false
+	if !o.live || p.SSRC != o.src {
+		// A new run: it continues the track's numbering, and its clock by
+		// the time that passed, as if the stream had never stopped.
+		seq, ts := p.SequenceNumber, p.Timestamp
+		if o.sent {
+			seq = o.lastSeq + 1
+			ts = o.lastTS + max(uint32(now.Sub(o.lastAt)*opusRate/time.Second), frame20ms)
+		}
+		o.seqOff, o.tsOff = seq-p.SequenceNumber, ts-p.Timestamp
+		o.live, marker, o.src = true, true, p.SSRC
+	}
+	h := rtp.Header{Version: 2, Marker: marker || p.Marker, PayloadType: p.PayloadType,
+		SequenceNumber: p.SequenceNumber + o.seqOff, Timestamp: p.Timestamp + o.tsOff, SSRC: p.SSRC}
+	o.write(&rtp.Packet{Header: h, Payload: p.Payload}, now)
+	o.packets++
+	o.bytes += int64(len(p.Payload))
+}
+
+// end closes the run, if one is under way, with n silence frames.
+func (o *outTrack) end(n int, now time.Time) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if !o.live {
+		return
+	}
+	o.live = false
+	for range n {
+		h := rtp.Header{Version: 2, PayloadType: 111, SequenceNumber: o.lastSeq + 1, Timestamp: o.lastTS + frame20ms}
+		o.write(&rtp.Packet{Header: h, Payload: opusSilence}, now)
+		o.silence++
+	}
+}
+
+// write sends a packet and keeps the track's last numbers (a packet late
+// within the run does not move them back).
+func (o *outTrack) write(p *rtp.Packet, now time.Time) {
+	if !o.sent || int16(p.SequenceNumber-o.lastSeq) > 0 {
+		o.lastSeq, o.lastTS = p.SequenceNumber, p.Timestamp
+	}
+	o.sent, o.lastAt = true, now
+	_ = o.track.WriteRTP(p) // a listener gone or not yet connected loses it
+}
+
+// counts returns the track's counts.
+func (o *outTrack) counts() (packets, bytes, silence int64) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.packets, o.bytes, o.silence
+}

@@ -1,0 +1,306 @@
+package voice
+
+// This file is one table's forwarding unit: its connections, the room's
+// step as its watcher sees it, and who is heard.
+
+import (
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/pion/webrtc/v4"
+
+	"mafia/engine"
+	"mafia/room"
+	"mafia/server"
+	"mafia/wire"
+)
+
+// table is one table's forwarding unit.
+type table struct {
+	h       *Hub
+	room    *room.Room
+	players int
+	cancel  func() // the room's watch
+
+	// latest is the room's newest state, which observe leaves for the
+	// table's own goroutine (wake); quit ends that goroutine.
+	smu    sync.Mutex
+	latest room.StepState
+	wake   chan struct{}
+	quit   chan struct{}
+	once   sync.Once
+
+	// mu guards who is connected and who is heard: a packet is forwarded
+	// under its read lock, so that once heard changes no packet of a seat
+	// no longer heard goes out after its run's silence.
+	mu     sync.RWMutex
+	parts  map[*server.VoicePeer]*participant
+	mics   [engine.MaxSeats + 1]*participant // the seat's connection whose microphone counts
+	state  room.StepState
+	heard  engine.SeatSet
+	cut    engine.SeatSet
+	closed bool
+
+	in [engine.MaxSeats + 1]atomic.Int64 // packets read from each seat's microphone
+}
+
+// participant is one connection's audio.
+type participant struct {
+	peer *server.VoicePeer
+	seat engine.Seat
+	pc   *webrtc.PeerConnection
+	outs [engine.MaxSeats + 1]*outTrack // by seat: every seat but its own
+	// early holds candidates that came before the answer (the
+	// connection's reader alone touches it: its messages come in order).
+	early []webrtc.ICECandidateInit
+}
+
+// maxEarly bounds the candidates kept before an answer.
+const maxEarly = 32
+
+func newTable(h *Hub, rm *room.Room) *table {
+	t := &table{h: h, room: rm, players: rm.Lobby().Players, wake: make(chan struct{}, 1), quit: make(chan struct{}),
+		parts: map[*server.VoicePeer]*participant{}}
+	go t.loop()
+	return t
+}
+
+// observe is the room's watcher: it runs on the room's goroutine, so it
+// only leaves the state for the table's goroutine.
+func (t *table) observe(st room.StepState) {
+	t.smu.Lock()
+	t.latest = st
+	t.smu.Unlock()
+	select {
+	case t.wake <- struct{}{}:
+	default:
+	}
+}
+
+// loop applies the room's states as they come.
+func (t *table) loop() {
+	for {
+		select {
+		case <-t.wake:
+		case <-t.quit:
+			return
+		}
+		t.smu.Lock()
+		st := t.latest
+		t.smu.Unlock()
+		if st.Stopped {
+			t.close("stopped")
+			return
+		}
+		t.apply(st)
+	}
+}
+
+func (t *table) stopLoop() { t.once.Do(func() { close(t.quit) }) }
+
+// apply takes a new state: who is heard changes, the runs of the seats no
+// longer heard end with silence, and every connection is told.
+func (t *table) apply(st room.StepState) {
+	t.mu.Lock()
+	t.cut = nextCut(t.state, st, t.cut)
+	t.state = st
+	heard := Heard(st, t.cut, t.players)
+	was := t.heard
+	t.heard = heard
+	if heard != was {
+		for s := was &^ heard; s != 0; s = s.Without(s.First()) {
+			t.endRuns(s.First())
+		}
+	}
+	parts := t.list()
+	t.mu.Unlock()
+	if heard != was {
+		frame := stateFrame(heard)
+		for _, p := range parts {
+			p.peer.Send(frame)
+		}
+	}
+}
+
+// endRuns ends every listener's run of a seat with silence (under mu).
+func (t *table) endRuns(seat engine.Seat) {
+	now := time.Now()
+	for _, p := range t.parts {
+		if o := p.outs[seat]; o != nil {
+			o.end(t.h.cfg.SilenceFrames, now)
+		}
+	}
+}
+
+// stateFrame is the "state" message: the same for every connection.
+func stateFrame(heard engine.SeatSet) []byte {
+	seats := []int{}
+	for m := heard; m != 0; m = m.Without(m.First()) {
+		seats = append(seats, int(m.First()))
+	}
+	return wire.VoiceMessage{Action: "state", Heard: seats}.Frame()
+}
+
+// list is the participants now (under mu).
+func (t *table) list() []*participant {
+	out := make([]*participant, 0, len(t.parts))
+	for _, p := range t.parts {
+		out = append(out, p)
+	}
+	return out
+}
+
+// participant is p's, nil if it has not joined.
+func (t *table) participant(p *server.VoicePeer) *participant {
+	t.mu.RLock()
+	defer t.mu.RUnlock()
+	return t.parts[p]
+}
+
+// join offers p its audio: a sending track for every other seat, and a
+// receiving one for its microphone when it sends one.
+func (t *table) join(p *server.VoicePeer, mic bool) error {
+	pc, err := t.h.api.NewPeerConnection(webrtc.Configuration{})
+	if err != nil {
+		return &engine.Error{Code: CodeUnavailable}
+	}
+	pt := &participant{peer: p, seat: p.Seat, pc: pc}
+	fail := func() error {
+		_ = pc.Close()
+		return &engine.Error{Code: CodeUnavailable}
+	}
+	for s := 1; s <= t.players && s <= engine.MaxSeats; s++ {
+		if engine.Seat(s) == p.Seat {
+			continue
+		}
+		tr, err := webrtc.NewTrackLocalStaticRTP(opusCap, fmt.Sprintf("seat-%d", s), "mafia-voice")
+		if err != nil {
+			return fail()
+		}
+		if _, err := pc.AddTransceiverFromTrack(tr, webrtc.RTPTransceiverInit{Direction: webrtc.RTPTransceiverDirectionSendonly}); err != nil {
+			return fail()
+		}
+		pt.outs[s] = &outTrack{track: tr}
+	}
+	if mic {
+		if _, err := pc.AddTransceiverFromKind(webrtc.RTPCodecTypeAudio, webrtc.RTPTransceiverInit{Direction: webrtc.RTPTransceiverDirectionRecvonly}); err != nil {
+			return fail()
+		}
+		pc.OnTrack(func(tr *webrtc.TrackRemote, _ *webrtc.RTPReceiver) { go t.readMic(pt, tr) })
+	}
+	pc.OnICECandidate(func(c *webrtc.ICECandidate) {
+		if c == nil {
+			return
+		}
+		ci := c.ToJSON()
+		p.Send(wire.VoiceMessage{Action: "candidate", Candidate: &wire.VoiceCandidate{Candidate: ci.Candidate,
+			SDPMid: ci.SDPMid, SDPMLineIndex: ci.SDPMLineIndex, UsernameFragment: ci.UsernameFragment}}.Frame())
+	})
+	offer, err := pc.CreateOffer(nil)
+	if err != nil {
+		return fail()
+	}
+	t.mu.Lock()
+	if t.closed {
+		t.mu.Unlock()
+		return fail()
+	}
+	old := t.parts[p] // a join again starts over: a phone that changed networks
+	if old != nil && t.mics[old.seat] == old {
+		t.mics[old.seat] = nil
+	}
+	t.parts[p] = pt
+	if mic {
+		t.mics[p.Seat] = pt // the seat's newest connection speaks for it
+	}
+	heard := t.heard
+	t.mu.Unlock()
+	if old != nil {
+		_ = old.pc.Close()
+	}
+	// The offer before any candidate: candidates gather once the local
+	// description is set.
+	p.Send(wire.VoiceMessage{Action: "offer", SDP: offer.SDP}.Frame())
+	p.Send(stateFrame(heard))
+	if err := pc.SetLocalDescription(offer); err != nil {
+		t.leave(p)
+		return &engine.Error{Code: CodeUnavailable}
+	}
+	return nil
+}
+
+// readMic forwards a seat's microphone while its seat is heard.
+func (t *table) readMic(pt *participant, tr *webrtc.TrackRemote) {
+	seat := pt.seat
+	for {
+		pkt, _, err := tr.ReadRTP()
+		if err != nil {
+			return
+		}
+		t.in[seat].Add(1)
+		t.mu.RLock()
+		if t.heard.Has(seat) && t.mics[seat] == pt {
+			now := time.Now()
+			for _, l := range t.parts {
+				if o := l.outs[seat]; o != nil {
+					o.forward(pkt, now)
+				}
+			}
+		}
+		t.mu.RUnlock()
+	}
+}
+
+// leave ends p's audio; the last to leave ends the table.
+func (t *table) leave(p *server.VoicePeer) {
+	t.mu.Lock()
+	pt := t.parts[p]
+	delete(t.parts, p)
+	if pt != nil && t.mics[pt.seat] == pt {
+		t.mics[pt.seat] = nil
+		t.endRuns(pt.seat) // its listeners hear it stop, as at a floor's close
+	}
+	empty := len(t.parts) == 0 && !t.closed
+	if empty {
+		t.closed = true
+	}
+	t.mu.Unlock()
+	if pt != nil {
+		_ = pt.pc.Close()
+	}
+	if empty {
+		t.end()
+	}
+}
+
+// close ends every connection's audio, telling each why (the table stopped
+// or moved: a client joins again, where the table now is).
+func (t *table) close(code string) {
+	t.mu.Lock()
+	if t.closed {
+		t.mu.Unlock()
+		return
+	}
+	t.closed = true
+	parts := t.list()
+	t.parts = map[*server.VoicePeer]*participant{}
+	t.mics = [engine.MaxSeats + 1]*participant{}
+	t.mu.Unlock()
+	frame := wire.VoiceMessage{Action: "closed", Code: code}.Frame()
+	for _, p := range parts {
+		p.peer.Send(frame)
+		_ = p.pc.Close()
+	}
+	t.end()
+}
+
+// end stops watching the room and forgets the table.
+func (t *table) end() {
+	t.h.drop(t)
+	t.stopLoop()
+	if t.cancel != nil {
+		go t.cancel() // not on the room's goroutine, which may be calling us
+	}
+}
