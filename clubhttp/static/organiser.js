@@ -350,12 +350,12 @@ function showRound(round, st) {
     const waiting = tb.state === 'waiting' && (tb.waiting || []).length
       ? h('p', { class: 'sub', dataset: { t: 'online-waiting' } }, t('organiser.online_waiting_for', { Names: tb.waiting.map(names).join(', ') }))
       : null;
-    box.replaceChildren(
+    box.replaceChildren(...[
       h('p', {}, h('span', { class: `state ${tb.state}`, dataset: { t: 'online-state', state: tb.state } }, t(`organiser.online_${tb.state}`)),
         ' · ', h('a', { href: tb.link, target: '_blank', dataset: { t: 'online-link' } }, t('organiser.online_link'))),
       waiting,
       tb.state === 'waiting' ? h('button', { type: 'button', class: 'small', dataset: { t: 'start' },
-        onclick: () => startNow(round, tb.table) }, t('organiser.start_now')) : null);
+        onclick: () => startNow(round, tb.table) }, t('organiser.start_now')) : null].filter((e) => e));
   }
   return ended;
 }
