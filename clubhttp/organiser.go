@@ -5,7 +5,8 @@ package clubhttp
 // from the club's roster and, for each tournament, seats its rounds, shows
 // every table's seats and its game linked or missing, links or frees a
 // table's game, seats the final (the finalists named when the cut falls in
-// a shared place) and closes it. The page is a shell in the reader's
+// a shared place) and closes it; an online tournament's round it opens
+// online, shows each table's state and starts a waiting table. The page is a shell in the reader's
 // language (organiser.html, its sentences from the catalogs); its script
 // (static/organiser.js) calls the tournaments' API (tournaments.go) with
 // the club's code kept on the phone, or the login of an owner or host, and
@@ -52,7 +53,7 @@ func serveOrganiserFile(name, kind string) http.HandlerFunc {
 
 // organiserMessages are the catalog ids the screen's script shows, each
 // rendered in the page's language; {N} stands for a number the script
-// fills in.
+// fills in ({Game} a game's id, {Names} the players a table waits for).
 var organiserMessages = []string{"organiser.title", "organiser.new", "organiser.list", "organiser.none",
 	"organiser.name", "organiser.from", "organiser.to", "organiser.players", "organiser.players_n", "organiser.scoring",
 	"organiser.scoring_own", "assist.club.scoring_preset_club", "assist.club.scoring_preset_fiim", "organiser.tie_breaks",
@@ -63,7 +64,10 @@ var organiserMessages = []string{"organiser.title", "organiser.new", "organiser.
 	"organiser.linked", "organiser.game_id", "organiser.link", "organiser.unlink", "organiser.setup", "organiser.standings",
 	"organiser.csv", "organiser.no_access", "organiser.club_screen", "organiser.offline", "organiser.done",
 	"organiser.back", "organiser.manage", "tournament.round", "tournament.final_game", "tournament.table", "organiser.seat",
-	"tournament.state.open", "tournament.state.rounds", "tournament.state.final", "tournament.state.closed"}
+	"tournament.state.open", "tournament.state.rounds", "tournament.state.final", "tournament.state.closed",
+	"organiser.online", "organiser.no_show", "organiser.no_show_stand_in", "organiser.no_show_forfeit", "organiser.wait",
+	"organiser.rated", "organiser.open_online", "organiser.online_waiting", "organiser.online_waiting_for",
+	"organiser.online_playing", "organiser.online_finished", "organiser.online_link", "organiser.start_now"}
 
 // organiserPage is the screen's shell: the club, the tournament (empty on
 // the making page), the sentences, and the scoring presets' numbers.
@@ -88,7 +92,7 @@ func (h *Handler) serveOrganiser(w http.ResponseWriter, r *http.Request) {
 	pg := h.newPage(r)
 	d := organiserData{Lang: pg.Lang, Messages: map[string]string{}, TieBreaks: tournament.TieBreaks,
 		Default: tournament.DefaultTieBreaks, Presets: map[string]club.Scoring{}}
-	n := map[string]any{"N": "{N}", "Game": "{Game}"}
+	n := map[string]any{"N": "{N}", "Game": "{Game}", "Names": "{Names}"}
 	for _, id := range organiserMessages {
 		d.Messages[id] = pg.p.T(id, n)
 	}

@@ -17,6 +17,7 @@ import (
 
 	"mafia/club"
 	"mafia/engine"
+	"mafia/internal/httpapi"
 	"mafia/internal/secret"
 	"mafia/store"
 	"mafia/tournament"
@@ -42,13 +43,16 @@ func (h *Handler) tournamentRoutes(m *http.ServeMux) {
 // tournamentRequest is the body of a tournament's making: zero fields take
 // their defaults (tournament.Config), the scoring the club's.
 type tournamentRequest struct {
-	Name      string                `json:"name"`
-	From      string                `json:"from"`
-	To        string                `json:"to"`
-	Host      string                `json:"host"`
-	Referee   string                `json:"referee"`
-	Players   []string              `json:"players"`
-	Scoring   *club.Scoring         `json:"scoring"`
+	Name    string   `json:"name"`
+	From    string   `json:"from"`
+	To      string   `json:"to"`
+	Host    string   `json:"host"`
+	Referee string   `json:"referee"`
+	Players []string `json:"players"`
+	// Scoring is the tournament's scoring (none: the club's): a named
+	// preset's numbers, each number given beside it overriding the
+	// preset's (tournamentScoring).
+	Scoring   json.RawMessage       `json:"scoring"`
 	Tables    int                   `json:"tables"`
 	Seats     int                   `json:"seats"`
 	Games     int                   `json:"games"`
@@ -123,8 +127,10 @@ func (h *Handler) createTournament(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	if req.Scoring != nil {
-		sc = *req.Scoring
+	sc, err := tournamentScoring(req.Scoring, sc)
+	if err != nil {
+		h.fail(w, r, err)
+		return
 	}
 	people, err := h.people(r.Context(), c.ID)
 	if err != nil {
@@ -146,6 +152,34 @@ func (h *Handler) createTournament(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeJSON(w, http.StatusCreated, h.tournamentOut(st, t, roster))
+}
+
+// tournamentScoring is the scoring a tournament's making asks for: the
+// club's (sc) when none is sent; the numbers sent when they name no
+// preset; a named preset's numbers, each number sent beside it
+// overriding the preset's (the scoring then keeps the preset's name only
+// while its numbers are the preset's). An unknown preset is refused
+// bad_club naming it, as a club's is.
+func tournamentScoring(raw json.RawMessage, sc club.Scoring) (club.Scoring, error) {
+	if len(raw) == 0 || string(raw) == "null" {
+		return sc, nil
+	}
+	var s club.Scoring
+	if err := json.Unmarshal(raw, &s); err != nil {
+		return sc, &engine.Error{Code: httpapi.CodeBadRequest, Name: "body"}
+	}
+	if s.Preset == "" {
+		return s, nil
+	}
+	p, err := s.WithPreset()
+	if err != nil {
+		return sc, err
+	}
+	_ = json.Unmarshal(raw, &p) // the numbers sent beside the preset's name; decoded above already
+	if base, _ := club.PresetScoring(p.Preset); p != base {
+		p.Preset = ""
+	}
+	return p, nil
 }
 
 // tournamentItem is one tournament of a club's list.

@@ -1,7 +1,10 @@
 // The organiser's screen of a club's tournaments (clubhttp/organiser.go,
 // docs/club.md): the making of a tournament from the club's roster, and
 // each tournament's steps (seat the rounds, the tables' games linked or
-// missing, the final, the close). Every change is a call of the
+// missing, the final, the close). An online tournament's round is opened
+// online from here, each table's state (waiting for whom, playing,
+// finished, its link) refreshed while the page is open, and a waiting
+// table started now. Every change is a call of the
 // tournaments' API with the club's code kept on this phone by the
 // assistant (localStorage assist.club) or the login of an owner or host;
 // a refusal shows the API's sentence, in the page's language.
@@ -139,6 +142,19 @@ async function makingPage() {
     referee: h('input', { type: 'text', maxlength: '64', dataset: { t: 'referee' } }),
     seed: h('input', { type: 'number', min: '0', inputmode: 'numeric', dataset: { t: 'seed' } }),
   };
+  // The online rules, shown when the rounds are played online.
+  const on = {
+    online: h('input', { type: 'checkbox', dataset: { t: 'online' } }),
+    noShow: h('select', { dataset: { t: 'no-show' } },
+      h('option', { value: 'stand_in' }, t('organiser.no_show_stand_in')),
+      h('option', { value: 'forfeit' }, t('organiser.no_show_forfeit'))),
+    wait: number('wait', 300, 1, 3600),
+    rated: h('input', { type: 'checkbox', dataset: { t: 'rated' } }),
+  };
+  const onlineRules = h('div', { hidden: true, dataset: { t: 'online-rules' } },
+    label(t('organiser.no_show'), on.noShow), label(t('organiser.wait'), on.wait),
+    h('label', { class: 'tick' }, on.rated, ` ${t('organiser.rated')}`));
+  on.online.onchange = () => { onlineRules.hidden = !on.online.checked; };
   const make = async (ev) => {
     ev.preventDefault();
     const n = (i) => parseInt(i.value || '0', 10) || 0;
@@ -151,6 +167,7 @@ async function makingPage() {
     };
     if (f.seed.value) body.seed = n(f.seed);
     if (preset.value) body.scoring = data.presets[preset.value];
+    if (on.online.checked) body.online = { no_show: on.noShow.value, wait_s: n(on.wait), rated: on.rated.checked };
     const r = await call('POST', '/tournaments', body);
     if (refused(r)) return;
     location.href = `/host/clubs/${clubID}/organiser/${r.body.id}?lang=${lang}`;
@@ -170,6 +187,7 @@ async function makingPage() {
       h('div', { class: 'row' }, label(t('assist.club.host'), f.host), label(t('assist.club.referee'), f.referee)),
       h('fieldset', {}, h('legend', {}, t('organiser.avoid')), pairBox,
         h('button', { type: 'button', class: 'small', dataset: { t: 'pair-add' }, onclick: () => { pairs.push(['', '']); redoPairs(); } }, t('organiser.avoid_add'))),
+      h('fieldset', {}, h('legend', {}, h('label', { class: 'tick' }, on.online, ` ${t('organiser.online')}`)), onlineRules),
       label(t('organiser.seed'), f.seed),
       h('button', { type: 'submit', class: 'primary', dataset: { t: 'create' } }, t('organiser.create'))));
   recount();
@@ -214,11 +232,20 @@ function draw(tr) {
   }
   const page = `/host/clubs/${clubID}/tournaments/${tr.id}?lang=${lang}`;
   let final = 0;
+  watched = [];
   const rounds = (tr.rounds || []).map((round, r) => {
     const title = round.final ? t('tournament.final_game', { N: ++final }) : t('tournament.round', { N: r + 1 });
-    return h('section', { class: 'card round', dataset: { t: 'round', round: r + 1 } }, h('h3', {}, title),
+    // An online tournament's round not begun is opened online here; one
+    // opened is watched while a table of it has no game yet.
+    const fresh = round.tables.every((tb) => !tb.game && !tb.online);
+    const open = tr.online && tr.state !== 'closed' && fresh
+      ? h('button', { type: 'button', class: 'primary', dataset: { t: 'open-online', round: r + 1 }, onclick: () => openOnline(r + 1) }, t('organiser.open_online'))
+      : null;
+    if (round.tables.some((tb) => tb.online && !tb.game)) watched.push(r + 1);
+    return h('section', { class: 'card round', dataset: { t: 'round', round: r + 1 } }, h('h3', {}, title), open,
       round.tables.map((tb, n) => tableCard(tr, r, n, tb, name)));
   });
+  names = name;
   view.replaceChildren(
     h('p', {}, h('a', { href: `/host/clubs/${clubID}/organiser?lang=${lang}`, dataset: { t: 'back' } }, t('organiser.back'))),
     h('section', { class: 'card', dataset: { t: 'head' } },
@@ -237,6 +264,7 @@ function tableCard(tr, r, n, tb, name) {
     ? h('p', { class: 'linked', dataset: { t: 'linked' } }, t('organiser.linked', { Game: tb.game }), ' ',
       tr.state !== 'closed' ? h('button', { type: 'button', class: 'small', dataset: { t: 'unlink' },
         onclick: () => step('DELETE', `/rounds/${r + 1}/tables/${n + 1}/game`) }, t('organiser.unlink')) : null)
+    : tb.online ? h('div', { class: 'online', dataset: { t: 'online', round: r + 1, table: n + 1 } })
     : h('div', { class: 'missing', dataset: { t: 'missing' } }, h('p', {}, t('organiser.missing')),
       tr.state !== 'closed' ? [
         h('p', {}, h('a', { href: (tr.setup[r] || [])[n], dataset: { t: 'setup' } }, t('organiser.setup'))),
@@ -272,4 +300,67 @@ async function pickFinalists(tr, box, name) {
     } }, t('organiser.finalists_seat'))));
 }
 
-if (tournamentID) tournamentPage(); else makingPage();
+// The online rounds: opened here, their tables' states refreshed while the
+// page is open (every few seconds), a waiting table started now.
+let watched = []; // the rounds opened online with a table not finished
+let names = (id) => id;
+let refreshing = false;
+const redrawn = new Set(); // the tables ("round/table") whose end redrew the page once
+
+async function openOnline(round) {
+  const r = await call('POST', `/tournaments/${encodeURIComponent(tournamentID)}/rounds/${round}/online`);
+  if (refused(r)) return;
+  say(t('organiser.done'), true);
+  await tournamentPage();
+  await refreshOnline();
+}
+
+async function startNow(round, table) {
+  const r = await call('POST', `/tournaments/${encodeURIComponent(tournamentID)}/rounds/${round}/tables/${table}/start`);
+  if (refused(r)) return;
+  say(t('organiser.done'), true);
+  showRound(round, r.body);
+}
+
+/** refreshOnline reads each watched round's state; a table finished redraws the tournament (its game linked). */
+async function refreshOnline() {
+  if (refreshing || !watched.length) return;
+  refreshing = true;
+  try {
+    for (const round of watched.slice()) {
+      const r = await call('GET', `/tournaments/${encodeURIComponent(tournamentID)}/rounds/${round}/online`);
+      if (!r || !r.ok) continue;
+      if (showRound(round, r.body)) { await tournamentPage(); return; }
+    }
+  } finally {
+    refreshing = false;
+  }
+}
+
+/** showRound fills each online table's box of a round; true when a table has finished since drawn. */
+function showRound(round, st) {
+  let ended = false;
+  for (const tb of (st && st.tables) || []) {
+    const box = view.querySelector(`[data-t="online"][data-round="${round}"][data-table="${tb.table}"]`);
+    if (!box) continue;
+    if (tb.state === 'finished' && !redrawn.has(`${round}/${tb.table}`)) {
+      redrawn.add(`${round}/${tb.table}`);
+      ended = true;
+    }
+    const waiting = tb.state === 'waiting' && (tb.waiting || []).length
+      ? h('p', { class: 'sub', dataset: { t: 'online-waiting' } }, t('organiser.online_waiting_for', { Names: tb.waiting.map(names).join(', ') }))
+      : null;
+    box.replaceChildren(...[
+      h('p', {}, h('span', { class: `state ${tb.state}`, dataset: { t: 'online-state', state: tb.state } }, t(`organiser.online_${tb.state}`)),
+        ' · ', h('a', { href: tb.link, target: '_blank', dataset: { t: 'online-link' } }, t('organiser.online_link'))),
+      waiting,
+      tb.state === 'waiting' ? h('button', { type: 'button', class: 'small', dataset: { t: 'start' },
+        onclick: () => startNow(round, tb.table) }, t('organiser.start_now')) : null].filter((e) => e));
+  }
+  return ended;
+}
+
+if (tournamentID) {
+  tournamentPage().then(refreshOnline);
+  setInterval(refreshOnline, 5000);
+} else makingPage();
