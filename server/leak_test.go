@@ -668,7 +668,9 @@ func (s *scan) view(v *wire.View) error {
 // above or public by nature. A new field fails the scan until it is vetted.
 // (The lobby's pace and stand_in_ms are the table's settings, the same for
 // everyone; a seat's stand_in follows its connections alone, never its
-// card: room/standin.go, and room's TestAStandInShowsOthersItsFlagAndNothingOfItsCard.)
+// card: room/standin.go, and room's TestAStandInShowsOthersItsFlagAndNothingOfItsCard.
+// Its rules_code is its rules written short, and voice who talks at the
+// table: the table's settings too, the same for everyone.)
 var vettedKeys = map[string]map[string]bool{
 	"frame":      keySet("v type id seat host seq events view lobby deadline paused now code message channel from name text"),
 	"view":       keySet("seat players phase round step speaker winner role candidates nominated talk victims seats night voted my_vote my_yes legal rules"),
@@ -678,7 +680,7 @@ var vettedKeys = map[string]map[string]bool{
 	"event":      keySet("kind round phase actor target verb result cause winner role team yes fouls players seats roles ballot candidates seed rules"),
 	"talk_day":   keySet("round statements"),
 	"statement":  keySet("by phase verb target role result"),
-	"lobby":      keySet("table name public status players seats rules timings_ms paused pace stand_in_ms"),
+	"lobby":      keySet("table name public status players seats rules timings_ms paused pace stand_in_ms rules_code voice"),
 	"lobby_seat": keySet("seat name bot taken connected stand_in"),
 }
 
