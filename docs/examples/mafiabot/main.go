@@ -278,7 +278,9 @@ func (b *bot) handle(ctx context.Context, m serverMessage) bool {
 		}
 	case "error":
 		log.Printf("refused (request %d): %s: %s", m.ID, m.Code, m.Message)
-		if m.ID == b.waiting {
+		// A frame refused unread (rate_limited, too_large, malformed) is
+		// answered without its id: it answers the one request in flight.
+		if m.ID == b.waiting || m.ID == 0 {
 			b.waiting = 0
 		}
 		return false // do not retry at once: wait for the next update

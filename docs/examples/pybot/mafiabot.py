@@ -323,7 +323,9 @@ class Bot:
         elif t in ("reply", "error"):
             if t == "error":
                 print(f"refused (request {m.get('id')}): {m.get('code')}: {m.get('message')}", file=sys.stderr)
-            if m.get("id") == self.waiting:
+            # A frame refused unread (rate_limited, too_large, malformed) is
+            # answered without its id: it answers the one request in flight.
+            if m.get("id") == self.waiting or (t == "error" and not m.get("id")):
                 self.waiting = 0
         elif t == "chat":
             print(f"[{m.get('channel')}] {m.get('from')} {m.get('name', '')}: {m.get('text')}")
