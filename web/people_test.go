@@ -94,6 +94,26 @@ func newPeopleTable(ctx context.Context, t *testing.T, ts *testServer, name stri
 	if err != nil {
 		t.Fatal(err)
 	}
+	pt := seatPeople(ctx, t, ts, api, created, n)
+	for until := time.Now().Add(10 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		if evs, err := ts.db.Events(ctx, created.Table); err == nil && len(evs) > 0 {
+			break
+		}
+		if time.Now().After(until) {
+			t.Fatal("the game did not start")
+		}
+	}
+	g, _ := ts.game(t, created.Table)
+	for s := 1; s <= n; s++ {
+		pt.roles = append(pt.roles, g.Role(engine.Seat(s)))
+	}
+	return pt
+}
+
+// seatPeople seats n people at the table made (seat 1 with the host's
+// token), each dialled from Go and read all the time, and starts the game.
+func seatPeople(ctx context.Context, t *testing.T, ts *testServer, api *client.API, created client.Created, n int) *peopleTable {
+	t.Helper()
 	pt := &peopleTable{t: t, ctx: ctx, ts: ts, api: api, table: created.Table}
 	for s := 1; s <= n; s++ {
 		tok := ""
@@ -136,18 +156,6 @@ func newPeopleTable(ctx context.Context, t *testing.T, ts *testServer, name stri
 	}
 	if _, err := pt.seats[0].c.Send(ctx, wire.ClientMessage{Type: "host", Action: "start"}); err != nil {
 		t.Fatal(err)
-	}
-	for until := time.Now().Add(10 * time.Second); ; time.Sleep(50 * time.Millisecond) {
-		if evs, err := ts.db.Events(ctx, created.Table); err == nil && len(evs) > 0 {
-			break
-		}
-		if time.Now().After(until) {
-			t.Fatal("the game did not start")
-		}
-	}
-	g, _ := ts.game(t, created.Table)
-	for s := 1; s <= n; s++ {
-		pt.roles = append(pt.roles, g.Role(engine.Seat(s)))
 	}
 	return pt
 }

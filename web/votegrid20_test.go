@@ -34,42 +34,7 @@ func newBigPeopleTable(ctx context.Context, t *testing.T, ts *testServer, name s
 		t.Fatalf("the table of %d: %d %v", setup.Players(), res.StatusCode, err)
 	}
 	api := &client.API{Base: ts.URL}
-	pt := &peopleTable{t: t, ctx: ctx, ts: ts, api: api, table: created.Table}
-	n := setup.Players()
-	for s := 1; s <= n; s++ {
-		tok := ""
-		if s == 1 {
-			tok = created.HostToken
-		}
-		j, err := api.Join(ctx, created.Table, names[(s-1)%len(names)], s, tok)
-		if err != nil {
-			t.Fatal(err)
-		}
-		c, err := api.Dial(ctx, created.Table, j.Token, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { c.CloseNow() })
-		p := &person{seat: s, token: j.Token, c: c, view: c.View}
-		go func() {
-			for {
-				m, err := c.Read(ctx)
-				if err != nil {
-					return
-				}
-				p.mu.Lock()
-				if m.View != nil {
-					p.view = m.View
-				}
-				p.mu.Unlock()
-			}
-		}()
-		pt.seats = append(pt.seats, p)
-	}
-	if _, err := pt.seats[0].c.Send(ctx, wire.ClientMessage{Type: "host", Action: "start"}); err != nil {
-		t.Fatal(err)
-	}
-	return pt
+	return seatPeople(ctx, t, ts, api, created, setup.Players())
 }
 
 // gridReport is a JavaScript expression: what is wrong with the vote grids
