@@ -12,10 +12,14 @@ import (
 // the usual priority; higher yields more), so that a bench on the server's
 // own machine takes a core only when the server leaves it one. Linux gives
 // each thread its own nice value, and a new thread inherits its creator's:
-// the threads are set until a pass over them finds none left, and threads
-// started later inherit n. It returns how many threads it set.
+// the threads are set until two passes in a row find none left (a thread
+// being cloned from one not yet set copies the old value and shows in
+// /proc only when its clone is done: one empty pass let such a thread
+// through, once in CI), and threads started later inherit n. It returns
+// how many threads it set.
 func Yield(n int) (int, error) {
 	set := map[int]bool{}
+	empty := 0
 	for {
 		ents, err := os.ReadDir("/proc/self/task")
 		if err != nil {
@@ -36,7 +40,9 @@ func Yield(n int) (int, error) {
 			set[tid] = true
 			fresh++
 		}
-		if fresh == 0 {
+		if fresh > 0 {
+			empty = 0
+		} else if empty++; empty == 2 {
 			return len(set), nil
 		}
 	}
