@@ -83,49 +83,7 @@ func TestTheOrganiserMakesAnOnlineTournamentFromTheScreen(t *testing.T) {
 	defer cancel()
 	ctx, cancelT := context.WithTimeout(ctx, 3*time.Minute)
 	defer cancelT()
-	page := func() string {
-		text, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`document.body ? document.body.innerText : ''`))
-		return text
-	}
-	wait := func(what, expr string) {
-		t.Helper()
-		for {
-			_, err := chromedp.Run(ctx, chromedp.Poll[bool](expr, chromedp.WithPollingInterval(50*time.Millisecond),
-				chromedp.WithPollingTimeout(2*time.Minute)))
-			if err == nil {
-				return
-			}
-			if ctx.Err() != nil || !strings.Contains(err.Error(), "navigated") && !strings.Contains(err.Error(), "context with specified id") {
-				t.Fatalf("%s: %v\npage:\n%s", what, err, page())
-			}
-		}
-	}
-	eval := func(what, expr string, out any) {
-		t.Helper()
-		v, err := chromedp.Run(ctx, chromedp.Evaluate[json.RawMessage](expr))
-		if err == nil {
-			err = json.Unmarshal(v, out)
-		}
-		if err != nil {
-			t.Fatalf("%s: %v\npage:\n%s", what, err, page())
-		}
-	}
-	press := func(what, sel string) {
-		t.Helper()
-		var ok bool
-		eval(what, `(() => { const b = document.querySelector(`+string(mustJSON(sel))+`); if (!b) return false; b.click(); return true; })()`, &ok)
-		if !ok {
-			t.Fatalf("%s: no %s\npage:\n%s", what, sel, page())
-		}
-	}
-	wide := func(what string) {
-		t.Helper()
-		var w bool
-		eval(what, `document.documentElement.scrollWidth > innerWidth + 1`, &w)
-		if w {
-			t.Errorf("%s: the page scrolls sideways at 360 px", what)
-		}
-	}
+	_, wait, eval, press, wide := drive(t, ctx)
 
 	organiser := hs.URL + "/host/clubs/" + c.ID + "/organiser?lang=ka"
 	keep, _ := json.Marshal(map[string]string{"id": c.ID, "token": c.Token, "name": c.Name})

@@ -96,58 +96,12 @@ func TestTheOrganiserRunsATournamentFromTheScreen(t *testing.T) {
 	defer cancel()
 	ctx, cancelT := context.WithTimeout(ctx, 5*time.Minute)
 	defer cancelT()
-	page := func() string {
-		text, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`document.body ? document.body.innerText : ''`))
-		return text
-	}
-	run := func(what string, actions ...chromedp.Action[chromedp.Void]) {
-		t.Helper()
-		if err := chromedp.Do(ctx, actions...); err != nil {
-			t.Fatalf("%s: %v\npage:\n%s", what, err, page())
-		}
-	}
-	// wait polls the page until expr holds; a poll cut by the page's
-	// navigation (a form that opens the next page) is polled again.
-	wait := func(what, expr string) {
-		t.Helper()
-		for {
-			_, err := chromedp.Run(ctx, chromedp.Poll[bool](expr, chromedp.WithPollingInterval(50*time.Millisecond),
-				chromedp.WithPollingTimeout(2*time.Minute)))
-			if err == nil {
-				return
-			}
-			if ctx.Err() != nil || !strings.Contains(err.Error(), "navigated") && !strings.Contains(err.Error(), "context with specified id") {
-				t.Fatalf("%s: %v\npage:\n%s", what, err, page())
-			}
-		}
-	}
-	eval := func(what, expr string, out any) {
-		t.Helper()
-		v, err := chromedp.Run(ctx, chromedp.Evaluate[json.RawMessage](expr))
-		if err == nil {
-			err = json.Unmarshal(v, out)
-		}
-		if err != nil {
-			t.Fatalf("%s: %v\npage:\n%s", what, err, page())
-		}
-	}
-	// press taps a button from the page (a tap aimed from the test can be
-	// lost while the page redraws under it).
-	press := func(what, sel string) {
-		t.Helper()
-		var ok bool
-		eval(what, `(() => { const b = document.querySelector(`+string(mustJSON(sel))+`); if (!b) return false; b.click(); return true; })()`, &ok)
-		if !ok {
-			t.Fatalf("%s: no %s\npage:\n%s", what, sel, page())
-		}
-	}
+	page, wait, eval, press, fits := drive(t, ctx)
+	// wide checks the page's width and keeps its screenshot where
+	// screenshots are kept.
 	wide := func(what string) {
 		t.Helper()
-		var w bool
-		eval(what, `document.documentElement.scrollWidth > innerWidth + 1`, &w)
-		if w {
-			t.Errorf("%s: the page scrolls sideways at 360 px", what)
-		}
+		fits(what)
 		if !browsertest.KeepShots() {
 			return // kept nowhere: not taken
 		}
@@ -162,6 +116,12 @@ func TestTheOrganiserRunsATournamentFromTheScreen(t *testing.T) {
 		_ = os.MkdirAll(dir, 0o755)
 		if err := os.WriteFile(filepath.Join(dir, "organiser-"+strings.ReplaceAll(what, " ", "-")+".png"), png, 0o644); err != nil {
 			t.Fatal(err)
+		}
+	}
+	run := func(what string, actions ...chromedp.Action[chromedp.Void]) {
+		t.Helper()
+		if err := chromedp.Do(ctx, actions...); err != nil {
+			t.Fatalf("%s: %v\npage:\n%s", what, err, page())
 		}
 	}
 	errorShown := func(what, want string) {
