@@ -29,3 +29,22 @@ func TestTheSpeechClockVibratesAtTenSecondsAndAtZero(t *testing.T) {
 		t.Errorf("the clock vibrated %v; want 200 at 10 s and [400,150,400] at 0", got)
 	}
 }
+
+// TestTheSpeechClocksAudioRestsBetweenBeeps: the host's first tap unlocks
+// the phone's audio, which is then suspended while nothing sounds (a
+// running AudioContext renders silence without end: battery for nothing),
+// resumed for the clock's beep at 10 seconds left, and suspended again
+// after it.
+func TestTheSpeechClocksAudioRestsBetweenBeeps(t *testing.T) {
+	t.Parallel()
+	ts := hosttest.StartServer(t)
+	h := hosttest.OpenHost(t, ts, "audio")
+	h.Create(hosttest.GameSpec{Names: []string{"Nino", "Keti", "Zura", "Dato", "Lika", "Gela", "Tako"}, Deal: record.DealPass,
+		Timings: map[string]int{"speech": 11}})
+	h.WaitJS(10*time.Second, `window.__assistAudio() === 'suspended'`)
+	d := hosttest.TownDriver()
+	d.Stop = func(st record.State) bool { return st.Phase == "speech" }
+	h.Play(d)
+	h.WaitJS(30*time.Second, `window.__assistResumed >= 1`)
+	h.WaitJS(10*time.Second, `window.__assistAudio() === 'suspended'`)
+}

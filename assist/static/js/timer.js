@@ -9,6 +9,18 @@ import { t } from './i18n.js';
 
 let audio = null;
 let ticker = null;
+// The AudioContext runs only while it sounds: a running one renders silence
+// without end (an audio thread woken hundreds of times a second), a phone's
+// battery for nothing. Each beep resumes it and it is suspended again just
+// after (the host's tap that unlocked it still allows the resume).
+let idle = null;
+// For the tests: the context's state, and how many beeps resumed it.
+window.__assistAudio = () => (audio ? audio.state : 'none');
+window.__assistResumed = 0;
+function rest(afterS) {
+  clearTimeout(idle);
+  idle = setTimeout(() => { if (audio && audio.state === 'running') audio.suspend().catch(() => {}); }, afterS * 1000 + 250);
+}
 
 /** Beeps: high and short at 10 s, low and long at 0; the phone vibrates
  * too (short at 10 s, twice at 0), for a host whose phone is silent.
@@ -20,6 +32,7 @@ export function beep(kind) {
   } catch (_) { /* no vibration on this device */ }
   try {
     audio = audio || new (window.AudioContext || window.webkitAudioContext)();
+    if (audio.state === 'suspended') audio.resume().then(() => { window.__assistResumed++; }, () => {});
     const o = audio.createOscillator();
     const g = audio.createGain();
     o.frequency.value = kind === 'end' ? 440 : 880;
@@ -27,6 +40,7 @@ export function beep(kind) {
     o.connect(g).connect(audio.destination);
     o.start();
     o.stop(audio.currentTime + (kind === 'end' ? 0.9 : 0.2));
+    rest(kind === 'end' ? 0.9 : 0.2);
   } catch (_) { /* no audio on this device */ }
 }
 
@@ -34,7 +48,8 @@ export function beep(kind) {
 export function unlockAudio() {
   try {
     audio = audio || new (window.AudioContext || window.webkitAudioContext)();
-    if (audio.state === 'suspended') audio.resume();
+    if (audio.state === 'suspended') audio.resume().then(() => rest(0), () => {});
+    else rest(0);
   } catch (_) { /* no audio */ }
 }
 

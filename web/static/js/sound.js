@@ -10,7 +10,11 @@ let muted = localStorage.getItem('mafia.muted') === '1';
 
 /** played counts the signals given, by kind, and sounded those that made a
  * sound (not muted, audio unlocked): for the tests. */
-export const played = { warn: 0, end: 0, turn: 0, nominated: 0, night: 0, morning: 0, sounded: 0, vibrated: 0 };
+export const played = { warn: 0, end: 0, turn: 0, nominated: 0, night: 0, morning: 0, sounded: 0, vibrated: 0, resumed: 0 };
+
+// played.audio is the audio context's state ('none' before the first touch,
+// then 'running' or 'suspended'): for the tests.
+Object.defineProperty(played, 'audio', { get: () => (ctx ? ctx.state : 'none') });
 
 let buzz = localStorage.getItem('mafia.vibrate') !== '0';
 
@@ -37,10 +41,26 @@ export function setMuted(m) {
   localStorage.setItem('mafia.muted', m ? '1' : '0');
 }
 
+// A running AudioContext renders silence without end (an audio thread
+// woken hundreds of times a second, and the system's audio output kept
+// open): on a phone that is battery for nothing. So the context runs only
+// while it sounds: unlocked by the first touch, it is suspended once the
+// touch's moment has passed, resumed for each signal (the touch already
+// given allows it) and suspended again shortly after the signal's last
+// tone. unlocked says the player's touch came (a signal may then sound).
+let unlocked = false;
+let idle = null; // the timer that suspends the context after a signal
+function rest(afterS) {
+  clearTimeout(idle);
+  idle = setTimeout(() => { if (ctx && ctx.state === 'running') ctx.suspend().catch(() => {}); }, afterS * 1000 + 250);
+}
+
 function unlock() {
   try {
     if (!ctx) ctx = new (window.AudioContext || window.webkitAudioContext)();
-    if (ctx.state === 'suspended') ctx.resume();
+    if (unlocked) return;
+    if (ctx.state === 'suspended') ctx.resume().then(() => { unlocked = true; rest(0); }, () => {});
+    else { unlocked = true; rest(0); }
   } catch {
     ctx = null;
   }
@@ -70,9 +90,11 @@ export function signal(kind) {
   if (m && buzz && !muted && navigator.vibrate) {
     try { if (navigator.vibrate(m.buzz)) played.vibrated++; } catch { /* not allowed */ }
   }
-  if (muted || !ctx || ctx.state !== 'running') return;
+  if (muted || !ctx || !unlocked || ctx.state === 'closed') return;
   played.sounded++;
+  if (ctx.state === 'suspended') ctx.resume().then(() => { played.resumed++; }, () => {});
   const now = ctx.currentTime + 0.01;
+  rest(1.5); // the longest signal's tones end within 1.5 s
   if (m) {
     let at = now;
     for (const [freq, length] of m.tones) {
