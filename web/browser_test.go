@@ -82,6 +82,9 @@ func newTab(t *testing.T, name string, width, height int64) *tab {
 	if err := chromedp.Do(ctx, chromedp.EmulateViewport(width, height)); err != nil {
 		t.Fatalf("%s: viewport: %v", name, err)
 	}
+	if err := browsertest.Quiet(ctx); err != nil {
+		t.Fatalf("%s: quiet: %v", name, err)
+	}
 	msgs := chromedp.Console(ctx)
 	go func() {
 		for m, err := range msgs {

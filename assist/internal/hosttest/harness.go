@@ -143,21 +143,34 @@ type Tab struct {
 }
 
 // NewTab opens a tab of width×height in a browser context of its own in
-// the package's browser (a phone of its own).
+// the package's browser (a phone of its own). A tab given options (a
+// listener of the browser's events) keeps every DevTools domain on;
+// any other is quiet (browsertest.Quiet).
 func NewTab(t *testing.T, name string, width, height int64, opts ...chromedp.ContextOption) *Tab {
 	t.Helper()
-	return NewTabIn(t, TheBrowser(t), name, width, height, append([]chromedp.ContextOption{chromedp.WithNewBrowserContext()}, opts...)...)
+	return newTabIn(t, TheBrowser(t), name, width, height, len(opts) == 0, append([]chromedp.ContextOption{chromedp.WithNewBrowserContext()}, opts...)...)
 }
 
 // NewTabIn opens a tab in browser context root (a tab of the package's
-// browser, or the first tab of a browser of the test's own).
+// browser, or the first tab of a browser of the test's own), quiet unless
+// given options (as NewTab).
 func NewTabIn(t *testing.T, root context.Context, name string, width, height int64, opts ...chromedp.ContextOption) *Tab {
+	t.Helper()
+	return newTabIn(t, root, name, width, height, len(opts) == 0, opts...)
+}
+
+func newTabIn(t *testing.T, root context.Context, name string, width, height int64, quiet bool, opts ...chromedp.ContextOption) *Tab {
 	t.Helper()
 	ctx, cancel := chromedp.NewContext(root, opts...)
 	t.Cleanup(cancel)
 	tb := &Tab{t: t, Ctx: ctx, name: name}
 	if err := chromedp.Do(ctx, chromedp.EmulateViewport(width, height)); err != nil {
 		t.Fatalf("%s: viewport: %v", name, err)
+	}
+	if quiet {
+		if err := browsertest.Quiet(ctx); err != nil {
+			t.Fatalf("%s: quiet: %v", name, err)
+		}
 	}
 	msgs := chromedp.Console(ctx)
 	go func() {
