@@ -32,6 +32,9 @@ type Config struct {
 	// SilenceFrames is how many Opus silence frames end a run of a seat's
 	// packets (default 3).
 	SilenceFrames int
+	// ICE is the STUN and TURN servers handed to clients, with their
+	// credentials (none: clients reach UDP directly only).
+	ICE ICEConfig
 	// Log receives the unit's errors (nil: discarded).
 	Log *slog.Logger
 }
