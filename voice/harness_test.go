@@ -177,6 +177,7 @@ type player struct {
 	relay   bool
 	wantMic bool
 	offers  []wire.VoiceMessage // every offer the unit made
+	hold    bool                // leave offers unanswered (a client that never answers)
 }
 
 var rtcAPI = func() *webrtc.API {
@@ -280,7 +281,11 @@ func (p *player) onVoice(v wire.VoiceMessage) {
 	case "offer":
 		p.mu.Lock()
 		p.offers = append(p.offers, v)
+		hold := p.hold
 		p.mu.Unlock()
+		if hold {
+			return
+		}
 		if p.pc == nil {
 			var cfg webrtc.Configuration
 			for _, s := range v.ICEServers {

@@ -102,7 +102,7 @@ func (h *Hub) Signal(p *server.VoicePeer, m wire.ClientMessage) error {
 	switch m.Action {
 	case "join":
 		return h.join(p, m)
-	case "answer", "candidate", "leave":
+	case "answer", "candidate", "leave", "restart":
 		t := h.tableOf(p.Room)
 		var pt *participant
 		if t != nil {
@@ -143,6 +143,8 @@ func (h *Hub) Signal(p *server.VoicePeer, m wire.ClientMessage) error {
 			}
 		case "leave":
 			t.leave(p)
+		case "restart":
+			return t.restart(p, pt)
 		}
 		return nil
 	}
