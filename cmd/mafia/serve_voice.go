@@ -71,7 +71,20 @@ func (sv *serve) openVoice() (*voice.Hub, error) {
 		sv.closers = append(sv.closers, func() { turn.Close() })
 		cfg.ICE = voice.ICEConfig{URLs: url, Secret: secret}
 	case *f.iceServers != "":
-		cfg.ICE.URLs = strings.Split(*f.iceServers, ",")
+		turn := false
+		for _, u := range strings.Split(*f.iceServers, ",") {
+			scheme, rest, _ := strings.Cut(strings.TrimSpace(u), ":")
+			if rest == "" || (scheme != "stun" && scheme != "stuns" && scheme != "turn" && scheme != "turns") {
+				udp.Close()
+				return nil, fmt.Errorf("--voice-ice-servers: %q is no stun:, stuns:, turn: or turns: URL", u)
+			}
+			turn = turn || strings.HasPrefix(scheme, "turn")
+			cfg.ICE.URLs = append(cfg.ICE.URLs, strings.TrimSpace(u))
+		}
+		if turn && *f.turnSecret == "" {
+			udp.Close()
+			return nil, errors.New("--voice-ice-servers names a TURN server: give its shared secret with --voice-turn-secret FILE (credentials are never static)")
+		}
 		if *f.turnSecret != "" {
 			data, err := os.ReadFile(*f.turnSecret)
 			if err != nil {

@@ -34,6 +34,9 @@ func TestServe_VoiceFlagsThatCannotWorkAreRefusedPlainly(t *testing.T) {
 		{"relay ports backwards", []string{"--voice-udp", "127.0.0.1:0", "--turn-udp", "127.0.0.1:0", "--turn-relay-ports", "50010-50000"}, "--turn-relay-ports"},
 		{"an empty secret file", []string{"--voice-udp", "127.0.0.1:0", "--voice-ice-servers", "turn:example.ge:3478", "--voice-turn-secret", empty}, "first line is empty"},
 		{"a secret file missing", []string{"--voice-udp", "127.0.0.1:0", "--voice-ice-servers", "turn:example.ge:3478", "--voice-turn-secret", empty + ".none"}, "--voice-turn-secret"},
+		{"an external server's URL that is none", []string{"--voice-udp", "127.0.0.1:0", "--voice-ice-servers", "turn.example.ge:3478"}, "no stun:"},
+		{"an external TURN without its secret", []string{"--voice-udp", "127.0.0.1:0", "--voice-ice-servers", "turn:turn.example.ge:3478"}, "--voice-turn-secret"},
+		{"an external STUN alone", []string{"--voice-udp", "127.0.0.1:0", "--voice-ice-servers", "stun:stun.example.ge:3478"}, ""},
 		{"the built-in TURN", []string{"--voice-udp", "127.0.0.1:0", "--turn-udp", "127.0.0.1:0", "--turn-relay-ports", "50000-50010"}, ""},
 		{"an external TURN", []string{"--voice-udp", "127.0.0.1:0", "--voice-ice-servers", "turn:example.ge:3478", "--voice-turn-secret", secret}, ""},
 	} {
