@@ -292,7 +292,10 @@ func (p *player) onVoice(v wire.VoiceMessage) {
 				cfg.ICEServers = append(cfg.ICEServers, webrtc.ICEServer{URLs: s.URLs, Username: s.Username, Credential: s.Credential})
 			}
 			cfg.ICETransportPolicy = webrtc.ICETransportPolicyRelay
-			p.makePC(cfg)
+			if err := p.makePC(cfg); err != nil {
+				p.t.Errorf("seat %d: a peer for the offer's ICE servers %+v: %v", p.seat, v.ICEServers, err)
+				return
+			}
 		}
 		if err := p.pc.SetRemoteDescription(webrtc.SessionDescription{Type: webrtc.SDPTypeOffer, SDP: v.SDP}); err != nil {
 			p.t.Errorf("seat %d: offer: %v", p.seat, err)
@@ -311,6 +314,9 @@ func (p *player) onVoice(v wire.VoiceMessage) {
 		}
 		p.send(wire.ClientMessage{Type: "voice", Action: "answer", SDP: ans.SDP})
 	case "candidate":
+		if p.pc == nil {
+			return // no peer: its offer could not be taken (an error already)
+		}
 		c := v.Candidate
 		if err := p.pc.AddICECandidate(webrtc.ICECandidateInit{Candidate: c.Candidate, SDPMid: c.SDPMid,
 			SDPMLineIndex: c.SDPMLineIndex, UsernameFragment: c.UsernameFragment}); err != nil {
@@ -346,17 +352,19 @@ func (p *player) send(m wire.ClientMessage) int64 {
 func (p *player) joinVoice(mic bool) int64 {
 	p.wantMic = mic
 	if !p.relay {
-		p.makePC(webrtc.Configuration{})
+		if err := p.makePC(webrtc.Configuration{}); err != nil {
+			p.t.Fatal(err)
+		}
 	}
 	return p.send(wire.ClientMessage{Type: "voice", Action: "join", Mic: mic})
 }
 
 // makePC makes the player's peer connection: its microphone, if it sends
 // one, and its handlers.
-func (p *player) makePC(cfg webrtc.Configuration) {
+func (p *player) makePC(cfg webrtc.Configuration) error {
 	pc, err := rtcAPI.NewPeerConnection(cfg)
 	if err != nil {
-		p.t.Fatal(err)
+		return err
 	}
 	p.mu.Lock()
 	p.pc = pc
@@ -365,12 +373,12 @@ func (p *player) makePC(cfg webrtc.Configuration) {
 		p.mic, err = webrtc.NewTrackLocalStaticRTP(webrtc.RTPCodecCapability{MimeType: webrtc.MimeTypeOpus, ClockRate: 48000, Channels: 2},
 			"mic", fmt.Sprintf("seat-%d", p.seat))
 		if err != nil {
-			p.t.Fatal(err)
+			return err
 		}
 		// Sendonly: it pairs with the one m-line the unit offers to
 		// receive, never with a seat's track.
 		if _, err := pc.AddTransceiverFromTrack(p.mic, webrtc.RTPTransceiverInit{Direction: webrtc.RTPTransceiverDirectionSendonly}); err != nil {
-			p.t.Fatal(err)
+			return err
 		}
 	}
 	pc.OnICECandidate(func(c *webrtc.ICECandidate) {
@@ -401,6 +409,7 @@ func (p *player) makePC(cfg webrtc.Configuration) {
 			p.signal()
 		}
 	})
+	return nil
 }
 
 // burst sends k packets of burst b from the player's microphone, each
