@@ -43,6 +43,13 @@ func startPair(ctx context.Context, t testing.TB) *pair {
 // (nil: as it is) before it starts.
 func startPairWith(ctx context.Context, t testing.TB, with func(*Config)) *pair {
 	t.Helper()
+	return startPairServer(ctx, t, with, nil)
+}
+
+// startPairServer is startPairWith with b's server's Config changed by
+// withSrv (nil: as it is).
+func startPairServer(ctx context.Context, t testing.TB, with func(*Config), withSrv func(*server.Config)) *pair {
+	t.Helper()
 	if with == nil {
 		with = func(*Config) {}
 	}
@@ -50,7 +57,11 @@ func startPairWith(ctx context.Context, t testing.TB, with func(*Config)) *pair 
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := server.New(server.Config{Store: db, SeatsPerAddress: -1, Pace: room.PaceInstant})
+	scfg := server.Config{Store: db, SeatsPerAddress: -1, Pace: room.PaceInstant}
+	if withSrv != nil {
+		withSrv(&scfg)
+	}
+	srv := server.New(scfg)
 	if _, err := srv.Resume(ctx); err != nil {
 		t.Fatal(err)
 	}

@@ -41,6 +41,12 @@ type rig struct {
 
 func newRig(t *testing.T, withVoice bool) *rig {
 	t.Helper()
+	return newRigWith(t, withVoice, nil)
+}
+
+// newRigWith is newRig, the unit's config first given to with (if any).
+func newRigWith(t *testing.T, withVoice bool, with func(*voice.Config)) *rig {
+	t.Helper()
 	db, err := sqlite.Open(filepath.Join(t.TempDir(), "mafia.db"))
 	if err != nil {
 		t.Fatal(err)
@@ -59,7 +65,11 @@ func newRig(t *testing.T, withVoice bool) *rig {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if r.hub, err = voice.New(voice.Config{UDP: udp, Loopback: true}); err != nil {
+		vc := voice.Config{UDP: udp, Loopback: true}
+		if with != nil {
+			with(&vc)
+		}
+		if r.hub, err = voice.New(vc); err != nil {
 			t.Fatal(err)
 		}
 		cfg.Voice = r.hub
@@ -162,6 +172,12 @@ type player struct {
 	closed   bool
 	// onAnswer, if set, is told each answer's SDP before it is sent.
 	onAnswer func(sdp string)
+	// relay makes the peer when the offer comes, with the offer's ICE
+	// servers and a relay-only policy (a player behind a strict NAT).
+	relay   bool
+	wantMic bool
+	offers  []wire.VoiceMessage // every offer the unit made
+	hold    bool                // leave offers unanswered (a client that never answers)
 }
 
 var rtcAPI = func() *webrtc.API {
@@ -263,6 +279,24 @@ func (p *player) read() {
 func (p *player) onVoice(v wire.VoiceMessage) {
 	switch v.Action {
 	case "offer":
+		p.mu.Lock()
+		p.offers = append(p.offers, v)
+		hold := p.hold
+		p.mu.Unlock()
+		if hold {
+			return
+		}
+		if p.pc == nil {
+			var cfg webrtc.Configuration
+			for _, s := range v.ICEServers {
+				cfg.ICEServers = append(cfg.ICEServers, webrtc.ICEServer{URLs: s.URLs, Username: s.Username, Credential: s.Credential})
+			}
+			cfg.ICETransportPolicy = webrtc.ICETransportPolicyRelay
+			if err := p.makePC(cfg); err != nil {
+				p.t.Errorf("seat %d: a peer for the offer's ICE servers %+v: %v", p.seat, v.ICEServers, err)
+				return
+			}
+		}
 		if err := p.pc.SetRemoteDescription(webrtc.SessionDescription{Type: webrtc.SDPTypeOffer, SDP: v.SDP}); err != nil {
 			p.t.Errorf("seat %d: offer: %v", p.seat, err)
 			return
@@ -280,6 +314,9 @@ func (p *player) onVoice(v wire.VoiceMessage) {
 		}
 		p.send(wire.ClientMessage{Type: "voice", Action: "answer", SDP: ans.SDP})
 	case "candidate":
+		if p.pc == nil {
+			return // no peer: its offer could not be taken (an error already)
+		}
 		c := v.Candidate
 		if err := p.pc.AddICECandidate(webrtc.ICECandidateInit{Candidate: c.Candidate, SDPMid: c.SDPMid,
 			SDPMLineIndex: c.SDPMLineIndex, UsernameFragment: c.UsernameFragment}); err != nil {
@@ -309,23 +346,39 @@ func (p *player) send(m wire.ClientMessage) int64 {
 	return id
 }
 
-// joinVoice makes the player's peer and asks the table for its audio.
+// joinVoice makes the player's peer and asks the table for its audio (a
+// relay player makes its peer when the offer comes, with the ICE servers
+// the offer names).
 func (p *player) joinVoice(mic bool) int64 {
-	pc, err := rtcAPI.NewPeerConnection(webrtc.Configuration{})
-	if err != nil {
-		p.t.Fatal(err)
+	p.wantMic = mic
+	if !p.relay {
+		if err := p.makePC(webrtc.Configuration{}); err != nil {
+			p.t.Fatal(err)
+		}
 	}
+	return p.send(wire.ClientMessage{Type: "voice", Action: "join", Mic: mic})
+}
+
+// makePC makes the player's peer connection: its microphone, if it sends
+// one, and its handlers.
+func (p *player) makePC(cfg webrtc.Configuration) error {
+	pc, err := rtcAPI.NewPeerConnection(cfg)
+	if err != nil {
+		return err
+	}
+	p.mu.Lock()
 	p.pc = pc
-	if mic {
+	p.mu.Unlock()
+	if p.wantMic {
 		p.mic, err = webrtc.NewTrackLocalStaticRTP(webrtc.RTPCodecCapability{MimeType: webrtc.MimeTypeOpus, ClockRate: 48000, Channels: 2},
 			"mic", fmt.Sprintf("seat-%d", p.seat))
 		if err != nil {
-			p.t.Fatal(err)
+			return err
 		}
 		// Sendonly: it pairs with the one m-line the unit offers to
 		// receive, never with a seat's track.
 		if _, err := pc.AddTransceiverFromTrack(p.mic, webrtc.RTPTransceiverInit{Direction: webrtc.RTPTransceiverDirectionSendonly}); err != nil {
-			p.t.Fatal(err)
+			return err
 		}
 	}
 	pc.OnICECandidate(func(c *webrtc.ICECandidate) {
@@ -356,7 +409,7 @@ func (p *player) joinVoice(mic bool) int64 {
 			p.signal()
 		}
 	})
-	return p.send(wire.ClientMessage{Type: "voice", Action: "join", Mic: mic})
+	return nil
 }
 
 // burst sends k packets of burst b from the player's microphone, each
@@ -421,7 +474,7 @@ func (p *player) answer(id int64) string {
 // connected waits until the player's peer is connected.
 func (p *player) connected() {
 	p.t.Helper()
-	p.waitFor("the peer connected", func() bool { return p.pc.ConnectionState() == webrtc.PeerConnectionStateConnected })
+	p.waitFor("the peer connected", func() bool { return p.pc != nil && p.pc.ConnectionState() == webrtc.PeerConnectionStateConnected })
 }
 
 // code is a refusal's code.

@@ -32,6 +32,9 @@ type Config struct {
 	// SilenceFrames is how many Opus silence frames end a run of a seat's
 	// packets (default 3).
 	SilenceFrames int
+	// ICE is the STUN and TURN servers handed to clients, with their
+	// credentials (none: clients reach UDP directly only).
+	ICE ICEConfig
 	// Log receives the unit's errors (nil: discarded).
 	Log *slog.Logger
 }
@@ -99,7 +102,7 @@ func (h *Hub) Signal(p *server.VoicePeer, m wire.ClientMessage) error {
 	switch m.Action {
 	case "join":
 		return h.join(p, m)
-	case "answer", "candidate", "leave":
+	case "answer", "candidate", "leave", "restart":
 		t := h.tableOf(p.Room)
 		var pt *participant
 		if t != nil {
@@ -140,6 +143,8 @@ func (h *Hub) Signal(p *server.VoicePeer, m wire.ClientMessage) error {
 			}
 		case "leave":
 			t.leave(p)
+		case "restart":
+			return t.restart(p, pt)
 		}
 		return nil
 	}

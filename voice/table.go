@@ -222,7 +222,7 @@ func (t *table) join(p *server.VoicePeer, mic bool) error {
 	}
 	// The offer before any candidate: candidates gather once the local
 	// description is set.
-	p.Send(wire.VoiceMessage{Action: "offer", SDP: offer.SDP}.Frame())
+	p.Send(wire.VoiceMessage{Action: "offer", SDP: offer.SDP, ICEServers: t.h.cfg.ICE.Servers(t.room.ID(), p.Seat)}.Frame())
 	p.Send(stateFrame(heard))
 	if err := pc.SetLocalDescription(offer); err != nil {
 		t.leave(p)

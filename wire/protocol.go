@@ -18,7 +18,7 @@ const Version = 1
 //	"host":    Action ("start", "add_bots", "kick", "pause", "resume", "foul"), Target
 //	"ping":    nothing
 //	"history": Before (0: the newest lines) — a page of the chat so far
-//	"voice":   Action ("join", "answer", "candidate", "leave"), Mic (join:
+//	"voice":   Action ("join", "answer", "candidate", "leave", "restart"), Mic (join:
 //	           send a microphone too), Seat (join: the seat the microphone
 //	           is of; 0 or the connection's own), SDP (answer), Candidate
 //	           (candidate) — the voice table's signalling (wire/voice.go)

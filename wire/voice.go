@@ -18,7 +18,7 @@ type VoiceCandidate struct {
 // VoiceMessage is a server's "voice" message to one connection. Action
 // says which fields matter:
 //
-//	"offer":     SDP — the table's forwarding unit offers the connection
+//	"offer":     SDP, ICEServers — the table's forwarding unit offers the connection
 //	             its audio: one track per other seat (its id "seat-N"), and
 //	             a track to receive the connection's microphone if it asked
 //	             to send one; the client answers with a "voice" "answer"
@@ -35,6 +35,18 @@ type VoiceMessage struct {
 	Candidate *VoiceCandidate `json:"candidate,omitempty"`
 	Heard     []int           `json:"heard,omitempty"`
 	Code      string          `json:"code,omitempty"`
+	// ICEServers (on "offer"): the STUN and TURN servers the client's peer
+	// connection is to use, as RTCIceServer spells them.
+	ICEServers []VoiceICEServer `json:"ice_servers,omitempty"`
+}
+
+// VoiceICEServer is one STUN or TURN server, as a browser's RTCIceServer
+// spells it: its URLs, and for a TURN server a short-lived username and
+// credential (the TURN REST API's).
+type VoiceICEServer struct {
+	URLs       []string `json:"urls"`
+	Username   string   `json:"username,omitempty"`
+	Credential string   `json:"credential,omitempty"`
 }
 
 // Frame encodes the message as a frame, its version and type set.

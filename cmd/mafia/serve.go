@@ -55,9 +55,9 @@ type serveFlags struct {
 	tablesPerAddr, lobbyTables, seatsPerAddr        int
 	drainTimeout                                    time.Duration
 	cluster                                         clusterFlags
-	// voiceUDP and voicePublicIP: the voice tables' UDP port and public
-	// addresses (serve_voice.go).
-	voiceUDP, voicePublicIP string
+	// voice: the voice tables' UDP port, public addresses and STUN/TURN
+	// servers (serve_voice.go).
+	voice voiceFlags
 }
 
 // parseServeFlags parses and checks serve's flags. ok false: the command
@@ -81,8 +81,7 @@ func parseServeFlags(args []string, stderr io.Writer) (f serveFlags, code int, o
 	lobbyTables := fs.Int("max-lobby-tables", 1000, "tables waiting in the lobby in total")
 	drainTimeout := fs.Duration("drain-timeout", 5*time.Second, "on SIGTERM or SIGINT, drain first: refuse new tables (and answer /readyz 503) while the games play on, until none is playing or this long has passed, then shut down (0: no drain; a second signal cuts it short); a cluster's node (--node) hands its tables over meanwhile, and its default is 30s")
 	cf := addClusterFlags(fs)
-	voiceUDP := fs.String("voice-udp", "", "carry the voices of tables made with voice on this one UDP address, e.g. :7000 (docs/voice.md; off by default: voice messages are refused voice_off)")
-	voicePublicIP := fs.String("voice-public-ip", "", "the public IP addresses clients reach --voice-udp at, comma-separated, when the server is behind a 1:1 NAT (default: the port's own)")
+	vf := addVoiceFlags(fs)
 	seatsPerAddr := fs.Int("seats-per-address", 3, "seats of one table one person may take: from one address, or by one account and the bot accounts it owns (1 at a rated table; 0: no limit at all; for `mafia bench` name its address with --unlimited instead)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: mafia serve [--addr HOST:PORT] [--db FILE|postgres://...] [--ops HOST:PORT] [--public-url URL] [--trusted-proxy CIDR,...]")
@@ -105,7 +104,7 @@ func parseServeFlags(args []string, stderr io.Writer) (f serveFlags, code int, o
 	f = serveFlags{addr: *addr, db: *db, origins: *origins, opsAddr: *opsAddr, opsToken: *opsToken, publicURL: *publicURL,
 		maxConns: *maxConns, connsPerAddr: *connsPerAddr, spectators: *spectators, tablesPerAddr: *tablesPerAddr,
 		lobbyTables: *lobbyTables, seatsPerAddr: *seatsPerAddr, cluster: cf,
-		drainTimeout: drainTimeoutOf(fs, cf.on(), *drainTimeout), voiceUDP: *voiceUDP, voicePublicIP: *voicePublicIP}
+		drainTimeout: drainTimeoutOf(fs, cf.on(), *drainTimeout), voice: vf}
 	if err := f.level.UnmarshalText([]byte(*logLevel)); err != nil {
 		fs.Usage()
 		return f, 2, false
