@@ -16,7 +16,8 @@ import (
 // game's menu (a link with a one-time code in its fragment, and its QR
 // code). The referee's phone (a browser context of its own) opens the
 // link and shows the host's step and cards; a foul the host gives shows on
-// the referee's phone, and a foul the referee adds is entered on the
+// the referee's phone, and so does one given while the referee's network
+// was down, once it is back; and a foul the referee adds is entered on the
 // host's phone (its state and its fouls panel) and listed as applied, by
 // the referee's name, on both. A stranger who opens the same link (spent)
 // or one with a made-up code is refused with the coded sentence.
@@ -68,6 +69,15 @@ func TestCohost_TheRefereeFollowsAndAddsAFoulAStrangerIsRefused(t *testing.T) {
 	host.GiveFoul(first)
 	ref.WaitJS(hosttest.SyncWait, `document.querySelector('li[data-seat="`+strconv.Itoa(first)+`"]').dataset.fouls === '1'`)
 	ref.Shot("cohost-referee-sees-foul")
+
+	// The referee's network drops: the page says so and keeps the game it
+	// saw; the host goes on; back online, the referee catches up.
+	ref.Offline(true)
+	ref.WaitJS(hosttest.SyncWait, `!!document.querySelector('[data-t="follow-offline"]') && !!document.querySelector('[data-t="follow"]')`)
+	host.GiveFoul(first)
+	host.WaitJS(hosttest.SyncWait, `document.getElementById('sync').dataset.waiting === '0'`)
+	ref.Offline(false)
+	ref.WaitJS(hosttest.SyncWait, `!document.querySelector('[data-t="follow-offline"]') && document.querySelector('li[data-seat="`+strconv.Itoa(first)+`"]').dataset.fouls === '2'`)
 
 	// A foul the referee adds is entered on the host's phone.
 	ref.Tap("foul-add-" + strconv.Itoa(second))

@@ -63,22 +63,28 @@ async function readFixes(G) {
   }
 }
 
-/** Enters a co-host's foul as the host's own entry, then marks it applied. */
+/**
+ * Enters a co-host's foul as the host's own entry, then marks it applied.
+ * The phone keeps which correction each entry applied (rec.fixed, saved
+ * with the entry), so a correction whose mark was lost on the way is
+ * marked again, never entered twice.
+ */
 async function applyFoul(G, f) {
-  const st = G.state;
-  let entry = 0;
-  if (st.phase !== 'ended' && st.alive.includes(f.seat)) {
-    const before = G.rec.commands.length;
-    if (!(await G.do([{ verb: 'foul', target: f.seat }]))) {
-      await settle(G, f, 'declined', 0);
-      return;
-    }
-    entry = before + 1;
-    toast(t('assist.cohost.foul_given', { By: f.by, Who: G.who(f.seat) }));
-  } else {
+  G.rec.fixed = G.rec.fixed || {};
+  const done = G.rec.fixed[f.seq];
+  if (done) { await settle(G, f, 'applied', done); return; }
+  const foul = { verb: 'foul', target: f.seat };
+  if (G.refusal(foul)) { // the engine would refuse it (the seat is out, the game over): declined
     await settle(G, f, 'declined', 0);
     return;
   }
+  const entry = G.rec.commands.length + 1;
+  G.rec.fixed[f.seq] = entry;
+  if (!(await G.do([foul]))) { // not saved on the phone: tried again at the next read
+    delete G.rec.fixed[f.seq];
+    return;
+  }
+  toast(t('assist.cohost.foul_given', { By: f.by, Who: G.who(f.seat) }));
   await settle(G, f, 'applied', entry);
 }
 
@@ -90,7 +96,9 @@ async function settle(G, f, state, entry) {
 
 /** The invitation and the corrections, from the game's menu. */
 export function cohostScreen(G, made) {
-  const name = h('input', { type: 'text', maxlength: 32, dataset: { t: 'cohost-name' }, placeholder: t('assist.cohost.name') });
+  // A tournament's table names its referee (the game's club fields): the invitation is theirs by default.
+  const named = (G.rec.settings.club && G.rec.settings.club.referee) || '';
+  const name = h('input', { type: 'text', maxlength: 32, value: named, dataset: { t: 'cohost-name' }, placeholder: t('assist.cohost.name') });
   const invite = async () => {
     const got = await send('POST', `/host/api/games/${G.rec.id}/cohosts`, { name: name.value }, G.rec.token);
     if (!got) { toast(t('assist.join.offline'), 'error'); return; }
