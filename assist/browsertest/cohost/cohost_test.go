@@ -19,7 +19,8 @@ import (
 // the referee's phone, and so does one given while the referee's network
 // was down, once it is back; and a foul the referee adds is entered on the
 // host's phone (its state and its fouls panel) and listed as applied, by
-// the referee's name, on both. A stranger who opens the same link (spent)
+// the referee's name, on both; a vote count the referee proposes is listed
+// on the host's phone, which declines it, and both list it declined. A stranger who opens the same link (spent)
 // or one with a made-up code is refused with the coded sentence.
 func TestCohost_TheRefereeFollowsAndAddsAFoulAStrangerIsRefused(t *testing.T) {
 	t.Parallel()
@@ -97,10 +98,27 @@ func TestCohost_TheRefereeFollowsAndAddsAFoulAStrangerIsRefused(t *testing.T) {
 	if last := entries[len(entries)-1]; last.Verb != "foul" || last.Target != second {
 		t.Fatalf("the server's last entry is %+v, want the referee's foul to %d", last, second)
 	}
+
+	// A vote count the referee proposes waits for the host, who declines
+	// it; both phones list it so.
+	ref.SetValue(`[data-t="fix-seat"]`, strconv.Itoa(first))
+	ref.SetValue(`[data-t="fix-count"]`, "3")
+	ref.Tap("fix-send")
+	host.WaitJS(hosttest.SyncWait, `(window.__assistGame.fixes || []).length === 2`)
 	host.Tap("menu")
 	host.Tap("menu-cohost")
-	host.WaitJS(5*time.Second, `!!document.querySelector('[data-t="fixes"] li[data-state="applied"]')`)
+	host.WaitJS(5*time.Second, `!!document.querySelector('[data-t="fixes"] li[data-state="applied"]') && !!document.querySelector('[data-t="fix-decline-1"]')`)
+	if line := hosttest.Eval[string](host.Tab, `document.querySelector('[data-t="fixes"] li[data-seq="1"]').textContent.replaceAll('\u00a0', ' ')`); !strings.Contains(line, "Referee Keti: votes for "+strconv.Itoa(first)+" · "+names[first-1]+": 3") {
+		t.Errorf("the host's list says %q", line)
+	}
+	host.Shot("cohost-host-corrections")
+	host.Tap("fix-decline-1")
+	host.WaitJS(10*time.Second, `!!document.querySelector('[data-t="fixes"] li[data-seq="1"][data-state="declined"]')`)
+	ref.WaitJS(hosttest.SyncWait, `!!document.querySelector('[data-t="fixes"] li[data-seq="1"][data-state="declined"]')`)
 	host.Tap("back")
+	if n := len(ts.StoredEntries(t, id)); n != len(entries) {
+		t.Fatalf("declining a correction entered something: %d entries, %d before", n, len(entries))
+	}
 
 	// A stranger: the spent link, and a made-up code.
 	stranger := hosttest.OpenHost(t, ts, "stranger")

@@ -56,6 +56,14 @@ async function readFixes(G) {
   G.fixes = got.body.fixes || [];
   G.cohosts = got.body.cohosts || [];
   if (G.cohosts.length && !G.rec.cohosts) { G.rec.cohosts = G.cohosts.length; G.save(); }
+  // A correction that waits for the host is said once on this phone (the
+  // list is in the game's menu: Invite a referee).
+  G.seenFixes = G.seenFixes || new Set();
+  for (const f of G.fixes) {
+    if (f.state !== 'proposed' || f.kind === 'foul_add' || G.seenFixes.has(f.seq)) continue;
+    G.seenFixes.add(f.seq);
+    toast(fixLine(f, (s) => G.who(s)));
+  }
   for (const f of G.fixes) {
     if (f.state !== 'proposed' || f.kind !== 'foul_add') continue;
     if (G.saving) return; // a tap's entries are being saved: next time

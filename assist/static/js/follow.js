@@ -95,18 +95,27 @@ async function propose(F, fix) {
   draw(F);
 }
 
+/**
+ * Draws the game. The first draw mounts the screen; later ones replace the
+ * game's part only, so the correction being typed and the scroll stay.
+ */
 function draw(F) {
+  const part = document.querySelector('[data-t="follow-live"]');
   if (!F.live) {
-    mount(h('p', { class: 'warn', dataset: { t: 'follow-offline' } }, t('assist.follow.offline')));
+    const warn = h('p', { class: 'warn', dataset: { t: 'follow-offline' } }, t('assist.follow.offline'));
+    if (part) part.replaceChildren(warn); else mount(warn);
     return;
   }
   const L = F.live;
-  const r = E.start(L.settings, L.commands);
-  const st = r.state;
   const names = L.settings.names;
   const who = (s) => t('assist.who', { Seat: s, Name: names[s - 1] || '' });
+  const live = gamePart(F, who);
+  if (part && part.dataset.game === F.id) {
+    part.replaceChildren(...live);
+    document.querySelector('[data-t="follow-fixes"]').replaceChildren(fixList(L.fixes, who));
+    return;
+  }
   const seats = range(names.length);
-  const phase = name('phase', st.phase);
   const kind = h('select', { dataset: { t: 'fix-kind' } },
     h('option', { value: 'vote' }, t('assist.follow.kind_vote')), h('option', { value: 'night' }, t('assist.follow.kind_night')));
   const seat = h('select', { dataset: { t: 'fix-seat' }, 'aria-label': t('assist.follow.seat') }, seats.map((s) => h('option', { value: String(s) }, who(s))));
@@ -115,8 +124,22 @@ function draw(F) {
   const sendFix = () => (kind.value === 'vote'
     ? propose(F, { kind: 'vote', seat: Number(seat.value), count: Number(count.value) })
     : propose(F, { kind: 'night', seat: Number(seat.value), text: text.value }));
-  const lines = E.log();
   mount(
+    h('div', { dataset: { t: 'follow-live', game: F.id } }, live),
+    h('h3', {}, t('assist.follow.propose')),
+    h('div', { class: 'actions' }, kind, seat, count, text, button(t('assist.follow.send'), sendFix, 'secondary', 'fix-send')),
+    h('h3', {}, t('assist.cohost.list')),
+    h('div', { dataset: { t: 'follow-fixes' } }, fixList(L.fixes, who)));
+}
+
+/** The game as the host's phone shows it: the step, the seats, the log. */
+function gamePart(F, who) {
+  const L = F.live;
+  const st = E.start(L.settings, L.commands).state;
+  const seats = range(L.settings.names.length);
+  const phase = name('phase', st.phase);
+  const open = document.querySelector('[data-t="follow-log"]');
+  return [
     h('header', { class: 'step-head', dataset: { t: 'follow' } },
       h('h2', { dataset: { t: 'follow-step', phase: st.phase, round: String(st.round) } },
         st.round ? `${phase} · ${st.round}` : phase),
@@ -134,9 +157,7 @@ function draw(F) {
           button(t('assist.follow.foul_add'), () => propose(F, { kind: 'foul_add', seat: s }), 'secondary small', `foul-add-${s}`),
           st.fouls[s] ? button(t('assist.follow.foul_remove'), () => propose(F, { kind: 'foul_remove', seat: s }), 'secondary small', `foul-remove-${s}`) : null));
     })),
-    h('details', { class: 'log' }, h('summary', {}, t('assist.end.log')), h('ol', {}, lines.slice(-12).map((l) => h('li', {}, l)))),
-    h('h3', {}, t('assist.follow.propose')),
-    h('div', { class: 'actions' }, kind, seat, count, text, button(t('assist.follow.send'), sendFix, 'secondary', 'fix-send')),
-    h('h3', {}, t('assist.cohost.list')),
-    fixList(L.fixes, who));
+    h('details', { class: 'log', open: !!(open && open.open), dataset: { t: 'follow-log' } },
+      h('summary', {}, t('assist.end.log')), h('ol', {}, E.log().slice(-12).map((l) => h('li', {}, l)))),
+  ];
 }
