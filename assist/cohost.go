@@ -389,7 +389,7 @@ func (h *Handler) resolve(w http.ResponseWriter, r *http.Request) {
 	}
 	// The entry may not have reached the server yet (the host's phone
 	// marks the correction as soon as its own storage holds the entry).
-	if req.Entry < 0 || req.Entry > MaxBatch*1000 || (req.State == FixDeclined && req.Entry != 0) {
+	if req.Entry < 0 || (req.State == FixDeclined && req.Entry != 0) {
 		h.fail(w, r, &engine.Error{Code: CodeBadFix, Name: "entry"}, nil)
 		return
 	}
