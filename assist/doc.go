@@ -27,7 +27,10 @@
 // moves to another phone by a link that carries the host's token in its
 // fragment; the other phone loads the settings and entries
 // (GET /host/api/games/{id}), and the first phone's further entries are
-// refused as diverged.
+// refused as diverged. A referee or second host follows the same game live
+// from their own phone and proposes corrections, which the host's phone
+// applies (cohost.go: a one-time invitation, a key per co-host, the
+// corrections in the server's order; docs/club.md).
 //
 // A service worker (static/sw.js, served at /host/sw.js with the files of
 // this Version) keeps the page on the phone, so it reopens without the

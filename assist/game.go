@@ -37,6 +37,11 @@ type inPerson struct {
 	// Account is the account logged in when the game was made (0: none):
 	// its host, who finds it in the history from any device (history.go).
 	Account int64 `json:"account,omitempty"`
+	// Cohosts are the people the host invited to follow the game live,
+	// and Fixes the corrections they proposed, in the server's order
+	// (cohost.go).
+	Cohosts []Cohost `json:"cohosts,omitempty"`
+	Fixes   []Fix    `json:"fixes,omitempty"`
 }
 
 // game is a loaded in-person table: its stored state and its engine, kept

@@ -163,6 +163,11 @@ func (h *Handler) routes() {
 	m.HandleFunc("GET /host/api/games/{id}/protocol.json", h.protocolJSON)
 	m.HandleFunc("GET /host/api/games/{id}/protocol.csv", h.protocolCSV)
 	m.HandleFunc("PUT /host/api/games/{id}/score", h.setScore)
+	m.HandleFunc("POST /host/api/games/{id}/cohosts", h.invite)
+	m.HandleFunc("POST /host/api/games/{id}/cohosts/join", h.joinCohost)
+	m.HandleFunc("GET /host/api/games/{id}/live", h.live)
+	m.HandleFunc("POST /host/api/games/{id}/fixes", h.propose)
+	m.HandleFunc("PUT /host/api/games/{id}/fixes/{seq}", h.resolve)
 	h.mux = m
 }
 
@@ -186,6 +191,10 @@ var Kinds = map[engine.Code]engine.Kind{
 	CodeDealMismatch: engine.KindConflict, CodeGameEndedKept: engine.KindConflict, CodeBadGameID: engine.KindInvalid,
 	CodeBadHostToken: engine.KindInvalid, CodeTokenInURL: engine.KindInvalid,
 	account.CodeBotCredential: engine.KindForbidden,
+	// co-hosting's (cohost.go)
+	CodeNotCohost: engine.KindForbidden, CodeInviteUsed: engine.KindGone, CodeCohostsFull: engine.KindTooMany,
+	CodeFixesFull: engine.KindTooMany, CodeFixResolved: engine.KindConflict, CodeFixNotFound: engine.KindNotFound,
+	CodeBadFix: engine.KindInvalid,
 }
 
 // Vocabulary is every code the assistant answers with: the engine's and

@@ -78,6 +78,12 @@ func Sentence(p *locale.Printer, e *engine.Error) string {
 			id = "assist.error.bad_settings"
 		}
 		return p.T(id, e.Params())
+	case "bad_fix": // co-hosting's correction not well formed (assist.CodeBadFix)
+		id := "assist.error.bad_fix_" + e.Name
+		if !p.Has(id) {
+			id = "assist.error.bad_fix"
+		}
+		return p.T(id, e.Params())
 	case "out_of_order", "diverged":
 		return p.T("assist.error."+string(e.Code), e.Params())
 	case record.CodeNothingToUndo, record.CodeUndoNotLast:

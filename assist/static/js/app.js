@@ -13,6 +13,7 @@ import { joinScreen } from './handoff.js';
 import { unlockAudio } from './timer.js';
 import { keepOnPhone } from './offline.js';
 import { clubScreen } from './club_admin.js';
+import { followScreen, stopFollowing } from './follow.js';
 
 let game = null;
 let lastWaiting = -1;
@@ -82,6 +83,9 @@ async function route() {
   if (!m && game) { game.close(); game = null; window.__assistGame = null; }
   const sync = document.getElementById('sync');
   if (sync && !m) { sync.textContent = ''; sync.className = 'sync'; }
+  const follow = hash.match(/^#\/follow\/([0-9a-f]+)(?:\/([0-9a-f]+))?$/); // a referee's invitation (follow.js)
+  if (follow) { followScreen(follow[1], follow[2]); return; }
+  stopFollowing();
   const join = hash.match(/^#\/join\/([0-9a-f]+)\/([0-9a-f]+)$/); // another phone's hand-off link
   if (join) { joinScreen(join[1], join[2]); return; }
   if (m) {

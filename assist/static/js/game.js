@@ -27,6 +27,7 @@ import { endScreen } from './end.js';
 import { foulsPanel } from './fouls.js';
 import { confirmUndo, resumeUI } from './undo.js';
 import { menuScreen, divergedScreen } from './handoff.js';
+import { watchFixes } from './cohost.js';
 
 export class Game {
   constructor(rec, onStatus) {
@@ -58,6 +59,8 @@ export class Game {
     });
     this.syncer = syncer;
     this.syncer.kick();
+    if (this.stopFixes) this.stopFixes();
+    this.stopFixes = watchFixes(this); // the co-hosts' corrections (cohost.js)
     if (!rec.create && syncer.waiting() === 0) this.checkServer(syncer);
   }
 
@@ -181,6 +184,7 @@ export class Game {
 
   close() {
     this.syncer.stop();
+    if (this.stopFixes) this.stopFixes();
     stopTicking();
     keepAwake(false);
   }

@@ -16,6 +16,7 @@ import { mount, button, toast } from './ui.js';
 import { t, tn, current } from './i18n.js';
 import { confirmUndo } from './undo.js';
 import { namesScreen } from './names.js';
+import { cohostScreen } from './cohost.js';
 
 /** The game's menu: undo, open on another phone, back to the start. */
 export function menuScreen(G) {
@@ -24,6 +25,7 @@ export function menuScreen(G) {
     h('div', { class: 'menu' },
       button(t('assist.menu.undo'), () => confirmUndo(G), 'secondary', 'menu-undo'),
       button(t('assist.menu.handoff'), () => handoffScreen(G), 'secondary', 'handoff'),
+      button(t('assist.menu.cohost'), () => cohostScreen(G), 'secondary', 'menu-cohost'),
       button(t('assist.menu.names'), () => namesScreen(G), 'secondary', 'menu-names'),
       button(t('assist.home'), () => { location.hash = '#/'; }, 'secondary', 'menu-home'),
       button(t('assist.back'), () => G.render(), 'primary', 'back')));
