@@ -42,6 +42,10 @@ type HandlerConfig struct {
 	// profile shows them (the clubs fill it: clubhttp's PlayerClubs;
 	// nil: the profile has none).
 	Clubs func(ctx context.Context, account int64) (PlayerClubs, error)
+	// Tables, when set, is the account's tables in its clubs' online
+	// tournaments that wait for it or play (clubhttp's PlayerTables),
+	// shown on its own page to the account alone (nil: none shown).
+	Tables func(ctx context.Context, account int64) ([]TournamentTableJSON, error)
 	// Hold is how long the refusal of an address whose attempts are spent
 	// is held before it is sent (0: half a second; negative: not held): a flood
 	// over keep-alive connections then gets one refusal a connection a
