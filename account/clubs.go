@@ -40,3 +40,18 @@ func (p *ProfileJSON) AddClubs(pc PlayerClubs) {
 		}
 	}
 }
+
+// TournamentTableJSON is a table of an online tournament where the
+// account sits now (its round opened, the table waiting or playing), as its
+// own page shows it: the club, the tournament, the round, the table, the
+// seat and the link to sit there.
+type TournamentTableJSON struct {
+	Club       string `json:"club"`
+	Tournament string `json:"tournament"`
+	Name       string `json:"name"`
+	Round      int    `json:"round"`
+	Table      int    `json:"table"`
+	Seat       int    `json:"seat"`
+	Link       string `json:"link"`
+	State      string `json:"state"`
+}

@@ -42,6 +42,10 @@ type HandlerConfig struct {
 	// profile shows them (the clubs fill it: clubhttp's PlayerClubs;
 	// nil: the profile has none).
 	Clubs func(ctx context.Context, account int64) (PlayerClubs, error)
+	// Tables, when set, is the account's tables in its clubs' online
+	// tournaments that wait for it or play (clubhttp's PlayerTables),
+	// shown on its own page to the account alone (nil: none shown).
+	Tables func(ctx context.Context, account int64) ([]TournamentTableJSON, error)
 	// Hold is how long the refusal of an address whose attempts are spent
 	// is held before it is sent (0: half a second; negative: not held): a flood
 	// over keep-alive connections then gets one refusal a connection a
@@ -410,6 +414,10 @@ func (h *Handler) keep(w http.ResponseWriter, r *http.Request) {
 type meJSON struct {
 	accountJSON
 	Owner string `json:"owner,omitempty"`
+	// Games is how many games the account has played, as its page counts
+	// them (GET /api/players/{name}'s games: its online games and the club
+	// games linked to it); absent when they could not be counted.
+	Games *int `json:"games,omitempty"`
 }
 
 // meAnswer answers /api/account/me: account is null for nobody logged in.
@@ -446,7 +454,30 @@ func (h *Handler) me(w http.ResponseWriter, r *http.Request) {
 			out.Owner = o.Name
 		}
 	}
+	if n, err := h.gameCount(r.Context(), p.Account.ID); err == nil {
+		out.Games = &n
+	}
 	httpapi.WriteJSON(w, http.StatusOK, meAnswer{Account: out})
+}
+
+// gameCount is how many games an account has played, as its page counts
+// them: its finished online games and the club games of the roster entries
+// linked to it. The first games' hints read it from me, so that a page
+// load needs no request for the player's page.
+func (h *Handler) gameCount(ctx context.Context, account int64) (int, error) {
+	games, err := h.svc.cfg.Store.AccountGames(ctx, account, account, 0)
+	if err != nil {
+		return 0, err
+	}
+	n := len(games)
+	if h.cfg.Clubs != nil {
+		pc, err := h.cfg.Clubs(ctx, account)
+		if err != nil {
+			return 0, err
+		}
+		n += len(pc.Games)
+	}
+	return n, nil
 }
 
 // botsAnswer lists an account's bots.

@@ -78,6 +78,9 @@ type ProfileJSON struct {
 	// ByRole too). Both filled by the clubs (AddClubs).
 	Clubs    []ClubJSON `json:"clubs,omitempty"`
 	InPerson Tally      `json:"in_person"`
+	// Tables are the account's tables in online tournaments now (waiting
+	// or playing), on its own page only (HandlerConfig.Tables).
+	Tables []TournamentTableJSON `json:"tournament_tables,omitempty"`
 }
 
 // count counts one game of a card (as docs/rules.md spells it; "" or
@@ -164,6 +167,12 @@ func (h *Handler) profile(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		out.AddClubs(pc)
+	}
+	if h.cfg.Tables != nil && viewer == a.ID {
+		if out.Tables, err = h.cfg.Tables(ctx, a.ID); err != nil {
+			h.fail(w, r, internal(err))
+			return
+		}
 	}
 	if h.cfg.Ratings != nil {
 		if out.Ratings, err = h.cfg.Ratings(ctx, a.ID); err != nil {

@@ -23,7 +23,7 @@ var staticFS embed.FS
 var templateFS embed.FS
 
 // files are the page's files, with the modules it shares with the browser
-// client (sharedjs: js/dom.js, js/i18n.js), served under
+// client (sharedjs: js/dom.js, js/i18n.js, js/rolecard.js), served under
 // /host/static/<version>/ (package static: a new build is never mixed with
 // a phone's cached files; the engine module, stored gzipped, is served as
 // engine.wasm).

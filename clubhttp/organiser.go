@@ -67,7 +67,9 @@ var organiserMessages = []string{"organiser.title", "organiser.new", "organiser.
 	"tournament.state.open", "tournament.state.rounds", "tournament.state.final", "tournament.state.closed",
 	"organiser.online", "organiser.no_show", "organiser.no_show_stand_in", "organiser.no_show_forfeit", "organiser.wait",
 	"organiser.rated", "organiser.open_online", "organiser.online_waiting", "organiser.online_waiting_for",
-	"organiser.online_playing", "organiser.online_finished", "organiser.online_link", "organiser.start_now"}
+	"organiser.online_playing", "organiser.online_finished", "organiser.online_link", "organiser.start_now",
+	"organiser.forfeit", "organiser.timings", "web.timing.speech", "web.timing.defence", "web.timing.tie_speech",
+	"web.timing.last_words", "web.timing.night", "web.timing.vote"}
 
 // organiserPage is the screen's shell: the club, the tournament (empty on
 // the making page), the sentences, and the scoring presets' numbers.

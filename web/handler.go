@@ -130,8 +130,9 @@ const pageCSP = "default-src 'self'; script-src 'self'; style-src 'self'; img-sr
 
 // serveQR answers /t/{id}?qr=ORIGIN with the QR code (SVG) of the
 // table's invite link, ORIGIN/t/{id}, and /t/{id}/review?qr=ORIGIN with the
-// game's review's, ORIGIN/t/{id}/review: the page shows it for a friend's
-// phone to read. ORIGIN is the page's own (location.origin), http or
+// game's review's, ORIGIN/t/{id}/review (with &step=N&view=S, the link of
+// that step from that point of view, ORIGIN/t/{id}/review#step=N&view=S):
+// the page shows it for a friend's phone to read. ORIGIN is the page's own (location.origin), http or
 // https with no path; the invite holds no secret (the id is the
 // invitation), and the code is small and bounded.
 func serveQR(w http.ResponseWriter, r *http.Request) {
@@ -146,6 +147,15 @@ func serveQR(w http.ResponseWriter, r *http.Request) {
 	link := strings.TrimSuffix(origin, "/") + "/t/" + id
 	if strings.HasSuffix(r.URL.Path, "/review") {
 		link += "/review" // the game's review, to share
+		q := r.URL.Query()
+		if q.Has("step") || q.Has("view") {
+			step, view := q.Get("step"), q.Get("view")
+			if !qrNumber(step) || !qrNumber(view) {
+				http.Error(w, "bad qr request", http.StatusBadRequest)
+				return
+			}
+			link += "#step=" + step + "&view=" + view // the step being viewed, from its point of view
+		}
 	}
 	svg, err := qrsvg.Draw(link)
 	if err != nil {
@@ -158,6 +168,12 @@ func serveQR(w http.ResponseWriter, r *http.Request) {
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'")
 	_, _ = w.Write([]byte(svg))
+}
+
+// qrNumber reports whether s is a review's step or point of view as the
+// QR code's link may carry it: one to five decimal digits.
+func qrNumber(s string) bool {
+	return len(s) > 0 && len(s) <= 5 && strings.Trim(s, "0123456789") == ""
 }
 
 // pageLang is the language the page opens in: the request's when it names

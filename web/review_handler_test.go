@@ -39,3 +39,25 @@ func TestTheReviewIsThePageAndItsQRCodeIsOfTheReview(t *testing.T) {
 		t.Errorf("GET /t/{id}/review/more: %d, want 404", w.Code)
 	}
 }
+
+// TestTheReviewsQRCodeCarriesTheStepBeingViewed: ?qr=ORIGIN&step=N&view=S
+// is the QR code of ORIGIN/t/{id}/review#step=N&view=S, the link the share
+// box holds at that step; a step or a view that is not a small number, or
+// one without the other, is refused, 400.
+func TestTheReviewsQRCodeCarriesTheStepBeingViewed(t *testing.T) {
+	h := handler()
+	q := "?qr=" + url.QueryEscape("https://mafia.example")
+	want, err := qrsvg.Draw("https://mafia.example/t/5f71e455a543935b/review#step=12&view=3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := get(t, h, "/t/5f71e455a543935b/review"+q+"&step=12&view=3", nil)
+	if w.Code != http.StatusOK || w.Body.String() != want {
+		t.Fatalf("the QR code of step 12 from seat 3: %d, not that step's link", w.Code)
+	}
+	for _, bad := range []string{"&step=12", "&view=3", "&step=-1&view=0", "&step=1e3&view=0", "&step=12&view=", "&step=123456&view=0", "&step=1&view=2%23x", "&step=1&view=a"} {
+		if w := get(t, h, "/t/5f71e455a543935b/review"+q+bad, nil); w.Code != http.StatusBadRequest {
+			t.Errorf("the review's QR code with %q: %d, want 400", bad, w.Code)
+		}
+	}
+}

@@ -14,7 +14,7 @@ import (
 var staticFS embed.FS
 
 // files are the page's files, with the modules it shares with the host's
-// assistant (sharedjs: js/dom.js, js/i18n.js), served under
+// assistant (sharedjs: js/dom.js, js/i18n.js, js/rolecard.js), served under
 // /static/<version>/ (package static: a new build is never mixed with files
 // a browser has cached).
 var files = static.New(staticFS, "static").Include(sharedjs.FS, ".", "js")

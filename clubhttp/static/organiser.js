@@ -88,6 +88,9 @@ function refused(r) {
 const label = (text, input) => h('label', { class: 'field' }, h('span', {}, text), input);
 const number = (key, value, min, max, step) => h('input', { type: 'number', inputmode: 'decimal', min, max, step: step || '1', value: String(value), dataset: { t: key } });
 const today = () => new Date().toISOString().slice(0, 10);
+// TIMINGS are the steps whose times an online tournament's tables may set
+// (the API's timings_ms, docs/protocol.md).
+const TIMINGS = ['speech', 'defence', 'tie_speech', 'last_words', 'night', 'vote'];
 
 // The making page: the club's tournaments and the form of a new one.
 async function makingPage() {
@@ -150,11 +153,21 @@ async function makingPage() {
       h('option', { value: 'forfeit' }, t('organiser.no_show_forfeit'))),
     wait: number('wait', 300, 1, 3600),
     rated: h('input', { type: 'checkbox', dataset: { t: 'rated' } }),
+    // The forfeit penalty (points, 0 or less): empty, the club's penalty
+    // for a removal by fouls.
+    forfeit: h('input', { type: 'number', inputmode: 'decimal', min: '-10', max: '0', step: '0.05', dataset: { t: 'forfeit' } }),
+    // Each step's time in seconds: empty, the server's.
+    timings: TIMINGS.map((k) => h('input', { type: 'number', inputmode: 'decimal', min: '0.1', max: '3600', step: '0.1', dataset: { t: `timing-${k}`, step: k } })),
   };
+  const forfeitField = label(t('organiser.forfeit'), on.forfeit);
+  forfeitField.hidden = true;
   const onlineRules = h('div', { hidden: true, dataset: { t: 'online-rules' } },
-    label(t('organiser.no_show'), on.noShow), label(t('organiser.wait'), on.wait),
-    h('label', { class: 'tick' }, on.rated, ` ${t('organiser.rated')}`));
+    label(t('organiser.no_show'), on.noShow), forfeitField, label(t('organiser.wait'), on.wait),
+    h('label', { class: 'tick' }, on.rated, ` ${t('organiser.rated')}`),
+    h('fieldset', { dataset: { t: 'timings' } }, h('legend', {}, t('organiser.timings')),
+      h('div', { class: 'row wrap' }, on.timings.map((i) => label(t(`web.timing.${i.dataset.step}`), i)))));
   on.online.onchange = () => { onlineRules.hidden = !on.online.checked; };
+  on.noShow.onchange = () => { forfeitField.hidden = on.noShow.value !== 'forfeit'; };
   const make = async (ev) => {
     ev.preventDefault();
     const n = (i) => parseInt(i.value || '0', 10) || 0;
@@ -167,7 +180,13 @@ async function makingPage() {
     };
     if (f.seed.value) body.seed = n(f.seed);
     if (preset.value) body.scoring = data.presets[preset.value];
-    if (on.online.checked) body.online = { no_show: on.noShow.value, wait_s: n(on.wait), rated: on.rated.checked };
+    if (on.online.checked) {
+      body.online = { no_show: on.noShow.value, wait_s: n(on.wait), rated: on.rated.checked };
+      if (on.noShow.value === 'forfeit' && on.forfeit.value !== '') body.online.forfeit = Math.round(parseFloat(on.forfeit.value) * 100) / 100;
+      const timings = {};
+      for (const i of on.timings) if (i.value !== '') timings[i.dataset.step] = Math.round(parseFloat(i.value) * 1000);
+      if (Object.keys(timings).length) body.online.timings_ms = timings;
+    }
     const r = await call('POST', '/tournaments', body);
     if (refused(r)) return;
     location.href = `/host/clubs/${clubID}/organiser/${r.body.id}?lang=${lang}`;

@@ -253,7 +253,7 @@ func (sv *serve) wire(hub *voice.Hub) {
 	host := assist.New(assist.Config{Store: st, Log: log, Guard: guard, Accounts: accounts, Shared: f.cluster.on(), Clubs: clubs,
 		Vocabulary: vocabulary})
 	acct := account.NewHandler(account.HandlerConfig{Service: accounts, Guard: guard, Render: renderIn, Log: log, Vocabulary: vocabulary,
-		Ratings: sv.srv.PlayerRatings, Clubs: clubs.PlayerClubs})
+		Ratings: sv.srv.PlayerRatings, Clubs: clubs.PlayerClubs, Tables: clubs.PlayerTables})
 	sv.handler = site.Handler(sv.srv, host, site.WithAccounts(acct), site.WithClubs(clubs))
 }
 

@@ -1,7 +1,8 @@
 // Dealing the cards, three ways: (a) each player opens a link or scans its
 // QR code on their own phone (the token rides in the link's fragment, and
 // the page draws the code itself, so no request ever carries it); (b) the host's phone is passed round, one card
-// at a time behind "tap to reveal / tap to hide"; (c) the cards were dealt by
+// at a time behind "tap to reveal / tap to hide", each card drawn as the
+// online table draws it (what it does at night, how it wins); (c) the cards were dealt by
 // hand and entered at the setup.
 
 import { h } from './dom.js';
@@ -9,6 +10,7 @@ import { mount, button, guard } from './ui.js';
 import { t, current } from './i18n.js';
 import { name } from './engine.js';
 import * as E from './engine.js';
+import { roleCard, sideOf } from './rolecard.js';
 
 let poll = null;
 
@@ -68,10 +70,16 @@ function passScreen(G, done) {
     h('button', { type: 'button', class: 'card-face hidden-card', dataset: { t: 'reveal' }, onclick: guard(() => set(p.seat, true)) }, t('assist.card.reveal')));
     return;
   }
+  // The card shown is the card as the online table draws it (rolecard.js):
+  // its name and side on the face, then what it does at night, how it wins
+  // and a tip; hidden again, none of it stays on the screen.
+  const role = s.roles[p.seat - 1];
   mount(h('header', { class: 'step-head' }, h('div', { class: 'step-kicker' }, who)),
-    h('button', { type: 'button', class: `card-face shown role-${s.roles[p.seat - 1]}`, dataset: { t: 'hide' }, onclick: guard(() => set(p.seat + 1, false)) },
-      h('span', { class: 'role-name', dataset: { t: 'role' } }, name('role', s.roles[p.seat - 1])),
-      h('span', { class: 'tap' }, t('assist.card.hide'))));
+    h('button', { type: 'button', class: `card-face shown with-card role-${role}`, dataset: { t: 'hide' }, onclick: guard(() => set(p.seat + 1, false)) },
+      h('span', { class: 'role-name', dataset: { t: 'role' } }, name('role', role)),
+      h('span', { class: 'role-side', dataset: { t: 'side' } }, t('web.card.team', { Team: t(`team.${sideOf(role)}`) })),
+      h('span', { class: 'tap' }, t('assist.card.hide'))),
+    roleCard(role, false, true));
 }
 
 /** The QR code of a card link, drawn here by the engine module (never fetched: the link holds the token). */

@@ -2,7 +2,9 @@
 // the current step, what to do now and why (web.hint.*). It is on for a
 // player's first games unless switched off (mafia.hints: '0' off, '1' on),
 // and a tap hides it. A player's games are the account's where one is
-// logged in (the games its page counts, GET /api/players/{name}), else the
+// logged in (the games its page counts: GET /api/account/me's games, read
+// at the page's load; after a sign-up or a log-in, which do not carry it,
+// GET /api/players/{name}'s), else the
 // games this device saw to the end (mafia.played): a player of many games
 // on a new phone sees none, a new account on a shared phone sees them.
 
@@ -36,6 +38,7 @@ export function gamesPlayed() {
   const a = account();
   if (a === undefined) return undefined;
   if (!a) return device;
+  if (typeof a.games === 'number') return a.games;
   const n = accountGames(a.name);
   if (n === null) return undefined;
   return n < 0 ? device : n;

@@ -3,7 +3,8 @@
 // games, each linking to its game's review at /t/{id}/review, and the
 // ratings (overall, as the town, as the mafia), each linking to its board;
 // the player's clubs and their in-person games for them (counted in the
-// tallies too).
+// tallies too); on one's own page, one's tables in online tournaments now
+// (the tournament, round, table, seat and the link to sit).
 
 import { h, patch } from './dom.js';
 import { t, tn, current } from './i18n.js';
@@ -77,6 +78,14 @@ export function profileScreen(name, { navigate }) {
       p.owner ? h('p', { class: 'note', id: 'owner' }, t('web.profile.owner'), ' ',
         link(`/players/${encodeURIComponent(p.owner)}`, p.owner)) : null,
       h('p', { id: 'played' }, tn('web.profile.played', p.games), ' · ', tn('web.profile.won', p.wins)),
+      // The account's own tables in online tournaments now (its own page
+      // only: the server sends them to the account alone).
+      p.tournament_tables && p.tournament_tables.length ? h('section', { id: 'my-tables', class: 'my-tables' },
+        h('h3', {}, t('web.profile.tables')),
+        h('ul', { class: 'plain' }, p.tournament_tables.map((x) => h('li', { 'data-tournament': x.tournament, 'data-state': x.state },
+          h('p', { class: 'my-table' }, t('web.profile.table', { Name: x.name, Round: x.round, Table: x.table, Seat: x.seat })),
+          h('p', { class: 'note' }, t(x.state === 'playing' ? 'web.profile.table_playing' : 'web.profile.table_waiting')),
+          link(x.link, t('web.profile.sit'), { class: 'button sit-table', 'data-link': x.link }))))) : null,
       // The clubs (docs/club.md): each linking to its leaderboard; the
       // in-person games of the roster entries linked to the account.
       p.clubs && p.clubs.length ? h('p', { id: 'clubs' }, t('web.club.clubs'), ': ', p.clubs.map((c, i) => [i ? ', ' : '',

@@ -253,10 +253,12 @@ function renderGame(rv, copy, go, toggleFull) {
 // share is the review's link: to copy, and as a QR code. The link copied
 // is the step being viewed, from its point of view (the address bar's:
 // #step=&view=), so that whoever opens it sees that moment; the QR code
-// is the review's own link.
+// is of the same link (the server draws it from the step and the view).
 function share(rv, copy) {
   const base = `${location.origin}/t/${rv.game.id}/review`;
   const url = rv.steps.length ? `${base}#step=${rv.step}&view=${rv.view}` : base;
+  const qr = `/t/${rv.game.id}/review?qr=${encodeURIComponent(location.origin)}` +
+    (rv.steps.length ? `&step=${rv.step}&view=${rv.view}` : '');
   return h('div', { class: 'invite rv-share', id: 'rv-share' },
     h('label', { for: 'rv-url' }, t('web.review.share')),
     h('div', { class: 'row' },
@@ -265,7 +267,7 @@ function share(rv, copy) {
     h('p', { class: 'status', id: 'rv-who' }, t(rv.game.public ? 'web.review.public' : 'web.review.private')),
     h('details', { class: 'qr', open: rv.qrOpen, on: { toggle: (ev) => { rv.qrOpen = ev.target.open; } } },
       h('summary', { key: 'rv-qr' }, t('web.review.qr')),
-      h('img', { id: 'rv-qr', src: `/t/${rv.game.id}/review?qr=${encodeURIComponent(location.origin)}`, alt: t('web.review.qr_alt'), width: 220, height: 220 })));
+      h('img', { id: 'rv-qr', src: qr, alt: t('web.review.qr_alt'), width: 220, height: 220 })));
 }
 
 // days tells the game in groups: before the game (the lobby's chat), the
