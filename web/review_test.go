@@ -5,217 +5,16 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
-	"net/http"
 	"net/url"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
-	"mafia/client"
 	"mafia/engine"
+	"mafia/web/internal/webtest"
 	"mafia/wire"
 )
-
-// A game for the review: seat 1 is a person played from Go (the host,
-// "Nino"), the other seats the server's smart bots (instant pace: they talk,
-// in statements). The host says
-// a line in the lobby, starts the game and stays at the table, idle, so
-// that the game goes on as long as the test wants (the host's speech holds
-// the floor); once the host leaves, a stand-in bot plays the seat (after 1
-// ms) and the game runs to its end.
-type reviewTable struct {
-	t     *testing.T
-	ts    *testServer
-	api   *client.API
-	id    string
-	host  string // the host's token (seat 1's)
-	conn  *client.Conn
-	said  string // the host's line in the lobby
-	frame struct {
-		sync.Mutex
-		host, spectator [][]byte // every WebSocket frame each was sent
-	}
-}
-
-// maxDeals bounds the deals a test makes until one gives it its case: a
-// test never skips for a deal that missed it, it deals again (the server
-// deals from a random seed of its own).
-const maxDeals = 40
-
-// reviewPlayers is the review game's size: a preset with a Don, a
-// mafioso, a Detective and a Doctor.
-const reviewPlayers = 7
-
-// newReviewTable makes the review's game, held at the host's first
-// speech: day 1's speeches come before any vote, so a host alive in the
-// morning holds the floor before the game can end. A deal whose night 1
-// kills the host is played away and another table made (about one deal
-// in seven; maxDeals of them in a row, less than once in 10^30 runs).
-func newReviewTable(ctx context.Context, t *testing.T, ts *testServer, name string, public bool) *reviewTable {
-	t.Helper()
-	for try := 1; ; try++ {
-		rt := tryReviewTable(ctx, t, ts, name, public)
-		evs, _ := ts.db.Events(ctx, rt.id)
-		if !slices.ContainsFunc(evs, func(e engine.Event) bool { return e.Kind == engine.EvPlayerOut && e.Target == 1 }) {
-			return rt
-		}
-		rt.leave()
-		if try == maxDeals {
-			t.Fatalf("%d deals in a row killed the host on night 1", maxDeals)
-		}
-	}
-}
-
-func tryReviewTable(ctx context.Context, t *testing.T, ts *testServer, name string, public bool) *reviewTable {
-	t.Helper()
-	rt := &reviewTable{t: t, ts: ts, said: "Hello, town: a good game to all"}
-	rt.api = &client.API{Base: ts.URL}
-	standIn := int64(1)
-	created, err := rt.api.Create(ctx, client.CreateRequest{Name: name, Players: reviewPlayers, Public: public, Bots: "smart",
-		Options:   map[string]string{"reveal_on_death": "none"},
-		TimingsMS: map[string]int64{"night": 150, "speech": 600_000, "defence": 1500, "tie_speech": 1500, "last_words": 1500, "vote": 1000},
-		StandInMS: &standIn})
-	if err != nil {
-		t.Fatal(err)
-	}
-	rt.id, rt.host = created.Table, created.HostToken
-	if _, err := rt.api.Join(ctx, rt.id, "Nino", 1, rt.host); err != nil {
-		t.Fatal(err)
-	}
-	tap := *rt.api
-	tap.Tap = func(_ *client.Conn, sent bool, frame []byte) {
-		if !sent {
-			rt.frame.Lock()
-			rt.frame.host = append(rt.frame.host, bytes.Clone(frame))
-			rt.frame.Unlock()
-		}
-	}
-	if rt.conn, err = tap.Dial(ctx, rt.id, rt.host, 0); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { rt.conn.CloseNow() })
-	go func() {
-		for {
-			if _, err := rt.conn.Read(ctx); err != nil {
-				return
-			}
-		}
-	}()
-	for _, m := range []wire.ClientMessage{
-		{Type: "chat", Channel: "town", Text: rt.said},
-		{Type: "host", Action: "add_bots"},
-		{Type: "host", Action: "start"},
-	} {
-		if _, err := rt.conn.Send(ctx, m); err != nil {
-			t.Fatal(err)
-		}
-		time.Sleep(100 * time.Millisecond) // one after the other, as a person's taps
-	}
-	// The game has started and night 1 is over (its actions are in the
-	// log: secrets to keep until the end).
-	rt.waitLog(ctx, func(evs []engine.Event) bool {
-		return slices.ContainsFunc(evs, func(e engine.Event) bool { return e.Kind == engine.EvDayBegan })
-	})
-	return rt
-}
-
-// watch opens a spectator's WebSocket (no token) that keeps every frame.
-func (rt *reviewTable) watch(ctx context.Context) {
-	rt.t.Helper()
-	tap := *rt.api
-	tap.Tap = func(_ *client.Conn, sent bool, frame []byte) {
-		if !sent {
-			rt.frame.Lock()
-			rt.frame.spectator = append(rt.frame.spectator, bytes.Clone(frame))
-			rt.frame.Unlock()
-		}
-	}
-	c, err := tap.Dial(ctx, rt.id, "", 0)
-	if err != nil {
-		rt.t.Fatal(err)
-	}
-	rt.t.Cleanup(func() { c.CloseNow() })
-	go func() {
-		for {
-			if _, err := c.Read(ctx); err != nil {
-				return
-			}
-		}
-	}()
-}
-
-// leave closes the host's connection: a stand-in plays the seat to the end.
-func (rt *reviewTable) leave() { rt.conn.CloseNow() }
-
-// claim waits for the host's first speech (it holds the floor: the host
-// is idle and the speech is ten minutes) and says a statement on it, so
-// that the game's record holds one whatever the bots choose to say.
-func (rt *reviewTable) claim(ctx context.Context) {
-	rt.t.Helper()
-	rt.waitLog(ctx, func(evs []engine.Event) bool {
-		return slices.ContainsFunc(evs, func(e engine.Event) bool { return e.Kind == engine.EvSpeech && e.Target == 1 })
-	})
-	if _, err := rt.conn.Send(ctx, wire.ClientMessage{Type: "command", Verb: "claim", Role: "detective"}); err != nil {
-		rt.t.Fatal(err)
-	}
-	rt.waitLog(ctx, func(evs []engine.Event) bool {
-		return slices.ContainsFunc(evs, func(e engine.Event) bool { return e.Kind == engine.EvStatement && e.Actor == 1 })
-	})
-}
-
-// waitLog waits until the stored log satisfies cond, and returns it.
-func (rt *reviewTable) waitLog(ctx context.Context, cond func([]engine.Event) bool) []engine.Event {
-	rt.t.Helper()
-	for {
-		evs, err := rt.ts.db.Events(ctx, rt.id)
-		if err == nil && cond(evs) {
-			return evs
-		}
-		select {
-		case <-ctx.Done():
-			var last []string
-			for _, e := range evs[max(0, len(evs)-6):] {
-				last = append(last, fmt.Sprintf("%v(%d→%d)", e.Kind, e.Actor, e.Target))
-			}
-			rt.t.Fatalf("the log never got there: %d events, %v; the last %v", len(evs), err, last)
-		case <-time.After(50 * time.Millisecond):
-		}
-	}
-}
-
-// waitEnd waits for the end of the game and returns its log.
-func (rt *reviewTable) waitEnd(ctx context.Context) []engine.Event {
-	rt.t.Helper()
-	return rt.waitLog(ctx, func(evs []engine.Event) bool {
-		return len(evs) > 0 && evs[len(evs)-1].Kind == engine.EvGameEnded
-	})
-}
-
-// fetch is one HTTP GET of the review's, as the page (or a person) asks
-// it: with the seat's cookie when token is set.
-func (rt *reviewTable) fetch(ctx context.Context, path, token string) (int, []byte) {
-	rt.t.Helper()
-	req, err := http.NewRequestWithContext(ctx, "GET", rt.ts.URL+path, nil)
-	if err != nil {
-		rt.t.Fatal(err)
-	}
-	if token != "" {
-		req.AddCookie(&http.Cookie{Name: "mafia_" + rt.id, Value: token})
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		rt.t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, err := io.ReadAll(resp.Body)
-	if err != nil {
-		rt.t.Fatal(err)
-	}
-	return resp.StatusCode, b
-}
 
 // reviewURLs are every URL the review's page reads (and the page itself,
 // its QR code, the table's lobby it asks while the game goes on, and the
@@ -314,18 +113,18 @@ func teamOfRole(r string) string {
 // table's is anyone's after the end.
 func TestReviewShowsNoSecretBeforeTheEndAndEveryOneAfter(t *testing.T) {
 	t.Parallel()
-	ts := startServer(t)
+	ts := webtest.StartServer(t)
 	for _, public := range []bool{false, true} {
 		t.Run(map[bool]string{false: "private", true: "public"}[public], func(t *testing.T) { reviewSecrets(t, ts, public) })
 	}
 }
 
-func reviewSecrets(t *testing.T, ts *testServer, public bool) {
+func reviewSecrets(t *testing.T, ts *webtest.TestServer, public bool) {
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
-	rt := newReviewTable(ctx, t, ts, "Secrets", public)
-	rt.watch(ctx)
-	evs, _ := ts.db.Events(ctx, rt.id)
+	rt := webtest.NewReviewTable(ctx, t, ts, "Secrets", public)
+	rt.Watch(ctx)
+	evs, _ := ts.DB.Events(ctx, rt.ID)
 	g, err := engine.Replay(evs)
 	if err != nil {
 		t.Fatal(err)
@@ -337,35 +136,35 @@ func reviewSecrets(t *testing.T, ts *testServer, public bool) {
 	}
 	for _, who := range []struct {
 		name, token, own string
-	}{{"an outsider", "", ""}, {"the host's seat", rt.host, own}, {"a stranger's token", "0123456789abcdef0123456789abcdef0123456789abcdef", ""}} {
-		for _, path := range reviewURLs(rt.id) {
-			status, body := rt.fetch(ctx, path, who.token)
+	}{{"an outsider", "", ""}, {"the host's seat", rt.Host, own}, {"a stranger's token", "0123456789abcdef0123456789abcdef0123456789abcdef", ""}} {
+		for _, path := range reviewURLs(rt.ID) {
+			status, body := rt.Fetch(ctx, path, who.token)
 			if leak := secretIn(body, seed, who.own); leak != "" {
 				t.Errorf("before the end, %s, GET %s (%d) shows %s: %.300s", who.name, path, status, leak, body)
 			}
 			if strings.Contains(path, "/record") {
-				want := map[bool]int{true: 409, false: 403}[who.token == rt.host || public]
+				want := map[bool]int{true: 409, false: 403}[who.token == rt.Host || public]
 				if status != want {
 					t.Errorf("before the end, %s, GET %s: %d, want %d", who.name, path, status, want)
 				}
 			}
 		}
 	}
-	rt.leave()
-	log := rt.waitEnd(ctx)
+	rt.Leave()
+	log := rt.WaitEnd(ctx)
 	// The store has the end before any socket is sent it: wait for the
 	// spectator's frame of it (what follows says so if it never comes).
 	for until := time.Now().Add(10 * time.Second); time.Now().Before(until); time.Sleep(50 * time.Millisecond) {
-		rt.frame.Lock()
-		ended := slices.ContainsFunc(rt.frame.spectator, func(f []byte) bool { return bytes.Contains(f, []byte(`"game_ended"`)) })
-		rt.frame.Unlock()
+		rt.Frame.Lock()
+		ended := slices.ContainsFunc(rt.Frame.Spectator, func(f []byte) bool { return bytes.Contains(f, []byte(`"game_ended"`)) })
+		rt.Frame.Unlock()
 		if ended {
 			break
 		}
 	}
-	rt.frame.Lock()
-	spectator, host := rt.frame.spectator, rt.frame.host
-	rt.frame.Unlock()
+	rt.Frame.Lock()
+	spectator, host := rt.Frame.Spectator, rt.Frame.Host
+	rt.Frame.Unlock()
 	scanFrames := func(who string, frames [][]byte, own string) {
 		ended := false
 		for i, f := range frames {
@@ -398,7 +197,7 @@ func reviewSecrets(t *testing.T, ts *testServer, public bool) {
 
 	// After the end: the record holds every secret, for the players; an
 	// outsider of this private table still gets none of it.
-	status, body := rt.fetch(ctx, "/api/tables/"+rt.id+"/record", rt.host)
+	status, body := rt.Fetch(ctx, "/api/tables/"+rt.ID+"/record", rt.Host)
 	if status != 200 {
 		t.Fatalf("the record after the end: %d %s", status, body)
 	}
@@ -418,12 +217,12 @@ func reviewSecrets(t *testing.T, ts *testServer, public bool) {
 	if !bytes.Contains(body, []byte(`"seed":"`+seed+`"`)) && !bytes.Contains(body, []byte(`"seed":`+seed)) {
 		t.Errorf("the record lacks the seed %s", seed)
 	}
-	if len(rec.Events) != len(log) || rec.Name != "Secrets" || rec.Public != public || len(rec.Seats) != reviewPlayers {
+	if len(rec.Events) != len(log) || rec.Name != "Secrets" || rec.Public != public || len(rec.Seats) != webtest.ReviewPlayers {
 		t.Fatalf("record: %d events of %d, name %q, public %v, %d seats", len(rec.Events), len(log), rec.Name, rec.Public, len(rec.Seats))
 	}
 	night := 0
 	for i, e := range log {
-		want := wire.FromEvent(e, reviewPlayers)
+		want := wire.FromEvent(e, webtest.ReviewPlayers)
 		// Compared as JSON: an event's pointer fields (a vote's yes) print
 		// as addresses, which differ between any two copies.
 		a, _ := json.Marshal(rec.Events[i])
@@ -438,7 +237,7 @@ func reviewSecrets(t *testing.T, ts *testServer, public bool) {
 	if night == 0 {
 		t.Error("the game had no night action to find")
 	}
-	for s := 1; s <= reviewPlayers; s++ {
+	for s := 1; s <= webtest.ReviewPlayers; s++ {
 		if got := rec.Events[0].Roles[s-1]; got != g.Role(engine.Seat(s)).String() {
 			t.Errorf("the record's card of seat %d: %q, the deal's %s", s, got, g.Role(engine.Seat(s)))
 		}
@@ -447,7 +246,7 @@ func reviewSecrets(t *testing.T, ts *testServer, public bool) {
 		Channel, Text string
 		From          int
 	}) bool {
-		return l.Channel == "town" && l.Text == rt.said && l.From == 1
+		return l.Channel == "town" && l.Text == rt.Said && l.From == 1
 	}) {
 		t.Errorf("the record's chat lacks the host's line: %+v", rec.Chat)
 	}
@@ -456,7 +255,7 @@ func reviewSecrets(t *testing.T, ts *testServer, public bool) {
 		t.Error("the scan finds no secret in the whole record: it would miss a leak")
 	}
 	for _, tok := range []string{"", "0123456789abcdef0123456789abcdef0123456789abcdef"} {
-		status, other := rt.fetch(ctx, "/api/tables/"+rt.id+"/record", tok)
+		status, other := rt.Fetch(ctx, "/api/tables/"+rt.ID+"/record", tok)
 		switch {
 		case public && (status != 200 || !bytes.Equal(other, body)):
 			t.Errorf("after the end, the public record to token %q: %d, not the players' record", tok, status)
@@ -468,8 +267,8 @@ func reviewSecrets(t *testing.T, ts *testServer, public bool) {
 		// Nor does any other address the review or the game-over screen
 		// reads (the log, the lobby, the assistant's protocol) show an
 		// outsider a private table's finished game.
-		for _, path := range reviewURLs(rt.id) {
-			if status, other := rt.fetch(ctx, path, tok); !public && secretIn(other, seed, "") != "" {
+		for _, path := range reviewURLs(rt.ID) {
+			if status, other := rt.Fetch(ctx, path, tok); !public && secretIn(other, seed, "") != "" {
 				t.Errorf("after the end, an outsider's GET %s (%d) of a private table shows %s: %.300s", path, status, secretIn(other, seed, ""), other)
 			}
 		}

@@ -1,0 +1,78 @@
+package webtest
+
+import (
+	"context"
+	"net/http/httptest"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"mafia/account"
+	"mafia/assist"
+	"mafia/internal/site"
+	"mafia/room"
+	"mafia/server"
+	"mafia/store/sqlite"
+)
+
+// StartAccountsSite is the whole face with accounts, as mafia serve mounts
+// it (argon2id's parameters lowered for the test).
+func StartAccountsSite(t *testing.T) (string, *account.Service) {
+	t.Helper()
+	db, err := sqlite.Open(filepath.Join(t.TempDir(), "mafia.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	svc := account.New(account.Config{Store: db, Params: account.Params{Memory: 64, Time: 1, Threads: 1, KeyLen: 32, SaltLen: 16}})
+	srv := server.New(server.Config{Store: db, Render: Render, Pace: room.PaceInstant, Accounts: svc})
+	if _, err := srv.Resume(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	acct := account.NewHandler(account.HandlerConfig{Service: svc, Render: Render})
+	hs := httptest.NewServer(site.Handler(srv, assist.New(assist.Config{Store: db}), site.WithAccounts(acct)))
+	t.Cleanup(func() {
+		hs.CloseClientConnections()
+		hs.Close()
+		srv.Close()
+		db.Close()
+	})
+	return hs.URL, svc
+}
+
+// PlayToTheEnd plays every move the page offers until the game-over screen.
+func PlayToTheEnd(p *Tab) {
+	p.T.Helper()
+	for deadline := time.Now().Add(90 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			p.T.Fatalf("no game over:\n%s", p.Text())
+		}
+		if Eval[string](p, Autoplay) == "over" {
+			break
+		}
+	}
+	p.WaitJS(10*time.Second, `document.querySelectorAll('#cards li').length > 0`)
+}
+
+// StartWithBots fills the table with bots and starts it.
+func StartWithBots(p *Tab) {
+	p.Do(20*time.Second,
+		chromedp.WaitVisible(chromedp.CSS("#add-bots")),
+		chromedp.Click(chromedp.CSS("#add-bots")),
+		chromedp.WaitEnabled(chromedp.CSS("#start")),
+		chromedp.Click(chromedp.CSS("#start")),
+		chromedp.WaitVisible(chromedp.CSS("#my-card")),
+	)
+}
+
+// SignUp fills the account screen's form (already open) and sends it.
+func SignUp(p *Tab, name, password string) {
+	p.Do(10*time.Second, chromedp.WaitVisible(chromedp.CSS("#account-form")))
+	Eval[bool](p, `(() => { for (const id of ['acct-name', 'acct-password']) document.getElementById(id).value = ''; return true; })()`)
+	p.Do(10*time.Second,
+		chromedp.SendKeys(chromedp.CSS("#acct-name"), name),
+		chromedp.SendKeys(chromedp.CSS("#acct-password"), password),
+		chromedp.Click(chromedp.CSS("#account-submit")),
+	)
+}
