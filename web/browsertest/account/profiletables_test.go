@@ -1,6 +1,8 @@
-package web_test
+package account
 
 import (
+	"mafia/web/internal/webtest"
+
 	"bytes"
 	"context"
 	"encoding/json"
@@ -60,20 +62,20 @@ func clubCall(t *testing.T, method, url, token string, body, out any) int {
 // GET …/mine gives; someone else reading the same page sees none of it.
 func TestBrowserThePlayersOwnPageShowsTheirTournamentTable(t *testing.T) {
 	t.Parallel()
-	needBrowser(t)
+	webtest.NeedBrowser(t)
 	db, err := sqlite.Open(filepath.Join(t.TempDir(), "mafia.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	svc := account.New(account.Config{Store: db, Params: account.Params{Memory: 64, Time: 1, Threads: 1, KeyLen: 32, SaltLen: 16}})
-	srv := server.New(server.Config{Store: db, Render: render, Pace: room.PaceInstant, Accounts: svc, SeatsPerAddress: -1})
+	srv := server.New(server.Config{Store: db, Render: webtest.Render, Pace: room.PaceInstant, Accounts: svc, SeatsPerAddress: -1})
 	if _, err := srv.Resume(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	clubs := clubhttp.New(clubhttp.Config{Store: db, Accounts: svc})
 	clubs.ServeOnline(srv)
 	host := assist.New(assist.Config{Store: db, Accounts: svc, Clubs: clubs})
-	acct := account.NewHandler(account.HandlerConfig{Service: svc, Render: render, Clubs: clubs.PlayerClubs, Tables: clubs.PlayerTables})
+	acct := account.NewHandler(account.HandlerConfig{Service: svc, Render: webtest.Render, Clubs: clubs.PlayerClubs, Tables: clubs.PlayerTables})
 	hs := httptest.NewServer(site.Handler(srv, host, site.WithAccounts(acct), site.WithClubs(clubs)))
 	t.Cleanup(func() {
 		hs.CloseClientConnections()
@@ -83,10 +85,10 @@ func TestBrowserThePlayersOwnPageShowsTheirTournamentTable(t *testing.T) {
 	})
 
 	// P01 signs up on the phone; P02..P10 elsewhere.
-	p := newTab(t, "own-tables", 360, 740)
-	p.do(15*time.Second, chromedp.Navigate(hs.URL+"/account"))
-	signUp(p, "P01", "password1")
-	p.waitJS(10*time.Second, `location.pathname === '/players/P01'`)
+	p := webtest.NewTab(t, "own-tables", 360, 740)
+	p.Do(15*time.Second, chromedp.Navigate(hs.URL+"/account"))
+	webtest.SignUp(p, "P01", "password1")
+	p.WaitJS(10*time.Second, `location.pathname === '/players/P01'`)
 	for i := 2; i <= 10; i++ {
 		if _, _, err := svc.Signup(context.Background(), fmt.Sprintf("P%02d", i), "password1", ""); err != nil {
 			t.Fatal(err)
@@ -141,33 +143,33 @@ func TestBrowserThePlayersOwnPageShowsTheirTournamentTable(t *testing.T) {
 	}
 	res.Body.Close()
 
-	p.do(15*time.Second, chromedp.Navigate(hs.URL+"/players/P01"))
-	p.waitJS(10*time.Second, `!!document.querySelector('#my-tables li')`)
+	p.Do(15*time.Second, chromedp.Navigate(hs.URL+"/players/P01"))
+	p.WaitJS(10*time.Second, `!!document.querySelector('#my-tables li')`)
 	for _, l := range []locale.Lang{locale.Ka, locale.En, locale.Ru} {
-		p.do(10*time.Second, tapSetting(fmt.Sprintf(`button[data-lang=%q]`, l)))
+		p.Do(10*time.Second, webtest.TapSetting(fmt.Sprintf(`button[data-lang=%q]`, l)))
 		pr := locale.New(l)
 		line := pr.T("web.profile.table", map[string]any{"Name": "Batumi cup", "Round": mine.Round, "Table": mine.Table, "Seat": mine.Seat})
 		head, sit := pr.T("web.profile.tables", nil), pr.T("web.profile.sit", nil)
-		if !p.eventually(10*time.Second, fmt.Sprintf(`(() => { const s = document.querySelector('#my-tables'); return !!s && s.querySelector('h3').textContent === %q &&
+		if !p.Eventually(10*time.Second, fmt.Sprintf(`(() => { const s = document.querySelector('#my-tables'); return !!s && s.querySelector('h3').textContent === %q &&
 			s.querySelector('.my-table').textContent === %q && s.querySelector('.sit-table').textContent === %q; })()`, head, line, sit)) {
-			t.Errorf("in %s the own page's tables read %q, want %q, %q, %q", l, eval[string](p, `(document.querySelector('#my-tables') || {}).innerText || ''`), head, line, sit)
+			t.Errorf("in %s the own page's tables read %q, want %q, %q, %q", l, webtest.Eval[string](p, `(document.querySelector('#my-tables') || {}).innerText || ''`), head, line, sit)
 		}
-		if w := eval[float64](p, `document.documentElement.scrollWidth`); w > 360 {
+		if w := webtest.Eval[float64](p, `document.documentElement.scrollWidth`); w > 360 {
 			t.Errorf("in %s the own page is %.0f px wide at 360", l, w)
 		}
-		p.shot("own-tables-" + string(l) + "-360")
+		p.Shot("own-tables-" + string(l) + "-360")
 	}
-	if got := eval[string](p, `document.querySelector('.sit-table').getAttribute('href')`); got != mine.Link {
+	if got := webtest.Eval[string](p, `document.querySelector('.sit-table').getAttribute('href')`); got != mine.Link {
 		t.Errorf("the link to sit is %q, …/mine's %q", got, mine.Link)
 	}
-	p.do(10*time.Second, chromedp.Click(chromedp.CSS(".sit-table")))
-	p.waitJS(10*time.Second, fmt.Sprintf(`location.pathname === %q`, mine.Link))
+	p.Do(10*time.Second, chromedp.Click(chromedp.CSS(".sit-table")))
+	p.WaitJS(10*time.Second, fmt.Sprintf(`location.pathname === %q`, mine.Link))
 
 	// Someone else reading P01's page (a phone not logged in) sees none of it.
-	q := newTab(t, "other-tables", 360, 740)
-	q.do(15*time.Second, chromedp.Navigate(hs.URL+"/players/P01"))
-	q.waitJS(10*time.Second, `!!document.querySelector('#played')`)
-	if eval[bool](q, `!!document.querySelector('#my-tables')`) {
+	q := webtest.NewTab(t, "other-tables", 360, 740)
+	q.Do(15*time.Second, chromedp.Navigate(hs.URL+"/players/P01"))
+	q.WaitJS(10*time.Second, `!!document.querySelector('#played')`)
+	if webtest.Eval[bool](q, `!!document.querySelector('#my-tables')`) {
 		t.Error("a player who is not logged in sees P01's tournament table on P01's page")
 	}
 }
