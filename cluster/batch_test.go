@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/coder/websocket"
-	"github.com/nats-io/nats.go"
 )
 
 // batchRecorder is a client's Conn that batches (as clientConn does): it
@@ -80,17 +79,17 @@ func pumpOnly(t *testing.T) *session {
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
 	n := &Node{cfg: Config{Window: 1 << 20}}
-	return &session{n: n, in: make(chan *nats.Msg, 1<<10), ctx: ctx, cancel: cancel, ended: make(chan struct{}), more: make(chan struct{}, 1)}
+	return &session{n: n, in: make(chan []byte, 1<<10), ctx: ctx, cancel: cancel, ended: make(chan struct{}), more: make(chan struct{}, 1)}
 }
 
-// busMsg is a session's message seq of kind with payload, as NATS hands
-// it to the session on an insecure bus (the Node of pumpOnly has no keys).
-func busMsg(kind byte, seq uint64, payload []byte) *nats.Msg {
+// busMsg is a session's message seq of kind with payload, as its node
+// hands it to the session, opened and split out of a batch.
+func busMsg(kind byte, seq uint64, payload []byte) []byte {
 	d := make([]byte, headerLen+len(payload))
 	d[0] = kind
 	binary.BigEndian.PutUint64(d[1:headerLen], seq)
 	copy(d[headerLen:], payload)
-	return &nats.Msg{Data: d}
+	return d
 }
 
 // TestRelayWritesTheFramesWaitingForTheClientInOneWrite pins issue 27's

@@ -295,26 +295,20 @@ type staticOwned string
 func (s staticOwned) Owned() []string { return []string{string(s)} }
 
 // TestBusSessionTakesNoForeignOrRepeatedFrame: a relayed session drops a
-// frame not sealed with the secret, one sealed for another session's
-// subject, and a replay of one it has delivered; it goes on with the next
-// real frame.
+// frame in a batch not sealed with the secret, in one sealed for another
+// node's subject, and a replay of one it has delivered; it goes on with
+// the next real frame.
 func TestBusSessionTakesNoForeignOrRepeatedFrame(t *testing.T) {
 	ctx := within(t, 30*time.Second)
 	a, _, ma, mb, id := sessionPair(ctx, t, 8, false)
 	mb.reads <- memFrame{data: "first"}
 	eventually(ctx, t, "the first frame arrives", func() bool { return len(ma.writtenFrames()) == 1 })
-	frame := func(seq byte, text string) []byte {
-		b := make([]byte, headerLen+len(text))
-		b[0] = kindText
-		b[8] = seq
-		copy(b[headerLen:], text)
-		return b
-	}
-	subj := subjectSession + id + ".a"
+	frame := func(seq uint64, text string) []byte { return record(id, 'a', kindText, seq, []byte(text)) }
+	subj := subjectBatch + "a"
 	before := a.dropped.Load()
 	for _, data := range [][]byte{
 		frame(2, "forged, unsealed"),
-		a.keys.seal(subjectSession+"another.a", frame(2, "forged, another session's")),
+		a.keys.seal(subjectBatch+"c", frame(2, "forged, another node's")),
 		a.keys.seal(subj, frame(1, "first")), // a replay
 	} {
 		if err := a.nc.Publish(subj, data); err != nil {

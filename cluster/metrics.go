@@ -25,6 +25,9 @@ var (
 	descBytes = prometheus.NewDesc("mafia_relay_bytes_total",
 		"Bytes of those relay messages (each frame's payload and its 9-byte header), by direction: to_owner, to_client.",
 		[]string{"direction"}, nil)
+	descBatches = prometheus.NewDesc("mafia_relay_batches_total",
+		"Bus messages this node's relayed frames, closes and acks went out in: each batch carries the messages of its sessions headed to one node that gathered while the last was sent (frames over batches: what batching saves).",
+		nil, nil)
 	descForwarded = prometheus.NewDesc("mafia_relay_requests_total",
 		"Plain HTTP requests for a table (a join, a leave, its row, its log) this node passed to the table's owner, by result: ok (the owner answered, whatever its status), unavailable (it did not answer: 503 relay_unavailable).",
 		[]string{"result"}, nil)
@@ -57,7 +60,7 @@ func (n *Node) Collector() prometheus.Collector { return nodeCollector{n} }
 type nodeCollector struct{ n *Node }
 
 func (c nodeCollector) Describe(ch chan<- *prometheus.Desc) {
-	for _, d := range []*prometheus.Desc{descPeers, descRoutes, descConnected, descSessions, descSessionsTotal, descFrames, descBytes, descForwarded, descLobbyMissed, descRoutesRefused, descDropped} {
+	for _, d := range []*prometheus.Desc{descPeers, descRoutes, descConnected, descSessions, descSessionsTotal, descFrames, descBytes, descBatches, descForwarded, descLobbyMissed, descRoutesRefused, descDropped} {
 		ch <- d
 	}
 }
@@ -105,6 +108,7 @@ func (c nodeCollector) Collect(ch chan<- prometheus.Metric) {
 		counter(descFrames, st.frames[dir].Load(), name)
 		counter(descBytes, st.bytes[dir].Load(), name)
 	}
+	counter(descBatches, st.batches.Load())
 	counter(descForwarded, st.forwarded.Load(), "ok")
 	counter(descForwarded, st.forwardFailed.Load(), "unavailable")
 	counter(descLobbyMissed, n.lobbyMiss.Load())

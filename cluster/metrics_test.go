@@ -143,6 +143,11 @@ func TestMetricsCountARelayedSessionOnBothNodes(t *testing.T) {
 					c.got["mafia_relay_frames_total{direction="+dir+"}"], c.got["mafia_relay_bytes_total{direction="+dir+"}"])
 			}
 		}
+		// Each node's frames went out in batches: one at least, and no
+		// more than its frames and acks.
+		if got := c.got["mafia_relay_batches_total"]; got < 1 {
+			t.Errorf("node %s: %v batches, want one at least", c.node, got)
+		}
 	}
 
 	// Once the session has ended on both nodes, each direction's frames

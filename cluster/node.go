@@ -43,9 +43,9 @@ const (
 	// let go (a drain hands it over): the others may take it at once
 	// instead of at their next look for leases that ran out.
 	SubjectFree = "mafia.free"
-	// subjectSession is prefixed to a session's id and then ".a" (the
-	// side that holds the client) or ".b" (the owner's side).
-	subjectSession = "mafia.relay.s."
+	// subjectBatch is prefixed to a node's id: the batches of relayed
+	// sessions' messages headed to that node (outbox.go).
+	subjectBatch = "mafia.relay.n."
 )
 
 // Owners tells a node which tables it owns now (the lease work satisfies
@@ -181,6 +181,10 @@ type Node struct {
 	mu       sync.Mutex
 	peers    map[string]NodeInfo
 	sessions map[string]*session
+	// outboxes are the relayed sessions' outboxes, by peer node; quitOut
+	// stops their senders (after a last flush) when the node closes.
+	outboxes map[string]*outbox
+	quitOut  chan struct{}
 	closed   bool
 	beat     uint64
 	run      string
@@ -248,7 +252,7 @@ func NewNode(cfg Config) (*Node, error) {
 	if cfg.Log == nil {
 		cfg.Log = slog.New(slog.DiscardHandler)
 	}
-	n := &Node{cfg: cfg, keys: keys, run: nuid.Next(), peers: map[string]NodeInfo{}, sessions: map[string]*session{}, done: make(chan struct{})}
+	n := &Node{cfg: cfg, keys: keys, run: nuid.Next(), peers: map[string]NodeInfo{}, sessions: map[string]*session{}, outboxes: map[string]*outbox{}, done: make(chan struct{}), quitOut: make(chan struct{})}
 	if cfg.Local != nil {
 		n.localH.Store(&cfg.Local)
 	}
@@ -307,11 +311,12 @@ func (n *Node) Start() error {
 		return err
 	}
 	for subj, h := range map[string]nats.MsgHandler{
-		SubjectPresence:        n.heard,
-		SubjectLobby:           n.answerLobby,
-		subjectOpen + n.cfg.ID: n.answerOpen,
-		subjectHTTP + n.cfg.ID: n.answerHTTP,
-		SubjectFree:            n.freed,
+		SubjectPresence:         n.heard,
+		SubjectLobby:            n.answerLobby,
+		subjectOpen + n.cfg.ID:  n.answerOpen,
+		subjectHTTP + n.cfg.ID:  n.answerHTTP,
+		SubjectFree:             n.freed,
+		subjectBatch + n.cfg.ID: n.batch,
 	} {
 		sub, err := n.nc.Subscribe(subj, h)
 		if err != nil {
@@ -608,6 +613,7 @@ func (n *Node) Close() error {
 	for _, s := range all {
 		s.fail(closeShutdown, reasonShutdown)
 	}
+	close(n.quitOut) // the outboxes send what they hold, then stop
 	n.wg.Wait()
 	n.shutdownNATS()
 	return nil

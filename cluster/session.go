@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/coder/websocket"
-	"github.com/nats-io/nats.go"
 
 	"mafia/internal/wsbatch"
 )
@@ -68,6 +67,9 @@ type relayStats struct {
 	// resultRefused, resultUnavailable), for the metrics (metrics.go).
 	frames, bytes [2]atomic.Int64
 	results       [2][3]atomic.Int64
+	// batches counts the bus messages the sessions' messages went out in
+	// (outbox.go): several frames, closes and acks each.
+	batches atomic.Int64
 }
 
 // The sides of a session, the directions of its frames and the results of
@@ -94,13 +96,17 @@ type RelayStats struct {
 	// Forwarded and ForwardFailed count the plain HTTP requests this node
 	// passed to a table's owner: answered, and not answered (Forward).
 	Forwarded, ForwardFailed int64
+	// Batches counts the bus messages this node's relayed frames, closes
+	// and acks went out in: a batch carries every message of its sessions
+	// headed to one node that gathered while the last one was sent.
+	Batches int64
 }
 
 // RelayStats reports the node's relay counters.
 func (n *Node) RelayStats() RelayStats {
 	return RelayStats{Sessions: n.stats.opened.Load(), FramesOut: n.stats.framesOut.Load(), FramesIn: n.stats.framesIn.Load(),
 		BytesOut: n.stats.bytesOut.Load(), BytesIn: n.stats.bytesIn.Load(),
-		Forwarded: n.stats.forwarded.Load(), ForwardFailed: n.stats.forwardFailed.Load()}
+		Forwarded: n.stats.forwarded.Load(), ForwardFailed: n.stats.forwardFailed.Load(), Batches: n.stats.batches.Load()}
 }
 
 // session is one side of a relayed WebSocket session: it copies its local
@@ -113,18 +119,17 @@ type session struct {
 	side int       // sideA or sideB
 	peer string    // the other node's id
 	born time.Time // when it opened, by the node's clock
-	pub  string    // the subject the other side reads
-	// pubAD is pub's bytes, what each message is sealed for (made once).
-	pubAD []byte
-	sub   *nats.Subscription
+	pub  string    // the subject the other side's node reads (its batches)
+	// out is the outbox to the other side's node; mine and theirs are
+	// the sides a record names: this one's and the other's ('a', 'b').
+	out         *outbox
+	mine, their byte
 
-	// in is the other side's messages as NATS's connection hands them
-	// over (a channel subscription): pumpIn reads them, with no goroutine
-	// of NATS's between (an asynchronous subscription's would be one more
-	// hand-off per frame). Room for a window of frames, the acks and the
-	// close; a sender past its window overflows it, and the frame NATS
-	// then drops leaves a gap that ends the session (relay_error).
-	in     chan *nats.Msg
+	// in is the other side's messages, opened, as the node splits them
+	// out of its batches (takeBatch): pumpIn reads them. Room for two
+	// windows of frames, the acks and the close; a sender past its window
+	// fills it, and the session ends (relay_error).
+	in     chan []byte
 	ctx    context.Context
 	cancel context.CancelFunc
 
@@ -148,26 +153,19 @@ func (n *Node) newSession(id, peer, mine string) (*session, error) {
 		other, side = "a", sideB
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	pub := subjectSession + id + "." + other
-	s := &session{n: n, id: id, side: side, peer: peer, born: n.cfg.Now(), pub: pub, pubAD: []byte(pub),
-		in: make(chan *nats.Msg, 2*n.cfg.Window+8), ctx: ctx, cancel: cancel, ended: make(chan struct{}), more: make(chan struct{}, 1)}
-	sub, err := n.nc.ChanSubscribe(subjectSession+id+"."+mine, s.in)
-	if err != nil {
+	if len(id) > 255 {
 		cancel()
-		return nil, err
+		return nil, errors.New("cluster: a session id is at most 255 bytes")
 	}
-	s.sub = sub
-	// The subscription reaches the server (and from it, the routes)
-	// before the other side hears of the session.
-	if err := n.nc.Flush(); err != nil {
-		_ = sub.Unsubscribe()
-		cancel()
-		return nil, err
-	}
+	out := n.outboxTo(peer)
+	s := &session{n: n, id: id, side: side, peer: peer, born: n.cfg.Now(), pub: out.subject, out: out, mine: mine[0], their: other[0],
+		in: make(chan []byte, 2*n.cfg.Window+8), ctx: ctx, cancel: cancel, ended: make(chan struct{}), more: make(chan struct{}, 1)}
+	// The node reads its batches on one subscription of its own, made at
+	// its start (Start): the session subscribes to nothing, and is heard
+	// once it is in the node's list.
 	n.mu.Lock()
 	if n.closed {
 		n.mu.Unlock()
-		_ = sub.Unsubscribe()
 		cancel()
 		return nil, errors.New("cluster: node closed")
 	}
@@ -177,15 +175,11 @@ func (n *Node) newSession(id, peer, mine string) (*session, error) {
 	return s, nil
 }
 
-// take reads one message of the other side (on pumpIn's goroutine): a
-// frame or the close in order is returned to deliver (ok); an ack gives
-// the window's credit back; the other side's out-of-band close, a
-// broken sequence, anything else ends the session or is dropped.
-func (s *session) take(m *nats.Msg) (x msg, ok bool) {
-	d, ok := s.n.unseal(m)
-	if !ok {
-		return msg{}, false // a stranger's, or another session's: dropped
-	}
+// take reads one message of the other side, opened (on pumpIn's
+// goroutine): a frame or the close in order is returned to deliver (ok);
+// an ack gives the window's credit back; the other side's out-of-band
+// close, a broken sequence, anything else ends the session or is dropped.
+func (s *session) take(d []byte) (x msg, ok bool) {
 	if len(d) < headerLen {
 		s.fail(closeRelay, reasonRelay)
 		return msg{}, false
@@ -249,8 +243,8 @@ func (s *session) take(m *nats.Msg) (x msg, ok bool) {
 func (s *session) nextNow() (x msg, ok bool) {
 	for {
 		select {
-		case m := <-s.in:
-			if x, ok = s.take(m); ok {
+		case d := <-s.in:
+			if x, ok = s.take(d); ok {
 				return x, true
 			}
 		default:
@@ -259,17 +253,10 @@ func (s *session) nextNow() (x msg, ok bool) {
 	}
 }
 
-// publish sends one message to the other side: made and sealed in one
-// buffer, payload copied once.
-func (s *session) publish(kind byte, seq uint64, payload []byte) error {
-	return s.publishIn(nil, kind, seq, payload)
-}
-
-// publishIn is publish in *buf (nil: a buffer of its own), grown as
-// needed and kept for the next: NATS copies a message into its
-// connection's buffer before Publish returns, so pumpOut reuses one
-// buffer for every frame instead of allocating one a frame.
-func (s *session) publishIn(buf *[]byte, kind byte, seq uint64, payload []byte) error {
+// publish sends one message to the other side: it goes into the outbox
+// to the other side's node (payload copied once, into the batch), which
+// sends it with whatever else gathered for that node (outbox.go).
+func (s *session) publish(kind byte, seq uint64, payload []byte) {
 	if kind != kindAck {
 		n := int64(headerLen + len(payload))
 		s.n.stats.framesOut.Add(1)
@@ -277,29 +264,7 @@ func (s *session) publishIn(buf *[]byte, kind byte, seq uint64, payload []byte) 
 		s.n.stats.frames[1-s.inward()].Add(1)
 		s.n.stats.bytes[1-s.inward()].Add(n)
 	}
-	return s.n.nc.Publish(s.pub, s.message(buf, kind, seq, payload))
-}
-
-// message is the sealed message of kind, seq and payload, made in *buf as
-// publishIn says.
-func (s *session) message(buf *[]byte, kind byte, seq uint64, payload []byte) []byte {
-	k := s.n.keys
-	pre := k.prefix()
-	n := headerLen + len(payload)
-	var b []byte
-	if buf != nil && cap(*buf) >= pre+n+k.suffix() {
-		b = (*buf)[:pre+n]
-	} else {
-		b = make([]byte, pre+n, pre+n+k.suffix())
-		if buf != nil && cap(b) <= maxKeptBuffer {
-			*buf = b
-		}
-	}
-	m := b[pre:]
-	m[0] = kind
-	binary.BigEndian.PutUint64(m[1:headerLen], seq)
-	copy(m[headerLen:], payload)
-	return k.sealIn(s.pubAD, b)
+	s.out.put(s.id, s.their, kind, seq, payload)
 }
 
 // inward is the direction of the frames this side receives: to the client
@@ -344,11 +309,10 @@ func (s *session) run(c Conn) {
 // place in the window before it is sent); a close of the Conn goes to
 // the other side as its last message. A Conn that hands its frames over
 // in place (frameSource: the owner's server in process) has each frame
-// copied once, into the message sent.
+// copied once, into the batch it is sent in.
 func (s *session) pumpOut(c Conn) {
 	window := uint64(s.n.cfg.Window)
 	src, inPlace := c.(frameSource)
-	var buf []byte // each frame's message, made in the last one's memory
 	send := func(typ websocket.MessageType, data []byte) error {
 		for s.sent-s.acked.Load() >= window {
 			select {
@@ -362,9 +326,7 @@ func (s *session) pumpOut(c Conn) {
 			kind = kindBinary
 		}
 		s.sent++
-		if s.publishIn(&buf, kind, s.sent, data) != nil {
-			return errPublish
-		}
+		s.publish(kind, s.sent, data)
 		return nil
 	}
 	for {
@@ -378,10 +340,6 @@ func (s *session) pumpOut(c Conn) {
 				err = send(typ, data)
 			}
 		}
-		if errors.Is(err, errPublish) {
-			s.fail(closeNodeGone, reasonNodeGone)
-			return
-		}
 		if s.ctx.Err() != nil {
 			return // the session is over (its own close, or the other side's)
 		}
@@ -391,13 +349,6 @@ func (s *session) pumpOut(c Conn) {
 		}
 	}
 }
-
-// maxKeptBuffer bounds the buffer pumpOut keeps between frames (a larger
-// frame, a long game's welcome, has one of its own).
-const maxKeptBuffer = 4 << 10
-
-// errPublish is a frame the bus did not take.
-var errPublish = errors.New("cluster: the bus did not take a frame")
 
 // frameSource is a Conn that hands each frame to f in its own memory,
 // valid until f returns (server.RelayedConn.Next).
@@ -422,7 +373,7 @@ func (s *session) localEnded(err error) {
 		code, reason = ce.Code, ce.Reason
 	}
 	s.sent++
-	_ = s.publish(kindClose, s.sent, closePayload(code, reason))
+	s.publish(kindClose, s.sent, closePayload(code, reason))
 	s.cancel()
 }
 
@@ -437,9 +388,9 @@ func (s *session) pumpIn(c Conn) {
 	for {
 		var x msg
 		select {
-		case m := <-s.in:
+		case d := <-s.in:
 			var ok bool
-			if x, ok = s.take(m); !ok {
+			if x, ok = s.take(d); !ok {
 				continue
 			}
 		case <-s.ctx.Done():
@@ -488,7 +439,7 @@ func (s *session) pumpIn(c Conn) {
 			// comes.
 			if delivered-ackedTo >= max(window/2, 1) {
 				ackedTo = delivered
-				_ = s.publish(kindAck, delivered, nil)
+				s.publish(kindAck, delivered, nil)
 			}
 			if n+1 == maxBatch {
 				break
@@ -559,7 +510,7 @@ func (s *session) abort(code websocket.StatusCode, reason string, tell bool) {
 	c := s.conn
 	s.mu.Unlock()
 	if tell {
-		_ = s.publish(kindClose, 0, closePayload(code, reason))
+		s.publish(kindClose, 0, closePayload(code, reason))
 	}
 	if c != nil {
 		go func() { closeConn(c, code, reason); s.cancel() }()
@@ -572,7 +523,6 @@ func (s *session) abort(code websocket.StatusCode, reason string, tell bool) {
 func (s *session) finish() {
 	s.endOnce.Do(func() {
 		s.cancel()
-		_ = s.sub.Unsubscribe()
 		s.n.mu.Lock()
 		delete(s.n.sessions, s.id)
 		s.n.mu.Unlock()

@@ -217,11 +217,8 @@ func TestRelayRefusesAGapInTheSequence(t *testing.T) {
 	a, _, ma, mb, id := sessionPair(ctx, t, 8, false)
 	mb.reads <- memFrame{data: "first"}
 	eventually(ctx, t, "the first frame arrives", func() bool { return len(ma.writtenFrames()) == 1 })
-	b := make([]byte, headerLen+len("third"))
-	b[0] = kindText
-	b[8] = 3 // the next is 2
-	copy(b[headerLen:], "third")
-	if err := a.publish(subjectSession+id+".a", b); err != nil {
+	b := record(id, 'a', kindText, 3, []byte("third")) // the next is 2
+	if err := a.publish(subjectBatch+"a", b); err != nil {
 		t.Fatal(err)
 	}
 	for _, c := range []*memConn{ma, mb} {

@@ -1,0 +1,245 @@
+package cluster
+
+// This file carries the relayed sessions' messages between two nodes: every
+// session's frames, closes and acks headed to one node go into that node's
+// outbox, and what gathered there while its sender was away goes in one
+// sealed NATS message (a batch) to the node's own subject, which the node
+// splits into its sessions' queues. So a room's broadcast to its seats
+// relayed through one node crosses the bus as one message, not one a seat
+// (issue 27: the NATS servers' work is per message).
+
+import (
+	"encoding/binary"
+	"runtime"
+	"sync"
+
+	"github.com/nats-io/nats.go"
+)
+
+// A batch, once opened, is records one after another, each:
+//
+//	1 byte    the session id's length L
+//	L bytes   the session id
+//	1 byte    the side it is for: 'a' (the client's) or 'b' (the owner's)
+//	4 bytes   the message's length M, big-endian
+//	M bytes   the message: kind, sequence and payload (session.go)
+const recordFixed = 1 + 1 + 4
+
+// maxChunk bounds a batch's records (a larger message, a long game's
+// welcome, goes in a batch of its own); maxKeptChunk bounds the buffer an
+// outbox keeps for the next batch.
+const (
+	maxChunk     = 32 << 10
+	maxKeptChunk = 64 << 10
+)
+
+// maxYields bounds the passes a woken outbox gives the senders already
+// runnable before it sends what they added.
+const maxYields = 4
+
+// outbox gathers the messages of this node's sessions with one peer node
+// and sends them in batches, in the order they were put.
+type outbox struct {
+	n    *Node
+	peer string
+	// subject is the peer's batch subject; ad its bytes, what each batch
+	// is sealed for (made once).
+	subject string
+	ad      []byte
+	// send puts a sealed batch on the bus (the node's connection's
+	// Publish, which copies it before it returns).
+	send func(subject string, data []byte) error
+
+	mu     sync.Mutex
+	chunks [][]byte // the batches waiting, each prefix() bytes of room and its records
+	spare  [][]byte // sent batches' buffers, for the next
+	count  int      // messages put so far (the flusher's measure of progress)
+	wake   chan struct{}
+	quit   chan struct{}
+}
+
+// outboxTo is the node's outbox to peer, made (and its sender started) at
+// its first use.
+func (n *Node) outboxTo(peer string) *outbox {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if o := n.outboxes[peer]; o != nil {
+		return o
+	}
+	subj := subjectBatch + peer
+	o := &outbox{n: n, peer: peer, subject: subj, ad: []byte(subj), wake: make(chan struct{}, 1), quit: n.quitOut}
+	if n.nc != nil {
+		o.send = n.nc.Publish
+	}
+	n.outboxes[peer] = o
+	if n.nc != nil && !n.closed {
+		n.wg.Add(1)
+		go o.run()
+	}
+	return o
+}
+
+// put adds session id's message for side (kind, seq, payload) to the
+// outbox, copied once, and wakes the sender. It never waits for the bus.
+func (o *outbox) put(id string, side byte, kind byte, seq uint64, payload []byte) {
+	m := headerLen + len(payload)
+	size := recordFixed + len(id) + m
+	pre := o.n.keys.prefix()
+	o.mu.Lock()
+	var b []byte
+	if k := len(o.chunks); k > 0 && len(o.chunks[k-1])+size <= pre+maxChunk {
+		b = o.chunks[k-1]
+	} else {
+		b = o.fresh(pre, size)
+		o.chunks = append(o.chunks, b)
+	}
+	b = append(b, byte(len(id)))
+	b = append(b, id...)
+	b = append(b, side)
+	b = binary.BigEndian.AppendUint32(b, uint32(m))
+	b = append(b, kind)
+	b = binary.BigEndian.AppendUint64(b, seq)
+	b = append(b, payload...)
+	o.chunks[len(o.chunks)-1] = b
+	o.count++
+	o.mu.Unlock()
+	select {
+	case o.wake <- struct{}{}:
+	default:
+	}
+}
+
+// fresh is an empty batch buffer with room for pre and a record of size
+// (o.mu held): a spare one when it fits.
+func (o *outbox) fresh(pre, size int) []byte {
+	suf := o.n.keys.suffix()
+	if k := len(o.spare); k > 0 && cap(o.spare[k-1]) >= pre+size+suf {
+		b := o.spare[k-1][:pre]
+		o.spare = o.spare[:k-1]
+		return b
+	}
+	return make([]byte, pre, pre+max(size, maxChunk)+suf)
+}
+
+// run sends the outbox's batches until the node closes. Woken by a put,
+// it first lets the senders already runnable (the other seats of the same
+// broadcast) add theirs: it yields while a pass adds a message, at most
+// maxYields passes. No message waits for one that is not already on its
+// way, so each frame's moment stays the owner's.
+func (o *outbox) run() {
+	defer o.n.wg.Done()
+	for {
+		select {
+		case <-o.wake:
+		case <-o.quit:
+			o.flush()
+			return
+		}
+		for range maxYields {
+			o.mu.Lock()
+			before := o.count
+			o.mu.Unlock()
+			runtime.Gosched()
+			o.mu.Lock()
+			same := o.count == before
+			o.mu.Unlock()
+			if same {
+				break
+			}
+		}
+		o.flush()
+	}
+}
+
+// flush sends every batch waiting, in order, each sealed in its own
+// buffer. A batch the bus does not take ends the sessions with the peer
+// (1012 node_gone), as a frame it did not take did.
+func (o *outbox) flush() {
+	o.mu.Lock()
+	chunks := o.chunks
+	o.chunks = nil
+	o.mu.Unlock()
+	failed := false
+	for _, b := range chunks {
+		o.n.stats.batches.Add(1)
+		if o.send == nil || o.send(o.subject, o.n.keys.sealIn(o.ad, b)) != nil {
+			failed = true
+		}
+	}
+	o.mu.Lock()
+	pre := o.n.keys.prefix()
+	for i, b := range chunks {
+		if cap(b) <= maxKeptChunk && len(o.spare) < 4 {
+			o.spare = append(o.spare, b[:pre])
+		}
+		chunks[i] = nil
+	}
+	if o.chunks == nil {
+		o.chunks = chunks[:0] // the list's memory too, for the next
+	}
+	o.mu.Unlock()
+	if failed {
+		o.n.failPeer(o.peer)
+	}
+}
+
+// failPeer ends this node's sessions with peer: the bus did not take
+// their messages.
+func (n *Node) failPeer(peer string) {
+	var gone []*session
+	n.mu.Lock()
+	for _, s := range n.sessions {
+		if s.peer == peer {
+			gone = append(gone, s)
+		}
+	}
+	n.mu.Unlock()
+	for _, s := range gone {
+		s.fail(closeNodeGone, reasonNodeGone)
+	}
+}
+
+// takeBatch splits a batch from another node into its sessions' queues
+// (on the subscription's goroutine): each record goes to the session of
+// its id and side, which checks it (session.take). A record for no
+// session here (one ended) is dropped; a batch that does not open or
+// parse is dropped whole and counted. A session whose queue is full (its
+// sender went past the window) ends with 1011 relay_error.
+func (n *Node) takeBatch(d []byte) {
+	for len(d) > 0 {
+		l := int(d[0])
+		if len(d) < recordFixed+l {
+			n.dropped.Add(1)
+			return
+		}
+		id := d[1 : 1+l]
+		side := d[1+l]
+		m := int(binary.BigEndian.Uint32(d[2+l : recordFixed+l]))
+		d = d[recordFixed+l:]
+		if m > len(d) {
+			n.dropped.Add(1)
+			return
+		}
+		msg := d[:m:m]
+		d = d[m:]
+		n.mu.Lock()
+		s := n.sessions[string(id)]
+		n.mu.Unlock()
+		if s == nil || s.mine != side {
+			continue
+		}
+		select {
+		case s.in <- msg:
+		default:
+			s.fail(closeRelay, reasonRelay)
+		}
+	}
+}
+
+// batch takes a batch from the bus: opened, it is split (takeBatch);
+// one not sealed for this node's subject is dropped and counted.
+func (n *Node) batch(m *nats.Msg) {
+	if d, ok := n.unseal(m); ok {
+		n.takeBatch(d)
+	}
+}
