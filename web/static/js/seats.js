@@ -121,6 +121,15 @@ export function renderSeats(st, ctx) {
     // At the end every card is shown: a check would say it twice.
     if (vs.check && shown && playing) badges.push(h('span', { class: `badge check c-${vs.check}`, 'data-check': vs.check }, resultName(vs.check)));
     if (speaking) badges.push(h('span', { class: 'badge speaking' }, t('web.speaking')));
+    // At a voice table, whom the rules let be heard now, and whether a
+    // sound comes (voice.js).
+    const heard = !!st.voiceHeard && st.voiceHeard.includes(s);
+    if (heard) {
+      cls.push('voice-heard');
+      const sounding = !!st.voiceSounding && st.voiceSounding.has(s);
+      if (sounding) cls.push('voice-sounding');
+      badges.push(h('span', { class: `badge voice${sounding ? ' sounding' : ''}`, 'data-voice': sounding ? 'sounding' : 'heard' }, sounding ? '🔊 ' : '🔈 ', t(sounding ? 'web.voice.seat_sounding' : 'web.voice.seat_heard')));
+    }
     if (cand) badges.push(h('span', { class: 'badge cand' }, t('web.candidate')));
     if (vs.fouls > 0) badges.push(h('span', { class: 'badge fouls' }, tn('web.fouls', vs.fouls)));
     if (vs.lost_speech) badges.push(h('span', { class: 'badge lost' }, t('web.lost_speech')));

@@ -23,6 +23,7 @@ import { Chat } from './chat.js';
 import { floorSaid } from './statements.js';
 import { signal, played } from './sound.js';
 import { keepAwake } from './app.js';
+import { Voice, renderVoice } from './voice.js';
 import { newState, receive, atNight, HELD, stepKey } from './state.js';
 
 // FLOOR_LINES is how many of the floor's newest lines and statements the
@@ -35,7 +36,7 @@ export function tableScreen(id, { navigate, announce }) {
   const st = newState(id, sessionStorage.getItem(`mafia.card.${id}`) === 'hidden');
   const el = h('div', { class: 'screen table' });
   const parts = {};
-  for (const name of ['head', 'announce', 'floor', 'alert', 'away', 'over', 'pre', 'me', 'act', 'hint', 'votes', 'cands', 'checks', 'seats', 'host', 'log']) {
+  for (const name of ['head', 'announce', 'floor', 'voice', 'alert', 'away', 'over', 'pre', 'me', 'act', 'hint', 'votes', 'cands', 'checks', 'seats', 'host', 'log']) {
     parts[name] = h('section', { id: `t-${name}`, class: `part p-${name}` });
   }
   parts.alert.setAttribute('role', 'alert');
@@ -56,7 +57,7 @@ export function tableScreen(id, { navigate, announce }) {
   document.addEventListener('mafia-hints', onHints);
   // The floor, the moves and the composer at the top (on a phone the
   // composer sits at the bottom of the screen); then the rest.
-  el.append(parts.head, parts.announce, parts.floor, parts.alert, parts.away, parts.over, parts.pre, parts.act, parts.hint, chat.composer,
+  el.append(parts.head, parts.announce, parts.floor, parts.voice, parts.alert, parts.away, parts.over, parts.pre, parts.act, parts.hint, chat.composer,
     h('div', { class: 'cols' },
       h('div', { class: 'col main' }, parts.me, parts.votes, parts.cands, parts.checks),
       h('div', { class: 'col side' }, parts.seats, parts.host),
@@ -87,6 +88,11 @@ export function tableScreen(id, { navigate, announce }) {
   };
 
   const serverNow = () => Date.now() + st.offset;
+  // The voice table's audio (voice.js): its requests ride on the table's
+  // connection; its <audio> stays in the screen, out of any redrawn part.
+  const voice = new Voice(id, (msg) => conn.send(msg), () => schedule());
+  el.append(voice.audio);
+  let voiceStep = '';
   // the floor's statements' times (stampSaid), for the step saidStep
   const saidAt = new Map();
   let saidStep = '';
@@ -128,6 +134,10 @@ export function tableScreen(id, { navigate, announce }) {
   }
 
   function onMessage(m) {
+    if (m.type === 'voice') {
+      voice.message(m);
+      return;
+    }
     const endedBefore = !!st.view && st.view.phase === 'ended';
     const fx = receive(st, m, Date.now());
     if (m.view) stampSaid(m.now || serverNow());
@@ -139,7 +149,14 @@ export function tableScreen(id, { navigate, announce }) {
       return;
     }
     if (fx.tell) tell(fx.tell);
+    if (m.view && stepKey(m.view) !== voiceStep) {
+      voiceStep = stepKey(m.view);
+      voice.note('step', { step: m.view.step, phase: m.view.phase, speaker: m.view.speaker || 0 });
+    }
     if (m.type === 'welcome') {
+      // A voice that was on joins again (the server ended it with the
+      // connection that dropped).
+      voice.welcome();
       // The chat so far, newest page first: the same request from every
       // seat, after every welcome.
       loadHistory();
@@ -347,6 +364,9 @@ export function tableScreen(id, { navigate, announce }) {
     show('votes', renderVotes(st));
     show('cands', renderCandidates(st));
     show('checks', renderChecks(st));
+    st.voiceHeard = voice.status === 'on' ? voice.heard : null;
+    st.voiceSounding = voice.sounding;
+    show('voice', renderVoice(st, voice));
     show('seats', st.lobby && !ended ? renderSeats(st, ctx) : null);
     show('host', renderHost(st, ctx));
     if (ended) show('log', null);
@@ -538,12 +558,12 @@ export function tableScreen(id, { navigate, announce }) {
 
   // For the tests and the curious: the page's connection, to send what a
   // stale button would.
-  window.__mafia = { send: (msg) => request(msg), state: st, conn, sounds: played };
+  window.__mafia = { send: (msg) => request(msg), state: st, conn, sounds: played, voice };
 
   return {
     el,
     render: () => { logKey = ''; draw(); },
     langChanged: () => conn.reconnectNow(),
-    destroy: () => { st.closed = true; keepAwake(false); clearInterval(ticker); offAccount(); document.removeEventListener('mafia-hints', onHints); conn.stop(); if (window.__mafia && window.__mafia.state === st) delete window.__mafia; },
+    destroy: () => { st.closed = true; keepAwake(false); clearInterval(ticker); offAccount(); document.removeEventListener('mafia-hints', onHints); conn.stop(); voice.destroy(); if (window.__mafia && window.__mafia.state === st) delete window.__mafia; },
   };
 }

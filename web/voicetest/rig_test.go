@@ -1,0 +1,339 @@
+package voicetest_test
+
+// The tests' harness: a real server on loopback over a real SQLite file,
+// its forwarding unit on a loopback UDP port, the page as mafia serve
+// mounts it; Go connections for the host and the seats without a browser;
+// pages in the seats' Chromiums.
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"mafia/assist"
+	"mafia/client"
+	"mafia/internal/browsertest"
+	"mafia/internal/site"
+	"mafia/locale"
+	"mafia/room"
+	"mafia/server"
+	"mafia/store/sqlite"
+	"mafia/voice"
+	"mafia/wire"
+)
+
+// slack multiplies the bound of every wait (browsertest.Slack).
+const slack = browsertest.Slack
+
+// rig is a server with voice on loopback.
+type rig struct {
+	url string
+	hub *voice.Hub
+	api *client.API
+}
+
+func newRig(t *testing.T) *rig {
+	t.Helper()
+	db, err := sqlite.Open(filepath.Join(t.TempDir(), "mafia.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	udp, err := net.ListenPacket("udp4", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	hub, err := voice.New(voice.Config{UDP: udp, Loopback: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := server.New(server.Config{Store: db, SeatsPerAddress: -1, Pace: room.PaceInstant, Voice: hub,
+		DealSeed: func() uint64 { return 3 },
+		Render: func(lang string, err error) string {
+			l, ok := locale.Parse(lang)
+			if !ok {
+				l = locale.En
+			}
+			return locale.New(l).Refusal(err)
+		}})
+	if _, err := srv.Resume(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	hs := httptest.NewServer(site.Handler(srv, assist.New(assist.Config{Store: db})))
+	t.Cleanup(func() {
+		hs.CloseClientConnections()
+		hs.Close()
+		srv.Close()
+		hub.Close()
+		db.Close()
+	})
+	return &rig{url: hs.URL, hub: hub, api: &client.API{Base: hs.URL, Silence: time.Hour}}
+}
+
+// create makes a table of n seats with the voice setting given ("" none)
+// and the timings given; it returns the table and the host's token.
+func (r *rig) create(t *testing.T, n int, voiceSetting string, timings map[string]int64) (string, string) {
+	t.Helper()
+	body, _ := json.Marshal(map[string]any{"name": "Voice", "players": n, "voice": voiceSetting, "timings_ms": timings})
+	resp, err := http.Post(r.url+"/api/tables", "application/json", bytes.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var out struct {
+		Table     string `json:"table"`
+		HostToken string `json:"host_token"`
+	}
+	if resp.StatusCode != http.StatusCreated {
+		t.Fatalf("create: %s", resp.Status)
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&out); err != nil {
+		t.Fatal(err)
+	}
+	return out.Table, out.HostToken
+}
+
+// goConn is a connection of the test's own (the host, a seat without a
+// browser): it keeps the newest view.
+type goConn struct {
+	t       *testing.T
+	conn    *client.Conn
+	mu      sync.Mutex
+	view    *wire.View
+	changed chan struct{}
+}
+
+func (r *rig) dial(t *testing.T, table, token string) *goConn {
+	t.Helper()
+	c, err := r.api.Dial(context.Background(), table, token, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := &goConn{t: t, conn: c, view: c.View, changed: make(chan struct{}, 1)}
+	go func() {
+		for {
+			m, err := c.Read(context.Background())
+			if err != nil {
+				return
+			}
+			g.mu.Lock()
+			if m.View != nil {
+				g.view = m.View
+			}
+			g.mu.Unlock()
+			select {
+			case g.changed <- struct{}{}:
+			default:
+			}
+		}
+	}()
+	t.Cleanup(func() { c.CloseNow() })
+	return g
+}
+
+// seat joins a seat by the API and connects to it.
+func (r *rig) seat(t *testing.T, table string, s int) *goConn {
+	t.Helper()
+	j, err := r.api.Join(context.Background(), table, fmt.Sprintf("Go%d", s), s, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r.dial(t, table, j.Token)
+}
+
+func (g *goConn) send(m wire.ClientMessage) {
+	g.t.Helper()
+	if _, err := g.conn.Send(context.Background(), m); err != nil {
+		g.t.Fatal(err)
+	}
+}
+
+// now is the connection's newest view (a copy), nil before the deal.
+func (g *goConn) now() *wire.View {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.view == nil {
+		return nil
+	}
+	v := *g.view
+	return &v
+}
+
+// waitView waits until the connection's view satisfies cond.
+func (g *goConn) waitView(what string, cond func(v *wire.View) bool) *wire.View {
+	g.t.Helper()
+	deadline := time.Now().Add(slack * 30 * time.Second)
+	for {
+		if v := g.now(); v != nil && cond(v) {
+			return v
+		}
+		select {
+		case <-g.changed:
+		case <-time.After(time.Until(deadline)):
+			g.t.Fatalf("timed out waiting for %s (view %+v)", what, g.now())
+		}
+	}
+}
+
+// page is one player's page in a seat's Chromium.
+type page struct {
+	t    *testing.T
+	ctx  context.Context
+	name string
+	seat int
+	mu   sync.Mutex
+	errs []string
+}
+
+// openPage opens a phone-sized tab (360x740) in browser b, in a browser
+// context of its own (its own cookies), at the table, seated at seat s
+// (0: a spectator).
+func (r *rig) openPage(t *testing.T, b *browsertest.Browser, table string, s int) *page {
+	t.Helper()
+	ctx, cancel := chromedp.NewContext(b.Context(t), chromedp.WithNewBrowserContext())
+	t.Cleanup(cancel)
+	p := &page{t: t, ctx: ctx, name: fmt.Sprintf("page of seat %d", s), seat: s}
+	msgs := chromedp.Console(ctx)
+	go func() {
+		for m, err := range msgs {
+			if err != nil {
+				return
+			}
+			if m.IsException() || m.Type == chromedp.ConsoleError {
+				p.mu.Lock()
+				p.errs = append(p.errs, m.String())
+				p.mu.Unlock()
+			}
+		}
+	}()
+	t.Cleanup(func() {
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		for _, e := range p.errs {
+			// A closed WebSocket (the server going away at the test's end, a
+			// reload) is logged by Chromium, and so is a machine with no sound
+			// card (headless: the audio renders on to a fake device).
+			if !strings.Contains(e, "WebSocket") && !strings.Contains(e, "from the audio device") {
+				t.Errorf("%s: the page logged an error: %s", p.name, e)
+			}
+		}
+	})
+	p.do(30*time.Second, chromedp.EmulateViewport(360, 740), chromedp.Navigate(r.url+"/t/"+table))
+	p.waitJS(20*time.Second, `!!window.__mafia && window.__mafia.state.conn === 'open'`)
+	if s != 0 {
+		ok := eval[bool](p, fmt.Sprintf(`fetch('/api/tables/%s/join', {method: 'POST', headers: {'Content-Type': 'application/json'},
+			body: JSON.stringify({name: 'P%d', seat: %d})}).then((r) => r.ok)`, table, s, s))
+		if !ok {
+			t.Fatalf("%s: could not join", p.name)
+		}
+		p.do(30*time.Second, chromedp.Reload())
+		p.waitJS(20*time.Second, fmt.Sprintf(`!!window.__mafia && window.__mafia.state.seat === %d && window.__mafia.state.conn === 'open'`, s))
+	}
+	return p
+}
+
+// do runs actions with a timeout.
+func (p *page) do(d time.Duration, steps ...chromedp.Action[chromedp.Void]) {
+	p.t.Helper()
+	ctx, cancel := context.WithTimeout(p.ctx, slack*d)
+	defer cancel()
+	for _, step := range steps {
+		// A live table draws its parts again with each frame: a node an
+		// action found may be gone by the time it acts, and such an
+		// action, which did nothing, is tried again.
+		err := chromedp.Do(ctx, step)
+		for try := 0; err != nil && strings.Contains(err.Error(), "Could not find node with given id") && try < 5 && ctx.Err() == nil; try++ {
+			time.Sleep(50 * time.Millisecond)
+			err = chromedp.Do(ctx, step)
+		}
+		if err != nil {
+			p.t.Fatalf("%s: %v\n%s", p.name, err, p.text())
+		}
+	}
+}
+
+// tap taps the element a selector names (a real click, as a finger's)
+// until the JavaScript expression done is true: a live table's layout may
+// move under a tap (a seat taken, a line shown), which then lands beside
+// the button, as a finger's would, and is tried again.
+func (p *page) tap(sel, done string) {
+	p.t.Helper()
+	for try := 0; ; try++ {
+		p.waitJS(10*time.Second, fmt.Sprintf(`!!document.querySelector(%q)`, sel))
+		p.do(10*time.Second, chromedp.Click(chromedp.CSS(sel)))
+		ctx, cancel := context.WithTimeout(p.ctx, slack*2*time.Second)
+		_, err := chromedp.Run(ctx, chromedp.Poll[bool](done, chromedp.WithPollingInterval(20*time.Millisecond), chromedp.WithPollingTimeout(0)))
+		cancel()
+		if err == nil {
+			return
+		}
+		if try == 3 {
+			p.t.Fatalf("%s: four taps on %s did not make %s\n%s", p.name, sel, done, p.text())
+		}
+	}
+}
+
+// eval evaluates a JavaScript expression (a promise is awaited).
+func eval[T any](p *page, expr string) T {
+	p.t.Helper()
+	ctx, cancel := context.WithTimeout(p.ctx, slack*10*time.Second)
+	defer cancel()
+	v, err := chromedp.Run(ctx, chromedp.Evaluate[T](expr, chromedp.EvalAwaitPromise))
+	if err != nil {
+		p.t.Fatalf("%s: eval %s: %v", p.name, expr, err)
+	}
+	return v
+}
+
+// waitJS waits until a JavaScript expression is true.
+func (p *page) waitJS(d time.Duration, expr string) {
+	p.t.Helper()
+	ctx, cancel := context.WithTimeout(p.ctx, slack*d)
+	defer cancel()
+	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](expr, chromedp.WithPollingInterval(20*time.Millisecond), chromedp.WithPollingTimeout(0))); err != nil {
+		p.t.Fatalf("%s: waiting for %s: %v\npage:\n%s", p.name, expr, err, p.text())
+	}
+}
+
+// text is the page's visible text (for failure messages).
+func (p *page) text() string {
+	ctx, cancel := context.WithTimeout(p.ctx, 3*time.Second)
+	defer cancel()
+	s, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.body ? document.body.innerText : ""`))
+	if err != nil {
+		return "(no text: " + err.Error() + ")"
+	}
+	return s
+}
+
+// wide names what sticks out sideways at the phone's width ("" nothing).
+func (p *page) wide() string {
+	return eval[string](p, `(() => {
+		const w = document.documentElement.clientWidth;
+		const over = [...document.querySelectorAll('body *')].filter((e) => e.getBoundingClientRect().right > w + 1 && e.offsetParent !== null);
+		return document.documentElement.scrollWidth > w ? over.slice(0, 3).map((e) => e.tagName + '.' + e.className + '#' + e.id).join(' ') || 'page' : '';
+	})()`)
+}
+
+// waitVoiceOn waits until the page's voice is connected, and says what it
+// did if it never is.
+func (p *page) waitVoiceOn() {
+	p.t.Helper()
+	deadline := time.Now().Add(slack * 20 * time.Second)
+	for !eval[bool](p, `window.__mafia.voice.status === 'on'`) {
+		if time.Now().After(deadline) {
+			p.t.Fatalf("%s: the voice never connected: %s", p.name, eval[string](p, `JSON.stringify({status: window.__mafia.voice.status, why: window.__mafia.voice.why, want: window.__mafia.voice.want, log: window.__mafia.voice.log})`))
+		}
+		time.Sleep(50 * time.Millisecond) // polling the page: no event to wait on
+	}
+}
