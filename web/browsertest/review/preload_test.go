@@ -1,9 +1,12 @@
 package review
 
 import (
+	"context"
+	"sort"
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 
 	"mafia/web/internal/webtest"
@@ -48,4 +51,42 @@ func TestBrowserTheFirstPagePreloadsItsModules(t *testing.T) {
 	if len(got.Waterfall) > 0 {
 		t.Errorf("%d modules were asked for by a module's import, not preloaded by the page: %v", len(got.Waterfall), got.Waterfall)
 	}
+}
+
+// usableScript, run in every new document, notes the moment (the page's
+// clock, from the navigation's start) when the page's button first exists
+// and is enabled: the lobby's Quick (drawn with its handler, together) or
+// the offline page's Retry (in its HTML).
+const usableScript = `window.__usable = 0;
+new MutationObserver(() => {
+  const b = document.querySelector('#quick, #offline-retry');
+  if (!window.__usable && b && !b.disabled) window.__usable = performance.now();
+}).observe(document, { subtree: true, childList: true, attributes: true });`
+
+// TestBrowserQuickIsUsableSoonAfterTheFirstPageLoads (issue 28, defect 10):
+// the lobby's Quick button becomes usable, and the test logs when (go test
+// -v: the median of five loads of each) against a static page of the same
+// server with the same stylesheet, whose button is in its HTML (the offline
+// page): what the modules, the catalog and the lobby's first draw add.
+func TestBrowserQuickIsUsableSoonAfterTheFirstPageLoads(t *testing.T) {
+	t.Parallel()
+	webtest.NeedBrowser(t)
+	ts := webtest.StartServer(t)
+	p := webtest.NewTab(t, "usable", 360, 740)
+	p.Do(5*time.Second, chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error {
+		_, err := chromedp.Call(ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: usableScript})
+		return err
+	}))
+	median := func(path string) float64 {
+		var ms []float64
+		for range 5 {
+			p.Do(15*time.Second, chromedp.Navigate(ts.URL+path))
+			p.WaitJS(15*time.Second, `window.__usable > 0`)
+			ms = append(ms, webtest.Eval[float64](p, `window.__usable`))
+		}
+		sort.Float64s(ms)
+		return ms[len(ms)/2]
+	}
+	static, lobby := median("/offline"), median("/")
+	t.Logf("usable after the navigation's start (median of 5): the lobby's Quick %.0f ms, a static page's button %.0f ms (%.1fx)", lobby, static, lobby/static)
 }
