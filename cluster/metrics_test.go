@@ -207,8 +207,10 @@ func TestMetricsCountARelayedSessionOnBothNodes(t *testing.T) {
 	want(t, "a", after, map[string]float64{"mafia_cluster_peers": 0, "mafia_cluster_routes": 0, "mafia_cluster_nats_connected": 0,
 		"mafia_relay_sessions{side=a}": 0, "mafia_relay_sessions{side=b}": 0})
 	for k, v := range final {
-		if strings.HasSuffix(strings.SplitN(k, "{", 2)[0], "_total") && after[k] != v {
-			t.Errorf("after Close %s = %v, want %v kept", k, after[k], v)
+		// Kept, not reset: a batch the outbox still had in hand when
+		// final was read may be counted by Close's flush (CI saw 2, then 3).
+		if strings.HasSuffix(strings.SplitN(k, "{", 2)[0], "_total") && after[k] < v {
+			t.Errorf("after Close %s = %v, want %v or more kept", k, after[k], v)
 		}
 	}
 	scrape(t, p.b)

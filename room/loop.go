@@ -343,10 +343,15 @@ func (r *Room) afterEvents(first int, clk store.Clock, newStep bool) {
 		if r.cfg.Metrics.GameEnded != nil {
 			r.cfg.Metrics.GameEnded()
 		}
+		// The lobby says "ended" before the hook is told: the hook's work
+		// runs beside the room and reads the lobby (an online tournament
+		// links the game only once its table reads ended; told first, it
+		// could read "playing", skip the table, and leave it to the next
+		// read: CI saw a round never linked by its end).
+		r.publishLobby()
 		if r.cfg.Ended != nil {
 			r.cfg.Ended(r.id)
 		}
-		r.publishLobby()
 	} else if newStep {
 		r.step = clk.Step
 		r.botDone = 0

@@ -57,11 +57,21 @@ func TestBrowserAfterTheEndEveryoneReadsEveryChat(t *testing.T) {
 	// words (the reader's own speech, which nobody passes, gives it time),
 	// sent from here and its answer checked: a line the test only hoped
 	// was said left the dead's chat empty in 1 run in 3.
+	// (Not once the game is over: the dead's chat takes no line after
+	// the end.)
 	pt.Seats[victim-1].WaitView(t, 60*time.Second, "the victim was not out by day", func(v *wire.View) bool {
-		return !v.Seats[victim-1].Alive && v.Phase != "night" && v.Phase != "last_words"
+		return !v.Seats[victim-1].Alive && v.Phase != "night" && v.Phase != "last_words" && v.Phase != "ended"
 	})
 	if _, err := pt.Seats[victim-1].C.Send(ctx, wire.ClientMessage{Type: "chat", Channel: "dead", Text: ghost}); err != nil {
 		t.Fatalf("the victim's line in the dead's chat: %v", err)
+	}
+	for until := time.Now().Add(webtest.Slack * 5 * time.Second); !pt.Seats[victim-1].Heard("dead", victim, ghost); time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(until) {
+			p := pt.Seats[victim-1]
+			phase := p.Now().Phase
+			p.Mu.Lock()
+			t.Fatalf("the victim's line in the dead's chat was not said (phase %q; refusals %v; %v)", phase, p.Refused, p.Err)
+		}
 	}
 	rp.WaitJS(90*time.Second, `window.__mafia.state.view.phase === 'ended'`)
 	for ch, text := range map[string]string{"mafia": plan, "dead": ghost} {

@@ -235,7 +235,7 @@ func TestBrowserNarrationMatchesTheServer(t *testing.T) {
 // every event.
 func exampleLog(t *testing.T, name string) []engine.Event {
 	t.Helper()
-	sc, err := scenario.Load(filepath.Join("..", "scenario", "testdata", "examples", name))
+	sc, err := scenario.Load(filepath.Join("..", "..", "..", "scenario", "testdata", "examples", name))
 	if err != nil {
 		t.Fatal(err)
 	}
