@@ -215,15 +215,18 @@ func (t *table) join(p *server.VoicePeer, mic bool) error {
 	if mic {
 		t.mics[p.Seat] = pt // the seat's newest connection speaks for it
 	}
-	heard := t.heard
+	// The offer before any candidate: candidates gather once the local
+	// description is set. The state is queued under mu (Send only
+	// queues): once p is in parts, apply tells it every later change, and
+	// a state read here but queued after apply's (as it was, out of the
+	// lock) left the connection with the older one (CI: a seat waited 30 s
+	// for the lobby's "everyone").
+	p.Send(wire.VoiceMessage{Action: "offer", SDP: offer.SDP, ICEServers: t.h.cfg.ICE.Servers(t.room.ID(), p.Seat)}.Frame())
+	p.Send(stateFrame(t.heard))
 	t.mu.Unlock()
 	if old != nil {
 		_ = old.pc.Close()
 	}
-	// The offer before any candidate: candidates gather once the local
-	// description is set.
-	p.Send(wire.VoiceMessage{Action: "offer", SDP: offer.SDP, ICEServers: t.h.cfg.ICE.Servers(t.room.ID(), p.Seat)}.Frame())
-	p.Send(stateFrame(heard))
 	if err := pc.SetLocalDescription(offer); err != nil {
 		t.leave(p)
 		return &engine.Error{Code: CodeUnavailable}
