@@ -56,10 +56,10 @@ func TestVoice_PagesHearTheFloor(t *testing.T) {
 	}
 	for _, p := range pages {
 		if w := p.wide(); w != "" {
-			t.Errorf("%s: wider than the phone's screen: %s", p.name, w)
+			t.Errorf("%s: wider than the phone's screen: %s", p.Name, w)
 		}
 		if hgt := eval[float64](p, `document.querySelector('#voice-leave').getBoundingClientRect().height`); hgt < 44 {
-			t.Errorf("%s: the voice button is %.0f px high, under 44", p.name, hgt)
+			t.Errorf("%s: the voice button is %.0f px high, under 44", p.Name, hgt)
 		}
 	}
 	if got := eval[string](pages[2], `document.querySelector('#voice-state').textContent`); got != "Everyone hears everyone now." {
@@ -84,7 +84,7 @@ func TestVoice_PagesHearTheFloor(t *testing.T) {
 					break
 				}
 				if got := eval[string](p, `window.__mafia.state.view && window.__mafia.state.view.phase === 'night' && window.__mafia.voice.status === 'on' && window.__mafia.voice.sending ? document.querySelector('#voice-state').textContent : ''`); got != "" && got != "Muted by the rules: it is night. Nobody is heard." {
-					t.Errorf("%s: %s's voice state at night: %q", label, p.name, got)
+					t.Errorf("%s: %s's voice state at night: %q", label, p.Name, got)
 				}
 			}
 			missed := !still()
@@ -148,7 +148,7 @@ func TestVoice_PagesHearTheFloor(t *testing.T) {
 						p.waitHears(label+" after a foul", nil, seats, nil)
 					}
 				}
-				pages[s].waitJS(10*time.Second, `document.querySelector('#voice-state').textContent === 'Muted: the host cut your floor (a foul).'`)
+				pages[s].WaitJS(10*time.Second, `document.querySelector('#voice-state').textContent === 'Muted: the host cut your floor (a foul).'`)
 				fouled = true
 			case len(want) == 1 && fouled && !reloaded:
 				// A page reloaded during the floor joins again and hears it.
@@ -156,8 +156,8 @@ func TestVoice_PagesHearTheFloor(t *testing.T) {
 				if s == 2 {
 					l = pages[3]
 				}
-				l.do(30*time.Second, chromedp.Reload())
-				l.waitJS(20*time.Second, `!!window.__mafia && !!window.__mafia.voice`)
+				l.Do(30*time.Second, chromedp.Reload())
+				l.WaitJS(20*time.Second, `!!window.__mafia && !!window.__mafia.voice`)
 				l.waitVoiceOn()
 				l.monitor()
 				l.waitHears(label+" after a reload", want, seats, nil)
@@ -220,7 +220,7 @@ func checkNoPackets(t *testing.T, label string, p *page, a, b map[string]inbound
 	t.Helper()
 	for k, x := range b {
 		if x.Packets != a[k].Packets || x.Bytes != a[k].Bytes {
-			t.Errorf("%s: %s got %d packets (%d bytes) on seat %s's track", label, p.name, x.Packets-a[k].Packets, x.Bytes-a[k].Bytes, k)
+			t.Errorf("%s: %s got %d packets (%d bytes) on seat %s's track", label, p.Name, x.Packets-a[k].Packets, x.Bytes-a[k].Bytes, k)
 		}
 	}
 }

@@ -97,7 +97,7 @@ func (p *page) inbound() map[string]inbound {
 // is not (a step the rules' clock ended while a loaded machine was slow),
 // waitHears gives up without a verdict and returns false.
 func (p *page) waitHears(label string, want []int, seats []int, still func() bool) bool {
-	p.t.Helper()
+	p.T.Helper()
 	deadline := time.Now().Add(slack * 10 * time.Second)
 	var why string
 	for {
@@ -123,7 +123,7 @@ func (p *page) waitHears(label string, want []int, seats []int, still func() boo
 			return false
 		}
 		if time.Now().After(deadline) {
-			p.t.Fatalf("%s: %s hears the wrong thing:%s\nits voice: %s", label, p.name, why,
+			p.T.Fatalf("%s: %s hears the wrong thing:%s\nits voice: %s", label, p.Name, why,
 				eval[string](p, `JSON.stringify({status: window.__mafia.voice.status, why: window.__mafia.voice.why, log: window.__mafia.voice.log.slice(-20)})`))
 		}
 		time.Sleep(20 * time.Millisecond) // polling the page's analysers: no event to wait on
@@ -151,13 +151,13 @@ func (p *page) waitHears(label string, want []int, seats []int, still func() boo
 			for _, x := range seats {
 				k := fmt.Sprint(x)
 				if x != p.seat && !slices.Contains(want, x) && b[k].Packets != a[k].Packets {
-					p.t.Errorf("%s: %s got %d packets on seat %d's track, which is not heard", label, p.name, b[k].Packets-a[k].Packets, x)
+					p.T.Errorf("%s: %s got %d packets on seat %d's track, which is not heard", label, p.Name, b[k].Packets-a[k].Packets, x)
 				}
 			}
 			return true
 		}
 		if time.Now().After(deadline) {
-			p.t.Fatalf("%s: %s: no packets on the tracks heard (%v then %v)", label, p.name, a, b)
+			p.T.Fatalf("%s: %s: no packets on the tracks heard (%v then %v)", label, p.Name, a, b)
 		}
 		if still != nil && !still() {
 			return false
@@ -169,7 +169,7 @@ func (p *page) waitHears(label string, want []int, seats []int, still func() boo
 // waitSilent waits until page p's analysers hear nothing and returns its
 // getStats then (nil if the step ended first).
 func (p *page) waitSilent(label string, seats []int, still func() bool) map[string]inbound {
-	p.t.Helper()
+	p.T.Helper()
 	if !p.waitHears(label, nil, seats, still) {
 		return nil
 	}

@@ -31,7 +31,7 @@ func TestVoice_PagesRefused(t *testing.T) {
 	for _, c := range cases {
 		id, _ := r.create(t, 5, c.voice, nil)
 		p := r.openPage(t, b, id, c.seat)
-		p.waitJS(10*time.Second, `!!window.__mafia.state.lobby`)
+		p.WaitJS(10*time.Second, `!!window.__mafia.state.lobby`)
 		if got := eval[bool](p, `!document.querySelector('#t-voice').hidden && !!document.querySelector('#voice-listen')`); got != c.panel {
 			t.Errorf("%s: the voice panel shown %v, want %v", c.rule, got, c.panel)
 		}

@@ -14,7 +14,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -30,6 +29,7 @@ import (
 	"mafia/server"
 	"mafia/store/sqlite"
 	"mafia/voice"
+	"mafia/web/internal/webtest"
 	"mafia/wire"
 )
 
@@ -187,12 +187,8 @@ func (g *goConn) waitView(what string, cond func(v *wire.View) bool) *wire.View 
 
 // page is one player's page in a seat's Chromium.
 type page struct {
-	t    *testing.T
-	ctx  context.Context
-	name string
+	*webtest.Tab
 	seat int
-	mu   sync.Mutex
-	errs []string
 }
 
 // openPage opens a phone-sized tab (360x740) in browser b, in a browser
@@ -200,66 +196,21 @@ type page struct {
 // (0: a spectator).
 func (r *rig) openPage(t *testing.T, b *browsertest.Browser, table string, s int) *page {
 	t.Helper()
-	ctx, cancel := chromedp.NewContext(b.Context(t), chromedp.WithNewBrowserContext())
-	t.Cleanup(cancel)
-	p := &page{t: t, ctx: ctx, name: fmt.Sprintf("page of seat %d", s), seat: s}
-	msgs := chromedp.Console(ctx)
-	go func() {
-		for m, err := range msgs {
-			if err != nil {
-				return
-			}
-			if m.IsException() || m.Type == chromedp.ConsoleError {
-				p.mu.Lock()
-				p.errs = append(p.errs, m.String())
-				p.mu.Unlock()
-			}
-		}
-	}()
-	t.Cleanup(func() {
-		p.mu.Lock()
-		defer p.mu.Unlock()
-		for _, e := range p.errs {
-			// A closed WebSocket (the server going away at the test's end, a
-			// reload) is logged by Chromium, and so is a machine with no sound
-			// card (headless: the audio renders on to a fake device).
-			if !strings.Contains(e, "WebSocket") && !strings.Contains(e, "from the audio device") {
-				t.Errorf("%s: the page logged an error: %s", p.name, e)
-			}
-		}
-	})
-	p.do(30*time.Second, chromedp.EmulateViewport(360, 740), chromedp.Navigate(r.url+"/t/"+table))
-	p.waitJS(20*time.Second, `!!window.__mafia && window.__mafia.state.conn === 'open'`)
+	p := &page{Tab: webtest.NewTabIn(t, b.Context(t), fmt.Sprintf("page of seat %d", s), 360, 740), seat: s}
+	// Headless Chromium renders audio on to a fake device and says so.
+	p.Expect("from the audio device")
+	p.Do(30*time.Second, chromedp.Navigate(r.url+"/t/"+table))
+	p.WaitJS(20*time.Second, `!!window.__mafia && window.__mafia.state.conn === 'open'`)
 	if s != 0 {
 		ok := eval[bool](p, fmt.Sprintf(`fetch('/api/tables/%s/join', {method: 'POST', headers: {'Content-Type': 'application/json'},
 			body: JSON.stringify({name: 'P%d', seat: %d})}).then((r) => r.ok)`, table, s, s))
 		if !ok {
-			t.Fatalf("%s: could not join", p.name)
+			t.Fatalf("%s: could not join", p.Name)
 		}
-		p.do(30*time.Second, chromedp.Reload())
-		p.waitJS(20*time.Second, fmt.Sprintf(`!!window.__mafia && window.__mafia.state.seat === %d && window.__mafia.state.conn === 'open'`, s))
+		p.Do(30*time.Second, chromedp.Reload())
+		p.WaitJS(20*time.Second, fmt.Sprintf(`!!window.__mafia && window.__mafia.state.seat === %d && window.__mafia.state.conn === 'open'`, s))
 	}
 	return p
-}
-
-// do runs actions with a timeout.
-func (p *page) do(d time.Duration, steps ...chromedp.Action[chromedp.Void]) {
-	p.t.Helper()
-	ctx, cancel := context.WithTimeout(p.ctx, slack*d)
-	defer cancel()
-	for _, step := range steps {
-		// A live table draws its parts again with each frame: a node an
-		// action found may be gone by the time it acts, and such an
-		// action, which did nothing, is tried again.
-		err := chromedp.Do(ctx, step)
-		for try := 0; err != nil && strings.Contains(err.Error(), "Could not find node with given id") && try < 5 && ctx.Err() == nil; try++ {
-			time.Sleep(50 * time.Millisecond)
-			err = chromedp.Do(ctx, step)
-		}
-		if err != nil {
-			p.t.Fatalf("%s: %v\n%s", p.name, err, p.text())
-		}
-	}
 }
 
 // tap taps the element a selector names (a real click, as a finger's)
@@ -267,53 +218,20 @@ func (p *page) do(d time.Duration, steps ...chromedp.Action[chromedp.Void]) {
 // move under a tap (a seat taken, a line shown), which then lands beside
 // the button, as a finger's would, and is tried again.
 func (p *page) tap(sel, done string) {
-	p.t.Helper()
+	p.T.Helper()
 	for try := 0; ; try++ {
-		p.waitJS(10*time.Second, fmt.Sprintf(`!!document.querySelector(%q)`, sel))
-		p.do(10*time.Second, chromedp.Click(chromedp.CSS(sel)))
-		ctx, cancel := context.WithTimeout(p.ctx, slack*2*time.Second)
+		p.WaitJS(10*time.Second, fmt.Sprintf(`!!document.querySelector(%q)`, sel))
+		p.Do(10*time.Second, chromedp.Click(chromedp.CSS(sel)))
+		ctx, cancel := context.WithTimeout(p.Ctx, slack*2*time.Second)
 		_, err := chromedp.Run(ctx, chromedp.Poll[bool](done, chromedp.WithPollingInterval(20*time.Millisecond), chromedp.WithPollingTimeout(0)))
 		cancel()
 		if err == nil {
 			return
 		}
 		if try == 3 {
-			p.t.Fatalf("%s: four taps on %s did not make %s\n%s", p.name, sel, done, p.text())
+			p.T.Fatalf("%s: four taps on %s did not make %s\n%s", p.Name, sel, done, p.Text())
 		}
 	}
-}
-
-// eval evaluates a JavaScript expression (a promise is awaited).
-func eval[T any](p *page, expr string) T {
-	p.t.Helper()
-	ctx, cancel := context.WithTimeout(p.ctx, slack*10*time.Second)
-	defer cancel()
-	v, err := chromedp.Run(ctx, chromedp.Evaluate[T](expr, chromedp.EvalAwaitPromise))
-	if err != nil {
-		p.t.Fatalf("%s: eval %s: %v", p.name, expr, err)
-	}
-	return v
-}
-
-// waitJS waits until a JavaScript expression is true.
-func (p *page) waitJS(d time.Duration, expr string) {
-	p.t.Helper()
-	ctx, cancel := context.WithTimeout(p.ctx, slack*d)
-	defer cancel()
-	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](expr, chromedp.WithPollingInterval(20*time.Millisecond), chromedp.WithPollingTimeout(0))); err != nil {
-		p.t.Fatalf("%s: waiting for %s: %v\npage:\n%s", p.name, expr, err, p.text())
-	}
-}
-
-// text is the page's visible text (for failure messages).
-func (p *page) text() string {
-	ctx, cancel := context.WithTimeout(p.ctx, 3*time.Second)
-	defer cancel()
-	s, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.body ? document.body.innerText : ""`))
-	if err != nil {
-		return "(no text: " + err.Error() + ")"
-	}
-	return s
 }
 
 // wide names what sticks out sideways at the phone's width ("" nothing).
@@ -328,12 +246,19 @@ func (p *page) wide() string {
 // waitVoiceOn waits until the page's voice is connected, and says what it
 // did if it never is.
 func (p *page) waitVoiceOn() {
-	p.t.Helper()
+	p.T.Helper()
 	deadline := time.Now().Add(slack * 20 * time.Second)
 	for !eval[bool](p, `window.__mafia.voice.status === 'on'`) {
 		if time.Now().After(deadline) {
-			p.t.Fatalf("%s: the voice never connected: %s", p.name, eval[string](p, `JSON.stringify({status: window.__mafia.voice.status, why: window.__mafia.voice.why, want: window.__mafia.voice.want, log: window.__mafia.voice.log})`))
+			p.T.Fatalf("%s: the voice never connected: %s", p.Name, eval[string](p, `JSON.stringify({status: window.__mafia.voice.status, why: window.__mafia.voice.why, want: window.__mafia.voice.want, log: window.__mafia.voice.log})`))
 		}
 		time.Sleep(50 * time.Millisecond) // polling the page: no event to wait on
 	}
+}
+
+// eval evaluates a JavaScript expression on the page (a promise is
+// awaited: webtest.Eval).
+func eval[T any](p *page, expr string) T {
+	p.T.Helper()
+	return webtest.Eval[T](p.Tab, expr)
 }

@@ -55,7 +55,14 @@ func (tb *Tab) Expect(s string) {
 // NewTab opens a tab of width x height CSS pixels (a phone at 360).
 func NewTab(t *testing.T, name string, width, height int64) *Tab {
 	t.Helper()
-	root := theBrowser(t)
+	return NewTabIn(t, theBrowser(t), name, width, height)
+}
+
+// NewTabIn opens a tab of width x height in a browser context of its own
+// in the browser of root (a package's own Chromium, started with flags of
+// its own: the voice tests' fake microphones).
+func NewTabIn(t *testing.T, root context.Context, name string, width, height int64) *Tab {
+	t.Helper()
 	ctx, cancel := chromedp.NewContext(root, chromedp.WithNewBrowserContext())
 	t.Cleanup(cancel)
 	tb := &Tab{T: t, Ctx: ctx, Name: name}
@@ -116,12 +123,12 @@ func (tb *Tab) Do(d time.Duration, steps ...chromedp.Action[chromedp.Void]) {
 	}
 }
 
-// Eval evaluates a JavaScript expression.
+// Eval evaluates a JavaScript expression (a promise it gives is awaited).
 func Eval[T any](tb *Tab, expr string) T {
 	tb.T.Helper()
 	ctx, cancel := context.WithTimeout(tb.Ctx, Slack*10*time.Second)
 	defer cancel()
-	v, err := chromedp.Run(ctx, chromedp.Evaluate[T](expr))
+	v, err := chromedp.Run(ctx, chromedp.Evaluate[T](expr, chromedp.EvalAwaitPromise))
 	if err != nil {
 		tb.T.Fatalf("%s: eval %s: %v", tb.Name, expr, err)
 	}
