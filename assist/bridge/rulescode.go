@@ -34,12 +34,12 @@ func (b *Bridge) RulesCode(options string) string {
 }
 
 // RulesFrom reads a rules code a host typed (any case, spaces around it):
-// {code, options} with every option's value, or {error} (bad_settings,
-// rules) for a code RulesCode could not have written.
+// {code, options} with every option's value, or {error} (bad_rules_code,
+// as the server's API says) for a code RulesCode could not have written.
 func (b *Bridge) RulesFrom(code string) string {
 	r, err := engine.ParseRulesCode(strings.ToLower(strings.TrimSpace(code)))
 	if err != nil {
-		return encode(rulesReply{Error: b.refusal(&engine.Error{Code: record.CodeBadSettings, Name: "rules", Value: code})})
+		return encode(rulesReply{Error: b.refusal(&engine.Error{Code: engine.CodeBadRulesCode, Value: code})})
 	}
 	return encode(rulesReply{Code: engine.RulesCode(r), Options: r.Map()})
 }

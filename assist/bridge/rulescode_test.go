@@ -17,7 +17,8 @@ type rulesReply struct {
 // TestRulesCode_TheSetupScreenReadsAndWritesTheClubsCode: the options the
 // setup screen holds give their code, a code typed (any case, spaces
 // around) gives the options back, and a code the engine could not have
-// written is refused bad_settings with the sentence in each language.
+// written is refused bad_rules_code (the server API's code) with the
+// sentence in each language.
 func TestRulesCode_TheSetupScreenReadsAndWritesTheClubsCode(t *testing.T) {
 	b := bridge.New()
 	var r rulesReply
@@ -34,8 +35,8 @@ func TestRulesCode_TheSetupScreenReadsAndWritesTheClubsCode(t *testing.T) {
 		b.SetLang(lang)
 		r = rulesReply{}
 		json.Unmarshal([]byte(b.RulesFrom("z9")), &r)
-		if r.Error == nil || r.Error.Code != "bad_settings" || !strings.Contains(r.Error.Message, word) || !strings.Contains(r.Error.Message, "z9") {
-			t.Errorf("%s: a bad code: %+v; want bad_settings saying %q", lang, r.Error, word)
+		if r.Error == nil || r.Error.Code != "bad_rules_code" || !strings.Contains(r.Error.Message, word) || !strings.Contains(r.Error.Message, "z9") {
+			t.Errorf("%s: a bad code: %+v; want bad_rules_code saying %q", lang, r.Error, word)
 		}
 	}
 }

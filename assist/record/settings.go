@@ -143,14 +143,15 @@ func RoleNames(roles []engine.Role) []string {
 
 // rules reads the house rules: the rules code's (the defaults without one),
 // then Options over them. A code engine.RulesCode could not have written is
-// refused CodeBadSettings, Name "rules".
+// refused engine.CodeBadRulesCode (Value: the code), as the server's API
+// refuses it.
 func (s *Settings) rules() (engine.Ruleset, error) {
 	if s.RulesCode == "" {
 		return engine.ParseRules(s.Options)
 	}
 	r, err := engine.ParseRulesCode(strings.ToLower(strings.TrimSpace(s.RulesCode)))
 	if err != nil {
-		return r, &engine.Error{Code: CodeBadSettings, Name: "rules", Value: s.RulesCode}
+		return r, &engine.Error{Code: engine.CodeBadRulesCode, Value: s.RulesCode}
 	}
 	opts := r.Map()
 	for k, v := range s.Options {

@@ -9,7 +9,8 @@ import (
 
 // TestSettings_ARulesCodeGivesTheRulesAndOptionsChangeThem: a game's
 // settings with rules_code play by the code's rules; an option given too
-// is set over them; a bad code is refused bad_settings, Name rules.
+// is set over them; a bad code is refused bad_rules_code (as the server's
+// API refuses it), naming the code.
 func TestSettings_ARulesCodeGivesTheRulesAndOptionsChangeThem(t *testing.T) {
 	base := func() Settings {
 		return Settings{Names: []string{"A", "B", "C", "D", "E", "F", "G"}, Seed: "0", Deal: DealManual,
@@ -27,7 +28,7 @@ func TestSettings_ARulesCodeGivesTheRulesAndOptionsChangeThem(t *testing.T) {
 	}
 	s.RulesCode = "f1a1"
 	var e *engine.Error
-	if _, _, _, err = s.Check(); !errors.As(err, &e) || e.Code != CodeBadSettings || e.Name != "rules" {
-		t.Errorf("a bad code: %v; want bad_settings rules", err)
+	if _, _, _, err = s.Check(); !errors.As(err, &e) || e.Code != engine.CodeBadRulesCode || e.Value != "f1a1" {
+		t.Errorf("a bad code: %v; want bad_rules_code f1a1", err)
 	}
 }
