@@ -27,10 +27,17 @@ import (
 // The host invites by a one-time code (a link or QR code with the code in
 // its fragment): the first phone that joins with it gets the co-host's key,
 // and the code is spent. Only a key of the game (or the host's token) reads
-// the live game; a stranger is refused with not_cohost.
+// the live game; a stranger is refused with not_cohost. The host lists the
+// co-hosts (who, invited or joined when), revokes one (their key stops at
+// once) or gives one a new code (a lost phone: the old key stops, the new
+// code joins another phone).
 
-// MaxCohosts is how many co-hosts a game may invite.
+// MaxCohosts is how many co-hosts a game may have at once (not revoked).
 const MaxCohosts = 4
+
+// MaxCohostEntries is how many invitations a game's list keeps, the
+// revoked ones included.
+const MaxCohostEntries = 16
 
 // MaxFixes is how many corrections a game's co-hosts may propose.
 const MaxFixes = 200
@@ -62,16 +69,27 @@ const (
 	CodeFixResolved engine.Code = "fix_resolved"  // the correction was applied or declined already
 	CodeFixNotFound engine.Code = "fix_not_found" // no correction at that place
 	CodeBadFix      engine.Code = "bad_fix"       // a correction not well formed (Name: the field)
+	// CodeCohostNotFound: no invitation of that id in the game's list.
+	CodeCohostNotFound engine.Code = "cohost_not_found"
 )
 
 // Cohost is one person the host invited to follow the game: only hashes
 // of the one-time code and of the key are kept.
 type Cohost struct {
-	Name   string     `json:"name"`
-	Code   string     `json:"code"`             // the one-time code's hash
-	Key    string     `json:"key,omitempty"`    // the key's hash, once joined
-	Added  time.Time  `json:"added"`            // invited at
-	Joined *time.Time `json:"joined,omitempty"` // the code was used at
+	// ID is the invitation's number in the game, from 1 (0 in a record
+	// made before invitations were numbered: its place in the list plus one).
+	ID      int        `json:"id,omitempty"`
+	Name    string     `json:"name"`
+	Code    string     `json:"code"`              // the one-time code's hash ("" once revoked)
+	Key     string     `json:"key,omitempty"`     // the key's hash, once joined
+	Added   time.Time  `json:"added"`             // invited (or given a new code) at
+	Joined  *time.Time `json:"joined,omitempty"`  // the code was used at
+	Revoked *time.Time `json:"revoked,omitempty"` // the host revoked it at: no code, no key
+	// Account is the site's account the invitation names (0: none), whose
+	// login joins without the code (cohost_account.go); AccountName its
+	// name as it showed.
+	Account     int64  `json:"account,omitempty"`
+	AccountName string `json:"account_name,omitempty"`
 }
 
 // Fix is one correction a co-host proposed, at its place (Seq) in the
@@ -93,18 +111,63 @@ type Fix struct {
 	Resolved *time.Time `json:"resolved,omitempty"`
 }
 
-// cohostView is a co-host as the host's phone lists them (no secrets).
+// cohostView is a co-host as the host's phone lists them (no secrets):
+// invited at Added, joined (at JoinedAt) or not yet, revoked or not.
 type cohostView struct {
-	Name   string `json:"name"`
-	Joined bool   `json:"joined"`
+	ID       int        `json:"id"`
+	Name     string     `json:"name"`
+	Added    time.Time  `json:"added"`
+	Joined   bool       `json:"joined"`
+	JoinedAt *time.Time `json:"joined_at,omitempty"`
+	Revoked  *time.Time `json:"revoked,omitempty"`
+	Account  string     `json:"account,omitempty"` // the account named, if any
+}
+
+// cohostID is the id of the i-th invitation of the list.
+func cohostID(c Cohost, i int) int {
+	if c.ID == 0 {
+		return i + 1
+	}
+	return c.ID
 }
 
 func (gm *game) cohostViews() []cohostView {
 	out := []cohostView{}
-	for _, c := range gm.rec.Cohosts {
-		out = append(out, cohostView{Name: c.Name, Joined: c.Joined != nil})
+	for i, c := range gm.rec.Cohosts {
+		out = append(out, cohostView{ID: cohostID(c, i), Name: c.Name, Added: c.Added, Joined: c.Joined != nil, JoinedAt: c.Joined,
+			Revoked: c.Revoked, Account: c.AccountName})
 	}
 	return out
+}
+
+// active is how many co-hosts are not revoked.
+func (gm *game) active() int {
+	n := 0
+	for _, c := range gm.rec.Cohosts {
+		if c.Revoked == nil {
+			n++
+		}
+	}
+	return n
+}
+
+// cohostAt is the place in the list of invitation id, or -1.
+func (gm *game) cohostAt(id int) int {
+	for i, c := range gm.rec.Cohosts {
+		if cohostID(c, i) == id {
+			return i
+		}
+	}
+	return -1
+}
+
+// nextCohostID is the id of a new invitation: one past every id given.
+func (gm *game) nextCohostID() int {
+	n := len(gm.rec.Cohosts)
+	for i, c := range gm.rec.Cohosts {
+		n = max(n, cohostID(c, i))
+	}
+	return n + 1
 }
 
 // fixes returns the game's corrections (never nil).
@@ -139,9 +202,12 @@ func (h *Handler) keep(r *http.Request, gm *game, fn func(rec *inPerson)) error 
 	return nil
 }
 
-// inviteRequest is the body of POST /host/api/games/{id}/cohosts.
+// inviteRequest is the body of POST /host/api/games/{id}/cohosts: the
+// person's name, and their account on the site if they have one (the
+// name defaults to the account's).
 type inviteRequest struct {
-	Name string `json:"name"`
+	Name    string `json:"name"`
+	Account string `json:"account,omitempty"`
 }
 
 // invite answers POST /host/api/games/{id}/cohosts for the host: a new
@@ -157,7 +223,15 @@ func (h *Handler) invite(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err, nil)
 		return
 	}
+	acct, acctName, err := h.invitedAccount(r, req.Account)
+	if err != nil {
+		h.fail(w, r, err, nil)
+		return
+	}
 	name := strings.TrimSpace(req.Name)
+	if name == "" {
+		name = acctName
+	}
 	if name == "" || utf8.RuneCountInString(name) > record.MaxName {
 		h.fail(w, r, &engine.Error{Code: CodeBadFix, Name: "name", N: record.MaxName}, nil)
 		return
@@ -167,18 +241,93 @@ func (h *Handler) invite(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer h.unlock(gm)
-	if len(gm.rec.Cohosts) >= MaxCohosts {
+	if gm.active() >= MaxCohosts || len(gm.rec.Cohosts) >= MaxCohostEntries {
 		h.fail(w, r, &engine.Error{Code: CodeCohostsFull, N: MaxCohosts}, nil)
 		return
 	}
 	code := secret.Token()
+	cid := gm.nextCohostID()
 	if err := h.keep(r, gm, func(rec *inPerson) {
-		rec.Cohosts = append(rec.Cohosts, Cohost{Name: name, Code: secret.Hash(code), Added: h.cfg.Now().UTC()})
+		rec.Cohosts = append(rec.Cohosts, Cohost{ID: cid, Name: name, Code: secret.Hash(code), Added: h.cfg.Now().UTC(),
+			Account: acct, AccountName: acctName})
 	}); err != nil {
 		h.fail(w, r, err, nil)
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"code": code, "name": name, "cohosts": gm.cohostViews()})
+	writeJSON(w, http.StatusOK, map[string]any{"code": code, "id": cid, "name": name, "cohosts": gm.cohostViews()})
+}
+
+// hostCohost loads and locks game id for its host, and finds the
+// invitation {cid} of its list (cohost_not_found if none).
+func (h *Handler) hostCohost(w http.ResponseWriter, r *http.Request) (*game, int, bool) {
+	if h.foreign(w, r) {
+		return nil, 0, false
+	}
+	gm, ok := h.hostGame(w, r, r.PathValue("id"))
+	if !ok {
+		return nil, 0, false
+	}
+	cid, err := strconv.Atoi(r.PathValue("cid"))
+	at := -1
+	if err == nil {
+		at = gm.cohostAt(cid)
+	}
+	if at < 0 {
+		h.unlock(gm)
+		h.fail(w, r, &engine.Error{Code: CodeCohostNotFound}, nil)
+		return nil, 0, false
+	}
+	return gm, at, true
+}
+
+// revoke answers DELETE /host/api/games/{id}/cohosts/{cid} for the host:
+// the invitation's code and key stop at once (not_cohost for whatever they
+// ask next); it stays in the list, revoked, and frees its place. Revoking
+// it again changes nothing.
+func (h *Handler) revoke(w http.ResponseWriter, r *http.Request) {
+	gm, at, ok := h.hostCohost(w, r)
+	if !ok {
+		return
+	}
+	defer h.unlock(gm)
+	if gm.rec.Cohosts[at].Revoked == nil {
+		now := h.cfg.Now().UTC()
+		if err := h.keep(r, gm, func(rec *inPerson) {
+			c := &rec.Cohosts[at]
+			c.Code, c.Key, c.Revoked = "", "", &now
+		}); err != nil {
+			h.fail(w, r, err, nil)
+			return
+		}
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"cohosts": gm.cohostViews()})
+}
+
+// reissue answers POST /host/api/games/{id}/cohosts/{cid}/code for the
+// host: a new one-time code for the same person (their phone was lost):
+// the old code and key stop at once, the new code joins one phone. A
+// revoked invitation is so invited again, if the game has room.
+func (h *Handler) reissue(w http.ResponseWriter, r *http.Request) {
+	gm, at, ok := h.hostCohost(w, r)
+	if !ok {
+		return
+	}
+	defer h.unlock(gm)
+	if gm.rec.Cohosts[at].Revoked != nil && gm.active() >= MaxCohosts {
+		h.fail(w, r, &engine.Error{Code: CodeCohostsFull, N: MaxCohosts}, nil)
+		return
+	}
+	code := secret.Token()
+	now := h.cfg.Now().UTC()
+	cid := cohostID(gm.rec.Cohosts[at], at)
+	if err := h.keep(r, gm, func(rec *inPerson) {
+		c := &rec.Cohosts[at]
+		c.ID, c.Code, c.Key, c.Added, c.Joined, c.Revoked = cid, secret.Hash(code), "", now, nil, nil
+	}); err != nil {
+		h.fail(w, r, err, nil)
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"code": code, "id": cid, "name": gm.rec.Cohosts[at].Name, "cohosts": gm.cohostViews()})
 }
 
 // joinRequest is the body of POST /host/api/games/{id}/cohosts/join.
@@ -240,6 +389,10 @@ type liveReply struct {
 	Fixes   []Fix        `json:"fixes"`
 	Cohosts []cohostView `json:"cohosts"`
 	You     string       `json:"you"` // the co-host's name ("": the host)
+	// Clock is the host's speech clock as last told (clock.go; null: never),
+	// Now the server's time, to count the time left from Clock.At.
+	Clock *Clock    `json:"clock"`
+	Now   time.Time `json:"now"`
 }
 
 // cohostGame loads and locks game id for a request of its host or of one
@@ -277,7 +430,7 @@ func (h *Handler) live(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, liveReply{
 		gameReply: gameReply{ID: id, Settings: gm.rec.Settings, Commands: append([]record.Command{}, gm.rec.Commands...),
 			Events: len(gm.log), Ended: gm.g.Ended()},
-		Fixes: gm.fixes(), Cohosts: gm.cohostViews(), You: you})
+		Fixes: gm.fixes(), Cohosts: gm.cohostViews(), You: you, Clock: gm.rec.Clock, Now: h.cfg.Now().UTC()})
 }
 
 // fixRequest is the body of POST /host/api/games/{id}/fixes.

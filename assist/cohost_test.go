@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"mafia/assist"
 	"mafia/assist/internal/hosttest"
@@ -158,5 +159,119 @@ func TestCohost_LimitsPerGame(t *testing.T) {
 	var l live
 	if code := hosttest.Call(t, "GET", base+"/live", c.HostToken, nil, &l); code != http.StatusOK || len(l.Cohosts) != assist.MaxCohosts {
 		t.Fatalf("the co-hosts: %d %+v", code, l.Cohosts)
+	}
+}
+
+// TestCohost_TheHostRevokesAndGivesANewCode: the host lists the co-hosts
+// (who, invited and joined when); a revoked co-host's key is refused
+// not_cohost at once, for reading and for proposing, and so is the code
+// they had; a new code for the same person (their phone lost) stops the
+// old key and joins one new phone; an invitation not in the list is
+// cohost_not_found; only the host manages them; a revoked one frees its
+// place (four at once) and is invited again only if there is room; the
+// store keeps none of the codes or keys in the clear.
+func TestCohost_TheHostRevokesAndGivesANewCode(t *testing.T) {
+	t.Parallel()
+	ts := hosttest.StartServer(t)
+	c := hosttest.Create7(t, ts, record.DealManual)
+	base := ts.URL + "/host/api/games/" + c.ID
+	type invited struct {
+		Code, Name string
+		ID         int
+	}
+	var inv invited
+	if code := hosttest.Call(t, "POST", base+"/cohosts", c.HostToken, map[string]any{"name": "Nino"}, &inv); code != http.StatusOK || inv.ID != 1 {
+		t.Fatalf("invite: %d %+v", code, inv)
+	}
+	var joined struct{ Key string }
+	if code := hosttest.Call(t, "POST", base+"/cohosts/join", "", map[string]any{"code": inv.Code}, &joined); code != http.StatusOK {
+		t.Fatalf("join: %d", code)
+	}
+	var l struct {
+		Cohosts []struct {
+			ID       int
+			Name     string
+			Added    time.Time
+			Joined   bool
+			JoinedAt *time.Time `json:"joined_at"`
+			Revoked  *time.Time
+		}
+	}
+	if code := hosttest.Call(t, "GET", base+"/live", c.HostToken, nil, &l); code != http.StatusOK || len(l.Cohosts) != 1 ||
+		l.Cohosts[0].ID != 1 || l.Cohosts[0].Name != "Nino" || l.Cohosts[0].Added.IsZero() || !l.Cohosts[0].Joined || l.Cohosts[0].JoinedAt == nil || l.Cohosts[0].Revoked != nil {
+		t.Fatalf("the host's list: %d %+v", code, l.Cohosts)
+	}
+	var e refusal
+	refused := func(what, method, url, tok string, body any, status int, code string) {
+		t.Helper()
+		e = refusal{}
+		if got := hosttest.Call(t, method, url, tok, body, &e); got != status || e.Error.Code != code || e.Error.Message == "" {
+			t.Errorf("%s: %d %+v, want %d %s", what, got, e, status, code)
+		}
+	}
+	foul := map[string]any{"id": "f", "kind": assist.FixFoulAdd, "seat": 2}
+
+	// Only the host revokes; then the key stops at once, and so does the code.
+	refused("the referee revokes", "DELETE", base+"/cohosts/1", joined.Key, nil, http.StatusForbidden, "bad_token")
+	refused("a stranger revokes", "DELETE", base+"/cohosts/1", "", nil, http.StatusForbidden, "bad_token")
+	refused("no such invitation", "DELETE", base+"/cohosts/9", c.HostToken, nil, http.StatusNotFound, "cohost_not_found")
+	refused("an invitation not a number", "POST", base+"/cohosts/x/code", c.HostToken, map[string]any{}, http.StatusNotFound, "cohost_not_found")
+	for range 2 {
+		if code := hosttest.Call(t, "DELETE", base+"/cohosts/1", c.HostToken, nil, &l); code != http.StatusOK || l.Cohosts[0].Revoked == nil {
+			t.Fatalf("revoke: %d %+v", code, l.Cohosts)
+		}
+	}
+	refused("the revoked key reads", "GET", base+"/live", joined.Key, nil, http.StatusForbidden, "not_cohost")
+	refused("the revoked key proposes", "POST", base+"/fixes", joined.Key, foul, http.StatusForbidden, "not_cohost")
+	refused("the revoked code joins", "POST", base+"/cohosts/join", "", map[string]any{"code": inv.Code}, http.StatusForbidden, "not_cohost")
+
+	// A new code invites the same person again: one phone joins with it.
+	var again invited
+	if code := hosttest.Call(t, "POST", base+"/cohosts/1/code", c.HostToken, map[string]any{}, &again); code != http.StatusOK || again.ID != 1 || again.Name != "Nino" || again.Code == "" || again.Code == inv.Code {
+		t.Fatalf("a new code: %d %+v", code, again)
+	}
+	var second struct{ Key string }
+	if code := hosttest.Call(t, "POST", base+"/cohosts/join", "", map[string]any{"code": again.Code}, &second); code != http.StatusOK {
+		t.Fatalf("join with the new code: %d", code)
+	}
+	refused("the new code twice", "POST", base+"/cohosts/join", "", map[string]any{"code": again.Code}, http.StatusGone, "invite_used")
+	refused("the first key after the new code", "GET", base+"/live", joined.Key, nil, http.StatusForbidden, "not_cohost")
+	if code := hosttest.Call(t, "GET", base+"/live", second.Key, nil, nil); code != http.StatusOK {
+		t.Fatalf("the new phone reads: %d", code)
+	}
+
+	// The phone is lost: a new code stops its key, and joins another.
+	var third invited
+	if code := hosttest.Call(t, "POST", base+"/cohosts/1/code", c.HostToken, map[string]any{}, &third); code != http.StatusOK {
+		t.Fatalf("another new code: %d", code)
+	}
+	refused("the lost phone's key", "GET", base+"/live", second.Key, nil, http.StatusForbidden, "not_cohost")
+	var fourth struct{ Key string }
+	if code := hosttest.Call(t, "POST", base+"/cohosts/join", "", map[string]any{"code": third.Code}, &fourth); code != http.StatusOK {
+		t.Fatalf("join on another phone: %d", code)
+	}
+	if code := hosttest.Call(t, "POST", base+"/fixes", fourth.Key, foul, nil); code != http.StatusOK {
+		t.Fatalf("the other phone proposes: %d", code)
+	}
+
+	// Four at once: a revoked one frees its place, and is invited again only with room.
+	for _, n := range []string{"R2", "R3", "R4"} {
+		if code := hosttest.Call(t, "POST", base+"/cohosts", c.HostToken, map[string]any{"name": n}, nil); code != http.StatusOK {
+			t.Fatalf("invite %s: %d", n, code)
+		}
+	}
+	refused("a fifth at once", "POST", base+"/cohosts", c.HostToken, map[string]any{"name": "R5"}, http.StatusTooManyRequests, "cohosts_full")
+	if code := hosttest.Call(t, "DELETE", base+"/cohosts/2", c.HostToken, nil, nil); code != http.StatusOK {
+		t.Fatalf("revoke R2: %d", code)
+	}
+	if code := hosttest.Call(t, "POST", base+"/cohosts", c.HostToken, map[string]any{"name": "R5"}, &inv); code != http.StatusOK || inv.ID != 5 {
+		t.Fatalf("R5 in R2's place: %d %+v", code, inv)
+	}
+	refused("R2 again with no room", "POST", base+"/cohosts/2/code", c.HostToken, map[string]any{}, http.StatusTooManyRequests, "cohosts_full")
+	row := ts.StoredTable(t, c.ID)
+	for _, s := range []string{again.Code, second.Key, third.Code, fourth.Key, inv.Code} {
+		if strings.Contains(row, s) {
+			t.Fatal("the store keeps a code or a key in the clear")
+		}
 	}
 }

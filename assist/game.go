@@ -42,6 +42,9 @@ type inPerson struct {
 	// (cohost.go).
 	Cohosts []Cohost `json:"cohosts,omitempty"`
 	Fixes   []Fix    `json:"fixes,omitempty"`
+	// Clock is the speech clock as the host's phone last told it (clock.go);
+	// nil: never told.
+	Clock *Clock `json:"clock,omitempty"`
 }
 
 // game is a loaded in-person table: its stored state and its engine, kept

@@ -165,9 +165,14 @@ func (h *Handler) routes() {
 	m.HandleFunc("PUT /host/api/games/{id}/score", h.setScore)
 	m.HandleFunc("POST /host/api/games/{id}/cohosts", h.invite)
 	m.HandleFunc("POST /host/api/games/{id}/cohosts/join", h.joinCohost)
+	m.HandleFunc("POST /host/api/games/{id}/cohosts/account", h.joinByAccount)
+	m.HandleFunc("GET /host/api/invitations", h.invitations)
+	m.HandleFunc("DELETE /host/api/games/{id}/cohosts/{cid}", h.revoke)
+	m.HandleFunc("POST /host/api/games/{id}/cohosts/{cid}/code", h.reissue)
 	m.HandleFunc("GET /host/api/games/{id}/live", h.live)
 	m.HandleFunc("POST /host/api/games/{id}/fixes", h.propose)
 	m.HandleFunc("PUT /host/api/games/{id}/fixes/{seq}", h.resolve)
+	m.HandleFunc("PUT /host/api/games/{id}/clock", h.setClock)
 	h.mux = m
 }
 
@@ -194,7 +199,8 @@ var Kinds = map[engine.Code]engine.Kind{
 	// co-hosting's (cohost.go)
 	CodeNotCohost: engine.KindForbidden, CodeInviteUsed: engine.KindGone, CodeCohostsFull: engine.KindTooMany,
 	CodeFixesFull: engine.KindTooMany, CodeFixResolved: engine.KindConflict, CodeFixNotFound: engine.KindNotFound,
-	CodeBadFix: engine.KindInvalid,
+	CodeBadFix: engine.KindInvalid, CodeBadClock: engine.KindInvalid, CodeCohostNotFound: engine.KindNotFound,
+	CodeCohostNoAccount: engine.KindInvalid,
 }
 
 // Vocabulary is every code the assistant answers with: the engine's and

@@ -13,12 +13,17 @@ import { h } from './dom.js';
 import { mount, button, toast } from './ui.js';
 import { t, current } from './i18n.js';
 import { send } from './sync.js';
+import { onClock } from './timer.js';
 
 // How often the corrections are read: every second once this phone invited
 // someone (rec.cohosts), otherwise now and then (a phone the game moved to
 // learns of the co-hosts so).
 const EVERY = 1000;
 const SELDOM = 15000;
+// While co-hosts follow, the clock's state is sent at each change and at
+// least this often besides: a referee's phone that hears nothing for a few
+// of these says it stopped hearing the host (follow.js).
+export const CLOCK_EVERY = 3000;
 
 /** A correction as both phones list it: "Nino: a foul for 3 · Levan". */
 export function fixLine(fix, who) {
@@ -42,11 +47,41 @@ export function watchFixes(G) {
   const tick = async () => {
     timer = null;
     if (stopped) return;
-    if (!G.rec.create && !G.diverged()) await readFixes(G);
+    if (!G.rec.create && !G.diverged()) {
+      await tellClock(G);
+      await readFixes(G);
+    }
     if (!stopped) timer = setTimeout(tick, G.rec.cohosts ? EVERY : SELDOM);
   };
   timer = setTimeout(tick, EVERY);
-  return () => { stopped = true; clearTimeout(timer); };
+  onClock(() => { if (!stopped) tellClock(G); });
+  return () => { stopped = true; clearTimeout(timer); onClock(null); };
+}
+
+/** The speech clock's state as the server keeps it: the step, the seat with the floor, milliseconds. */
+function clockState(G) {
+  const tm = G.rec.ui && G.rec.ui.timer;
+  if (!tm || !tm.key) return { key: '', seat: 0, total: 0, left: 0, running: false };
+  const total = Math.round(tm.total);
+  const left = Math.min(total, Math.max(0, Math.round(tm.running ? tm.until - Date.now() : tm.left)));
+  const seat = Number(String(tm.key).split(':')[2]) || 0;
+  return { key: String(tm.key), seat, total, left, running: !!tm.running && left > 0 };
+}
+
+/**
+ * Tells the server the clock's state once co-hosts were invited: at once
+ * when it changed (a start, a pause, a resume, the next step), otherwise
+ * every CLOCK_EVERY ms, so the referee knows this phone is heard.
+ */
+async function tellClock(G) {
+  if (!G.rec.cohosts || G.rec.create) return;
+  const c = clockState(G);
+  const sig = `${c.key}|${c.running}|${c.running ? '' : c.left}`;
+  if (sig === G.clockSig && Date.now() - (G.clockSent || 0) < CLOCK_EVERY) return;
+  G.clockSig = sig;
+  G.clockSent = Date.now();
+  const got = await send('PUT', `/host/api/games/${G.rec.id}/clock`, c, G.rec.token);
+  if (!got || !got.res.ok) G.clockSig = null; // told again at the next tick
 }
 
 /** Reads the corrections once, and applies the fouls that wait. */
@@ -54,7 +89,10 @@ async function readFixes(G) {
   const got = await send('GET', `/host/api/games/${G.rec.id}/live`, undefined, G.rec.token);
   if (!got || !got.res.ok) return;
   G.fixes = got.body.fixes || [];
+  const was = JSON.stringify(G.cohosts || []);
   G.cohosts = got.body.cohosts || [];
+  const box = document.querySelector('[data-t="cohosts-box"]');
+  if (box && was !== JSON.stringify(G.cohosts)) box.replaceChildren(cohostList(G) || ''); // joined since the screen opened
   if (G.cohosts.length && !G.rec.cohosts) { G.rec.cohosts = G.cohosts.length; G.save(); }
   // A correction that waits for the host is said once on this phone (the
   // list is in the game's menu: Invite a referee).
@@ -102,13 +140,53 @@ async function settle(G, f, state, entry) {
   if (got && got.res.ok) f.state = state;
 }
 
+/** Invited, following since or revoked when: one co-host as the host's list says it. */
+function cohostLine(c) {
+  const at = (iso) => new Date(iso).toLocaleTimeString(current(), { hour: '2-digit', minute: '2-digit' });
+  if (c.revoked) return t('assist.cohost.revoked_at', { Name: c.name, Time: at(c.revoked) });
+  if (c.account && !c.joined) return t('assist.cohost.account_at', { Name: c.name, Account: c.account, Time: at(c.added) });
+  if (c.joined) return t('assist.cohost.joined_at', { Name: c.name, Time: at(c.joined_at || c.added) });
+  return t('assist.cohost.invited_at', { Name: c.name, Time: at(c.added) });
+}
+
+/**
+ * The co-hosts of the game, each with Revoke (their key stops at once)
+ * and New link (a one-time code again: a lost phone's key stops, the new
+ * link joins another; a revoked one is so invited again).
+ */
+function cohostList(G) {
+  if (!(G.cohosts || []).length) return null;
+  const answer = async (got, then) => {
+    if (!got) { toast(t('assist.join.offline'), 'error'); return; }
+    if (!got.res.ok) { toast((got.body.error && got.body.error.message) || String(got.res.status), 'error'); return; }
+    G.cohosts = got.body.cohosts;
+    then(got.body);
+  };
+  const base = `/host/api/games/${G.rec.id}/cohosts`;
+  const revoke = async (c) => answer(await send('DELETE', `${base}/${c.id}`, undefined, G.rec.token), () => {
+    toast(t('assist.cohost.revoked', { Name: c.name }));
+    cohostScreen(G);
+  });
+  const reissue = async (c) => answer(await send('POST', `${base}/${c.id}/code`, {}, G.rec.token), (body) => {
+    cohostScreen(G, `${location.origin}/host/?lang=${current()}#/follow/${G.rec.id}/${body.code}`);
+  });
+  return h('ul', { class: 'cohosts', dataset: { t: 'cohosts' } }, G.cohosts.map((c) => {
+    const state = c.revoked ? 'revoked' : (c.joined ? 'joined' : 'invited');
+    return h('li', { dataset: { id: String(c.id), state } }, h('span', {}, cohostLine(c)), ' ',
+      h('span', { class: 'actions' },
+        c.revoked ? null : button(t('assist.cohost.revoke'), () => revoke(c), 'secondary small', `cohost-revoke-${c.id}`),
+        button(t('assist.cohost.new_code'), () => reissue(c), 'secondary small', `cohost-code-${c.id}`)));
+  }));
+}
+
 /** The invitation and the corrections, from the game's menu. */
 export function cohostScreen(G, made) {
   // A tournament's table names its referee (the game's club fields): the invitation is theirs by default.
   const named = (G.rec.settings.club && G.rec.settings.club.referee) || '';
   const name = h('input', { type: 'text', maxlength: 32, value: named, dataset: { t: 'cohost-name' }, placeholder: t('assist.cohost.name') });
+  const acct = h('input', { type: 'text', maxlength: 64, autocapitalize: 'off', dataset: { t: 'cohost-account' }, placeholder: t('assist.cohost.account') });
   const invite = async () => {
-    const got = await send('POST', `/host/api/games/${G.rec.id}/cohosts`, { name: name.value }, G.rec.token);
+    const got = await send('POST', `/host/api/games/${G.rec.id}/cohosts`, { name: name.value, account: acct.value }, G.rec.token);
     if (!got) { toast(t('assist.join.offline'), 'error'); return; }
     if (!got.res.ok) { toast((got.body.error && got.body.error.message) || String(got.res.status), 'error'); return; }
     G.cohosts = got.body.cohosts;
@@ -129,8 +207,8 @@ export function cohostScreen(G, made) {
         src: `data:image/svg+xml;charset=utf-8,${encodeURIComponent(code.svg)}` }) : null,
       h('input', { type: 'text', readonly: true, class: 'link', value: made, dataset: { t: 'cohost-link' }, onfocus: (e) => e.target.select() }),
       h('p', { class: 'warn' }, t('assist.cohost.secret')),
-    ] : h('div', { class: 'actions' }, name, button(t('assist.cohost.make'), invite, 'primary', 'cohost-make')),
-    (G.cohosts || []).length ? h('p', { class: 'note', dataset: { t: 'cohosts' } }, G.cohosts.map((c) => c.name).join(', ')) : null,
+    ] : h('div', { class: 'actions' }, name, acct, button(t('assist.cohost.make'), invite, 'primary', 'cohost-make')),
+    h('div', { dataset: { t: 'cohosts-box' } }, cohostList(G)),
     h('h3', {}, t('assist.cohost.list')),
     fixList(G.fixes || [], (s) => G.who(s), act),
     waiting ? h('p', { class: 'note' }, t('assist.cohost.undo_hint')) : null,

@@ -18,9 +18,14 @@ import { mount, button, toast, range } from './ui.js';
 import { t, tn, current } from './i18n.js';
 import { name } from './engine.js';
 import { send } from './sync.js';
-import { fixList } from './cohost.js';
+import { fixList, CLOCK_EVERY } from './cohost.js';
+import { fmt, beep, unlockAudio } from './timer.js';
 
 const EVERY = 1000;
+// The host's phone tells its clock every CLOCK_EVERY ms: a clock not heard
+// of for this long is the host's phone gone (its network, its battery).
+const LOST = 3 * CLOCK_EVERY;
+const TICK = 200;
 const keyOf = (id) => `assist.cohost.${id}`;
 
 let running = null; // the game followed now: {id, stop}
@@ -31,24 +36,42 @@ export function stopFollowing() {
   running = null;
 }
 
+/**
+ * Follows game id by the invitation that names the logged-in account (no
+ * code): the key it gets replaces any this phone held.
+ */
+export async function followByAccount(id) {
+  const got = await send('POST', `/host/api/games/${id}/cohosts/account`, {});
+  if (!got) { toast(t('assist.join.offline'), 'error'); return; }
+  if (!got.res.ok) { toast((got.body.error && got.body.error.message) || String(got.res.status), 'error'); return; }
+  localStorage.setItem(keyOf(id), got.body.key);
+  location.hash = `#/follow/${id}`;
+}
+
 /** Opens the invitation (code) or the game this phone follows already. */
 export async function followScreen(id, code) {
   stopFollowing();
   mount(h('p', { class: 'note', dataset: { t: 'follow-loading' } }, t('assist.follow.loading')));
   let key = localStorage.getItem(keyOf(id));
-  if (code && !key) {
+  if (code) {
+    // A new link (the host gave this person a new code) replaces the key
+    // this phone held; the link this phone spent already keeps it.
     const got = await send('POST', `/host/api/games/${id}/cohosts/join`, { code });
-    if (!got || !got.res.ok) {
+    const spentHere = key && got && got.body.error && got.body.error.code === 'invite_used';
+    if (got && got.res.ok) {
+      key = got.body.key;
+      localStorage.setItem(keyOf(id), key);
+    } else if (!spentHere) {
       failed(id, code, got ? (got.body.error && got.body.error.message) || String(got.res.status) : t('assist.join.offline'));
       return;
     }
-    key = got.body.key;
-    localStorage.setItem(keyOf(id), key);
   }
   if (code) history.replaceState(null, '', `/host/?lang=${current()}#/follow/${id}`);
   if (!key) { failed(id, code, t('assist.error.not_cohost')); return; }
-  const F = { id, key, live: null, offline: false, stopped: false, timer: null };
-  F.stop = () => { F.stopped = true; clearTimeout(F.timer); };
+  const F = { id, key, live: null, offline: false, stopped: false, timer: null, clock: null, sound: false };
+  F.ticker = setInterval(() => showClock(F), TICK);
+  window.__followClockLeft = () => (F.clock ? Math.round(clockLeft(F.clock)) : null); // for the tests
+  F.stop = () => { F.stopped = true; clearTimeout(F.timer); clearInterval(F.ticker); };
   running = F;
   const tick = async () => {
     F.timer = null;
@@ -82,7 +105,78 @@ async function read(F) {
   const was = F.offline;
   F.offline = false;
   F.live = got.body;
+  F.clock = heardClock(got.body.clock, got.body.now);
+  window.__followReads = (window.__followReads || 0) + 1; // for the tests: a read done
   if (was || before !== JSON.stringify([F.live.commands.length, F.live.fixes])) draw(F);
+  showClock(F);
+}
+
+/**
+ * The host's clock as this phone shows it from a read: the time left now
+ * (the server counts how long ago it heard the host, so the two phones'
+ * own clocks need not agree), from which it ticks on its own (since).
+ * Not heard of for LOST ms, it stops where it would be and says so.
+ */
+function heardClock(c, now) {
+  if (!c || !c.key) return null;
+  const ago = Math.max(0, Date.parse(now) - Date.parse(c.at));
+  const left = c.running ? Math.max(0, c.left - ago) : c.left;
+  const lost = ago > LOST;
+  return { key: c.key, seat: c.seat, total: c.total, left, running: c.running && !lost && left > 0, lost, since: Date.now() };
+}
+
+/** The clock's time left now. */
+function clockLeft(c) {
+  return c.running ? Math.max(0, c.left - (Date.now() - c.since)) : c.left;
+}
+
+/** Draws the clock (every TICK ms), with the signals at 10 s and 0 if the sound is on. */
+function showClock(F) {
+  const box = document.querySelector('[data-t="follow-clock-box"]');
+  if (!box) return;
+  const c = F.clock;
+  box.hidden = !c;
+  if (!c) { F.shown = null; return; }
+  const ms = clockLeft(c);
+  const who = F.live ? t('assist.who', { Seat: c.seat, Name: F.live.settings.names[c.seat - 1] || '' }) : String(c.seat);
+  const face = box.querySelector('[data-t="follow-clock"]');
+  // Only what changed is written: the page draws nothing between the seconds.
+  if (face.textContent !== fmt(ms)) face.textContent = fmt(ms);
+  Object.assign(face.dataset, { seat: String(c.seat), left: String(Math.round(ms)), running: String(c.running), key: c.key });
+  face.classList.toggle('warn', ms <= 10000); // toggling to the state it has changes nothing
+  face.classList.toggle('zero', ms === 0);
+  face.classList.toggle('paused', !c.running && ms > 0);
+  const bar = box.querySelector('.clock-bar');
+  const width = `${c.total ? Math.round((1000 * ms) / c.total) / 10 : 0}%`;
+  if (bar.style.width !== width) bar.style.width = width;
+  const floor = box.querySelector('[data-t="follow-clock-floor"]');
+  const line = t('assist.follow.clock_floor', { Who: who }) + (c.running || ms === 0 ? '' : ` · ${t('assist.follow.clock_paused')}`);
+  if (floor.textContent !== line) floor.textContent = line;
+  box.querySelector('[data-t="follow-clock-lost"]').hidden = !c.lost;
+  // The signals, once each, when this phone sees the clock pass them.
+  const was = F.shown && F.shown.key === c.key ? F.shown.ms : null;
+  if (F.sound && was !== null) {
+    if (was > 10000 && ms <= 10000 && ms > 0 && c.total > 10000) beep('warn');
+    if (was > 0 && ms === 0) beep('end');
+  }
+  F.shown = { key: c.key, ms };
+}
+
+/** The clock's box: the floor, the time, the bar, the host not heard, the sound switch. */
+function clockBox(F) {
+  const sound = button(t('assist.follow.sound_on'), () => {
+    F.sound = !F.sound;
+    if (F.sound) unlockAudio();
+    sound.textContent = t(F.sound ? 'assist.follow.sound_off' : 'assist.follow.sound_on');
+    sound.dataset.on = String(F.sound);
+  }, 'secondary small', 'follow-sound');
+  sound.dataset.on = 'false';
+  return h('div', { class: 'timer follow-clock', hidden: true, dataset: { t: 'follow-clock-box' } },
+    h('p', { class: 'say', dataset: { t: 'follow-clock-floor' } }),
+    h('div', { class: 'clock', dataset: { t: 'follow-clock' } }),
+    h('div', { class: 'clock-track' }, h('div', { class: 'clock-bar' })),
+    h('p', { class: 'warn', hidden: true, dataset: { t: 'follow-clock-lost' } }, t('assist.follow.clock_lost')),
+    h('div', { class: 'row' }, sound));
 }
 
 /** Proposes a correction; its id makes a repeat the same correction. */
@@ -125,6 +219,7 @@ function draw(F) {
     ? propose(F, { kind: 'vote', seat: Number(seat.value), count: Number(count.value) })
     : propose(F, { kind: 'night', seat: Number(seat.value), text: text.value }));
   mount(
+    clockBox(F),
     h('div', { dataset: { t: 'follow-live', game: F.id } }, live),
     h('h3', {}, t('assist.follow.propose')),
     h('div', { class: 'actions' }, kind, seat, count, text, button(t('assist.follow.send'), sendFix, 'secondary', 'fix-send')),

@@ -11,12 +11,14 @@ import * as storage from './storage.js';
 import { link, send } from './sync.js';
 import { workerNote } from './offline.js';
 import { clubOnPhone } from './club.js';
+import { followByAccount } from './follow.js';
 
 /** Draws the home screen (unless still() says the host went elsewhere meanwhile). */
 export async function homeScreen(still) {
   const mine = (await storage.list()).filter((g) => !g.ended);
   if (still && !still()) return;
   const history = h('div', { class: 'history', dataset: { t: 'history' } }, h('p', { class: 'note' }, t('assist.loading')));
+  const invited = h('section', { class: 'card', hidden: true, dataset: { t: 'invitations' } });
   mount(
     workerNote(() => homeScreen()),
     h('section', { class: 'hero' }, h('h2', {}, t('assist.home_title')), h('p', { class: 'note' }, t('assist.home_hint'))),
@@ -27,9 +29,23 @@ export async function homeScreen(still) {
         h('a', { href: `#/game/${g.id}`, dataset: { t: 'resume' } }, g.name || t('assist.default_name')),
         h('span', { class: 'sub' }, new Date(g.created).toLocaleString(current())),
         button(t('assist.delete.button'), () => confirmDelete(g), 'secondary small', 'delete'))))) : null,
+    invited,
     h('section', { class: 'card' }, h('h3', {}, t('assist.history')), history),
   );
+  loadInvitations(invited);
   loadHistory(history);
+}
+
+/** The games the logged-in account is invited to referee: each followed with a tap, no code. */
+async function loadInvitations(el) {
+  const got = await send('GET', '/host/api/invitations');
+  const list = got && got.res.ok ? got.body.invitations || [] : [];
+  if (!list.length) return;
+  el.hidden = false;
+  el.replaceChildren(h('h3', {}, t('assist.invitations.title')),
+    h('ul', { class: 'games' }, list.map((i) => h('li', { dataset: { game: i.game } },
+      h('span', {}, t('assist.invitations.as', { Game: i.name || t('assist.default_name'), Name: i.as })), ' ',
+      button(t('assist.invitations.follow'), () => followByAccount(i.game), 'primary small', `follow-${i.game}`)))));
 }
 
 async function loadHistory(el) {

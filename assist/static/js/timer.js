@@ -55,6 +55,13 @@ export function unlockAudio() {
 
 const now = () => Date.now();
 
+// Live co-hosting: told(tm) whenever the host starts, pauses, resumes or
+// ends a clock, so that a referee's phone follows at once (cohost.js).
+let listener = null;
+/** Calls fn(timer) at each start, pause, resume and end of a clock (null: nobody). */
+export function onClock(fn) { listener = fn; }
+function told(tm) { if (listener) listener(tm); }
+
 // A double tap on "End" ends one speech. The End tap names the speech it
 // ends (its step key); the second tap of a double tap lands on the next
 // speaker's End, drawn under the finger, and a phone reports it as a tap
@@ -88,7 +95,8 @@ function left(tm) {
   return tm.running ? Math.max(0, tm.until - now()) : tm.left;
 }
 
-function fmt(ms) {
+/** Writes milliseconds left as the clock shows them ("0:59"). */
+export function fmt(ms) {
   const s = Math.ceil(ms / 1000);
   return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
 }
@@ -108,12 +116,14 @@ export function clock(ui, key, seconds, save, onEnd, endLabel) {
   if (!ui.timer || ui.timer.key !== key) {
     ui.timer = { key, total: seconds * 1000, left: seconds * 1000, running: true, until: now() + seconds * 1000, warned: false, ended: false };
     save();
+    told(ui.timer);
   }
   const tm = ui.timer;
   const wrap = h('div', { class: 'timer' });
   const pause = button('', () => {
     if (tm.running) { tm.left = left(tm); tm.running = false; } else { tm.until = now() + tm.left; tm.running = true; }
     save();
+    told(tm);
     draw();
   }, 'secondary', 'pause');
   const { face, bar, draw } = ticking(tm, save, wrap, (ms) => {
@@ -157,7 +167,7 @@ function ticking(tm, save, wrap, also) {
     wrap.classList.toggle('clock-done', ms === 0);
     also(ms);
     if (!tm.warned && ms <= 10000 && ms > 0 && tm.total > 10000) { tm.warned = true; save(); beep('warn'); }
-    if (!tm.ended && ms === 0) { tm.ended = true; tm.left = 0; tm.running = false; save(); beep('end'); draw(); }
+    if (!tm.ended && ms === 0) { tm.ended = true; tm.left = 0; tm.running = false; save(); told(tm); beep('end'); draw(); }
   };
   draw();
   ticker = setInterval(() => { if (!document.body.contains(face)) stopTicking(); else draw(); }, 200);
