@@ -45,7 +45,7 @@ async function loadInvitations(el) {
   el.replaceChildren(h('h3', {}, t('assist.invitations.title')),
     h('ul', { class: 'games' }, list.map((i) => h('li', { dataset: { game: i.game } },
       h('span', {}, t('assist.invitations.as', { Game: i.name || t('assist.default_name'), Name: i.as })), ' ',
-      button(t('assist.invitations.follow'), () => followByAccount(i.game), 'primary small', `follow-${i.game}`)))));
+      button(t('assist.invitations.follow'), () => followByAccount(i.game), 'primary', `follow-${i.game}`)))));
 }
 
 async function loadHistory(el) {
