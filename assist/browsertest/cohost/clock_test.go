@@ -2,6 +2,7 @@ package cohost
 
 import (
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -98,6 +99,12 @@ func TestCohost_TheRefereeSeesTheHostsSpeechClock(t *testing.T) {
 	host.Offline(true)
 	ref.WaitJS(30*time.Second, `!document.querySelector('[data-t="follow-clock-lost"]').hidden && `+refClock+`.dataset.running === 'false'`)
 	ref.Shot("cohost-referee-clock-lost")
+	if floor := hosttest.Eval[string](ref.Tab, `document.querySelector('[data-t="follow-clock-floor"]').textContent`); strings.Contains(floor, "paused") {
+		t.Errorf("the clock not heard says %q: not a pause of the host's", floor)
+	}
+	if text := ref.Text(); strings.Contains(text, "null") {
+		t.Errorf("the referee's redrawn screen shows \"null\": %q", text)
+	}
 	host.Offline(false)
 	ref.WaitJS(30*time.Second, `document.querySelector('[data-t="follow-clock-lost"]').hidden`)
 }

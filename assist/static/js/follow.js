@@ -150,7 +150,7 @@ function showClock(F) {
   const width = `${c.total ? Math.round((1000 * ms) / c.total) / 10 : 0}%`;
   if (bar.style.width !== width) bar.style.width = width;
   const floor = box.querySelector('[data-t="follow-clock-floor"]');
-  const line = t('assist.follow.clock_floor', { Who: who }) + (c.running || ms === 0 ? '' : ` · ${t('assist.follow.clock_paused')}`);
+  const line = t('assist.follow.clock_floor', { Who: who }) + (c.running || c.lost || ms === 0 ? '' : ` · ${t('assist.follow.clock_paused')}`);
   if (floor.textContent !== line) floor.textContent = line;
   box.querySelector('[data-t="follow-clock-lost"]').hidden = !c.lost;
   // The signals, once each, when this phone sees the clock pass them.
@@ -169,7 +169,7 @@ function clockBox(F) {
     if (F.sound) unlockAudio();
     sound.textContent = t(F.sound ? 'assist.follow.sound_off' : 'assist.follow.sound_on');
     sound.dataset.on = String(F.sound);
-  }, 'secondary small', 'follow-sound');
+  }, 'secondary', 'follow-sound');
   sound.dataset.on = 'false';
   return h('div', { class: 'timer follow-clock', hidden: true, dataset: { t: 'follow-clock-box' } },
     h('p', { class: 'say', dataset: { t: 'follow-clock-floor' } }),
@@ -205,7 +205,7 @@ function draw(F) {
   const who = (s) => t('assist.who', { Seat: s, Name: names[s - 1] || '' });
   const live = gamePart(F, who);
   if (part && part.dataset.game === F.id) {
-    part.replaceChildren(...live);
+    part.replaceChildren(...live.filter((x) => x != null)); // h() leaves out a null child; replaceChildren writes "null"
     document.querySelector('[data-t="follow-fixes"]').replaceChildren(fixList(L.fixes, who));
     return;
   }
