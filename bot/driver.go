@@ -177,7 +177,9 @@ func (t *Table) step() bool {
 	}
 	// The floor's holder whom no move waits for (a defence, a tie speech,
 	// last words) may still make statements.
-	if s := g.Speaker(); s != 0 && g.Phase() != engine.PhaseSpeech && g.Phase().Timed() && t.Bots[s] != nil {
+	// The random bot makes none (Random.Act is ok only in a move's step), so
+	// no view is filled for it there.
+	if s := g.Speaker(); s != 0 && g.Phase() != engine.PhaseSpeech && g.Phase().Timed() && t.Bots[s] != nil && !isRandom(t.Bots[s]) {
 		for i := 0; i < maxActsPerStep; i++ {
 			t.speak(s)
 			g.ViewInto(&t.view, s)
@@ -199,6 +201,13 @@ func (t *Table) step() bool {
 		}
 	}
 	return !g.Ended()
+}
+
+// isRandom reports whether b is the random bot itself (not a type that
+// embeds it and may act otherwise).
+func isRandom(b Bot) bool {
+	_, ok := b.(*Random)
+	return ok
 }
 
 // speak lets seat s's bot, if it is a Speaker holding the floor, acting at
