@@ -164,7 +164,9 @@ func (t *Table) step() bool {
 		s := p.First()
 		p = p.Without(s)
 		for i := 0; i < maxActsPerStep && (i == 0 || g.MayAct(s)); i++ {
-			t.speak(s)
+			if t.OnLine != nil {
+				t.speak(s)
+			}
 			g.ViewInto(&t.view, s)
 			cmd, ok := t.Bots[s].Act(&t.view)
 			if !ok || !t.handle(cmd) {
@@ -181,7 +183,9 @@ func (t *Table) step() bool {
 	// no view is filled for it there.
 	if s := g.Speaker(); s != 0 && g.Phase() != engine.PhaseSpeech && g.Phase().Timed() && t.Bots[s] != nil && !isRandom(t.Bots[s]) {
 		for i := 0; i < maxActsPerStep; i++ {
-			t.speak(s)
+			if t.OnLine != nil {
+				t.speak(s)
+			}
 			g.ViewInto(&t.view, s)
 			cmd, ok := t.Bots[s].Act(&t.view)
 			if !ok || !t.handle(cmd) {
