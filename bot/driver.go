@@ -6,8 +6,8 @@ import "mafia/engine"
 // would: in each step every seat that may act is asked once (a seat with two
 // night actions, the Don, is asked again while it still acts; a speaker
 // again after each statement), the holder of a floor with no move (a
-// defence, a tie speech, last words) is asked while it makes statements,
-// then the step ends with Next. It is the simulator's and the tests' driver; it allocates
+// defence, a tie speech, last words) is asked while it makes statements
+// (not the random bot, which makes none), then the step ends with Next. It is the simulator's and the tests' driver; it allocates
 // nothing per step.
 //
 // Table is the only part of this package that holds the Game. What it hands
