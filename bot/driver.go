@@ -6,8 +6,8 @@ import "mafia/engine"
 // would: in each step every seat that may act is asked once (a seat with two
 // night actions, the Don, is asked again while it still acts; a speaker
 // again after each statement), the holder of a floor with no move (a
-// defence, a tie speech, last words) is asked while it makes statements,
-// then the step ends with Next. It is the simulator's and the tests' driver; it allocates
+// defence, a tie speech, last words) is asked while it makes statements
+// (not the random bot, which makes none), then the step ends with Next. It is the simulator's and the tests' driver; it allocates
 // nothing per step.
 //
 // Table is the only part of this package that holds the Game. What it hands
@@ -114,10 +114,16 @@ func (t *Table) sees(e *engine.Event, s engine.Seat) (sees, asIs bool) {
 // observe gives every Observer among the bots the events its seat may see:
 // the batch itself when the seat may see all of it as it is, else the
 // engine's redacted copy of what it may see (Game.EventFor).
+// It is small enough to be inlined: a table with no observer (the
+// simulator's random bots) pays no call for it.
 func (t *Table) observe(evs []engine.Event) {
-	if len(evs) == 0 {
-		return
+	if len(evs) != 0 && len(t.observers) != 0 {
+		t.show(evs)
 	}
+}
+
+// show is observe's work.
+func (t *Table) show(evs []engine.Event) {
 	for _, o := range t.observers {
 		all, none := true, true
 		for i := range evs {
@@ -164,7 +170,9 @@ func (t *Table) step() bool {
 		s := p.First()
 		p = p.Without(s)
 		for i := 0; i < maxActsPerStep && (i == 0 || g.MayAct(s)); i++ {
-			t.speak(s)
+			if t.OnLine != nil {
+				t.speak(s)
+			}
 			g.ViewInto(&t.view, s)
 			cmd, ok := t.Bots[s].Act(&t.view)
 			if !ok || !t.handle(cmd) {
@@ -177,9 +185,13 @@ func (t *Table) step() bool {
 	}
 	// The floor's holder whom no move waits for (a defence, a tie speech,
 	// last words) may still make statements.
-	if s := g.Speaker(); s != 0 && g.Phase() != engine.PhaseSpeech && g.Phase().Timed() && t.Bots[s] != nil {
+	// The random bot makes none (Random.Act is ok only in a move's step), so
+	// no view is filled for it there.
+	if s := g.Speaker(); s != 0 && g.Phase() != engine.PhaseSpeech && g.Phase().Timed() && t.Bots[s] != nil && !isRandom(t.Bots[s]) {
 		for i := 0; i < maxActsPerStep; i++ {
-			t.speak(s)
+			if t.OnLine != nil {
+				t.speak(s)
+			}
 			g.ViewInto(&t.view, s)
 			cmd, ok := t.Bots[s].Act(&t.view)
 			if !ok || !t.handle(cmd) {
@@ -199,6 +211,13 @@ func (t *Table) step() bool {
 		}
 	}
 	return !g.Ended()
+}
+
+// isRandom reports whether b is the random bot itself (not a type that
+// embeds it and may act otherwise).
+func isRandom(b Bot) bool {
+	_, ok := b.(*Random)
+	return ok
 }
 
 // speak lets seat s's bot, if it is a Speaker holding the floor, acting at

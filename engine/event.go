@@ -65,13 +65,12 @@ func ParseEventKind(s string) (EventKind, bool) {
 // the game: the night, a turn to speak (last words, a speech, a defence, a
 // tie speech), a vote, revote or all-vote, and the end. Every one of them is
 // public (Audience), so a count of them is the same for every seat.
-func (k EventKind) BeginsStep() bool {
-	switch k {
-	case EvNightBegan, EvLastWords, EvSpeech, EvDefence, EvVoteBegan, EvTieSpeech, EvAllVoteBegan, EvGameEnded:
-		return true
-	}
-	return false
-}
+func (k EventKind) BeginsStep() bool { return stepKinds&(1<<k) != 0 }
+
+// stepKinds is the set of the kinds that begin a step, a bit each: apply
+// asks BeginsStep of every event, so it is one test, not a switch.
+const stepKinds = 1<<EvNightBegan | 1<<EvLastWords | 1<<EvSpeech | 1<<EvDefence | 1<<EvVoteBegan |
+	1<<EvTieSpeech | 1<<EvAllVoteBegan | 1<<EvGameEnded
 
 // Cause is why a player left the game (or, on GameEnded, why a game ended
 // that no side won: CauseRoundLimit).

@@ -159,10 +159,10 @@ func (g *Game) nextSpeech() {
 	n := int(g.n)
 	off := 0
 	if g.slot != 0 {
-		off = (int(g.slot)-int(g.opener)+n)%n + 1
+		off = offsetAfter(g.slot, g.opener, n)
 	}
 	for ; off < n; off++ {
-		s := Seat((int(g.opener)-1+off)%n + 1)
+		s := seatAt(g.opener, off, n)
 		if !g.alive.Has(s) {
 			continue
 		}
@@ -174,6 +174,27 @@ func (g *Game) nextSpeech() {
 		return
 	}
 	g.nextDefence()
+}
+
+// offsetAfter is how many seats round a table of n from opener the seat
+// after slot is: (slot-opener+n)%n + 1, by a subtraction rather than a
+// division (it is asked for every speech).
+func offsetAfter(slot, opener Seat, n int) int {
+	off := int(slot) - int(opener) + 1
+	if off <= 0 {
+		off += n
+	}
+	return off
+}
+
+// seatAt is the seat off seats round a table of n from opener (off < n):
+// (opener-1+off)%n + 1, by a subtraction.
+func seatAt(opener Seat, off, n int) Seat {
+	t := int(opener) + off
+	if t > n {
+		t -= n
+	}
+	return Seat(t)
 }
 
 // nextCandidate is the first candidate (nomination order) who has not yet

@@ -95,10 +95,11 @@ func (g *Game) Start(rules Ruleset, roles []Role, seed uint64) ([]Event, error) 
 			return nil, &Error{Code: CodeUnknownRole}
 		}
 	}
-	if _, err := SetupOf(roles).Validate(); err != nil {
+	setup := SetupOf(roles)
+	if _, err := setup.Validate(); err != nil {
 		return nil, err
 	}
-	if len(roles) != SetupOf(roles).Players() {
+	if len(roles) != setup.Players() {
 		return nil, &Error{Code: CodeUnknownRole}
 	}
 	g.out = g.out[:0]

@@ -244,40 +244,47 @@ func (g *Game) checkResult(by, target Seat) Result {
 	return g.rules.DetectiveAnswer(r.Team())
 }
 
-// exec carries out a command that check accepted.
+// exec carries out a command that check accepted. Its events are made in
+// place in the output (push, then apply), as the flow's are.
 func (g *Game) exec(c Command) {
 	switch c.Verb {
 	case Kill:
-		g.emit(Event{Kind: EvMafiaChose, Actor: c.By, Target: c.Target})
+		g.emitActor(EvMafiaChose, c.By, c.Target)
 	case Check:
-		g.emit(Event{Kind: EvChecked, Actor: c.By, Target: c.Target, Result: g.checkResult(c.By, c.Target)})
+		e := g.push(EvChecked)
+		e.Actor, e.Target, e.Result = c.By, c.Target, g.checkResult(c.By, c.Target)
+		g.apply(e)
 	case Shoot:
-		g.emit(Event{Kind: EvShot, Actor: c.By, Target: c.Target})
+		g.emitActor(EvShot, c.By, c.Target)
 	case Heal:
-		g.emit(Event{Kind: EvHealed, Actor: c.By, Target: c.Target})
+		g.emitActor(EvHealed, c.By, c.Target)
 	case Skip:
 		if g.mafia.Has(c.By) && !g.mafiaActed.Has(c.By) {
 			// The team sees that this mafioso names nobody, as it sees a
 			// named victim.
-			g.emit(Event{Kind: EvMafiaChose, Actor: c.By})
+			g.emitActor(EvMafiaChose, c.By, 0)
 		}
-		g.emit(Event{Kind: EvSkipped, Actor: c.By})
+		g.emitActor(EvSkipped, c.By, 0)
 	case Nominate:
-		g.emit(Event{Kind: EvNominated, Actor: c.By, Target: c.Target})
+		g.emitActor(EvNominated, c.By, c.Target)
 	case Vote:
 		// Everyone sees that the seat has voted (not whom for); the vote
 		// itself is its voter's until the close.
-		g.emit(Event{Kind: EvVoteMade, Actor: c.By, Phase: g.phase})
-		g.emit(Event{Kind: EvVoteCast, Actor: c.By, Target: c.Target})
+		g.emitVoteMade(c.By)
+		g.emitActor(EvVoteCast, c.By, c.Target)
 	case AllVote:
-		g.emit(Event{Kind: EvVoteMade, Actor: c.By, Phase: g.phase})
-		g.emit(Event{Kind: EvAllVoteCast, Actor: c.By, Yes: c.Yes})
+		g.emitVoteMade(c.By)
+		e := g.push(EvAllVoteCast)
+		e.Actor, e.Yes = c.By, c.Yes
+		g.apply(e)
 	case Foul:
 		n := g.fouls[c.Target]
 		if n < 255 {
 			n++
 		}
-		g.emit(Event{Kind: EvFouled, Target: c.Target, Count: n})
+		e := g.push(EvFouled)
+		e.Target, e.Count = c.Target, n
+		g.apply(e)
 		if l := g.rules.FoulLimit; l > 0 && n >= l {
 			g.removeByFouls(c.Target)
 		}
@@ -286,4 +293,19 @@ func (g *Game) exec(c Command) {
 	case Claim, Report, Suspect, Vouch, WillNominate:
 		g.say(c)
 	}
+}
+
+// emitActor emits an event of kind k whose only fields are its Actor and
+// its Target.
+func (g *Game) emitActor(k EventKind, by, target Seat) {
+	e := g.push(k)
+	e.Actor, e.Target = by, target
+	g.apply(e)
+}
+
+// emitVoteMade emits that seat by has voted in the current vote.
+func (g *Game) emitVoteMade(by Seat) {
+	e := g.push(EvVoteMade)
+	e.Actor, e.Phase = by, g.phase
+	g.apply(e)
 }

@@ -200,7 +200,8 @@ func (g *Game) checkStatement(c Command) error {
 
 // say records an accepted statement, with only the fields its verb uses.
 func (g *Game) say(c Command) {
-	e := Event{Kind: EvStatement, Phase: g.phase, Actor: c.By, Verb: c.Verb}
+	e := g.push(EvStatement)
+	e.Phase, e.Actor, e.Verb = g.phase, c.By, c.Verb
 	switch c.Verb {
 	case Claim:
 		e.Role = c.Role
@@ -209,5 +210,5 @@ func (g *Game) say(c Command) {
 	default:
 		e.Target = c.Target
 	}
-	g.emit(e)
+	g.apply(e)
 }
