@@ -25,7 +25,6 @@ import (
 	"errors"
 	"io"
 	"net"
-	"net/url"
 	"strconv"
 	"time"
 )
@@ -58,28 +57,23 @@ const (
 )
 
 // listenLink opens the node's link listener (Config.LinkListen) and
-// starts taking links; the address it announces is the listener's, or,
-// for a listener on every interface, the port on PublicURL's host.
+// starts taking links; the address it announces is the listener's (one on
+// every interface is refused: the other nodes need the host).
 func (n *Node) listenLink() error {
 	ln, err := net.Listen("tcp", n.cfg.LinkListen)
 	if err != nil {
 		return err
 	}
 	addr := ln.Addr().(*net.TCPAddr)
-	host := addr.IP.String()
 	if addr.IP.IsUnspecified() {
-		u, err := url.Parse(n.cfg.PublicURL)
-		if err != nil || u.Hostname() == "" {
-			ln.Close()
-			return errors.New("cluster: a link listener on every interface needs a PublicURL whose host the other nodes reach")
-		}
-		host = u.Hostname()
+		ln.Close()
+		return errors.New("cluster: a link listener needs the host the other nodes reach it at, not every interface")
 	}
 	if n.cfg.RouteTLS != nil {
 		ln = tls.NewListener(ln, n.cfg.RouteTLS)
 	}
 	n.linkLn = ln
-	n.linkAddr = net.JoinHostPort(host, strconv.Itoa(addr.Port))
+	n.linkAddr = net.JoinHostPort(addr.IP.String(), strconv.Itoa(addr.Port))
 	n.wg.Add(1)
 	go n.acceptLinks(ln)
 	return nil

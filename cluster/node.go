@@ -97,8 +97,8 @@ type Config struct {
 	// LinkListen, when set (host:port; port 0 a free one), is where the
 	// node takes the other nodes' relay links (link.go): the relayed
 	// sessions' batches go between two nodes that both have one on a TCP
-	// connection of their own, off NATS. It is announced (NodeInfo.Link):
-	// its host as given, or PublicURL's for a listener on every interface.
+	// connection of their own, off NATS. It is announced (NodeInfo.Link),
+	// so it names a host (Start refuses one on every interface).
 	// Empty: the batches go on the bus, as to a peer that announces none.
 	// With RouteTLS the links are mutual TLS too.
 	LinkListen string

@@ -854,6 +854,8 @@ func TestRelayListenIsTheRoutesHostUnlessSaid(t *testing.T) {
 		{"embedded, IPv6", "", "", "[fd00::12]:6222", "[fd00::12]:0"},
 		{"given", "10.0.0.12:7222", "", "10.0.0.12:6222", "10.0.0.12:7222"},
 		{"off", "off", "", "10.0.0.12:6222", ""},
+		{"routes on every interface: off unless given", "", "", "0.0.0.0:6222", ""},
+		{"routes on every interface, no host: off", "", "", ":6222", ""},
 		{"external NATS: off unless given", "", "nats://nats:4222", "127.0.0.1:6222", ""},
 		{"external NATS, given", "10.0.0.12:7222", "nats://nats:4222", "127.0.0.1:6222", "10.0.0.12:7222"},
 	} {

@@ -197,7 +197,8 @@ func (cn *clusterNode) start(f clusterFlags, srv *server.Server, local http.Hand
 // relayListen is the node's link address (cluster.Config.LinkListen) for
 // --relay-listen flag: off is none; empty, with the embedded NATS server,
 // the routes' host (which the other nodes reach already) on a free port,
-// and none with an external server (whose nodes' hosts it cannot know).
+// none for routes on every interface or with an external server (the host
+// to announce is not known).
 func relayListen(flag, natsURL, natsListen string) string {
 	switch {
 	case flag == "off":
@@ -208,8 +209,8 @@ func relayListen(flag, natsURL, natsListen string) string {
 		return ""
 	}
 	host, _, err := net.SplitHostPort(natsListen)
-	if err != nil {
-		return ""
+	if ip := net.ParseIP(host); err != nil || host == "" || (ip != nil && ip.IsUnspecified()) {
+		return "" // routes on every interface: the host to announce is not known
 	}
 	return net.JoinHostPort(host, "0")
 }
