@@ -26,6 +26,7 @@ import (
 	"io"
 	"net"
 	"strconv"
+	"sync/atomic"
 	"time"
 )
 
@@ -191,8 +192,45 @@ func (n *Node) learnLinkLocked(peer, addr string) {
 	}
 }
 
-// dialLink opens the outbox's link to its peer and sends the hello.
-func (o *outbox) dialLink(addr string) (net.Conn, error) {
+// linkConn is a link an outbox dialled. The peer never writes on it (but
+// a refusal's line), so its watcher's read ends only when the link does:
+// dead is then set, and no batch may follow on it.
+type linkConn struct {
+	net.Conn
+	dead    atomic.Bool
+	closing atomic.Bool // this node closed it (a failed write, its Close)
+}
+
+// close closes the link from this node's side: its watcher ends the
+// sessions with the peer no more (the caller does, if it must).
+func (c *linkConn) close() {
+	c.closing.Store(true)
+	c.Close()
+}
+
+// watch waits for the end of a link the outbox dialled. A link that ends
+// without this node closing it (the peer's process gone, a reset, a
+// refusal) may have lost batches in flight: the sessions with the peer
+// end 1012 node_gone at once, before any new session with a restarted
+// peer could be hurt by it, and the next batch dials a new link.
+func (o *outbox) watch(c *linkConn) {
+	defer o.n.linkWG.Done()
+	buf := make([]byte, 128)
+	for {
+		if _, err := c.Read(buf); err != nil {
+			break
+		}
+	}
+	c.dead.Store(true)
+	if !c.closing.Load() {
+		o.n.cfg.Log.Warn("cluster: relay link ended", "peer", o.peer)
+		o.n.failPeer(o.peer)
+	}
+}
+
+// dialLink opens the outbox's link to its peer, sends the hello and starts
+// its watcher.
+func (o *outbox) dialLink(addr string) (*linkConn, error) {
 	d := net.Dialer{Timeout: o.n.cfg.OpenWait}
 	c, err := d.Dial("tcp", addr)
 	if err != nil {
@@ -222,7 +260,10 @@ func (o *outbox) dialLink(addr string) (net.Conn, error) {
 		c.Close()
 		return nil, err
 	}
-	return c, nil
+	lc := &linkConn{Conn: c}
+	o.n.linkWG.Add(1)
+	go o.watch(lc)
+	return lc, nil
 }
 
 // writeLink writes sealed batches (each its length and its bytes) on the
@@ -232,6 +273,10 @@ func (o *outbox) writeLink(bufs [][]byte) error {
 	o.mu.Lock()
 	addr := o.link
 	o.mu.Unlock()
+	if o.conn != nil && o.conn.dead.Load() {
+		o.conn.close() // its sessions were ended when it died (watch)
+		o.conn = nil
+	}
 	if o.conn == nil {
 		c, err := o.dialLink(addr)
 		if err != nil {
@@ -254,7 +299,7 @@ func (o *outbox) writeLink(bufs [][]byte) error {
 	}
 	if err != nil {
 		o.n.cfg.Log.Warn("cluster: relay link", "peer", o.peer, "err", err)
-		o.conn.Close()
+		o.conn.close()
 		o.conn = nil
 	}
 	return err

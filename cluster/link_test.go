@@ -18,6 +18,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/coder/websocket"
 	"github.com/nats-io/nats.go"
 )
 
@@ -375,4 +376,48 @@ func TestARelayedGameBetweenLinkedNodesSeesExactlyTheOwnersFrames(t *testing.T) 
 			t.Fatalf("node %s relayed on the bus, not its link", n.ID())
 		}
 	}
+}
+
+// TestALinkThatEndsEndsThePeersSessionsAtOnceAndANewOneIsDialled pins
+// the link's watcher: when the peer ends the link (its process gone, a
+// reset), batches in flight may be lost, so the sessions with it end 1012
+// node_gone at once, with no batch to send; a session opened after that
+// gets its frames on a new link.
+func TestALinkThatEndsEndsThePeersSessionsAtOnceAndANewOneIsDialled(t *testing.T) {
+	ctx := within(t, 30*time.Second)
+	a, b := linkedNodes(ctx, t, nil)
+	ma, mb, _ := openPairs(ctx, t, a, b, 2)
+	mb[0].reads <- memFrame{data: "before"}
+	eventually(ctx, t, "a frame crosses the link", func() bool { return len(ma[0].writtenFrames()) == 1 })
+	a.mu.Lock()
+	for c := range a.links {
+		c.Close()
+	}
+	a.mu.Unlock()
+	for _, c := range []*memConn{ma[0], ma[1], mb[0], mb[1]} {
+		eventually(ctx, t, "every side of every session is closed", func() bool { _, _, ok := c.closeOf(); return ok })
+		if code, reason, _ := c.closeOf(); code != closeNodeGone || reason != reasonNodeGone {
+			t.Fatalf("closed %d %q, want 1012 node_gone", code, reason)
+		}
+	}
+	sa, err := a.newSession("later", "b", "a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sb, err := b.newSession("later", "a", "b")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ca, cb := newMemConn(false), newMemConn(false)
+	done := make(chan struct{}, 2)
+	go func() { sa.run(ca); done <- struct{}{} }()
+	go func() { sb.run(cb); done <- struct{}{} }()
+	cb.reads <- memFrame{data: "after"}
+	eventually(ctx, t, "the new session's frame crosses a new link", func() bool { return len(ca.writtenFrames()) == 1 })
+	if _, _, closed := ca.closeOf(); closed {
+		t.Fatal("the new session was closed")
+	}
+	sa.fail(websocket.StatusNormalClosure, "")
+	<-done
+	<-done
 }

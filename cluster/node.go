@@ -206,9 +206,11 @@ type Node struct {
 	linkAddr  string
 	links     map[net.Conn]struct{}
 	linkAddrs map[string]string
-	closed    bool
-	beat      uint64
-	run       string
+	// linkWG counts the watchers of the links the outboxes dialled.
+	linkWG sync.WaitGroup
+	closed bool
+	beat   uint64
+	run    string
 
 	subs      []*nats.Subscription
 	stopTick  func()
@@ -347,12 +349,14 @@ func (n *Node) Start() error {
 	} {
 		sub, err := n.nc.Subscribe(subj, h)
 		if err != nil {
+			n.closeLinks()
 			n.shutdownNATS()
 			return err
 		}
 		n.subs = append(n.subs, sub)
 	}
 	if err := n.nc.Flush(); err != nil {
+		n.closeLinks()
 		n.shutdownNATS()
 		return err
 	}
@@ -647,10 +651,11 @@ func (n *Node) Close() error {
 	n.mu.Lock()
 	for _, o := range n.outboxes {
 		if o.conn != nil {
-			o.conn.Close()
+			o.conn.close()
 		}
 	}
 	n.mu.Unlock()
+	n.linkWG.Wait()
 	n.shutdownNATS()
 	return nil
 }

@@ -10,7 +10,6 @@ package cluster
 
 import (
 	"encoding/binary"
-	"net"
 	"runtime"
 	"sync"
 	"time"
@@ -54,7 +53,7 @@ type outbox struct {
 	// conn is the link to the peer (link.go), dialled at the first batch
 	// for it and again after one failed; deadline its write deadline;
 	// vec the batches of one write. The sender's alone.
-	conn     net.Conn
+	conn     *linkConn
 	deadline time.Time
 	vec      [][]byte
 
