@@ -389,6 +389,7 @@ func TestBusRoutesOverMutualTLSRelayAGame(t *testing.T) {
 			t.Fatal(err)
 		}
 		c.RouteTLS = cfg
+		linked(c) // the relay's links are mutual TLS too
 	})
 	// A route port reads INFO only to a client of the CA's certificate.
 	route, _ := url.Parse(p.a.RouteURL())
@@ -432,6 +433,27 @@ func TestBusRoutesOverMutualTLSRelayAGame(t *testing.T) {
 	}
 	if relayed.View == nil || relayed.View.Phase != "ended" {
 		t.Fatal("the game relayed over TLS did not end")
+	}
+	// The game's frames came on b's link to a, over TLS; a client
+	// without a certificate of the CA gets no link.
+	p.a.mu.Lock()
+	var tlsLinks, links int
+	for c := range p.a.links {
+		links++
+		if _, ok := c.(*tls.Conn); ok {
+			tlsLinks++
+		}
+	}
+	p.a.mu.Unlock()
+	if links == 0 || tlsLinks != links {
+		t.Fatalf("a holds %d links, %d of them TLS: want b's, over TLS", links, tlsLinks)
+	}
+	if c, err := tls.Dial("tcp", p.a.linkAddr, noCert); err == nil {
+		_, err = c.Read(make([]byte, 1))
+		c.Close()
+		if err == nil {
+			t.Fatal("a TLS client without a certificate read from a's link port")
+		}
 	}
 }
 

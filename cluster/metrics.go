@@ -20,13 +20,13 @@ var (
 		"Relayed sessions opened on this node, by side (a, b) and result: ok (the owner's server took the WebSocket), refused (it answered the handshake with an HTTP error, passed to the client), unavailable (the owner did not answer in time or the bus failed: 503 relay_unavailable).",
 		[]string{"side", "result"}, nil)
 	descFrames = prometheus.NewDesc("mafia_relay_frames_total",
-		"Relay messages (WebSocket frames and closes, not acks) this node passed over NATS, by direction: to_owner (the clients' frames), to_client (the owner's frames).",
+		"Relay messages (WebSocket frames and closes, not acks) this node passed to other nodes (on a link or the bus), by direction: to_owner (the clients' frames), to_client (the owner's frames).",
 		[]string{"direction"}, nil)
 	descBytes = prometheus.NewDesc("mafia_relay_bytes_total",
 		"Bytes of those relay messages (each frame's payload and its 9-byte header), by direction: to_owner, to_client.",
 		[]string{"direction"}, nil)
 	descBatches = prometheus.NewDesc("mafia_relay_batches_total",
-		"Bus messages this node's relayed frames, closes and acks went out in: each batch carries the messages of its sessions headed to one node that gathered while the last was sent (frames over batches: what batching saves).",
+		"Batches this node's relayed frames, closes and acks went out in (on a link or the bus): each batch carries the messages of its sessions headed to one node that gathered while the last was sent (frames over batches: what batching saves).",
 		nil, nil)
 	descForwarded = prometheus.NewDesc("mafia_relay_requests_total",
 		"Plain HTTP requests for a table (a join, a leave, its row, its log) this node passed to the table's owner, by result: ok (the owner answered, whatever its status), unavailable (it did not answer: 503 relay_unavailable).",
@@ -38,7 +38,7 @@ var (
 		"NATS routes the embedded server refused because they did not present the cluster secret's password (a stranger at the route port, or a node with another secret).",
 		nil, nil)
 	descDropped = prometheus.NewDesc("mafia_cluster_bus_dropped_total",
-		"Bus messages this node dropped because they were not sealed with the cluster secret for their subject (a stranger's, a replay, or a node with another secret).",
+		"Bus messages this node dropped because they were not sealed with the cluster secret for their subject (a stranger's, a replay, or a node with another secret), and the relay links it refused (a stranger at the link port: relay_link_refused).",
 		nil, nil)
 )
 

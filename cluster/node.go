@@ -3,7 +3,10 @@
 // peers' embedded servers with NATS's own clustering) or connects to an
 // external one, announces itself on a presence subject, gathers the lobby
 // of every live node, and relays a WebSocket session opened on one node to
-// the node that owns its table (docs/cluster-bus.md).
+// the node that owns its table (docs/cluster-bus.md): the sessions' frames
+// go between two nodes on a TCP link of their own (link.go), on the bus
+// to a node without one. It decides no table's owner (the server's leases
+// do) and reads no frame it relays.
 package cluster
 
 import (
@@ -91,6 +94,14 @@ type Config struct {
 	// its in-process connection presents.
 	RouteListen  string
 	ClientListen string
+	// LinkListen, when set (host:port; port 0 a free one), is where the
+	// node takes the other nodes' relay links (link.go): the relayed
+	// sessions' batches go between two nodes that both have one on a TCP
+	// connection of their own, off NATS. It is announced (NodeInfo.Link),
+	// so it names a host (Start refuses one on every interface).
+	// Empty: the batches go on the bus, as to a peer that announces none.
+	// With RouteTLS the links are mutual TLS too.
+	LinkListen string
 	// Peers are the route URLs (nats-route://host:port) of other nodes'
 	// embedded servers; NATS gossips the rest of the mesh.
 	Peers []string
@@ -148,6 +159,9 @@ type NodeInfo struct {
 	URL    string   `json:"url"`
 	Ready  bool     `json:"ready"`
 	Tables []string `json:"tables"`
+	// Link is the node's relay link address (Config.LinkListen), empty
+	// when it has none.
+	Link string `json:"link,omitempty"`
 	// Run names this start of the node (a restart gets a new one); Beat
 	// counts its announcements in that run (1 for the first).
 	Run  string `json:"run"`
@@ -185,9 +199,18 @@ type Node struct {
 	// stops their senders (after a last flush) when the node closes.
 	outboxes map[string]*outbox
 	quitOut  chan struct{}
-	closed   bool
-	beat     uint64
-	run      string
+	// linkLn takes the other nodes' relay links, announced as linkAddr;
+	// links are those it holds; linkAddrs the peers' link addresses, as
+	// heard (link.go).
+	linkLn    net.Listener
+	linkAddr  string
+	links     map[net.Conn]struct{}
+	linkAddrs map[string]string
+	// linkWG counts the watchers of the links the outboxes dialled.
+	linkWG sync.WaitGroup
+	closed bool
+	beat   uint64
+	run    string
 
 	subs      []*nats.Subscription
 	stopTick  func()
@@ -252,7 +275,7 @@ func NewNode(cfg Config) (*Node, error) {
 	if cfg.Log == nil {
 		cfg.Log = slog.New(slog.DiscardHandler)
 	}
-	n := &Node{cfg: cfg, keys: keys, run: nuid.Next(), peers: map[string]NodeInfo{}, sessions: map[string]*session{}, outboxes: map[string]*outbox{}, done: make(chan struct{}), quitOut: make(chan struct{})}
+	n := &Node{cfg: cfg, keys: keys, run: nuid.Next(), peers: map[string]NodeInfo{}, sessions: map[string]*session{}, outboxes: map[string]*outbox{}, links: map[net.Conn]struct{}{}, linkAddrs: map[string]string{}, done: make(chan struct{}), quitOut: make(chan struct{})}
 	if cfg.Local != nil {
 		n.localH.Store(&cfg.Local)
 	}
@@ -310,6 +333,12 @@ func (n *Node) Start() error {
 		n.shutdownNATS()
 		return err
 	}
+	if n.cfg.LinkListen != "" {
+		if err := n.listenLink(); err != nil {
+			n.shutdownNATS()
+			return fmt.Errorf("cluster: link address: %w", err)
+		}
+	}
 	for subj, h := range map[string]nats.MsgHandler{
 		SubjectPresence:         n.heard,
 		SubjectLobby:            n.answerLobby,
@@ -320,12 +349,14 @@ func (n *Node) Start() error {
 	} {
 		sub, err := n.nc.Subscribe(subj, h)
 		if err != nil {
+			n.closeLinks()
 			n.shutdownNATS()
 			return err
 		}
 		n.subs = append(n.subs, sub)
 	}
 	if err := n.nc.Flush(); err != nil {
+		n.closeLinks()
 		n.shutdownNATS()
 		return err
 	}
@@ -494,7 +525,7 @@ func (n *Node) announce(leaving bool) {
 
 // selfLocked is the node's own NodeInfo; n.mu is held.
 func (n *Node) selfLocked() NodeInfo {
-	info := NodeInfo{ID: n.cfg.ID, URL: n.cfg.PublicURL, Ready: true, Run: n.run, Beat: n.beat, Heard: n.cfg.Now()}
+	info := NodeInfo{ID: n.cfg.ID, URL: n.cfg.PublicURL, Link: n.linkAddr, Ready: true, Run: n.run, Beat: n.beat, Heard: n.cfg.Now()}
 	if n.cfg.Ready != nil {
 		info.Ready = n.cfg.Ready()
 	}
@@ -528,6 +559,7 @@ func (n *Node) heard(m *nats.Msg) {
 	}
 	info.Heard = n.cfg.Now()
 	n.peers[info.ID] = info
+	n.learnLinkLocked(info.ID, info.Link)
 }
 
 // live reports whether a peer heard at h is still alive at now.
@@ -614,7 +646,16 @@ func (n *Node) Close() error {
 		s.fail(closeShutdown, reasonShutdown)
 	}
 	close(n.quitOut) // the outboxes send what they hold, then stop
+	n.closeLinks()
 	n.wg.Wait()
+	n.mu.Lock()
+	for _, o := range n.outboxes {
+		if o.conn != nil {
+			o.conn.close()
+		}
+	}
+	n.mu.Unlock()
+	n.linkWG.Wait()
 	n.shutdownNATS()
 	return nil
 }

@@ -12,6 +12,7 @@ import (
 	"encoding/binary"
 	"runtime"
 	"sync"
+	"time"
 
 	"github.com/nats-io/nats.go"
 )
@@ -49,9 +50,20 @@ type outbox struct {
 	// send puts a sealed batch on the bus (the node's connection's
 	// Publish, which copies it before it returns).
 	send func(subject string, data []byte) error
+	// conn is the link to the peer (link.go), dialled at the first batch
+	// for it and again after one failed; deadline its write deadline;
+	// vec the batches of one write. The sender's alone.
+	conn     *linkConn
+	deadline time.Time
+	vec      [][]byte
 
-	mu     sync.Mutex
-	chunks [][]byte // the batches waiting, each prefix() bytes of room and its records
+	mu sync.Mutex
+	// link is the peer's link address: the batches go there, not on the
+	// bus ("": on the bus). Chosen when the outbox is made, for good (a
+	// session's records must not take two paths); the address is kept
+	// up to date (learnLink).
+	link   string
+	chunks [][]byte // the batches waiting, each pre() bytes of room and its records
 	spare  [][]byte // sent batches' buffers, for the next
 	count  int      // messages put so far (the flusher's measure of progress)
 	wake   chan struct{}
@@ -68,6 +80,10 @@ func (n *Node) outboxTo(peer string) *outbox {
 	}
 	subj := subjectBatch + peer
 	o := &outbox{n: n, peer: peer, subject: subj, ad: []byte(subj), wake: make(chan struct{}, 1), quit: n.quitOut}
+	if n.linkLn != nil {
+		// Both nodes have links: the batches go on this one's.
+		o.link = n.linkAddrs[peer]
+	}
 	if n.nc != nil {
 		o.send = n.nc.Publish
 	}
@@ -84,7 +100,7 @@ func (n *Node) outboxTo(peer string) *outbox {
 func (o *outbox) put(id string, side byte, kind byte, seq uint64, payload []byte) {
 	m := headerLen + len(payload)
 	size := recordFixed + len(id) + m
-	pre := o.n.keys.prefix()
+	pre := o.pre()
 	o.mu.Lock()
 	var b []byte
 	if k := len(o.chunks); k > 0 && len(o.chunks[k-1])+size <= pre+maxChunk {
@@ -108,6 +124,10 @@ func (o *outbox) put(id string, side byte, kind byte, seq uint64, payload []byte
 	default:
 	}
 }
+
+// pre is the room a batch's buffer keeps before its records: a link's
+// length (link.go) and the seal's nonce.
+func (o *outbox) pre() int { return linkHeader + o.n.keys.prefix() }
 
 // fresh is an empty batch buffer with room for pre and a record of size
 // (o.mu held): a spare one when it fits.
@@ -152,22 +172,36 @@ func (o *outbox) run() {
 }
 
 // flush sends every batch waiting, in order, each sealed in its own
-// buffer. A batch the bus does not take ends the sessions with the peer
+// buffer: on the peer's link in one write, or one bus message each. A
+// batch the link or the bus does not take ends the sessions with the peer
 // (1012 node_gone), as a frame it did not take did.
 func (o *outbox) flush() {
 	o.mu.Lock()
 	chunks := o.chunks
 	o.chunks = nil
+	link := o.link != ""
 	o.mu.Unlock()
 	failed := false
+	if link && len(chunks) > 0 {
+		for i, b := range chunks {
+			o.n.stats.batches.Add(1)
+			sealed := o.n.keys.sealIn(o.ad, b[linkHeader:])
+			binary.BigEndian.PutUint32(b, uint32(len(sealed)))
+			chunks[i] = b[:linkHeader+len(sealed)]
+		}
+		failed = o.writeLink(chunks) != nil
+	}
 	for _, b := range chunks {
+		if link {
+			break
+		}
 		o.n.stats.batches.Add(1)
-		if o.send == nil || o.send(o.subject, o.n.keys.sealIn(o.ad, b)) != nil {
+		if o.send == nil || o.send(o.subject, o.n.keys.sealIn(o.ad, b[linkHeader:])) != nil {
 			failed = true
 		}
 	}
 	o.mu.Lock()
-	pre := o.n.keys.prefix()
+	pre := o.pre()
 	for i, b := range chunks {
 		if cap(b) <= maxKeptChunk && len(o.spare) < 4 {
 			o.spare = append(o.spare, b[:pre])

@@ -35,6 +35,10 @@ type openRequest struct {
 	// Client is the client's address: the peer of the owner's in-process
 	// handshake (dialLocal).
 	Client string `json:"client"`
+	// Link is the relaying node's link address (link.go), so that the
+	// owner sends the session's records there even before it has heard
+	// the node's announcement; empty: none.
+	Link string `json:"link,omitempty"`
 }
 
 // openReply answers an openRequest: OK, or the owner's HTTP answer to the
@@ -86,7 +90,7 @@ func (n *Node) RelayFor(w http.ResponseWriter, r *http.Request, owner, table, cl
 		n.refuse(w, r)
 		return
 	}
-	req := openRequest{Session: id, From: n.cfg.ID, Table: table, Path: r.URL.Path, Query: r.URL.RawQuery, Header: map[string][]string{}}
+	req := openRequest{Session: id, From: n.cfg.ID, Link: n.linkAddr, Table: table, Path: r.URL.Path, Query: r.URL.RawQuery, Header: map[string][]string{}}
 	for _, h := range forwarded {
 		if v := r.Header.Values(h); len(v) > 0 {
 			req.Header[h] = v
@@ -236,6 +240,7 @@ func (n *Node) answerOpen(m *nats.Msg) {
 // open opens the owner's side of req with the local server (in process
 // through Config.Accept, else by dialling it) and runs it.
 func (n *Node) open(m *nats.Msg, req openRequest) {
+	n.learnLink(req.From, req.Link)
 	s, err := n.newSession(req.Session, req.From, "b")
 	if err != nil {
 		n.stats.result(sideB, resultUnavailable)

@@ -140,8 +140,15 @@ func broadcastKeys(t testing.TB, frames [][]byte) []frameKey {
 // seat to b's server receives, in the same order (types and seqs), plus
 // the answers to its own commands.
 func TestRelayedSeatSeesExactlyTheOwnersFrames(t *testing.T) {
+	relayedSeatSeesExactlyTheOwnersFrames(t, nil)
+}
+
+// relayedSeatSeesExactlyTheOwnersFrames is the test above on a pair of
+// nodes whose Configs with changes (nil: as they are); it returns the
+// pair once the game is over and the session ended.
+func relayedSeatSeesExactlyTheOwnersFrames(t *testing.T, with func(*Config)) *pair {
 	ctx := within(t, 90*time.Second)
-	p := startPair(ctx, t)
+	p := startPairWith(ctx, t, with)
 	created, err := p.direct.Create(ctx, client.CreateRequest{Name: "relayed", TimingsMS: fastTimings, Pace: "instant"})
 	if err != nil {
 		t.Fatal(err)
@@ -212,6 +219,7 @@ func TestRelayedSeatSeesExactlyTheOwnersFrames(t *testing.T) {
 	// nodes, and the seat shows no connection but the direct one.
 	relayed.Close()
 	eventually(ctx, t, "the session ends on both nodes", func() bool { return p.a.sessionCount() == 0 && p.b.sessionCount() == 0 })
+	return p
 }
 
 // play plays the seat of c with random legal moves until the game ends,

@@ -841,3 +841,28 @@ func TestCluster_OverAnExternalNATS(t *testing.T) {
 	}
 	checkOneOwnerAtATime(ctx, t, st, table)
 }
+
+// TestRelayListenIsTheRoutesHostUnlessSaid pins --relay-listen's default:
+// with the embedded NATS server the links listen on the routes' host (a
+// free port), which the other nodes reach already; with an external NATS
+// they are off unless given; "off" keeps the frames on NATS.
+func TestRelayListenIsTheRoutesHostUnlessSaid(t *testing.T) {
+	for _, tc := range []struct {
+		name, flag, nats, listen, want string
+	}{
+		{"embedded: the routes' host, a free port", "", "", "10.0.0.12:6222", "10.0.0.12:0"},
+		{"embedded, IPv6", "", "", "[fd00::12]:6222", "[fd00::12]:0"},
+		{"given", "10.0.0.12:7222", "", "10.0.0.12:6222", "10.0.0.12:7222"},
+		{"off", "off", "", "10.0.0.12:6222", ""},
+		{"routes on every interface: off unless given", "", "", "0.0.0.0:6222", ""},
+		{"routes on every interface, no host: off", "", "", ":6222", ""},
+		{"external NATS: off unless given", "", "nats://nats:4222", "127.0.0.1:6222", ""},
+		{"external NATS, given", "10.0.0.12:7222", "nats://nats:4222", "127.0.0.1:6222", "10.0.0.12:7222"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := relayListen(tc.flag, tc.nats, tc.listen); got != tc.want {
+				t.Fatalf("relayListen(%q, %q, %q) = %q, want %q", tc.flag, tc.nats, tc.listen, got, tc.want)
+			}
+		})
+	}
+}

@@ -26,6 +26,7 @@ import (
 // clusterFlags are serve's flags of a cluster node.
 type clusterFlags struct {
 	node, nats, natsListen, natsPeers *string
+	relayListen                       *string
 	nodeURL                           *string
 	leaseTTL                          *time.Duration
 	secret                            *string
@@ -38,19 +39,20 @@ type clusterFlags struct {
 
 func addClusterFlags(fs *flag.FlagSet) clusterFlags {
 	return clusterFlags{
-		node:       fs.String("node", "", "run as one node of a cluster, with this id (unique in the cluster: letters, digits, - and _); needs --db postgres://… shared by every node (docs/cluster.md)"),
-		nats:       fs.String("nats", "", "a cluster's external NATS server (nats://host:4222); without it the node embeds a NATS server of its own, routed to --nats-peers"),
-		natsListen: fs.String("nats-listen", "127.0.0.1:6222", "the embedded NATS server's route address, which the other nodes' --nats-peers name"),
-		natsPeers:  fs.String("nats-peers", "", "comma-separated route URLs of other nodes' embedded NATS servers (nats-route://host:6222); one is enough, NATS finds the rest"),
-		nodeURL:    fs.String("node-url", "", "this node's own public URL (https://n2.mafia.example), where a client reaches it without the balancer: the lists of tables and a table's row name it as the owner of each table the node runs, so programs and balancers connect there and skip the relay (docs/cluster.md, Reaching the owner); empty: the owner is named by its id only"),
-		leaseTTL:   fs.Duration("lease-ttl", 5*time.Second, "a table lease's time: renewed every third of it; a node that stops renewing loses its tables to the others about this long after"),
-		secret:     fs.String("cluster-secret", "", "a file of the cluster's secret, the same on every node (one a line, at least 32 characters: openssl rand -hex 32; the first is used, the others accepted too, for a rotation): routes must present it, and it seals every message on the bus (docs/cluster.md)"),
-		insecure:   fs.Bool("cluster-insecure", false, "run a node with no --cluster-secret: the bus is then OPEN, anyone who reaches a node's route port or the NATS server reads every relayed seat's token and cards and can forge requests; only for a trial on one machine"),
-		tlsCert:    fs.String("cluster-tls-cert", "", "the node's certificate (PEM) for mutual TLS on the embedded NATS server's routes; with --cluster-tls-key and --cluster-tls-ca"),
-		tlsKey:     fs.String("cluster-tls-key", "", "the key (PEM) of --cluster-tls-cert"),
-		tlsCA:      fs.String("cluster-tls-ca", "", "the CA (PEM) that signed every node's --cluster-tls-cert: a route without a certificate of it is refused"),
-		secrets:    new([][]byte),
-		routeTLS:   new(*tls.Config),
+		node:        fs.String("node", "", "run as one node of a cluster, with this id (unique in the cluster: letters, digits, - and _); needs --db postgres://… shared by every node (docs/cluster.md)"),
+		nats:        fs.String("nats", "", "a cluster's external NATS server (nats://host:4222); without it the node embeds a NATS server of its own, routed to --nats-peers"),
+		natsListen:  fs.String("nats-listen", "127.0.0.1:6222", "the embedded NATS server's route address, which the other nodes' --nats-peers name"),
+		relayListen: fs.String("relay-listen", "", "where the node takes the other nodes' relay links (HOST:PORT): a relayed seat's frames go between two nodes on a TCP connection of their own, sealed with the cluster secret, not through NATS (docs/cluster.md); default: --nats-listen's host, a free port, with the embedded server, off with --nats; off: keep them on NATS"),
+		natsPeers:   fs.String("nats-peers", "", "comma-separated route URLs of other nodes' embedded NATS servers (nats-route://host:6222); one is enough, NATS finds the rest"),
+		nodeURL:     fs.String("node-url", "", "this node's own public URL (https://n2.mafia.example), where a client reaches it without the balancer: the lists of tables and a table's row name it as the owner of each table the node runs, so programs and balancers connect there and skip the relay (docs/cluster.md, Reaching the owner); empty: the owner is named by its id only"),
+		leaseTTL:    fs.Duration("lease-ttl", 5*time.Second, "a table lease's time: renewed every third of it; a node that stops renewing loses its tables to the others about this long after"),
+		secret:      fs.String("cluster-secret", "", "a file of the cluster's secret, the same on every node (one a line, at least 32 characters: openssl rand -hex 32; the first is used, the others accepted too, for a rotation): routes must present it, and it seals every message on the bus (docs/cluster.md)"),
+		insecure:    fs.Bool("cluster-insecure", false, "run a node with no --cluster-secret: the bus is then OPEN, anyone who reaches a node's route port or the NATS server reads every relayed seat's token and cards and can forge requests; only for a trial on one machine"),
+		tlsCert:     fs.String("cluster-tls-cert", "", "the node's certificate (PEM) for mutual TLS on the embedded NATS server's routes; with --cluster-tls-key and --cluster-tls-ca"),
+		tlsKey:      fs.String("cluster-tls-key", "", "the key (PEM) of --cluster-tls-cert"),
+		tlsCA:       fs.String("cluster-tls-ca", "", "the CA (PEM) that signed every node's --cluster-tls-cert: a route without a certificate of it is refused"),
+		secrets:     new([][]byte),
+		routeTLS:    new(*tls.Config),
 	}
 }
 
@@ -172,6 +174,7 @@ func (cn *clusterNode) start(f clusterFlags, srv *server.Server, local http.Hand
 	if *f.natsPeers != "" {
 		cfg.Peers = strings.Split(*f.natsPeers, ",")
 	}
+	cfg.LinkListen = relayListen(*f.relayListen, *f.nats, *f.natsListen)
 	n, err := cluster.NewNode(cfg)
 	if err != nil {
 		return err
@@ -189,4 +192,25 @@ func (cn *clusterNode) start(f clusterFlags, srv *server.Server, local http.Hand
 	log.Info("cluster node", "node", n.ID(), "nats_routes", n.RouteURL(), "nats", *f.nats, "lease_ttl", f.leaseTTL.String(),
 		"bus_sealed", len(*f.secrets) > 0, "route_tls", *f.routeTLS != nil)
 	return nil
+}
+
+// relayListen is the node's link address (cluster.Config.LinkListen) for
+// --relay-listen flag: off is none; empty, with the embedded NATS server,
+// the routes' host (which the other nodes reach already) on a free port,
+// none for routes on every interface or with an external server (the host
+// to announce is not known).
+func relayListen(flag, natsURL, natsListen string) string {
+	switch {
+	case flag == "off":
+		return ""
+	case flag != "":
+		return flag
+	case natsURL != "":
+		return ""
+	}
+	host, _, err := net.SplitHostPort(natsListen)
+	if ip := net.ParseIP(host); err != nil || host == "" || (ip != nil && ip.IsUnspecified()) {
+		return "" // routes on every interface: the host to announce is not known
+	}
+	return net.JoinHostPort(host, "0")
 }

@@ -1,0 +1,306 @@
+package cluster
+
+// This file carries the relayed sessions' batches between two nodes on a
+// TCP connection of their own (a link), off NATS: the batch an outbox
+// seals (outbox.go) is written to the peer's link address as it is, with
+// its length before it, and the peer's reader splits it into its sessions
+// as it splits one from the bus. NATS stays for everything else (presence,
+// the lobby, the handshakes, forwarded requests) and carries the batches
+// to a peer that announces no link. A link skips what a batch costs on
+// the bus: the two embedded NATS servers' reads, parses, queues and writes
+// (their route and in-process connections) and the client's delivery
+// goroutine, on both nodes (issue 27; docs/performance.md).
+//
+// The link keeps the bus's rules: each batch is sealed for the receiving
+// node's batch subject (a stranger's bytes, or a batch for another node,
+// do not open, and the link is dropped and counted); the sessions' own
+// sequence numbers order their records and drop a replay, as on the bus;
+// a batch the link does not take ends the sessions with that peer
+// (node_gone), and the next batch dials it again.
+
+import (
+	"bufio"
+	"crypto/tls"
+	"encoding/binary"
+	"errors"
+	"io"
+	"net"
+	"strconv"
+	"sync/atomic"
+	"time"
+)
+
+// linkHeader is the length before each batch on a link (4 bytes,
+// big-endian); the outbox keeps room for it before every batch.
+const linkHeader = 4
+
+// Limits of a node's link listener: the largest batch it reads (NATS's
+// payload bound here), the first message's (the dialler's hello: an empty
+// batch, sealed), how many links it holds at once, and how long a new
+// link has to send its hello.
+const (
+	maxLinkMessage = 8 << 20
+	maxLinkHello   = 64
+	maxLinks       = 64
+)
+
+// linkWriteTimeout bounds each write to a link; like the client's
+// WebSocket (wsbatch), the deadline is moved only once half of it is
+// gone.
+const linkWriteTimeout = 10 * time.Second
+
+// The codes a link listener refuses a connection with (one line, then
+// the close; each refusal is counted with the bus's dropped messages).
+const (
+	refuseLinkTooMany  = "relay_link_refused too_many"
+	refuseLinkUnsealed = "relay_link_refused unsealed"
+	refuseLinkTooLarge = "relay_link_refused too_large"
+)
+
+// listenLink opens the node's link listener (Config.LinkListen) and
+// starts taking links; the address it announces is the listener's (one on
+// every interface is refused: the other nodes need the host).
+func (n *Node) listenLink() error {
+	ln, err := net.Listen("tcp", n.cfg.LinkListen)
+	if err != nil {
+		return err
+	}
+	addr := ln.Addr().(*net.TCPAddr)
+	if addr.IP.IsUnspecified() {
+		ln.Close()
+		return errors.New("cluster: a link listener needs the host the other nodes reach it at, not every interface")
+	}
+	if n.cfg.RouteTLS != nil {
+		ln = tls.NewListener(ln, n.cfg.RouteTLS)
+	}
+	n.linkLn = ln
+	n.linkAddr = net.JoinHostPort(addr.IP.String(), strconv.Itoa(addr.Port))
+	n.wg.Add(1)
+	go n.acceptLinks(ln)
+	return nil
+}
+
+// acceptLinks takes the other nodes' links until the listener closes.
+func (n *Node) acceptLinks(ln net.Listener) {
+	defer n.wg.Done()
+	for {
+		c, err := ln.Accept()
+		if err != nil {
+			return
+		}
+		n.mu.Lock()
+		full := len(n.links) >= maxLinks || n.closed
+		if !full {
+			n.links[c] = struct{}{}
+			n.wg.Add(1)
+		}
+		n.mu.Unlock()
+		if full {
+			n.refuseLink(c, refuseLinkTooMany)
+			continue
+		}
+		go n.readLink(c)
+	}
+}
+
+// refuseLink answers a link with a refusal's code and closes it.
+func (n *Node) refuseLink(c net.Conn, code string) {
+	n.dropped.Add(1)
+	n.cfg.Log.Warn("cluster: a relay link refused", "from", c.RemoteAddr().String(), "code", code)
+	_ = c.SetWriteDeadline(time.Now().Add(time.Second))
+	_, _ = io.WriteString(c, code+"\n")
+	_ = c.Close()
+}
+
+// readLink reads one link's batches until it ends: each opened for this
+// node's batch subject and split into the sessions (takeBatch). The first
+// must be the hello, small and within OpenWait; a batch that does not
+// open ends the link.
+func (n *Node) readLink(c net.Conn) {
+	defer n.wg.Done()
+	defer func() {
+		n.mu.Lock()
+		delete(n.links, c)
+		n.mu.Unlock()
+		c.Close()
+	}()
+	subject := subjectBatch + n.cfg.ID
+	r := bufio.NewReaderSize(c, 32<<10)
+	_ = c.SetReadDeadline(time.Now().Add(n.cfg.OpenWait))
+	var h [linkHeader]byte
+	for first := true; ; first = false {
+		if _, err := io.ReadFull(r, h[:]); err != nil {
+			return
+		}
+		l := binary.BigEndian.Uint32(h[:])
+		if l > maxLinkMessage || (first && l > maxLinkHello) {
+			n.refuseLink(c, refuseLinkTooLarge)
+			return
+		}
+		// A batch of its own: the sessions' queues keep slices of it.
+		d := make([]byte, l)
+		if _, err := io.ReadFull(r, d); err != nil {
+			return
+		}
+		p, ok := n.keys.open(subject, d)
+		if !ok {
+			n.refuseLink(c, refuseLinkUnsealed)
+			return
+		}
+		if first {
+			_ = c.SetReadDeadline(time.Time{})
+		}
+		n.takeBatch(p)
+	}
+}
+
+// closeLinks closes the link listener and every link the node holds, so
+// that their readers return (Close).
+func (n *Node) closeLinks() {
+	if n.linkLn != nil {
+		n.linkLn.Close()
+	}
+	n.mu.Lock()
+	for c := range n.links {
+		c.Close()
+	}
+	n.mu.Unlock()
+}
+
+// learnLink records peer's link address (heard in its announcement, or
+// in a session's open request); an outbox made for peer later sends on
+// it, and one already on a link dials it next time.
+func (n *Node) learnLink(peer, addr string) {
+	n.mu.Lock()
+	n.learnLinkLocked(peer, addr)
+	n.mu.Unlock()
+}
+
+// learnLinkLocked is learnLink with n.mu held (an outbox's lock is taken
+// under it, never the other way round).
+func (n *Node) learnLinkLocked(peer, addr string) {
+	if addr == "" || n.linkAddrs[peer] == addr {
+		return
+	}
+	n.linkAddrs[peer] = addr
+	if o := n.outboxes[peer]; o != nil {
+		o.mu.Lock()
+		if o.link != "" {
+			o.link = addr
+		}
+		o.mu.Unlock()
+	}
+}
+
+// linkConn is a link an outbox dialled. The peer never writes on it (but
+// a refusal's line), so its watcher's read ends only when the link does:
+// dead is then set, and no batch may follow on it.
+type linkConn struct {
+	net.Conn
+	dead    atomic.Bool
+	closing atomic.Bool // this node closed it (a failed write, its Close)
+}
+
+// close closes the link from this node's side: its watcher ends the
+// sessions with the peer no more (the caller does, if it must).
+func (c *linkConn) close() {
+	c.closing.Store(true)
+	c.Close()
+}
+
+// watch waits for the end of a link the outbox dialled. A link that ends
+// without this node closing it (the peer's process gone, a reset, a
+// refusal) may have lost batches in flight: the sessions with the peer
+// end 1012 node_gone at once, before any new session with a restarted
+// peer could be hurt by it, and the next batch dials a new link.
+func (o *outbox) watch(c *linkConn) {
+	defer o.n.linkWG.Done()
+	buf := make([]byte, 128)
+	for {
+		if _, err := c.Read(buf); err != nil {
+			break
+		}
+	}
+	c.dead.Store(true)
+	if !c.closing.Load() {
+		o.n.cfg.Log.Warn("cluster: relay link ended", "peer", o.peer)
+		o.n.failPeer(o.peer)
+	}
+}
+
+// dialLink opens the outbox's link to its peer, sends the hello and starts
+// its watcher.
+func (o *outbox) dialLink(addr string) (*linkConn, error) {
+	d := net.Dialer{Timeout: o.n.cfg.OpenWait}
+	c, err := d.Dial("tcp", addr)
+	if err != nil {
+		return nil, err
+	}
+	if o.n.cfg.RouteTLS != nil {
+		cfg := o.n.cfg.RouteTLS.Clone()
+		if host, _, err := net.SplitHostPort(addr); err == nil {
+			cfg.ServerName = host
+		}
+		tc := tls.Client(c, cfg)
+		_ = tc.SetDeadline(time.Now().Add(o.n.cfg.OpenWait))
+		if err := tc.Handshake(); err != nil {
+			c.Close()
+			return nil, err
+		}
+		_ = tc.SetDeadline(time.Time{})
+		c = tc
+	}
+	// The hello: an empty batch, sealed, that the listener opens first.
+	hello := make([]byte, o.pre(), o.pre()+o.n.keys.suffix())
+	sealed := o.n.keys.sealIn(o.ad, hello[linkHeader:])
+	binary.BigEndian.PutUint32(hello, uint32(len(sealed)))
+	o.deadline = time.Now().Add(linkWriteTimeout)
+	_ = c.SetWriteDeadline(o.deadline)
+	if _, err := c.Write(hello[:linkHeader+len(sealed)]); err != nil {
+		c.Close()
+		return nil, err
+	}
+	lc := &linkConn{Conn: c}
+	o.n.linkWG.Add(1)
+	go o.watch(lc)
+	return lc, nil
+}
+
+// writeLink writes sealed batches (each its length and its bytes) on the
+// outbox's link in one system call, dialling it first when it has none.
+// A write that fails drops the link: the next batch dials again.
+func (o *outbox) writeLink(bufs [][]byte) error {
+	o.mu.Lock()
+	addr := o.link
+	o.mu.Unlock()
+	if o.conn != nil && o.conn.dead.Load() {
+		o.conn.close() // its sessions were ended when it died (watch)
+		o.conn = nil
+	}
+	if o.conn == nil {
+		c, err := o.dialLink(addr)
+		if err != nil {
+			o.n.cfg.Log.Warn("cluster: relay link", "peer", o.peer, "addr", addr, "err", err)
+			return err
+		}
+		o.conn = c
+	}
+	if now := time.Now(); o.deadline.Sub(now) < linkWriteTimeout/2 {
+		o.deadline = now.Add(linkWriteTimeout)
+		_ = o.conn.SetWriteDeadline(o.deadline)
+	}
+	var err error
+	if len(bufs) == 1 {
+		_, err = o.conn.Write(bufs[0])
+	} else {
+		o.vec = append(o.vec[:0], bufs...)
+		v := net.Buffers(o.vec) // writev; it consumes v, not o.vec
+		_, err = v.WriteTo(o.conn)
+	}
+	if err != nil {
+		o.n.cfg.Log.Warn("cluster: relay link", "peer", o.peer, "err", err)
+		o.conn.close()
+		o.conn = nil
+	}
+	return err
+}
