@@ -40,13 +40,19 @@ type outTrack struct {
 	lastSeq uint16
 	lastTS  uint32
 	lastAt  time.Time
+	// opened and closed are when the newest run's first packet went and
+	// when its silence did, openedIn which of the seat's packets read its
+	// first was (the hops a latency is made of: Stats).
+	opened, closed time.Time
+	openedIn       int64
 	// counts: packets and bytes (payload) forwarded, silence frames sent.
 	packets, bytes, silence int64
 }
 
 // forward sends one packet of the seat's microphone to the listener:
-// renumbered for the run, its header extensions stripped.
-func (o *outTrack) forward(p *rtp.Packet, now time.Time) {
+// renumbered for the run, its header extensions stripped. n is its number
+// among the seat's packets read.
+func (o *outTrack) forward(p *rtp.Packet, now time.Time, n int64) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	marker := false
@@ -59,7 +65,7 @@ func (o *outTrack) forward(p *rtp.Packet, now time.Time) {
 			ts = o.lastTS + max(uint32(now.Sub(o.lastAt)*opusRate/time.Second), frame20ms)
 		}
 		o.seqOff, o.tsOff = seq-p.SequenceNumber, ts-p.Timestamp
-		o.live, marker, o.src = true, true, p.SSRC
+		o.live, marker, o.src, o.opened, o.openedIn = true, true, p.SSRC, now, n
 	}
 	h := rtp.Header{Version: 2, Marker: marker || p.Marker, PayloadType: p.PayloadType,
 		SequenceNumber: p.SequenceNumber + o.seqOff, Timestamp: p.Timestamp + o.tsOff, SSRC: p.SSRC}
@@ -75,7 +81,7 @@ func (o *outTrack) end(n int, now time.Time) {
 	if !o.live {
 		return
 	}
-	o.live = false
+	o.live, o.closed = false, now
 	for range n {
 		h := rtp.Header{Version: 2, PayloadType: 111, SequenceNumber: o.lastSeq + 1, Timestamp: o.lastTS + frame20ms}
 		o.write(&rtp.Packet{Header: h, Payload: opusSilence}, now)
@@ -93,9 +99,9 @@ func (o *outTrack) write(p *rtp.Packet, now time.Time) {
 	_ = o.track.WriteRTP(p) // a listener gone or not yet connected loses it
 }
 
-// counts returns the track's counts.
-func (o *outTrack) counts() (packets, bytes, silence int64) {
+// counts returns the track's counts and its newest run's times.
+func (o *outTrack) counts() (packets, bytes, silence int64, opened, closed time.Time, openedIn int64) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	return o.packets, o.bytes, o.silence
+	return o.packets, o.bytes, o.silence, o.opened, o.closed, o.openedIn
 }
