@@ -51,7 +51,9 @@ func TestVoice_ANewFloorsFirstPacketIsItsNextOne(t *testing.T) {
 	}
 	floors := 0
 	for last := engine.Seat(0); floors < 2; {
-		tb.host.waitFor("a floor", func() bool { return tb.host.view != nil && tb.host.view.Speaker != 0 && engine.Seat(tb.host.view.Speaker) != last })
+		tb.host.waitFor("a floor", func() bool {
+			return tb.host.view != nil && tb.host.view.Speaker != 0 && engine.Seat(tb.host.view.Speaker) != last
+		})
 		tb.host.mu.Lock()
 		v := *tb.host.view
 		tb.host.mu.Unlock()
