@@ -346,14 +346,6 @@ export class Voice {
   }
 }
 
-/** voiceAt says whether this page may use the table's voice: a voice
- * table, and a seat, its host, or a spectator where they listen. */
-export function voiceAt(st) {
-  const v = st.lobby && st.lobby.voice;
-  if (!v) return false;
-  return !!st.seat || !!st.host || v === 'everyone';
-}
-
 /** reasonOf is why the player is not heard now (a key of web.voice.muted),
  * or '' when they are. */
 function reasonOf(st, voice) {
@@ -370,9 +362,9 @@ function reasonOf(st, voice) {
 }
 
 /** renderVoice draws the voice panel: the buttons, the state, and the
- * microphone's level. */
+ * microphone's level (at a table where this page may use the voice:
+ * table.js's voiceAt, which decides whether this module is loaded). */
 export function renderVoice(st, voice) {
-  if (!voiceAt(st)) return null;
   const out = [];
   const listenOnly = !st.seat;
   const heard = voice.heard || [];
