@@ -23,6 +23,37 @@ const (
 	frame20ms = opusRate / 50
 )
 
+// A new run's clock after a long pause. A browser's jitter buffer (NetEq)
+// plays a packet that comes after a silence only once its own clock has
+// reached the packet's timestamp: the time it has concealed since its
+// buffer ran dry must cover the packet's leap. Its buffer ran dry later
+// than the last packet went, by what it still held (the silence frames
+// and its own delay), so a run stamped by the wall time alone is early by
+// that much, and the listener waited that long (its whole buffer, some
+// hundreds of ms on a loaded machine) before it heard the new floor. So a
+// run after a long pause is stamped back by the silence frames' length
+// and playoutAllowance: late, by the buffer's clock, which it plays at
+// once. Only after a pause longer than the buffer's arrival history
+// (arrivalWindow of RTP time, after which it forgets the run before): a
+// run stamped late within it would look like a late stream and raise the
+// listener's delay.
+const (
+	playoutAllowance = 250 * time.Millisecond
+	arrivalWindow    = 2 * time.Second
+)
+
+// runStart is the timestamp of a new run's first packet on a track whose
+// last packet had timestamp last, gap ago, carrying ahead of media beyond
+// its sending (the silence frames): by the wall time that passed, at
+// least a frame on; after a pause longer than the listener's arrival
+// history, set back by ahead and playoutAllowance (see there).
+func runStart(last uint32, gap, ahead time.Duration) uint32 {
+	if late := gap - ahead - playoutAllowance; late > arrivalWindow {
+		return last + frame20ms + uint32(late*opusRate/time.Second)
+	}
+	return last + max(uint32(gap*opusRate/time.Second), frame20ms)
+}
+
 // outTrack is one seat's track in one listener's connection.
 type outTrack struct {
 	track *webrtc.TrackLocalStaticRTP
@@ -40,6 +71,9 @@ type outTrack struct {
 	lastSeq uint16
 	lastTS  uint32
 	lastAt  time.Time
+	// ahead is how much media the track's last packets carried beyond
+	// lastAt (the silence frames, sent at once).
+	ahead time.Duration
 	// opened and closed are when the newest run's first packet went and
 	// when its silence did, openedIn which of the seat's packets read its
 	// first was (the hops a latency is made of: Stats).
@@ -61,8 +95,7 @@ func (o *outTrack) forward(p *rtp.Packet, now time.Time, n int64) {
 		// the time that passed, as if the stream had never stopped.
 		seq, ts := p.SequenceNumber, p.Timestamp
 		if o.sent {
-			seq = o.lastSeq + 1
-			ts = o.lastTS + max(uint32(now.Sub(o.lastAt)*opusRate/time.Second), frame20ms)
+			seq, ts = o.lastSeq+1, runStart(o.lastTS, now.Sub(o.lastAt), o.ahead)
 		}
 		o.seqOff, o.tsOff = seq-p.SequenceNumber, ts-p.Timestamp
 		o.live, marker, o.src, o.opened, o.openedIn = true, true, p.SSRC, now, n
@@ -70,6 +103,7 @@ func (o *outTrack) forward(p *rtp.Packet, now time.Time, n int64) {
 	h := rtp.Header{Version: 2, Marker: marker || p.Marker, PayloadType: p.PayloadType,
 		SequenceNumber: p.SequenceNumber + o.seqOff, Timestamp: p.Timestamp + o.tsOff, SSRC: p.SSRC}
 	o.write(&rtp.Packet{Header: h, Payload: p.Payload}, now)
+	o.ahead = 0
 	o.packets++
 	o.bytes += int64(len(p.Payload))
 }
@@ -87,6 +121,7 @@ func (o *outTrack) end(n int, now time.Time) {
 		o.write(&rtp.Packet{Header: h, Payload: opusSilence}, now)
 		o.silence++
 	}
+	o.ahead = time.Duration(n) * 20 * time.Millisecond
 }
 
 // write sends a packet and keeps the track's last numbers (a packet late
