@@ -15,6 +15,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -182,6 +183,7 @@ type player struct {
 	// each one (a load's peers).
 	countOnly bool
 	received  int64
+	sent      atomic.Int64 // packets its microphone sent (talk)
 	// endErr is why the connection ended (nil while it is open).
 	endErr error
 }
