@@ -275,15 +275,18 @@ type unitTimes struct {
 	rate map[int]float64
 }
 
-// after is how long after from the first time in ts at or after from
-// less 200 ms came, in ms (NaN: none).
+// after is how long after from the time in ts nearest to it came, in ms
+// (negative: before it; NaN: none within 2 s, the unit's changes being
+// seconds apart).
 func (unitTimes) after(ts []time.Time, from time.Time) float64 {
+	best := math.NaN()
 	for _, x := range ts {
-		if !x.Before(from.Add(-200 * time.Millisecond)) {
-			return float64(x.Sub(from).Microseconds()) / 1000
+		d := float64(x.Sub(from).Microseconds()) / 1000
+		if math.Abs(d) <= 2000 && (math.IsNaN(best) || math.Abs(d) < math.Abs(best)) {
+			best = d
 		}
 	}
-	return math.NaN()
+	return best
 }
 
 // unitWatch reads a table's unit's times until stop.
