@@ -23,6 +23,37 @@ const (
 	frame20ms = opusRate / 50
 )
 
+// A new run's clock after a long pause. A browser's jitter buffer (NetEq)
+// plays a packet that comes after a silence only once its own clock has
+// reached the packet's timestamp: the time it has concealed since its
+// buffer ran dry must cover the packet's leap. Its buffer ran dry later
+// than the last packet went, by what it still held (the silence frames
+// and its own delay), so a run stamped by the wall time alone is early by
+// that much, and the listener waited that long (its whole buffer, some
+// hundreds of ms on a loaded machine) before it heard the new floor. So a
+// run after a long pause is stamped back by the silence frames' length
+// and playoutAllowance: late, by the buffer's clock, which it plays at
+// once. Only after a pause longer than the buffer's arrival history
+// (arrivalWindow of RTP time, after which it forgets the run before): a
+// run stamped late within it would look like a late stream and raise the
+// listener's delay.
+const (
+	playoutAllowance = 250 * time.Millisecond
+	arrivalWindow    = 2 * time.Second
+)
+
+// runStart is the timestamp of a new run's first packet on a track whose
+// last packet had timestamp last, gap ago, carrying ahead of media beyond
+// its sending (the silence frames): by the wall time that passed, at
+// least a frame on; after a pause longer than the listener's arrival
+// history, set back by ahead and playoutAllowance (see there).
+func runStart(last uint32, gap, ahead time.Duration) uint32 {
+	if late := gap - ahead - playoutAllowance; late > arrivalWindow {
+		return last + frame20ms + uint32(late*opusRate/time.Second)
+	}
+	return last + max(uint32(gap*opusRate/time.Second), frame20ms)
+}
+
 // outTrack is one seat's track in one listener's connection.
 type outTrack struct {
 	track *webrtc.TrackLocalStaticRTP
@@ -40,13 +71,22 @@ type outTrack struct {
 	lastSeq uint16
 	lastTS  uint32
 	lastAt  time.Time
+	// ahead is how much media the track's last packets carried beyond
+	// lastAt (the silence frames, sent at once).
+	ahead time.Duration
+	// opened and closed are when the newest run's first packet went and
+	// when its silence did, openedIn which of the seat's packets read its
+	// first was (the hops a latency is made of: Stats).
+	opened, closed time.Time
+	openedIn       int64
 	// counts: packets and bytes (payload) forwarded, silence frames sent.
 	packets, bytes, silence int64
 }
 
 // forward sends one packet of the seat's microphone to the listener:
-// renumbered for the run, its header extensions stripped.
-func (o *outTrack) forward(p *rtp.Packet, now time.Time) {
+// renumbered for the run, its header extensions stripped. n is its number
+// among the seat's packets read.
+func (o *outTrack) forward(p *rtp.Packet, now time.Time, n int64) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	marker := false
@@ -55,15 +95,15 @@ func (o *outTrack) forward(p *rtp.Packet, now time.Time) {
 		// the time that passed, as if the stream had never stopped.
 		seq, ts := p.SequenceNumber, p.Timestamp
 		if o.sent {
-			seq = o.lastSeq + 1
-			ts = o.lastTS + max(uint32(now.Sub(o.lastAt)*opusRate/time.Second), frame20ms)
+			seq, ts = o.lastSeq+1, runStart(o.lastTS, now.Sub(o.lastAt), o.ahead)
 		}
 		o.seqOff, o.tsOff = seq-p.SequenceNumber, ts-p.Timestamp
-		o.live, marker, o.src = true, true, p.SSRC
+		o.live, marker, o.src, o.opened, o.openedIn = true, true, p.SSRC, now, n
 	}
 	h := rtp.Header{Version: 2, Marker: marker || p.Marker, PayloadType: p.PayloadType,
 		SequenceNumber: p.SequenceNumber + o.seqOff, Timestamp: p.Timestamp + o.tsOff, SSRC: p.SSRC}
 	o.write(&rtp.Packet{Header: h, Payload: p.Payload}, now)
+	o.ahead = 0
 	o.packets++
 	o.bytes += int64(len(p.Payload))
 }
@@ -75,12 +115,13 @@ func (o *outTrack) end(n int, now time.Time) {
 	if !o.live {
 		return
 	}
-	o.live = false
+	o.live, o.closed = false, now
 	for range n {
 		h := rtp.Header{Version: 2, PayloadType: 111, SequenceNumber: o.lastSeq + 1, Timestamp: o.lastTS + frame20ms}
 		o.write(&rtp.Packet{Header: h, Payload: opusSilence}, now)
 		o.silence++
 	}
+	o.ahead = time.Duration(n) * 20 * time.Millisecond
 }
 
 // write sends a packet and keeps the track's last numbers (a packet late
@@ -93,9 +134,9 @@ func (o *outTrack) write(p *rtp.Packet, now time.Time) {
 	_ = o.track.WriteRTP(p) // a listener gone or not yet connected loses it
 }
 
-// counts returns the track's counts.
-func (o *outTrack) counts() (packets, bytes, silence int64) {
+// counts returns the track's counts and its newest run's times.
+func (o *outTrack) counts() (packets, bytes, silence int64, opened, closed time.Time, openedIn int64) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	return o.packets, o.bytes, o.silence
+	return o.packets, o.bytes, o.silence, o.opened, o.closed, o.openedIn
 }

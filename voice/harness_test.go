@@ -15,6 +15,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -100,10 +101,10 @@ func (r *rig) create(t *testing.T, n int, voiceSetting string) (string, string, 
 }
 
 // createAt is create at a server elsewhere (a measurement's), with a
-// night of a second.
-func (r *rig) createAt(t *testing.T, url string, n int) (string, string, []string) {
+// night of night ms.
+func (r *rig) createAt(t *testing.T, url string, n int, night int64) (string, string, []string) {
 	t.Helper()
-	return r.createOn(t, url, n, "everyone", 1000)
+	return r.createOn(t, url, n, "everyone", night)
 }
 
 func (r *rig) createOn(t *testing.T, url string, n int, voiceSetting string, night int64) (string, string, []string) {
@@ -178,6 +179,13 @@ type player struct {
 	wantMic bool
 	offers  []wire.VoiceMessage // every offer the unit made
 	hold    bool                // leave offers unanswered (a client that never answers)
+	// countOnly keeps only the number of packets received (received), not
+	// each one (a load's peers).
+	countOnly bool
+	received  int64
+	sent      atomic.Int64 // packets its microphone sent (talk)
+	// endErr is why the connection ended (nil while it is open).
+	endErr error
 }
 
 var rtcAPI = func() *webrtc.API {
@@ -235,6 +243,10 @@ func (p *player) read() {
 	for {
 		data, err := p.conn.ReadRaw(context.Background())
 		if err != nil {
+			p.mu.Lock()
+			p.endErr = err
+			p.mu.Unlock()
+			p.signal()
 			return
 		}
 		var head struct {
@@ -397,6 +409,12 @@ func (p *player) makePC(cfg webrtc.Configuration) error {
 			pkt, _, err := tr.ReadRTP()
 			if err != nil {
 				return
+			}
+			if p.countOnly {
+				p.mu.Lock()
+				p.received++
+				p.mu.Unlock()
+				continue
 			}
 			r := rx{from: from, seq: pkt.SequenceNumber, ts: pkt.Timestamp, mark: pkt.Marker, ext: pkt.Extension,
 				data: append([]byte(nil), pkt.Payload...), burst: -1}

@@ -1,14 +1,22 @@
 package voice
 
-import "mafia/engine"
+import (
+	"time"
+
+	"mafia/engine"
+)
 
 // Stats is what a table's unit has carried: the packets read from each
 // seat's microphone, and what each connection was sent.
 type Stats struct {
 	In        [engine.MaxSeats + 1]int64
 	Listeners []ListenerStats
-	// Heard is the seats forwarded now.
-	Heard engine.SeatSet
+	// Heard is the seats forwarded now, since Changed (zero before the
+	// first change), when the unit had read InAtChange of each seat's
+	// packets.
+	Heard      engine.SeatSet
+	Changed    time.Time
+	InAtChange [engine.MaxSeats + 1]int64
 }
 
 // ListenerStats is what one connection was sent, by the seat it was of.
@@ -17,6 +25,12 @@ type ListenerStats struct {
 	Packets [engine.MaxSeats + 1]int64
 	Bytes   [engine.MaxSeats + 1]int64 // payload bytes
 	Silence [engine.MaxSeats + 1]int64 // silence frames that ended runs
+	// Opened is when the newest run of the seat's packets began (its
+	// first packet forwarded), Closed when the newest run ended (its
+	// silence sent); zero if none has: a latency's server hop. OpenedIn is
+	// which of the seat's packets read (In) the run's first was.
+	Opened, Closed [engine.MaxSeats + 1]time.Time
+	OpenedIn       [engine.MaxSeats + 1]int64
 }
 
 // Stats returns the counts of a table's unit (zero if it has no audio).
@@ -38,12 +52,12 @@ func (h *Hub) Stats(id string) Stats {
 	}
 	t.mu.RLock()
 	defer t.mu.RUnlock()
-	st.Heard = t.heard
+	st.Heard, st.Changed, st.InAtChange = t.heard, t.changed, t.changedIn
 	for _, p := range t.parts {
 		l := ListenerStats{Seat: p.seat}
 		for s, o := range p.outs {
 			if o != nil {
-				l.Packets[s], l.Bytes[s], l.Silence[s] = o.counts()
+				l.Packets[s], l.Bytes[s], l.Silence[s], l.Opened[s], l.Closed[s], l.OpenedIn[s] = o.counts()
 			}
 		}
 		st.Listeners = append(st.Listeners, l)

@@ -42,6 +42,10 @@ type table struct {
 	heard  engine.SeatSet
 	cut    engine.SeatSet
 	closed bool
+	// changed is when who is heard last changed, changedIn each seat's
+	// count of packets read (in) then (Stats).
+	changed   time.Time
+	changedIn [engine.MaxSeats + 1]int64
 
 	in [engine.MaxSeats + 1]atomic.Int64 // packets read from each seat's microphone
 }
@@ -110,8 +114,12 @@ func (t *table) apply(st room.StepState) {
 	was := t.heard
 	t.heard = heard
 	if heard != was {
+		t.changed = time.Now()
+		for s := range t.changedIn {
+			t.changedIn[s] = t.in[s].Load()
+		}
 		for s := was &^ heard; s != 0; s = s.Without(s.First()) {
-			t.endRuns(s.First())
+			t.endRunsAt(s.First(), t.changed)
 		}
 	}
 	parts := t.list()
@@ -125,8 +133,10 @@ func (t *table) apply(st room.StepState) {
 }
 
 // endRuns ends every listener's run of a seat with silence (under mu).
-func (t *table) endRuns(seat engine.Seat) {
-	now := time.Now()
+func (t *table) endRuns(seat engine.Seat) { t.endRunsAt(seat, time.Now()) }
+
+// endRunsAt is endRuns at now.
+func (t *table) endRunsAt(seat engine.Seat, now time.Time) {
 	for _, p := range t.parts {
 		if o := p.outs[seat]; o != nil {
 			o.end(t.h.cfg.SilenceFrames, now)
@@ -242,13 +252,13 @@ func (t *table) readMic(pt *participant, tr *webrtc.TrackRemote) {
 		if err != nil {
 			return
 		}
-		t.in[seat].Add(1)
+		n := t.in[seat].Add(1)
 		t.mu.RLock()
 		if t.heard.Has(seat) && t.mics[seat] == pt {
 			now := time.Now()
 			for _, l := range t.parts {
 				if o := l.outs[seat]; o != nil {
-					o.forward(pkt, now)
+					o.forward(pkt, now, n)
 				}
 			}
 		}

@@ -2,6 +2,7 @@ package voicetest_test
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"sort"
 	"testing"
@@ -37,6 +38,7 @@ func TestVoice_PagesHearTheFloor(t *testing.T) {
 	pages[5] = r.openPage(t, browsers[2], id, 5)
 	seats := []int{1, 2, 3, 4, 5}
 	mics := []int{2, 3, 4}
+	unit := r.watchUnit(t, id)
 
 	// Voice on: a tap on the microphone button (the listener's: listen only).
 	for _, s := range mics {
@@ -195,7 +197,7 @@ func TestVoice_PagesHearTheFloor(t *testing.T) {
 		}
 		host.waitView("the next step", func(n *wire.View) bool { return n.Step > v.Step })
 	}
-	logLatencies(t, pages)
+	logLatencies(t, pages, unit.stop())
 	if nights < 1 || floors < 4 || changes < 1 || votes < 1 || !fouled || !reloaded {
 		t.Fatalf("the game covered too little: %d nights, %d floors, %d floor changes, %d votes, fouled %v, reloaded %v",
 			nights, floors, changes, votes, fouled, reloaded)
@@ -239,13 +241,18 @@ type logEntry struct {
 // logLatencies logs, for the record, how long after each step's frame (or
 // the foul's voice state) each page's analyser heard the new floor's tone
 // start, or the closed floor's stop: the analyser's window (1024 samples,
-// 21 ms) and its 5 ms poll are in the figures.
-func logLatencies(t *testing.T, pages map[int]*page) {
-	var on, off []float64
+// 21 ms) and its 5 ms poll are in the figures. It logs the hops too: when
+// the unit decided (who is heard changed), when it forwarded the new
+// floor's first packet to that page (or the closed floor's silence), and
+// when the page's receiver handed the first packet's audio to the track.
+func logLatencies(t *testing.T, pages map[int]*page, u unitTimes) {
+	var on, off, onDecided, onSent, onTrack, offDecided, offSent []float64
 	for _, p := range pages {
 		var log, evs []logEntry
 		log = eval[[]logEntry](p, `window.__mafia.voice.log`)
 		evs = eval[[]logEntry](p, `window.__vt.events`)
+		origin := eval[float64](p, `window.__vt.origin`)
+		epoch := func(at float64) time.Time { return time.UnixMicro(int64((origin + at) * 1000)) }
 		for i, e := range log {
 			if e.Kind != "state" {
 				continue
@@ -263,10 +270,15 @@ func logLatencies(t *testing.T, pages map[int]*page) {
 					at = min(at, log[j].At)
 				}
 			}
+			from := epoch(at)
 			if len(e.Heard) == 1 && tones[e.Heard[0]] > 0 && e.Heard[0] != p.seat {
+				x := e.Heard[0]
 				for _, ev := range evs {
-					if ev.Seat == e.Heard[0] && ev.On && ev.At >= at-50 {
+					if ev.Kind == "" && ev.Seat == x && ev.On && ev.At >= at-50 {
 						on = append(on, ev.At-at)
+						onDecided = append(onDecided, u.after(u.changed, from))
+						onSent = append(onSent, u.after(u.opened[[2]int{p.seat, x}], from))
+						onTrack = append(onTrack, firstAfter(evs, "src", x, at))
 						break
 					}
 				}
@@ -274,8 +286,10 @@ func logLatencies(t *testing.T, pages map[int]*page) {
 			if len(e.Heard) == 0 {
 				// The floor that closed: the seat whose sound stops next.
 				for _, ev := range evs {
-					if !ev.On && ev.At >= at-50 && ev.Seat != p.seat {
+					if ev.Kind == "" && !ev.On && ev.At >= at-50 && ev.Seat != p.seat {
 						off = append(off, ev.At-at)
+						offDecided = append(offDecided, u.after(u.changed, from))
+						offSent = append(offSent, u.after(u.closed[[2]int{p.seat, ev.Seat}], from))
 						break
 					}
 				}
@@ -283,10 +297,36 @@ func logLatencies(t *testing.T, pages map[int]*page) {
 		}
 	}
 	t.Logf("a new floor heard after (ms): %s", quantiles(on))
+	t.Logf("  the unit decided after: %s", quantiles(onDecided))
+	t.Logf("  its first packet forwarded after: %s", quantiles(onSent))
+	t.Logf("  its first audio at the page's track after: %s", quantiles(onTrack))
 	t.Logf("silence after a floor closed (ms): %s", quantiles(off))
+	t.Logf("  the unit decided after: %s", quantiles(offDecided))
+	t.Logf("  its silence forwarded after: %s", quantiles(offSent))
+	t.Logf("packets a second read from each microphone: %v", u.rate)
+	for _, p := range pages {
+		t.Logf("%s's jitter buffers: %s", p.Name, eval[string](p, `window.__vt.buffers()`))
+	}
 }
 
-func quantiles(xs []float64) string {
+// firstAfter is when the first event of kind for seat came at or after
+// at-50 ms, less at (NaN: none).
+func firstAfter(evs []logEntry, kind string, seat int, at float64) float64 {
+	for _, ev := range evs {
+		if ev.Kind == kind && ev.Seat == seat && ev.At >= at-50 {
+			return ev.At - at
+		}
+	}
+	return math.NaN()
+}
+
+func quantiles(all []float64) string {
+	var xs []float64
+	for _, x := range all {
+		if !math.IsNaN(x) {
+			xs = append(xs, x)
+		}
+	}
 	if len(xs) == 0 {
 		return "none"
 	}

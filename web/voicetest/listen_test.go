@@ -45,7 +45,26 @@ const monitorJS = `(() => {
         vt.events.push({ at: performance.now(), seat, on, hz });
       }
     }
+    // When each seat's packets reach its track again after a pause: the
+    // receiver's newest source entry (its timestamp: when the packet's
+    // audio was handed to the track, on the epoch's clock).
+    if (v.pc) {
+      for (const tr of v.pc.getTransceivers()) {
+        const seat = v.seats.get(tr.mid);
+        if (!seat || !tr.receiver) continue;
+        const ss = tr.receiver.getSynchronizationSources();
+        if (!ss.length) continue;
+        const x = ss[0];
+        const key = 'src' + seat;
+        const prev = vt[key];
+        if (!prev || prev.rtp !== x.rtpTimestamp) {
+          if (!prev || x.timestamp - prev.ts > 100) vt.events.push({ at: x.timestamp - performance.timeOrigin, seat, kind: 'src' });
+          vt[key] = { rtp: x.rtpTimestamp, ts: x.timestamp };
+        }
+      }
+    }
   }, 5);
+  vt.origin = performance.timeOrigin;
   vt.stats = async () => {
     const v = window.__mafia.voice;
     const out = {};
@@ -57,6 +76,22 @@ const monitorJS = `(() => {
     });
     out.pc = { packets: v.gen, bytes: 0, level: 0 }; // which join the counts are of
     return out;
+  };
+  // buffers sums up each seat's jitter buffer so far (getStats): its
+  // average delay and target, and what it concealed, in ms.
+  vt.buffers = async () => {
+    const v = window.__mafia.voice;
+    const out = [];
+    if (!v.pc) return '';
+    (await v.pc.getStats()).forEach((r) => {
+      if (r.type !== 'inbound-rtp' || r.kind !== 'audio') return;
+      const seat = v.seats.get(r.mid);
+      const n = r.jitterBufferEmittedCount || 1;
+      const ms = (x) => Math.round(1000 * (x || 0) / n);
+      out.push('seat ' + seat + ': delay ' + ms(r.jitterBufferDelay) + ' target ' + ms(r.jitterBufferTargetDelay) + ' minimum ' + ms(r.jitterBufferMinimumDelay) +
+        ' concealed ' + Math.round(1000 * (r.concealedSamples || 0) / 48000) + ' silent-concealed ' + Math.round(1000 * (r.silentConcealedSamples || 0) / 48000) + ' packets ' + r.packetsReceived);
+    });
+    return out.join('; ');
   };
   window.__vt = vt;
   return true;

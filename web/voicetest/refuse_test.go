@@ -6,7 +6,8 @@ import (
 )
 
 // TestVoice_PagesRefused: a page at a table without voice shows no voice
-// panel, and the server refuses its voice message voice_off; a page at a
+// panel (and never loads voice.js, which only a page that may use the
+// voice imports), and the server refuses its voice message voice_off; a page at a
 // voice table that names another seat is refused voice_not_your_seat; a
 // spectator of a table whose voice is its players' only sees no panel and
 // is refused voice_no_spectators. Each refusal says why in the page's
@@ -34,6 +35,10 @@ func TestVoice_PagesRefused(t *testing.T) {
 		p.WaitJS(10*time.Second, `!!window.__mafia.state.lobby`)
 		if got := eval[bool](p, `!document.querySelector('#t-voice').hidden && !!document.querySelector('#voice-listen')`); got != c.panel {
 			t.Errorf("%s: the voice panel shown %v, want %v", c.rule, got, c.panel)
+		}
+		// voice.js is imported only where the page may use the voice.
+		if got := eval[bool](p, `performance.getEntriesByType('resource').some((r) => r.name.endsWith('/voice.js'))`); got != c.panel {
+			t.Errorf("%s: voice.js loaded %v, want %v", c.rule, got, c.panel)
 		}
 		got := join(p, c.extra)
 		if got["type"] != "error" || got["code"] != c.code || got["message"] == "" {

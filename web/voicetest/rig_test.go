@@ -10,6 +10,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -261,4 +262,98 @@ func (p *page) waitVoiceOn() {
 func eval[T any](p *page, expr string) T {
 	p.T.Helper()
 	return webtest.Eval[T](p.Tab, expr)
+}
+
+// unitTimes is what the forwarding unit did when, read from its stats
+// every few milliseconds: when who is heard changed, and for each
+// listener's seat and heard seat when a run of packets opened and closed.
+type unitTimes struct {
+	changed        []time.Time
+	opened, closed map[[2]int][]time.Time
+	// rate is the packets a second the unit read from each seat's
+	// microphone while it was read (a browser's Opus in DTX sends few).
+	rate map[int]float64
+}
+
+// after is how long after from the time in ts nearest to it came, in ms
+// (negative: before it; NaN: none within 2 s, the unit's changes being
+// seconds apart).
+func (unitTimes) after(ts []time.Time, from time.Time) float64 {
+	best := math.NaN()
+	for _, x := range ts {
+		d := float64(x.Sub(from).Microseconds()) / 1000
+		if math.Abs(d) <= 2000 && (math.IsNaN(best) || math.Abs(d) < math.Abs(best)) {
+			best = d
+		}
+	}
+	return best
+}
+
+// unitWatch reads a table's unit's times until stop.
+type unitWatch struct {
+	quit chan struct{}
+	done chan unitTimes
+}
+
+// watchUnit starts reading the unit's times of table id.
+func (r *rig) watchUnit(t *testing.T, id string) *unitWatch {
+	w := &unitWatch{quit: make(chan struct{}), done: make(chan unitTimes, 1)}
+	go func() {
+		u := unitTimes{opened: map[[2]int][]time.Time{}, closed: map[[2]int][]time.Time{}}
+		add := func(ts []time.Time, x time.Time) []time.Time {
+			if x.IsZero() || (len(ts) > 0 && !x.After(ts[len(ts)-1])) {
+				return ts
+			}
+			return append(ts, x)
+		}
+		tk := time.NewTicker(3 * time.Millisecond)
+		defer tk.Stop()
+		first := map[int]int64{}
+		firstAt := map[int]time.Time{}
+		var last voice.Stats
+		var lastAt time.Time
+		for {
+			select {
+			case <-w.quit:
+				u.rate = map[int]float64{}
+				for s, n := range first {
+					if d := lastAt.Sub(firstAt[s]).Seconds(); d > 0 {
+						u.rate[s] = float64(last.In[s]-n) / d
+					}
+				}
+				w.done <- u
+				return
+			case <-tk.C:
+			}
+			st := r.hub.Stats(id)
+			last, lastAt = st, time.Now()
+			for s, n := range st.In {
+				if _, ok := first[s]; !ok && n > 0 {
+					first[s], firstAt[s] = n, lastAt
+				}
+			}
+			u.changed = add(u.changed, st.Changed)
+			for _, l := range st.Listeners {
+				for s := range l.Opened {
+					k := [2]int{int(l.Seat), s}
+					u.opened[k] = add(u.opened[k], l.Opened[s])
+					u.closed[k] = add(u.closed[k], l.Closed[s])
+				}
+			}
+		}
+	}()
+	t.Cleanup(func() {
+		select {
+		case <-w.quit:
+		default:
+			close(w.quit)
+		}
+	})
+	return w
+}
+
+// stop ends the reading and returns the times read.
+func (w *unitWatch) stop() unitTimes {
+	close(w.quit)
+	return <-w.done
 }

@@ -23,12 +23,19 @@ import { Chat } from './chat.js';
 import { floorSaid } from './statements.js';
 import { signal, played } from './sound.js';
 import { keepAwake } from './app.js';
-import { Voice, renderVoice } from './voice.js';
 import { newState, receive, atNight, HELD, stepKey } from './state.js';
 
 // FLOOR_LINES is how many of the floor's newest lines and statements the
 // floor shows (the chat has them all).
 const FLOOR_LINES = 5;
+
+/** voiceAt says whether this page may use the table's voice: a voice
+ * table, and a seat, its host, or a spectator where they listen. */
+function voiceAt(st) {
+  const v = st.lobby && st.lobby.voice;
+  if (!v) return false;
+  return !!st.seat || !!st.host || v === 'everyone';
+}
 
 /** tableScreen opens table id: it returns the screen's element and its
  * render and destroy functions. */
@@ -88,11 +95,28 @@ export function tableScreen(id, { navigate, announce }) {
   };
 
   const serverNow = () => Date.now() + st.offset;
-  // The voice table's audio (voice.js): its requests ride on the table's
-  // connection; its <audio> stays in the screen, out of any redrawn part.
-  const voice = new Voice(id, (msg) => conn.send(msg), () => schedule());
-  el.append(voice.audio);
+  // The voice table's audio (voice.js), loaded by a dynamic import only
+  // where this page may use the table's voice (voiceAt): no other page
+  // asks for it. Its requests ride on the table's connection; its <audio>
+  // stays in the screen, out of any redrawn part. welcomed: the
+  // connection's welcome came (a voice loaded after it joins again then).
+  let voiceMod = null;
+  let voice = null;
+  let voiceLoading = false;
+  let welcomed = false;
   let voiceStep = '';
+  function loadVoice() {
+    if (voice || voiceLoading || st.closed || !voiceAt(st)) return;
+    voiceLoading = true;
+    import('./voice.js').then((m) => {
+      if (st.closed) return;
+      voiceMod = m;
+      voice = new m.Voice(id, (msg) => conn.send(msg), () => schedule());
+      el.append(voice.audio);
+      if (welcomed && st.conn === 'open') voice.welcome();
+      schedule();
+    }, () => { voiceLoading = false; }); // tried again at the next draw
+  }
   // the floor's statements' times (stampSaid), for the step saidStep
   const saidAt = new Map();
   let saidStep = '';
@@ -135,7 +159,7 @@ export function tableScreen(id, { navigate, announce }) {
 
   function onMessage(m) {
     if (m.type === 'voice') {
-      voice.message(m);
+      if (voice) voice.message(m);
       return;
     }
     const endedBefore = !!st.view && st.view.phase === 'ended';
@@ -149,14 +173,15 @@ export function tableScreen(id, { navigate, announce }) {
       return;
     }
     if (fx.tell) tell(fx.tell);
-    if (m.view && stepKey(m.view) !== voiceStep) {
+    if (m.view && stepKey(m.view) !== voiceStep && voice) {
       voiceStep = stepKey(m.view);
       voice.note('step', { step: m.view.step, phase: m.view.phase, speaker: m.view.speaker || 0 });
     }
     if (m.type === 'welcome') {
       // A voice that was on joins again (the server ended it with the
       // connection that dropped).
-      voice.welcome();
+      welcomed = true;
+      if (voice) voice.welcome();
       // The chat so far, newest page first: the same request from every
       // seat, after every welcome.
       loadHistory();
@@ -364,9 +389,10 @@ export function tableScreen(id, { navigate, announce }) {
     show('votes', renderVotes(st));
     show('cands', renderCandidates(st));
     show('checks', renderChecks(st));
-    st.voiceHeard = voice.status === 'on' ? voice.heard : null;
-    st.voiceSounding = voice.sounding;
-    show('voice', renderVoice(st, voice));
+    loadVoice();
+    st.voiceHeard = voice && voice.status === 'on' ? voice.heard : null;
+    st.voiceSounding = voice ? voice.sounding : null;
+    show('voice', voice && voiceAt(st) ? voiceMod.renderVoice(st, voice) : null);
     show('seats', st.lobby && !ended ? renderSeats(st, ctx) : null);
     show('host', renderHost(st, ctx));
     if (ended) show('log', null);
@@ -558,12 +584,12 @@ export function tableScreen(id, { navigate, announce }) {
 
   // For the tests and the curious: the page's connection, to send what a
   // stale button would.
-  window.__mafia = { send: (msg) => request(msg), state: st, conn, sounds: played, voice };
+  window.__mafia = { send: (msg) => request(msg), state: st, conn, sounds: played, get voice() { return voice; } };
 
   return {
     el,
     render: () => { logKey = ''; draw(); },
     langChanged: () => conn.reconnectNow(),
-    destroy: () => { st.closed = true; keepAwake(false); clearInterval(ticker); offAccount(); document.removeEventListener('mafia-hints', onHints); conn.stop(); voice.destroy(); if (window.__mafia && window.__mafia.state === st) delete window.__mafia; },
+    destroy: () => { st.closed = true; keepAwake(false); clearInterval(ticker); offAccount(); document.removeEventListener('mafia-hints', onHints); conn.stop(); if (voice) voice.destroy(); if (window.__mafia && window.__mafia.state === st) delete window.__mafia; },
   };
 }

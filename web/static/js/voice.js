@@ -21,6 +21,9 @@ const LOG_MAX = 400;
 const STATS_EVERY = 400;
 // SOUNDING is the inbound audio level above which a seat is heard now.
 const SOUNDING = 0.01;
+// DISCONNECTED_WAIT is how long an ICE connection may stay "disconnected"
+// (it often comes back by itself) before the page asks for a restart (ms).
+const DISCONNECTED_WAIT = 2000;
 
 /** mediaSections splits an SDP into its media sections: for each, its mid,
  * its direction and the track id it names (a=msid:stream track). */
@@ -84,6 +87,16 @@ export class Voice {
     this.blocked = false; // the browser would not play without a tap
     this.log = [];
     this.gen = 0; // a join's generation: an older join's answers are dropped
+    // An ICE restart asked for (the network changed, or the path was
+    // lost): the server's next offer is for the same peer connection.
+    this.restarting = false;
+    this.restarts = 0; // restarts asked since the path last worked
+    this.iceTimer = null;
+    // A phone that changes networks (Wi-Fi to mobile data) keeps its peer
+    // connection and asks for a new path.
+    this.onNetwork = () => this.restart('network');
+    if (navigator.connection && navigator.connection.addEventListener) navigator.connection.addEventListener('change', this.onNetwork);
+    window.addEventListener('online', this.onNetwork);
     this.audio = h('audio', { id: 'voice-audio', autoplay: true });
     this.audio.hidden = true;
     this.meter = h('span', { class: 'voice-level-bar' });
@@ -177,7 +190,8 @@ export class Voice {
   message(m) {
     switch (m.action) {
       case 'offer':
-        this.offer(m, this.gen);
+        if (this.restarting && this.pc && this.pc.signalingState === 'stable') this.reoffer(m, this.pc, this.gen);
+        else this.offer(m, this.gen);
         break;
       case 'candidate':
         if (this.pc && m.candidate) this.pc.addIceCandidate(m.candidate).catch(() => {});
@@ -227,12 +241,27 @@ export class Voice {
       this.note('pc', { state: s });
       if (s === 'connected') {
         this.status = 'on';
+        this.restarts = 0;
         this.statsOn();
-      } else if (s === 'failed') {
-        this.fail('ice');
+      } else if (s === 'failed' && this.restarts > 0 && !this.restarting) {
+        this.fail('ice'); // a restart did not bring the path back
         return;
       }
       this.redraw();
+    };
+    // The path lost ("failed"), or gone for a while ("disconnected"),
+    // while the table's connection is up: the page asks the server for an
+    // ICE restart on the same peer connection (the seat keeps its place).
+    pc.oniceconnectionstatechange = () => {
+      if (this.pc !== pc) return;
+      const s = pc.iceConnectionState;
+      clearTimeout(this.iceTimer);
+      if (s === 'failed') this.restart('ice_failed');
+      else if (s === 'disconnected') {
+        this.iceTimer = setTimeout(() => {
+          if (this.pc === pc && pc.iceConnectionState === 'disconnected') this.restart('ice_disconnected');
+        }, DISCONNECTED_WAIT);
+      }
     };
     try {
       await pc.setRemoteDescription({ type: 'offer', sdp: m.sdp });
@@ -249,6 +278,50 @@ export class Voice {
       const sdp = withOpusFEC(answer.sdp);
       await pc.setLocalDescription({ type: 'answer', sdp });
       if (this.pc !== pc || gen !== this.gen) return;
+      const r = await this.send({ type: 'voice', action: 'answer', sdp });
+      if (r.type === 'error' && this.pc === pc) this.fail(r.code, r.message);
+    } catch {
+      if (this.pc === pc) this.fail('voice_bad_signal');
+    }
+  }
+
+  /** restart asks the server for an ICE restart: a new path for the same
+   * peer connection, when the network changed or the path was lost. The
+   * server's offer follows (reoffer); one refused, or a second that did
+   * not bring the path back, leaves the page to join again. */
+  async restart(why) {
+    const pc = this.pc;
+    if (!pc || this.restarting || pc.signalingState !== 'stable' || pc.connectionState === 'closed') return;
+    if (this.restarts >= 2) {
+      this.join(); // two restarts did not help: a new peer connection
+      return;
+    }
+    this.restarting = true;
+    this.restarts++;
+    this.note('restart', { why });
+    const r = await this.send({ type: 'voice', action: 'restart' });
+    if (this.pc !== pc) return;
+    if (r.type === 'error') {
+      this.restarting = false;
+      this.note('restart_refused', { code: r.code });
+      // Not joined any more (the server ended it), or a request lost
+      // with a connection that dropped: the welcome joins again then.
+      if (r.code !== 'network') this.join();
+    }
+  }
+
+  /** reoffer answers the server's restart offer on the same peer
+   * connection: its new ICE servers, its new credentials. */
+  async reoffer(m, pc, gen) {
+    this.restarting = false;
+    try {
+      if (m.ice_servers && pc.setConfiguration) pc.setConfiguration({ ...pc.getConfiguration(), iceServers: m.ice_servers });
+      await pc.setRemoteDescription({ type: 'offer', sdp: m.sdp });
+      const answer = await pc.createAnswer();
+      const sdp = withOpusFEC(answer.sdp);
+      await pc.setLocalDescription({ type: 'answer', sdp });
+      if (this.pc !== pc || gen !== this.gen) return;
+      this.note('restarted', {});
       const r = await this.send({ type: 'voice', action: 'answer', sdp });
       if (r.type === 'error' && this.pc === pc) this.fail(r.code, r.message);
     } catch {
@@ -320,6 +393,9 @@ export class Voice {
   /** teardown ends the WebRTC connection (and, with all, the microphone). */
   teardown(all) {
     clearInterval(this.statsTimer);
+    clearTimeout(this.iceTimer);
+    this.restarting = false;
+    this.restarts = 0;
     if (this.pc) {
       this.pc.close();
       this.pc = null;
@@ -342,16 +418,10 @@ export class Voice {
   /** destroy ends everything (the screen closes). */
   destroy() {
     this.teardown(true);
+    if (navigator.connection && navigator.connection.removeEventListener) navigator.connection.removeEventListener('change', this.onNetwork);
+    window.removeEventListener('online', this.onNetwork);
     if (this.ctx) this.ctx.close().catch(() => {});
   }
-}
-
-/** voiceAt says whether this page may use the table's voice: a voice
- * table, and a seat, its host, or a spectator where they listen. */
-export function voiceAt(st) {
-  const v = st.lobby && st.lobby.voice;
-  if (!v) return false;
-  return !!st.seat || !!st.host || v === 'everyone';
 }
 
 /** reasonOf is why the player is not heard now (a key of web.voice.muted),
@@ -370,9 +440,9 @@ function reasonOf(st, voice) {
 }
 
 /** renderVoice draws the voice panel: the buttons, the state, and the
- * microphone's level. */
+ * microphone's level (at a table where this page may use the voice:
+ * table.js's voiceAt, which decides whether this module is loaded). */
 export function renderVoice(st, voice) {
-  if (!voiceAt(st)) return null;
   const out = [];
   const listenOnly = !st.seat;
   const heard = voice.heard || [];
