@@ -76,8 +76,9 @@ func (s *Server) ReservedTable(ctx context.Context, id string) (wire.Lobby, erro
 }
 
 // ClubGame is an online table's finished game as a club counts it
-// (club.Game: each seat's name, card and exit, the winner; no roster ids,
-// no best move, no extra points: the online table has none), and whether
+// (club.Game: its rules code, each seat's name, card and exit, the winner,
+// and the first night's victim's best move as they made it in their last
+// words; no roster ids and no extra points: the club adds those), and whether
 // it counts (false for a table not found, not finished, or that cannot be
 // read: logged).
 func (s *Server) ClubGame(ctx context.Context, id string) (club.Game, bool) {
@@ -109,6 +110,16 @@ func (s *Server) clubGame(ctx context.Context, id string) (club.Game, error) {
 	order := map[engine.Seat]int{}
 	for i, e := range log {
 		switch e.Kind {
+		case engine.EvGameStarted:
+			g.Rules = engine.RulesCode(e.Rules)
+		case engine.EvStatement:
+			if e.Verb == engine.BestMove && g.BestMove == nil {
+				b := &club.BestMove{Seat: int(e.Actor)}
+				for _, s := range e.Set.Seats() {
+					b.Guess = append(b.Guess, int(s))
+				}
+				g.BestMove = b
+			}
 		case engine.EvGameEnded:
 			end = &log[i]
 		case engine.EvPlayerOut:
@@ -136,6 +147,14 @@ func (s *Server) clubGame(ctx context.Context, id string) (club.Game, error) {
 		g.Seats = append(g.Seats, cs)
 	}
 	g.Winner = end.Winner.String()
+	if g.BestMove != nil {
+		if err := g.CheckBestMove(*g.BestMove); err != nil {
+			// the engine takes only the club's best move: a log that says
+			// otherwise is damaged, and the game counts without it
+			s.log.Warn("an online game's best move is not the club's: left out", "table", id, "err", err)
+			g.BestMove = nil
+		}
+	}
 	return g, nil
 }
 
