@@ -6,9 +6,11 @@ package clubhttp
 // roster entry's linked account); the organiser sees each table's state
 // (waiting for whom, playing, finished) and may start a table before its
 // wait is over; a player logged in sees their table and the link to sit.
-// A table's game, once ended, is linked to its round's table at the next
-// read of the tournament (syncOnline), with the seats the server's bot
-// played for a player who did not come.
+// A table's game, once ended, is linked to its round's table at its end
+// or the next read of the tournament (syncOnline), with the seats the
+// server's bot played for a player who did not come; it counts with its
+// first victim's best move (made at the table) and the extra points the
+// organiser gives its seats once it is over (setOnlineExtra).
 
 import (
 	"context"
@@ -93,6 +95,7 @@ func (h *Handler) onlineRoutes(m *http.ServeMux) {
 	m.HandleFunc("POST "+base+"/rounds/{round}/online", h.openRoundOnline)
 	m.HandleFunc("GET "+base+"/rounds/{round}/online", h.roundOnline)
 	m.HandleFunc("POST "+base+"/rounds/{round}/tables/{table}/start", h.startOnlineTable)
+	m.HandleFunc("PUT "+base+"/rounds/{round}/tables/{table}/extra", h.setOnlineExtra)
 	m.HandleFunc("GET "+base+"/mine", h.myTournamentTable)
 }
 
@@ -126,6 +129,7 @@ type onlineTable struct {
 	Seats   []onlineSeat `json:"seats"`
 	Game    string       `json:"game,omitempty"` // linked once finished
 	Winner  string       `json:"winner,omitempty"`
+	Extra   []club.Extra `json:"extra,omitempty"` // the organiser's extra points, once finished
 }
 
 // onlineRound answers a round's online state.
@@ -289,7 +293,7 @@ func (h *Handler) writeRound(w http.ResponseWriter, r *http.Request, clubID, id 
 
 // tableState is one online table's state as the server has it.
 func (h *Handler) tableState(ctx context.Context, tb tournament.Table, roster *club.Roster) (onlineTable, error) {
-	ot := onlineTable{Online: tb.Online, Link: TableLink(tb.Online), Waiting: []string{}, Game: tb.Game}
+	ot := onlineTable{Online: tb.Online, Link: TableLink(tb.Online), Waiting: []string{}, Game: tb.Game, Extra: tb.Extra}
 	if h.online == nil {
 		return ot, &engine.Error{Code: tournament.CodeOffline}
 	}
@@ -474,6 +478,50 @@ func (h *Handler) myTournamentTable(w http.ResponseWriter, r *http.Request) {
 	h.fail(w, r, &engine.Error{Code: tournament.CodeNoTable})
 }
 
+// extraLimit bounds the body of a table's extra points.
+const extraLimit = 4 << 10
+
+// setOnlineExtra serves PUT .../rounds/{round}/tables/{table}/extra
+// {"extra": [{"seat", "points"}]}: a host of the club (the organiser, or
+// the referee with a host's access) gives the seats of a table played
+// online, once its game is over, their extra points (in place of those
+// given before); the answer is the round's state.
+func (h *Handler) setOnlineExtra(w http.ResponseWriter, r *http.Request) {
+	var req struct {
+		Extra []club.Extra `json:"extra"`
+	}
+	c, _, ok := h.clubChange(w, r, &req, extraLimit)
+	if !ok {
+		return
+	}
+	n, err := pathInts(r, "round", "table")
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	ctx, id := r.Context(), r.PathValue("t")
+	if err := h.syncOnline(ctx, c.ID, id); err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	err = h.updateTournament(ctx, c.ID, id, func(ctx context.Context, t *tournament.Tournament, _ *club.Roster) error {
+		var g *club.Game
+		if n[0] >= 1 && n[0] <= len(t.Rounds) && n[1] >= 1 && n[1] <= len(t.Rounds[n[0]-1].Tables) && h.online != nil {
+			if tb := t.Rounds[n[0]-1].Tables[n[1]-1]; tb.Game != "" && tb.Game == tb.Online {
+				if cg, ok := h.online.tables.ClubGame(ctx, tb.Game); ok {
+					g = &cg
+				}
+			}
+		}
+		return t.SetExtra(n[0], n[1], g, req.Extra)
+	})
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	h.writeRound(w, r, c.ID, id, n[0])
+}
+
 // onlineGames adds to games the finished games of the tables opened online
 // and linked (the server's), as the club counts them.
 func (h *Handler) onlineGames(ctx context.Context, t *tournament.Tournament, games map[string]club.Game) {
@@ -486,7 +534,7 @@ func (h *Handler) onlineGames(ctx context.Context, t *tournament.Tournament, gam
 				continue
 			}
 			if g, ok := h.online.tables.ClubGame(ctx, tb.Game); ok {
-				g.ID = tb.Game
+				g.ID, g.Extra = tb.Game, tb.Extra
 				games[tb.Game] = g
 			}
 		}
