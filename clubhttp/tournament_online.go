@@ -17,6 +17,7 @@ import (
 	"errors"
 	"net/http"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -31,10 +32,13 @@ import (
 // an online tournament opens (server.Server offers them; cmd/mafia wires
 // them with ServeOnline).
 type OnlineTables interface {
-	// OpenReserved opens a table whose seat s is held for accounts[s-1],
-	// rated or not, that starts when each is at it or at startBy with
-	// bots in the seats still free, with the steps' times timings.
-	OpenReserved(ctx context.Context, name string, accounts []int64, rated bool, startBy time.Time, timings map[string]int64) (string, error)
+	// OpenReservedFor opens a table whose seat s is held for
+	// accounts[s-1], rated or not, that starts when each is at it or at
+	// startBy with bots in the seats still free, with the steps' times
+	// timings; owner is kept with it (ReservedOwner).
+	OpenReservedFor(ctx context.Context, owner, name string, accounts []int64, rated bool, startBy time.Time, timings map[string]int64) (string, error)
+	// ReservedOwner is the owner a table was opened with, on any node.
+	ReservedOwner(ctx context.Context, id string) (string, error)
 	// StartReserved starts such a table now, bots in the free seats.
 	StartReserved(ctx context.Context, id string) error
 	// ReservedTable is the table's lobby row: its status and seats.
@@ -49,7 +53,8 @@ type OnlineTables interface {
 // onlinePlay is the handler's online tables, and the tournament each table
 // it opened belongs to (by the table's id: club and tournament), so that
 // a game's end links it at once; a table not among them (opened before a
-// restart) is linked at the next read of its tournament.
+// restart, or by another node's handler) is found by the owner it was
+// opened with (ReservedOwner).
 type onlinePlay struct {
 	tables OnlineTables
 	mu     sync.Mutex
@@ -67,19 +72,42 @@ func (h *Handler) ServeOnline(tables OnlineTables) {
 	tables.OnEnded(h.onlineEnded)
 }
 
-// onlineEnded links the ended game of a table the handler opened to its
-// round's table at once (syncOnline); a failure is logged, and the next
-// read of the tournament links it.
+// ownerOf is the owner an online tournament's table is opened with: its
+// club and tournament.
+func ownerOf(clubID, id string) string { return "tournament:" + clubID + "/" + id }
+
+// parseOwner reads ownerOf's owner.
+func parseOwner(owner string) (clubID, id string, ok bool) {
+	rest, ok := strings.CutPrefix(owner, "tournament:")
+	if !ok {
+		return "", "", false
+	}
+	clubID, id, ok = strings.Cut(rest, "/")
+	return clubID, id, ok && clubID != "" && id != ""
+}
+
+// onlineEnded links the ended game of a tournament's table to its round's
+// table at once (syncOnline): a table this handler opened, or, in a
+// cluster, one another node's handler opened that ended here (its owner,
+// kept with the table in the shared store, names the tournament); a
+// failure is logged, and the next read of the tournament links it.
 func (h *Handler) onlineEnded(id string) {
 	o := h.online
 	o.mu.Lock()
 	at, ok := o.opened[id]
 	o.mu.Unlock()
-	if !ok {
-		return
-	}
 	ctx, cancel := context.WithTimeout(context.Background(), linkTimeout)
 	defer cancel()
+	if !ok {
+		owner, err := o.tables.ReservedOwner(ctx, id)
+		if err != nil {
+			h.cfg.Log.Warn("an ended table's owner not read: a tournament's game is linked at the next read", "table", id, "err", err)
+			return
+		}
+		if at[0], at[1], ok = parseOwner(owner); !ok {
+			return // not a tournament's table
+		}
+	}
 	if err := h.syncOnline(ctx, at[0], at[1]); err != nil {
 		h.cfg.Log.Warn("an online tournament's game not linked at its end: linked at the next read", "table", id, "err", err)
 		return
@@ -228,7 +256,7 @@ func (h *Handler) openRoundOnline(w http.ResponseWriter, r *http.Request) {
 	ids := make([]string, len(seats))
 	for n, accounts := range seats {
 		name := t.Name + " · " + strconv.Itoa(round) + "/" + strconv.Itoa(n+1)
-		if ids[n], err = h.online.tables.OpenReserved(ctx, name, accounts, t.Online.Rated, startBy, t.Online.TimingsMS); err != nil {
+		if ids[n], err = h.online.tables.OpenReservedFor(ctx, ownerOf(c.ID, id), name, accounts, t.Online.Rated, startBy, t.Online.TimingsMS); err != nil {
 			h.fail(w, r, err)
 			return
 		}

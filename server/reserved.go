@@ -12,6 +12,7 @@ package server
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -32,6 +33,12 @@ import (
 // StartReserved says), its steps' times timings (docs/protocol.md's
 // timings_ms; nil: the defaults). It returns the table's id.
 func (s *Server) OpenReserved(ctx context.Context, name string, accounts []int64, rated bool, startBy time.Time, timings map[string]int64) (string, error) {
+	return s.OpenReservedFor(ctx, "", name, accounts, rated, startBy, timings)
+}
+
+// OpenReservedFor is OpenReserved with the table's owner (room.Settings
+// .Owner: what is told of its end, on whichever node; ReservedOwner).
+func (s *Server) OpenReservedFor(ctx context.Context, owner, name string, accounts []int64, rated bool, startBy time.Time, timings map[string]int64) (string, error) {
 	if s.closing.Load() || s.draining.Load() {
 		return "", &engine.Error{Code: CodeDraining}
 	}
@@ -40,7 +47,7 @@ func (s *Server) OpenReserved(ctx context.Context, name string, accounts []int64
 		return "", err
 	}
 	set := room.Settings{Name: strings.TrimSpace(name), Setup: p, TimingMS: timings, Pace: s.cfg.Pace, StandIn: room.DefaultStandIn,
-		Rated: rated, Reserved: append([]int64(nil), accounts...), StartBy: startBy}
+		Rated: rated, Reserved: append([]int64(nil), accounts...), StartBy: startBy, Owner: owner}
 	for _, a := range accounts {
 		if a == 0 {
 			return "", &engine.Error{Code: room.CodeBadRequest, Name: "reserved"}
@@ -53,6 +60,21 @@ func (s *Server) OpenReserved(ctx context.Context, name string, accounts []int64
 	s.stops.started()
 	s.add(rm)
 	return rm.ID(), nil
+}
+
+// ReservedOwner is the owner a table of reserved seats was opened with
+// (OpenReservedFor), read from the store, so that any node of a cluster
+// finds it ("": none).
+func (s *Server) ReservedOwner(ctx context.Context, id string) (string, error) {
+	t, _, err := s.cfg.Store.Table(ctx, store.KindOnline, id)
+	if err != nil {
+		return "", err
+	}
+	var set room.Settings
+	if err := json.Unmarshal(t.Data, &set); err != nil {
+		return "", fmt.Errorf("%w: %v", store.ErrDamaged, err)
+	}
+	return set.Owner, nil
 }
 
 // StartReserved starts a table with reserved seats now: the seats still
