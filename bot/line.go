@@ -87,7 +87,9 @@ const (
 	LineCitizen
 
 	// LineBestMove: the first night's victim's best move in its last words,
-	// the club's habit: "my best move: 3, 5, 9" (Seat, More[0], More[1]).
+	// the club's habit: "my best move: 3, 5, 9" (Seat, More[0], More[1]);
+	// the Smart bot makes it as the game's statement too (engine.BestMove),
+	// and this line voices it.
 	LineBestMove
 
 	// The mafia's night chat (LineKind.Night): said at night, by a mafia
@@ -195,6 +197,10 @@ func lineOf(st engine.Statement, round uint16) (Line, bool) {
 		return Line{Kind: LineTrust, Seat: st.Target, Voice: true}, true
 	case engine.WillNominate:
 		return Line{Kind: LineWillNominate, Seat: st.Target, Voice: true}, true
+	case engine.BestMove:
+		if g := st.Guess.Seats(); len(g) == 3 {
+			return Line{Kind: LineBestMove, Seat: g[0], More: [2]engine.Seat{g[1], g[2]}, Voice: true}, true
+		}
 	}
 	return Line{}, false
 }

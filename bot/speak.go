@@ -279,12 +279,15 @@ func (b *Smart) opinion(v *engine.View, i uint8) (Line, bool) {
 			}
 		}
 	case engine.PhaseLastWords:
-		if i == 0 && b.bestMove {
+		// a best move made as a statement (bestMoveStatement) is voiced
+		// already: then only the farewell is left to say
+		pending := b.bestMove && !floorSaid(v, engine.BestMove)
+		if i == 0 && pending {
 			if l, ok := b.bestMoveLine(v, others); ok {
 				return l, true
 			}
 		}
-		if i == 0 || b.bestMove {
+		if i == 0 || pending {
 			return Line{Kind: LineFarewell}, true
 		}
 	}

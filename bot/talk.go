@@ -274,6 +274,9 @@ func (b *Smart) statement(v *engine.View) (engine.Command, bool) {
 	if b.mute {
 		return engine.Command{}, false
 	}
+	if c, ok := b.bestMoveStatement(v); ok {
+		return c, true
+	}
 	me := v.Seat
 	switch {
 	case b.role == engine.Detective:
@@ -351,4 +354,23 @@ func (b *Smart) detectiveTalk(v *engine.View) (engine.Command, bool) {
 		}
 	}
 	return engine.Command{}, false
+}
+
+// bestMoveStatement is the first night's victim's best move as the game's
+// statement, first on its last words' floor: the three seats its best-move
+// line names (bestMoveLine, from its view alone), which the statement's
+// voice then says aloud.
+func (b *Smart) bestMoveStatement(v *engine.View) (engine.Command, bool) {
+	if !b.bestMove || !v.Can(engine.BestMove) {
+		return engine.Command{}, false
+	}
+	others := v.Alive.Without(v.Seat)
+	if b.mafia() {
+		others &^= b.team
+	}
+	l, ok := b.bestMoveLine(v, others)
+	if !ok {
+		return engine.Command{}, false
+	}
+	return engine.Command{Verb: engine.BestMove, By: v.Seat, Guess: engine.SetOf(l.SeatsNamed()...)}, true
 }

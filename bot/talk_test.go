@@ -76,12 +76,24 @@ func playTalkGame(t *testing.T, i int, rules engine.Ruleset) talkGame {
 }
 
 func TestSmartTalk_OnlyTheDetectiveReportsAndItsReportsAreItsChecks(t *testing.T) {
-	claims, reports, counters, opinions := 0, 0, 0, 0
+	claims, reports, counters, opinions, bestMoves := 0, 0, 0, 0, 0
 	for i := 0; i < 1000; i++ {
 		tg := playTalkGame(t, i, engine.DefaultRules())
 		for j, e := range tg.said {
 			role := tg.deal[e.Actor-1]
 			switch {
+			case e.Verb == engine.BestMove:
+				// the first night's victim's guess (the engine checks who and
+				// when); a mafioso's never names a partner
+				bestMoves++
+				if e.Set.Len() != engine.GuessSize || e.Set.Has(e.Actor) {
+					t.Errorf("game %d: seat %d's best move names %v", i, e.Actor, e.Set.Seats())
+				}
+				for _, s := range e.Set.Seats() {
+					if role.IsMafia() && tg.deal[s-1].IsMafia() {
+						t.Errorf("game %d: mafioso %d's best move names partner %d", i, e.Actor, s)
+					}
+				}
 			case e.Verb == engine.Suspect || e.Verb == engine.Vouch || e.Verb == engine.WillNominate:
 				// an opinion, anyone's (opinion.go); a mafioso's never of a partner
 				opinions++
@@ -116,7 +128,10 @@ func TestSmartTalk_OnlyTheDetectiveReportsAndItsReportsAreItsChecks(t *testing.T
 			}
 		}
 	}
-	t.Logf("1000 games: %d Detective claims, %d reports, %d counter-claims, %d opinions", claims, reports, counters, opinions)
+	t.Logf("1000 games: %d Detective claims, %d reports, %d counter-claims, %d opinions, %d best moves", claims, reports, counters, opinions, bestMoves)
+	if bestMoves < 100 {
+		t.Errorf("%d best moves in 1000 games: the first night's victims hardly make theirs", bestMoves)
+	}
 	if opinions > 1000*12 {
 		t.Errorf("%d opinions in 1000 games: more than a dozen a game is not sparing", opinions)
 	}

@@ -2,6 +2,7 @@ package clubhttp_test
 
 import (
 	"context"
+	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"sync"
@@ -15,6 +16,7 @@ import (
 	"mafia/room"
 	"mafia/server"
 	"mafia/store/postgres"
+	"mafia/tournament"
 )
 
 // TestMain stops the test binary's PostgreSQL (pgtest) after the tests.
@@ -27,6 +29,7 @@ type clusterNode struct {
 	svc   *account.Service
 	url   string
 	clubs *clubhttp.Handler
+	db    *postgres.DB
 }
 
 // startClusterNodes starts n nodes on one fresh PostgreSQL database, each
@@ -80,7 +83,7 @@ func startClusterNodes(ctx context.Context, t *testing.T, n int) []*clusterNode 
 			db.Close()
 		})
 		mu.Lock()
-		nodes[i] = &clusterNode{srv: srv, svc: svc, url: hs.URL, clubs: clubs}
+		nodes[i] = &clusterNode{srv: srv, svc: svc, url: hs.URL, clubs: clubs, db: db}
 		mu.Unlock()
 	}
 	return nodes
@@ -162,7 +165,21 @@ func TestTournaments_ATableHandedToAnotherNodeIsLinkedToItsRound(t *testing.T) {
 		return err == nil && l.Status == "ended"
 	})
 
-	// The next read links it, on either node.
+	// Its end links it on node 2, whose clubs' handler did not open it
+	// (the table's owner names the tournament): the shared store has the
+	// link with no read of the tournament on either node.
+	waitFor(ctx, t, "the game linked at its end on node 2", func() bool {
+		st, err := n2.db.Tournament(ctx, tr.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got tournament.Tournament
+		if err := json.Unmarshal(st.Data, &got); err != nil {
+			t.Fatal(err)
+		}
+		return got.Rounds[0].Tables[0].Game == table
+	})
+	// Both nodes read it so.
 	for _, n := range []*clusterNode{n2, n1} {
 		var got struct {
 			Rounds []struct {

@@ -6,15 +6,18 @@ package clubhttp
 // roster entry's linked account); the organiser sees each table's state
 // (waiting for whom, playing, finished) and may start a table before its
 // wait is over; a player logged in sees their table and the link to sit.
-// A table's game, once ended, is linked to its round's table at the next
-// read of the tournament (syncOnline), with the seats the server's bot
-// played for a player who did not come.
+// A table's game, once ended, is linked to its round's table at its end
+// or the next read of the tournament (syncOnline), with the seats the
+// server's bot played for a player who did not come; it counts with its
+// first victim's best move (made at the table) and the extra points the
+// organiser gives its seats once it is over (setOnlineExtra).
 
 import (
 	"context"
 	"errors"
 	"net/http"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -29,10 +32,13 @@ import (
 // an online tournament opens (server.Server offers them; cmd/mafia wires
 // them with ServeOnline).
 type OnlineTables interface {
-	// OpenReserved opens a table whose seat s is held for accounts[s-1],
-	// rated or not, that starts when each is at it or at startBy with
-	// bots in the seats still free, with the steps' times timings.
-	OpenReserved(ctx context.Context, name string, accounts []int64, rated bool, startBy time.Time, timings map[string]int64) (string, error)
+	// OpenReservedFor opens a table whose seat s is held for
+	// accounts[s-1], rated or not, that starts when each is at it or at
+	// startBy with bots in the seats still free, with the steps' times
+	// timings; owner is kept with it (ReservedOwner).
+	OpenReservedFor(ctx context.Context, owner, name string, accounts []int64, rated bool, startBy time.Time, timings map[string]int64) (string, error)
+	// ReservedOwner is the owner a table was opened with, on any node.
+	ReservedOwner(ctx context.Context, id string) (string, error)
 	// StartReserved starts such a table now, bots in the free seats.
 	StartReserved(ctx context.Context, id string) error
 	// ReservedTable is the table's lobby row: its status and seats.
@@ -47,7 +53,8 @@ type OnlineTables interface {
 // onlinePlay is the handler's online tables, and the tournament each table
 // it opened belongs to (by the table's id: club and tournament), so that
 // a game's end links it at once; a table not among them (opened before a
-// restart) is linked at the next read of its tournament.
+// restart, or by another node's handler) is found by the owner it was
+// opened with (ReservedOwner).
 type onlinePlay struct {
 	tables OnlineTables
 	mu     sync.Mutex
@@ -65,19 +72,42 @@ func (h *Handler) ServeOnline(tables OnlineTables) {
 	tables.OnEnded(h.onlineEnded)
 }
 
-// onlineEnded links the ended game of a table the handler opened to its
-// round's table at once (syncOnline); a failure is logged, and the next
-// read of the tournament links it.
+// ownerOf is the owner an online tournament's table is opened with: its
+// club and tournament.
+func ownerOf(clubID, id string) string { return "tournament:" + clubID + "/" + id }
+
+// parseOwner reads ownerOf's owner.
+func parseOwner(owner string) (clubID, id string, ok bool) {
+	rest, ok := strings.CutPrefix(owner, "tournament:")
+	if !ok {
+		return "", "", false
+	}
+	clubID, id, ok = strings.Cut(rest, "/")
+	return clubID, id, ok && clubID != "" && id != ""
+}
+
+// onlineEnded links the ended game of a tournament's table to its round's
+// table at once (syncOnline): a table this handler opened, or, in a
+// cluster, one another node's handler opened that ended here (its owner,
+// kept with the table in the shared store, names the tournament); a
+// failure is logged, and the next read of the tournament links it.
 func (h *Handler) onlineEnded(id string) {
 	o := h.online
 	o.mu.Lock()
 	at, ok := o.opened[id]
 	o.mu.Unlock()
-	if !ok {
-		return
-	}
 	ctx, cancel := context.WithTimeout(context.Background(), linkTimeout)
 	defer cancel()
+	if !ok {
+		owner, err := o.tables.ReservedOwner(ctx, id)
+		if err != nil {
+			h.cfg.Log.Warn("an ended table's owner not read: a tournament's game is linked at the next read", "table", id, "err", err)
+			return
+		}
+		if at[0], at[1], ok = parseOwner(owner); !ok {
+			return // not a tournament's table
+		}
+	}
 	if err := h.syncOnline(ctx, at[0], at[1]); err != nil {
 		h.cfg.Log.Warn("an online tournament's game not linked at its end: linked at the next read", "table", id, "err", err)
 		return
@@ -93,6 +123,7 @@ func (h *Handler) onlineRoutes(m *http.ServeMux) {
 	m.HandleFunc("POST "+base+"/rounds/{round}/online", h.openRoundOnline)
 	m.HandleFunc("GET "+base+"/rounds/{round}/online", h.roundOnline)
 	m.HandleFunc("POST "+base+"/rounds/{round}/tables/{table}/start", h.startOnlineTable)
+	m.HandleFunc("PUT "+base+"/rounds/{round}/tables/{table}/extra", h.setOnlineExtra)
 	m.HandleFunc("GET "+base+"/mine", h.myTournamentTable)
 }
 
@@ -126,6 +157,7 @@ type onlineTable struct {
 	Seats   []onlineSeat `json:"seats"`
 	Game    string       `json:"game,omitempty"` // linked once finished
 	Winner  string       `json:"winner,omitempty"`
+	Extra   []club.Extra `json:"extra,omitempty"` // the organiser's extra points, once finished
 }
 
 // onlineRound answers a round's online state.
@@ -224,7 +256,7 @@ func (h *Handler) openRoundOnline(w http.ResponseWriter, r *http.Request) {
 	ids := make([]string, len(seats))
 	for n, accounts := range seats {
 		name := t.Name + " · " + strconv.Itoa(round) + "/" + strconv.Itoa(n+1)
-		if ids[n], err = h.online.tables.OpenReserved(ctx, name, accounts, t.Online.Rated, startBy, t.Online.TimingsMS); err != nil {
+		if ids[n], err = h.online.tables.OpenReservedFor(ctx, ownerOf(c.ID, id), name, accounts, t.Online.Rated, startBy, t.Online.TimingsMS); err != nil {
 			h.fail(w, r, err)
 			return
 		}
@@ -289,7 +321,7 @@ func (h *Handler) writeRound(w http.ResponseWriter, r *http.Request, clubID, id 
 
 // tableState is one online table's state as the server has it.
 func (h *Handler) tableState(ctx context.Context, tb tournament.Table, roster *club.Roster) (onlineTable, error) {
-	ot := onlineTable{Online: tb.Online, Link: TableLink(tb.Online), Waiting: []string{}, Game: tb.Game}
+	ot := onlineTable{Online: tb.Online, Link: TableLink(tb.Online), Waiting: []string{}, Game: tb.Game, Extra: tb.Extra}
 	if h.online == nil {
 		return ot, &engine.Error{Code: tournament.CodeOffline}
 	}
@@ -474,6 +506,50 @@ func (h *Handler) myTournamentTable(w http.ResponseWriter, r *http.Request) {
 	h.fail(w, r, &engine.Error{Code: tournament.CodeNoTable})
 }
 
+// extraLimit bounds the body of a table's extra points.
+const extraLimit = 4 << 10
+
+// setOnlineExtra serves PUT .../rounds/{round}/tables/{table}/extra
+// {"extra": [{"seat", "points"}]}: a host of the club (the organiser, or
+// the referee with a host's access) gives the seats of a table played
+// online, once its game is over, their extra points (in place of those
+// given before); the answer is the round's state.
+func (h *Handler) setOnlineExtra(w http.ResponseWriter, r *http.Request) {
+	var req struct {
+		Extra []club.Extra `json:"extra"`
+	}
+	c, _, ok := h.clubChange(w, r, &req, extraLimit)
+	if !ok {
+		return
+	}
+	n, err := pathInts(r, "round", "table")
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	ctx, id := r.Context(), r.PathValue("t")
+	if err := h.syncOnline(ctx, c.ID, id); err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	err = h.updateTournament(ctx, c.ID, id, func(ctx context.Context, t *tournament.Tournament, _ *club.Roster) error {
+		var g *club.Game
+		if n[0] >= 1 && n[0] <= len(t.Rounds) && n[1] >= 1 && n[1] <= len(t.Rounds[n[0]-1].Tables) && h.online != nil {
+			if tb := t.Rounds[n[0]-1].Tables[n[1]-1]; tb.Game != "" && tb.Game == tb.Online {
+				if cg, ok := h.online.tables.ClubGame(ctx, tb.Game); ok {
+					g = &cg
+				}
+			}
+		}
+		return t.SetExtra(n[0], n[1], g, req.Extra)
+	})
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	h.writeRound(w, r, c.ID, id, n[0])
+}
+
 // onlineGames adds to games the finished games of the tables opened online
 // and linked (the server's), as the club counts them.
 func (h *Handler) onlineGames(ctx context.Context, t *tournament.Tournament, games map[string]club.Game) {
@@ -486,7 +562,7 @@ func (h *Handler) onlineGames(ctx context.Context, t *tournament.Tournament, gam
 				continue
 			}
 			if g, ok := h.online.tables.ClubGame(ctx, tb.Game); ok {
-				g.ID = tb.Game
+				g.ID, g.Extra = tb.Game, tb.Extra
 				games[tb.Game] = g
 			}
 		}

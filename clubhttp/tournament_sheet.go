@@ -71,6 +71,45 @@ func (h *Handler) tournamentStandingsCSV(w http.ResponseWriter, r *http.Request)
 		tournament.StandingsRows(out.Standings))
 }
 
+// tournamentGamesCSV serves GET …/tournaments/{t}/games.csv[?header=ids]:
+// the tournament's games, in the order of its rounds and tables, one row a
+// seat under club.CSVHeader as the club's games' CSV writes them (the rules
+// code, the best move, the extras and the points under the tournament's
+// scoring); a table played online has its seats' players from the round's
+// seating.
+func (h *Handler) tournamentGamesCSV(w http.ResponseWriter, r *http.Request) {
+	_, _, t, roster, err := h.tournamentStandingsOf(r)
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	games, err := h.tournamentGames(r.Context(), &t)
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	var list []club.Game
+	for _, round := range t.Rounds {
+		for _, tb := range round.Tables {
+			g, ok := games[tb.Game]
+			if !ok || tb.Game == "" || g.Winner == "" {
+				continue
+			}
+			if tb.Online != "" {
+				g.Seats = slices.Clone(g.Seats)
+				for i := range g.Seats {
+					if i < len(tb.Players) && !slices.Contains(tb.Absent, i+1) {
+						g.Seats[i].Person = tb.Players[i]
+					}
+				}
+			}
+			list = append(list, g)
+		}
+	}
+	p := locale.New(langOf(r))
+	writeCSV(w, csvName(r, "tournament-games-"+t.ID), header(r, p, "assist.club.csv.", club.CSVHeader), t.Scoring.Rows(roster, list))
+}
+
 // tournamentPage is the printable page of a tournament.
 type tournamentPage struct {
 	page

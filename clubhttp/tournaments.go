@@ -36,6 +36,7 @@ func (h *Handler) tournamentRoutes(m *http.ServeMux) {
 	m.HandleFunc("POST "+base+"/{t}/close", h.closeTournament)
 	m.HandleFunc("GET "+base+"/{t}/standings.json", h.tournamentStandingsJSON)
 	m.HandleFunc("GET "+base+"/{t}/standings.csv", h.tournamentStandingsCSV)
+	m.HandleFunc("GET "+base+"/{t}/games.csv", h.tournamentGamesCSV)
 	m.HandleFunc("GET /host/clubs/{club}/tournaments/{t}", h.serveTournament)
 	h.onlineRoutes(m)
 }

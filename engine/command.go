@@ -13,7 +13,8 @@ type Verb uint8
 // (a speech, a defence, a tie speech, last words): Claim a card ("I am the
 // Detective": Role), Report a check ("I checked 5: mafia": Target, Result),
 // Suspect a seat, Vouch for a seat, WillNominate a seat ("I will nominate
-// 5"). A statement is what a player says, not a truth: the engine checks
+// 5"); BestMove, the first night's victim's guess of three mafia in their
+// last words (Guess: three seats; the club's best move, docs/club.md). A statement is what a player says, not a truth: the engine checks
 // only that it may be said (statement.go).
 const (
 	VerbNone Verb = iota
@@ -33,11 +34,12 @@ const (
 	Suspect
 	Vouch
 	WillNominate
+	BestMove
 	numVerbs
 )
 
 var verbNames = [numVerbs]string{"", "kill", "check", "shoot", "heal", "skip", "nominate", "vote", "all_vote", "pass", "foul", "next",
-	"claim", "report", "suspect", "vouch", "will_nominate"}
+	"claim", "report", "suspect", "vouch", "will_nominate", "best_move"}
 
 // String returns the verb's name as scenarios spell it.
 func (v Verb) String() string {
@@ -67,12 +69,13 @@ func (v Verb) HasTarget() bool {
 }
 
 // IsStatement reports whether the verb is a statement: structured talk on
-// one's own floor (Claim, Report, Suspect, Vouch, WillNominate).
-func (v Verb) IsStatement() bool { return v >= Claim && v <= WillNominate }
+// one's own floor (Claim, Report, Suspect, Vouch, WillNominate, BestMove).
+func (v Verb) IsStatement() bool { return v >= Claim && v <= BestMove }
 
 // Command is one request to the engine: By acts (0 for the host), on Target
 // when the verb has one; Yes is the answer of an AllVote; Role is the card a
-// Claim names, Result the answer a Report gives.
+// Claim names, Result the answer a Report gives, Guess the three seats a
+// BestMove names.
 type Command struct {
 	Verb   Verb
 	By     Seat
@@ -80,4 +83,5 @@ type Command struct {
 	Yes    bool
 	Role   Role
 	Result Result
+	Guess  SeatSet
 }

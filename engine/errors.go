@@ -55,6 +55,9 @@ const (
 	CodeSuspectSelf       Code = "suspect_self"        // nobody suspects themselves
 	CodeVouchSelf         Code = "vouch_self"          // nobody vouches for themselves
 	CodeBadResult         Code = "bad_result"          // a report gives an answer no Detective gets under these rules
+	CodeNoBestMove        Code = "no_best_move"        // Seat: a best move is the first night's victim's, in their last words
+	CodeBestMoveMade      Code = "best_move_made"      // Seat: a best move is made once
+	CodeBadGuess          Code = "bad_guess"           // N: a best move names N different seats, not one's own
 )
 
 // Error is a refusal: a code and the parameters a sentence needs. A refused
@@ -149,4 +152,7 @@ var engineCodes = []Code{
 	CodeSuspectSelf,
 	CodeVouchSelf,
 	CodeBadResult,
+	CodeNoBestMove,
+	CodeBestMoveMade,
+	CodeBadGuess,
 }

@@ -290,7 +290,7 @@ func (g *Game) exec(c Command) {
 		}
 	case Pass, Next:
 		g.advance()
-	case Claim, Report, Suspect, Vouch, WillNominate:
+	case Claim, Report, Suspect, Vouch, WillNominate, BestMove:
 		g.say(c)
 	}
 }

@@ -98,7 +98,8 @@ func (v *View) Targets(verb Verb) SeatSet {
 }
 
 // Can reports whether the viewer may use verb now (with some target, for
-// verbs that take one; a Claim with any card, Claimable).
+// verbs that take one; a Claim with any card, Claimable; a BestMove with
+// GuessSize seats other than the viewer's).
 func (v *View) Can(verb Verb) bool {
 	if v.Seat == 0 || v.Phase == PhaseEnded {
 		return false
@@ -106,6 +107,9 @@ func (v *View) Can(verb Verb) bool {
 	switch verb {
 	case Claim:
 		return v.mayState()
+	case BestMove:
+		return v.mayState() && firstVictim(v.Phase, v.Speaker, v.Seat, v.Victims, int(v.Players)-v.Alive.Len()) &&
+			!madeBestMove(v.Talk, v.Seat)
 	case Pass:
 		return v.Phase.Timed() && v.Speaker == v.Seat
 	case AllVote:

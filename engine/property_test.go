@@ -639,6 +639,27 @@ func (p *propGame) checkLegality() {
 				}
 				continue
 			}
+			if verb == engine.BestMove {
+				// a guess of three other seats is accepted exactly when the view
+				// offers the best move; a guess of two never is
+				var three, two engine.SeatSet
+				for t := engine.Seat(1); int(t) <= p.n && three.Len() < engine.GuessSize; t++ {
+					if t != s {
+						three = three.With(t)
+						if two.Len() < 2 {
+							two = two.With(t)
+						}
+					}
+				}
+				err := p.g.Check(engine.Command{Verb: verb, By: s, Guess: three})
+				if v.Can(verb) != (err == nil) {
+					p.fail("seat %d (%s) Can(best_move) = %v, the engine says %v", s, p.cards[s], v.Can(verb), err)
+				}
+				if p.g.Check(engine.Command{Verb: verb, By: s, Guess: two}) == nil {
+					p.fail("seat %d: a best move of two seats accepted", s)
+				}
+				continue
+			}
 			if verb.HasTarget() {
 				targets := v.Targets(verb)
 				var legal engine.SeatSet

@@ -65,6 +65,9 @@ func (g *Game) valid(e *Event, i int) error {
 			g.said >= StatementsPerFloor {
 			return bad
 		}
+		if e.Verb == BestMove && (e.Set.Len() != GuessSize || e.Set&^allSeats(int(n)) != 0) {
+			return bad
+		}
 	}
 	if e.Kind == EvNominated && g.ncand >= MaxSeats {
 		return bad

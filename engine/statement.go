@@ -18,7 +18,7 @@ const StatementsPerFloor = 6
 
 // Statement is one statement of the record: By said Verb on their floor
 // (Phase) in Round; Target for a Report, Suspect, Vouch or WillNominate,
-// Role for a Claim, Result for a Report.
+// Role for a Claim, Result for a Report, Guess for a BestMove.
 type Statement struct {
 	Round  uint16
 	Phase  Phase
@@ -27,6 +27,7 @@ type Statement struct {
 	Target Seat
 	Role   Role
 	Result Result
+	Guess  SeatSet
 }
 
 // Talk is the public record of a game's statements, in the order they were
@@ -112,7 +113,49 @@ func (t Talk) reset() Talk {
 
 // Statement returns the statement an EvStatement records.
 func (e *Event) Statement() Statement {
-	return Statement{Round: e.Round, Phase: e.Phase, By: e.Actor, Verb: e.Verb, Target: e.Target, Role: e.Role, Result: e.Result}
+	st := Statement{Round: e.Round, Phase: e.Phase, By: e.Actor, Verb: e.Verb, Target: e.Target, Role: e.Role, Result: e.Result}
+	if e.Verb == BestMove {
+		st.Guess = e.Set
+	}
+	return st
+}
+
+// GuessSize is how many seats a best move names: the three mafia of the
+// club's rule (docs/club.md).
+const GuessSize = 3
+
+// firstVictim reports whether seat s is one of the first night's victims
+// (the first night anyone was killed, before anyone left otherwise), in its
+// last words: who may make a best move. n is the table's size, victims the
+// last morning's, dead how many have left the game.
+func firstVictim(phase Phase, speaker, s Seat, victims SeatSet, dead int) bool {
+	return phase == PhaseLastWords && speaker == s && victims.Has(s) && dead == victims.Len()
+}
+
+// madeBestMove reports whether seat s has made its best move in talk.
+func madeBestMove(t Talk, s Seat) bool {
+	for i := t.Len() - 1; i >= 0; i-- {
+		if st := t.At(i); st.Verb == BestMove && st.By == s {
+			return true
+		}
+	}
+	return false
+}
+
+// checkBestMove validates a best move on the speaker's floor: the first
+// night's victim's, once, naming GuessSize seats of the table other than
+// their own.
+func (g *Game) checkBestMove(c Command) error {
+	if !firstVictim(g.phase, g.speaker, c.By, g.victims, int(g.n)-g.alive.Len()) {
+		return &Error{Code: CodeNoBestMove, Seat: c.By}
+	}
+	if madeBestMove(g.talk, c.By) {
+		return &Error{Code: CodeBestMoveMade, Seat: c.By}
+	}
+	if c.Guess.Len() != GuessSize || c.Guess.Has(c.By) || c.Guess.Has(0) || c.Guess&^allSeats(int(g.n)) != 0 {
+		return &Error{Code: CodeBadGuess, Seat: c.By, N: GuessSize}
+	}
+	return nil
 }
 
 // DetectiveAnswer is what the Detective's check of a player of team t
@@ -166,6 +209,8 @@ func (g *Game) checkStatement(c Command) error {
 		return &Error{Code: CodeTooManyStatements, Seat: c.By, N: StatementsPerFloor}
 	}
 	switch c.Verb {
+	case BestMove:
+		return g.checkBestMove(c)
 	case Claim:
 		if !Claimable(c.Role) {
 			return &Error{Code: CodeBadClaim, Seat: c.By}
@@ -207,6 +252,8 @@ func (g *Game) say(c Command) {
 		e.Role = c.Role
 	case Report:
 		e.Target, e.Result = c.Target, c.Result
+	case BestMove:
+		e.Set = c.Guess
 	default:
 		e.Target = c.Target
 	}

@@ -156,6 +156,8 @@ func (n *narration) statement(e engine.Event) string {
 		n.data["Role"] = n.p.Role(e.Role)
 	case engine.Report:
 		n.data["Answer"] = n.p.Result(e.Result)
+	case engine.BestMove:
+		n.data["Seats"] = n.p.Seats(e.Set.Seats())
 	}
 	return n.by("event.statement_"+e.Verb.String(), e.Actor)
 }

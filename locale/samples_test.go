@@ -57,6 +57,9 @@ var refusalSamples = []struct {
 	{"suspect_self", &engine.Error{Code: engine.CodeSuspectSelf, Seat: 3}},
 	{"vouch_self", &engine.Error{Code: engine.CodeVouchSelf, Seat: 3}},
 	{"bad_result", &engine.Error{Code: engine.CodeBadResult, Seat: 3}},
+	{"no_best_move", &engine.Error{Code: engine.CodeNoBestMove, Seat: 3}},
+	{"best_move_made", &engine.Error{Code: engine.CodeBestMoveMade, Seat: 3}},
+	{"bad_guess", &engine.Error{Code: engine.CodeBadGuess, Seat: 3, N: 3}},
 }
 
 // eventSamples holds every engine.EventKind at least once, seen by a
@@ -156,9 +159,17 @@ var eventSamples = []struct {
 	{"statement: vouch by you", said(engine.Vouch, 4, 5, 0, 0), 4},
 	{"statement: will_nominate", said(engine.WillNominate, 3, 5, 0, 0), 4},
 	{"statement: will_nominate by you", said(engine.WillNominate, 4, 5, 0, 0), 4},
+	{"statement: best_move", bestMoveSaid(3, 1, 5, 9), 4},
+	{"statement: best_move by you", bestMoveSaid(4, 1, 5, 9), 4},
 }
 
 // said builds a statement made in a speech.
+// bestMoveSaid is seat by's best move in its last words after night 1.
+func bestMoveSaid(by engine.Seat, guess ...engine.Seat) engine.Event {
+	return engine.Event{Kind: engine.EvStatement, Round: 1, Phase: engine.PhaseLastWords, Actor: by, Verb: engine.BestMove,
+		Set: engine.SetOf(guess...)}
+}
+
 func said(v engine.Verb, by, target engine.Seat, r engine.Role, res engine.Result) engine.Event {
 	return engine.Event{Kind: engine.EvStatement, Round: 2, Phase: engine.PhaseSpeech, Actor: by, Verb: v, Target: target, Role: r, Result: res}
 }

@@ -24,6 +24,8 @@ func TestStatement_IsTheSpeakersWords(t *testing.T) {
 		{said(engine.Suspect, 3, 5, 0, 0), 4, "Seat 3 says: “I suspect seat 5.”"},
 		{said(engine.Vouch, 3, 5, 0, 0), 3, "You say: “I vouch for seat 5.”"},
 		{said(engine.WillNominate, 3, 5, 0, 0), 4, "Seat 3 says: “I will nominate seat 5.”"},
+		{bestMoveSaid(3, 1, 5, 9), 4, "Seat 3's best move: seats 1, 5 and 9."},
+		{bestMoveSaid(3, 1, 5, 9), 3, "Your best move: seats 1, 5 and 9."},
 	} {
 		if got := p.Event(c.e, c.viewer); got != c.want {
 			t.Errorf("Event(%s %s, %d) = %q, want %q", c.e.Kind, c.e.Verb, c.viewer, got, c.want)
@@ -46,6 +48,7 @@ func TestStatement_SaysWhatWasSaidInEveryLanguage(t *testing.T) {
 			{said(engine.Suspect, 3, 15, 0, 0), []string{"3", "15"}},
 			{said(engine.Vouch, 3, 15, 0, 0), []string{"3", "15"}},
 			{said(engine.WillNominate, 3, 15, 0, 0), []string{"3", "15"}},
+			{bestMoveSaid(3, 1, 5, 15), []string{"3", "1", "5", "15"}},
 		} {
 			got := p.Event(c.e, 4)
 			for _, w := range c.words {

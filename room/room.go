@@ -72,6 +72,10 @@ type Settings struct {
 	// zero time: never).
 	Reserved []int64   `json:"reserved,omitempty"`
 	StartBy  time.Time `json:"start_by,omitzero"`
+	// Owner names what opened a table of reserved seats and is told of
+	// its end on whichever node it ends (a club's tournament:
+	// "club/tournament"); kept with the table, never read by the room.
+	Owner string `json:"owner,omitempty"`
 }
 
 // Metrics receives the room's measurements (all optional).

@@ -1,6 +1,7 @@
 package room_test
 
 import (
+	"reflect"
 	"testing"
 	"time"
 
@@ -94,7 +95,7 @@ func TestStatements_ReachEveryoneAndTheStore(t *testing.T) {
 				t.Errorf("seat %d got %+v for %s", o.seat, e, m.Verb)
 			}
 			talk := frs[0].msg.View.Talk
-			if len(talk) != 1 || talk[0].Round != 1 || len(talk[0].Statements) != i+1 || talk[0].Statements[i] != want[i] {
+			if len(talk) != 1 || talk[0].Round != 1 || len(talk[0].Statements) != i+1 || !reflect.DeepEqual(talk[0].Statements[i], want[i]) {
 				t.Fatalf("seat %d's talk after %s: %+v", o.seat, m.Verb, talk)
 			}
 		}
@@ -124,7 +125,7 @@ func TestStatements_ReachEveryoneAndTheStore(t *testing.T) {
 		t.Fatalf("after a restart seat 3's welcome holds %+v", again.view)
 	}
 	late := f.attach("")
-	if len(late.view.Talk) != 1 || late.view.Talk[0].Statements[0] != want[0] {
+	if len(late.view.Talk) != 1 || !reflect.DeepEqual(late.view.Talk[0].Statements[0], want[0]) {
 		t.Fatalf("after a restart a spectator's welcome holds %+v", late.view.Talk)
 	}
 }

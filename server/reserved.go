@@ -12,6 +12,7 @@ package server
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -32,6 +33,12 @@ import (
 // StartReserved says), its steps' times timings (docs/protocol.md's
 // timings_ms; nil: the defaults). It returns the table's id.
 func (s *Server) OpenReserved(ctx context.Context, name string, accounts []int64, rated bool, startBy time.Time, timings map[string]int64) (string, error) {
+	return s.OpenReservedFor(ctx, "", name, accounts, rated, startBy, timings)
+}
+
+// OpenReservedFor is OpenReserved with the table's owner (room.Settings
+// .Owner: what is told of its end, on whichever node; ReservedOwner).
+func (s *Server) OpenReservedFor(ctx context.Context, owner, name string, accounts []int64, rated bool, startBy time.Time, timings map[string]int64) (string, error) {
 	if s.closing.Load() || s.draining.Load() {
 		return "", &engine.Error{Code: CodeDraining}
 	}
@@ -40,7 +47,7 @@ func (s *Server) OpenReserved(ctx context.Context, name string, accounts []int64
 		return "", err
 	}
 	set := room.Settings{Name: strings.TrimSpace(name), Setup: p, TimingMS: timings, Pace: s.cfg.Pace, StandIn: room.DefaultStandIn,
-		Rated: rated, Reserved: append([]int64(nil), accounts...), StartBy: startBy}
+		Rated: rated, Reserved: append([]int64(nil), accounts...), StartBy: startBy, Owner: owner}
 	for _, a := range accounts {
 		if a == 0 {
 			return "", &engine.Error{Code: room.CodeBadRequest, Name: "reserved"}
@@ -53,6 +60,21 @@ func (s *Server) OpenReserved(ctx context.Context, name string, accounts []int64
 	s.stops.started()
 	s.add(rm)
 	return rm.ID(), nil
+}
+
+// ReservedOwner is the owner a table of reserved seats was opened with
+// (OpenReservedFor), read from the store, so that any node of a cluster
+// finds it ("": none).
+func (s *Server) ReservedOwner(ctx context.Context, id string) (string, error) {
+	t, _, err := s.cfg.Store.Table(ctx, store.KindOnline, id)
+	if err != nil {
+		return "", err
+	}
+	var set room.Settings
+	if err := json.Unmarshal(t.Data, &set); err != nil {
+		return "", fmt.Errorf("%w: %v", store.ErrDamaged, err)
+	}
+	return set.Owner, nil
 }
 
 // StartReserved starts a table with reserved seats now: the seats still
@@ -76,8 +98,9 @@ func (s *Server) ReservedTable(ctx context.Context, id string) (wire.Lobby, erro
 }
 
 // ClubGame is an online table's finished game as a club counts it
-// (club.Game: each seat's name, card and exit, the winner; no roster ids,
-// no best move, no extra points: the online table has none), and whether
+// (club.Game: its rules code, each seat's name, card and exit, the winner,
+// and the first night's victim's best move as they made it in their last
+// words; no roster ids and no extra points: the club adds those), and whether
 // it counts (false for a table not found, not finished, or that cannot be
 // read: logged).
 func (s *Server) ClubGame(ctx context.Context, id string) (club.Game, bool) {
@@ -109,6 +132,16 @@ func (s *Server) clubGame(ctx context.Context, id string) (club.Game, error) {
 	order := map[engine.Seat]int{}
 	for i, e := range log {
 		switch e.Kind {
+		case engine.EvGameStarted:
+			g.Rules = engine.RulesCode(e.Rules)
+		case engine.EvStatement:
+			if e.Verb == engine.BestMove && g.BestMove == nil {
+				b := &club.BestMove{Seat: int(e.Actor)}
+				for _, s := range e.Set.Seats() {
+					b.Guess = append(b.Guess, int(s))
+				}
+				g.BestMove = b
+			}
 		case engine.EvGameEnded:
 			end = &log[i]
 		case engine.EvPlayerOut:
@@ -136,6 +169,14 @@ func (s *Server) clubGame(ctx context.Context, id string) (club.Game, error) {
 		g.Seats = append(g.Seats, cs)
 	}
 	g.Winner = end.Winner.String()
+	if g.BestMove != nil {
+		if err := g.CheckBestMove(*g.BestMove); err != nil {
+			// the engine takes only the club's best move: a log that says
+			// otherwise is damaged, and the game counts without it
+			s.log.Warn("an online game's best move is not the club's: left out", "table", id, "err", err)
+			g.BestMove = nil
+		}
+	}
 	return g, nil
 }
 

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/url"
 	"os"
+	"reflect"
 	"testing"
 	"time"
 
@@ -126,7 +127,7 @@ func TestStatements_OverARealWebSocket(t *testing.T) {
 				t.Errorf("seat %d's last event %+v, want the %s", p.seat, last, want[i].Verb)
 			}
 			talk := p.view.Talk
-			if len(talk) != 1 || talk[0].Round != 1 || len(talk[0].Statements) != i+1 || talk[0].Statements[i] != want[i] {
+			if len(talk) != 1 || talk[0].Round != 1 || len(talk[0].Statements) != i+1 || !reflect.DeepEqual(talk[0].Statements[i], want[i]) {
 				t.Fatalf("seat %d's talk after statement %d: %+v", p.seat, i, talk)
 			}
 		}

@@ -68,6 +68,10 @@ const (
 	// CodeTableStarted refuses to start a table opened online that has
 	// started already (N: the round, Seat: the table).
 	CodeTableStarted engine.Code = "tournament_table_started"
+	// CodeTableNotOver refuses extra points for a table opened online
+	// whose game is not over and linked yet (N: the round, Seat: the
+	// table).
+	CodeTableNotOver engine.Code = "tournament_table_not_over"
 )
 
 func init() {
@@ -77,6 +81,7 @@ func init() {
 	Kinds[CodeNoAccount] = engine.KindInvalid
 	Kinds[CodeNoTable] = engine.KindNotFound
 	Kinds[CodeTableStarted] = engine.KindConflict
+	Kinds[CodeTableNotOver] = engine.KindConflict
 }
 
 // withDefaults fills an online tournament's zero fields: the wait, and the
@@ -194,4 +199,31 @@ func (t *Tournament) Seat(person string) (round, table, seat int, ok bool) {
 		return 0, 0, 0, false
 	}
 	return 0, 0, 0, false
+}
+
+// SetExtra gives the seats of round r's table n (from 1), played online,
+// the organiser's extra points, in place of those given before (none:
+// none): only once its game g (the table's game as the club reads it) is
+// over and linked (CodeTableNotOver), each seat of the table at most once
+// and within the tournament's scoring (club.CodeBadExtra, naming the
+// seat).
+func (t *Tournament) SetExtra(r, n int, g *club.Game, extra []club.Extra) error {
+	if r < 1 || r > len(t.Rounds) || n < 1 || n > len(t.Rounds[r-1].Tables) || t.Rounds[r-1].Tables[n-1].Online == "" {
+		return bad("table")
+	}
+	tb := &t.Rounds[r-1].Tables[n-1]
+	if tb.Game == "" || g == nil || g.Winner == "" {
+		return &engine.Error{Code: CodeTableNotOver, N: r, Seat: engine.Seat(n)}
+	}
+	if err := t.Scoring.CheckExtra(g, extra); err != nil {
+		return err
+	}
+	tb.Extra = nil
+	for _, x := range extra {
+		if x.Points != 0 {
+			tb.Extra = append(tb.Extra, x)
+		}
+	}
+	slices.SortFunc(tb.Extra, func(a, b club.Extra) int { return a.Seat - b.Seat })
+	return nil
 }

@@ -1,6 +1,7 @@
 package tournament_test
 
 import (
+	"strings"
 	"testing"
 
 	"mafia/club"
@@ -181,5 +182,56 @@ func TestOnline_TheFinalIsOpenedOnlineAfterTheRounds(t *testing.T) {
 		if s.Person == absent && (s.FinalPoints != -100 || s.Games != 3) {
 			t.Fatalf("the finalist who did not come: %+v", s)
 		}
+	}
+}
+
+// TestSetExtra_AnOnlineTablesSeatsOnceItIsOver: the organiser's extra
+// points go to the seats of a table played online only once its game is
+// linked, each seat once and within the tournament's scoring (the refusal
+// names the seat), and replace those given before; nothing changes on a
+// refusal.
+func TestSetExtra_AnOnlineTablesSeatsOnceItIsOver(t *testing.T) {
+	tr := tournament.Tournament{Scoring: club.DefaultScoring(), Rounds: []tournament.Round{{Tables: []tournament.Table{
+		{Players: []string{"a", "b", "c"}, Online: "T1"}, {Players: []string{"d", "e", "f"}}}}}}
+	g := &club.Game{Winner: "town", Seats: []club.Seat{{Seat: 1}, {Seat: 2}, {Seat: 3}}}
+	code := func(err error) string {
+		if err == nil {
+			return ""
+		}
+		return err.Error()
+	}
+	if err := tr.SetExtra(1, 1, g, []club.Extra{{Seat: 1, Points: 30}}); err == nil || !strings.Contains(code(err), string(tournament.CodeTableNotOver)) {
+		t.Fatalf("extras before the game is linked: %v", err)
+	}
+	if err := tr.LinkOnline(1, 1, nil); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name  string
+		r, n  int
+		extra []club.Extra
+		want  string
+	}{
+		{"a table at real tables", 1, 2, []club.Extra{{Seat: 1, Points: 30}}, string(tournament.CodeBadTournament)},
+		{"no such round", 2, 1, nil, string(tournament.CodeBadTournament)},
+		{"a seat off the table", 1, 1, []club.Extra{{Seat: 4, Points: 30}}, "bad_extra seat=4"},
+		{"past the club's range", 1, 1, []club.Extra{{Seat: 2, Points: 80}}, "bad_extra seat=2"},
+		{"a seat twice", 1, 1, []club.Extra{{Seat: 3, Points: 10}, {Seat: 3, Points: 10}}, "bad_extra seat=3"},
+	} {
+		if err := tr.SetExtra(c.r, c.n, g, c.extra); err == nil || !strings.Contains(code(err), c.want) {
+			t.Errorf("%s: %v, want %s", c.name, err, c.want)
+		}
+		if len(tr.Rounds[0].Tables[0].Extra) != 0 {
+			t.Fatalf("%s: a refusal kept %v", c.name, tr.Rounds[0].Tables[0].Extra)
+		}
+	}
+	if err := tr.SetExtra(1, 1, g, []club.Extra{{Seat: 3, Points: -20}, {Seat: 1, Points: 30}, {Seat: 2}}); err != nil {
+		t.Fatal(err)
+	}
+	if got := tr.Rounds[0].Tables[0].Extra; len(got) != 2 || got[0] != (club.Extra{Seat: 1, Points: 30}) || got[1] != (club.Extra{Seat: 3, Points: -20}) {
+		t.Fatalf("kept %v, want seats 1 and 3 in order, none for 0 points", got)
+	}
+	if err := tr.SetExtra(1, 1, g, nil); err != nil || len(tr.Rounds[0].Tables[0].Extra) != 0 {
+		t.Fatalf("no extras replace them: %v %v", err, tr.Rounds[0].Tables[0].Extra)
 	}
 }

@@ -88,6 +88,10 @@ type Table struct {
 	// they score).
 	Online string `json:"online,omitempty"`
 	Absent []int  `json:"absent,omitempty"`
+	// Extra are the organiser's extra points for the seats of a table
+	// played online, once its game is over (SetExtra): what the host of a
+	// real table gives on the assistant, at most one entry a seat.
+	Extra []club.Extra `json:"extra,omitempty"`
 }
 
 // Config is what the organiser gives to make a tournament; zero fields take

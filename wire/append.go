@@ -243,6 +243,7 @@ func (s *Statement) appendJSON(b []byte) []byte {
 	b = appendIntField(b, `,"target":`, s.Target)
 	b = appendStringField(b, `,"role":`, s.Role)
 	b = appendStringField(b, `,"result":`, s.Result)
+	b = appendIntsField(b, `,"guess":`, s.Guess)
 	return append(b, '}')
 }
 
@@ -293,6 +294,9 @@ func (l *Legal) appendJSON(b []byte) []byte {
 	b = appendIntsField(b, `,"suspect":`, l.Suspect)
 	b = appendIntsField(b, `,"vouch":`, l.Vouch)
 	b = appendIntsField(b, `,"will_nominate":`, l.WillNominate)
+	if l.BestMove {
+		b = append(b, `,"best_move":true`...)
+	}
 	return closeObject(b, start)
 }
 
@@ -580,6 +584,7 @@ func (m *ClientMessage) AppendJSON(b []byte) []byte {
 	}
 	b = appendStringField(b, `,"role":`, m.Role)
 	b = appendStringField(b, `,"result":`, m.Result)
+	b = appendIntsField(b, `,"guess":`, m.Guess)
 	b = appendStringField(b, `,"channel":`, m.Channel)
 	b = appendStringField(b, `,"text":`, m.Text)
 	b = appendStringField(b, `,"action":`, m.Action)

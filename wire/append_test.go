@@ -183,7 +183,8 @@ func TestAppend_IsEncodingJSONForAnyValues(t *testing.T) {
 					Heal: ints.Draw(t, "heal"), Nominate: ints.Draw(t, "nominate"), Vote: ints.Draw(t, "vote"),
 					Skip: rapid.Bool().Draw(t, "skip"), AllVote: rapid.Bool().Draw(t, "all_vote"), Pass: rapid.Bool().Draw(t, "pass"),
 					Claim: rapid.Bool().Draw(t, "claim"), Report: ints.Draw(t, "report"), Suspect: ints.Draw(t, "suspect"),
-					Vouch: ints.Draw(t, "vouch"), WillNominate: ints.Draw(t, "will_nominate")}}
+					Vouch: ints.Draw(t, "vouch"), WillNominate: ints.Draw(t, "will_nominate"),
+					BestMove: rapid.Bool().Draw(t, "best_move")}}
 			for range rapid.IntRange(0, 2).Draw(t, "days") {
 				d := TalkDay{Round: small.Draw(t, "day")}
 				if rapid.Bool().Draw(t, "has_statements") {
@@ -191,7 +192,7 @@ func TestAppend_IsEncodingJSONForAnyValues(t *testing.T) {
 					for range rapid.IntRange(0, 3).Draw(t, "nstatements") {
 						d.Statements = append(d.Statements, Statement{By: small.Draw(t, "by"), Phase: str.Draw(t, "sphase"),
 							Verb: str.Draw(t, "sverb"), Target: small.Draw(t, "starget"), Role: str.Draw(t, "srole"),
-							Result: str.Draw(t, "sresult")})
+							Result: str.Draw(t, "sresult"), Guess: ints.Draw(t, "sguess")})
 					}
 				}
 				v.Talk = append(v.Talk, d)
@@ -302,7 +303,8 @@ func TestClientMessageAppend_IsEncodingJSON(t *testing.T) {
 			Verb: str.Draw(t, "verb"), Target: rapid.Int().Draw(t, "target"), Yes: rapid.Bool().Draw(t, "yes"),
 			Role: str.Draw(t, "role"), Result: str.Draw(t, "result"), Channel: str.Draw(t, "channel"), Text: str.Draw(t, "text"), Action: str.Draw(t, "action"),
 			Step: rapid.Int().Draw(t, "step"), Before: rapid.Int().Draw(t, "before"),
-			Mic: rapid.Bool().Draw(t, "mic"), SDP: str.Draw(t, "sdp"), Seat: rapid.Int().Draw(t, "seat")}
+			Guess: rapid.OneOf(rapid.Just[[]int](nil), rapid.SliceOfN(rapid.IntRange(-3, 300), 0, 5)).Draw(t, "guess"),
+			Mic:   rapid.Bool().Draw(t, "mic"), SDP: str.Draw(t, "sdp"), Seat: rapid.Int().Draw(t, "seat")}
 		if rapid.Bool().Draw(t, "has candidate") {
 			c := &VoiceCandidate{Candidate: str.Draw(t, "candidate")}
 			if rapid.Bool().Draw(t, "has mid") {

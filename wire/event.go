@@ -87,6 +87,9 @@ func FromEvent(e engine.Event, players int) Event {
 		}
 	case engine.EvStatement:
 		w.Verb = e.Verb.String()
+		if e.Verb == engine.BestMove {
+			w.Seats = seatList(e.Set) // the guess
+		}
 	}
 	if e.Kind == engine.EvVoteBegan || e.Kind == engine.EvVoteClosed || e.Kind == engine.EvTie || e.Kind == engine.EvStatement || e.Kind == engine.EvVoteMade {
 		if e.Phase != engine.PhaseNone {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -110,7 +111,7 @@ func samePlainAndStrict(t *testing.T, data []byte) {
 	if (err == nil) != (werr == nil) || (err != nil && err.Error() != werr.Error()) {
 		t.Fatalf("%q: plain says %v, strict %v", data, err, werr)
 	}
-	if m != want {
+	if !reflect.DeepEqual(m, want) {
 		t.Fatalf("%q: plain read %+v, strict %+v", data, m, want)
 	}
 }
@@ -202,7 +203,7 @@ func TestParseClientMessage_IsStrict(t *testing.T) {
 		{`{"\u0076":1,"type":"ping"}`, ClientMessage{V: 1, Type: "ping"}},
 	} {
 		m, err := ParseClientMessage([]byte(tc.frame))
-		if err != nil || m != tc.want {
+		if err != nil || !reflect.DeepEqual(m, tc.want) {
 			t.Errorf("%s: read %+v (%v), want %+v", tc.frame, m, err, tc.want)
 		}
 	}
@@ -263,7 +264,7 @@ func TestClientsFramesTakeThePlainPath(t *testing.T) {
 			t.Fatalf("%s: not read as plain", data)
 		}
 		want, werr := parseStrict(data)
-		if got != want || (perr == nil) != (werr == nil) {
+		if !reflect.DeepEqual(got, want) || (perr == nil) != (werr == nil) {
 			t.Fatalf("%s: plain %+v (%v), strict %+v (%v)", data, got, perr, want, werr)
 		}
 	})

@@ -13,7 +13,8 @@ const Version = 1
 // ClientMessage is any message a client sends. Type says which fields matter:
 //
 //	"command": Verb, Target, Yes — a game command for the connection's seat;
-//	           Role (a claim's card), Result (a report's answer) for statements
+//	           Role (a claim's card), Result (a report's answer), Guess (a
+//	           best move's three seats) for statements
 //	"chat":    Channel ("town", "mafia", "dead"), Text
 //	"host":    Action ("start", "add_bots", "kick", "pause", "resume", "foul"), Target
 //	"ping":    nothing
@@ -36,6 +37,7 @@ type ClientMessage struct {
 	Yes     bool   `json:"yes,omitempty"`
 	Role    string `json:"role,omitempty"`
 	Result  string `json:"result,omitempty"`
+	Guess   []int  `json:"guess,omitempty"`
 	Channel string `json:"channel,omitempty"`
 	Text    string `json:"text,omitempty"`
 	Action  string `json:"action,omitempty"`
@@ -145,6 +147,9 @@ func (m ClientMessage) Command(by engine.Seat) (engine.Command, bool) {
 	}
 	if m.Result != "" {
 		c.Result, _ = engine.ParseResult(m.Result)
+	}
+	if v == engine.BestMove {
+		c.Guess = guessSet(m.Guess)
 	}
 	return c, true
 }
@@ -326,3 +331,18 @@ func Encode(m ServerMessage) []byte {
 // encodePool holds buffers for Encode, which copies each frame out of one
 // at its exact size.
 var encodePool = sync.Pool{New: func() any { b := make([]byte, 0, 4096); return &b }}
+
+// guessSet is a best move's seats as a set; a seat off any table, or one
+// named twice, adds seat 0, which the engine refuses as no guess
+// (engine.CodeBadGuess), so that nothing sent is silently dropped.
+func guessSet(seats []int) engine.SeatSet {
+	var g engine.SeatSet
+	for _, s := range seats {
+		if s < 1 || s > engine.MaxSeats || g.Has(engine.Seat(s)) {
+			g = g.With(0)
+			continue
+		}
+		g = g.With(engine.Seat(s))
+	}
+	return g
+}

@@ -30,7 +30,8 @@ type Night struct {
 // Legal lists what the viewer may do now: verbs with their targets. The
 // statements are offered on the viewer's own floor: Claim (any card),
 // Report (these seats, with an answer engine.Ruleset.Reportable allows),
-// Suspect, Vouch, WillNominate.
+// Suspect, Vouch, WillNominate; BestMove (the first night's victim, in
+// their last words: engine.GuessSize seats other than their own).
 type Legal struct {
 	Kill         []int `json:"kill,omitempty"`
 	Check        []int `json:"check,omitempty"`
@@ -46,11 +47,13 @@ type Legal struct {
 	Suspect      []int `json:"suspect,omitempty"`
 	Vouch        []int `json:"vouch,omitempty"`
 	WillNominate []int `json:"will_nominate,omitempty"`
+	BestMove     bool  `json:"best_move,omitempty"`
 }
 
 // Statement is one statement of the public record: By said Verb ("claim",
-// "report", "suspect", "vouch", "will_nominate") on their floor (Phase);
-// Target for all but a claim, Role for a claim, Result for a report. It is
+// "report", "suspect", "vouch", "will_nominate", "best_move") on their
+// floor (Phase); Target for all but a claim and a best move, Role for a
+// claim, Result for a report, Guess (three seats) for a best move. It is
 // what the player said, not a fact.
 type Statement struct {
 	By     int    `json:"by"`
@@ -59,6 +62,7 @@ type Statement struct {
 	Target int    `json:"target,omitempty"`
 	Role   string `json:"role,omitempty"`
 	Result string `json:"result,omitempty"`
+	Guess  []int  `json:"guess,omitempty"`
 }
 
 // TalkDay is one round's statements, in the order they were made: the last
@@ -155,6 +159,9 @@ func (sc *ViewScratch) talkInto(t engine.Talk) []TalkDay {
 		if st.Result != engine.ResultNone {
 			w.Result = st.Result.String()
 		}
+		if st.Guess != 0 {
+			w.Guess = seatList(st.Guess)
+		}
 		sc.said = append(sc.said, w)
 	}
 	// the days slice sc.said, once it no longer grows
@@ -232,5 +239,6 @@ func (sc *ViewScratch) Into(w *View, v *engine.View, rules Rules) {
 		Kill: sc.legal[0], Check: sc.legal[1], Shoot: sc.legal[2], Heal: sc.legal[3], Nominate: sc.legal[4], Vote: sc.legal[5],
 		Skip: v.Can(engine.Skip), AllVote: v.Can(engine.AllVote), Pass: v.Can(engine.Pass),
 		Claim: v.Can(engine.Claim), Report: sc.legal[6], Suspect: sc.legal[7], Vouch: sc.legal[8], WillNominate: sc.legal[9],
+		BestMove: v.Can(engine.BestMove),
 	}
 }

@@ -114,6 +114,7 @@ export function narrate(e, viewer, label) {
       if (!has(`event.statement_${e.verb}`)) break;
       if (e.verb === 'claim') data.Role = roleName(e.role);
       if (e.verb === 'report') data.Answer = resultName(e.result);
+      if (e.verb === 'best_move') data.Seats = seatList(e.seats || [], label);
       return by(`event.statement_${e.verb}`, e.actor);
   }
   data.Kind = e.kind;

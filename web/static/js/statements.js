@@ -2,13 +2,16 @@
 // own floor (a speech, a defence, a tie speech, last words) a seat may
 // claim a card, report a check, suspect a seat, vouch for one, or say whom
 // it will nominate: renderSay draws those buttons from view.legal only.
+// The first night's victim, in their last words, also makes the club's
+// best move (legal.best_move): three seats they hold for the mafia, chosen
+// one tap each and sent together (renderBestMove).
 // floorSaid gives the statements of the floor now open as sentences in the
 // page's language, for the floor's part; the log tells every statement as
 // narrate does (the event "statement").
 
 import { h } from './dom.js';
-import { t } from './i18n.js';
-import { narrate, roleName } from './narrate.js';
+import { t, tn } from './i18n.js';
+import { narrate, roleName, seatList } from './narrate.js';
 import { nameOf } from './names.js';
 
 /** CARDS are the cards a claim may name, in the rulebook's order. */
@@ -51,7 +54,9 @@ export function renderSay(st, ctx) {
   if (!st.say || st.say.floor !== floor || !ks.some((k) => k[0] === st.say.kind)) st.say = { floor, kind: '' };
   const off = st.busy || st.paused;
   const send = (m) => ctx.say({ ...m, step: v.step });
-  const out = [h('h3', { id: 'say-h' }, t('web.say.heading')), h('p', { class: 'hint' }, t('web.say.hint'))];
+  const out = [];
+  if (l.best_move) out.push(renderBestMove(st, ctx, off, send));
+  out.push(h('h3', { id: 'say-h' }, t('web.say.heading')), h('p', { class: 'hint' }, t('web.say.hint')));
   if (l.claim) {
     out.push(h('div', { class: 'say-row' },
       h('span', { class: 'say-label' }, t('web.say.claim')),
@@ -88,6 +93,46 @@ export function renderSay(st, ctx) {
   return [h('div', { class: 'say', id: 'say', role: 'group', 'aria-labelledby': 'say-h' }, out)];
 }
 
+/** GUESS is how many seats a best move names. */
+export const GUESS = 3;
+
+// renderBestMove is the best move's part: every other seat of the table as
+// a button that a tap chooses or lets go (three at most, kept in st.best
+// for this floor), and the button that sends the three.
+function renderBestMove(st, ctx, off, send) {
+  const v = st.view;
+  const floor = `${v.step}`;
+  if (!st.best || st.best.floor !== floor) st.best = { floor, seats: [] };
+  const chosen = st.best.seats;
+  const seats = [];
+  for (let s = 1; s <= (v.players || (v.seats || []).length); s += 1) if (s !== st.seat) seats.push(s);
+  const toggle = (s) => {
+    const i = chosen.indexOf(s);
+    if (i >= 0) chosen.splice(i, 1);
+    else if (chosen.length < GUESS) chosen.push(s);
+    ctx.redraw();
+  };
+  const guess = [...chosen].sort((a, b) => a - b);
+  return h('div', { class: 'say best-move', id: 'best-move', role: 'group', 'aria-labelledby': 'best-move-h' },
+    h('h3', { id: 'best-move-h' }, t('web.say.best_move')),
+    h('p', { class: 'hint' }, t('web.say.best_move_hint')),
+    h('div', { class: 'targets say-seats', role: 'group', 'aria-label': t('web.say.best_move') },
+      seats.map((s) => {
+        const on = chosen.includes(s);
+        return h('button', {
+          type: 'button', class: `target v-best${on ? ' chosen' : ''}`, key: `best-${s}`, 'data-best': s,
+          'aria-pressed': on ? 'true' : 'false', disabled: off || (!on && chosen.length >= GUESS),
+          'aria-label': t('web.say.best_move_seat', { Seat: s, Name: nameOf(st, s) }),
+          on: { click: () => toggle(s) },
+        }, h('span', { class: 'num', 'aria-hidden': 'true' }, String(s)), h('span', { class: 'name' }, nameOf(st, s)));
+      })),
+    h('button', {
+      type: 'button', class: 'primary', id: 'best-move-send', disabled: off || guess.length !== GUESS,
+      on: { click: () => { st.best = { floor, seats: [] }; send({ verb: 'best_move', guess }); } },
+    }, guess.length === GUESS ? t('web.say.best_move_send', { Seats: seatList(guess) })
+      : tn('web.say.best_move_pick', GUESS - guess.length, { Count: GUESS - guess.length })));
+}
+
 /** floorSaid returns the statements of the floor now open (the speaker's,
  * on this step's floor) as sentences for the page's reader; label writes a
  * seat (see narrate). */
@@ -107,5 +152,6 @@ export function statementEvent(round, s) {
   if (s.target) e.target = s.target;
   if (s.role) e.role = s.role;
   if (s.result) e.result = s.result;
+  if (s.guess) e.seats = s.guess;
   return e;
 }
