@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -549,10 +550,21 @@ func (s *scan) statement(e wire.Event) error {
 	if s.floor == "" || e.Actor != s.speaker || e.Phase != s.floor {
 		return fmt.Errorf("a statement by seat %d in the %s, while the floor is seat %d's %q", e.Actor, e.Phase, s.speaker, s.floor)
 	}
-	if len(e.Roles) > 0 || e.Team != "" || e.Cause != "" || e.Seats != nil {
+	if len(e.Roles) > 0 || e.Team != "" || e.Cause != "" || (e.Seats != nil && e.Verb != "best_move") {
 		return fmt.Errorf("LEAK: a statement carries more than its words")
 	}
 	switch e.Verb {
+	case "best_move":
+		// The first night's victim's guess, in their last words: three
+		// seats of the table, none theirs, and nothing else.
+		if s.floor != "last_words" || e.Role != "" || e.Result != "" || e.Target != 0 || len(e.Seats) != 3 {
+			return fmt.Errorf("a best move with the fields %s", js(e))
+		}
+		for i, g := range e.Seats {
+			if g < 1 || g > s.n() || g == e.Actor || slices.Contains(e.Seats[:i], g) {
+				return fmt.Errorf("a best move naming seat %d: %s", g, js(e))
+			}
+		}
 	case "claim":
 		if e.Role == "" || e.Target != 0 || e.Result != "" {
 			return fmt.Errorf("a claim with the fields %s", js(e))
@@ -572,7 +584,7 @@ func (s *scan) statement(e wire.Event) error {
 		s.talk = append(s.talk, wire.TalkDay{Round: e.Round})
 	}
 	d := &s.talk[len(s.talk)-1]
-	d.Statements = append(d.Statements, wire.Statement{By: e.Actor, Phase: e.Phase, Verb: e.Verb, Target: e.Target, Role: e.Role, Result: e.Result})
+	d.Statements = append(d.Statements, wire.Statement{By: e.Actor, Phase: e.Phase, Verb: e.Verb, Target: e.Target, Role: e.Role, Result: e.Result, Guess: e.Seats})
 	return nil
 }
 
@@ -676,7 +688,7 @@ var vettedKeys = map[string]map[string]bool{
 	"view":       keySet("seat players phase round step speaker winner role candidates nominated talk victims seats night voted my_vote my_yes legal rules"),
 	"seat":       keySet("seat alive fouls lost_speech role team check choice vote"),
 	"night":      keySet("kill check shot heal skip shots_left healed heal_banned"),
-	"legal":      keySet("kill check shoot heal nominate vote skip all_vote pass claim report suspect vouch will_nominate"),
+	"legal":      keySet("kill check shoot heal nominate vote skip all_vote pass claim report suspect vouch will_nominate best_move"),
 	"event":      keySet("kind round phase actor target verb result cause winner role team yes fouls players seats roles ballot candidates seed rules"),
 	"talk_day":   keySet("round statements"),
 	"statement":  keySet("by phase verb target role result"),
