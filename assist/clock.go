@@ -12,6 +12,8 @@ import (
 	"net/http"
 	"time"
 
+	"golang.org/x/time/rate"
+
 	"mafia/engine"
 )
 
@@ -25,6 +27,20 @@ const MaxClockMS = 600_000
 // CodeBadClock refuses a clock state not well formed (Name: the field, N:
 // its limit).
 const CodeBadClock engine.Code = "bad_clock"
+
+// MaxClockRate and MaxClockBurst bound how often a game's clock may be
+// told: each state rewrites the game's record, and the host's phone tells
+// it a few times a speech (start, pause, resume, End) and every 3 s while
+// co-hosts follow. Past it a state is refused with CodeClockTooOften and
+// the one held stays; the phone's next state is taken.
+const (
+	MaxClockRate  = 2 // states a second, on average
+	MaxClockBurst = 10
+)
+
+// CodeClockTooOften refuses a clock state sent more often than
+// MaxClockRate a second (in bursts of MaxClockBurst).
+const CodeClockTooOften engine.Code = "clock_too_often"
 
 // Clock is the speech clock as the host's phone last told it: the step it
 // belongs to (Key, "" for a step without a clock), the seat that holds the
@@ -83,6 +99,13 @@ func (h *Handler) setClock(w http.ResponseWriter, r *http.Request) {
 	defer h.unlock(gm)
 	if err := req.check(len(gm.rec.Settings.Names)); err != nil {
 		h.fail(w, r, err, nil)
+		return
+	}
+	if gm.clocks == nil {
+		gm.clocks = rate.NewLimiter(MaxClockRate, MaxClockBurst)
+	}
+	if !gm.clocks.AllowN(h.cfg.Now(), 1) {
+		h.fail(w, r, &engine.Error{Code: CodeClockTooOften}, nil)
 		return
 	}
 	c := &Clock{Key: req.Key, Seat: req.Seat, Total: req.Total, Left: req.Left, Running: req.Running, At: h.cfg.Now().UTC()}

@@ -144,3 +144,70 @@ func TestClock_AStateNotWellFormedIsRefusedAndTheLastIsKept(t *testing.T) {
 		t.Fatalf("after the refusals the clock is %+v", l.Clock)
 	}
 }
+
+// TestClock_ToldTooOftenIsRefusedAndTheLastKept: each clock state
+// rewrites the game's record, so a phone (or a script with the host's key)
+// that tells it faster than MaxClockRate a second, past a burst of
+// MaxClockBurst, is refused with 429 clock_too_often (a sentence, in each
+// language) and the state held stays the last one taken. The states are
+// told as fast as loopback answers, until the first refusal: the limit's
+// refill (2 a second) cannot keep up with that, so a refusal comes within
+// the bound, however slow the machine.
+func TestClock_ToldTooOftenIsRefusedAndTheLastKept(t *testing.T) {
+	t.Parallel()
+	ts := hosttest.StartServer(t)
+	c := hosttest.Create7(t, ts, record.DealManual)
+	base := ts.URL + "/host/api/games/" + c.ID
+	taken := -1
+	for i := 0; ; i++ {
+		if i == 400 {
+			t.Fatalf("400 clock states told back to back, none refused (the last taken %d)", taken)
+		}
+		var e refusal
+		body := map[string]any{"key": "speech:1:2", "seat": 2, "total": 60000, "left": 1000 + i, "running": false}
+		code := hosttest.Call(t, "PUT", base+"/clock", c.HostToken, body, &e)
+		if code == http.StatusOK {
+			taken = 1000 + i
+			continue
+		}
+		if code != http.StatusTooManyRequests || e.Error.Code != "clock_too_often" || e.Error.Message == "" || e.Error.Message == "clock_too_often" {
+			t.Fatalf("state %d: %d %+v, want 429 clock_too_often with a sentence", i, code, e)
+		}
+		if i < assist.MaxClockBurst {
+			t.Fatalf("refused at the %d. state, within the burst of %d", i+1, assist.MaxClockBurst)
+		}
+		break
+	}
+	var l liveClock
+	if code := hosttest.Call(t, "GET", base+"/live", c.HostToken, nil, &l); code != http.StatusOK || l.Clock == nil || l.Clock.Left != taken {
+		t.Fatalf("after the refusal the clock is %+v, want the last taken (left %d)", l.Clock, taken)
+	}
+	// Each language's sentence: told until refused again (the limit may
+	// have taken one more state meanwhile).
+	for lang, want := range map[string]string{"ka": "ხშირად", "en": "too often", "ru": "слишком часто"} {
+		var e refusal
+		for i := 0; e.Error.Code == ""; i++ {
+			if i == 100 {
+				t.Fatalf("in %s: 100 states told back to back, none refused", lang)
+			}
+			req, _ := http.NewRequest("PUT", base+"/clock", strings.NewReader(`{"key":"speech:1:2","seat":2,"total":60000,"left":5,"running":false}`))
+			req.Header.Set("Authorization", "Bearer "+c.HostToken)
+			req.Header.Set("Content-Type", "application/json")
+			req.Header.Set("Accept-Language", lang)
+			res, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.StatusCode != http.StatusOK {
+				err = json.NewDecoder(res.Body).Decode(&e)
+			}
+			res.Body.Close()
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+		if e.Error.Code != "clock_too_often" || !strings.Contains(e.Error.Message, want) {
+			t.Errorf("in %s the refusal says %+v", lang, e)
+		}
+	}
+}

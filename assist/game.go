@@ -8,6 +8,8 @@ import (
 	"net/http"
 	"sync"
 
+	"golang.org/x/time/rate"
+
 	"mafia/assist/record"
 	"mafia/engine"
 	"mafia/store"
@@ -64,6 +66,9 @@ type game struct {
 	// not locked it yet (guarded by Handler.mu): meanwhile it is not
 	// dropped from memory (see gameCache).
 	waiting int
+	// clocks bounds how often the clock's state is written (setClock),
+	// made at the first; a copy read again from the store starts anew.
+	clocks *rate.Limiter
 }
 
 // hostGame loads and locks game id for a request that only its host may

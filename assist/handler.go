@@ -199,7 +199,7 @@ var Kinds = map[engine.Code]engine.Kind{
 	// co-hosting's (cohost.go)
 	CodeNotCohost: engine.KindForbidden, CodeInviteUsed: engine.KindGone, CodeCohostsFull: engine.KindTooMany,
 	CodeFixesFull: engine.KindTooMany, CodeFixResolved: engine.KindConflict, CodeFixNotFound: engine.KindNotFound,
-	CodeBadFix: engine.KindInvalid, CodeBadClock: engine.KindInvalid, CodeCohostNotFound: engine.KindNotFound,
+	CodeBadFix: engine.KindInvalid, CodeBadClock: engine.KindInvalid, CodeClockTooOften: engine.KindTooMany, CodeCohostNotFound: engine.KindNotFound,
 	CodeCohostNoAccount: engine.KindInvalid,
 }
 
