@@ -27,7 +27,7 @@ import (
 // that does not exist stands for "no browser"), else Chromium's headless
 // shell where installed (Debian's chromium-headless-shell: the same Blink,
 // V8 and network stack as chromium, without the browser's user interface;
-// the same tests took 36-60% less CPU with it), else chromium.
+// the same tests took 25-60% less CPU with it), else chromium.
 func Path() string { return find(shellFirst) }
 
 // The browsers Path looks for, in its order, each on the
