@@ -14,6 +14,7 @@ import (
 
 	"mafia/account"
 	"mafia/clubhttp"
+	"mafia/internal/browsertest"
 	"mafia/locale"
 	"mafia/store/sqlite"
 )
@@ -47,8 +48,7 @@ func TestTheOrganiserSetsTheForfeitAndTheTimingsOfAnOnlineTournament(t *testing.
 		}
 	}
 
-	ctx, cancel := chromedp.NewContext(browser.Context(t))
-	defer cancel()
+	ctx := browsertest.Tab(t, browser.Context(t))
 	ctx, cancelT := context.WithTimeout(ctx, 2*time.Minute)
 	defer cancelT()
 	_, wait, eval, press, wide := drive(t, ctx)

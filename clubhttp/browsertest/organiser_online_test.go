@@ -15,6 +15,7 @@ import (
 
 	"mafia/account"
 	"mafia/clubhttp"
+	"mafia/internal/browsertest"
 	"mafia/room"
 	"mafia/server"
 	"mafia/store/sqlite"
@@ -79,8 +80,7 @@ func TestTheOrganiserMakesAnOnlineTournamentFromTheScreen(t *testing.T) {
 	}
 	base := hs.URL + "/host/api/clubs/" + c.ID + "/tournaments"
 
-	ctx, cancel := chromedp.NewContext(browser.Context(t))
-	defer cancel()
+	ctx := browsertest.Tab(t, browser.Context(t))
 	ctx, cancelT := context.WithTimeout(ctx, 3*time.Minute)
 	defer cancelT()
 	_, wait, eval, press, wide := drive(t, ctx)

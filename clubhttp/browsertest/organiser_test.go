@@ -92,8 +92,7 @@ func TestTheOrganiserRunsATournamentFromTheScreen(t *testing.T) {
 	}
 	base := hs.URL + "/host/api/clubs/" + c.ID + "/tournaments"
 
-	ctx, cancel := chromedp.NewContext(browser.Context(t))
-	defer cancel()
+	ctx := browsertest.Tab(t, browser.Context(t))
 	ctx, cancelT := context.WithTimeout(ctx, 5*time.Minute)
 	defer cancelT()
 	page, wait, eval, press, fits := drive(t, ctx)

@@ -121,8 +121,7 @@ func TestATournamentsTableOpensTheSetupAndItsGameIsLinked(t *testing.T) {
 	}
 	players := tr.Rounds[1].Tables[0].Players
 
-	ctx, cancel := chromedp.NewContext(browser.Context(t))
-	defer cancel()
+	ctx := browsertest.Tab(t, browser.Context(t))
 	ctx, cancelT := context.WithTimeout(ctx, 2*time.Minute)
 	defer cancelT()
 	page := func() string {

@@ -115,8 +115,7 @@ func TestWall_TheStandingsOfThirtyFitOneA4PageInEveryLanguage(t *testing.T) {
 	root := browser.Context(t)
 	for _, lang := range []string{"ka", "en", "ru"} {
 		t.Run(lang, func(t *testing.T) {
-			tab, cancel := chromedp.NewContext(root, chromedp.WithNewBrowserContext())
-			defer cancel()
+			tab := browsertest.Tab(t, root, chromedp.WithNewBrowserContext())
 			tab, stop := context.WithTimeout(tab, 90*time.Second)
 			defer stop()
 			if err := chromedp.Do(tab, chromedp.Navigate(ts.URL+"/host/clubs/"+c.ID+"/seasons/winter/wall?lang="+lang),

@@ -3,6 +3,7 @@ package browsertest
 import (
 	"context"
 	"os"
+	"testing"
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/css"
@@ -30,4 +31,21 @@ func Quiet(ctx context.Context) error {
 	}
 	_, err := chromedp.Call(ctx, css.Disable, cdp.Empty{})
 	return err
+}
+
+// Tab opens a tab in the browser of root (Browser.Context's; with
+// chromedp.WithNewBrowserContext among opts, in a browser context of its
+// own), quiet (Quiet) before it loads any page, and closes it when the
+// test ends.
+func Tab(t testing.TB, root context.Context, opts ...chromedp.ContextOption) context.Context {
+	t.Helper()
+	ctx, cancel := chromedp.NewContext(root, opts...)
+	t.Cleanup(cancel)
+	if err := chromedp.Do(ctx); err != nil {
+		t.Fatalf("open a tab: %v", err)
+	}
+	if err := Quiet(ctx); err != nil {
+		t.Fatalf("quiet the tab: %v", err)
+	}
+	return ctx
 }

@@ -109,9 +109,7 @@ func TestTheSharedModulesInChromium(t *testing.T) {
 	ts := httptest.NewServer(mux)
 	defer ts.Close()
 
-	root := browser.Context(t)
-	ctx, cancel := chromedp.NewContext(root, chromedp.WithNewBrowserContext())
-	defer cancel()
+	ctx := browsertest.Tab(t, browser.Context(t), chromedp.WithNewBrowserContext())
 	ctx, stop := context.WithTimeout(ctx, 60*time.Second)
 	defer stop()
 	if err := chromedp.Do(ctx, chromedp.Navigate(ts.URL+"/")); err != nil {

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 
@@ -21,6 +22,19 @@ func TestTheScreenStaysOnWhileAGameIsOpen(t *testing.T) {
 	t.Parallel()
 	ts := hosttest.StartServer(t)
 	h := hosttest.OpenHost(t, ts, "host")
+	// A phone's browser grants a shown page the screen wake lock; Chromium's
+	// headless shell, which the tests run in, refuses it unless the
+	// permission is granted ("Wake Lock permission request denied"; full
+	// Chromium grants it): grant it to this tab's browser context.
+	h.Do(5*time.Second, chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error {
+		_, err := chromedp.Call(ctx, browser.SetPermission, browser.SetPermissionParams{
+			Permission:       &browser.PermissionDescriptor{Name: "screen-wake-lock"},
+			Setting:          browser.PermissionSettingGranted,
+			Origin:           ts.URL,
+			BrowserContextID: chromedp.FromContext(ctx).BrowserContextID,
+		})
+		return err
+	}))
 	h.Create(hosttest.GameSpec{Names: hosttest.Names11[:7], Deal: record.DealPass})
 	h.WaitJS(5*time.Second, `!!window.__assistWakeLock && !window.__assistWakeLock.released`)
 

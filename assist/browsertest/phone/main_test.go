@@ -1,4 +1,4 @@
-// Package phone holds browser tests of the host's assistant: what the host's phone keeps through a killed browser, a reload, a cut network, its storage and a hand-over to another phone, and the secrets it never shows.
+// Package phone holds browser tests of the host's assistant: what the host's phone keeps through a killed browser, a reload and an older page's storage.
 //
 // They drive the host's page in a real Chromium (chromedp) against the
 // assistant on loopback over a real SQLite file (package
