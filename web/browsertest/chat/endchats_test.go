@@ -25,7 +25,7 @@ func TestBrowserAfterTheEndEveryoneReadsEveryChat(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 150*time.Second)
 	defer cancel()
 	pt := webtest.NewPeopleTable(ctx, t, ts, "Open at the end", 7, map[string]string{"round_limit": "1"}, map[string]int64{
-		"night": 8_000, "speech": 3_000, "defence": 1_000, "tie_speech": 1_000, "last_words": 1_000, "vote": 1_000})
+		"night": 8_000, "speech": 120_000, "defence": 1_000, "tie_speech": 1_000, "last_words": 1_000, "vote": 1_000})
 	don := pt.SeatsWith(engine.Don)[0]
 	var victim, reader int
 	for s := 1; s <= 7; s++ {
@@ -54,11 +54,14 @@ func TestBrowserAfterTheEndEveryoneReadsEveryChat(t *testing.T) {
 	rp := webtest.NewTab(t, "citizen", 360, 740)
 	pt.Open(rp, reader)
 	// The victim speaks in the dead's chat once out, after their last
-	// words (the reader's own speech, which nobody passes, gives it time),
-	// sent from here and its answer checked: a line the test only hoped
-	// was said left the dead's chat empty in 1 run in 3.
-	// (Not once the game is over: the dead's chat takes no line after
-	// the end.)
+	// words, sent from here and its answer checked: a line the test only
+	// hoped was said left the dead's chat empty in 1 run in 3. (Not once
+	// the game is over: the dead's chat takes no line after the end.) The
+	// reader's own speech holds the day for it: the others pass at once,
+	// and the reader's floor (two minutes) is passed only once the line is
+	// heard. With a 3 s speech the day could be over before a loaded
+	// machine had opened the reader's page, and the victim was never seen
+	// out by day.
 	pt.Seats[victim-1].WaitView(t, 60*time.Second, "the victim was not out by day", func(v *wire.View) bool {
 		return !v.Seats[victim-1].Alive && v.Phase != "night" && v.Phase != "last_words" && v.Phase != "ended"
 	})
@@ -73,6 +76,7 @@ func TestBrowserAfterTheEndEveryoneReadsEveryChat(t *testing.T) {
 			t.Fatalf("the victim's line in the dead's chat was not said (phase %q; refusals %v; %v)", phase, p.Refused, p.Err)
 		}
 	}
+	pt.Play(reader, webtest.Passer) // the day goes on to its end
 	rp.WaitJS(90*time.Second, `window.__mafia.state.view.phase === 'ended'`)
 	for ch, text := range map[string]string{"mafia": plan, "dead": ghost} {
 		tab := fmt.Sprintf(`#t-chat button[data-key="tab-%s"]`, ch)
