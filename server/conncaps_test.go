@@ -164,6 +164,7 @@ func TestListenerCaps_RefuseTCPPastTheirCaps(t *testing.T) {
 // machine, which half a second was not), and a WebSocket, upgraded from
 // such a request, lives on past both timeouts.
 func TestTimeouts_SlowBodyAndIdleKeepAliveAreCut(t *testing.T) {
+	t.Parallel() // about 7 s of the server's timeouts on the wall clock, its own server (main_test.go)
 	ts := startServerWith(t, "", func(c *Config) {
 		c.Timeouts = Timeouts{ReadHeader: time.Second, Read: 2 * time.Second,
 			Write: 2 * time.Second, Idle: 2 * time.Second}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -57,6 +58,7 @@ type wsConn struct {
 
 	mu     sync.Mutex
 	queue  []wsFrame     // frames read and not yet taken; the last may be the error that ended the reading
+	closed bool          // the test closed it: frames still queued are not read
 	ready  chan struct{} // signalled when the queue grows
 	cancel context.CancelFunc
 }
@@ -97,6 +99,10 @@ func newWSConn(ws *websocket.Conn) *wsConn {
 func (c *wsConn) readRaw(ctx context.Context) (websocket.MessageType, []byte, error) {
 	for {
 		c.mu.Lock()
+		if c.closed {
+			c.mu.Unlock()
+			return 0, nil, net.ErrClosed
+		}
 		if len(c.queue) > 0 {
 			f := c.queue[0]
 			if f.err == nil {
@@ -180,8 +186,14 @@ func (c *wsConn) sendRaw(ctx context.Context, typ websocket.MessageType, data []
 	return c.ws.Write(ctx, typ, data)
 }
 
-// close closes the connection at once; the background reader ends with it.
+// close closes the connection at once; the background reader ends with it,
+// and a read after it fails (net.ErrClosed) as the library's own does:
+// frames the reader had queued are not handed out, so a seat dropped on
+// purpose takes in nothing after its drop.
 func (c *wsConn) close() {
+	c.mu.Lock()
+	c.closed = true
+	c.mu.Unlock()
 	c.ws.CloseNow()
 	c.cancel()
 }

@@ -15,9 +15,13 @@ import (
 // the four longest, which wait on processes of their own (the binary killed
 // and started again, a second server on one file, the Python example bot)
 // or play many games whose every client reads every frame (the leak scan),
-// run side by side after the others. The others stay one at a time: many
-// hold a seat's connection unread while they drive another, and the
-// server ends a connection that leaves its ping unanswered for 10 s, which
+// run side by side after the others, and so do three that spend their
+// time waiting on the wall clock with little work, each on a server of its
+// own whose connections it reads all along (a server fallen silent, a
+// connection written to and not pinged, the HTTP timeouts: about 25 s of
+// waiting that overlapped costs the package little). The others stay one
+// at a time: many hold a seat's connection unread while they drive
+// another, and the server ends a connection that leaves its ping unanswered for 10 s, which
 // a test slowed by others beside it on a 2-core machine reached (kicks by
 // a seat dropped, healthz with no reader, a history read cut). A test's own
 // independent games whose every client reads every frame may be parallel

@@ -21,6 +21,7 @@ import (
 // a stall of the machine of 2 s.) That a quiet connection is still pinged
 // is TestASilentServerIsALostConnection's.
 func TestPing_AConnectionWrittenToIsNotPinged(t *testing.T) {
+	t.Parallel() // 6.5 s of writing on the wall clock, its own server (main_test.go)
 	ts := startServer(t, "")
 	ctx := within(t, 60*time.Second)
 	tb := lobbyTable(ctx, t, ts)

@@ -87,6 +87,7 @@ func (c *freezeConn) Close() error {
 // paused), the Go client's read fails with client.ErrSilent within 5 s
 // of the silence, instead of waiting as long as the pause lasts.
 func TestASilentServerIsALostConnection(t *testing.T) {
+	t.Parallel() // about 11 s of waiting on the wall clock, its own server (main_test.go)
 	fz := newFreezer()
 	ts := startServerOn(t, "", nil, fz.wrap)
 	t.Cleanup(fz.thaw) // the server's writers go on, and its Close is not held
