@@ -78,7 +78,8 @@ func peekView(data []byte) (v wire.View, ok bool) {
 
 // legalNames are the keys of the legal moves the bench's bots play: the
 // lists of seats, then the flags (they make no statements: claim, report,
-// suspect, vouch and will_nominate are skipped as any unknown key is).
+// suspect, vouch, will_nominate and best_move are skipped as any unknown
+// key is).
 var legalNames = [...]string{"kill", "check", "shoot", "heal", "nominate", "vote", "skip", "all_vote", "pass"}
 
 // peekLegal reads the legal moves: lists of seats and flags.

@@ -29,7 +29,7 @@ func jsonView(data []byte) (v wire.View, ok bool) {
 	// The walker reads the moves the bench plays: its bots make no
 	// statements, so those are not read (as the walker leaves them).
 	l := m.View.Legal
-	l.Claim, l.Report, l.Suspect, l.Vouch, l.WillNominate = false, nil, nil, nil, nil
+	l.Claim, l.Report, l.Suspect, l.Vouch, l.WillNominate, l.BestMove = false, nil, nil, nil, nil, false
 	return wire.View{Phase: m.View.Phase, Step: m.View.Step, Legal: l}, true
 }
 
