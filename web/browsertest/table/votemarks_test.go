@@ -19,11 +19,16 @@ import (
 // Issue 28, "What to build" 1: the vote as people see it at a table.
 
 // phoneAtTheVote opens a 5-seat table (first night a meeting: nobody dies)
-// in a 360x740 tab at seat 1, seat 2 played from Go, bots in 3 to 5, and
-// plays day 1 to its vote (seat 2 nominates the page's seat 1: voted out,
-// the page holds its last words, and the day stays). The vote lasts 60 s
+// in a 360x740 tab at seat 1, seats 2 and 3 played from Go, bots in 4 and
+// 5, and plays day 1 to its vote (seat 2 nominates the page's seat 1,
+// seat 3 nominates seat 2). The three people's votes decide it whatever
+// the two bots vote (voteTarget: seat 1, or seat 2 when the page holds the
+// only mafia card, whose leaving would end the game): a person is voted
+// out and holds their last words, and the day stays. (With three bots, a
+// bot voted out by them passed its last words at once and the night took
+// the grid away before the page was looked at.) The vote lasts 60 s
 // unless everyone votes.
-func phoneAtTheVote(t *testing.T, ctx context.Context) (p *webtest.Tab, seat2 *webtest.GoSeat) {
+func phoneAtTheVote(t *testing.T, ctx context.Context) (p *webtest.Tab, seat2, seat3 *webtest.GoSeat) {
 	t.Helper()
 	ts := webtest.StartServer(t)
 	api := &client.API{Base: ts.URL}
@@ -44,19 +49,24 @@ func phoneAtTheVote(t *testing.T, ctx context.Context) (p *webtest.Tab, seat2 *w
 	if err != nil {
 		t.Fatal(err)
 	}
+	eka, err := api.Join(ctx, created.Table, "Eka", 3, "")
+	if err != nil {
+		t.Fatal(err)
+	}
 	host := webtest.DialSeat(ctx, t, api, created.Table, created.HostToken)
 	seat2 = webtest.DialSeat(ctx, t, api, created.Table, gio.Token)
+	seat3 = webtest.DialSeat(ctx, t, api, created.Table, eka.Token)
 	host.Send(ctx, t, wire.ClientMessage{Type: "host", Action: "add_bots"})
 	p.WaitJS(10*time.Second, `document.querySelectorAll('#t-seats li[data-seat]').length === 5 && document.querySelectorAll('#t-seats li.free').length === 0`)
 	host.Send(ctx, t, wire.ClientMessage{Type: "host", Action: "start"})
 	const pass = `#t-act button[data-verb=pass]:not([disabled])`
-	nominated := false
+	nominated, nominated3 := false, false
 	for {
 		if ctx.Err() != nil {
 			t.Fatal("no vote in time")
 		}
 		if webtest.Eval[string](p, `(window.__mafia && window.__mafia.state.view || {}).phase || ''`) == "vote" {
-			return p, seat2
+			return p, seat2, seat3
 		}
 		if webtest.Eval[bool](p, fmt.Sprintf(`!!document.querySelector(%q)`, pass)) {
 			p.Do(5*time.Second, chromedp.Click(chromedp.CSS(pass)))
@@ -71,8 +81,28 @@ func phoneAtTheVote(t *testing.T, ctx context.Context) (p *webtest.Tab, seat2 *w
 				seat2.Send(ctx, t, wire.ClientMessage{Type: "command", Verb: "pass"})
 			}
 		}
+		if v := seat3.Now(); v != nil && v.Phase != "vote" && v.Speaker == 3 {
+			if v.Phase == "speech" && !nominated3 && slices.Contains(v.Legal.Nominate, 2) {
+				nominated3 = true
+				seat3.Send(ctx, t, wire.ClientMessage{Type: "command", Verb: "nominate", Target: 2})
+				time.Sleep(50 * time.Millisecond)
+			}
+			if v.Legal.Pass {
+				seat3.Send(ctx, t, wire.ClientMessage{Type: "command", Verb: "pass"})
+			}
+		}
 		time.Sleep(150 * time.Millisecond)
 	}
+}
+
+// voteTarget is the seat the people vote out: the page's seat 1, or seat 2
+// when the page holds the Don, the only mafia card of five seats (voted
+// out, it would end the game, and the grid with the day).
+func voteTarget(p *webtest.Tab) int {
+	if webtest.Eval[string](p, `window.__mafia.state.view.role`) == "don" {
+		return 2
+	}
+	return 1
 }
 
 // noTargetBeforeTheClose is a script: "" when nothing the page holds or
@@ -97,7 +127,7 @@ func TestBrowserTheVoteShowsWhoHasVotedThenWhoVotedForWhom(t *testing.T) {
 	webtest.NeedBrowser(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 150*time.Second)
 	defer cancel()
-	p, seat2 := phoneAtTheVote(t, ctx)
+	p, seat2, seat3 := phoneAtTheVote(t, ctx)
 
 	// The bots vote at once (instant pace): the marks show them, seats 1
 	// and 2 waiting.
@@ -105,8 +135,8 @@ func TestBrowserTheVoteShowsWhoHasVotedThenWhoVotedForWhom(t *testing.T) {
 	mark := func(s int) string {
 		return webtest.Eval[string](p, fmt.Sprintf(`(document.querySelector('#vote-marks li[data-seat="%d"]') || {dataset: {}}).dataset.voted || ''`, s))
 	}
-	if mark(1) != "0" || mark(2) != "0" {
-		t.Errorf("before seats 1 and 2 voted their marks are %q and %q, want 0 and 0", mark(1), mark(2))
+	if mark(1) != "0" || mark(2) != "0" || mark(3) != "0" {
+		t.Errorf("before seats 1, 2 and 3 voted their marks are %q, %q and %q, want 0", mark(1), mark(2), mark(3))
 	}
 	bots := webtest.Eval[int](p, `+document.querySelector('#vote-progress').dataset.voted`)
 	if of := webtest.Eval[int](p, `+document.querySelector('#vote-progress').dataset.of`); of != 5 {
@@ -122,9 +152,10 @@ func TestBrowserTheVoteShowsWhoHasVotedThenWhoVotedForWhom(t *testing.T) {
 	// A first game's hint (hints.js) says what to do now.
 	p.WaitJS(10*time.Second, `(document.querySelector('#hint') || {dataset: {}}).dataset.hint === 'web.hint.vote'`)
 
-	// The page votes: its own mark, the count one up, still no target of
-	// anyone else's.
-	const vote = `#t-act button[data-verb=vote]:not([disabled])`
+	// The page votes for the people's target (their three votes put it
+	// out): its own mark, the count one up, still no target of anyone
+	// else's.
+	vote := fmt.Sprintf(`#t-act button[data-verb=vote][data-target="%d"]:not([disabled])`, voteTarget(p))
 	p.WaitJS(10*time.Second, fmt.Sprintf(`!!document.querySelector(%q)`, vote))
 	target := webtest.Eval[int](p, fmt.Sprintf(`(() => { const b = document.querySelector(%q); b.click(); return +b.dataset.target; })()`, vote))
 	p.WaitJS(10*time.Second, `(document.querySelector('#vote-marks li[data-seat="1"]') || {dataset: {}}).dataset.voted === '1'`)
@@ -140,9 +171,10 @@ func TestBrowserTheVoteShowsWhoHasVotedThenWhoVotedForWhom(t *testing.T) {
 	}
 	p.Shot("vote-marks-en-360")
 
-	// Seat 2 votes: its mark comes live, then the vote closes (a bot that
-	// abstained is waited for until the clock: a minute at most).
+	// Seats 2 and 3 vote: the vote closes (a bot that abstained is waited
+	// for until the clock: a minute at most).
 	seat2.Send(ctx, t, wire.ClientMessage{Type: "command", Verb: "vote", Target: target})
+	seat3.Send(ctx, t, wire.ClientMessage{Type: "command", Verb: "vote", Target: target})
 	p.WaitJS(70*time.Second, `!!document.querySelector('#t-votes table.vgrid')`)
 	ballot := webtest.Eval[[]int](p, `window.__mafia.state.events.filter((e) => e.kind === 'vote_closed').pop().ballot`)
 	// The grid: one row per counted voter, the mark in the column of the
