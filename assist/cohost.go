@@ -369,15 +369,7 @@ func (h *Handler) joinCohost(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, &engine.Error{Code: CodeInviteUsed}, nil)
 		return
 	}
-	key := secret.Token()
-	now := h.cfg.Now().UTC()
-	if err := h.keep(r, gm, func(rec *inPerson) {
-		rec.Cohosts[at].Key, rec.Cohosts[at].Joined = secret.Hash(key), &now
-	}); err != nil {
-		h.fail(w, r, err, nil)
-		return
-	}
-	writeJSON(w, http.StatusOK, map[string]any{"key": key, "name": gm.rec.Cohosts[at].Name})
+	h.admitCohost(w, r, gm, at)
 }
 
 // liveReply answers GET /host/api/games/{id}/live: the game as the host's
@@ -562,4 +554,19 @@ func (h *Handler) resolve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"fix": gm.rec.Fixes[seq]})
+}
+
+// admitCohost gives the game's co-host at (an invitation taken, by its code
+// or by the account it names) its key: only the key's hash is kept, with
+// the time it joined, and the key goes to the co-host's phone once.
+func (h *Handler) admitCohost(w http.ResponseWriter, r *http.Request, gm *game, at int) {
+	key := secret.Token()
+	now := h.cfg.Now().UTC()
+	if err := h.keep(r, gm, func(rec *inPerson) {
+		rec.Cohosts[at].Key, rec.Cohosts[at].Joined = secret.Hash(key), &now
+	}); err != nil {
+		h.fail(w, r, err, nil)
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"key": key, "name": gm.rec.Cohosts[at].Name})
 }

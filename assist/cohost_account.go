@@ -13,7 +13,6 @@ import (
 
 	"mafia/account"
 	"mafia/engine"
-	"mafia/internal/secret"
 	"mafia/store"
 )
 
@@ -112,13 +111,5 @@ func (h *Handler) joinByAccount(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, &engine.Error{Code: CodeNotCohost}, nil)
 		return
 	}
-	key := secret.Token()
-	now := h.cfg.Now().UTC()
-	if err := h.keep(r, gm, func(rec *inPerson) {
-		rec.Cohosts[at].Key, rec.Cohosts[at].Joined = secret.Hash(key), &now
-	}); err != nil {
-		h.fail(w, r, err, nil)
-		return
-	}
-	writeJSON(w, http.StatusOK, map[string]any{"key": key, "name": gm.rec.Cohosts[at].Name})
+	h.admitCohost(w, r, gm, at)
 }
