@@ -92,7 +92,7 @@ func formTaken(ctx context.Context, tx *wtx, forms []string) (bool, error) {
 }
 
 func (db *DB) accountWhere(ctx context.Context, what, where string, arg any) (store.Account, error) {
-	a, err := scanAccount(db.r.QueryRowContext(ctx, `SELECT `+accountColumns+` FROM accounts WHERE `+where, arg))
+	a, err := scanAccount(db.rd.QueryRowContext(ctx, `SELECT `+accountColumns+` FROM accounts WHERE `+where, arg))
 	if err != nil {
 		return store.Account{}, fmt.Errorf("store/sqlite: account by %s: %w", what, notFound(err))
 	}
@@ -119,7 +119,7 @@ func (db *DB) AccountByBotToken(ctx context.Context, hash string) (store.Account
 
 // Bots lists an account's bots, oldest first (store.Accounts).
 func (db *DB) Bots(ctx context.Context, owner int64) ([]store.Account, error) {
-	rows, err := db.r.QueryContext(ctx, `SELECT `+accountColumns+` FROM accounts WHERE owner_id = ? AND owner_id <> 0 ORDER BY id`, owner)
+	rows, err := db.rd.QueryContext(ctx, `SELECT `+accountColumns+` FROM accounts WHERE owner_id = ? AND owner_id <> 0 ORDER BY id`, owner)
 	if err != nil {
 		return nil, fmt.Errorf("store/sqlite: bots: %w", asDamaged(err))
 	}
@@ -209,7 +209,7 @@ func (db *DB) CreateSession(ctx context.Context, s store.Session) error {
 func (db *DB) Session(ctx context.Context, hash string) (store.Session, error) {
 	var s store.Session
 	var created, expires string
-	err := db.r.QueryRowContext(ctx, `SELECT token_hash, account_id, created_at, expires_at FROM sessions
+	err := db.rd.QueryRowContext(ctx, `SELECT token_hash, account_id, created_at, expires_at FROM sessions
 		WHERE token_hash = ?`, hash).Scan(&s.TokenHash, &s.Account, &created, &expires)
 	if err == nil {
 		if s.Created, err = parseTime(created); err == nil {
@@ -239,7 +239,7 @@ func (db *DB) AccountGames(ctx context.Context, account, viewer int64, limit int
 	if limit <= 0 {
 		limit = -1
 	}
-	rows, err := db.r.QueryContext(ctx, `SELECT t.id, t.name, t.public, t.winner, t.updated_at, s.seat,
+	rows, err := db.rd.QueryContext(ctx, `SELECT t.id, t.name, t.public, t.winner, t.updated_at, s.seat,
 			COALESCE((SELECT json_extract(e.json, '$.players') FROM events e WHERE e.table_id = t.id AND e.seq = 0), 0),
 			COALESCE((SELECT json_extract(e.json, '$.roles[' || (s.seat - 1) || ']') FROM events e
 				WHERE e.table_id = t.id AND e.seq = 0 AND e.kind = 'game_started'), ''),

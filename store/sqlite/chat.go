@@ -56,7 +56,7 @@ func (db *DB) Chat(ctx context.Context, tableID string, last int) ([]store.ChatL
 			WHERE table_id = ? ORDER BY seq DESC LIMIT ?) ORDER BY seq`
 		args = append(args, last)
 	}
-	rows, err := db.r.QueryContext(ctx, q, args...)
+	rows, err := db.rd.QueryContext(ctx, q, args...)
 	if err != nil {
 		return nil, fmt.Errorf("store/sqlite: chat of %q: %w", tableID, asDamaged(err))
 	}
@@ -65,7 +65,7 @@ func (db *DB) Chat(ctx context.Context, tableID string, last int) ([]store.ChatL
 		return nil, fmt.Errorf("store/sqlite: chat of %q: %w", tableID, asDamaged(err))
 	}
 	if len(out) == 0 {
-		if err := tableExists(ctx, db.r, tableID); err != nil {
+		if err := tableExists(ctx, db.rd, tableID); err != nil {
 			return nil, fmt.Errorf("store/sqlite: chat of %q: %w", tableID, asDamaged(err))
 		}
 	}

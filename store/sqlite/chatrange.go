@@ -12,14 +12,14 @@ import (
 // ChatRange returns the lines of a table's chat numbered from..to-1, in
 // order (see store.ChatPages).
 func (db *DB) ChatRange(ctx context.Context, tableID string, from, to int) ([]store.ChatLine, error) {
-	rows, err := db.r.QueryContext(ctx, `SELECT seq, channel, seat, name, text, at, log, round, phase, bot_line FROM chat
+	rows, err := db.rd.QueryContext(ctx, `SELECT seq, channel, seat, name, text, at, log, round, phase, bot_line FROM chat
 		WHERE table_id = ? AND seq >= ? AND seq < ? ORDER BY seq`, tableID, from, to)
 	if err != nil {
 		return nil, fmt.Errorf("store/sqlite: chat of %q: %w", tableID, asDamaged(err))
 	}
 	out, err := scanChat(rows)
 	if err == nil && len(out) == 0 {
-		err = tableExists(ctx, db.r, tableID)
+		err = tableExists(ctx, db.rd, tableID)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("store/sqlite: chat of %q: %w", tableID, asDamaged(err))

@@ -115,7 +115,7 @@ func member(ctx context.Context, q queryer, clubID string, account int64) (store
 
 // ClubMember returns one member (see store.ClubMembers).
 func (db *DB) ClubMember(ctx context.Context, clubID string, account int64) (store.ClubMembership, error) {
-	m, err := member(ctx, db.r, clubID, account)
+	m, err := member(ctx, db.rd, clubID, account)
 	if err != nil {
 		return m, fmt.Errorf("store/sqlite: member %d of club %q: %w", account, clubID, asDamaged(err))
 	}
@@ -125,10 +125,10 @@ func (db *DB) ClubMember(ctx context.Context, clubID string, account int64) (sto
 // ClubMembers lists a club's members in the order they were added (see
 // store.ClubMembers).
 func (db *DB) ClubMembers(ctx context.Context, clubID string) ([]store.ClubMembership, error) {
-	if err := clubExists(ctx, db.r, clubID); err != nil {
+	if err := clubExists(ctx, db.rd, clubID); err != nil {
 		return nil, fmt.Errorf("store/sqlite: members of club %q: %w", clubID, asDamaged(err))
 	}
-	rows, err := db.r.QueryContext(ctx, `SELECT account_id, role, added_at FROM club_members WHERE club_id = ?
+	rows, err := db.rd.QueryContext(ctx, `SELECT account_id, role, added_at FROM club_members WHERE club_id = ?
 		ORDER BY added_at, account_id`, clubID)
 	if err != nil {
 		return nil, fmt.Errorf("store/sqlite: members of club %q: %w", clubID, asDamaged(err))
@@ -153,7 +153,7 @@ func (db *DB) ClubMembers(ctx context.Context, clubID string) ([]store.ClubMembe
 // AccountClubs lists the clubs an account belongs to or is linked in (see
 // store.ClubMembers).
 func (db *DB) AccountClubs(ctx context.Context, account int64) ([]store.AccountClub, error) {
-	rows, err := db.r.QueryContext(ctx, `SELECT c.id, c.name, COALESCE(m.role, ''), COALESCE(p.id, '')
+	rows, err := db.rd.QueryContext(ctx, `SELECT c.id, c.name, COALESCE(m.role, ''), COALESCE(p.id, '')
 		FROM clubs c
 		LEFT JOIN club_members m ON m.club_id = c.id AND m.account_id = ?1
 		LEFT JOIN club_people p ON p.club_id = c.id AND p.account_id = ?2

@@ -45,7 +45,7 @@ func (db *DB) CreateClub(ctx context.Context, c store.Club) error {
 func (db *DB) Club(ctx context.Context, id string) (store.Club, error) {
 	var c store.Club
 	var created string
-	err := db.r.QueryRowContext(ctx, `SELECT id, name, token_hash, scoring, created_at FROM clubs WHERE id = ?`, id).
+	err := db.rd.QueryRowContext(ctx, `SELECT id, name, token_hash, scoring, created_at FROM clubs WHERE id = ?`, id).
 		Scan(&c.ID, &c.Name, &c.TokenHash, &c.Scoring, &created)
 	if errors.Is(err, sql.ErrNoRows) {
 		return c, fmt.Errorf("store/sqlite: club %q: %w", id, store.ErrNotFound)
@@ -169,10 +169,10 @@ func fillPerson(p store.ClubPerson, merged, account sql.NullString, created stri
 
 // People returns a club's roster in the order it was made (see store.Clubs).
 func (db *DB) People(ctx context.Context, clubID string) ([]store.ClubPerson, error) {
-	if err := clubExists(ctx, db.r, clubID); err != nil {
+	if err := clubExists(ctx, db.rd, clubID); err != nil {
 		return nil, fmt.Errorf("store/sqlite: roster of club %q: %w", clubID, asDamaged(err))
 	}
-	rows, err := db.r.QueryContext(ctx, `SELECT id, name, merged_into, account_id, created_at FROM club_people
+	rows, err := db.rd.QueryContext(ctx, `SELECT id, name, merged_into, account_id, created_at FROM club_people
 		WHERE club_id = ? ORDER BY created_at, id`, clubID)
 	if err != nil {
 		return nil, fmt.Errorf("store/sqlite: roster of club %q: %w", clubID, asDamaged(err))

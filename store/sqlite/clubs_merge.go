@@ -56,10 +56,10 @@ func (db *DB) MergePeople(ctx context.Context, clubID, from, into string, at tim
 
 // Merges returns a club's merges in order (see store.Clubs).
 func (db *DB) Merges(ctx context.Context, clubID string) ([]store.ClubMerge, error) {
-	if err := clubExists(ctx, db.r, clubID); err != nil {
+	if err := clubExists(ctx, db.rd, clubID); err != nil {
 		return nil, fmt.Errorf("store/sqlite: merges of club %q: %w", clubID, asDamaged(err))
 	}
-	rows, err := db.r.QueryContext(ctx, `SELECT seq, from_id, into_id, at FROM club_merges WHERE club_id = ? ORDER BY seq`, clubID)
+	rows, err := db.rd.QueryContext(ctx, `SELECT seq, from_id, into_id, at FROM club_merges WHERE club_id = ? ORDER BY seq`, clubID)
 	if err != nil {
 		return nil, fmt.Errorf("store/sqlite: merges of club %q: %w", clubID, asDamaged(err))
 	}

@@ -26,10 +26,10 @@ func (db *DB) SaveSeason(ctx context.Context, clubID string, s store.ClubSeason)
 
 // Seasons returns a club's seasons, earliest first (see store.Clubs).
 func (db *DB) Seasons(ctx context.Context, clubID string) ([]store.ClubSeason, error) {
-	if err := clubExists(ctx, db.r, clubID); err != nil {
+	if err := clubExists(ctx, db.rd, clubID); err != nil {
 		return nil, fmt.Errorf("store/sqlite: seasons of club %q: %w", clubID, asDamaged(err))
 	}
-	rows, err := db.r.QueryContext(ctx, `SELECT id, name, from_day, to_day FROM club_seasons WHERE club_id = ?
+	rows, err := db.rd.QueryContext(ctx, `SELECT id, name, from_day, to_day FROM club_seasons WHERE club_id = ?
 		ORDER BY from_day, to_day, id`, clubID)
 	if err != nil {
 		return nil, fmt.Errorf("store/sqlite: seasons of club %q: %w", clubID, asDamaged(err))
@@ -67,10 +67,10 @@ func (db *DB) AddClubGame(ctx context.Context, clubID string, g store.ClubGame) 
 
 // ClubGames returns a club's games by day then table (see store.Clubs).
 func (db *DB) ClubGames(ctx context.Context, clubID string) ([]store.ClubGame, error) {
-	if err := clubExists(ctx, db.r, clubID); err != nil {
+	if err := clubExists(ctx, db.rd, clubID); err != nil {
 		return nil, fmt.Errorf("store/sqlite: games of club %q: %w", clubID, asDamaged(err))
 	}
-	rows, err := db.r.QueryContext(ctx, `SELECT table_id, day FROM club_games WHERE club_id = ? ORDER BY day, table_id`, clubID)
+	rows, err := db.rd.QueryContext(ctx, `SELECT table_id, day FROM club_games WHERE club_id = ? ORDER BY day, table_id`, clubID)
 	if err != nil {
 		return nil, fmt.Errorf("store/sqlite: games of club %q: %w", clubID, asDamaged(err))
 	}

@@ -63,11 +63,12 @@ func (db *DB) TableIDs(ctx context.Context, kind store.Kind, status store.Status
 	if err := store.CheckKind(kind); err != nil {
 		return nil, fmt.Errorf("store/sqlite: table IDs: %w", err)
 	}
-	tx, err := db.r.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	rtx, err := db.r.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
 	if err != nil {
 		return nil, fmt.Errorf("store/sqlite: table IDs: %w", err)
 	}
-	defer tx.Rollback()
+	defer rtx.Rollback()
+	tx := db.rd.in(rtx) // its statements prepared once
 	aside := map[string]bool{}
 	rows, err := tx.QueryContext(ctx, `SELECT table_id FROM damaged`)
 	if err != nil {
@@ -120,7 +121,7 @@ func (db *DB) TableIDs(ctx context.Context, kind store.Kind, status store.Status
 
 // rowidsWith lists the row numbers of the tables with a status, reading
 // them as how says (from the index alone, or from the rows).
-func rowidsWith(ctx context.Context, tx *sql.Tx, status store.Status, how string) ([]int64, error) {
+func rowidsWith(ctx context.Context, tx queryer, status store.Status, how string) ([]int64, error) {
 	rows, err := tx.QueryContext(ctx, `SELECT rowid FROM tables `+how+` WHERE status = ? ORDER BY rowid`, string(status))
 	if err != nil {
 		return nil, asDamaged(err)

@@ -145,7 +145,7 @@ func (db *DB) playersOf(ctx context.Context, tableID string, first int, evs []en
 		return n.(int), nil
 	}
 	var data []byte
-	err := db.r.QueryRowContext(ctx, `SELECT json FROM events WHERE table_id = ? AND seq = 0`, tableID).Scan(&data)
+	err := db.rd.QueryRowContext(ctx, `SELECT json FROM events WHERE table_id = ? AND seq = 0`, tableID).Scan(&data)
 	if errors.Is(err, sql.ErrNoRows) {
 		return engine.MaxSeats, nil
 	}
@@ -430,7 +430,7 @@ func (ins *inserter) insert(ctx context.Context, r *appendReq) error {
 // table does not exist. A log that cannot be read whole (an event that does
 // not decode, a gap, a damaged page) is an error that is store.ErrDamaged.
 func (db *DB) Events(ctx context.Context, tableID string) ([]engine.Event, error) {
-	rows, err := db.r.QueryContext(ctx, `SELECT seq, json FROM events WHERE table_id = ? ORDER BY seq`, tableID)
+	rows, err := db.rd.QueryContext(ctx, `SELECT seq, json FROM events WHERE table_id = ? ORDER BY seq`, tableID)
 	if err != nil {
 		return nil, fmt.Errorf("store/sqlite: events of %q: %w", tableID, asDamaged(err))
 	}
@@ -457,7 +457,7 @@ func (db *DB) Events(ctx context.Context, tableID string) ([]engine.Event, error
 		return nil, fmt.Errorf("store/sqlite: events of %q: %w", tableID, asDamaged(err))
 	}
 	if len(out) == 0 {
-		if err := tableExists(ctx, db.r, tableID); err != nil {
+		if err := tableExists(ctx, db.rd, tableID); err != nil {
 			return nil, fmt.Errorf("store/sqlite: events of %q: %w", tableID, asDamaged(err))
 		}
 	}

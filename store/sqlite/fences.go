@@ -14,7 +14,7 @@ var _ store.EventFences = (*DB)(nil)
 // written without a fence. A table with no events gives an empty slice, a
 // missing one store.ErrNotFound, a log with a gap store.ErrDamaged.
 func (db *DB) EventFences(ctx context.Context, tableID string) ([]int64, error) {
-	rows, err := db.r.QueryContext(ctx, `SELECT seq, fence FROM events WHERE table_id = ? ORDER BY seq`, tableID)
+	rows, err := db.rd.QueryContext(ctx, `SELECT seq, fence FROM events WHERE table_id = ? ORDER BY seq`, tableID)
 	if err != nil {
 		return nil, fmt.Errorf("store/sqlite: fences of %q: %w", tableID, asDamaged(err))
 	}
@@ -37,7 +37,7 @@ func (db *DB) EventFences(ctx context.Context, tableID string) ([]int64, error) 
 		return nil, fmt.Errorf("store/sqlite: fences of %q: %w", tableID, asDamaged(err))
 	}
 	if len(out) == 0 {
-		if err := tableExists(ctx, db.r, tableID); err != nil {
+		if err := tableExists(ctx, db.rd, tableID); err != nil {
 			return nil, fmt.Errorf("store/sqlite: fences of %q: %w", tableID, asDamaged(err))
 		}
 	}

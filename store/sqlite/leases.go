@@ -140,7 +140,7 @@ func (db *DB) Release(ctx context.Context, l store.Lease) error {
 // Lease returns the table's lease as it is, or store.ErrNotFound when
 // nobody holds it.
 func (db *DB) Lease(ctx context.Context, table string) (store.Lease, error) {
-	l, err := leaseIn(ctx, db.r, table)
+	l, err := leaseIn(ctx, db.rd, table)
 	if err != nil {
 		return store.Lease{}, fmt.Errorf("store/sqlite: the lease of %q: %w", table, asDamaged(err))
 	}
@@ -164,7 +164,7 @@ func (db *DB) Expired(ctx context.Context, limit int) ([]store.Lease, error) {
 	if limit <= 0 {
 		limit = -1 // SQLite: no limit
 	}
-	rows, err := db.r.QueryContext(ctx, `SELECT table_id, node, token, expires_ns FROM leases
+	rows, err := db.rd.QueryContext(ctx, `SELECT table_id, node, token, expires_ns FROM leases
 		WHERE expires_ns <= ? ORDER BY expires_ns, table_id LIMIT ?`, leaseNow(), limit)
 	if err != nil {
 		return nil, fmt.Errorf("store/sqlite: expired leases: %w", asDamaged(err))

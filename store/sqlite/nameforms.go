@@ -41,7 +41,7 @@ func (db *DB) AccountByNameForm(ctx context.Context, form string) (store.Account
 // AccountsWithoutNameForms lists accounts with no form recorded
 // (store.NameForms).
 func (db *DB) AccountsWithoutNameForms(ctx context.Context, n int) ([]store.Account, error) {
-	rows, err := db.r.QueryContext(ctx, `SELECT `+accountColumns+` FROM accounts
+	rows, err := db.rd.QueryContext(ctx, `SELECT `+accountColumns+` FROM accounts
 		WHERE NOT EXISTS (SELECT 1 FROM name_forms WHERE account_id = accounts.id) ORDER BY id LIMIT ?`, n)
 	if err != nil {
 		return nil, fmt.Errorf("store/sqlite: accounts without name forms: %w", err)

@@ -105,7 +105,7 @@ func boolInt(b bool) int {
 
 // PlayerRatings returns a player's ratings (see store.Ratings).
 func (db *DB) PlayerRatings(ctx context.Context, player string) ([]store.PlayerRating, error) {
-	rows, err := db.r.QueryContext(ctx, `SELECT kind, mu, sigma, games, wins, at FROM ratings WHERE player = ?
+	rows, err := db.rd.QueryContext(ctx, `SELECT kind, mu, sigma, games, wins, at FROM ratings WHERE player = ?
 		ORDER BY CASE kind WHEN 'overall' THEN 0 WHEN 'town' THEN 1 ELSE 2 END`, player)
 	if err != nil {
 		return nil, fmt.Errorf("store/sqlite: ratings of %q: %w", player, asDamaged(err))
@@ -134,7 +134,7 @@ func (db *DB) RatingHistory(ctx context.Context, player string, limit int) ([]st
 	if limit <= 0 {
 		limit = -1
 	}
-	rows, err := db.r.QueryContext(ctx, `SELECT game, at, kind, side, mu_before, sigma_before, mu, sigma, won, left_early
+	rows, err := db.rd.QueryContext(ctx, `SELECT game, at, kind, side, mu_before, sigma_before, mu, sigma, won, left_early
 		FROM rating_changes WHERE player = ?
 		ORDER BY at DESC, game DESC, CASE kind WHEN 'overall' THEN 0 WHEN 'town' THEN 1 ELSE 2 END LIMIT ?`, player, limit)
 	if err != nil {
@@ -182,11 +182,11 @@ func (db *DB) Leaderboard(ctx context.Context, q store.LeaderboardQuery) ([]stor
 	var err error
 	from, to, season := q.Season()
 	if !season {
-		rows, err = db.r.QueryContext(ctx, `SELECT player, mu, sigma, games, wins FROM ratings WHERE kind = ?
+		rows, err = db.rd.QueryContext(ctx, `SELECT player, mu, sigma, games, wins FROM ratings WHERE kind = ?
 				AND (? IS NULL OR player IN (SELECT value FROM json_each(?)))
 			ORDER BY mu - 3 * sigma DESC, games DESC, player LIMIT ? OFFSET ?`, string(q.Kind), players, players, q.Limit, q.Offset)
 	} else {
-		rows, err = db.r.QueryContext(ctx, `SELECT player, mu, sigma, games, wins FROM (
+		rows, err = db.rd.QueryContext(ctx, `SELECT player, mu, sigma, games, wins FROM (
 				SELECT player, mu, sigma, COUNT(*) OVER p AS games, SUM(won) OVER p AS wins,
 					ROW_NUMBER() OVER (PARTITION BY player ORDER BY at DESC, game DESC) AS last
 				FROM rating_changes WHERE kind = ? AND at >= ? AND at < ?

@@ -43,7 +43,7 @@ func (db *DB) SeeAddr(ctx context.Context, account int64, addr string, at time.T
 
 // AddrsSeen is an account's addresses seen since a time (store.SeenAddrs).
 func (db *DB) AddrsSeen(ctx context.Context, account int64, since time.Time) ([]store.SeenAddr, error) {
-	rows, err := db.r.QueryContext(ctx, `SELECT addr, at_ns FROM seen_addrs WHERE account_id = ? AND at_ns >= ?
+	rows, err := db.rd.QueryContext(ctx, `SELECT addr, at_ns FROM seen_addrs WHERE account_id = ? AND at_ns >= ?
 		ORDER BY at_ns DESC, addr`, account, since.UnixNano())
 	if err != nil {
 		return nil, fmt.Errorf("store/sqlite: addresses seen: %w", err)

@@ -47,6 +47,9 @@ var ErrClosed = errors.New("store/sqlite: closed")
 type DB struct {
 	w *sql.DB // the one writing connection
 	r *sql.DB // read-only connections, for queries that run beside the writer
+	// rd runs r's queries from statements prepared once (readstmts.go):
+	// every read of the package goes through it.
+	rd *reader
 
 	// wr is the group commit: one writer goroutine, the only one that
 	// writes (events.go).
@@ -215,6 +218,7 @@ func Open(path string) (db *DB, err error) {
 		lock: lk,
 		w:    w,
 		r:    r,
+		rd:   newReader(r),
 		seq:  make(map[string]int),
 	}
 	ck, err := sql.Open("sqlite", path+"?"+pragmas)
@@ -252,6 +256,7 @@ func (db *DB) Close() error {
 		close(db.ckStop)
 		<-db.ckDone
 		db.stmts.close()
+		db.rd.close()
 		db.closeRaw()
 		db.closeErr = errors.Join(db.r.Close(), db.ck.Close(), db.w.Close())
 		// Only once every connection is closed may another server begin.

@@ -231,11 +231,12 @@ func (db *DB) Table(ctx context.Context, kind store.Kind, id string) (store.Tabl
 	if err := store.CheckKind(kind); err != nil {
 		return store.Table{}, nil, fmt.Errorf("store/sqlite: table %q: %w", id, err)
 	}
-	tx, err := db.r.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	rtx, err := db.r.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
 	if err != nil {
 		return store.Table{}, nil, fmt.Errorf("store/sqlite: table %q: %w", id, err)
 	}
-	defer tx.Rollback()
+	defer rtx.Rollback()
+	tx := db.rd.in(rtx) // its statements prepared once
 	if reason, err := setAsideReason(ctx, tx, id); err != nil {
 		return store.Table{}, nil, fmt.Errorf("store/sqlite: table %q: %w", id, asDamaged(err))
 	} else if reason != "" {
@@ -272,7 +273,7 @@ func (db *DB) Tables(ctx context.Context, kind store.Kind, f store.TableFilter) 
 	if limit <= 0 {
 		limit = -1 // SQLite: no limit
 	}
-	rows, err := db.r.QueryContext(ctx, `SELECT `+tableColumns+` FROM tables
+	rows, err := db.rd.QueryContext(ctx, `SELECT `+tableColumns+` FROM tables
 		WHERE kind = ?1 AND (?2 = '' OR status = ?2) AND (NOT ?3 OR public)
 		AND id NOT IN (SELECT table_id FROM damaged)
 		ORDER BY created_at DESC, rowid DESC LIMIT ?4`, string(kind), string(f.Status), f.PublicOnly, limit)
@@ -342,7 +343,7 @@ func (db *DB) Clock(ctx context.Context, tableID string) (store.Clock, error) {
 		left     sql.NullInt64
 		paused   sql.NullBool
 	)
-	err := db.r.QueryRowContext(ctx, `SELECT c.step, c.deadline, c.left_ns, c.paused
+	err := db.rd.QueryRowContext(ctx, `SELECT c.step, c.deadline, c.left_ns, c.paused
 		FROM tables t LEFT JOIN clocks c ON c.table_id = t.id WHERE t.id = ?`, tableID).
 		Scan(&step, &deadline, &left, &paused)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -379,7 +380,7 @@ func (db *DB) Heartbeat(ctx context.Context, t time.Time) error {
 // there was none.
 func (db *DB) LastHeartbeat(ctx context.Context) (time.Time, error) {
 	var at string
-	err := db.r.QueryRowContext(ctx, `SELECT at FROM heartbeat WHERE id = 1`).Scan(&at)
+	err := db.rd.QueryRowContext(ctx, `SELECT at FROM heartbeat WHERE id = 1`).Scan(&at)
 	if errors.Is(err, sql.ErrNoRows) {
 		return time.Time{}, nil
 	}

@@ -50,7 +50,7 @@ func scanTournament(row interface{ Scan(...any) error }) (store.Tournament, erro
 
 // Tournament returns a tournament (see store.Tournaments).
 func (db *DB) Tournament(ctx context.Context, id string) (store.Tournament, error) {
-	t, err := scanTournament(db.r.QueryRowContext(ctx, `SELECT `+tournamentColumns+` FROM tournaments WHERE id = ?`, id))
+	t, err := scanTournament(db.rd.QueryRowContext(ctx, `SELECT `+tournamentColumns+` FROM tournaments WHERE id = ?`, id))
 	if errors.Is(err, sql.ErrNoRows) {
 		return t, fmt.Errorf("store/sqlite: tournament %q: %w", id, store.ErrNotFound)
 	}
@@ -63,10 +63,10 @@ func (db *DB) Tournament(ctx context.Context, id string) (store.Tournament, erro
 // ClubTournaments returns a club's tournaments, oldest first (see
 // store.Tournaments).
 func (db *DB) ClubTournaments(ctx context.Context, clubID string) ([]store.Tournament, error) {
-	if err := clubExists(ctx, db.r, clubID); err != nil {
+	if err := clubExists(ctx, db.rd, clubID); err != nil {
 		return nil, fmt.Errorf("store/sqlite: tournaments of club %q: %w", clubID, asDamaged(err))
 	}
-	rows, err := db.r.QueryContext(ctx, `SELECT `+tournamentColumns+` FROM tournaments WHERE club_id = ?
+	rows, err := db.rd.QueryContext(ctx, `SELECT `+tournamentColumns+` FROM tournaments WHERE club_id = ?
 		ORDER BY created_at, id`, clubID)
 	if err != nil {
 		return nil, fmt.Errorf("store/sqlite: tournaments of club %q: %w", clubID, asDamaged(err))

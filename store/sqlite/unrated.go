@@ -14,7 +14,7 @@ var _ store.UnratedTables = (*DB)(nil)
 // store.UnratedTables): one query, the rated ones found by their settings'
 // "rated" in the table's data.
 func (db *DB) UnratedEnded(ctx context.Context) ([]string, error) {
-	rows, err := db.r.QueryContext(ctx, `SELECT id FROM tables
+	rows, err := db.rd.QueryContext(ctx, `SELECT id FROM tables
 		WHERE status = ? AND kind = ? AND json_valid(CAST(data AS TEXT))
 			AND json_extract(CAST(data AS TEXT), '$.rated') = 1
 			AND id NOT IN (SELECT game FROM rated_games)
