@@ -93,8 +93,8 @@ func TestAttack_SpectatorFloodOnOneTable(t *testing.T) {
 
 // TestAttack_SlowBodiesAndIdleKeepAlives (issue 17, item 5): connections
 // that send a body a byte at a time, headers a byte at a time, or nothing
-// after a first request are all closed by the server (after its 2 s read
-// and idle timeouts here), while a real player plays.
+// after a first request are all closed by the server (after its 3 s and
+// 5 s read and 10 s idle timeouts here), while a real player plays.
 func TestAttack_SlowBodiesAndIdleKeepAlives(t *testing.T) {
 	needAddrs(t)
 	t.Parallel()

@@ -219,7 +219,7 @@ func leave(ctx context.Context, base, table, token string) error {
 		return err
 	}
 	req.Header.Set("Authorization", "Bearer "+token)
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := localClient.Do(req)
 	if err != nil {
 		return err
 	}

@@ -40,8 +40,14 @@ type target struct {
 }
 
 // suiteTimeouts are the server's request timeouts in the suite: shorter
-// than the defaults (10, 20, 30, 30 s), so that the slow attacks end soon.
-var suiteTimeouts = server.Timeouts{ReadHeader: time.Second, Read: 2 * time.Second, Write: 5 * time.Second, Idle: 2 * time.Second}
+// than the defaults (10, 20, 30, 30 s), so that the slow attacks end soon
+// (their tests wait 20 s for it), yet long enough that an honest client of
+// the suite's, whose goroutine a loaded machine can hold for a second or
+// two, is never cut off by chance in the middle of sending a request
+// (1 s and 2 s did that at loads of 40-50). The idle time is the longest:
+// a keep-alive closed by the server just as a client sends its next
+// request on it fails that request by chance too (see clientIdle).
+var suiteTimeouts = server.Timeouts{ReadHeader: 3 * time.Second, Read: 5 * time.Second, Write: 5 * time.Second, Idle: 10 * time.Second}
 
 // attackHash is argon2id at its cheapest, for the suite's accounts.
 var attackHash = account.Params{Memory: 64, Time: 1, Threads: 1, KeyLen: 32, SaltLen: 16}
@@ -95,7 +101,7 @@ func start(t *testing.T, tune func(*server.Config)) *target {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ohs := &http.Server{Handler: srv.OpsHandler(""), ReadHeaderTimeout: time.Second}
+	ohs := &http.Server{Handler: srv.OpsHandler(""), ReadHeaderTimeout: 3 * time.Second, IdleTimeout: 10 * time.Second}
 	go ohs.Serve(oln)
 	t.Cleanup(func() {
 		hs.Close()
@@ -131,11 +137,34 @@ func needAddrs(t *testing.T) {
 	}
 }
 
+// clientIdle is how long the suite's clients keep an idle connection for
+// another request: well under the servers' idle timeouts (suiteTimeouts'
+// 10 s, the operator's listener's), since Go's client never sends a request
+// (a POST above all, which it does not retry) on a connection idle for
+// longer, while one the server is closing at that moment fails with a bare
+// EOF: on a loaded machine, where a client's requests can be two seconds
+// apart, that was a test failing by chance.
+const clientIdle = 500 * time.Millisecond
+
 // from is an HTTP client whose connections leave from ip (in 127.0.0.0/8).
 func from(ip string) *http.Client {
 	d := &net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP(ip)}, Timeout: 10 * time.Second}
-	return &http.Client{Transport: &http.Transport{DialContext: d.DialContext, MaxIdleConnsPerHost: 4}}
+	return &http.Client{Transport: &http.Transport{DialContext: d.DialContext, MaxIdleConnsPerHost: 4, IdleConnTimeout: clientIdle}}
 }
+
+// TestMain gives every client of the suite's that names no transport
+// (client.API's default among them) the same short idle time.
+func TestMain(m *testing.M) {
+	http.DefaultTransport.(*http.Transport).IdleConnTimeout = clientIdle
+	os.Exit(m.Run())
+}
+
+// opsClient reads the operator's listener, and localClient is the one
+// used where a test names none (see clientIdle).
+var (
+	opsClient   = &http.Client{Transport: &http.Transport{IdleConnTimeout: clientIdle}}
+	localClient = &http.Client{Transport: &http.Transport{IdleConnTimeout: clientIdle}}
+)
 
 // dialTCP opens a raw TCP connection to the public listener from ip.
 func (tg *target) dialTCP(t *testing.T, ip string) net.Conn {
@@ -356,7 +385,7 @@ type answer struct {
 func ask(ctx context.Context, t *testing.T, hc *http.Client, method, url string, hdr map[string]string, body string) answer {
 	t.Helper()
 	if hc == nil {
-		hc = http.DefaultClient
+		hc = localClient
 	}
 	req, err := http.NewRequestWithContext(ctx, method, url, strings.NewReader(body))
 	if err != nil {
@@ -389,7 +418,7 @@ func ask(ctx context.Context, t *testing.T, hc *http.Client, method, url string,
 // counter reads one counter of the operator's /metrics (0 if absent).
 func (tg *target) counter(ctx context.Context, t *testing.T, name string) float64 {
 	t.Helper()
-	a := ask(ctx, t, nil, "GET", tg.ops+"/metrics", nil, "")
+	a := ask(ctx, t, opsClient, "GET", tg.ops+"/metrics", nil, "")
 	if a.status != http.StatusOK {
 		t.Fatalf("the operator's /metrics: %d", a.status)
 	}
