@@ -269,7 +269,7 @@ func (s *Server) createTable(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	quota, err := s.guards.createAllowed(s.guard.ClientAddr(r), s.cfg.Clock.Now(), s.lobbyTables())
+	quota, err := s.guards.createAllowed(s.guard.ClientAddr(r), s.cfg.LimitClock.Now(), s.lobbyTables())
 	if err != nil {
 		s.fail(w, r, err)
 		return

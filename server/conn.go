@@ -158,7 +158,7 @@ func (s *Server) admitWS(w http.ResponseWriter, r *http.Request, door admission.
 	since, _ := strconv.Atoi(r.URL.Query().Get("since"))
 	lang := langOf(r)
 	token := tokenOf(r, id)
-	now := s.cfg.Clock.Now()
+	now := s.cfg.LimitClock.Now()
 	// Every cap is taken before the room does any work (a welcome is the
 	// table's whole log, and a seat's connection is lobby news).
 	hash := ""
@@ -233,7 +233,7 @@ func (wc *peer) serve(rm *room.Room, sub *room.Sub) {
 func (wc *peer) flood() {
 	wc.flooded.Do(func() {
 		wc.s.metrics.floods.Inc()
-		wc.tk.flooded(wc.s.cfg.Clock.Now()) // its address waits (limits.go)
+		wc.tk.flooded(wc.s.cfg.LimitClock.Now()) // its address waits (limits.go)
 		if wc.in != nil {
 			wc.done.Store(true)
 			wc.in.end(wc.s.replyFrame(wc.lang, &room.Reply{Err: &engine.Error{Code: CodeFlood}}), websocket.StatusPolicyViolation, "flood")
@@ -262,7 +262,7 @@ func (wc *peer) ponged(context.Context, []byte) { wc.control() }
 // refused, and too many refused end the connection as a flood.
 func (wc *peer) control() bool {
 	wc.heard.Store(sinceEpoch())
-	now := wc.s.cfg.Clock.Now()
+	now := wc.s.cfg.LimitClock.Now()
 	wc.s.metrics.framesIn.Inc()
 	if wc.lim.AllowN(now, 1) && wc.tk.frame(now) {
 		return true
@@ -306,15 +306,15 @@ func (s *Server) readPump(c *websocket.Conn, rm *room.Room, sub *room.Sub, wc *p
 //go:noinline
 func (s *Server) readFrame(rm *room.Room, sub *room.Sub, wc *peer, typ websocket.MessageType, rd io.Reader) (flood, ok bool) {
 	wc.heard.Store(sinceEpoch())
-	now := s.cfg.Clock.Now()
-	if !wc.lim.AllowN(now, 1) || !wc.tk.frame(now) {
+	now, lnow := s.cfg.Clock.Now(), s.cfg.LimitClock.Now()
+	if !wc.lim.AllowN(lnow, 1) || !wc.tk.frame(lnow) {
 		// Skipped, never parsed; the read limit bounds it.
 		if _, err := io.Copy(io.Discard, rd); err != nil {
 			return false, false
 		}
 		wc.refuse(0, CodeRateLimited)
 		s.metrics.framesIn.Inc()
-		if !wc.refusals.AllowN(now, 1) {
+		if !wc.refusals.AllowN(lnow, 1) {
 			return true, false
 		}
 		return false, true
@@ -350,7 +350,7 @@ func (s *Server) readFrame(rm *room.Room, sub *room.Sub, wc *peer, typ websocket
 		readPool.Put(buf)
 	}
 	s.metrics.framesIn.Inc()
-	if !handled && !wc.refusals.AllowN(now, 1) {
+	if !handled && !wc.refusals.AllowN(lnow, 1) {
 		return true, false
 	}
 	return false, true
@@ -402,7 +402,7 @@ func (s *Server) handleFrame(rm *room.Room, sub *room.Sub, wc *peer, now time.Ti
 		wc.refuseErr(m.ID, s.signalVoice(rm, sub, wc, m))
 		return true
 	}
-	if m.Type == "chat" && !wc.tk.chat(sub.Seat, now) {
+	if m.Type == "chat" && !wc.tk.chat(sub.Seat, s.cfg.LimitClock.Now()) {
 		wc.refuse(m.ID, CodeChatBusy)
 		return false
 	}

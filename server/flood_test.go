@@ -91,6 +91,40 @@ func TestLimiter_BurstAndRatePinned(t *testing.T) {
 	}
 }
 
+// TestLimiter_RunsOnTheLimitClockNotTheGames: a connection's limit runs on
+// Config.LimitClock, not on the games' clock: a test (or anything else)
+// that holds the games' clock still while a page sends on its own timers
+// does not empty a bucket that never fills again, and a game's clock moved
+// on gives a flood nothing. (The browser tests failed so: their pages'
+// pings and the night's beat, one a second of real time, took the burst
+// from a frozen clock, and a seat's move was refused as rate_limited.)
+func TestLimiter_RunsOnTheLimitClockNotTheGames(t *testing.T) {
+	const burst, every = 40, 50 * time.Millisecond
+	var game *room.FakeClock
+	limit := room.NewFakeClock(time.Unix(1_900_000_000, 0))
+	ts := startServerWith(t, "", both(fakeClocked(&game), func(c *Config) { c.LimitClock = limit }))
+	ctx := within(t, 60*time.Second)
+	tb := lobbyTable(ctx, t, ts)
+	c := open(ctx, t, ts.api.Base, tb.id, "", dialOpts{})
+	defer c.close()
+
+	// The burst and five more (refused, but not a flood).
+	for i := int64(0); i < burst+5; i++ {
+		ping(ctx, t, c, 1000+i)
+	}
+	handled(t, ts, burst+5)
+	game.Advance(time.Second) // twenty messages' worth, on the games' clock: nothing
+	ping(ctx, t, c, 9000)
+	handled(t, ts, burst+6)
+	limit.Advance(every) // the limit's clock gives one message
+	ping(ctx, t, c, 9001)
+	// 9001's pong comes (pongsUntil waits for it); before it, the burst's.
+	if pongs := pongsUntil(ctx, t, c, 9001); len(pongs) != burst || pongs[9000] {
+		t.Errorf("%d pongs before the limit's clock moved (9000 answered: %v): want the burst of %d, none after only the games' clock moved",
+			len(pongs), pongs[9000], burst)
+	}
+}
+
 // TestFrames_EveryKindCountsAgainstTheLimit: binary, oversized and
 // malformed frames each take their place from the rate like any other (they
 // used to skip it, and one socket sending them burned a core): after a

@@ -152,11 +152,11 @@ func (c *RelayedConn) Write(_ context.Context, typ websocket.MessageType, p []by
 		wc.in.end(nil, websocket.StatusMessageTooBig, fmt.Sprintf("read limited at %d bytes", limit+1))
 		return net.ErrClosed
 	}
-	now := s.cfg.Clock.Now()
-	if !wc.lim.AllowN(now, 1) || !wc.tk.frame(now) {
+	now, lnow := s.cfg.Clock.Now(), s.cfg.LimitClock.Now()
+	if !wc.lim.AllowN(lnow, 1) || !wc.tk.frame(lnow) {
 		wc.refuse(0, CodeRateLimited)
 		s.metrics.framesIn.Inc()
-		if !wc.refusals.AllowN(now, 1) {
+		if !wc.refusals.AllowN(lnow, 1) {
 			wc.flood()
 			return net.ErrClosed
 		}
@@ -178,7 +178,7 @@ func (c *RelayedConn) Write(_ context.Context, typ websocket.MessageType, p []by
 		<-done
 	}
 	s.metrics.framesIn.Inc()
-	if !ok && !wc.refusals.AllowN(now, 1) {
+	if !ok && !wc.refusals.AllowN(lnow, 1) {
 		wc.flood()
 		return net.ErrClosed
 	}

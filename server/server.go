@@ -29,6 +29,14 @@ type Config struct {
 	Store store.All
 	Clock room.Clock   // nil: the wall clock
 	Log   *slog.Logger // nil: discard
+	// LimitClock is the clock of the limits a client's traffic meets (its
+	// frames, chat lines, connections, tables made, a flood's penalty);
+	// nil: Clock. They measure the client's real rate: a test that moves
+	// the games' clock by hand while its pages send on their own timers
+	// (pings, the night's beat) gives them the wall clock, or a frozen
+	// game clock would take every frame of those timers from a bucket
+	// that never fills again.
+	LimitClock room.Clock
 	// Render turns a refusal into a sentence in a language ("ka", "en",
 	// "ru"); nil renders the code.
 	Render func(lang string, err error) string
@@ -151,6 +159,9 @@ type Server struct {
 func New(cfg Config) *Server {
 	if cfg.Clock == nil {
 		cfg.Clock = room.RealClock{}
+	}
+	if cfg.LimitClock == nil {
+		cfg.LimitClock = cfg.Clock
 	}
 	if cfg.Log == nil {
 		cfg.Log = slog.New(slog.DiscardHandler)

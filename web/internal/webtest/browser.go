@@ -238,6 +238,13 @@ func StartServerWith(t *testing.T, edit func(*server.Config)) *TestServer {
 	if edit != nil {
 		edit(&cfg)
 	}
+	if cfg.LimitClock == nil {
+		// The pages send on their own timers (pings, the night's beat, one
+		// frame a second of real time) whatever the test does with the
+		// games' clock: the limits they meet run on the wall clock, or a
+		// test holding a fake clock still would see them refused.
+		cfg.LimitClock = room.RealClock{}
+	}
 	srv := server.New(cfg)
 	if _, err := srv.Resume(context.Background()); err != nil {
 		t.Fatal(err)
