@@ -29,14 +29,16 @@ import (
 // other nine) and played to its end. On a phone (360×740, in English) the
 // organiser sees the finished table's extra points form (each seat with
 // its player, the scoring's range shown), gives 0.9 to a seat and is
-// refused with the API's sentence naming that seat, nothing kept; then
-// gives the player 0.3 and saves with one tap: after a reload the field
-// holds 0.30, the standings count 0.30 as the player's extra and the
-// printable page shows the points that count it. On another phone, in Georgian, the referee logged in with
-// their account changes it to -0.2 (a stranger's account was refused
-// not_referee), and the standings show -0.20 after a reload. A table
-// played at a real table would say its extras are given on the assistant.
-// No page scrolls sideways.
+// refused with the API's sentence naming that seat; then gives the player
+// 0.3 and saves with one tap: after a reload the field holds 0.30 (the
+// refused seat's is empty), the standings count 0.30 as the player's
+// extra and the printable page shows the points that count it. On another
+// phone, in Georgian, a stranger's account is refused not_referee, and the
+// referee logged in with their account is refused a value past the range
+// naming the seat, then changes the player's extra to -0.2: kept after a
+// reload and counted. Last the organiser names another referee's account
+// on the tournament's page (an unknown one refused with its sentence). No
+// page scrolls sideways.
 func TestTheOrganiserAndTheRefereeGiveExtraPointsOnTheScreen(t *testing.T) {
 	db, err := sqlite.Open(filepath.Join(t.TempDir(), "mafia.db"))
 	if err != nil {
@@ -296,4 +298,35 @@ func TestTheOrganiserAndTheRefereeGiveExtraPointsOnTheScreen(t *testing.T) {
 	}
 	rwait("the referee's extras kept after a reload", `!!`+rform+` && `+rfield(seat)+` && `+rfield(seat)+`.value === '-0.20'`)
 	standings("ka", "-0.20")
+
+	// The organiser names another referee's account on the tournament's
+	// page: an account the site has not is refused with its sentence, then
+	// Gia5 is kept and shown.
+	if err := chromedp.Do(tab, chromedp.Navigate(page+"?lang=en")); err != nil {
+		t.Fatal(err)
+	}
+	wait("the referee's form", `!!document.querySelector('[data-t="referee-change"]')`)
+	name := func(v string) {
+		eval("the referee's account", `(() => { const d = document.querySelector('[data-t="referee-change"]'); d.open = true;
+			d.querySelector('[data-t="referee-login"]').value = `+string(mustJSON(v))+`; return true; })()`, &ok)
+	}
+	name("nobody-here")
+	press("save the referee", `[data-t="referee-save"]`)
+	call(t, "PUT", base+"/referee?lang=en", c.Token, map[string]any{"referee": "Tamar5", "account": "nobody-here"}, &bad)
+	if bad.Error.Code != "bad_member" {
+		t.Fatalf("the API's refusal of an unknown account: %+v", bad)
+	}
+	wait("the unknown account refused", `(() => { const e = document.querySelector('[data-t="error"]'); return !e.hidden && e.textContent === `+
+		string(mustJSON(bad.Error.Message))+`; })()`)
+	name("Gia5")
+	press("save the referee", `[data-t="referee-save"]`)
+	wait("the new referee shown", `(() => { const r = document.querySelector('[data-t="referee-shown"]'); return !!r && r.textContent.includes('Gia5'); })()`)
+	var now struct {
+		RefereeLogin string `json:"referee_login"`
+	}
+	call(t, "GET", base, "", nil, &now)
+	if now.RefereeLogin != "Gia5" {
+		t.Errorf("the referee's account kept: %q, want Gia5", now.RefereeLogin)
+	}
+	wide("the tournament's page with the referee's form")
 }

@@ -284,8 +284,25 @@ function draw(tr) {
           tr.referee_login ? ` (${t('organiser.referee_login', { Name: tr.referee_login })})` : '') : '') : null,
       h('p', {}, h('a', { href: page, target: '_blank', dataset: { t: 'standings' } }, t('organiser.standings')), ' · ',
         h('a', { href: `/host/api/clubs/${clubID}/tournaments/${tr.id}/standings.csv?lang=${lang}`, dataset: { t: 'csv' } }, t('organiser.csv'))),
+      tr.state !== 'closed' ? refereeForm(tr) : null,
       h('div', { class: 'steps' }, steps), finalists),
     ...rounds);
+}
+
+/**
+ * refereeForm names the tournament's referee again: the name shown and
+ * their site account (empty: none), folded until opened.
+ */
+function refereeForm(tr) {
+  const name = h('input', { type: 'text', maxlength: '64', value: tr.referee || '', dataset: { t: 'referee-name' } });
+  const acct = h('input', { type: 'text', maxlength: '64', autocomplete: 'off', value: tr.referee_login || '', dataset: { t: 'referee-login' } });
+  return h('details', { class: 'referee', dataset: { t: 'referee-change' } },
+    h('summary', {}, t('organiser.referee_change')),
+    h('form', { onsubmit: (ev) => {
+      ev.preventDefault();
+      step('PUT', '/referee', { referee: name.value.trim(), account: acct.value.trim() });
+    } }, label(t('assist.club.referee'), name), label(t('organiser.referee_account'), acct),
+    h('button', { type: 'submit', class: 'small', dataset: { t: 'referee-save' } }, t('organiser.referee_save'))));
 }
 
 function tableCard(tr, r, n, tb, name) {
