@@ -14,6 +14,7 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
+	"unicode/utf8"
 
 	"mafia/club"
 	"mafia/engine"
@@ -27,6 +28,9 @@ import (
 func (h *Handler) nameReferee(ctx context.Context, t *tournament.Tournament, name, login string) error {
 	if login == "" {
 		return t.SetReferee(name, 0, "")
+	}
+	if utf8.RuneCountInString(login) > tournament.MaxName {
+		return &engine.Error{Code: club.CodeBadMember, Name: "account", Value: login}
 	}
 	a, err := h.personAccount(ctx, login)
 	if err != nil {

@@ -14,7 +14,8 @@ import (
 // TestTournamentReferee_TheRefereesAccountGivesExtrasAndNothingElse: on a
 // real server on loopback with a real SQLite file, the organiser makes an
 // online tournament of ten accounts naming its referee's site account (no
-// member of the club; an unknown account is refused bad_member), and its
+// member of the club; an unknown account, or a name too long, is refused
+// bad_member), and its
 // one table is played to the end by real WebSocket clients. The referee,
 // logged in, gives the table's extra points; a stranger's account and a
 // plain member's are refused not_referee, no login bad_token, and nothing
@@ -49,6 +50,10 @@ func TestTournamentReferee_TheRefereesAccountGivesExtrasAndNothingElse(t *testin
 	var no refusal
 	if code := do(t, "POST", clubURL+"/tournaments", s.club.Token, req, &no); code != http.StatusBadRequest || no.Error.Code != "bad_member" {
 		t.Fatalf("a referee's account the site has not: %d %+v, want bad_member", code, no)
+	}
+	req["referee_account"] = strings.Repeat("n", 200)
+	if code := do(t, "POST", clubURL+"/tournaments", s.club.Token, req, &no); code != http.StatusBadRequest || no.Error.Code != "bad_member" {
+		t.Fatalf("a referee's account name too long: %d %+v, want bad_member", code, no)
 	}
 	req["referee_account"] = "Nino7"
 	var tr tournamentAnswer
