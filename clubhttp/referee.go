@@ -57,22 +57,21 @@ func (h *Handler) setReferee(w http.ResponseWriter, r *http.Request) {
 }
 
 // refereeAccess is who asks to change a tournament of the club in the
-// request's path that its referee may change: the club and the access
-// (refereeOf decides with the tournament as kept). A tournament of
-// another club, or none, is not found.
+// request's path that its referee may change: the club and the access,
+// refused at once (refereeOf) when the tournament as read is not theirs to
+// change; the change checks it again on the tournament it changes. A
+// tournament of another club, or none, is not found.
 func (h *Handler) refereeAccess(r *http.Request, id string) (store.Club, clubAccess, error) {
-	c, _, err := h.loadClub(r.Context(), r.PathValue("club"))
+	_, t, _, err := h.loadTournament(r.Context(), r.PathValue("club"), id)
+	if err != nil {
+		return store.Club{}, clubAccess{}, err
+	}
+	c, _, err := h.loadClub(r.Context(), t.ClubID)
 	if err != nil {
 		return c, clubAccess{}, err
 	}
-	st, err := h.cfg.Store.Tournament(r.Context(), id)
-	if err == nil && st.ClubID != c.ID {
-		err = store.ErrNotFound
-	}
-	if err != nil {
-		return c, clubAccess{}, err
-	}
-	return c, h.accessOf(r, c), nil
+	acc := h.accessOf(r, c)
+	return c, acc, acc.refereeOf(&t)
 }
 
 // refereeOf is nil when the access may change what t's referee may: the
