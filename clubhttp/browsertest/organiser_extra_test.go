@@ -34,7 +34,8 @@ import (
 // refused seat's is empty), the standings count 0.30 as the player's
 // extra and the printable page shows the points that count it. On another
 // phone, in Georgian, a stranger's account is refused not_referee, and the
-// referee logged in with their account is refused a value past the range
+// referee logged in with their account (come by the tournament's public
+// page's link to the organiser's screen) is refused a value past the range
 // naming the seat, then changes the player's extra to -0.2: kept after a
 // reload and counted. Last the organiser names another referee's account
 // on the tournament's page (an unknown one refused with its sentence). No
@@ -273,7 +274,16 @@ func TestTheOrganiserAndTheRefereeGiveExtraPointsOnTheScreen(t *testing.T) {
 	rwait("the stranger refused", `(() => { const e = document.querySelector('[data-t="error"]'); return !e.hidden && e.textContent === `+
 		string(mustJSON(bad.Error.Message))+`; })()`)
 	// The referee: a bad value refused naming the seat, then -0.2 kept.
+	// The referee comes from the tournament's public page, by its link to
+	// the organiser's screen.
 	login(referee)
+	if err := chromedp.Do(ref, chromedp.Navigate(hs.URL+"/host/clubs/"+c.ID+"/tournaments/"+tr.ID+"?lang=ka")); err != nil {
+		t.Fatal(err)
+	}
+	rwait("the link to the organiser's screen", `!!document.querySelector('[data-t="organiser"]')`)
+	// (This server has no assistant, so the public page has no style
+	// here: its fit at 360 px is tournament_test.go's.)
+	rpress("the organiser's screen", `[data-t="organiser"]`)
 	rwait("the extras form", `!!`+rform+` && `+rfield(seat)+`.value === '0.30'`)
 	var kaText string
 	reval("the Georgian form", rform+`.innerText`, &kaText)
