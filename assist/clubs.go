@@ -36,6 +36,10 @@ type Clubs interface {
 	// (docs/club.md, Tournaments); a refusal is the tournament's (a table
 	// played already, a seat not the table's player, ...).
 	LinkTournament(ctx context.Context, clubID, tournamentID string, round, table int, tableID string, people []string) error
+	// TournamentReferee is the referee of the club's tournament, whom a
+	// game made at its table invites to follow it (referee.go): their
+	// account (0: none named), the name shown and the account's name.
+	TournamentReferee(ctx context.Context, clubID, tournamentID string) (account int64, name, login string, err error)
 	// Sees reports whether a request may see a club's games in the
 	// history (the club's code, or a login of a member).
 	Sees(r *http.Request, clubID string) bool
@@ -59,6 +63,10 @@ func (noClubs) AddGame(context.Context, string, store.ClubGame) error { return s
 
 func (noClubs) LinkTournament(context.Context, string, string, int, int, string, []string) error {
 	return store.ErrNotFound
+}
+
+func (noClubs) TournamentReferee(context.Context, string, string) (int64, string, string, error) {
+	return 0, "", "", store.ErrNotFound
 }
 
 func (noClubs) Sees(*http.Request, string) bool { return false }

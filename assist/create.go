@@ -88,7 +88,8 @@ func (h *Handler) storeGame(r *http.Request, id, host string, s record.Settings,
 	if err := h.checkClubGame(r, &s, clubToken); err != nil {
 		return nil, err
 	}
-	gm := &game{rec: inPerson{Settings: s, Commands: []record.Command{}, Account: h.loggedIn(r)}, g: g, log: evs}
+	gm := &game{rec: inPerson{Settings: s, Commands: []record.Command{}, Account: h.loggedIn(r),
+		Cohosts: h.refereeInvitation(r, &s)}, g: g, log: evs}
 	name := s.Name
 	if name == "" {
 		name = locale.New(langOf(r)).T("assist.default_name", nil)

@@ -6,7 +6,9 @@ package clubhttp
 // every table's seats and its game linked or missing, links or frees a
 // table's game, seats the final (the finalists named when the cut falls in
 // a shared place) and closes it; an online tournament's round it opens
-// online, shows each table's state and starts a waiting table. The page is a shell in the reader's
+// online, shows each table's state and starts a waiting table, and a
+// finished online table takes its extra points (by the organiser or the
+// tournament's referee: referee.go). The page is a shell in the reader's
 // language (organiser.html, its sentences from the catalogs); its script
 // (static/organiser.js) calls the tournaments' API (tournaments.go) with
 // the club's code kept on the phone, or the login of an owner or host, and
@@ -53,7 +55,8 @@ func serveOrganiserFile(name, kind string) http.HandlerFunc {
 
 // organiserMessages are the catalog ids the screen's script shows, each
 // rendered in the page's language; {N} stands for a number the script
-// fills in ({Game} a game's id, {Names} the players a table waits for).
+// fills in ({Game} a game's id, {Names} the players a table waits for,
+// {Name} the referee's account, {Min} and {Max} the extra points' range).
 var organiserMessages = []string{"organiser.title", "organiser.new", "organiser.list", "organiser.none",
 	"organiser.name", "organiser.from", "organiser.to", "organiser.players", "organiser.players_n", "organiser.scoring",
 	"organiser.scoring_own", "assist.club.scoring_preset_club", "assist.club.scoring_preset_fiim", "organiser.tie_breaks",
@@ -69,7 +72,9 @@ var organiserMessages = []string{"organiser.title", "organiser.new", "organiser.
 	"organiser.rated", "organiser.open_online", "organiser.online_waiting", "organiser.online_waiting_for",
 	"organiser.online_playing", "organiser.online_finished", "organiser.online_link", "organiser.start_now",
 	"organiser.forfeit", "organiser.timings", "web.timing.speech", "web.timing.defence", "web.timing.tie_speech",
-	"web.timing.last_words", "web.timing.night", "web.timing.vote"}
+	"web.timing.last_words", "web.timing.night", "web.timing.vote", "organiser.referee_account", "organiser.referee_login",
+	"organiser.extra", "organiser.extra_range", "organiser.extra_save", "organiser.extra_saved", "organiser.extra_at_table",
+	"organiser.referee_change", "organiser.referee_save"}
 
 // organiserPage is the screen's shell: the club, the tournament (empty on
 // the making page), the sentences, and the scoring presets' numbers.
@@ -94,7 +99,7 @@ func (h *Handler) serveOrganiser(w http.ResponseWriter, r *http.Request) {
 	pg := h.newPage(r)
 	d := organiserData{Lang: pg.Lang, Messages: map[string]string{}, TieBreaks: tournament.TieBreaks,
 		Default: tournament.DefaultTieBreaks, Presets: map[string]club.Scoring{}}
-	n := map[string]any{"N": "{N}", "Game": "{Game}", "Names": "{Names}"}
+	n := map[string]any{"N": "{N}", "Game": "{Game}", "Names": "{Names}", "Name": "{Name}", "Min": "{Min}", "Max": "{Max}"}
 	for _, id := range organiserMessages {
 		d.Messages[id] = pg.p.T(id, n)
 	}

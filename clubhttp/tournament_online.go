@@ -510,16 +510,26 @@ func (h *Handler) myTournamentTable(w http.ResponseWriter, r *http.Request) {
 const extraLimit = 4 << 10
 
 // setOnlineExtra serves PUT .../rounds/{round}/tables/{table}/extra
-// {"extra": [{"seat", "points"}]}: a host of the club (the organiser, or
-// the referee with a host's access) gives the seats of a table played
-// online, once its game is over, their extra points (in place of those
-// given before); the answer is the round's state.
+// {"extra": [{"seat", "points"}]}: a host of the club (the organiser), or
+// the tournament's referee logged in with their account (referee.go),
+// gives the seats of a table played online, once its game is over, their
+// extra points (in place of those given before); the answer is the
+// round's state.
 func (h *Handler) setOnlineExtra(w http.ResponseWriter, r *http.Request) {
 	var req struct {
 		Extra []club.Extra `json:"extra"`
 	}
-	c, _, ok := h.clubChange(w, r, &req, extraLimit)
-	if !ok {
+	if h.foreign(w, r) {
+		return
+	}
+	if err := decode(r, &req, extraLimit); err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	ctx, id := r.Context(), r.PathValue("t")
+	c, acc, err := h.refereeAccess(r, id)
+	if err != nil {
+		h.fail(w, r, err)
 		return
 	}
 	n, err := pathInts(r, "round", "table")
@@ -527,12 +537,14 @@ func (h *Handler) setOnlineExtra(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
-	ctx, id := r.Context(), r.PathValue("t")
 	if err := h.syncOnline(ctx, c.ID, id); err != nil {
 		h.fail(w, r, err)
 		return
 	}
 	err = h.updateTournament(ctx, c.ID, id, func(ctx context.Context, t *tournament.Tournament, _ *club.Roster) error {
+		if err := acc.refereeOf(t); err != nil {
+			return err
+		}
 		var g *club.Game
 		if n[0] >= 1 && n[0] <= len(t.Rounds) && n[1] >= 1 && n[1] <= len(t.Rounds[n[0]-1].Tables) && h.online != nil {
 			if tb := t.Rounds[n[0]-1].Tables[n[1]-1]; tb.Game != "" && tb.Game == tb.Online {

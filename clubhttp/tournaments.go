@@ -34,6 +34,7 @@ func (h *Handler) tournamentRoutes(m *http.ServeMux) {
 	m.HandleFunc("DELETE "+base+"/{t}/rounds/{round}/tables/{table}/game", h.unlinkTournamentGame)
 	m.HandleFunc("POST "+base+"/{t}/final", h.seatFinal)
 	m.HandleFunc("POST "+base+"/{t}/close", h.closeTournament)
+	m.HandleFunc("PUT "+base+"/{t}/referee", h.setReferee)
 	m.HandleFunc("GET "+base+"/{t}/standings.json", h.tournamentStandingsJSON)
 	m.HandleFunc("GET "+base+"/{t}/standings.csv", h.tournamentStandingsCSV)
 	m.HandleFunc("GET "+base+"/{t}/games.csv", h.tournamentGamesCSV)
@@ -44,12 +45,15 @@ func (h *Handler) tournamentRoutes(m *http.ServeMux) {
 // tournamentRequest is the body of a tournament's making: zero fields take
 // their defaults (tournament.Config), the scoring the club's.
 type tournamentRequest struct {
-	Name    string   `json:"name"`
-	From    string   `json:"from"`
-	To      string   `json:"to"`
-	Host    string   `json:"host"`
-	Referee string   `json:"referee"`
-	Players []string `json:"players"`
+	Name    string `json:"name"`
+	From    string `json:"from"`
+	To      string `json:"to"`
+	Host    string `json:"host"`
+	Referee string `json:"referee"`
+	// RefereeAccount is the name of the referee's account on the site
+	// (empty: none): it may give the tables' extra points (referee.go).
+	RefereeAccount string   `json:"referee_account"`
+	Players        []string `json:"players"`
 	// Scoring is the tournament's scoring (none: the club's): a named
 	// preset's numbers, each number given beside it overriding the
 	// preset's (tournamentScoring).
@@ -107,6 +111,7 @@ func (h *Handler) loadTournament(ctx context.Context, clubID, id string) (store.
 
 func (h *Handler) tournamentOut(st store.Tournament, t tournament.Tournament, roster *club.Roster) tournamentJSON {
 	out := tournamentJSON{Tournament: t, Names: map[string]string{}, Version: st.Version, Setup: [][]string{}}
+	out.RefereeAccount = 0 // the account's id is the server's: its name (referee_login) shows
 	for _, p := range t.Players {
 		if pp, ok := roster.Person(p); ok {
 			out.Names[p] = pp.Name
@@ -142,6 +147,9 @@ func (h *Handler) createTournament(w http.ResponseWriter, r *http.Request) {
 	t, err := tournament.New(tournament.Config{ID: secret.Token()[:16], ClubID: c.ID, Name: req.Name, From: req.From, To: req.To,
 		Host: req.Host, Referee: req.Referee, Players: req.Players, Scoring: sc, Tables: req.Tables, Seats: req.Seats,
 		Games: req.Games, Seed: req.Seed, Avoid: req.Avoid, Final: req.Final, TieBreaks: req.TieBreaks, Online: req.Online}, roster)
+	if err == nil && req.RefereeAccount != "" {
+		err = h.nameReferee(r.Context(), &t, req.Referee, req.RefereeAccount)
+	}
 	if err != nil {
 		h.fail(w, r, err)
 		return

@@ -43,6 +43,13 @@ type Tournament struct {
 	// the referee besides (names as the club writes them).
 	Host    string `json:"host,omitempty"`
 	Referee string `json:"referee,omitempty"`
+	// RefereeAccount is the site's account of the referee (0: none named):
+	// it may give the extra points of the tournament's tables as a host of
+	// the club may, and nothing else of the club's (referee.go); Referee
+	// stays the name shown, RefereeLogin the account's name as it showed
+	// when named.
+	RefereeAccount int64  `json:"referee_account,omitempty"`
+	RefereeLogin   string `json:"referee_login,omitempty"`
 	// Players are roster ids: player p of the seating is Players[p-1].
 	Players []string     `json:"players"`
 	Scoring club.Scoring `json:"scoring"`
@@ -155,6 +162,8 @@ func (t *Tournament) Check(roster *club.Roster) error {
 		return bad("dates")
 	case utf8.RuneCountInString(t.Host) > MaxName || utf8.RuneCountInString(t.Referee) > MaxName:
 		return bad("host")
+	case t.RefereeAccount < 0:
+		return bad("referee")
 	}
 	if err := t.Scoring.Check(); err != nil {
 		return err

@@ -56,7 +56,8 @@ var seatCards = []string{"detective", "doctor", "citizen", "citizen", "citizen",
 // of 10 at ×1.5, the host, the referee and a pair kept apart, and makes
 // it; seats the rounds (each table's seats shown as the API has them, the
 // pair never at one table, every game missing); a game id that is not the
-// club's is refused in Georgian; each table's game is linked from its card;
+// club's is refused in Georgian; each table's game is linked from its card
+// (each then says its extra points are given on the assistant, no form);
 // the final is seated (the finalists ticked when the cut is in a shared
 // place), its game linked, and the tournament closed, the standings one
 // tap away. No page scrolls sideways.
@@ -269,6 +270,18 @@ func TestTheOrganiserRunsATournamentFromTheScreen(t *testing.T) {
 			wait("linked", fmt.Sprintf(`(() => { const c = document.querySelector('[data-t="table"][data-round="%d"][data-table="%d"] [data-t="linked"]');
 				return !!c && c.textContent.includes('%s'); })()`, r+1, n+1, id))
 		}
+	}
+	// A table played at a real table takes no extras here: it says where
+	// they are given (the assistant), and shows no form.
+	var atTable struct {
+		Notes int
+		Forms int
+		Text  string
+	}
+	eval("the real tables' extras note", `(() => { const n = document.querySelectorAll('[data-t="extra-at-table"]');
+		return { notes: n.length, forms: document.querySelectorAll('[data-t="extra"]').length, text: n.length ? n[0].textContent : '' }; })()`, &atTable)
+	if atTable.Notes != 4 || atTable.Forms != 0 || !strings.Contains(atTable.Text, "ასისტენტში") {
+		t.Errorf("the real tables' extras: %d notes, %d forms, %q", atTable.Notes, atTable.Forms, atTable.Text)
 	}
 
 	// The final: the top ten, or the ten the organiser ticks at a shared place.

@@ -4,7 +4,10 @@
 // missing, the final, the close). An online tournament's round is opened
 // online from here, each table's state (waiting for whom, playing,
 // finished, its link) refreshed while the page is open, and a waiting
-// table started now. Every change is a call of the
+// table started now. A finished online table takes its extra points here
+// (each seat with its player, a field in the scoring's range, saved with
+// one tap), by the organiser or the tournament's referee logged in with
+// the account the organiser named. Every change is a call of the
 // tournaments' API with the club's code kept on this phone by the
 // assistant (localStorage assist.club) or the login of an owner or host;
 // a refusal shows the API's sentence, in the page's language.
@@ -143,6 +146,9 @@ async function makingPage() {
     factor: number('final-factor', '1.5', '0', '10', '0.05'),
     host: h('input', { type: 'text', maxlength: '64', dataset: { t: 'host' } }),
     referee: h('input', { type: 'text', maxlength: '64', dataset: { t: 'referee' } }),
+    // The referee's account on the site (a member's, or any by its name):
+    // it may give the tables' extra points.
+    refereeAccount: h('input', { type: 'text', maxlength: '64', autocomplete: 'off', list: 'organiser-members', dataset: { t: 'referee-account' } }),
     seed: h('input', { type: 'number', min: '0', inputmode: 'numeric', dataset: { t: 'seed' } }),
   };
   // The online rules, shown when the rounds are played online.
@@ -173,6 +179,7 @@ async function makingPage() {
     const n = (i) => parseInt(i.value || '0', 10) || 0;
     const body = {
       name: f.name.value, from: f.from.value, to: f.to.value, host: f.host.value, referee: f.referee.value,
+      referee_account: f.refereeAccount.value.trim(),
       players: chosen(), tables: n(f.tables), seats: n(f.seats), games: n(f.games),
       final: { size: n(f.finalSize), games: n(f.finalGames), factor: Math.round(parseFloat(f.factor.value || '0') * 100) / 100 },
       tie_breaks: ties.map((s) => s.value).filter((v) => v),
@@ -204,6 +211,8 @@ async function makingPage() {
       h('div', { class: 'row' }, label(t('organiser.final_size'), f.finalSize), label(t('organiser.final_games'), f.finalGames),
         label(t('organiser.final_factor'), f.factor)),
       h('div', { class: 'row' }, label(t('assist.club.host'), f.host), label(t('assist.club.referee'), f.referee)),
+      label(t('organiser.referee_account'), f.refereeAccount),
+      h('datalist', { id: 'organiser-members' }, (club.members || []).map((m) => h('option', { value: m.name }))),
       h('fieldset', {}, h('legend', {}, t('organiser.avoid')), pairBox,
         h('button', { type: 'button', class: 'small', dataset: { t: 'pair-add' }, onclick: () => { pairs.push(['', '']); redoPairs(); } }, t('organiser.avoid_add'))),
       h('fieldset', {}, h('legend', {}, h('label', { class: 'tick' }, on.online, ` ${t('organiser.online')}`)), onlineRules),
@@ -271,11 +280,29 @@ function draw(tr) {
       h('h2', { dataset: { t: 'tournament-name' } }, tr.name),
       h('p', { class: 'sub' }, `${tr.from} — ${tr.to} · `, h('span', { dataset: { t: 'state', state: tr.state } }, t(`tournament.state.${tr.state}`))),
       tr.host || tr.referee ? h('p', { class: 'sub' }, tr.host ? `${t('assist.club.host')}: ${tr.host}` : '', tr.host && tr.referee ? ' · ' : '',
-        tr.referee ? `${t('assist.club.referee')}: ${tr.referee}` : '') : null,
+        tr.referee ? h('span', { dataset: { t: 'referee-shown' } }, `${t('assist.club.referee')}: ${tr.referee}`,
+          tr.referee_login ? ` (${t('organiser.referee_login', { Name: tr.referee_login })})` : '') : '') : null,
       h('p', {}, h('a', { href: page, target: '_blank', dataset: { t: 'standings' } }, t('organiser.standings')), ' · ',
         h('a', { href: `/host/api/clubs/${clubID}/tournaments/${tr.id}/standings.csv?lang=${lang}`, dataset: { t: 'csv' } }, t('organiser.csv'))),
+      tr.state !== 'closed' ? refereeForm(tr) : null,
       h('div', { class: 'steps' }, steps), finalists),
     ...rounds);
+}
+
+/**
+ * refereeForm names the tournament's referee again: the name shown and
+ * their site account (empty: none), folded until opened.
+ */
+function refereeForm(tr) {
+  const name = h('input', { type: 'text', maxlength: '64', value: tr.referee || '', dataset: { t: 'referee-name' } });
+  const acct = h('input', { type: 'text', maxlength: '64', autocomplete: 'off', value: tr.referee_login || '', dataset: { t: 'referee-login' } });
+  return h('details', { class: 'referee', dataset: { t: 'referee-change' } },
+    h('summary', {}, t('organiser.referee_change')),
+    h('form', { onsubmit: (ev) => {
+      ev.preventDefault();
+      step('PUT', '/referee', { referee: name.value.trim(), account: acct.value.trim() });
+    } }, label(t('assist.club.referee'), name), label(t('organiser.referee_account'), acct),
+    h('button', { type: 'submit', class: 'small', dataset: { t: 'referee-save' } }, t('organiser.referee_save'))));
 }
 
 function tableCard(tr, r, n, tb, name) {
@@ -288,11 +315,52 @@ function tableCard(tr, r, n, tb, name) {
       tr.state !== 'closed' ? [
         h('p', {}, h('a', { href: (tr.setup[r] || [])[n], dataset: { t: 'setup' } }, t('organiser.setup'))),
         linkForm(r, n)] : null);
+  // A finished online table takes its extra points here; a table played
+  // at a real table had them on the assistant.
+  const extra = tb.game && tb.online && tb.game === tb.online ? extraForm(tr, r, n, tb, name)
+    : tb.game ? h('p', { class: 'sub', dataset: { t: 'extra-at-table' } }, t('organiser.extra_at_table')) : null;
   return h('div', { class: 'table-card', dataset: { t: 'table', round: r + 1, table: n + 1 } },
     h('h4', {}, t('tournament.table', { N: n + 1 })),
     h('ol', { class: 'seats' }, tb.players.map((p, s) => h('li', { value: s + 1, dataset: { person: p } },
       h('span', { class: 'seat' }, t('organiser.seat', { N: s + 1 })), ' ', name(p)))),
-    status);
+    status, extra);
+}
+
+/** points writes hundredths' points as the sheets do ("0.30", "-0.50"). */
+const points = (v) => Number(v).toFixed(2);
+
+/**
+ * extraForm is a finished online table's extra points: each seat with its
+ * player and a field in the scoring's range (shown), the ones kept filled
+ * in, saved with one tap (in place of those kept; an empty field: none).
+ * A refusal shows the API's sentence (the seat named); once saved the page
+ * is drawn again from the answer.
+ */
+function extraForm(tr, r, n, tb, name) {
+  const sc = tr.scoring || {};
+  const kept = Object.fromEntries((tb.extra || []).map((x) => [x.seat, x.points]));
+  const closed = tr.state === 'closed';
+  const fields = tb.players.map((p, s) => h('input', { type: 'number', inputmode: 'decimal', step: '0.05',
+    min: points(sc.extra_min || 0), max: points(sc.extra_max || 0), value: kept[s + 1] !== undefined ? points(kept[s + 1]) : undefined,
+    disabled: closed, 'aria-label': `${t('organiser.seat', { N: s + 1 })} ${name(p)}`, dataset: { t: 'extra-points', seat: s + 1 } }));
+  const save = async (ev) => {
+    ev.preventDefault();
+    const extra = [];
+    for (const i of fields) {
+      if (i.value.trim() === '') continue;
+      extra.push({ seat: Number(i.dataset.seat), points: Math.round(parseFloat(i.value) * 100) / 100 });
+    }
+    const res = await call('PUT', `/tournaments/${encodeURIComponent(tournamentID)}/rounds/${r + 1}/tables/${n + 1}/extra`, { extra });
+    if (refused(res)) return;
+    say(t('organiser.extra_saved'), true);
+    await tournamentPage();
+  };
+  return h('form', { class: 'extra', novalidate: true, dataset: { t: 'extra', round: r + 1, table: n + 1 }, onsubmit: save },
+    h('h5', {}, t('organiser.extra')),
+    h('p', { class: 'sub', dataset: { t: 'extra-range' } }, t('organiser.extra_range', { Min: points(sc.extra_min || 0), Max: points(sc.extra_max || 0) })),
+    h('ol', { class: 'extra-seats' }, tb.players.map((p, s) => h('li', {},
+      h('label', {}, h('span', { class: 'seat' }, t('organiser.seat', { N: s + 1 })), ' ', h('span', { class: 'who' }, name(p))), fields[s]))),
+    closed ? null : h('button', { type: 'submit', class: 'primary', dataset: { t: 'extra-save' } }, t('organiser.extra_save')));
 }
 
 function linkForm(r, n) {

@@ -140,4 +140,31 @@ func RunTournaments(t *testing.T, open Open) {
 			t.Errorf("%d won; after: %+v, %v", won, got, err)
 		}
 	})
+
+	t.Run("a tournament's referee's account and extras are kept as written, through updates", func(t *testing.T) {
+		// The tournament is one JSON row (tournament.Tournament): the
+		// referee's account (its id and name as it showed) and a table's
+		// extra points (negative, two decimals) come back byte for byte,
+		// and a later update (another referee) replaces them whole.
+		s := openAs[TournamentsStore](t, open)
+		newClub(t, s, "c1")
+		first := `{"referee":"ნინო","referee_account":42,"referee_login":"Nino","rounds":[{"tables":[{"players":["a","b"],` +
+			`"online":"t1","game":"t1","extra":[{"seat":1,"points":-0.25},{"seat":2,"points":0.70}]}]}]}`
+		if err := s.CreateTournament(ctx, store.Tournament{ID: "cup", ClubID: "c1", Name: "Cup", State: "rounds",
+			Data: []byte(first), CreatedAt: t0}); err != nil {
+			t.Fatal(err)
+		}
+		if got, err := s.Tournament(ctx, "cup"); err != nil || string(got.Data) != first {
+			t.Fatalf("read back: %s, %v\nwant %s", got.Data, err, first)
+		}
+		second := `{"referee":"Gela","referee_account":7,"referee_login":"Gela","rounds":[{"tables":[{"players":["a","b"],` +
+			`"online":"t1","game":"t1","extra":[{"seat":2,"points":0.30}]}]}]}`
+		if _, err := s.UpdateTournament(ctx, store.Tournament{ID: "cup", Name: "Cup", State: "rounds", Data: []byte(second),
+			Version: 1}); err != nil {
+			t.Fatal(err)
+		}
+		if got, err := s.Tournament(ctx, "cup"); err != nil || string(got.Data) != second || got.Version != 2 {
+			t.Errorf("after the update: %s (version %d), %v\nwant %s", got.Data, got.Version, err, second)
+		}
+	})
 }
