@@ -206,6 +206,8 @@ func TestATwentyPlayerTournamentOnTheAssistant_MatchesTheHandComputation(t *test
 
 	play := func(r, n int, players []string) {
 		t.Helper()
+		start := time.Now()
+		defer func() { t.Logf("round %d table %d: %v", r, n, time.Since(start).Round(100*time.Millisecond)) }()
 		// The tournament's page: that round's table's link, tapped.
 		h.Do(30*time.Second, chromedp.Navigate(page))
 		h.WaitJS(10*time.Second, `document.querySelectorAll('[data-t="round"]').length >= `+strconv.Itoa(r))
