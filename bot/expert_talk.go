@@ -62,6 +62,8 @@ func (b *Expert) mine(c engine.Command) {
 		t.accused, t.willNom = t.accused.With(c.Target), c.Target
 	case engine.Vouch:
 		t.cleared, t.vouched = t.cleared.With(c.Target), t.vouched.With(c.Target)
+	case engine.BestMove:
+		t.accused |= c.Guess
 	}
 }
 
@@ -111,6 +113,9 @@ func (b *Expert) statement(v *engine.View) (engine.Command, bool) {
 }
 
 func (b *Expert) nextStatement(v *engine.View) (engine.Command, bool) {
+	if c, ok := b.bestMove(v); ok {
+		return c, true
+	}
 	if b.role == engine.Detective {
 		if c, ok := b.detectiveTalk(v); ok {
 			return c, true
@@ -122,6 +127,41 @@ func (b *Expert) nextStatement(v *engine.View) (engine.Command, bool) {
 		}
 	}
 	return b.opinion(v)
+}
+
+// bestMove is the first night's victim's best move, first on its last
+// words' floor when the engine offers it (v.Can): the three living seats
+// it most believes to be the mafia's (the Don and the mafiosi, whom a best
+// move counts; its worlds, what it alone knows on top: its card, the
+// Detective's checks), none it cleared today; a mafioso names the seats
+// the town's eyes suspect most, never a partner. It reads only its view and
+// its models, so the hidden cards its view does not show cannot change it;
+// equal beliefs go by the bot's own seeded draw.
+func (b *Expert) bestMove(v *engine.View) (engine.Command, bool) {
+	if !v.Can(engine.BestMove) {
+		return engine.Command{}, false
+	}
+	score := b.belief
+	if b.mafia() {
+		score = b.pubBad
+	}
+	set := v.Alive.Without(v.Seat) &^ b.team
+	for m := set; m != 0; {
+		s := m.First()
+		m = m.Without(s)
+		if !b.mayAccuse(s) {
+			set = set.Without(s)
+		}
+	}
+	var guess engine.SeatSet
+	for i := 0; i < engine.GuessSize; i++ {
+		top := b.best(set, score)
+		if top == 0 {
+			return engine.Command{}, false
+		}
+		guess, set = guess.With(top), set.Without(top)
+	}
+	return engine.Command{Verb: engine.BestMove, By: v.Seat, Guess: guess}, true
 }
 
 // detectiveTalk: the real Detective claims at once when someone else

@@ -58,10 +58,11 @@ func randomMove(v *wire.View, src *rng.Source) (m wire.ClientMessage, ok bool) {
 }
 
 // RandomStatement picks, at random, a statement the view offers on the
-// seat's own floor (view.legal's claim, report, suspect, vouch and
-// will_nominate): a claim of any card, a report of mafia or not mafia, or a
-// suspicion, a vouch or a nomination to come of an offered seat. ok is false
-// when the seat may make none now. Like RandomMove's, the message names the
+// seat's own floor (view.legal's claim, report, suspect, vouch,
+// will_nominate and best_move): a claim of any card, a report of mafia or
+// not mafia, a suspicion, a vouch or a nomination to come of an offered
+// seat, or the first night's victim's best move of three living seats
+// other than its own. ok is false when the seat may make none now. Like RandomMove's, the message names the
 // view's step.
 func RandomStatement(v *wire.View, src *rng.Source) (m wire.ClientMessage, ok bool) {
 	if v == nil {
@@ -80,6 +81,10 @@ func RandomStatement(v *wire.View, src *rng.Source) (m wire.ClientMessage, ok bo
 			choices = append(choices, c.verb)
 		}
 	}
+	living := livingOthers(v)
+	if l.BestMove && len(living) >= 3 {
+		choices = append(choices, "best_move")
+	}
 	if len(choices) == 0 {
 		return m, false
 	}
@@ -92,7 +97,25 @@ func RandomStatement(v *wire.View, src *rng.Source) (m wire.ClientMessage, ok bo
 		return m, true
 	case "report":
 		m.Result = []string{"mafia", "not_mafia"}[src.Intn(2)]
+	case "best_move":
+		for i := 0; i < 3; i++ { // three of the living, drawn without repeats
+			j := i + src.Intn(len(living)-i)
+			living[i], living[j] = living[j], living[i]
+		}
+		m.Guess = living[:3]
+		return m, true
 	}
 	m.Target = targets[src.Intn(len(targets))]
 	return m, true
+}
+
+// livingOthers lists the living seats of the view but the viewer's own.
+func livingOthers(v *wire.View) []int {
+	var out []int
+	for _, s := range v.Seats {
+		if s.Alive && s.Seat != v.Seat {
+			out = append(out, s.Seat)
+		}
+	}
+	return out
 }

@@ -64,7 +64,9 @@ func command(ctx context.Context, c *client.Conn, m wire.ClientMessage) error {
 // the club's range are refused naming the seat, a stranger is refused, and
 // two seats' extras are kept. The standings match a hand count from the
 // game's record: the wins (1.00), the first victim's best move of three
-// right (0.50), the extras; the linked game carries the table's rules code.
+// right (0.50), the extras; the linked game carries the table's rules code;
+// the game is exported in our JSON, mafiaratings' and Polemica's, alone and
+// as the tournament's, each format's fields held to the game.
 func TestOnlineTournament_TheBestMoveAndTheOrganisersExtrasCount(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	defer cancel()
@@ -241,4 +243,7 @@ func TestOnlineTournament_TheBestMoveAndTheOrganisersExtrasCount(t *testing.T) {
 				row[col["points_best_move"]])
 		}
 	}
+
+	// The game in our JSON, mafiaratings' and Polemica's (exports_tournament_test.go).
+	checkTournamentExports(t, base, s.URL+"/host/clubs/"+s.club.ID+"/tournaments/"+tr.ID, "Best move cup", online, g, players, extras, want)
 }

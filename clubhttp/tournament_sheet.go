@@ -78,33 +78,14 @@ func (h *Handler) tournamentStandingsCSV(w http.ResponseWriter, r *http.Request)
 // scoring); a table played online has its seats' players from the round's
 // seating.
 func (h *Handler) tournamentGamesCSV(w http.ResponseWriter, r *http.Request) {
-	_, _, t, roster, err := h.tournamentStandingsOf(r)
+	t, roster, games, err := h.tournamentGameList(r)
 	if err != nil {
 		h.fail(w, r, err)
 		return
 	}
-	games, err := h.tournamentGames(r.Context(), &t)
-	if err != nil {
-		h.fail(w, r, err)
-		return
-	}
-	var list []club.Game
-	for _, round := range t.Rounds {
-		for _, tb := range round.Tables {
-			g, ok := games[tb.Game]
-			if !ok || tb.Game == "" || g.Winner == "" {
-				continue
-			}
-			if tb.Online != "" {
-				g.Seats = slices.Clone(g.Seats)
-				for i := range g.Seats {
-					if i < len(tb.Players) && !slices.Contains(tb.Absent, i+1) {
-						g.Seats[i].Person = tb.Players[i]
-					}
-				}
-			}
-			list = append(list, g)
-		}
+	list := make([]club.Game, 0, len(games))
+	for _, tg := range games {
+		list = append(list, tg.Game)
 	}
 	p := locale.New(langOf(r))
 	writeCSV(w, csvName(r, "tournament-games-"+t.ID), header(r, p, "assist.club.csv.", club.CSVHeader), t.Scoring.Rows(roster, list))
@@ -148,6 +129,9 @@ type tableView struct {
 	// Online: the table was opened online; Setup is then its table's
 	// page, where its players sit and anyone watches.
 	Online bool
+	// Export is the address of its game's JSON (exports_tournament.go),
+	// once linked.
+	Export string
 }
 
 // seatLine is one seat of a table on the page: its number and its player.
@@ -193,6 +177,10 @@ func (h *Handler) serveTournament(w http.ResponseWriter, r *http.Request) {
 				Setup: SetupURL(t.ClubID, t.ID, r+1, n+1)}
 			if tb.Online != "" {
 				tv.Setup, tv.Online = TableLink(tb.Online), true
+			}
+			if tb.Game != "" {
+				tv.Export = "/host/api/clubs/" + t.ClubID + "/tournaments/" + t.ID + "/rounds/" + strconv.Itoa(r+1) +
+					"/tables/" + strconv.Itoa(n+1) + "/export.json"
 			}
 			for i, p := range tb.Players {
 				name := p

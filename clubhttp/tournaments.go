@@ -38,6 +38,8 @@ func (h *Handler) tournamentRoutes(m *http.ServeMux) {
 	m.HandleFunc("GET "+base+"/{t}/standings.json", h.tournamentStandingsJSON)
 	m.HandleFunc("GET "+base+"/{t}/standings.csv", h.tournamentStandingsCSV)
 	m.HandleFunc("GET "+base+"/{t}/games.csv", h.tournamentGamesCSV)
+	m.HandleFunc("GET "+base+"/{t}/games.json", h.tournamentExport)
+	m.HandleFunc("GET "+base+"/{t}/rounds/{round}/tables/{table}/export.json", h.tournamentTableExport)
 	m.HandleFunc("GET /host/clubs/{club}/tournaments/{t}", h.serveTournament)
 	h.onlineRoutes(m)
 }

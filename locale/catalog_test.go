@@ -119,7 +119,7 @@ func TestEveryMessageIsAValidTemplateOfPlainFields(t *testing.T) {
 
 func TestEveryWordBelongsToOneCommand(t *testing.T) {
 	keys := []string{"kill", "check", "shoot", "heal", "skip", "nominate", "vote", "yes", "no", "help", "status", "quit",
-		"claim", "report", "suspect", "vouch", "will_nominate"}
+		"claim", "report", "suspect", "vouch", "will_nominate", "best_move"}
 	en := New(En)
 	for _, l := range Langs() {
 		p := New(l)

@@ -470,7 +470,7 @@ func eventOf(m wire.ClientMessage) string {
 		return "vote_cast"
 	case "all_vote":
 		return "all_vote_cast"
-	case "claim", "report", "suspect", "vouch", "will_nominate":
+	case "claim", "report", "suspect", "vouch", "will_nominate", "best_move":
 		return "statement"
 	}
 	return ""

@@ -281,13 +281,14 @@ func (p leakPlan) play(ctx context.Context, ts *testServer, progress *atomic.Int
 	for _, pl := range everyone[1:] {
 		for _, m := range pl.accepted {
 			if eventOf(m) == "statement" {
-				sent[fmt.Sprintf("%d %s %d %s %s", pl.seat, m.Verb, m.Target, m.Role, m.Result)]++
+				guess := slices.Sorted(slices.Values(m.Guess)) // a best move's seats, as its event lists them
+				sent[fmt.Sprintf("%d %s %d %s %s %v", pl.seat, m.Verb, m.Target, m.Role, m.Result, guess)]++
 			}
 		}
 	}
 	for _, e := range everyone[0].events {
 		if e.Kind == "statement" {
-			k := fmt.Sprintf("%d %s %d %s %s", e.Actor, e.Verb, e.Target, e.Role, e.Result)
+			k := fmt.Sprintf("%d %s %d %s %s %v", e.Actor, e.Verb, e.Target, e.Role, e.Result, e.Seats)
 			if sent[k] == 0 {
 				return res, fmt.Errorf("a statement no client sent: %s", js(e))
 			}
@@ -691,7 +692,7 @@ var vettedKeys = map[string]map[string]bool{
 	"legal":      keySet("kill check shoot heal nominate vote skip all_vote pass claim report suspect vouch will_nominate best_move"),
 	"event":      keySet("kind round phase actor target verb result cause winner role team yes fouls players seats roles ballot candidates seed rules"),
 	"talk_day":   keySet("round statements"),
-	"statement":  keySet("by phase verb target role result"),
+	"statement":  keySet("by phase verb target role result guess"), // guess: a best move's seats, as its speaker sent them
 	"lobby":      keySet("table name public status players seats rules timings_ms paused pace stand_in_ms rules_code voice"),
 	"lobby_seat": keySet("seat name bot taken connected stand_in"),
 }

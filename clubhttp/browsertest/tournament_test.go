@@ -201,18 +201,25 @@ func TestATournamentsTableOpensTheSetupAndItsGameIsLinked(t *testing.T) {
 	run("the tournament's page", chromedp.Navigate(hs.URL+"/host/clubs/"+c.ID+"/tournaments/"+tr.ID+"?lang=ka"))
 	wait("its standings", `document.querySelectorAll('[data-t="standings"] tbody tr').length === 20`)
 	var fit struct {
-		Wide   bool
-		Tables int
-		Past   []string
+		Wide    bool
+		Tables  int
+		Past    []string
+		Exports int
 	}
 	eval("the page's width", `(() => ({
 		wide: document.documentElement.scrollWidth > innerWidth + 1,
 		tables: document.querySelectorAll('[data-t="table"]').length,
 		past: [...document.querySelectorAll('[data-t="standings"] td, [data-t="standings"] th')]
 			.filter((c) => c.getBoundingClientRect().right > innerWidth + 0.5).map((c) => c.textContent),
+		exports: [...document.querySelectorAll('[data-t="game-export"] a')]
+			.filter((a) => a.getBoundingClientRect().right <= innerWidth + 0.5 && a.getAttribute('href').includes('/export.json')).length,
 	}))()`, &fit)
 	if fit.Wide || len(fit.Past) > 0 || fit.Tables != 20 {
 		t.Errorf("the page at 360 px: a sideways scroll %v, cells past the edge %v, %d tables (want 20)", fit.Wide, fit.Past, fit.Tables)
+	}
+	// the linked game's JSON in the three formats, inside the screen
+	if fit.Exports == 0 || fit.Exports%3 != 0 {
+		t.Errorf("the linked games' exports on the page: %d links inside 360 px", fit.Exports)
 	}
 }
 

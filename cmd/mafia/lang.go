@@ -52,6 +52,7 @@ const (
 	keySuspect      = "suspect"
 	keyVouch        = "vouch"
 	keyWillNominate = "will_nominate"
+	keyBestMove     = "best_move" // the first night's victim's three seats, in its last words
 
 	keyEnter   = "enter"   // an empty line
 	keyNumber  = "number"  // a seat number alone
@@ -59,7 +60,7 @@ const (
 )
 
 var commandKeys = []string{keyKill, keyCheck, keyShoot, keyHeal, keySkip, keyNominate, keyVote,
-	keyYes, keyNo, keyHelp, keyStatus, keyQuit, keyClaim, keyReport, keySuspect, keyVouch, keyWillNominate}
+	keyYes, keyNo, keyHelp, keyStatus, keyQuit, keyClaim, keyReport, keySuspect, keyVouch, keyWillNominate, keyBestMove}
 
 // verbOf maps the keys of engine commands to their verbs.
 var verbOf = map[string]engine.Verb{
@@ -67,7 +68,7 @@ var verbOf = map[string]engine.Verb{
 	keySkip: engine.Skip, keyNominate: engine.Nominate, keyVote: engine.Vote,
 	keyYes: engine.AllVote, keyNo: engine.AllVote,
 	keyClaim: engine.Claim, keyReport: engine.Report, keySuspect: engine.Suspect, keyVouch: engine.Vouch,
-	keyWillNominate: engine.WillNominate,
+	keyWillNominate: engine.WillNominate, keyBestMove: engine.BestMove,
 }
 
 // keyOf is the reverse of verbOf for the verbs that take a seat.
@@ -163,6 +164,17 @@ func answerOf(p *locale.Printer, words string) (engine.Result, bool) {
 		}
 	}
 	return engine.ResultNone, false
+}
+
+// seatsOf reads every seat number among words ("2 5 9", "№2 №5 №9").
+func seatsOf(words string) []int {
+	var out []int
+	for _, w := range strings.Fields(words) {
+		if n, ok := seatNumber(w); ok {
+			out = append(out, n)
+		}
+	}
+	return out
 }
 
 // seatNumber reads "3", "№3" or "#3".

@@ -548,12 +548,37 @@ func (s *playSession) command(v *engine.View, kind turnKind, in input) (engine.C
 		cmd, act := s.aim(engine.Report, in.seat)
 		cmd.Result = r
 		return cmd, act
+	case keyBestMove:
+		return s.bestMove(in)
 	}
 	if !in.hasSeat {
 		s.say(s.p.T("play.need_seat", map[string]any{"Word": s.words.show[in.key]}))
 		return engine.Command{}, actAsk
 	}
 	return s.aim(verbOf[in.key], in.seat)
+}
+
+// bestMove reads a best move: the command's word and three seat numbers.
+// Three different seats of the table other than one's own are the
+// engine's to check (bad_guess, in the person's language).
+func (s *playSession) bestMove(in input) (engine.Command, action) {
+	seats := seatsOf(in.rest)
+	if in.hasSeat {
+		seats = append([]int{in.seat}, seats...)
+	}
+	if len(seats) != engine.GuessSize {
+		s.say(s.p.T("play.need_three", map[string]any{"Word": s.words.show[keyBestMove]}))
+		return engine.Command{}, actAsk
+	}
+	var guess engine.SeatSet
+	for _, n := range seats {
+		if n > engine.MaxSeats {
+			s.say(s.p.T("error.no_such_seat", map[string]any{"Seat": n, "N": s.g.Players()}))
+			return engine.Command{}, actAsk
+		}
+		guess = guess.With(engine.Seat(n))
+	}
+	return engine.Command{Verb: engine.BestMove, By: s.me, Guess: guess}, actSend
 }
 
 // aim builds a command on a seat. A number no seat can have is answered
@@ -604,6 +629,9 @@ func (s *playSession) choices(v *engine.View, kind turnKind) []string {
 			out = append(out, s.words.show[keySkip], s.p.T("play.enter_skip", nil))
 		}
 	case turnFloor:
+		if v.Can(engine.BestMove) {
+			out = append(out, s.p.T("play.choice_best_move", map[string]any{"Word": s.words.show[keyBestMove]}))
+		}
 		if v.Can(engine.Claim) {
 			out = append(out, s.p.T("play.choice_say", s.sayWords()))
 		}
@@ -642,7 +670,7 @@ func (s *playSession) help() string {
 	for k, v := range map[string]any{
 		"Kill": w[keyKill], "Check": w[keyCheck], "Shoot": w[keyShoot], "Heal": w[keyHeal], "Skip": w[keySkip],
 		"Nominate": w[keyNominate], "Vote": w[keyVote], "Yes": w[keyYes], "No": w[keyNo],
-		"Status": w[keyStatus], "Help": w[keyHelp], "Quit": w[keyQuit],
+		"Status": w[keyStatus], "Help": w[keyHelp], "Quit": w[keyQuit], "Best": w[keyBestMove],
 	} {
 		data[k] = v
 	}
