@@ -298,6 +298,12 @@ func handOrder(rows []*handRow, final bool) {
 // points per player, the final's factor, the forfeit, the declared order
 // and the shared places.
 func TestOnlineTournament_TwentyPlayersTwoTablesTenRoundsAndAFinal_MatchTheHandComputation(t *testing.T) {
+	if testing.Short() {
+		// A long soak (22 games on the games' own clocks, minutes under the
+		// race detector): it runs in go test ./...; under -race -short the
+		// same code runs in TestOnlineTournament_PlayedByAccountsAndScoredByTheNoShowRule.
+		t.Skip("a long soak: run without -short")
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	s := startOnlineSite(t)
