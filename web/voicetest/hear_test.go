@@ -197,7 +197,7 @@ func TestVoice_PagesHearTheFloor(t *testing.T) {
 		}
 		host.waitView("the next step", func(n *wire.View) bool { return n.Step > v.Step })
 	}
-	logLatencies(t, pages, unit.stop())
+	logLatencies(t, pages, unit.stop(), mics)
 	if nights < 1 || floors < 4 || changes < 1 || votes < 1 || !fouled || !reloaded {
 		t.Fatalf("the game covered too little: %d nights, %d floors, %d floor changes, %d votes, fouled %v, reloaded %v",
 			nights, floors, changes, votes, fouled, reloaded)
@@ -245,7 +245,7 @@ type logEntry struct {
 // the unit decided (who is heard changed), when it forwarded the new
 // floor's first packet to that page (or the closed floor's silence), and
 // when the page's receiver handed the first packet's audio to the track.
-func logLatencies(t *testing.T, pages map[int]*page, u unitTimes) {
+func logLatencies(t *testing.T, pages map[int]*page, u unitTimes, mics []int) {
 	var on, off, onDecided, onSent, onTrack, offDecided, offSent []float64
 	for _, p := range pages {
 		var log, evs []logEntry
@@ -300,6 +300,9 @@ func logLatencies(t *testing.T, pages map[int]*page, u unitTimes) {
 	t.Logf("  the unit decided after: %s", quantiles(onDecided))
 	t.Logf("  its first packet forwarded after: %s", quantiles(onSent))
 	t.Logf("  its first audio at the page's track after: %s", quantiles(onTrack))
+	next, gap := u.micHops(mics)
+	t.Logf("  (the unit read the new floor's next packet after the change: %s)", quantiles(next))
+	t.Logf("  (that packet's gap from the one before: %s)", quantiles(gap))
 	t.Logf("silence after a floor closed (ms): %s", quantiles(off))
 	t.Logf("  the unit decided after: %s", quantiles(offDecided))
 	t.Logf("  its silence forwarded after: %s", quantiles(offSent))

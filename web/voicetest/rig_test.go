@@ -15,6 +15,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -273,6 +274,39 @@ type unitTimes struct {
 	// rate is the packets a second the unit read from each seat's
 	// microphone while it was read (a browser's Opus in DTX sends few).
 	rate map[int]float64
+	// heard is who was heard from each change in changed on; arrivals
+	// when the unit's count of each seat's packets read last rose (to
+	// the poll's 3 ms): the microphone's own gaps, the hop before the
+	// unit.
+	heard    []uint32
+	arrivals map[int][]time.Time
+}
+
+// micHops are, for each change that gave the floor to one seat with a
+// microphone, how long after the change the unit read that seat's next
+// packet, and the gap between it and the packet before (ms): a gap of
+// some 400 ms is a sender in DTX (the encoder heard silence).
+func (u unitTimes) micHops(mics []int) (next, gap []float64) {
+	for i, c := range u.changed {
+		if i >= len(u.heard) || u.heard[i] == 0 || u.heard[i]&(u.heard[i]-1) != 0 {
+			continue
+		}
+		x := 0
+		for u.heard[i]>>x != 1 {
+			x++
+		}
+		if !slices.Contains(mics, x) {
+			continue
+		}
+		as := u.arrivals[x]
+		j, _ := slices.BinarySearchFunc(as, c, func(a, b time.Time) int { return a.Compare(b) })
+		if j == 0 || j >= len(as) {
+			continue
+		}
+		next = append(next, float64(as[j].Sub(c).Microseconds())/1000)
+		gap = append(gap, float64(as[j].Sub(as[j-1]).Microseconds())/1000)
+	}
+	return next, gap
 }
 
 // after is how long after from the time in ts nearest to it came, in ms
@@ -299,7 +333,7 @@ type unitWatch struct {
 func (r *rig) watchUnit(t *testing.T, id string) *unitWatch {
 	w := &unitWatch{quit: make(chan struct{}), done: make(chan unitTimes, 1)}
 	go func() {
-		u := unitTimes{opened: map[[2]int][]time.Time{}, closed: map[[2]int][]time.Time{}}
+		u := unitTimes{opened: map[[2]int][]time.Time{}, closed: map[[2]int][]time.Time{}, arrivals: map[int][]time.Time{}}
 		add := func(ts []time.Time, x time.Time) []time.Time {
 			if x.IsZero() || (len(ts) > 0 && !x.After(ts[len(ts)-1])) {
 				return ts
@@ -326,7 +360,16 @@ func (r *rig) watchUnit(t *testing.T, id string) *unitWatch {
 			case <-tk.C:
 			}
 			st := r.hub.Stats(id)
+			prev := last
 			last, lastAt = st, time.Now()
+			for s, n := range st.In {
+				if n > prev.In[s] {
+					u.arrivals[s] = append(u.arrivals[s], lastAt)
+				}
+			}
+			if n := len(u.changed); !st.Changed.IsZero() && (n == 0 || st.Changed.After(u.changed[n-1])) {
+				u.heard = append(u.heard, uint32(st.Heard))
+			}
 			for s, n := range st.In {
 				if _, ok := first[s]; !ok && n > 0 {
 					first[s], firstAt[s] = n, lastAt
