@@ -43,6 +43,51 @@ type rig struct {
 	url string
 	hub *voice.Hub
 	api *client.API
+	// udp is the unit's socket, through which the test may cut a
+	// page's path.
+	udp *cuttable
+}
+
+// cuttable is a UDP socket that drops every datagram from and to the
+// ports cut, both ways, as a network that lost a phone's path would: the
+// unit's side of a page's ICE path that fails.
+type cuttable struct {
+	net.PacketConn
+	mu  sync.Mutex
+	cut map[int]bool
+}
+
+// cutPort drops every datagram from and to port from now on.
+func (c *cuttable) cutPort(port int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.cut[port] = true
+}
+
+func (c *cuttable) isCut(a net.Addr) bool {
+	u, ok := a.(*net.UDPAddr)
+	if !ok {
+		return false
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.cut[u.Port]
+}
+
+func (c *cuttable) ReadFrom(b []byte) (int, net.Addr, error) {
+	for {
+		n, a, err := c.PacketConn.ReadFrom(b)
+		if err != nil || !c.isCut(a) {
+			return n, a, err
+		}
+	}
+}
+
+func (c *cuttable) WriteTo(b []byte, a net.Addr) (int, error) {
+	if c.isCut(a) {
+		return len(b), nil // lost on the way
+	}
+	return c.PacketConn.WriteTo(b, a)
 }
 
 func newRig(t *testing.T) *rig {
@@ -55,7 +100,8 @@ func newRig(t *testing.T) *rig {
 	if err != nil {
 		t.Fatal(err)
 	}
-	hub, err := voice.New(voice.Config{UDP: udp, Loopback: true})
+	cut := &cuttable{PacketConn: udp, cut: map[int]bool{}}
+	hub, err := voice.New(voice.Config{UDP: cut, Loopback: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,7 +125,7 @@ func newRig(t *testing.T) *rig {
 		hub.Close()
 		db.Close()
 	})
-	return &rig{url: hs.URL, hub: hub, api: &client.API{Base: hs.URL, Silence: time.Hour}}
+	return &rig{url: hs.URL, hub: hub, api: &client.API{Base: hs.URL, Silence: time.Hour}, udp: cut}
 }
 
 // create makes a table of n seats with the voice setting given ("" none)
