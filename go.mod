@@ -14,6 +14,7 @@ require (
 	github.com/nats-io/nuid v1.0.1
 	github.com/nicksnyder/go-i18n/v2 v2.7.0
 	github.com/pion/ice/v4 v4.4.8
+	github.com/pion/interceptor v0.1.51
 	github.com/pion/logging v0.2.4
 	github.com/pion/rtp v1.10.6
 	github.com/pion/turn/v5 v5.1.3
@@ -52,7 +53,6 @@ require (
 	github.com/ncruces/go-strftime v1.1.0 // indirect
 	github.com/pion/datachannel v1.6.3 // indirect
 	github.com/pion/dtls/v3 v3.1.15 // indirect
-	github.com/pion/interceptor v0.1.51 // indirect
 	github.com/pion/mdns/v2 v2.2.2 // indirect
 	github.com/pion/randutil v0.1.0 // indirect
 	github.com/pion/rtcp v1.2.20 // indirect

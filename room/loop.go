@@ -36,11 +36,13 @@ func (r *Room) run() {
 		if r.moving.Load() {
 			r.moved.Store(true) // Move: handed over, its writes made
 		}
+		// The watchers first: what they queue to the connections (the
+		// voice table's closed) goes out before the connections close.
+		r.tellWatchers(true)
 		for s := range r.subs {
 			r.drop(s, r.stoppedCode()) // CodeMoved once the table moved (fence.go)
 		}
 		r.endStandIns()
-		r.tellWatchers(true)
 		if r.fenced && r.cfg.Lost != nil {
 			r.cfg.Lost(r.id)
 		}

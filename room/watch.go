@@ -45,6 +45,11 @@ type StepState struct {
 	// watcher gets, when the room stops (the game may go on elsewhere: a
 	// table handed to another node).
 	Ended, Stopped bool
+	// Moved is set with Stopped when the table passed to another node of
+	// the cluster (its connections close 1012 table_moved): the last call
+	// comes before the room lets its connections go, so that a watcher may
+	// queue them a last frame (the voice table's closed).
+	Moved bool
 }
 
 // watcher is one Watch's function.
@@ -88,7 +93,8 @@ func (r *Room) Watch(ctx context.Context, f func(StepState)) (cancel func(), err
 
 // stepState is the state watchers see now.
 func (r *Room) stepState(stopped bool) StepState {
-	st := StepState{Table: r.id, Paused: r.paused, Frozen: r.frozen, Stopped: stopped}
+	st := StepState{Table: r.id, Paused: r.paused, Frozen: r.frozen, Stopped: stopped,
+		Moved: stopped && r.stoppedCode() == CodeMoved}
 	if r.game == nil {
 		return st
 	}

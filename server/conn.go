@@ -426,6 +426,20 @@ func (wc *peer) refuseErr(id int64, err error) {
 	}
 }
 
+// drainVoice writes the voice frames queued (into the batch under way).
+func (wc *peer) drainVoice() {
+	for range voiceQueue {
+		select {
+		case f := <-wc.voiceOut:
+			if wc.c.Write(context.Background(), websocket.MessageText, f) != nil {
+				return
+			}
+		default:
+			return
+		}
+	}
+}
+
 // closeDropped closes a connection the room has let go of, saying why: 1001
 // "shutdown" when the server is shutting down; else an error frame with
 // the room's code (kicked, seat_left, too_slow, expired, stopped) in the
@@ -529,6 +543,9 @@ func (wc *peer) writeQueued() (more, ok bool) {
 				frame = s.replyFrame(wc.lang, o.Reply)
 			}
 		} else if !open {
+			// The voice table's last frames (its closed, queued before the
+			// room let the connection go) go out ahead of the close.
+			wc.drainVoice()
 			if wc.bw.End() == nil {
 				s.sent(queuedAt[:n])
 			}

@@ -184,8 +184,11 @@ type player struct {
 	countOnly bool
 	received  int64
 	sent      atomic.Int64 // packets its microphone sent (talk)
-	// endErr is why the connection ended (nil while it is open).
-	endErr error
+	// endErr is why the connection ended (nil while it is open);
+	// closedCode the code of the voice table's closed, if one came
+	// (before the end: read in order).
+	endErr     error
+	closedCode string
 }
 
 var rtcAPI = func() *webrtc.API {
@@ -337,6 +340,10 @@ func (p *player) onVoice(v wire.VoiceMessage) {
 	case "state":
 		p.mu.Lock()
 		p.heard, p.hasHeard = v.Heard, true
+		p.mu.Unlock()
+	case "closed":
+		p.mu.Lock()
+		p.closedCode = v.Code
 		p.mu.Unlock()
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	"github.com/pion/ice/v4"
+	"github.com/pion/interceptor"
 	"github.com/pion/webrtc/v4"
 
 	"mafia/engine"
@@ -74,7 +75,18 @@ func New(cfg Config) (*Hub, error) {
 	if len(cfg.PublicIPs) > 0 {
 		se.SetNAT1To1IPs(cfg.PublicIPs, webrtc.ICECandidateTypeHost)
 	}
-	api := webrtc.NewAPI(webrtc.WithMediaEngine(m), webrtc.WithSettingEngine(se))
+	// Of pion's default interceptors only the RTCP reports: the
+	// receiver reports tell each microphone's browser its loss (its Opus
+	// sizes its in-band FEC by it), the sender reports give a listener's
+	// browser its round trip. NACK (video only: a browser asks for no lost
+	// audio), the statistics (the unit counts for itself: Stats) and
+	// transport-wide congestion feedback (a bandwidth estimate a forward-
+	// only audio unit does not use) would cost every packet in and out.
+	ir := &interceptor.Registry{}
+	if err := webrtc.ConfigureRTCPReports(ir); err != nil {
+		return nil, err
+	}
+	api := webrtc.NewAPI(webrtc.WithMediaEngine(m), webrtc.WithSettingEngine(se), webrtc.WithInterceptorRegistry(ir))
 	return &Hub{cfg: cfg, api: api, mux: mux, tables: map[*room.Room]*table{}}, nil
 }
 

@@ -42,6 +42,7 @@ type table struct {
 	heard  engine.SeatSet
 	cut    engine.SeatSet
 	closed bool
+	told   atomic.Bool // closed was sent to every connection (tellClosed)
 	// changed is when who is heard last changed, changedIn each seat's
 	// count of packets read (in) then (Stats).
 	changed   time.Time
@@ -74,6 +75,12 @@ func newTable(h *Hub, rm *room.Room) *table {
 // observe is the room's watcher: it runs on the room's goroutine, so it
 // only leaves the state for the table's goroutine.
 func (t *table) observe(st room.StepState) {
+	if st.Stopped {
+		// The room lets its connections go right after this call: their
+		// closed is queued now, ahead of their close (a moved table's
+		// 1012), so that the pages join again at once where it went.
+		t.tellClosed(closedCode(st))
+	}
 	t.smu.Lock()
 	t.latest = st
 	t.smu.Unlock()
@@ -95,7 +102,7 @@ func (t *table) loop() {
 		st := t.latest
 		t.smu.Unlock()
 		if st.Stopped {
-			t.close("stopped")
+			t.close(closedCode(st))
 			return
 		}
 		t.apply(st)
@@ -301,12 +308,39 @@ func (t *table) close(code string) {
 	t.parts = map[*server.VoicePeer]*participant{}
 	t.mics = [engine.MaxSeats + 1]*participant{}
 	t.mu.Unlock()
+	told := t.told.Swap(true)
 	frame := wire.VoiceMessage{Action: "closed", Code: code}.Frame()
 	for _, p := range parts {
-		p.peer.Send(frame)
+		if !told {
+			p.peer.Send(frame)
+		}
 		_ = p.pc.Close()
 	}
 	t.end()
+}
+
+// tellClosed queues closed to every connection once (on the room's
+// goroutine: Send never blocks).
+func (t *table) tellClosed(code string) {
+	if t.told.Swap(true) {
+		return
+	}
+	t.mu.RLock()
+	parts := t.list()
+	t.mu.RUnlock()
+	frame := wire.VoiceMessage{Action: "closed", Code: code}.Frame()
+	for _, p := range parts {
+		p.peer.Send(frame)
+	}
+}
+
+// closedCode is the code of the closed frame at a room's last state:
+// table_moved when the table passed to another node, else stopped.
+func closedCode(st room.StepState) string {
+	if st.Moved {
+		return string(room.CodeMoved)
+	}
+	return "stopped"
 }
 
 // end stops watching the room and forgets the table.

@@ -93,8 +93,8 @@ func voiceCluster(ctx context.Context, t *testing.T, n int) []*rig {
 // TestVoice_ATakeoverCarriesTheAudioToTheNewOwner: a voice table in a
 // speech on node n1 of a cluster, every seat a pion peer talking into its
 // microphone; a listener hears the floor through n1's unit. n1 drains and
-// hands the table over to n2; every connection is closed 1012
-// table_moved; each client does what the page does, dials again (at the
+// hands the table over to n2; every connection is told its voice closed
+// (table_moved), then is closed 1012 table_moved; each client does what the page does, dials again (at the
 // table's owner, now n2) and joins the voice again, and the listener hears
 // the floor again, through n2's unit, which alone forwards it now.
 func TestVoice_ATakeoverCarriesTheAudioToTheNewOwner(t *testing.T) {
@@ -159,6 +159,11 @@ func TestVoice_ATakeoverCarriesTheAudioToTheNewOwner(t *testing.T) {
 		before[s].waitFor("the connection closed", func() bool { return before[s].endErr != nil })
 		if c := websocket.CloseStatus(before[s].endErr); c != 1012 {
 			t.Errorf("seat %d's connection at n1 ended %v, want 1012 table_moved", s, before[s].endErr)
+		}
+		// Told to join the voice again before the close (the page tears
+		// its audio down at once, and joins again on the new welcome).
+		if c := before[s].closedCode; c != string(room.CodeMoved) {
+			t.Errorf("seat %d was told voice closed %q before the 1012, want %q", s, c, room.CodeMoved)
 		}
 	}
 	close(stop1)

@@ -197,7 +197,7 @@ func TestVoice_PagesHearTheFloor(t *testing.T) {
 		}
 		host.waitView("the next step", func(n *wire.View) bool { return n.Step > v.Step })
 	}
-	logLatencies(t, pages, unit.stop())
+	logLatencies(t, pages, unit.stop(), mics)
 	if nights < 1 || floors < 4 || changes < 1 || votes < 1 || !fouled || !reloaded {
 		t.Fatalf("the game covered too little: %d nights, %d floors, %d floor changes, %d votes, fouled %v, reloaded %v",
 			nights, floors, changes, votes, fouled, reloaded)
@@ -245,7 +245,7 @@ type logEntry struct {
 // the unit decided (who is heard changed), when it forwarded the new
 // floor's first packet to that page (or the closed floor's silence), and
 // when the page's receiver handed the first packet's audio to the track.
-func logLatencies(t *testing.T, pages map[int]*page, u unitTimes) {
+func logLatencies(t *testing.T, pages map[int]*page, u unitTimes, mics []int) {
 	var on, off, onDecided, onSent, onTrack, offDecided, offSent []float64
 	for _, p := range pages {
 		var log, evs []logEntry
@@ -257,19 +257,7 @@ func logLatencies(t *testing.T, pages map[int]*page, u unitTimes) {
 			if e.Kind != "state" {
 				continue
 			}
-			// The step's frame: the newest step entry before this state
-			// (the state and the step come together; the earlier of them).
-			at := e.At
-			for j := i - 1; j >= 0 && j >= i-3; j-- {
-				if log[j].Kind == "step" && e.At-log[j].At < 1000 {
-					at = min(at, log[j].At)
-				}
-			}
-			for j := i + 1; j < len(log) && j <= i+3; j++ {
-				if log[j].Kind == "step" && log[j].At-e.At < 1000 {
-					at = min(at, log[j].At)
-				}
-			}
+			at := stepOf(log, i)
 			from := epoch(at)
 			if len(e.Heard) == 1 && tones[e.Heard[0]] > 0 && e.Heard[0] != p.seat {
 				x := e.Heard[0]
@@ -300,6 +288,9 @@ func logLatencies(t *testing.T, pages map[int]*page, u unitTimes) {
 	t.Logf("  the unit decided after: %s", quantiles(onDecided))
 	t.Logf("  its first packet forwarded after: %s", quantiles(onSent))
 	t.Logf("  its first audio at the page's track after: %s", quantiles(onTrack))
+	next, gap := u.micHops(mics)
+	t.Logf("  (the unit read the new floor's next packet after the change: %s)", quantiles(next))
+	t.Logf("  (that packet's gap from the one before: %s)", quantiles(gap))
 	t.Logf("silence after a floor closed (ms): %s", quantiles(off))
 	t.Logf("  the unit decided after: %s", quantiles(offDecided))
 	t.Logf("  its silence forwarded after: %s", quantiles(offSent))
@@ -307,6 +298,42 @@ func logLatencies(t *testing.T, pages map[int]*page, u unitTimes) {
 	for _, p := range pages {
 		t.Logf("%s's jitter buffers: %s", p.Name, eval[string](p, `window.__vt.buffers()`))
 	}
+}
+
+// stepOf is when the page got the step frame of the state entry log[i]
+// (who is heard changed): the state and its step come together, either
+// first, so the earlier of the state and the step entry next to it on
+// either side, within a second, that is its step (no other state between
+// them; its floor the state's one seat heard, or nobody's when nobody
+// is). Not any step within a second: a short floor before (a seat
+// without a microphone passes at once) would be taken for the new
+// floor's, and every hop measured from it.
+func stepOf(log []logEntry, i int) float64 {
+	e := log[i]
+	at := e.At
+	mine := func(st logEntry) bool {
+		switch len(e.Heard) {
+		case 0:
+			return st.Speaker == 0
+		case 1:
+			return st.Speaker == e.Heard[0]
+		}
+		return true // the lobby, the end: everyone
+	}
+	for _, dir := range []int{-1, 1} {
+		for j := i + dir; j >= 0 && j < len(log); j += dir {
+			if log[j].Kind == "state" {
+				break
+			}
+			if log[j].Kind == "step" {
+				if math.Abs(log[j].At-e.At) < 1000 && mine(log[j]) {
+					at = min(at, log[j].At)
+				}
+				break
+			}
+		}
+	}
+	return at
 }
 
 // firstAfter is when the first event of kind for seat came at or after
@@ -333,4 +360,37 @@ func quantiles(all []float64) string {
 	sort.Float64s(xs)
 	q := func(f float64) float64 { return xs[min(len(xs)-1, int(f*float64(len(xs))))] }
 	return fmt.Sprintf("n=%d p50=%.0f p90=%.0f max=%.0f all=%.0f", len(xs), q(0.5), q(0.9), xs[len(xs)-1], xs)
+}
+
+// TestStepOf_AStateIsMatchedToItsOwnStep pins how the hearing test finds
+// the step frame a latency is measured from: a short floor before the
+// new one (seat 1, a seat without a microphone, passes at once) is not the
+// new floor's step, though it came less than a second before its state.
+func TestStepOf_AStateIsMatchedToItsOwnStep(t *testing.T) {
+	step := func(at float64, speaker int) logEntry { return logEntry{At: at, Kind: "step", Speaker: speaker} }
+	state := func(at float64, heard ...int) logEntry { return logEntry{At: at, Kind: "state", Heard: heard} }
+	for _, tc := range []struct {
+		name string
+		log  []logEntry
+		i    int
+		want float64
+	}{
+		{"the step just before its state", []logEntry{step(100, 2), state(105, 2)}, 1, 100},
+		{"the state before its step", []logEntry{state(100, 2), step(130, 2)}, 0, 100},
+		{"the step comes after its state", []logEntry{state(130, 2), step(100, 2)}, 0, 100},
+		{"a short floor before is not the new floor's step",
+			[]logEntry{step(0, 1), state(5, 1), step(380, 2), state(390, 2)}, 3, 380},
+		{"a short floor's step before a state that came first",
+			[]logEntry{step(0, 1), state(5, 1), state(300, 2), step(380, 2)}, 2, 300},
+		{"a step a second away is another's", []logEntry{step(0, 2), state(1500, 2)}, 1, 1500},
+		{"a foul's silence has no step", []logEntry{step(0, 2), state(5, 2), state(900)}, 2, 900},
+		{"the vote's silence: its step says nobody", []logEntry{state(5, 2), step(800, 0), state(810)}, 2, 800},
+		{"other entries between", []logEntry{step(100, 3), {At: 102, Kind: "pc"}, state(110, 3)}, 2, 100},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := stepOf(tc.log, tc.i); got != tc.want {
+				t.Errorf("stepOf = %v, want %v", got, tc.want)
+			}
+		})
+	}
 }

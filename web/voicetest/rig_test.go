@@ -15,6 +15,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -42,6 +43,51 @@ type rig struct {
 	url string
 	hub *voice.Hub
 	api *client.API
+	// udp is the unit's socket, through which the test may cut a
+	// page's path.
+	udp *cuttable
+}
+
+// cuttable is a UDP socket that drops every datagram from and to the
+// ports cut, both ways, as a network that lost a phone's path would: the
+// unit's side of a page's ICE path that fails.
+type cuttable struct {
+	net.PacketConn
+	mu  sync.Mutex
+	cut map[int]bool
+}
+
+// cutPort drops every datagram from and to port from now on.
+func (c *cuttable) cutPort(port int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.cut[port] = true
+}
+
+func (c *cuttable) isCut(a net.Addr) bool {
+	u, ok := a.(*net.UDPAddr)
+	if !ok {
+		return false
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.cut[u.Port]
+}
+
+func (c *cuttable) ReadFrom(b []byte) (int, net.Addr, error) {
+	for {
+		n, a, err := c.PacketConn.ReadFrom(b)
+		if err != nil || !c.isCut(a) {
+			return n, a, err
+		}
+	}
+}
+
+func (c *cuttable) WriteTo(b []byte, a net.Addr) (int, error) {
+	if c.isCut(a) {
+		return len(b), nil // lost on the way
+	}
+	return c.PacketConn.WriteTo(b, a)
 }
 
 func newRig(t *testing.T) *rig {
@@ -54,7 +100,8 @@ func newRig(t *testing.T) *rig {
 	if err != nil {
 		t.Fatal(err)
 	}
-	hub, err := voice.New(voice.Config{UDP: udp, Loopback: true})
+	cut := &cuttable{PacketConn: udp, cut: map[int]bool{}}
+	hub, err := voice.New(voice.Config{UDP: cut, Loopback: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,7 +125,7 @@ func newRig(t *testing.T) *rig {
 		hub.Close()
 		db.Close()
 	})
-	return &rig{url: hs.URL, hub: hub, api: &client.API{Base: hs.URL, Silence: time.Hour}}
+	return &rig{url: hs.URL, hub: hub, api: &client.API{Base: hs.URL, Silence: time.Hour}, udp: cut}
 }
 
 // create makes a table of n seats with the voice setting given ("" none)
@@ -273,6 +320,39 @@ type unitTimes struct {
 	// rate is the packets a second the unit read from each seat's
 	// microphone while it was read (a browser's Opus in DTX sends few).
 	rate map[int]float64
+	// heard is who was heard from each change in changed on; arrivals
+	// when the unit's count of each seat's packets read last rose (to
+	// the poll's 3 ms): the microphone's own gaps, the hop before the
+	// unit.
+	heard    []uint32
+	arrivals map[int][]time.Time
+}
+
+// micHops are, for each change that gave the floor to one seat with a
+// microphone, how long after the change the unit read that seat's next
+// packet, and the gap between it and the packet before (ms): a gap of
+// some 400 ms is a sender in DTX (the encoder heard silence).
+func (u unitTimes) micHops(mics []int) (next, gap []float64) {
+	for i, c := range u.changed {
+		if i >= len(u.heard) || u.heard[i] == 0 || u.heard[i]&(u.heard[i]-1) != 0 {
+			continue
+		}
+		x := 0
+		for u.heard[i]>>x != 1 {
+			x++
+		}
+		if !slices.Contains(mics, x) {
+			continue
+		}
+		as := u.arrivals[x]
+		j, _ := slices.BinarySearchFunc(as, c, func(a, b time.Time) int { return a.Compare(b) })
+		if j == 0 || j >= len(as) {
+			continue
+		}
+		next = append(next, float64(as[j].Sub(c).Microseconds())/1000)
+		gap = append(gap, float64(as[j].Sub(as[j-1]).Microseconds())/1000)
+	}
+	return next, gap
 }
 
 // after is how long after from the time in ts nearest to it came, in ms
@@ -299,7 +379,7 @@ type unitWatch struct {
 func (r *rig) watchUnit(t *testing.T, id string) *unitWatch {
 	w := &unitWatch{quit: make(chan struct{}), done: make(chan unitTimes, 1)}
 	go func() {
-		u := unitTimes{opened: map[[2]int][]time.Time{}, closed: map[[2]int][]time.Time{}}
+		u := unitTimes{opened: map[[2]int][]time.Time{}, closed: map[[2]int][]time.Time{}, arrivals: map[int][]time.Time{}}
 		add := func(ts []time.Time, x time.Time) []time.Time {
 			if x.IsZero() || (len(ts) > 0 && !x.After(ts[len(ts)-1])) {
 				return ts
@@ -326,7 +406,16 @@ func (r *rig) watchUnit(t *testing.T, id string) *unitWatch {
 			case <-tk.C:
 			}
 			st := r.hub.Stats(id)
+			prev := last
 			last, lastAt = st, time.Now()
+			for s, n := range st.In {
+				if n > prev.In[s] {
+					u.arrivals[s] = append(u.arrivals[s], lastAt)
+				}
+			}
+			if n := len(u.changed); !st.Changed.IsZero() && (n == 0 || st.Changed.After(u.changed[n-1])) {
+				u.heard = append(u.heard, uint32(st.Heard))
+			}
 			for s, n := range st.In {
 				if _, ok := first[s]; !ok && n > 0 {
 					first[s], firstAt[s] = n, lastAt
