@@ -34,6 +34,7 @@ import (
 	"io"
 	"net"
 	"strconv"
+	"sync"
 	"sync/atomic"
 	"time"
 )
@@ -156,12 +157,13 @@ func (n *Node) readLink(c net.Conn) {
 			n.refuseLink(c, refuseLinkTooLarge)
 			return
 		}
-		// A batch of its own: the sessions' queues keep slices of it.
-		d := make([]byte, l)
-		if _, err := io.ReadFull(r, d); err != nil {
+		// The sessions' queues keep slices of the batch: its buffer is
+		// used again once each record is written or dropped (linkBuf).
+		lb := getLinkBuf(int(l))
+		if _, err := io.ReadFull(r, lb.b); err != nil {
 			return
 		}
-		p, ok := n.keys.open(subject, d)
+		p, ok := n.keys.open(subject, lb.b)
 		if !ok {
 			n.refuseLink(c, refuseLinkUnsealed)
 			return
@@ -172,9 +174,68 @@ func (n *Node) readLink(c net.Conn) {
 				return
 			}
 			_ = c.SetDeadline(time.Time{})
+			lb.release()
 			continue
 		}
-		n.takeBatch(p)
+		n.takeBatch(p, lb)
+		lb.release() // the reader's own hold
+	}
+}
+
+// linkBuf is a batch read off a link, shared by the records the node
+// hands to its sessions: the reader holds it once, and each record once
+// more until its session's reader has written it to a Conn that copies it
+// (the client's WebSocket) or dropped it; the last release puts it back
+// in linkBufs. A record given to a Conn that may keep it (the owner's
+// server in process) is never released, and its buffer is left to the
+// collector, as every batch's was before. So a batch read costs no
+// allocation (nor the clearing of a new one) on the relaying node.
+type linkBuf struct {
+	b    []byte
+	refs atomic.Int32
+}
+
+// linkBufs are link buffers of maxKeptChunk bytes of capacity, free.
+var linkBufs = sync.Pool{New: func() any {
+	linkBufsMade.Add(1)
+	return &linkBuf{b: make([]byte, 0, maxKeptChunk)}
+}}
+
+// linkBufsMade counts the link buffers linkBufs made (its tests' measure
+// of reuse).
+var linkBufsMade atomic.Int64
+
+// getLinkBuf is a link buffer of l bytes, held once (by the reader): a
+// free one when l fits, else one of its own that never goes back.
+func getLinkBuf(l int) *linkBuf {
+	var lb *linkBuf
+	if l <= maxKeptChunk {
+		lb = linkBufs.Get().(*linkBuf)
+	} else {
+		lb = &linkBuf{}
+	}
+	if cap(lb.b) < l {
+		lb.b = make([]byte, l)
+	}
+	lb.b = lb.b[:l]
+	lb.refs.Store(1)
+	return lb
+}
+
+// hold adds a holder (nil: nothing to hold).
+func (lb *linkBuf) hold() {
+	if lb != nil {
+		lb.refs.Add(1)
+	}
+}
+
+// release drops a holder; the last puts the buffer back (nil: nothing).
+func (lb *linkBuf) release() {
+	if lb == nil {
+		return
+	}
+	if lb.refs.Add(-1) == 0 && cap(lb.b) == maxKeptChunk {
+		linkBufs.Put(lb)
 	}
 }
 

@@ -576,3 +576,108 @@ func TestALinkHelloCapturedAndReplayedIsRefusedStale(t *testing.T) {
 		t.Fatal("the session was closed")
 	}
 }
+
+// batchingMemConn is a memConn that batches as the client's WebSocket
+// does (clientConn): its writes copy the frame, so the relay gives the
+// link's buffer back once a frame is written.
+type batchingMemConn struct{ *memConn }
+
+func (batchingMemConn) Begin()     {}
+func (batchingMemConn) End() error { return nil }
+
+// TestALinkBufferGoesBackOnceEveryRecordIsWrittenToTheClient pins the
+// link buffer's holds: a batch's buffer is held by each of its records
+// until the session's reader has written it to the client's WebSocket
+// (which copies it) and is then free for the next batch; given to a Conn
+// that may keep the bytes (the owner's server in process), it stays held.
+func TestALinkBufferGoesBackOnceEveryRecordIsWrittenToTheClient(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		conn     func() Conn
+		wantHeld int32
+	}{
+		{"the client's WebSocket", func() Conn { return &batchRecorder{} }, 0},
+		{"a Conn that may keep the bytes", func() Conn { return newMemConn(false) }, 3},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := pumpOnly(t)
+			lb := getLinkBuf(64)
+			for i := range 3 { // a batch's records for this session
+				lb.hold()
+				s.in <- inMsg{d: busMsg(kindText, uint64(i+1), []byte(fmt.Sprint("frame ", i))), lb: lb}
+			}
+			lb.hold()
+			s.in <- inMsg{d: busMsg(kindAck, 1, nil), lb: lb} // an ack: taken, not written
+			lb.release()                                      // the link reader's own hold
+			s.in <- inMsg{d: busMsg(kindClose, 4, closePayload(0, ""))}
+			s.pumpIn(tc.conn())
+			if got := lb.refs.Load(); got != tc.wantHeld {
+				t.Fatalf("the buffer is held %d times after the frames were written, want %d", got, tc.wantHeld)
+			}
+		})
+	}
+}
+
+// TestLinkBuffersUsedAgainCarryEveryFrameIntact is
+// TestLinkedNodesKeepEachSessionsFramesInOrderBothWays with the clients'
+// Conns batching, so that the relaying node reads the link's batches into
+// buffers it uses again: every frame arrives as sent, in order (a buffer
+// used again while a record in it waited would show another frame's
+// bytes), and the buffers made are fewer than the batches read.
+func TestLinkBuffersUsedAgainCarryEveryFrameIntact(t *testing.T) {
+	ctx := within(t, 60*time.Second)
+	const k, frames = 6, 200
+	a, b := linkedNodes(ctx, t, func(c *Config) { c.Window = 8 })
+	made := linkBufsMade.Load()
+	batches := b.RelayStats().Batches
+	var ma []*memConn
+	var ids []string
+	var wg sync.WaitGroup
+	for i := range k {
+		id := fmt.Sprintf("buf%d", i)
+		sa, err := a.newSession(id, "b", "a")
+		if err != nil {
+			t.Fatal(err)
+		}
+		sb, err := b.newSession(id, "a", "b")
+		if err != nil {
+			t.Fatal(err)
+		}
+		ca, cb := newMemConn(false), newMemConn(false)
+		ma, ids = append(ma, ca), append(ids, id)
+		wg.Add(2)
+		go func() { defer wg.Done(); sa.run(batchingMemConn{ca}) }()
+		go func() { defer wg.Done(); sb.run(cb) }()
+		go func() {
+			for j := range frames {
+				cb.reads <- memFrame{data: fmt.Sprintf("%s frame %d of the owner's %s", id, j, strings.Repeat("x", j%50))}
+			}
+		}()
+	}
+	for i, c := range ma {
+		eventually(ctx, t, ids[i]+"'s frames arrive", func() bool { return len(c.writtenFrames()) >= frames })
+		for j, f := range c.writtenFrames() {
+			if want := fmt.Sprintf("%s frame %d of the owner's %s", ids[i], j, strings.Repeat("x", j%50)); f != want {
+				t.Fatalf("%s: frame %d is %q, want %q", ids[i], j, f, want)
+			}
+		}
+	}
+	read, bufs := b.RelayStats().Batches-batches, linkBufsMade.Load()-made
+	t.Logf("a read %d batches into %d buffers", read, bufs)
+	if bufs >= read {
+		t.Fatalf("%d buffers made for %d batches: none used again", bufs, read)
+	}
+	for _, c := range ma {
+		c.end(websocket.StatusNormalClosure, "")
+	}
+	a.mu.Lock()
+	var ss []*session
+	for _, s := range a.sessions {
+		ss = append(ss, s)
+	}
+	a.mu.Unlock()
+	for _, s := range ss {
+		s.fail(websocket.StatusNormalClosure, "")
+	}
+	wg.Wait()
+}
