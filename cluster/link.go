@@ -195,26 +195,21 @@ type linkBuf struct {
 	refs atomic.Int32
 }
 
-// linkBufs are link buffers of maxKeptChunk bytes of capacity, free.
-var linkBufs = sync.Pool{New: func() any {
-	linkBufsMade.Add(1)
-	return &linkBuf{b: make([]byte, 0, maxKeptChunk)}
-}}
+// linkBufs are free link buffers, each of at most maxKeptChunk bytes of
+// capacity (a new one has none: it is made the size of its first batch,
+// so a batch whose buffer is never released costs what it did before).
+var linkBufs = sync.Pool{New: func() any { return &linkBuf{} }}
 
-// linkBufsMade counts the link buffers linkBufs made (its tests' measure
+// linkBufsMade counts the link buffers' memory made (the tests' measure
 // of reuse).
 var linkBufsMade atomic.Int64
 
 // getLinkBuf is a link buffer of l bytes, held once (by the reader): a
-// free one when l fits, else one of its own that never goes back.
+// free one, its memory made anew only where it is too small.
 func getLinkBuf(l int) *linkBuf {
-	var lb *linkBuf
-	if l <= maxKeptChunk {
-		lb = linkBufs.Get().(*linkBuf)
-	} else {
-		lb = &linkBuf{}
-	}
+	lb := linkBufs.Get().(*linkBuf)
 	if cap(lb.b) < l {
+		linkBufsMade.Add(1)
 		lb.b = make([]byte, l)
 	}
 	lb.b = lb.b[:l]
@@ -234,7 +229,7 @@ func (lb *linkBuf) release() {
 	if lb == nil {
 		return
 	}
-	if lb.refs.Add(-1) == 0 && cap(lb.b) == maxKeptChunk {
+	if lb.refs.Add(-1) == 0 && cap(lb.b) <= maxKeptChunk {
 		linkBufs.Put(lb)
 	}
 }
