@@ -629,7 +629,7 @@ func TestLinkBuffersUsedAgainCarryEveryFrameIntact(t *testing.T) {
 	const k, frames = 6, 200
 	a, b := linkedNodes(ctx, t, func(c *Config) { c.Window = 8 })
 	made := linkBufsMade.Load()
-	batches := b.RelayStats().Batches
+	batches := a.RelayStats().Batches + b.RelayStats().Batches // both nodes read into the pool
 	var ma []*memConn
 	var ids []string
 	var wg sync.WaitGroup
@@ -662,9 +662,10 @@ func TestLinkBuffersUsedAgainCarryEveryFrameIntact(t *testing.T) {
 			}
 		}
 	}
-	read, bufs := b.RelayStats().Batches-batches, linkBufsMade.Load()-made
-	t.Logf("a read %d batches into %d buffers", read, bufs)
-	if bufs >= read {
+	read, bufs := a.RelayStats().Batches+b.RelayStats().Batches-batches, linkBufsMade.Load()-made
+	t.Logf("the nodes read %d batches into %d buffers", read, bufs)
+	// The race detector's sync.Pool drops what it is given at random.
+	if bufs >= read && !raceOn {
 		t.Fatalf("%d buffers made for %d batches: none used again", bufs, read)
 	}
 	for _, c := range ma {
