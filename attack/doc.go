@@ -49,7 +49,9 @@
 //     flooding socket and pouring out GETs (reconnect_test.go), and GETs
 //     of every other part of the public face: the accounts, the players'
 //     pages, the catalogs, the client's pages and the assistant
-//     (gets_test.go).
+//     (gets_test.go);
+//   - from issue 27, a relay link between two nodes recorded off the wire
+//     and sent again to a node's link port (link_test.go).
 //
 // The login flood also runs as a process of its own, for measuring
 // players' latency beside it: attack/loginflood (docs/performance.md).

@@ -79,7 +79,7 @@ func pumpOnly(t *testing.T) *session {
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
 	n := &Node{cfg: Config{Window: 1 << 20}}
-	return &session{n: n, in: make(chan []byte, 1<<10), ctx: ctx, cancel: cancel, ended: make(chan struct{}), more: make(chan struct{}, 1)}
+	return &session{n: n, in: make(chan inMsg, 1<<10), ctx: ctx, cancel: cancel, ended: make(chan struct{}), more: make(chan struct{}, 1)}
 }
 
 // busMsg is a session's message seq of kind with payload, as its node
@@ -102,9 +102,9 @@ func TestRelayWritesTheFramesWaitingForTheClientInOneWrite(t *testing.T) {
 	for i := range 5 {
 		f := fmt.Sprintf("frame %d", i)
 		want = append(want, f)
-		s.in <- busMsg(kindText, uint64(i+1), []byte(f))
+		s.in <- inMsg{d: busMsg(kindText, uint64(i+1), []byte(f))}
 	}
-	s.in <- busMsg(kindClose, 6, closePayload(websocket.StatusPolicyViolation, "too_slow"))
+	s.in <- inMsg{d: busMsg(kindClose, 6, closePayload(websocket.StatusPolicyViolation, "too_slow"))}
 	c := &batchRecorder{}
 	s.pumpIn(c)
 	writes, closed := c.seen()
@@ -128,12 +128,12 @@ func TestRelayHoldsNoFrameForABatch(t *testing.T) {
 	go func() { defer close(done); s.pumpIn(c) }()
 	for i := range 3 {
 		f := fmt.Sprintf("frame %d", i)
-		s.in <- busMsg(kindText, uint64(i+1), []byte(f))
+		s.in <- inMsg{d: busMsg(kindText, uint64(i+1), []byte(f))}
 		eventually(ctx, t, f+" written alone", func() bool {
 			w, _ := c.seen()
 			return len(w) == i+1 && slices.Equal(w[i], []string{f})
 		})
 	}
-	s.in <- busMsg(kindClose, 4, closePayload(0, ""))
+	s.in <- inMsg{d: busMsg(kindClose, 4, closePayload(0, ""))}
 	<-done
 }

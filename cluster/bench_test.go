@@ -54,17 +54,22 @@ func benchServer(t testing.TB) *httptest.Server {
 }
 
 // benchDial connects to the stand-in directly ("direct") or through
-// node a's relay to node b ("relayed").
+// node a's relay to node b, on the bus ("relayed") or on a link between
+// them ("linked").
 func benchDial(ctx context.Context, b *testing.B, how, table string) *websocket.Conn {
 	b.Helper()
 	hs := benchServer(b)
 	base := hs.URL
-	if how == "relayed" {
+	if how != "direct" {
 		ca, cb := newFakeClock(), newFakeClock()
 		owned := &ownedTables{}
 		owned.set("echo", "burst")
-		na := startNode(b, Config{ID: "a", Now: ca.Now, Tick: ca.Tick})
-		nb := startNode(b, Config{ID: "b", LocalURL: hs.URL, Owners: owned, Now: cb.Now, Tick: cb.Tick, Peers: []string{na.RouteURL()}})
+		link := ""
+		if how == "linked" {
+			link = "127.0.0.1:0"
+		}
+		na := startNode(b, Config{ID: "a", Now: ca.Now, Tick: ca.Tick, LinkListen: link})
+		nb := startNode(b, Config{ID: "b", LocalURL: hs.URL, Owners: owned, Now: cb.Now, Tick: cb.Tick, Peers: []string{na.RouteURL()}, LinkListen: link})
 		meet(ctx, b, na, nb)
 		ha := httptest.NewServer(na.Handler(http.NotFoundHandler()))
 		b.Cleanup(func() { ha.CloseClientConnections(); ha.Close() })
@@ -83,7 +88,7 @@ func benchDial(ctx context.Context, b *testing.B, how, table string) *websocket.
 // frame to the server and its echo back to the client, directly and
 // through a relay of two nodes on loopback (ns/op is the round trip).
 func BenchmarkRelayRoundTrip(b *testing.B) {
-	for _, how := range []string{"direct", "relayed"} {
+	for _, how := range []string{"direct", "relayed", "linked"} {
 		b.Run(how, func(b *testing.B) {
 			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 			defer cancel()
@@ -107,7 +112,7 @@ func BenchmarkRelayRoundTrip(b *testing.B) {
 // window's acknowledgements included): 1000 frames of 256 bytes an op.
 func BenchmarkRelayThroughput(b *testing.B) {
 	const burst = 1000
-	for _, how := range []string{"direct", "relayed"} {
+	for _, how := range []string{"direct", "relayed", "linked"} {
 		b.Run(how, func(b *testing.B) {
 			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 			defer cancel()

@@ -11,6 +11,11 @@ package cluster
 // (their route and in-process connections) and the client's delivery
 // goroutine, on both nodes (issue 27; docs/performance.md).
 //
+// A link opens with a challenge: the listener sends linkChallenge random
+// bytes first, and the dialler's hello is those bytes sealed for the
+// listener's batch subject, so a hello captured off the wire opens no
+// other link (relay_link_refused stale).
+//
 // The link keeps the bus's rules: each batch is sealed for the receiving
 // node's batch subject (a stranger's bytes, or a batch for another node,
 // do not open, and the link is dropped and counted); the sessions' own
@@ -20,12 +25,16 @@ package cluster
 
 import (
 	"bufio"
+	"bytes"
+	"context"
+	"crypto/rand"
 	"crypto/tls"
 	"encoding/binary"
 	"errors"
 	"io"
 	"net"
 	"strconv"
+	"sync"
 	"sync/atomic"
 	"time"
 )
@@ -33,6 +42,10 @@ import (
 // linkHeader is the length before each batch on a link (4 bytes,
 // big-endian); the outbox keeps room for it before every batch.
 const linkHeader = 4
+
+// linkChallenge is the length of the random challenge a link listener
+// sends first, which the dialler's hello must carry, sealed.
+const linkChallenge = 16
 
 // Limits of a node's link listener: the largest batch it reads (NATS's
 // payload bound here), the first message's (the dialler's hello: an empty
@@ -55,6 +68,7 @@ const (
 	refuseLinkTooMany  = "relay_link_refused too_many"
 	refuseLinkUnsealed = "relay_link_refused unsealed"
 	refuseLinkTooLarge = "relay_link_refused too_large"
+	refuseLinkStale    = "relay_link_refused stale"
 )
 
 // listenLink opens the node's link listener (Config.LinkListen) and
@@ -112,10 +126,11 @@ func (n *Node) refuseLink(c net.Conn, code string) {
 	_ = c.Close()
 }
 
-// readLink reads one link's batches until it ends: each opened for this
-// node's batch subject and split into the sessions (takeBatch). The first
-// must be the hello, small and within OpenWait; a batch that does not
-// open ends the link.
+// readLink sends a link its challenge, then reads its batches until it
+// ends: each opened for this node's batch subject and split into the
+// sessions (takeBatch). The first must be the hello, small, within
+// OpenWait and carrying the challenge; a batch that does not open ends
+// the link.
 func (n *Node) readLink(c net.Conn) {
 	defer n.wg.Done()
 	defer func() {
@@ -125,8 +140,13 @@ func (n *Node) readLink(c net.Conn) {
 		c.Close()
 	}()
 	subject := subjectBatch + n.cfg.ID
+	var challenge [linkChallenge]byte
+	_, _ = rand.Read(challenge[:]) // crypto/rand does not fail (Go 1.24+)
+	_ = c.SetDeadline(time.Now().Add(n.cfg.OpenWait))
+	if _, err := c.Write(challenge[:]); err != nil {
+		return
+	}
 	r := bufio.NewReaderSize(c, 32<<10)
-	_ = c.SetReadDeadline(time.Now().Add(n.cfg.OpenWait))
 	var h [linkHeader]byte
 	for first := true; ; first = false {
 		if _, err := io.ReadFull(r, h[:]); err != nil {
@@ -137,20 +157,80 @@ func (n *Node) readLink(c net.Conn) {
 			n.refuseLink(c, refuseLinkTooLarge)
 			return
 		}
-		// A batch of its own: the sessions' queues keep slices of it.
-		d := make([]byte, l)
-		if _, err := io.ReadFull(r, d); err != nil {
+		// The sessions' queues keep slices of the batch: its buffer is
+		// used again once each record is written or dropped (linkBuf).
+		lb := getLinkBuf(int(l))
+		if _, err := io.ReadFull(r, lb.b); err != nil {
 			return
 		}
-		p, ok := n.keys.open(subject, d)
+		p, ok := n.keys.open(subject, lb.b)
 		if !ok {
 			n.refuseLink(c, refuseLinkUnsealed)
 			return
 		}
 		if first {
-			_ = c.SetReadDeadline(time.Time{})
+			if !bytes.Equal(p, challenge[:]) {
+				n.refuseLink(c, refuseLinkStale)
+				return
+			}
+			_ = c.SetDeadline(time.Time{})
+			lb.release()
+			continue
 		}
-		n.takeBatch(p)
+		n.takeBatch(p, lb)
+		lb.release() // the reader's own hold
+	}
+}
+
+// linkBuf is a batch read off a link, shared by the records the node
+// hands to its sessions: the reader holds it once, and each record once
+// more until its session's reader has written it to a Conn that copies it
+// (the client's WebSocket) or dropped it; the last release puts it back
+// in linkBufs. A record given to a Conn that may keep it (the owner's
+// server in process) is never released, and its buffer is left to the
+// collector, as every batch's was before. So a batch read costs no
+// allocation (nor the clearing of a new one) on the relaying node.
+type linkBuf struct {
+	b    []byte
+	refs atomic.Int32
+}
+
+// linkBufs are free link buffers, each of at most maxKeptChunk bytes of
+// capacity (a new one has none: it is made the size of its first batch,
+// so a batch whose buffer is never released costs what it did before).
+var linkBufs = sync.Pool{New: func() any { return &linkBuf{} }}
+
+// linkBufsMade counts the link buffers' memory made (the tests' measure
+// of reuse).
+var linkBufsMade atomic.Int64
+
+// getLinkBuf is a link buffer of l bytes, held once (by the reader): a
+// free one, its memory made anew only where it is too small.
+func getLinkBuf(l int) *linkBuf {
+	lb := linkBufs.Get().(*linkBuf)
+	if cap(lb.b) < l {
+		linkBufsMade.Add(1)
+		lb.b = make([]byte, l)
+	}
+	lb.b = lb.b[:l]
+	lb.refs.Store(1)
+	return lb
+}
+
+// hold adds a holder (nil: nothing to hold).
+func (lb *linkBuf) hold() {
+	if lb != nil {
+		lb.refs.Add(1)
+	}
+}
+
+// release drops a holder; the last puts the buffer back (nil: nothing).
+func (lb *linkBuf) release() {
+	if lb == nil {
+		return
+	}
+	if lb.refs.Add(-1) == 0 && cap(lb.b) <= maxKeptChunk {
+		linkBufs.Put(lb)
 	}
 }
 
@@ -192,8 +272,9 @@ func (n *Node) learnLinkLocked(peer, addr string) {
 	}
 }
 
-// linkConn is a link an outbox dialled. The peer never writes on it (but
-// a refusal's line), so its watcher's read ends only when the link does:
+// linkConn is a link an outbox dialled. The peer writes nothing on it
+// but its challenge (read before the watcher starts) and a refusal's
+// line, so its watcher's read ends only when the link does:
 // dead is then set, and no batch may follow on it.
 type linkConn struct {
 	net.Conn
@@ -231,8 +312,14 @@ func (o *outbox) watch(c *linkConn) {
 // dialLink opens the outbox's link to its peer, sends the hello and starts
 // its watcher.
 func (o *outbox) dialLink(addr string) (*linkConn, error) {
-	d := net.Dialer{Timeout: o.n.cfg.OpenWait}
-	c, err := d.Dial("tcp", addr)
+	dial := o.n.cfg.DialLink
+	if dial == nil {
+		d := net.Dialer{Timeout: o.n.cfg.OpenWait}
+		dial = d.DialContext
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), o.n.cfg.OpenWait)
+	c, err := dial(ctx, "tcp", addr)
+	cancel()
 	if err != nil {
 		return nil, err
 	}
@@ -250,8 +337,15 @@ func (o *outbox) dialLink(addr string) (*linkConn, error) {
 		_ = tc.SetDeadline(time.Time{})
 		c = tc
 	}
-	// The hello: an empty batch, sealed, that the listener opens first.
-	hello := make([]byte, o.pre(), o.pre()+o.n.keys.suffix())
+	// The hello: the listener's challenge, sealed, that it opens first.
+	hello := make([]byte, o.pre(), o.pre()+linkChallenge+o.n.keys.suffix())
+	_ = c.SetReadDeadline(time.Now().Add(o.n.cfg.OpenWait))
+	hello = hello[:o.pre()+linkChallenge]
+	if _, err := io.ReadFull(c, hello[o.pre():]); err != nil {
+		c.Close()
+		return nil, err
+	}
+	_ = c.SetReadDeadline(time.Time{})
 	sealed := o.n.keys.sealIn(o.ad, hello[linkHeader:])
 	binary.BigEndian.PutUint32(hello, uint32(len(sealed)))
 	o.deadline = time.Now().Add(linkWriteTimeout)

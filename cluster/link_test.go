@@ -8,9 +8,12 @@ package cluster
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/binary"
+	"errors"
 	"fmt"
+	"io"
 	"net"
 	"strings"
 	"sync"
@@ -189,21 +192,21 @@ func TestALinkedNodeRelaysOnTheBusToAPeerWithoutALink(t *testing.T) {
 }
 
 // TestABrokenLinkEndsThePeersSessionsNodeGone pins a link that does not
-// take a batch: the sender's sessions with that peer end 1012 node_gone,
-// and their close reaches the other node on a new link, whose clients are
-// closed the same way.
+// take a batch: a write fails on a link still open (so its watcher, which
+// sees only a link that ends, cannot tell), the sender's sessions with
+// that peer end 1012 node_gone, and their close reaches the other node on
+// a new link, whose clients are closed the same way. With the failed
+// write not ending them, nothing ends them: the frames go on, each on a
+// new link, and the test runs out of time.
 func TestABrokenLinkEndsThePeersSessionsNodeGone(t *testing.T) {
 	ctx := within(t, 30*time.Second)
-	a, b := linkedNodes(ctx, t, nil)
+	var broken breakingDial
+	a, b := linkedNodes(ctx, t, func(c *Config) { c.DialLink = broken.dial })
 	ma, mb, _ := openPairs(ctx, t, a, b, 2)
 	mb[0].reads <- memFrame{data: "before"}
 	eventually(ctx, t, "a frame crosses the link", func() bool { return len(ma[0].writtenFrames()) == 1 })
-	// a drops b's link to it (as a reset would).
-	a.mu.Lock()
-	for c := range a.links {
-		c.Close()
-	}
-	a.mu.Unlock()
+	// b's link to a fails its next write (as one past its deadline), open.
+	broken.breakAll()
 	// b's owner side goes on sending, a frame once the last one's batch
 	// went out, until a write fails.
 	gone := func() bool { _, _, ok := mb[0].closeOf(); return ok }
@@ -218,6 +221,56 @@ func TestABrokenLinkEndsThePeersSessionsNodeGone(t *testing.T) {
 			t.Fatalf("closed %d %q, want 1012 node_gone", code, reason)
 		}
 	}
+	if n := broken.count(); n < 2 {
+		t.Fatalf("b dialled %d links, want a new one for the closes", n)
+	}
+}
+
+// breakingDial is a Config.DialLink whose links can be made to fail
+// every write from a moment on, staying open.
+type breakingDial struct {
+	mu    sync.Mutex
+	conns []*breakingConn
+}
+
+func (d *breakingDial) dial(ctx context.Context, network, addr string) (net.Conn, error) {
+	var nd net.Dialer
+	c, err := nd.DialContext(ctx, network, addr)
+	if err != nil {
+		return nil, err
+	}
+	bc := &breakingConn{Conn: c}
+	d.mu.Lock()
+	d.conns = append(d.conns, bc)
+	d.mu.Unlock()
+	return bc, nil
+}
+
+// breakAll makes every link dialled so far fail its writes.
+func (d *breakingDial) breakAll() {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	for _, c := range d.conns {
+		c.broken.Store(true)
+	}
+}
+
+func (d *breakingDial) count() int {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return len(d.conns)
+}
+
+type breakingConn struct {
+	net.Conn
+	broken atomic.Bool
+}
+
+func (c *breakingConn) Write(p []byte) (int, error) {
+	if c.broken.Load() {
+		return 0, errors.New("broken link (the test's)")
+	}
+	return c.Conn.Write(p)
 }
 
 // TestALinkListenerRefusesStrangersWithACode pins the link's door: a
@@ -257,10 +310,14 @@ func TestALinkListenerRefusesStrangersWithACode(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer c.Close()
+			r := bufio.NewReader(c)
+			if _, err := io.ReadFull(r, make([]byte, linkChallenge)); err != nil {
+				t.Fatalf("no challenge: %v", err)
+			}
 			if _, err := c.Write(tc.send); err != nil {
 				t.Fatal(err)
 			}
-			line, err := bufio.NewReader(c).ReadString('\n')
+			line, err := r.ReadString('\n')
 			if strings.TrimSpace(line) != tc.want {
 				t.Fatalf("answered %q (%v), want %q", line, err, tc.want)
 			}
@@ -323,8 +380,10 @@ func TestALinkThatSaysNothingIsClosedAfterOpenWait(t *testing.T) {
 	}
 	defer c.Close()
 	_ = c.SetReadDeadline(time.Now().Add(20 * time.Second)) // a bound, far past OpenWait
-	if n, err := c.Read(make([]byte, 1)); err == nil || n != 0 {
-		t.Fatalf("a silent link read %d bytes, %v: want it closed", n, err)
+	// The challenge, then the close.
+	n, err := io.Copy(io.Discard, c)
+	if n != linkChallenge {
+		t.Fatalf("a silent link read %d bytes, %v: want the challenge's %d, then the close", n, err, linkChallenge)
 	}
 	if ne, ok := err.(net.Error); ok && ne.Timeout() {
 		t.Fatal("the silent link was not closed by the node")
@@ -420,4 +479,206 @@ func TestALinkThatEndsEndsThePeersSessionsAtOnceAndANewOneIsDialled(t *testing.T
 	sa.fail(websocket.StatusNormalClosure, "")
 	<-done
 	<-done
+}
+
+// tap records what the links a node dials write, as one on the wire
+// would see it (Config.DialLink).
+type tap struct {
+	mu    sync.Mutex
+	links [][]byte // each dialled link's bytes, in order
+}
+
+// dial is a Config.DialLink that records the link's writes.
+func (tp *tap) dial(ctx context.Context, network, addr string) (net.Conn, error) {
+	var d net.Dialer
+	c, err := d.DialContext(ctx, network, addr)
+	if err != nil {
+		return nil, err
+	}
+	tp.mu.Lock()
+	tp.links = append(tp.links, nil)
+	i := len(tp.links) - 1
+	tp.mu.Unlock()
+	return &tappedConn{Conn: c, tp: tp, i: i}, nil
+}
+
+// first is the first link's bytes so far.
+func (tp *tap) first() []byte {
+	tp.mu.Lock()
+	defer tp.mu.Unlock()
+	if len(tp.links) == 0 {
+		return nil
+	}
+	return bytes.Clone(tp.links[0])
+}
+
+type tappedConn struct {
+	net.Conn
+	tp *tap
+	i  int
+}
+
+func (c *tappedConn) Write(p []byte) (int, error) {
+	c.tp.mu.Lock()
+	c.tp.links[c.i] = append(c.tp.links[c.i], p...)
+	c.tp.mu.Unlock()
+	return c.Conn.Write(p)
+}
+
+// TestALinkHelloCapturedAndReplayedIsRefusedStale pins the link's
+// challenge: the hello (and the batches after it) a real link sent,
+// captured off the wire and sent again on a new connection, is answered
+// relay_link_refused stale and closed, counted, and none of its batches
+// reaches a session (the session's frames arrive once). Without the
+// challenge the replayed hello opened, and the stranger held a link.
+func TestALinkHelloCapturedAndReplayedIsRefusedStale(t *testing.T) {
+	ctx := within(t, 30*time.Second)
+	var tp tap
+	a, b := linkedNodes(ctx, t, func(c *Config) { c.DialLink = tp.dial })
+	ma, mb, _ := openPairs(ctx, t, a, b, 1)
+	mb[0].reads <- memFrame{data: "captured"}
+	eventually(ctx, t, "a frame crosses the link", func() bool { return len(ma[0].writtenFrames()) == 1 })
+	wire := tp.first()
+	if len(wire) < linkHeader {
+		t.Fatal("nothing captured")
+	}
+	l := int(binary.BigEndian.Uint32(wire))
+	if l > maxLinkHello || len(wire) <= linkHeader+l {
+		t.Fatalf("captured %d bytes, a hello of %d: want the hello and a batch", len(wire), l)
+	}
+	before := a.dropped.Load()
+	c, err := net.Dial("tcp", a.linkAddr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	_ = c.SetReadDeadline(time.Now().Add(20 * time.Second)) // a bound: a link that opens answers nothing
+	r := bufio.NewReader(c)
+	if _, err := io.ReadFull(r, make([]byte, linkChallenge)); err != nil {
+		t.Fatalf("no challenge: %v", err)
+	}
+	if _, err := c.Write(wire); err != nil {
+		t.Fatal(err)
+	}
+	line, err := r.ReadString('\n')
+	if strings.TrimSpace(line) != refuseLinkStale {
+		t.Fatalf("the replayed hello was answered %q (%v), want %q", line, err, refuseLinkStale)
+	}
+	if a.dropped.Load() == before {
+		t.Fatal("not counted as dropped")
+	}
+	mb[0].reads <- memFrame{data: "still here"}
+	eventually(ctx, t, "the session's next frame arrives", func() bool { return len(ma[0].writtenFrames()) == 2 })
+	if got := ma[0].writtenFrames(); got[0] != "captured" || got[1] != "still here" {
+		t.Fatalf("the client got %q, want the two frames once each", got)
+	}
+	if _, _, closed := ma[0].closeOf(); closed {
+		t.Fatal("the session was closed")
+	}
+}
+
+// batchingMemConn is a memConn that batches as the client's WebSocket
+// does (clientConn): its writes copy the frame, so the relay gives the
+// link's buffer back once a frame is written.
+type batchingMemConn struct{ *memConn }
+
+func (batchingMemConn) Begin()     {}
+func (batchingMemConn) End() error { return nil }
+
+// TestALinkBufferGoesBackOnceEveryRecordIsWrittenToTheClient pins the
+// link buffer's holds: a batch's buffer is held by each of its records
+// until the session's reader has written it to the client's WebSocket
+// (which copies it) and is then free for the next batch; given to a Conn
+// that may keep the bytes (the owner's server in process), it stays held.
+func TestALinkBufferGoesBackOnceEveryRecordIsWrittenToTheClient(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		conn     func() Conn
+		wantHeld int32
+	}{
+		{"the client's WebSocket", func() Conn { return &batchRecorder{} }, 0},
+		{"a Conn that may keep the bytes", func() Conn { return newMemConn(false) }, 3},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := pumpOnly(t)
+			lb := getLinkBuf(64)
+			for i := range 3 { // a batch's records for this session
+				lb.hold()
+				s.in <- inMsg{d: busMsg(kindText, uint64(i+1), []byte(fmt.Sprint("frame ", i))), lb: lb}
+			}
+			lb.hold()
+			s.in <- inMsg{d: busMsg(kindAck, 1, nil), lb: lb} // an ack: taken, not written
+			lb.release()                                      // the link reader's own hold
+			s.in <- inMsg{d: busMsg(kindClose, 4, closePayload(0, ""))}
+			s.pumpIn(tc.conn())
+			if got := lb.refs.Load(); got != tc.wantHeld {
+				t.Fatalf("the buffer is held %d times after the frames were written, want %d", got, tc.wantHeld)
+			}
+		})
+	}
+}
+
+// TestLinkBuffersUsedAgainCarryEveryFrameIntact is
+// TestLinkedNodesKeepEachSessionsFramesInOrderBothWays with the clients'
+// Conns batching, so that the relaying node reads the link's batches into
+// buffers it uses again: every frame arrives as sent, in order (a buffer
+// used again while a record in it waited would show another frame's
+// bytes), and the buffers made are fewer than the batches read.
+func TestLinkBuffersUsedAgainCarryEveryFrameIntact(t *testing.T) {
+	ctx := within(t, 60*time.Second)
+	const k, frames = 6, 200
+	a, b := linkedNodes(ctx, t, func(c *Config) { c.Window = 8 })
+	made := linkBufsMade.Load()
+	batches := a.RelayStats().Batches + b.RelayStats().Batches // both nodes read into the pool
+	var ma []*memConn
+	var ids []string
+	var wg sync.WaitGroup
+	for i := range k {
+		id := fmt.Sprintf("buf%d", i)
+		sa, err := a.newSession(id, "b", "a")
+		if err != nil {
+			t.Fatal(err)
+		}
+		sb, err := b.newSession(id, "a", "b")
+		if err != nil {
+			t.Fatal(err)
+		}
+		ca, cb := newMemConn(false), newMemConn(false)
+		ma, ids = append(ma, ca), append(ids, id)
+		wg.Add(2)
+		go func() { defer wg.Done(); sa.run(batchingMemConn{ca}) }()
+		go func() { defer wg.Done(); sb.run(cb) }()
+		go func() {
+			for j := range frames {
+				cb.reads <- memFrame{data: fmt.Sprintf("%s frame %d of the owner's %s", id, j, strings.Repeat("x", j%50))}
+			}
+		}()
+	}
+	for i, c := range ma {
+		eventually(ctx, t, ids[i]+"'s frames arrive", func() bool { return len(c.writtenFrames()) >= frames })
+		for j, f := range c.writtenFrames() {
+			if want := fmt.Sprintf("%s frame %d of the owner's %s", ids[i], j, strings.Repeat("x", j%50)); f != want {
+				t.Fatalf("%s: frame %d is %q, want %q", ids[i], j, f, want)
+			}
+		}
+	}
+	read, bufs := a.RelayStats().Batches+b.RelayStats().Batches-batches, linkBufsMade.Load()-made
+	t.Logf("the nodes read %d batches into %d buffers", read, bufs)
+	// The race detector's sync.Pool drops what it is given at random.
+	if bufs >= read && !raceOn {
+		t.Fatalf("%d buffers made for %d batches: none used again", bufs, read)
+	}
+	for _, c := range ma {
+		c.end(websocket.StatusNormalClosure, "")
+	}
+	a.mu.Lock()
+	var ss []*session
+	for _, s := range a.sessions {
+		ss = append(ss, s)
+	}
+	a.mu.Unlock()
+	for _, s := range ss {
+		s.fail(websocket.StatusNormalClosure, "")
+	}
+	wg.Wait()
 }

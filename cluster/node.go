@@ -102,6 +102,9 @@ type Config struct {
 	// Empty: the batches go on the bus, as to a peer that announces none.
 	// With RouteTLS the links are mutual TLS too.
 	LinkListen string
+	// DialLink dials a peer's link address (nil: a net.Dialer); a test
+	// taps a link's bytes with it, as one on the wire would.
+	DialLink func(ctx context.Context, network, addr string) (net.Conn, error)
 	// Peers are the route URLs (nats-route://host:port) of other nodes'
 	// embedded servers; NATS gossips the rest of the mesh.
 	Peers []string
@@ -161,7 +164,10 @@ type NodeInfo struct {
 	Tables []string `json:"tables"`
 	// Link is the node's relay link address (Config.LinkListen), empty
 	// when it has none.
-	Link string `json:"link,omitempty"`
+	// Named "relay_link" since the link's hello answers a challenge: a
+	// node of the build before it announced "link", and the two relay
+	// on the bus, not on a link neither could open.
+	Link string `json:"relay_link,omitempty"`
 	// Run names this start of the node (a restart gets a new one); Beat
 	// counts its announcements in that run (1 for the first).
 	Run  string `json:"run"`

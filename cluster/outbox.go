@@ -239,7 +239,11 @@ func (n *Node) failPeer(peer string) {
 // session here (one ended) is dropped; a batch that does not open or
 // parse is dropped whole and counted. A session whose queue is full (its
 // sender went past the window) ends with 1011 relay_error.
-func (n *Node) takeBatch(d []byte) {
+//
+// lb is the link buffer d is in (nil: none): each record handed to a
+// session holds it (linkBuf), released when the record is written or
+// dropped.
+func (n *Node) takeBatch(d []byte, lb *linkBuf) {
 	for len(d) > 0 {
 		l := int(d[0])
 		if len(d) < recordFixed+l {
@@ -262,9 +266,11 @@ func (n *Node) takeBatch(d []byte) {
 		if s == nil || s.mine != side {
 			continue
 		}
+		lb.hold()
 		select {
-		case s.in <- msg:
+		case s.in <- inMsg{msg, lb}:
 		default:
+			lb.release()
 			s.fail(closeRelay, reasonRelay)
 		}
 	}
@@ -274,6 +280,6 @@ func (n *Node) takeBatch(d []byte) {
 // one not sealed for this node's subject is dropped and counted.
 func (n *Node) batch(m *nats.Msg) {
 	if d, ok := n.unseal(m); ok {
-		n.takeBatch(d)
+		n.takeBatch(d, nil)
 	}
 }

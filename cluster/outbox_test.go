@@ -232,17 +232,17 @@ func TestABatchThatDoesNotParseIsDroppedWhole(t *testing.T) {
 		"id past the end":      append(append([]byte{}, good...), 200, 's'),
 	} {
 		before := n.dropped.Load()
-		n.takeBatch(d)
+		n.takeBatch(d, nil)
 		if n.dropped.Load()-before != 1 {
 			t.Errorf("%s: not counted as dropped", name)
 		}
 		for len(s.in) > 0 {
-			if m := <-s.in; string(m[headerLen:]) != "x" {
-				t.Errorf("%s: delivered %q", name, m)
+			if m := <-s.in; string(m.d[headerLen:]) != "x" {
+				t.Errorf("%s: delivered %q", name, m.d)
 			}
 		}
 	}
-	n.takeBatch(record("s1", 'b', kindText, 1, []byte("for the other side")))
+	n.takeBatch(record("s1", 'b', kindText, 1, []byte("for the other side")), nil)
 	if len(s.in) != 0 {
 		t.Error("a record for the other side was delivered")
 	}

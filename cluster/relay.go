@@ -38,7 +38,7 @@ type openRequest struct {
 	// Link is the relaying node's link address (link.go), so that the
 	// owner sends the session's records there even before it has heard
 	// the node's announcement; empty: none.
-	Link string `json:"link,omitempty"`
+	Link string `json:"relay_link,omitempty"`
 }
 
 // openReply answers an openRequest: OK, or the owner's HTTP answer to the

@@ -54,6 +54,15 @@ type msg struct {
 	data   []byte
 	code   websocket.StatusCode
 	reason string
+	lb     *linkBuf // the link buffer data is in (nil: none of its own)
+}
+
+// inMsg is a message of the other side as the node split it out of a
+// batch: its bytes and the link buffer they are in (nil: a batch of the
+// bus, or a test's), held for it until it is written (linkBuf).
+type inMsg struct {
+	d  []byte
+	lb *linkBuf
 }
 
 // relayStats counts a node's relay traffic.
@@ -129,7 +138,7 @@ type session struct {
 	// out of its batches (takeBatch): pumpIn reads them. Room for two
 	// windows of frames, the acks and the close; a sender past its window
 	// fills it, and the session ends (relay_error).
-	in     chan []byte
+	in     chan inMsg
 	ctx    context.Context
 	cancel context.CancelFunc
 
@@ -159,7 +168,7 @@ func (n *Node) newSession(id, peer, mine string) (*session, error) {
 	}
 	out := n.outboxTo(peer)
 	s := &session{n: n, id: id, side: side, peer: peer, born: n.cfg.Now(), pub: out.subject, out: out, mine: mine[0], their: other[0],
-		in: make(chan []byte, 2*n.cfg.Window+8), ctx: ctx, cancel: cancel, ended: make(chan struct{}), more: make(chan struct{}, 1)}
+		in: make(chan inMsg, 2*n.cfg.Window+8), ctx: ctx, cancel: cancel, ended: make(chan struct{}), more: make(chan struct{}, 1)}
 	// The node reads its batches on one subscription of its own, made at
 	// its start (Start): the session subscribes to nothing, and is heard
 	// once it is in the node's list.
@@ -243,10 +252,12 @@ func (s *session) take(d []byte) (x msg, ok bool) {
 func (s *session) nextNow() (x msg, ok bool) {
 	for {
 		select {
-		case d := <-s.in:
-			if x, ok = s.take(d); ok {
+		case m := <-s.in:
+			if x, ok = s.take(m.d); ok {
+				x.lb = m.lb
 				return x, true
 			}
+			m.lb.release()
 		default:
 			return msg{}, false
 		}
@@ -388,11 +399,13 @@ func (s *session) pumpIn(c Conn) {
 	for {
 		var x msg
 		select {
-		case d := <-s.in:
+		case m := <-s.in:
 			var ok bool
-			if x, ok = s.take(d); !ok {
+			if x, ok = s.take(m.d); !ok {
+				m.lb.release()
 				continue
 			}
+			x.lb = m.lb
 		case <-s.ctx.Done():
 			return
 		}
@@ -401,6 +414,7 @@ func (s *session) pumpIn(c Conn) {
 		}
 		for n := 0; ; n++ {
 			if x.kind == kindClose {
+				x.lb.release() // its reason is a copy
 				if batching && bc.End() != nil {
 					return
 				}
@@ -424,7 +438,15 @@ func (s *session) pumpIn(c Conn) {
 			if batching {
 				ctx = context.Background()
 			}
-			if err := c.Write(ctx, typ, x.data); err != nil {
+			err := c.Write(ctx, typ, x.data)
+			if batching {
+				// The client's writer copied the frame (into its batch,
+				// or the socket): the link's buffer may be used again.
+				// Another Conn (the owner's server in process) may keep
+				// it, and the buffer is left to the collector.
+				x.lb.release()
+			}
+			if err != nil {
 				if batching {
 					_ = bc.End()
 				}
