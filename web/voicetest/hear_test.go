@@ -246,19 +246,33 @@ type logEntry struct {
 // floor's first packet to that page (or the closed floor's silence), and
 // when the page's receiver handed the first packet's audio to the track.
 func logLatencies(t *testing.T, pages map[int]*page, u unitTimes, mics []int) {
-	var on, off, onDecided, onSent, onTrack, offDecided, offSent []float64
+	var on, off, onDecided, onSent, onTrack, offDecided, offSent, rejoined []float64
 	for _, p := range pages {
 		var log, evs []logEntry
 		log = eval[[]logEntry](p, `window.__mafia.voice.log`)
 		evs = eval[[]logEntry](p, `window.__vt.events`)
 		origin := eval[float64](p, `window.__vt.origin`)
 		epoch := func(at float64) time.Time { return time.UnixMicro(int64((origin + at) * 1000)) }
+		first := false // the next state is the first after a join
 		for i, e := range log {
+			if e.Kind == "join" {
+				first = true
+			}
 			if e.Kind != "state" {
 				continue
 			}
 			at := stepOf(log, i)
 			from := epoch(at)
+			if first {
+				// The first state after a join (the page reloaded during a
+				// floor) is no change of floor: its sound comes once the new
+				// connection is up, logged apart.
+				first = false
+				if len(e.Heard) == 1 && e.Heard[0] != p.seat {
+					rejoined = append(rejoined, firstAfter(evs, "", e.Heard[0], at))
+				}
+				continue
+			}
 			if len(e.Heard) == 1 && tones[e.Heard[0]] > 0 && e.Heard[0] != p.seat {
 				x := e.Heard[0]
 				for _, ev := range evs {
@@ -294,6 +308,7 @@ func logLatencies(t *testing.T, pages map[int]*page, u unitTimes, mics []int) {
 	t.Logf("silence after a floor closed (ms): %s", quantiles(off))
 	t.Logf("  the unit decided after: %s", quantiles(offDecided))
 	t.Logf("  its silence forwarded after: %s", quantiles(offSent))
+	t.Logf("a page joined during a floor heard it after (ms, from its first state; not a change of floor): %s", quantiles(rejoined))
 	t.Logf("packets a second read from each microphone: %v", u.rate)
 	for _, p := range pages {
 		t.Logf("%s's jitter buffers: %s", p.Name, eval[string](p, `window.__vt.buffers()`))
