@@ -51,7 +51,13 @@ const (
 	FixFoulRemove = "foul_remove" // take back a foul of Seat
 	FixVote       = "vote"        // Seat's vote count should be Count
 	FixNight      = "night"       // a night's recorded action or the result is wrong (Text says how)
+	// FixShot: the mafia shot Seat on night Round (0: missed); the host's
+	// phone applies it by rewriting the entries (cohost_rewrite.go).
+	FixShot = "shot"
 )
+
+// MaxFixRound is the latest night a correction may name.
+const MaxFixRound = 255
 
 // The states of a correction (Fix.State).
 const (
@@ -102,6 +108,7 @@ type Fix struct {
 	Seat  int       `json:"seat,omitempty"`
 	Count int       `json:"count,omitempty"`
 	Text  string    `json:"text,omitempty"`
+	Round int       `json:"round,omitempty"` // FixShot: the night
 	At    time.Time `json:"at"`
 	State string    `json:"state"`
 	// Entry is, for a correction applied, the place of the host's entry
@@ -432,6 +439,7 @@ type fixRequest struct {
 	Seat  int    `json:"seat"`
 	Count int    `json:"count"`
 	Text  string `json:"text"`
+	Round int    `json:"round"`
 }
 
 // check refuses a correction not well formed for a game of n seats.
@@ -440,9 +448,11 @@ func (f fixRequest) check(n int) error {
 	switch {
 	case f.ID == "" || len(f.ID) > record.MaxID:
 		return bad("id")
-	case f.Kind != FixFoulAdd && f.Kind != FixFoulRemove && f.Kind != FixVote && f.Kind != FixNight:
+	case f.Kind != FixFoulAdd && f.Kind != FixFoulRemove && f.Kind != FixVote && f.Kind != FixNight && f.Kind != FixShot:
 		return bad("kind")
-	case f.Seat < 0 || f.Seat > n || (f.Seat == 0 && f.Kind != FixNight):
+	case f.Round < 0 || f.Round > MaxFixRound || (f.Kind == FixShot) != (f.Round > 0):
+		return &engine.Error{Code: CodeBadFix, Name: "round", N: MaxFixRound}
+	case f.Seat < 0 || f.Seat > n || (f.Seat == 0 && f.Kind != FixNight && f.Kind != FixShot):
 		return bad("seat")
 	case f.Count < 0 || f.Count > n || (f.Kind != FixVote && f.Count != 0):
 		return bad("count")
@@ -490,7 +500,7 @@ func (h *Handler) propose(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	f := Fix{Seq: len(gm.rec.Fixes), ID: req.ID, By: who.Name, Kind: req.Kind, Seat: req.Seat, Count: req.Count,
-		Text: strings.TrimSpace(req.Text), At: h.cfg.Now().UTC(), State: FixProposed}
+		Text: strings.TrimSpace(req.Text), Round: req.Round, At: h.cfg.Now().UTC(), State: FixProposed}
 	if err := h.keep(r, gm, func(rec *inPerson) { rec.Fixes = append(rec.Fixes, f) }); err != nil {
 		h.fail(w, r, err, nil)
 		return
