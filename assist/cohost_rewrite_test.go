@@ -122,8 +122,8 @@ func TestRewrite_OnlyTheHostRewritesAndTheGameReadsTheCorrection(t *testing.T) {
 	stored := len(hosttest.StoredEvents(t, ts, c.ID))
 	for _, bad := range []struct {
 		name, token, was, code string
-		status             int
-		cmds               []record.Command
+		status                 int
+		cmds                   []record.Command
 	}{
 		{"the referee's key", joined.Key, "id-0", "cohost_not_host", http.StatusForbidden, fixed},
 		{"a stranger", "feedfacefeedface", "id-0", "bad_token", http.StatusForbidden, fixed},
