@@ -194,3 +194,7 @@ func NightShot(s *Settings, cmds []Command, round int) (at int, found bool, err 
 	}
 	return -1, false, nil
 }
+
+// InForce returns the places of the entries in force (not undos, not taken
+// back by one), in order.
+func InForce(cmds []Command) []int { return inForce(cmds) }

@@ -1,0 +1,126 @@
+package bridge
+
+import (
+	"encoding/json"
+	"errors"
+	"strconv"
+	"strings"
+
+	"mafia/assist/record"
+	"mafia/engine"
+)
+
+// AmendRequest is a co-host's correction the page applies by rewriting the
+// entries: Kind "shot", the mafia's shot on night Round at Seat (0: a miss).
+type AmendRequest struct {
+	Kind  string `json:"kind"`
+	Round int    `json:"round"`
+	Seat  int    `json:"seat"`
+}
+
+// AmendReply is Amend's answer: the whole new list of entries (the
+// correction's own entries without ids: the page gives them), the first
+// place that changed, how many later entries were kept, and the ones that
+// no longer fit, each narrated (Dropped), with why the first does not
+// (Reason); or the refusal.
+type AmendReply struct {
+	Error    *Refusal         `json:"error,omitempty"`
+	From     int              `json:"from"`
+	Commands []record.Command `json:"commands"`
+	Kept     int              `json:"kept"`
+	Dropped  []string         `json:"dropped"`
+	Reason   string           `json:"reason,omitempty"`
+}
+
+// Amend works out a correction of an earlier entry on the page's game
+// (record.Amend) without applying it: the page shows the answer, and on
+// the host's yes starts the game again from the new list (Start).
+func (b *Bridge) Amend(req string) string {
+	if b.game == nil {
+		return b.refuse(&engine.Error{Code: engine.CodeWrongPhase})
+	}
+	var r AmendRequest
+	if err := json.Unmarshal([]byte(req), &r); err != nil || r.Kind != "shot" || r.Round < 1 || r.Seat < 0 || r.Seat > len(b.settings.Names) {
+		return b.refuse(&engine.Error{Code: "bad_fix", Name: "kind"})
+	}
+	at, found, err := record.NightShot(b.settings, b.cmds, r.Round)
+	if err != nil {
+		return b.refuse(err)
+	}
+	if at < 0 {
+		return encode(AmendReply{Error: &Refusal{Code: string(record.CodeNoSuchEntry), Message: b.p.T("assist.amend.not_reached", nil)}})
+	}
+	g, _, err := record.Replay(b.settings, b.cmds[:at])
+	if err != nil {
+		return b.refuse(errors.Unwrap(err))
+	}
+	var with []record.Command
+	for _, c := range record.MafiaCommands(g, engine.Seat(r.Seat)) {
+		with = append(with, record.FromEngine(c))
+	}
+	if len(with) == 0 {
+		return encode(AmendReply{Error: &Refusal{Code: string(record.CodeFixDoesNotFit), Message: b.p.T("assist.error.fix_does_not_fit", nil)}})
+	}
+	a, err := record.Amend(b.settings, b.cmds, record.Amendment{At: at, Insert: !found, With: with})
+	var fit *record.FitError
+	if errors.As(err, &fit) {
+		return encode(AmendReply{Error: &Refusal{Code: string(record.CodeFixDoesNotFit),
+			Message: b.p.T("assist.amend.does_not_fit", map[string]any{"Reason": b.refusal(fit.Err).Message})}})
+	}
+	if err != nil {
+		return b.refuse(err)
+	}
+	for i := range a.Commands[a.From : a.From+len(with)] {
+		a.Commands[a.From+i].ID = "" // the page's ids
+	}
+	out := AmendReply{From: a.From, Commands: a.Commands, Kept: a.Kept, Dropped: []string{}}
+	caused := b.caused()
+	for _, c := range a.Dropped {
+		var lines []string
+		for _, e := range caused[c.ID] {
+			if l := b.p.Event(e, engine.Host); l != "" {
+				lines = append(lines, l)
+			}
+		}
+		line := strings.Join(lines, " ")
+		if line == "" {
+			line = b.p.T("assist.amend.verb", map[string]any{"Verb": c.Verb, "By": seatOrNot(c.By), "Target": seatOrNot(c.Target)})
+		}
+		out.Dropped = append(out.Dropped, b.p.T("assist.amend.entry", map[string]any{"N": c.Seq + 1, "Line": line}))
+	}
+	if a.Refusal != nil {
+		out.Reason = b.refusal(a.Refusal).Message
+	}
+	return encode(out)
+}
+
+// seatOrNot spells a seat of an entry ("" for none).
+func seatOrNot(s int) string {
+	if s == 0 {
+		return ""
+	}
+	return strconv.Itoa(s)
+}
+
+// caused replays the page's entries in force and returns the events each
+// caused, by the entry's id.
+func (b *Bridge) caused() map[string][]engine.Event {
+	out := map[string][]engine.Event{}
+	g, _, err := record.Start(b.settings)
+	if err != nil {
+		return out
+	}
+	for _, i := range record.InForce(b.cmds) {
+		c := b.cmds[i]
+		ec, err := c.Engine()
+		if err != nil {
+			return out
+		}
+		evs, err := g.Handle(ec)
+		if err != nil {
+			return out
+		}
+		out[c.ID] = append([]engine.Event(nil), evs...)
+	}
+	return out
+}
