@@ -59,12 +59,14 @@ func sameGame(a, b []record.Command) bool {
 // night 1's shot was at another seat. On the host's phone a correction
 // whose later entries no longer fit shows them, and why, and Cancel
 // leaves the game as it was (the same entries, on the phone and on the
-// server). Another correction is applied: its Apply and a reload of the
-// host's page at once keep a whole game (the old one, applied again after,
-// or the corrected one, never half); then both phones show the corrected
-// game (the new victim out, the step the kept entries reach), the server
-// holds the host's entries, and the correction is applied by the
-// referee's name on both phones.
+// server). Another correction is applied while the host's phone is
+// offline (the server gets it when the connection is back); then both
+// phones show the corrected game (the new victim out, the step the kept
+// entries reach), the server holds the host's entries, and the correction
+// is applied by the referee's name on both phones. A third puts the shot
+// back: its Apply and a reload of the host's page at once keep a whole
+// game (the one before, applied again after, or the corrected one, never
+// half).
 func TestCohost_TheHostAppliesTheRefereesShotByReplayingTheGame(t *testing.T) {
 	t.Parallel()
 	ts := hosttest.StartServer(t)
@@ -166,54 +168,83 @@ func TestCohost_TheHostAppliesTheRefereesShotByReplayingTheGame(t *testing.T) {
 		t.Fatalf("cancel changed the server's entries: %d, %d before", len(got), len(old))
 	}
 
-	// Another correction, applied; the page is reloaded as Apply is tapped.
+	// Another correction, applied while the host's phone is offline: the
+	// engine on the phone replays the game; the server gets it once the
+	// connection is back.
 	propose(1, keep)
+	host.Offline(true)
 	host.Tap("fix-amend-1")
+	host.WaitJS(5*time.Second, `!!document.querySelector('[data-t="amend-screen"]')`)
+	host.Tap("amend-confirm")
+	host.WaitJS(10*time.Second, `!document.querySelector('[data-t="amend-screen"]') && document.getElementById('sync').dataset.waiting !== '0'`)
+	after := host.LocalEntries(id)
+	if !sameGame(after, keepA.Commands) {
+		t.Fatalf("applied offline: %d entries, want %d", len(after), len(keepA.Commands))
+	}
+	if got := ts.StoredEntries(t, id); !slices.Equal(got, old) {
+		t.Fatal("the server changed while the host's phone was offline")
+	}
+	host.Offline(false)
+	shows := func(entries []record.Command, seq int) {
+		t.Helper()
+		host.WaitJS(hosttest.SyncWait, `document.getElementById('sync').dataset.waiting === '0'`)
+		if got := ts.StoredEntries(t, id); !slices.Equal(got, entries) {
+			t.Fatalf("the server holds %d entries, the host's phone %d", len(got), len(entries))
+		}
+		g, _, _ := record.Replay(&rec.Settings, entries)
+		want := record.Snapshot(g)
+		if st := host.State(); st.Phase != want.Phase || st.Round != want.Round || !slices.Equal(st.Alive, want.Alive) || hosttest.Eval[bool](host.Tab, `!!window.__assistGame.error`) {
+			t.Fatalf("the host's phone stands at %s %d alive %v; the corrected game at %s %d alive %v", st.Phase, st.Round, st.Alive, want.Phase, want.Round, want.Alive)
+		}
+		alive := make([]string, len(want.Alive))
+		for i, s := range want.Alive {
+			alive[i] = strconv.Itoa(s)
+		}
+		ref.WaitJS(hosttest.SyncWait, `[...document.querySelectorAll('li[data-seat][data-out="false"]')].map((li) => li.dataset.seat).join() === '`+strings.Join(alive, ",")+`' &&
+			document.querySelector('[data-t="follow-step"]').dataset.phase === '`+want.Phase+`' &&
+			document.querySelector('[data-t="follow-step"]').dataset.round === '`+strconv.Itoa(want.Round)+`' &&
+			!!document.querySelector('[data-t="fixes"] li[data-seq="`+strconv.Itoa(seq)+`"][data-state="applied"]')`)
+	}
+	shows(after, 1)
+	if slices.Contains(host.State().Alive, keep) {
+		t.Fatalf("seat %d is still in after the correction", keep)
+	}
+	ref.Shot("amend-referee-sees-correction")
+
+	// The referee takes it back (the shot was at the first seat after
+	// all); the host's page is reloaded as Apply is tapped: a whole game
+	// stays, the old one (applied again) or the corrected one.
+	at, _, _ := record.NightShot(&rec.Settings, old, 1)
+	back := shotAt(t, &rec.Settings, after, old[at].Target)
+	propose(2, old[at].Target)
+	host.Tap("fix-amend-2")
 	host.WaitJS(5*time.Second, `!!document.querySelector('[data-t="amend-screen"]')`)
 	hosttest.Eval[bool](host.Tab, `(() => { document.querySelector('[data-t="amend-confirm"]').click(); return true; })()`)
 	host.Reload(true) // at once: the write may or may not have completed
 	host.WaitJS(30*time.Second, `location.hash === '#/game/`+id+`'`)
-	after := host.LocalEntries(id)
+	final := host.LocalEntries(id)
 	switch {
-	case sameGame(after, keepA.Commands):
-	case slices.Equal(after, old): // the write had not completed: the old game, whole; apply again
+	case sameGame(final, back.Commands):
+		t.Log("the reload came after the write")
+	case slices.Equal(final, after): // the write had not completed: the game as it was, whole; apply again
+		t.Log("the reload came before the write")
 		host.Tap("menu")
 		host.Tap("menu-cohost")
-		host.WaitJS(hosttest.SyncWait, `!!document.querySelector('[data-t="fix-amend-1"]')`)
-		host.Tap("fix-amend-1")
+		host.WaitJS(hosttest.SyncWait, `!!document.querySelector('[data-t="fix-amend-2"]')`)
+		host.Tap("fix-amend-2")
 		host.WaitJS(5*time.Second, `!!document.querySelector('[data-t="amend-screen"]')`)
 		host.Tap("amend-confirm")
 		host.WaitJS(10*time.Second, `!document.querySelector('[data-t="amend-screen"]')`)
-		if after = host.LocalEntries(id); !sameGame(after, keepA.Commands) {
-			t.Fatalf("applied after the reload: %d entries, want %d", len(after), len(keepA.Commands))
+		if final = host.LocalEntries(id); !sameGame(final, back.Commands) {
+			t.Fatalf("applied after the reload: %d entries, want %d", len(final), len(back.Commands))
 		}
 	default:
-		t.Fatalf("after a reload mid-way the phone holds %d entries: neither the old game (%d) nor the corrected one (%d)", len(after), len(old), len(keepA.Commands))
+		t.Fatalf("after a reload mid-way the phone holds %d entries: neither the game before (%d) nor the corrected one (%d)", len(final), len(after), len(back.Commands))
 	}
-	if hosttest.Eval[bool](host.Tab, `!!window.__assistGame.error`) {
-		t.Fatal("the host's game does not replay after the correction")
-	}
-
-	// Both phones show the corrected game; the server holds it.
-	host.WaitJS(hosttest.SyncWait, `document.getElementById('sync').dataset.waiting === '0'`)
-	if got := ts.StoredEntries(t, id); !slices.Equal(got, after) {
-		t.Fatalf("the server holds %d entries, the host's phone %d", len(got), len(after))
-	}
-	g, _, _ := record.Replay(&rec.Settings, after)
-	st := host.State()
-	want := record.Snapshot(g)
-	if st.Phase != want.Phase || st.Round != want.Round || !slices.Equal(st.Alive, want.Alive) || slices.Contains(st.Alive, keep) {
-		t.Fatalf("the host's phone stands at %s %d alive %v; the corrected game at %s %d alive %v", st.Phase, st.Round, st.Alive, want.Phase, want.Round, want.Alive)
-	}
-	seat := strconv.Itoa(keep)
-	ref.WaitJS(hosttest.SyncWait, `document.querySelector('li[data-seat="`+seat+`"]').dataset.out === 'true' &&
-		document.querySelector('[data-t="follow-step"]').dataset.phase === '`+want.Phase+`' &&
-		document.querySelector('[data-t="follow-step"]').dataset.round === '`+strconv.Itoa(want.Round)+`' &&
-		!!document.querySelector('[data-t="fixes"] li[data-seq="1"][data-state="applied"]')`)
-	ref.Shot("amend-referee-sees-correction")
+	shows(final, 2)
 	host.Tap("menu")
 	host.Tap("menu-cohost")
-	host.WaitJS(hosttest.SyncWait, `!!document.querySelector('[data-t="fixes"] li[data-seq="1"][data-state="applied"]') && !document.querySelector('[data-t="fix-amend-1"]')`)
+	host.WaitJS(hosttest.SyncWait, `document.querySelectorAll('[data-t="fixes"] li[data-state="applied"]').length === 2 && !document.querySelector('[data-t^="fix-amend-"]')`)
 	host.Shot("amend-applied")
 	host.NoSideScroll("the corrections at 360 px")
 }
