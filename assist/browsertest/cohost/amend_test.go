@@ -55,7 +55,7 @@ func sameGame(a, b []record.Command) bool {
 }
 
 // TestCohost_TheHostAppliesTheRefereesShotByReplayingTheGame: the host runs
-// a game by hand-dealt cards to day 2; the referee's phone proposes that
+// a game by hand-dealt cards to day 1's vote; the referee's phone proposes that
 // night 1's shot was at another seat. On the host's phone a correction
 // whose later entries no longer fit shows them, and why, and Cancel
 // leaves the game as it was (the same entries, on the phone and on the
@@ -74,7 +74,7 @@ func TestCohost_TheHostAppliesTheRefereesShotByReplayingTheGame(t *testing.T) {
 	names := []string{"Nino", "Giorgi", "Tamar", "Levan", "Ana", "Dato", "Eka"}
 	id := host.Create(hosttest.GameSpec{Names: names, Deal: record.DealManual, Roles: hosttest.Roles7})
 	d := hosttest.TownDriver()
-	d.Stop = func(st record.State) bool { return st.Phase == "speech" && st.Round == 2 }
+	d.Stop = func(st record.State) bool { return st.Phase == "vote" && st.Round == 1 }
 	host.Play(d)
 	host.WaitJS(hosttest.SyncWait, `document.getElementById('sync').dataset.waiting === '0'`)
 
