@@ -181,3 +181,36 @@ func TestRewrite_OnlyTheHostRewritesAndTheGameReadsTheCorrection(t *testing.T) {
 		t.Fatalf("the record keeps the rewrites %+v", rw)
 	}
 }
+
+// TestRewrite_AGameTakesMaxRewrites: the host's phone may rewrite a game's
+// entries MaxRewrites times; the next rewrite is refused with
+// rewrites_full (429) and changes nothing.
+func TestRewrite_AGameTakesMaxRewrites(t *testing.T) {
+	t.Parallel()
+	ts := hosttest.StartServer(t)
+	c := hosttest.Create7(t, ts, record.DealManual)
+	held := hosttest.Entries(0, hosttest.Kill7, hosttest.Next)
+	if code, a := hosttest.SyncUp(t, ts, c, held...); code != http.StatusOK {
+		t.Fatalf("sync: %d %+v", code, a)
+	}
+	for i := 0; i <= assist.MaxRewrites; i++ {
+		target := []int{1, 3}[i%2]
+		cmds := []record.Command{{ID: fmt.Sprintf("r%d-0", i), Seq: 0, Verb: "kill", By: 2, Target: target}, {ID: fmt.Sprintf("r%d-1", i), Seq: 1, Verb: "next"}}
+		var a hosttest.SyncAnswer
+		code := hosttest.Call(t, "POST", ts.URL+"/host/api/games/"+c.ID+"/sync", c.HostToken,
+			map[string]any{"commands": cmds, "rewrite": map[string]any{"from": 0, "was": held[0].ID}}, &a)
+		if i < assist.MaxRewrites {
+			if code != http.StatusOK {
+				t.Fatalf("rewrite %d: %d %+v", i+1, code, a.Error)
+			}
+			held = cmds
+			continue
+		}
+		if code != http.StatusTooManyRequests || a.Error == nil || a.Error.Code != "rewrites_full" || a.Error.Message == "" {
+			t.Fatalf("rewrite %d: %d %+v", i+1, code, a.Error)
+		}
+	}
+	if got := ts.StoredEntries(t, c.ID); got[0].ID != held[0].ID {
+		t.Fatalf("the refused rewrite changed the entries: %+v", got[0])
+	}
+}
