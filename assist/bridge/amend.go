@@ -11,11 +11,14 @@ import (
 )
 
 // AmendRequest is a co-host's correction the page applies by rewriting the
-// entries: Kind "shot", the mafia's shot on night Round at Seat (0: a miss).
+// entries: Kind "shot", the mafia's shot on night Round at Seat (0: a
+// miss); Kind "vote", the hands raised for the candidate Seat in day
+// Round's vote were Voters' (the host's tapped seats).
 type AmendRequest struct {
-	Kind  string `json:"kind"`
-	Round int    `json:"round"`
-	Seat  int    `json:"seat"`
+	Kind   string `json:"kind"`
+	Round  int    `json:"round"`
+	Seat   int    `json:"seat"`
+	Voters []int  `json:"voters,omitempty"`
 }
 
 // AmendReply is Amend's answer: the whole new list of entries (the
@@ -40,26 +43,44 @@ func (b *Bridge) Amend(req string) string {
 		return b.refuse(&engine.Error{Code: engine.CodeWrongPhase})
 	}
 	var r AmendRequest
-	if err := json.Unmarshal([]byte(req), &r); err != nil || r.Kind != "shot" || r.Round < 1 || r.Seat < 0 || r.Seat > len(b.settings.Names) {
+	if err := json.Unmarshal([]byte(req), &r); err != nil || !r.valid(len(b.settings.Names)) {
 		return b.refuse(&engine.Error{Code: "bad_fix", Name: "kind"})
 	}
-	at, found, err := record.NightShot(b.settings, b.cmds, r.Round)
+	var (
+		at, found = -1, false
+		with      []record.Command
+		err       error
+	)
+	switch r.Kind {
+	case "shot":
+		at, found, err = record.NightShot(b.settings, b.cmds, r.Round)
+	case "vote":
+		var last bool
+		at, found, last, err = record.DayVote(b.settings, b.cmds, r.Round, r.Seat)
+		with = record.VoteCommands(r.Seat, r.Voters, last)
+	}
 	if err != nil {
 		return b.refuse(err)
 	}
 	if at < 0 {
-		return encode(AmendReply{Error: &Refusal{Code: string(record.CodeNoSuchEntry), Message: b.p.T("assist.amend.not_reached", nil)}})
+		return encode(AmendReply{Error: &Refusal{Code: string(record.CodeNoSuchEntry), Message: b.p.T(notReached[r.Kind], nil)}})
 	}
-	g, _, err := record.Replay(b.settings, b.cmds[:at])
-	if err != nil {
-		return b.refuse(errors.Unwrap(err))
+	if r.Kind == "shot" {
+		g, _, err := record.Replay(b.settings, b.cmds[:at])
+		if err != nil {
+			return b.refuse(errors.Unwrap(err))
+		}
+		for _, c := range record.MafiaCommands(g, engine.Seat(r.Seat)) {
+			with = append(with, record.FromEngine(c))
+		}
+		if len(with) == 0 {
+			return encode(AmendReply{Error: &Refusal{Code: string(record.CodeFixDoesNotFit), Message: b.p.T("assist.error.fix_does_not_fit", nil)}})
+		}
 	}
-	var with []record.Command
-	for _, c := range record.MafiaCommands(g, engine.Seat(r.Seat)) {
-		with = append(with, record.FromEngine(c))
-	}
-	if len(with) == 0 {
-		return encode(AmendReply{Error: &Refusal{Code: string(record.CodeFixDoesNotFit), Message: b.p.T("assist.error.fix_does_not_fit", nil)}})
+	if !found && len(with) == 0 {
+		// No hands were entered and none are: nothing to correct; the
+		// replay keeps every entry.
+		return encode(AmendReply{From: at, Commands: b.cmds, Kept: len(b.cmds) - at, Dropped: []string{}})
 	}
 	a, err := record.Amend(b.settings, b.cmds, record.Amendment{At: at, Insert: !found, With: with})
 	var fit *record.FitError
@@ -92,6 +113,33 @@ func (b *Bridge) Amend(req string) string {
 		out.Reason = b.refusal(a.Refusal).Message
 	}
 	return encode(out)
+}
+
+// notReached is the message for a correction of a night or a vote the
+// game has not finished yet, by kind.
+var notReached = map[string]string{"shot": "assist.amend.not_reached", "vote": "assist.amend.not_reached_vote"}
+
+// valid says the request is one of the kinds, for a game of n seats: a
+// round from 1, a seat (a vote's candidate from 1; a shot's 0 is a miss),
+// and for a vote at most n voters, each a seat once.
+func (r AmendRequest) valid(n int) bool {
+	if r.Round < 1 || r.Round > 255 || r.Seat < 0 || r.Seat > n {
+		return false
+	}
+	switch r.Kind {
+	case "shot":
+		return len(r.Voters) == 0
+	case "vote":
+		seen := map[int]bool{}
+		for _, v := range r.Voters {
+			if v < 1 || v > n || seen[v] {
+				return false
+			}
+			seen[v] = true
+		}
+		return r.Seat > 0 && len(r.Voters) <= n
+	}
+	return false
 }
 
 // seatOrNot spells a seat of an entry ("" for none).

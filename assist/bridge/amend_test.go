@@ -7,6 +7,9 @@ import (
 	"testing"
 
 	"mafia/assist/bridge"
+	"mafia/assist/internal/hosttest"
+	"mafia/assist/record"
+	"mafia/engine"
 )
 
 // TestAmendWorksOutTheCorrectionWithoutApplyingIt: the page's engine works
@@ -50,5 +53,68 @@ func TestAmendWorksOutTheCorrectionWithoutApplyingIt(t *testing.T) {
 	}
 	if err := json.Unmarshal([]byte(b.Amend(`{"kind":"shot","round":1,"seat":9}`)), &r); err != nil || r.Error == nil || r.Error.Code != "bad_fix" {
 		t.Fatalf("seat 9: %+v %v", r.Error, err)
+	}
+}
+
+// TestAmendWorksOutAVoteCorrection: day 1's vote had 2 and 5 for seat 3
+// (the rest went to 4, who left); the hands 2, 5, 6, 7 for 3 are worked out
+// as 3's action replaced (the correction's entries without ids, the
+// closing action and the last words kept), and the game of the new list
+// has 3 out, not 4; the page's game is unchanged. A voter who voted for an
+// earlier candidate does not fit (fix_does_not_fit, with the engine's
+// reason), a seat that was no candidate is refused (fix_not_candidate), a
+// voter twice is not well formed (bad_fix), and a day not yet voted is not
+// reached.
+func TestAmendWorksOutAVoteCorrection(t *testing.T) {
+	var s record.Settings
+	if err := json.Unmarshal([]byte(settings), &s); err != nil {
+		t.Fatal(err)
+	}
+	cmds := hosttest.VoteDayEntries(t, &s, []int{2, 5}, "c")
+	list, _ := json.Marshal(cmds)
+	b := bridge.New()
+	if r := decode(t, b.Start(settings, string(list))); r.Error != nil {
+		t.Fatalf("the game: %+v", r.Error)
+	}
+	before := b.State()
+	var a bridge.AmendReply
+	if err := json.Unmarshal([]byte(b.Amend(`{"kind":"vote","round":1,"seat":3,"voters":[2,5,6,7]}`)), &a); err != nil {
+		t.Fatal(err)
+	}
+	if a.Error != nil || a.Kept == 0 || len(a.Commands) < a.From+4 {
+		t.Fatalf("amended: %+v", a)
+	}
+	for i, v := range []int{2, 5, 6, 7} {
+		if c := a.Commands[a.From+i]; c.Verb != "vote" || c.By != v || c.Target != 3 || c.ID != "" {
+			t.Fatalf("entry %d of the correction: %+v", i, c)
+		}
+	}
+	_, log, err := record.Replay(&s, a.Commands)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []engine.Seat
+	for _, e := range log {
+		if e.Kind == engine.EvPlayerOut {
+			out = append(out, e.Target)
+		}
+	}
+	if len(out) < 2 || out[1] != 3 {
+		t.Fatalf("out after the correction: %v, want 1 then 3", out)
+	}
+	if b.State() != before {
+		t.Fatal("working out a correction changed the page's game")
+	}
+	for _, tc := range []struct{ req, code string }{
+		{`{"kind":"vote","round":1,"seat":4,"voters":[2,6]}`, "fix_does_not_fit"},
+		{`{"kind":"vote","round":1,"seat":6,"voters":[2]}`, "fix_not_candidate"},
+		{`{"kind":"vote","round":1,"seat":3,"voters":[2,2]}`, "bad_fix"},
+		{`{"kind":"vote","round":2,"seat":3,"voters":[2]}`, "fix_no_entry"},
+	} {
+		var r bridge.AmendReply
+		if err := json.Unmarshal([]byte(b.Amend(tc.req)), &r); err != nil || r.Error == nil || r.Error.Code != tc.code || r.Error.Message == "" {
+			t.Fatalf("%s: %+v %v, want %s", tc.req, r.Error, err, tc.code)
+		}
+		t.Logf("%s: %s", tc.code, r.Error.Message)
 	}
 }
