@@ -16,7 +16,7 @@
 
 import * as E from './engine.js';
 import { h } from './dom.js';
-import { mount, button, toast } from './ui.js';
+import { mount, button, toast, seatGrid } from './ui.js';
 import { t, tn, current } from './i18n.js';
 import { send } from './sync.js';
 import { onClock } from './timer.js';
@@ -33,8 +33,10 @@ export const CLOCK_EVERY = 3000;
 
 /** A correction as both phones list it: "Nino: a foul for 3 · Levan". */
 export function fixLine(fix, who) {
-  const key = fix.kind === 'shot' && !fix.seat ? 'shot_miss' : fix.kind;
-  return t(`assist.cohost.${key}`, { By: fix.by, Who: fix.seat ? who(fix.seat) : '', Count: fix.count || 0, Text: fix.text || '', Round: fix.round || 0 });
+  let key = fix.kind === 'shot' && !fix.seat ? 'shot_miss' : fix.kind;
+  if (fix.kind === 'vote' && fix.round) key = 'vote_day';
+  return t(`assist.cohost.${key}`, { By: fix.by, Who: fix.seat ? who(fix.seat) : '', Count: fix.count || 0, Text: fix.text || '',
+    Round: fix.round || 0, Voters: (fix.voters || []).join(', ') });
 }
 
 /** The list of corrections, each with its writer and its state; act(fix) adds the host's buttons. */
@@ -128,13 +130,47 @@ async function readFixes(G) {
   }
 }
 
+/** A correction applied by replaying the game: the mafia's shot, or a day's vote (with its hands). */
+const replayed = (f) => f.kind === 'shot' || (f.kind === 'vote' && f.round > 0);
+
 /**
- * The mafia's shot of an earlier night, applied: what the engine's replay
+ * A day's vote for a candidate, corrected: the host taps the hands raised
+ * for them (the ones entered are marked at first), then sees what the
+ * replay with those hands keeps and drops (amendScreen).
+ */
+function voteFixScreen(G, f, marked) {
+  const round = (E.protocol().rounds || []).find((r) => r.n === f.round);
+  const vote = round && round.day && round.day.votes.length ? round.day.votes[0] : null;
+  if (!vote || !vote.closed) {
+    const res = E.amend({ kind: 'vote', round: f.round, seat: f.seat, voters: [] });
+    toast(res.error ? res.error.message : t('assist.amend.not_reached_vote'), 'error');
+    return;
+  }
+  const hands = marked || vote.cast.filter((p) => p.target === f.seat).map((p) => p.by);
+  const toggle = (s) => voteFixScreen(G, f, hands.includes(s) ? hands.filter((x) => x !== s) : [...hands, s].sort((a, b) => a - b));
+  mount(
+    h('header', { class: 'step-head', dataset: { t: 'vote-fix-screen' } }, h('h2', {}, t('assist.amend.title'))),
+    h('p', { class: 'say' }, fixLine(f, (s) => G.who(s))),
+    h('p', { class: 'note' }, t('assist.amend.voters', { Who: G.who(f.seat) })),
+    h('div', { class: 'count', dataset: { t: 'hands' } }, String(hands.length)),
+    seatGrid({
+      seats: vote.ballot.map((b) => b.voter),
+      label: (s) => [G.rec.settings.names[s - 1], ''],
+      selected: (s) => hands.includes(s),
+      onpick: toggle,
+    }),
+    h('div', { class: 'actions' },
+      button(t('assist.amend.work_out'), () => amendScreen(G, f, { kind: 'vote', round: f.round, seat: f.seat, voters: hands }), 'primary', 'vote-fix-work-out'),
+      button(t('assist.cancel'), () => cohostScreen(G), 'secondary', 'amend-cancel')));
+}
+
+/**
+ * The mafia's shot of an earlier night, or a day's vote, applied: what the engine's replay
  * with the correction in place keeps and drops, and why, for the host to
  * confirm or cancel.
  */
-function amendScreen(G, f) {
-  const res = E.amend({ kind: f.kind, round: f.round, seat: f.seat });
+function amendScreen(G, f, req) {
+  const res = E.amend(req || { kind: f.kind, round: f.round, seat: f.seat });
   if (res.error) { toast(res.error.message, 'error'); return; }
   const n = res.dropped.length;
   const confirm = async () => {
@@ -231,16 +267,17 @@ function fixesPart(G) {
   const decline = (f) => button(t('assist.cohost.decline'), async () => { await settle(G, f, 'declined', 0); cohostScreen(G); }, 'secondary small', `fix-decline-${f.seq}`);
   const act = (f) => {
     if (f.state !== 'proposed' || f.kind === 'foul_add' || mine(f)) return null;
-    if (f.kind === 'shot') {
+    if (replayed(f)) {
+      const open = () => (f.kind === 'vote' ? voteFixScreen(G, f) : amendScreen(G, f));
       return h('span', { class: 'actions' },
-        button(t('assist.cohost.amend'), () => amendScreen(G, f), 'primary small', `fix-amend-${f.seq}`), decline(f));
+        button(t('assist.cohost.amend'), open, 'primary small', `fix-amend-${f.seq}`), decline(f));
     }
     return h('span', { class: 'actions' },
       button(t('assist.cohost.apply'), async () => { await settle(G, f, 'applied', 0); cohostScreen(G); }, 'secondary small', `fix-apply-${f.seq}`),
       decline(f));
   };
   const fixes = (G.fixes || []).map((f) => (f.state === 'proposed' && mine(f) ? { ...f, state: 'applied' } : f));
-  const waiting = fixes.some((f) => f.state === 'proposed' && f.kind !== 'foul_add' && f.kind !== 'shot');
+  const waiting = fixes.some((f) => f.state === 'proposed' && f.kind !== 'foul_add' && !replayed(f));
   return [fixList(fixes, (s) => G.who(s), act), waiting ? h('p', { class: 'note' }, t('assist.cohost.undo_hint')) : ''];
 }
 

@@ -222,7 +222,13 @@ function draw(F) {
   const round = h('input', { type: 'number', min: 1, value: 1, dataset: { t: 'fix-round' }, 'aria-label': t('assist.follow.round') });
   const count = h('input', { type: 'number', min: 0, max: names.length, value: 0, dataset: { t: 'fix-count' }, 'aria-label': t('assist.follow.count') });
   const text = h('input', { type: 'text', maxlength: 200, dataset: { t: 'fix-text' }, placeholder: t('assist.follow.text') });
+  // A day's vote: the voters' seats, with the day in the round's box (the host's phone replays the vote with them).
+  const voters = h('input', { type: 'text', inputmode: 'numeric', maxlength: 60, dataset: { t: 'fix-voters' }, placeholder: t('assist.follow.voters') });
   const sendFix = () => {
+    const hands = [...new Set(voters.value.split(/[^0-9]+/).filter(Boolean).map(Number))];
+    if (kind.value === 'vote' && hands.length) {
+      return propose(F, { kind: 'vote', seat: Number(seat.value), round: Number(round.value), voters: hands, count: hands.length });
+    }
     if (kind.value === 'vote') return propose(F, { kind: 'vote', seat: Number(seat.value), count: Number(count.value) });
     if (kind.value === 'shot') return propose(F, { kind: 'shot', seat: Number(seat.value), round: Number(round.value) });
     return propose(F, { kind: 'night', seat: Number(seat.value), text: text.value });
@@ -231,7 +237,7 @@ function draw(F) {
     clockBox(F),
     h('div', { dataset: { t: 'follow-live', game: F.id } }, live),
     h('h3', {}, t('assist.follow.propose')),
-    h('div', { class: 'actions' }, kind, seat, round, count, text, button(t('assist.follow.send'), sendFix, 'secondary', 'fix-send')),
+    h('div', { class: 'actions' }, kind, seat, round, count, voters, text, button(t('assist.follow.send'), sendFix, 'secondary', 'fix-send')),
     h('h3', {}, t('assist.cohost.list')),
     h('div', { dataset: { t: 'follow-fixes' } }, fixList(L.fixes, who)));
 }
