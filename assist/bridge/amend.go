@@ -13,7 +13,8 @@ import (
 // AmendRequest is a co-host's correction the page applies by rewriting the
 // entries: Kind "shot", the mafia's shot on night Round at Seat (0: a
 // miss); Kind "vote", the hands raised for the candidate Seat in day
-// Round's vote were Voters' (the host's tapped seats).
+// Round's vote were Voters' (the host's tapped seats); Kind "foul_remove",
+// Seat's last foul is taken back.
 type AmendRequest struct {
 	Kind   string `json:"kind"`
 	Round  int    `json:"round"`
@@ -58,6 +59,8 @@ func (b *Bridge) Amend(req string) string {
 		var last bool
 		at, found, last, err = record.DayVote(b.settings, b.cmds, r.Round, r.Seat)
 		with = record.VoteCommands(r.Seat, r.Voters, last)
+	case "foul_remove":
+		at, found = record.LastFoul(b.cmds, r.Seat), true
 	}
 	if err != nil {
 		return b.refuse(err)
@@ -117,12 +120,15 @@ func (b *Bridge) Amend(req string) string {
 
 // notReached is the message for a correction of a night or a vote the
 // game has not finished yet, by kind.
-var notReached = map[string]string{"shot": "assist.amend.not_reached", "vote": "assist.amend.not_reached_vote"}
+var notReached = map[string]string{"shot": "assist.amend.not_reached", "vote": "assist.amend.not_reached_vote", "foul_remove": "assist.amend.no_foul"}
 
 // valid says the request is one of the kinds, for a game of n seats: a
 // round from 1, a seat (a vote's candidate from 1; a shot's 0 is a miss),
 // and for a vote at most n voters, each a seat once.
 func (r AmendRequest) valid(n int) bool {
+	if r.Kind == "foul_remove" {
+		return r.Round == 0 && r.Seat > 0 && r.Seat <= n && len(r.Voters) == 0
+	}
 	if r.Round < 1 || r.Round > 255 || r.Seat < 0 || r.Seat > n {
 		return false
 	}

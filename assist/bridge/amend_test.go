@@ -118,3 +118,36 @@ func TestAmendWorksOutAVoteCorrection(t *testing.T) {
 		t.Logf("%s: %s", tc.code, r.Error.Message)
 	}
 }
+
+// TestAmendTakesBackAFoulByReplay: seat 3's foul in their speech is taken
+// back: the new list is the old one without it (the later entries kept),
+// and the page's game is unchanged; a seat with no foul is refused
+// fix_no_entry with the host's sentence, and a foul with a round is not
+// well formed.
+func TestAmendTakesBackAFoulByReplay(t *testing.T) {
+	b := bridge.New()
+	if r := decode(t, b.Start(settings, `[{"id":"a","seq":0,"verb":"kill","by":2,"target":7},{"id":"b","seq":1,"verb":"next"},
+		{"id":"c","seq":2,"verb":"foul","target":3},{"id":"d","seq":3,"verb":"next"}]`)); r.Error != nil {
+		t.Fatalf("the game: %+v", r.Error)
+	}
+	before := b.State()
+	var a bridge.AmendReply
+	if err := json.Unmarshal([]byte(b.Amend(`{"kind":"foul_remove","seat":3}`)), &a); err != nil {
+		t.Fatal(err)
+	}
+	if a.Error != nil || a.From != 2 || a.Kept != 1 || len(a.Dropped) != 0 || len(a.Commands) != 3 || a.Commands[2].ID != "d" || a.Commands[2].Seq != 2 {
+		t.Fatalf("taken back: %+v", a)
+	}
+	if b.State() != before {
+		t.Fatal("working out a correction changed the page's game")
+	}
+	for _, tc := range []struct{ req, code, says string }{
+		{`{"kind":"foul_remove","seat":6}`, "fix_no_entry", "no foul"},
+		{`{"kind":"foul_remove","seat":3,"round":1}`, "bad_fix", ""},
+	} {
+		var r bridge.AmendReply
+		if err := json.Unmarshal([]byte(b.Amend(tc.req)), &r); err != nil || r.Error == nil || r.Error.Code != tc.code || !strings.Contains(r.Error.Message, tc.says) {
+			t.Fatalf("%s: %+v %v, want %s", tc.req, r.Error, err, tc.code)
+		}
+	}
+}

@@ -65,3 +65,16 @@ func VoteCommands(candidate int, voters []int, last bool) []Command {
 	}
 	return out
 }
+
+// LastFoul finds the action that entered seat's last foul still in force
+// (its place), or -1 when seat has none: a co-host's "take back a foul"
+// removes it (an Amendment at that place with nothing in its stead).
+func LastFoul(cmds []Command, seat int) int {
+	at := -1
+	for _, i := range inForce(cmds) {
+		if c := cmds[i]; c.Part == 0 && c.Verb == engine.Foul.String() && c.Target == seat {
+			at = i
+		}
+	}
+	return at
+}

@@ -98,3 +98,37 @@ func TestDayVoteRefusesAVoterWhoVotedForAnEarlierCandidate(t *testing.T) {
 		t.Fatalf("day 2: %d %v", at, err)
 	}
 }
+
+// TestLastFoulTakenBackByReplay: seat 3's two fouls of day 1; taking back
+// the last removes that action only (the game of the new list has one
+// foul for 3, the later entries are kept); a seat with no foul has none.
+func TestLastFoulTakenBackByReplay(t *testing.T) {
+	s := settings7()
+	cmds := hosttest.VoteDayEntries(t, s, []int{2, 5}, "c")
+	// Two fouls for 3 just before day 1's vote (after the last nomination).
+	at, _, _, _ := record.DayVote(s, cmds, 1, 3)
+	withFouls := append([]record.Command(nil), cmds[:at]...)
+	withFouls = append(withFouls, record.Command{ID: "foul-1", Verb: "foul", Target: 3}, record.Command{ID: "foul-2", Verb: "foul", Target: 3})
+	withFouls = append(withFouls, cmds[at:]...)
+	for i := range withFouls {
+		withFouls[i].Seq = i
+	}
+	g, _, err := record.Replay(s, withFouls)
+	if err != nil || g.Fouls(3) != 2 {
+		t.Fatalf("the game with two fouls: %v, %d fouls", err, g.Fouls(3))
+	}
+	last := record.LastFoul(withFouls, 3)
+	if last != at+1 {
+		t.Fatalf("3's last foul is at %d, want %d", last, at+1)
+	}
+	a, err := record.Amend(s, withFouls, record.Amendment{At: last})
+	if err != nil || len(a.Dropped) != 0 || len(a.Commands) != len(withFouls)-1 || len(a.Replaced) != 1 || a.Replaced[0].Verb != "foul" {
+		t.Fatalf("taken back: %v, %d of %d entries, replaced %v, dropped %v", err, len(a.Commands), len(withFouls), a.Replaced, a.Dropped)
+	}
+	if g, _, err := record.Replay(s, a.Commands); err != nil || g.Fouls(3) != 1 {
+		t.Fatalf("after: %v, %d fouls for 3, want 1", err, g.Fouls(3))
+	}
+	if at := record.LastFoul(withFouls, 6); at != -1 {
+		t.Fatalf("seat 6 has no foul, found %d", at)
+	}
+}

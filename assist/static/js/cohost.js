@@ -4,8 +4,10 @@
 // corrections with the game (GET /host/api/games/{id}/live) every few
 // seconds, in the server's order; a foul a co-host adds is entered here at
 // once as the host's own foul entry and marked applied; the mafia's shot
-// of an earlier night waits in the list with Apply: the engine rebuilds the
-// game from the entries with the shot in place (E.amend), the host sees
+// of an earlier night, a day's vote with its voters and a foul taken back
+// wait in the list with Apply (for a vote the host taps the hands first):
+// the engine rebuilds the game from the entries with the correction in
+// place (E.amend), the host sees
 // which later entries still fit and which no longer do and why, and
 // confirms (the game goes on from where the kept entries stand; the sync
 // rewrites the server's entries from there) or cancels (nothing changes).
@@ -130,8 +132,8 @@ async function readFixes(G) {
   }
 }
 
-/** A correction applied by replaying the game: the mafia's shot, or a day's vote (with its hands). */
-const replayed = (f) => f.kind === 'shot' || (f.kind === 'vote' && f.round > 0);
+/** A correction applied by replaying the game: the mafia's shot, a day's vote (with its hands), a foul taken back. */
+const replayed = (f) => f.kind === 'shot' || f.kind === 'foul_remove' || (f.kind === 'vote' && f.round > 0);
 
 /**
  * A day's vote for a candidate, corrected: the host taps the hands raised
