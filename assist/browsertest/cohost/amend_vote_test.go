@@ -11,7 +11,7 @@ import (
 	"mafia/assist/record"
 )
 
-// TestCohost_TheHostAppliesTheRefereesVoteByReplayingTheGame: the host runs
+// TestCohost_TheHostAppliesTheRefereesVoteAndFoulByReplaying: the host runs
 // a hand-dealt game through day 1's vote (candidates 3 and 4; 2 and 5
 // raise their hands for 3, the rest go to 4, who leaves) to night 2. The
 // referee proposes day 1's vote for 3 with the voters 2, 5, 6, 7. On the
@@ -19,8 +19,10 @@ import (
 // host taps 6 and 7, sees what the replay keeps (the count the engine's
 // replay in Go keeps), and applies it: the host's phone, the server and
 // the referee's phone hold the corrected game (3 out, 4 in), and the
-// correction is applied.
-func TestCohost_TheHostAppliesTheRefereesVoteByReplayingTheGame(t *testing.T) {
+// correction is applied. Then the referee takes back seat 6's foul of day
+// 1: Apply replays the game without it, and both phones and the server
+// hold the game with no foul for 6.
+func TestCohost_TheHostAppliesTheRefereesVoteAndFoulByReplaying(t *testing.T) {
 	t.Parallel()
 	ts := hosttest.StartServer(t)
 	host := hosttest.OpenHost(t, ts, "host")
@@ -40,6 +42,14 @@ func TestCohost_TheHostAppliesTheRefereesVoteByReplayingTheGame(t *testing.T) {
 			return []int{2, 5}
 		}
 		return nil
+	}
+	fouled := false
+	d.Fouls = func(st record.State, screen string) []int {
+		if screen != "speech" || fouled {
+			return nil
+		}
+		fouled = true
+		return []int{6}
 	}
 	d.Stop = func(st record.State) bool { return st.Phase == "night" && st.Round == 2 }
 	host.Play(d)
@@ -116,6 +126,33 @@ func TestCohost_TheHostAppliesTheRefereesVoteByReplayingTheGame(t *testing.T) {
 	ref.WaitJS(hosttest.SyncWait, `document.querySelector('li[data-seat="3"]').dataset.out === 'true' && document.querySelector('li[data-seat="4"]').dataset.out === 'false' &&
 		!!document.querySelector('[data-t="fixes"] li[data-seq="0"][data-state="applied"]')`)
 	ref.Shot("amend-vote-referee")
+
+	// The referee takes back seat 6's foul: Apply shows the replay without
+	// it, and the game has no foul for 6 on both phones and the server.
+	unfouled, err := record.Amend(&rec.Settings, after, record.Amendment{At: record.LastFoul(after, 6)})
+	if err != nil || len(unfouled.Replaced) != 1 {
+		t.Fatalf("6's foul taken back in Go: %v %+v", err, unfouled)
+	}
+	ref.Tap("foul-remove-6")
+	host.Tap("menu")
+	host.Tap("menu-cohost")
+	host.WaitJS(hosttest.SyncWait, `!!document.querySelector('[data-t="fix-amend-1"]')`)
+	host.Tap("fix-amend-1")
+	host.WaitJS(5*time.Second, `!!document.querySelector('[data-t="amend-screen"]')`)
+	if kept := hosttest.Eval[string](host.Tab, `document.querySelector('[data-t="amend-kept"]').dataset.n`); kept != itoa(unfouled.Kept) {
+		t.Errorf("the host sees %s kept, the replay keeps %d", kept, unfouled.Kept)
+	}
+	host.Tap("amend-confirm")
+	host.WaitJS(10*time.Second, `!document.querySelector('[data-t="amend-screen"]')`)
+	host.WaitJS(hosttest.SyncWait, `document.getElementById('sync').dataset.waiting === '0'`)
+	final := host.LocalEntries(id)
+	if !sameGame(final, unfouled.Commands) || host.State().Fouls[6] != 0 {
+		t.Fatalf("taken back: %d entries, want %d; 6 has %d fouls", len(final), len(unfouled.Commands), host.State().Fouls[6])
+	}
+	if got := ts.StoredEntries(t, id); !slices.Equal(got, final) {
+		t.Fatalf("the server holds %d entries, the host's phone %d", len(got), len(final))
+	}
+	ref.WaitJS(hosttest.SyncWait, `!document.querySelector('[data-t="foul-remove-6"]') && !!document.querySelector('[data-t="fixes"] li[data-seq="1"][data-state="applied"]')`)
 }
 
 // itoa spells n.
