@@ -89,7 +89,7 @@ func (b *Bridge) Amend(req string) string {
 	var fit *record.FitError
 	if errors.As(err, &fit) {
 		return encode(AmendReply{Error: &Refusal{Code: string(record.CodeFixDoesNotFit),
-			Message: b.p.T("assist.amend.does_not_fit", map[string]any{"Reason": b.refusal(fit.Err).Message})}})
+			Message: b.p.T("assist.amend.does_not_fit", map[string]any{"Reason": b.why(fit.Err)})}})
 	}
 	if err != nil {
 		return b.refuse(err)
@@ -113,7 +113,7 @@ func (b *Bridge) Amend(req string) string {
 		out.Dropped = append(out.Dropped, b.p.T("assist.amend.entry", map[string]any{"N": c.Seq + 1, "Line": line}))
 	}
 	if a.Refusal != nil {
-		out.Reason = b.refusal(a.Refusal).Message
+		out.Reason = b.why(a.Refusal)
 	}
 	return encode(out)
 }
@@ -146,6 +146,19 @@ func (r AmendRequest) valid(n int) bool {
 		return r.Seat > 0 && len(r.Voters) <= n
 	}
 	return false
+}
+
+// why says why an entry does not fit where a correction puts it, in the
+// host's words where the catalog has them ("Seat 4 is out of the game by
+// then.", assist.amend.why), else the engine's sentence.
+func (b *Bridge) why(err error) string {
+	var e *engine.Error
+	if errors.As(err, &e) {
+		if id := "assist.amend.why." + string(e.Code); b.p.Has(id) {
+			return b.p.T(id, e.Params())
+		}
+	}
+	return b.refusal(err).Message
 }
 
 // seatOrNot spells a seat of an entry ("" for none).

@@ -43,8 +43,15 @@ func TestAmendWorksOutTheCorrectionWithoutApplyingIt(t *testing.T) {
 	if a.Kept+1+len(a.Dropped) != 5 || len(a.Dropped) != 1 || !strings.HasPrefix(a.Dropped[0], "Entry 5:") || a.Reason == "" {
 		t.Fatalf("dropped %q (%s), kept %d", a.Dropped, a.Reason, a.Kept)
 	}
+	if a.Reason != "Seat 1 is out of the game by then." {
+		t.Errorf("the reason reads %q, want the host's wording (seat 1, not you)", a.Reason)
+	}
 	if b.State() != before {
 		t.Fatal("working out a correction changed the page's game")
+	}
+	b.SetLang("ru")
+	if err := json.Unmarshal([]byte(b.Amend(`{"kind":"shot","round":1,"seat":1}`)), &a); err != nil || a.Reason != "Игрок №1 к этому моменту уже выбыл из игры." {
+		t.Errorf("the reason in Russian reads %q (%v)", a.Reason, err)
 	}
 	b.SetLang("ka")
 	var r bridge.AmendReply
@@ -106,13 +113,14 @@ func TestAmendWorksOutAVoteCorrection(t *testing.T) {
 		t.Fatal("working out a correction changed the page's game")
 	}
 	for _, tc := range []struct{ req, code string }{
-		{`{"kind":"vote","round":1,"seat":4,"voters":[2,6]}`, "fix_does_not_fit"},
+		{`{"kind":"vote","round":1,"seat":4,"voters":[2,6]}`, "fix_does_not_fit: Seat 2 has already voted by then"},
 		{`{"kind":"vote","round":1,"seat":6,"voters":[2]}`, "fix_not_candidate"},
 		{`{"kind":"vote","round":1,"seat":3,"voters":[2,2]}`, "bad_fix"},
 		{`{"kind":"vote","round":2,"seat":3,"voters":[2]}`, "fix_no_entry"},
 	} {
 		var r bridge.AmendReply
-		if err := json.Unmarshal([]byte(b.Amend(tc.req)), &r); err != nil || r.Error == nil || r.Error.Code != tc.code || r.Error.Message == "" {
+		code, says, _ := strings.Cut(tc.code, ": ")
+		if err := json.Unmarshal([]byte(b.Amend(tc.req)), &r); err != nil || r.Error == nil || r.Error.Code != code || r.Error.Message == "" || !strings.Contains(r.Error.Message, says) {
 			t.Fatalf("%s: %+v %v, want %s", tc.req, r.Error, err, tc.code)
 		}
 		t.Logf("%s: %s", tc.code, r.Error.Message)
