@@ -51,7 +51,13 @@ const (
 	FixFoulRemove = "foul_remove" // take back a foul of Seat
 	FixVote       = "vote"        // Seat's vote count should be Count
 	FixNight      = "night"       // a night's recorded action or the result is wrong (Text says how)
+	// FixShot: the mafia shot Seat on night Round (0: missed); the host's
+	// phone applies it by rewriting the entries (cohost_rewrite.go).
+	FixShot = "shot"
 )
+
+// MaxFixRound is the latest night a correction may name.
+const MaxFixRound = 255
 
 // The states of a correction (Fix.State).
 const (
@@ -95,15 +101,19 @@ type Cohost struct {
 // Fix is one correction a co-host proposed, at its place (Seq) in the
 // game's list of corrections, with its writer (By) and its outcome.
 type Fix struct {
-	Seq   int       `json:"seq"`
-	ID    string    `json:"id"` // the co-host's phone's id: a repeat is the same correction
-	By    string    `json:"by"` // the co-host's name
-	Kind  string    `json:"kind"`
-	Seat  int       `json:"seat,omitempty"`
-	Count int       `json:"count,omitempty"`
-	Text  string    `json:"text,omitempty"`
-	At    time.Time `json:"at"`
-	State string    `json:"state"`
+	Seq   int    `json:"seq"`
+	ID    string `json:"id"` // the co-host's phone's id: a repeat is the same correction
+	By    string `json:"by"` // the co-host's name
+	Kind  string `json:"kind"`
+	Seat  int    `json:"seat,omitempty"`
+	Count int    `json:"count,omitempty"`
+	Text  string `json:"text,omitempty"`
+	Round int    `json:"round,omitempty"` // FixShot: the night; FixVote: the day (0: not named)
+	// Voters are, for a FixVote of a named day, the seats whose hands were
+	// raised for Seat (the host's phone applies it by rewriting the entries).
+	Voters []int     `json:"voters,omitempty"`
+	At     time.Time `json:"at"`
+	State  string    `json:"state"`
 	// Entry is, for a correction applied, the place of the host's entry
 	// that applied it, plus one (0: none, as for a correction applied by
 	// hand with an undo).
@@ -427,11 +437,13 @@ func (h *Handler) live(w http.ResponseWriter, r *http.Request) {
 
 // fixRequest is the body of POST /host/api/games/{id}/fixes.
 type fixRequest struct {
-	ID    string `json:"id"`
-	Kind  string `json:"kind"`
-	Seat  int    `json:"seat"`
-	Count int    `json:"count"`
-	Text  string `json:"text"`
+	ID     string `json:"id"`
+	Kind   string `json:"kind"`
+	Seat   int    `json:"seat"`
+	Count  int    `json:"count"`
+	Text   string `json:"text"`
+	Round  int    `json:"round"`
+	Voters []int  `json:"voters"`
 }
 
 // check refuses a correction not well formed for a game of n seats.
@@ -440,9 +452,14 @@ func (f fixRequest) check(n int) error {
 	switch {
 	case f.ID == "" || len(f.ID) > record.MaxID:
 		return bad("id")
-	case f.Kind != FixFoulAdd && f.Kind != FixFoulRemove && f.Kind != FixVote && f.Kind != FixNight:
+	case f.Kind != FixFoulAdd && f.Kind != FixFoulRemove && f.Kind != FixVote && f.Kind != FixNight && f.Kind != FixShot:
 		return bad("kind")
-	case f.Seat < 0 || f.Seat > n || (f.Seat == 0 && f.Kind != FixNight):
+	case f.Round < 0 || f.Round > MaxFixRound || f.Kind == FixShot && f.Round == 0 ||
+		f.Round > 0 && f.Kind != FixShot && f.Kind != FixVote || len(f.Voters) > 0 && f.Round == 0:
+		return &engine.Error{Code: CodeBadFix, Name: "round", N: MaxFixRound}
+	case len(f.Voters) > 0 && (f.Kind != FixVote || !distinctSeats(f.Voters, n) || f.Count != len(f.Voters)):
+		return bad("voters")
+	case f.Seat < 0 || f.Seat > n || (f.Seat == 0 && f.Kind != FixNight && f.Kind != FixShot):
 		return bad("seat")
 	case f.Count < 0 || f.Count > n || (f.Kind != FixVote && f.Count != 0):
 		return bad("count")
@@ -450,6 +467,22 @@ func (f fixRequest) check(n int) error {
 		return &engine.Error{Code: CodeBadFix, Name: "text", N: MaxFixText}
 	}
 	return nil
+}
+
+// distinctSeats says each of seats is a seat of a game of n, once, and
+// there are at most n.
+func distinctSeats(seats []int, n int) bool {
+	if len(seats) > n {
+		return false
+	}
+	seen := map[int]bool{}
+	for _, s := range seats {
+		if s < 1 || s > n || seen[s] {
+			return false
+		}
+		seen[s] = true
+	}
+	return true
 }
 
 // propose answers POST /host/api/games/{id}/fixes for a co-host: the
@@ -490,7 +523,7 @@ func (h *Handler) propose(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	f := Fix{Seq: len(gm.rec.Fixes), ID: req.ID, By: who.Name, Kind: req.Kind, Seat: req.Seat, Count: req.Count,
-		Text: strings.TrimSpace(req.Text), At: h.cfg.Now().UTC(), State: FixProposed}
+		Text: strings.TrimSpace(req.Text), Round: req.Round, Voters: req.Voters, At: h.cfg.Now().UTC(), State: FixProposed}
 	if err := h.keep(r, gm, func(rec *inPerson) { rec.Fixes = append(rec.Fixes, f) }); err != nil {
 		h.fail(w, r, err, nil)
 		return

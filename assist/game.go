@@ -47,6 +47,9 @@ type inPerson struct {
 	// Clock is the speech clock as the host's phone last told it (clock.go);
 	// nil: never told.
 	Clock *Clock `json:"clock,omitempty"`
+	// Rewrites are the times the host's phone rewrote earlier entries to
+	// apply corrections (cohost_rewrite.go), with whose.
+	Rewrites []Rewrite `json:"rewrites,omitempty"`
 }
 
 // game is a loaded in-person table: its stored state and its engine, kept

@@ -200,7 +200,7 @@ var Kinds = map[engine.Code]engine.Kind{
 	CodeNotCohost: engine.KindForbidden, CodeInviteUsed: engine.KindGone, CodeCohostsFull: engine.KindTooMany,
 	CodeFixesFull: engine.KindTooMany, CodeFixResolved: engine.KindConflict, CodeFixNotFound: engine.KindNotFound,
 	CodeBadFix: engine.KindInvalid, CodeBadClock: engine.KindInvalid, CodeClockTooOften: engine.KindTooMany, CodeCohostNotFound: engine.KindNotFound,
-	CodeCohostNoAccount: engine.KindInvalid,
+	CodeCohostNoAccount: engine.KindInvalid, CodeCohostNotHost: engine.KindForbidden, CodeRewritesFull: engine.KindTooMany,
 }
 
 // Vocabulary is every code the assistant answers with: the engine's and

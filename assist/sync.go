@@ -13,6 +13,10 @@ import (
 // order, each with its place (Seq) in the game's list of entries.
 type syncRequest struct {
 	Commands []record.Command `json:"commands"`
+	// Rewrite, from the host's phone after it applied a correction of an
+	// earlier entry: the entries replace the server's from Rewrite.From on
+	// (cohost_rewrite.go).
+	Rewrite *rewriteRequest `json:"rewrite,omitempty"`
 }
 
 // syncReply answers a sync: how many entries the server holds, how many
@@ -48,14 +52,26 @@ func (h *Handler) syncGame(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, &engine.Error{Code: httpapi.CodeBadRequest, Name: "commands", N: MaxBatch}, nil)
 		return
 	}
-	gm, ok := h.hostGame(w, r, id)
+	gm, ok := h.syncingGame(w, r, id)
 	if !ok {
 		return
 	}
 	defer h.unlock(gm)
 	before, first, stored := len(gm.rec.Commands), len(gm.log), len(gm.log)
 	var refusal error
+	rewritten := false
+	if req.Rewrite != nil {
+		done, changed, err := h.rewrite(gm, req.Rewrite, req.Commands)
+		if err != nil {
+			h.fail(w, r, err, &before)
+			return
+		}
+		rewritten, first = done, changed
+	}
 	for _, c := range req.Commands {
+		if rewritten {
+			break // the rewrite took the whole batch
+		}
 		held := len(gm.rec.Commands)
 		if c.ID == "" || len(c.ID) > record.MaxID {
 			refusal = &engine.Error{Code: httpapi.CodeBadRequest, Name: "id"}
@@ -79,7 +95,7 @@ func (h *Handler) syncGame(w http.ResponseWriter, r *http.Request) {
 		}
 		first = min(first, kept)
 	}
-	if len(gm.rec.Commands) > before {
+	if len(gm.rec.Commands) > before || rewritten {
 		if err := h.save(r, gm, first, stored); err != nil {
 			gm.stale = true
 			h.forget(id)

@@ -46,6 +46,7 @@ func main() {
 		"undoable": func(a []js.Value) any { return b.Undoable() },
 		"qr":       func(a []js.Value) any { return b.QR(str(a, 0)) },
 		"deal":     func(a []js.Value) any { return b.Deal(str(a, 0), str(a, 1)) },
+		"amend":    func(a []js.Value) any { return b.Amend(str(a, 0)) },
 	}
 	obj := js.Global().Get("Object").New()
 	for name, f := range api {

@@ -3,15 +3,23 @@
 // The host's phone stays the one writer of the game's entries: it reads the
 // corrections with the game (GET /host/api/games/{id}/live) every few
 // seconds, in the server's order; a foul a co-host adds is entered here at
-// once as the host's own foul entry and marked applied; any other
-// correction waits in the list, where the host marks it done (after fixing
-// the game, with Undo and the entries again) or declines it. Offline, the
-// reads pause and resume with the connection.
+// once as the host's own foul entry and marked applied; the mafia's shot
+// of an earlier night, a day's vote with its voters and a foul taken back
+// wait in the list with Apply (for a vote the host taps the hands first):
+// the engine rebuilds the game from the entries with the correction in
+// place (E.amend), the host sees
+// which later entries still fit and which no longer do and why, and
+// confirms (the game goes on from where the kept entries stand; the sync
+// rewrites the server's entries from there) or cancels (nothing changes).
+// Any other correction waits in the list, where the host marks it done
+// (after fixing the game by hand) or declines it. Offline, the reads pause
+// and resume with the connection; an applied correction is sent with the
+// entries when the connection is back.
 
 import * as E from './engine.js';
 import { h } from './dom.js';
-import { mount, button, toast } from './ui.js';
-import { t, current } from './i18n.js';
+import { mount, button, toast, seatGrid } from './ui.js';
+import { t, tn, current } from './i18n.js';
 import { send } from './sync.js';
 import { onClock } from './timer.js';
 
@@ -27,7 +35,10 @@ export const CLOCK_EVERY = 3000;
 
 /** A correction as both phones list it: "Nino: a foul for 3 · Levan". */
 export function fixLine(fix, who) {
-  return t(`assist.cohost.${fix.kind}`, { By: fix.by, Who: fix.seat ? who(fix.seat) : '', Count: fix.count || 0, Text: fix.text || '' });
+  let key = fix.kind === 'shot' && !fix.seat ? 'shot_miss' : fix.kind;
+  if (fix.kind === 'vote' && fix.round) key = 'vote_day';
+  return t(`assist.cohost.${key}`, { By: fix.by, Who: fix.seat ? who(fix.seat) : '', Count: fix.count || 0, Text: fix.text || '',
+    Round: fix.round || 0, Voters: (fix.voters || []).join(', ') });
 }
 
 /** The list of corrections, each with its writer and its state; act(fix) adds the host's buttons. */
@@ -88,7 +99,10 @@ async function tellClock(G) {
 async function readFixes(G) {
   const got = await send('GET', `/host/api/games/${G.rec.id}/live`, undefined, G.rec.token);
   if (!got || !got.res.ok) return;
+  const fixesWere = JSON.stringify(G.fixes || []);
   G.fixes = got.body.fixes || [];
+  const list = document.querySelector('[data-t="fixes-box"]');
+  if (list && fixesWere !== JSON.stringify(G.fixes)) list.replaceChildren(...fixesPart(G)); // the screen is open
   const was = JSON.stringify(G.cohosts || []);
   G.cohosts = got.body.cohosts || [];
   const box = document.querySelector('[data-t="cohosts-box"]');
@@ -107,6 +121,76 @@ async function readFixes(G) {
     if (G.saving) return; // a tap's entries are being saved: next time
     await applyFoul(G, f);
   }
+  // A correction this phone applied by rewriting the entries is marked on
+  // the server by the rewrite's sync; one the server never held the old
+  // entries of (or whose mark was lost) is marked here.
+  for (const f of G.fixes) {
+    const entry = (G.rec.fixed || {})[f.seq];
+    if (f.state !== 'proposed' || f.kind === 'foul_add' || !entry) continue;
+    if (G.rec.rewrite && (G.rec.rewrite.fixes || []).includes(f.seq)) continue;
+    await settle(G, f, 'applied', entry);
+  }
+}
+
+/** A correction applied by replaying the game: the mafia's shot, a day's vote (with its hands), a foul taken back. */
+const replayed = (f) => f.kind === 'shot' || f.kind === 'foul_remove' || (f.kind === 'vote' && f.round > 0);
+
+/**
+ * A day's vote for a candidate, corrected: the host taps the hands raised
+ * for them (the ones entered are marked at first), then sees what the
+ * replay with those hands keeps and drops (amendScreen).
+ */
+function voteFixScreen(G, f, marked) {
+  const round = (E.protocol().rounds || []).find((r) => r.n === f.round);
+  const vote = round && round.day && round.day.votes.length ? round.day.votes[0] : null;
+  if (!vote || !vote.closed) {
+    const res = E.amend({ kind: 'vote', round: f.round, seat: f.seat, voters: [] });
+    toast(res.error ? res.error.message : t('assist.amend.not_reached_vote'), 'error');
+    return;
+  }
+  const hands = marked || vote.cast.filter((p) => p.target === f.seat).map((p) => p.by);
+  const toggle = (s) => voteFixScreen(G, f, hands.includes(s) ? hands.filter((x) => x !== s) : [...hands, s].sort((a, b) => a - b));
+  mount(
+    h('header', { class: 'step-head', dataset: { t: 'vote-fix-screen' } }, h('h2', {}, t('assist.amend.title'))),
+    h('p', { class: 'say' }, fixLine(f, (s) => G.who(s))),
+    h('p', { class: 'note' }, t('assist.amend.voters', { Who: G.who(f.seat) })),
+    h('div', { class: 'count', dataset: { t: 'hands' } }, String(hands.length)),
+    seatGrid({
+      seats: vote.ballot.map((b) => b.voter),
+      label: (s) => [G.rec.settings.names[s - 1], ''],
+      selected: (s) => hands.includes(s),
+      onpick: toggle,
+    }),
+    h('div', { class: 'actions' },
+      button(t('assist.amend.work_out'), () => amendScreen(G, f, { kind: 'vote', round: f.round, seat: f.seat, voters: hands }), 'primary', 'vote-fix-work-out'),
+      button(t('assist.cancel'), () => cohostScreen(G), 'secondary', 'amend-cancel')));
+}
+
+/**
+ * The mafia's shot of an earlier night, or a day's vote, applied: what the engine's replay
+ * with the correction in place keeps and drops, and why, for the host to
+ * confirm or cancel.
+ */
+function amendScreen(G, f, req) {
+  const res = E.amend(req || { kind: f.kind, round: f.round, seat: f.seat });
+  if (res.error) { toast(res.error.message, 'error'); return; }
+  const n = res.dropped.length;
+  const confirm = async () => {
+    if (await G.amend(res, [f.seq])) toast(t('assist.amend.done'));
+  };
+  mount(
+    h('header', { class: 'step-head', dataset: { t: 'amend-screen' } }, h('h2', {}, t('assist.amend.title'))),
+    h('p', { class: 'say' }, fixLine(f, (s) => G.who(s))),
+    h('p', { class: 'note' }, t('assist.amend.from', { N: res.from + 1 })),
+    h('p', { class: 'note', dataset: { t: 'amend-kept', n: String(res.kept) } }, tn('assist.amend.kept', res.kept, { Count: res.kept })),
+    n ? [
+      h('p', { class: 'warn', dataset: { t: 'amend-dropped-head', n: String(n) } }, tn('assist.amend.dropped', n, { Count: n })),
+      h('ul', { class: 'undo-lines', dataset: { t: 'amend-dropped' } }, res.dropped.map((l) => h('li', {}, l))),
+      h('p', { class: 'note', dataset: { t: 'amend-reason' } }, t('assist.amend.reason', { Reason: res.reason })),
+    ] : null,
+    h('div', { class: 'actions' },
+      button(t('assist.amend.confirm'), confirm, 'primary', 'amend-confirm'),
+      button(t('assist.cancel'), () => cohostScreen(G), 'secondary', 'amend-cancel')));
 }
 
 /**
@@ -179,6 +263,26 @@ function cohostList(G) {
   }));
 }
 
+/** The corrections as the host's screen lists them, each with its buttons while it waits. */
+function fixesPart(G) {
+  const mine = (f) => !!(G.rec.fixed || {})[f.seq]; // applied here, not yet marked on the server
+  const decline = (f) => button(t('assist.cohost.decline'), async () => { await settle(G, f, 'declined', 0); cohostScreen(G); }, 'secondary small', `fix-decline-${f.seq}`);
+  const act = (f) => {
+    if (f.state !== 'proposed' || f.kind === 'foul_add' || mine(f)) return null;
+    if (replayed(f)) {
+      const open = () => (f.kind === 'vote' ? voteFixScreen(G, f) : amendScreen(G, f));
+      return h('span', { class: 'actions' },
+        button(t('assist.cohost.amend'), open, 'primary small', `fix-amend-${f.seq}`), decline(f));
+    }
+    return h('span', { class: 'actions' },
+      button(t('assist.cohost.apply'), async () => { await settle(G, f, 'applied', 0); cohostScreen(G); }, 'secondary small', `fix-apply-${f.seq}`),
+      decline(f));
+  };
+  const fixes = (G.fixes || []).map((f) => (f.state === 'proposed' && mine(f) ? { ...f, state: 'applied' } : f));
+  const waiting = fixes.some((f) => f.state === 'proposed' && f.kind !== 'foul_add' && !replayed(f));
+  return [fixList(fixes, (s) => G.who(s), act), waiting ? h('p', { class: 'note' }, t('assist.cohost.undo_hint')) : ''];
+}
+
 /** The invitation and the corrections, from the game's menu. */
 export function cohostScreen(G, made) {
   // A tournament's table names its referee (the game's club fields): the invitation is theirs by default.
@@ -195,10 +299,6 @@ export function cohostScreen(G, made) {
     cohostScreen(G, `${location.origin}/host/?lang=${current()}#/follow/${G.rec.id}/${got.body.code}`);
   };
   const code = made ? E.qr(made) : null;
-  const act = (f) => (f.state === 'proposed' && f.kind !== 'foul_add' ? h('span', { class: 'actions' },
-    button(t('assist.cohost.apply'), async () => { await settle(G, f, 'applied', 0); cohostScreen(G); }, 'secondary small', `fix-apply-${f.seq}`),
-    button(t('assist.cohost.decline'), async () => { await settle(G, f, 'declined', 0); cohostScreen(G); }, 'secondary small', `fix-decline-${f.seq}`)) : null);
-  const waiting = (G.fixes || []).some((f) => f.state === 'proposed' && f.kind !== 'foul_add');
   mount(
     h('header', { class: 'step-head', dataset: { t: 'cohost-screen' } }, h('h2', {}, t('assist.cohost.title'))),
     h('p', { class: 'note' }, t('assist.cohost.hint')),
@@ -210,7 +310,6 @@ export function cohostScreen(G, made) {
     ] : h('div', { class: 'actions' }, name, acct, button(t('assist.cohost.make'), invite, 'primary', 'cohost-make')),
     h('div', { dataset: { t: 'cohosts-box' } }, cohostList(G)),
     h('h3', {}, t('assist.cohost.list')),
-    fixList(G.fixes || [], (s) => G.who(s), act),
-    waiting ? h('p', { class: 'note' }, t('assist.cohost.undo_hint')) : null,
+    h('div', { dataset: { t: 'fixes-box' } }, fixesPart(G)),
     h('div', { class: 'actions' }, button(t('assist.back'), () => G.render(), 'primary', 'back')));
 }

@@ -67,5 +67,12 @@ export const rulesCode = (opts) => call('code', JSON.stringify(opts || {}));
 export const deal = (req, seed) => call('deal', JSON.stringify(req), seed);
 /** What an undo now would take back: {undo, commands, lines} or {error}. */
 export const undoable = () => call('undoable');
+/**
+ * Works out a co-host's correction of an earlier entry ({kind: 'shot', round,
+ * seat}) without applying it: {from, commands (the whole new list; the
+ * correction's own entries have no id yet), kept, dropped (lines), reason}
+ * or {error}.
+ */
+export const amend = (fix) => call('amend', JSON.stringify(fix));
 /** The QR code of a text as SVG: {svg} or {error}. */
 export const qr = (text) => call('qr', text);

@@ -9,7 +9,9 @@
 // log (the votes), and the corrections with who proposed them. Offline it
 // keeps the last game it saw and says so; it catches up at the next read.
 // It never enters the game's entries: a correction is a proposal the
-// host's phone applies (cohost.js).
+// host's phone applies (cohost.js). A correction of an earlier night (the
+// mafia's shot) rewrites the host's entries from there: this phone replays
+// the whole list again at each read, so it shows the corrected game.
 
 import * as E from './engine.js';
 import * as storage from './storage.js';
@@ -101,13 +103,15 @@ async function read(F) {
     failed(F.id, null, (got.body.error && got.body.error.message) || String(got.res.status));
     return;
   }
-  const before = F.live ? JSON.stringify([F.live.commands.length, F.live.fixes]) : '';
+  // The entries' ids, not their count: a rewrite may keep the count.
+  const sig = (L) => JSON.stringify([L.commands.map((c) => c.id), L.fixes]);
+  const before = F.live ? sig(F.live) : '';
   const was = F.offline;
   F.offline = false;
   F.live = got.body;
   F.clock = heardClock(got.body.clock, got.body.now);
   window.__followReads = (window.__followReads || 0) + 1; // for the tests: a read done
-  if (was || before !== JSON.stringify([F.live.commands.length, F.live.fixes])) draw(F);
+  if (was || before !== sig(F.live)) draw(F);
   showClock(F);
 }
 
@@ -211,18 +215,29 @@ function draw(F) {
   }
   const seats = range(names.length);
   const kind = h('select', { dataset: { t: 'fix-kind' } },
-    h('option', { value: 'vote' }, t('assist.follow.kind_vote')), h('option', { value: 'night' }, t('assist.follow.kind_night')));
-  const seat = h('select', { dataset: { t: 'fix-seat' }, 'aria-label': t('assist.follow.seat') }, seats.map((s) => h('option', { value: String(s) }, who(s))));
+    h('option', { value: 'vote' }, t('assist.follow.kind_vote')), h('option', { value: 'shot' }, t('assist.follow.kind_shot')),
+    h('option', { value: 'night' }, t('assist.follow.kind_night')));
+  const seat = h('select', { dataset: { t: 'fix-seat' }, 'aria-label': t('assist.follow.seat') }, seats.map((s) => h('option', { value: String(s) }, who(s))),
+    h('option', { value: '0' }, t('assist.follow.miss'))); // the mafia's shot: nobody
+  const round = h('input', { type: 'number', min: 1, value: 1, dataset: { t: 'fix-round' }, 'aria-label': t('assist.follow.round') });
   const count = h('input', { type: 'number', min: 0, max: names.length, value: 0, dataset: { t: 'fix-count' }, 'aria-label': t('assist.follow.count') });
   const text = h('input', { type: 'text', maxlength: 200, dataset: { t: 'fix-text' }, placeholder: t('assist.follow.text') });
-  const sendFix = () => (kind.value === 'vote'
-    ? propose(F, { kind: 'vote', seat: Number(seat.value), count: Number(count.value) })
-    : propose(F, { kind: 'night', seat: Number(seat.value), text: text.value }));
+  // A day's vote: the voters' seats, with the day in the round's box (the host's phone replays the vote with them).
+  const voters = h('input', { type: 'text', inputmode: 'numeric', maxlength: 60, dataset: { t: 'fix-voters' }, placeholder: t('assist.follow.voters') });
+  const sendFix = () => {
+    const hands = [...new Set(voters.value.split(/[^0-9]+/).filter(Boolean).map(Number))];
+    if (kind.value === 'vote' && hands.length) {
+      return propose(F, { kind: 'vote', seat: Number(seat.value), round: Number(round.value), voters: hands, count: hands.length });
+    }
+    if (kind.value === 'vote') return propose(F, { kind: 'vote', seat: Number(seat.value), count: Number(count.value) });
+    if (kind.value === 'shot') return propose(F, { kind: 'shot', seat: Number(seat.value), round: Number(round.value) });
+    return propose(F, { kind: 'night', seat: Number(seat.value), text: text.value });
+  };
   mount(
     clockBox(F),
     h('div', { dataset: { t: 'follow-live', game: F.id } }, live),
     h('h3', {}, t('assist.follow.propose')),
-    h('div', { class: 'actions' }, kind, seat, count, text, button(t('assist.follow.send'), sendFix, 'secondary', 'fix-send')),
+    h('div', { class: 'actions' }, kind, seat, round, count, voters, text, button(t('assist.follow.send'), sendFix, 'secondary', 'fix-send')),
     h('h3', {}, t('assist.cohost.list')),
     h('div', { dataset: { t: 'follow-fixes' } }, fixList(L.fixes, who)));
 }

@@ -105,6 +105,7 @@ export class Game {
     rec.settings = server.settings;
     rec.commands = server.commands;
     rec.synced = server.commands.length;
+    delete rec.rewrite; // a correction this phone had not sent goes with its entries
     rec.ended = !!server.ended;
     rec.ui = { dealt: rec.ui.dealt || server.commands.length > 0, resume: true };
     this.begin(rec);
@@ -135,6 +136,61 @@ export class Game {
     this.render();
     toast(t('assist.undo.done'));
     return true;
+  }
+
+  /**
+   * Applies a co-host's correction of an earlier entry that the engine
+   * worked out (E.amend: the whole new list of entries): the game is the
+   * engine's game of that list, the screens go where it stands, and the
+   * record is saved whole, in one write, with the rewrite to send (from the
+   * first entry that changed, if the server holds it) and the corrections
+   * it applies (seqs). The sending waits meanwhile, so the server never gets
+   * half of it; if the write fails, nothing changed. Resolves to whether it
+   * was saved.
+   */
+  async amend(res, seqs) {
+    if (this.saving) return false;
+    this.saving = true;
+    document.body.dataset.saving = 'true';
+    const rec = this.rec;
+    const old = { commands: rec.commands, rewrite: rec.rewrite, fixed: rec.fixed, ui: JSON.stringify(rec.ui), ended: rec.ended };
+    try {
+      await this.syncer.pause();
+      const cmds = res.commands.map((c) => (c.id ? c : { ...c, id: storage.newID() }));
+      let rw = rec.rewrite ? { ...rec.rewrite, fixes: [...(rec.rewrite.fixes || [])] } : null;
+      if (res.from < (rw ? rw.from : rec.synced)) {
+        rw = { from: res.from, was: rec.commands[res.from].id, fixes: rw ? rw.fixes : [], dropped: rw ? rw.dropped : 0 };
+      }
+      if (rw) {
+        rw.fixes.push(...seqs);
+        rw.dropped = (rw.dropped || 0) + res.dropped.length;
+        rec.rewrite = rw;
+      }
+      rec.fixed = { ...(rec.fixed || {}) };
+      seqs.forEach((s) => { rec.fixed[s] = res.from + 1; });
+      rec.commands = cmds;
+      const r = E.start(rec.settings, cmds);
+      this.state = r.state;
+      resumeUI(this, null);
+      try {
+        await storage.save(rec);
+      } catch (_) {
+        rec.commands = old.commands;
+        if (old.rewrite) rec.rewrite = old.rewrite; else delete rec.rewrite;
+        rec.fixed = old.fixed;
+        rec.ui = JSON.parse(old.ui);
+        rec.ended = old.ended;
+        this.state = E.start(rec.settings, rec.commands).state;
+        toast(t('assist.storage.failed'), 'error');
+        return false;
+      }
+      return true;
+    } finally {
+      this.saving = false;
+      delete document.body.dataset.saving;
+      this.syncer.resume();
+      this.render();
+    }
   }
 
   /** Where the record stands now, to go back to if a write fails. */

@@ -59,8 +59,26 @@ export class Syncer {
     window.addEventListener('online', this.kick);
   }
 
+  /**
+   * The first entry to send: where a pending rewrite begins (a correction of
+   * an earlier entry, rec.rewrite), else the first the server lacks.
+   */
+  start() { return this.rec.rewrite ? this.rec.rewrite.from : this.rec.synced; }
+
   /** Entries not yet held by the server (and the game itself, if it waits). */
-  waiting() { return this.rec.commands.length - this.rec.synced + (this.rec.create ? 1 : 0); }
+  waiting() { return this.rec.commands.length - this.start() + (this.rec.create ? 1 : 0); }
+
+  /** Holds the sending (the entries are being rewritten); resolves once no batch is on its way. */
+  async pause() {
+    this.paused = true;
+    while (this.busy) await new Promise((r) => { setTimeout(r, 50); });
+  }
+
+  /** Sends again after pause. */
+  resume() {
+    this.paused = false;
+    this.kick();
+  }
 
   stop() {
     this.stopped = true;
@@ -89,16 +107,22 @@ export class Syncer {
   }
 
   async pump() {
-    if (this.busy || this.stopped) return;
+    if (this.busy || this.stopped || this.paused) return;
     this.busy = true;
     try {
       if (this.rec.create && !(await this.create())) return;
       while (this.waiting() > 0 && !this.stopped) {
-        const upto = Math.min(this.rec.synced + BATCH, storage.stored(this.rec.id));
-        if (upto <= this.rec.synced) break; // the rest is being saved: sent once it is (the game kicks)
-        const batch = this.rec.commands.slice(this.rec.synced, upto);
+        const from = this.start();
+        const upto = Math.min(from + BATCH, storage.stored(this.rec.id));
+        if (upto <= from) break; // the rest is being saved: sent once it is (the game kicks)
+        const batch = this.rec.commands.slice(from, upto);
+        // A rewrite replaces the server's entries from rw.from on (the host's
+        // token only; rw.was is the entry the server held there).
+        const rw = this.rec.rewrite;
+        const req = { commands: batch };
+        if (rw) req.rewrite = { from: rw.from, was: rw.was, fixes: rw.fixes || [], dropped: rw.dropped || 0 };
         this.set('sending');
-        const got = await post(`/host/api/games/${this.rec.id}/sync`, { commands: batch }, this.rec.token);
+        const got = await post(`/host/api/games/${this.rec.id}/sync`, req, this.rec.token);
         if (!got) {
           this.set('offline');
           this.later();
@@ -110,7 +134,8 @@ export class Syncer {
         // refusal counts another phone's.
         const ours = res.ok || (res.status === 409 && body.error && body.error.code === 'out_of_order');
         if (ours && typeof body.applied === 'number' && body.applied <= this.rec.commands.length) {
-          const progress = body.applied !== this.rec.synced;
+          const progress = body.applied !== this.rec.synced || (!!rw && res.ok);
+          if (rw && res.ok && this.rec.rewrite === rw) delete this.rec.rewrite;
           this.rec.synced = body.applied;
           storage.save(this.rec).catch(() => {}); // kept with the next save if not now
           if (res.ok || (res.status === 409 && body.error.code === 'out_of_order' && progress)) {
