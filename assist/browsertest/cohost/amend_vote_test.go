@@ -83,6 +83,10 @@ func TestCohost_TheHostAppliesTheRefereesVoteAndFoulByReplaying(t *testing.T) {
 	ref.Do(30*time.Second, hosttest.Navigate(link))
 	ref.WaitJS(30*time.Second, `!!document.querySelector('[data-t="follow"]')`)
 	ref.SetValue(`[data-t="fix-kind"]`, "vote")
+	// The round's box names a vote's day (it said "Night" for every kind).
+	if got := hosttest.Eval[string](ref.Tab, `document.querySelector('[data-t="fix-round-name"]').textContent`); got != "Day" {
+		t.Errorf("the vote's round box is named %q, want Day", got)
+	}
 	ref.SetValue(`[data-t="fix-round"]`, "1")
 	ref.SetValue(`[data-t="fix-seat"]`, "3")
 	ref.SetValue(`[data-t="fix-voters"]`, "2 5 6 7")

@@ -220,10 +220,20 @@ function draw(F) {
   const seat = h('select', { dataset: { t: 'fix-seat' }, 'aria-label': t('assist.follow.seat') }, seats.map((s) => h('option', { value: String(s) }, who(s))),
     h('option', { value: '0' }, t('assist.follow.miss'))); // the mafia's shot: nobody
   const round = h('input', { type: 'number', min: 1, value: 1, dataset: { t: 'fix-round' }, 'aria-label': t('assist.follow.round') });
+  // The round's box names what it counts: a vote's day, a shot's night.
+  const roundName = h('span', { dataset: { t: 'fix-round-name' } }, t('assist.follow.round'));
+  const roundBox = h('label', {}, roundName, ' ', round);
   const count = h('input', { type: 'number', min: 0, max: names.length, value: 0, dataset: { t: 'fix-count' }, 'aria-label': t('assist.follow.count') });
   const text = h('input', { type: 'text', maxlength: 200, dataset: { t: 'fix-text' }, placeholder: t('assist.follow.text') });
   // A day's vote: the voters' seats, with the day in the round's box (the host's phone replays the vote with them).
   const voters = h('input', { type: 'text', inputmode: 'numeric', maxlength: 60, dataset: { t: 'fix-voters' }, placeholder: t('assist.follow.voters') });
+  const nameRound = () => {
+    const what = t(kind.value === 'vote' ? 'assist.follow.day' : 'assist.follow.round');
+    roundName.textContent = what;
+    round.setAttribute('aria-label', what);
+  };
+  kind.addEventListener('change', nameRound);
+  nameRound();
   const sendFix = () => {
     const hands = [...new Set(voters.value.split(/[^0-9]+/).filter(Boolean).map(Number))];
     if (kind.value === 'vote' && hands.length) {
@@ -237,7 +247,7 @@ function draw(F) {
     clockBox(F),
     h('div', { dataset: { t: 'follow-live', game: F.id } }, live),
     h('h3', {}, t('assist.follow.propose')),
-    h('div', { class: 'actions' }, kind, seat, round, count, voters, text, button(t('assist.follow.send'), sendFix, 'secondary', 'fix-send')),
+    h('div', { class: 'actions' }, kind, seat, roundBox, count, voters, text, button(t('assist.follow.send'), sendFix, 'secondary', 'fix-send')),
     h('h3', {}, t('assist.cohost.list')),
     h('div', { dataset: { t: 'follow-fixes' } }, fixList(L.fixes, who)));
 }
