@@ -149,10 +149,19 @@ func (r *recorder) saw(sent bool, frame []byte) {
 	}
 }
 
+// check validates one frame, except under the race detector: CI runs the
+// package's tests twice, once plainly (the README's go test ./..., where
+// every frame is validated) and once under -race -short, where validating
+// the same kinds of frames again only took CPU (about a fifth of a whole
+// game's test under the detector) and proved nothing the detector looks
+// for. The frames are still counted there.
 func (r *recorder) check(def string, frame []byte) {
 	frameCheck.Lock()
 	frameCheck.frames++
 	frameCheck.Unlock()
+	if raceOn {
+		return
+	}
 	if err := validate(def, frame); err != nil {
 		frameFailed(def, frame, err)
 	}
@@ -178,7 +187,9 @@ func checkFrames() bool {
 			frameCheck.frames, strings.Join(frameCheck.failures, "\n"))
 		return false
 	}
-	if testing.Verbose() {
+	if testing.Verbose() && raceOn {
+		fmt.Fprintf(os.Stderr, "%d frames seen, not held to %s under -race (the plain run holds them)\n", frameCheck.frames, schemaFile)
+	} else if testing.Verbose() {
 		fmt.Fprintf(os.Stderr, "%d frames fit %s\n", frameCheck.frames, schemaFile)
 	}
 	return true
