@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 	"testing"
+	"time"
 
 	"mafia/store"
 )
@@ -104,5 +106,41 @@ func TestReads_PastTheBoundAQueryRunsUnprepared(t *testing.T) {
 	}
 	if _, err := db.Events(ctx, "t1"); err == nil {
 		t.Fatal("a read after Close answered")
+	}
+}
+
+// TestReads_ManyReadTransactionsAtOnceNeverWaitForEachOther: more read
+// transactions at once than the read pool has connections, on a store
+// whose statements are not prepared yet, all answer. (A read transaction
+// once prepared its statement on the pool while holding one of the pool's
+// connections: with every connection held so, each waited for another,
+// for ever; the assistant's eight concurrent creations of one game hung
+// its tests past go test's 10 minutes.)
+func TestReads_ManyReadTransactionsAtOnceNeverWaitForEachOther(t *testing.T) {
+	for round := 0; round < 5; round++ {
+		db, _ := openTest(t)
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		if err := db.CreateTable(ctx, store.Table{ID: "t1", Kind: store.KindOnline, Name: "one", Status: store.StatusLobby}, []store.Seat{{Seat: 1, Name: "a"}}); err != nil {
+			t.Fatal(err)
+		}
+		var wg sync.WaitGroup
+		start := make(chan struct{})
+		errs := make(chan error, 64)
+		for range 64 {
+			wg.Go(func() {
+				<-start
+				if _, _, err := db.Table(ctx, store.KindOnline, "t1"); err != nil {
+					errs <- err
+				}
+			})
+		}
+		close(start)
+		wg.Wait()
+		cancel()
+		close(errs)
+		for err := range errs {
+			t.Fatalf("round %d: a read transaction among 64 at once: %v", round, err)
+		}
+		db.Close()
 	}
 }
