@@ -253,7 +253,8 @@ func logLatencies(t *testing.T, pages map[int]*page, u unitTimes, mics []int) {
 		evs = eval[[]logEntry](p, `window.__vt.events`)
 		origin := eval[float64](p, `window.__vt.origin`)
 		epoch := func(at float64) time.Time { return time.UnixMicro(int64((origin + at) * 1000)) }
-		first := false // the next state is the first after a join
+		first := false   // the next state is the first after a join
+		var before []int // who was heard before this state
 		for i, e := range log {
 			if e.Kind == "join" {
 				first = true
@@ -263,6 +264,8 @@ func logLatencies(t *testing.T, pages map[int]*page, u unitTimes, mics []int) {
 			}
 			at := stepOf(log, i)
 			from := epoch(at)
+			was := before
+			before = e.Heard
 			if first {
 				// The first state after a join (the page reloaded during a
 				// floor) is no change of floor: its sound comes once the new
@@ -285,10 +288,12 @@ func logLatencies(t *testing.T, pages map[int]*page, u unitTimes, mics []int) {
 					}
 				}
 			}
-			if len(e.Heard) == 0 {
-				// The floor that closed: the seat whose sound stops next.
+			if len(was) == 1 && tones[was[0]] > 0 && was[0] != p.seat && !slices.Contains(e.Heard, was[0]) {
+				// The floor that closed (to nobody, or to another seat),
+				// when it was a seat with a tone (a floor without one has
+				// no sound to stop): its stop.
 				for _, ev := range evs {
-					if ev.Kind == "" && !ev.On && ev.At >= at-50 && ev.Seat != p.seat {
+					if ev.Kind == "" && !ev.On && ev.At >= at-50 && ev.Seat == was[0] {
 						off = append(off, ev.At-at)
 						offDecided = append(offDecided, u.after(u.changed, from))
 						offSent = append(offSent, u.after(u.closed[[2]int{p.seat, ev.Seat}], from))
