@@ -153,18 +153,12 @@ func from(ip string) *http.Client {
 }
 
 // TestMain gives every client of the suite's that names no transport
-// (client.API's default among them) the same short idle time.
+// (ask's and client.API's default, http.DefaultClient) the same short idle
+// time as from's.
 func TestMain(m *testing.M) {
 	http.DefaultTransport.(*http.Transport).IdleConnTimeout = clientIdle
 	os.Exit(m.Run())
 }
-
-// opsClient reads the operator's listener, and localClient is the one
-// used where a test names none (see clientIdle).
-var (
-	opsClient   = &http.Client{Transport: &http.Transport{IdleConnTimeout: clientIdle}}
-	localClient = &http.Client{Transport: &http.Transport{IdleConnTimeout: clientIdle}}
-)
 
 // dialTCP opens a raw TCP connection to the public listener from ip.
 func (tg *target) dialTCP(t *testing.T, ip string) net.Conn {
@@ -385,7 +379,7 @@ type answer struct {
 func ask(ctx context.Context, t *testing.T, hc *http.Client, method, url string, hdr map[string]string, body string) answer {
 	t.Helper()
 	if hc == nil {
-		hc = localClient
+		hc = http.DefaultClient // its transport tuned by TestMain
 	}
 	req, err := http.NewRequestWithContext(ctx, method, url, strings.NewReader(body))
 	if err != nil {
@@ -418,7 +412,7 @@ func ask(ctx context.Context, t *testing.T, hc *http.Client, method, url string,
 // counter reads one counter of the operator's /metrics (0 if absent).
 func (tg *target) counter(ctx context.Context, t *testing.T, name string) float64 {
 	t.Helper()
-	a := ask(ctx, t, opsClient, "GET", tg.ops+"/metrics", nil, "")
+	a := ask(ctx, t, nil, "GET", tg.ops+"/metrics", nil, "")
 	if a.status != http.StatusOK {
 		t.Fatalf("the operator's /metrics: %d", a.status)
 	}

@@ -25,7 +25,7 @@ func poll(ctx context.Context, t *testing.T, base string, paths []string) map[st
 	out := map[string]string{}
 	for _, p := range paths {
 		req, _ := http.NewRequestWithContext(ctx, "GET", base+p, nil)
-		resp, err := localClient.Do(req)
+		resp, err := http.DefaultClient.Do(req)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -20,7 +20,7 @@ func askRecord(ctx context.Context, t *testing.T, base, table, token string) str
 	if token != "" {
 		req.Header.Set("Authorization", "Bearer "+token)
 	}
-	resp, err := localClient.Do(req)
+	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}

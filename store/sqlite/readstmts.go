@@ -28,7 +28,7 @@ type reader struct {
 func newReader(db *sql.DB) *reader { return &reader{db: db, m: make(map[string]*sql.Stmt)} }
 
 // stmt returns the prepared form of query, preparing it on first use (and
-// the queries read transactions met, see in), or nil when it is not to be
+// the queries read transactions met, see inTx), or nil when it is not to be
 // had (closed, the bound reached, a failure). It takes a connection of the
 // pool to prepare: a caller must hold none (never from a transaction: with
 // every connection held by a transaction waiting for another, none would
