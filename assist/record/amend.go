@@ -32,8 +32,12 @@ type Amendment struct {
 	// Insert: With goes before the action at At, which stays.
 	Insert bool `json:"insert,omitempty"`
 	// With is the entries that replace the action (verb, by, target, yes;
-	// ids are the caller's), one action.
+	// ids are the caller's), one action; or, with Span, several (each
+	// action's entries numbered by Part from 0, as Actions numbers them).
 	With []Command `json:"with"`
+	// Span is how many actions in force from At are replaced (0: one, or
+	// none for an insertion); With's Parts are then the caller's.
+	Span int `json:"span,omitempty"`
 }
 
 // Amended is the game's entries after an amendment.
@@ -76,7 +80,11 @@ func Amend(s *Settings, cmds []Command, a Amendment) (*Amended, error) {
 		}
 	}
 	out := &Amended{From: a.At, Replaced: []Command{}, Dropped: []Command{}}
-	if !a.Insert {
+	span := a.Span
+	if span == 0 && !a.Insert {
+		span = 1
+	}
+	for ; span > 0 && len(tail) > 0; span-- {
 		n := actionLen(tail)
 		out.Replaced = append(out.Replaced, tail[:n]...)
 		tail = tail[n:]
@@ -84,13 +92,19 @@ func Amend(s *Settings, cmds []Command, a Amendment) (*Amended, error) {
 	list := append([]Command(nil), prefix...)
 	with := make([]Command, len(a.With))
 	for i, c := range a.With {
-		c.Seq, c.Part, c.Undo, c.Step = len(list)+i, i, 0, StepOf(r.log)
-		with[i] = c
-	}
-	for _, c := range with {
 		if c.Verb == VerbUndo {
 			return nil, &engine.Error{Code: CodeFixDoesNotFit, Name: "undo"}
 		}
+		if a.Span == 0 {
+			c.Part = i
+		}
+		if c.Part == 0 {
+			c.Step = StepOf(r.log) // an action's entries share the step its first falls in
+		} else {
+			c.Step = with[i-1].Step
+		}
+		c.Seq, c.Undo = len(list)+i, 0
+		with[i] = c
 		if err := r.apply(c); err != nil {
 			return nil, &FitError{Err: err}
 		}
@@ -126,7 +140,8 @@ func Amend(s *Settings, cmds []Command, a Amendment) (*Amended, error) {
 // checkAmendment refuses an amendment that names no action in force.
 func checkAmendment(cmds []Command, a Amendment) error {
 	none := &engine.Error{Code: CodeNoSuchEntry, N: len(cmds)}
-	if a.At < 0 || a.At > len(cmds) || len(a.With) == 0 && a.Insert {
+	if a.At < 0 || a.At > len(cmds) || len(a.With) == 0 && a.Insert || a.Span < 0 || a.Span > len(cmds) ||
+		a.Span > 0 && a.Insert || len(a.With) > 0 && a.With[0].Part != 0 && a.Span > 0 {
 		return none
 	}
 	if a.At == len(cmds) {
@@ -144,6 +159,19 @@ func checkAmendment(cmds []Command, a Amendment) error {
 		}
 	}
 	return none
+}
+
+// Actions numbers the entries of each action by Part (0, 1, ...) and
+// joins them: the With of an Amendment with a Span.
+func Actions(actions ...[]Command) []Command {
+	var out []Command
+	for _, act := range actions {
+		for i, c := range act {
+			c.Part = i
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // actionLen is how many entries the action that begins list takes (its

@@ -9,4 +9,5 @@ var Kinds = map[engine.Code]engine.Kind{
 	CodeBadSettings: engine.KindInvalid, CodeStaleStep: engine.KindConflict, CodeNothingToUndo: engine.KindInvalid,
 	CodeUndoNotLast: engine.KindInvalid, codeBadRequest: engine.KindInvalid,
 	CodeNoSuchEntry: engine.KindInvalid, CodeFixDoesNotFit: engine.KindConflict, CodeNotACandidate: engine.KindInvalid,
+	CodeNoSuchCard: engine.KindInvalid,
 }
