@@ -54,7 +54,26 @@ const (
 	// FixShot: the mafia shot Seat on night Round (0: missed); the host's
 	// phone applies it by rewriting the entries (cohost_rewrite.go).
 	FixShot = "shot"
+	// FixCheck, FixDonCheck, FixSave: the Detective checked, the Don
+	// checked, the Doctor saved Seat on night Round (0: nobody; not for
+	// the Don); the host's phone applies them by rewriting the entries.
+	FixCheck    = "check"
+	FixDonCheck = "don_check"
+	FixSave     = "save"
 )
+
+// The votes of a day a FixVote names (Fix.Vote): the first (""), the
+// tie's repeat vote, "shall all of them leave?" (Voters: the yes, Seat 0).
+const (
+	VoteRevote = "revote"
+	VoteAll    = "all_vote"
+)
+
+// nightFix says kind is a night move's correction named by its night
+// (the shot, a check, the save).
+func nightFix(kind string) bool {
+	return kind == FixShot || kind == FixCheck || kind == FixDonCheck || kind == FixSave
+}
 
 // MaxFixRound is the latest night a correction may name.
 const MaxFixRound = 255
@@ -111,9 +130,12 @@ type Fix struct {
 	Round int    `json:"round,omitempty"` // FixShot: the night; FixVote: the day (0: not named)
 	// Voters are, for a FixVote of a named day, the seats whose hands were
 	// raised for Seat (the host's phone applies it by rewriting the entries).
-	Voters []int     `json:"voters,omitempty"`
-	At     time.Time `json:"at"`
-	State  string    `json:"state"`
+	Voters []int `json:"voters,omitempty"`
+	// Vote is, for a FixVote, which vote of the day: "" the first,
+	// VoteRevote or VoteAll.
+	Vote  string    `json:"vote,omitempty"`
+	At    time.Time `json:"at"`
+	State string    `json:"state"`
 	// Entry is, for a correction applied, the place of the host's entry
 	// that applied it, plus one (0: none, as for a correction applied by
 	// hand with an undo).
@@ -444,6 +466,7 @@ type fixRequest struct {
 	Text   string `json:"text"`
 	Round  int    `json:"round"`
 	Voters []int  `json:"voters"`
+	Vote   string `json:"vote"`
 }
 
 // check refuses a correction not well formed for a game of n seats.
@@ -452,14 +475,17 @@ func (f fixRequest) check(n int) error {
 	switch {
 	case f.ID == "" || len(f.ID) > record.MaxID:
 		return bad("id")
-	case f.Kind != FixFoulAdd && f.Kind != FixFoulRemove && f.Kind != FixVote && f.Kind != FixNight && f.Kind != FixShot:
+	case f.Kind != FixFoulAdd && f.Kind != FixFoulRemove && f.Kind != FixVote && f.Kind != FixNight && !nightFix(f.Kind):
 		return bad("kind")
-	case f.Round < 0 || f.Round > MaxFixRound || f.Kind == FixShot && f.Round == 0 ||
-		f.Round > 0 && f.Kind != FixShot && f.Kind != FixVote || len(f.Voters) > 0 && f.Round == 0:
+	case f.Vote != "" && (f.Kind != FixVote || f.Vote != VoteRevote && f.Vote != VoteAll):
+		return bad("vote")
+	case f.Round < 0 || f.Round > MaxFixRound || nightFix(f.Kind) && f.Round == 0 || f.Vote != "" && f.Round == 0 ||
+		f.Round > 0 && !nightFix(f.Kind) && f.Kind != FixVote || len(f.Voters) > 0 && f.Round == 0:
 		return &engine.Error{Code: CodeBadFix, Name: "round", N: MaxFixRound}
 	case len(f.Voters) > 0 && (f.Kind != FixVote || !distinctSeats(f.Voters, n) || f.Count != len(f.Voters)):
 		return bad("voters")
-	case f.Seat < 0 || f.Seat > n || (f.Seat == 0 && f.Kind != FixNight && f.Kind != FixShot):
+	case f.Seat < 0 || f.Seat > n || f.Seat == 0 && f.Kind != FixNight && f.Kind != FixShot && f.Kind != FixCheck &&
+		f.Kind != FixSave && f.Vote != VoteAll || f.Seat != 0 && f.Vote == VoteAll:
 		return bad("seat")
 	case f.Count < 0 || f.Count > n || (f.Kind != FixVote && f.Count != 0):
 		return bad("count")
@@ -523,7 +549,7 @@ func (h *Handler) propose(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	f := Fix{Seq: len(gm.rec.Fixes), ID: req.ID, By: who.Name, Kind: req.Kind, Seat: req.Seat, Count: req.Count,
-		Text: strings.TrimSpace(req.Text), Round: req.Round, Voters: req.Voters, At: h.cfg.Now().UTC(), State: FixProposed}
+		Text: strings.TrimSpace(req.Text), Round: req.Round, Voters: req.Voters, Vote: req.Vote, At: h.cfg.Now().UTC(), State: FixProposed}
 	if err := h.keep(r, gm, func(rec *inPerson) { rec.Fixes = append(rec.Fixes, f) }); err != nil {
 		h.fail(w, r, err, nil)
 		return

@@ -25,6 +25,9 @@ type Protocol struct {
 	*record.Protocol
 	// Renames lists the names the host corrected after the game was made.
 	Renames []Rename `json:"renames,omitempty"`
+	// Rewrites lists each replay of the game with a referee's correction in
+	// place: from which entry, the corrections, how many entries dropped.
+	Rewrites []RewriteView `json:"rewrites,omitempty"`
 	// Score is the club's part: the best move, the extra points and every
 	// seat's points (score_export.go); for a finished game, or one scored.
 	Score *protocolScore `json:"score,omitempty"`
@@ -39,6 +42,8 @@ type readable struct {
 	fixes []record.Correction
 	// renames are the names corrected after the game was made.
 	renames []Rename
+	// rewrites are the game's replays with a co-host's correction.
+	rewrites []RewriteView
 	// score is the best move and extra points the host recorded (nil: none).
 	score *gameScore
 }
@@ -53,6 +58,7 @@ func (h *Handler) readable(r *http.Request, id string) (*readable, error) {
 	t, s, ok := gm.table, gm.rec.Settings, gm.table.Status == StatusEnded || gm.authorized(tokenOf(r, id))
 	cmds := append([]record.Command(nil), gm.rec.Commands...)
 	renames := append([]Rename(nil), gm.rec.Renames...)
+	rewrites := rewriteViews(gm.rec.Rewrites, gm.rec.Fixes)
 	score := gm.rec.Score
 	h.unlock(gm)
 	if !ok {
@@ -66,7 +72,7 @@ func (h *Handler) readable(r *http.Request, id string) (*readable, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &readable{table: t, s: &s, log: log, fixes: fixes, renames: renames, score: score}, nil
+	return &readable{table: t, s: &s, log: log, fixes: fixes, renames: renames, rewrites: rewrites, score: score}, nil
 }
 
 // build arranges the protocol, with the corrections.
@@ -88,7 +94,8 @@ func (h *Handler) protocolJSON(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	t := rd.table
-	p := Protocol{ID: t.ID, Created: t.CreatedAt, Updated: t.UpdatedAt, Protocol: rd.build(), Renames: rd.renames}
+	p := Protocol{ID: t.ID, Created: t.CreatedAt, Updated: t.UpdatedAt, Protocol: rd.build(), Renames: rd.renames,
+		Rewrites: rd.rewrites}
 	if p.Score, err = h.score(r.Context(), rd, p.Protocol); err != nil {
 		h.fail(w, r, err, nil)
 		return

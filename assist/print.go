@@ -34,6 +34,8 @@ type printPage struct {
 	Corrections []printCorrection
 	// Renames says which names the host corrected after the game was made.
 	Renames []string
+	// Rewrites says each replay with a referee's correction in place.
+	Rewrites []string
 	// Club is the club's part: host, referee, table, rules code, best move
 	// and extra points.
 	Club printClub
@@ -158,6 +160,7 @@ func (h *Handler) servePrint(w http.ResponseWriter, r *http.Request) {
 	for _, x := range rd.renames {
 		out.Renames = append(out.Renames, p.T("assist.rename.line", map[string]any{"Seat": x.Seat, "From": x.From, "To": x.To}))
 	}
+	out.Rewrites = printRewrites(p, rd.rewrites, who)
 	if pr.Undone > 0 {
 		out.Undone = p.Plural("assist.correction.count", pr.Undone, map[string]any{"Count": pr.Undone, "Undos": len(rd.fixes)})
 	}

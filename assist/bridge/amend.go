@@ -13,13 +13,19 @@ import (
 // AmendRequest is a co-host's correction the page applies by rewriting the
 // entries: Kind "shot", the mafia's shot on night Round at Seat (0: a
 // miss); Kind "vote", the hands raised for the candidate Seat in day
-// Round's vote were Voters' (the host's tapped seats); Kind "foul_remove",
-// Seat's last foul is taken back.
+// Round's vote (Vote: "" the first, "revote" the tie's repeat vote,
+// "all_vote" "shall all of them leave?", whose yes are Voters and Seat 0)
+// were Voters' (the host's tapped seats; a hand the entries gave to a later
+// candidate moves); Kind "foul_remove", Seat's last foul is taken back;
+// Kind "check", "don_check", "save": the Detective's check, the Don's
+// check, the Doctor's save on night Round was of Seat (0: none; not for
+// the Don).
 type AmendRequest struct {
 	Kind   string `json:"kind"`
 	Round  int    `json:"round"`
 	Seat   int    `json:"seat"`
 	Voters []int  `json:"voters,omitempty"`
+	Vote   string `json:"vote,omitempty"`
 }
 
 // AmendReply is Amend's answer: the whole new list of entries (the
@@ -47,45 +53,23 @@ func (b *Bridge) Amend(req string) string {
 	if err := json.Unmarshal([]byte(req), &r); err != nil || !r.valid(len(b.settings.Names)) {
 		return b.refuse(&engine.Error{Code: "bad_fix", Name: "kind"})
 	}
-	var (
-		at, found = -1, false
-		with      []record.Command
-		err       error
-	)
-	switch r.Kind {
-	case "shot":
-		at, found, err = record.NightShot(b.settings, b.cmds, r.Round)
-	case "vote":
-		var last bool
-		at, found, last, err = record.DayVote(b.settings, b.cmds, r.Round, r.Seat)
-		with = record.VoteCommands(r.Seat, r.Voters, last)
-	case "foul_remove":
-		at, found = record.LastFoul(b.cmds, r.Seat), true
-	}
+	fix, reached, err := b.amendment(r)
 	if err != nil {
 		return b.refuse(err)
 	}
-	if at < 0 {
+	if !reached {
 		return encode(AmendReply{Error: &Refusal{Code: string(record.CodeNoSuchEntry), Message: b.p.T(notReached[r.Kind], nil)}})
 	}
-	if r.Kind == "shot" {
-		g, _, err := record.Replay(b.settings, b.cmds[:at])
-		if err != nil {
-			return b.refuse(errors.Unwrap(err))
-		}
-		for _, c := range record.MafiaCommands(g, engine.Seat(r.Seat)) {
-			with = append(with, record.FromEngine(c))
-		}
-		if len(with) == 0 {
-			return encode(AmendReply{Error: &Refusal{Code: string(record.CodeFixDoesNotFit), Message: b.p.T("assist.error.fix_does_not_fit", nil)}})
-		}
+	if fix.At < 0 {
+		return encode(AmendReply{Error: &Refusal{Code: string(record.CodeFixDoesNotFit), Message: b.p.T("assist.error.fix_does_not_fit", nil)}})
 	}
-	if !found && len(with) == 0 {
+	if fix.Insert && len(fix.With) == 0 {
 		// No hands were entered and none are: nothing to correct; the
 		// replay keeps every entry.
-		return encode(AmendReply{From: at, Commands: b.cmds, Kept: len(b.cmds) - at, Dropped: []string{}})
+		return encode(AmendReply{From: fix.At, Commands: b.cmds, Kept: len(b.cmds) - fix.At, Dropped: []string{}})
 	}
-	a, err := record.Amend(b.settings, b.cmds, record.Amendment{At: at, Insert: !found, With: with})
+	with := fix.With
+	a, err := record.Amend(b.settings, b.cmds, fix)
 	var fit *record.FitError
 	if errors.As(err, &fit) {
 		return encode(AmendReply{Error: &Refusal{Code: string(record.CodeFixDoesNotFit),
@@ -95,7 +79,7 @@ func (b *Bridge) Amend(req string) string {
 		return b.refuse(err)
 	}
 	for i := range a.Commands[a.From : a.From+len(with)] {
-		a.Commands[a.From+i].ID = "" // the page's ids
+		a.Commands[a.From+i].ID = "" // the page's ids (a rebuilt vote's kept entries too: a new place is a new entry)
 	}
 	out := AmendReply{From: a.From, Commands: a.Commands, Kept: a.Kept, Dropped: []string{}}
 	caused := b.caused()
@@ -118,9 +102,53 @@ func (b *Bridge) Amend(req string) string {
 	return encode(out)
 }
 
+// amendment works out the amendment a request asks for on the page's
+// entries; reached is false when the game has not finished the night or
+// the vote it names (or a foul to take back has none); an At of -1 is a
+// shot no mafioso can make.
+func (b *Bridge) amendment(r AmendRequest) (fix record.Amendment, reached bool, err error) {
+	switch r.Kind {
+	case "shot":
+		at, found, err := record.NightShot(b.settings, b.cmds, r.Round)
+		if err != nil || at < 0 {
+			return fix, false, err
+		}
+		g, _, err := record.Replay(b.settings, b.cmds[:at])
+		if err != nil {
+			return fix, false, errors.Unwrap(err)
+		}
+		fix = record.Amendment{At: at, Insert: !found}
+		for _, c := range record.MafiaCommands(g, engine.Seat(r.Seat)) {
+			fix.With = append(fix.With, record.FromEngine(c))
+		}
+		if len(fix.With) == 0 {
+			fix.At = -1
+		}
+		return fix, true, nil
+	case "vote":
+		v, err := record.FindVote(b.settings, b.cmds, r.Round, votePhase[r.Vote])
+		if err != nil || v == nil {
+			return fix, false, err
+		}
+		fix, err = record.VoteFix(v, r.Round, r.Seat, r.Voters)
+		return fix, err == nil, err
+	case "foul_remove":
+		at := record.LastFoul(b.cmds, r.Seat)
+		return record.Amendment{At: at}, at >= 0, nil
+	}
+	return record.NightMove(b.settings, b.cmds, r.Round, nightCard[r.Kind], r.Seat)
+}
+
+// votePhase is the engine's phase of the vote a request names.
+var votePhase = map[string]engine.Phase{"": engine.PhaseVote, "revote": engine.PhaseRevote, "all_vote": engine.PhaseAllVote}
+
+// nightCard is the card whose night move a request corrects, by kind.
+var nightCard = map[string]engine.Role{"check": engine.Detective, "don_check": engine.Don, "save": engine.Doctor}
+
 // notReached is the message for a correction of a night or a vote the
 // game has not finished yet, by kind.
-var notReached = map[string]string{"shot": "assist.amend.not_reached", "vote": "assist.amend.not_reached_vote", "foul_remove": "assist.amend.no_foul"}
+var notReached = map[string]string{"shot": "assist.amend.not_reached", "vote": "assist.amend.not_reached_vote", "foul_remove": "assist.amend.no_foul",
+	"check": "assist.amend.not_reached", "don_check": "assist.amend.not_reached", "save": "assist.amend.not_reached"}
 
 // valid says the request is one of the kinds, for a game of n seats: a
 // round from 1, a seat (a vote's candidate from 1; a shot's 0 is a miss),
@@ -132,9 +160,14 @@ func (r AmendRequest) valid(n int) bool {
 	if r.Round < 1 || r.Round > 255 || r.Seat < 0 || r.Seat > n {
 		return false
 	}
+	if _, ok := votePhase[r.Vote]; !ok || r.Vote != "" && r.Kind != "vote" {
+		return false
+	}
 	switch r.Kind {
-	case "shot":
+	case "shot", "check", "save":
 		return len(r.Voters) == 0
+	case "don_check":
+		return len(r.Voters) == 0 && r.Seat > 0
 	case "vote":
 		seen := map[int]bool{}
 		for _, v := range r.Voters {
@@ -143,7 +176,7 @@ func (r AmendRequest) valid(n int) bool {
 			}
 			seen[v] = true
 		}
-		return r.Seat > 0 && len(r.Voters) <= n
+		return (r.Seat > 0) == (r.Vote != "all_vote") && len(r.Voters) <= n
 	}
 	return false
 }
