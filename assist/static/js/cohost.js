@@ -4,14 +4,17 @@
 // corrections with the game (GET /host/api/games/{id}/live) every few
 // seconds, in the server's order; a foul a co-host adds is entered here at
 // once as the host's own foul entry and marked applied; the mafia's shot
-// of an earlier night, a day's vote with its voters and a foul taken back
-// wait in the list with Apply (for a vote the host taps the hands first):
+// of an earlier night, the Detective's or the Don's check and the Doctor's
+// save, a day's vote, repeat vote or "shall all of them leave?" with its
+// voters and a foul taken back wait in the list with Apply (for a vote the
+// host taps the hands first):
 // the engine rebuilds the game from the entries with the correction in
 // place (E.amend), the host sees
 // which later entries still fit and which no longer do and why, and
 // confirms (the game goes on from where the kept entries stand; the sync
 // rewrites the server's entries from there) or cancels (nothing changes).
-// Any other correction waits in the list, where the host marks it done
+// Any other correction (a note in words, a vote count with no voters) says
+// on both phones that it is corrected by hand, and waits in the list, where the host marks it done
 // (after fixing the game by hand) or declines it. Offline, the reads pause
 // and resume with the connection; an applied correction is sent with the
 // entries when the connection is back.
@@ -35,8 +38,10 @@ export const CLOCK_EVERY = 3000;
 
 /** A correction as both phones list it: "Nino: a foul for 3 · Levan". */
 export function fixLine(fix, who) {
-  let key = fix.kind === 'shot' && !fix.seat ? 'shot_miss' : fix.kind;
-  if (fix.kind === 'vote' && fix.round) key = 'vote_day';
+  let key = fix.kind;
+  if (!fix.seat && fix.kind === 'shot') key = 'shot_miss';
+  if (!fix.seat && (fix.kind === 'check' || fix.kind === 'save')) key = `${fix.kind}_none`;
+  if (fix.kind === 'vote' && fix.round) key = { revote: 'vote_revote', all_vote: 'vote_all' }[fix.vote] || 'vote_day';
   return t(`assist.cohost.${key}`, { By: fix.by, Who: fix.seat ? who(fix.seat) : '', Count: fix.count || 0, Text: fix.text || '',
     Round: fix.round || 0, Voters: (fix.voters || []).join(', ') });
 }
@@ -45,7 +50,10 @@ export function fixLine(fix, who) {
 export function fixList(fixes, who, act) {
   if (!fixes.length) return h('p', { class: 'note', dataset: { t: 'no-fixes' } }, t('assist.cohost.none'));
   return h('ol', { class: 'fixes', dataset: { t: 'fixes' } }, fixes.map((f) => h('li', { dataset: { seq: String(f.seq), state: f.state } },
-    h('span', {}, fixLine(f, who)), ' ', h('em', {}, t(`assist.cohost.${f.state}`)), act ? act(f) : null)));
+    h('span', {}, fixLine(f, who)), ' ', h('em', {}, t(`assist.cohost.${f.state}`)),
+    // a correction no replay applies: both phones say the host makes it by hand
+    f.state === 'proposed' && f.kind !== 'foul_add' && !replayed(f) ? h('small', { class: 'note', dataset: { t: 'fix-by-hand' } }, ` ${t('assist.cohost.by_hand')}`) : null,
+    act ? act(f) : null)));
 }
 
 /**
@@ -133,37 +141,58 @@ async function readFixes(G) {
 }
 
 /** A correction applied by replaying the game: the mafia's shot, a day's vote (with its hands), a foul taken back. */
-const replayed = (f) => f.kind === 'shot' || f.kind === 'foul_remove' || (f.kind === 'vote' && f.round > 0);
+const replayed = (f) => ['shot', 'foul_remove', 'check', 'don_check', 'save'].includes(f.kind) || (f.kind === 'vote' && f.round > 0);
 
 /**
  * A day's vote for a candidate, corrected: the host taps the hands raised
- * for them (the ones entered are marked at first), then sees what the
+ * for them (the referee's are marked at first), then sees what the
  * replay with those hands keeps and drops (amendScreen).
  */
 function voteFixScreen(G, f, marked) {
-  const round = (E.protocol().rounds || []).find((r) => r.n === f.round);
-  const vote = round && round.day && round.day.votes.length ? round.day.votes[0] : null;
-  if (!vote || !vote.closed) {
-    const res = E.amend({ kind: 'vote', round: f.round, seat: f.seat, voters: [] });
+  const vote = recordedVote(E.protocol(), f.round, f.vote || '', f.seat);
+  if (!vote) {
+    const res = E.amend({ kind: 'vote', vote: f.vote || '', round: f.round, seat: f.seat, voters: [] });
     toast(res.error ? res.error.message : t('assist.amend.not_reached_vote'), 'error');
     return;
   }
-  const hands = marked || vote.cast.filter((p) => p.target === f.seat).map((p) => p.by);
+  // the referee's hands are marked at first (the ones entered when the correction names none)
+  const hands = marked || (f.voters ? [...f.voters].sort((a, b) => a - b) : vote.hands);
   const toggle = (s) => voteFixScreen(G, f, hands.includes(s) ? hands.filter((x) => x !== s) : [...hands, s].sort((a, b) => a - b));
+  const whom = f.vote === 'all_vote' ? vote.candidates.map((s) => G.who(s)).join(', ') : G.who(f.seat);
   mount(
     h('header', { class: 'step-head', dataset: { t: 'vote-fix-screen' } }, h('h2', {}, t('assist.amend.title'))),
     h('p', { class: 'say' }, fixLine(f, (s) => G.who(s))),
-    h('p', { class: 'note' }, t('assist.amend.voters', { Who: G.who(f.seat) })),
+    h('p', { class: 'note' }, t('assist.amend.voters', { Who: whom })),
     h('div', { class: 'count', dataset: { t: 'hands' } }, String(hands.length)),
     seatGrid({
-      seats: vote.ballot.map((b) => b.voter),
+      seats: vote.seats,
       label: (s) => [G.rec.settings.names[s - 1], ''],
       selected: (s) => hands.includes(s),
       onpick: toggle,
     }),
     h('div', { class: 'actions' },
-      button(t('assist.amend.work_out'), () => amendScreen(G, f, { kind: 'vote', round: f.round, seat: f.seat, voters: hands }), 'primary', 'vote-fix-work-out'),
+      button(t('assist.amend.work_out'), () => amendScreen(G, f, { kind: 'vote', vote: f.vote || '', round: f.round, seat: f.seat, voters: hands }), 'primary', 'vote-fix-work-out'),
       button(t('assist.cancel'), () => cohostScreen(G), 'secondary', 'amend-cancel')));
+}
+
+/**
+ * A day's vote as the protocol p recorded it, once closed: which (the
+ * first '', 'revote', 'all_vote'), who could vote (seats), the candidates,
+ * and the hands entered for candidate (an all-vote: the yes); null when
+ * the game has not closed that vote. Both phones pre-mark the hands so.
+ */
+export function recordedVote(p, round, which, candidate) {
+  const r = (p.rounds || []).find((x) => x.n === round);
+  const d = r && r.day;
+  if (!d) return null;
+  if (which === 'all_vote') {
+    const before = d.votes[d.votes.length - 1];
+    if (!d.all_vote || !d.all_vote.closed || !before) return null;
+    return { seats: before.ballot.map((b) => b.voter), candidates: d.all_vote.candidates, hands: [...d.all_vote.yes] };
+  }
+  const v = d.votes.find((x) => x.phase === (which === 'revote' ? 'revote' : 'vote'));
+  if (!v || !v.closed) return null;
+  return { seats: v.ballot.map((b) => b.voter), candidates: v.candidates, hands: v.cast.filter((c) => c.target === candidate).map((c) => c.by) };
 }
 
 /**

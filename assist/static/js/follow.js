@@ -10,17 +10,19 @@
 // keeps the last game it saw and says so; it catches up at the next read.
 // It never enters the game's entries: a correction is a proposal the
 // host's phone applies (cohost.js). A correction of an earlier night (the
-// mafia's shot) rewrites the host's entries from there: this phone replays
-// the whole list again at each read, so it shows the corrected game.
+// mafia's shot, a check, the Doctor's save; a vote, repeat vote or "shall
+// all of them leave?", whose hands this phone taps, the ones entered
+// marked at first) rewrites the host's entries from there: this phone
+// replays the whole list again at each read, so it shows the corrected game.
 
 import * as E from './engine.js';
 import * as storage from './storage.js';
 import { h } from './dom.js';
-import { mount, button, toast, range } from './ui.js';
+import { mount, button, toast, range, seatGrid } from './ui.js';
 import { t, tn, current } from './i18n.js';
 import { name } from './engine.js';
 import { send } from './sync.js';
-import { fixList, CLOCK_EVERY } from './cohost.js';
+import { fixList, recordedVote, CLOCK_EVERY } from './cohost.js';
 import { fmt, beep, unlockAudio } from './timer.js';
 
 const EVERY = 1000;
@@ -214,11 +216,13 @@ function draw(F) {
     return;
   }
   const seats = range(names.length);
+  // The kinds of correction: the votes ('revote', 'all_vote' are a day's
+  // other votes), the night moves, and a note in words.
+  const votes = ['vote', 'revote', 'all_vote'];
   const kind = h('select', { dataset: { t: 'fix-kind' } },
-    h('option', { value: 'vote' }, t('assist.follow.kind_vote')), h('option', { value: 'shot' }, t('assist.follow.kind_shot')),
-    h('option', { value: 'night' }, t('assist.follow.kind_night')));
-  const seat = h('select', { dataset: { t: 'fix-seat' }, 'aria-label': t('assist.follow.seat') }, seats.map((s) => h('option', { value: String(s) }, who(s))),
-    h('option', { value: '0' }, t('assist.follow.miss'))); // the mafia's shot: nobody
+    ['vote', 'revote', 'all_vote', 'shot', 'check', 'don_check', 'save', 'night'].map((k) => h('option', { value: k }, t(`assist.follow.kind_${k}`))));
+  const nobody = h('option', { value: '0' }, t('assist.follow.miss')); // the mafia's shot: nobody
+  const seat = h('select', { dataset: { t: 'fix-seat' }, 'aria-label': t('assist.follow.seat') }, seats.map((s) => h('option', { value: String(s) }, who(s))), nobody);
   const round = h('input', { type: 'number', min: 1, value: 1, dataset: { t: 'fix-round' }, 'aria-label': t('assist.follow.round') });
   // The round's box names what it counts: a vote's day, a shot's night.
   const roundName = h('span', { dataset: { t: 'fix-round-name' } }, t('assist.follow.round'));
@@ -227,27 +231,59 @@ function draw(F) {
   const text = h('input', { type: 'text', maxlength: 200, dataset: { t: 'fix-text' }, placeholder: t('assist.follow.text') });
   // A day's vote: the voters' seats, with the day in the round's box (the host's phone replays the vote with them).
   const voters = h('input', { type: 'text', inputmode: 'numeric', maxlength: 60, dataset: { t: 'fix-voters' }, placeholder: t('assist.follow.voters') });
+  // The hands of the vote chosen, as seats to tap: they write the voters' box.
+  const handsBox = h('div', { dataset: { t: 'fix-hands' } });
+  const typed = () => [...new Set(voters.value.split(/[^0-9]+/).filter(Boolean).map(Number))];
+  const which = () => (kind.value === 'vote' ? '' : kind.value);
+  const drawHands = () => {
+    const v = votes.includes(kind.value) ? recordedVote(E.protocol(), Number(round.value), which(), Number(seat.value)) : null;
+    if (!v) { handsBox.replaceChildren(); return; }
+    const hands = typed();
+    handsBox.replaceChildren(h('p', { class: 'note' }, t('assist.follow.hands')), seatGrid({
+      seats: v.seats,
+      label: (s) => [names[s - 1], ''],
+      selected: (s) => hands.includes(s),
+      onpick: (s) => {
+        voters.value = (hands.includes(s) ? hands.filter((x) => x !== s) : [...hands, s]).sort((a, b) => a - b).join(' ');
+        drawHands();
+      },
+    }));
+  };
+  // Choosing the vote (its kind, day, candidate) marks the hands entered.
+  const fill = () => {
+    const v = votes.includes(kind.value) ? recordedVote(E.protocol(), Number(round.value), which(), Number(seat.value)) : null;
+    voters.value = v ? v.hands.join(' ') : '';
+    drawHands();
+  };
   const nameRound = () => {
-    const what = t(kind.value === 'vote' ? 'assist.follow.day' : 'assist.follow.round');
+    const what = t(votes.includes(kind.value) ? 'assist.follow.day' : 'assist.follow.round');
     roundName.textContent = what;
     round.setAttribute('aria-label', what);
+    nobody.textContent = t(kind.value === 'shot' ? 'assist.follow.miss' : 'assist.follow.nobody');
+    fill();
   };
   kind.addEventListener('change', nameRound);
+  round.addEventListener('change', fill);
+  seat.addEventListener('change', fill);
+  voters.addEventListener('input', drawHands);
   nameRound();
   const sendFix = () => {
-    const hands = [...new Set(voters.value.split(/[^0-9]+/).filter(Boolean).map(Number))];
-    if (kind.value === 'vote' && hands.length) {
-      return propose(F, { kind: 'vote', seat: Number(seat.value), round: Number(round.value), voters: hands, count: hands.length });
+    const hands = typed();
+    const day = Number(round.value);
+    if (kind.value === 'all_vote') return propose(F, { kind: 'vote', vote: 'all_vote', seat: 0, round: day, voters: hands, count: hands.length });
+    if (votes.includes(kind.value) && (hands.length || kind.value !== 'vote')) {
+      return propose(F, { kind: 'vote', vote: which(), seat: Number(seat.value), round: day, voters: hands, count: hands.length });
     }
     if (kind.value === 'vote') return propose(F, { kind: 'vote', seat: Number(seat.value), count: Number(count.value) });
-    if (kind.value === 'shot') return propose(F, { kind: 'shot', seat: Number(seat.value), round: Number(round.value) });
-    return propose(F, { kind: 'night', seat: Number(seat.value), text: text.value });
+    if (kind.value === 'night') return propose(F, { kind: 'night', seat: Number(seat.value), text: text.value });
+    return propose(F, { kind: kind.value, seat: Number(seat.value), round: day });
   };
   mount(
     clockBox(F),
     h('div', { dataset: { t: 'follow-live', game: F.id } }, live),
     h('h3', {}, t('assist.follow.propose')),
     h('div', { class: 'actions' }, kind, seat, roundBox, count, voters, text, button(t('assist.follow.send'), sendFix, 'secondary', 'fix-send')),
+    handsBox,
     h('h3', {}, t('assist.cohost.list')),
     h('div', { dataset: { t: 'follow-fixes' } }, fixList(L.fixes, who)));
 }
