@@ -9,6 +9,7 @@ import (
 
 	"mafia/assist/internal/hosttest"
 	"mafia/assist/record"
+	"mafia/engine"
 )
 
 // TestCohost_TheHostAppliesTheRefereesVoteAndFoulByReplaying: the host runs
@@ -60,11 +61,15 @@ func TestCohost_TheHostAppliesTheRefereesVoteAndFoulByReplaying(t *testing.T) {
 		t.Fatal(err)
 	}
 	old := host.LocalEntries(id)
-	at, found, last, err := record.DayVote(&rec.Settings, old, 1, 3)
-	if err != nil || !found || last {
-		t.Fatalf("day 1's hands for 3: at %d, found %v, last %v, %v (the game did not go as driven)", at, found, last, err)
+	v, err := record.FindVote(&rec.Settings, old, 1, engine.PhaseVote)
+	if err != nil || v == nil || !slices.Equal(v.Hands()[3], []int{2, 5}) {
+		t.Fatalf("day 1's vote: %+v, %v (the game did not go as driven)", v, err)
 	}
-	want, err := record.Amend(&rec.Settings, old, record.Amendment{At: at, With: record.VoteCommands(3, []int{2, 5, 6, 7}, false)})
+	fix, err := record.VoteFix(v, 1, 3, []int{2, 5, 6, 7})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := record.Amend(&rec.Settings, old, fix) // the whole vote rebuilt, as the page does
 	if err != nil {
 		t.Fatal(err)
 	}

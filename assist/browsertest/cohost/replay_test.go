@@ -21,9 +21,12 @@ import (
 // night 2. The referee's phone follows in Georgian. The referee picks the
 // repeat vote of day 1 for 3: the hands entered (2, 5) are marked; taps 6
 // and 7 and sends it. On the host's phone Apply shows the referee's hands
-// marked; the replay keeps what the Go replay keeps; applied, both phones
-// show 3 out and 4 in. Then the referee sends the Doctor's save of seat 1
-// on night 1; applied, both phones show seat 1 alive, and the printed
+// marked; the replay keeps what the Go replay keeps; Apply is tapped and
+// the page reloaded at once (the phone holds one whole game, applied again
+// if it was the old); both phones and the server show 3 out and 4 in.
+// Then the referee sends the Doctor's save of seat 1 on night 1, which the
+// host applies offline (the server keeps the old game until the connection
+// is back); both phones and the server show seat 1 alive, and the printed
 // protocol (ka) lists both rewrites with the referee's name.
 func TestCohost_AGeorgianRefereeCorrectsARepeatVoteAndADoctorsSave(t *testing.T) {
 	t.Parallel()
@@ -120,12 +123,35 @@ func TestCohost_AGeorgianRefereeCorrectsARepeatVoteAndADoctorsSave(t *testing.T)
 	if kept := hosttest.Eval[string](host.Tab, `document.querySelector('[data-t="amend-kept"]').dataset.n`); kept != itoa(want.Kept) {
 		t.Errorf("the host sees %s kept, the replay keeps %d", kept, want.Kept)
 	}
-	host.Tap("amend-confirm")
-	host.WaitJS(10*time.Second, `!document.querySelector('[data-t="amend-screen"]')`)
-	host.WaitJS(hosttest.SyncWait, `document.getElementById('sync').dataset.waiting === '0'`)
+	// Apply, and the page reloaded at once: the phone holds the old game
+	// whole (applied again) or the corrected one whole.
+	hosttest.Eval[bool](host.Tab, `(() => { document.querySelector('[data-t="amend-confirm"]').click(); return true; })()`)
+	host.Reload(true)
+	host.WaitJS(30*time.Second, `location.hash === '#/game/`+id+`'`)
 	after := host.LocalEntries(id)
-	if !sameGame(after, want.Commands) {
-		t.Fatalf("applied: %d entries, want %d", len(after), len(want.Commands))
+	switch {
+	case sameGame(after, want.Commands):
+		t.Log("the reload came after the write")
+	case slices.Equal(after, old):
+		t.Log("the reload came before the write: applied again")
+		host.Tap("menu")
+		host.Tap("menu-cohost")
+		host.WaitJS(hosttest.SyncWait, `!!document.querySelector('[data-t="fix-amend-0"]')`)
+		host.Tap("fix-amend-0")
+		host.WaitJS(5*time.Second, `!!document.querySelector('[data-t="vote-fix-screen"]')`)
+		host.Tap("vote-fix-work-out")
+		host.WaitJS(5*time.Second, `!!document.querySelector('[data-t="amend-screen"]')`)
+		host.Tap("amend-confirm")
+		host.WaitJS(10*time.Second, `!document.querySelector('[data-t="amend-screen"]')`)
+		if after = host.LocalEntries(id); !sameGame(after, want.Commands) {
+			t.Fatalf("applied after the reload: %d entries, want %d", len(after), len(want.Commands))
+		}
+	default:
+		t.Fatalf("after a reload at Apply the phone holds %d entries: neither the game before (%d) nor the corrected one (%d)", len(after), len(old), len(want.Commands))
+	}
+	host.WaitJS(hosttest.SyncWait, `document.getElementById('sync').dataset.waiting === '0'`)
+	if got := ts.StoredEntries(t, id); !slices.Equal(got, after) {
+		t.Fatalf("the server holds %d entries, the host's phone %d", len(got), len(after))
 	}
 	if st := host.State(); !slices.Contains(st.Alive, 4) || slices.Contains(st.Alive, 3) {
 		t.Fatalf("the host's phone: alive %v, want 4 in and 3 out", st.Alive)
@@ -158,13 +184,20 @@ func TestCohost_AGeorgianRefereeCorrectsARepeatVoteAndADoctorsSave(t *testing.T)
 		t.Errorf("the host does not see the %d entries dropped", n)
 	}
 	host.NoSideScroll("the save's replay at 360 px")
+	// Applied offline: the phone holds the corrected game, the server the
+	// old one until the connection is back.
+	host.Offline(true)
 	host.Tap("amend-confirm")
-	host.WaitJS(10*time.Second, `!document.querySelector('[data-t="amend-screen"]')`)
-	host.WaitJS(hosttest.SyncWait, `document.getElementById('sync').dataset.waiting === '0'`)
+	host.WaitJS(10*time.Second, `!document.querySelector('[data-t="amend-screen"]') && document.getElementById('sync').dataset.waiting !== '0'`)
 	final := host.LocalEntries(id)
 	if !sameGame(final, want2.Commands) || !slices.Contains(host.State().Alive, 1) {
 		t.Fatalf("applied: %d entries, want %d; alive %v", len(final), len(want2.Commands), host.State().Alive)
 	}
+	if got := ts.StoredEntries(t, id); !slices.Equal(got, after) {
+		t.Fatal("the server changed while the host's phone was offline")
+	}
+	host.Offline(false)
+	host.WaitJS(hosttest.SyncWait, `document.getElementById('sync').dataset.waiting === '0'`)
 	if got := ts.StoredEntries(t, id); !slices.Equal(got, final) {
 		t.Fatalf("the server holds %d entries, the host's phone %d", len(got), len(final))
 	}
