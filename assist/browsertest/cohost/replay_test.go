@@ -26,8 +26,9 @@ import (
 // if it was the old); both phones and the server show 3 out and 4 in.
 // Then the referee sends the Doctor's save of seat 1 on night 1, which the
 // host applies offline (the server keeps the old game until the connection
-// is back); both phones and the server show seat 1 alive, and the printed
-// protocol (ka) lists both rewrites with the referee's name.
+// is back); both phones and the server show seat 1 alive. A note in words
+// says on both phones that the host corrects it by hand (Done, no Apply).
+// The printed protocol (ka) lists both rewrites with the referee's name.
 func TestCohost_AGeorgianRefereeCorrectsARepeatVoteAndADoctorsSave(t *testing.T) {
 	t.Parallel()
 	ts := hosttest.StartServer(t)
@@ -204,6 +205,19 @@ func TestCohost_AGeorgianRefereeCorrectsARepeatVoteAndADoctorsSave(t *testing.T)
 	ref.WaitJS(hosttest.SyncWait, `document.querySelector('li[data-seat="1"]').dataset.out === 'false' &&
 		!!document.querySelector('[data-t="fixes"] li[data-seq="1"][data-state="applied"]')`)
 	ref.Shot("replay-save-referee")
+
+	// A note in words has no replay: both phones say the host corrects it by hand.
+	ref.SetValue(`[data-t="fix-kind"]`, "night")
+	ref.SetValue(`[data-t="fix-text"]`, "The Don checked 5 on night 1")
+	ref.Tap("fix-send")
+	ref.WaitJS(hosttest.SyncWait, `(document.querySelector('[data-t="fixes"] li[data-seq="2"] [data-t="fix-by-hand"]') || {}).textContent === ' ეს შესწორება თავიდან არ თამაშდება: წამყვანი მას ხელით შეიტანს.'`)
+	host.Tap("menu")
+	host.Tap("menu-cohost")
+	host.WaitJS(hosttest.SyncWait, `!!document.querySelector('[data-t="fixes"] li[data-seq="2"] [data-t="fix-by-hand"]') && !!document.querySelector('[data-t="fix-apply-2"]') && !document.querySelector('[data-t="fix-amend-2"]')`)
+	if s := hosttest.Eval[string](host.Tab, `document.querySelector('[data-t="fix-by-hand"]').textContent`); !strings.Contains(s, "the host corrects it by hand") {
+		t.Errorf("the host's phone says %q for a note", s)
+	}
+	host.NoSideScroll("the corrections at 360 px")
 
 	// The printed protocol, in Georgian, says each rewrite.
 	req, _ := http.NewRequest("GET", ts.URL+"/host/games/"+id+"?lang=ka", nil)
