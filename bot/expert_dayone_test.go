@@ -293,7 +293,9 @@ func TestMeasure_ExpertDayOne(t *testing.T) {
 			t.Logf("    all-votes (untied seats): town yes %d no %d, mafia yes %d no %d (of them with a partner tied: %d)", allv[k][0], allv[k][1], allv[k][2], allv[k][3], mafWithPartner[k])
 			t.Logf("    quiet speeches: town %d of %d, mafia %d of %d", quiet[k][0], speak[k][0], quiet[k][1], speak[k][1])
 		}
-		t.Logf("  best moves made: %v", bm)
+		if bm.n > 0 {
+			t.Logf("  the town's best moves: %d, %.3f mafia named a move (chance %.3f)", bm.n, bm.hits/float64(bm.n), bm.chance/float64(bm.n))
+		}
 		t.Logf("  nobody-out games: %v", nobodyIdx)
 	}
 }
