@@ -133,8 +133,55 @@ func (b *Expert) see(seat engine.Seat, e *engine.Event) {
 				}
 			}
 		}
+	case engine.EvAllVoteClosed:
+		b.seeAllVote(e.Set)
 	case engine.EvStatement:
 		b.seeStatement(e)
+	}
+}
+
+// The likelihood that a seat not tied answers yes to "shall all of them
+// leave?", by its team and whether a mafioso (other than itself) is among
+// the tied: the mafia send the town's seats away and keep their partners;
+// the town says yes when it believes the tied bad, and does not know.
+var expAllYes = [3][2]float32{
+	{0.15, 0.3}, // town: no mafioso tied, one tied
+	{0.9, 0.05}, // mafia: no partner tied, a partner tied
+	{0.4, 0.4},  // the maniac
+}
+
+// seeAllVote reads the answers to "shall all of them leave?" (yes: who
+// said yes) about today's tied candidates: each answer of a seat not tied
+// weighed in every world by expAllYes (a tied seat says no for itself).
+// The mafia's answers show their team: without this a day that ended with
+// nobody out read the mafia's yes as nothing.
+func (b *Expert) seeAllVote(yes engine.SeatSet) {
+	tied := b.candidates()
+	voters := b.alive &^ tied
+	if tied == 0 || voters == 0 {
+		return
+	}
+	f := func(w world, skip engine.Seat) float32 {
+		x := float32(1)
+		for m := voters.Without(skip); m != 0; {
+			s := m.First()
+			m = m.Without(s)
+			t := w.team(s)
+			k := 0
+			if tied&w.mafia.Without(s) != 0 {
+				k = 1
+			}
+			p := expAllYes[t][k]
+			if !yes.Has(s) {
+				p = 1 - p
+			}
+			x *= p
+		}
+		return x
+	}
+	b.own.mul(func(w world) float32 { return f(w, b.me) })
+	if b.hasPub {
+		b.pub.mul(func(w world) float32 { return f(w, 0) })
 	}
 }
 
