@@ -74,7 +74,8 @@ var organiserMessages = []string{"organiser.title", "organiser.new", "organiser.
 	"organiser.forfeit", "organiser.timings", "web.timing.speech", "web.timing.defence", "web.timing.tie_speech",
 	"web.timing.last_words", "web.timing.night", "web.timing.vote", "organiser.referee_account", "organiser.referee_login",
 	"organiser.extra", "organiser.extra_range", "organiser.extra_save", "organiser.extra_saved", "organiser.extra_at_table",
-	"organiser.referee_change", "organiser.referee_save"}
+	"organiser.referee_change", "organiser.referee_save", "organiser.you_referee", "organiser.you_public",
+	"organiser.extra_rule", "organiser.extra_counting_host", "organiser.extra_counting_here"}
 
 // organiserPage is the screen's shell: the club, the tournament (empty on
 // the making page), the sentences, and the scoring presets' numbers.
