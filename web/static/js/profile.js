@@ -92,7 +92,8 @@ export function profileScreen(name, { navigate }) {
       p.tournaments_run && p.tournaments_run.length ? h('section', { id: 'my-tournaments', class: 'my-tables' },
         h('h3', {}, t('web.profile.run')),
         h('ul', { class: 'plain' }, p.tournaments_run.map((x) => h('li', { 'data-tournament': x.tournament, 'data-role': x.role },
-          link(`${x.link}?lang=${current()}`, x.name, { class: 'run-link' }),
+          // The organiser's screen is the clubs' page, not this app's: a plain link.
+          h('a', { href: `${x.link}?lang=${current()}`, class: 'run-link' }, x.name),
           h('span', { class: 'note' }, ` · ${x.club_name} · ${t(`web.profile.run_${x.role}`)} · ${t(`tournament.state.${x.state}`)}`))))) : null,
       // The clubs (docs/club.md): each linking to its leaderboard; the
       // in-person games of the roster entries linked to the account.
