@@ -27,7 +27,8 @@ import (
 // a tournament at real tables names its referee's account; its one
 // table's game is linked, its host having given seat 1 +0.30 on the
 // assistant. On a phone (360×740, in Georgian) logged in with the
-// referee's account, the organiser's screen says they are the referee and
+// referee's account, the assistant's first screen lists the tournament
+// they referee; its link opens the organiser's screen, which says they are the referee and
 // shows none of the organiser's controls (no step, no Change the referee,
 // no Free the table), only the table's extras form, filled with the
 // host's, saying the rule and that the host's count now. The referee
@@ -70,6 +71,10 @@ func TestTheRefereeSeesOnlyTheirControlsAndGivesARealTablesExtras(t *testing.T) 
 	_, refTok, err := svc.Signup(context.Background(), "Sopo6", "password1", "")
 	if err != nil {
 		t.Fatal(err)
+	}
+	// The referee is a member of the club (the making form offers the members).
+	if code := call(t, "PUT", hs.URL+"/host/api/clubs/"+c.ID+"/members/Sopo6", c.Token, map[string]any{"role": "member"}, nil); code != http.StatusOK {
+		t.Fatalf("Sopo6 joins the club: %d", code)
 	}
 	base := hs.URL + "/host/api/clubs/" + c.ID + "/tournaments"
 	var tr struct {
@@ -134,7 +139,21 @@ func TestTheRefereeSeesOnlyTheirControlsAndGivesARealTablesExtras(t *testing.T) 
 		_, err := chromedp.Call(ctx, network.SetCookie, network.SetCookieParams{Name: account.CookieName, Value: refTok,
 			URL: hs.URL + "/", Path: "/", HTTPOnly: &httpOnly})
 		return err
-	}), chromedp.Navigate(screen)); err != nil {
+	}), chromedp.Navigate(hs.URL+"/host/?lang=ka")); err != nil {
+		t.Fatal(err)
+	}
+	// The assistant's first screen lists the tournament they referee; its
+	// link opens the organiser's screen.
+	run := `document.querySelector('[data-t="run-tournaments"] li[data-role="referee"] [data-t="run-tournament"]')`
+	wait("the tournaments they referee", `!!`+run+` && `+run+`.textContent === 'ზამთრის თასი' &&
+		document.querySelector('[data-t="run-tournaments"] h3').textContent === 'ტურნირები, სადაც მსაჯი ან ორგანიზატორი ხარ'`)
+	var href string
+	eval("the tournament's link", run+`.getAttribute('href')`, &href)
+	if want := "/host/clubs/" + c.ID + "/organiser/" + tr.ID + "?lang=ka"; href != want {
+		t.Errorf("the tournament's link %q, want %q", href, want)
+	}
+	wide("the assistant's first screen")
+	if err := chromedp.Do(tab, chromedp.Click(chromedp.CSS(`[data-t="run-tournament"]`))); err != nil {
 		t.Fatal(err)
 	}
 	form := `document.querySelector('[data-t="extra"][data-round="1"][data-table="1"]')`
