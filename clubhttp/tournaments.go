@@ -168,7 +168,9 @@ func (h *Handler) createTournament(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusCreated, h.tournamentOut(st, t, roster))
+	out := h.tournamentOut(st, t, roster)
+	out.Role = roleOrganiser // only the club's hosts make one
+	writeJSON(w, http.StatusCreated, out)
 }
 
 // tournamentScoring is the scoring a tournament's making asks for: the
