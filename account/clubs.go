@@ -55,3 +55,17 @@ type TournamentTableJSON struct {
 	Link       string `json:"link"`
 	State      string `json:"state"`
 }
+
+// TournamentRunJSON is a tournament the account referees, or runs as an
+// owner or host of its club, as its own page lists them: the club, the
+// tournament, its state, the account's role there ("referee" or
+// "organiser") and the link to the tournament's organiser's screen.
+type TournamentRunJSON struct {
+	Club       string `json:"club"`
+	ClubName   string `json:"club_name"`
+	Tournament string `json:"tournament"`
+	Name       string `json:"name"`
+	State      string `json:"state"`
+	Role       string `json:"role"`
+	Link       string `json:"link"`
+}

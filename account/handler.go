@@ -46,6 +46,10 @@ type HandlerConfig struct {
 	// tournaments that wait for it or play (clubhttp's PlayerTables),
 	// shown on its own page to the account alone (nil: none shown).
 	Tables func(ctx context.Context, account int64) ([]TournamentTableJSON, error)
+	// Running, when set, is the tournaments the account referees or runs
+	// as an owner or host of their club (clubhttp's PlayerTournaments),
+	// shown on its own page to the account alone (nil: none shown).
+	Running func(ctx context.Context, account int64) ([]TournamentRunJSON, error)
 	// Hold is how long the refusal of an address whose attempts are spent
 	// is held before it is sent (0: half a second; negative: not held): a flood
 	// over keep-alive connections then gets one refusal a connection a

@@ -81,6 +81,9 @@ type ProfileJSON struct {
 	// Tables are the account's tables in online tournaments now (waiting
 	// or playing), on its own page only (HandlerConfig.Tables).
 	Tables []TournamentTableJSON `json:"tournament_tables,omitempty"`
+	// Running are the tournaments the account referees or runs, on its
+	// own page only (HandlerConfig.Running).
+	Running []TournamentRunJSON `json:"tournaments_run,omitempty"`
 }
 
 // count counts one game of a card (as docs/rules.md spells it; "" or
@@ -170,6 +173,12 @@ func (h *Handler) profile(w http.ResponseWriter, r *http.Request) {
 	}
 	if h.cfg.Tables != nil && viewer == a.ID {
 		if out.Tables, err = h.cfg.Tables(ctx, a.ID); err != nil {
+			h.fail(w, r, internal(err))
+			return
+		}
+	}
+	if h.cfg.Running != nil && viewer == a.ID {
+		if out.Running, err = h.cfg.Running(ctx, a.ID); err != nil {
 			h.fail(w, r, internal(err))
 			return
 		}

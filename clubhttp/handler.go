@@ -66,6 +66,9 @@ type Handler struct {
 	// online are the server's tables an online tournament opens
 	// (ServeOnline; nil: none).
 	online *onlinePlay
+	// referees move a tournament's games' invitations to its new referee
+	// (InviteWith; nil: none moved).
+	referees Referees
 }
 
 // New makes the clubs' handler.
@@ -119,6 +122,7 @@ func (h *Handler) routes() {
 	m.HandleFunc("GET /host/clubs/{club}/seasons/{season}/wall", h.serveWall)
 	m.HandleFunc("GET /host/clubs/{club}/seasons/{season}/people/{person}", h.servePerson)
 	m.HandleFunc("GET /host/api/clubs/mine", h.myClubs)
+	m.HandleFunc("GET /host/api/clubs/mine/tournaments", h.myTournaments)
 	m.HandleFunc("GET /host/api/clubs/{club}/members", h.listMembers)
 	m.HandleFunc("PUT /host/api/clubs/{club}/members/{name}", h.setMember)
 	m.HandleFunc("DELETE /host/api/clubs/{club}/members/{name}", h.removeMember)

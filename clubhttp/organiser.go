@@ -8,8 +8,12 @@ package clubhttp
 // a shared place) and closes it; an online tournament's round it opens
 // online, shows each table's state and starts a waiting table, and a
 // finished online table takes its extra points (by the organiser or the
-// tournament's referee: referee.go). The page is a shell in the reader's
-// language (organiser.html, its sentences from the catalogs); its script
+// tournament's referee: referee.go), as does a real table's linked game,
+// in place of its host's (table_extra.go). The server tells the page who
+// views it (the tournament's role: the organiser, the referee or the
+// public), and the page shows each only what the server lets them do. The
+// page is a shell in the reader's language (organiser.html, its sentences
+// from the catalogs); its script
 // (static/organiser.js) calls the tournaments' API (tournaments.go) with
 // the club's code kept on the phone, or the login of an owner or host, and
 // shows each refusal's sentence as the API gives it, in the page's language.
@@ -74,7 +78,8 @@ var organiserMessages = []string{"organiser.title", "organiser.new", "organiser.
 	"organiser.forfeit", "organiser.timings", "web.timing.speech", "web.timing.defence", "web.timing.tie_speech",
 	"web.timing.last_words", "web.timing.night", "web.timing.vote", "organiser.referee_account", "organiser.referee_login",
 	"organiser.extra", "organiser.extra_range", "organiser.extra_save", "organiser.extra_saved", "organiser.extra_at_table",
-	"organiser.referee_change", "organiser.referee_save"}
+	"organiser.referee_change", "organiser.referee_save", "organiser.you_referee", "organiser.you_public",
+	"organiser.extra_rule", "organiser.extra_counting_host", "organiser.extra_counting_here"}
 
 // organiserPage is the screen's shell: the club, the tournament (empty on
 // the making page), the sentences, and the scoring presets' numbers.

@@ -54,7 +54,8 @@ func TestOrganiser_TheScreenGivesExtrasAndNamesTheReferee(t *testing.T) {
 			"organiser.referee_login": "аккаунт {Name}"},
 	}
 	ids := []string{"organiser.extra_saved", "organiser.extra_at_table", "organiser.referee_account",
-		"organiser.referee_change", "organiser.referee_save"}
+		"organiser.referee_change", "organiser.referee_save", "organiser.you_referee", "organiser.you_public",
+		"organiser.extra_rule", "organiser.extra_counting_host", "organiser.extra_counting_here"}
 	seen := map[string]map[string]bool{}
 	for lang, sentences := range want {
 		m := block.FindStringSubmatch(get("/host/clubs/c1/organiser/t1?lang=" + lang))

@@ -48,12 +48,63 @@ type refereeRequest struct {
 
 // setReferee serves PUT /host/api/clubs/{club}/tournaments/{t}/referee: a
 // host of the club names the tournament's referee and their account (in
-// place of those named before; an empty account: none).
+// place of those named before; an empty account: none). Once kept, the
+// games already made at the tournament's real tables invite the new
+// account and revoke the former's invitation (reinvite).
 func (h *Handler) setReferee(w http.ResponseWriter, r *http.Request) {
 	var req refereeRequest
-	h.changeTournament(w, r, &req, func(ctx context.Context, t *tournament.Tournament, _ *club.Roster) error {
-		return h.nameReferee(ctx, t, req.Referee, req.Account)
+	var was, now tournament.Tournament
+	kept := h.changeTournament(w, r, &req, func(ctx context.Context, t *tournament.Tournament, _ *club.Roster) error {
+		was = *t
+		err := h.nameReferee(ctx, t, req.Referee, req.Account)
+		now = *t
+		return err
 	})
+	if kept {
+		h.reinvite(r.Context(), &was, &now)
+	}
+}
+
+// Referees move the invitations of a tournament's games to its new
+// referee: the host's assistant (assist.Handler.ReinviteReferee), which
+// keeps the games and their invitations.
+type Referees interface {
+	// ReinviteReferee revokes, in each of the games of club clubID's
+	// tournament, the invitation naming the account was (0: none) and
+	// invites account (0: none) by the name shown and its login; it
+	// answers how many games changed.
+	ReinviteReferee(ctx context.Context, clubID, tournamentID string, games []string, was, account int64, name, login string) (int, error)
+}
+
+// InviteWith gives the clubs the assistant that moves a tournament's
+// games' invitations when its referee changes (nil: none moved). It is
+// called once, before the handler serves, where the two are wired.
+func (h *Handler) InviteWith(r Referees) { h.referees = r }
+
+// reinvite moves the invitations of the games made at t's real tables
+// (linked to them) from the referee's account before the change (was) to
+// the one after (now), when the account changed. A game the assistant
+// cannot change is logged: the referee is named all the same, and the
+// game's host may invite them by hand.
+func (h *Handler) reinvite(ctx context.Context, was, now *tournament.Tournament) {
+	if h.referees == nil || was.RefereeAccount == now.RefereeAccount {
+		return
+	}
+	var games []string
+	for _, round := range now.Rounds {
+		for _, tb := range round.Tables {
+			if tb.Game != "" && tb.Online == "" {
+				games = append(games, tb.Game)
+			}
+		}
+	}
+	if len(games) == 0 {
+		return
+	}
+	n, err := h.referees.ReinviteReferee(ctx, now.ClubID, now.ID, games, was.RefereeAccount, now.RefereeAccount, now.Referee, now.RefereeLogin)
+	if err != nil {
+		h.cfg.Log.Warn("clubs: the new referee not invited to every game", "tournament", now.ID, "changed", n, "err", err)
+	}
 }
 
 // refereeAccess is who asks to change a tournament of the club in the
@@ -108,4 +159,24 @@ func (h *Handler) TournamentReferee(ctx context.Context, clubID, id string) (acc
 		return 0, "", "", nil
 	}
 	return t.RefereeAccount, t.Referee, t.RefereeLogin, nil
+}
+
+// The roles the organiser's screen shows a tournament for (viewerRole).
+const (
+	roleOrganiser = "organiser" // the club's code, an owner or a host: every control
+	roleReferee   = "referee"   // the tournament's referee's account: the tables' extras
+	rolePublic    = "public"    // anyone else: the tournament read only
+)
+
+// viewerRole is who the access is for tournament t, as the server decides
+// what they may do: the organiser (every change), the referee (what
+// refereeOf allows: the tables' extras), or the public (nothing).
+func viewerRole(a clubAccess, t *tournament.Tournament) string {
+	switch {
+	case a.atLeastHost() == nil:
+		return roleOrganiser
+	case t.IsReferee(a.Account):
+		return roleReferee
+	}
+	return rolePublic
 }

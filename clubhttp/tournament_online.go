@@ -10,7 +10,7 @@ package clubhttp
 // or the next read of the tournament (syncOnline), with the seats the
 // server's bot played for a player who did not come; it counts with its
 // first victim's best move (made at the table) and the extra points the
-// organiser gives its seats once it is over (setOnlineExtra).
+// organiser gives its seats once it is over (setTableExtra, table_extra.go).
 
 import (
 	"context"
@@ -123,7 +123,7 @@ func (h *Handler) onlineRoutes(m *http.ServeMux) {
 	m.HandleFunc("POST "+base+"/rounds/{round}/online", h.openRoundOnline)
 	m.HandleFunc("GET "+base+"/rounds/{round}/online", h.roundOnline)
 	m.HandleFunc("POST "+base+"/rounds/{round}/tables/{table}/start", h.startOnlineTable)
-	m.HandleFunc("PUT "+base+"/rounds/{round}/tables/{table}/extra", h.setOnlineExtra)
+	m.HandleFunc("PUT "+base+"/rounds/{round}/tables/{table}/extra", h.setTableExtra)
 	m.HandleFunc("GET "+base+"/mine", h.myTournamentTable)
 }
 
@@ -504,62 +504,6 @@ func (h *Handler) myTournamentTable(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	h.fail(w, r, &engine.Error{Code: tournament.CodeNoTable})
-}
-
-// extraLimit bounds the body of a table's extra points.
-const extraLimit = 4 << 10
-
-// setOnlineExtra serves PUT .../rounds/{round}/tables/{table}/extra
-// {"extra": [{"seat", "points"}]}: a host of the club (the organiser), or
-// the tournament's referee logged in with their account (referee.go),
-// gives the seats of a table played online, once its game is over, their
-// extra points (in place of those given before); the answer is the
-// round's state.
-func (h *Handler) setOnlineExtra(w http.ResponseWriter, r *http.Request) {
-	var req struct {
-		Extra []club.Extra `json:"extra"`
-	}
-	if h.foreign(w, r) {
-		return
-	}
-	if err := decode(r, &req, extraLimit); err != nil {
-		h.fail(w, r, err)
-		return
-	}
-	ctx, id := r.Context(), r.PathValue("t")
-	c, acc, err := h.refereeAccess(r, id)
-	if err != nil {
-		h.fail(w, r, err)
-		return
-	}
-	n, err := pathInts(r, "round", "table")
-	if err != nil {
-		h.fail(w, r, err)
-		return
-	}
-	if err := h.syncOnline(ctx, c.ID, id); err != nil {
-		h.fail(w, r, err)
-		return
-	}
-	err = h.updateTournament(ctx, c.ID, id, func(ctx context.Context, t *tournament.Tournament, _ *club.Roster) error {
-		if err := acc.refereeOf(t); err != nil {
-			return err
-		}
-		var g *club.Game
-		if n[0] >= 1 && n[0] <= len(t.Rounds) && n[1] >= 1 && n[1] <= len(t.Rounds[n[0]-1].Tables) && h.online != nil {
-			if tb := t.Rounds[n[0]-1].Tables[n[1]-1]; tb.Game != "" && tb.Game == tb.Online {
-				if cg, ok := h.online.tables.ClubGame(ctx, tb.Game); ok {
-					g = &cg
-				}
-			}
-		}
-		return t.SetExtra(n[0], n[1], g, req.Extra)
-	})
-	if err != nil {
-		h.fail(w, r, err)
-		return
-	}
-	h.writeRound(w, r, c.ID, id, n[0])
 }
 
 // onlineGames adds to games the finished games of the tables opened online

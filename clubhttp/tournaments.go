@@ -79,6 +79,12 @@ type tournamentJSON struct {
 	Names   map[string]string `json:"names"`
 	Version int               `json:"version"`
 	Setup   [][]string        `json:"setup"` // Setup[r][t]: the assistant's setup for round r+1's table t+1
+	// Role is who asks, as the organiser's screen shows the tournament
+	// (viewerRole): "organiser", "referee" or "public".
+	Role string `json:"role"`
+	// HostExtra[r][t] are the extras the host of round r+1's real table
+	// t+1 gave on the assistant, once its game is linked (hostExtras).
+	HostExtra [][][]club.Extra `json:"host_extra"`
 }
 
 // SetupURL is the assistant's setup for one table of a tournament's round:
@@ -162,7 +168,9 @@ func (h *Handler) createTournament(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusCreated, h.tournamentOut(st, t, roster))
+	out := h.tournamentOut(st, t, roster)
+	out.Role = roleOrganiser // only the club's hosts make one
+	writeJSON(w, http.StatusCreated, out)
 }
 
 // tournamentScoring is the scoring a tournament's making asks for: the
@@ -232,27 +240,35 @@ func (h *Handler) getTournament(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, h.tournamentOut(st, t, roster))
+	c, _, err := h.loadClub(r.Context(), t.ClubID)
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	out := h.tournamentOut(st, t, roster)
+	out.Role, out.HostExtra = viewerRole(h.accessOf(r, c), &t), h.hostExtras(r.Context(), &t)
+	writeJSON(w, http.StatusOK, out)
 }
 
 // changeTournament is a change of a tournament by the club's host: refused
 // from a foreign page, its body decoded into req (nil: none read), the
 // club's host checked, and change applied to the tournament as kept; a
 // change that lost the race with another (store.ErrConflict on the
-// version) is applied again to the newer tournament, a few times.
+// version) is applied again to the newer tournament, a few times. It
+// reports whether the change was kept (else it answered the refusal).
 func (h *Handler) changeTournament(w http.ResponseWriter, r *http.Request, req any,
-	change func(ctx context.Context, t *tournament.Tournament, roster *club.Roster) error) {
+	change func(ctx context.Context, t *tournament.Tournament, roster *club.Roster) error) bool {
 	if h.foreign(w, r) {
-		return
+		return false
 	}
 	if req != nil {
 		if err := decode(r, req, 16<<10); err != nil {
 			h.fail(w, r, err)
-			return
+			return false
 		}
 	}
 	if _, _, ok := h.clubFor(w, r); !ok {
-		return
+		return false
 	}
 	var out tournamentJSON
 	err := h.updateTournament(r.Context(), r.PathValue("club"), r.PathValue("t"),
@@ -261,13 +277,15 @@ func (h *Handler) changeTournament(w http.ResponseWriter, r *http.Request, req a
 				return err
 			}
 			out = h.tournamentOut(store.Tournament{}, *t, roster)
+			out.Role, out.HostExtra = roleOrganiser, h.hostExtras(ctx, t) // only the club's hosts change it here
 			return nil
 		}, &out.Version)
 	if err != nil {
 		h.fail(w, r, err)
-		return
+		return false
 	}
 	writeJSON(w, http.StatusOK, out)
+	return true
 }
 
 // updateTournament applies change to a club's tournament as kept and saves
@@ -404,7 +422,7 @@ func (h *Handler) tournamentGames(ctx context.Context, t *tournament.Tournament)
 				continue
 			}
 			if g, ok := h.cfg.Games.ClubGame(ctx, tb.Game); ok {
-				g.ID = tb.Game
+				g.ID, g.Extra = tb.Game, tb.Extras(g) // the screen's extras, once given, replace the host's
 				out[tb.Game] = g
 			}
 		}

@@ -201,14 +201,14 @@ func (t *Tournament) Seat(person string) (round, table, seat int, ok bool) {
 	return 0, 0, 0, false
 }
 
-// SetExtra gives the seats of round r's table n (from 1), played online,
-// the organiser's extra points, in place of those given before (none:
+// SetExtra gives the seats of round r's table n (from 1) the organiser's
+// or the referee's extra points, in place of those given before (none:
 // none): only once its game g (the table's game as the club reads it) is
 // over and linked (CodeTableNotOver), each seat of the table at most once
 // and within the tournament's scoring (club.CodeBadExtra, naming the
-// seat).
+// seat). At a real table they then replace the host's (Table.Given).
 func (t *Tournament) SetExtra(r, n int, g *club.Game, extra []club.Extra) error {
-	if r < 1 || r > len(t.Rounds) || n < 1 || n > len(t.Rounds[r-1].Tables) || t.Rounds[r-1].Tables[n-1].Online == "" {
+	if r < 1 || r > len(t.Rounds) || n < 1 || n > len(t.Rounds[r-1].Tables) {
 		return bad("table")
 	}
 	tb := &t.Rounds[r-1].Tables[n-1]
@@ -225,5 +225,6 @@ func (t *Tournament) SetExtra(r, n int, g *club.Game, extra []club.Extra) error 
 		}
 	}
 	slices.SortFunc(tb.Extra, func(a, b club.Extra) int { return a.Seat - b.Seat })
+	tb.Given = tb.Online == ""
 	return nil
 }

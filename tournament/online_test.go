@@ -212,7 +212,7 @@ func TestSetExtra_AnOnlineTablesSeatsOnceItIsOver(t *testing.T) {
 		extra []club.Extra
 		want  string
 	}{
-		{"a table at real tables", 1, 2, []club.Extra{{Seat: 1, Points: 30}}, string(tournament.CodeBadTournament)},
+		{"a real table with no game linked", 1, 2, []club.Extra{{Seat: 1, Points: 30}}, string(tournament.CodeTableNotOver)},
 		{"no such round", 2, 1, nil, string(tournament.CodeBadTournament)},
 		{"a seat off the table", 1, 1, []club.Extra{{Seat: 4, Points: 30}}, "bad_extra seat=4"},
 		{"past the club's range", 1, 1, []club.Extra{{Seat: 2, Points: 80}}, "bad_extra seat=2"},
@@ -233,5 +233,39 @@ func TestSetExtra_AnOnlineTablesSeatsOnceItIsOver(t *testing.T) {
 	}
 	if err := tr.SetExtra(1, 1, g, nil); err != nil || len(tr.Rounds[0].Tables[0].Extra) != 0 {
 		t.Fatalf("no extras replace them: %v %v", err, tr.Rounds[0].Tables[0].Extra)
+	}
+}
+
+// TestSetExtra_ARealTablesExtrasReplaceItsHostsOnceGiven: at a real table
+// the host's extras (the game's) count until the organiser's or the
+// referee's are given; then theirs count for the whole table, none given
+// included; a table not linked is not over; unlinking the game drops
+// them, and the host's count again.
+func TestSetExtra_ARealTablesExtrasReplaceItsHostsOnceGiven(t *testing.T) {
+	tr := tournament.Tournament{Scoring: club.DefaultScoring(), State: tournament.StateRounds,
+		Rounds: []tournament.Round{{Tables: []tournament.Table{{Players: []string{"a", "b", "c"}}}}}}
+	g := club.Game{Winner: "town", Seats: []club.Seat{{Seat: 1}, {Seat: 2}, {Seat: 3}}, Extra: []club.Extra{{Seat: 1, Points: 30}}}
+	if err := tr.SetExtra(1, 1, &g, []club.Extra{{Seat: 2, Points: 10}}); err == nil || !strings.Contains(err.Error(), string(tournament.CodeTableNotOver)) {
+		t.Fatalf("extras of a table with no game: %v", err)
+	}
+	tb := &tr.Rounds[0].Tables[0]
+	tb.Game = "g1"
+	if got := tb.Extras(g); len(got) != 1 || got[0] != g.Extra[0] {
+		t.Fatalf("before any given: %v, want the host's", got)
+	}
+	if err := tr.SetExtra(1, 1, &g, []club.Extra{{Seat: 2, Points: 10}}); err != nil {
+		t.Fatal(err)
+	}
+	if got := tb.Extras(g); !tb.Given || len(got) != 1 || got[0] != (club.Extra{Seat: 2, Points: 10}) {
+		t.Fatalf("given: %v (given %v), want seat 2's only", got, tb.Given)
+	}
+	if err := tr.SetExtra(1, 1, &g, nil); err != nil || len(tb.Extras(g)) != 0 || !tb.Given {
+		t.Fatalf("none given: %v %v, want none counted (not the host's)", err, tb.Extras(g))
+	}
+	if err := tr.Unlink(1, 1); err != nil {
+		t.Fatal(err)
+	}
+	if tb.Given || tb.Extra != nil || len(tb.Extras(g)) != 1 {
+		t.Fatalf("after the unlink: given %v, extras %v, want the host's again", tb.Given, tb.Extra)
 	}
 }

@@ -106,6 +106,7 @@ func (t *Tournament) standings(roster *club.Roster, games map[string]club.Game, 
 			if tb.Game == "" || !ok || g.Winner == "" {
 				continue
 			}
+			g.Extra = tb.Extras(g) // a real table's extras given on the organiser's screen replace its host's
 			pl := played{points: map[string]club.Points{}}
 			for i, l := range t.Scoring.Score(&g) {
 				p := roster.Resolve(l.Seat.Person)

@@ -95,10 +95,24 @@ type Table struct {
 	// they score).
 	Online string `json:"online,omitempty"`
 	Absent []int  `json:"absent,omitempty"`
-	// Extra are the organiser's extra points for the seats of a table
-	// played online, once its game is over (SetExtra): what the host of a
-	// real table gives on the assistant, at most one entry a seat.
+	// Extra are the organiser's or the referee's extra points for the
+	// seats of a table, once its game is over (SetExtra), at most one
+	// entry a seat. At a table played online they are the table's only
+	// extras. At a real table the host gives extras on the assistant; once
+	// the organiser's screen has saved the table's (Given), these replace
+	// the host's for the whole table, none saved included.
 	Extra []club.Extra `json:"extra,omitempty"`
+	Given bool         `json:"extra_given,omitempty"`
+}
+
+// Extras are the extra points that count for table tb's game g: the
+// screen's once given (or the table is online), else the game's own (its
+// host's, on the assistant).
+func (tb Table) Extras(g club.Game) []club.Extra {
+	if tb.Given || tb.Online != "" {
+		return tb.Extra
+	}
+	return g.Extra
 }
 
 // Config is what the organiser gives to make a tournament; zero fields take
@@ -325,7 +339,8 @@ func (t *Tournament) Unlink(r, n int) error {
 	if t.State == StateFinal && !t.Rounds[r-1].Final {
 		return &engine.Error{Code: CodeTournamentState, Name: t.State}
 	}
-	t.Rounds[r-1].Tables[n-1].Game = ""
+	tb := &t.Rounds[r-1].Tables[n-1]
+	tb.Game, tb.Extra, tb.Given = "", nil, false // the extras were the unlinked game's
 	return nil
 }
 

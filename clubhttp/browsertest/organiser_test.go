@@ -57,7 +57,7 @@ var seatCards = []string{"detective", "doctor", "citizen", "citizen", "citizen",
 // it; seats the rounds (each table's seats shown as the API has them, the
 // pair never at one table, every game missing); a game id that is not the
 // club's is refused in Georgian; each table's game is linked from its card
-// (each then says its extra points are given on the assistant, no form);
+// (each then offers its extra points' form, saying the rule for its host's);
 // the final is seated (the finalists ticked when the cut is in a shared
 // place), its game linked, and the tournament closed, the standings one
 // tap away. No page scrolls sideways.
@@ -271,17 +271,18 @@ func TestTheOrganiserRunsATournamentFromTheScreen(t *testing.T) {
 				return !!c && c.textContent.includes('%s'); })()`, r+1, n+1, id))
 		}
 	}
-	// A table played at a real table takes no extras here: it says where
-	// they are given (the assistant), and shows no form.
+	// A real table's linked game takes its extras here too: each form says
+	// that the ones saved here replace its host's, and that the host's
+	// (none in these games) count now.
 	var atTable struct {
-		Notes int
-		Forms int
-		Text  string
+		Forms, Rules, Host int
+		Text               string
 	}
-	eval("the real tables' extras note", `(() => { const n = document.querySelectorAll('[data-t="extra-at-table"]');
-		return { notes: n.length, forms: document.querySelectorAll('[data-t="extra"]').length, text: n.length ? n[0].textContent : '' }; })()`, &atTable)
-	if atTable.Notes != 4 || atTable.Forms != 0 || !strings.Contains(atTable.Text, "ასისტენტში") {
-		t.Errorf("the real tables' extras: %d notes, %d forms, %q", atTable.Notes, atTable.Forms, atTable.Text)
+	eval("the real tables' extras", `(() => { const r = document.querySelectorAll('[data-t="extra-rule"]');
+		return { forms: document.querySelectorAll('[data-t="extra"]').length, rules: r.length,
+			host: document.querySelectorAll('[data-t="extra-counting"][data-given="host"]').length, text: r.length ? r[0].textContent : '' }; })()`, &atTable)
+	if atTable.Forms != 4 || atTable.Rules != 4 || atTable.Host != 4 || !strings.Contains(atTable.Text, "ასისტენტში") {
+		t.Errorf("the real tables' extras: %d forms, %d rules, %d counting the host's, %q", atTable.Forms, atTable.Rules, atTable.Host, atTable.Text)
 	}
 
 	// The final: the top ten, or the ten the organiser ticks at a shared place.

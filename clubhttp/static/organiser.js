@@ -7,9 +7,12 @@
 // table started now. A finished online table takes its extra points here
 // (each seat with its player, a field in the scoring's range, saved with
 // one tap), by the organiser or the tournament's referee logged in with
-// the account the organiser named. Every change is a call of the
-// tournaments' API with the club's code kept on this phone by the
-// assistant (localStorage assist.club) or the login of an owner or host;
+// the account the organiser named; a real table's game, once linked, takes
+// them here too, in place of its host's. The server says who is asking
+// (the tournament's role): the organiser sees every control, the referee
+// only the tables' extras, anyone else the tournament read only. Every
+// change is a call of the tournaments' API with the club's code kept on
+// this phone by the assistant (localStorage assist.club) or the login of an owner or host;
 // a refusal shows the API's sentence, in the page's language.
 
 const root = document.getElementById('organiser');
@@ -246,16 +249,19 @@ async function step(method, path, body, after) {
 
 function draw(tr) {
   const name = (id) => (tr.names || {})[id] || id;
+  // The server says who is asking: the organiser sees every control, the
+  // referee the tables' extras only, anyone else the tournament read only.
+  const organiser = tr.role === 'organiser';
   const steps = [];
-  if (tr.state === 'open') steps.push(h('button', { type: 'button', class: 'primary', dataset: { t: 'seat-rounds' }, onclick: () => step('POST', '/rounds') }, t('organiser.seat_rounds')));
+  if (!organiser) { /* no steps: the server would refuse them */ } else if (tr.state === 'open') steps.push(h('button', { type: 'button', class: 'primary', dataset: { t: 'seat-rounds' }, onclick: () => step('POST', '/rounds') }, t('organiser.seat_rounds')));
   const finalists = h('div', { dataset: { t: 'finalists' } });
-  if (tr.state === 'rounds') {
+  if (organiser && tr.state === 'rounds') {
     steps.push(h('button', { type: 'button', class: 'primary', dataset: { t: 'seat-final' }, onclick: async () => {
       const r = await step('POST', '/final', {});
       if (r && !r.ok && r.body && r.body.error && r.body.error.code === 'tournament_final_tie') pickFinalists(tr, finalists, name);
     } }, t('organiser.seat_final')));
   }
-  if (tr.state === 'rounds' || tr.state === 'final') {
+  if (organiser && (tr.state === 'rounds' || tr.state === 'final')) {
     steps.push(h('button', { type: 'button', class: 'secondary', dataset: { t: 'close' }, onclick: () => step('POST', '/close') }, t('organiser.close')));
   }
   const page = `/host/clubs/${clubID}/tournaments/${tr.id}?lang=${lang}`;
@@ -266,7 +272,7 @@ function draw(tr) {
     // An online tournament's round not begun is opened online here; one
     // opened is watched while a table of it has no game yet.
     const fresh = round.tables.every((tb) => !tb.game && !tb.online);
-    const open = tr.online && tr.state !== 'closed' && fresh
+    const open = organiser && tr.online && tr.state !== 'closed' && fresh
       ? h('button', { type: 'button', class: 'primary', dataset: { t: 'open-online', round: r + 1 }, onclick: () => openOnline(r + 1) }, t('organiser.open_online'))
       : null;
     if (round.tables.some((tb) => tb.online && !tb.game)) watched.push(r + 1);
@@ -274,6 +280,7 @@ function draw(tr) {
       round.tables.map((tb, n) => tableCard(tr, r, n, tb, name)));
   });
   names = name;
+  runs = organiser;
   view.replaceChildren(
     h('p', {}, h('a', { href: `/host/clubs/${clubID}/organiser?lang=${lang}`, dataset: { t: 'back' } }, t('organiser.back'))),
     h('section', { class: 'card', dataset: { t: 'head' } },
@@ -284,7 +291,9 @@ function draw(tr) {
           tr.referee_login ? ` (${t('organiser.referee_login', { Name: tr.referee_login })})` : '') : '') : null,
       h('p', {}, h('a', { href: page, target: '_blank', dataset: { t: 'standings' } }, t('organiser.standings')), ' · ',
         h('a', { href: `/host/api/clubs/${clubID}/tournaments/${tr.id}/standings.csv?lang=${lang}`, dataset: { t: 'csv' } }, t('organiser.csv'))),
-      tr.state !== 'closed' ? refereeForm(tr) : null,
+      organiser && tr.state !== 'closed' ? refereeForm(tr) : null,
+      organiser ? null : h('p', { class: 'sub', dataset: { t: 'role', role: tr.role || 'public' } },
+        t(tr.role === 'referee' ? 'organiser.you_referee' : 'organiser.you_public')),
       h('div', { class: 'steps' }, steps), finalists),
     ...rounds);
 }
@@ -306,19 +315,21 @@ function refereeForm(tr) {
 }
 
 function tableCard(tr, r, n, tb, name) {
+  const organiser = tr.role === 'organiser';
   const status = tb.game
     ? h('p', { class: 'linked', dataset: { t: 'linked' } }, t('organiser.linked', { Game: tb.game }), ' ',
-      tr.state !== 'closed' ? h('button', { type: 'button', class: 'small', dataset: { t: 'unlink' },
+      organiser && tr.state !== 'closed' ? h('button', { type: 'button', class: 'small', dataset: { t: 'unlink' },
         onclick: () => step('DELETE', `/rounds/${r + 1}/tables/${n + 1}/game`) }, t('organiser.unlink')) : null)
     : tb.online ? h('div', { class: 'online', dataset: { t: 'online', round: r + 1, table: n + 1 } })
     : h('div', { class: 'missing', dataset: { t: 'missing' } }, h('p', {}, t('organiser.missing')),
-      tr.state !== 'closed' ? [
+      organiser && tr.state !== 'closed' ? [
         h('p', {}, h('a', { href: (tr.setup[r] || [])[n], dataset: { t: 'setup' } }, t('organiser.setup'))),
         linkForm(r, n)] : null);
-  // A finished online table takes its extra points here; a table played
-  // at a real table had them on the assistant.
-  const extra = tb.game && tb.online && tb.game === tb.online ? extraForm(tr, r, n, tb, name)
-    : tb.game ? h('p', { class: 'sub', dataset: { t: 'extra-at-table' } }, t('organiser.extra_at_table')) : null;
+  // A finished table takes its extra points here: online, once its game
+  // is over; at a real table, once its game is linked (then replacing the
+  // host's).
+  const real = !tb.online && tb.game && ((tr.host_extra || [])[r] || [])[n];
+  const extra = (tb.game && tb.online && tb.game === tb.online) || real ? extraForm(tr, r, n, tb, name) : null;
   return h('div', { class: 'table-card', dataset: { t: 'table', round: r + 1, table: n + 1 } },
     h('h4', {}, t('tournament.table', { N: n + 1 })),
     h('ol', { class: 'seats' }, tb.players.map((p, s) => h('li', { value: s + 1, dataset: { person: p } },
@@ -338,8 +349,12 @@ const points = (v) => Number(v).toFixed(2);
  */
 function extraForm(tr, r, n, tb, name) {
   const sc = tr.scoring || {};
-  const kept = Object.fromEntries((tb.extra || []).map((x) => [x.seat, x.points]));
-  const closed = tr.state === 'closed';
+  // At a real table the host's extras count until these are given.
+  const real = !tb.online;
+  const host = ((tr.host_extra || [])[r] || [])[n] || [];
+  const counted = real && !tb.extra_given ? host : (tb.extra || []);
+  const kept = Object.fromEntries(counted.map((x) => [x.seat, x.points]));
+  const closed = tr.state === 'closed' || (tr.role !== 'organiser' && tr.role !== 'referee');
   const fields = tb.players.map((p, s) => h('input', { type: 'number', inputmode: 'decimal', step: '0.05',
     min: points(sc.extra_min || 0), max: points(sc.extra_max || 0), value: kept[s + 1] !== undefined ? points(kept[s + 1]) : undefined,
     disabled: closed, 'aria-label': `${t('organiser.seat', { N: s + 1 })} ${name(p)}`, dataset: { t: 'extra-points', seat: s + 1 } }));
@@ -358,6 +373,9 @@ function extraForm(tr, r, n, tb, name) {
   return h('form', { class: 'extra', novalidate: true, dataset: { t: 'extra', round: r + 1, table: n + 1 }, onsubmit: save },
     h('h5', {}, t('organiser.extra')),
     h('p', { class: 'sub', dataset: { t: 'extra-range' } }, t('organiser.extra_range', { Min: points(sc.extra_min || 0), Max: points(sc.extra_max || 0) })),
+    real ? h('p', { class: 'sub', dataset: { t: 'extra-rule' } }, t('organiser.extra_rule')) : null,
+    real ? h('p', { class: 'sub', dataset: { t: 'extra-counting', given: tb.extra_given ? 'here' : 'host' } },
+      t(tb.extra_given ? 'organiser.extra_counting_here' : 'organiser.extra_counting_host')) : null,
     h('ol', { class: 'extra-seats' }, tb.players.map((p, s) => h('li', {},
       h('label', {}, h('span', { class: 'seat' }, t('organiser.seat', { N: s + 1 })), ' ', h('span', { class: 'who' }, name(p))), fields[s]))),
     closed ? null : h('button', { type: 'submit', class: 'primary', dataset: { t: 'extra-save' } }, t('organiser.extra_save')));
@@ -391,6 +409,7 @@ async function pickFinalists(tr, box, name) {
 // page is open (every few seconds), a waiting table started now.
 let watched = []; // the rounds opened online with a table not finished
 let names = (id) => id;
+let runs = false; // the organiser asks: a waiting table may be started now
 let refreshing = false;
 const redrawn = new Set(); // the tables ("round/table") whose end redrew the page once
 
@@ -441,7 +460,7 @@ function showRound(round, st) {
       h('p', {}, h('span', { class: `state ${tb.state}`, dataset: { t: 'online-state', state: tb.state } }, t(`organiser.online_${tb.state}`)),
         ' · ', h('a', { href: tb.link, target: '_blank', dataset: { t: 'online-link' } }, t('organiser.online_link'))),
       waiting,
-      tb.state === 'waiting' ? h('button', { type: 'button', class: 'small', dataset: { t: 'start' },
+      runs && tb.state === 'waiting' ? h('button', { type: 'button', class: 'small', dataset: { t: 'start' },
         onclick: () => startNow(round, tb.table) }, t('organiser.start_now')) : null].filter((e) => e));
   }
   return ended;

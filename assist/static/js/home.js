@@ -1,5 +1,6 @@
-// The first screen: a new game, the games this phone is running, and the
-// club's history of games with their results. With a club on the phone the
+// The first screen: a new game, the games this phone is running, the games
+// and the tournaments the logged-in account referees, and the club's
+// history of games with their results. With a club on the phone the
 // history is that club's games only, and a game of it still in progress
 // (its phone gone) can be closed from there by the club's host.
 
@@ -19,6 +20,7 @@ export async function homeScreen(still) {
   if (still && !still()) return;
   const history = h('div', { class: 'history', dataset: { t: 'history' } }, h('p', { class: 'note' }, t('assist.loading')));
   const invited = h('section', { class: 'card', hidden: true, dataset: { t: 'invitations' } });
+  const running = h('section', { class: 'card', hidden: true, dataset: { t: 'run-tournaments' } });
   mount(
     workerNote(() => homeScreen()),
     h('section', { class: 'hero' }, h('h2', {}, t('assist.home_title')), h('p', { class: 'note' }, t('assist.home_hint'))),
@@ -30,9 +32,11 @@ export async function homeScreen(still) {
         h('span', { class: 'sub' }, new Date(g.created).toLocaleString(current())),
         button(t('assist.delete.button'), () => confirmDelete(g), 'secondary small', 'delete'))))) : null,
     invited,
+    running,
     h('section', { class: 'card' }, h('h3', {}, t('assist.history')), history),
   );
   loadInvitations(invited);
+  loadTournaments(running);
   loadHistory(history);
 }
 
@@ -46,6 +50,22 @@ async function loadInvitations(el) {
     h('ul', { class: 'games' }, list.map((i) => h('li', { dataset: { game: i.game } },
       h('span', {}, t('assist.invitations.as', { Game: i.name || t('assist.default_name'), Name: i.as })), ' ',
       button(t('assist.invitations.follow'), () => followByAccount(i.game), 'primary', `follow-${i.game}`)))));
+}
+
+/**
+ * The tournaments the logged-in account referees, or runs as its club's
+ * owner or host: each a link to the tournament's organiser's screen (the
+ * clubs' page, which shows that role's controls).
+ */
+async function loadTournaments(el) {
+  const got = await send('GET', '/host/api/clubs/mine/tournaments');
+  const list = got && got.res.ok ? got.body.tournaments || [] : [];
+  if (!list.length) return;
+  el.hidden = false;
+  el.replaceChildren(h('h3', {}, t('assist.tournaments.title')),
+    h('ul', { class: 'games' }, list.map((x) => h('li', { dataset: { tournament: x.tournament, role: x.role } },
+      h('a', { href: `${x.link}?lang=${current()}`, dataset: { t: 'run-tournament' } }, x.name),
+      h('span', { class: 'sub' }, ` · ${x.club_name} · ${t(`assist.tournaments.${x.role}`)} · ${t(`tournament.state.${x.state}`)}`)))));
 }
 
 async function loadHistory(el) {

@@ -86,6 +86,15 @@ export function profileScreen(name, { navigate }) {
           h('p', { class: 'my-table' }, t('web.profile.table', { Name: x.name, Round: x.round, Table: x.table, Seat: x.seat })),
           h('p', { class: 'note' }, t(x.state === 'playing' ? 'web.profile.table_playing' : 'web.profile.table_waiting')),
           link(x.link, t('web.profile.sit'), { class: 'button sit-table', 'data-link': x.link }))))) : null,
+      // The tournaments the account referees, or runs as its club's owner
+      // or host (its own page only), each linking to the tournament's
+      // organiser's screen, which shows that role's controls.
+      p.tournaments_run && p.tournaments_run.length ? h('section', { id: 'my-tournaments', class: 'my-tables' },
+        h('h3', {}, t('web.profile.run')),
+        h('ul', { class: 'plain' }, p.tournaments_run.map((x) => h('li', { 'data-tournament': x.tournament, 'data-role': x.role },
+          // The organiser's screen is the clubs' page, not this app's: a plain link.
+          h('a', { href: `${x.link}?lang=${current()}`, class: 'run-link' }, x.name),
+          h('span', { class: 'note' }, ` · ${x.club_name} · ${t(`web.profile.run_${x.role}`)} · ${t(`tournament.state.${x.state}`)}`))))) : null,
       // The clubs (docs/club.md): each linking to its leaderboard; the
       // in-person games of the roster entries linked to the account.
       p.clubs && p.clubs.length ? h('p', { id: 'clubs' }, t('web.club.clubs'), ': ', p.clubs.map((c, i) => [i ? ', ' : '',
