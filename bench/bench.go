@@ -844,7 +844,11 @@ func (r *run) game(ctx context.Context, idx, g, humans, seats int, first *bool) 
 	if ctlErr != nil {
 		cancel()
 		wg.Wait()
-		return fail(ss[0].server(), "start", ctlErr)
+		kind := "start"
+		if c := codeOf(ctlErr); c != "" {
+			kind += ":" + c // the server's refusal, e.g. start:not_ready
+		}
+		return fail(ss[0].server(), kind, ctlErr)
 	}
 	r.gamesStarted.Add(1)
 	wg.Wait()
