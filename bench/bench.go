@@ -47,6 +47,16 @@ type Config struct {
 	// Spread is how the players are spread over Servers: SpreadTables
 	// (empty: the default) or SpreadSeats.
 	Spread string
+	// IgnoreOwner keeps every seat's WebSocket on the server Spread gives
+	// it. Otherwise a seat whose table's row names its owner's URL (a
+	// cluster's node with --node-url: wire.Lobby.Owner) connects there, as
+	// a client that follows the owner does, and through the server it was
+	// given only when the owner refuses or cannot be reached
+	// (Result.OwnerFallbacks); a seat at its owner counts in the owner's
+	// ServerFigures (Players excepted: those are the spread's plan), or in
+	// the given server's when the owner is none of Servers. With
+	// SpreadSeats, IgnoreOwner measures the relay.
+	IgnoreOwner bool
 	// Ops is the server's operator address (`mafia serve --ops`), e.g.
 	// http://127.0.0.1:9090: the server's memory and CPU are read from its
 	// /metrics. Empty: they are not reported (the public address does not
@@ -180,6 +190,11 @@ type Result struct {
 	// PerServer each server's share, in the order they were given.
 	Spread    string          `json:"spread"`
 	PerServer []ServerFigures `json:"per_server"`
+	// AtOwner counts the seats connected at their table's owner URL, and
+	// OwnerFallbacks those whose dial there failed, connected through the
+	// server they were given instead (Config.IgnoreOwner).
+	AtOwner        int64 `json:"at_owner"`
+	OwnerFallbacks int64 `json:"owner_fallbacks"`
 
 	// FailoverMS is Config.Failover in milliseconds (0: off). Reconnects
 	// counts the seats taken back after a break, ReconnectCauses them by
@@ -268,6 +283,11 @@ type run struct {
 	// moved counts the games made on another server than their table's,
 	// which refused them because it drains.
 	moved atomic.Int64
+	// owners are the APIs of owner URLs outside srvs; atOwner and
+	// ownerFallbacks are Result's.
+	owners         owners
+	atOwner        atomic.Int64
+	ownerFallbacks atomic.Int64
 
 	// track says the seats keep their events by number (failover or
 	// KeepTables).
@@ -545,6 +565,7 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 	res.PlayersPlayed = r.playedAll.Load()
 	res.TablesMoved = r.moved.Load()
 	res.Spread = cfg.Spread
+	res.AtOwner, res.OwnerFallbacks = r.atOwner.Load(), r.ownerFallbacks.Load()
 	res.ConnectedPeak = r.peak.Load()
 	res.GamesFinishedTotal = r.finAll.Load()
 	res.ThinkMS, res.TimingsMS = cfg.Think.Milliseconds(), cfg.Timings
@@ -746,6 +767,7 @@ func (r *run) game(ctx context.Context, idx, g, humans, seats int, first *bool) 
 	if err != nil {
 		return fail(home, "create", err)
 	}
+	owner := r.routeTo(created.Lobby.Owner)
 	conns := make([]*client.Conn, 0, humans)
 	via := make([]int, humans) // each seat's server
 	tokens := make([]string, humans)
@@ -778,10 +800,20 @@ func (r *run) game(ctx context.Context, idx, g, humans, seats int, first *bool) 
 			return fail(r.srvs[via[i]], "join", err)
 		}
 		var c *client.Conn
-		via[i], err = r.retry(gctx, via[i], func(ctx context.Context, sv *serverRun) (err error) {
-			c, err = sv.api.Dial(ctx, created.Table, j.Token, 0)
-			return err
-		})
+		if owner != nil {
+			c, via[i], err = r.dialOwner(gctx, owner, via[i], created.Table, j.Token)
+			if err == nil {
+				r.atOwner.Add(1)
+			} else if gctx.Err() == nil {
+				r.ownerFallbacks.Add(1)
+			}
+		}
+		if c == nil {
+			via[i], err = r.retry(gctx, via[i], func(ctx context.Context, sv *serverRun) (err error) {
+				c, err = sv.api.Dial(ctx, created.Table, j.Token, 0)
+				return err
+			})
+		}
 		if err != nil {
 			return fail(r.srvs[via[i]], "dial", err)
 		}
@@ -812,7 +844,11 @@ func (r *run) game(ctx context.Context, idx, g, humans, seats int, first *bool) 
 	if ctlErr != nil {
 		cancel()
 		wg.Wait()
-		return fail(ss[0].server(), "start", ctlErr)
+		kind := "start"
+		if c := codeOf(ctlErr); c != "" {
+			kind += ":" + c // the server's refusal, e.g. start:not_ready
+		}
+		return fail(ss[0].server(), kind, ctlErr)
 	}
 	r.gamesStarted.Add(1)
 	wg.Wait()
@@ -962,6 +998,9 @@ func (res Result) Summary() string {
 	}
 	if res.FailoverMS > 0 || res.TablesSeen != nil {
 		s += fmt.Sprintf("events lost (a seat's numbers skipped or went back, a kind it was told changed, or seats disagreed on a public event): %d\n", res.Lost)
+	}
+	if res.AtOwner > 0 || res.OwnerFallbacks > 0 {
+		s += fmt.Sprintf("seats connected at their table's owner: %d; through the server they were given, the owner failing: %d\n", res.AtOwner, res.OwnerFallbacks)
 	}
 	if len(res.PerServer) > 1 {
 		s += fmt.Sprintf("by server (spread by %s):\n", res.Spread)

@@ -285,7 +285,7 @@ func (s *Server) createTable(w http.ResponseWriter, r *http.Request) {
 	s.guards.created(quota, rm.ID())
 	s.clientID(w, r)
 	s.setTokenCookie(w, r, rm.ID(), host)
-	writeJSON(w, http.StatusCreated, createResponse{Table: rm.ID(), HostToken: host, Invite: "/t/" + rm.ID(), Lobby: rm.Lobby()})
+	writeJSON(w, http.StatusCreated, createResponse{Table: rm.ID(), HostToken: host, Invite: "/t/" + rm.ID(), Lobby: s.owned(rm.Lobby())})
 }
 
 // optionsOf is the house rules a create request asks for: its rules code's

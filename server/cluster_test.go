@@ -111,6 +111,11 @@ func playingTable(ctx context.Context, t *testing.T, at *clusterNode) (string, s
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The create's answer names the owner too, so that a client goes
+	// there for the table's WebSocket (mafia bench does).
+	if want := (wire.TableOwner{Node: at.id, URL: "https://" + at.id + ".mafia.test"}); created.Lobby.Owner == nil || *created.Lobby.Owner != want {
+		t.Errorf("the create's answer at %s: owner %+v, want %+v", at.id, created.Lobby.Owner, want)
+	}
 	if _, err := at.api.Join(ctx, created.Table, "Nino", 1, created.HostToken); err != nil {
 		t.Fatal(err)
 	}

@@ -24,6 +24,7 @@ func runBench(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	var servers serverList
 	fs.Var(&servers, "server", "base URL of a running `mafia serve` (default http://127.0.0.1:8080); several, comma-separated or with the flag repeated, spread the players over them (see --spread)")
 	spread := fs.String("spread", bench.SpreadTables, `with several --server: "tables" puts each table's seats on one server, the tables in turn; "seats" puts a table's seats on the servers in turn (for a cluster where any node relays to the table's owner)`)
+	followOwner := fs.Bool("follow-owner", true, "connect each seat's WebSocket to its table's owner when the table's row names the owner's URL (a cluster node's --node-url), through the --server it was given only when the owner cannot be reached; false keeps every seat on its --server (with --spread seats: measures the relay)")
 	everyPlayer := fs.Bool("every-player", false, "keep measuring, past --duration and --games, until every player has played a game to its end (bounded by --timeout)")
 	ops := fs.String("ops", "", "the server's operator address (`mafia serve --ops`), e.g. http://127.0.0.1:9090, to report its memory and CPU from its /metrics (empty: not reported); with several --server, several comma-separated in their order (one left empty: that server's are not read)")
 	opsToken := fs.String("ops-token", "", "the operator address's bearer token (`mafia serve --ops-token`)")
@@ -43,7 +44,7 @@ func runBench(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	gcPercent := fs.Int("gogc", 400, "the bench's own GOGC: its garbage collector runs rarely, so that its pauses disturb the latency it measures as little as they can (the GOGC environment variable, if set, wins)")
 	failover := fs.Duration("failover", 0, "how long a seat whose connection breaks (a node dying or draining, a dial refused, a close to reconnect after) has to take its seat back on the next --server in turn, with its token and since; the run then ends by letting every game in play finish and reports reconnects, the failover gap, unfinished games and events lost (0: off, a broken connection is an error and its game lost)")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: mafia bench --server URL[,URL...] [--spread tables|seats] [--ops URL] --players N [--duration D | --games G] [--every-player] [--failover WAIT] [--think D] [--ramp R] [--json]")
+		fmt.Fprintln(stderr, "usage: mafia bench --server URL[,URL...] [--spread tables|seats] [--follow-owner=false] [--ops URL] --players N [--duration D | --games G] [--every-player] [--failover WAIT] [--think D] [--ramp R] [--json]")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -71,7 +72,7 @@ func runBench(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "mafia bench: --timings: %v\n", err)
 		return 2
 	}
-	cfg := bench.Config{Servers: servers, Spread: *spread, EveryPlayer: *everyPlayer, OpsAll: opsList(*ops), OpsToken: *opsToken, Players: *players, Duration: *duration, Games: *games,
+	cfg := bench.Config{Servers: servers, Spread: *spread, IgnoreOwner: !*followOwner, EveryPlayer: *everyPlayer, OpsAll: opsList(*ops), OpsToken: *opsToken, Players: *players, Duration: *duration, Games: *games,
 		Timings: tm, Ramp: *ramp, Think: *think, GameTimeout: *gameTimeout, Timeout: *timeout, Seed: *seed, Failover: *failover}
 	if !*quiet {
 		cfg.Progress = stderr

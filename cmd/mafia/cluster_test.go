@@ -47,6 +47,21 @@ func freeAddr(t *testing.T) string {
 // lists a table made on each node... checked by the tests that need it).
 func startCluster(ctx context.Context, t *testing.T, db string, n int, extra ...string) []*servedProcess {
 	t.Helper()
+	return startClusterWith(ctx, t, db, n, nil, extra...)
+}
+
+// nodeURL is a node's --node-url, from its index (from 0) and the
+// loopback address it listens at.
+type nodeURL func(i int, addr string) string
+
+// atItsAddress is the --node-url of a node reached at its real address.
+func atItsAddress(_ int, addr string) string { return "http://" + addr }
+
+// startClusterWith is startCluster with each node's --node-url from url
+// and its --addr a free loopback port's (nil url: each listens where it
+// likes and is named https://nN.mafia.test, which answers nothing).
+func startClusterWith(ctx context.Context, t *testing.T, db string, n int, url nodeURL, extra ...string) []*servedProcess {
+	t.Helper()
 	routes := make([]string, n)
 	for i := range routes {
 		routes[i] = freeAddr(t)
@@ -60,8 +75,13 @@ func startCluster(ctx context.Context, t *testing.T, db string, n int, extra ...
 				peers = append(peers, "nats-route://"+r)
 			}
 		}
-		args := append([]string{"--db", db, "--node", fmt.Sprint("n", i+1), "--node-url", fmt.Sprintf("https://n%d.mafia.test/", i+1), "--nats-listen", routes[i],
-			"--nats-peers", strings.Join(peers, ","), "--lease-ttl", clusterTTL, "--cluster-secret", secret}, extra...)
+		self := []string{"--node-url", fmt.Sprintf("https://n%d.mafia.test/", i+1)}
+		if url != nil {
+			addr := freeAddr(t)
+			self = []string{"--addr", addr, "--node-url", url(i, addr)}
+		}
+		args := append(append(self, "--db", db, "--node", fmt.Sprint("n", i+1), "--nats-listen", routes[i],
+			"--nats-peers", strings.Join(peers, ","), "--lease-ttl", clusterTTL, "--cluster-secret", secret), extra...)
 		nodes[i] = startServe(ctx, t, args...)
 	}
 	return nodes
