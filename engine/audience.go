@@ -63,7 +63,7 @@ func (g *Game) Pending() SeatSet {
 		// is true of every other seat).
 		for m := g.alive & g.mafia.With(g.det).With(g.doc).With(g.man).Without(0); m != 0; {
 			s := m.First()
-			m = m.Without(s)
+			m &= m - 1 // drops the seat just taken, the lowest, without a shift
 			if !g.nightDone(s) {
 				p = p.With(s)
 			}

@@ -62,7 +62,7 @@ func (m SeatSet) Seats() []Seat {
 	for m != 0 {
 		s := m.First()
 		out = append(out, s)
-		m = m.Without(s)
+		m &= m - 1 // drops the seat just taken, the lowest, without a shift
 	}
 	return out
 }

@@ -152,7 +152,7 @@ func (g *Game) ViewInto(v *View, s Seat) {
 	if g.mafia.Has(s) {
 		for m := g.mafia; m != 0; {
 			t := m.First()
-			m = m.Without(t)
+			m &= m - 1 // drops the seat just taken, the lowest, without a shift
 			v.Roles[t], v.Teams[t] = g.roles[t], TeamMafia
 		}
 		if g.phase == PhaseNight {
