@@ -20,7 +20,9 @@ func (g *Game) Handle(c Command) ([]Event, error) {
 // anything.
 func (g *Game) Check(c Command) error { return g.check(&c) }
 
-func (g *Game) seatOK(s Seat) bool { return s >= 1 && s <= Seat(g.n) }
+// seatOK reports whether s is a seat at the table, 1..n: one unsigned
+// comparison (seat 0 wraps round to 255, above every table's size).
+func (g *Game) seatOK(s Seat) bool { return s-1 < Seat(g.n) }
 
 // target validates a target seat: at the table and alive.
 func (g *Game) target(c *Command) *Error {
@@ -35,7 +37,7 @@ func (g *Game) target(c *Command) *Error {
 
 // check validates c against the state. It must not change anything.
 func (g *Game) check(c *Command) error {
-	if c.Verb == VerbNone || c.Verb >= numVerbs {
+	if c.Verb-1 >= numVerbs-1 { // VerbNone wraps round to 255
 		return &Error{Code: CodeUnknownVerb}
 	}
 	if g.phase == PhaseEnded {
