@@ -262,10 +262,14 @@ func (g *Game) closeVote() {
 	for m := g.alive; m != 0; {
 		v := m.First()
 		m &= m - 1 // drops the seat just taken, the lowest, without a shift
+		// A vote counts if it was cast and is for a candidate, else it goes
+		// to the last candidate: both bits tested at once (seats are below
+		// 32) and the seat chosen by a mask, not by two branches that the
+		// voters' random choices made unpredictable.
 		t := g.votes[v]
-		if !g.voted.Has(v) || !g.isCandidate(t) {
-			t = last
-		}
+		counts := Seat(uint32(g.voted)>>(v&31)&(uint32(g.candSet)>>(t&31))) & 1
+		keep := -counts // 0xff when the vote counts, else 0
+		t = t&keep | last&^keep
 		e.PerSeat[v] = uint8(t)
 		tally[t]++
 	}

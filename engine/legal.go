@@ -50,15 +50,18 @@ func (v *View) Targets(verb Verb) SeatSet {
 		if !v.Role.IsMafia() || !v.nightActive() || v.MafiaActed.Has(v.Seat) {
 			return 0
 		}
-		t := v.Alive
-		for m := t; m != 0; {
-			s := m.First()
-			m &= m - 1 // drops the seat just taken, the lowest, without a shift
-			if v.Teams[s] == TeamMafia {
-				t = t.Without(s)
+		// The seats the viewer knows to be the mafia's, by a pass over
+		// every seat with no branch on what it finds (the teammates' seats
+		// are a random deal's).
+		var known SeatSet
+		for s, team := range v.Teams {
+			var b SeatSet
+			if team == TeamMafia {
+				b = 1
 			}
+			known |= b << s
 		}
-		return t
+		return v.Alive &^ known
 	case Check:
 		if (v.Role != Don && v.Role != Detective) || !v.nightActive() || v.CheckTarget != 0 {
 			return 0
