@@ -59,15 +59,21 @@ func (g *Game) Pending() SeatSet {
 		if g.round == 1 && g.rules.FirstNight == FirstNightMeeting {
 			return 0
 		}
-		// Only the night's roles may have something left to do (nightDone
-		// is true of every other seat).
-		for m := g.alive & g.mafia.With(g.det).With(g.doc).With(g.man).Without(0); m != 0; {
-			s := m.First()
-			m = m.Without(s)
-			if !g.nightDone(s) {
-				p = p.With(s)
-			}
+		// The night's roles with something left to do, in set arithmetic
+		// rather than nightDone seat by seat (whose switch on each seat's
+		// card was unpredictable); MayAct keeps nightDone, and the
+		// property test pins MayAct to Pending at every step of its games.
+		// A card no one holds has seat 0, dropped at the end.
+		don, det, doc, man := SeatSet(0).With(g.don), SeatSet(0).With(g.det), SeatSet(0).With(g.doc), SeatSet(0).With(g.man)
+		done := g.skipped | g.mafiaActed&^don | g.mafiaActed&g.checked&don | g.checked&det
+		var docDone, manDone SeatSet
+		if g.heal != 0 {
+			docDone = doc
 		}
+		if g.round < 2 || g.shotsLeft == 0 || g.shot != 0 {
+			manDone = man
+		}
+		p = g.alive & (g.mafia | det | doc | man) &^ (done | docDone | manDone) &^ 1
 	case PhaseSpeech:
 		if g.speaker != 0 && !g.nominated {
 			p = p.With(g.speaker)

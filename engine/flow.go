@@ -33,7 +33,7 @@ func (g *Game) mafiaTarget() Seat {
 		var t Seat
 		for m := living; m != 0; {
 			s := m.First()
-			m = m.Without(s)
+			m &= m - 1 // drops the seat just taken, the lowest, without a shift
 			c := g.mafiaChoice[s]
 			if c == 0 || (t != 0 && c != t) {
 				return 0
@@ -53,7 +53,7 @@ func (g *Game) mafiaTarget() Seat {
 	var bestSeq uint8
 	for m := living; m != 0; {
 		s := m.First()
-		m = m.Without(s)
+		m &= m - 1 // drops the seat just taken, the lowest, without a shift
 		if g.mafiaChoice[s] != 0 && g.mafiaSeq[s] > bestSeq {
 			best, bestSeq = g.mafiaChoice[s], g.mafiaSeq[s]
 		}
@@ -80,7 +80,7 @@ func (g *Game) endNight() {
 	g.applyLast()
 	for m := victims; m != 0; {
 		s := m.First()
-		m = m.Without(s)
+		m &= m - 1 // drops the seat just taken, the lowest, without a shift
 		g.emitOut(s, CauseNight)
 	}
 	if g.endCheck() {
@@ -261,11 +261,15 @@ func (g *Game) closeVote() {
 	var tally [MaxSeats + 1]uint8
 	for m := g.alive; m != 0; {
 		v := m.First()
-		m = m.Without(v)
+		m &= m - 1 // drops the seat just taken, the lowest, without a shift
+		// A vote counts if it was cast and is for a candidate, else it goes
+		// to the last candidate: both bits tested at once (seats are below
+		// 32) and the seat chosen by a mask, not by two branches that the
+		// voters' random choices made unpredictable.
 		t := g.votes[v]
-		if !g.voted.Has(v) || !g.isCandidate(t) {
-			t = last
-		}
+		counts := Seat(uint32(g.voted)>>(v&31)&(uint32(g.candSet)>>(t&31))) & 1
+		keep := -counts // 0xff when the vote counts, else 0
+		t = t&keep | last&^keep
 		e.PerSeat[v] = uint8(t)
 		tally[t]++
 	}
@@ -276,23 +280,18 @@ func (g *Game) closeVote() {
 			top = c
 		}
 	}
-	// The tie says which vote it ends (Phase: vote or revote), so that
-	// whoever reads it alone can tell the first tie from a second one.
-	tie := Event{Kind: EvTie, Phase: g.phase}
 	var tied SeatSet
 	for i := uint8(0); i < g.ncand; i++ {
 		if c := g.cand[i]; tally[c] == top {
-			tie.PerSeat[tie.Count] = uint8(c)
-			tie.Count++
 			tied = tied.With(c)
 		}
 	}
-	if tie.Count == 1 {
+	if tied.Len() == 1 {
 		g.eliminate(tied, CauseVote)
 		return
 	}
 	if g.phase == PhaseVote {
-		g.emit(tie)
+		g.emitTie(&tally, top)
 		g.nextTieSpeech()
 		return
 	}
@@ -304,9 +303,27 @@ func (g *Game) closeVote() {
 	default:
 		// "shall all of them leave?" is about those tied at the top of the
 		// revote, who may be fewer than the revote's candidates.
-		g.emit(tie)
-		g.emit(Event{Kind: EvAllVoteBegan})
+		g.emitTie(&tally, top)
+		g.push(EvAllVoteBegan)
+		g.applyLast()
 	}
+}
+
+// emitTie emits the tie of the vote just closed: the candidates whose count
+// in tally is top, in nomination order. It is made in place, and only when
+// there is a tie (most votes have a single top candidate). The tie says
+// which vote it ends (Phase: vote or revote), so that whoever reads it
+// alone can tell the first tie from a second one.
+func (g *Game) emitTie(tally *[MaxSeats + 1]uint8, top uint8) {
+	e := g.push(EvTie)
+	e.Phase = g.phase
+	for i := uint8(0); i < g.ncand; i++ {
+		if c := g.cand[i]; tally[c] == top {
+			e.PerSeat[e.Count] = uint8(c)
+			e.Count++
+		}
+	}
+	g.apply(e)
 }
 
 // closeAllVote: all the tied leave if more than half of the living said yes.
@@ -326,7 +343,7 @@ func (g *Game) closeAllVote() {
 func (g *Game) eliminate(out SeatSet, cause Cause) {
 	for m := out; m != 0; {
 		s := m.First()
-		m = m.Without(s)
+		m &= m - 1 // drops the seat just taken, the lowest, without a shift
 		g.emitOut(s, cause)
 	}
 	if g.endCheck() {

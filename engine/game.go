@@ -102,14 +102,17 @@ func (g *Game) Start(rules Ruleset, roles []Role, seed uint64) ([]Event, error) 
 	if len(roles) != setup.Players() {
 		return nil, &Error{Code: CodeUnknownRole}
 	}
+	// The events are made in place; GameStarted's fold resets the whole
+	// state, so it is not cleared here first (it was: twice a game).
 	g.out = g.out[:0]
-	g.state = state{}
-	e := Event{Kind: EvGameStarted, Rules: rules, Seed: seed, Count: uint8(len(roles))}
+	e := g.push(EvGameStarted)
+	e.Round, e.Rules, e.Seed, e.Count = 0, rules, seed, uint8(len(roles))
 	for i, r := range roles {
 		e.PerSeat[i+1] = uint8(r)
 	}
-	g.emit(e)
-	g.emit(Event{Kind: EvNightBegan, Round: 1})
+	g.apply(e)
+	g.push(EvNightBegan).Round = 1
+	g.applyLast()
 	return g.out, nil
 }
 
@@ -163,23 +166,20 @@ func (g *Game) apply(e *Event) {
 	case EvGameStarted:
 		g.state = state{rules: e.Rules, seed: e.Seed, n: e.Count, shotsLeft: 2}
 		g.talk = g.talk.reset()
+		// Each seat's card is folded in by index, not by a switch: a deal
+		// is in random order, so a switch's branches were mispredicted at
+		// every seat of every game. who[r] is the last seat dealt r (a
+		// valid deal has at most one Don, detective, doctor and maniac).
+		var who [numRoles]Seat
 		for s := Seat(1); s <= Seat(e.Count); s++ {
 			r := Role(e.PerSeat[s])
 			g.roles[s] = r
-			switch r {
-			case Don:
-				g.don = s
-			case Detective:
-				g.det = s
-			case Doctor:
-				g.doc = s
-			case Maniac:
-				g.man = s
-			}
-			if r.IsMafia() {
-				g.mafia = g.mafia.With(s)
+			if r < numRoles {
+				who[r] = s
+				g.mafia |= mafiaBit[r] << s
 			}
 		}
+		g.don, g.det, g.doc, g.man = who[Don], who[Detective], who[Doctor], who[Maniac]
 		g.alive = allSeats(int(e.Count))
 	case EvNightBegan:
 		g.phase, g.round, g.speaker = PhaseNight, e.Round, 0

@@ -3,23 +3,29 @@ package engine
 // Handle applies one command. It either refuses it with an *Error and changes
 // nothing, or returns the events it caused, in order. The returned slice is
 // reused by the next call on g: copy it to keep it.
+//
+// check and exec (and what they call) take the command by pointer: a
+// Command is seven fields, each passed in a register of its own, so that
+// every call on the way moved them all between registers and the stack.
 func (g *Game) Handle(c Command) ([]Event, error) {
 	g.out = g.out[:0]
-	if err := g.check(c); err != nil {
+	if err := g.check(&c); err != nil {
 		return nil, err
 	}
-	g.exec(c)
+	g.exec(&c)
 	return g.out, nil
 }
 
 // Check reports whether Handle would accept the command, without changing
 // anything.
-func (g *Game) Check(c Command) error { return g.check(c) }
+func (g *Game) Check(c Command) error { return g.check(&c) }
 
-func (g *Game) seatOK(s Seat) bool { return s >= 1 && s <= Seat(g.n) }
+// seatOK reports whether s is a seat at the table, 1..n: one unsigned
+// comparison (seat 0 wraps round to 255, above every table's size).
+func (g *Game) seatOK(s Seat) bool { return s-1 < Seat(g.n) }
 
 // target validates a target seat: at the table and alive.
-func (g *Game) target(c Command) *Error {
+func (g *Game) target(c *Command) *Error {
 	if !g.seatOK(c.Target) {
 		return &Error{Code: CodeNoSuchSeat, Seat: c.Target, N: int(g.n)}
 	}
@@ -30,8 +36,8 @@ func (g *Game) target(c Command) *Error {
 }
 
 // check validates c against the state. It must not change anything.
-func (g *Game) check(c Command) error {
-	if c.Verb == VerbNone || c.Verb >= numVerbs {
+func (g *Game) check(c *Command) error {
+	if c.Verb-1 >= numVerbs-1 { // VerbNone wraps round to 255
 		return &Error{Code: CodeUnknownVerb}
 	}
 	if g.phase == PhaseEnded {
@@ -145,7 +151,7 @@ func (g *Game) nightDone(s Seat) bool {
 	return true
 }
 
-func (g *Game) checkNight(c Command) error {
+func (g *Game) checkNight(c *Command) error {
 	if g.phase != PhaseNight {
 		return &Error{Code: CodeWrongPhase, Phase: g.phase}
 	}
@@ -246,7 +252,7 @@ func (g *Game) checkResult(by, target Seat) Result {
 
 // exec carries out a command that check accepted. Its events are made in
 // place in the output (push, then apply), as the flow's are.
-func (g *Game) exec(c Command) {
+func (g *Game) exec(c *Command) {
 	switch c.Verb {
 	case Kill:
 		g.emitActor(EvMafiaChose, c.By, c.Target)

@@ -23,48 +23,57 @@ func (v *View) mayState() bool {
 // the verb is not the viewer's to use now). A Report also needs an answer
 // the rules let a player report (Ruleset.Reportable).
 func (v *View) Targets(verb Verb) SeatSet {
-	switch verb {
-	case Report, Suspect, Vouch:
-		if !v.mayState() {
-			return 0
+	// The statements come after the moves in the verbs' order, so a move
+	// (what bots ask for most) passes this with one comparison.
+	if verb >= Report {
+		switch verb {
+		case Report, Suspect, Vouch:
+			if !v.mayState() {
+				return 0
+			}
+			return allSeats(int(v.Players)).Without(v.Seat)
+		case WillNominate:
+			if !v.mayState() {
+				return 0
+			}
+			return v.Alive.Without(v.Seat)
 		}
-		return allSeats(int(v.Players)).Without(v.Seat)
-	case WillNominate:
-		if !v.mayState() {
-			return 0
-		}
-		return v.Alive.Without(v.Seat)
 	}
 	if v.Seat == 0 || v.Phase == PhaseEnded || !v.Alive.Has(v.Seat) {
 		return 0
 	}
+	// Each night verb asks the viewer's card first: the random bot asks
+	// the four in turn, and only one is its card's.
 	others := v.Alive.Without(v.Seat)
 	switch verb {
 	case Kill:
-		if !v.nightActive() || !v.Role.IsMafia() || v.MafiaActed.Has(v.Seat) {
+		if !v.Role.IsMafia() || !v.nightActive() || v.MafiaActed.Has(v.Seat) {
 			return 0
 		}
-		t := v.Alive
-		for m := t; m != 0; {
-			s := m.First()
-			m = m.Without(s)
-			if v.Teams[s] == TeamMafia {
-				t = t.Without(s)
+		// The seats the viewer knows to be the mafia's, by a pass over
+		// every seat with no branch on what it finds (the teammates' seats
+		// are a random deal's).
+		var known SeatSet
+		for s, team := range v.Teams {
+			var b SeatSet
+			if team == TeamMafia {
+				b = 1
 			}
+			known |= b << s
 		}
-		return t
+		return v.Alive &^ known
 	case Check:
-		if !v.nightActive() || (v.Role != Don && v.Role != Detective) || v.CheckTarget != 0 {
+		if (v.Role != Don && v.Role != Detective) || !v.nightActive() || v.CheckTarget != 0 {
 			return 0
 		}
 		return others
 	case Shoot:
-		if !v.nightActive() || v.Role != Maniac || v.Round < 2 || v.ShotTarget != 0 || v.ShotsLeft == 0 {
+		if v.Role != Maniac || !v.nightActive() || v.Round < 2 || v.ShotTarget != 0 || v.ShotsLeft == 0 {
 			return 0
 		}
 		return others
 	case Heal:
-		if !v.nightActive() || v.Role != Doctor || v.HealTarget != 0 {
+		if v.Role != Doctor || !v.nightActive() || v.HealTarget != 0 {
 			return 0
 		}
 		t := v.Alive

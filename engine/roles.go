@@ -71,6 +71,10 @@ func (r Role) Team() Team {
 var roleTeams = [numRoles]Team{RoleNone: TeamNone, Citizen: TeamTown, Detective: TeamTown, Doctor: TeamTown,
 	Mafioso: TeamMafia, Don: TeamMafia, Maniac: TeamManiac}
 
+// mafiaBit is 1 for the roles on the mafia's team and 0 for the others: a
+// deal's fold (apply) shifts it to each seat's bit instead of branching.
+var mafiaBit = [numRoles]SeatSet{Mafioso: 1, Don: 1}
+
 // IsMafia reports whether the role is on the mafia's team (the Don included).
 func (r Role) IsMafia() bool { return r == Mafioso || r == Don }
 

@@ -41,20 +41,42 @@ func (m SeatSet) First() Seat {
 // Nth returns the i-th lowest seat (0-based), or 0 when there is none.
 func (m SeatSet) Nth(i int) Seat {
 	x := uint32(m)
-	if uint(i) >= uint(bits.OnesCount32(x)) {
+	b0, b1, b2, b3 := uint8(x), uint8(x>>8), uint8(x>>16), uint8(x>>24)
+	c0 := bits.OnesCount8(b0)
+	c1 := c0 + bits.OnesCount8(b1)
+	c2 := c1 + bits.OnesCount8(b2)
+	if uint(i) >= uint(c2+bits.OnesCount8(b3)) {
 		return 0
 	}
-	// Skip a byte of seats at a time by its count, then clear at most 7
-	// lower seats within the byte that holds the one asked for.
-	base := 0
-	for c := bits.OnesCount8(uint8(x)); i >= c; c = bits.OnesCount8(uint8(x)) {
-		i, x, base = i-c, x>>8, base+8
+	// The byte that holds the seat asked for, chosen by its seats' counts
+	// (conditional moves, not a loop), then the seat within it from a
+	// table: no branch depends on i.
+	sel, base, j := b0, 0, i
+	if i >= c0 {
+		sel, base, j = b1, 8, i-c0
 	}
-	for ; i > 0; i-- {
-		x &= x - 1
+	if i >= c1 {
+		sel, base, j = b2, 16, i-c1
 	}
-	return Seat(base + bits.TrailingZeros32(x))
+	if i >= c2 {
+		sel, base, j = b3, 24, i-c2
+	}
+	return Seat(base + int(nthInByte[sel][j&7]))
 }
+
+// nthInByte[b][j] is the position of the j-th lowest set bit of b.
+var nthInByte = func() (t [256][8]uint8) {
+	for b := range 256 {
+		j := 0
+		for p := range 8 {
+			if b>>p&1 != 0 {
+				t[b][j] = uint8(p)
+				j++
+			}
+		}
+	}
+	return t
+}()
 
 // Seats returns the seats in ascending order (allocates; for display and tests).
 func (m SeatSet) Seats() []Seat {
@@ -62,7 +84,7 @@ func (m SeatSet) Seats() []Seat {
 	for m != 0 {
 		s := m.First()
 		out = append(out, s)
-		m = m.Without(s)
+		m &= m - 1 // drops the seat just taken, the lowest, without a shift
 	}
 	return out
 }

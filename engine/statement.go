@@ -145,7 +145,7 @@ func madeBestMove(t Talk, s Seat) bool {
 // checkBestMove validates a best move on the speaker's floor: the first
 // night's victim's, once, naming GuessSize seats of the table other than
 // their own.
-func (g *Game) checkBestMove(c Command) error {
+func (g *Game) checkBestMove(c *Command) error {
 	if !firstVictim(g.phase, g.speaker, c.By, g.victims, int(g.n)-g.alive.Len()) {
 		return &Error{Code: CodeNoBestMove, Seat: c.By}
 	}
@@ -198,7 +198,7 @@ func Claimable(r Role) bool { return r > RoleNone && r < numRoles }
 // checkStatement validates a statement: on the speaker's own floor, within
 // the floor's limit, about a real seat (and, for a nomination to come, a
 // living one), not about oneself where that makes no sense.
-func (g *Game) checkStatement(c Command) error {
+func (g *Game) checkStatement(c *Command) error {
 	if !g.phase.Timed() {
 		return &Error{Code: CodeWrongPhase, Phase: g.phase}
 	}
@@ -244,7 +244,7 @@ func (g *Game) checkStatement(c Command) error {
 }
 
 // say records an accepted statement, with only the fields its verb uses.
-func (g *Game) say(c Command) {
+func (g *Game) say(c *Command) {
 	e := g.push(EvStatement)
 	e.Phase, e.Actor, e.Verb = g.phase, c.By, c.Verb
 	switch c.Verb {

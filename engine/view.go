@@ -149,13 +149,14 @@ func (g *Game) ViewInto(v *View, s Seat) {
 	r := g.roles[s]
 	v.Role = r
 	v.Roles[s], v.Teams[s] = r, r.Team()
+	night := g.phase == PhaseNight
 	if g.mafia.Has(s) {
 		for m := g.mafia; m != 0; {
 			t := m.First()
-			m = m.Without(t)
+			m &= m - 1 // drops the seat just taken, the lowest, without a shift
 			v.Roles[t], v.Teams[t] = g.roles[t], TeamMafia
 		}
-		if g.phase == PhaseNight {
+		if night {
 			v.MafiaChoice = g.mafiaChoice
 			v.MafiaActed = g.mafiaActed
 			if g.mafiaActed.Has(s) {
@@ -163,37 +164,36 @@ func (g *Game) ViewInto(v *View, s Seat) {
 			}
 		}
 	}
-	if g.phase == PhaseNight {
-		v.Skipped = g.skipped.Has(s)
-	}
+	// The secrets of the one night card besides the mafia's the seat may
+	// hold: one chain of comparisons that stops at the seat's card (a seat
+	// holds one card, and a card no one holds has seat 0, never s), the
+	// night's parts only at night.
 	switch s {
 	case g.don:
 		v.Checks = g.donKnows
+		if night {
+			v.CheckTarget = g.donCheck
+		}
 	case g.det:
 		v.Checks = g.detKnows
-	}
-	if g.phase == PhaseNight {
-		switch s {
-		case g.don:
-			v.CheckTarget = g.donCheck
-		case g.det:
+		if night {
 			v.CheckTarget = g.detCheck
 		}
-	}
-	if s == g.man {
+	case g.man:
 		v.ShotsLeft = g.shotsLeft
-		if g.phase == PhaseNight {
+		if night {
 			v.ShotTarget = g.shot
 		}
-	}
-	if s == g.doc {
+	case g.doc:
 		v.Healed = g.healed
 		v.HealBanned = g.healBanned()
-		if g.phase == PhaseNight {
+		if night {
 			v.HealTarget = g.heal
 		}
 	}
 	switch g.phase {
+	case PhaseNight:
+		v.Skipped = g.skipped.Has(s)
 	case PhaseVote, PhaseRevote:
 		v.Voted, v.MyVote = g.voted.Has(s), g.votes[s]
 	case PhaseAllVote:
