@@ -75,6 +75,11 @@ func TestVoice_PagesHearTheFloor(t *testing.T) {
 	for range 60 {
 		v := host.waitView("the game", func(v *wire.View) bool { return v.Phase != "" })
 		label := fmt.Sprintf("step %d (%s %d, floor %d)", v.Step, v.Phase, v.Round, v.Speaker)
+		if v.Phase == "ended" {
+			// No step comes after the end: say so now, not after the
+			// wait below has run out (500 s of five pages' audio).
+			t.Fatalf("%s: the game ended (%s won) before its second night: %d nights, %d floors, %d votes so far", label, v.Winner, nights, floors, votes)
+		}
 		switch {
 		case v.Phase == "night":
 			// A step the rules' clock ends: checked while it is still on

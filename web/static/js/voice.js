@@ -361,7 +361,11 @@ export class Voice {
         let sum = 0;
         for (const x of buf) sum += x * x;
         this.loudness = Math.min(1, Math.sqrt(sum / buf.length) * 4);
-        this.meter.style.width = `${Math.round(this.loudness * 100)}%`;
+        // Written only when it moves: each write restarted the bar's
+        // transition, and the page drew frames ten times a second in
+        // silence too.
+        const width = `${Math.round(this.loudness * 100)}%`;
+        if (this.meter.style.width !== width) this.meter.style.width = width;
       }, 100);
     } catch { /* no Web Audio: no meter */ }
   }
