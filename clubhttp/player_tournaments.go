@@ -24,11 +24,11 @@ func OrganiserURL(clubID, tournamentID string) string {
 	return "/host/clubs/" + clubID + "/organiser/" + tournamentID
 }
 
-// PlayerTournaments is the tournaments of the account's clubs (those it is
-// a member of, or linked to from their roster) that it referees (the
-// organiser named its account) or runs as the club's owner or host, the
-// club's oldest first, at most MaxRunning. A referee's account that is in
-// no way the club's finds the tournament by the link the organiser sends.
+// PlayerTournaments is the tournaments the account runs as the club's owner
+// or host (of its clubs: those it is a member of, or linked to from their
+// roster), each club's oldest first, then those it referees (the organiser
+// named its account) of any club, its own or not (store's
+// RefereeTournaments, oldest first), at most MaxRunning in all.
 func (h *Handler) PlayerTournaments(ctx context.Context, id int64) ([]account.TournamentRunJSON, error) {
 	out := []account.TournamentRunJSON{}
 	if id == 0 {
@@ -38,29 +38,50 @@ func (h *Handler) PlayerTournaments(ctx context.Context, id int64) ([]account.To
 	if err != nil {
 		return out, err
 	}
+	runs := map[string]bool{} // the clubs the account runs
 	for _, c := range cs {
+		if c.Role != store.ClubOwner && c.Role != store.ClubHost {
+			continue
+		}
+		runs[c.Club] = true
 		items, err := h.cfg.Store.ClubTournaments(ctx, c.Club)
 		if err != nil {
 			return out, err
 		}
-		runs := c.Role == store.ClubOwner || c.Role == store.ClubHost
 		for _, it := range items {
-			role := ""
-			var t tournament.Tournament
-			switch {
-			case runs:
-				role = roleOrganiser
-			case json.Unmarshal(it.Data, &t) == nil && t.IsReferee(id):
-				role = roleReferee
-			default:
-				continue
-			}
 			if len(out) == MaxRunning {
 				return out, nil
 			}
 			out = append(out, account.TournamentRunJSON{Club: c.Club, ClubName: c.Name, Tournament: it.ID, Name: it.Name,
-				State: it.State, Role: role, Link: OrganiserURL(c.Club, it.ID)})
+				State: it.State, Role: roleOrganiser, Link: OrganiserURL(c.Club, it.ID)})
 		}
+	}
+	refereed, err := h.cfg.Store.RefereeTournaments(ctx, id, MaxRunning)
+	if err != nil {
+		return out, err
+	}
+	names := map[string]string{}
+	for _, c := range cs {
+		names[c.Club] = c.Name
+	}
+	for _, it := range refereed {
+		var t tournament.Tournament
+		if runs[it.ClubID] || json.Unmarshal(it.Data, &t) != nil || !t.IsReferee(id) {
+			continue // listed as the organiser's, or the row's account is stale
+		}
+		name, ok := names[it.ClubID]
+		if !ok {
+			c, err := h.clubs().Club(ctx, it.ClubID)
+			if err != nil {
+				return out, err
+			}
+			name, names[it.ClubID] = c.Name, c.Name
+		}
+		if len(out) == MaxRunning {
+			return out, nil
+		}
+		out = append(out, account.TournamentRunJSON{Club: it.ClubID, ClubName: name, Tournament: it.ID, Name: it.Name,
+			State: it.State, Role: roleReferee, Link: OrganiserURL(it.ClubID, it.ID)})
 	}
 	return out, nil
 }

@@ -217,4 +217,25 @@ func TestTournamentRoles_EachViewerIsShownTheirRoleAndTheRefereeGivesARealTables
 			t.Errorf("%s's tournaments %+v, want the cup as %s", v.who, run.Tournaments, v.role)
 		}
 	}
+	// A referee who is no member of the club (nor on its roster) finds the
+	// tournament too, once named; the referee named before no longer does.
+	if code := do(t, "PUT", turl+"/referee", host, map[string]any{"referee": "ზურა", "account": "Zura3"}, nil); code != http.StatusOK {
+		t.Fatalf("naming a referee from outside the club: %d", code)
+	}
+	for _, v := range []struct {
+		who, token string
+		listed     bool
+	}{{"the new referee, no member", stranger, true}, {"the referee before", referee, false}} {
+		var run runAnswer
+		if code := do(t, "GET", hs.URL+"/host/api/clubs/mine/tournaments", v.token, nil, &run); code != http.StatusOK {
+			t.Fatalf("%s's tournaments: %d", v.who, code)
+		}
+		switch {
+		case !v.listed && len(run.Tournaments) != 0:
+			t.Errorf("%s is still listed %+v", v.who, run.Tournaments)
+		case v.listed && (len(run.Tournaments) != 1 || run.Tournaments[0].Role != "referee" || run.Tournaments[0].Tournament != tr.ID ||
+			run.Tournaments[0].ClubName != "Batumi club" || run.Tournaments[0].Link != "/host/clubs/"+c.ID+"/organiser/"+tr.ID):
+			t.Errorf("%s's tournaments %+v, want the cup as referee", v.who, run.Tournaments)
+		}
+	}
 }

@@ -163,7 +163,8 @@ func (h *Handler) createTournament(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	data, _ := json.Marshal(t)
-	st := store.Tournament{ID: t.ID, ClubID: c.ID, Name: t.Name, State: t.State, Data: data, Version: 1, CreatedAt: h.cfg.Now().UTC()}
+	st := store.Tournament{ID: t.ID, ClubID: c.ID, Name: t.Name, State: t.State, Data: data, Version: 1, CreatedAt: h.cfg.Now().UTC(),
+		RefereeAccount: t.RefereeAccount}
 	if err := h.cfg.Store.CreateTournament(r.Context(), st); err != nil {
 		h.fail(w, r, err)
 		return
@@ -302,7 +303,7 @@ func (h *Handler) updateTournament(ctx context.Context, clubID, id string,
 		if err := change(ctx, &t, roster); err != nil {
 			return err
 		}
-		st.Name, st.State = t.Name, t.State
+		st.Name, st.State, st.RefereeAccount = t.Name, t.State, t.RefereeAccount
 		st.Data, _ = json.Marshal(t)
 		v, err := h.cfg.Store.UpdateTournament(ctx, st)
 		if errors.Is(err, store.ErrConflict) && try < 4 {

@@ -19,6 +19,11 @@ type Tournament struct {
 	Data      []byte
 	Version   int
 	CreatedAt time.Time
+	// RefereeAccount is the site's account the tournament names as its
+	// referee (0: none), kept beside Data so that an account finds the
+	// tournaments it referees in clubs it is no member of
+	// (RefereeTournaments). Create and update write it with the rest.
+	RefereeAccount int64
 }
 
 // Tournaments is a Store that keeps clubs' tournaments. A tournament or
@@ -36,4 +41,8 @@ type Tournaments interface {
 	// UpdateTournament saves t's name, state and data if the tournament is
 	// still at t.Version, and returns its new version (t.Version + 1).
 	UpdateTournament(ctx context.Context, t Tournament) (int, error)
+	// RefereeTournaments returns the tournaments, of any club, whose
+	// RefereeAccount is account, oldest first, at most limit (account 0:
+	// none).
+	RefereeTournaments(ctx context.Context, account int64, limit int) ([]Tournament, error)
 }

@@ -25,8 +25,8 @@ func (db *DB) CreateTournament(ctx context.Context, t store.Tournament) error {
 		case !errors.Is(err, sql.ErrNoRows):
 			return err
 		}
-		_, err := tx.ExecContext(ctx, `INSERT INTO tournaments (id, club_id, name, state, data, version, created_at)
-			VALUES (?, ?, ?, ?, ?, 1, ?)`, t.ID, t.ClubID, t.Name, t.State, t.Data, formatTime(t.CreatedAt))
+		_, err := tx.ExecContext(ctx, `INSERT INTO tournaments (id, club_id, name, state, data, version, created_at, referee_account)
+			VALUES (?, ?, ?, ?, ?, 1, ?, ?)`, t.ID, t.ClubID, t.Name, t.State, t.Data, formatTime(t.CreatedAt), t.RefereeAccount)
 		return err
 	})
 	if err != nil {
@@ -35,12 +35,12 @@ func (db *DB) CreateTournament(ctx context.Context, t store.Tournament) error {
 	return nil
 }
 
-const tournamentColumns = `id, club_id, name, state, data, version, created_at`
+const tournamentColumns = `id, club_id, name, state, data, version, created_at, referee_account`
 
 func scanTournament(row interface{ Scan(...any) error }) (store.Tournament, error) {
 	var t store.Tournament
 	var created string
-	if err := row.Scan(&t.ID, &t.ClubID, &t.Name, &t.State, &t.Data, &t.Version, &created); err != nil {
+	if err := row.Scan(&t.ID, &t.ClubID, &t.Name, &t.State, &t.Data, &t.Version, &created, &t.RefereeAccount); err != nil {
 		return t, err
 	}
 	var err error
@@ -83,6 +83,29 @@ func (db *DB) ClubTournaments(ctx context.Context, clubID string) ([]store.Tourn
 	return out, asDamaged(rows.Err())
 }
 
+// RefereeTournaments returns the tournaments whose referee is account,
+// oldest first, at most limit (see store.Tournaments).
+func (db *DB) RefereeTournaments(ctx context.Context, account int64, limit int) ([]store.Tournament, error) {
+	out := []store.Tournament{}
+	if account == 0 || limit <= 0 {
+		return out, nil
+	}
+	rows, err := db.rd.QueryContext(ctx, `SELECT `+tournamentColumns+` FROM tournaments WHERE referee_account = ?
+		ORDER BY created_at, id LIMIT ?`, account, limit)
+	if err != nil {
+		return nil, fmt.Errorf("store/sqlite: tournaments refereed by %d: %w", account, asDamaged(err))
+	}
+	defer rows.Close()
+	for rows.Next() {
+		t, err := scanTournament(rows)
+		if err != nil {
+			return nil, fmt.Errorf("store/sqlite: tournaments refereed by %d: %w", account, asDamaged(err))
+		}
+		out = append(out, t)
+	}
+	return out, asDamaged(rows.Err())
+}
+
 // UpdateTournament saves a tournament at the version it was read at (see
 // store.Tournaments).
 func (db *DB) UpdateTournament(ctx context.Context, t store.Tournament) (int, error) {
@@ -97,8 +120,8 @@ func (db *DB) UpdateTournament(ctx context.Context, t store.Tournament) (int, er
 		case v != t.Version:
 			return store.ErrConflict
 		}
-		_, err = tx.ExecContext(ctx, `UPDATE tournaments SET name = ?, state = ?, data = ?, version = version + 1 WHERE id = ?`,
-			t.Name, t.State, t.Data, t.ID)
+		_, err = tx.ExecContext(ctx, `UPDATE tournaments SET name = ?, state = ?, data = ?, referee_account = ?, version = version + 1 WHERE id = ?`,
+			t.Name, t.State, t.Data, t.RefereeAccount, t.ID)
 		return err
 	})
 	if err != nil {

@@ -167,4 +167,59 @@ func RunTournaments(t *testing.T, open Open) {
 			t.Errorf("after the update: %s (version %d), %v\nwant %s", got.Data, got.Version, err, second)
 		}
 	})
+	t.Run("an account finds the tournaments it referees, of any club, and a new referee takes them over", func(t *testing.T) {
+		s := openAs[TournamentsStore](t, open)
+		newClub(t, s, "c1")
+		newClub(t, s, "c2")
+		for i, tn := range []store.Tournament{
+			{ID: "spring", ClubID: "c2", RefereeAccount: 42},
+			{ID: "autumn", ClubID: "c1", RefereeAccount: 42},
+			{ID: "winter", ClubID: "c1", RefereeAccount: 7},
+			{ID: "none", ClubID: "c1"},
+		} {
+			tn.Name, tn.State, tn.Data = tn.ID, "open", []byte(`{}`)
+			tn.CreatedAt = t0.Add(time.Duration(4-i) * time.Hour) // spring newest
+			if err := s.CreateTournament(ctx, tn); err != nil {
+				t.Fatal(err)
+			}
+		}
+		ids := func(account int64, limit int) string {
+			t.Helper()
+			ts, err := s.RefereeTournaments(ctx, account, limit)
+			if err != nil || ts == nil {
+				t.Fatalf("refereed by %d: %#v, %v", account, ts, err)
+			}
+			var out []string
+			for _, x := range ts {
+				if x.RefereeAccount != account {
+					t.Errorf("%s read back with referee %d, want %d", x.ID, x.RefereeAccount, account)
+				}
+				out = append(out, x.ClubID+"/"+x.ID)
+			}
+			return fmt.Sprint(out)
+		}
+		if got := ids(42, 10); got != "[c1/autumn c2/spring]" {
+			t.Errorf("refereed by 42: %s, want [c1/autumn c2/spring] (oldest first, both clubs)", got)
+		}
+		if got := ids(42, 1); got != "[c1/autumn]" {
+			t.Errorf("refereed by 42, at most 1: %s", got)
+		}
+		if got := ids(0, 10); got != "[]" {
+			t.Errorf("account 0 (no referee): %s, want none", got)
+		}
+		if got := ids(99, 10); got != "[]" {
+			t.Errorf("an account that referees nothing: %s", got)
+		}
+		// The club's new referee: 7 takes "autumn" over from 42.
+		if _, err := s.UpdateTournament(ctx, store.Tournament{ID: "autumn", Name: "autumn", State: "rounds", Data: []byte(`{}`),
+			Version: 1, RefereeAccount: 7}); err != nil {
+			t.Fatal(err)
+		}
+		if got := ids(42, 10); got != "[c2/spring]" {
+			t.Errorf("42 after the change: %s, want [c2/spring]", got)
+		}
+		if got := ids(7, 10); got != "[c1/winter c1/autumn]" {
+			t.Errorf("7 after the change: %s, want [c1/winter c1/autumn] (oldest first)", got)
+		}
+	})
 }
