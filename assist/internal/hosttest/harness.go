@@ -27,7 +27,15 @@ import (
 // started by the first test that needs it; each package's TestMain closes it.
 var Browser = browsertest.New("mafia/assist",
 	// A plain-http name that is not loopback (the reload tests' lan.test).
-	chromedp.Flag("host-resolver-rules", "MAP lan.test 127.0.0.1"))
+	chromedp.Flag("host-resolver-rules", "MAP lan.test 127.0.0.1"),
+	// V8 runs the engine's WebAssembly (8 MB of Go) with its baseline
+	// compiler only, as it does first on a phone too: the optimising
+	// compiler's tier-up of the module's hot functions took about 0.9 of
+	// the 1.75 CPU-s a page's renderer spent opening the assistant, again in
+	// each of a package's twenty-odd pages, and a test's game is too short
+	// to win it back. The rules run the same module either way; a tier is
+	// how fast it runs, not what it does.
+	chromedp.Flag("js-flags", "--liftoff-only"))
 
 // TheBrowser returns the running Chromium, or skips the test when there is
 // none (fails it when CI=true).
