@@ -3,7 +3,6 @@ package hosttest
 import (
 	"bufio"
 	"context"
-	"fmt"
 	"mafia/assist"
 	"mafia/clubhttp"
 	"mafia/internal/browsertest"
@@ -243,46 +242,20 @@ func (tb *Tab) WaitJS(d time.Duration, expr string) {
 	}
 }
 
-// Click taps the element that a CSS selector finds, as a finger does: it
-// waits until the element is shown, scrolls it into view when it is not,
-// and presses and releases the mouse at its centre, where the browser's
-// own hit test decides what is tapped (what chromedp.Click does too).
+// Click clicks the element that a CSS selector finds (waiting for it).
 //
-// It takes three DevTools calls (a poll in the page for the element's
-// centre, the press, the release), where chromedp.Click takes eight or
-// more (the document, the query, the box model, a visibility call, the
-// scroll, the quads, the press, the release) and, while the element is
-// missing, repeats its query every 5 ms from the test; the games played
-// through the screens tap hundreds of times.
+// It stays chromedp.Click, whose many DevTools calls per tap (the query,
+// the box model, a visibility call, the scroll, the quads, the press, the
+// release) cost more than one poll in the page for the element's centre
+// and the press and release: that cheaper tap was tried and made a latent
+// race fire (TestTheRosterKeptOnThePhoneSeatsAnOfflineClubGame: the
+// roster's search answered 250 ms after the last name was typed and
+// pushed "Create the game" down between the centre read and the press),
+// so it needs a check that the press lands on the element before it can
+// replace this one.
 func (tb *Tab) Click(sel string) {
 	tb.t.Helper()
-	tb.Do(10*time.Second, chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
-		xy, err := chromedp.Poll[[]float64](centreJS(sel), chromedp.WithPollingInterval(30*time.Millisecond), chromedp.WithPollingTimeout(0))(ctx, t)
-		if err != nil {
-			return fmt.Errorf("waiting for %s: %w", sel, err)
-		}
-		if len(xy) != 2 {
-			return fmt.Errorf("%s: no centre (%v)", sel, xy)
-		}
-		_, err = MouseTap(xy[0], xy[1], 1)(ctx, t)
-		return err
-	}))
-}
-
-// centreJS is an expression that is the centre of the element sel finds,
-// in the viewport, once that element is shown (it has a box: what
-// chromedp's NodeVisible waits for), scrolled into view if it is not in
-// it; false while there is no such element.
-func centreJS(sel string) string {
-	return `(() => {
-		const el = document.querySelector(` + JsString(sel) + `);
-		if (!el || !(el.offsetWidth || el.offsetHeight || el.getClientRects().length)) return false;
-		let r = el.getBoundingClientRect();
-		if (r.bottom > innerHeight || r.top < 0 || r.right > innerWidth || r.left < 0) {
-			el.scrollIntoView({block: 'center', inline: 'center'}); r = el.getBoundingClientRect();
-		}
-		return [r.x + r.width / 2, r.y + r.height / 2];
-	})()`
+	tb.Do(10*time.Second, chromedp.Click(chromedp.CSS(sel), chromedp.NodeVisible))
 }
 
 // MouseTap is a press and a release of the left mouse button at x, y
