@@ -63,11 +63,10 @@ func (h *Host) Play(d Driver) []Votes {
 	h.t.Helper()
 	var out []Votes
 	for step := 0; step < 2000; step++ {
-		sc := h.Screen()
+		sc, st := h.ScreenAndState()
 		if sc == "result" {
 			return out
 		}
-		st := h.State()
 		if d.Stop != nil && sc != "announce" && d.Stop(st) {
 			return out
 		}

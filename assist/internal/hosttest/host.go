@@ -15,7 +15,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
 )
 
@@ -102,10 +101,8 @@ func (h *Host) State() record.State {
 	return st
 }
 
-// Screen returns what the page shows now: "announce", "deal", a wake
-// ("wake:don"), "morning", a phase of the day, or "result".
-func (h *Host) Screen() string {
-	return Eval[string](h.Tab, `(() => {
+// screenJS is an expression that is what the page shows now (Screen).
+const screenJS = `(() => {
 		const q = (s) => document.querySelector(s);
 		if (q('[data-t="announce"]')) return 'announce';
 		if (q('[data-t="start-night"]') || q('[data-t="reveal"]') || q('[data-t="hide"]')) return 'deal';
@@ -116,7 +113,25 @@ func (h *Host) Screen() string {
 		const p = q('[data-t="phase"]');
 		if (p) return p.dataset.phase;
 		return 'other';
-	})()`)
+	})()`
+
+// Screen returns what the page shows now: "announce", "deal", a wake
+// ("wake:don"), "morning", a phase of the day, or "result".
+func (h *Host) Screen() string { return Eval[string](h.Tab, screenJS) }
+
+// ScreenAndState returns Screen and, but on the result's screen, State,
+// read in one evaluation (Play reads both before each step).
+func (h *Host) ScreenAndState() (string, record.State) {
+	h.t.Helper()
+	v := Eval[[]string](h.Tab, `(() => { const s = `+screenJS+`;
+		return [s, s === 'result' ? '' : JSON.stringify(window.__assistGame.state)]; })()`)
+	var st record.State
+	if v[0] != "result" {
+		if err := json.Unmarshal([]byte(v[1]), &st); err != nil {
+			h.t.Fatal(err)
+		}
+	}
+	return v[0], st
 }
 
 // PickSeat taps a seat in the grid on the screen.
@@ -138,22 +153,7 @@ func (h *Host) DoubleTap(sel string) {
 		if (r.bottom > innerHeight || r.top < 0) { el.scrollIntoView({block: 'center'}); r = el.getBoundingClientRect(); }
 		return [r.x + r.width / 2, r.y + r.height / 2];
 	})()`)
-	h.Do(5*time.Second, chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error {
-		for _, n := range []int64{1, 2} {
-			for _, typ := range []input.DispatchMouseEventType{input.DispatchMouseEventTypeMousePressed, input.DispatchMouseEventTypeMouseReleased} {
-				buttons := int64(1)
-				if typ == input.DispatchMouseEventTypeMouseReleased {
-					buttons = 0
-				}
-				if _, err := chromedp.Call(ctx, input.DispatchMouseEvent, input.DispatchMouseEventParams{
-					Type: typ, X: xy[0], Y: xy[1], Button: input.MouseButtonLeft, Buttons: buttons, ClickCount: n,
-				}); err != nil {
-					return err
-				}
-			}
-		}
-		return nil
-	}))
+	h.Do(5*time.Second, MouseTap(xy[0], xy[1], 1), MouseTap(xy[0], xy[1], 2))
 	h.Settle()
 }
 
