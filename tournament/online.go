@@ -206,8 +206,12 @@ func (t *Tournament) Seat(person string) (round, table, seat int, ok bool) {
 // none): only once its game g (the table's game as the club reads it) is
 // over and linked (CodeTableNotOver), each seat of the table at most once
 // and within the tournament's scoring (club.CodeBadExtra, naming the
-// seat). At a real table they then replace the host's (Table.Given).
+// seat). At a real table they then replace the host's (Table.Given). A
+// closed tournament's standings are final: refused (CodeTournamentState).
 func (t *Tournament) SetExtra(r, n int, g *club.Game, extra []club.Extra) error {
+	if t.State == StateClosed {
+		return &engine.Error{Code: CodeTournamentState, Name: t.State}
+	}
 	if r < 1 || r > len(t.Rounds) || n < 1 || n > len(t.Rounds[r-1].Tables) {
 		return bad("table")
 	}

@@ -189,7 +189,7 @@ func TestOnline_TheFinalIsOpenedOnlineAfterTheRounds(t *testing.T) {
 // points go to the seats of a table played online only once its game is
 // linked, each seat once and within the tournament's scoring (the refusal
 // names the seat), and replace those given before; nothing changes on a
-// refusal.
+// refusal; a closed tournament's extras change no more.
 func TestSetExtra_AnOnlineTablesSeatsOnceItIsOver(t *testing.T) {
 	tr := tournament.Tournament{Scoring: club.DefaultScoring(), Rounds: []tournament.Round{{Tables: []tournament.Table{
 		{Players: []string{"a", "b", "c"}, Online: "T1"}, {Players: []string{"d", "e", "f"}}}}}}
@@ -233,6 +233,14 @@ func TestSetExtra_AnOnlineTablesSeatsOnceItIsOver(t *testing.T) {
 	}
 	if err := tr.SetExtra(1, 1, g, nil); err != nil || len(tr.Rounds[0].Tables[0].Extra) != 0 {
 		t.Fatalf("no extras replace them: %v %v", err, tr.Rounds[0].Tables[0].Extra)
+	}
+	// Closed, the standings are final: no extras change any more.
+	tr.State = tournament.StateClosed
+	if err := tr.SetExtra(1, 1, g, []club.Extra{{Seat: 1, Points: 30}}); err == nil || !strings.Contains(code(err), string(tournament.CodeTournamentState)) {
+		t.Errorf("extras of a closed tournament: %v, want %s", err, tournament.CodeTournamentState)
+	}
+	if len(tr.Rounds[0].Tables[0].Extra) != 0 {
+		t.Errorf("a closed tournament's extras changed to %v", tr.Rounds[0].Tables[0].Extra)
 	}
 }
 
