@@ -125,19 +125,10 @@ func checkOneGoroutine(pkg, dir string, tests bool) (imports, problems []string,
 		}
 		ast.Inspect(f, func(node ast.Node) bool {
 			where := func() string { return fset.Position(node.Pos()).String() }
+			if what := concurrency(node); what != "" {
+				errorf("%s: %s %s", where(), pkg, what)
+			}
 			switch x := node.(type) {
-			case *ast.GoStmt:
-				errorf("%s: %s starts a goroutine", where(), pkg)
-			case *ast.SelectStmt:
-				errorf("%s: %s uses select", where(), pkg)
-			case *ast.ChanType:
-				errorf("%s: %s uses a channel type", where(), pkg)
-			case *ast.SendStmt:
-				errorf("%s: %s sends on a channel", where(), pkg)
-			case *ast.UnaryExpr:
-				if x.Op == token.ARROW {
-					errorf("%s: %s receives from a channel", where(), pkg)
-				}
 			case *ast.CallExpr:
 				fn, ok := x.Fun.(*ast.SelectorExpr)
 				if !ok {

@@ -158,19 +158,10 @@ func checkPackage(pkg, dir string, allowed map[string]bool) (imports, problems [
 		}
 		ast.Inspect(f, func(node ast.Node) bool {
 			where := func() string { return fset.Position(node.Pos()).String() }
+			if what := concurrency(node); what != "" {
+				errorf("%s: %s %s", where(), pkg, what)
+			}
 			switch x := node.(type) {
-			case *ast.GoStmt:
-				errorf("%s: %s starts a goroutine", where(), pkg)
-			case *ast.SelectStmt:
-				errorf("%s: %s uses select", where(), pkg)
-			case *ast.ChanType:
-				errorf("%s: %s uses a channel type", where(), pkg)
-			case *ast.SendStmt:
-				errorf("%s: %s sends on a channel", where(), pkg)
-			case *ast.UnaryExpr:
-				if x.Op == token.ARROW {
-					errorf("%s: %s receives from a channel", where(), pkg)
-				}
 			case *ast.CallExpr:
 				switch fn := x.Fun.(type) {
 				case *ast.Ident:
@@ -189,6 +180,27 @@ func checkPackage(pkg, dir string, allowed map[string]bool) (imports, problems [
 		})
 	}
 	return imports, problems, nil
+}
+
+// concurrency names the goroutine or channel construct node is ("starts a
+// goroutine", "uses select", ...), or "" for any other node: what both
+// Check and NoGoroutine refuse.
+func concurrency(node ast.Node) string {
+	switch x := node.(type) {
+	case *ast.GoStmt:
+		return "starts a goroutine"
+	case *ast.SelectStmt:
+		return "uses select"
+	case *ast.ChanType:
+		return "uses a channel type"
+	case *ast.SendStmt:
+		return "sends on a channel"
+	case *ast.UnaryExpr:
+		if x.Op == token.ARROW {
+			return "receives from a channel"
+		}
+	}
+	return ""
 }
 
 // Source parses the non-test Go files of the package in dir, in the
