@@ -59,29 +59,7 @@ var ServingMethods = map[string]bool{
 // standard library not named above are taken to start none. It returns
 // what breaks the rule, each with its position.
 func NoGoroutine(root, pkg string) ([]string, error) {
-	checked := map[string]bool{}
-	queue := []string{pkg}
-	var all []string
-	for len(queue) > 0 {
-		p := queue[0]
-		queue = queue[1:]
-		if checked[p] {
-			continue
-		}
-		checked[p] = true
-		dir := filepath.Join(root, strings.TrimPrefix(p, "mafia/"))
-		imports, problems, err := checkOneGoroutine(p, dir, p == pkg)
-		if err != nil {
-			return nil, err
-		}
-		all = append(all, problems...)
-		for _, imp := range imports {
-			if strings.HasPrefix(imp, "mafia/") && !strings.HasSuffix(imp, "_test") {
-				queue = append(queue, imp)
-			}
-		}
-	}
-	return all, nil
+	return walk(root, pkg, func(p, dir string) ([]string, []string, error) { return checkOneGoroutine(p, dir, p == pkg) })
 }
 
 // checkOneGoroutine checks one package's Go files (with its tests when

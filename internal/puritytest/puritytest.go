@@ -86,6 +86,13 @@ func Check(root, pkg string, extra ...string) ([]string, error) {
 	for _, e := range extra {
 		allowed[e] = true
 	}
+	return walk(root, pkg, func(p, dir string) ([]string, []string, error) { return checkPackage(p, dir, allowed) })
+}
+
+// walk runs check on pkg and on every project package it imports, each
+// once (dir: the package's folder under root), following the imports
+// check returns, and gathers what each breaks.
+func walk(root, pkg string, check func(p, dir string) (imports, problems []string, err error)) ([]string, error) {
 	checked := map[string]bool{}
 	queue := []string{pkg}
 	var all []string
@@ -96,8 +103,7 @@ func Check(root, pkg string, extra ...string) ([]string, error) {
 			continue
 		}
 		checked[p] = true
-		dir := filepath.Join(root, strings.TrimPrefix(p, "mafia/"))
-		imports, problems, err := checkPackage(p, dir, allowed)
+		imports, problems, err := check(p, filepath.Join(root, strings.TrimPrefix(p, "mafia/")))
 		if err != nil {
 			return nil, err
 		}
