@@ -1,18 +1,9 @@
 package clubhttp_test
 
 import (
-	"context"
 	"fmt"
 	"net/http"
-	"net/http/httptest"
-	"path/filepath"
 	"testing"
-
-	"mafia/account"
-	"mafia/assist"
-	"mafia/club"
-	"mafia/clubhttp"
-	"mafia/store/sqlite"
 )
 
 // TestTournamentReferee_AGameMadeAtTheTablesLinkInvitesTheRefereesAccount:
@@ -25,52 +16,20 @@ import (
 // refused not_cohost. A game of a tournament with no referee's account,
 // and a club's game of no tournament, invite nobody.
 func TestTournamentReferee_AGameMadeAtTheTablesLinkInvitesTheRefereesAccount(t *testing.T) {
-	db, err := sqlite.Open(filepath.Join(t.TempDir(), "mafia.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	svc := account.New(account.Config{Store: db, Params: account.Params{Memory: 64, Time: 1, Threads: 1, KeyLen: 32, SaltLen: 16}})
-	clubs := clubhttp.New(clubhttp.Config{Store: db, Accounts: svc, Games: assist.ClubGames(db, nil)})
-	host := assist.New(assist.Config{Store: db, Clubs: clubs, Accounts: svc})
-	mux := http.NewServeMux()
-	mux.Handle("/host/api/clubs", clubs)
-	mux.Handle("/host/api/clubs/", clubs)
-	mux.Handle("/", host)
-	hs := httptest.NewServer(mux)
-	defer hs.Close()
-	signup := func(name string) string {
-		_, tok, err := svc.Signup(context.Background(), name, "password1", "")
-		if err != nil {
-			t.Fatal(err)
-		}
-		return tok
-	}
+	site := newAssistSite(t, "Kutaisi club")
+	ids, signup := site.ids, site.signup
 	referee, stranger := signup("Keti9"), signup("Levan9")
 
-	var c struct{ ID, Token string }
-	if code := do(t, "POST", hs.URL+"/host/api/clubs", "", map[string]any{"name": "Kutaisi club"}, &c); code != http.StatusCreated {
-		t.Fatalf("make a club: %d", code)
-	}
-	var ids []string
-	for i := 1; i <= 10; i++ {
-		var p club.Person
-		if code := do(t, "POST", hs.URL+"/host/api/clubs/"+c.ID+"/people", c.Token, map[string]any{"name": fmt.Sprintf("Player %02d", i)},
-			&p); code != http.StatusCreated {
-			t.Fatalf("add: %d", code)
-		}
-		ids = append(ids, p.ID)
-	}
-	base := hs.URL + "/host/api/clubs/" + c.ID + "/tournaments"
+	base := site.url + "/host/api/clubs/" + site.club + "/tournaments"
 	tournamentOf := func(refereeAccount string) tournamentAnswer {
 		t.Helper()
 		var tr tournamentAnswer
-		if code := do(t, "POST", base, c.Token, map[string]any{"name": "Cup", "from": "2026-12-06", "to": "2026-12-06",
+		if code := do(t, "POST", base, site.token, map[string]any{"name": "Cup", "from": "2026-12-06", "to": "2026-12-06",
 			"players": ids, "tables": 1, "games": 1, "seed": 3, "final": map[string]any{"size": 0},
 			"referee": "ქეთი", "referee_account": refereeAccount}, &tr); code != http.StatusCreated {
 			t.Fatalf("make the tournament: %d", code)
 		}
-		if code := do(t, "POST", base+"/"+tr.ID+"/rounds", c.Token, nil, &tr); code != http.StatusOK {
+		if code := do(t, "POST", base+"/"+tr.ID+"/rounds", site.token, nil, &tr); code != http.StatusOK {
 			t.Fatalf("seat: %d", code)
 		}
 		return tr
@@ -78,10 +37,10 @@ func TestTournamentReferee_AGameMadeAtTheTablesLinkInvitesTheRefereesAccount(t *
 	make := func(tr *tournamentAnswer) string {
 		t.Helper()
 		people := ids
-		clubPart := map[string]any{"club": c.ID, "day": "2026-12-06", "table": "1", "number": 1, "people": people}
+		clubPart := map[string]any{"club": site.club, "day": "2026-12-06", "table": "1", "number": 1, "people": people}
 		if tr != nil {
 			people = tr.Rounds[0].Tables[0].Players
-			clubPart = map[string]any{"club": c.ID, "day": "2026-12-06", "table": "1", "number": 1, "people": people,
+			clubPart = map[string]any{"club": site.club, "day": "2026-12-06", "table": "1", "number": 1, "people": people,
 				"tournament": map[string]any{"id": tr.ID, "round": 1, "table": 1}}
 		}
 		names := make([]string, len(people))
@@ -89,8 +48,8 @@ func TestTournamentReferee_AGameMadeAtTheTablesLinkInvitesTheRefereesAccount(t *
 			names[i] = fmt.Sprintf("Seat %d", i+1)
 		}
 		var made struct{ ID string }
-		if code := do(t, "POST", hs.URL+"/host/api/games", "", map[string]any{"name": "Cup", "names": names, "deal": "links",
-			"club_token": c.Token, "club": clubPart}, &made); code != http.StatusCreated {
+		if code := do(t, "POST", site.url+"/host/api/games", "", map[string]any{"name": "Cup", "names": names, "deal": "links",
+			"club_token": site.token, "club": clubPart}, &made); code != http.StatusCreated {
 			t.Fatalf("make the game: %d", code)
 		}
 		return made.ID
@@ -102,7 +61,7 @@ func TestTournamentReferee_AGameMadeAtTheTablesLinkInvitesTheRefereesAccount(t *
 	invited := func(tok string) []invitation {
 		t.Helper()
 		var out struct{ Invitations []invitation }
-		if code := do(t, "GET", hs.URL+"/host/api/invitations", tok, nil, &out); code != http.StatusOK {
+		if code := do(t, "GET", site.url+"/host/api/invitations", tok, nil, &out); code != http.StatusOK {
 			t.Fatalf("invitations: %d", code)
 		}
 		return out.Invitations
@@ -124,12 +83,12 @@ func TestTournamentReferee_AGameMadeAtTheTablesLinkInvitesTheRefereesAccount(t *
 		t.Errorf("a stranger is invited: %+v", got)
 	}
 	var no refusal
-	if code := do(t, "POST", hs.URL+"/host/api/games/"+id+"/cohosts/account", stranger, nil, &no); code != http.StatusForbidden ||
+	if code := do(t, "POST", site.url+"/host/api/games/"+id+"/cohosts/account", stranger, nil, &no); code != http.StatusForbidden ||
 		no.Error.Code != "not_cohost" {
 		t.Errorf("a stranger follows: %d %+v, want not_cohost", code, no)
 	}
 	var key struct{ Key string }
-	if code := do(t, "POST", hs.URL+"/host/api/games/"+id+"/cohosts/account", referee, nil, &key); code != http.StatusOK || key.Key == "" {
+	if code := do(t, "POST", site.url+"/host/api/games/"+id+"/cohosts/account", referee, nil, &key); code != http.StatusOK || key.Key == "" {
 		t.Fatalf("the referee follows: %d %+v", code, key)
 	}
 	if got := invited(referee); len(got) != 1 || !got[0].Joined {

@@ -1,18 +1,9 @@
 package clubhttp_test
 
 import (
-	"context"
 	"fmt"
 	"net/http"
-	"net/http/httptest"
-	"path/filepath"
 	"testing"
-
-	"mafia/account"
-	"mafia/assist"
-	"mafia/club"
-	"mafia/clubhttp"
-	"mafia/store/sqlite"
 )
 
 // TestTournamentReferee_ChangingTheRefereeMovesTheGamesInvitations: on a
@@ -26,53 +17,20 @@ import (
 // account again under another name changes nothing; naming no account
 // revokes the invitation.
 func TestTournamentReferee_ChangingTheRefereeMovesTheGamesInvitations(t *testing.T) {
-	db, err := sqlite.Open(filepath.Join(t.TempDir(), "mafia.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	svc := account.New(account.Config{Store: db, Params: account.Params{Memory: 64, Time: 1, Threads: 1, KeyLen: 32, SaltLen: 16}})
-	clubs := clubhttp.New(clubhttp.Config{Store: db, Accounts: svc, Games: assist.ClubGames(db, nil)})
-	host := assist.New(assist.Config{Store: db, Clubs: clubs, Accounts: svc})
-	clubs.InviteWith(host)
-	mux := http.NewServeMux()
-	mux.Handle("/host/api/clubs", clubs)
-	mux.Handle("/host/api/clubs/", clubs)
-	mux.Handle("/", host)
-	hs := httptest.NewServer(mux)
-	defer hs.Close()
-	signup := func(name string) string {
-		_, tok, err := svc.Signup(context.Background(), name, "password1", "")
-		if err != nil {
-			t.Fatal(err)
-		}
-		return tok
-	}
+	site := newAssistSite(t, "Rustavi club")
+	ids, signup := site.ids, site.signup
 	first, second := signup("Keti8"), signup("Levan8")
 
-	var c struct{ ID, Token string }
-	if code := do(t, "POST", hs.URL+"/host/api/clubs", "", map[string]any{"name": "Rustavi club"}, &c); code != http.StatusCreated {
-		t.Fatalf("make a club: %d", code)
-	}
-	var ids []string
-	for i := 1; i <= 10; i++ {
-		var p club.Person
-		if code := do(t, "POST", hs.URL+"/host/api/clubs/"+c.ID+"/people", c.Token, map[string]any{"name": fmt.Sprintf("Player %02d", i)},
-			&p); code != http.StatusCreated {
-			t.Fatalf("add: %d", code)
-		}
-		ids = append(ids, p.ID)
-	}
-	base := hs.URL + "/host/api/clubs/" + c.ID + "/tournaments"
+	base := site.url + "/host/api/clubs/" + site.club + "/tournaments"
 	tournamentOf := func(name string) tournamentAnswer {
 		t.Helper()
 		var tr tournamentAnswer
-		if code := do(t, "POST", base, c.Token, map[string]any{"name": name, "from": "2026-12-06", "to": "2026-12-06",
+		if code := do(t, "POST", base, site.token, map[string]any{"name": name, "from": "2026-12-06", "to": "2026-12-06",
 			"players": ids, "tables": 1, "games": 1, "seed": 3, "final": map[string]any{"size": 0},
 			"referee": "ქეთი", "referee_account": "Keti8"}, &tr); code != http.StatusCreated {
 			t.Fatalf("make the tournament: %d", code)
 		}
-		if code := do(t, "POST", base+"/"+tr.ID+"/rounds", c.Token, nil, &tr); code != http.StatusOK {
+		if code := do(t, "POST", base+"/"+tr.ID+"/rounds", site.token, nil, &tr); code != http.StatusOK {
 			t.Fatalf("seat: %d", code)
 		}
 		return tr
@@ -85,8 +43,8 @@ func TestTournamentReferee_ChangingTheRefereeMovesTheGamesInvitations(t *testing
 			names[i] = fmt.Sprintf("Seat %d", i+1)
 		}
 		var made struct{ ID string }
-		if code := do(t, "POST", hs.URL+"/host/api/games", "", map[string]any{"name": tr.Name, "names": names, "deal": "links",
-			"club_token": c.Token, "club": map[string]any{"club": c.ID, "day": "2026-12-06", "table": "1", "number": 1, "people": people,
+		if code := do(t, "POST", site.url+"/host/api/games", "", map[string]any{"name": tr.Name, "names": names, "deal": "links",
+			"club_token": site.token, "club": map[string]any{"club": site.club, "day": "2026-12-06", "table": "1", "number": 1, "people": people,
 				"tournament": map[string]any{"id": tr.ID, "round": 1, "table": 1}}}, &made); code != http.StatusCreated {
 			t.Fatalf("make the game: %d", code)
 		}
@@ -99,7 +57,7 @@ func TestTournamentReferee_ChangingTheRefereeMovesTheGamesInvitations(t *testing
 	invited := func(tok string) map[string]string {
 		t.Helper()
 		var out struct{ Invitations []invitation }
-		if code := do(t, "GET", hs.URL+"/host/api/invitations", tok, nil, &out); code != http.StatusOK {
+		if code := do(t, "GET", site.url+"/host/api/invitations", tok, nil, &out); code != http.StatusOK {
 			t.Fatalf("invitations: %d", code)
 		}
 		by := map[string]string{}
@@ -115,7 +73,7 @@ func TestTournamentReferee_ChangingTheRefereeMovesTheGamesInvitations(t *testing
 	}
 	referee := func(name, acct string) {
 		t.Helper()
-		if code := do(t, "PUT", base+"/"+cup.ID+"/referee", c.Token, map[string]any{"referee": name, "account": acct}, nil); code != http.StatusOK {
+		if code := do(t, "PUT", base+"/"+cup.ID+"/referee", site.token, map[string]any{"referee": name, "account": acct}, nil); code != http.StatusOK {
 			t.Fatalf("name the referee %q %q: %d", name, acct, code)
 		}
 	}
@@ -128,18 +86,18 @@ func TestTournamentReferee_ChangingTheRefereeMovesTheGamesInvitations(t *testing
 		t.Errorf("the former referee's invitations %v, want only the other cup's game", got)
 	}
 	var no refusal
-	if code := do(t, "POST", hs.URL+"/host/api/games/"+game+"/cohosts/account", first, nil, &no); code != http.StatusForbidden ||
+	if code := do(t, "POST", site.url+"/host/api/games/"+game+"/cohosts/account", first, nil, &no); code != http.StatusForbidden ||
 		no.Error.Code != "not_cohost" {
 		t.Errorf("the former referee follows the cup's game: %d %+v, want not_cohost", code, no)
 	}
 	var key struct{ Key string }
-	if code := do(t, "POST", hs.URL+"/host/api/games/"+game+"/cohosts/account", second, nil, &key); code != http.StatusOK || key.Key == "" {
+	if code := do(t, "POST", site.url+"/host/api/games/"+game+"/cohosts/account", second, nil, &key); code != http.StatusOK || key.Key == "" {
 		t.Errorf("the new referee follows: %d %+v", code, key)
 	}
 
 	referee("Levan", "Levan8") // the same account: the invitation stays, followed
 	var out struct{ Invitations []invitation }
-	do(t, "GET", hs.URL+"/host/api/invitations", second, nil, &out)
+	do(t, "GET", site.url+"/host/api/invitations", second, nil, &out)
 	if len(out.Invitations) != 1 || !out.Invitations[0].Joined {
 		t.Errorf("after naming the same account again: %+v, want the one invitation, followed", out.Invitations)
 	}
