@@ -8,12 +8,10 @@ package clubhttp
 
 import (
 	"context"
-	"encoding/json"
 	"net/http"
 
 	"mafia/account"
 	"mafia/store"
-	"mafia/tournament"
 )
 
 // MaxRunning bounds how many tournaments an account's list holds.
@@ -65,9 +63,8 @@ func (h *Handler) PlayerTournaments(ctx context.Context, id int64) ([]account.To
 		names[c.Club] = c.Name
 	}
 	for _, it := range refereed {
-		var t tournament.Tournament
-		if runs[it.ClubID] || json.Unmarshal(it.Data, &t) != nil || !t.IsReferee(id) {
-			continue // listed as the organiser's, or the row's account is stale
+		if runs[it.ClubID] {
+			continue // listed as the organiser's
 		}
 		name, ok := names[it.ClubID]
 		if !ok {
