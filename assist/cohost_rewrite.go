@@ -93,6 +93,9 @@ func (h *Handler) rewrite(gm *game, rw *rewriteRequest, cmds []record.Command) (
 	if len(gm.rec.Rewrites) >= MaxRewrites {
 		return false, 0, &engine.Error{Code: CodeRewritesFull, N: MaxRewrites}
 	}
+	if rw.From+len(cmds) > h.cfg.MaxEntries {
+		return false, 0, &engine.Error{Code: CodeEntriesFull, N: h.cfg.MaxEntries}
+	}
 	list := append([]record.Command(nil), gm.rec.Commands[:rw.From]...)
 	for i, c := range cmds {
 		if c.ID == "" || len(c.ID) > record.MaxID || c.Seq != rw.From+i {
