@@ -93,6 +93,9 @@ func (h *Handler) rewrite(gm *game, rw *rewriteRequest, cmds []record.Command) (
 	if len(gm.rec.Rewrites) >= MaxRewrites {
 		return false, 0, &engine.Error{Code: CodeRewritesFull, N: MaxRewrites}
 	}
+	if rw.From+len(cmds) > h.cfg.MaxEntries {
+		return false, 0, &engine.Error{Code: CodeEntriesFull, N: h.cfg.MaxEntries}
+	}
 	list := append([]record.Command(nil), gm.rec.Commands[:rw.From]...)
 	for i, c := range cmds {
 		if c.ID == "" || len(c.ID) > record.MaxID || c.Seq != rw.From+i {
@@ -121,8 +124,21 @@ func (h *Handler) rewrite(gm *game, rw *rewriteRequest, cmds []record.Command) (
 		fixes[seq].State, fixes[seq].Entry, fixes[seq].Resolved = FixApplied, rw.From+1, &now
 		note.Fixes, note.By = append(note.Fixes, seq), append(note.By, fixes[seq].By)
 	}
+	// The stored log changes from the first event the old and the new log
+	// do not share: at most where the entries before From end, earlier when
+	// the entry rewritten was an undo (which had taken events back).
+	first = min(len(before), samePrefix(gm.log, log))
 	gm.rec.Commands, gm.g, gm.log = list, g, log
 	gm.rec.Fixes = fixes
 	gm.rec.Rewrites = append(append([]Rewrite(nil), gm.rec.Rewrites...), note)
-	return true, len(before), nil
+	return true, first, nil
+}
+
+// samePrefix is how many events a and b begin with alike.
+func samePrefix(a, b []engine.Event) int {
+	n := 0
+	for n < len(a) && n < len(b) && a[n] == b[n] {
+		n++
+	}
+	return n
 }

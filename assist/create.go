@@ -59,6 +59,9 @@ func (h *Handler) createGame(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err, nil)
 		return
 	}
+	if !h.allowNewGame(w, r) {
+		return
+	}
 	if req.phoneGame.given() {
 		h.createPhoneGame(w, r, &req)
 		return

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
+	"net/netip"
 	"strings"
 	"sync"
 	"time"
@@ -47,6 +48,9 @@ type Config struct {
 	// recently used dropped first (0: DefaultMaxGames); a game dropped is
 	// read from the store again when it is next asked for.
 	MaxGames int
+	// MaxEntries is the most entries a game may hold (0:
+	// DefaultMaxEntries; limits.go).
+	MaxEntries int
 	// Shared says the store is shared with other servers (the nodes of a
 	// cluster, any of which a host's phone may reach): a game kept in
 	// memory is checked against the store's row at each use, and read
@@ -66,6 +70,11 @@ type Config struct {
 	// code has one status from every handler (nil: this package's own
 	// codes and those it passes on).
 	Vocabulary *httpapi.Vocabulary
+	// NewGames bounds the new games of each client address (nil: none;
+	// `mafia serve` gives NewGameRates()); Unlimited are the addresses it
+	// does not count (the server's --unlimited).
+	NewGames  *httpguard.Rates
+	Unlimited []netip.Prefix
 }
 
 // Handler serves the assistant under /host/.
@@ -97,6 +106,9 @@ func New(cfg Config) *Handler {
 	}
 	if cfg.Vocabulary == nil {
 		cfg.Vocabulary = Vocabulary
+	}
+	if cfg.MaxEntries <= 0 {
+		cfg.MaxEntries = DefaultMaxEntries
 	}
 	h := &Handler{cfg: cfg, games: newGameCache(cfg.MaxGames), resp: responder(cfg.Log, cfg.Vocabulary)}
 	h.routes()
@@ -201,6 +213,8 @@ var Kinds = map[engine.Code]engine.Kind{
 	CodeFixesFull: engine.KindTooMany, CodeFixResolved: engine.KindConflict, CodeFixNotFound: engine.KindNotFound,
 	CodeBadFix: engine.KindInvalid, CodeBadClock: engine.KindInvalid, CodeClockTooOften: engine.KindTooMany, CodeCohostNotFound: engine.KindNotFound,
 	CodeCohostNoAccount: engine.KindInvalid, CodeCohostNotHost: engine.KindForbidden, CodeRewritesFull: engine.KindTooMany,
+	// limits.go's
+	CodeEntriesFull: engine.KindTooMany, CodeRateLimited: engine.KindTooMany,
 }
 
 // Vocabulary is every code the assistant answers with: the engine's and
@@ -221,6 +235,12 @@ func (h *Handler) fail(w http.ResponseWriter, r *http.Request, err error, applie
 // not_found, the sentences are the phone's own (bridge.Sentence).
 func responder(log *slog.Logger, v *httpapi.Vocabulary) *httpapi.Responder {
 	return &httpapi.Responder{Vocabulary: v, Log: log, What: "assist: request failed",
+		RetryAfter: func(e *engine.Error) int {
+			if e.Code == CodeRateLimited {
+				return e.N
+			}
+			return 0
+		},
 		Render: func(lang string, err error) string {
 			l, ok := locale.Parse(lang)
 			if !ok {

@@ -88,6 +88,10 @@ func (h *Handler) syncGame(w http.ResponseWriter, r *http.Request) {
 			refusal = &engine.Error{Code: CodeOutOfOrder, N: held}
 			break
 		}
+		if held >= h.cfg.MaxEntries {
+			refusal = &engine.Error{Code: CodeEntriesFull, N: h.cfg.MaxEntries}
+			break
+		}
 		kept, err := gm.enter(c)
 		if err != nil {
 			refusal = err

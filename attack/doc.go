@@ -51,7 +51,10 @@
 //     pages, the catalogs, the client's pages and the assistant
 //     (gets_test.go);
 //   - from issue 27, a relay link between two nodes recorded off the wire
-//     and sent again to a node's link port (link_test.go).
+//     and sent again to a node's link port (link_test.go);
+//   - one address asking the host's assistant for game after game (each
+//     a table in the store) while a real host on another network makes
+//     one (assist_test.go).
 //
 // The login flood also runs as a process of its own, for measuring
 // players' latency beside it: attack/loginflood (docs/performance.md).

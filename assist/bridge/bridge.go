@@ -90,10 +90,18 @@ func Sentence(p *locale.Printer, e *engine.Error) string {
 		return p.T("assist.undo_error."+string(e.Code), e.Params())
 	}
 	if id := "assist.error." + string(e.Code); p.Has(id) {
+		if pluralCodes[e.Code] {
+			return p.Plural(id, e.N, e.Params()) // "2000 записей", "1 წამში"
+		}
 		return p.T(id, e.Params()) // the assistant's other codes (id_taken, ...)
 	}
 	return p.Refusal(e)
 }
+
+// pluralCodes are the assistant's codes whose sentence has a plural form
+// for each count its N takes (assist's limits.go: the most entries, the
+// seconds to wait).
+var pluralCodes = map[engine.Code]bool{"entries_full": true, "rate_limited": true}
 
 // SetLang switches the language ("ka", "en", "ru"; anything else: English)
 // and returns the language now spoken.

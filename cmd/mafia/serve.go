@@ -73,7 +73,7 @@ func parseServeFlags(args []string, stderr io.Writer) (f serveFlags, code int, o
 	opsToken := fs.String("ops-token", "", "if set, --ops wants it as a bearer token (Authorization: Bearer TOKEN)")
 	publicURL := fs.String("public-url", "", "where players reach the server, e.g. https://mafia.example.ge behind a proxy: cookies are Secure exactly when it is https, and its origin is trusted (default: each request's own scheme)")
 	proxies := fs.String("trusted-proxy", "", "comma-separated addresses or CIDRs of reverse proxies whose X-Forwarded-For and X-Forwarded-Proto are believed; the per-address limits then count the real client")
-	unlimited := fs.String("unlimited", "", "comma-separated addresses or CIDRs the per-address limits do not apply to: connections, frames, tables, GET requests, the flood penalty, and the seats of a table (counted by their accounts only); e.g. 127.0.0.1 for mafia bench on this machine")
+	unlimited := fs.String("unlimited", "", "comma-separated addresses or CIDRs the per-address limits do not apply to: connections, frames, tables, the assistant's new games, GET requests, the flood penalty, and the seats of a table (counted by their accounts only); e.g. 127.0.0.1 for mafia bench on this machine")
 	maxConns := fs.Int("max-conns", 0, "WebSockets open at once in total (0: from the open-file limit, see the log line \"limits\")")
 	connsPerAddr := fs.Int("conns-per-addr", 64, "WebSockets open at once from one client address")
 	spectators := fs.Int("spectators-per-table", 200, "spectators of one table at once (seats have their own share)")
@@ -251,7 +251,7 @@ func (sv *serve) wire(hub *voice.Hub) {
 		Files: assist.Version(), Log: log, Vocabulary: vocabulary})
 	clubs.ServeOnline(sv.srv) // a club's online tournament opens its tables on the server
 	host := assist.New(assist.Config{Store: st, Log: log, Guard: guard, Accounts: accounts, Shared: f.cluster.on(), Clubs: clubs,
-		Vocabulary: vocabulary})
+		Vocabulary: vocabulary, NewGames: assist.NewGameRates(), Unlimited: f.free})
 	clubs.InviteWith(host) // a tournament's new referee is invited to the games made at its tables
 	acct := account.NewHandler(account.HandlerConfig{Service: accounts, Guard: guard, Render: renderIn, Log: log, Vocabulary: vocabulary,
 		Ratings: sv.srv.PlayerRatings, Clubs: clubs.PlayerClubs, Tables: clubs.PlayerTables,
