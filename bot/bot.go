@@ -58,6 +58,17 @@ func (b *Random) pick(set engine.SeatSet, allowNone bool) engine.Seat {
 
 // Act implements Bot.
 func (b *Random) Act(v *engine.View) (engine.Command, bool) {
+	var c engine.Command
+	ok := b.act(v, &c)
+	return c, ok
+}
+
+// act is Act writing its command to *c (set whole when it returns true).
+// Table calls it for a random seat: a Command (seven fields) returned by
+// value through the Bot interface is stored to the stack a field at a
+// time and copied on in wider loads, a store-forwarding stall on every
+// decision of a simulated game.
+func (b *Random) act(v *engine.View, c *engine.Command) bool {
 	me := v.Seat
 	switch v.Phase {
 	case engine.PhaseNight:
@@ -67,28 +78,33 @@ func (b *Random) Act(v *engine.View) (engine.Command, bool) {
 				continue
 			}
 			if s := b.pick(t, true); s != 0 {
-				return engine.Command{Verb: verb, By: me, Target: s}, true
+				*c = engine.Command{Verb: verb, By: me, Target: s}
+				return true
 			}
 			if v.Can(engine.Skip) {
-				return engine.Command{Verb: engine.Skip, By: me}, true
+				*c = engine.Command{Verb: engine.Skip, By: me}
+				return true
 			}
 		}
 	case engine.PhaseSpeech:
 		if t := v.Targets(engine.Nominate); t != 0 {
 			if s := b.pick(t, true); s != 0 {
-				return engine.Command{Verb: engine.Nominate, By: me, Target: s}, true
+				*c = engine.Command{Verb: engine.Nominate, By: me, Target: s}
+				return true
 			}
 		}
 	case engine.PhaseVote, engine.PhaseRevote:
 		if t := v.Targets(engine.Vote); t != 0 {
 			if s := b.pick(t, true); s != 0 {
-				return engine.Command{Verb: engine.Vote, By: me, Target: s}, true
+				*c = engine.Command{Verb: engine.Vote, By: me, Target: s}
+				return true
 			}
 		}
 	case engine.PhaseAllVote:
 		if v.Can(engine.AllVote) {
-			return engine.Command{Verb: engine.AllVote, By: me, Yes: b.Src.Intn(2) == 0}, true
+			*c = engine.Command{Verb: engine.AllVote, By: me, Yes: b.Src.Intn(2) == 0}
+			return true
 		}
 	}
-	return engine.Command{}, false
+	return false
 }

@@ -18,6 +18,7 @@ type Table struct {
 	Game *engine.Game
 	Bots []Bot // index 0 unused: Bots[s] plays seat s
 	view engine.View
+	cmd  engine.Command // the command ask got
 	seen []engine.Event // one seat's redacted copy of a batch, reused
 	// observers are the bots that observe, noted by Begin.
 	observers []observer
@@ -174,8 +175,7 @@ func (t *Table) step() bool {
 				t.speak(s)
 			}
 			g.ViewInto(&t.view, s)
-			cmd, ok := t.Bots[s].Act(&t.view)
-			if !ok || !t.handle(cmd) {
+			if !t.ask(s) || !t.handle(&t.cmd) {
 				break
 			}
 		}
@@ -193,8 +193,7 @@ func (t *Table) step() bool {
 				t.speak(s)
 			}
 			g.ViewInto(&t.view, s)
-			cmd, ok := t.Bots[s].Act(&t.view)
-			if !ok || !t.handle(cmd) {
+			if !t.ask(s) || !t.handle(&t.cmd) {
 				break
 			}
 		}
@@ -253,9 +252,27 @@ func (t *Table) farewell() {
 	}
 }
 
+// ask asks seat s's bot for its command from t.view and puts it in t.cmd;
+// false when the bot does nothing now. The random bot writes it there
+// itself (Random.act): a Command returned by value is stored to the stack
+// a field at a time and read back in wider loads, which stalls the
+// processor on every decision of a simulated game.
+func (t *Table) ask(s engine.Seat) bool {
+	b := t.Bots[s]
+	if r, ok := b.(*Random); ok {
+		return r.act(&t.view, &t.cmd)
+	}
+	cmd, ok := b.Act(&t.view)
+	t.cmd = cmd
+	return ok
+}
+
 // handle gives a bot's command to the game and shows its events; false
 // when the engine refused it.
-func (t *Table) handle(cmd engine.Command) bool {
+func (t *Table) handle(c *engine.Command) bool {
+	// Field by field: a copy of *c is read in wider loads than the bot's
+	// writes, the stall ask avoids.
+	cmd := engine.Command{Verb: c.Verb, By: c.By, Target: c.Target, Yes: c.Yes, Role: c.Role, Result: c.Result, Guess: c.Guess}
 	evs, err := t.Game.Handle(cmd)
 	if err != nil {
 		if t.OnRefused != nil {

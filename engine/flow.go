@@ -274,17 +274,16 @@ func (g *Game) closeVote() {
 		tally[t]++
 	}
 	g.apply(e)
+	// The top count and the candidates tied at it, in one pass with no
+	// branch on the counts (the voters' random choices): a count above the
+	// top so far starts the tie afresh, one equal to it joins it.
 	var top uint8
-	for i := uint8(0); i < g.ncand; i++ {
-		if c := tally[g.cand[i]]; c > top {
-			top = c
-		}
-	}
 	var tied SeatSet
-	for i := uint8(0); i < g.ncand; i++ {
-		if c := g.cand[i]; tally[c] == top {
-			tied = tied.With(c)
-		}
+	for _, c := range g.cand[:g.ncand] {
+		n := tally[c]
+		above, equal := -SeatSet(b2u8(n > top)), -SeatSet(b2u8(n == top))
+		tied = tied&^above | SeatSet(0).With(c)&(above|equal)
+		top += (n - top) & uint8(above) // n when above (the builtin max compiles to a branch here)
 	}
 	if tied.Len() == 1 {
 		g.eliminate(tied, CauseVote)
@@ -307,6 +306,15 @@ func (g *Game) closeVote() {
 		g.push(EvAllVoteBegan)
 		g.applyLast()
 	}
+}
+
+// b2u8 is 1 for true and 0 for false (a SETcc, no branch).
+func b2u8(b bool) uint8 {
+	var x uint8
+	if b {
+		x = 1
+	}
+	return x
 }
 
 // emitTie emits the tie of the vote just closed: the candidates whose count

@@ -39,41 +39,26 @@ func (v *View) Targets(verb Verb) SeatSet {
 			return v.Alive.Without(v.Seat)
 		}
 	}
-	if v.Seat == 0 || v.Phase == PhaseEnded || !v.Alive.Has(v.Seat) {
-		return 0
-	}
-	// Each night verb asks the viewer's card first: the random bot asks
-	// the four in turn, and only one is its card's.
-	others := v.Alive.Without(v.Seat)
+	// Each night verb asks the viewer's card first, before anything else:
+	// the random bot asks the four in turn, and only one is its card's.
 	switch verb {
 	case Kill:
-		if !v.Role.IsMafia() || !v.nightActive() || v.MafiaActed.Has(v.Seat) {
+		if !v.Role.IsMafia() || !v.moveOK() || !v.nightActive() || v.MafiaActed.Has(v.Seat) {
 			return 0
 		}
-		// The seats the viewer knows to be the mafia's, by a pass over
-		// every seat with no branch on what it finds (the teammates' seats
-		// are a random deal's).
-		var known SeatSet
-		for s, team := range v.Teams {
-			var b SeatSet
-			if team == TeamMafia {
-				b = 1
-			}
-			known |= b << s
-		}
-		return v.Alive &^ known
+		return v.Alive &^ v.knownMafia()
 	case Check:
-		if (v.Role != Don && v.Role != Detective) || !v.nightActive() || v.CheckTarget != 0 {
+		if (v.Role != Don && v.Role != Detective) || !v.moveOK() || !v.nightActive() || v.CheckTarget != 0 {
 			return 0
 		}
-		return others
+		return v.Alive.Without(v.Seat)
 	case Shoot:
-		if v.Role != Maniac || !v.nightActive() || v.Round < 2 || v.ShotTarget != 0 || v.ShotsLeft == 0 {
+		if v.Role != Maniac || !v.moveOK() || !v.nightActive() || v.Round < 2 || v.ShotTarget != 0 || v.ShotsLeft == 0 {
 			return 0
 		}
-		return others
+		return v.Alive.Without(v.Seat)
 	case Heal:
-		if v.Role != Doctor || !v.nightActive() || v.HealTarget != 0 {
+		if v.Role != Doctor || !v.moveOK() || !v.nightActive() || v.HealTarget != 0 {
 			return 0
 		}
 		t := v.Alive
@@ -85,25 +70,72 @@ func (v *View) Targets(verb Verb) SeatSet {
 		}
 		return t
 	case Nominate:
-		if v.Phase != PhaseSpeech || v.Speaker != v.Seat || v.Nominated {
+		if v.Phase != PhaseSpeech || v.Speaker != v.Seat || v.Nominated || !v.moveOK() {
 			return 0
 		}
-		t := others
-		for i := uint8(0); i < v.NumCandidates; i++ {
-			t = t.Without(v.Candidates[i])
-		}
-		return t
+		return v.Alive.Without(v.Seat) &^ v.candidates()
 	case Vote:
-		if (v.Phase != PhaseVote && v.Phase != PhaseRevote) || v.Voted {
+		if (v.Phase != PhaseVote && v.Phase != PhaseRevote) || v.Voted || !v.moveOK() {
 			return 0
 		}
-		var t SeatSet
-		for i := uint8(0); i < v.NumCandidates; i++ {
-			t = t.With(v.Candidates[i])
-		}
-		return t
+		return v.candidates()
 	}
 	return 0
+}
+
+// moveOK reports whether the viewer may make a move at all: a living seat
+// in a game not over.
+func (v *View) moveOK() bool {
+	return v.Seat != 0 && v.Phase != PhaseEnded && v.Alive.Has(v.Seat)
+}
+
+// candidates returns today's candidates as a set, four slots at a time,
+// each slot's bit kept by whether the slot is before NumCandidates: the
+// first four with no branch, and a loop only past them. A loop of
+// NumCandidates turns (a random count) mispredicted its exit.
+func (v *View) candidates() SeatSet {
+	n := int32(min(v.NumCandidates, MaxSeats))
+	c := &v.Candidates // MaxSeats slots, a multiple of 4: i+3 < MaxSeats
+	t := candidates4(c, 0, n)
+	for i := int32(4); i < n; i += 4 {
+		t |= candidates4(c, i, n)
+	}
+	return t
+}
+
+// candidates4 is candidates' four slots from i.
+func candidates4(c *[MaxSeats]Seat, i, n int32) SeatSet {
+	// in(j) is 1 when slot i+j holds a candidate, else 0.
+	in0, in1 := SeatSet(uint32(i-n)>>31), SeatSet(uint32(i+1-n)>>31)
+	in2, in3 := SeatSet(uint32(i+2-n)>>31), SeatSet(uint32(i+3-n)>>31)
+	return in0<<c[i] | in1<<c[i+1] | in2<<c[i+2] | in3<<c[i+3] // a seat past 31: no bit, as With
+}
+
+// knownMafia returns the seats the viewer knows to be the mafia's, from
+// the view's teams eight at a time (SWAR), with no branch on what it finds:
+// the teammates' seats are a random deal's.
+func (v *View) knownMafia() SeatSet {
+	tm := &v.Teams
+	lo := teams8((*[8]Team)(tm[0:8]))
+	mid := teams8((*[8]Team)(tm[8:16]))
+	hi := teams8((*[8]Team)(tm[len(tm)-8:])) >> (8 * (24 - len(tm))) // seats 16-20
+	return SeatSet(mafiaBytes(lo)) | SeatSet(mafiaBytes(mid))<<8 | SeatSet(mafiaBytes(hi))<<16
+}
+
+// teams8 reads eight teams as one little-endian word (one load).
+func teams8(t *[8]Team) uint64 {
+	return uint64(t[0]) | uint64(t[1])<<8 | uint64(t[2])<<16 | uint64(t[3])<<24 |
+		uint64(t[4])<<32 | uint64(t[5])<<40 | uint64(t[6])<<48 | uint64(t[7])<<56
+}
+
+// mafiaBytes returns a bit for each of w's eight bytes (the lowest byte's
+// the lowest bit) that is TeamMafia.
+func mafiaBytes(w uint64) uint8 {
+	const ones, low7, high = 0x0101010101010101, 0x7f7f7f7f7f7f7f7f, 0x8080808080808080
+	x := w ^ ones*uint64(TeamMafia)      // a zero byte where the team is the mafia's
+	nz := ((x & low7) + low7 | x) & high // a byte's high bit: that byte is not zero
+	z := (^nz & high) >> 7               // a byte's low bit: that byte is zero
+	return uint8(z * 0x0102040810204080 >> 56)
 }
 
 // Can reports whether the viewer may use verb now (with some target, for
