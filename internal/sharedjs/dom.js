@@ -43,11 +43,11 @@ export function h(tag, props, ...children) {
   return el;
 }
 
-// listen adds a listener and keeps it on the element (__on), for morph to
-// move it to the element it keeps.
+// listen adds a listener and marks the element as one with listeners
+// (__on), which morph never reuses for another render.
 function listen(el, ev, fn) {
   el.addEventListener(ev, fn);
-  (el.__on || (el.__on = [])).push([ev, fn]);
+  el.__on = true;
 }
 
 function append(el, children) {
@@ -74,11 +74,12 @@ export function patch(container, ...children) {
 
 /**
  * morph makes a container's children those given, as patch does, but
- * changes only what differs: an element drawn again the same stays the
- * same node (its attributes, value, listeners and children brought to the
- * new ones'), so a render that changes one seat re-lays out one seat, not
- * the page. An element made for this render (by h, since the last morph)
- * is matched to the old one at its place with the same tag and data-key;
+ * changes only what differs: an element drawn again stays the same node
+ * (its attributes, value and children brought to the new ones'), so a
+ * render that changes one seat re-lays out one seat, not the page. An
+ * element made for this render (by h, since the last morph) is matched
+ * to the old one at its place with the same tag and data-key, unless
+ * either has listeners (a button is the new render's, as with patch);
  * any other node (one its maker keeps and draws again: a form built once)
  * is put in as it is and never changed into another. The focus stays on
  * the element it was on, or on the one with its data-key.
@@ -131,16 +132,20 @@ function reconcile(parent, nodes, mine) {
 }
 
 // alike says whether o can be made n in place: a text node, or an element
-// of the same tag and data-key.
+// of the same tag and data-key with no listeners. An element with
+// listeners is always the new render's: its listeners hold what that
+// render drew it for (the step a button acts in: a press on a button
+// drawn before the step ended must be refused as stale, never carried to
+// the next step).
 function alike(o, n) {
   if (o.nodeType !== n.nodeType) return false;
   if (n.nodeType === Node.TEXT_NODE) return true;
-  if (n.nodeType !== Node.ELEMENT_NODE) return false;
+  if (n.nodeType !== Node.ELEMENT_NODE || o.__on || n.__on) return false;
   return o.tagName === n.tagName && o.getAttribute('data-key') === n.getAttribute('data-key');
 }
 
 // update makes o what n is: its text, or its attributes, the properties h
-// sets (value, checked, selected), its listeners and its children.
+// sets (value, checked, selected) and its children.
 function update(o, n, mine) {
   if (n.nodeType === Node.TEXT_NODE) {
     if (o.data !== n.data) o.data = n.data;
@@ -152,9 +157,6 @@ function update(o, n, mine) {
   for (const a of n.attributes) {
     if (o.getAttribute(a.name) !== a.value) o.setAttribute(a.name, a.value);
   }
-  for (const [ev, fn] of o.__on || []) o.removeEventListener(ev, fn);
-  for (const [ev, fn] of n.__on || []) o.addEventListener(ev, fn);
-  o.__on = n.__on;
   reconcile(o, Array.from(n.childNodes), mine);
   // A field's value and a box's check are properties (h sets them so):
   // the new element's, as patch would have shown. After the children: a
