@@ -85,6 +85,26 @@ export function patch(container, ...children) {
  * the element it was on, or on the one with its data-key.
  */
 export function morph(container, ...children) {
+  // A morph asked for while one runs (a field's blur, fired as morph
+  // takes the field out, changes a note and draws again) runs after it:
+  // the one running must not find its nodes moved under it.
+  later.push([container, children]);
+  if (later.length > 1) return;
+  try {
+    while (later.length) {
+      draw(...later[0]);
+      later.shift();
+    }
+  } catch (e) {
+    later.length = 0;
+    throw e;
+  }
+}
+
+// later are the morphs asked for, the one running first.
+const later = [];
+
+function draw(container, children) {
   const active = document.activeElement;
   const key = active && container.contains(active) ? active.dataset.key : undefined;
   const frag = document.createDocumentFragment();

@@ -99,6 +99,16 @@ const script = `(async () => {
   const inPlace = m.firstChild === form;
   morph(m, h('form', { id: 'new' }), form);
   out.morphKept = [inPlace, m.childNodes.length, m.firstChild.id, m.lastChild === form, form.id, form.firstChild.value].join('|');
+  // a morph asked for while one runs (a field's blur as morph takes it
+  // out draws again) runs after it, and its render is what shows
+  const r = h('div');
+  document.body.append(r);
+  const field = (text) => h('input', { key: 'note', value: text, on: { blur: () => morph(r, h('p', {}, 'saved'), field('again')) } });
+  morph(r, h('p', {}, 'first'), field('typed'));
+  r.querySelector('input').focus();
+  let thrown = '';
+  try { morph(r, h('p', {}, 'frame')); } catch (e) { thrown = e.name; }
+  out.morphNested = [thrown, r.textContent, r.querySelector('input') ? r.querySelector('input').value : 'none'].join('|');
   out.lines = lines('a\n  b').map((s) => s.className + ':' + s.textContent).join(',');
 
   localStorage.clear();
@@ -176,6 +186,7 @@ func TestTheSharedModulesInChromium(t *testing.T) {
 		{"morph makes an element of another data-key a new one", "morphKey", "UL|true|false|k2"},
 		{"morph gives a field the new render's value and keeps the focus on it", "morphField", "true|b"},
 		{"morph puts an element its maker keeps in as it is and changes no other into it", "morphKept", "true|2|new|true|kept|typed"},
+		{"morph asked for while one runs runs after it, and its render shows", "morphNested", "|saved|again"},
 		{"lines makes a span a line, an indented one sub", "lines", "line:a,line sub:b"},
 		{"before any language every message is its id", "before", "hello"},
 		{"choose takes the saved choice, then <html lang>, else Georgian; remember saves it and sets the cookie", "choose", "ru|en|true|ka"},
