@@ -36,7 +36,7 @@ var catalogs = map[string]string{
 // script runs the modules as both pages do, in a page drawn in Russian,
 // and reports what each rule produced.
 const script = `(async () => {
-  const { h, patch, lines } = await import('/static/v/js/dom.js');
+  const { h, patch, morph, keep, lines } = await import('/static/v/js/dom.js');
   const I = await import('/static/v/js/i18n.js');
   const out = {};
 
@@ -59,6 +59,56 @@ const script = `(async () => {
   root.querySelector('input').focus();
   patch(root, h('p', {}, 'new'), h('input', { key: 'name' }));
   out.focus = String(document.activeElement === root.querySelector('input') && root.firstChild.textContent === 'new');
+
+  // morph: what is drawn the same stays the same node; what differs is
+  // changed in place; listeners are the new render's.
+  const m = h('div');
+  document.body.append(m);
+  let first = 0, second = 0;
+  const seat = (n, cls, fn) => h('li', { class: cls, 'data-seat': n }, h('span', {}, 'seat ' + n), h('button', { on: { click: fn } }, 'go'));
+  morph(m, h('ol', {}, seat(1, 'a', () => { first++; }), seat(2, 'a', () => { first++; })));
+  const [one, two] = m.querySelectorAll('li');
+  const span2 = two.firstChild, button1 = one.lastChild;
+  morph(m, h('ol', {}, seat(1, 'a', () => { second++; }), h('li', { class: 'b', 'data-seat': 2, title: 't' }, h('span', {}, 'out 2'))));
+  const [one2, two2] = m.querySelectorAll('li');
+  button1.click();
+  one2.lastChild.click();
+  out.morphSame = [one === one2, two === two2, span2 === two2.firstChild, two2.className, two2.getAttribute('title'), two2.textContent, button1 === one2.lastChild, first, second].join('|');
+  morph(m, h('ol', {}, seat(1, 'a'), h('li', { 'data-seat': 2 }, 'x'), h('li', { 'data-seat': 3 }, 'y')));
+  const three = m.querySelectorAll('li');
+  out.morphGrow = [three.length, three[0] === one, three[1] === two, three[1].hasAttribute('title'), three[1].hasAttribute('class'), three[2].textContent].join('|');
+  morph(m, h('ol', {}, seat(1, 'a')));
+  out.morphShrink = [m.querySelectorAll('li').length, m.querySelector('li') === one].join('|');
+  // another tag or data-key is another element
+  morph(m, h('ul', {}, h('li', { key: 'k1' }, 'a')));
+  const ul = m.firstChild, k1 = ul.firstChild;
+  morph(m, h('ul', {}, h('li', { key: 'k2' }, 'a')));
+  out.morphKey = [ul.tagName, m.firstChild === ul, ul.firstChild === k1, ul.firstChild.dataset.key].join('|');
+  // a field's value is the new render's, and the focus stays on it
+  morph(m, h('input', { key: 'f', value: 'a' }));
+  const f = m.firstChild;
+  f.focus();
+  morph(m, h('p', {}, 'before'), h('input', { key: 'f', value: 'b' }));
+  out.morphField = [m.lastChild === f || m.querySelector('input') === document.activeElement, m.querySelector('input').value].join('|');
+  // an element its maker keeps (keep) goes in as it is, and no other
+  // element is changed into it
+  morph(m, h('form', { id: 'other' }));
+  const form = h('form', { id: 'kept' }, h('input', { value: 'typed' }));
+  keep(form);
+  morph(m, form);
+  const inPlace = m.firstChild === form;
+  morph(m, h('form', { id: 'new' }), form);
+  out.morphKept = [inPlace, m.childNodes.length, m.firstChild.id, m.lastChild === form, form.id, form.firstChild.value].join('|');
+  // a morph asked for while one runs (a field's blur as morph takes it
+  // out draws again) runs after it, and its render is what shows
+  const r = h('div');
+  document.body.append(r);
+  const field = (text) => h('input', { key: 'note', value: text, on: { blur: () => morph(r, h('p', {}, 'saved'), field('again')) } });
+  morph(r, h('p', {}, 'first'), field('typed'));
+  r.querySelector('input').focus();
+  let thrown = '';
+  try { morph(r, h('p', {}, 'frame')); } catch (e) { thrown = e.name; }
+  out.morphNested = [thrown, r.textContent, r.querySelector('input') ? r.querySelector('input').value : 'none'].join('|');
   out.lines = lines('a\n  b').map((s) => s.className + ':' + s.textContent).join(',');
 
   localStorage.clear();
@@ -130,6 +180,13 @@ func TestTheSharedModulesInChromium(t *testing.T) {
 		{"h sets value, selected, checked and disabled as properties", "properties", "typed||b|true|true"},
 		{"h appends text and nodes from arrays at any depth, skipping false, null and undefined", "children", "abc3|4"},
 		{"patch keeps the focus on the element of the same key", "focus", "true"},
+		{"morph keeps an element drawn again, changes one that differs in place, and makes one with listeners (a button) the new render's", "morphSame", "true|true|true|b|t|out 2|false|1|1"},
+		{"morph appends what is new and drops attributes the new render lacks", "morphGrow", "3|true|true|false|false|y"},
+		{"morph removes what the new render lacks", "morphShrink", "1|true"},
+		{"morph makes an element of another data-key a new one", "morphKey", "UL|true|false|k2"},
+		{"morph gives a field the new render's value and keeps the focus on it", "morphField", "true|b"},
+		{"morph puts an element its maker keeps in as it is and changes no other into it", "morphKept", "true|2|new|true|kept|typed"},
+		{"morph asked for while one runs runs after it, and its render shows", "morphNested", "|saved|again"},
 		{"lines makes a span a line, an indented one sub", "lines", "line:a,line sub:b"},
 		{"before any language every message is its id", "before", "hello"},
 		{"choose takes the saved choice, then <html lang>, else Georgian; remember saves it and sets the cookie", "choose", "ru|en|true|ka"},

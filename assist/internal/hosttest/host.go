@@ -34,6 +34,14 @@ func OpenHost(t *testing.T, ts *Server, name string, opts ...chromedp.ContextOpt
 	return &Host{Tab: tb, Ts: ts}
 }
 
+// Home goes back to the home screen in place (the page stays: a fresh
+// page costs more than a game's screens) and waits for it.
+func (h *Host) Home() {
+	h.t.Helper()
+	Eval[bool](h.Tab, `(() => { location.hash = '#/'; return true; })()`)
+	h.WaitJS(10*time.Second, `!!document.querySelector('[data-t="new-game"]')`)
+}
+
 // GameSpec is what the setup screen is given.
 type GameSpec struct {
 	Names   []string

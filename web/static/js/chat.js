@@ -24,13 +24,16 @@
 // chat closes under a draft, the page says it was not sent; the draft
 // waits for that chat to open again.
 
-import { h, patch } from './dom.js';
+import { h, morph } from './dom.js';
 import { t } from './i18n.js';
 import { SPEECHES, isMafia, nameOf } from './names.js';
 import { stepKey } from './state.js';
 import { botTag } from './seats.js';
 
 const KEEP = 200; // lines kept in sessionStorage
+
+// put sets an element's property only when it differs.
+function put(el, prop, value) { if (el[prop] !== value) el[prop] = value; }
 
 // stepOf is the step key (state.js stepKey) of a line of a history page:
 // a line said on the floor is its speaker's, whose key names them.
@@ -215,8 +218,8 @@ export class Chat {
     }
     if (!chans.some((c) => c.ch === this.tab)) this.tab = 'town';
     const cur = chans.find((c) => c.ch === this.tab);
-    this.heading.textContent = t('web.chat.heading');
-    patch(this.tabs, chans.map((c) => h('button', {
+    put(this.heading, 'textContent', t('web.chat.heading'));
+    morph(this.tabs, chans.map((c) => h('button', {
       type: 'button', role: 'tab', key: `tab-${c.ch}`, 'aria-selected': c.ch === this.tab ? 'true' : 'false',
       'aria-controls': 'chat-msgs', class: this.unread && this.unread[c.ch] ? 'unread' : '',
       on: { click: () => { this.tab = c.ch; if (this.unread) this.unread[c.ch] = false; this.render(st); } },
@@ -229,22 +232,24 @@ export class Chat {
     if (key !== this.listKey) this.drawList(st, msgs);
     this.listKey = key;
     const ch = writeTo || this.tab;
-    this.label.textContent = t('web.chat.label', { Channel: t(`web.chat.${ch}`) });
-    this.label.className = 'to';
-    this.input.placeholder = t(`web.chat.placeholder_${ch}`);
-    this.input.dataset.channel = writeTo;
-    this.button.textContent = t('web.chat.send');
-    this.input.disabled = !writeTo;
-    this.button.disabled = !writeTo;
-    this.composer.hidden = !writeTo;
-    this.composer.dataset.channel = writeTo;
+    // Each is written only when it changes: the chat is drawn with every
+    // frame, and a text written again is a new node to lay out.
+    put(this.label, 'textContent', t('web.chat.label', { Channel: t(`web.chat.${ch}`) }));
+    put(this.label, 'className', 'to');
+    put(this.input, 'placeholder', t(`web.chat.placeholder_${ch}`));
+    if (this.input.dataset.channel !== writeTo) this.input.dataset.channel = writeTo;
+    put(this.button, 'textContent', t('web.chat.send'));
+    put(this.input, 'disabled', !writeTo);
+    put(this.button, 'disabled', !writeTo);
+    put(this.composer, 'hidden', !writeTo);
+    if (this.composer.dataset.channel !== writeTo) this.composer.dataset.channel = writeTo;
     const ended = over(st) && this.tab !== 'town';
-    this.hint.textContent = cur.open ? '' : t(ended ? 'web.chat_history.over' : st.seat ? `web.chat.closed_${this.tab}` : 'web.chat.closed_spectator');
-    this.hint.hidden = !!cur.open;
-    this.unsent.textContent = this.lost ? t(`web.chat.unsent_${this.lost}`) : '';
-    this.unsent.hidden = !this.lost;
-    this.more.textContent = t(this.loading ? 'web.chat_history.loading' : 'web.chat_history.more');
-    this.more.hidden = !this.before;
+    put(this.hint, 'textContent', cur.open ? '' : t(ended ? 'web.chat_history.over' : st.seat ? `web.chat.closed_${this.tab}` : 'web.chat.closed_spectator'));
+    put(this.hint, 'hidden', !!cur.open);
+    put(this.unsent, 'textContent', this.lost ? t(`web.chat.unsent_${this.lost}`) : '');
+    put(this.unsent, 'hidden', !this.lost);
+    put(this.more, 'textContent', t(this.loading ? 'web.chat_history.loading' : 'web.chat_history.more'));
+    put(this.more, 'hidden', !this.before);
   }
 
   /** again returns the last invitation to play again in the town's chat
@@ -269,7 +274,7 @@ export class Chat {
       tag ? [tag, ' '] : null,
       h('span', { class: 'from' }, m.from ? (tag ? `(${m.from})` : `${nameOf(st, m.from)} (${m.from})`) : m.name || t('web.chat.spectator')),
       ' ', h('span', { class: 'text' }, linked(m.text)));
-    patch(this.list, msgs.length ? msgs.map((m) => line(m, botTag(st, m.from)))
+    morph(this.list, msgs.length ? msgs.map((m) => line(m, botTag(st, m.from)))
       : h('li', { class: 'empty' }, t('web.chat.empty')));
     if (keepAt) this.list.scrollTop += this.list.scrollHeight - keepAt;
     else if (atEnd) this.list.scrollTop = this.list.scrollHeight;

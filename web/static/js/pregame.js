@@ -1,7 +1,7 @@
 // pregame.js: a table before its start: the invite link, the house rules,
 // taking a seat with a name, and the host's bots and start.
 
-import { h } from './dom.js';
+import { h, keep } from './dom.js';
 import { t, tn } from './i18n.js';
 import { TIMINGS } from './names.js';
 import { boot } from './boot.js';
@@ -19,6 +19,7 @@ export function makeJoinForm(onJoin) {
   const form = h('form', {
     class: 'join', on: { submit: (ev) => { ev.preventDefault(); onJoin(input.value.trim()); } },
   }, label, h('div', { class: 'row' }, input, button));
+  keep(form);
   return { form, input, label, button };
 }
 

@@ -4,7 +4,7 @@
 // the page takes the seat for the account, on the same table. A player
 // logged in takes it with one tap, under the account's name.
 
-import { h } from './dom.js';
+import { h, keep } from './dom.js';
 import { t } from './i18n.js';
 import { account, enter } from './account.js';
 
@@ -52,6 +52,7 @@ export function makeRatedSeat(sit) {
   h('div', { class: 'field' }, nameLabel, name),
   h('div', { class: 'field' }, passwordLabel, password),
   rules, error, h('div', { class: 'row wrap' }, submit, other));
+  keep(rs.form);
   // fill sets the form's words for its mode and language.
   rs.fill = () => {
     const signup = rs.mode === 'signup';

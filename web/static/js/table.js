@@ -2,7 +2,7 @@
 // of its parts. The state is the server's (welcome and update frames); the
 // page only remembers what it has been sent.
 
-import { h, patch } from './dom.js';
+import { h, morph } from './dom.js';
 import { t, tn, current } from './i18n.js';
 import { Conn } from './conn.js';
 import { api } from './api.js';
@@ -28,6 +28,10 @@ import { newState, receive, atNight, HELD, stepKey } from './state.js';
 // FLOOR_LINES is how many of the floor's newest lines and statements the
 // floor shows (the chat has them all).
 const FLOOR_LINES = 5;
+
+// hide sets an element's hidden only when it changes: a write, even of
+// the value it has, may make the page work its styles out again.
+const hide = (el, x) => { if (el.hidden !== x) el.hidden = x; };
 
 /** voiceAt says whether this page may use the table's voice: a voice
  * table, and a seat, its host, or a spectator where they listen. */
@@ -347,35 +351,37 @@ export function tableScreen(id, { navigate, announce }) {
   // (stood_in), until they close it.
   function drawAway() {
     const moves = st.away;
-    patch(parts.away, moves ? [
+    morph(parts.away, moves ? [
       h('p', { id: 'away-text' }, moves.length ? tn('web.away.did', moves.length, { Count: moves.length }) : t('web.away.none')),
       moves.length ? h('ul', { id: 'away-moves' }, moves.map((e) => h('li', {}, narrate(e, st.seat, (s) => seatLabel(st, s)).split('\n')[0]))) : null,
       h('button', { type: 'button', class: 'small', key: 'away-close', 'aria-label': t('web.close'), on: { click: () => { st.away = null; draw(); } } }, '×'),
     ] : []);
-    parts.away.hidden = !moves;
+    hide(parts.away, !moves);
   }
 
   function draw() {
     const v = st.view;
-    el.className = `screen table phase-${v ? v.phase : 'lobby'}${st.paused ? ' paused' : ''}`;
-    document.title = st.lobby ? `${st.lobby.name} · ${t('web.title')}` : t('web.title');
-    patch(parts.head, head());
+    const cls = `screen table phase-${v ? v.phase : 'lobby'}${st.paused ? ' paused' : ''}`;
+    if (el.className !== cls) el.className = cls;
+    const title = st.lobby ? `${st.lobby.name} · ${t('web.title')}` : t('web.title');
+    if (document.title !== title) document.title = title;
+    morph(parts.head, head());
     drawAnnounce();
     drawFloor();
     drawClock();
-    patch(parts.alert, st.alert ? [
+    morph(parts.alert, st.alert ? [
       h('p', { id: 'alert-text' }, st.alert.text),
       h('button', { type: 'button', class: 'small', key: 'alert-close', 'aria-label': t('web.close'), on: { click: () => { st.alert = null; draw(); } } }, '×'),
     ] : []);
-    parts.alert.hidden = !st.alert;
+    hide(parts.alert, !st.alert);
     drawAway();
     // The screen stays awake while the game goes on (app.js).
     keepAwake(!st.gone && !!v && !!v.phase && v.phase !== 'ended');
     if (st.gone) {
       for (const p of ['over', 'pre', 'me', 'act', 'hint', 'votes', 'cands', 'checks', 'seats', 'host', 'log', 'announce']) show(p, null);
-      parts.floor.hidden = true;
-      chat.el.hidden = true;
-      chat.composer.hidden = true;
+      hide(parts.floor, true);
+      hide(chat.el, true);
+      hide(chat.composer, true);
       return;
     }
     // At the end the game-over section tells it all (every card, the
@@ -401,7 +407,7 @@ export function tableScreen(id, { navigate, announce }) {
     show('host', renderHost(st, ctx));
     if (ended) show('log', null);
     else drawLog();
-    chat.el.hidden = !st.lobby || (!!st.refused && !st.seat);
+    hide(chat.el, !st.lobby || (!!st.refused && !st.seat));
     chat.render(st);
     // On a phone the composer of a game sits at the bottom of the screen;
     // before the start it stays in its place.
@@ -451,10 +457,10 @@ export function tableScreen(id, { navigate, announce }) {
   function drawFloor() {
     const v = st.view;
     if (!v || v.phase === 'ended') {
-      parts.floor.hidden = true;
+      hide(parts.floor, true);
       return;
     }
-    parts.floor.hidden = false;
+    hide(parts.floor, false);
     const d = { Round: v.round, Phase: phaseName(v.phase), Seat: v.speaker || 0, Name: v.speaker ? nameOf(st, v.speaker) : '' };
     let turn = '';
     if (v.speaker) turn = t(v.speaker === st.seat ? `web.floor.you_${v.phase}` : `web.floor.${v.phase}`, d);
@@ -464,7 +470,7 @@ export function tableScreen(id, { navigate, announce }) {
     // A server's bot speaking for an absent person is said on the floor.
     const info = v.speaker && st.lobby && st.lobby.seats ? st.lobby.seats[v.speaker - 1] : null;
     const standIn = !!(info && info.stand_in);
-    patch(floorTop, turn ? h('p', { class: 'turn', id: 'turn', 'data-speaker': v.speaker || 0 },
+    morph(floorTop, turn ? h('p', { class: 'turn', id: 'turn', 'data-speaker': v.speaker || 0 },
       v.speaker ? h('span', { class: 'num', 'aria-hidden': 'true' }, String(v.speaker)) : null, h('span', {}, turn)) : null,
     standIn ? h('p', { class: 'note stand-in', id: 'floor-stand-in' }, t('web.floor.stand_in', { Name: nameOf(st, v.speaker) })) : null);
     // One list in time order (the speaker's lines and statements as they
@@ -482,9 +488,9 @@ export function tableScreen(id, { navigate, announce }) {
     const key = `${step}|${lines.length}|${said.join('|')}`;
     if (floorSpeech.dataset.key !== key) {
       floorSpeech.dataset.key = key;
-      patch(floorSpeech, items.map((it) => h('li', { class: it.cls || null }, it.text)));
+      morph(floorSpeech, items.map((it) => h('li', { class: it.cls || null }, it.text)));
     }
-    floorSpeech.hidden = !items.length;
+    hide(floorSpeech, !items.length);
   }
 
   // stampSaid keeps, for each statement of the floor now open, the
@@ -503,15 +509,17 @@ export function tableScreen(id, { navigate, announce }) {
     for (let i = 0; i < n; i++) if (!saidAt.has(`${step}|${i}`)) saidAt.set(`${step}|${i}`, at);
   }
 
+  // show draws a part, changing only what differs from what it shows
+  // (morph): a frame that changes one seat lays out one seat again.
   function show(name, content) {
     const part = parts[name];
     if (!content) {
-      part.hidden = true;
-      part.replaceChildren();
+      if (!part.hidden) part.hidden = true;
+      if (part.firstChild) part.replaceChildren();
       return;
     }
-    part.hidden = false;
-    patch(part, content);
+    if (part.hidden) part.hidden = false;
+    morph(part, content);
   }
 
   let logKey = '';

@@ -10,7 +10,7 @@
 // asked for only when the player turns voice on with it; a player may
 // listen without one. Nothing is recorded.
 
-import { h } from './dom.js';
+import { h, keep } from './dom.js';
 import { t } from './i18n.js';
 
 // LOG_MAX bounds the page's voice log (what happened when: the tests'
@@ -110,6 +110,7 @@ export class Voice {
       play: h('button', { type: 'button', class: 'primary', id: 'voice-play', on: { click: () => this.unlock() } }, h('span', {})),
     };
     this.level = h('span', { class: 'voice-level', id: 'voice-level', role: 'meter' }, this.meter);
+    keep(this.audio, this.level, ...Object.values(this.buttons));
     this.ctx = null;
     this.statsTimer = null;
     this.levelTimer = null;
