@@ -4,14 +4,16 @@ package wsbatch
 
 import (
 	"io"
-	"net"
 	"syscall"
 )
 
-// rawSetup gives a TCP connection's Writer its descriptor for EndNow.
+// rawSetup gives the Writer its connection's descriptor for EndNow: a
+// TCP connection's, or a wrapper's that offers it (syscall.Conn) because
+// its bytes go to that descriptor as they are (server's counted
+// connections). A TLS connection offers none.
 func (w *Writer) rawSetup() {
-	if tc, ok := w.conn.(*net.TCPConn); ok {
-		if rc, err := tc.SyscallConn(); err == nil {
+	if sc, ok := w.conn.(syscall.Conn); ok {
+		if rc, err := sc.SyscallConn(); err == nil && rc != nil {
 			w.raw = rc
 			w.rawFn = w.rawWrite
 		}
