@@ -28,6 +28,9 @@ var (
 	descBatches = prometheus.NewDesc("mafia_relay_batches_total",
 		"Batches this node's relayed frames, closes and acks went out in (on a link or the bus): each batch carries the messages of its sessions headed to one node that gathered while the last was sent (frames over batches: what batching saves).",
 		nil, nil)
+	descDirect = prometheus.NewDesc("mafia_relay_direct_frames_total",
+		"The owner's frames this node wrote to its relayed clients as it read them off a link or the bus, with no hand-off to the session's own goroutine, by how the write went: whole, or left (the client's socket took part of it at once; the session's goroutine wrote the rest).",
+		[]string{"write"}, nil)
 	descForwarded = prometheus.NewDesc("mafia_relay_requests_total",
 		"Plain HTTP requests for a table (a join, a leave, its row, its log) this node passed to the table's owner, by result: ok (the owner answered, whatever its status), unavailable (it did not answer: 503 relay_unavailable).",
 		[]string{"result"}, nil)
@@ -60,7 +63,7 @@ func (n *Node) Collector() prometheus.Collector { return nodeCollector{n} }
 type nodeCollector struct{ n *Node }
 
 func (c nodeCollector) Describe(ch chan<- *prometheus.Desc) {
-	for _, d := range []*prometheus.Desc{descPeers, descRoutes, descConnected, descSessions, descSessionsTotal, descFrames, descBytes, descBatches, descForwarded, descLobbyMissed, descRoutesRefused, descDropped} {
+	for _, d := range []*prometheus.Desc{descPeers, descRoutes, descConnected, descSessions, descSessionsTotal, descFrames, descBytes, descBatches, descDirect, descForwarded, descLobbyMissed, descRoutesRefused, descDropped} {
 		ch <- d
 	}
 }
@@ -109,6 +112,8 @@ func (c nodeCollector) Collect(ch chan<- prometheus.Metric) {
 		counter(descBytes, st.bytes[dir].Load(), name)
 	}
 	counter(descBatches, st.batches.Load())
+	counter(descDirect, st.direct.Load()-st.directLeft.Load(), "whole")
+	counter(descDirect, st.directLeft.Load(), "left")
 	counter(descForwarded, st.forwarded.Load(), "ok")
 	counter(descForwarded, st.forwardFailed.Load(), "unavailable")
 	counter(descLobbyMissed, n.lobbyMiss.Load())

@@ -267,12 +267,7 @@ func (n *Node) takeBatch(d []byte, lb *linkBuf) {
 			continue
 		}
 		lb.hold()
-		select {
-		case s.in <- inMsg{msg, lb}:
-		default:
-			lb.release()
-			s.fail(closeRelay, reasonRelay)
-		}
+		s.give(inMsg{msg, lb})
 	}
 }
 

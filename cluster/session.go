@@ -79,6 +79,10 @@ type relayStats struct {
 	// batches counts the bus messages the sessions' messages went out in
 	// (outbox.go): several frames, closes and acks each.
 	batches atomic.Int64
+	// direct counts the frames written to a client by the goroutine that
+	// split them out of a batch (session.give), directLeft those writes
+	// that left part of their bytes to the session's pumpIn.
+	direct, directLeft atomic.Int64
 }
 
 // The sides of a session, the directions of its frames and the results of
@@ -109,13 +113,19 @@ type RelayStats struct {
 	// and acks went out in: a batch carries every message of its sessions
 	// headed to one node that gathered while the last one was sent.
 	Batches int64
+	// Direct counts the frames this node wrote to its clients as it read
+	// them off a link or the bus, with no hand-off to the session's own
+	// goroutine; DirectLeft those of its writes the client's socket did
+	// not take whole, whose rest the session's goroutine wrote.
+	Direct, DirectLeft int64
 }
 
 // RelayStats reports the node's relay counters.
 func (n *Node) RelayStats() RelayStats {
 	return RelayStats{Sessions: n.stats.opened.Load(), FramesOut: n.stats.framesOut.Load(), FramesIn: n.stats.framesIn.Load(),
 		BytesOut: n.stats.bytesOut.Load(), BytesIn: n.stats.bytesIn.Load(),
-		Forwarded: n.stats.forwarded.Load(), ForwardFailed: n.stats.forwardFailed.Load(), Batches: n.stats.batches.Load()}
+		Forwarded: n.stats.forwarded.Load(), ForwardFailed: n.stats.forwardFailed.Load(), Batches: n.stats.batches.Load(),
+		Direct: n.stats.direct.Load(), DirectLeft: n.stats.directLeft.Load()}
 }
 
 // session is one side of a relayed WebSocket session: it copies its local
@@ -152,6 +162,19 @@ type session struct {
 	sent  uint64 // frames published (the reader's own)
 	acked atomic.Uint64
 	more  chan struct{} // an ack came
+
+	// direct is the client's WebSocket when the node may write to it
+	// from the goroutine that splits the batches (give): nil on the
+	// owner's side, and for a Conn with no write that never waits.
+	direct directConn
+	// wmu is held by whoever writes to the local Conn: pumpIn, or give
+	// writing directly; delivered and ackedTo are theirs.
+	wmu                sync.Mutex
+	delivered, ackedTo uint64
+	// pending counts the messages given to in that pumpIn has not
+	// finished with: give writes directly only when it is 0, so that no
+	// frame passes one still waiting.
+	pending atomic.Int32
 }
 
 // newSession makes a side of session id with the peer, subscribed to its
@@ -253,14 +276,130 @@ func (s *session) nextNow() (x msg, ok bool) {
 	for {
 		select {
 		case m := <-s.in:
-			if x, ok = s.take(m.d); ok {
-				x.lb = m.lb
+			if x, ok = s.takeIn(m); ok {
 				return x, true
 			}
-			m.lb.release()
 		default:
 			return msg{}, false
 		}
+	}
+}
+
+// takeIn takes a message pumpIn read from in: pending counted down, and
+// the message opened (take). A message with no bytes (give's, when a
+// direct write left part of its batch) is nothing to deliver: the batch's
+// End writes what was left.
+func (s *session) takeIn(m inMsg) (x msg, ok bool) {
+	s.pending.Add(-1)
+	if m.d == nil {
+		return msg{}, false
+	}
+	if x, ok = s.take(m.d); ok {
+		x.lb = m.lb
+		return x, true
+	}
+	m.lb.release()
+	return msg{}, false
+}
+
+// give hands the session a message of the other side, as the node splits
+// it out of a batch (takeBatch), on the splitting goroutine. An ack is
+// taken here. A frame for the client, when nothing for it waits and its
+// writer is idle, is written here too (writeDirect): one goroutine
+// hand-off fewer per relayed frame. Everything else, and a frame that
+// cannot go at once, goes to pumpIn in order. A sender past its window
+// fills in, and the session ends (relay_error).
+func (s *session) give(m inMsg) {
+	if len(m.d) >= headerLen && m.d[0] == kindAck {
+		s.take(m.d)
+		m.lb.release()
+		return
+	}
+	if s.pending.Load() == 0 && s.writeDirect(m) {
+		return
+	}
+	s.pending.Add(1)
+	select {
+	case s.in <- m:
+	default:
+		s.pending.Add(-1)
+		m.lb.release()
+		s.fail(closeRelay, reasonRelay)
+	}
+}
+
+// writeDirect writes a frame to the client's WebSocket on the calling
+// goroutine, if the session has a direct Conn, nothing of it waits
+// (pending), pumpIn is not writing (wmu) and the socket's writer is idle;
+// the write never waits for the socket (EndNow): what the socket does not
+// take at once is handed to pumpIn, first in line, so that a slow client
+// holds up its own frames only. handled is false when it wrote nothing
+// and the message must go to pumpIn.
+func (s *session) writeDirect(m inMsg) (handled bool) {
+	if len(m.d) < headerLen || (m.d[0] != kindText && m.d[0] != kindBinary) {
+		return false
+	}
+	s.mu.Lock()
+	c, failed := s.direct, s.failed
+	s.mu.Unlock()
+	if c == nil || failed || !s.wmu.TryLock() {
+		return false
+	}
+	defer s.wmu.Unlock()
+	if s.pending.Load() != 0 || !c.Idle() {
+		return false
+	}
+	x, ok := s.take(m.d)
+	if !ok {
+		m.lb.release()
+		return true // dropped, or the session failed
+	}
+	typ := websocket.MessageText
+	if x.kind == kindBinary {
+		typ = websocket.MessageBinary
+	}
+	c.Begin()
+	err := c.Write(context.Background(), typ, x.data)
+	m.lb.release() // the writer copied the frame
+	done, endErr := c.EndNow()
+	if err == nil {
+		err = endErr
+	}
+	if err != nil {
+		// The client's socket failed: pumpOut's read sees its end and
+		// passes it on; what follows goes to pumpIn, which stops.
+		s.mu.Lock()
+		s.direct = nil
+		s.mu.Unlock()
+		return true
+	}
+	s.n.stats.direct.Add(1)
+	s.deliveredOne()
+	if !done {
+		// The rest of the batch waits in the writer: pumpIn writes it
+		// (End), and every frame after it queues behind it.
+		s.n.stats.directLeft.Add(1)
+		s.pending.Add(1)
+		select {
+		case s.in <- inMsg{}:
+		default:
+			s.pending.Add(-1)
+			s.fail(closeRelay, reasonRelay)
+		}
+	}
+	return true
+}
+
+// deliveredOne counts a frame written to the local Conn (wmu held) and
+// acks the frames delivered when half a window is due. Acks only give
+// credit back (latency never waits for one), sent as soon as due; the
+// sender blocks with a whole window out, and then more than half of it is
+// here to deliver, so an ack always comes.
+func (s *session) deliveredOne() {
+	s.delivered++
+	if s.delivered-s.ackedTo >= max(uint64(s.n.cfg.Window)/2, 1) {
+		s.ackedTo = s.delivered
+		s.publish(kindAck, s.delivered, nil)
 	}
 }
 
@@ -300,6 +439,9 @@ func closePayload(code websocket.StatusCode, reason string) []byte {
 func (s *session) run(c Conn) {
 	s.mu.Lock()
 	s.conn = c
+	if dc, ok := c.(directConn); ok && dc.CanEndNow() {
+		s.direct = dc
+	}
 	failed := s.failed
 	s.mu.Unlock()
 	if failed {
@@ -393,30 +535,37 @@ func (s *session) localEnded(err error) {
 // WebSocket, clientConn), the frames already waiting when it wakes go out
 // in one write: none waits for another that has not arrived.
 func (s *session) pumpIn(c Conn) {
-	window := uint64(s.n.cfg.Window)
 	bc, batching := c.(batchConn)
-	var delivered, ackedTo uint64
 	for {
-		var x msg
+		var m inMsg
 		select {
-		case m := <-s.in:
-			var ok bool
-			if x, ok = s.take(m.d); !ok {
-				m.lb.release()
-				continue
-			}
-			x.lb = m.lb
+		case m = <-s.in:
 		case <-s.ctx.Done():
 			return
 		}
-		if batching {
-			bc.Begin()
+		s.wmu.Lock()
+		stop := s.deliver(c, bc, batching, m)
+		s.wmu.Unlock()
+		if stop {
+			return
 		}
-		for n := 0; ; n++ {
+	}
+}
+
+// deliver writes m and the frames waiting after it (at most maxBatch) to
+// the local Conn, in one batch on one that batches; stop is true once the
+// session's Conn is closed or failed. wmu is held.
+func (s *session) deliver(c Conn, bc batchConn, batching bool, m inMsg) (stop bool) {
+	if batching {
+		bc.Begin()
+	}
+	x, ok := s.takeIn(m)
+	for n := 0; ; n++ {
+		if ok {
 			if x.kind == kindClose {
 				x.lb.release() // its reason is a copy
 				if batching && bc.End() != nil {
-					return
+					return true
 				}
 				s.mu.Lock()
 				already := s.failed
@@ -426,7 +575,7 @@ func (s *session) pumpIn(c Conn) {
 					closeConn(c, x.code, x.reason)
 				}
 				s.cancel()
-				return
+				return true
 			}
 			typ := websocket.MessageText
 			if x.kind == kindBinary {
@@ -450,31 +599,20 @@ func (s *session) pumpIn(c Conn) {
 				if batching {
 					_ = bc.End()
 				}
-				return // the reader sees the Conn's end and passes it on
+				return true // the reader sees the Conn's end and passes it on
 			}
-			delivered++
-			// Acks only give credit back (latency never waits for one): one
-			// per half window, sent as soon as it is due, in a batch too (a
-			// batch holds at most maxBatch frames, all bound for the
-			// client). The sender blocks with a whole window out, and then
-			// more than half of it is here to deliver, so an ack always
-			// comes.
-			if delivered-ackedTo >= max(window/2, 1) {
-				ackedTo = delivered
-				s.publish(kindAck, delivered, nil)
-			}
-			if n+1 == maxBatch {
-				break
-			}
-			more := false
-			if x, more = s.nextNow(); !more {
-				break
-			}
+			// Acks go as soon as due, in a batch too (a batch holds at
+			// most maxBatch frames, all bound for the client).
+			s.deliveredOne()
 		}
-		if batching && bc.End() != nil {
-			return
+		if n+1 == maxBatch {
+			break
+		}
+		if x, ok = s.nextNow(); !ok {
+			break
 		}
 	}
+	return batching && bc.End() != nil
 }
 
 // maxBatch bounds the frames pumpIn gathers into one write.
@@ -486,6 +624,16 @@ type batchConn interface {
 	Conn
 	Begin()
 	End() error
+}
+
+// directConn is a batchConn the node may write to from the goroutine that
+// splits the batches (session.give): the batch's end never waits for the
+// socket (EndNow), and Idle says no write is under way or left.
+type directConn interface {
+	batchConn
+	CanEndNow() bool
+	Idle() bool
+	EndNow() (done bool, err error)
 }
 
 // clientConn is the client's WebSocket on the relaying node, written
@@ -500,6 +648,16 @@ func (c clientConn) Begin() { c.w.Begin() }
 
 // End sends the batch.
 func (c clientConn) End() error { return c.w.End() }
+
+// CanEndNow reports whether EndNow never waits (a TCP connection).
+func (c clientConn) CanEndNow() bool { return c.w.CanEndNow() }
+
+// Idle reports whether the socket's writer has nothing under way or left.
+func (c clientConn) Idle() bool { return c.w.Idle() }
+
+// EndNow sends of the batch what the socket takes at once (done false:
+// the rest waits for End).
+func (c clientConn) EndNow() (bool, error) { return c.w.EndNow() }
 
 // closeConn closes a Conn as the other side's Conn was closed: with its
 // code and reason, or dropped (code 0, 1006) without a close.

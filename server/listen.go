@@ -6,12 +6,14 @@ package server
 
 import (
 	"encoding/json"
+	"errors"
 	"log/slog"
 	"net"
 	"net/http"
 	"net/netip"
 	"strconv"
 	"sync"
+	"syscall"
 	"time"
 
 	"mafia/engine"
@@ -147,6 +149,16 @@ type limitConn struct {
 	key     netip.Prefix
 	counted bool
 	once    sync.Once
+}
+
+// SyscallConn gives the descriptor of a plain TCP connection, whose
+// bytes go to it as they are (wsbatch's write that never waits, on a
+// relayed client's WebSocket); any other connection has none to give.
+func (c *limitConn) SyscallConn() (syscall.RawConn, error) {
+	if tc, ok := c.Conn.(*net.TCPConn); ok {
+		return tc.SyscallConn()
+	}
+	return nil, errors.ErrUnsupported
 }
 
 // Close closes the connection and gives its place back.

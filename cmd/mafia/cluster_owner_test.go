@@ -89,4 +89,28 @@ func TestCluster_BenchSeatsConnectAtTheOwnerAndFallBackToTheRelay(t *testing.T) 
 	if n := relayedSessions(ctx, t, nodes[0]); n < bench.TableSize/2 {
 		t.Errorf("node 1 relayed %d sessions, want at least %d: the seats it was given of node 2's tables, whose owner URL refuses", n, bench.TableSize/2)
 	}
+	// Node 1 writes relayed frames to its clients as it reads them off the
+	// link (issue 27): its served connections, counted by the server's
+	// listener, offer the socket's write that never waits.
+	if n := directFrames(ctx, t, nodes[0]); n <= 0 {
+		t.Errorf("node 1 wrote %v relayed frames directly to its clients, want some:\n%s", n, grepLines(metricsOf(ctx, t, nodes[0]), "mafia_relay_"))
+	}
+}
+
+// directFrames is how many relayed frames a node wrote to its clients
+// whole from the goroutine that read them off a link or the bus
+// (mafia_relay_direct_frames_total{write="whole"}), -1 when its /metrics
+// does not say.
+func directFrames(ctx context.Context, t *testing.T, p *servedProcess) float64 {
+	t.Helper()
+	for _, l := range strings.Split(metricsOf(ctx, t, p), "\n") {
+		if strings.HasPrefix(l, `mafia_relay_direct_frames_total{write="whole"} `) {
+			n, err := strconv.ParseFloat(strings.Fields(l)[1], 64)
+			if err != nil {
+				t.Fatalf("metric line %q: %v", l, err)
+			}
+			return n
+		}
+	}
+	return -1
 }

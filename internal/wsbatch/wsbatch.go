@@ -13,6 +13,7 @@ import (
 	"net"
 	"net/http"
 	"sync"
+	"syscall"
 	"time"
 )
 
@@ -32,14 +33,25 @@ type Writer struct {
 
 	mu       sync.Mutex
 	on       bool
-	buf      *[]byte
+	buf      *[]byte   // the batch; outside one, what EndNow left (written first)
 	deadline time.Time // the connection's write deadline, as last set
+
+	// raw is the connection's descriptor for EndNow (nil: a connection
+	// that has none, such as TLS); rawFn is rawWrite, made once, and
+	// rawP, rawN, rawErr its argument and results.
+	raw    syscall.RawConn
+	rawFn  func(uintptr) bool
+	rawP   []byte
+	rawN   int
+	rawErr error
 }
 
 // NewWriter is a Writer for conn whose writes are each bounded by timeout
 // (see Writer).
 func NewWriter(conn net.Conn, timeout time.Duration) *Writer {
-	return &Writer{conn: conn, timeout: timeout}
+	w := &Writer{conn: conn, timeout: timeout}
+	w.rawSetup()
+	return w
 }
 
 // MaxBatchBytes is where a batch is sent before its end.
@@ -52,6 +64,10 @@ func (w *Writer) Write(p []byte) (int, error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if !w.on {
+		// What an EndNow left goes first.
+		if err := w.flushLocked(); err != nil {
+			return 0, err
+		}
 		if err := w.armLocked(); err != nil {
 			return 0, err
 		}
@@ -81,6 +97,73 @@ func (w *Writer) End() error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	w.on = false
+	return w.flushLocked()
+}
+
+// CanEndNow reports whether the connection offers EndNow (a TCP
+// connection; not TLS).
+func (w *Writer) CanEndNow() bool { return w.raw != nil }
+
+// Idle reports whether nothing is being written or waits to be: no
+// batch open, nothing an EndNow left, no write in progress (a write holds
+// the Writer while it waits for the connection).
+func (w *Writer) Idle() bool {
+	if !w.mu.TryLock() {
+		return false
+	}
+	idle := !w.on && w.buf == nil
+	w.mu.Unlock()
+	return idle
+}
+
+// EndNow ends the batch as End does, but writes only what the connection
+// takes at once, never waiting for it (CanEndNow; else it writes as End
+// does). What the connection does not take stays in the Writer, first in
+// line: done is false, and the caller must have it written by End (or a
+// Flush) on a goroutine that may wait. Every later write goes after it.
+func (w *Writer) EndNow() (done bool, err error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.on = false
+	b := w.buf
+	if b == nil {
+		return true, nil
+	}
+	if w.raw == nil || len(*b) == 0 {
+		return true, w.flushLocked()
+	}
+	if err := w.armLocked(); err != nil { // an expired deadline fails the write
+		return false, err
+	}
+	w.rawP, w.rawN, w.rawErr = *b, 0, nil
+	if err := w.raw.Write(w.rawFn); err != nil {
+		return false, err
+	}
+	n, err := w.rawN, w.rawErr
+	w.rawP = nil
+	if err != nil {
+		return false, err
+	}
+	if n < len(*b) {
+		*b = (*b)[:copy(*b, (*b)[n:])]
+		return false, nil
+	}
+	w.buf = nil
+	if cap(*b) <= MaxBatchBytes*2 {
+		*b = (*b)[:0]
+		pool.Put(b)
+	}
+	return true, nil
+}
+
+// Flush writes what an EndNow left, waiting for the connection as End
+// does (nothing left: nothing written).
+func (w *Writer) Flush() error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.on {
+		return nil
+	}
 	return w.flushLocked()
 }
 

@@ -1,0 +1,81 @@
+//go:build unix
+
+package wsbatch
+
+import (
+	"bytes"
+	"io"
+	"net"
+	"testing"
+	"time"
+)
+
+// tcpPair is a loopback TCP connection's two ends, with small buffers.
+func tcpPair(t *testing.T) (w, r *net.TCPConn) {
+	t.Helper()
+	ln, err := net.ListenTCP("tcp", &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	r0, err := net.DialTCP("tcp", nil, ln.Addr().(*net.TCPAddr))
+	if err != nil {
+		t.Fatal(err)
+	}
+	w0, err := ln.AcceptTCP()
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = w0.SetWriteBuffer(4096)
+	_ = r0.SetReadBuffer(4096)
+	t.Cleanup(func() { w0.Close(); r0.Close() })
+	return w0, r0
+}
+
+// TestWriter_EndNowLeavesWhatTheSocketDoesNotTakeFirstInLine pins EndNow:
+// it returns without waiting for a socket that takes only part of the
+// batch (done false, the Writer not idle), and what it left goes out
+// before any later write, whole: the peer reads the batch and then the
+// later write, byte for byte.
+func TestWriter_EndNowLeavesWhatTheSocketDoesNotTakeFirstInLine(t *testing.T) {
+	a, b := tcpPair(t)
+	w := NewWriter(a, 10*time.Second)
+	if !w.CanEndNow() {
+		t.Fatal("a TCP connection's Writer offers no EndNow")
+	}
+	// The socket filled first, by a write that gives up after a moment.
+	_ = a.SetWriteDeadline(time.Now().Add(200 * time.Millisecond))
+	fill, _ := a.Write(make([]byte, 64<<20))
+	_ = a.SetWriteDeadline(time.Time{})
+	batch := bytes.Repeat([]byte("0123456789abcdef"), 3<<10) // 48 KiB, under MaxBatchBytes
+	w.Begin()
+	if _, err := w.Write(batch); err != nil {
+		t.Fatal(err)
+	}
+	done, err := w.EndNow() // nobody reads b yet
+	if err != nil || done {
+		t.Fatalf("EndNow on a socket that cannot take 48 KiB: done %v, err %v; want part left", done, err)
+	}
+	if w.Idle() {
+		t.Fatal("the Writer is idle with part of a batch left")
+	}
+	later := []byte("the write after it")
+	wrote := make(chan error, 1)
+	go func() { _, err := w.Write(later); wrote <- err }() // waits for the rest first
+	want := append(make([]byte, fill), batch...)
+	want = append(want, later...)
+	_ = b.SetReadDeadline(time.Now().Add(30 * time.Second)) // a bound on the wait, not a timing
+	got := make([]byte, len(want))
+	if _, err := io.ReadFull(b, got); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-wrote; err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Fatal("the peer did not read the batch whole and then the later write")
+	}
+	if !w.Idle() {
+		t.Fatal("the Writer is not idle once everything is written")
+	}
+}
