@@ -346,11 +346,16 @@ func (s *session) writeDirect(m inMsg) (handled bool) {
 		return false
 	}
 	defer s.wmu.Unlock()
-	if s.pending.Load() != 0 || !c.Idle() {
+	// The batch is opened only if the socket's writer is idle, in one
+	// step: a check then a Begin could find the writer taken in between
+	// (the library answering a ping to a client that stopped reading) and
+	// wait for that socket, holding up every session of the link.
+	if s.pending.Load() != 0 || !c.TryBegin() {
 		return false
 	}
 	x, ok := s.take(m.d)
 	if !ok {
+		_ = c.End() // nothing was written: nothing to send
 		m.lb.release()
 		return true // dropped, or the session failed
 	}
@@ -358,7 +363,6 @@ func (s *session) writeDirect(m inMsg) (handled bool) {
 	if x.kind == kindBinary {
 		typ = websocket.MessageBinary
 	}
-	c.Begin()
 	err := c.Write(context.Background(), typ, x.data)
 	m.lb.release() // the writer copied the frame
 	done, endErr := c.EndNow()
@@ -628,11 +632,12 @@ type batchConn interface {
 
 // directConn is a batchConn the node may write to from the goroutine that
 // splits the batches (session.give): the batch's end never waits for the
-// socket (EndNow), and Idle says no write is under way or left.
+// socket (EndNow), and TryBegin opens a batch only when no write is under
+// way or left, never waiting.
 type directConn interface {
 	batchConn
 	CanEndNow() bool
-	Idle() bool
+	TryBegin() bool
 	EndNow() (done bool, err error)
 }
 
@@ -652,8 +657,9 @@ func (c clientConn) End() error { return c.w.End() }
 // CanEndNow reports whether EndNow never waits (a TCP connection).
 func (c clientConn) CanEndNow() bool { return c.w.CanEndNow() }
 
-// Idle reports whether the socket's writer has nothing under way or left.
-func (c clientConn) Idle() bool { return c.w.Idle() }
+// TryBegin starts a batch if the socket's writer has nothing under way or
+// left, never waiting (false: it started none).
+func (c clientConn) TryBegin() bool { return c.w.TryBegin() }
 
 // EndNow sends of the batch what the socket takes at once (done false:
 // the rest waits for End).

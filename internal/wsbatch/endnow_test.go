@@ -79,3 +79,57 @@ func TestWriter_EndNowLeavesWhatTheSocketDoesNotTakeFirstInLine(t *testing.T) {
 		t.Fatal("the Writer is not idle once everything is written")
 	}
 }
+
+// TestWriter_TryBeginOpensABatchOnlyWhenIdleAndNeverWaits pins TryBegin:
+// on an idle Writer it opens a batch (a write then goes into it, not to
+// the socket); with a batch open, or what an EndNow left, or another
+// goroutine's write holding the Writer, it returns false at once.
+func TestWriter_TryBeginOpensABatchOnlyWhenIdleAndNeverWaits(t *testing.T) {
+	a, b := tcpPair(t)
+	w := NewWriter(a, 10*time.Second)
+	if !w.TryBegin() {
+		t.Fatal("an idle Writer refused a batch")
+	}
+	if w.TryBegin() {
+		t.Fatal("a second batch was opened over the first")
+	}
+	if _, err := w.Write([]byte("held")); err != nil {
+		t.Fatal(err)
+	}
+	if done, err := w.EndNow(); err != nil || !done {
+		t.Fatalf("EndNow of 4 bytes: done %v, err %v", done, err)
+	}
+	got := make([]byte, 4)
+	_ = b.SetReadDeadline(time.Now().Add(30 * time.Second)) // a bound on the wait, not a timing
+	if _, err := io.ReadFull(b, got); err != nil || string(got) != "held" {
+		t.Fatalf("read %q, %v", got, err)
+	}
+	// Another goroutine's write holds the Writer (its lock), as one
+	// waiting for a full socket does: TryBegin does not wait for it.
+	w.mu.Lock()
+	if w.TryBegin() {
+		t.Fatal("TryBegin opened a batch while a write held the Writer")
+	}
+	w.mu.Unlock()
+	// What an EndNow left: not idle until it is written.
+	_ = a.SetWriteDeadline(time.Now().Add(200 * time.Millisecond))
+	_, _ = a.Write(make([]byte, 64<<20))
+	_ = a.SetWriteDeadline(time.Time{})
+	if !w.TryBegin() {
+		t.Fatal("an idle Writer refused a batch")
+	}
+	_, _ = w.Write(bytes.Repeat([]byte("x"), 48<<10))
+	if done, err := w.EndNow(); err != nil || done {
+		t.Fatalf("EndNow on a full socket: done %v, err %v; want part left", done, err)
+	}
+	if w.TryBegin() {
+		t.Fatal("TryBegin opened a batch over what an EndNow left")
+	}
+	go func() { _, _ = io.Copy(io.Discard, b) }()
+	if err := w.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	if !w.TryBegin() {
+		t.Fatal("the Writer refused a batch once everything was written")
+	}
+}

@@ -116,6 +116,24 @@ func (w *Writer) Idle() bool {
 	return idle
 }
 
+// TryBegin opens a batch (Begin) if the Writer is idle (Idle), never
+// waiting for it: false when a write is under way or waits, or a batch is
+// open. Checking and opening in one step closes the gap in which another
+// goroutine's write (the WebSocket library's answer to a ping) could take
+// the Writer to a socket that is full, and make Begin wait for that
+// socket up to the write's deadline.
+func (w *Writer) TryBegin() bool {
+	if !w.mu.TryLock() {
+		return false
+	}
+	defer w.mu.Unlock()
+	if w.on || w.buf != nil {
+		return false
+	}
+	w.on = true
+	return true
+}
+
 // EndNow ends the batch as End does, but writes only what the connection
 // takes at once, never waiting for it (CanEndNow; else it writes as End
 // does). What the connection does not take stays in the Writer, first in
