@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"mafia/internal/secret"
+	"mafia/internal/sqlitetest"
 	"mafia/store"
-	"mafia/store/sqlite"
 )
 
 // TestLogout_EndsThisLoginOnly: a log out ends the login it was made with;
@@ -48,7 +48,7 @@ func TestLogout_EndsThisLoginOnly(t *testing.T) {
 // kept already (by this account or another) are each CodeCannotKeep, and
 // change nothing.
 func TestKeep_TakesAFinishedGamesGuestSeatOnly(t *testing.T) {
-	db, err := sqlite.Open(filepath.Join(t.TempDir(), "mafia.db"))
+	db, err := sqlitetest.Open(filepath.Join(t.TempDir(), "mafia.db"))
 	if err != nil {
 		t.Fatal(err)
 	}

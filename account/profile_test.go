@@ -6,16 +6,16 @@ import (
 	"testing"
 	"time"
 
+	"mafia/internal/sqlitetest"
 	"mafia/rating"
 	"mafia/store"
-	"mafia/store/sqlite"
 )
 
 // TestAListedGameCarriesWhatItDidToTheRatings: a rated game on a player's
 // page holds each rating it changed (overall first, then the side), before
 // and after, as the store's history has them; a game not rated holds none.
 func TestAListedGameCarriesWhatItDidToTheRatings(t *testing.T) {
-	db, err := sqlite.Open(filepath.Join(t.TempDir(), "mafia.db"))
+	db, err := sqlitetest.Open(filepath.Join(t.TempDir(), "mafia.db"))
 	if err != nil {
 		t.Fatal(err)
 	}

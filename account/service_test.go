@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"mafia/engine"
+	"mafia/internal/sqlitetest"
 	"mafia/store"
-	"mafia/store/sqlite"
 )
 
 // testParams are argon2id's parameters lowered for tests only.
@@ -33,7 +33,7 @@ func (c *fakeClock) Add(d time.Duration) {
 
 func newTestService(t *testing.T, cfg Config) (*Service, *fakeClock) {
 	t.Helper()
-	db, err := sqlite.Open(filepath.Join(t.TempDir(), "mafia.db"))
+	db, err := sqlitetest.Open(filepath.Join(t.TempDir(), "mafia.db"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -23,11 +23,11 @@ import (
 	"mafia/clubhttp"
 	"mafia/internal/httpguard"
 	"mafia/internal/site"
+	"mafia/internal/sqlitetest"
 	"mafia/locale"
 	"mafia/rng"
 	"mafia/room"
 	"mafia/server"
-	"mafia/store/sqlite"
 	"mafia/wire"
 )
 
@@ -57,7 +57,7 @@ var attackHash = account.Params{Memory: 64, Time: 1, Threads: 1, KeyLen: 32, Sal
 // operator's listener), with the default limits unless tune changes them.
 func start(t *testing.T, tune func(*server.Config)) *target {
 	t.Helper()
-	db, err := sqlite.Open(filepath.Join(t.TempDir(), "mafia.db"))
+	db, err := sqlitetest.Open(filepath.Join(t.TempDir(), "mafia.db"))
 	if err != nil {
 		t.Fatal(err)
 	}

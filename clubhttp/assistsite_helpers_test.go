@@ -12,7 +12,7 @@ import (
 	"mafia/assist"
 	"mafia/club"
 	"mafia/clubhttp"
-	"mafia/store/sqlite"
+	"mafia/internal/sqlitetest"
 )
 
 // assistSite is the clubs and the assistant on one real server on
@@ -29,7 +29,7 @@ type assistSite struct {
 // newAssistSite starts an assistSite whose club is named clubName.
 func newAssistSite(t *testing.T, clubName string) assistSite {
 	t.Helper()
-	db, err := sqlite.Open(filepath.Join(t.TempDir(), "mafia.db"))
+	db, err := sqlitetest.Open(filepath.Join(t.TempDir(), "mafia.db"))
 	if err != nil {
 		t.Fatal(err)
 	}

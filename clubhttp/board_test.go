@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"mafia/clubhttp"
+	"mafia/internal/sqlitetest"
 	"mafia/rating"
 	"mafia/store"
 	"mafia/store/sqlite"
@@ -36,7 +37,7 @@ type boardServer struct {
 
 func startBoard(t *testing.T) *boardServer {
 	t.Helper()
-	db, err := sqlite.Open(filepath.Join(t.TempDir(), "mafia.db"))
+	db, err := sqlitetest.Open(filepath.Join(t.TempDir(), "mafia.db"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,8 +12,8 @@ import (
 
 	"mafia/club"
 	"mafia/clubhttp"
+	"mafia/internal/sqlitetest"
 	"mafia/store"
-	"mafia/store/sqlite"
 )
 
 // TestExports_AGameAndASeasonInEachCommunitysJSON: a finished game of the
@@ -21,7 +21,7 @@ import (
 // Polemica's; a season's games likewise; an unknown format is refused
 // bad_club naming it.
 func TestExports_AGameAndASeasonInEachCommunitysJSON(t *testing.T) {
-	db, err := sqlite.Open(filepath.Join(t.TempDir(), "mafia.db"))
+	db, err := sqlitetest.Open(filepath.Join(t.TempDir(), "mafia.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -95,7 +95,7 @@ func TestExports_AGameAndASeasonInEachCommunitysJSON(t *testing.T) {
 
 // TestExports_ThePrintableStandingsLinkTheSeasonsGamesInEachFormat.
 func TestExports_ThePrintableStandingsLinkTheSeasonsGamesInEachFormat(t *testing.T) {
-	db, err := sqlite.Open(filepath.Join(t.TempDir(), "mafia.db"))
+	db, err := sqlitetest.Open(filepath.Join(t.TempDir(), "mafia.db"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,8 +13,8 @@ import (
 
 	"mafia/club"
 	"mafia/clubhttp"
+	"mafia/internal/sqlitetest"
 	"mafia/store"
-	"mafia/store/sqlite"
 )
 
 // games are the games a club counts, as a keeper other than the
@@ -60,7 +60,7 @@ func do(t *testing.T, method, url, token string, body, out any) int {
 // count (unfinished, gone, unreadable). The clubs know no in-person game
 // of their own: any keeper of club.Games will do (a tournament's, next).
 func TestGames_TheStandingsCountWhatTheGamesKeeperOffers(t *testing.T) {
-	db, err := sqlite.Open(filepath.Join(t.TempDir(), "mafia.db"))
+	db, err := sqlitetest.Open(filepath.Join(t.TempDir(), "mafia.db"))
 	if err != nil {
 		t.Fatal(err)
 	}

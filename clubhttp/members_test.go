@@ -9,6 +9,7 @@ import (
 
 	"mafia/account"
 	"mafia/clubhttp"
+	"mafia/internal/sqlitetest"
 	"mafia/store"
 	"mafia/store/sqlite"
 )
@@ -23,7 +24,7 @@ type clubServer struct {
 
 func startClubs(t *testing.T) *clubServer {
 	t.Helper()
-	db, err := sqlite.Open(filepath.Join(t.TempDir(), "mafia.db"))
+	db, err := sqlitetest.Open(filepath.Join(t.TempDir(), "mafia.db"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"mafia/clubhttp"
-	"mafia/store/sqlite"
+	"mafia/internal/sqlitetest"
 )
 
 // TestOrganiser_TheScreenRunsAnOnlineTournament: the organiser's page of a
@@ -21,7 +21,7 @@ import (
 // each from that language's catalog; its script calls the online round's
 // API (open, state, start) and refreshes the tables' states while open.
 func TestOrganiser_TheScreenRunsAnOnlineTournament(t *testing.T) {
-	db, err := sqlite.Open(filepath.Join(t.TempDir(), "mafia.db"))
+	db, err := sqlitetest.Open(filepath.Join(t.TempDir(), "mafia.db"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"mafia/clubhttp"
-	"mafia/store/sqlite"
+	"mafia/internal/sqlitetest"
 )
 
 // TestOrganiser_TheScreenGivesExtrasAndNamesTheReferee: the organiser's
@@ -22,7 +22,7 @@ import (
 // languages' the same; its script saves a table's extras and names the
 // referee through the API.
 func TestOrganiser_TheScreenGivesExtrasAndNamesTheReferee(t *testing.T) {
-	db, err := sqlite.Open(filepath.Join(t.TempDir(), "mafia.db"))
+	db, err := sqlitetest.Open(filepath.Join(t.TempDir(), "mafia.db"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"mafia/clubhttp"
-	"mafia/store/sqlite"
+	"mafia/internal/sqlitetest"
 )
 
 // TestOrganiser_TheScreenIsServedInEachLanguageWithItsSentencesAndFiles:
@@ -21,7 +21,7 @@ import (
 // present and the tie-breaks named; its script and style are served with
 // their types, and the page loads nothing from elsewhere.
 func TestOrganiser_TheScreenIsServedInEachLanguageWithItsSentencesAndFiles(t *testing.T) {
-	db, err := sqlite.Open(filepath.Join(t.TempDir(), "mafia.db"))
+	db, err := sqlitetest.Open(filepath.Join(t.TempDir(), "mafia.db"))
 	if err != nil {
 		t.Fatal(err)
 	}

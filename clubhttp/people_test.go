@@ -11,8 +11,8 @@ import (
 
 	"mafia/club"
 	"mafia/clubhttp"
+	"mafia/internal/sqlitetest"
 	"mafia/store"
-	"mafia/store/sqlite"
 )
 
 // TestPeople_ANameAlreadyOnTheRosterIsRefusedWithWhatTellsThemApart
@@ -23,7 +23,7 @@ import (
 // adds another person of that name; two hosts adding სოფო at once make
 // one entry, the other is told it exists.
 func TestPeople_ANameAlreadyOnTheRosterIsRefusedWithWhatTellsThemApart(t *testing.T) {
-	db, err := sqlite.Open(filepath.Join(t.TempDir(), "mafia.db"))
+	db, err := sqlitetest.Open(filepath.Join(t.TempDir(), "mafia.db"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,7 +9,7 @@ import (
 
 	"mafia/club"
 	"mafia/clubhttp"
-	"mafia/store/sqlite"
+	"mafia/internal/sqlitetest"
 )
 
 // TestPresets_AClubChoosesAScoringSystemByName: a club made or changed
@@ -17,7 +17,7 @@ import (
 // numbers come back, and are kept); "club" gives the defaults back; an
 // unknown preset is refused bad_club with the sentence that names it.
 func TestPresets_AClubChoosesAScoringSystemByName(t *testing.T) {
-	db, err := sqlite.Open(filepath.Join(t.TempDir(), "mafia.db"))
+	db, err := sqlitetest.Open(filepath.Join(t.TempDir(), "mafia.db"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,8 +13,8 @@ import (
 
 	"mafia/club"
 	"mafia/clubhttp"
+	"mafia/internal/sqlitetest"
 	"mafia/store"
-	"mafia/store/sqlite"
 )
 
 // TestRoles_APlayersGamesByRoleOnTheirPageInTheJSONAndTheCSV: Nino plays
@@ -25,7 +25,7 @@ import (
 // for machines in its last six columns, and her page of the season shows
 // them in the reader's language.
 func TestRoles_APlayersGamesByRoleOnTheirPageInTheJSONAndTheCSV(t *testing.T) {
-	db, err := sqlite.Open(filepath.Join(t.TempDir(), "mafia.db"))
+	db, err := sqlitetest.Open(filepath.Join(t.TempDir(), "mafia.db"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,7 +10,7 @@ import (
 	"mafia/assist"
 	"mafia/club"
 	"mafia/clubhttp"
-	"mafia/store/sqlite"
+	"mafia/internal/sqlitetest"
 )
 
 // TestTournaments_AGameMadeAtATournamentsTableIsLinkedToIt: the
@@ -21,7 +21,7 @@ import (
 // are not the table's players is not linked either; the organiser frees
 // the table (DELETE …/game) and the next game made there is linked.
 func TestTournaments_AGameMadeAtATournamentsTableIsLinkedToIt(t *testing.T) {
-	db, err := sqlite.Open(filepath.Join(t.TempDir(), "mafia.db"))
+	db, err := sqlitetest.Open(filepath.Join(t.TempDir(), "mafia.db"))
 	if err != nil {
 		t.Fatal(err)
 	}

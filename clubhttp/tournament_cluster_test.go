@@ -20,6 +20,15 @@ import (
 )
 
 // TestMain stops the test binary's PostgreSQL (pgtest) after the tests.
+//
+// The four tests that play games online (each on a server and a SQLite
+// file or PostgreSQL database of its own) are parallel: they wait on their
+// games' clocks (the twenty-player tournament's 22 games about 80 s of
+// nights, most of the package's time), so the other three run beside it,
+// two at a time (go test's default on a 2-core machine), after the quick
+// ones. No more at once: a test that sits ten or twenty seats holds their
+// connections unread meanwhile, and the server ends one that leaves its
+// ping unanswered for 10 s, which five at once at a load of 33 reached.
 func TestMain(m *testing.M) { pgtest.Main(m) }
 
 // clusterNode is one node of an in-process cluster: its server, its
@@ -98,6 +107,7 @@ func startClusterNodes(ctx context.Context, t *testing.T, n int) []*clusterNode 
 // next read of the tournament, on either node, links the game to round
 // 1's table.
 func TestTournaments_ATableHandedToAnotherNodeIsLinkedToItsRound(t *testing.T) {
+	t.Parallel() // it waits on its game's clocks and the lease, on a database of its own (TestMain)
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	nodes := startClusterNodes(ctx, t, 2)

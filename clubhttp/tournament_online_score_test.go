@@ -68,6 +68,7 @@ func command(ctx context.Context, c *client.Conn, m wire.ClientMessage) error {
 // the game is exported in our JSON, mafiaratings' and Polemica's, alone and
 // as the tournament's, each format's fields held to the game.
 func TestOnlineTournament_TheBestMoveAndTheOrganisersExtrasCount(t *testing.T) {
+	t.Parallel() // it waits on its game's clocks, on a site of its own (TestMain)
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	defer cancel()
 	s := startOnlineSite(t)

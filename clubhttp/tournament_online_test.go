@@ -17,6 +17,7 @@ import (
 	"mafia/client"
 	"mafia/club"
 	"mafia/clubhttp"
+	"mafia/internal/sqlitetest"
 	"mafia/rng"
 	"mafia/room"
 	"mafia/server"
@@ -39,7 +40,7 @@ type onlineSite struct {
 
 func startOnlineSite(t *testing.T) *onlineSite {
 	t.Helper()
-	db, err := sqlite.Open(filepath.Join(t.TempDir(), "mafia.db"))
+	db, err := sqlitetest.Open(filepath.Join(t.TempDir(), "mafia.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -284,6 +285,7 @@ func (s *onlineSite) linkedInStore(t *testing.T, ctx context.Context, id string,
 // rule the game with the club's forfeit penalty (its removal by fouls,
 // -0.50) and no win.
 func TestOnlineTournament_PlayedByAccountsAndScoredByTheNoShowRule(t *testing.T) {
+	t.Parallel() // it waits on its games' clocks, on a site of its own (TestMain)
 	for _, c := range []struct {
 		rule            string
 		players, tables int

@@ -304,6 +304,7 @@ func TestOnlineTournament_TwentyPlayersTwoTablesTenRoundsAndAFinal_MatchTheHandC
 		// same code runs in TestOnlineTournament_PlayedByAccountsAndScoredByTheNoShowRule.
 		t.Skip("a long soak: run without -short")
 	}
+	t.Parallel() // 80 s of its games' clocks, on a site of its own (TestMain)
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	s := startOnlineSite(t)

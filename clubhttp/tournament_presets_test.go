@@ -10,7 +10,7 @@ import (
 
 	"mafia/club"
 	"mafia/clubhttp"
-	"mafia/store/sqlite"
+	"mafia/internal/sqlitetest"
 )
 
 // TestTournaments_ATournamentCountsByTheNamedPreset: a tournament made
@@ -20,7 +20,7 @@ import (
 // none sent is the club's scoring; an unknown preset is refused bad_club
 // with the sentence naming it in ka, en and ru.
 func TestTournaments_ATournamentCountsByTheNamedPreset(t *testing.T) {
-	db, err := sqlite.Open(filepath.Join(t.TempDir(), "mafia.db"))
+	db, err := sqlitetest.Open(filepath.Join(t.TempDir(), "mafia.db"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,8 +13,8 @@ import (
 	"mafia/account"
 	"mafia/club"
 	"mafia/clubhttp"
+	"mafia/internal/sqlitetest"
 	"mafia/store"
-	"mafia/store/sqlite"
 	"mafia/tournament"
 )
 
@@ -48,7 +48,7 @@ type runAnswer struct {
 // host's), none for a member or a stranger.
 func TestTournamentRoles_EachViewerIsShownTheirRoleAndTheRefereeGivesARealTablesExtras(t *testing.T) {
 	ctx := context.Background()
-	db, err := sqlite.Open(filepath.Join(t.TempDir(), "mafia.db"))
+	db, err := sqlitetest.Open(filepath.Join(t.TempDir(), "mafia.db"))
 	if err != nil {
 		t.Fatal(err)
 	}

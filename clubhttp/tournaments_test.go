@@ -15,8 +15,8 @@ import (
 
 	"mafia/club"
 	"mafia/clubhttp"
+	"mafia/internal/sqlitetest"
 	"mafia/store"
-	"mafia/store/sqlite"
 	"mafia/tournament"
 )
 
@@ -49,7 +49,7 @@ var seatRoles = []string{"detective", "doctor", "citizen", "citizen", "citizen",
 // the finalists the organiser names.
 func TestTournaments_TheOrganiserSeatsLinksAndReadsTheStandings(t *testing.T) {
 	ctx := context.Background()
-	db, err := sqlite.Open(filepath.Join(t.TempDir(), "mafia.db"))
+	db, err := sqlitetest.Open(filepath.Join(t.TempDir(), "mafia.db"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"mafia/engine"
+	"mafia/internal/sqlitetest"
 	"mafia/locale"
 	"mafia/room"
 	"mafia/store"
@@ -462,7 +463,7 @@ func TestAResumedRoomIsFencedWithConfigFence(t *testing.T) {
 // has the table and before anything else is written; its error is
 // Create's, and no room runs.
 func TestCreateWhoseOwnFailsFailsWithItsError(t *testing.T) {
-	db, err := sqlite.Open(filepath.Join(t.TempDir(), "mafia.db"))
+	db, err := sqlitetest.Open(filepath.Join(t.TempDir(), "mafia.db"))
 	if err != nil {
 		t.Fatal(err)
 	}

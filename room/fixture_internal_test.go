@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"mafia/engine"
+	"mafia/internal/sqlitetest"
 	"mafia/store/sqlite"
 )
 
@@ -14,7 +15,7 @@ import (
 // clock at a whole second, and the rulebook's setup of a table of n.
 func internalFixture(t *testing.T, n int) (*sqlite.DB, *FakeClock, engine.Setup) {
 	t.Helper()
-	db, err := sqlite.Open(filepath.Join(t.TempDir(), "mafia.db"))
+	db, err := sqlitetest.Open(filepath.Join(t.TempDir(), "mafia.db"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -26,6 +26,7 @@ import (
 	"time"
 
 	"mafia/engine"
+	"mafia/internal/sqlitetest"
 	"mafia/rng"
 	"mafia/room"
 	"mafia/store"
@@ -77,7 +78,7 @@ type fixture struct {
 func newFixture(t testing.TB, set room.Settings, mod func(*room.Config)) *fixture {
 	t.Helper()
 	f := &fixture{t: t, path: filepath.Join(t.TempDir(), "mafia.db"), tokens: map[int]string{}}
-	db, err := sqlite.Open(f.path)
+	db, err := sqlitetest.Open(f.path)
 	if err != nil {
 		t.Fatal(err)
 	}

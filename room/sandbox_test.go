@@ -9,9 +9,9 @@ import (
 
 	"mafia/engine"
 	"mafia/internal/secret"
+	"mafia/internal/sqlitetest"
 	"mafia/room"
 	"mafia/store"
-	"mafia/store/sqlite"
 )
 
 // sandboxSettings is a private 7-seat table (don, mafioso, detective,
@@ -150,7 +150,7 @@ func TestSandbox_TheCardIsTheCreatorsOrTheSeatsAsked(t *testing.T) {
 // not fit its table's setup is refused with its code, and no table is
 // stored.
 func TestSandbox_ABadSandboxIsRefusedAndNothingIsMade(t *testing.T) {
-	db, err := sqlite.Open(filepath.Join(t.TempDir(), "mafia.db"))
+	db, err := sqlitetest.Open(filepath.Join(t.TempDir(), "mafia.db"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"mafia/engine"
+	"mafia/internal/sqlitetest"
 	"mafia/store"
 	"mafia/store/sqlite"
 )
@@ -146,7 +147,7 @@ func TestAWriteCutShortByStopIsRefusedAsStopped(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			ctx := context.Background()
-			db, err := sqlite.Open(filepath.Join(t.TempDir(), "mafia.db"))
+			db, err := sqlitetest.Open(filepath.Join(t.TempDir(), "mafia.db"))
 			if err != nil {
 				t.Fatal(err)
 			}

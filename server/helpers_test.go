@@ -11,6 +11,7 @@ import (
 
 	"mafia/client"
 	"mafia/internal/httpapi"
+	"mafia/internal/sqlitetest"
 	"mafia/rng"
 	"mafia/room"
 	"mafia/store/sqlite"
@@ -46,10 +47,12 @@ func startServerWith(t testing.TB, path string, tune func(*Config)) *testServer 
 // by wrap (nil: not), under the server's own listener.
 func startServerOn(t testing.TB, path string, tune func(*Config), wrap func(net.Listener) net.Listener) *testServer {
 	t.Helper()
+	open := sqlite.Open // a file the test made or kept
 	if path == "" {
-		path = filepath.Join(t.TempDir(), "mafia.db")
+		// A fresh file: a copy of one migrated once (internal/sqlitetest).
+		path, open = filepath.Join(t.TempDir(), "mafia.db"), sqlitetest.Open
 	}
-	db, err := sqlite.Open(path)
+	db, err := open(path)
 	if err != nil {
 		t.Fatal(err)
 	}

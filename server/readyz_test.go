@@ -15,8 +15,8 @@ import (
 
 	"mafia/client"
 	"mafia/engine"
+	"mafia/internal/sqlitetest"
 	"mafia/locale"
-	"mafia/store/sqlite"
 	"mafia/wire"
 )
 
@@ -56,7 +56,7 @@ func awaitReady(ctx context.Context, t *testing.T, base string, status int) stri
 // writes; after Close it is 503 "shutting down".
 func TestReadyz_NotReadyWhileStartingWhileTheStoreFailsAndWhenShuttingDown(t *testing.T) {
 	ctx := within(t, time.Minute)
-	db, err := sqlite.Open(filepath.Join(t.TempDir(), "mafia.db"))
+	db, err := sqlitetest.Open(filepath.Join(t.TempDir(), "mafia.db"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -24,10 +24,10 @@ import (
 	"github.com/pion/webrtc/v4"
 
 	"mafia/client"
+	"mafia/internal/sqlitetest"
 	"mafia/locale"
 	"mafia/room"
 	"mafia/server"
-	"mafia/store/sqlite"
 	"mafia/voice"
 	"mafia/wire"
 )
@@ -48,7 +48,7 @@ func newRig(t *testing.T, withVoice bool) *rig {
 // newRigWith is newRig, the unit's config first given to with (if any).
 func newRigWith(t *testing.T, withVoice bool, with func(*voice.Config)) *rig {
 	t.Helper()
-	db, err := sqlite.Open(filepath.Join(t.TempDir(), "mafia.db"))
+	db, err := sqlitetest.Open(filepath.Join(t.TempDir(), "mafia.db"))
 	if err != nil {
 		t.Fatal(err)
 	}

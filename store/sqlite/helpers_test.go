@@ -2,7 +2,10 @@ package sqlite
 
 import (
 	"context"
+	"fmt"
+	"os"
 	"path/filepath"
+	"sync"
 	"testing"
 	"time"
 
@@ -11,16 +14,63 @@ import (
 )
 
 // openTest opens a fresh store in the test's temporary directory and closes
-// it when the test ends.
+// it when the test ends. The file is a copy of one that Open made from
+// nothing (every migration applied) and closed, once per test binary
+// (migratedFile), which Open then finds up to date: the tests of files made
+// from nothing, of the migrations and of the lock open their own paths.
+// (internal/sqlitetest does the same for the other packages' tests; it
+// imports this package, so its tests cannot use it.)
 func openTest(t testing.TB) (*DB, string) {
 	t.Helper()
+	b, err := migratedFile()
+	if err != nil {
+		t.Fatal(err)
+	}
 	path := filepath.Join(t.TempDir(), "mafia.db")
+	if err := os.WriteFile(path, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
 	db, err := Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.Close() })
 	return db, path
+}
+
+var migrated struct {
+	once sync.Once
+	file []byte
+	err  error
+}
+
+// migratedFile returns the bytes of a file Open made from nothing and
+// closed (its log checkpointed into it and removed).
+func migratedFile() ([]byte, error) {
+	migrated.once.Do(func() {
+		dir, err := os.MkdirTemp("", "sqlite-test-")
+		if err != nil {
+			migrated.err = err
+			return
+		}
+		defer os.RemoveAll(dir)
+		path := filepath.Join(dir, "template.db")
+		db, err := Open(path)
+		if err != nil {
+			migrated.err = err
+			return
+		}
+		if err := db.Close(); err != nil {
+			migrated.err = err
+			return
+		}
+		if fi, err := os.Stat(path + "-wal"); err == nil && fi.Size() > 0 {
+			migrated.err = fmt.Errorf("%s-wal left with %d bytes after the close", path, fi.Size())
+			return
+		}
+		migrated.file, migrated.err = os.ReadFile(path)
+	})
+	return migrated.file, migrated.err
 }
 
 // holdWriter stalls the writer goroutine: it holds the one write connection
