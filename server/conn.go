@@ -77,8 +77,11 @@ type peer struct {
 	wrote, heard atomic.Int64
 	pinging      atomic.Bool
 	// voiceOut holds the voice table's frames for the connection (voice.go),
-	// written after the room's; vs is its side of the voice table.
-	voiceOut chan []byte
+	// written after the room's: made at the connection's first voice
+	// message (most connections never speak: 64 slots each were 1.5 KiB a
+	// player), nil until then (voiceFrames); vs is its side of the voice
+	// table.
+	voiceOut atomic.Pointer[chan []byte]
 	vs       voiceState
 
 	mu      sync.Mutex
@@ -170,9 +173,7 @@ func (s *Server) admitWS(w http.ResponseWriter, r *http.Request, door admission.
 		s.fail(w, r, err)
 		return nil, nil, nil, nil, false
 	}
-	wc = &peer{s: s, lang: lang, local: make(chan *room.Reply, 8), voiceOut: make(chan []byte, voiceQueue), tk: tk,
-		lim:      rate.NewLimiter(rate.Limit(s.cfg.Rate), s.cfg.Burst),
-		refusals: rate.NewLimiter(rate.Limit(s.cfg.Limits.FloodRate), s.cfg.Limits.FloodBurst)}
+	wc = s.newPeer(lang, tk)
 	if door == admission.DoorRelay {
 		wc.in = newInProcess()
 	} else if s.own != nil && s.own.cfg.Relayed != nil && s.own.cfg.Relayed(r) {
@@ -184,6 +185,14 @@ func (s *Server) admitWS(w http.ResponseWriter, r *http.Request, door admission.
 	sub, aerr = rm.AttachFrom(context.Background(), token, since, locale.Lang(lang), wc.notify,
 		room.Entry{Door: door, Addr: s.addrKey(r)})
 	return rm, wc, sub, aerr, true
+}
+
+// newPeer is a connection's state before it attaches: its replies'
+// queue and its rates; no voice queue yet (voiceFrames).
+func (s *Server) newPeer(lang string, tk *ticket) *peer {
+	return &peer{s: s, lang: lang, local: make(chan *room.Reply, 8), tk: tk,
+		lim:      rate.NewLimiter(rate.Limit(s.cfg.Rate), s.cfg.Burst),
+		refusals: rate.NewLimiter(rate.Limit(s.cfg.Limits.FloodRate), s.cfg.Limits.FloodBurst)}
 }
 
 // goPeer runs f on a goroutine of the connection's, which Server.Close
@@ -430,7 +439,7 @@ func (wc *peer) refuseErr(id int64, err error) {
 func (wc *peer) drainVoice() {
 	for range voiceQueue {
 		select {
-		case f := <-wc.voiceOut:
+		case f := <-wc.voiceFrames():
 			if wc.c.Write(context.Background(), websocket.MessageText, f) != nil {
 				return
 			}
@@ -555,7 +564,7 @@ func (wc *peer) writeQueued() (more, ok bool) {
 			select {
 			case rep := <-wc.local:
 				frame = s.replyFrame(wc.lang, rep)
-			case f := <-wc.voiceOut:
+			case f := <-wc.voiceFrames():
 				frame = f
 			default:
 				more = false

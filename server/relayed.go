@@ -122,7 +122,7 @@ func (c *RelayedConn) Next(ctx context.Context, f func(websocket.MessageType, []
 		case rep := <-wc.local:
 			s.sent([]int64{0}) // a reply the room never saw: counted, not timed
 			return f(websocket.MessageText, s.replyFrame(wc.lang, rep))
-		case vf := <-wc.voiceOut:
+		case vf := <-wc.voiceFrames():
 			s.sent([]int64{0})
 			return f(websocket.MessageText, vf)
 		default:

@@ -44,7 +44,7 @@ func (p *VoicePeer) Send(frame []byte) bool {
 		return false
 	}
 	select {
-	case wc.voiceOut <- frame:
+	case wc.voiceFrames() <- frame:
 		wc.notify()
 		return true
 	default:
@@ -54,6 +54,16 @@ func (p *VoicePeer) Send(frame []byte) bool {
 
 // voiceQueue bounds the voice frames queued for one connection.
 const voiceQueue = 64
+
+// voiceFrames is the connection's queue of voice frames, nil until its
+// first voice message (signalVoice): a nil channel is never ready, so the
+// writers' selects pass over it and a Send finds it full.
+func (wc *peer) voiceFrames() chan []byte {
+	if q := wc.voiceOut.Load(); q != nil {
+		return *q
+	}
+	return nil
+}
 
 // VoiceMaxFrame is the largest "voice" frame a client may send at a server
 // with voice (an answer names every seat's track): past Config.MaxFrame,
@@ -94,6 +104,8 @@ func (s *Server) signalVoice(rm *room.Room, sub *room.Sub, wc *peer, m wire.Clie
 		return nil
 	}
 	if wc.vs.peer == nil {
+		q := make(chan []byte, voiceQueue)
+		wc.voiceOut.Store(&q) // before the voice table can Send to it
 		wc.vs.peer = &VoicePeer{Room: rm, Seat: sub.Seat, Host: sub.Host, wc: wc}
 	}
 	p := wc.vs.peer
