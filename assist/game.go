@@ -211,9 +211,10 @@ func (h *Handler) read(ctx context.Context, id string) (*game, error) {
 			return nil, err
 		}
 		h.cfg.Log.Warn("assist: appended events missing from the store", "table", id, "from", same, "to", len(log))
-	case same < len(have) && corrected(st.InPerson.Commands):
-		// An undo was saved, and the server stopped before the log was
-		// rewritten: the entries are the truth.
+	case same < len(have) && (corrected(st.InPerson.Commands) || len(st.InPerson.Rewrites) > 0):
+		// An undo or a rewrite (a referee's correction) was saved, and the
+		// log was not rewritten after it (the server stopped, or the
+		// write failed): the entries are the truth.
 		if err := h.cfg.Store.RewriteEvents(ctx, id, same, log[same:]); err != nil {
 			return nil, err
 		}
