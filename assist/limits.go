@@ -11,7 +11,6 @@ package assist
 import (
 	"math"
 	"net/http"
-	"net/netip"
 
 	"mafia/engine"
 	"mafia/internal/httpguard"
@@ -60,7 +59,7 @@ func (h *Handler) allowNewGame(w http.ResponseWriter, r *http.Request) bool {
 		return true
 	}
 	a := h.cfg.Guard.ClientAddr(r)
-	if !a.IsValid() || inPrefixes(a, h.cfg.Unlimited) {
+	if !a.IsValid() || httpguard.In(a, h.cfg.Unlimited) {
 		return true
 	}
 	ok, wait := h.cfg.NewGames.Allow(a, h.cfg.Now())
@@ -70,6 +69,3 @@ func (h *Handler) allowNewGame(w http.ResponseWriter, r *http.Request) bool {
 	h.fail(w, r, &engine.Error{Code: CodeRateLimited, N: int(math.Ceil(wait.Seconds()))}, nil)
 	return false
 }
-
-// inPrefixes reports whether a is in one of ps.
-func inPrefixes(a netip.Addr, ps []netip.Prefix) bool { return httpguard.In(a, ps) }
