@@ -56,7 +56,7 @@ func TestWriter_EndNowLeavesWhatTheSocketDoesNotTakeFirstInLine(t *testing.T) {
 	if err != nil || done {
 		t.Fatalf("EndNow on a socket that cannot take 48 KiB: done %v, err %v; want part left", done, err)
 	}
-	if w.Idle() {
+	if idle(w) {
 		t.Fatal("the Writer is idle with part of a batch left")
 	}
 	later := []byte("the write after it")
@@ -75,7 +75,7 @@ func TestWriter_EndNowLeavesWhatTheSocketDoesNotTakeFirstInLine(t *testing.T) {
 	if !bytes.Equal(got, want) {
 		t.Fatal("the peer did not read the batch whole and then the later write")
 	}
-	if !w.Idle() {
+	if !idle(w) {
 		t.Fatal("the Writer is not idle once everything is written")
 	}
 }
@@ -132,4 +132,14 @@ func TestWriter_TryBeginOpensABatchOnlyWhenIdleAndNeverWaits(t *testing.T) {
 	if !w.TryBegin() {
 		t.Fatal("the Writer refused a batch once everything was written")
 	}
+}
+
+// idle reports whether w has nothing being written or waiting to be: no
+// batch open, nothing an EndNow left, no write holding it.
+func idle(w *Writer) bool {
+	if !w.mu.TryLock() {
+		return false
+	}
+	defer w.mu.Unlock()
+	return !w.on && w.buf == nil
 }

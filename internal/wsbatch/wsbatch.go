@@ -104,21 +104,10 @@ func (w *Writer) End() error {
 // connection; not TLS).
 func (w *Writer) CanEndNow() bool { return w.raw != nil }
 
-// Idle reports whether nothing is being written or waits to be: no
-// batch open, nothing an EndNow left, no write in progress (a write holds
-// the Writer while it waits for the connection).
-func (w *Writer) Idle() bool {
-	if !w.mu.TryLock() {
-		return false
-	}
-	idle := !w.on && w.buf == nil
-	w.mu.Unlock()
-	return idle
-}
-
-// TryBegin opens a batch (Begin) if the Writer is idle (Idle), never
-// waiting for it: false when a write is under way or waits, or a batch is
-// open. Checking and opening in one step closes the gap in which another
+// TryBegin opens a batch (Begin) if the Writer is idle, never waiting for
+// it: false when a write is under way or waits (it holds the Writer while
+// it waits for the connection), a batch is open, or an EndNow left bytes.
+// Checking and opening in one step closes the gap in which another
 // goroutine's write (the WebSocket library's answer to a ping) could take
 // the Writer to a socket that is full, and make Begin wait for that
 // socket up to the write's deadline.
