@@ -2,13 +2,10 @@ package assist_test
 
 import (
 	"net/http"
-	"path/filepath"
 	"testing"
 
-	"mafia/assist"
 	"mafia/assist/internal/hosttest"
 	"mafia/assist/record"
-	"mafia/store/sqlite"
 )
 
 // TestARewriteOfAnUndoIsStoredAsTheReplayedGame: the host fouled seat 1,
@@ -46,14 +43,7 @@ func TestARewriteOfAnUndoIsStoredAsTheReplayedGame(t *testing.T) {
 // game knew only an undo's unfinished rewrite, so the host's phone stayed
 // "offline" with its entries waiting.)
 func TestARewriteSavedWithoutItsEventsIsRecovered(t *testing.T) {
-	db, err := sqlite.Open(filepath.Join(t.TempDir(), "mafia.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	fs := &rewriteFails{DB: db}
-	ts := &hosttest.Server{DB: db, H: assist.New(assist.Config{Store: fs})}
-	ts.URL = hosttest.HttptestServer(t, ts)
+	ts, fs := rewriteFailing(t)
 	c := hosttest.Create7(t, ts, record.DealManual)
 	list := hosttest.Entries(0, hosttest.Kill7, hosttest.Next, hosttest.Next, foul(1))
 	if code, a := hosttest.SyncUp(t, ts, c, list...); code != http.StatusOK || a.Applied != len(list) {

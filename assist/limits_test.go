@@ -5,12 +5,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"net/netip"
-	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -21,6 +18,7 @@ import (
 	"mafia/assist/record"
 	"mafia/bot"
 	"mafia/engine"
+	"mafia/internal/sqlitetest"
 	"mafia/rng"
 	"mafia/store/sqlite"
 )
@@ -70,12 +68,9 @@ func readRefusal(t *testing.T, b []byte) limitRefusal {
 // events it holds.
 func TestLimits_AGameHoldsAtMostMaxEntries(t *testing.T) {
 	const most = 41
-	db, err := sqlite.Open(filepath.Join(t.TempDir(), "mafia.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	hs := httptest.NewServer(assist.New(assist.Config{Store: db, MaxEntries: most, Log: slog.New(slog.NewTextHandler(os.Stderr, nil))}))
-	t.Cleanup(func() { hs.Close(); db.Close() })
+	db, _ := sqlitetest.New(t)
+	hs := httptest.NewServer(assist.New(assist.Config{Store: db, MaxEntries: most}))
+	t.Cleanup(hs.Close)
 	ts := &hosttest.Server{URL: hs.URL, DB: db}
 	c := hosttest.Create7(t, ts, record.DealManual)
 	list := hosttest.Entries(0, hosttest.Kill7, hosttest.Next, hosttest.Next)
@@ -158,14 +153,11 @@ func TestLimits_TheDefaultMostHoldsFiveTimesTheLongestGame(t *testing.T) {
 // it, on a clock the test moves, over a SQLite file.
 func limitedHost(t *testing.T, unlimited ...netip.Prefix) (url string, clock *fakeNow, db *sqlite.DB) {
 	t.Helper()
-	db, err := sqlite.Open(filepath.Join(t.TempDir(), "mafia.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	db, _ = sqlitetest.New(t)
 	clock = &fakeNow{t: time.Date(2026, 12, 6, 20, 0, 0, 0, time.UTC)}
 	h := assist.New(assist.Config{Store: db, Now: clock.now, NewGames: assist.NewGameRates(), Unlimited: unlimited})
 	hs := httptest.NewServer(h)
-	t.Cleanup(func() { hs.Close(); db.Close() })
+	t.Cleanup(hs.Close)
 	return hs.URL, clock, db
 }
 

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -13,6 +12,7 @@ import (
 	"mafia/assist/internal/hosttest"
 	"mafia/assist/record"
 	"mafia/engine"
+	"mafia/internal/sqlitetest"
 	"mafia/store/sqlite"
 	"mafia/wire"
 )
@@ -307,17 +307,21 @@ func (f *rewriteFails) RewriteEvents(ctx context.Context, id string, from int, e
 	return f.DB.RewriteEvents(ctx, id, from, evs)
 }
 
-// TestAnUndoSavedWithoutItsRewriteIsRecovered: the undo is in the entries
-// but the log was not rewritten; reading the table rewrites it.
-func TestAnUndoSavedWithoutItsRewriteIsRecovered(t *testing.T) {
-	db, err := sqlite.Open(filepath.Join(t.TempDir(), "mafia.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+// rewriteFailing is the assistant on a fresh store whose next rewrite of
+// a log fails while fs.fail is set.
+func rewriteFailing(t *testing.T) (*hosttest.Server, *rewriteFails) {
+	t.Helper()
+	db, _ := sqlitetest.New(t)
 	fs := &rewriteFails{DB: db}
 	ts := &hosttest.Server{DB: db, H: assist.New(assist.Config{Store: fs})}
 	ts.URL = hosttest.HttptestServer(t, ts)
+	return ts, fs
+}
+
+// TestAnUndoSavedWithoutItsRewriteIsRecovered: the undo is in the entries
+// but the log was not rewritten; reading the table rewrites it.
+func TestAnUndoSavedWithoutItsRewriteIsRecovered(t *testing.T) {
+	ts, fs := rewriteFailing(t)
 	c := hosttest.Create7(t, ts, record.DealManual)
 	list := hosttest.Entries(0, hosttest.Kill7, hosttest.Next)
 	hosttest.SyncUp(t, ts, c, list...)
