@@ -47,6 +47,21 @@ func hashPassword(password string, p Params) string {
 		b64.EncodeToString(salt), b64.EncodeToString(key))
 }
 
+// decoyHash is a hash in p's format whose salt and key are random bytes:
+// what a login for an unknown name is verified against, so that it costs
+// the argon2id computation a known name's does (verifyPassword computes
+// the key from the salt and compares). No password matches it (the key is
+// no argon2id output, and 2^-256 is the chance of meeting it), and making
+// it costs no hashing: a server's start paid about 0.1 CPU-s for a real
+// hash of a random token before its first request.
+func decoyHash(p Params) string {
+	salt, key := make([]byte, p.SaltLen), make([]byte, p.KeyLen)
+	rand.Read(salt)
+	rand.Read(key)
+	return fmt.Sprintf("$argon2id$v=%d$m=%d,t=%d,p=%d$%s$%s", argon2.Version, p.Memory, p.Time, p.Threads,
+		b64.EncodeToString(salt), b64.EncodeToString(key))
+}
+
 var errBadHash = errors.New("account: not an argon2id hash")
 
 // parseHash reads a PHC-style argon2id string.

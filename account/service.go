@@ -91,7 +91,7 @@ func (p Principal) Bot() bool { return p.Account.IsBot() }
 // any goroutine.
 type Service struct {
 	cfg            Config
-	dummy          string // a hash of nothing, verified against for an unknown name
+	dummy          string // a decoy hash (decoyHash), verified against for an unknown name
 	byName, byAddr *limiter
 	byNet          *limiter // an IPv6 /48's attempts together
 	// byPair and guarded limit an address on one name (key: address,
@@ -136,7 +136,7 @@ func New(cfg Config) *Service {
 	if cfg.MaxBots <= 0 {
 		cfg.MaxBots = 10
 	}
-	return &Service{cfg: cfg, dummy: hashPassword(secret.Token(), cfg.Params),
+	return &Service{cfg: cfg, dummy: decoyHash(cfg.Params),
 		byName: newLimiter(cfg.PerName, cfg.MaxKeys), byAddr: newLimiter(cfg.PerAddress, cfg.MaxKeys), byNet: newLimiter(cfg.PerNetwork, cfg.MaxKeys),
 		byPair: newLimiter(cfg.PerPair, cfg.MaxKeys), guarded: newLimiter(cfg.Guarded, cfg.MaxKeys),
 		queue: newHashQueue(cfg.Hashing)}

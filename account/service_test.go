@@ -401,6 +401,34 @@ func TestPassword_PHCStringCarriesItsParameters(t *testing.T) {
 	}
 }
 
+// TestPassword_TheDecoyCostsWhatAKnownNamesHashCosts: the hash an unknown
+// name's login is verified against carries exactly the service's
+// parameters (so verifying against it is the same argon2id work as
+// against an account's hash), has a salt and key of their lengths, is
+// fresh for each service, and no password verifies against it.
+func TestPassword_TheDecoyCostsWhatAKnownNamesHashCosts(t *testing.T) {
+	for _, params := range []Params{testParams, DefaultParams} {
+		a, b := New(Config{Params: params}), New(Config{Params: params})
+		p, salt, key, err := parseHash(a.dummy)
+		if err != nil {
+			t.Fatalf("the decoy %q does not parse: %v", a.dummy, err)
+		}
+		if p != params || uint32(len(salt)) != params.SaltLen || uint32(len(key)) != params.KeyLen {
+			t.Errorf("the decoy %q has parameters %+v, want the service's %+v", a.dummy, p, params)
+		}
+		if a.dummy == b.dummy {
+			t.Errorf("two services made the same decoy %q", a.dummy)
+		}
+		if params == testParams {
+			for _, pw := range []string{"", "correct horse", a.dummy} {
+				if ok, stale := verifyPassword(pw, a.dummy, params); ok || stale {
+					t.Errorf("password %q against the decoy: ok %v stale %v, want false false", pw, ok, stale)
+				}
+			}
+		}
+	}
+}
+
 // TestName_LookalikesScriptsAndReservedWords (issue 25, item 10): a name
 // that reads as another's is refused (name_lookalike), for accounts and
 // bots alike; a name mixes no scripts; the site's words are kept however
