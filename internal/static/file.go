@@ -11,6 +11,7 @@ import (
 	"path"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // File is one body ready to serve: its type, its ETag and, for text, its
@@ -18,25 +19,41 @@ import (
 // a handler makes once (a catalog as JSON).
 type File struct {
 	body  []byte // nil for a file stored gzipped: gz unpacked on demand
-	gz    []byte
 	ctype string
 	etag  string
+	// gz is the gzipped body: a stored file's from the start, a text's
+	// made at its first request by a client that accepts gzip (zip), and
+	// nil where gzip would not make it smaller. Made at start, the texts'
+	// compression was about a third of a server's start-up CPU, for files
+	// many servers (a test's, a restart's first second) never send.
+	zip  sync.Once
+	gz   []byte
+	text bool // text/*, SVG or JSON: worth gzipping
 }
 
-// NewFile prepares body to serve as ctype: its ETag, and its gzipped form
-// for text (text/*, SVG, JSON) when that is smaller.
+// NewFile prepares body to serve as ctype: its ETag now, and for text
+// (text/*, SVG, JSON) its gzipped form when first asked for, kept if
+// smaller.
 func NewFile(body []byte, ctype string) *File {
-	f := &File{body: body, ctype: ctype, etag: etagOf(body)}
-	if strings.HasPrefix(ctype, "text/") || strings.Contains(ctype, "svg") || strings.Contains(ctype, "json") {
+	return &File{body: body, ctype: ctype, etag: etagOf(body),
+		text: strings.HasPrefix(ctype, "text/") || strings.Contains(ctype, "svg") || strings.Contains(ctype, "json")}
+}
+
+// gzipped is the gzipped body, nil if there is none (see gz).
+func (f *File) gzipped() []byte {
+	f.zip.Do(func() {
+		if !f.text || f.gz != nil {
+			return
+		}
 		var b bytes.Buffer
 		w, _ := gzip.NewWriterLevel(&b, gzip.BestCompression)
-		_, _ = w.Write(body)
+		_, _ = w.Write(f.body)
 		_ = w.Close()
-		if b.Len() < len(body) {
+		if b.Len() < len(f.body) {
 			f.gz = b.Bytes()
 		}
-	}
-	return f
+	})
+	return f.gz
 }
 
 // newGzipped is a file stored gzipped, served as ctype.
@@ -64,9 +81,11 @@ func (f *File) Serve(w http.ResponseWriter, r *http.Request, cache string) {
 		return
 	}
 	body := f.body
-	if f.gz != nil && acceptsGzip(r) {
-		h.Set("Content-Encoding", "gzip")
-		body = f.gz
+	if acceptsGzip(r) {
+		if gz := f.gzipped(); gz != nil {
+			h.Set("Content-Encoding", "gzip")
+			body = gz
+		}
 	}
 	if body == nil { // stored gzipped, for a client that does not accept gzip
 		w.WriteHeader(http.StatusOK)

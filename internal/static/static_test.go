@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"testing/fstest"
 )
@@ -238,5 +239,42 @@ func TestAFileMadeByAHandlerIsServedAlike(t *testing.T) {
 	if w.Code != 200 || w.Header().Get("Cache-Control") != "no-cache" || w.Header().Get("ETag") == "" ||
 		w.Header().Get("Content-Type") != "application/json; charset=utf-8" {
 		t.Errorf("%d %v", w.Code, w.Header())
+	}
+}
+
+// TestATextIsGzippedAtItsFirstGzipRequestOnly: a server's start (Version)
+// compresses nothing; a client that does not accept gzip gets the plain
+// text and still makes none; the first that does makes the gzipped form,
+// once, and every later one gets the same bytes (concurrent first requests
+// included: the race step runs this).
+func TestATextIsGzippedAtItsFirstGzipRequestOnly(t *testing.T) {
+	s := New(page(), "static")
+	h := mounted(s)
+	path := "/static/" + s.Version() + "/js/main.js"
+	f := s.files["js/main.js"]
+	if f == nil || f.gz != nil {
+		t.Fatalf("after the start: file %v, gzipped %d bytes; want the file, nothing gzipped", f != nil, len(f.gz))
+	}
+	if w := get(t, h, "GET", path, "Accept-Encoding", "identity"); w.Header().Get("Content-Encoding") != "" || f.gz != nil {
+		t.Fatalf("a plain request: Content-Encoding %q, gzipped %d bytes; want neither", w.Header().Get("Content-Encoding"), len(f.gz))
+	}
+	bodies := make([][]byte, 4)
+	var wg sync.WaitGroup
+	for i := range bodies {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			bodies[i] = get(t, h, "GET", path, "Accept-Encoding", "gzip").Body.Bytes()
+		}()
+	}
+	wg.Wait()
+	first := f.gz
+	for i, b := range bodies {
+		if len(b) == 0 || !bytes.Equal(b, first) {
+			t.Errorf("gzip request %d got %d bytes, not the %d made once", i, len(b), len(first))
+		}
+	}
+	if get(t, h, "GET", path, "Accept-Encoding", "gzip"); &f.gz[0] != &first[0] {
+		t.Error("a later request made the gzipped form again")
 	}
 }
