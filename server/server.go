@@ -5,6 +5,7 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -339,28 +340,7 @@ func (s *Server) Resume(ctx context.Context) (int, error) {
 			n += s.resumeOwned(ctx, ids, last)
 			continue
 		}
-		for _, id := range ids {
-			st, err := s.read(ctx, id)
-			var r *room.Room
-			if err == nil {
-				r, err = s.resume(st, last)
-			}
-			switch {
-			case errors.Is(err, store.ErrDamaged):
-				s.setAside(ctx, id, err)
-				continue
-			case errors.Is(err, store.ErrNotFound):
-				continue
-			case err != nil:
-				s.log.Error("resume table", "table", id, "err", err)
-				continue
-			}
-			if r.Lobby().Status == string(store.StatusPlaying) {
-				s.metrics.games.Inc()
-			}
-			s.add(r)
-			n++
-		}
+		n += s.resumeAll(ctx, ids, last)
 	}
 	s.rateLeftOver(ctx)
 	s.wg.Add(1)
@@ -372,6 +352,56 @@ func (s *Server) Resume(ctx context.Context) (int, error) {
 	}
 	s.ready.Store(true)
 	return n, nil
+}
+
+// resumeAll brings back the tables ids, several at once, and returns how
+// many it brought back. A restart's time is its tables' own work, each
+// independent of the others (its rows read, its game replayed, its room
+// started), so they are shared among as many workers as there are cores,
+// two at least (a table's reads wait on the disk too): one after another,
+// 910 games in play took about 0.45 s of a 2-core machine's one core
+// (2026-12-06). A table whose record is damaged is set aside; one that
+// cannot be read for another reason is logged and left for a later
+// request.
+func (s *Server) resumeAll(ctx context.Context, ids []string, last time.Time) int {
+	var next, n atomic.Int64
+	var wg sync.WaitGroup
+	for range min(len(ids), max(2, runtime.GOMAXPROCS(0))) {
+		wg.Go(func() {
+			for i := next.Add(1) - 1; i < int64(len(ids)); i = next.Add(1) - 1 {
+				if s.resumeStored(ctx, ids[i], last) {
+					n.Add(1)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	return int(n.Load())
+}
+
+// resumeStored brings back one table at a start (see resumeAll) and
+// reports whether it did.
+func (s *Server) resumeStored(ctx context.Context, id string, last time.Time) bool {
+	st, err := s.read(ctx, id)
+	var r *room.Room
+	if err == nil {
+		r, err = s.resume(st, last)
+	}
+	switch {
+	case errors.Is(err, store.ErrDamaged):
+		s.setAside(ctx, id, err)
+		return false
+	case errors.Is(err, store.ErrNotFound):
+		return false
+	case err != nil:
+		s.log.Error("resume table", "table", id, "err", err)
+		return false
+	}
+	if r.Lobby().Status == string(store.StatusPlaying) {
+		s.metrics.games.Inc()
+	}
+	s.add(r)
+	return true
 }
 
 func (s *Server) heartbeat() {
