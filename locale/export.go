@@ -7,11 +7,10 @@ package locale
 // (the browser client picks the form with the language's plural rules). A
 // language the catalogs do not hold gets nil. The map is the caller's own.
 func Messages(l Lang) map[string]map[string]string {
-	c := theCatalog()
-	byID, ok := c.msgs[l]
-	if !ok {
+	if _, ok := langCatalogs[l]; !ok {
 		return nil
 	}
+	byID := catalogOf(l).msgs
 	out := make(map[string]map[string]string, len(byID))
 	for id, m := range byID {
 		forms := make(map[string]string, 2)

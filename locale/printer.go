@@ -12,25 +12,23 @@ import (
 // Printer renders sentences in one language. It is safe for concurrent use.
 type Printer struct {
 	lang Lang
-	cat  *catalog
-	loc  *i18n.Localizer
 }
 
 // New returns a printer for l; a language the catalogs do not hold gets
-// English.
+// English. The language's catalog is parsed on the first sentence any
+// printer of it renders, not here.
 func New(l Lang) *Printer {
 	if _, ok := Parse(string(l)); !ok {
 		l = En
 	}
-	c := theCatalog()
-	return &Printer{lang: l, cat: c, loc: i18n.NewLocalizer(c.bundle, string(l))}
+	return &Printer{lang: l}
 }
 
 // Lang returns the printer's language.
 func (p *Printer) Lang() Lang { return p.lang }
 
 // Has reports whether the printer's catalog holds the message id.
-func (p *Printer) Has(id string) bool { return p.cat.msgs[p.lang][id] != nil }
+func (p *Printer) Has(id string) bool { return catalogOf(p.lang).msgs[id] != nil }
 
 // T renders the message id with data (nil for none). A message missing
 // from the language's catalog falls back to English; one missing from every
@@ -49,8 +47,14 @@ func (p *Printer) Plural(id string, count int, data map[string]any) string {
 	return p.localize(&i18n.LocalizeConfig{MessageID: id, TemplateData: data, PluralCount: count}, id)
 }
 
+// localize renders lc in the printer's language, else in English (a
+// message the language's catalog lacks: English's catalog is parsed then),
+// else as its id.
 func (p *Printer) localize(lc *i18n.LocalizeConfig, id string) string {
-	s, err := p.loc.Localize(lc)
+	s, err := catalogOf(p.lang).loc.Localize(lc)
+	if s == "" && err != nil && p.lang != En {
+		s, err = catalogOf(En).loc.Localize(lc)
+	}
 	if s == "" && err != nil {
 		return id
 	}

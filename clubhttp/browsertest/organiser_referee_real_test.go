@@ -153,7 +153,7 @@ func TestTheRefereeSeesOnlyTheirControlsAndGivesARealTablesExtras(t *testing.T) 
 		t.Errorf("the tournament's link %q, want %q", href, want)
 	}
 	wide("the assistant's first screen")
-	if err := chromedp.Do(tab, chromedp.Click(chromedp.CSS(`[data-t="run-tournament"]`))); err != nil {
+	if err := chromedp.Do(tab, browsertest.Click(chromedp.CSS(`[data-t="run-tournament"]`))); err != nil {
 		t.Fatal(err)
 	}
 	form := `document.querySelector('[data-t="extra"][data-round="1"][data-table="1"]')`

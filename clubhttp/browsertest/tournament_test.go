@@ -183,7 +183,7 @@ func TestATournamentsTableOpensTheSetupAndItsGameIsLinked(t *testing.T) {
 		t.Errorf("the club's fields: table %q, game %q; a sideways scroll: %v", seen.Table, seen.Number, seen.Wide)
 	}
 
-	run("create", chromedp.Click(chromedp.CSS(`[data-t="create"]`), chromedp.NodeVisible))
+	run("create", browsertest.Click(chromedp.CSS(`[data-t="create"]`), chromedp.NodeVisible))
 	wait("the game made", `location.hash.startsWith('#/game/')`)
 	var hash string
 	eval("read the game's id", `location.hash`, &hash)

@@ -8,7 +8,9 @@
 // browser processes and their profile folders; it must not know any page.
 // Besides the shared browser, a test may start one of its own on a profile
 // folder it keeps (Start), kill it as a phone's browser dies, and start it
-// again on the same folder (kill.go).
+// again on the same folder (kill.go). The tests' element queries go through
+// its wrappers of chromedp's (query.go), which look for an element every
+// 50 ms rather than every 5.
 package browsertest
 
 import (

@@ -269,7 +269,7 @@ func (p *page) tap(sel, done string) {
 	p.T.Helper()
 	for try := 0; ; try++ {
 		p.WaitJS(10*time.Second, fmt.Sprintf(`!!document.querySelector(%q)`, sel))
-		p.Do(10*time.Second, chromedp.Click(chromedp.CSS(sel)))
+		p.Do(10*time.Second, browsertest.Click(chromedp.CSS(sel)))
 		ctx, cancel := context.WithTimeout(p.Ctx, slack*2*time.Second)
 		_, err := chromedp.Run(ctx, chromedp.Poll[bool](done, chromedp.WithPollingInterval(20*time.Millisecond), chromedp.WithPollingTimeout(0)))
 		cancel()

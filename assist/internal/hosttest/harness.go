@@ -255,7 +255,7 @@ func (tb *Tab) WaitJS(d time.Duration, expr string) {
 // replace this one.
 func (tb *Tab) Click(sel string) {
 	tb.t.Helper()
-	tb.Do(10*time.Second, chromedp.Click(chromedp.CSS(sel), chromedp.NodeVisible))
+	tb.Do(10*time.Second, browsertest.Click(chromedp.CSS(sel), chromedp.NodeVisible))
 }
 
 // MouseTap is a press and a release of the left mouse button at x, y

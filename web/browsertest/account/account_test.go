@@ -9,6 +9,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"mafia/internal/browsertest"
 	"mafia/web/internal/webtest"
 )
 
@@ -21,11 +22,11 @@ func TestBrowserAccount_SignUpPlayAndThePageCountsTheGame(t *testing.T) {
 	webtest.NeedBrowser(t)
 	base, svc := webtest.StartAccountsSite(t)
 	p := webtest.NewTab(t, "account", 360, 740)
-	p.Do(15*time.Second, chromedp.Navigate(base+"/"), chromedp.WaitVisible(chromedp.CSS("#account-link")),
-		chromedp.Click(chromedp.CSS("#account-link")), chromedp.WaitVisible(chromedp.CSS("#account-form")))
-	p.Do(5*time.Second, chromedp.Click(chromedp.CSS("#account-switch")), chromedp.WaitVisible(chromedp.CSS("#acct-name")))
+	p.Do(15*time.Second, chromedp.Navigate(base+"/"), browsertest.WaitVisible(chromedp.CSS("#account-link")),
+		browsertest.Click(chromedp.CSS("#account-link")), browsertest.WaitVisible(chromedp.CSS("#account-form")))
+	p.Do(5*time.Second, browsertest.Click(chromedp.CSS("#account-switch")), browsertest.WaitVisible(chromedp.CSS("#acct-name")))
 	p.Shot("account-01-login-360")
-	p.Do(5*time.Second, chromedp.Click(chromedp.CSS("#account-switch")))
+	p.Do(5*time.Second, browsertest.Click(chromedp.CSS("#account-switch")))
 	p.Shot("account-02-signup-360")
 	// A short password is refused with the catalog's sentence.
 	p.Expect("status of 400")
@@ -70,7 +71,7 @@ func TestBrowserAccount_SignUpPlayAndThePageCountsTheGame(t *testing.T) {
 	if n := webtest.Eval[int](p, `document.querySelectorAll('#keep-game').length`); n != 0 {
 		t.Error("a logged-in player is offered to sign up to keep the game")
 	}
-	p.Do(10*time.Second, chromedp.Click(chromedp.CSS("#account-link")))
+	p.Do(10*time.Second, browsertest.Click(chromedp.CSS("#account-link")))
 	p.WaitJS(10*time.Second, `!!document.querySelector('#recent li[data-table="`+table+`"]')`)
 	if got := webtest.Eval[string](p, `document.querySelector('#played').textContent`); !strings.HasPrefix(got, "1 game played") {
 		t.Errorf("the page says %q", got)
@@ -79,26 +80,26 @@ func TestBrowserAccount_SignUpPlayAndThePageCountsTheGame(t *testing.T) {
 		t.Errorf("%d rows of tallies, want one side and one card", n)
 	}
 	p.Shot("account-03-profile-360")
-	p.Do(10*time.Second, chromedp.Click(chromedp.CSS(`#recent li[data-table="`+table+`"] a`)))
+	p.Do(10*time.Second, browsertest.Click(chromedp.CSS(`#recent li[data-table="`+table+`"] a`)))
 	p.WaitJS(10*time.Second, `location.pathname === '/t/`+table+`/review'`)
 
 	// The settings: change the password, then log out everywhere.
-	p.Do(10*time.Second, chromedp.Navigate(base+"/account"), chromedp.WaitVisible(chromedp.CSS("#password-form")),
-		chromedp.SendKeys(chromedp.CSS("#old-password"), "password1"), chromedp.SendKeys(chromedp.CSS("#new-password"), "password2"),
-		chromedp.Click(chromedp.CSS("#password-submit")), chromedp.WaitVisible(chromedp.CSS("#account-done")))
+	p.Do(10*time.Second, chromedp.Navigate(base+"/account"), browsertest.WaitVisible(chromedp.CSS("#password-form")),
+		browsertest.SendKeys(chromedp.CSS("#old-password"), "password1"), browsertest.SendKeys(chromedp.CSS("#new-password"), "password2"),
+		browsertest.Click(chromedp.CSS("#password-submit")), browsertest.WaitVisible(chromedp.CSS("#account-done")))
 	p.Shot("account-04-settings-360")
 	// A bot of one's own: its token is shown once, and it joins as the bot.
-	p.Do(10*time.Second, chromedp.SendKeys(chromedp.CSS("#bot-name"), "Nino_bot"), chromedp.Click(chromedp.CSS("#bot-create")),
-		chromedp.WaitVisible(chromedp.CSS("#bot-token-value")))
+	p.Do(10*time.Second, browsertest.SendKeys(chromedp.CSS("#bot-name"), "Nino_bot"), browsertest.Click(chromedp.CSS("#bot-create")),
+		browsertest.WaitVisible(chromedp.CSS("#bot-token-value")))
 	p.WaitJS(5*time.Second, `!!document.querySelector('#bot-list li[data-bot="Nino_bot"]')`)
 	tok := webtest.Eval[string](p, `document.querySelector('#bot-token-value').value`)
 	if bot, err := svc.Authenticate(context.Background(), tok); err != nil || !bot.Bot() || bot.Account.Name != "Nino_bot" {
 		t.Errorf("the token shown: %+v, %v", bot, err)
 	}
 	p.Shot("account-04a-bots-360")
-	p.Do(10*time.Second, chromedp.Click(chromedp.CSS("#logout-all")), chromedp.WaitVisible(chromedp.CSS("#account-form")))
+	p.Do(10*time.Second, browsertest.Click(chromedp.CSS("#logout-all")), browsertest.WaitVisible(chromedp.CSS("#account-form")))
 	p.WaitJS(5*time.Second, `!document.querySelector('#account-link').classList.contains('in')`)
-	p.Do(10*time.Second, chromedp.Navigate(base+"/account"), chromedp.WaitVisible(chromedp.CSS("#account-form")))
+	p.Do(10*time.Second, chromedp.Navigate(base+"/account"), browsertest.WaitVisible(chromedp.CSS("#account-form")))
 	// Log in again, with the new password: the page still counts the game.
 	// (After logging out the page opens on Log in: issue 28, defect 9.)
 	webtest.SignUp(p, "nino", "password2")
@@ -116,9 +117,9 @@ func TestBrowserAccount_AGuestKeepsTheGameOnSignUp(t *testing.T) {
 	table := webtest.CreateTable(p, base, "Gela", 7, webtest.FastTimings)
 	webtest.StartWithBots(p)
 	webtest.PlayToTheEnd(p)
-	p.Do(10*time.Second, chromedp.WaitVisible(chromedp.CSS("#keep-game")))
+	p.Do(10*time.Second, browsertest.WaitVisible(chromedp.CSS("#keep-game")))
 	p.Shot("account-05-keep-offer-360")
-	p.Do(10*time.Second, chromedp.Click(chromedp.CSS("#keep-game")), chromedp.WaitVisible(chromedp.CSS("#keep-note")))
+	p.Do(10*time.Second, browsertest.Click(chromedp.CSS("#keep-game")), browsertest.WaitVisible(chromedp.CSS("#keep-note")))
 	webtest.SignUp(p, "Gela", "password1")
 	p.WaitJS(10*time.Second, `location.pathname === '/players/Gela'`)
 	p.WaitJS(10*time.Second, `!!document.querySelector('#recent li[data-table="`+table+`"]')`)
@@ -138,8 +139,8 @@ func TestBrowserAccount_AGuestKeepsTheGameByLoggingIn(t *testing.T) {
 	table := webtest.CreateTable(p, base, "Tamar", 7, webtest.FastTimings)
 	webtest.StartWithBots(p)
 	webtest.PlayToTheEnd(p)
-	p.Do(10*time.Second, chromedp.WaitVisible(chromedp.CSS("#keep-game")), chromedp.Click(chromedp.CSS("#keep-game")),
-		chromedp.WaitVisible(chromedp.CSS("#keep-note")), chromedp.Click(chromedp.CSS("#account-switch")))
+	p.Do(10*time.Second, browsertest.WaitVisible(chromedp.CSS("#keep-game")), browsertest.Click(chromedp.CSS("#keep-game")),
+		browsertest.WaitVisible(chromedp.CSS("#keep-note")), browsertest.Click(chromedp.CSS("#account-switch")))
 	webtest.SignUp(p, "tamar", "password1")
 	p.WaitJS(10*time.Second, `location.pathname === '/players/Tamar'`)
 	p.WaitJS(10*time.Second, `!!document.querySelector('#recent li[data-table="`+table+`"]')`)

@@ -9,6 +9,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"mafia/account"
+	"mafia/internal/browsertest"
 	"mafia/locale"
 	"mafia/store"
 	"mafia/store/sqlite"
@@ -90,8 +91,8 @@ func TestBrowserTheFirstGamesHintsCountTheAccountsGames(t *testing.T) {
 	}
 
 	// Logged out, the guest is the phone's five games: no hints.
-	q.Do(10*time.Second, chromedp.Navigate(base+"/account"), chromedp.WaitVisible(chromedp.CSS("#logout")), chromedp.Click(chromedp.CSS("#logout")),
-		chromedp.WaitVisible(chromedp.CSS("#account-form")))
+	q.Do(10*time.Second, chromedp.Navigate(base+"/account"), browsertest.WaitVisible(chromedp.CSS("#logout")), browsertest.Click(chromedp.CSS("#logout")),
+		browsertest.WaitVisible(chromedp.CSS("#account-form")))
 	webtest.CreateTable(q, base, "Guest", 7, webtest.FastTimings)
 	if !q.Eventually(10*time.Second, `document.querySelector('#t-hint').dataset.hints === 'false'`) || webtest.Eval[bool](q, `!!document.querySelector('#hint')`) {
 		t.Errorf("a guest on a phone of five games: hints %q", webtest.Eval[string](q, `document.querySelector('#t-hint').dataset.hints || ''`))

@@ -6,6 +6,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"mafia/internal/browsertest"
 	"mafia/locale"
 	"mafia/web/internal/webtest"
 )
@@ -23,10 +24,10 @@ func TestBrowserAccountSaysWhatWentWrongAndWhatItDoes(t *testing.T) {
 	base, _ := webtest.StartAccountsSite(t)
 	en := locale.New(locale.En)
 	p := webtest.NewTab(t, "account", 360, 740)
-	p.Do(15*time.Second, chromedp.Navigate(base+"/account"), chromedp.WaitVisible(chromedp.CSS("#account-form")))
+	p.Do(15*time.Second, chromedp.Navigate(base+"/account"), browsertest.WaitVisible(chromedp.CSS("#account-form")))
 	webtest.SignUp(p, "Mika", "password1")
 	p.WaitJS(10*time.Second, `location.pathname === '/players/Mika'`)
-	p.Do(15*time.Second, chromedp.Navigate(base+"/account"), chromedp.WaitVisible(chromedp.CSS("#old-password")))
+	p.Do(15*time.Second, chromedp.Navigate(base+"/account"), browsertest.WaitVisible(chromedp.CSS("#old-password")))
 	// The change waits at a gate of the test's, so that the page's
 	// progress is seen whatever the machine's speed.
 	webtest.Eval[bool](p, `(() => {
@@ -36,9 +37,9 @@ func TestBrowserAccountSaysWhatWentWrongAndWhatItDoes(t *testing.T) {
 		return true; })()`)
 	p.Expect("status of 403")
 	p.Do(10*time.Second,
-		chromedp.SendKeys(chromedp.CSS("#old-password"), "not my password"),
-		chromedp.SendKeys(chromedp.CSS("#new-password"), "password2"),
-		chromedp.Click(chromedp.CSS("#password-submit")),
+		browsertest.SendKeys(chromedp.CSS("#old-password"), "not my password"),
+		browsertest.SendKeys(chromedp.CSS("#new-password"), "password2"),
+		browsertest.Click(chromedp.CSS("#password-submit")),
 	)
 	working := en.T("web.account.working", nil)
 	if !p.Eventually(webtest.Slack*5*time.Second, `(() => { const s = document.querySelector('#account-busy'); return !!s && s.offsetParent !== null && s.textContent === `+jsString(working)+`; })()`) {
@@ -50,9 +51,9 @@ func TestBrowserAccountSaysWhatWentWrongAndWhatItDoes(t *testing.T) {
 	if got, want := webtest.Eval[string](p, `document.querySelector('#account-error').textContent`), en.T("web.account.wrong_current", nil); got != want {
 		t.Errorf("a wrong current password says %q, want %q", got, want)
 	}
-	p.Do(10*time.Second, chromedp.Click(chromedp.CSS("#logout")))
+	p.Do(10*time.Second, browsertest.Click(chromedp.CSS("#logout")))
 	p.WaitJS(10*time.Second, `!!document.querySelector('#account-form')`)
-	p.Do(15*time.Second, chromedp.Navigate(base+"/account"), chromedp.WaitVisible(chromedp.CSS("#account-form")))
+	p.Do(15*time.Second, chromedp.Navigate(base+"/account"), browsertest.WaitVisible(chromedp.CSS("#account-form")))
 	if got, want := webtest.Eval[string](p, `document.querySelector('#account-h').textContent`), en.T("web.account.login", nil); got != want {
 		t.Errorf("after logging out the account page opens on %q, want %q", got, want)
 	}

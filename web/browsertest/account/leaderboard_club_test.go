@@ -14,6 +14,7 @@ import (
 	"mafia/account"
 	"mafia/assist"
 	"mafia/clubhttp"
+	"mafia/internal/browsertest"
 	"mafia/internal/site"
 	"mafia/rating"
 	"mafia/room"
@@ -93,7 +94,7 @@ func TestBrowserLeaderboard_AClubsMembersAlone(t *testing.T) {
 		t.Errorf("the board is %d px wide on a 360 px phone", w)
 	}
 	p.Shot("leaderboard-club-01")
-	p.Do(5*time.Second, chromedp.Click(chromedp.CSS(`#board tbody tr[data-player="Eka"] a`)))
+	p.Do(5*time.Second, browsertest.Click(chromedp.CSS(`#board tbody tr[data-player="Eka"] a`)))
 	p.WaitJS(10*time.Second, `location.pathname === '/players/Eka' && !!document.querySelector('#clubs a[data-club="c1"]')`)
 	if got := webtest.Eval[string](p, `document.getElementById('clubs').textContent`); got == "" || !strings.Contains(got, "Tbilisi club") {
 		t.Errorf("Eka's clubs: %q", got)

@@ -12,6 +12,7 @@ import (
 
 	"mafia/account"
 	"mafia/assist"
+	"mafia/internal/browsertest"
 	"mafia/internal/site"
 	"mafia/rating"
 	"mafia/room"
@@ -64,8 +65,8 @@ func TestBrowserLeaderboard_FromTheLobbyOnAPhone(t *testing.T) {
 	}
 
 	p := webtest.NewTab(t, "leaderboard", 360, 740)
-	p.Do(15*time.Second, chromedp.Navigate(hs.URL+"/"), chromedp.WaitVisible(chromedp.CSS("#to-ratings")),
-		chromedp.Click(chromedp.CSS("#to-ratings")))
+	p.Do(15*time.Second, chromedp.Navigate(hs.URL+"/"), browsertest.WaitVisible(chromedp.CSS("#to-ratings")),
+		browsertest.Click(chromedp.CSS("#to-ratings")))
 	p.WaitJS(10*time.Second, `location.pathname === '/ratings' && document.querySelectorAll('#board tbody tr').length === 7`)
 	if got := webtest.Eval[string](p, `[...document.querySelectorAll('#board tbody tr')].slice(0, 2).map((r) => r.dataset.player).sort().join(',')`); got != "Gio,Nino" {
 		t.Errorf("the top two: %q, want the mafia's winners Gio and Nino", got)
@@ -74,10 +75,10 @@ func TestBrowserLeaderboard_FromTheLobbyOnAPhone(t *testing.T) {
 		t.Errorf("the board is %d px wide on a 360 px phone", w)
 	}
 	p.Shot("leaderboard-01-overall-360")
-	p.Do(5*time.Second, chromedp.Click(chromedp.CSS(`#board-kinds [data-kind="mafia"]`)))
+	p.Do(5*time.Second, browsertest.Click(chromedp.CSS(`#board-kinds [data-kind="mafia"]`)))
 	p.WaitJS(10*time.Second, `location.search.includes('kind=mafia') && document.querySelectorAll('#board tbody tr').length === 2`)
 	p.Shot("leaderboard-02-mafia-360")
-	p.Do(5*time.Second, chromedp.Click(chromedp.CSS(`#board tbody tr[data-player="Nino"] a`)))
+	p.Do(5*time.Second, browsertest.Click(chromedp.CSS(`#board tbody tr[data-player="Nino"] a`)))
 	p.WaitJS(10*time.Second, `location.pathname === '/players/Nino' && document.querySelectorAll('#ratings-table tbody tr').length === 2`)
 	if got := webtest.Eval[string](p, `[...document.querySelectorAll('#ratings-table tbody tr')].map((r) => r.dataset.kind).join(',')`); got != "overall,mafia" {
 		t.Errorf("Nino's ratings: %q", got)

@@ -19,6 +19,7 @@ import (
 	"mafia/account"
 	"mafia/assist"
 	"mafia/clubhttp"
+	"mafia/internal/browsertest"
 	"mafia/internal/site"
 	"mafia/locale"
 	"mafia/room"
@@ -162,7 +163,7 @@ func TestBrowserThePlayersOwnPageShowsTheirTournamentTable(t *testing.T) {
 	if got := webtest.Eval[string](p, `document.querySelector('.sit-table').getAttribute('href')`); got != mine.Link {
 		t.Errorf("the link to sit is %q, …/mine's %q", got, mine.Link)
 	}
-	p.Do(10*time.Second, chromedp.Click(chromedp.CSS(".sit-table")))
+	p.Do(10*time.Second, browsertest.Click(chromedp.CSS(".sit-table")))
 	p.WaitJS(10*time.Second, fmt.Sprintf(`location.pathname === %q`, mine.Link))
 
 	// Someone else reading P01's page (a phone not logged in) sees none of it.

@@ -16,6 +16,7 @@ import (
 	"mafia/account"
 	"mafia/assist"
 	"mafia/clubhttp"
+	"mafia/internal/browsertest"
 	"mafia/internal/site"
 	"mafia/locale"
 	"mafia/room"
@@ -101,8 +102,8 @@ func TestBrowserTheRefereesOwnPageListsTheTournamentsTheyReferee(t *testing.T) {
 		t.Errorf("the tournament's link is %q, want %q", got, want)
 	}
 	// The tap loads the clubs' page (not this app's route).
-	p.Do(10*time.Second, chromedp.Click(chromedp.CSS(".run-link")))
-	p.Do(15*time.Second, chromedp.WaitVisible(chromedp.CSS(`[data-t="role"][data-role="referee"]`)))
+	p.Do(10*time.Second, browsertest.Click(chromedp.CSS(".run-link")))
+	p.Do(15*time.Second, browsertest.WaitVisible(chromedp.CSS(`[data-t="role"][data-role="referee"]`)))
 
 	q := webtest.NewTab(t, "other-tournaments", 360, 740)
 	q.Do(15*time.Second, chromedp.Navigate(hs.URL+"/players/R01"))

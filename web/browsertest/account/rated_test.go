@@ -13,6 +13,7 @@ import (
 
 	"mafia/account"
 	"mafia/client"
+	"mafia/internal/browsertest"
 	"mafia/locale"
 	"mafia/rating"
 	"mafia/rng"
@@ -127,11 +128,11 @@ func TestBrowserRated_AGuestSignsUpInPlaceAndTheRatingsShowEverywhere(t *testing
 
 	// A guest may not make a rated table: the box says to log in first.
 	p := webtest.NewTab(t, "rated-host", 360, 740)
-	p.Do(15*time.Second, chromedp.Navigate(base+"/"), chromedp.WaitVisible(chromedp.CSS("#rated-login-link")))
+	p.Do(15*time.Second, chromedp.Navigate(base+"/"), browsertest.WaitVisible(chromedp.CSS("#rated-login-link")))
 	if !webtest.Eval[bool](p, `document.querySelector('#rated').disabled`) {
 		t.Error("a guest may tick the rated box")
 	}
-	p.Do(10*time.Second, chromedp.Click(chromedp.CSS("#account-link")), chromedp.WaitVisible(chromedp.CSS("#account-form")))
+	p.Do(10*time.Second, browsertest.Click(chromedp.CSS("#account-link")), browsertest.WaitVisible(chromedp.CSS("#account-form")))
 	webtest.SignUp(p, "Nino", "password1")
 	p.WaitJS(10*time.Second, `location.pathname === '/players/Nino'`)
 	p.Do(10*time.Second, chromedp.Navigate(base+"/account"))
@@ -141,18 +142,18 @@ func TestBrowserRated_AGuestSignsUpInPlaceAndTheRatingsShowEverywhere(t *testing
 	}
 
 	// The rated table, from the lobby's form.
-	p.Do(15*time.Second, chromedp.Navigate(base+"/"), chromedp.WaitVisible(chromedp.CSS("#create")))
+	p.Do(15*time.Second, chromedp.Navigate(base+"/"), browsertest.WaitVisible(chromedp.CSS("#create")))
 	p.WaitJS(10*time.Second, `!document.querySelector('#rated').disabled`)
 	p.Do(10*time.Second,
-		chromedp.SetValue(chromedp.CSS("#your-name"), "Nino"),
-		chromedp.SetValue(chromedp.CSS("#create-name"), "Rated"),
-		chromedp.SetValue(chromedp.CSS("#players"), "7"))
+		browsertest.SetValue(chromedp.CSS("#your-name"), "Nino"),
+		browsertest.SetValue(chromedp.CSS("#create-name"), "Rated"),
+		browsertest.SetValue(chromedp.CSS("#players"), "7"))
 	for k, v := range webtest.FastTimings {
-		p.Do(5*time.Second, chromedp.SetValue(chromedp.CSS("#time-"+k), v))
+		p.Do(5*time.Second, browsertest.SetValue(chromedp.CSS("#time-"+k), v))
 	}
-	p.Do(10*time.Second, chromedp.Click(chromedp.CSS("#rated")), chromedp.WaitVisible(chromedp.CSS("#rated-hint")))
+	p.Do(10*time.Second, browsertest.Click(chromedp.CSS("#rated")), browsertest.WaitVisible(chromedp.CSS("#rated-hint")))
 	p.Shot("rated-01-create-360")
-	p.Do(15*time.Second, chromedp.Click(chromedp.CSS("#create")), chromedp.WaitVisible(chromedp.CSS("#seated")))
+	p.Do(15*time.Second, browsertest.Click(chromedp.CSS("#create")), browsertest.WaitVisible(chromedp.CSS("#seated")))
 	table := p.TableOf()
 	p.WaitJS(10*time.Second, `!!document.querySelector('#rated-host') && !document.querySelector('#add-bots')`)
 
@@ -183,13 +184,13 @@ func TestBrowserRated_AGuestSignsUpInPlaceAndTheRatingsShowEverywhere(t *testing
 
 	// A guest finds it in the lobby: marked, and told why they cannot sit.
 	g := webtest.NewTab(t, "rated-guest", 360, 740)
-	g.Do(15*time.Second, chromedp.Navigate(base+"/"), chromedp.WaitVisible(chromedp.CSS(`#tables li[data-table="`+table+`"] .badge.rated`)),
-		chromedp.WaitVisible(chromedp.CSS("#rated-lobby-guest")))
+	g.Do(15*time.Second, chromedp.Navigate(base+"/"), browsertest.WaitVisible(chromedp.CSS(`#tables li[data-table="`+table+`"] .badge.rated`)),
+		browsertest.WaitVisible(chromedp.CSS("#rated-lobby-guest")))
 	if got := webtest.Eval[string](g, `document.querySelector('#tables li[data-table="`+table+`"] .status').textContent`); got != "log in to sit" {
 		t.Errorf("the rated table's row tells a guest %q", got)
 	}
 	g.Shot("rated-03-lobby-guest-360")
-	g.Do(10*time.Second, chromedp.Click(chromedp.CSS(`#tables li[data-table="`+table+`"] a`)), chromedp.WaitVisible(chromedp.CSS("#rated-signup")))
+	g.Do(10*time.Second, browsertest.Click(chromedp.CSS(`#tables li[data-table="`+table+`"] a`)), browsertest.WaitVisible(chromedp.CSS("#rated-signup")))
 	if n := webtest.Eval[int](g, `document.querySelectorAll('#join, #join-name').length`); n != 0 {
 		t.Error("a guest at a rated table is offered the guest's seat")
 	}
@@ -211,34 +212,34 @@ func TestBrowserRated_AGuestSignsUpInPlaceAndTheRatingsShowEverywhere(t *testing
 	// "Log in" with no account yet: refused in place; then "sign up".
 	g.Expect("status of 403")
 	webtest.TapCentered(g, "#rated-login")
-	g.Do(10*time.Second, chromedp.WaitVisible(chromedp.CSS("#rated-form")))
+	g.Do(10*time.Second, browsertest.WaitVisible(chromedp.CSS("#rated-form")))
 	webtest.Eval[bool](g, `(() => { document.getElementById('rated-name').value = ''; return true; })()`)
-	g.Do(10*time.Second, chromedp.SendKeys(chromedp.CSS("#rated-name"), "Tamar"),
-		chromedp.SendKeys(chromedp.CSS("#rated-password"), "password1"), chromedp.Click(chromedp.CSS("#rated-submit")),
-		chromedp.WaitVisible(chromedp.CSS("#rated-error")))
-	g.Do(10*time.Second, chromedp.Click(chromedp.CSS("#rated-switch")))
+	g.Do(10*time.Second, browsertest.SendKeys(chromedp.CSS("#rated-name"), "Tamar"),
+		browsertest.SendKeys(chromedp.CSS("#rated-password"), "password1"), browsertest.Click(chromedp.CSS("#rated-submit")),
+		browsertest.WaitVisible(chromedp.CSS("#rated-error")))
+	g.Do(10*time.Second, browsertest.Click(chromedp.CSS("#rated-switch")))
 	g.WaitJS(5*time.Second, `document.querySelector('#rated-submit').textContent === 'Sign up' && document.querySelector('#rated-error').hidden`)
 	webtest.Eval[bool](g, `(() => { document.getElementById('rated-password').value = ''; return true; })()`)
-	g.Do(10*time.Second, chromedp.SendKeys(chromedp.CSS("#rated-password"), "password1"))
+	g.Do(10*time.Second, browsertest.SendKeys(chromedp.CSS("#rated-password"), "password1"))
 	g.Shot("rated-05-signup-in-place-360")
-	g.Do(10*time.Second, chromedp.Click(chromedp.CSS("#rated-submit")))
+	g.Do(10*time.Second, browsertest.Click(chromedp.CSS("#rated-submit")))
 	g.WaitJS(15*time.Second, `location.pathname === '/t/`+table+`' && !!document.querySelector('#seated') && !!document.querySelector('.seat.me [data-account]')`)
 	// Logged in, the seat is one tap: leave it and take it again.
 	webtest.TapCentered(g, `[data-key="leave"]`)
-	g.Do(10*time.Second, chromedp.WaitVisible(chromedp.CSS("#rated-sit")))
+	g.Do(10*time.Second, browsertest.WaitVisible(chromedp.CSS("#rated-sit")))
 	if got := webtest.Eval[string](g, `document.querySelector('#rated-sit').textContent`); got != "Sit here as Tamar" {
 		t.Errorf("the logged-in player's seat button: %q", got)
 	}
 	webtest.TapCentered(g, "#rated-sit")
-	g.Do(10*time.Second, chromedp.WaitVisible(chromedp.CSS("#seated")))
+	g.Do(10*time.Second, browsertest.WaitVisible(chromedp.CSS("#seated")))
 	if got := webtest.Eval[string](g, `window.__mafia.state.lobby.seats[window.__mafia.state.seat - 1].name`); got != "Tamar" {
 		t.Errorf("the guest's seat is named %q, want Tamar", got)
 	}
 
 	// The game: the bots on their sockets (reading since they sat), the
 	// people in their pages.
-	p.Do(15*time.Second, chromedp.WaitEnabled(chromedp.CSS("#start")), chromedp.Click(chromedp.CSS("#start")),
-		chromedp.WaitVisible(chromedp.CSS("#my-card")))
+	p.Do(15*time.Second, browsertest.WaitEnabled(chromedp.CSS("#start")), browsertest.Click(chromedp.CSS("#start")),
+		browsertest.WaitVisible(chromedp.CSS("#my-card")))
 	for deadline := time.Now().Add(150 * time.Second); ; time.Sleep(50 * time.Millisecond) {
 		if time.Now().After(deadline) {
 			t.Fatalf("no game over:\n%s", p.Text())
@@ -291,7 +292,7 @@ func TestBrowserRated_AGuestSignsUpInPlaceAndTheRatingsShowEverywhere(t *testing
 	g.Shot("rated-07-over-guest-360")
 
 	// The leaderboard lists all seven, each at rating.Game's ordinal.
-	p.Do(15*time.Second, chromedp.Navigate(base+"/"), chromedp.WaitVisible(chromedp.CSS("#to-ratings")), chromedp.Click(chromedp.CSS("#to-ratings")))
+	p.Do(15*time.Second, chromedp.Navigate(base+"/"), browsertest.WaitVisible(chromedp.CSS("#to-ratings")), browsertest.Click(chromedp.CSS("#to-ratings")))
 	p.WaitJS(15*time.Second, `location.pathname === '/ratings' && document.querySelectorAll('#board tbody tr').length === 7`)
 	for _, name := range []string{"Nino", "Tamar", "Robo1"} {
 		got := webtest.Eval[string](p, `document.querySelector('#board tr[data-player="`+name+`"]').dataset.ordinal`)
@@ -303,7 +304,7 @@ func TestBrowserRated_AGuestSignsUpInPlaceAndTheRatingsShowEverywhere(t *testing
 
 	// The player's page: the ratings, and the game with its change,
 	// linking to the review.
-	p.Do(10*time.Second, chromedp.Click(chromedp.CSS(`#board tr[data-player="Nino"] a`)))
+	p.Do(10*time.Second, browsertest.Click(chromedp.CSS(`#board tr[data-player="Nino"] a`)))
 	p.WaitJS(15*time.Second, `location.pathname === '/players/Nino' && !!document.querySelector('#ratings-table tr[data-kind="overall"]') && !!document.querySelector('#recent li[data-table="`+table+`"] .rating-delta')`)
 	nino := want[idOf("Nino")]
 	for k, u := range nino {
@@ -315,6 +316,6 @@ func TestBrowserRated_AGuestSignsUpInPlaceAndTheRatingsShowEverywhere(t *testing
 		t.Errorf("Nino's game: rating after %s, want %v", got, nino[rating.Overall].After.Ordinal())
 	}
 	p.Shot("rated-09-profile-360")
-	p.Do(10*time.Second, chromedp.Click(chromedp.CSS(`#recent li[data-table="`+table+`"] a`)))
+	p.Do(10*time.Second, browsertest.Click(chromedp.CSS(`#recent li[data-table="`+table+`"] a`)))
 	p.WaitJS(15*time.Second, `location.pathname === '/t/`+table+`/review' && !!document.querySelector('#rv-cards')`)
 }

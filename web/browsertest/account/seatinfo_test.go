@@ -10,6 +10,7 @@ import (
 
 	"mafia/account"
 	"mafia/client"
+	"mafia/internal/browsertest"
 	"mafia/locale"
 	"mafia/rating"
 	"mafia/store"
@@ -62,14 +63,14 @@ func TestBrowserARatedTablesSeatsShowTheirRatings(t *testing.T) {
 		return ""
 	}
 
-	p.Do(15*time.Second, chromedp.Navigate(base+"/"), chromedp.WaitVisible(chromedp.CSS("#create")))
+	p.Do(15*time.Second, chromedp.Navigate(base+"/"), browsertest.WaitVisible(chromedp.CSS("#create")))
 	p.WaitJS(10*time.Second, `!document.querySelector('#rated').disabled`)
 	p.Do(10*time.Second,
-		chromedp.SetValue(chromedp.CSS("#your-name"), "Nino"),
-		chromedp.SetValue(chromedp.CSS("#create-name"), "Rated"),
-		chromedp.SetValue(chromedp.CSS("#players"), "5"),
-		chromedp.Click(chromedp.CSS("#rated")),
-		chromedp.Click(chromedp.CSS("#create")), chromedp.WaitVisible(chromedp.CSS("#seated")))
+		browsertest.SetValue(chromedp.CSS("#your-name"), "Nino"),
+		browsertest.SetValue(chromedp.CSS("#create-name"), "Rated"),
+		browsertest.SetValue(chromedp.CSS("#players"), "5"),
+		browsertest.Click(chromedp.CSS("#rated")),
+		browsertest.Click(chromedp.CSS("#create")), browsertest.WaitVisible(chromedp.CSS("#seated")))
 	table := p.TableOf()
 	api := &client.API{Base: base}
 	for _, tok := range tokens {
@@ -119,9 +120,9 @@ func TestBrowserALongNameAndANoteStayInTheSeatGrid(t *testing.T) {
 		"speech": "600", "last_words": "600", "defence": "600", "tie_speech": "600", "night": "0.3", "vote": "60",
 	})
 	p.Do(10*time.Second,
-		chromedp.Click(chromedp.CSS("#add-bots")),
-		chromedp.WaitEnabled(chromedp.CSS("#start")),
-		chromedp.Click(chromedp.CSS("#start")),
+		browsertest.Click(chromedp.CSS("#add-bots")),
+		browsertest.WaitEnabled(chromedp.CSS("#start")),
+		browsertest.Click(chromedp.CSS("#start")),
 	)
 	p.WaitJS(15*time.Second, `!!document.querySelector('.seat[data-seat="2"] .note-open')`)
 	const inPanel = `(() => {
@@ -174,10 +175,10 @@ func TestBrowserALongNameAndANoteStayInTheSeatGrid(t *testing.T) {
 	if full := webtest.Eval[bool](p, `(() => { const s = document.querySelector('.seat[data-seat="2"]').getBoundingClientRect(); const g = document.querySelector('ol.seats').getBoundingClientRect(); return s.width > g.width - 2; })()`); !full {
 		t.Error("the seat whose note is written does not take the whole row")
 	}
-	p.Do(5*time.Second, chromedp.Click(chromedp.CSS(`.seat[data-seat="2"] button[data-mark="suspect"]`)))
-	p.Do(5*time.Second, chromedp.SendKeys(chromedp.CSS("#note-text-2"), "quiet at night, voted late"))
+	p.Do(5*time.Second, browsertest.Click(chromedp.CSS(`.seat[data-seat="2"] button[data-mark="suspect"]`)))
+	p.Do(5*time.Second, browsertest.SendKeys(chromedp.CSS("#note-text-2"), "quiet at night, voted late"))
 	p.Shot("96-seats-note-open-ru-360")
-	p.Do(5*time.Second, chromedp.Click(chromedp.CSS(`.seat[data-seat="2"] .note-edit button.secondary`)))
+	p.Do(5*time.Second, browsertest.Click(chromedp.CSS(`.seat[data-seat="2"] .note-edit button.secondary`)))
 	if !p.Eventually(5*time.Second, `!document.querySelector('#note-text-2') && !!document.querySelector('.seat[data-seat="2"] .badge.m-suspect') && (document.querySelector('.seat[data-seat="2"] .note-text') || {}).textContent === 'quiet at night, voted late'`) {
 		t.Errorf("the note is not kept on seat 2: %s; stored %s", webtest.Eval[string](p, `document.querySelector('.seat[data-seat="2"]').outerHTML`),
 			webtest.Eval[string](p, `JSON.stringify(localStorage)`))

@@ -8,6 +8,7 @@ import (
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 
+	"mafia/internal/browsertest"
 	"mafia/web/internal/webtest"
 )
 
@@ -71,9 +72,9 @@ func TestBrowserTheTableKeepsTheScreenAwakeAndComesBackAfterSleep(t *testing.T) 
 		t.Errorf("the pregame asked for the wake lock %d times", n)
 	}
 	p.Do(10*time.Second,
-		chromedp.Click(chromedp.CSS("#add-bots")),
-		chromedp.WaitEnabled(chromedp.CSS("#start")),
-		chromedp.Click(chromedp.CSS("#start")),
+		browsertest.Click(chromedp.CSS("#add-bots")),
+		browsertest.WaitEnabled(chromedp.CSS("#start")),
+		browsertest.Click(chromedp.CSS("#start")),
 	)
 	p.WaitJS(15*time.Second, `window.__fakeWake.requests === 1 && window.__fakeWake.held.length === 1`)
 
@@ -98,6 +99,6 @@ func TestBrowserTheTableKeepsTheScreenAwakeAndComesBackAfterSleep(t *testing.T) 
 	p.WaitJS(10*time.Second, `!!window.__mafia.conn.ws && window.__mafia.conn.ws.readyState === WebSocket.OPEN`)
 
 	// Leaving the table lets the screen sleep.
-	p.Do(5*time.Second, chromedp.Click(chromedp.CSS("header .brand")))
+	p.Do(5*time.Second, browsertest.Click(chromedp.CSS("header .brand")))
 	p.WaitJS(5*time.Second, `location.pathname === '/' && window.__fakeWake.held.length === 0 && window.__fakeWake.releases === 1`)
 }

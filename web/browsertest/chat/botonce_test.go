@@ -10,6 +10,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"mafia/client"
+	"mafia/internal/browsertest"
 	"mafia/locale"
 	"mafia/web/internal/webtest"
 	"mafia/wire"
@@ -54,7 +55,7 @@ func TestBrowserABotIsSaidOnceInAChatLine(t *testing.T) {
 	p := webtest.NewTab(t, "person", 360, 740)
 	pt.Open(p, 1)
 	p.WaitJS(60*time.Second, `!!document.querySelector('#chat-msgs li[data-bot]')`)
-	p.Do(5*time.Second, chromedp.ScrollIntoView(chromedp.CSS("#chat-msgs li[data-bot]")))
+	p.Do(5*time.Second, browsertest.ScrollIntoView(chromedp.CSS("#chat-msgs li[data-bot]")))
 	for _, l := range []locale.Lang{locale.Ka, locale.Ru, locale.En} {
 		p.Do(5*time.Second, webtest.TapSetting(fmt.Sprintf(`button[data-lang=%q]`, l)))
 		p.WaitJS(5*time.Second, fmt.Sprintf(`document.documentElement.lang === %q`, l))

@@ -9,6 +9,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"mafia/client"
+	"mafia/internal/browsertest"
 	"mafia/locale"
 	"mafia/web/internal/webtest"
 	"mafia/wire"
@@ -74,7 +75,7 @@ func TestBrowserABotsLineInTheChatIsTaggedAsABots(t *testing.T) {
 	if n := webtest.Eval[int](p, fmt.Sprintf(`[...document.querySelectorAll('#chat-msgs li')].filter((li) => li.querySelector('.text').textContent === %q && !li.querySelector('[data-bot]')).length`, mine)); n != 1 {
 		t.Errorf("the person's own line is shown untagged %d times, want 1:\n%s", n, p.Text())
 	}
-	p.Do(5*time.Second, chromedp.ScrollIntoView(chromedp.CSS("#chat-msgs li[data-bot]")))
+	p.Do(5*time.Second, browsertest.ScrollIntoView(chromedp.CSS("#chat-msgs li[data-bot]")))
 	p.Shot("80-bot-line-360")
 	for _, l := range []locale.Lang{locale.Ka, locale.Ru, locale.En} {
 		p.Do(5*time.Second, webtest.TapSetting(fmt.Sprintf(`button[data-lang=%q]`, l)))

@@ -12,6 +12,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"mafia/engine"
+	"mafia/internal/browsertest"
 	"mafia/server"
 	"mafia/web/internal/webtest"
 	"mafia/wire"
@@ -55,7 +56,7 @@ func olderPage(tb *webtest.Tab) bool {
 		return false
 	}
 	if !where.Scroll {
-		tb.Do(5*time.Second, chromedp.Click(chromedp.CSS("#chat-more")))
+		tb.Do(5*time.Second, browsertest.Click(chromedp.CSS("#chat-more")))
 		return true
 	}
 	tb.Do(5*time.Second, chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error {

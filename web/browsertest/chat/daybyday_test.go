@@ -11,6 +11,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"mafia/engine"
+	"mafia/internal/browsertest"
 	"mafia/locale"
 	"mafia/web/internal/webtest"
 	"mafia/wire"
@@ -81,7 +82,7 @@ func TestBrowserTheLogIsDayByDayAndTheMomentsAreSignalled(t *testing.T) {
 	if !webtest.Eval[bool](p, `!!document.querySelector('#announce[data-kind="morning"]')`) {
 		t.Errorf("the morning's announcement is not at the top in the day:\n%s", p.Text())
 	} else {
-		p.Do(5*time.Second, chromedp.Click(chromedp.CSS(`#announce button[data-key="ann-close"]`)))
+		p.Do(5*time.Second, browsertest.Click(chromedp.CSS(`#announce button[data-key="ann-close"]`)))
 		if !p.Eventually(3*time.Second, `!document.querySelector('#announce')`) {
 			t.Errorf("the morning's announcement stays when dismissed")
 		}
@@ -102,12 +103,12 @@ func TestBrowserHowToPlayFromTheLobbyInEachLanguage(t *testing.T) {
 	webtest.NeedBrowser(t)
 	ts := webtest.StartServer(t)
 	p := webtest.NewTab(t, "howto", 360, 740)
-	p.Do(15*time.Second, chromedp.Navigate(ts.URL+"/"), chromedp.WaitVisible(chromedp.CSS("#create")))
+	p.Do(15*time.Second, chromedp.Navigate(ts.URL+"/"), browsertest.WaitVisible(chromedp.CSS("#create")))
 	for _, l := range []locale.Lang{locale.Ka, locale.En, locale.Ru} {
 		cat := locale.New(l)
 		p.Do(5*time.Second, webtest.TapSetting(fmt.Sprintf(`button[data-lang=%q]`, l)))
 		p.WaitJS(5*time.Second, fmt.Sprintf(`document.documentElement.lang === %q`, l))
-		p.Do(5*time.Second, chromedp.Click(chromedp.CSS("#howto-open")))
+		p.Do(5*time.Second, browsertest.Click(chromedp.CSS("#howto-open")))
 		p.WaitJS(5*time.Second, `document.querySelector('#howto').open`)
 		text := webtest.Eval[string](p, `document.querySelector('#howto').textContent`)
 		for _, key := range []string{"web.howto.night", "web.howto.day", "web.howto.vote", "web.role_help.citizen", "web.role_help.detective",
@@ -117,7 +118,7 @@ func TestBrowserHowToPlayFromTheLobbyInEachLanguage(t *testing.T) {
 			}
 		}
 		p.Shot("howto-lobby-" + string(l) + "-360")
-		p.Do(5*time.Second, chromedp.Click(chromedp.CSS(`#howto button[data-key="howto-close"]`)))
+		p.Do(5*time.Second, browsertest.Click(chromedp.CSS(`#howto button[data-key="howto-close"]`)))
 		p.WaitJS(5*time.Second, `!document.querySelector('#howto').open`)
 	}
 }

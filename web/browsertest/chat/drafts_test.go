@@ -9,6 +9,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"mafia/engine"
+	"mafia/internal/browsertest"
 	"mafia/locale"
 	"mafia/room"
 	"mafia/server"
@@ -66,7 +67,7 @@ func TestBrowserADraftStaysInItsChat(t *testing.T) {
 	webtest.WaitPhase(mp, 15*time.Second, "night", 1, 0)
 	mp.WaitJS(10*time.Second, composer("mafia"))
 	plan := fmt.Sprintf("seat %d tonight, he is the host", victim)
-	mp.Do(5*time.Second, chromedp.SendKeys(chromedp.CSS("#chat-input"), plan))
+	mp.Do(5*time.Second, browsertest.SendKeys(chromedp.CSS("#chat-input"), plan))
 	clk.Advance(30 * time.Second) // past the night's end
 
 	// The morning: the victim's last words, typed and not sent.
@@ -77,7 +78,7 @@ func TestBrowserADraftStaysInItsChat(t *testing.T) {
 	}
 	vp.WaitJS(10*time.Second, composer("town"))
 	words := "avenge me, town"
-	vp.Do(5*time.Second, chromedp.SendKeys(chromedp.CSS("#chat-input"), words))
+	vp.Do(5*time.Second, browsertest.SendKeys(chromedp.CSS("#chat-input"), words))
 	clk.Advance(20 * time.Second) // past the last words
 	vp.WaitJS(20*time.Second, composer("dead"))
 	if got := webtest.Eval[string](vp, value); got != "" {

@@ -9,6 +9,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"mafia/engine"
+	"mafia/internal/browsertest"
 	"mafia/web/internal/webtest"
 	"mafia/wire"
 )
@@ -84,7 +85,7 @@ func TestBrowserAfterTheEndEveryoneReadsEveryChat(t *testing.T) {
 			t.Errorf("after the end the citizen's page has no %s chat to read: %q", ch, webtest.Eval[string](rp, `document.querySelector('#t-chat').innerText`))
 			continue
 		}
-		rp.Do(5*time.Second, chromedp.Click(chromedp.CSS(tab)))
+		rp.Do(5*time.Second, browsertest.Click(chromedp.CSS(tab)))
 		if !rp.Eventually(5*time.Second, fmt.Sprintf(`[...document.querySelectorAll('#chat-msgs li .text')].some((e) => e.textContent === %q)`, text)) {
 			t.Errorf("after the end the %s chat does not show %q: %q", ch, text, webtest.Eval[string](rp, `document.querySelector('#chat-msgs').innerText`))
 		}

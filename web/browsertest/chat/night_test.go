@@ -7,6 +7,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"mafia/internal/browsertest"
 	"mafia/web/internal/webtest"
 )
 
@@ -66,9 +67,9 @@ func TestBrowserNightTrafficIsOneFrameASecond(t *testing.T) {
 	webtest.JoinTable(c, invite, "Cira")
 	a.WaitJS(10*time.Second, `document.querySelectorAll('#t-seats li:not(.free)').length === 3`)
 	a.Do(10*time.Second,
-		chromedp.Click(chromedp.CSS("#add-bots")),
-		chromedp.WaitEnabled(chromedp.CSS("#start")),
-		chromedp.Click(chromedp.CSS("#start")),
+		browsertest.Click(chromedp.CSS("#add-bots")),
+		browsertest.WaitEnabled(chromedp.CSS("#start")),
+		browsertest.Click(chromedp.CSS("#start")),
 	)
 	tabs := []*webtest.Tab{a, b, c}
 	for _, p := range tabs {
@@ -125,21 +126,21 @@ func createCustomTable(tb *webtest.Tab, base, name string, counts, timings map[s
 	tb.T.Helper()
 	tb.Do(15*time.Second,
 		chromedp.Navigate(base+"/"),
-		chromedp.WaitVisible(chromedp.CSS("#create")),
-		chromedp.SendKeys(chromedp.CSS("#your-name"), name),
-		chromedp.SendKeys(chromedp.CSS("#create-name"), name+"'s table"),
-		chromedp.Click(chromedp.CSS(`input[name=mode][value=custom]`)),
-		chromedp.WaitVisible(chromedp.CSS("#count-Don")),
+		browsertest.WaitVisible(chromedp.CSS("#create")),
+		browsertest.SendKeys(chromedp.CSS("#your-name"), name),
+		browsertest.SendKeys(chromedp.CSS("#create-name"), name+"'s table"),
+		browsertest.Click(chromedp.CSS(`input[name=mode][value=custom]`)),
+		browsertest.WaitVisible(chromedp.CSS("#count-Don")),
 	)
 	for k, v := range counts {
-		tb.Do(5*time.Second, chromedp.SetValue(chromedp.CSS("#count-"+k), v))
+		tb.Do(5*time.Second, browsertest.SetValue(chromedp.CSS("#count-"+k), v))
 	}
 	for k, v := range timings {
-		tb.Do(5*time.Second, chromedp.SetValue(chromedp.CSS("#time-"+k), v))
+		tb.Do(5*time.Second, browsertest.SetValue(chromedp.CSS("#time-"+k), v))
 	}
 	tb.Do(15*time.Second,
-		chromedp.Click(chromedp.CSS("#create")),
-		chromedp.WaitVisible(chromedp.CSS("#seated")),
+		browsertest.Click(chromedp.CSS("#create")),
+		browsertest.WaitVisible(chromedp.CSS("#seated")),
 	)
 	if got, want := webtest.Eval[int](tb, `window.__mafia.state.lobby.players`), sum(counts); got != want {
 		tb.T.Fatalf("%s: the table has %d seats, the custom deal %d", tb.Name, got, want)

@@ -9,6 +9,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"mafia/engine"
+	"mafia/internal/browsertest"
 	"mafia/room"
 	"mafia/server"
 	"mafia/web/internal/webtest"
@@ -58,7 +59,7 @@ func TestBrowserASuspicionNamesOnlyTheLiving(t *testing.T) {
 	}
 	webtest.WaitPhase(sp, 30*time.Second, "speech", 1, speaker)
 	for _, kind := range []string{"suspect", "vouch"} {
-		sp.Do(5*time.Second, chromedp.Click(chromedp.CSS(fmt.Sprintf(`button[data-say-kind=%q]`, kind))))
+		sp.Do(5*time.Second, browsertest.Click(chromedp.CSS(fmt.Sprintf(`button[data-say-kind=%q]`, kind))))
 		sp.WaitJS(5*time.Second, fmt.Sprintf(`document.querySelectorAll('button[data-say=%q]').length > 0`, kind))
 		offered := webtest.Eval[[]int](sp, fmt.Sprintf(`[...document.querySelectorAll('button[data-say=%q]')].map((b) => +b.dataset.target)`, kind))
 		for _, s := range offered {
@@ -69,7 +70,7 @@ func TestBrowserASuspicionNamesOnlyTheLiving(t *testing.T) {
 		if len(offered) != 5 {
 			t.Errorf("the speech offers to %s %v, want the 5 other living seats", kind, offered)
 		}
-		sp.Do(5*time.Second, chromedp.Click(chromedp.CSS(fmt.Sprintf(`button[data-say-kind=%q]`, kind))))
+		sp.Do(5*time.Second, browsertest.Click(chromedp.CSS(fmt.Sprintf(`button[data-say-kind=%q]`, kind))))
 	}
 	sp.Shot("d9-say-living-360")
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"mafia/assist"
+	"mafia/internal/browsertest"
 	"mafia/internal/site"
 	"mafia/room"
 	"mafia/server"
@@ -149,5 +150,5 @@ func TestBrowserASilentServerIsLeftAndThePageReconnects(t *testing.T) {
 	if got := webtest.MySeat(p); got != seat || seat == 0 {
 		t.Errorf("after the reconnect the page's seat is %d, was %d", got, seat)
 	}
-	p.Do(5*time.Second, chromedp.WaitVisible(chromedp.CSS("#seated")))
+	p.Do(5*time.Second, browsertest.WaitVisible(chromedp.CSS("#seated")))
 }

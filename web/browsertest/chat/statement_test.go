@@ -9,6 +9,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"mafia/engine"
+	"mafia/internal/browsertest"
 	"mafia/locale"
 	"mafia/web/internal/webtest"
 )
@@ -88,7 +89,7 @@ func TestBrowserAStatementInASpeechReachesAnotherPage(t *testing.T) {
 			}
 		}, 10);
 	})()`))
-	sp.Do(5*time.Second, chromedp.Click(chromedp.CSS(`#t-act button[data-verb=pass]`)))
+	sp.Do(5*time.Second, browsertest.Click(chromedp.CSS(`#t-act button[data-verb=pass]`)))
 	// the page draws the new floor: no statement button is left on it
 	sp.WaitJS(10*time.Second, `window.__sayGone === true`)
 	ls.WaitJS(5*time.Second, fmt.Sprintf(`document.querySelector('#log').textContent.includes(%q)`, claimKa))
@@ -106,5 +107,5 @@ func tap(tb *webtest.Tab, sel string) {
 		const at = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
 		return !!at && b.contains(at);
 	})()`, sel))
-	tb.Do(5*time.Second, chromedp.Click(chromedp.CSS(sel)))
+	tb.Do(5*time.Second, browsertest.Click(chromedp.CSS(sel)))
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 
+	"mafia/internal/browsertest"
 	"mafia/locale"
 	"mafia/web/internal/webtest"
 )
@@ -50,7 +51,7 @@ func TestBrowserTheAppIsInstallableAndSaysItNeedsTheNetwork(t *testing.T) {
 	p := webtest.NewTab(t, "app", 360, 740)
 	p.Expect("ERR_")
 	p.Expect("404") // the table of the link is none
-	p.Do(15*time.Second, chromedp.Navigate(ts.URL+"/"), chromedp.WaitVisible(chromedp.CSS("#quick-play, #create")))
+	p.Do(15*time.Second, chromedp.Navigate(ts.URL+"/"), browsertest.WaitVisible(chromedp.CSS("#quick-play, #create")))
 	p.WaitJS(15*time.Second, `(async () => { const r = await navigator.serviceWorker.getRegistration('/'); return !!(r && r.active && r.active.state === 'activated'); })()`)
 	var man page.GetAppManifestResult
 	var inst page.GetInstallabilityErrorsResult
@@ -81,7 +82,7 @@ func TestBrowserTheAppIsInstallableAndSaysItNeedsTheNetwork(t *testing.T) {
 		front.CloseClientConnections()
 	}
 	offline(true)
-	p.Do(15*time.Second, chromedp.Navigate(ts.URL+"/t/0123abcd"), chromedp.WaitVisible(chromedp.CSS("#offline")))
+	p.Do(15*time.Second, chromedp.Navigate(ts.URL+"/t/0123abcd"), browsertest.WaitVisible(chromedp.CSS("#offline")))
 	ru := locale.New(locale.Ru)
 	if got := webtest.Eval[string](p, `document.querySelector('#offline-text').textContent`); got != ru.T("web.app.offline_text", nil) {
 		t.Errorf("the offline page says %q", got)
@@ -98,6 +99,6 @@ func TestBrowserTheAppIsInstallableAndSaysItNeedsTheNetwork(t *testing.T) {
 	if href := webtest.Eval[string](p, `document.querySelector('#offline-retry').href`); href != ts.URL+"/t/0123abcd" {
 		t.Errorf("try again goes to %q", href)
 	}
-	p.Do(15*time.Second, chromedp.Navigate(ts.URL+"/t/0123abcd"), chromedp.WaitReady(chromedp.CSS(`body[data-ready="true"]`)))
+	p.Do(15*time.Second, chromedp.Navigate(ts.URL+"/t/0123abcd"), browsertest.WaitReady(chromedp.CSS(`body[data-ready="true"]`)))
 	p.WaitJS(15*time.Second, `location.pathname === '/t/0123abcd' && !document.querySelector('#offline') && document.body.dataset.ready === 'true'`)
 }

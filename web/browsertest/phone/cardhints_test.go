@@ -10,6 +10,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"mafia/engine"
+	"mafia/internal/browsertest"
 	"mafia/locale"
 	"mafia/room"
 	"mafia/server"
@@ -57,7 +58,7 @@ func TestBrowserTheCardIsShownAsACardAtTheDealAndFromTheTable(t *testing.T) {
 		p.Shot("cards-deal-" + string(l) + "-360")
 
 		// From the table: the player's own card among all the cards.
-		p.Do(5*time.Second, chromedp.Click(chromedp.CSS(`#card-about`)))
+		p.Do(5*time.Second, browsertest.Click(chromedp.CSS(`#card-about`)))
 		p.WaitJS(5*time.Second, `document.querySelector('#howto').open && !!document.querySelector('#howto .rcard.mine[data-card="detective"]')`)
 		for _, r := range []string{"citizen", "detective", "doctor", "mafia", "don", "maniac"} {
 			txt := webtest.Eval[string](p, fmt.Sprintf(`(document.querySelector('#howto .rcard[data-card=%q]') || {}).textContent || ''`, r))
@@ -71,7 +72,7 @@ func TestBrowserTheCardIsShownAsACardAtTheDealAndFromTheTable(t *testing.T) {
 			t.Errorf("%s: %d cards are marked as the player's own, want 1", l, n)
 		}
 		p.Shot("cards-howto-" + string(l) + "-360")
-		p.Do(5*time.Second, chromedp.Click(chromedp.CSS(`#howto button[data-key="howto-close"]`)))
+		p.Do(5*time.Second, browsertest.Click(chromedp.CSS(`#howto button[data-key="howto-close"]`)))
 		p.WaitJS(5*time.Second, `!document.querySelector('#howto').open`)
 	}
 }
@@ -110,18 +111,18 @@ func TestBrowserAFirstGameHasHintsThatATapTurnsOff(t *testing.T) {
 	}
 
 	// × hides them, for good on this phone.
-	cp.Do(5*time.Second, chromedp.Click(chromedp.CSS(`#hint-off`)))
+	cp.Do(5*time.Second, browsertest.Click(chromedp.CSS(`#hint-off`)))
 	cp.WaitJS(5*time.Second, `!document.querySelector('#hint') && localStorage.getItem('mafia.hints') === '0'`)
 	pt.Open(cp, c)
 	if webtest.Eval[bool](cp, `!!document.querySelector('#hint')`) {
 		t.Error("after a reload the hints that were turned off are back")
 	}
 	// How to play turns them on again.
-	cp.Do(5*time.Second, chromedp.Click(chromedp.CSS("#howto-open")))
+	cp.Do(5*time.Second, browsertest.Click(chromedp.CSS("#howto-open")))
 	cp.WaitJS(5*time.Second, `document.querySelector('#howto').open && document.querySelector('#hints-toggle').getAttribute('aria-pressed') === 'false'`)
-	cp.Do(5*time.Second, chromedp.Click(chromedp.CSS("#hints-toggle")))
+	cp.Do(5*time.Second, browsertest.Click(chromedp.CSS("#hints-toggle")))
 	cp.WaitJS(5*time.Second, `document.querySelector('#hints-toggle').getAttribute('aria-pressed') === 'true'`)
-	cp.Do(5*time.Second, chromedp.Click(chromedp.CSS(`#howto button[data-key="howto-close"]`)))
+	cp.Do(5*time.Second, browsertest.Click(chromedp.CSS(`#howto button[data-key="howto-close"]`)))
 	hint(cp, "web.hint.night_wait", locale.Ru)
 
 	// A player of three games: no hints unless asked for.

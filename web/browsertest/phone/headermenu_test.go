@@ -12,6 +12,7 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
+	"mafia/internal/browsertest"
 	"mafia/locale"
 	"mafia/web/internal/webtest"
 )
@@ -137,7 +138,7 @@ func TestBrowserTheHeaderKeepsTheBrandAndAMenuOfSettings(t *testing.T) {
 
 		// The keyboard: Enter opens, Tab goes into the panel, Escape
 		// closes and gives the focus back.
-		p.Do(5*time.Second, chromedp.Focus(chromedp.CSS("#settings-open")), chromedp.KeyEvent(kb.Enter))
+		p.Do(5*time.Second, browsertest.Focus(chromedp.CSS("#settings-open")), chromedp.KeyEvent(kb.Enter))
 		p.WaitJS(5*time.Second, `!document.querySelector('#settings').hidden && document.querySelector('#settings-open').getAttribute('aria-expanded') === 'true'`)
 		if bad := webtest.Eval[string](p, panelReport); bad != "" {
 			t.Errorf("%s: the open settings at 360 px: %s", l, bad)
@@ -163,12 +164,12 @@ func TestBrowserTheHeaderKeepsTheBrandAndAMenuOfSettings(t *testing.T) {
 		p.WaitJS(5*time.Second, `document.querySelector('#mute').getAttribute('aria-pressed') === 'true' && !document.querySelector('#settings').hidden`)
 		p.Do(5*time.Second, webtest.TapSetting("#mute"))
 		p.WaitJS(5*time.Second, `document.querySelector('#mute').getAttribute('aria-pressed') === 'false' && !document.querySelector('#settings').hidden`)
-		p.Do(5*time.Second, chromedp.Click(chromedp.CSS("#seats-h")))
+		p.Do(5*time.Second, browsertest.Click(chromedp.CSS("#seats-h")))
 		p.WaitJS(5*time.Second, `document.querySelector('#settings').hidden`)
 	}
 
 	// The brand takes the player to the lobby.
-	p.Do(5*time.Second, chromedp.Click(chromedp.CSS("header .brand")))
+	p.Do(5*time.Second, browsertest.Click(chromedp.CSS("header .brand")))
 	p.WaitJS(10*time.Second, `location.pathname === '/' && !!document.querySelector('#create')`)
 	if bad := webtest.Eval[string](p, headerReport); bad != "" {
 		t.Errorf("the lobby's header at 360 px: %s", bad)

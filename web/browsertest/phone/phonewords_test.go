@@ -10,6 +10,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"mafia/engine"
+	"mafia/internal/browsertest"
 	"mafia/locale"
 	"mafia/room"
 	"mafia/server"
@@ -96,16 +97,16 @@ func TestBrowserProfileDatesInTheReadersLanguage(t *testing.T) {
 	webtest.NeedBrowser(t)
 	base, _ := webtest.StartAccountsSite(t)
 	p := webtest.NewTab(t, "dates", 360, 740)
-	p.Do(15*time.Second, chromedp.Navigate(base+"/"), chromedp.WaitVisible(chromedp.CSS("#account-link")),
-		chromedp.Click(chromedp.CSS("#account-link")), chromedp.WaitVisible(chromedp.CSS("#account-form")))
-	p.Do(5*time.Second, chromedp.Click(chromedp.CSS("#account-switch")), chromedp.WaitVisible(chromedp.CSS("#acct-name")))
-	p.Do(5*time.Second, chromedp.Click(chromedp.CSS("#account-switch")))
+	p.Do(15*time.Second, chromedp.Navigate(base+"/"), browsertest.WaitVisible(chromedp.CSS("#account-link")),
+		browsertest.Click(chromedp.CSS("#account-link")), browsertest.WaitVisible(chromedp.CSS("#account-form")))
+	p.Do(5*time.Second, browsertest.Click(chromedp.CSS("#account-switch")), browsertest.WaitVisible(chromedp.CSS("#acct-name")))
+	p.Do(5*time.Second, browsertest.Click(chromedp.CSS("#account-switch")))
 	webtest.SignUp(p, "Nino", "password1")
 	p.WaitJS(10*time.Second, `location.pathname === '/players/Nino' && !!document.querySelector('#played')`)
 	table := webtest.CreateTable(p, base, "Dated", 7, webtest.FastTimings)
 	webtest.StartWithBots(p)
 	webtest.PlayToTheEnd(p)
-	p.Do(10*time.Second, chromedp.Click(chromedp.CSS("#account-link")))
+	p.Do(10*time.Second, browsertest.Click(chromedp.CSS("#account-link")))
 	p.WaitJS(10*time.Second, `!!document.querySelector('#recent li[data-table="`+table+`"] time')`)
 	script := map[locale.Lang]*regexp.Regexp{
 		locale.En: regexp.MustCompile(`^[A-Z][a-z]+ \d{1,2}, \d{4}$`),

@@ -7,6 +7,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"mafia/engine"
+	"mafia/internal/browsertest"
 	"mafia/locale"
 	"mafia/web/internal/webtest"
 )
@@ -21,7 +22,7 @@ func TestBrowserLanguage(t *testing.T) {
 	p := webtest.NewTab(t, "georgian", 360, 780)
 	p.Do(10*time.Second, chromedp.Navigate("about:blank"))
 	webtest.PreferLanguage(p, "ka-GE,ka;q=0.9,en;q=0.5")
-	p.Do(15*time.Second, chromedp.Navigate(ts.URL+"/"), chromedp.WaitVisible(chromedp.CSS("#create")))
+	p.Do(15*time.Second, chromedp.Navigate(ts.URL+"/"), browsertest.WaitVisible(chromedp.CSS("#create")))
 	ka, en, ru := locale.New(locale.Ka), locale.New(locale.En), locale.New(locale.Ru)
 	if got := webtest.Eval[string](p, `document.documentElement.lang`); got != "ka" {
 		t.Fatalf("a browser that prefers Georgian gets lang=%q", got)
@@ -39,7 +40,7 @@ func TestBrowserLanguage(t *testing.T) {
 		t.Errorf("the setup's summary: %q, want %q", got, want)
 	}
 	webtest.NoEnglish(p, locale.Ka)
-	p.Do(5*time.Second, chromedp.Click(chromedp.CSS("#more-opts summary")), chromedp.Click(chromedp.CSS("#more-times summary")))
+	p.Do(5*time.Second, browsertest.Click(chromedp.CSS("#more-opts summary")), browsertest.Click(chromedp.CSS("#more-times summary")))
 	webtest.NoEnglish(p, locale.Ka)
 	p.Shot("20-lobby-ka-360")
 
@@ -50,7 +51,7 @@ func TestBrowserLanguage(t *testing.T) {
 	}
 	p.Do(10*time.Second, webtest.TapSetting(`button[data-lang="ru"]`))
 	p.WaitJS(5*time.Second, `document.documentElement.lang === 'ru'`)
-	p.Do(15*time.Second, chromedp.Reload(), chromedp.WaitVisible(chromedp.CSS("#create")))
+	p.Do(15*time.Second, chromedp.Reload(), browsertest.WaitVisible(chromedp.CSS("#create")))
 	if got, want := webtest.Eval[string](p, `document.querySelector('#create-h').textContent`), ru.T("web.create.heading", nil); got != want {
 		t.Errorf("after a reload the choice of Russian is lost: %q, want %q", got, want)
 	}

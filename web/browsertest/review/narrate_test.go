@@ -12,6 +12,7 @@ import (
 
 	"mafia/bot"
 	"mafia/engine"
+	"mafia/internal/browsertest"
 	"mafia/locale"
 	"mafia/rng"
 	"mafia/scenario"
@@ -188,7 +189,7 @@ func TestBrowserNarrationMatchesTheServer(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := webtest.NewTab(t, "narration", 800, 600)
-	p.Do(15*time.Second, chromedp.Navigate(ts.URL+"/"), chromedp.WaitVisible(chromedp.CSS("#create")))
+	p.Do(15*time.Second, chromedp.Navigate(ts.URL+"/"), browsertest.WaitVisible(chromedp.CSS("#create")))
 	base := "/static/" + web.Version() + "/js/"
 	script := fmt.Sprintf(`(async () => {
 		const i18n = await import(%q);
@@ -290,7 +291,7 @@ func TestBrowserTimelineTellsATieAgain(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := webtest.NewTab(t, "timeline-tie", 800, 600)
-	p.Do(15*time.Second, chromedp.Navigate(ts.URL+"/"), chromedp.WaitVisible(chromedp.CSS("#create")))
+	p.Do(15*time.Second, chromedp.Navigate(ts.URL+"/"), browsertest.WaitVisible(chromedp.CSS("#create")))
 	base := "/static/" + web.Version() + "/js/"
 	script := fmt.Sprintf(`(async () => {
 		const i18n = await import(%q);

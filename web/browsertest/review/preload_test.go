@@ -9,6 +9,7 @@ import (
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 
+	"mafia/internal/browsertest"
 	"mafia/web/internal/webtest"
 )
 
@@ -49,7 +50,7 @@ func TestBrowserTheFirstPagePreloadsItsModules(t *testing.T) {
 	webtest.NeedBrowser(t)
 	ts := webtest.StartServer(t)
 	p := webtest.NewTab(t, "first-page", 360, 740)
-	p.Do(15*time.Second, chromedp.Navigate(ts.URL+"/"), chromedp.WaitVisible(chromedp.CSS("#quick-play, #create")))
+	p.Do(15*time.Second, chromedp.Navigate(ts.URL+"/"), browsertest.WaitVisible(chromedp.CSS("#quick-play, #create")))
 	p.WaitJS(10*time.Second, `performance.getEntriesByType('resource').some((r) => r.name.includes('/api/i18n/'))`)
 	got := webtest.Eval[firstPage](p, firstPageScript)
 	t.Logf("the first page: %d requests, %d bytes on the wire", got.Requests, got.Bytes)

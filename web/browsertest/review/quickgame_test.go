@@ -10,6 +10,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"mafia/client"
+	"mafia/internal/browsertest"
 	"mafia/web/internal/webtest"
 	"mafia/wire"
 )
@@ -27,11 +28,11 @@ func TestBrowserQuickGameIsOneTap(t *testing.T) {
 	p := webtest.NewTab(t, "newcomer", 360, 740)
 	p.Do(15*time.Second,
 		chromedp.Navigate(ts.URL+"/"),
-		chromedp.WaitVisible(chromedp.CSS("#quick")),
+		browsertest.WaitVisible(chromedp.CSS("#quick")),
 	)
 	p.Shot("d3-quick-panel-360")
 	shown := webtest.Eval[string](p, `(document.querySelector('#quick-name') || {}).value || ''`)
-	p.Do(5*time.Second, chromedp.Click(chromedp.CSS("#quick")))
+	p.Do(5*time.Second, browsertest.Click(chromedp.CSS("#quick")))
 	if !p.Eventually(webtest.Slack*20*time.Second, `location.pathname.startsWith('/t/') && !!window.__mafia && !!window.__mafia.state.view`) {
 		t.Fatalf("one tap on Quick game did not start a game:\n%s", p.Text())
 	}
@@ -84,7 +85,7 @@ func TestBrowserPlayAgainWithBotsStarts(t *testing.T) {
 	p := webtest.NewTab(t, "player", 360, 740)
 	pt.Open(p, 1)
 	p.WaitJS(90*time.Second, `window.__mafia.state.view.phase === 'ended' && !!document.querySelector('#play-again')`)
-	p.Do(10*time.Second, chromedp.Click(chromedp.CSS("#play-again")))
+	p.Do(10*time.Second, browsertest.Click(chromedp.CSS("#play-again")))
 	p.WaitJS(15*time.Second, fmt.Sprintf(`location.pathname.startsWith('/t/') && location.pathname !== '/t/%s'`, created.Table))
 	started := `(() => { const st = window.__mafia.state; return !!st.view && st.view.phase !== 'ended' && !!st.lobby && st.lobby.seats.every((s) => s.taken); })()`
 	if !p.Eventually(webtest.Slack*20*time.Second, started) {

@@ -17,6 +17,7 @@ import (
 
 	"mafia/assist/record"
 	"mafia/engine"
+	"mafia/internal/browsertest"
 	"mafia/locale"
 	"mafia/room"
 	"mafia/web/internal/webtest"
@@ -78,7 +79,7 @@ func TestBrowserReviewOfABotGame(t *testing.T) {
 		})
 		return err
 	}))
-	p.Do(15*time.Second, chromedp.Navigate(ts.URL+"/t/"+rt.ID+"/review"), chromedp.WaitVisible(chromedp.CSS("#rv-wait")))
+	p.Do(15*time.Second, chromedp.Navigate(ts.URL+"/t/"+rt.ID+"/review"), browsertest.WaitVisible(chromedp.CSS("#rv-wait")))
 	p.Do(5*time.Second, webtest.TapSetting(`button[data-lang="en"]`))
 	p.WaitJS(5*time.Second, `document.documentElement.lang === 'en' && !!document.querySelector('#rv-wait')`)
 	if n := webtest.Eval[int](p, `document.querySelectorAll('[data-role], #rv-cards, #rv-days').length`); n != 0 {
@@ -189,20 +190,20 @@ func TestBrowserReviewOfABotGame(t *testing.T) {
 		t.Error("the game's log holds no statement, the host's claim among them: the review showed none")
 	}
 	// The QR code of the link opens, and is an image.
-	p.Do(5*time.Second, chromedp.Click(chromedp.CSS("#rv-share summary")))
+	p.Do(5*time.Second, browsertest.Click(chromedp.CSS("#rv-share summary")))
 	p.WaitJS(10*time.Second, `(() => { const i = document.querySelector('#rv-qr'); return i && i.complete && i.naturalWidth > 0; })()`)
 	p.Shot("82-review-qr-360")
 
 	// The game-over screen of the table links to the review.
-	p.Do(15*time.Second, chromedp.Navigate(ts.URL+"/t/"+rt.ID), chromedp.WaitVisible(chromedp.CSS("#winner")),
-		chromedp.WaitVisible(chromedp.CSS("#open-review")))
+	p.Do(15*time.Second, chromedp.Navigate(ts.URL+"/t/"+rt.ID), browsertest.WaitVisible(chromedp.CSS("#winner")),
+		browsertest.WaitVisible(chromedp.CSS("#open-review")))
 	p.WaitJS(5*time.Second, `(() => { const a = document.querySelector('#open-review'); if (a) a.click(); return !!a; })()`)
 	p.WaitJS(15*time.Second, `location.pathname.endsWith('/review') && !!document.querySelector('#rv-cards')`)
 
 	// Another phone, no seat: the private review is refused, in its words.
 	o := webtest.NewTab(t, "outsider", 360, 740)
 	o.Expect("403")
-	o.Do(15*time.Second, chromedp.Navigate(ts.URL+"/t/"+rt.ID+"/review"), chromedp.WaitVisible(chromedp.CSS("#rv-error")))
+	o.Do(15*time.Second, chromedp.Navigate(ts.URL+"/t/"+rt.ID+"/review"), browsertest.WaitVisible(chromedp.CSS("#rv-error")))
 	if code := webtest.Eval[string](o, `document.querySelector('#rv-error').dataset.code`); code != "bad_token" {
 		t.Errorf("the outsider's review: %q, want bad_token", code)
 	}
@@ -235,7 +236,7 @@ func TestBrowserReviewOfAnInPersonGame(t *testing.T) {
 	p := webtest.NewTab(t, "club", 360, 740)
 	p.Expect("403") // the protocol, asked before the end by one who is not the host
 	p.Expect("404") // the online record of an id that is no online table's
-	p.Do(15*time.Second, chromedp.Navigate(ts.URL+"/t/"+c.ID+"/review"), chromedp.WaitVisible(chromedp.CSS("#rv-error")))
+	p.Do(15*time.Second, chromedp.Navigate(ts.URL+"/t/"+c.ID+"/review"), browsertest.WaitVisible(chromedp.CSS("#rv-error")))
 	if n := webtest.Eval[int](p, `document.querySelectorAll('[data-role], #rv-cards').length`); n != 0 {
 		t.Fatalf("before the end the review shows %d parts of the game", n)
 	}
@@ -256,7 +257,7 @@ func TestBrowserReviewOfAnInPersonGame(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p.Do(15*time.Second, chromedp.Navigate(ts.URL+"/t/"+c.ID+"/review"), chromedp.WaitVisible(chromedp.CSS("#rv-cards")))
+	p.Do(15*time.Second, chromedp.Navigate(ts.URL+"/t/"+c.ID+"/review"), browsertest.WaitVisible(chromedp.CSS("#rv-cards")))
 	p.Do(5*time.Second, webtest.TapSetting(`button[data-lang="ru"]`))
 	p.WaitJS(5*time.Second, `document.documentElement.lang === 'ru' && !!document.querySelector('#rv-in-person')`)
 	got := webtest.Eval[reviewShown](p, readReview)
@@ -275,7 +276,7 @@ func TestBrowserReviewOfAnInPersonGame(t *testing.T) {
 	webtest.NoEnglish(p, locale.Ru)
 	p.Shot("84-review-in-person-ru-360")
 	// Its link's QR code too (an in-person game's id is a table's id too).
-	p.Do(5*time.Second, chromedp.Click(chromedp.CSS("#rv-share summary")))
+	p.Do(5*time.Second, browsertest.Click(chromedp.CSS("#rv-share summary")))
 	p.WaitJS(10*time.Second, `(() => { const i = document.querySelector('#rv-qr'); return i && i.complete && i.naturalWidth > 0; })()`)
 }
 

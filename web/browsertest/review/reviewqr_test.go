@@ -12,6 +12,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"mafia/internal/browsertest"
 	"mafia/internal/qrsvg"
 )
 
@@ -32,8 +33,8 @@ func TestBrowserTheReviewsQRCodeIsOfTheStepBeingViewed(t *testing.T) {
 	rt.WaitEnd(ctx)
 
 	p := webtest.NewTab(t, "review-qr-step", 360, 740)
-	p.Do(15*time.Second, chromedp.Navigate(ts.URL+"/t/"+rt.ID+"/review"), chromedp.WaitVisible(chromedp.CSS("#rv-stepper")))
-	p.Do(5*time.Second, chromedp.Click(chromedp.CSS("#rv-share summary")))
+	p.Do(15*time.Second, chromedp.Navigate(ts.URL+"/t/"+rt.ID+"/review"), browsertest.WaitVisible(chromedp.CSS("#rv-stepper")))
+	p.Do(5*time.Second, browsertest.Click(chromedp.CSS("#rv-share summary")))
 	qrOf := func(step, view int) {
 		t.Helper()
 		link := fmt.Sprintf("%s/t/%s/review#step=%d&view=%d", ts.URL, rt.ID, step, view)
@@ -61,14 +62,14 @@ func TestBrowserTheReviewsQRCodeIsOfTheStepBeingViewed(t *testing.T) {
 		}
 	}
 	qrOf(0, 0)
-	p.Do(5*time.Second, chromedp.Click(chromedp.CSS("#rv-forward")))
-	p.Do(5*time.Second, chromedp.Click(chromedp.CSS("#rv-forward")))
-	p.Do(5*time.Second, chromedp.Click(chromedp.CSS("#rv-forward")))
+	p.Do(5*time.Second, browsertest.Click(chromedp.CSS("#rv-forward")))
+	p.Do(5*time.Second, browsertest.Click(chromedp.CSS("#rv-forward")))
+	p.Do(5*time.Second, browsertest.Click(chromedp.CSS("#rv-forward")))
 	qrOf(3, 0)
-	p.Do(5*time.Second, chromedp.SetValue(chromedp.CSS("#rv-view"), "2"))
+	p.Do(5*time.Second, browsertest.SetValue(chromedp.CSS("#rv-view"), "2"))
 	webtest.Eval[bool](p, `(document.querySelector('#rv-view').dispatchEvent(new Event('change')), true)`)
 	qrOf(3, 2)
-	p.Do(5*time.Second, chromedp.Click(chromedp.CSS("#rv-forward")))
+	p.Do(5*time.Second, browsertest.Click(chromedp.CSS("#rv-forward")))
 	qrOf(4, 2)
 	p.Shot("review-qr-step-360")
 }

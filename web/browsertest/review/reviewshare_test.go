@@ -8,6 +8,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"mafia/internal/browsertest"
 	"mafia/web/internal/webtest"
 )
 
@@ -28,7 +29,7 @@ func TestBrowserTheReviewSharesTheStepBeingViewed(t *testing.T) {
 	rt.WaitEnd(ctx)
 
 	p := webtest.NewTab(t, "review-share", 360, 740)
-	p.Do(15*time.Second, chromedp.Navigate(ts.URL+"/t/"+rt.ID+"/review"), chromedp.WaitVisible(chromedp.CSS("#rv-stepper")))
+	p.Do(15*time.Second, chromedp.Navigate(ts.URL+"/t/"+rt.ID+"/review"), browsertest.WaitVisible(chromedp.CSS("#rv-stepper")))
 	// Copy writes to the clipboard: the test keeps what it was given.
 	webtest.Eval[bool](p, `(Object.defineProperty(navigator, 'clipboard', { configurable: true, value: { writeText: (s) => { window.__copied = s; return Promise.resolve(); } } }), true)`)
 	shared := func(step, view int) string {
@@ -41,23 +42,23 @@ func TestBrowserTheReviewSharesTheStepBeingViewed(t *testing.T) {
 		if got := webtest.Eval[string](p, `location.href`); got != want {
 			t.Errorf("at step %d from view %d the address bar holds %q, want %q", step, view, got, want)
 		}
-		p.Do(5*time.Second, chromedp.Click(chromedp.CSS("#rv-copy")))
+		p.Do(5*time.Second, browsertest.Click(chromedp.CSS("#rv-copy")))
 		if !p.Eventually(5*time.Second, fmt.Sprintf(`window.__copied === %q`, want)) {
 			t.Errorf("at step %d from view %d Copy copied %q, want %q", step, view, webtest.Eval[string](p, `String(window.__copied)`), want)
 		}
 		return want
 	}
-	p.Do(5*time.Second, chromedp.Click(chromedp.CSS("#rv-forward")))
-	p.Do(5*time.Second, chromedp.Click(chromedp.CSS("#rv-forward")))
-	p.Do(5*time.Second, chromedp.Click(chromedp.CSS("#rv-forward")))
+	p.Do(5*time.Second, browsertest.Click(chromedp.CSS("#rv-forward")))
+	p.Do(5*time.Second, browsertest.Click(chromedp.CSS("#rv-forward")))
+	p.Do(5*time.Second, browsertest.Click(chromedp.CSS("#rv-forward")))
 	shared(3, 0)
-	p.Do(5*time.Second, chromedp.SetValue(chromedp.CSS("#rv-view"), "2"))
+	p.Do(5*time.Second, browsertest.SetValue(chromedp.CSS("#rv-view"), "2"))
 	webtest.Eval[bool](p, `(document.querySelector('#rv-view').dispatchEvent(new Event('change')), true)`)
 	link := shared(3, 2)
 	p.Shot("review-share-360")
 
 	// The link opens that step from that view on another phone.
 	q := webtest.NewTab(t, "review-link", 360, 740)
-	q.Do(15*time.Second, chromedp.Navigate(link), chromedp.WaitVisible(chromedp.CSS("#rv-stepper")))
+	q.Do(15*time.Second, chromedp.Navigate(link), browsertest.WaitVisible(chromedp.CSS("#rv-stepper")))
 	q.WaitJS(10*time.Second, `document.querySelector('#rv-step').dataset.step === '3' && document.querySelector('#rv-step').dataset.view === '2'`)
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/chromedp/chromedp/kb"
 
 	"mafia/engine"
+	"mafia/internal/browsertest"
 	"mafia/locale"
 	"mafia/web/internal/webtest"
 )
@@ -102,7 +103,7 @@ func TestBrowserReviewStepsForwardBackAndByLink(t *testing.T) {
 	roleOf := func(s int) string { return g.Role(engine.Seat(s)).String() }
 
 	p := webtest.NewTab(t, "review-steps", 360, 740)
-	p.Do(15*time.Second, chromedp.Navigate(ts.URL+"/t/"+rt.ID+"/review"), chromedp.WaitVisible(chromedp.CSS("#rv-stepper")))
+	p.Do(15*time.Second, chromedp.Navigate(ts.URL+"/t/"+rt.ID+"/review"), browsertest.WaitVisible(chromedp.CSS("#rv-stepper")))
 	first := webtest.Eval[stepSeen](p, readStep)
 	if first.Step != 0 || first.View != 0 || !webtest.Eval[bool](p, `document.querySelector('#rv-back').disabled && document.querySelector('#rv-first').disabled`) {
 		t.Fatalf("the review does not open at its first step from everyone's view: %+v", first)
@@ -112,13 +113,13 @@ func TestBrowserReviewStepsForwardBackAndByLink(t *testing.T) {
 	}
 
 	// Forward, by the button and the key; back by the key.
-	p.Do(5*time.Second, chromedp.Click(chromedp.CSS("#rv-forward")))
+	p.Do(5*time.Second, browsertest.Click(chromedp.CSS("#rv-forward")))
 	p.WaitJS(5*time.Second, `document.querySelector('#rv-step').dataset.step === '1' && location.hash === '#step=1&view=0'`)
 	p.Do(5*time.Second, chromedp.KeyEvent(kb.ArrowRight))
 	p.WaitJS(5*time.Second, `document.querySelector('#rv-step').dataset.step === '2' && location.hash === '#step=2&view=0'`)
 	p.Do(5*time.Second, chromedp.KeyEvent(kb.ArrowLeft))
 	p.WaitJS(5*time.Second, `document.querySelector('#rv-step').dataset.step === '1'`)
-	p.Do(5*time.Second, chromedp.Click(chromedp.CSS("#rv-last")))
+	p.Do(5*time.Second, browsertest.Click(chromedp.CSS("#rv-last")))
 	last := webtest.Eval[stepSeen](p, readStep)
 	if last.Group != "end" || !webtest.Eval[bool](p, `document.querySelector('#rv-forward').disabled`) {
 		t.Errorf("Last does not reach the end: %+v", last)
@@ -159,7 +160,7 @@ func TestBrowserReviewStepsForwardBackAndByLink(t *testing.T) {
 
 	// A link to a night from the town seat's view opens there.
 	p.Do(15*time.Second, chromedp.Navigate(fmt.Sprintf("%s/t/%s/review#step=%d&view=%d", ts.URL, rt.ID, night, town)),
-		chromedp.WaitVisible(chromedp.CSS("#rv-stepper")))
+		browsertest.WaitVisible(chromedp.CSS("#rv-stepper")))
 	p.WaitJS(10*time.Second, fmt.Sprintf(`document.querySelector('#rv-step').dataset.step === '%d' && document.querySelector('#rv-view').value === '%d'`, night, town))
 	at := webtest.Eval[stepSeen](p, readStep)
 	if at.Group != "night" || at.View != int(town) {
@@ -235,7 +236,7 @@ func TestBrowserReviewStepsForwardBackAndByLink(t *testing.T) {
 	// The three languages, at a night from everyone's view; no sideways
 	// scroll; then the whole record, behind its toggle.
 	p.Do(15*time.Second, chromedp.Navigate(fmt.Sprintf("%s/t/%s/review#step=%d&view=0", ts.URL, rt.ID, night+1)),
-		chromedp.WaitVisible(chromedp.CSS("#rv-stepper")))
+		browsertest.WaitVisible(chromedp.CSS("#rv-stepper")))
 	for _, lang := range []locale.Lang{locale.Ka, locale.En, locale.Ru} {
 		p.Do(5*time.Second, webtest.TapSetting(`button[data-lang="`+string(lang)+`"]`))
 		p.WaitJS(10*time.Second, `document.documentElement.lang === '`+string(lang)+`' && window.__mafiaReview && window.__mafiaReview.lang === '`+string(lang)+`' && !window.__mafiaReview.asking && !!document.querySelector('#rv-step')`)
@@ -254,7 +255,7 @@ func TestBrowserReviewStepsForwardBackAndByLink(t *testing.T) {
 		}
 		p.Shot("91-review-steps-" + string(lang) + "-360")
 	}
-	p.Do(5*time.Second, chromedp.Click(chromedp.CSS("#rv-mode")))
+	p.Do(5*time.Second, browsertest.Click(chromedp.CSS("#rv-mode")))
 	p.WaitJS(5*time.Second, `getComputedStyle(document.querySelector('#rv-full')).display !== 'none' && document.querySelector('#rv-stepper').hidden`)
 	p.Shot("92-review-whole-ru-360")
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"mafia/engine"
+	"mafia/internal/browsertest"
 	"mafia/locale"
 	"mafia/server"
 	"mafia/web/internal/webtest"
@@ -47,9 +48,9 @@ func TestBrowserThreePeopleAndEightBots(t *testing.T) {
 	webtest.JoinTable(c, ts.URL+"/t/"+table, "Cira")
 	a.WaitJS(10*time.Second, `document.querySelectorAll('#t-seats li:not(.free)').length === 3`)
 	a.Do(10*time.Second,
-		chromedp.Click(chromedp.CSS("#add-bots")),
-		chromedp.WaitEnabled(chromedp.CSS("#start")),
-		chromedp.Click(chromedp.CSS("#start")))
+		browsertest.Click(chromedp.CSS("#add-bots")),
+		browsertest.WaitEnabled(chromedp.CSS("#start")),
+		browsertest.Click(chromedp.CSS("#start")))
 	tabs := []*webtest.Tab{a, b, c}
 	for _, p := range tabs {
 		p.WaitJS(15*time.Second, `!!window.__mafia.state.view && window.__mafia.state.view.phase === 'night'`)
@@ -90,7 +91,7 @@ func TestBrowserThreePeopleAndEightBots(t *testing.T) {
 	// The tab is clicked from the page itself: the tabs are drawn again
 	// with every frame, and a node chromedp found may be gone by its click.
 	m.WaitJS(5*time.Second, `(() => { const b = document.querySelector('button[data-key="tab-mafia"]'); if (b) b.click(); return !!b; })()`)
-	m.Do(5*time.Second, chromedp.SendKeys(chromedp.CSS("#chat-input"), "who tonight?\r"))
+	m.Do(5*time.Second, browsertest.SendKeys(chromedp.CSS("#chat-input"), "who tonight?\r"))
 	m.WaitJS(5*time.Second, `document.querySelector('#chat-msgs').textContent.includes('who tonight?')`)
 	m.Shot("60-three-bots-mafia-chat-360")
 
@@ -100,7 +101,7 @@ func TestBrowserThreePeopleAndEightBots(t *testing.T) {
 		t.Fatalf("at the mafioso's speech the composer is %q, not the town's", d)
 	}
 	said := "Good morning, I checked nobody, I am a citizen"
-	m.Do(5*time.Second, chromedp.SendKeys(chromedp.CSS("#chat-input"), said+"\r"))
+	m.Do(5*time.Second, browsertest.SendKeys(chromedp.CSS("#chat-input"), said+"\r"))
 	for _, p := range others {
 		if !p.Eventually(10*time.Second, webtest.InView("li", said)) {
 			t.Errorf("%s must scroll to read the mafioso's speech", p.Name)
@@ -145,7 +146,7 @@ func screens(t *testing.T, lang locale.Lang) {
 		}
 		p.Shot(fmt.Sprintf("70-%s-%s-360", name, lang))
 	}
-	p.Do(15*time.Second, chromedp.Navigate(ts.URL+"/"), chromedp.WaitVisible(chromedp.CSS("#create")))
+	p.Do(15*time.Second, chromedp.Navigate(ts.URL+"/"), browsertest.WaitVisible(chromedp.CSS("#create")))
 	p.Do(10*time.Second, webtest.TapSetting(`button[data-lang="`+string(lang)+`"]`))
 	p.WaitJS(5*time.Second, `document.documentElement.lang === '`+string(lang)+`'`)
 

@@ -7,6 +7,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"mafia/engine"
+	"mafia/internal/browsertest"
 	"mafia/web/internal/webtest"
 )
 
@@ -21,27 +22,27 @@ func TestBrowserCreatesACustomSetup(t *testing.T) {
 	counts := map[string]string{"Don": "1", "Mafia": "0", "Maniac": "1", "Detective": "1", "Doctor": "1", "Citizens": "2"}
 	p.Do(15*time.Second,
 		chromedp.Navigate(ts.URL+"/"),
-		chromedp.WaitVisible(chromedp.CSS("#create")),
-		chromedp.SendKeys(chromedp.CSS("#your-name"), "Nino"),
-		chromedp.Click(chromedp.CSS(`input[name=mode][value=custom]`)),
-		chromedp.WaitVisible(chromedp.CSS("#count-Don")),
+		browsertest.WaitVisible(chromedp.CSS("#create")),
+		browsertest.SendKeys(chromedp.CSS("#your-name"), "Nino"),
+		browsertest.Click(chromedp.CSS(`input[name=mode][value=custom]`)),
+		browsertest.WaitVisible(chromedp.CSS("#count-Don")),
 	)
 	for k, v := range counts {
-		p.Do(5*time.Second, chromedp.SetValue(chromedp.CSS("#count-"+k), v))
+		p.Do(5*time.Second, browsertest.SetValue(chromedp.CSS("#count-"+k), v))
 	}
 	p.Do(15*time.Second,
-		chromedp.Click(chromedp.CSS("#create")),
-		chromedp.WaitVisible(chromedp.CSS("#seated")),
+		browsertest.Click(chromedp.CSS("#create")),
+		browsertest.WaitVisible(chromedp.CSS("#seated")),
 	)
 	table := p.TableOf()
 	if n := webtest.Eval[int](p, `window.__mafia.state.lobby.players`); n != 6 {
 		t.Fatalf("the table has %d seats, the form asked for 6", n)
 	}
 	p.Do(10*time.Second,
-		chromedp.Click(chromedp.CSS("#add-bots")),
-		chromedp.WaitEnabled(chromedp.CSS("#start")),
-		chromedp.Click(chromedp.CSS("#start")),
-		chromedp.WaitVisible(chromedp.CSS("#my-card")),
+		browsertest.Click(chromedp.CSS("#add-bots")),
+		browsertest.WaitEnabled(chromedp.CSS("#start")),
+		browsertest.Click(chromedp.CSS("#start")),
+		browsertest.WaitVisible(chromedp.CSS("#my-card")),
 	)
 	g, _ := ts.Game(t, table)
 	got := map[engine.Role]int{}
@@ -67,7 +68,7 @@ func TestBrowserCreateChoosesTheBots(t *testing.T) {
 	p := webtest.NewTab(t, "bots", 1280, 900)
 	p.Do(15*time.Second,
 		chromedp.Navigate(ts.URL+"/?lang=en"),
-		chromedp.WaitVisible(chromedp.CSS("#create")),
+		browsertest.WaitVisible(chromedp.CSS("#create")),
 	)
 	if got := webtest.Eval[string](p, `document.querySelector('#bots').value + ' ' + document.querySelector('#pace').value + ' ' + document.querySelector('#stand-in').value`); got != "expert human 20" {
 		t.Errorf("the form starts at %q, want expert human 20", got)
@@ -76,12 +77,12 @@ func TestBrowserCreateChoosesTheBots(t *testing.T) {
 		t.Errorf("the levels read %q", got)
 	}
 	p.Do(15*time.Second,
-		chromedp.SendKeys(chromedp.CSS("#your-name"), "Nino"),
-		chromedp.SetValue(chromedp.CSS("#bots"), "random"),
-		chromedp.SetValue(chromedp.CSS("#pace"), "instant"),
-		chromedp.SetValue(chromedp.CSS("#stand-in"), "5"),
-		chromedp.Click(chromedp.CSS("#create")),
-		chromedp.WaitVisible(chromedp.CSS("#seated")),
+		browsertest.SendKeys(chromedp.CSS("#your-name"), "Nino"),
+		browsertest.SetValue(chromedp.CSS("#bots"), "random"),
+		browsertest.SetValue(chromedp.CSS("#pace"), "instant"),
+		browsertest.SetValue(chromedp.CSS("#stand-in"), "5"),
+		browsertest.Click(chromedp.CSS("#create")),
+		browsertest.WaitVisible(chromedp.CSS("#seated")),
 	)
 	got := webtest.Eval[string](p, `(l => l.bots + ' ' + (l.pace || 'instant') + ' ' + l.stand_in_ms)(window.__mafia.state.lobby)`)
 	if got != "random instant 5000" {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"mafia/internal/browsertest"
 	"mafia/locale"
 	"mafia/web"
 	"mafia/web/internal/webtest"
@@ -77,7 +78,7 @@ func TestBrowserAnnouncementsAndCues(t *testing.T) {
 		ev("nominated", map[string]any{"actor": 2, "target": 6}), ev("speech", map[string]any{"target": 2}), ev("speech", map[string]any{"target": 3})}
 	data, _ := json.Marshal(map[string]any{"cases": in, "cues": cueEvents})
 	p := webtest.NewTab(t, "announce", 360, 740)
-	p.Do(15*time.Second, chromedp.Navigate(ts.URL+"/"), chromedp.WaitVisible(chromedp.CSS("#create")))
+	p.Do(15*time.Second, chromedp.Navigate(ts.URL+"/"), browsertest.WaitVisible(chromedp.CSS("#create")))
 	p.Do(5*time.Second, webtest.TapSetting(`button[data-lang="en"]`))
 	p.WaitJS(5*time.Second, `document.documentElement.lang === 'en'`)
 	base := "/static/" + web.Version() + "/js/"

@@ -1,6 +1,7 @@
 package table
 
 import (
+	"mafia/internal/browsertest"
 	"mafia/web/internal/webtest"
 
 	"testing"
@@ -21,12 +22,12 @@ func TestBrowserTheAudioRestsBetweenSignals(t *testing.T) {
 	webtest.CreateTable(p, ts.URL, "Dato", 5, map[string]string{
 		"speech": "10.8", "last_words": "10.8", "defence": "10.8", "tie_speech": "10.8", "night": "0.3", "vote": "1.5",
 	})
-	p.Do(10*time.Second, chromedp.Click(chromedp.CSS("#add-bots")))
+	p.Do(10*time.Second, browsertest.Click(chromedp.CSS("#add-bots")))
 	// The tap unlocked the audio; with nothing to sound it rests.
 	p.WaitJS(5*time.Second, `window.__mafia.sounds.audio === 'suspended'`)
 	p.Do(10*time.Second,
-		chromedp.WaitEnabled(chromedp.CSS("#start")),
-		chromedp.Click(chromedp.CSS("#start")),
+		browsertest.WaitEnabled(chromedp.CSS("#start")),
+		browsertest.Click(chromedp.CSS("#start")),
 	)
 	// Our seat is the first: its speech's warning comes 10 s before its end.
 	p.WaitJS(15*time.Second, `window.__mafia.sounds.warn >= 1`)

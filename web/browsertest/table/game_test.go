@@ -11,6 +11,7 @@ import (
 	"github.com/chromedp/chromedp/kb"
 
 	"mafia/engine"
+	"mafia/internal/browsertest"
 	"mafia/locale"
 	"mafia/web/internal/webtest"
 )
@@ -40,7 +41,7 @@ func TestBrowserSoloGame(t *testing.T) {
 	webtest.NeedBrowser(t)
 	ts := webtest.StartServer(t)
 	p := webtest.NewTab(t, "solo", 360, 780)
-	p.Do(15*time.Second, chromedp.Navigate(ts.URL+"/"), chromedp.WaitVisible(chromedp.CSS("#create")))
+	p.Do(15*time.Second, chromedp.Navigate(ts.URL+"/"), browsertest.WaitVisible(chromedp.CSS("#create")))
 	p.Shot("01-lobby-360")
 	p.Do(5*time.Second, chromedp.EmulateViewport(1280, 900))
 	p.Shot("01-lobby-desktop")
@@ -55,13 +56,13 @@ func TestBrowserSoloGame(t *testing.T) {
 	timings := maps.Clone(webtest.FastTimings)
 	timings["speech"] = "30"
 	table := webtest.CreateTableWith(p, ts.URL, "Nino", 11, timings, "instant", map[string]string{"first_night": "meeting"})
-	p.Do(10*time.Second, chromedp.WaitVisible(chromedp.CSS("#add-bots")))
+	p.Do(10*time.Second, browsertest.WaitVisible(chromedp.CSS("#add-bots")))
 	p.Shot("02-table-lobby-360")
 	p.Do(10*time.Second,
-		chromedp.Click(chromedp.CSS("#add-bots")),
-		chromedp.WaitEnabled(chromedp.CSS("#start")),
-		chromedp.Click(chromedp.CSS("#start")),
-		chromedp.WaitVisible(chromedp.CSS("#my-card")),
+		browsertest.Click(chromedp.CSS("#add-bots")),
+		browsertest.WaitEnabled(chromedp.CSS("#start")),
+		browsertest.Click(chromedp.CSS("#start")),
+		browsertest.WaitVisible(chromedp.CSS("#my-card")),
 	)
 	g, _ := ts.Game(t, table)
 	seat := webtest.Eval[int](p, `+document.querySelector('.seat.me').dataset.seat`)
@@ -94,7 +95,7 @@ func TestBrowserSoloGame(t *testing.T) {
 			// The keyboard: focus the button, and Enter presses it.
 			keyboard = true
 			n := webtest.Eval[int](p, `window.__mafia.state.events.length`)
-			p.Do(5*time.Second, chromedp.Focus(chromedp.CSS("#t-act button[data-verb=pass]")), chromedp.KeyEvent(kb.Enter))
+			p.Do(5*time.Second, browsertest.Focus(chromedp.CSS("#t-act button[data-verb=pass]")), chromedp.KeyEvent(kb.Enter))
 			p.WaitJS(5*time.Second, fmt.Sprintf(`window.__mafia.state.events.length > %d`, n))
 			continue
 		}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"mafia/internal/browsertest"
 	"mafia/web"
 	"mafia/web/internal/webtest"
 )
@@ -45,7 +46,7 @@ func TestBrowserGameOverARemovalByFoulsIsNoWin(t *testing.T) {
 	}
 	data, _ := json.Marshal(cases)
 	p := webtest.NewTab(t, "over-fouls", 360, 780)
-	p.Do(15*time.Second, chromedp.Navigate(ts.URL+"/?lang=en"), chromedp.WaitVisible(chromedp.CSS("#create")))
+	p.Do(15*time.Second, chromedp.Navigate(ts.URL+"/?lang=en"), browsertest.WaitVisible(chromedp.CSS("#create")))
 	base := "/static/" + web.Version() + "/js/"
 	script := fmt.Sprintf(`(async () => {
 		const { renderOver } = await import(%q);

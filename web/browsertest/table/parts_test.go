@@ -10,6 +10,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"mafia/internal/browsertest"
 	"mafia/web"
 	"mafia/web/internal/webtest"
 )
@@ -84,7 +85,7 @@ func TestBrowserActionsFollowTheLegalMoves(t *testing.T) {
 	}
 	data, _ := json.Marshal(cases)
 	p := webtest.NewTab(t, "parts", 360, 780)
-	p.Do(15*time.Second, chromedp.Navigate(ts.URL+"/"), chromedp.WaitVisible(chromedp.CSS("#create")))
+	p.Do(15*time.Second, chromedp.Navigate(ts.URL+"/"), browsertest.WaitVisible(chromedp.CSS("#create")))
 	base := "/static/" + web.Version() + "/js/"
 	script := fmt.Sprintf(`(async () => {
 		const { renderActions } = await import(%q);

@@ -8,6 +8,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"mafia/engine"
+	"mafia/internal/browsertest"
 	"mafia/locale"
 	"mafia/web/internal/webtest"
 )
@@ -51,26 +52,26 @@ func TestBrowserThreePlayers(t *testing.T) {
 	// One joins from the open tables, one by the invite link.
 	b.Do(15*time.Second,
 		chromedp.Navigate(ts.URL+"/"),
-		chromedp.WaitVisible(chromedp.CSS(`#tables a[href="/t/`+table+`"]`)),
-		chromedp.Click(chromedp.CSS(`#tables a[href="/t/`+table+`"]`)),
-		chromedp.WaitVisible(chromedp.CSS("#join-name")),
-		chromedp.SendKeys(chromedp.CSS("#join-name"), "Beka"),
-		chromedp.Click(chromedp.CSS("#join")),
-		chromedp.WaitVisible(chromedp.CSS("#seated")),
+		browsertest.WaitVisible(chromedp.CSS(`#tables a[href="/t/`+table+`"]`)),
+		browsertest.Click(chromedp.CSS(`#tables a[href="/t/`+table+`"]`)),
+		browsertest.WaitVisible(chromedp.CSS("#join-name")),
+		browsertest.SendKeys(chromedp.CSS("#join-name"), "Beka"),
+		browsertest.Click(chromedp.CSS("#join")),
+		browsertest.WaitVisible(chromedp.CSS("#seated")),
 	)
 	webtest.JoinTable(c, invite, "Cira")
 	a.WaitJS(10*time.Second, `document.querySelectorAll('#t-seats li:not(.free)').length === 3`)
 
 	// Before the start the town's chat is open to all.
-	a.Do(5*time.Second, chromedp.SendKeys(chromedp.CSS("#chat-input"), "gamarjoba\r"))
+	a.Do(5*time.Second, browsertest.SendKeys(chromedp.CSS("#chat-input"), "gamarjoba\r"))
 	for _, p := range []*webtest.Tab{b, c} {
 		p.WaitJS(5*time.Second, `document.querySelector('#chat-msgs').textContent.includes('gamarjoba')`)
 	}
 	a.Shot("10-three-lobby-host-360")
 	a.Do(10*time.Second,
-		chromedp.Click(chromedp.CSS("#add-bots")),
-		chromedp.WaitEnabled(chromedp.CSS("#start")),
-		chromedp.Click(chromedp.CSS("#start")),
+		browsertest.Click(chromedp.CSS("#add-bots")),
+		browsertest.WaitEnabled(chromedp.CSS("#start")),
+		browsertest.Click(chromedp.CSS("#start")),
 	)
 	tabs := []*webtest.Tab{a, b, c}
 	for _, p := range tabs {
@@ -125,7 +126,7 @@ func TestBrowserThreePlayers(t *testing.T) {
 	// Reload mid-game: the same seat, the same card, the events again, and
 	// no prompt for a name.
 	before := webtest.Eval[int](b, `document.querySelectorAll('#log li').length`)
-	b.Do(15*time.Second, chromedp.Reload(), chromedp.WaitVisible(chromedp.CSS("#my-card")))
+	b.Do(15*time.Second, chromedp.Reload(), browsertest.WaitVisible(chromedp.CSS("#my-card")))
 	b.WaitJS(10*time.Second, `document.querySelectorAll('#log li').length >= `+fmt.Sprint(before))
 	if s := webtest.MySeat(b); s != seats[b] {
 		t.Errorf("after a reload the page is at seat %d, was %d", s, seats[b])
@@ -133,7 +134,7 @@ func TestBrowserThreePlayers(t *testing.T) {
 	if webtest.Eval[bool](b, `!!document.querySelector('#join-name') && !!document.querySelector('#join-name').offsetParent`) {
 		t.Error("after a reload the page asks for a name")
 	}
-	b.Do(5*time.Second, chromedp.Click(chromedp.CSS("#my-card")))
+	b.Do(5*time.Second, browsertest.Click(chromedp.CSS("#my-card")))
 	b.WaitJS(5*time.Second, `(document.querySelector('#my-card [data-role]') || {dataset: {}}).dataset.role === '`+g.Role(engine.Seat(seats[b])).String()+`'`)
 
 	// A dropped connection comes back by itself.
@@ -159,14 +160,14 @@ func TestBrowserThreePlayers(t *testing.T) {
 	refused(a, locale.En)
 
 	// The host pauses the game: every page shows it, and no moves.
-	a.Do(5*time.Second, chromedp.Click(chromedp.CSS(`button[data-host="pause"]`)))
+	a.Do(5*time.Second, browsertest.Click(chromedp.CSS(`button[data-host="pause"]`)))
 	for _, p := range tabs {
 		p.WaitJS(5*time.Second, fmt.Sprintf(`document.querySelector('#left').textContent === %q`, locale.New(locale.En).T("error.paused", nil)))
 		if n := webtest.Eval[int](p, `document.querySelectorAll('#t-act button[data-verb]:not([disabled])').length`); n != 0 {
 			t.Errorf("%s: %d moves offered while paused", p.Name, n)
 		}
 	}
-	a.Do(5*time.Second, chromedp.Click(chromedp.CSS(`button[data-host="resume"]`)))
+	a.Do(5*time.Second, browsertest.Click(chromedp.CSS(`button[data-host="resume"]`)))
 	b.WaitJS(5*time.Second, `/\d/.test(document.querySelector('#left').textContent)`)
 
 	// A foul from the host shows on the player's seat, on every page.
@@ -218,22 +219,22 @@ func TestBrowserKickedOrLeft(t *testing.T) {
 	table := webtest.CreateTable(a, ts.URL, "Eka", 5, nil)
 	webtest.JoinTable(b, ts.URL+"/t/"+table, "Gio")
 	// Leaving: no alarm, the seat is free again, and the name field is back.
-	b.Do(10*time.Second, chromedp.Click(chromedp.CSS(`button[data-key="leave"]`)))
+	b.Do(10*time.Second, browsertest.Click(chromedp.CSS(`button[data-key="leave"]`)))
 	b.WaitJS(10*time.Second, `!!document.querySelector('#join-name') && !document.querySelector('#seated')`)
 	if webtest.Eval[bool](b, `!!document.querySelector('#alert-text')`) {
 		t.Errorf("leaving the seat shows an alert: %s", webtest.Eval[string](b, `document.querySelector('#alert-text').textContent`))
 	}
 	a.WaitJS(10*time.Second, `document.querySelectorAll('#t-seats li:not(.free)').length === 1`)
-	b.Do(10*time.Second, chromedp.Click(chromedp.CSS("#join")), chromedp.WaitVisible(chromedp.CSS("#seated")))
+	b.Do(10*time.Second, browsertest.Click(chromedp.CSS("#join")), browsertest.WaitVisible(chromedp.CSS("#seated")))
 	a.WaitJS(10*time.Second, `!!document.querySelector('button[data-key="kick-2"]')`)
-	a.Do(5*time.Second, chromedp.Click(chromedp.CSS(`button[data-key="kick-2"]`)))
+	a.Do(5*time.Second, browsertest.Click(chromedp.CSS(`button[data-key="kick-2"]`)))
 	// The kicked page reconnects, is refused, says why and offers the seat.
 	want := locale.New(locale.En).T("error.bad_token", nil)
 	b.WaitJS(10*time.Second, fmt.Sprintf(`(document.querySelector('#alert-text') || {}).textContent === %q`, want))
 	b.WaitJS(10*time.Second, `!!document.querySelector('#join-name') && !document.querySelector('#seated')`)
 	// Taking it is refused: the host's kick blocks the kicked.
 	b.Expect("status of 403") // the refused join, as Chromium logs it
-	b.Do(10*time.Second, chromedp.Click(chromedp.CSS("#join")))
+	b.Do(10*time.Second, browsertest.Click(chromedp.CSS("#join")))
 	want = locale.New(locale.En).T("error.blocked", nil)
 	b.WaitJS(10*time.Second, fmt.Sprintf(`(document.querySelector('#alert-text') || {}).textContent === %q`, want))
 	b.WaitJS(10*time.Second, `!!document.querySelector('#join-name') && !document.querySelector('#seated')`)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"mafia/internal/browsertest"
 	"mafia/web/internal/webtest"
 )
 
@@ -22,9 +23,9 @@ func TestBrowserSpeechSignals(t *testing.T) {
 		"speech": "10.8", "last_words": "10.8", "defence": "10.8", "tie_speech": "10.8", "night": "0.3", "vote": "1.5",
 	})
 	p.Do(10*time.Second,
-		chromedp.Click(chromedp.CSS("#add-bots")),
-		chromedp.WaitEnabled(chromedp.CSS("#start")),
-		chromedp.Click(chromedp.CSS("#start")),
+		browsertest.Click(chromedp.CSS("#add-bots")),
+		browsertest.WaitEnabled(chromedp.CSS("#start")),
+		browsertest.Click(chromedp.CSS("#start")),
 	)
 	// Our seat is the first: day 1's first speech, or our last words.
 	p.WaitJS(15*time.Second, `!!document.querySelector('#t-act button[data-verb=pass]')`)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"mafia/internal/browsertest"
 	"mafia/web"
 	"mafia/web/internal/webtest"
 )
@@ -136,7 +137,7 @@ func TestTheTableStateFollowsTheProtocol(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := webtest.NewTab(t, "state", 800, 600)
-	p.Do(15*time.Second, chromedp.Navigate(ts.URL+"/"), chromedp.WaitVisible(chromedp.CSS("#create")))
+	p.Do(15*time.Second, chromedp.Navigate(ts.URL+"/"), browsertest.WaitVisible(chromedp.CSS("#create")))
 	script := fmt.Sprintf(`(async () => {
 		const { newState, receive } = await import(%q);
 		const get = (o, path) => path.split('.').reduce((v, k) => (v == null ? undefined : v[k]), o);

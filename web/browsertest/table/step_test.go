@@ -7,6 +7,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"mafia/internal/browsertest"
 	"mafia/locale"
 	"mafia/web/internal/webtest"
 )
@@ -24,10 +25,10 @@ func TestBrowserAButtonIsForTheStepItWasDrawnIn(t *testing.T) {
 	long := map[string]string{"speech": "600", "defence": "600", "tie_speech": "600", "last_words": "600", "night": "1", "vote": "600"}
 	webtest.CreateTable(p, ts.URL, "Nino", 5, long)
 	p.Do(10*time.Second,
-		chromedp.Click(chromedp.CSS("#add-bots")),
-		chromedp.WaitEnabled(chromedp.CSS("#start")),
-		chromedp.Click(chromedp.CSS("#start")),
-		chromedp.WaitVisible(chromedp.CSS("#my-card")),
+		browsertest.Click(chromedp.CSS("#add-bots")),
+		browsertest.WaitEnabled(chromedp.CSS("#start")),
+		browsertest.Click(chromedp.CSS("#start")),
+		browsertest.WaitVisible(chromedp.CSS("#my-card")),
 	)
 	// Seat 1 holds the floor first on day 1: its speech, or its last words
 	// if the night took it; after a bot's last words, when the night took a
@@ -38,7 +39,7 @@ func TestBrowserAButtonIsForTheStepItWasDrawnIn(t *testing.T) {
 	if step < 2 {
 		t.Fatalf("the view's step is %d on day 1", step)
 	}
-	p.Do(5*time.Second, chromedp.Click(chromedp.CSS(pass)))
+	p.Do(5*time.Second, browsertest.Click(chromedp.CSS(pass)))
 	p.WaitJS(10*time.Second, fmt.Sprintf(`window.__mafia.state.view.step > %d && !window.__mafia.state.busy`, step))
 	p.Do(5*time.Second, chromedp.Evaluate[chromedp.Void](`window.__stale.click()`))
 	want := locale.New(locale.En).T("error.stale_step", nil)

@@ -14,6 +14,7 @@ import (
 
 	"mafia/client"
 	"mafia/engine"
+	"mafia/internal/browsertest"
 	"mafia/locale"
 	"mafia/room"
 	"mafia/server"
@@ -112,13 +113,13 @@ func TestBrowserTableAMafiosoSpeaksByDay(t *testing.T) {
 		clk.Advance(room.DefaultNightTick)
 	}
 	// The mafia's chat, as a mafioso would use it.
-	mp.Do(5*time.Second, chromedp.Click(chromedp.CSS(`button[data-key="tab-mafia"]`)))
+	mp.Do(5*time.Second, browsertest.Click(chromedp.CSS(`button[data-key="tab-mafia"]`)))
 	mp.WaitJS(5*time.Second, `!document.querySelector('#chat-input').disabled`)
-	mp.Do(5*time.Second, chromedp.SendKeys(chromedp.CSS("#chat-input"), "seat "+fmt.Sprint(victim)+" tonight\r"))
+	mp.Do(5*time.Second, browsertest.SendKeys(chromedp.CSS("#chat-input"), "seat "+fmt.Sprint(victim)+" tonight\r"))
 	mp.WaitJS(5*time.Second, `document.querySelector('#chat-input').value === ''`)
 
 	// Tap to hide: nothing of the card is left on the page.
-	mp.Do(5*time.Second, chromedp.Click(chromedp.CSS("#my-card")))
+	mp.Do(5*time.Second, browsertest.Click(chromedp.CSS("#my-card")))
 	mp.WaitJS(5*time.Second, `document.querySelector('#my-card').getAttribute('aria-expanded') === 'false'`)
 	html := webtest.Eval[string](mp, `document.querySelector('main').outerHTML`)
 	text := webtest.Eval[string](mp, `document.querySelector('main').innerText`)
@@ -134,7 +135,7 @@ func TestBrowserTableAMafiosoSpeaksByDay(t *testing.T) {
 		}
 	}
 	mp.Shot("d5-card-hidden-360")
-	mp.Do(5*time.Second, chromedp.Click(chromedp.CSS("#my-card")))
+	mp.Do(5*time.Second, browsertest.Click(chromedp.CSS("#my-card")))
 	mp.Shot("night-mafioso-360")
 	clk.Advance(30 * time.Second) // past the night's end
 
@@ -169,7 +170,7 @@ func TestBrowserTableAMafiosoSpeaksByDay(t *testing.T) {
 	}
 	webtest.Eval[bool](mp, `window.scrollTo(0, 0), true`)
 	said := "I am a simple citizen, believe me"
-	mp.Do(5*time.Second, chromedp.SendKeys(chromedp.CSS("#chat-input"), said+"\r"))
+	mp.Do(5*time.Second, browsertest.SendKeys(chromedp.CSS("#chat-input"), said+"\r"))
 	for until := time.Now().Add(5 * time.Second); !pt.Seats[l-1].Heard("town", m, said); time.Sleep(50 * time.Millisecond) {
 		if time.Now().After(until) {
 			t.Errorf("defect 1: the mafioso's speech did not reach the town")
@@ -190,9 +191,9 @@ func TestBrowserTableAMafiosoSpeaksByDay(t *testing.T) {
 		}
 	}
 	lp.Do(5*time.Second,
-		chromedp.Click(chromedp.CSS(fmt.Sprintf(`button[data-note="%d"]`, other))),
-		chromedp.Click(chromedp.CSS(fmt.Sprintf(`.note-edit[data-seat="%d"] button[data-mark=suspect]`, other))),
-		chromedp.SendKeys(chromedp.CSS(fmt.Sprintf(`#note-text-%d`, other)), "too quiet\t"))
+		browsertest.Click(chromedp.CSS(fmt.Sprintf(`button[data-note="%d"]`, other))),
+		browsertest.Click(chromedp.CSS(fmt.Sprintf(`.note-edit[data-seat="%d"] button[data-mark=suspect]`, other))),
+		browsertest.SendKeys(chromedp.CSS(fmt.Sprintf(`#note-text-%d`, other)), "too quiet\t"))
 	lp.Do(15*time.Second, chromedp.Reload())
 	lp.WaitJS(15*time.Second, `!!window.__mafia && !!window.__mafia.state.view`)
 	if !lp.Eventually(15*time.Second, fmt.Sprintf(`(() => { const li = document.querySelector('#t-seats li[data-seat="%d"]'); return !!li && !!li.querySelector('.badge.m-suspect') && li.textContent.includes('too quiet'); })()`, other)) {
@@ -361,7 +362,7 @@ func TestBrowserTableTheEnd(t *testing.T) {
 
 	// Night 1: the detective checks a mafioso.
 	webtest.WaitPhase(np, 10*time.Second, "night", 1, 0)
-	np.Do(5*time.Second, chromedp.Click(chromedp.CSS(fmt.Sprintf(`#t-act button[data-verb=check][data-target="%d"]`, checked))))
+	np.Do(5*time.Second, browsertest.Click(chromedp.CSS(fmt.Sprintf(`#t-act button[data-verb=check][data-target="%d"]`, checked))))
 	// The maniac is killed: no shots left to tell.
 	dp.WaitJS(45*time.Second, `window.__mafia.state.events.some((e) => e.kind === 'night_ended')`)
 	shots := en.Plural("view.shots", 2, nil)
@@ -370,13 +371,13 @@ func TestBrowserTableTheEnd(t *testing.T) {
 	}
 	// The dead read the dead's chat.
 	dp.WaitJS(5*time.Second, `!!document.querySelector('button[data-key="tab-dead"]')`)
-	dp.Do(5*time.Second, chromedp.Click(chromedp.CSS(`button[data-key="tab-dead"]`)))
+	dp.Do(5*time.Second, browsertest.Click(chromedp.CSS(`button[data-key="tab-dead"]`)))
 
 	// Day 1: the detective nominates, ends the speech, is voted out.
 	webtest.WaitPhase(np, 30*time.Second, "speech", 1, n)
-	np.Do(5*time.Second, chromedp.Click(chromedp.CSS(fmt.Sprintf(`#t-act button[data-verb=nominate][data-target="%d"]`, named))))
+	np.Do(5*time.Second, browsertest.Click(chromedp.CSS(fmt.Sprintf(`#t-act button[data-verb=nominate][data-target="%d"]`, named))))
 	np.WaitJS(5*time.Second, `window.__mafia.state.view.nominated === true`)
-	np.Do(5*time.Second, chromedp.Click(chromedp.CSS(`#t-act button[data-verb=pass]`)))
+	np.Do(5*time.Second, browsertest.Click(chromedp.CSS(`#t-act button[data-verb=pass]`)))
 	webtest.WaitPhase(np, 40*time.Second, "last_words", 1, n)
 	if np.Eventually(2*time.Second, fmt.Sprintf(`document.body.innerText.includes(%q)`, en.T("web.act.nominated", nil))) {
 		t.Errorf("defect 8: in the last words the page says %q", en.T("web.act.nominated", nil))
@@ -398,7 +399,7 @@ func TestBrowserTableTheEnd(t *testing.T) {
 	if !dp.Eventually(5*time.Second, `!document.querySelector('#chat-input').disabled`) {
 		t.Errorf("defect 7: after the game the chat stays closed: %q", webtest.Eval[string](dp, `(document.querySelector('#chat-hint') || {}).textContent`))
 	} else {
-		dp.Do(5*time.Second, chromedp.SendKeys(chromedp.CSS("#chat-input"), "gg\r"))
+		dp.Do(5*time.Second, browsertest.SendKeys(chromedp.CSS("#chat-input"), "gg\r"))
 		for until := time.Now().Add(5 * time.Second); !pt.Seats[accuser-1].Heard("town", d, "gg"); time.Sleep(50 * time.Millisecond) {
 			if time.Now().After(until) {
 				t.Errorf("defect 7: the \"gg\" after the game did not reach the town")
@@ -414,14 +415,14 @@ func TestBrowserTableTheEnd(t *testing.T) {
 	}
 	// Item 6: play again: a new table with the same rules, and an
 	// invitation every page shows.
-	np.Do(10*time.Second, chromedp.Click(chromedp.CSS("#play-again")))
+	np.Do(10*time.Second, browsertest.Click(chromedp.CSS("#play-again")))
 	np.WaitJS(15*time.Second, `location.pathname !== '/t/`+pt.Table+`' && !!document.querySelector('#seated')`)
 	again := np.TableOf()
 	if l, err := pt.API.Table(ctx, again); err != nil || l.Players != 11 || l.Rules["round_limit"] != "1" {
 		t.Errorf("item 6: the new table %s: %+v, %v", again, l, err)
 	}
 	dp.WaitJS(10*time.Second, `!!document.querySelector('#join-again')`)
-	dp.Do(10*time.Second, chromedp.Click(chromedp.CSS("#join-again")))
+	dp.Do(10*time.Second, browsertest.Click(chromedp.CSS("#join-again")))
 	dp.WaitJS(10*time.Second, `location.pathname === '/t/`+again+`' && !!document.querySelector('#join-name')`)
 	np.Do(10*time.Second, chromedp.NavigateBack())
 	np.WaitJS(15*time.Second, `!!document.querySelector('#timeline')`)
@@ -453,7 +454,7 @@ func TestBrowserTableTheLobby(t *testing.T) {
 	p := webtest.NewTab(t, "lobby", 360, 740)
 	p.Do(10*time.Second, chromedp.Navigate("about:blank"))
 	webtest.PreferLanguage(p, "fr-FR,fr;q=0.9")
-	p.Do(15*time.Second, chromedp.Navigate(ts.URL+"/"), chromedp.WaitVisible(chromedp.CSS("#create")))
+	p.Do(15*time.Second, chromedp.Navigate(ts.URL+"/"), browsertest.WaitVisible(chromedp.CSS("#create")))
 	if got := webtest.Eval[string](p, `document.documentElement.lang`); got != "ka" {
 		t.Errorf("defect 11: a browser that names no language held opens the page in %q, not Georgian", got)
 	}
@@ -482,9 +483,9 @@ func TestBrowserTableTheLobby(t *testing.T) {
 
 	// Defect 12: a table made without a name is called by its host's.
 	p.Do(15*time.Second,
-		chromedp.SendKeys(chromedp.CSS("#your-name"), "ნინო"),
-		chromedp.Click(chromedp.CSS("#create")),
-		chromedp.WaitVisible(chromedp.CSS("#seated")))
+		browsertest.SendKeys(chromedp.CSS("#your-name"), "ნინო"),
+		browsertest.Click(chromedp.CSS("#create")),
+		browsertest.WaitVisible(chromedp.CSS("#seated")))
 	l, err := live.API.Table(ctx, p.TableOf())
 	if err != nil {
 		t.Fatal(err)
@@ -500,14 +501,14 @@ func TestBrowserTableTheLobby(t *testing.T) {
 		t.Errorf("defect 9: words broken in two at 360 px: %q", broken)
 	}
 	// Item 6: the invite as a QR code.
-	p.Do(5*time.Second, chromedp.Click(chromedp.CSS("details.qr summary")))
+	p.Do(5*time.Second, browsertest.Click(chromedp.CSS("details.qr summary")))
 	if !p.Eventually(5*time.Second, `(() => { const i = document.querySelector('#invite-qr'); return !!i && i.complete && i.naturalWidth > 0; })()`) {
 		t.Errorf("item 6: the invite's QR code does not show")
 	}
 	p.Shot("table-lobby-ka-360")
 
 	// Item 7: how to play, from the table, in Georgian: every card.
-	p.Do(5*time.Second, chromedp.Click(chromedp.CSS("#howto-open")))
+	p.Do(5*time.Second, browsertest.Click(chromedp.CSS("#howto-open")))
 	p.WaitJS(5*time.Second, `document.querySelector('#howto').open`)
 	for _, r := range []string{"citizen", "detective", "doctor", "mafia", "don", "maniac"} {
 		if !strings.Contains(webtest.Eval[string](p, `document.querySelector('#howto').textContent`), ka.T("web.role_help."+r, nil)) {
@@ -515,12 +516,12 @@ func TestBrowserTableTheLobby(t *testing.T) {
 		}
 	}
 	p.Shot("howto-ka-360")
-	p.Do(5*time.Second, chromedp.Click(chromedp.CSS(`#howto button[data-key="howto-close"]`)))
+	p.Do(5*time.Second, browsertest.Click(chromedp.CSS(`#howto button[data-key="howto-close"]`)))
 
 	// Item 6: a quick game: one tap from the lobby, and the game starts.
 	q := webtest.NewTab(t, "quick", 360, 740)
-	q.Do(15*time.Second, chromedp.Navigate(ts.URL+"/"), chromedp.WaitVisible(chromedp.CSS("#quick")))
-	q.Do(5*time.Second, chromedp.SendKeys(chromedp.CSS("#your-name"), "Gio"), chromedp.Click(chromedp.CSS("#quick")))
+	q.Do(15*time.Second, chromedp.Navigate(ts.URL+"/"), browsertest.WaitVisible(chromedp.CSS("#quick")))
+	q.Do(5*time.Second, browsertest.SendKeys(chromedp.CSS("#your-name"), "Gio"), browsertest.Click(chromedp.CSS("#quick")))
 	if !q.Eventually(20*time.Second, `!!window.__mafia && !!window.__mafia.state.view && window.__mafia.state.view.players === 11`) {
 		t.Errorf("item 6: the quick game did not start:\n%s", q.Text())
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"mafia/client"
+	"mafia/internal/browsertest"
 	"mafia/locale"
 	"mafia/web/internal/webtest"
 	"mafia/wire"
@@ -64,7 +65,7 @@ func TestBrowserAVoteSaysWhatWasSentUntilTheClose(t *testing.T) {
 			break
 		}
 		if webtest.Eval[bool](p, fmt.Sprintf(`!!document.querySelector(%q)`, pass)) {
-			p.Do(5*time.Second, chromedp.Click(chromedp.CSS(pass)))
+			p.Do(5*time.Second, browsertest.Click(chromedp.CSS(pass)))
 		}
 		if v := seat2.Now(); v != nil && v.Phase != "vote" && v.Speaker == 2 {
 			if v.Phase == "speech" && !nominated && slices.Contains(v.Legal.Nominate, 3) {

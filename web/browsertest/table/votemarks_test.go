@@ -11,6 +11,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"mafia/client"
+	"mafia/internal/browsertest"
 	"mafia/locale"
 	"mafia/web/internal/webtest"
 	"mafia/wire"
@@ -69,7 +70,7 @@ func phoneAtTheVote(t *testing.T, ctx context.Context) (p *webtest.Tab, seat2, s
 			return p, seat2, seat3
 		}
 		if webtest.Eval[bool](p, fmt.Sprintf(`!!document.querySelector(%q)`, pass)) {
-			p.Do(5*time.Second, chromedp.Click(chromedp.CSS(pass)))
+			p.Do(5*time.Second, browsertest.Click(chromedp.CSS(pass)))
 		}
 		if v := seat2.Now(); v != nil && v.Phase != "vote" && v.Speaker == 2 {
 			if v.Phase == "speech" && !nominated && slices.Contains(v.Legal.Nominate, 1) {

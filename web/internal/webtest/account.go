@@ -11,6 +11,7 @@ import (
 
 	"mafia/account"
 	"mafia/assist"
+	"mafia/internal/browsertest"
 	"mafia/internal/site"
 	"mafia/room"
 	"mafia/server"
@@ -58,21 +59,21 @@ func PlayToTheEnd(p *Tab) {
 // StartWithBots fills the table with bots and starts it.
 func StartWithBots(p *Tab) {
 	p.Do(20*time.Second,
-		chromedp.WaitVisible(chromedp.CSS("#add-bots")),
-		chromedp.Click(chromedp.CSS("#add-bots")),
-		chromedp.WaitEnabled(chromedp.CSS("#start")),
-		chromedp.Click(chromedp.CSS("#start")),
-		chromedp.WaitVisible(chromedp.CSS("#my-card")),
+		browsertest.WaitVisible(chromedp.CSS("#add-bots")),
+		browsertest.Click(chromedp.CSS("#add-bots")),
+		browsertest.WaitEnabled(chromedp.CSS("#start")),
+		browsertest.Click(chromedp.CSS("#start")),
+		browsertest.WaitVisible(chromedp.CSS("#my-card")),
 	)
 }
 
 // SignUp fills the account screen's form (already open) and sends it.
 func SignUp(p *Tab, name, password string) {
-	p.Do(10*time.Second, chromedp.WaitVisible(chromedp.CSS("#account-form")))
+	p.Do(10*time.Second, browsertest.WaitVisible(chromedp.CSS("#account-form")))
 	Eval[bool](p, `(() => { for (const id of ['acct-name', 'acct-password']) document.getElementById(id).value = ''; return true; })()`)
 	p.Do(10*time.Second,
-		chromedp.SendKeys(chromedp.CSS("#acct-name"), name),
-		chromedp.SendKeys(chromedp.CSS("#acct-password"), password),
-		chromedp.Click(chromedp.CSS("#account-submit")),
+		browsertest.SendKeys(chromedp.CSS("#acct-name"), name),
+		browsertest.SendKeys(chromedp.CSS("#acct-password"), password),
+		browsertest.Click(chromedp.CSS("#account-submit")),
 	)
 }

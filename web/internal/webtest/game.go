@@ -5,6 +5,8 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+
+	"mafia/internal/browsertest"
 )
 
 // FastTimings are the create form's timings in seconds: short steps, and
@@ -34,23 +36,23 @@ func CreateTableWith(tb *Tab, base, name string, players int, timings map[string
 	tb.T.Helper()
 	tb.Do(15*time.Second,
 		chromedp.Navigate(base+"/"),
-		chromedp.WaitVisible(chromedp.CSS("#create")),
-		chromedp.SendKeys(chromedp.CSS("#your-name"), name),
-		chromedp.SendKeys(chromedp.CSS("#create-name"), name+"'s table"),
-		chromedp.SetValue(chromedp.CSS("#players"), strconv.Itoa(players)),
+		browsertest.WaitVisible(chromedp.CSS("#create")),
+		browsertest.SendKeys(chromedp.CSS("#your-name"), name),
+		browsertest.SendKeys(chromedp.CSS("#create-name"), name+"'s table"),
+		browsertest.SetValue(chromedp.CSS("#players"), strconv.Itoa(players)),
 	)
 	for k, v := range timings {
-		tb.Do(5*time.Second, chromedp.SetValue(chromedp.CSS("#time-"+k), v))
+		tb.Do(5*time.Second, browsertest.SetValue(chromedp.CSS("#time-"+k), v))
 	}
 	if pace != "" {
-		tb.Do(5*time.Second, chromedp.SetValue(chromedp.CSS("#pace"), pace))
+		tb.Do(5*time.Second, browsertest.SetValue(chromedp.CSS("#pace"), pace))
 	}
 	for k, v := range options {
-		tb.Do(5*time.Second, chromedp.SetValue(chromedp.CSS("#opt-"+k), v))
+		tb.Do(5*time.Second, browsertest.SetValue(chromedp.CSS("#opt-"+k), v))
 	}
 	tb.Do(15*time.Second,
-		chromedp.Click(chromedp.CSS("#create")),
-		chromedp.WaitVisible(chromedp.CSS("#seated")),
+		browsertest.Click(chromedp.CSS("#create")),
+		browsertest.WaitVisible(chromedp.CSS("#seated")),
 	)
 	return tb.TableOf()
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 
 	"github.com/chromedp/chromedp"
+
+	"mafia/internal/browsertest"
 )
 
 // TapSetting taps sel, one of the header's settings (a language's button,
@@ -16,11 +18,11 @@ func TapSetting(sel string) chromedp.Action[chromedp.Void] {
 			return err
 		}
 		if !open {
-			if _, err := chromedp.Click(chromedp.CSS("#settings-open"))(ctx, tg); err != nil {
+			if _, err := browsertest.Click(chromedp.CSS("#settings-open"))(ctx, tg); err != nil {
 				return err
 			}
 		}
-		_, err = chromedp.Click(chromedp.CSS(sel))(ctx, tg)
+		_, err = browsertest.Click(chromedp.CSS(sel))(ctx, tg)
 		return err
 	})
 }

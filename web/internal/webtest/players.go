@@ -4,6 +4,8 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+
+	"mafia/internal/browsertest"
 )
 
 // SlowNight keeps the game at night 1 while the pages are checked.
@@ -14,10 +16,10 @@ func JoinTable(tb *Tab, url, name string) {
 	tb.T.Helper()
 	tb.Do(15*time.Second,
 		chromedp.Navigate(url),
-		chromedp.WaitVisible(chromedp.CSS("#join-name")),
-		chromedp.SendKeys(chromedp.CSS("#join-name"), name),
-		chromedp.Click(chromedp.CSS("#join")),
-		chromedp.WaitVisible(chromedp.CSS("#seated")),
+		browsertest.WaitVisible(chromedp.CSS("#join-name")),
+		browsertest.SendKeys(chromedp.CSS("#join-name"), name),
+		browsertest.Click(chromedp.CSS("#join")),
+		browsertest.WaitVisible(chromedp.CSS("#seated")),
 	)
 }
 

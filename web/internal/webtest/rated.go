@@ -11,6 +11,7 @@ import (
 
 	"mafia/account"
 	"mafia/assist"
+	"mafia/internal/browsertest"
 	"mafia/internal/site"
 	"mafia/room"
 	"mafia/server"
@@ -49,8 +50,8 @@ func MakeBotAccount(p *Tab, name string) string {
 	p.T.Helper()
 	// Typed as a person types (input events): the page redraws when the
 	// list of bots arrives, and the name typed so far stays.
-	p.Do(10*time.Second, chromedp.WaitVisible(chromedp.CSS("#bot-form")), chromedp.SendKeys(chromedp.CSS("#bot-name"), name),
-		chromedp.Click(chromedp.CSS("#bot-create")))
+	p.Do(10*time.Second, browsertest.WaitVisible(chromedp.CSS("#bot-form")), browsertest.SendKeys(chromedp.CSS("#bot-name"), name),
+		browsertest.Click(chromedp.CSS("#bot-create")))
 	p.WaitJS(10*time.Second, `!!document.querySelector('#bot-list li[data-bot="`+name+`"]') && !!document.querySelector('#bot-token-value')`)
 	return Eval[string](p, `document.querySelector('#bot-token-value').value`)
 }
@@ -61,5 +62,5 @@ func MakeBotAccount(p *Tab, name string) string {
 func TapCentered(p *Tab, sel string) {
 	p.T.Helper()
 	p.WaitJS(10*time.Second, `(() => { const e = document.querySelector('`+sel+`'); if (e) e.scrollIntoView({ block: 'center' }); return !!e; })()`)
-	p.Do(10*time.Second, chromedp.Click(chromedp.CSS(sel)))
+	p.Do(10*time.Second, browsertest.Click(chromedp.CSS(sel)))
 }
