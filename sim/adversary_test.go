@@ -72,6 +72,7 @@ func advantage(t *testing.T, mix, place string, base Result) (rate, baseRate, po
 }
 
 func TestExploits_TheFakeDetectiveBeatsSmartByFar(t *testing.T) {
+	statistical(t)
 	base := exploitRun(t, "smart", "", false)
 	for _, tc := range []struct {
 		place    string
@@ -90,6 +91,7 @@ func TestExploits_TheFakeDetectiveBeatsSmartByFar(t *testing.T) {
 }
 
 func TestExploits_OtherAdversariesStayNearTheirBaselineAgainstSmart(t *testing.T) {
+	statistical(t)
 	base := exploitRun(t, "smart", "", false)
 	for _, tc := range []struct {
 		place  string
@@ -107,6 +109,7 @@ func TestExploits_OtherAdversariesStayNearTheirBaselineAgainstSmart(t *testing.T
 }
 
 func TestExploits_TheClassifierReadsSmartsMafiaBetterThanChance(t *testing.T) {
+	statistical(t)
 	r := exploitRun(t, "smart", "", true)
 	c := r.Classified
 	p, lo, _ := c.Precision()
@@ -154,6 +157,7 @@ func expertGames() int {
 // honest baseline), the fake Detective loses outright, and the
 // public-record classifier reads its mafia at most at 35%.
 func TestExploits_ExpertResistsTheTricks(t *testing.T) {
+	statistical(t)
 	m, _ := bot.ParseMix("expert")
 	run := func(place string, classify bool) Result {
 		cfg := Config{Games: expertGames(), Players: 11, Seed: exploitSeed, Rules: engine.DefaultRules(), Bots: m, Classify: classify}

@@ -29,6 +29,7 @@ func expertRun(t *testing.T, mix string) Result {
 }
 
 func TestStrength_ExpertTownBeatsSmartMafiaMoreOftenThanSmartTownDoes(t *testing.T) {
+	statistical(t)
 	smart := expertRun(t, "smart")
 	expert := expertRun(t, "town=expert,mafia=smart,maniac=smart")
 	sp, _, shi := smart.Rate(smart.Town)
@@ -40,6 +41,7 @@ func TestStrength_ExpertTownBeatsSmartMafiaMoreOftenThanSmartTownDoes(t *testing
 }
 
 func TestStrength_ExpertMafiaBeatsSmartTownMoreOftenThanSmartMafiaDoes(t *testing.T) {
+	statistical(t)
 	smart := expertRun(t, "smart")
 	expert := expertRun(t, "town=smart,mafia=expert,maniac=smart")
 	sp, _, shi := smart.Rate(smart.Mafia)

@@ -29,6 +29,7 @@ func strength(t *testing.T, mix string) Result {
 }
 
 func TestStrength_SmartTownWinsAtLeastTwiceAsOftenAsRandomTown(t *testing.T) {
+	statistical(t)
 	random := strength(t, "random")
 	smart := strength(t, "town=smart,mafia=random,maniac=random")
 	rp, _, _ := random.Rate(random.Town)
@@ -40,6 +41,7 @@ func TestStrength_SmartTownWinsAtLeastTwiceAsOftenAsRandomTown(t *testing.T) {
 }
 
 func TestStrength_SmartMafiaWinsNineInTenAgainstRandomTownAndManiac(t *testing.T) {
+	statistical(t)
 	r := strength(t, "town=random,mafia=smart,maniac=random")
 	p, _, _ := r.Rate(r.Mafia)
 	t.Logf("smart mafia wins %.1f%%", 100*p)
@@ -49,6 +51,7 @@ func TestStrength_SmartMafiaWinsNineInTenAgainstRandomTownAndManiac(t *testing.T
 }
 
 func TestStrength_SmartTownVotesMorePreciselyThanRandomTown(t *testing.T) {
+	statistical(t)
 	run := func(mix string) Metrics {
 		m, _ := bot.ParseMix(mix)
 		r, err := Run(Config{Games: strengthGames, Players: 11, Seed: 2026, Rules: engine.DefaultRules(), Bots: m, Metrics: true})
