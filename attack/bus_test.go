@@ -142,10 +142,17 @@ func TestAttack_BusStrangerReadsAndSendsNothing(t *testing.T) {
 }
 
 // startClusterNode starts a cluster node on loopback, closed when the test
-// ends (before the servers the test started earlier).
+// ends (before the servers the test started earlier). It announces itself
+// every 100 ms, so that a peer hears of its tables at once, but is taken
+// for gone only after 5 s unheard: with the default 3 missed intervals
+// (300 ms), a process held off the CPU that long by a busy machine lost
+// its peer, and the relayed player got 1012 node_gone (8 runs of 11 at
+// load 20, with or without the stranger). No test here is about a node
+// going.
 func startClusterNode(t *testing.T, cfg cluster.Config) *cluster.Node {
 	t.Helper()
 	cfg.Interval = 100 * time.Millisecond
+	cfg.Missed = 50
 	n, err := cluster.NewNode(cfg)
 	if err != nil {
 		t.Fatal(err)
