@@ -55,6 +55,10 @@ var (
 	srvErr  error
 	missing bool // the binaries are not installed
 	dbs     atomic.Int64
+	// strategy is CREATE DATABASE's STRATEGY clause for the server's
+	// version (see URL).
+	strategy     string
+	strategyOnce sync.Once
 )
 
 // Main runs the tests of m, stops the server if one was started, and exits
@@ -98,7 +102,19 @@ func URL(t testing.TB) string {
 		t.Fatalf("pgtest: connect: %v", err)
 	}
 	defer conn.Close(ctx)
-	if _, err := conn.Exec(ctx, "CREATE DATABASE "+name); err != nil {
+	strategyOnce.Do(func() {
+		// FILE_COPY (PostgreSQL 15 and later) copies the template's files
+		// and checkpoints, which fsync=off makes cheap; 15's default,
+		// WAL_LOG, writes every block of the template through the
+		// write-ahead log: 0.18 CPU-s of the server's a database against
+		// 0.07 (measured on this machine's PostgreSQL 15), for the
+		// hundreds of databases a CI run makes.
+		var v int
+		if conn.QueryRow(ctx, "SELECT current_setting('server_version_num')::int").Scan(&v) == nil && v >= 150000 {
+			strategy = " STRATEGY FILE_COPY"
+		}
+	})
+	if _, err := conn.Exec(ctx, "CREATE DATABASE "+name+strategy); err != nil {
 		t.Fatalf("pgtest: create database %s: %v", name, err)
 	}
 	return srv.url(name)
