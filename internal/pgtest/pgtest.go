@@ -59,6 +59,10 @@ var (
 	// version (see URL).
 	strategy     string
 	strategyOnce sync.Once
+	// The template of Migrated's databases, migrated once.
+	tmplOnce sync.Once
+	tmplName string
+	tmplErr  error
 )
 
 // Main runs the tests of m, stops the server if one was started, and exits
@@ -84,6 +88,49 @@ func Stop() {
 // PostgreSQL is not installed (fails it under CI=true).
 func URL(t testing.TB) string {
 	t.Helper()
+	ready(t)
+	name := fmt.Sprintf("t%d", dbs.Add(1))
+	if err := create(name, ""); err != nil {
+		t.Fatalf("pgtest: %v", err)
+	}
+	return srv.url(name)
+}
+
+// Migrated returns the URL of a new database that is a copy of one made
+// once for the test binary and brought up to date by migrate, the code
+// under test's own (a store's Open, then its Close): each test still gets
+// a database of its own, as the code under test leaves a new one, without
+// running every migration again (about as much of the server's CPU as
+// making the database). migrate must close every connection it opened:
+// PostgreSQL copies only a database nobody is connected to. Every call of
+// a test binary must pass the same migrate. A test of the migrations
+// themselves uses URL.
+func Migrated(t testing.TB, migrate func(url string) error) string {
+	t.Helper()
+	ready(t)
+	tmplOnce.Do(func() {
+		tmplName = fmt.Sprintf("t%d", dbs.Add(1))
+		if tmplErr = create(tmplName, ""); tmplErr == nil {
+			if err := migrate(srv.url(tmplName)); err != nil {
+				tmplErr = fmt.Errorf("migrate the template database: %w", err)
+			}
+		}
+	})
+	if tmplErr != nil {
+		t.Fatalf("pgtest: %v", tmplErr)
+	}
+	name := fmt.Sprintf("t%d", dbs.Add(1))
+	if err := create(name, tmplName); err != nil {
+		t.Fatalf("pgtest: %v", err)
+	}
+	return srv.url(name)
+}
+
+// ready starts the server at the first call; it skips t when PostgreSQL
+// is not installed (fails it under CI=true), and fails it when the server
+// did not start.
+func ready(t testing.TB) {
+	t.Helper()
 	once.Do(func() { srv, srvErr = start() })
 	if missing {
 		if os.Getenv("CI") == "true" {
@@ -94,12 +141,16 @@ func URL(t testing.TB) string {
 	if srvErr != nil {
 		t.Fatalf("pgtest: start PostgreSQL: %v", srvErr)
 	}
-	name := fmt.Sprintf("t%d", dbs.Add(1))
+}
+
+// create makes the database name, a copy of template ("": PostgreSQL's
+// default, template1).
+func create(name, template string) error {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	conn, err := pgx.Connect(ctx, srv.url("postgres"))
 	if err != nil {
-		t.Fatalf("pgtest: connect: %v", err)
+		return fmt.Errorf("connect: %w", err)
 	}
 	defer conn.Close(ctx)
 	strategyOnce.Do(func() {
@@ -114,10 +165,14 @@ func URL(t testing.TB) string {
 			strategy = " STRATEGY FILE_COPY"
 		}
 	})
-	if _, err := conn.Exec(ctx, "CREATE DATABASE "+name+strategy); err != nil {
-		t.Fatalf("pgtest: create database %s: %v", name, err)
+	sql := "CREATE DATABASE " + name
+	if template != "" {
+		sql += " TEMPLATE " + template
 	}
-	return srv.url(name)
+	if _, err := conn.Exec(ctx, sql+strategy); err != nil {
+		return fmt.Errorf("create database %s: %w", name, err)
+	}
+	return nil
 }
 
 func (s *server) url(db string) string {
