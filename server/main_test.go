@@ -35,11 +35,10 @@ const serverParallel = 4
 // the cluster's tests started (internal/pgtest), if any, is stopped first.
 func TestMain(m *testing.M) {
 	testpar.Parallel(serverParallel)
+	prebuild()
 	code := m.Run()
 	pgtest.Stop()
-	if built.dir != "" {
-		os.RemoveAll(built.dir)
-	}
+	afterBuild()
 	if !checkFrames() && code == 0 {
 		code = 1
 	}
