@@ -25,7 +25,9 @@ import (
 // a test slowed by others beside it on a 2-core machine reached (kicks by
 // a seat dropped, healthz with no reader, a history read cut). A test's own
 // independent games whose every client reads every frame may be parallel
-// subtests (the deals test's twelve tables), taking these slots in turn.
+// subtests (the deals test's twelve tables; the damaged file's seven
+// cases, each on a file and a server of its own), taking these slots in
+// turn.
 const serverParallel = 4
 
 // TestMain runs the package's tests, then fails them if any frame a test
