@@ -401,6 +401,12 @@ func TestDamage_OneBadTableIsSetAsideAndTheRestServe(t *testing.T) {
 		}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
+			// Each case has its own file, server and log, and holds no
+			// connection unread (a seat dials, reads its welcome and
+			// closes): the cases run side by side, in the package's
+			// parallel slots (main_test.go), while the other serial
+			// tests wait for this one.
+			t.Parallel()
 			ctx := within(t, time.Minute)
 			f := writeStoredFile(t)
 			c.damage(t, f)

@@ -357,11 +357,25 @@ func (p *player) play(ctx context.Context) error {
 		}
 		data, m, err := p.c.read(ctx)
 		if err != nil {
-			return err
+			return fmt.Errorf("%w (%s)", err, p.where())
 		}
 		p.absorb(data, m)
 	}
 	return nil
+}
+
+// where says where the seat's game stood, for a failure: its view's phase
+// and speaker, what it waits for, and its last refusal.
+func (p *player) where() string {
+	s := "no view"
+	if v := p.view; v != nil {
+		s = fmt.Sprintf("phase %s round %d speaker %d, legal %+v", v.Phase, v.Round, v.Speaker, v.Legal)
+	}
+	s += fmt.Sprintf(", waiting for answer %d, fresh %v, %d events", p.waiting, p.fresh, len(p.events))
+	if n := len(p.refused); n > 0 {
+		s += fmt.Sprintf(", last refusal %s %q", p.refused[n-1].Code, p.refused[n-1].Message)
+	}
+	return s
 }
 
 // call sends a request and reads (absorbing) until its answer, which it

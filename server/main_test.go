@@ -25,7 +25,9 @@ import (
 // a test slowed by others beside it on a 2-core machine reached (kicks by
 // a seat dropped, healthz with no reader, a history read cut). A test's own
 // independent games whose every client reads every frame may be parallel
-// subtests (the deals test's twelve tables), taking these slots in turn.
+// subtests (the deals test's twelve tables; the damaged file's seven
+// cases, each on a file and a server of its own), taking these slots in
+// turn.
 const serverParallel = 4
 
 // TestMain runs the package's tests, then fails them if any frame a test
@@ -35,11 +37,10 @@ const serverParallel = 4
 // the cluster's tests started (internal/pgtest), if any, is stopped first.
 func TestMain(m *testing.M) {
 	testpar.Parallel(serverParallel)
+	prebuild()
 	code := m.Run()
 	pgtest.Stop()
-	if built.dir != "" {
-		os.RemoveAll(built.dir)
-	}
+	afterBuild()
 	if !checkFrames() && code == 0 {
 		code = 1
 	}

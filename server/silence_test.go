@@ -84,8 +84,8 @@ func (c *freezeConn) Close() error {
 // lost one (a read that waits 6 s in a lobby where nothing happens hears
 // the pings, and ends only with its own context); and when the server
 // falls silent (every byte it writes held back, as when its process is
-// paused), the Go client's read fails with client.ErrSilent within 5 s
-// of the silence, instead of waiting as long as the pause lasts.
+// paused), the Go client's read fails with client.ErrSilent (about 5 s
+// after the silence began), instead of waiting as long as the pause lasts.
 func TestASilentServerIsALostConnection(t *testing.T) {
 	t.Parallel() // about 11 s of waiting on the wall clock, its own server (main_test.go)
 	fz := newFreezer()
@@ -115,13 +115,17 @@ func TestASilentServerIsALostConnection(t *testing.T) {
 	defer c.CloseNow()
 	fz.freeze()
 	frozen := time.Now()
-	rctx, cancel = context.WithTimeout(ctx, 5*time.Second+client.DefaultSilence/10)
+	// The watchdog ends the read about DefaultSilence after the last ping
+	// (logged below); the read's own deadline is far beyond it, so that a
+	// busy machine's late timer is not taken for a missing watchdog (it
+	// was 5.45 s, and failed once at load 39).
+	rctx, cancel = context.WithTimeout(ctx, 4*client.DefaultSilence)
 	defer cancel()
 	for err == nil {
 		_, err = c.Read(rctx)
 	}
 	t.Logf("the client took the connection as lost %v after the server fell silent: %v", time.Since(frozen).Round(time.Millisecond), err)
 	if !errors.Is(err, client.ErrSilent) {
-		t.Fatalf("a read from a silent server: %v, want client.ErrSilent within 5 s", err)
+		t.Fatalf("a read from a silent server: %v, want client.ErrSilent", err)
 	}
 }

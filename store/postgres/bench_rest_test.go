@@ -5,13 +5,12 @@ import (
 	"testing"
 	"time"
 
-	"mafia/internal/pgtest"
 	"mafia/store"
 	"mafia/store/storetest"
 )
 
 func openBench(b *testing.B) store.Store {
-	db, err := Open(b.Context(), pgtest.URL(b))
+	db, err := Open(b.Context(), migratedURL(b))
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -10,7 +10,6 @@ import (
 	"github.com/jackc/pgx/v5/stdlib"
 	"github.com/pressly/goose/v3"
 
-	"mafia/internal/pgtest"
 	"mafia/store"
 	"mafia/store/internal/fence"
 )
@@ -22,7 +21,7 @@ import (
 // the events from before carrying 0, the new ones their token.
 func TestMigration_EventFencesComeAndGo(t *testing.T) {
 	ctx := context.Background()
-	url := pgtest.URL(t)
+	url := migratedURL(t)
 	db, err := Open(ctx, url)
 	if err != nil {
 		t.Fatal(err)

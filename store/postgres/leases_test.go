@@ -7,7 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"mafia/internal/pgtest"
 	"mafia/store"
 	"mafia/store/storetest"
 )
@@ -25,7 +24,7 @@ func TestContractLeases(t *testing.T) {
 // openTwoNodes opens two stores on one fresh database as two nodes of a
 // cluster (Node), as `mafia serve --node` opens them.
 func openTwoNodes(t *testing.T) (store.Store, store.Store) {
-	url := pgtest.URL(t)
+	url := migratedURL(t)
 	var two [2]store.Store
 	for i, id := range []string{"node-a", "node-b"} {
 		db, err := Open(context.Background(), url, Node(id))
@@ -115,7 +114,7 @@ func TestGroupCommitRefusesAStaleFenceAlone(t *testing.T) {
 // is not, and once the first is closed the database is free again.
 func TestASecondServerOnOneDatabaseIsRefused(t *testing.T) {
 	ctx := context.Background()
-	url := pgtest.URL(t)
+	url := migratedURL(t)
 	a, err := Open(ctx, url)
 	if err != nil {
 		t.Fatal(err)
@@ -142,7 +141,7 @@ func TestASecondServerOnOneDatabaseIsRefused(t *testing.T) {
 	}
 	b.Close()
 	// Another database of the same server is another server's to hold.
-	c, err := Open(ctx, pgtest.URL(t))
+	c, err := Open(ctx, migratedURL(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -156,7 +155,7 @@ func TestASecondServerOnOneDatabaseIsRefused(t *testing.T) {
 // single server runs, and each id is free again once its store is closed.
 func TestNodesExcludeASecondProcessOfTheirIdAndASingleServer(t *testing.T) {
 	ctx := context.Background()
-	url := pgtest.URL(t)
+	url := migratedURL(t)
 	open := func(opts ...Option) (*DB, error) {
 		db, err := Open(ctx, url, opts...)
 		if err == nil {
@@ -185,7 +184,7 @@ func TestNodesExcludeASecondProcessOfTheirIdAndASingleServer(t *testing.T) {
 	if _, err := open(Node("n1")); err != nil {
 		t.Errorf("n1 again once the first is closed: %v", err)
 	}
-	other := pgtest.URL(t)
+	other := migratedURL(t)
 	single, err := Open(ctx, other)
 	if err != nil {
 		t.Fatal(err)
@@ -203,7 +202,7 @@ func TestNodesExcludeASecondProcessOfTheirIdAndASingleServer(t *testing.T) {
 // transaction for idleTxTimeout, unless the URL says otherwise.
 func TestAPausedTransactionIsEndedByTheDatabase(t *testing.T) {
 	ctx := context.Background()
-	url := pgtest.URL(t)
+	url := migratedURL(t)
 	for _, c := range []struct{ url, want string }{
 		{url, idleTxTimeout},
 		{url + "&idle_in_transaction_session_timeout=3s", "3s"},

@@ -28,10 +28,24 @@ func TestMain(m *testing.M) {
 // open opens a store on a fresh database and closes it at the test's end.
 func open(t *testing.T) *DB { return openB(t) }
 
+// migratedURL is the URL of a new database of the test binary's
+// PostgreSQL, a copy of one that Open brought up to date from nothing
+// (pgtest.Migrated); TestOpenMigratesOnce's database is empty.
+func migratedURL(t testing.TB) string {
+	t.Helper()
+	return pgtest.Migrated(t, func(url string) error {
+		db, err := Open(context.Background(), url)
+		if err != nil {
+			return err
+		}
+		return db.Close()
+	})
+}
+
 // openB is open for a test or a benchmark.
 func openB(t testing.TB) *DB {
 	t.Helper()
-	db, err := Open(context.Background(), pgtest.URL(t))
+	db, err := Open(context.Background(), migratedURL(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,7 +59,7 @@ func botLogB(b *testing.B) []engine.Event { return botLogFor(b, 77) }
 // TestOpenMigratesOnce pins that Open brings an empty database up to date
 // and that opening it again finds nothing left to do.
 func TestOpenMigratesOnce(t *testing.T) {
-	url := pgtest.URL(t)
+	url := pgtest.URL(t) // empty: this test is of the migrations
 	ctx := context.Background()
 	for range 2 {
 		db, err := Open(ctx, url)
@@ -96,7 +110,7 @@ func create(t *testing.T, db *DB, id string) {
 // is in the database, not as the store last saw it.
 func TestTwoStoresOnOneDatabaseNeverTrustWhatTheyRemember(t *testing.T) {
 	ctx := context.Background()
-	url := pgtest.URL(t)
+	url := migratedURL(t)
 	a, err := Open(ctx, url)
 	if err != nil {
 		t.Fatal(err)

@@ -12,7 +12,6 @@ import (
 	"github.com/jackc/pgx/v5/stdlib"
 	"github.com/pressly/goose/v3"
 
-	"mafia/internal/pgtest"
 	"mafia/rating"
 	"mafia/store"
 )
@@ -36,7 +35,7 @@ func tenSeats(prefix string) []rating.Seat {
 // cluster's nodes will be).
 func nodes(t *testing.T, n int) []*DB {
 	t.Helper()
-	url := pgtest.URL(t)
+	url := migratedURL(t)
 	var out []*DB
 	for range n {
 		db, err := Open(context.Background(), url, Shared()) // nodes of a cluster share the database
@@ -178,7 +177,7 @@ func TestWriteHealth_ARefusalIsNoFailure(t *testing.T) {
 // comes back up and takes accounts, clubs and ratings anew.
 func TestMigration_AccountsClubsRatingsComeAndGo(t *testing.T) {
 	ctx := context.Background()
-	url := pgtest.URL(t)
+	url := migratedURL(t)
 	db, err := Open(ctx, url)
 	if err != nil {
 		t.Fatal(err)

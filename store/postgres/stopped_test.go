@@ -14,7 +14,6 @@ import (
 	"testing"
 	"time"
 
-	"mafia/internal/pgtest"
 	"mafia/store"
 	"mafia/store/internal/fence"
 )
@@ -38,7 +37,7 @@ func TestAStoppedNodeCannotAppendAfterATakeover(t *testing.T) {
 		return
 	}
 	ctx := context.Background()
-	url := pgtest.URL(t)
+	url := migratedURL(t)
 	b, err := Open(ctx, url, Shared())
 	if err != nil {
 		t.Fatal(err)
