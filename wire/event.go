@@ -1,7 +1,6 @@
 package wire
 
 import (
-	"encoding/json"
 	"fmt"
 	"strconv"
 
@@ -259,13 +258,4 @@ func parseTeam(s string) (engine.Team, bool) {
 func MarshalEvent(e engine.Event, players int) ([]byte, error) {
 	w := FromEvent(e, players)
 	return w.AppendJSON(nil), nil
-}
-
-// UnmarshalEvent decodes an event from JSON.
-func UnmarshalEvent(data []byte) (engine.Event, error) {
-	var w Event
-	if err := json.Unmarshal(data, &w); err != nil {
-		return engine.Event{}, err
-	}
-	return ToEvent(w)
 }

@@ -1,0 +1,218 @@
+package wire
+
+import (
+	"encoding/json"
+
+	"mafia/engine"
+)
+
+// UnmarshalEvent reads an event from its JSON shape (as a store keeps it).
+// The events the server writes itself (encoding/json's output of Event:
+// one object of Event's own keys, integers, booleans, strings without
+// escapes, arrays of them) are read by parsePlainEvent without reflection;
+// anything else (a key in other case, white space, an escape, a null, the
+// rules' map of a game's first event) is read by encoding/json, as every
+// event was before. A restart reads every live game's whole log: a profile
+// of one with 910 games in play put a quarter of its CPU in
+// encoding/json's decoding of events (2026-12-06).
+func UnmarshalEvent(data []byte) (engine.Event, error) {
+	var w Event
+	if !parsePlainEvent(data, &w) {
+		w = Event{}
+		if err := json.Unmarshal(data, &w); err != nil {
+			return engine.Event{}, err
+		}
+	}
+	return ToEvent(w)
+}
+
+// The keys of an Event that parsePlainEvent reads, each a bit of its seen
+// set (Rules, a map, is left to encoding/json).
+const (
+	evKind uint32 = 1 << iota
+	evRound
+	evPhase
+	evActor
+	evTarget
+	evVerb
+	evResult
+	evCause
+	evWinner
+	evRole
+	evTeam
+	evYes
+	evFouls
+	evPlayers
+	evSeats
+	evRoles
+	evBallot
+	evCandidates
+	evSeed
+)
+
+var plainEventKeys = map[string]uint32{"kind": evKind, "round": evRound, "phase": evPhase, "actor": evActor,
+	"target": evTarget, "verb": evVerb, "result": evResult, "cause": evCause, "winner": evWinner, "role": evRole,
+	"team": evTeam, "yes": evYes, "fouls": evFouls, "players": evPlayers, "seats": evSeats, "roles": evRoles,
+	"ballot": evBallot, "candidates": evCandidates, "seed": evSeed}
+
+// parsePlainEvent fills w from an event written as encoding/json writes
+// Event; false for any other text, which encoding/json then reads (a fuzz
+// test and a property test hold it to encoding/json wherever it says
+// true). The stores keep what json.Marshal wrote, which has no white
+// space: the reader takes it before a key or a value and leaves the rest
+// (around a brace, a colon or a comma) to encoding/json.
+func parsePlainEvent(data []byte, w *Event) bool {
+	p := plainParser{scanner{b: data}}
+	if !p.scanner.byte('{') {
+		return false
+	}
+	var seen uint32
+	if !p.scanner.byte('}') {
+		for {
+			key, ok := p.str()
+			if !ok || !p.scanner.byte(':') {
+				return false
+			}
+			bit, ok := plainEventKeys[string(key)]
+			if !ok || seen&bit != 0 {
+				return false
+			}
+			seen |= bit
+			if !p.eventValue(bit, w) {
+				return false
+			}
+			if p.scanner.byte(',') {
+				continue
+			}
+			if p.scanner.byte('}') {
+				break
+			}
+			return false
+		}
+	}
+	return p.i == len(p.b)
+}
+
+// eventValue reads the value of key into w.
+func (p *plainParser) eventValue(key uint32, w *Event) bool {
+	switch key {
+	case evRound, evActor, evTarget, evFouls, evPlayers:
+		n, ok := p.plainInt()
+		if !ok {
+			return false
+		}
+		switch key {
+		case evRound:
+			w.Round = n
+		case evActor:
+			w.Actor = n
+		case evTarget:
+			w.Target = n
+		case evFouls:
+			w.Fouls = n
+		default:
+			w.Players = n
+		}
+		return true
+	case evYes:
+		v, ok := p.bool()
+		w.Yes = &v
+		return ok
+	case evSeats, evBallot, evCandidates:
+		list, ok := p.intList()
+		switch key {
+		case evSeats:
+			w.Seats = list
+		case evBallot:
+			w.Ballot = list
+		default:
+			w.Candidates = list
+		}
+		return ok
+	case evRoles:
+		var ok bool
+		w.Roles, ok = p.strList()
+		return ok
+	}
+	s, ok := p.str()
+	if !ok {
+		return false
+	}
+	v := string(s)
+	switch key {
+	case evKind:
+		w.Kind = v
+	case evPhase:
+		w.Phase = v
+	case evVerb:
+		w.Verb = v
+	case evResult:
+		w.Result = v
+	case evCause:
+		w.Cause = v
+	case evWinner:
+		w.Winner = v
+	case evRole:
+		w.Role = v
+	case evTeam:
+		w.Team = v
+	default:
+		w.Seed = v
+	}
+	return true
+}
+
+// plainInt reads an integer that fits an int (encoding/json refuses one
+// past it).
+func (p *plainParser) plainInt() (int, bool) {
+	n, ok := p.int()
+	if !ok || int64(int(n)) != n {
+		return 0, false
+	}
+	return int(n), true
+}
+
+// intList reads an array of integers; [] is an empty list, as
+// encoding/json makes it (not nil).
+func (p *plainParser) intList() ([]int, bool) {
+	if !p.scanner.byte('[') {
+		return nil, false
+	}
+	list := []int{}
+	if p.scanner.byte(']') {
+		return list, true
+	}
+	for {
+		n, ok := p.plainInt()
+		if !ok {
+			return nil, false
+		}
+		list = append(list, n)
+		if p.scanner.byte(',') {
+			continue
+		}
+		return list, p.scanner.byte(']')
+	}
+}
+
+// strList reads an array of strings without escapes.
+func (p *plainParser) strList() ([]string, bool) {
+	if !p.scanner.byte('[') {
+		return nil, false
+	}
+	list := []string{}
+	if p.scanner.byte(']') {
+		return list, true
+	}
+	for {
+		s, ok := p.str()
+		if !ok {
+			return nil, false
+		}
+		list = append(list, string(s))
+		if p.scanner.byte(',') {
+			continue
+		}
+		return list, p.scanner.byte(']')
+	}
+}
