@@ -174,42 +174,31 @@ func (p *plainParser) plainInt() (int, bool) {
 
 // intList reads an array of integers; [] is an empty list, as
 // encoding/json makes it (not nil).
-func (p *plainParser) intList() ([]int, bool) {
-	if !p.scanner.byte('[') {
-		return nil, false
-	}
-	list := []int{}
-	if p.scanner.byte(']') {
-		return list, true
-	}
-	for {
-		n, ok := p.plainInt()
-		if !ok {
-			return nil, false
-		}
-		list = append(list, n)
-		if p.scanner.byte(',') {
-			continue
-		}
-		return list, p.scanner.byte(']')
-	}
-}
+func (p *plainParser) intList() ([]int, bool) { return plainList(p, p.plainInt) }
 
 // strList reads an array of strings without escapes.
 func (p *plainParser) strList() ([]string, bool) {
+	return plainList(p, func() (string, bool) {
+		s, ok := p.str()
+		return string(s), ok
+	})
+}
+
+// plainList reads an array of the items item reads, [] as an empty list.
+func plainList[T any](p *plainParser, item func() (T, bool)) ([]T, bool) {
 	if !p.scanner.byte('[') {
 		return nil, false
 	}
-	list := []string{}
+	list := []T{}
 	if p.scanner.byte(']') {
 		return list, true
 	}
 	for {
-		s, ok := p.str()
+		v, ok := item()
 		if !ok {
 			return nil, false
 		}
-		list = append(list, string(s))
+		list = append(list, v)
 		if p.scanner.byte(',') {
 			continue
 		}
