@@ -93,73 +93,71 @@ func parsePlainEvent(data []byte, w *Event) bool {
 	return p.i == len(p.b)
 }
 
-// eventValue reads the value of key into w.
+// eventValue reads the value of key into its field of w.
 func (p *plainParser) eventValue(key uint32, w *Event) bool {
 	switch key {
-	case evRound, evActor, evTarget, evFouls, evPlayers:
-		n, ok := p.plainInt()
-		if !ok {
-			return false
-		}
-		switch key {
-		case evRound:
-			w.Round = n
-		case evActor:
-			w.Actor = n
-		case evTarget:
-			w.Target = n
-		case evFouls:
-			w.Fouls = n
-		default:
-			w.Players = n
-		}
-		return true
+	case evRound:
+		return p.intInto(&w.Round)
+	case evActor:
+		return p.intInto(&w.Actor)
+	case evTarget:
+		return p.intInto(&w.Target)
+	case evFouls:
+		return p.intInto(&w.Fouls)
+	case evPlayers:
+		return p.intInto(&w.Players)
 	case evYes:
 		v, ok := p.bool()
 		w.Yes = &v
 		return ok
-	case evSeats, evBallot, evCandidates:
-		list, ok := p.intList()
-		switch key {
-		case evSeats:
-			w.Seats = list
-		case evBallot:
-			w.Ballot = list
-		default:
-			w.Candidates = list
-		}
-		return ok
+	case evSeats:
+		return listInto(&w.Seats, p.intList)
+	case evBallot:
+		return listInto(&w.Ballot, p.intList)
+	case evCandidates:
+		return listInto(&w.Candidates, p.intList)
 	case evRoles:
-		var ok bool
-		w.Roles, ok = p.strList()
-		return ok
-	}
-	s, ok := p.str()
-	if !ok {
-		return false
-	}
-	v := string(s)
-	switch key {
+		return listInto(&w.Roles, p.strList)
 	case evKind:
-		w.Kind = v
+		return p.strInto(&w.Kind)
 	case evPhase:
-		w.Phase = v
+		return p.strInto(&w.Phase)
 	case evVerb:
-		w.Verb = v
+		return p.strInto(&w.Verb)
 	case evResult:
-		w.Result = v
+		return p.strInto(&w.Result)
 	case evCause:
-		w.Cause = v
+		return p.strInto(&w.Cause)
 	case evWinner:
-		w.Winner = v
+		return p.strInto(&w.Winner)
 	case evRole:
-		w.Role = v
+		return p.strInto(&w.Role)
 	case evTeam:
-		w.Team = v
+		return p.strInto(&w.Team)
 	default:
-		w.Seed = v
+		return p.strInto(&w.Seed)
 	}
-	return true
+}
+
+// intInto reads an integer into dst.
+func (p *plainParser) intInto(dst *int) bool {
+	n, ok := p.plainInt()
+	*dst = n
+	return ok
+}
+
+// strInto reads a string without escapes into dst.
+func (p *plainParser) strInto(dst *string) bool {
+	s, ok := p.str()
+	*dst = string(s)
+	return ok
+}
+
+// listInto reads a list with read into dst.
+func listInto[T any](dst *[]T, read func() ([]T, bool)) bool {
+	list, ok := read()
+	*dst = list
+	return ok
 }
 
 // plainInt reads an integer that fits an int (encoding/json refuses one
