@@ -98,22 +98,29 @@ func (p *plainParser) bool() (bool, bool) {
 // parsePlain fills m from a plain frame; false if the frame is not one.
 func parsePlain(data []byte, m *ClientMessage) bool {
 	p := plainParser{scanner{b: data}}
+	return plainObject(&p, plainKeys, func(bit uint16) bool { return p.value(bit, m) })
+}
+
+// plainObject walks the object p holds: each key one of keys, each at
+// most once, its value read by value; false at anything else, or if text
+// follows the object.
+func plainObject[K uint16 | uint32](p *plainParser, keys map[string]K, value func(K) bool) bool {
 	if !p.byte('{') {
 		return false
 	}
-	var seen uint16
+	var seen K
 	if !p.byte('}') {
 		for {
 			key, ok := p.str()
 			if !ok || !p.byte(':') {
 				return false
 			}
-			bit, ok := plainKeys[string(key)]
+			bit, ok := keys[string(key)]
 			if !ok || seen&bit != 0 {
 				return false
 			}
 			seen |= bit
-			if !p.value(bit, m) {
+			if !value(bit) {
 				return false
 			}
 			if p.byte(',') {

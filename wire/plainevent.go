@@ -58,39 +58,10 @@ var plainEventKeys = map[string]uint32{"kind": evKind, "round": evRound, "phase"
 // parsePlainEvent fills w from an event written as encoding/json writes
 // Event; false for any other text, which encoding/json then reads (a fuzz
 // test and a property test hold it to encoding/json wherever it says
-// true). The stores keep what json.Marshal wrote, which has no white
-// space: the reader takes it before a key or a value and leaves the rest
-// (around a brace, a colon or a comma) to encoding/json.
+// true). It walks the object as parsePlain walks a client's frame.
 func parsePlainEvent(data []byte, w *Event) bool {
 	p := plainParser{scanner{b: data}}
-	if !p.scanner.byte('{') {
-		return false
-	}
-	var seen uint32
-	if !p.scanner.byte('}') {
-		for {
-			key, ok := p.str()
-			if !ok || !p.scanner.byte(':') {
-				return false
-			}
-			bit, ok := plainEventKeys[string(key)]
-			if !ok || seen&bit != 0 {
-				return false
-			}
-			seen |= bit
-			if !p.eventValue(bit, w) {
-				return false
-			}
-			if p.scanner.byte(',') {
-				continue
-			}
-			if p.scanner.byte('}') {
-				break
-			}
-			return false
-		}
-	}
-	return p.i == len(p.b)
+	return plainObject(&p, plainEventKeys, func(bit uint32) bool { return p.eventValue(bit, w) })
 }
 
 // eventValue reads the value of key into its field of w.
