@@ -10,7 +10,7 @@ import (
 // The events the server writes itself (encoding/json's output of Event:
 // one object of Event's own keys, integers, booleans, strings without
 // escapes, arrays of them) are read by parsePlainEvent without reflection;
-// anything else (a key in other case, white space, an escape, a null, the
+// anything else (a key in other case, an escape, a null, the
 // rules' map of a game's first event) is read by encoding/json, as every
 // event was before. A restart reads every live game's whole log: a profile
 // of one with 910 games in play put a quarter of its CPU in
