@@ -3,6 +3,7 @@ package postgres
 import (
 	"context"
 	"errors"
+	"github.com/jackc/pgx/v5"
 	"slices"
 	"testing"
 	"time"
@@ -216,6 +217,42 @@ func TestAPausedTransactionIsEndedByTheDatabase(t *testing.T) {
 		db.Close()
 		if err != nil || got != c.want {
 			t.Errorf("%s: idle_in_transaction_session_timeout %q, %v; want %q", c.url, got, err, c.want)
+		}
+	}
+}
+
+// TestCloseLetsTheDatabaseGoBeforeItReturns: a server restarted at once
+// (a supervisor's restart, a test that opens the database again) finds it
+// free. Closing the lock's session alone left the lock to PostgreSQL's
+// backend, which lets it go when it gets to its exit: an Open right after
+// Close could still be refused (seen under load, 2026-12-07). Close lets
+// the lock go in the session first; no advisory lock of the store's is
+// left the moment it returns, however many times it is done.
+func TestCloseLetsTheDatabaseGoBeforeItReturns(t *testing.T) {
+	ctx := context.Background()
+	url := migratedURL(t)
+	watch, err := pgx.Connect(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer watch.Close(ctx)
+	for i := range 40 {
+		opts := []Option{}
+		if i%2 == 1 {
+			opts = append(opts, Node("n1"))
+		}
+		db, err := Open(ctx, url, opts...)
+		if err != nil {
+			t.Fatalf("open %d, right after the close before it: %v", i, err)
+		}
+		db.Close()
+		var held int
+		if err := watch.QueryRow(ctx, `SELECT count(*) FROM pg_locks WHERE locktype = 'advisory'
+			AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`).Scan(&held); err != nil {
+			t.Fatal(err)
+		}
+		if held != 0 {
+			t.Fatalf("close %d returned with %d advisory locks of the store's still held", i, held)
 		}
 	}
 }

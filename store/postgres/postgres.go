@@ -27,6 +27,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -165,13 +166,24 @@ func migrate(ctx context.Context, pool *pgxpool.Pool) error {
 	return err
 }
 
+// lockReleaseWait bounds how long Close waits for the server lock's
+// session to let the lock go (a database that does not answer: its
+// session's end lets the lock go then).
+const lockReleaseWait = 5 * time.Second
+
 // Close stops taking appends, lets the writers commit every append already
 // queued, and releases the store's connections.
 func (db *DB) Close() error {
 	db.stopWriters()
 	db.pool.Close()
 	if db.lock != nil {
-		// Closing the session lets the lock go.
+		// The session lets its locks go before it is closed: closing it
+		// alone leaves them to PostgreSQL's backend, which lets them go
+		// when it gets to its exit, and a server opened again at once (a
+		// restart) could be refused as if another held the database.
+		ctx, cancel := context.WithTimeout(context.Background(), lockReleaseWait)
+		_, _ = db.lock.Exec(ctx, `SELECT pg_advisory_unlock_all()`)
+		cancel()
 		db.lock.Close(context.Background())
 	}
 	return nil
