@@ -80,6 +80,12 @@ func TestBestMove_TheFirstVictimsOverARealWebSocket(t *testing.T) {
 		timings[k] = v
 	}
 	timings["night"] = 8000
+	// A vote lasts its time too: the random players of playAll may vote for
+	// nobody (a legal choice), and a seat that chose so after the last vote
+	// cast hears nothing more until the vote's time is out; at an hour the
+	// game stood still (the test's 180 s ran out in a revote under load, when
+	// the night's ticks had given the seats other views and so other choices).
+	timings["vote"] = 3000
 	tb := newTable(ctx, t, ts.api, client.CreateRequest{Name: "best move", Players: 7, TimingsMS: timings}, seatsUpTo(7), 29)
 	for _, p := range tb.players {
 		if _, err := p.connect(ctx); err != nil {
