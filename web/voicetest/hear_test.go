@@ -246,7 +246,7 @@ type logEntry struct {
 // logLatencies logs, for the record, how long after each step's frame (or
 // the foul's voice state) each page's analyser heard the new floor's tone
 // start, or the closed floor's stop: the analyser's window (1024 samples,
-// 21 ms) and its 5 ms poll are in the figures. It logs the hops too: when
+// 21 ms) and its 20 ms poll are in the figures. It logs the hops too: when
 // the unit decided (who is heard changed), when it forwarded the new
 // floor's first packet to that page (or the closed floor's silence), and
 // when the page's receiver handed the first packet's audio to the track.
