@@ -10,6 +10,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"mafia/room"
 	"mafia/wire"
 )
 
@@ -27,8 +28,12 @@ import (
 // record (docs/voice.md), how long after the step's frame each listener
 // heard the new floor, and silence after a floor closed.
 func TestVoice_PagesHearTheFloor(t *testing.T) {
-	r := newRig(t)
-	id, hostTok := r.create(t, 5, "everyone", map[string]int64{"night": 12000, "vote": 6000, "speech": 120000})
+	// The table's clock is the test's: a night and a vote last as long as
+	// the test watches them (a loaded machine is never slower than they
+	// are), and no longer (the five pages' audio costs CPU every second).
+	clk := room.NewFakeClock(time.Now())
+	r := newRigOn(t, clk)
+	id, hostTok := r.create(t, 5, "everyone", map[string]int64{"night": nightLen.Milliseconds(), "vote": voteLen.Milliseconds(), "speech": 120000})
 	host := r.dial(t, id, hostTok)
 	go1 := r.seat(t, id, 1)
 	pages := map[int]*page{}
@@ -82,34 +87,25 @@ func TestVoice_PagesHearTheFloor(t *testing.T) {
 		}
 		switch {
 		case v.Phase == "night":
-			// A step the rules' clock ends: checked while it is still on
-			// (a loaded machine may be slower than the night).
-			still := func() bool { return host.now().Step == v.Step }
+			for s, p := range pages {
+				p.waitSilent(label, seats, nil)
+				if got := eval[string](p, `window.__mafia.state.view && window.__mafia.state.view.phase === 'night' && window.__mafia.voice.status === 'on' && window.__mafia.voice.sending ? document.querySelector('#voice-state').textContent : ''`); got != "" && got != "Muted by the rules: it is night. Nobody is heard." {
+					t.Errorf("%s: %s's voice state at night: %q", label, pages[s].Name, got)
+				}
+			}
+			// No packet to any page all night: the stats against those
+			// at its start, sampled for nightWatch while the night's
+			// clock moves a tick a second (its deliveries as in a real
+			// night), then the night's end.
 			before := map[int]map[string]inbound{}
 			for s, p := range pages {
-				if before[s] = p.waitSilent(label, seats, still); before[s] == nil {
-					break
-				}
-				if got := eval[string](p, `window.__mafia.state.view && window.__mafia.state.view.phase === 'night' && window.__mafia.voice.status === 'on' && window.__mafia.voice.sending ? document.querySelector('#voice-state').textContent : ''`); got != "" && got != "Muted by the rules: it is night. Nobody is heard." {
-					t.Errorf("%s: %s's voice state at night: %q", label, p.Name, got)
-				}
+				before[s] = p.inbound()
 			}
-			missed := !still()
-			for _, b := range before {
-				missed = missed || b == nil
-			}
-			if missed {
-				break
-			}
-			// No packet to any page all night: the stats taken while the
-			// host still saw the night, against those at its start.
-			for still() {
+			start, tick := time.Now(), time.Now()
+			for {
 				after := map[int]map[string]inbound{}
 				for s, p := range pages {
 					after[s] = p.inbound()
-				}
-				if !still() {
-					break
 				}
 				for s := range pages {
 					if after[s]["pc"] == before[s]["pc"] {
@@ -117,10 +113,17 @@ func TestVoice_PagesHearTheFloor(t *testing.T) {
 					}
 				}
 				nights++
-				if v.Round >= 2 {
-					break // the last step the test looks at: one sample will do
+				if v.Round >= 2 || time.Since(start) >= nightWatch {
+					break // night 2 is the last step the test looks at: one sample will do
 				}
-				time.Sleep(100 * time.Millisecond) // sampling the night's stats until it ends
+				time.Sleep(100 * time.Millisecond) // sampling the night's stats for nightWatch
+				if time.Since(tick) >= room.DefaultNightTick {
+					clk.Advance(room.DefaultNightTick)
+					tick = time.Now()
+				}
+			}
+			if v.Round < 2 {
+				clk.Advance(nightLen) // past the night's end
 			}
 		case v.Speaker != 0:
 			s := v.Speaker
@@ -184,18 +187,12 @@ func TestVoice_PagesHearTheFloor(t *testing.T) {
 			}
 			send(go1, pages[s], wire.ClientMessage{Type: "command", Verb: "pass", Step: v.Step})
 		case v.Phase == "vote" || v.Phase == "revote" || v.Phase == "all_vote":
-			still := func() bool { return host.now().Step == v.Step }
-			checked := true
 			for _, p := range pages {
-				if p.waitSilent(label, seats, still) == nil {
-					checked = false
-					break
-				}
+				p.waitSilent(label, seats, nil)
 			}
-			if checked && still() {
-				votes++
-			}
+			votes++
 			// Nobody votes: the vote's clock runs out.
+			clk.Advance(voteLen)
 		}
 		if v.Phase == "night" && v.Round >= 2 {
 			break
@@ -209,6 +206,15 @@ func TestVoice_PagesHearTheFloor(t *testing.T) {
 	}
 	t.Logf("covered: %d night samples, %d floors, %d floor changes, %d votes, a foul, a reload", nights, floors, changes, votes)
 }
+
+// The hearing test's night and vote, on its table's clock, and how long it
+// watches a night for packets (a microphone sends some fifty a second,
+// one in DTX every 400 ms or so: a leak shows within the first).
+const (
+	nightLen   = 12 * time.Second
+	voteLen    = 6 * time.Second
+	nightWatch = 3 * time.Second
+)
 
 // send sends a seat's command: the test's connection for seat 1, else the
 // seat's page.
@@ -246,7 +252,7 @@ type logEntry struct {
 // logLatencies logs, for the record, how long after each step's frame (or
 // the foul's voice state) each page's analyser heard the new floor's tone
 // start, or the closed floor's stop: the analyser's window (1024 samples,
-// 21 ms) and its 5 ms poll are in the figures. It logs the hops too: when
+// 21 ms) and its 20 ms poll are in the figures. It logs the hops too: when
 // the unit decided (who is heard changed), when it forwarded the new
 // floor's first packet to that page (or the closed floor's silence), and
 // when the page's receiver handed the first packet's audio to the track.

@@ -92,6 +92,14 @@ func (c *cuttable) WriteTo(b []byte, a net.Addr) (int, error) {
 
 func newRig(t *testing.T) *rig {
 	t.Helper()
+	return newRigOn(t, nil)
+}
+
+// newRigOn is newRig with the tables' clock clk (nil: the wall clock): a
+// test that moves the steps on itself. The limits the pages' traffic meets
+// stay on the wall clock (the pages send on their own timers).
+func newRigOn(t *testing.T, clk *room.FakeClock) *rig {
+	t.Helper()
 	db, err := sqlite.Open(filepath.Join(t.TempDir(), "mafia.db"))
 	if err != nil {
 		t.Fatal(err)
@@ -105,7 +113,7 @@ func newRig(t *testing.T) *rig {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := server.New(server.Config{Store: db, SeatsPerAddress: -1, Pace: room.PaceInstant, Voice: hub,
+	cfg := server.Config{Store: db, SeatsPerAddress: -1, Pace: room.PaceInstant, Voice: hub,
 		DealSeed: func() uint64 { return 3 },
 		Render: func(lang string, err error) string {
 			l, ok := locale.Parse(lang)
@@ -113,7 +121,11 @@ func newRig(t *testing.T) *rig {
 				l = locale.En
 			}
 			return locale.New(l).Refusal(err)
-		}})
+		}}
+	if clk != nil {
+		cfg.Clock, cfg.LimitClock = clk, room.RealClock{}
+	}
+	srv := server.New(cfg)
 	if _, err := srv.Resume(context.Background()); err != nil {
 		t.Fatal(err)
 	}

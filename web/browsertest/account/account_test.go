@@ -39,7 +39,9 @@ func TestBrowserAccount_SignUpPlayAndThePageCountsTheGame(t *testing.T) {
 	p.WaitJS(10*time.Second, `location.pathname === '/players/Nino' && !!document.querySelector('#played')`)
 	p.WaitJS(5*time.Second, `document.querySelector('#account-link').classList.contains('in')`)
 
-	table := webtest.CreateTable(p, base, "Guest name", 7, webtest.FastTimings)
+	// The bots at instant pace: the page is tested, not the bots' time (at a
+	// person's pace the game took some 40 s of the page polled and drawn).
+	table := webtest.CreateTableWith(p, base, "Guest name", 7, webtest.FastTimings, "instant", nil)
 	p.WaitJS(10*time.Second, `!!document.querySelector('.seat.me [data-account]')`)
 	if got := webtest.Eval[string](p, `window.__mafia.state.lobby.seats[window.__mafia.state.seat - 1].name`); got != "Nino" {
 		t.Errorf("the account's seat is named %q, want Nino", got)
@@ -114,7 +116,9 @@ func TestBrowserAccount_AGuestKeepsTheGameOnSignUp(t *testing.T) {
 	webtest.NeedBrowser(t)
 	base, _ := webtest.StartAccountsSite(t)
 	p := webtest.NewTab(t, "guest", 360, 740)
-	table := webtest.CreateTable(p, base, "Gela", 7, webtest.FastTimings)
+	// The bots at instant pace: the page is tested, not the bots' time (at a
+	// person's pace the game took some 40 s of the page polled and drawn).
+	table := webtest.CreateTableWith(p, base, "Gela", 7, webtest.FastTimings, "instant", nil)
 	webtest.StartWithBots(p)
 	webtest.PlayToTheEnd(p)
 	p.Do(10*time.Second, browsertest.WaitVisible(chromedp.CSS("#keep-game")))
@@ -136,7 +140,9 @@ func TestBrowserAccount_AGuestKeepsTheGameByLoggingIn(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := webtest.NewTab(t, "returning", 360, 740)
-	table := webtest.CreateTable(p, base, "Tamar", 7, webtest.FastTimings)
+	// The bots at instant pace: the page is tested, not the bots' time (at a
+	// person's pace the game took some 40 s of the page polled and drawn).
+	table := webtest.CreateTableWith(p, base, "Tamar", 7, webtest.FastTimings, "instant", nil)
 	webtest.StartWithBots(p)
 	webtest.PlayToTheEnd(p)
 	p.Do(10*time.Second, browsertest.WaitVisible(chromedp.CSS("#keep-game")), browsertest.Click(chromedp.CSS("#keep-game")),

@@ -12,6 +12,7 @@ import (
 	"mafia/engine"
 	"mafia/internal/browsertest"
 	"mafia/locale"
+	"mafia/room"
 	"mafia/server"
 	"mafia/web/internal/webtest"
 	"mafia/wire"
@@ -35,15 +36,18 @@ func TestBrowserThreePeopleAndEightBots(t *testing.T) {
 	seed := chooseDeal(t, 11, func(cards []engine.Role) bool {
 		return slices.ContainsFunc(cards[:3], engine.Role.IsMafia)
 	})
-	ts := webtest.StartServerWith(t, func(c *server.Config) { c.DealSeed = func() uint64 { return seed } })
-	// Night 1 outlasts the three tabs' drawing and the mafioso's line to
-	// the mafia and its echo on a loaded machine (a 12 s night once ended
-	// under a -race run before the echo came).
+	// The table's clock is the test's: night 1 lasts until the mafioso's
+	// line to the mafia has come back, however loaded the machine (a 12 s
+	// night once ended under a -race run before the echo came; a 30 s one
+	// was waited out in full), and the speeches do not run out. The bots
+	// move at once (instant pace): the pages are tested, not the bots' time.
+	clk := room.NewFakeClock(time.Now())
+	ts := webtest.StartServerWith(t, func(c *server.Config) { c.DealSeed = func() uint64 { return seed }; c.Clock = clk })
 	timings := map[string]string{"night": "30", "speech": "30", "defence": "2", "tie_speech": "2", "last_words": "2", "vote": "3"}
 	a := webtest.NewTab(t, "ana", 360, 740)
 	b := webtest.NewTab(t, "beka", 360, 740)
 	c := webtest.NewTab(t, "cira", 360, 740)
-	table := webtest.CreateTable(a, ts.URL, "Ana", 11, timings)
+	table := webtest.CreateTableWith(a, ts.URL, "Ana", 11, timings, "instant", nil)
 	webtest.JoinTable(b, ts.URL+"/t/"+table, "Beka")
 	webtest.JoinTable(c, ts.URL+"/t/"+table, "Cira")
 	a.WaitJS(10*time.Second, `document.querySelectorAll('#t-seats li:not(.free)').length === 3`)
@@ -92,8 +96,18 @@ func TestBrowserThreePeopleAndEightBots(t *testing.T) {
 	// with every frame, and a node chromedp found may be gone by its click.
 	m.WaitJS(5*time.Second, `(() => { const b = document.querySelector('button[data-key="tab-mafia"]'); if (b) b.click(); return !!b; })()`)
 	m.Do(5*time.Second, browsertest.SendKeys(chromedp.CSS("#chat-input"), "who tonight?\r"))
-	m.WaitJS(5*time.Second, `document.querySelector('#chat-msgs').textContent.includes('who tonight?')`)
+	// The mafia's lines reach the mafia at the night's ticks (one a second
+	// of the table's clock): the clock moves a tick at a time until the
+	// line is back (a tick before the server took the line delivers
+	// nothing), inside the night (25 of its 30 ticks).
+	for tick := 1; !m.Eventually(time.Second, `document.querySelector('#chat-msgs').textContent.includes('who tonight?')`); tick++ {
+		if tick > 25 {
+			t.Fatalf("the mafioso's line to the mafia did not come back in %d ticks of the night", tick-1)
+		}
+		clk.Advance(room.DefaultNightTick)
+	}
 	m.Shot("60-three-bots-mafia-chat-360")
+	clk.Advance(30 * time.Second) // past the night's end
 
 	// Day 1: the mafioso's speech.
 	m.WaitJS(60*time.Second, fmt.Sprintf(`(() => { const v = window.__mafia.state.view; return v.phase === 'speech' && v.speaker === %d; })()`, ms))

@@ -87,6 +87,7 @@ export function accountScreen({ navigate }) {
   const form = { mode: localStorage.getItem('mafia.account.known') ? 'login' : 'signup', name: localStorage.getItem('mafia.name') || '', password: '', old: '', neu: '', bot: '' };
   // The account's bots, and the token last made (shown once).
   let bots = null;
+  let botsAsked = 0; // the bots' lists asked for, the newest the page's
   let shown = null;
   let error = '';
   let done = '';
@@ -210,8 +211,13 @@ export function accountScreen({ navigate }) {
   function drawBots() {
     if (bots === null) {
       bots = [];
-      // A bot made before the list arrives stays listed.
+      const ask = ++botsAsked;
+      // A bot made before the list arrives stays listed. A list that
+      // arrives after a logout (bots null again, or asked again for the
+      // next account) is no longer the page's: it is dropped (it threw
+      // on the null list).
       accountApi.bots().then((r) => {
+        if (ask !== botsAsked || bots === null) return;
         const made = bots.filter((b) => !r.bots.some((x) => x.name === b.name));
         bots = [...r.bots, ...made];
         draw();
