@@ -307,7 +307,10 @@ func tap(ctx context.Context, sel string) (bool, error) {
 	case err != nil || got == "gone":
 		// The tap took the page away (a reload, a link): it was heard.
 		return true, nil
-	case got == "hit":
+	case got == "hit", got == "nowhere":
+		// Its press on the element, or no part of it heard by the page
+		// at all (a disabled control hears no mouse), as chromedp's tap
+		// would have been: done.
 		return true, nil
 	}
 	return false, fmt.Errorf("the tap at %.0f,%.0f landed %s", at.X, at.Y, got)
@@ -374,7 +377,7 @@ const tapJS = `((sel, every, limit) => new Promise((resolve) => {
 
 // tapDoneJS disarms the tap's guard and says where the tap landed: "hit"
 // (its press on the element, no part of it elsewhere), the miss, "gone"
-// (a new page), or "nowhere".
+// (a new page), or "nowhere" (the page heard none of it).
 const tapDoneJS = `(() => {
 	const g = window.__hostTap;
 	if (!g) return 'gone';
