@@ -249,7 +249,8 @@ func (tb *Tab) WaitJS(d time.Duration, expr string) {
 // releases the mouse there (DevTools' Input domain: the page hears a
 // trusted tap, with the user activation that vibration and sound need).
 //
-// It costs three DevTools calls, where chromedp.Click costs about nine (the
+// It costs four DevTools calls (the evaluation, the press, the release, the
+// guard read back), where chromedp.Click costs about nine (the
 // query, the box model, a visibility call, the scroll, the quads, the press,
 // the release) and looks again every 50 ms with several of them: the
 // element is looked for, checked and measured inside the page, in one
