@@ -3,6 +3,7 @@ package hosttest
 import (
 	"bufio"
 	"context"
+	"fmt"
 	"mafia/assist"
 	"mafia/clubhttp"
 	"mafia/internal/browsertest"
@@ -242,21 +243,150 @@ func (tb *Tab) WaitJS(d time.Duration, expr string) {
 	}
 }
 
-// Click clicks the element that a CSS selector finds (waiting for it).
+// Click taps the element that a CSS selector finds, as a finger does: it
+// waits for the element to be on the page, visible and the topmost thing
+// at its centre (scrolled into view if need be), and then presses and
+// releases the mouse there (DevTools' Input domain: the page hears a
+// trusted tap, with the user activation that vibration and sound need).
 //
-// It stays chromedp.Click, whose many DevTools calls per tap (the query,
-// the box model, a visibility call, the scroll, the quads, the press, the
-// release) cost more than one poll in the page for the element's centre
-// and the press and release: that cheaper tap was tried and made a latent
-// race fire (TestTheRosterKeptOnThePhoneSeatsAnOfflineClubGame: the
-// roster's search answered 250 ms after the last name was typed and
-// pushed "Create the game" down between the centre read and the press),
-// so it needs a check that the press lands on the element before it can
-// replace this one.
+// It costs four DevTools calls (the evaluation, the press, the release, the
+// guard read back), where chromedp.Click costs about nine (the
+// query, the box model, a visibility call, the scroll, the quads, the press,
+// the release) and looks again every 50 ms with several of them: the
+// element is looked for, checked and measured inside the page, in one
+// evaluation that waits there for it. The element can still move between
+// that evaluation and the press (a search that answers late and pushes a
+// button down): so the evaluation also arms a guard, for this one tap, that
+// swallows any part of it (pointer, mouse, click) that lands outside the
+// element, before the page hears it, and the tap is made again from the
+// start. A tap whose press landed on its element counts (it is the page's
+// to act on it, or to navigate away).
 func (tb *Tab) Click(sel string) {
 	tb.t.Helper()
-	tb.Do(10*time.Second, browsertest.Click(chromedp.CSS(sel), chromedp.NodeVisible))
+	ctx, cancel := context.WithTimeout(tb.Ctx, Slack*10*time.Second)
+	defer cancel()
+	var last error
+	for ctx.Err() == nil {
+		done, err := tap(ctx, sel)
+		if done {
+			return
+		}
+		last = err
+		if err != nil && ctx.Err() == nil {
+			// The page was between documents: look again a moment later,
+			// as chromedp's queries do.
+			select {
+			case <-ctx.Done():
+			case <-time.After(browsertest.Every):
+			}
+		}
+	}
+	if last == nil {
+		last = ctx.Err()
+	}
+	tb.t.Fatalf("%s: tap %s: %v\npage:\n%s", tb.name, sel, last, tb.Text())
 }
+
+// tap tries one tap of Click: it reports whether it landed on its element.
+func tap(ctx context.Context, sel string) (bool, error) {
+	limit := time.Until(deadlineOf(ctx))
+	at, err := chromedp.Run(ctx, chromedp.Evaluate[tapPoint](
+		fmt.Sprintf(tapJS, JsString(sel), browsertest.Every.Milliseconds(), limit.Milliseconds()), chromedp.EvalAwaitPromise))
+	if err != nil {
+		return false, err // the page went away meanwhile (a reload): look again
+	}
+	if at.Why != "" {
+		return false, fmt.Errorf("the element is %s", at.Why)
+	}
+	if err := chromedp.Do(ctx, MouseTap(at.X, at.Y, 1)); err != nil {
+		return false, err
+	}
+	got, err := chromedp.Run(ctx, chromedp.Evaluate[string](tapDoneJS))
+	switch {
+	case ctx.Err() != nil:
+		return false, ctx.Err()
+	case err != nil || got == "gone":
+		// The tap took the page away (a reload, a link): it was heard.
+		return true, nil
+	case got == "hit", got == "nowhere":
+		// Its press on the element, or no part of it heard by the page
+		// at all (a disabled control hears no mouse), as chromedp's tap
+		// would have been: done.
+		return true, nil
+	}
+	return false, fmt.Errorf("the tap at %.0f,%.0f landed %s", at.X, at.Y, got)
+}
+
+// deadlineOf is ctx's deadline (Click always sets one).
+func deadlineOf(ctx context.Context) time.Time {
+	d, _ := ctx.Deadline()
+	return d
+}
+
+// tapPoint is where tapJS found the element's centre, or Why it did not.
+type tapPoint struct {
+	X, Y float64
+	Why  string
+}
+
+// tapJS waits, in the page, for the element of selector %s to be visible
+// and the topmost thing at its centre, looking again every %d ms for at
+// most %d ms; it arms the tap's guard (window.__hostTap) and returns the
+// centre, or why it gave up.
+const tapJS = `((sel, every, limit) => new Promise((resolve) => {
+	const t0 = performance.now();
+	const look = () => {
+		let why = 'missing';
+		const el = document.querySelector(sel);
+		if (el) {
+			why = 'not visible';
+			if (el.offsetWidth || el.offsetHeight || el.getClientRects().length) {
+				let r = el.getBoundingClientRect();
+				if (r.top < 0 || r.left < 0 || r.bottom > innerHeight || r.right > innerWidth) {
+					el.scrollIntoView({ block: 'center', inline: 'center' });
+					r = el.getBoundingClientRect();
+				}
+				const x = r.left + r.width / 2, y = r.top + r.height / 2;
+				const top = document.elementFromPoint(x, y);
+				if (top && el.contains(top)) {
+					if (window.__hostTap) window.__hostTap.off();
+					const g = { hit: false, miss: '' };
+					const kinds = ['pointerdown', 'mousedown', 'pointerup', 'mouseup', 'click'];
+					const check = (e) => {
+						if (!e.isTrusted) return;
+						if (e.target instanceof Node && el.contains(e.target)) {
+							if (e.type === 'pointerdown') g.hit = true;
+							return;
+						}
+						if (!g.miss) g.miss = 'on ' + (e.target instanceof Element ? e.target.outerHTML.slice(0, 80) : String(e.target));
+						e.preventDefault();
+						e.stopImmediatePropagation();
+					};
+					g.off = () => { for (const k of kinds) window.removeEventListener(k, check, true); };
+					for (const k of kinds) window.addEventListener(k, check, true);
+					window.__hostTap = g;
+					return resolve({ X: x, Y: y, Why: '' });
+				}
+				why = top ? 'under ' + top.outerHTML.slice(0, 80) : 'outside the window';
+			}
+		}
+		if (performance.now() - t0 >= limit) return resolve({ X: 0, Y: 0, Why: why });
+		setTimeout(look, every);
+	};
+	look();
+}))(%s, %d, %d)`
+
+// tapDoneJS disarms the tap's guard and says where the tap landed: "hit"
+// (its press on the element, no part of it elsewhere), the miss, "gone"
+// (a new page), or "nowhere" (the page heard none of it).
+const tapDoneJS = `(() => {
+	const g = window.__hostTap;
+	if (!g) return 'gone';
+	window.__hostTap = null;
+	g.off();
+	if (g.miss) return g.miss;
+	return g.hit ? 'hit' : 'nowhere';
+})()`
 
 // MouseTap is a press and a release of the left mouse button at x, y
 // (viewport pixels), the press's click count being count.

@@ -25,19 +25,44 @@ export async function load(version) {
 
 const call = (name, ...args) => JSON.parse(api[name](...args));
 
+// The sentences and names rendered so far in the language spoken, by what
+// was asked: a screen asks for the same few dozen again at every tap, and
+// each answer from the module is a call into it and a string copied out
+// (the largest share of a redraw's time). An answer depends on nothing but
+// the language and the question, so a kept one is the module's own; a new
+// language starts afresh, and so does a full memory (names and numbers in
+// the data make questions without end).
+let said = new Map();
+const KEEP = 4000;
+const remembered = (key, render) => {
+  let s = said.get(key);
+  if (s === undefined) {
+    if (said.size >= KEEP) said = new Map();
+    s = render();
+    said.set(key, s);
+  }
+  return s;
+};
+
 /** Makes the engine speak l; returns the language it speaks (English for
  * one the catalogs do not hold). */
-export const speak = (l) => api.lang(l);
+export const speak = (l) => { said = new Map(); return api.lang(l); };
 /** The engine's catalogs as the page's sentences (a source of i18n.js),
  * rendered on the phone in the language it speaks. A message no catalog
  * holds renders as its id (locale.Printer.T), which is how has knows it. */
 export const sentences = {
-  t: (id, data) => api.t(id, data ? JSON.stringify(data) : ''),
-  tn: (id, n, data) => api.plural(id, n, data ? JSON.stringify(data) : ''),
-  has: (id) => api.t(id, '') !== id,
+  t: (id, data) => {
+    const d = data ? JSON.stringify(data) : '';
+    return remembered(`t\n${id}\n${d}`, () => api.t(id, d));
+  },
+  tn: (id, n, data) => {
+    const d = data ? JSON.stringify(data) : '';
+    return remembered(`n\n${id}\n${n}\n${d}`, () => api.plural(id, n, d));
+  },
+  has: (id) => sentences.t(id) !== id,
 };
 /** The name of a role, phase, result or winner in the language spoken. */
-export const name = (group, key) => api.name(group, key);
+export const name = (group, key) => remembered(`k\n${group}\n${key}`, () => api.name(group, key));
 
 /** Starts a game from settings and replays its entries: {events, state, error}. */
 export const start = (settings, commands) => call('start', JSON.stringify(settings), JSON.stringify(commands || []));
