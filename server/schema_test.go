@@ -30,6 +30,7 @@ var (
 	schemaOnce sync.Once
 	schemaDefs map[string]*jsonschema.Schema
 	schemaErr  error
+	schemaCut  *schemaMemo // nil: every document is held to the whole schema
 )
 
 // schemaDef returns the schema's $defs entry name, compiled.
@@ -44,6 +45,10 @@ func schemaDef(name string) (*jsonschema.Schema, error) {
 		defer f.Close()
 		doc, err := jsonschema.UnmarshalJSON(f)
 		if err != nil {
+			schemaErr = err
+			return
+		}
+		if schemaCut, err = newSchemaMemo(doc); err != nil {
 			schemaErr = err
 			return
 		}
@@ -73,17 +78,18 @@ func schemaDef(name string) (*jsonschema.Schema, error) {
 }
 
 // validate checks one JSON document (a frame: trailing padding is white
-// space) against the schema's $defs entry def.
+// space) against the schema's $defs entry def: through schemaCut (see
+// schemamemo_test.go), which checks each distinct part of the frames
+// once, when the schema can be taken apart.
 func validate(def string, doc []byte) error {
 	s, err := schemaDef(def)
 	if err != nil {
 		return err
 	}
-	v, err := jsonschema.UnmarshalJSON(bytes.NewReader(doc))
-	if err != nil {
-		return fmt.Errorf("not JSON: %w", err)
+	if schemaCut != nil {
+		return validateMemo(schemaCut, s, def, doc)
 	}
-	return s.Validate(v)
+	return validateWhole(s, doc)
 }
 
 // shapeRefusals are the codes that answer a message which is not the
