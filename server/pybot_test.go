@@ -44,7 +44,16 @@ func TestThePythonExampleBotPlaysAWholeGame(t *testing.T) {
 			t.Errorf("the Python bot's output lacks %q:\n%s", want, text)
 		}
 	}
-	if strings.Contains(text, "refused (request") {
-		t.Errorf("the server refused a request of the Python bot:\n%s", text)
+	// A refusal is a mistake of the example's, but for stale_step: a move
+	// names the step its view showed, and on a loaded machine the step's
+	// clock can end it before the move arrives (the server then refuses it
+	// rather than apply it to the next step, as docs/protocol.md says; the
+	// bot goes on with the next view). Seen at load 88 on 2026-12-07.
+	for _, line := range strings.Split(text, "\n") {
+		if _, rest, ok := strings.Cut(line, "refused (request "); ok {
+			if _, code, _ := strings.Cut(rest, "): "); !strings.HasPrefix(code, "stale_step:") {
+				t.Errorf("the server refused a request of the Python bot: %s\n%s", line, text)
+			}
+		}
 	}
 }
