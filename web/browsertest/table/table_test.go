@@ -324,11 +324,15 @@ func TestBrowserTableTheVoteAndTheMorning(t *testing.T) {
 func TestBrowserTableTheEnd(t *testing.T) {
 	t.Parallel()
 	webtest.NeedBrowser(t)
-	ts := webtest.StartPeopleServer(t)
+	// The table's steps end on a clock of the test's own: night 1 lasts
+	// until the detective's check and the mafia's kill are in, the vote
+	// until the Go seats have voted, the last words until their check is
+	// made; the test then moves the clock past each end (on the wall clock
+	// the test waited out a 30 s night, a 5 s vote and 10 s of last words).
+	clk := room.NewFakeClock(time.Now())
+	ts := webtest.StartServerWith(t, func(c *server.Config) { c.SeatsPerAddress = -1; c.Clock = clk })
 	ctx, cancel := context.WithTimeout(context.Background(), 150*time.Second)
 	defer cancel()
-	// Night 1 outlasts two tabs' opening (the detective's check is made in
-	// it), and the last words the check of what they say.
 	pt := webtest.NewPeopleTable(ctx, t, ts, "The end", 11, map[string]string{"round_limit": "1"}, map[string]int64{
 		"night": 30_000, "speech": 20_000, "defence": 1_000, "tie_speech": 1_000, "last_words": 10_000, "vote": 5_000})
 	d := pt.SeatsWith(engine.Maniac)[0]
@@ -363,6 +367,22 @@ func TestBrowserTableTheEnd(t *testing.T) {
 	// Night 1: the detective checks a mafioso.
 	webtest.WaitPhase(np, 10*time.Second, "night", 1, 0)
 	np.Do(5*time.Second, browsertest.Click(chromedp.CSS(fmt.Sprintf(`#t-act button[data-verb=check][data-target="%d"]`, checked))))
+	// The night ends once the check and every mafioso's choice of the
+	// maniac are in.
+	pt.WaitEvents(30*time.Second, "the detective's check and the mafia's kill of night 1", func(evs []engine.Event) bool {
+		chose := map[engine.Seat]bool{}
+		check := false
+		for _, e := range evs {
+			switch {
+			case e.Kind == engine.EvChecked && e.Actor == engine.Seat(n):
+				check = true
+			case e.Kind == engine.EvMafiaChose && e.Target == engine.Seat(d):
+				chose[e.Actor] = true
+			}
+		}
+		return check && len(chose) == len(mafia)
+	})
+	clk.Advance(30 * time.Second) // past the night's end
 	// The maniac is killed: no shots left to tell.
 	dp.WaitJS(45*time.Second, `window.__mafia.state.events.some((e) => e.kind === 'night_ended')`)
 	shots := en.Plural("view.shots", 2, nil)
@@ -373,15 +393,43 @@ func TestBrowserTableTheEnd(t *testing.T) {
 	dp.WaitJS(5*time.Second, `!!document.querySelector('button[data-key="tab-dead"]')`)
 	dp.Do(5*time.Second, browsertest.Click(chromedp.CSS(`button[data-key="tab-dead"]`)))
 
-	// Day 1: the detective nominates, ends the speech, is voted out.
+	// Day 1: the maniac's last words end on the clock (its page does not
+	// pass), moved a second at a time while they last; the Go seats pass
+	// their speeches at once.
+	for tick := 0; !np.Eventually(time.Second, fmt.Sprintf(`(() => { const v = window.__mafia.state.view || {}; return v.phase === 'speech' && v.speaker === %d; })()`, n)); tick++ {
+		if tick > 60 {
+			t.Fatalf("the detective's speech did not come: %s", webtest.Eval[string](np, `JSON.stringify(window.__mafia.state.view)`))
+		}
+		if webtest.Eval[string](np, `(window.__mafia.state.view || {}).phase || ''`) == "last_words" {
+			clk.Advance(time.Second)
+		}
+	}
+	// The detective nominates, ends the speech, is voted out.
 	webtest.WaitPhase(np, 30*time.Second, "speech", 1, n)
 	np.Do(5*time.Second, browsertest.Click(chromedp.CSS(fmt.Sprintf(`#t-act button[data-verb=nominate][data-target="%d"]`, named))))
 	np.WaitJS(5*time.Second, `window.__mafia.state.view.nominated === true`)
 	np.Do(5*time.Second, browsertest.Click(chromedp.CSS(`#t-act button[data-verb=pass]`)))
+	// The Go seats speak and vote at once; the detective's page does not
+	// vote, so the vote ends on the clock, moved a second at a time once
+	// the nine Go seats' votes are in (and through any defence on the way,
+	// the page holding its floor) until the last words.
+	for tick := 0; !np.Eventually(time.Second, `(window.__mafia.state.view || {}).phase === 'last_words'`); tick++ {
+		if tick > 60 {
+			t.Fatalf("the detective's last words did not come: %s", webtest.Eval[string](np, `JSON.stringify(window.__mafia.state.view)`))
+		}
+		switch webtest.Eval[string](np, `(window.__mafia.state.view || {}).phase || ''`) {
+		case "vote":
+			pt.WaitEvents(20*time.Second, "the nine Go seats' votes", func(evs []engine.Event) bool { return webtest.VotesCast(evs) >= 9 })
+			clk.Advance(time.Second)
+		case "defence", "tie_speech", "revote":
+			clk.Advance(time.Second)
+		}
+	}
 	webtest.WaitPhase(np, 40*time.Second, "last_words", 1, n)
 	if np.Eventually(2*time.Second, fmt.Sprintf(`document.body.innerText.includes(%q)`, en.T("web.act.nominated", nil))) {
 		t.Errorf("defect 8: in the last words the page says %q", en.T("web.act.nominated", nil))
 	}
+	clk.Advance(10 * time.Second) // past the last words: round 1 was the last
 
 	// The end.
 	for _, tb := range []*webtest.Tab{dp, np} {

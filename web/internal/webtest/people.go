@@ -309,3 +309,34 @@ func WaitPhase(tb *Tab, d time.Duration, phase string, round, speaker int) {
 	tb.WaitJS(d, fmt.Sprintf(`(() => { const v = window.__mafia.state.view || {}; return v.phase === %q && (%d === 0 || v.round === %d) && (%d === 0 || v.speaker === %d); })()`,
 		phase, round, round, speaker, speaker))
 }
+
+// WaitEvents waits until the table's stored events (the server's record,
+// night moves included before they are delivered) satisfy ok: a test on
+// the test's clock waits for the moves a step needs before it moves the
+// clock past the step's end.
+func (pt *PeopleTable) WaitEvents(d time.Duration, what string, ok func([]engine.Event) bool) {
+	pt.T.Helper()
+	for until := time.Now().Add(Slack * d); ; time.Sleep(50 * time.Millisecond) {
+		if evs, err := pt.TS.DB.Events(pt.Ctx, pt.Table); err == nil && ok(evs) {
+			return
+		}
+		if time.Now().After(until) {
+			pt.T.Fatalf("the table's events never showed %s", what)
+		}
+	}
+}
+
+// VotesCast counts the votes cast in the table's latest vote (since its
+// last vote_began).
+func VotesCast(evs []engine.Event) int {
+	n := 0
+	for _, e := range evs {
+		switch e.Kind {
+		case engine.EvVoteBegan:
+			n = 0
+		case engine.EvVoteCast:
+			n++
+		}
+	}
+	return n
+}
