@@ -276,7 +276,7 @@ func TestBrowserTableTheVoteAndTheMorning(t *testing.T) {
 
 	// The vote: who the vote of whoever does not vote goes to. The meeting
 	// night ends on the clock; the speeches are passed at once.
-	clockUntil(t, pp, clk, `(window.__mafia.state.view || {}).phase === 'vote'`, func(phase string) time.Duration {
+	webtest.ClockUntil(pp, clk, `(window.__mafia.state.view || {}).phase === 'vote'`, func(phase string) time.Duration {
 		if phase == "night" {
 			return 8 * time.Second
 		}
@@ -308,7 +308,7 @@ func TestBrowserTableTheVoteAndTheMorning(t *testing.T) {
 	// The vote's result with its count, at the top, still there at night.
 	// The vote closes on the clock once the nine Go seats' votes are in;
 	// the last words of the player voted out end on it too.
-	clockUntil(t, pp, clk, `(() => { const v = window.__mafia.state.view || {}; return v.phase === 'night' && v.round === 2; })()`, func(phase string) time.Duration {
+	webtest.ClockUntil(pp, clk, `(() => { const v = window.__mafia.state.view || {}; return v.phase === 'night' && v.round === 2; })()`, func(phase string) time.Duration {
 		switch phase {
 		case "vote":
 			pt.WaitEvents(20*time.Second, "the nine Go seats' votes", func(evs []engine.Event) bool { return webtest.VotesCast(evs) >= 9 })
@@ -349,29 +349,6 @@ func TestBrowserTableTheVoteAndTheMorning(t *testing.T) {
 		t.Errorf("defect 3: the player killed at night is not told so at the top (%q):\n%s", you, vp.Text())
 	}
 	vp.Shot("morning-killed-360")
-}
-
-// clockUntil moves the table's clock until the expression until is true
-// on the page: while the page's phase is one that move gives a time for
-// (the rest of the step: the step began on the clock as it stands, as
-// nothing moved it since), the clock moves by it, and the page's step is
-// waited for to change before the next look (a page a step behind would
-// move the clock through the next step).
-func clockUntil(t *testing.T, tb *webtest.Tab, clk *room.FakeClock, until string, move func(phase string) time.Duration) {
-	t.Helper()
-	for tick := 0; !tb.Eventually(300*time.Millisecond, until); tick++ {
-		if tick > 200 {
-			t.Fatalf("%s: waiting for %s: the view is %s", tb.Name, until, webtest.Eval[string](tb, `JSON.stringify(window.__mafia.state.view)`))
-		}
-		v := webtest.Eval[struct {
-			Phase string `json:"phase"`
-			Step  int    `json:"step"`
-		}](tb, `window.__mafia.state.view || {}`)
-		if d := move(v.Phase); d > 0 {
-			clk.Advance(d)
-			tb.WaitJS(20*time.Second, fmt.Sprintf(`(window.__mafia.state.view || {}).step !== %d`, v.Step))
-		}
-	}
 }
 
 // TestBrowserTableTheEnd: a game of one round (round_limit=1), to its end.
@@ -455,7 +432,7 @@ func TestBrowserTableTheEnd(t *testing.T) {
 
 	// Day 1: the maniac's last words end on the clock (its page does not
 	// pass), moved past them; the Go seats pass their speeches at once.
-	clockUntil(t, np, clk, fmt.Sprintf(`(() => { const v = window.__mafia.state.view || {}; return v.phase === 'speech' && v.speaker === %d; })()`, n), func(phase string) time.Duration {
+	webtest.ClockUntil(np, clk, fmt.Sprintf(`(() => { const v = window.__mafia.state.view || {}; return v.phase === 'speech' && v.speaker === %d; })()`, n), func(phase string) time.Duration {
 		if phase == "last_words" {
 			return 10 * time.Second
 		}
@@ -470,7 +447,7 @@ func TestBrowserTableTheEnd(t *testing.T) {
 	// vote, so the vote ends on the clock, moved past it once the nine Go
 	// seats' votes are in (and through any defence on the way, the page
 	// holding its floor) until the last words.
-	clockUntil(t, np, clk, `(window.__mafia.state.view || {}).phase === 'last_words'`, func(phase string) time.Duration {
+	webtest.ClockUntil(np, clk, `(window.__mafia.state.view || {}).phase === 'last_words'`, func(phase string) time.Duration {
 		switch phase {
 		case "vote":
 			pt.WaitEvents(20*time.Second, "the nine Go seats' votes", func(evs []engine.Event) bool { return webtest.VotesCast(evs) >= 9 })
