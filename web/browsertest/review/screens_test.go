@@ -144,7 +144,12 @@ func TestBrowserScreensInEachLanguage(t *testing.T) {
 }
 
 func screens(t *testing.T, lang locale.Lang) {
-	ts := webtest.StartPeopleServer(t)
+	// The table's steps end on a clock of the test's own, moved past each
+	// step nobody ends by a move once the test has looked at it and the
+	// Go seats' moves of it are in (on the wall clock two 20 s nights and a
+	// 5 s vote were waited out, three times).
+	clk := room.NewFakeClock(time.Now())
+	ts := webtest.StartServerWith(t, func(c *server.Config) { c.SeatsPerAddress = -1; c.Clock = clk })
 	ctx, cancel := context.WithTimeout(context.Background(), 150*time.Second)
 	defer cancel()
 	p := webtest.NewTab(t, "screens-"+string(lang), 360, 740)
@@ -165,8 +170,6 @@ func screens(t *testing.T, lang locale.Lang) {
 	p.WaitJS(5*time.Second, `document.documentElement.lang === '`+string(lang)+`'`)
 
 	pt := webtest.NewPeopleTable(ctx, t, ts, "Tbilisi", 11, map[string]string{"round_limit": "2"}, map[string]int64{
-		// Night 1 outlasts the lobby's look and the tab's opening on a
-		// busy machine: the test looks at the night after them.
 		"night": 20_000, "speech": 30_000, "defence": 1_000, "tie_speech": 1_000, "last_words": 1_000, "vote": 5_000})
 	look("lobby")
 	town := pt.SeatsWith(engine.Citizen)
@@ -199,6 +202,7 @@ func screens(t *testing.T, lang locale.Lang) {
 	pt.Open(p, me)
 	webtest.WaitPhase(p, 10*time.Second, "night", 1, 0)
 	look("night")
+	clk.Advance(20 * time.Second) // past night 1's end: nobody moves in it
 	// Day 1: seat 1 speaks; the page reads it, then seat 1 ends the speech.
 	p.WaitJS(45*time.Second, fmt.Sprintf(`document.querySelector('#speech') && document.querySelector('#speech').textContent.includes(%q)`, said))
 	look("speech")
@@ -215,9 +219,40 @@ func screens(t *testing.T, lang locale.Lang) {
 	}()
 	p.WaitJS(60*time.Second, `window.__mafia.state.view.phase === 'vote' && !!document.querySelector('#t-act button[data-verb=vote]')`)
 	look("vote")
+	// The vote ends on the clock once the Go seats' votes for the named
+	// are in (seat 1 does not vote); the last words on it too.
+	move := func(phase string) time.Duration {
+		switch phase {
+		case "vote":
+			for until := time.Now().Add(webtest.Slack * 20 * time.Second); !pt.GoVotesIn(named, me, speaker); time.Sleep(50 * time.Millisecond) {
+				if time.Now().After(until) {
+					t.Fatal("the Go seats' votes did not come")
+				}
+			}
+			return 5 * time.Second
+		case "last_words", "defence", "tie_speech":
+			return time.Second
+		}
+		return 0
+	}
+	webtest.ClockUntil(p, clk, `(() => { const v = window.__mafia.state.view || {}; return v.phase === 'night' && v.round === 2; })()`, move)
+	// Night 2 ends once every mafioso who plays the kill (all but seat 1,
+	// whose Go seat only speaks) has chosen the victim.
+	mafia := slices.DeleteFunc(pt.SeatsWith(engine.Mafioso, engine.Don), func(s int) bool { return s == speaker })
+	pt.WaitEvents(30*time.Second, "the mafia's kill of night 2", func(evs []engine.Event) bool {
+		chose := map[engine.Seat]bool{}
+		for _, e := range evs {
+			if e.Kind == engine.EvMafiaChose && e.Target == engine.Seat(victim) {
+				chose[e.Actor] = true
+			}
+		}
+		return len(chose) == len(mafia)
+	})
+	clk.Advance(20 * time.Second) // past night 2's end
 	p.WaitJS(40*time.Second, `window.__mafia.state.events.some((e) => e.kind === 'night_ended' && e.round === 2)`)
 	p.WaitJS(5*time.Second, `!!document.querySelector('#announce')`)
 	look("morning")
+	webtest.ClockUntil(p, clk, `!!document.querySelector('#winner')`, move)
 	p.WaitJS(60*time.Second, `!!document.querySelector('#winner') && !!window.__mafia.state.fullLog`)
 	look("game-over")
 }

@@ -217,7 +217,14 @@ func commandKill(step, target int) wire.ClientMessage {
 func TestBrowserTableTheVoteAndTheMorning(t *testing.T) {
 	t.Parallel()
 	webtest.NeedBrowser(t)
-	ts := webtest.StartPeopleServer(t)
+	// The table's steps end on a clock of the test's own, moved past the
+	// steps nobody ends by a move (the meeting night,
+	// the vote once the Go seats' votes are in, the last words) and past
+	// night 2 once the mafia's kill is in: the vote lasts as long as its
+	// checks take, however loaded the machine (on the wall clock the test
+	// waited out two 8 s nights and a 15 s vote).
+	clk := room.NewFakeClock(time.Now())
+	ts := webtest.StartServerWith(t, func(c *server.Config) { c.SeatsPerAddress = -1; c.Clock = clk })
 	ctx, cancel := context.WithTimeout(context.Background(), 150*time.Second)
 	defer cancel()
 	pt := webtest.NewPeopleTable(ctx, t, ts, "Vote and morning", 11, map[string]string{"first_night": "meeting"}, map[string]int64{
@@ -267,12 +274,18 @@ func TestBrowserTableTheVoteAndTheMorning(t *testing.T) {
 	pass(pp)
 	pass(vp)
 
-	// The vote: who the vote of whoever does not vote goes to.
+	// The vote: who the vote of whoever does not vote goes to. The meeting
+	// night ends on the clock; the speeches are passed at once.
+	webtest.ClockUntil(pp, clk, `(window.__mafia.state.view || {}).phase === 'vote'`, func(phase string) time.Duration {
+		if phase == "night" {
+			return 8 * time.Second
+		}
+		return 0
+	})
 	webtest.WaitPhase(pp, 60*time.Second, "vote", 1, 0)
 	// The candidates as the vote began (its event stays in the page's
-	// log): the view's move on with the vote, and a loaded machine may
-	// read it after the close. The two pages do not vote, so the vote
-	// runs its clock: 15 s for the checks below.
+	// log). The two pages do not vote, so the vote runs until the test
+	// moves the clock, after the checks below.
 	cands := webtest.Eval[[]int](pp, `(window.__mafia.state.events.find((e) => e.kind === 'vote_began' && e.round === 1) || {}).candidates || []`)
 	if len(cands) != 2 {
 		refused := map[int][]string{}
@@ -293,12 +306,36 @@ func TestBrowserTableTheVoteAndTheMorning(t *testing.T) {
 	pp.Shot("vote-360")
 
 	// The vote's result with its count, at the top, still there at night.
+	// The vote closes on the clock once the nine Go seats' votes are in;
+	// the last words of the player voted out end on it too.
+	webtest.ClockUntil(pp, clk, `(() => { const v = window.__mafia.state.view || {}; return v.phase === 'night' && v.round === 2; })()`, func(phase string) time.Duration {
+		switch phase {
+		case "vote":
+			pt.WaitEvents(20*time.Second, "the nine Go seats' votes", func(evs []engine.Event) bool { return webtest.VotesCast(evs) >= 9 })
+			return 15 * time.Second
+		case "last_words":
+			return time.Second
+		}
+		return 0
+	})
 	webtest.WaitPhase(pp, 45*time.Second, "night", 2, 0)
 	tally := fmt.Sprintf("Seat %d (%s): ", out, pt.Name(out))
 	if !pp.Eventually(3*time.Second, webtest.InView("#announce", tally)) {
 		t.Errorf("defect 3: at night the vote's result (%q) is not at the top:\n%s", tally, pp.Text())
 	}
 	pp.Shot("night-after-vote-360")
+	// Night 2 ends once every mafioso has chosen the victim.
+	mafia := pt.SeatsWith(engine.Mafioso, engine.Don)
+	pt.WaitEvents(30*time.Second, "the mafia's kill of night 2", func(evs []engine.Event) bool {
+		chose := map[engine.Seat]bool{}
+		for _, e := range evs {
+			if e.Kind == engine.EvMafiaChose && e.Target == engine.Seat(v) {
+				chose[e.Actor] = true
+			}
+		}
+		return len(chose) == len(mafia)
+	})
+	clk.Advance(8 * time.Second) // past night 2's end
 
 	// The morning: who was killed, at the top; the killed player is told.
 	pp.WaitJS(30*time.Second, `window.__mafia.state.events.some((e) => e.kind === 'night_ended' && e.round === 2)`)
@@ -324,11 +361,15 @@ func TestBrowserTableTheVoteAndTheMorning(t *testing.T) {
 func TestBrowserTableTheEnd(t *testing.T) {
 	t.Parallel()
 	webtest.NeedBrowser(t)
-	ts := webtest.StartPeopleServer(t)
+	// The table's steps end on a clock of the test's own: night 1 lasts
+	// until the detective's check and the mafia's kill are in, the vote
+	// until the Go seats have voted, the last words until their check is
+	// made; the test then moves the clock past each end (on the wall clock
+	// the test waited out a 30 s night, a 5 s vote and 10 s of last words).
+	clk := room.NewFakeClock(time.Now())
+	ts := webtest.StartServerWith(t, func(c *server.Config) { c.SeatsPerAddress = -1; c.Clock = clk })
 	ctx, cancel := context.WithTimeout(context.Background(), 150*time.Second)
 	defer cancel()
-	// Night 1 outlasts two tabs' opening (the detective's check is made in
-	// it), and the last words the check of what they say.
 	pt := webtest.NewPeopleTable(ctx, t, ts, "The end", 11, map[string]string{"round_limit": "1"}, map[string]int64{
 		"night": 30_000, "speech": 20_000, "defence": 1_000, "tie_speech": 1_000, "last_words": 10_000, "vote": 5_000})
 	d := pt.SeatsWith(engine.Maniac)[0]
@@ -363,6 +404,22 @@ func TestBrowserTableTheEnd(t *testing.T) {
 	// Night 1: the detective checks a mafioso.
 	webtest.WaitPhase(np, 10*time.Second, "night", 1, 0)
 	np.Do(5*time.Second, browsertest.Click(chromedp.CSS(fmt.Sprintf(`#t-act button[data-verb=check][data-target="%d"]`, checked))))
+	// The night ends once the check and every mafioso's choice of the
+	// maniac are in.
+	pt.WaitEvents(30*time.Second, "the detective's check and the mafia's kill of night 1", func(evs []engine.Event) bool {
+		chose := map[engine.Seat]bool{}
+		check := false
+		for _, e := range evs {
+			switch {
+			case e.Kind == engine.EvChecked && e.Actor == engine.Seat(n):
+				check = true
+			case e.Kind == engine.EvMafiaChose && e.Target == engine.Seat(d):
+				chose[e.Actor] = true
+			}
+		}
+		return check && len(chose) == len(mafia)
+	})
+	clk.Advance(30 * time.Second) // past the night's end
 	// The maniac is killed: no shots left to tell.
 	dp.WaitJS(45*time.Second, `window.__mafia.state.events.some((e) => e.kind === 'night_ended')`)
 	shots := en.Plural("view.shots", 2, nil)
@@ -373,15 +430,38 @@ func TestBrowserTableTheEnd(t *testing.T) {
 	dp.WaitJS(5*time.Second, `!!document.querySelector('button[data-key="tab-dead"]')`)
 	dp.Do(5*time.Second, browsertest.Click(chromedp.CSS(`button[data-key="tab-dead"]`)))
 
-	// Day 1: the detective nominates, ends the speech, is voted out.
+	// Day 1: the maniac's last words end on the clock (its page does not
+	// pass), moved past them; the Go seats pass their speeches at once.
+	webtest.ClockUntil(np, clk, fmt.Sprintf(`(() => { const v = window.__mafia.state.view || {}; return v.phase === 'speech' && v.speaker === %d; })()`, n), func(phase string) time.Duration {
+		if phase == "last_words" {
+			return 10 * time.Second
+		}
+		return 0
+	})
+	// The detective nominates, ends the speech, is voted out.
 	webtest.WaitPhase(np, 30*time.Second, "speech", 1, n)
 	np.Do(5*time.Second, browsertest.Click(chromedp.CSS(fmt.Sprintf(`#t-act button[data-verb=nominate][data-target="%d"]`, named))))
 	np.WaitJS(5*time.Second, `window.__mafia.state.view.nominated === true`)
 	np.Do(5*time.Second, browsertest.Click(chromedp.CSS(`#t-act button[data-verb=pass]`)))
+	// The Go seats speak and vote at once; the detective's page does not
+	// vote, so the vote ends on the clock, moved past it once the nine Go
+	// seats' votes are in (and through any defence on the way, the page
+	// holding its floor) until the last words.
+	webtest.ClockUntil(np, clk, `(window.__mafia.state.view || {}).phase === 'last_words'`, func(phase string) time.Duration {
+		switch phase {
+		case "vote":
+			pt.WaitEvents(20*time.Second, "the nine Go seats' votes", func(evs []engine.Event) bool { return webtest.VotesCast(evs) >= 9 })
+			return 5 * time.Second
+		case "defence", "tie_speech":
+			return time.Second
+		}
+		return 0
+	})
 	webtest.WaitPhase(np, 40*time.Second, "last_words", 1, n)
 	if np.Eventually(2*time.Second, fmt.Sprintf(`document.body.innerText.includes(%q)`, en.T("web.act.nominated", nil))) {
 		t.Errorf("defect 8: in the last words the page says %q", en.T("web.act.nominated", nil))
 	}
+	clk.Advance(10 * time.Second) // past the last words: round 1 was the last
 
 	// The end.
 	for _, tb := range []*webtest.Tab{dp, np} {

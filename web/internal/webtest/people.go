@@ -13,6 +13,7 @@ import (
 
 	"mafia/client"
 	"mafia/engine"
+	"mafia/room"
 	"mafia/server"
 	"mafia/wire"
 )
@@ -308,4 +309,72 @@ func WaitPhase(tb *Tab, d time.Duration, phase string, round, speaker int) {
 	tb.T.Helper()
 	tb.WaitJS(d, fmt.Sprintf(`(() => { const v = window.__mafia.state.view || {}; return v.phase === %q && (%d === 0 || v.round === %d) && (%d === 0 || v.speaker === %d); })()`,
 		phase, round, round, speaker, speaker))
+}
+
+// WaitEvents waits until the table's stored events (the server's record,
+// night moves included before they are delivered) satisfy ok: a test on
+// the test's clock waits for the moves a step needs before it moves the
+// clock past the step's end.
+func (pt *PeopleTable) WaitEvents(d time.Duration, what string, ok func([]engine.Event) bool) {
+	pt.T.Helper()
+	for until := time.Now().Add(Slack * d); ; time.Sleep(50 * time.Millisecond) {
+		if evs, err := pt.TS.DB.Events(pt.Ctx, pt.Table); err == nil && ok(evs) {
+			return
+		}
+		if time.Now().After(until) {
+			pt.T.Fatalf("the table's events never showed %s", what)
+		}
+	}
+}
+
+// VotesCast counts the votes cast in the table's latest vote (since its
+// last vote_began).
+func VotesCast(evs []engine.Event) int {
+	n := 0
+	for _, e := range evs {
+		switch e.Kind {
+		case engine.EvVoteBegan:
+			n = 0
+		case engine.EvVoteCast:
+			n++
+		}
+	}
+	return n
+}
+
+// ClockUntil moves the table's clock until the expression until is true
+// on the page: while the page's phase is one that move gives a time for
+// (the rest of the step: the step began on the clock as it stands, as
+// nothing moved it since), the clock moves by it, and the page's step is
+// waited for to change before the next look (a page a step behind would
+// move the clock through the next step).
+func ClockUntil(tb *Tab, clk *room.FakeClock, until string, move func(phase string) time.Duration) {
+	tb.T.Helper()
+	for tick := 0; !tb.Eventually(300*time.Millisecond, until); tick++ {
+		if tick > 200 {
+			tb.T.Fatalf("%s: waiting for %s: the view is %s", tb.Name, until, Eval[string](tb, `JSON.stringify(window.__mafia.state.view)`))
+		}
+		v := Eval[struct {
+			Phase string `json:"phase"`
+			Step  int    `json:"step"`
+		}](tb, `window.__mafia.state.view || {}`)
+		if d := move(v.Phase); d > 0 {
+			clk.Advance(d)
+			tb.WaitJS(20*time.Second, fmt.Sprintf(`(window.__mafia.state.view || {}).step !== %d`, v.Step))
+		}
+	}
+}
+
+// GoVotesIn reports whether every Go seat but those skipped whose view
+// offers a vote for target has voted.
+func (pt *PeopleTable) GoVotesIn(target int, skip ...int) bool {
+	for i, p := range pt.Seats {
+		if slices.Contains(skip, i+1) {
+			continue
+		}
+		if v := p.Now(); v != nil && v.Phase == "vote" && slices.Contains(v.Legal.Vote, target) && !v.Voted {
+			return false
+		}
+	}
+	return true
 }
