@@ -306,24 +306,34 @@ func onlyPathOf(m map[string]any, key string) bool {
 			if _, ok := x.(bool); !ok {
 				return false
 			}
-		case "allOf", "anyOf", "oneOf":
-			xs, ok := x.([]any)
-			if !ok {
-				return false
-			}
-			for _, y := range xs {
-				if !inPlaceBlind(y, key) {
-					return false
-				}
-			}
-		case "if", "then", "else", "not":
-			if !inPlaceBlind(x, key) {
+		case "allOf", "anyOf", "oneOf", "if", "then", "else", "not":
+			if !appliedBlind(k, x, key) {
 				return false
 			}
 		default:
 			if !annotations[k] {
 				return false
 			}
+		}
+	}
+	return true
+}
+
+// appliedBlind reports whether every schema that the in-place applicator
+// k (allOf, anyOf, oneOf: a list; if, then, else, not: one) applies is
+// inPlaceBlind to member key.
+func appliedBlind(k string, x any, key string) bool {
+	switch k {
+	case "if", "then", "else", "not":
+		return inPlaceBlind(x, key)
+	}
+	xs, ok := x.([]any)
+	if !ok {
+		return false
+	}
+	for _, y := range xs {
+		if !inPlaceBlind(y, key) {
+			return false
 		}
 	}
 	return true
@@ -366,18 +376,8 @@ func inPlaceBlind(s any, key string) bool {
 			if _, isBool := x.(bool); key == "" && !isBool {
 				return false
 			}
-		case "allOf", "anyOf", "oneOf":
-			xs, ok := x.([]any)
-			if !ok {
-				return false
-			}
-			for _, y := range xs {
-				if !inPlaceBlind(y, key) {
-					return false
-				}
-			}
-		case "if", "then", "else", "not":
-			if !inPlaceBlind(x, key) {
+		case "allOf", "anyOf", "oneOf", "if", "then", "else", "not":
+			if !appliedBlind(k, x, key) {
 				return false
 			}
 		default:

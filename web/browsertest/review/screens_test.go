@@ -239,15 +239,7 @@ func screens(t *testing.T, lang locale.Lang) {
 	// Night 2 ends once every mafioso who plays the kill (all but seat 1,
 	// whose Go seat only speaks) has chosen the victim.
 	mafia := slices.DeleteFunc(pt.SeatsWith(engine.Mafioso, engine.Don), func(s int) bool { return s == speaker })
-	pt.WaitEvents(30*time.Second, "the mafia's kill of night 2", func(evs []engine.Event) bool {
-		chose := map[engine.Seat]bool{}
-		for _, e := range evs {
-			if e.Kind == engine.EvMafiaChose && e.Target == engine.Seat(victim) {
-				chose[e.Actor] = true
-			}
-		}
-		return len(chose) == len(mafia)
-	})
+	pt.WaitEvents(30*time.Second, "the mafia's kill of night 2", webtest.MafiaChose(victim, len(mafia)))
 	clk.Advance(20 * time.Second) // past night 2's end
 	p.WaitJS(40*time.Second, `window.__mafia.state.events.some((e) => e.kind === 'night_ended' && e.round === 2)`)
 	p.WaitJS(5*time.Second, `!!document.querySelector('#announce')`)

@@ -326,15 +326,7 @@ func TestBrowserTableTheVoteAndTheMorning(t *testing.T) {
 	pp.Shot("night-after-vote-360")
 	// Night 2 ends once every mafioso has chosen the victim.
 	mafia := pt.SeatsWith(engine.Mafioso, engine.Don)
-	pt.WaitEvents(30*time.Second, "the mafia's kill of night 2", func(evs []engine.Event) bool {
-		chose := map[engine.Seat]bool{}
-		for _, e := range evs {
-			if e.Kind == engine.EvMafiaChose && e.Target == engine.Seat(v) {
-				chose[e.Actor] = true
-			}
-		}
-		return len(chose) == len(mafia)
-	})
+	pt.WaitEvents(30*time.Second, "the mafia's kill of night 2", webtest.MafiaChose(v, len(mafia)))
 	clk.Advance(8 * time.Second) // past night 2's end
 
 	// The morning: who was killed, at the top; the killed player is told.

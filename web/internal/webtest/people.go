@@ -327,6 +327,21 @@ func (pt *PeopleTable) WaitEvents(d time.Duration, what string, ok func([]engine
 	}
 }
 
+// MafiaChose reports whether n members of the mafia have chosen victim in
+// the stored events (a night's kill is made once every living mafioso has
+// chosen): what WaitEvents waits for before a night is moved past.
+func MafiaChose(victim, n int) func([]engine.Event) bool {
+	return func(evs []engine.Event) bool {
+		chose := map[engine.Seat]bool{}
+		for _, e := range evs {
+			if e.Kind == engine.EvMafiaChose && e.Target == engine.Seat(victim) {
+				chose[e.Actor] = true
+			}
+		}
+		return len(chose) == n
+	}
+}
+
 // VotesCast counts the votes cast in the table's latest vote (since its
 // last vote_began).
 func VotesCast(evs []engine.Event) int {
