@@ -297,26 +297,35 @@ type pathKey struct {
 func onlyPathOf(m map[string]any, key string) bool {
 	for k, x := range m {
 		switch k {
-		case "type", "required", "minProperties", "maxProperties", "minItems", "maxItems", "propertyNames", "$ref":
-			if k == "$ref" {
-				return false
-			}
+		case "$ref":
+			return false
 		case "properties", "items":
-		case "additionalProperties":
-			if _, ok := x.(bool); !ok {
-				return false
-			}
-		case "allOf", "anyOf", "oneOf", "if", "then", "else", "not":
-			if !appliedBlind(k, x, key) {
-				return false
-			}
 		default:
-			if !annotations[k] {
+			if !keywordBlind(k, x, key) {
 				return false
 			}
 		}
 	}
 	return true
+}
+
+// keywordBlind reports, for the keywords onlyPathOf and inPlaceBlind judge
+// alike, whether keyword k (its value x) of a schema applied to an object
+// (array) never tells member key's value (its items', key "") from null:
+// the object's own shape, a boolean additionalProperties, an in-place
+// applicator whose schemas are all blind to it, an annotation. Anything
+// not known here is no.
+func keywordBlind(k string, x any, key string) bool {
+	switch k {
+	case "type", "required", "minProperties", "maxProperties", "minItems", "maxItems", "propertyNames":
+		return true
+	case "additionalProperties":
+		_, ok := x.(bool)
+		return ok
+	case "allOf", "anyOf", "oneOf", "if", "then", "else", "not":
+		return appliedBlind(k, x, key)
+	}
+	return annotations[k]
 }
 
 // appliedBlind reports whether every schema that the in-place applicator
@@ -351,14 +360,8 @@ func inPlaceBlind(s any, key string) bool {
 	}
 	for k, x := range m {
 		switch k {
-		case "type", "required", "minProperties", "maxProperties", "minItems", "maxItems", "propertyNames", "const", "enum":
-			if k == "const" || k == "enum" {
-				return false
-			}
-		case "additionalProperties":
-			if _, ok := x.(bool); !ok {
-				return false
-			}
+		case "const", "enum":
+			return false
 		case "properties":
 			ps, ok := x.(map[string]any)
 			if !ok {
@@ -376,12 +379,8 @@ func inPlaceBlind(s any, key string) bool {
 			if _, isBool := x.(bool); key == "" && !isBool {
 				return false
 			}
-		case "allOf", "anyOf", "oneOf", "if", "then", "else", "not":
-			if !appliedBlind(k, x, key) {
-				return false
-			}
 		default:
-			if !annotations[k] {
+			if !keywordBlind(k, x, key) {
 				return false
 			}
 		}
