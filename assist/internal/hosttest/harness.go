@@ -289,7 +289,8 @@ func (tb *Tab) Click(sel string) {
 
 // tap tries one tap of Click: it reports whether it landed on its element.
 func tap(ctx context.Context, sel string) (bool, error) {
-	limit := time.Until(deadlineOf(ctx))
+	deadline, _ := ctx.Deadline() // Click always sets one
+	limit := time.Until(deadline)
 	at, err := chromedp.Run(ctx, chromedp.Evaluate[tapPoint](
 		fmt.Sprintf(tapJS, JsString(sel), browsertest.Every.Milliseconds(), limit.Milliseconds()), chromedp.EvalAwaitPromise))
 	if err != nil {
@@ -315,12 +316,6 @@ func tap(ctx context.Context, sel string) (bool, error) {
 		return true, nil
 	}
 	return false, fmt.Errorf("the tap at %.0f,%.0f landed %s", at.X, at.Y, got)
-}
-
-// deadlineOf is ctx's deadline (Click always sets one).
-func deadlineOf(ctx context.Context) time.Time {
-	d, _ := ctx.Deadline()
-	return d
 }
 
 // tapPoint is where tapJS found the element's centre, or Why it did not.
