@@ -13,7 +13,6 @@ import (
 	"context"
 	"crypto/tls"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"log/slog"
 	"net"
@@ -452,9 +451,11 @@ func (n *Node) embed() error {
 	if err != nil {
 		return err
 	}
+	el := newEmbedLog(n.cfg.Log)
+	n.ns.SetLoggerV2(el, false, false, false)
 	go n.ns.Start()
-	if !n.ns.ReadyForConnections(10 * time.Second) {
-		return errors.New("cluster: the embedded NATS server did not start")
+	if err := awaitEmbedded(n.ns, el, embedWait); err != nil {
+		return err // Start shuts the server down
 	}
 	n.nc, err = nats.Connect("", nats.InProcessServer(n.ns), nats.Token(token), nats.Name("mafia-"+n.cfg.ID), nats.MaxReconnects(-1))
 	return err
