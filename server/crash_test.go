@@ -5,7 +5,6 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -16,6 +15,7 @@ import (
 	"time"
 
 	"mafia/client"
+	"mafia/internal/freeport"
 	"mafia/store/sqlite"
 	"mafia/wire"
 )
@@ -396,15 +396,15 @@ var built struct {
 	skip, err string
 }
 
-// freeAddr returns a loopback address with a port nobody listens on now.
+// freeAddr returns a loopback address with a port nobody listens on now,
+// outside the range from which other listeners take theirs
+// (internal/freeport): the server is restarted on it.
 func freeAddr(t *testing.T) string {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	addr, err := freeport.Addr()
 	if err != nil {
 		t.Fatal(err)
 	}
-	addr := ln.Addr().String()
-	ln.Close()
 	return addr
 }
 

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"reflect"
 	"strings"
@@ -18,6 +17,7 @@ import (
 	natsserver "github.com/nats-io/nats-server/v2/server"
 
 	"mafia/client"
+	"mafia/internal/freeport"
 	"mafia/internal/pgtest"
 	"mafia/rng"
 	"mafia/store"
@@ -30,15 +30,16 @@ import (
 const clusterTTL = "2s"
 
 // freeAddr is a free loopback port's address (for an embedded NATS
-// server's routes, which the other nodes must know before it starts).
+// server's routes, which the other nodes must know before it starts),
+// outside the range from which other listeners take theirs
+// (internal/freeport).
 func freeAddr(t *testing.T) string {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	a, err := freeport.Addr()
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer ln.Close()
-	return ln.Addr().String()
+	return a
 }
 
 // startCluster starts n nodes (`mafia serve --node`) as processes on one

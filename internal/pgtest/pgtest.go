@@ -20,7 +20,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net"
 	"os"
 	"os/exec"
 	"os/user"
@@ -35,6 +34,8 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+
+	"mafia/internal/freeport"
 )
 
 // server is the one PostgreSQL of this test binary.
@@ -378,14 +379,11 @@ func unprivileged() (*syscall.Credential, error) {
 	return nil, errors.New("running as root, and there is no user postgres nor nobody to run PostgreSQL as")
 }
 
-// freePort returns a port of 127.0.0.1 that nothing listens on now.
+// freePort returns a port of 127.0.0.1 that nothing listens on now,
+// outside the range from which other listeners take theirs
+// (internal/freeport): Down and Up restart PostgreSQL on it.
 func freePort() (int, error) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return 0, err
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port, nil
+	return freeport.Port()
 }
 
 // Down stops the test binary's PostgreSQL as a restart or a managed
