@@ -7,7 +7,6 @@ package bench
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -17,7 +16,6 @@ import (
 
 	"mafia/client"
 	"mafia/engine"
-	"mafia/wire"
 )
 
 // A failover's attempts are spaced from backoffFirst, doubling to
@@ -295,57 +293,6 @@ func seatConflicts(logs [][]string) int {
 		}
 	}
 	return n
-}
-
-// peekEvents reads an update's seq (0 when absent: a game frame's count
-// before any event) and its events' kinds.
-func peekEvents(data []byte) (seq int, kinds []string, ok bool) {
-	var rawSeq, rawEvents []byte
-	if wire.EachField(data, func(key, val []byte) bool {
-		return take(key, val, "seq", &rawSeq) && take(key, val, "events", &rawEvents)
-	}) {
-		ok = true
-		if rawSeq != nil {
-			n, plain := wire.PlainInt(rawSeq)
-			ok = plain && int64(int(n)) == n
-			seq = int(n)
-		}
-		if ok && rawEvents != nil {
-			kinds, ok = eventKinds(rawEvents)
-		}
-		if ok {
-			return seq, kinds, true
-		}
-	}
-	var m struct {
-		Seq    int `json:"seq"`
-		Events []struct {
-			Kind string `json:"kind"`
-		} `json:"events"`
-	}
-	if err := json.Unmarshal(data, &m); err != nil {
-		return 0, nil, false
-	}
-	kinds = make([]string, len(m.Events))
-	for i, e := range m.Events {
-		kinds[i] = e.Kind
-	}
-	return m.Seq, kinds, true
-}
-
-// eventKinds reads the kinds of a list of events.
-func eventKinds(raw []byte) ([]string, bool) {
-	var evs []struct {
-		Kind string `json:"kind"`
-	}
-	if err := json.Unmarshal(raw, &evs); err != nil {
-		return nil, false
-	}
-	kinds := make([]string, len(evs))
-	for i, e := range evs {
-		kinds[i] = e.Kind
-	}
-	return kinds, true
 }
 
 // TableSeen is one game of a run that began, as its seats saw it

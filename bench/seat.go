@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"mafia/bench/internal/peek"
 	"mafia/client"
 	"mafia/engine"
 	"mafia/rng"
@@ -261,7 +262,7 @@ func (s *seat) absorb(kind frameKind, data []byte) (ended, now bool) {
 			Code string `json:"code"`
 		}
 		var ok bool
-		if m.Type, m.ID, m.Code, ok = peekReply(data); !ok {
+		if m.Type, m.ID, m.Code, ok = peek.Reply(data); !ok {
 			if err := json.Unmarshal(data, &m); err != nil {
 				s.r.fail(s.sv, "bad_frame")
 				return false, false
@@ -306,7 +307,7 @@ func (s *seat) absorb(kind frameKind, data []byte) (ended, now bool) {
 		}
 		s.r.stamped(data)
 		if s.r.track { // a game's frame: its events are numbered
-			if seq, kinds, ok := peekEvents(data); ok {
+			if seq, kinds, ok := peek.Events(data); ok {
 				s.r.lost.Add(int64(s.log.told(seq, kinds, false)))
 			} else {
 				s.r.fail(s.sv, "bad_frame")
@@ -333,7 +334,7 @@ func (s *seat) absorb(kind frameKind, data []byte) (ended, now bool) {
 // and the legal moves.
 func (s *seat) decode() *wire.View {
 	if s.view == nil && s.last != nil {
-		if v, ok := peekView(s.last); ok {
+		if v, ok := peek.View(s.last); ok {
 			s.view = &v
 			return s.view
 		}
