@@ -34,15 +34,32 @@ func TestMoveViewIsTheViewCutToTheMoves(t *testing.T) {
 	if testing.Short() {
 		games = 40
 	}
+	// The presets and custom tables up to the largest: the teams of seats
+	// past 16 are filled apart from the others'.
+	var setups []engine.Setup
+	for n := engine.PresetMin; n <= engine.PresetMax; n++ {
+		p, err := engine.Preset(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		setups = append(setups, p)
+	}
+	setups = append(setups,
+		engine.Setup{Don: 1, Mafia: 4, Maniac: 1, Detective: 1, Doctor: 1, Citizens: 8},
+		engine.Setup{Don: 1, Mafia: 5, Maniac: 1, Detective: 1, Doctor: 1, Citizens: 11},
+		engine.Setup{Mafia: 6, Citizens: 14},
+		engine.Setup{Don: 1, Mafia: 3, Detective: 1, Citizens: 12})
+	for _, s := range setups[engine.PresetMax-engine.PresetMin+1:] {
+		if _, err := s.Validate(); err != nil {
+			t.Fatal(err)
+		}
+	}
 	checked := 0
 	for i := 0; i < games; i++ {
 		seed := rng.Derive(0x6d6f766573, uint64(i)) // "moves"
 		src := rng.New(seed)
 		rules := engine.RandomRules(&src)
-		setup, err := engine.Preset(engine.PresetMax - i%4) // 8 to 11 seats
-		if err != nil {
-			t.Fatal(err)
-		}
+		setup := setups[i%len(setups)]
 		deal := setup.Deal(seed, nil)
 		g, start, err := engine.New(rules, deal, seed)
 		if err != nil {
