@@ -189,10 +189,7 @@ func (g *Game) apply(e *Event) {
 		g.shot, g.heal = 0, 0
 		g.dayStarted, g.ncand, g.candSet, g.defended = false, 0, 0, 0
 	case EvMafiaChose:
-		g.mafiaChoice[e.Actor] = e.Target
-		g.seq++
-		g.mafiaSeq[e.Actor] = g.seq
-		g.mafiaActed = g.mafiaActed.With(e.Actor)
+		g.applyMafiaChose(e)
 	case EvChecked:
 		g.checked = g.checked.With(e.Actor)
 		if e.Actor == g.don {
@@ -236,10 +233,7 @@ func (g *Game) apply(e *Event) {
 	case EvSpeech:
 		g.phase, g.speaker, g.slot, g.nominated = PhaseSpeech, e.Target, e.Target, false
 	case EvNominated:
-		g.cand[g.ncand] = e.Target
-		g.ncand++
-		g.candSet = g.candSet.With(e.Target)
-		g.nominated = true
+		g.applyNominated(e)
 	case EvDefence:
 		g.phase, g.speaker = PhaseDefence, e.Target
 		g.defended = g.defended.With(e.Target)
@@ -247,8 +241,7 @@ func (g *Game) apply(e *Event) {
 		g.phase, g.speaker = e.Phase, 0
 		g.votes, g.voted = [MaxSeats + 1]Seat{}, 0
 	case EvVoteCast:
-		g.votes[e.Actor] = e.Target
-		g.voted = g.voted.With(e.Actor)
+		g.applyVoteCast(e)
 	case EvVoteClosed:
 		for i, c := range e.PerSeat {
 			g.ballot[i] = Seat(c)
@@ -286,6 +279,31 @@ func (g *Game) apply(e *Event) {
 			g.shownRole[s], g.shownTeam[s] = g.roles[s], g.roles[s].Team()
 		}
 	}
+}
+
+// The folds of the kinds a bot's move makes most often, which begin no
+// step: apply calls them, and so does exec, straight after making the event
+// (push), without apply's test of the step and its switch on the kind. The
+// replay test pins the live game, folded so, to the same events folded by
+// apply alone.
+
+func (g *Game) applyMafiaChose(e *Event) {
+	g.mafiaChoice[e.Actor] = e.Target
+	g.seq++
+	g.mafiaSeq[e.Actor] = g.seq
+	g.mafiaActed = g.mafiaActed.With(e.Actor)
+}
+
+func (g *Game) applyNominated(e *Event) {
+	g.cand[g.ncand] = e.Target
+	g.ncand++
+	g.candSet = g.candSet.With(e.Target)
+	g.nominated = true
+}
+
+func (g *Game) applyVoteCast(e *Event) {
+	g.votes[e.Actor] = e.Target
+	g.voted = g.voted.With(e.Actor)
 }
 
 // dropCandidate withdraws a player who left the game from today's candidates.

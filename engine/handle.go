@@ -255,7 +255,9 @@ func (g *Game) checkResult(by, target Seat) Result {
 func (g *Game) exec(c *Command) {
 	switch c.Verb {
 	case Kill:
-		g.emitActor(EvMafiaChose, c.By, c.Target)
+		e := g.push(EvMafiaChose)
+		e.Actor, e.Target = c.By, c.Target
+		g.applyMafiaChose(e)
 	case Check:
 		e := g.push(EvChecked)
 		e.Actor, e.Target, e.Result = c.By, c.Target, g.checkResult(c.By, c.Target)
@@ -272,12 +274,18 @@ func (g *Game) exec(c *Command) {
 		}
 		g.emitActor(EvSkipped, c.By, 0)
 	case Nominate:
-		g.emitActor(EvNominated, c.By, c.Target)
+		e := g.push(EvNominated)
+		e.Actor, e.Target = c.By, c.Target
+		g.applyNominated(e)
 	case Vote:
 		// Everyone sees that the seat has voted (not whom for); the vote
-		// itself is its voter's until the close.
-		g.emitVoteMade(c.By)
-		g.emitActor(EvVoteCast, c.By, c.Target)
+		// itself is its voter's until the close. A VoteMade changes nothing
+		// (apply has nothing to fold for it, and it begins no step).
+		e := g.push(EvVoteMade)
+		e.Actor, e.Phase = c.By, g.phase
+		e = g.push(EvVoteCast)
+		e.Actor, e.Target = c.By, c.Target
+		g.applyVoteCast(e)
 	case AllVote:
 		g.emitVoteMade(c.By)
 		e := g.push(EvAllVoteCast)
