@@ -170,7 +170,10 @@ func (g *Game) nextSpeech() {
 			g.emitTarget(EvSpeechSkipped, s)
 			continue
 		}
-		g.emitTarget(EvSpeech, s)
+		e := g.push(EvSpeech)
+		e.Target = s
+		g.beginStep()
+		g.applySpeech(e)
 		return
 	}
 	g.nextDefence()
@@ -214,7 +217,10 @@ func (g *Game) nextDefence() {
 		return
 	}
 	if s := g.nextCandidate(); s != 0 {
-		g.emitTarget(EvDefence, s)
+		e := g.push(EvDefence)
+		e.Target = s
+		g.beginStep()
+		g.applyDefence(e)
 		return
 	}
 	g.beginVote(PhaseVote)

@@ -155,12 +155,7 @@ func (g *Game) emitTarget(k EventKind, t Seat) {
 // apply is the only place where a game's state changes.
 func (g *Game) apply(e *Event) {
 	if e.Kind.BeginsStep() {
-		g.step++
-		// A nomination belongs to its speech: every step begins without one
-		// (a speech of the next speaker, the defence, a vote, the night, the
-		// end), so the view's Nominated holds only in the nominator's speech.
-		// The statements of a floor are counted the same way.
-		g.nominated, g.said = false, 0
+		g.beginStep()
 	}
 	switch e.Kind {
 	case EvGameStarted:
@@ -231,12 +226,11 @@ func (g *Game) apply(e *Event) {
 		g.slot, g.speaker = e.Target, 0
 		g.lostSpeech = g.lostSpeech.Without(e.Target)
 	case EvSpeech:
-		g.phase, g.speaker, g.slot, g.nominated = PhaseSpeech, e.Target, e.Target, false
+		g.applySpeech(e)
 	case EvNominated:
 		g.applyNominated(e)
 	case EvDefence:
-		g.phase, g.speaker = PhaseDefence, e.Target
-		g.defended = g.defended.With(e.Target)
+		g.applyDefence(e)
 	case EvVoteBegan:
 		g.phase, g.speaker = e.Phase, 0
 		g.votes, g.voted = [MaxSeats + 1]Seat{}, 0
@@ -283,9 +277,19 @@ func (g *Game) apply(e *Event) {
 
 // The folds of the kinds a bot's move makes most often, which begin no
 // step: apply calls them, and so does exec, straight after making the event
-// (push), without apply's test of the step and its switch on the kind. The
-// replay test pins the live game, folded so, to the same events folded by
-// apply alone.
+// (push), without apply's test of the step and its switch on the kind (the
+// flow does the same with a speech and a defence, below). The replay test
+// pins the live game, folded so, to the same events folded by apply alone.
+
+// beginStep is apply's fold of every event that begins a step (BeginsStep).
+func (g *Game) beginStep() {
+	g.step++
+	// A nomination belongs to its speech: every step begins without one
+	// (a speech of the next speaker, the defence, a vote, the night, the
+	// end), so the view's Nominated holds only in the nominator's speech.
+	// The statements of a floor are counted the same way.
+	g.nominated, g.said = false, 0
+}
 
 func (g *Game) applyMafiaChose(e *Event) {
 	g.mafiaChoice[e.Actor] = e.Target
@@ -304,6 +308,19 @@ func (g *Game) applyNominated(e *Event) {
 func (g *Game) applyVoteCast(e *Event) {
 	g.votes[e.Actor] = e.Target
 	g.voted = g.voted.With(e.Actor)
+}
+
+// The folds of the flow's most frequent steps, a speech and a defence:
+// each begins a step, so whoever calls one without apply calls beginStep
+// first.
+
+func (g *Game) applySpeech(e *Event) {
+	g.phase, g.speaker, g.slot, g.nominated = PhaseSpeech, e.Target, e.Target, false
+}
+
+func (g *Game) applyDefence(e *Event) {
+	g.phase, g.speaker = PhaseDefence, e.Target
+	g.defended = g.defended.With(e.Target)
 }
 
 // dropCandidate withdraws a player who left the game from today's candidates.
