@@ -76,8 +76,9 @@ func (g *Game) endNight() {
 		victims = victims.Without(g.heal)
 	}
 	victims &= g.alive
-	g.push(EvNightEnded).Set = victims
-	g.applyLast()
+	e := g.push(EvNightEnded)
+	e.Set = victims
+	g.applyNightEnded(e)
 	for m := victims; m != 0; {
 		s := m.First()
 		m &= m - 1 // drops the seat just taken, the lowest, without a shift
@@ -99,14 +100,17 @@ func (g *Game) emitOut(s Seat, cause Cause) {
 	case RevealRole:
 		e.Role, e.Team = g.roles[s], g.roles[s].Team()
 	}
-	g.apply(e)
+	g.applyPlayerOut(e)
 }
 
 // afterLastWords gives the next last words, or moves on: to the day's
 // speeches after a night, to the next night after a day.
 func (g *Game) afterLastWords() {
 	if g.lwQueue != 0 {
-		g.emitTarget(EvLastWords, g.lwQueue.First())
+		e := g.push(EvLastWords)
+		e.Target = g.lwQueue.First()
+		g.beginStep()
+		g.applyLastWords(e)
 		return
 	}
 	if g.dayStarted {
@@ -123,8 +127,10 @@ func (g *Game) beginNight() {
 		g.emitEnd(WinnerDraw, CauseRoundLimit)
 		return
 	}
-	g.push(EvNightBegan).Round = g.round + 1
-	g.applyLast()
+	e := g.push(EvNightBegan)
+	e.Round = g.round + 1
+	g.beginStep()
+	g.applyNightBegan(e)
 }
 
 // beginDay starts the speeches: day 1 from the first living seat from seat 1
@@ -136,8 +142,9 @@ func (g *Game) beginDay() {
 	} else {
 		opener = g.nextAlive(g.opener)
 	}
-	g.push(EvDayBegan).Actor = opener
-	g.applyLast()
+	e := g.push(EvDayBegan)
+	e.Actor = opener
+	g.applyDayBegan(e)
 	g.nextSpeech()
 }
 
@@ -232,7 +239,10 @@ func (g *Game) nextTieSpeech() {
 		return
 	}
 	if s := g.nextCandidate(); s != 0 {
-		g.emitTarget(EvTieSpeech, s)
+		e := g.push(EvTieSpeech)
+		e.Target = s
+		g.beginStep()
+		g.applyTieSpeech(e)
 		return
 	}
 	g.beginVote(PhaseRevote)
@@ -244,7 +254,8 @@ func (g *Game) beginVote(p Phase) {
 	for i := uint8(0); i < g.ncand; i++ {
 		e.PerSeat[i] = uint8(g.cand[i])
 	}
-	g.apply(e)
+	g.beginStep()
+	g.applyVoteBegan(e)
 }
 
 func (g *Game) nobodyLeaves() {
@@ -279,7 +290,7 @@ func (g *Game) closeVote() {
 		e.PerSeat[v] = uint8(t)
 		tally[t]++
 	}
-	g.apply(e)
+	g.applyVoteClosed(e)
 	// The top count and the candidates tied at it, in one pass with no
 	// branch on the counts (the voters' random choices): a count above the
 	// top so far starts the tie afresh, one equal to it joins it.

@@ -177,51 +177,25 @@ func (g *Game) apply(e *Event) {
 		g.don, g.det, g.doc, g.man = who[Don], who[Detective], who[Doctor], who[Maniac]
 		g.alive = allSeats(int(e.Count))
 	case EvNightBegan:
-		g.phase, g.round, g.speaker = PhaseNight, e.Round, 0
-		g.mafiaChoice, g.mafiaSeq = [MaxSeats + 1]Seat{}, [MaxSeats + 1]uint8{}
-		g.seq, g.mafiaActed, g.skipped, g.checked = 0, 0, 0, 0
-		g.donCheck, g.detCheck = 0, 0
-		g.shot, g.heal = 0, 0
-		g.dayStarted, g.ncand, g.candSet, g.defended = false, 0, 0, 0
+		g.applyNightBegan(e)
 	case EvMafiaChose:
 		g.applyMafiaChose(e)
 	case EvChecked:
-		g.checked = g.checked.With(e.Actor)
-		if e.Actor == g.don {
-			g.donKnows[e.Target], g.donCheck = e.Result, e.Target
-		} else {
-			g.detKnows[e.Target], g.detCheck = e.Result, e.Target
-		}
+		g.applyChecked(e)
 	case EvHealed:
-		g.heal = e.Target
-		g.healed = g.healed.With(e.Target)
-		g.lastHeal, g.lastHealRnd = e.Target, g.round
+		g.applyHealed(e)
 	case EvShot:
-		g.shot = e.Target
-		g.shotsLeft--
+		g.applyShot(e)
 	case EvSkipped:
-		g.skipped = g.skipped.With(e.Actor)
-		if g.mafia.Has(e.Actor) && !g.mafiaActed.Has(e.Actor) {
-			g.mafiaChoice[e.Actor] = 0
-			g.mafiaActed = g.mafiaActed.With(e.Actor)
-		}
+		g.applySkipped(e)
 	case EvNightEnded:
-		g.victims = e.Set
+		g.applyNightEnded(e)
 	case EvPlayerOut:
-		g.alive = g.alive.Without(e.Target)
-		g.lostSpeech = g.lostSpeech.Without(e.Target)
-		g.shownRole[e.Target], g.shownTeam[e.Target] = e.Role, e.Team
-		g.dropCandidate(e.Target)
-		if e.Cause != CauseFouls && g.rules.LastWords == LastWordsOn {
-			g.lwQueue = g.lwQueue.With(e.Target)
-		}
+		g.applyPlayerOut(e)
 	case EvLastWords:
-		g.phase, g.speaker = PhaseLastWords, e.Target
-		g.lwQueue = g.lwQueue.Without(e.Target)
+		g.applyLastWords(e)
 	case EvDayBegan:
-		g.phase, g.speaker = PhaseSpeech, 0
-		g.dayStarted, g.opener, g.slot = true, e.Actor, 0
-		g.ncand, g.candSet, g.defended = 0, 0, 0
+		g.applyDayBegan(e)
 	case EvSpeechSkipped:
 		g.slot, g.speaker = e.Target, 0
 		g.lostSpeech = g.lostSpeech.Without(e.Target)
@@ -232,14 +206,11 @@ func (g *Game) apply(e *Event) {
 	case EvDefence:
 		g.applyDefence(e)
 	case EvVoteBegan:
-		g.phase, g.speaker = e.Phase, 0
-		g.votes, g.voted = [MaxSeats + 1]Seat{}, 0
+		g.applyVoteBegan(e)
 	case EvVoteCast:
 		g.applyVoteCast(e)
 	case EvVoteClosed:
-		for i, c := range e.PerSeat {
-			g.ballot[i] = Seat(c)
-		}
+		g.applyVoteClosed(e)
 	case EvTie:
 		g.ncand, g.candSet = e.Count, 0
 		for i := uint8(0); i < e.Count; i++ {
@@ -248,8 +219,7 @@ func (g *Game) apply(e *Event) {
 		}
 		g.defended = 0
 	case EvTieSpeech:
-		g.phase, g.speaker = PhaseTieSpeech, e.Target
-		g.defended = g.defended.With(e.Target)
+		g.applyTieSpeech(e)
 	case EvAllVoteBegan:
 		g.phase, g.speaker = PhaseAllVote, 0
 		g.voted, g.yes = 0, 0
@@ -320,6 +290,88 @@ func (g *Game) applySpeech(e *Event) {
 
 func (g *Game) applyDefence(e *Event) {
 	g.phase, g.speaker = PhaseDefence, e.Target
+	g.defended = g.defended.With(e.Target)
+}
+
+// The folds of the other kinds the flow and a bot's moves make, called as
+// the ones above: by apply, and straight after the event is made (a kind
+// that begins a step: beginStep first).
+
+func (g *Game) applyNightBegan(e *Event) {
+	g.phase, g.round, g.speaker = PhaseNight, e.Round, 0
+	g.mafiaChoice, g.mafiaSeq = [MaxSeats + 1]Seat{}, [MaxSeats + 1]uint8{}
+	g.seq, g.mafiaActed, g.skipped, g.checked = 0, 0, 0, 0
+	g.donCheck, g.detCheck = 0, 0
+	g.shot, g.heal = 0, 0
+	g.dayStarted, g.ncand, g.candSet, g.defended = false, 0, 0, 0
+}
+
+func (g *Game) applyChecked(e *Event) {
+	g.checked = g.checked.With(e.Actor)
+	if e.Actor == g.don {
+		g.donKnows[e.Target], g.donCheck = e.Result, e.Target
+	} else {
+		g.detKnows[e.Target], g.detCheck = e.Result, e.Target
+	}
+}
+
+func (g *Game) applyHealed(e *Event) {
+	g.heal = e.Target
+	g.healed = g.healed.With(e.Target)
+	g.lastHeal, g.lastHealRnd = e.Target, g.round
+}
+
+func (g *Game) applyShot(e *Event) {
+	g.shot = e.Target
+	g.shotsLeft--
+}
+
+func (g *Game) applySkipped(e *Event) {
+	g.skipped = g.skipped.With(e.Actor)
+	if g.mafia.Has(e.Actor) && !g.mafiaActed.Has(e.Actor) {
+		g.mafiaChoice[e.Actor] = 0
+		g.mafiaActed = g.mafiaActed.With(e.Actor)
+	}
+}
+
+func (g *Game) applyNightEnded(e *Event) {
+	g.victims = e.Set
+}
+
+func (g *Game) applyPlayerOut(e *Event) {
+	g.alive = g.alive.Without(e.Target)
+	g.lostSpeech = g.lostSpeech.Without(e.Target)
+	g.shownRole[e.Target], g.shownTeam[e.Target] = e.Role, e.Team
+	g.dropCandidate(e.Target)
+	if e.Cause != CauseFouls && g.rules.LastWords == LastWordsOn {
+		g.lwQueue = g.lwQueue.With(e.Target)
+	}
+}
+
+func (g *Game) applyLastWords(e *Event) {
+	g.phase, g.speaker = PhaseLastWords, e.Target
+	g.lwQueue = g.lwQueue.Without(e.Target)
+}
+
+func (g *Game) applyDayBegan(e *Event) {
+	g.phase, g.speaker = PhaseSpeech, 0
+	g.dayStarted, g.opener, g.slot = true, e.Actor, 0
+	g.ncand, g.candSet, g.defended = 0, 0, 0
+}
+
+func (g *Game) applyVoteBegan(e *Event) {
+	g.phase, g.speaker = e.Phase, 0
+	g.votes, g.voted = [MaxSeats + 1]Seat{}, 0
+}
+
+func (g *Game) applyVoteClosed(e *Event) {
+	for i, c := range e.PerSeat {
+		g.ballot[i] = Seat(c)
+	}
+}
+
+func (g *Game) applyTieSpeech(e *Event) {
+	g.phase, g.speaker = PhaseTieSpeech, e.Target
 	g.defended = g.defended.With(e.Target)
 }
 

@@ -261,18 +261,26 @@ func (g *Game) exec(c *Command) {
 	case Check:
 		e := g.push(EvChecked)
 		e.Actor, e.Target, e.Result = c.By, c.Target, g.checkResult(c.By, c.Target)
-		g.apply(e)
+		g.applyChecked(e)
 	case Shoot:
-		g.emitActor(EvShot, c.By, c.Target)
+		e := g.push(EvShot)
+		e.Actor, e.Target = c.By, c.Target
+		g.applyShot(e)
 	case Heal:
-		g.emitActor(EvHealed, c.By, c.Target)
+		e := g.push(EvHealed)
+		e.Actor, e.Target = c.By, c.Target
+		g.applyHealed(e)
 	case Skip:
 		if g.mafia.Has(c.By) && !g.mafiaActed.Has(c.By) {
 			// The team sees that this mafioso names nobody, as it sees a
 			// named victim.
-			g.emitActor(EvMafiaChose, c.By, 0)
+			e := g.push(EvMafiaChose)
+			e.Actor = c.By
+			g.applyMafiaChose(e)
 		}
-		g.emitActor(EvSkipped, c.By, 0)
+		e := g.push(EvSkipped)
+		e.Actor = c.By
+		g.applySkipped(e)
 	case Nominate:
 		e := g.push(EvNominated)
 		e.Actor, e.Target = c.By, c.Target
@@ -307,14 +315,6 @@ func (g *Game) exec(c *Command) {
 	case Claim, Report, Suspect, Vouch, WillNominate, BestMove:
 		g.say(c)
 	}
-}
-
-// emitActor emits an event of kind k whose only fields are its Actor and
-// its Target.
-func (g *Game) emitActor(k EventKind, by, target Seat) {
-	e := g.push(k)
-	e.Actor, e.Target = by, target
-	g.apply(e)
 }
 
 // emitVoteMade emits that seat by has voted in the current vote.
