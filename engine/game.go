@@ -152,7 +152,9 @@ func (g *Game) emitTarget(k EventKind, t Seat) {
 	g.applyLast()
 }
 
-// apply is the only place where a game's state changes.
+// apply is the only place where a game's state changes (with the folds
+// of one kind it calls, which the hot paths call straight after making
+// their event: see applyMafiaChose below).
 func (g *Game) apply(e *Event) {
 	if e.Kind.BeginsStep() {
 		g.beginStep()
