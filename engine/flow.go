@@ -5,6 +5,16 @@ package engine
 
 // advance ends the current step.
 func (g *Game) advance() {
+	// The most frequent steps, a speech and a defence, by a comparison each
+	// before the switch's jump table (an indirect branch on the phase).
+	if g.phase == PhaseSpeech {
+		g.nextSpeech()
+		return
+	}
+	if g.phase == PhaseDefence {
+		g.nextDefence()
+		return
+	}
 	switch g.phase {
 	case PhaseNight:
 		g.endNight()
