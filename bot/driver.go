@@ -11,15 +11,17 @@ import "mafia/engine"
 // nothing per step.
 //
 // Table is the only part of this package that holds the Game. What it hands
-// a bot is the seat's view (Game.ViewInto) and, for a bot that is also an
+// a bot is the seat's view (Game.ViewInto; the random bot, the part of it a
+// move's legality reads, Game.MoveViewInto) and, for a bot that is also an
 // Observer, the events that seat may see as the engine redacts them for it
 // (Game.EventFor); never the Game itself.
 type Table struct {
-	Game *engine.Game
-	Bots []Bot // index 0 unused: Bots[s] plays seat s
-	view engine.View
-	cmd  engine.Command // the command ask got
-	seen []engine.Event // one seat's redacted copy of a batch, reused
+	Game  *engine.Game
+	Bots  []Bot // index 0 unused: Bots[s] plays seat s
+	view  engine.View
+	moves engine.View    // the random bot's view: only Game.MoveViewInto fills it
+	cmd   engine.Command // the command ask got
+	seen  []engine.Event // one seat's redacted copy of a batch, reused
 	// observers are the bots that observe, noted by Begin.
 	observers []observer
 	// OnEvents, when set, is called with the events of every accepted command.
@@ -174,7 +176,6 @@ func (t *Table) step() bool {
 			if t.OnLine != nil {
 				t.speak(s)
 			}
-			g.ViewInto(&t.view, s)
 			if !t.ask(s) || !t.handle(&t.cmd) {
 				break
 			}
@@ -192,7 +193,6 @@ func (t *Table) step() bool {
 			if t.OnLine != nil {
 				t.speak(s)
 			}
-			g.ViewInto(&t.view, s)
 			if !t.ask(s) || !t.handle(&t.cmd) {
 				break
 			}
@@ -252,16 +252,23 @@ func (t *Table) farewell() {
 	}
 }
 
-// ask asks seat s's bot for its command from t.view and puts it in t.cmd;
-// false when the bot does nothing now. The random bot writes it there
-// itself (Random.act): a Command returned by value is stored to the stack
-// a field at a time and read back in wider loads, which stalls the
-// processor on every decision of a simulated game.
+// ask fills seat s's view, asks its bot for its command and puts it in
+// t.cmd; false when the bot does nothing now.
+//
+// The random bot decides from the fields a move's legality reads, so it
+// is given a view of those alone (Game.MoveViewInto, a third of the copy)
+// in t.moves, which nothing else fills: its other fields stay zero, and no
+// seat's secret stays in it from another seat's fill. It writes its command
+// into t.cmd itself (Random.act): a Command returned by value is stored to
+// the stack a field at a time and read back in wider loads, which stalls
+// the processor on every decision of a simulated game.
 func (t *Table) ask(s engine.Seat) bool {
 	b := t.Bots[s]
 	if r, ok := b.(*Random); ok {
-		return r.act(&t.view, &t.cmd)
+		t.Game.MoveViewInto(&t.moves, s)
+		return r.act(&t.moves, &t.cmd)
 	}
+	t.Game.ViewInto(&t.view, s)
 	cmd, ok := b.Act(&t.view)
 	t.cmd = cmd
 	return ok

@@ -5,6 +5,16 @@ package engine
 
 // advance ends the current step.
 func (g *Game) advance() {
+	// The most frequent steps, a speech and a defence, by a comparison each
+	// before the switch's jump table (an indirect branch on the phase).
+	if g.phase == PhaseSpeech {
+		g.nextSpeech()
+		return
+	}
+	if g.phase == PhaseDefence {
+		g.nextDefence()
+		return
+	}
 	switch g.phase {
 	case PhaseNight:
 		g.endNight()
@@ -76,8 +86,9 @@ func (g *Game) endNight() {
 		victims = victims.Without(g.heal)
 	}
 	victims &= g.alive
-	g.push(EvNightEnded).Set = victims
-	g.applyLast()
+	e := g.push(EvNightEnded)
+	e.Set = victims
+	g.applyNightEnded(e)
 	for m := victims; m != 0; {
 		s := m.First()
 		m &= m - 1 // drops the seat just taken, the lowest, without a shift
@@ -99,14 +110,17 @@ func (g *Game) emitOut(s Seat, cause Cause) {
 	case RevealRole:
 		e.Role, e.Team = g.roles[s], g.roles[s].Team()
 	}
-	g.apply(e)
+	g.applyPlayerOut(e)
 }
 
 // afterLastWords gives the next last words, or moves on: to the day's
 // speeches after a night, to the next night after a day.
 func (g *Game) afterLastWords() {
 	if g.lwQueue != 0 {
-		g.emitTarget(EvLastWords, g.lwQueue.First())
+		e := g.push(EvLastWords)
+		e.Target = g.lwQueue.First()
+		g.beginStep()
+		g.applyLastWords(e)
 		return
 	}
 	if g.dayStarted {
@@ -123,8 +137,10 @@ func (g *Game) beginNight() {
 		g.emitEnd(WinnerDraw, CauseRoundLimit)
 		return
 	}
-	g.push(EvNightBegan).Round = g.round + 1
-	g.applyLast()
+	e := g.push(EvNightBegan)
+	e.Round = g.round + 1
+	g.beginStep()
+	g.applyNightBegan(e)
 }
 
 // beginDay starts the speeches: day 1 from the first living seat from seat 1
@@ -136,8 +152,9 @@ func (g *Game) beginDay() {
 	} else {
 		opener = g.nextAlive(g.opener)
 	}
-	g.push(EvDayBegan).Actor = opener
-	g.applyLast()
+	e := g.push(EvDayBegan)
+	e.Actor = opener
+	g.applyDayBegan(e)
 	g.nextSpeech()
 }
 
@@ -170,7 +187,10 @@ func (g *Game) nextSpeech() {
 			g.emitTarget(EvSpeechSkipped, s)
 			continue
 		}
-		g.emitTarget(EvSpeech, s)
+		e := g.push(EvSpeech)
+		e.Target = s
+		g.beginStep()
+		g.applySpeech(e)
 		return
 	}
 	g.nextDefence()
@@ -214,7 +234,10 @@ func (g *Game) nextDefence() {
 		return
 	}
 	if s := g.nextCandidate(); s != 0 {
-		g.emitTarget(EvDefence, s)
+		e := g.push(EvDefence)
+		e.Target = s
+		g.beginStep()
+		g.applyDefence(e)
 		return
 	}
 	g.beginVote(PhaseVote)
@@ -226,7 +249,10 @@ func (g *Game) nextTieSpeech() {
 		return
 	}
 	if s := g.nextCandidate(); s != 0 {
-		g.emitTarget(EvTieSpeech, s)
+		e := g.push(EvTieSpeech)
+		e.Target = s
+		g.beginStep()
+		g.applyTieSpeech(e)
 		return
 	}
 	g.beginVote(PhaseRevote)
@@ -238,7 +264,8 @@ func (g *Game) beginVote(p Phase) {
 	for i := uint8(0); i < g.ncand; i++ {
 		e.PerSeat[i] = uint8(g.cand[i])
 	}
-	g.apply(e)
+	g.beginStep()
+	g.applyVoteBegan(e)
 }
 
 func (g *Game) nobodyLeaves() {
@@ -273,7 +300,7 @@ func (g *Game) closeVote() {
 		e.PerSeat[v] = uint8(t)
 		tally[t]++
 	}
-	g.apply(e)
+	g.applyVoteClosed(e)
 	// The top count and the candidates tied at it, in one pass with no
 	// branch on the counts (the voters' random choices): a count above the
 	// top so far starts the tie afresh, one equal to it joins it.

@@ -152,15 +152,12 @@ func (g *Game) emitTarget(k EventKind, t Seat) {
 	g.applyLast()
 }
 
-// apply is the only place where a game's state changes.
+// apply is the only place where a game's state changes (with the folds
+// of one kind it calls, which the hot paths call straight after making
+// their event: see applyMafiaChose below).
 func (g *Game) apply(e *Event) {
 	if e.Kind.BeginsStep() {
-		g.step++
-		// A nomination belongs to its speech: every step begins without one
-		// (a speech of the next speaker, the defence, a vote, the night, the
-		// end), so the view's Nominated holds only in the nominator's speech.
-		// The statements of a floor are counted the same way.
-		g.nominated, g.said = false, 0
+		g.beginStep()
 	}
 	switch e.Kind {
 	case EvGameStarted:
@@ -182,77 +179,40 @@ func (g *Game) apply(e *Event) {
 		g.don, g.det, g.doc, g.man = who[Don], who[Detective], who[Doctor], who[Maniac]
 		g.alive = allSeats(int(e.Count))
 	case EvNightBegan:
-		g.phase, g.round, g.speaker = PhaseNight, e.Round, 0
-		g.mafiaChoice, g.mafiaSeq = [MaxSeats + 1]Seat{}, [MaxSeats + 1]uint8{}
-		g.seq, g.mafiaActed, g.skipped, g.checked = 0, 0, 0, 0
-		g.donCheck, g.detCheck = 0, 0
-		g.shot, g.heal = 0, 0
-		g.dayStarted, g.ncand, g.candSet, g.defended = false, 0, 0, 0
+		g.applyNightBegan(e)
 	case EvMafiaChose:
-		g.mafiaChoice[e.Actor] = e.Target
-		g.seq++
-		g.mafiaSeq[e.Actor] = g.seq
-		g.mafiaActed = g.mafiaActed.With(e.Actor)
+		g.applyMafiaChose(e)
 	case EvChecked:
-		g.checked = g.checked.With(e.Actor)
-		if e.Actor == g.don {
-			g.donKnows[e.Target], g.donCheck = e.Result, e.Target
-		} else {
-			g.detKnows[e.Target], g.detCheck = e.Result, e.Target
-		}
+		g.applyChecked(e)
 	case EvHealed:
-		g.heal = e.Target
-		g.healed = g.healed.With(e.Target)
-		g.lastHeal, g.lastHealRnd = e.Target, g.round
+		g.applyHealed(e)
 	case EvShot:
-		g.shot = e.Target
-		g.shotsLeft--
+		g.applyShot(e)
 	case EvSkipped:
-		g.skipped = g.skipped.With(e.Actor)
-		if g.mafia.Has(e.Actor) && !g.mafiaActed.Has(e.Actor) {
-			g.mafiaChoice[e.Actor] = 0
-			g.mafiaActed = g.mafiaActed.With(e.Actor)
-		}
+		g.applySkipped(e)
 	case EvNightEnded:
-		g.victims = e.Set
+		g.applyNightEnded(e)
 	case EvPlayerOut:
-		g.alive = g.alive.Without(e.Target)
-		g.lostSpeech = g.lostSpeech.Without(e.Target)
-		g.shownRole[e.Target], g.shownTeam[e.Target] = e.Role, e.Team
-		g.dropCandidate(e.Target)
-		if e.Cause != CauseFouls && g.rules.LastWords == LastWordsOn {
-			g.lwQueue = g.lwQueue.With(e.Target)
-		}
+		g.applyPlayerOut(e)
 	case EvLastWords:
-		g.phase, g.speaker = PhaseLastWords, e.Target
-		g.lwQueue = g.lwQueue.Without(e.Target)
+		g.applyLastWords(e)
 	case EvDayBegan:
-		g.phase, g.speaker = PhaseSpeech, 0
-		g.dayStarted, g.opener, g.slot = true, e.Actor, 0
-		g.ncand, g.candSet, g.defended = 0, 0, 0
+		g.applyDayBegan(e)
 	case EvSpeechSkipped:
 		g.slot, g.speaker = e.Target, 0
 		g.lostSpeech = g.lostSpeech.Without(e.Target)
 	case EvSpeech:
-		g.phase, g.speaker, g.slot, g.nominated = PhaseSpeech, e.Target, e.Target, false
+		g.applySpeech(e)
 	case EvNominated:
-		g.cand[g.ncand] = e.Target
-		g.ncand++
-		g.candSet = g.candSet.With(e.Target)
-		g.nominated = true
+		g.applyNominated(e)
 	case EvDefence:
-		g.phase, g.speaker = PhaseDefence, e.Target
-		g.defended = g.defended.With(e.Target)
+		g.applyDefence(e)
 	case EvVoteBegan:
-		g.phase, g.speaker = e.Phase, 0
-		g.votes, g.voted = [MaxSeats + 1]Seat{}, 0
+		g.applyVoteBegan(e)
 	case EvVoteCast:
-		g.votes[e.Actor] = e.Target
-		g.voted = g.voted.With(e.Actor)
+		g.applyVoteCast(e)
 	case EvVoteClosed:
-		for i, c := range e.PerSeat {
-			g.ballot[i] = Seat(c)
-		}
+		g.applyVoteClosed(e)
 	case EvTie:
 		g.ncand, g.candSet = e.Count, 0
 		for i := uint8(0); i < e.Count; i++ {
@@ -261,8 +221,7 @@ func (g *Game) apply(e *Event) {
 		}
 		g.defended = 0
 	case EvTieSpeech:
-		g.phase, g.speaker = PhaseTieSpeech, e.Target
-		g.defended = g.defended.With(e.Target)
+		g.applyTieSpeech(e)
 	case EvAllVoteBegan:
 		g.phase, g.speaker = PhaseAllVote, 0
 		g.voted, g.yes = 0, 0
@@ -286,6 +245,136 @@ func (g *Game) apply(e *Event) {
 			g.shownRole[s], g.shownTeam[s] = g.roles[s], g.roles[s].Team()
 		}
 	}
+}
+
+// The folds of the kinds a bot's move makes most often, which begin no
+// step: apply calls them, and so does exec, straight after making the event
+// (push), without apply's test of the step and its switch on the kind (the
+// flow does the same with a speech and a defence, below). The replay test
+// pins the live game, folded so, to the same events folded by apply alone.
+
+// beginStep is apply's fold of every event that begins a step (BeginsStep).
+func (g *Game) beginStep() {
+	g.step++
+	// A nomination belongs to its speech: every step begins without one
+	// (a speech of the next speaker, the defence, a vote, the night, the
+	// end), so the view's Nominated holds only in the nominator's speech.
+	// The statements of a floor are counted the same way.
+	g.nominated, g.said = false, 0
+}
+
+func (g *Game) applyMafiaChose(e *Event) {
+	g.mafiaChoice[e.Actor] = e.Target
+	g.seq++
+	g.mafiaSeq[e.Actor] = g.seq
+	g.mafiaActed = g.mafiaActed.With(e.Actor)
+}
+
+func (g *Game) applyNominated(e *Event) {
+	g.cand[g.ncand] = e.Target
+	g.ncand++
+	g.candSet = g.candSet.With(e.Target)
+	g.nominated = true
+}
+
+func (g *Game) applyVoteCast(e *Event) {
+	g.votes[e.Actor] = e.Target
+	g.voted = g.voted.With(e.Actor)
+}
+
+// The folds of the flow's most frequent steps, a speech and a defence:
+// each begins a step, so whoever calls one without apply calls beginStep
+// first.
+
+func (g *Game) applySpeech(e *Event) {
+	g.phase, g.speaker, g.slot, g.nominated = PhaseSpeech, e.Target, e.Target, false
+}
+
+func (g *Game) applyDefence(e *Event) {
+	g.phase, g.speaker = PhaseDefence, e.Target
+	g.defended = g.defended.With(e.Target)
+}
+
+// The folds of the other kinds the flow and a bot's moves make, called as
+// the ones above: by apply, and straight after the event is made (a kind
+// that begins a step: beginStep first).
+
+func (g *Game) applyNightBegan(e *Event) {
+	g.phase, g.round, g.speaker = PhaseNight, e.Round, 0
+	g.mafiaChoice, g.mafiaSeq = [MaxSeats + 1]Seat{}, [MaxSeats + 1]uint8{}
+	g.seq, g.mafiaActed, g.skipped, g.checked = 0, 0, 0, 0
+	g.donCheck, g.detCheck = 0, 0
+	g.shot, g.heal = 0, 0
+	g.dayStarted, g.ncand, g.candSet, g.defended = false, 0, 0, 0
+}
+
+func (g *Game) applyChecked(e *Event) {
+	g.checked = g.checked.With(e.Actor)
+	if e.Actor == g.don {
+		g.donKnows[e.Target], g.donCheck = e.Result, e.Target
+	} else {
+		g.detKnows[e.Target], g.detCheck = e.Result, e.Target
+	}
+}
+
+func (g *Game) applyHealed(e *Event) {
+	g.heal = e.Target
+	g.healed = g.healed.With(e.Target)
+	g.lastHeal, g.lastHealRnd = e.Target, g.round
+}
+
+func (g *Game) applyShot(e *Event) {
+	g.shot = e.Target
+	g.shotsLeft--
+}
+
+func (g *Game) applySkipped(e *Event) {
+	g.skipped = g.skipped.With(e.Actor)
+	if g.mafia.Has(e.Actor) && !g.mafiaActed.Has(e.Actor) {
+		g.mafiaChoice[e.Actor] = 0
+		g.mafiaActed = g.mafiaActed.With(e.Actor)
+	}
+}
+
+func (g *Game) applyNightEnded(e *Event) {
+	g.victims = e.Set
+}
+
+func (g *Game) applyPlayerOut(e *Event) {
+	g.alive = g.alive.Without(e.Target)
+	g.lostSpeech = g.lostSpeech.Without(e.Target)
+	g.shownRole[e.Target], g.shownTeam[e.Target] = e.Role, e.Team
+	g.dropCandidate(e.Target)
+	if e.Cause != CauseFouls && g.rules.LastWords == LastWordsOn {
+		g.lwQueue = g.lwQueue.With(e.Target)
+	}
+}
+
+func (g *Game) applyLastWords(e *Event) {
+	g.phase, g.speaker = PhaseLastWords, e.Target
+	g.lwQueue = g.lwQueue.Without(e.Target)
+}
+
+func (g *Game) applyDayBegan(e *Event) {
+	g.phase, g.speaker = PhaseSpeech, 0
+	g.dayStarted, g.opener, g.slot = true, e.Actor, 0
+	g.ncand, g.candSet, g.defended = 0, 0, 0
+}
+
+func (g *Game) applyVoteBegan(e *Event) {
+	g.phase, g.speaker = e.Phase, 0
+	g.votes, g.voted = [MaxSeats + 1]Seat{}, 0
+}
+
+func (g *Game) applyVoteClosed(e *Event) {
+	for i, c := range e.PerSeat {
+		g.ballot[i] = Seat(c)
+	}
+}
+
+func (g *Game) applyTieSpeech(e *Event) {
+	g.phase, g.speaker = PhaseTieSpeech, e.Target
+	g.defended = g.defended.With(e.Target)
 }
 
 // dropCandidate withdraws a player who left the game from today's candidates.

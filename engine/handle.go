@@ -253,31 +253,54 @@ func (g *Game) checkResult(by, target Seat) Result {
 // exec carries out a command that check accepted. Its events are made in
 // place in the output (push, then apply), as the flow's are.
 func (g *Game) exec(c *Command) {
+	// The step's end (Next, half of a random game's commands) by one
+	// comparison before the switch, whose jump table is an indirect branch
+	// on whichever verb the game's random course brings next.
+	if c.Verb == Next {
+		g.advance()
+		return
+	}
 	switch c.Verb {
 	case Kill:
-		g.emitActor(EvMafiaChose, c.By, c.Target)
+		e := g.push(EvMafiaChose)
+		e.Actor, e.Target = c.By, c.Target
+		g.applyMafiaChose(e)
 	case Check:
 		e := g.push(EvChecked)
 		e.Actor, e.Target, e.Result = c.By, c.Target, g.checkResult(c.By, c.Target)
-		g.apply(e)
+		g.applyChecked(e)
 	case Shoot:
-		g.emitActor(EvShot, c.By, c.Target)
+		e := g.push(EvShot)
+		e.Actor, e.Target = c.By, c.Target
+		g.applyShot(e)
 	case Heal:
-		g.emitActor(EvHealed, c.By, c.Target)
+		e := g.push(EvHealed)
+		e.Actor, e.Target = c.By, c.Target
+		g.applyHealed(e)
 	case Skip:
 		if g.mafia.Has(c.By) && !g.mafiaActed.Has(c.By) {
 			// The team sees that this mafioso names nobody, as it sees a
 			// named victim.
-			g.emitActor(EvMafiaChose, c.By, 0)
+			e := g.push(EvMafiaChose)
+			e.Actor = c.By
+			g.applyMafiaChose(e)
 		}
-		g.emitActor(EvSkipped, c.By, 0)
+		e := g.push(EvSkipped)
+		e.Actor = c.By
+		g.applySkipped(e)
 	case Nominate:
-		g.emitActor(EvNominated, c.By, c.Target)
+		e := g.push(EvNominated)
+		e.Actor, e.Target = c.By, c.Target
+		g.applyNominated(e)
 	case Vote:
 		// Everyone sees that the seat has voted (not whom for); the vote
-		// itself is its voter's until the close.
-		g.emitVoteMade(c.By)
-		g.emitActor(EvVoteCast, c.By, c.Target)
+		// itself is its voter's until the close. A VoteMade changes nothing
+		// (apply has nothing to fold for it, and it begins no step).
+		e := g.push(EvVoteMade)
+		e.Actor, e.Phase = c.By, g.phase
+		e = g.push(EvVoteCast)
+		e.Actor, e.Target = c.By, c.Target
+		g.applyVoteCast(e)
 	case AllVote:
 		g.emitVoteMade(c.By)
 		e := g.push(EvAllVoteCast)
@@ -299,14 +322,6 @@ func (g *Game) exec(c *Command) {
 	case Claim, Report, Suspect, Vouch, WillNominate, BestMove:
 		g.say(c)
 	}
-}
-
-// emitActor emits an event of kind k whose only fields are its Actor and
-// its Target.
-func (g *Game) emitActor(k EventKind, by, target Seat) {
-	e := g.push(k)
-	e.Actor, e.Target = by, target
-	g.apply(e)
 }
 
 // emitVoteMade emits that seat by has voted in the current vote.
