@@ -37,7 +37,7 @@ export function renderOver(st, ctx) {
     }
     out1.push(h('p', { class: 'personal' }, t(mine)));
   }
-  if (st.seat && boot.accounts) out1.push(keepOffer(st.id, ctx.navigate));
+  if (st.seat && boot.accounts) out1.push(keepOffer(st.id));
   if (st.seat && boot.accounts && st.lobby && st.lobby.rated && account()) out1.push(ratingChange(st, ctx));
   out1.push(h('h3', {}, t('web.over.cards')));
   out1.push(h('ol', { class: 'cards', id: 'cards' }, roles.map((r, i) => {
@@ -54,22 +54,43 @@ export function renderOver(st, ctx) {
   out1.push(h('ol', { class: 'timeline', id: 'timeline' }, timeline(st, label)));
   out1.push(h('div', { class: 'row wrap again' },
     st.again ? h('a', {
-      class: 'button primary', id: 'join-again', href: st.again.path, key: 'join-again',
-      on: { click: (ev) => { ev.preventDefault(); ctx.navigate(st.again.path); } },
+      class: 'button primary', id: 'join-again', href: st.again.path, key: 'join-again', 'data-nav': true,
     }, t('web.over.join_again', { Name: st.again.name })) : null,
     st.seat && ctx.playAgain ? h('button', {
       type: 'button', class: st.again ? 'secondary' : 'primary', id: 'play-again', key: 'play-again', disabled: st.busy,
-      on: { click: ctx.playAgain },
     }, t('web.over.again')) : null,
     // The game's review: the whole record, with its link to share.
     h('a', {
-      class: 'button secondary', id: 'open-review', href: `/t/${st.id}/review`, key: 'review',
-      on: { click: (ev) => { ev.preventDefault(); ctx.navigate(`/t/${st.id}/review`); } },
+      class: 'button secondary', id: 'open-review', href: `/t/${st.id}/review`, key: 'review', 'data-nav': true,
     }, t('web.review.open')),
     h('a', {
-      class: 'button secondary', href: '/', key: 'back', on: { click: (ev) => { ev.preventDefault(); ctx.navigate('/'); } },
+      class: 'button secondary', href: '/', key: 'back', 'data-nav': true,
     }, t('web.over.back'))));
   return out1;
+}
+
+/** onOverClick is the game-over section's one click listener (the table
+ * screen puts it on the section, which lives as long as the screen): it
+ * follows a link marked data-nav (in the page, by ctx.navigate) and acts
+ * for "play again". The links and the button carry no listeners of their
+ * own, so that morph draws each again in place (dom.js): the screen is
+ * drawn again with every message after the end (the bots' last chat
+ * lines, the whole record arriving), and a button with listeners is a new
+ * node each time. A click whose press came before such a draw and its
+ * release after was lost: the press was on a node taken out, the release
+ * on its replacement, and the browser clicks neither (issue 26: a test's
+ * click on "Sign up to keep this game" under load; a mouse's click takes
+ * some 100 ms, time for a bot's line to arrive). */
+export function onOverClick(ev, ctx) {
+  if (ev.button !== 0 || ev.defaultPrevented) return;
+  const a = ev.target.closest('a[data-nav]');
+  if (a) {
+    ev.preventDefault();
+    ctx.navigate(a.getAttribute('href'));
+    return;
+  }
+  const again = ev.target.closest('#play-again');
+  if (again && !again.disabled && ctx.playAgain) ctx.playAgain();
 }
 
 /** signed writes a rating's change with its sign, to one decimal. */

@@ -15,7 +15,7 @@ import { renderCard, renderCandidates, renderChecks, renderHost, renderLog } fro
 import { renderVotes } from './votes.js';
 import { renderHint, setHints, gameSeen, hintsOn } from './hints.js';
 import { roleCard } from './cards.js';
-import { renderOver } from './gameover.js';
+import { renderOver, onOverClick } from './gameover.js';
 import { renderPregame, makeJoinForm } from './pregame.js';
 import { makeRatedSeat } from './ratedseat.js';
 import { onChange } from './account.js';
@@ -51,6 +51,8 @@ export function tableScreen(id, { navigate, announce }) {
     parts[name] = h('section', { id: `t-${name}`, class: `part p-${name}` });
   }
   parts.alert.setAttribute('role', 'alert');
+  // The game-over section's links and "play again" (gameover.js).
+  parts.over.addEventListener('click', (ev) => onOverClick(ev, ctx));
   parts.announce.setAttribute('aria-live', 'polite');
   // The floor: who speaks, the clock, and what the speaker is saying. The
   // clock is one element, redrawn four times a second.
