@@ -65,7 +65,7 @@ export async function enter(mode, name, password, keep) {
 
 /** keepOffer is the game-over screen's line for a guest: sign up (or log
  * in) and keep this game on one's page. Null for a logged-in player. Its
- * link is the game-over section's (data-nav: gameover.js, onOverClick). */
+ * link is followed by the table screen's listener (data-nav: table.js). */
 export function keepOffer(table) {
   if (who) return null;
   const path = `/account?keep=${encodeURIComponent(table)}`;

@@ -25,6 +25,8 @@ export function renderOver(st, ctx) {
   const out = new Map();
   for (const e of st.events) if (e.kind === 'player_out') out.set(e.target, e);
   const out1 = [h('h2', { id: 'over-h' }, t('web.over.heading'))];
+  // The links (data-nav) and "play again" (data-act) carry no listeners:
+  // the table screen's one listener acts for them (table.js, onClick).
   // Move the buttons up: "play again" is what most want next.
   out1.push(h('p', { class: `winner w-${v.winner}`, id: 'winner', 'data-winner': v.winner }, winnerText(v.winner)));
   if (st.seat && v.role) {
@@ -57,7 +59,7 @@ export function renderOver(st, ctx) {
       class: 'button primary', id: 'join-again', href: st.again.path, key: 'join-again', 'data-nav': true,
     }, t('web.over.join_again', { Name: st.again.name })) : null,
     st.seat && ctx.playAgain ? h('button', {
-      type: 'button', class: st.again ? 'secondary' : 'primary', id: 'play-again', key: 'play-again', disabled: st.busy,
+      type: 'button', class: st.again ? 'secondary' : 'primary', id: 'play-again', key: 'play-again', disabled: st.busy, 'data-act': 'play-again',
     }, t('web.over.again')) : null,
     // The game's review: the whole record, with its link to share.
     h('a', {
@@ -67,30 +69,6 @@ export function renderOver(st, ctx) {
       class: 'button secondary', href: '/', key: 'back', 'data-nav': true,
     }, t('web.over.back'))));
   return out1;
-}
-
-/** onOverClick is the game-over section's one click listener (the table
- * screen puts it on the section, which lives as long as the screen): it
- * follows a link marked data-nav (in the page, by ctx.navigate) and acts
- * for "play again". The links and the button carry no listeners of their
- * own, so that morph draws each again in place (dom.js): the screen is
- * drawn again with every message after the end (the bots' last chat
- * lines, the whole record arriving), and a button with listeners is a new
- * node each time. A click whose press came before such a draw and its
- * release after was lost: the press was on a node taken out, the release
- * on its replacement, and the browser clicks neither (issue 26: a test's
- * click on "Sign up to keep this game" under load; a mouse's click takes
- * some 100 ms, time for a bot's line to arrive). */
-export function onOverClick(ev, ctx) {
-  if (ev.button !== 0 || ev.defaultPrevented) return;
-  const a = ev.target.closest('a[data-nav]');
-  if (a) {
-    ev.preventDefault();
-    ctx.navigate(a.getAttribute('href'));
-    return;
-  }
-  const again = ev.target.closest('#play-again');
-  if (again && !again.disabled && ctx.playAgain) ctx.playAgain();
 }
 
 /** signed writes a rating's change with its sign, to one decimal. */

@@ -15,7 +15,7 @@ import { renderCard, renderCandidates, renderChecks, renderHost, renderLog } fro
 import { renderVotes } from './votes.js';
 import { renderHint, setHints, gameSeen, hintsOn } from './hints.js';
 import { roleCard } from './cards.js';
-import { renderOver, onOverClick } from './gameover.js';
+import { renderOver } from './gameover.js';
 import { renderPregame, makeJoinForm } from './pregame.js';
 import { makeRatedSeat } from './ratedseat.js';
 import { onChange } from './account.js';
@@ -51,8 +51,6 @@ export function tableScreen(id, { navigate, announce }) {
     parts[name] = h('section', { id: `t-${name}`, class: `part p-${name}` });
   }
   parts.alert.setAttribute('role', 'alert');
-  // The game-over section's links and "play again" (gameover.js).
-  parts.over.addEventListener('click', (ev) => onOverClick(ev, ctx));
   parts.announce.setAttribute('aria-live', 'polite');
   // The floor: who speaks, the clock, and what the speaker is saying. The
   // clock is one element, redrawn four times a second.
@@ -99,6 +97,37 @@ export function tableScreen(id, { navigate, announce }) {
       draw();
     },
   };
+
+  // The screen's links and buttons whose act is the same whatever the
+  // draw that made them (a link in the page, "play again", a ×) carry no
+  // listeners of their own: this one listener acts for them (data-nav:
+  // follow the link in the page; data-act: acts). morph draws an element
+  // without listeners again in place (dom.js), while one with listeners
+  // is a new node at every draw, and the screen is drawn again with every
+  // message (the bots' chat lines, the record arriving at the end). A
+  // click pressed on such a node before a draw and released after was
+  // lost: the press was on the node taken out, the release on its
+  // replacement, and the browser clicks neither (issue 26, item 3: a
+  // test's click on "Sign up to keep this game" under load; a mouse's
+  // click takes some 100 ms). The moves' buttons keep listeners of their
+  // own: a press on one drawn for a step gone is refused as stale.
+  const acts = {
+    'play-again': () => playAgain(),
+    'hint-off': () => { setHints(false); draw(); },
+    'alert-close': () => { st.alert = null; draw(); },
+    'away-close': () => { st.away = null; draw(); },
+  };
+  el.addEventListener('click', (ev) => {
+    if (ev.button !== 0 || ev.defaultPrevented || !(ev.target instanceof Element)) return;
+    const a = ev.target.closest('a[data-nav]');
+    if (a && el.contains(a)) {
+      ev.preventDefault();
+      navigate(a.getAttribute('href'));
+      return;
+    }
+    const b = ev.target.closest('button[data-act]');
+    if (b && el.contains(b) && !b.disabled && acts[b.dataset.act]) acts[b.dataset.act]();
+  });
 
   const serverNow = () => Date.now() + st.offset;
   // The voice table's audio (voice.js), loaded by a dynamic import only
@@ -356,7 +385,7 @@ export function tableScreen(id, { navigate, announce }) {
     morph(parts.away, moves ? [
       h('p', { id: 'away-text' }, moves.length ? tn('web.away.did', moves.length, { Count: moves.length }) : t('web.away.none')),
       moves.length ? h('ul', { id: 'away-moves' }, moves.map((e) => h('li', {}, narrate(e, st.seat, (s) => seatLabel(st, s)).split('\n')[0]))) : null,
-      h('button', { type: 'button', class: 'small', key: 'away-close', 'aria-label': t('web.close'), on: { click: () => { st.away = null; draw(); } } }, '×'),
+      h('button', { type: 'button', class: 'small', key: 'away-close', 'aria-label': t('web.close'), 'data-act': 'away-close' }, '×'),
     ] : []);
     hide(parts.away, !moves);
   }
@@ -373,7 +402,7 @@ export function tableScreen(id, { navigate, announce }) {
     drawClock();
     morph(parts.alert, st.alert ? [
       h('p', { id: 'alert-text' }, st.alert.text),
-      h('button', { type: 'button', class: 'small', key: 'alert-close', 'aria-label': t('web.close'), on: { click: () => { st.alert = null; draw(); } } }, '×'),
+      h('button', { type: 'button', class: 'small', key: 'alert-close', 'aria-label': t('web.close'), 'data-act': 'alert-close' }, '×'),
     ] : []);
     hide(parts.alert, !st.alert);
     drawAway();
@@ -393,7 +422,7 @@ export function tableScreen(id, { navigate, announce }) {
     show('pre', renderPregame(st, ctx, join, ratedSeat));
     show('me', ended ? null : renderCard(st, ctx));
     show('act', renderActions(st, ctx));
-    show('hint', renderHint(st, () => { setHints(false); draw(); }));
+    show('hint', renderHint(st));
     // Whether a seat's hints are on: "undefined" until the player's games
     // are known (hints.js).
     parts.hint.dataset.hints = st.seat ? String(hintsOn()) : '';
