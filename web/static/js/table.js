@@ -99,20 +99,23 @@ export function tableScreen(id, { navigate, announce }) {
   };
 
   // The screen's links and buttons whose act is the same whatever the
-  // draw that made them (a link in the page, "play again", a ×) carry no
-  // listeners of their own: this one listener acts for them (data-nav:
-  // follow the link in the page; data-act: acts). morph draws an element
-  // without listeners again in place (dom.js), while one with listeners
-  // is a new node at every draw, and the screen is drawn again with every
-  // message (the bots' chat lines, the record arriving at the end). A
-  // click pressed on such a node before a draw and released after was
-  // lost: the press was on the node taken out, the release on its
-  // replacement, and the browser clicks neither (issue 26, item 3: a
-  // test's click on "Sign up to keep this game" under load; a mouse's
-  // click takes some 100 ms). The moves' buttons keep listeners of their
-  // own: a press on one drawn for a step gone is refused as stale.
+  // draw that made them (a link in the page, "play again", a ×, the host's
+  // "add bots" and "start") carry no listeners of their own: this one
+  // listener acts for them (data-nav: follow the link in the page;
+  // data-act: acts). morph draws an element without listeners again in
+  // place (dom.js), while one with listeners is a new node at every draw,
+  // and the screen is drawn again with every message (each bot sitting
+  // down, the bots' chat lines, the record arriving at the end). A click
+  // pressed on such a node before a draw and released after was lost: the
+  // press was on the node taken out, the release on its replacement, and
+  // the browser clicks neither (issue 26, item 3: a test's click on "Sign
+  // up to keep this game" under load; a mouse's click takes some 100 ms).
+  // The moves' buttons keep listeners of their own: a press on one drawn
+  // for a step gone is refused as stale.
   const acts = {
     'play-again': () => playAgain(),
+    'add-bots': () => hostAction('add_bots'),
+    start: () => hostAction('start'),
     'hint-off': () => { setHints(false); draw(); },
     'alert-close': () => { st.alert = null; draw(); },
     'away-close': () => { st.away = null; draw(); },
