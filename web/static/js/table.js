@@ -99,8 +99,8 @@ export function tableScreen(id, { navigate, announce }) {
   };
 
   // The screen's links and buttons whose act is the same whatever the
-  // draw that made them (a link in the page, "play again", a ×, the host's
-  // "add bots" and "start") carry no listeners of their own: this one
+  // draw that made them (a link in the page, "play again", the ×s, the
+  // host's "add bots" and "start") carry no listeners of their own: this one
   // listener acts for them (data-nav: follow the link in the page;
   // data-act: acts). morph draws an element without listeners again in
   // place (dom.js), while one with listeners is a new node at every draw,
@@ -119,6 +119,12 @@ export function tableScreen(id, { navigate, announce }) {
     'hint-off': () => { setHints(false); draw(); },
     'alert-close': () => { st.alert = null; draw(); },
     'away-close': () => { st.away = null; draw(); },
+    // The announcement's × (its key, an event's index) and the deal's.
+    dismiss: (b) => {
+      const k = b.dataset.dismiss;
+      st.dismissed = k === 'deal' ? k : Number(k);
+      draw();
+    },
   };
   el.addEventListener('click', (ev) => {
     if (ev.button !== 0 || ev.defaultPrevented || !(ev.target instanceof Element)) return;
@@ -129,7 +135,7 @@ export function tableScreen(id, { navigate, announce }) {
       return;
     }
     const b = ev.target.closest('button[data-act]');
-    if (b && el.contains(b) && !b.disabled && acts[b.dataset.act]) acts[b.dataset.act]();
+    if (b && el.contains(b) && !b.disabled && acts[b.dataset.act]) acts[b.dataset.act](b);
   });
 
   const serverNow = () => Date.now() + st.offset;
@@ -462,8 +468,7 @@ export function tableScreen(id, { navigate, announce }) {
       out.push(h('div', { class: `ann k-${a.kind}${a.you ? ' you' : ''}`, id: 'announce', 'data-kind': a.kind },
         h('div', { class: 'ann-text' }, a.lines.map((l) => h('p', { class: l.startsWith('  ') ? 'sub' : '' }, l.trim()))),
         h('button', {
-          type: 'button', class: 'small', key: 'ann-close', 'aria-label': t('web.close'),
-          on: { click: () => { st.dismissed = a.key; draw(); } },
+          type: 'button', class: 'small', key: 'ann-close', 'aria-label': t('web.close'), 'data-act': 'dismiss', 'data-dismiss': a.key,
         }, '×')));
     }
     // At the deal: the card and what it does, until the morning (or ×);
@@ -478,8 +483,7 @@ export function tableScreen(id, { navigate, announce }) {
           h('p', { class: 'sub' }, t('web.howto.deal')),
           roleCard(v.role, true, true)),
         h('button', {
-          type: 'button', class: 'small', key: 'deal-close', 'aria-label': t('web.close'),
-          on: { click: () => { st.dismissed = 'deal'; draw(); } },
+          type: 'button', class: 'small', key: 'deal-close', 'aria-label': t('web.close'), 'data-act': 'dismiss', 'data-dismiss': 'deal',
         }, '×')));
     }
     if (v && v.phase !== 'ended' && me.alive === false) out.push(h('p', { class: 'you-out', id: 'you-out' }, t('view.you_out')));
