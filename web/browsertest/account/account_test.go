@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
 
 	"mafia/internal/browsertest"
@@ -150,4 +151,40 @@ func TestBrowserAccount_AGuestKeepsTheGameByLoggingIn(t *testing.T) {
 	webtest.SignUp(p, "tamar", "password1")
 	p.WaitJS(10*time.Second, `location.pathname === '/players/Tamar'`)
 	p.WaitJS(10*time.Second, `!!document.querySelector('#recent li[data-table="`+table+`"]')`)
+}
+
+// TestBrowserAccount_AClickOnTheKeepLinkOutlivesARedraw: the game-over
+// screen is drawn again with every message after the end (the bots' last
+// chat lines, the whole record arriving). A mouse's press on "Sign up to
+// keep this game", a chat line arriving and drawn, then the release: the
+// account screen opens (issue 26: the link, a node with listeners, was a
+// new node after every draw; the press was on the old one, the release
+// on the new, and the browser clicked neither).
+func TestBrowserAccount_AClickOnTheKeepLinkOutlivesARedraw(t *testing.T) {
+	t.Parallel()
+	webtest.NeedBrowser(t)
+	base, _ := webtest.StartAccountsSite(t)
+	p := webtest.NewTab(t, "redrawn", 360, 740)
+	webtest.CreateTableWith(p, base, "Lasha", 7, webtest.FastTimings, "instant", nil)
+	webtest.StartWithBots(p)
+	webtest.PlayToTheEnd(p)
+	p.Do(10*time.Second, browsertest.WaitVisible(chromedp.CSS("#keep-game")))
+	at := webtest.Eval[[]float64](p, `(() => {
+		const r = document.querySelector('#keep-game').getBoundingClientRect();
+		window.__overLinks = ['#keep-game', '#play-again', '#open-review'].map((sel) => document.querySelector(sel));
+		return [r.left + r.width / 2, r.top + r.height / 2];
+	})()`)
+	mouse := func(typ input.DispatchMouseEventType) chromedp.Action[chromedp.Void] {
+		return chromedp.MouseEvent(typ, at[0], at[1], chromedp.ButtonLeft, chromedp.ClickCount(1))
+	}
+	p.Do(10*time.Second, mouse(chromedp.MousePressed))
+	if !webtest.Eval[bool](p, `window.__mafia.send({ type: 'chat', channel: 'town', text: 'one more?' })`) {
+		t.Fatal("the chat line after the end was refused")
+	}
+	p.WaitJS(10*time.Second, `[...document.querySelectorAll('#chat-msgs li')].some((li) => li.textContent.includes('one more?'))`)
+	if got := webtest.Eval[string](p, `['#keep-game', '#play-again', '#open-review'].filter((sel, i) => document.querySelector(sel) !== window.__overLinks[i]).join(' ')`); got != "" {
+		t.Errorf("the game-over screen drawn again made new nodes of %s", got)
+	}
+	p.Do(10*time.Second, mouse(chromedp.MouseReleased))
+	p.WaitJS(10*time.Second, `location.pathname === '/account' && !!document.querySelector('#keep-note')`)
 }

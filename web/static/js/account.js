@@ -64,13 +64,13 @@ export async function enter(mode, name, password, keep) {
 }
 
 /** keepOffer is the game-over screen's line for a guest: sign up (or log
- * in) and keep this game on one's page. Null for a logged-in player. */
-export function keepOffer(table, navigate) {
+ * in) and keep this game on one's page. Null for a logged-in player. Its
+ * link is followed by the table screen's listener (data-nav: table.js). */
+export function keepOffer(table) {
   if (who) return null;
   const path = `/account?keep=${encodeURIComponent(table)}`;
   return h('p', { class: 'keep-offer', id: 'keep-offer' }, h('a', {
-    class: 'button secondary', id: 'keep-game', href: path, key: 'keep-game',
-    on: { click: (ev) => { ev.preventDefault(); navigate(path); } },
+    class: 'button secondary', id: 'keep-game', href: path, key: 'keep-game', 'data-nav': true,
   }, t('web.account.keep')));
 }
 

@@ -25,6 +25,8 @@ export function renderOver(st, ctx) {
   const out = new Map();
   for (const e of st.events) if (e.kind === 'player_out') out.set(e.target, e);
   const out1 = [h('h2', { id: 'over-h' }, t('web.over.heading'))];
+  // The links (data-nav) and "play again" (data-act) carry no listeners:
+  // the table screen's one listener acts for them (table.js, onClick).
   // Move the buttons up: "play again" is what most want next.
   out1.push(h('p', { class: `winner w-${v.winner}`, id: 'winner', 'data-winner': v.winner }, winnerText(v.winner)));
   if (st.seat && v.role) {
@@ -37,7 +39,7 @@ export function renderOver(st, ctx) {
     }
     out1.push(h('p', { class: 'personal' }, t(mine)));
   }
-  if (st.seat && boot.accounts) out1.push(keepOffer(st.id, ctx.navigate));
+  if (st.seat && boot.accounts) out1.push(keepOffer(st.id));
   if (st.seat && boot.accounts && st.lobby && st.lobby.rated && account()) out1.push(ratingChange(st, ctx));
   out1.push(h('h3', {}, t('web.over.cards')));
   out1.push(h('ol', { class: 'cards', id: 'cards' }, roles.map((r, i) => {
@@ -54,20 +56,17 @@ export function renderOver(st, ctx) {
   out1.push(h('ol', { class: 'timeline', id: 'timeline' }, timeline(st, label)));
   out1.push(h('div', { class: 'row wrap again' },
     st.again ? h('a', {
-      class: 'button primary', id: 'join-again', href: st.again.path, key: 'join-again',
-      on: { click: (ev) => { ev.preventDefault(); ctx.navigate(st.again.path); } },
+      class: 'button primary', id: 'join-again', href: st.again.path, key: 'join-again', 'data-nav': true,
     }, t('web.over.join_again', { Name: st.again.name })) : null,
     st.seat && ctx.playAgain ? h('button', {
-      type: 'button', class: st.again ? 'secondary' : 'primary', id: 'play-again', key: 'play-again', disabled: st.busy,
-      on: { click: ctx.playAgain },
+      type: 'button', class: st.again ? 'secondary' : 'primary', id: 'play-again', key: 'play-again', disabled: st.busy, 'data-act': 'play-again',
     }, t('web.over.again')) : null,
     // The game's review: the whole record, with its link to share.
     h('a', {
-      class: 'button secondary', id: 'open-review', href: `/t/${st.id}/review`, key: 'review',
-      on: { click: (ev) => { ev.preventDefault(); ctx.navigate(`/t/${st.id}/review`); } },
+      class: 'button secondary', id: 'open-review', href: `/t/${st.id}/review`, key: 'review', 'data-nav': true,
     }, t('web.review.open')),
     h('a', {
-      class: 'button secondary', href: '/', key: 'back', on: { click: (ev) => { ev.preventDefault(); ctx.navigate('/'); } },
+      class: 'button secondary', href: '/', key: 'back', 'data-nav': true,
     }, t('web.over.back'))));
   return out1;
 }

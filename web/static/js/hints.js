@@ -98,11 +98,12 @@ export function hintKey(st) {
   return null;
 }
 
-/** renderHint returns the hint line, or null. off hides the hints. */
-export function renderHint(st, off) {
+/** renderHint returns the hint line, or null. Its × (data-act hint-off)
+ * is acted on by the table screen's listener (table.js). */
+export function renderHint(st) {
   const k = hintKey(st);
   if (!k || !hintsOn()) return null;
   return h('div', { class: 'hint-line', id: 'hint', 'data-hint': k[0] },
     h('p', {}, h('b', {}, t('web.hint.label'), ': '), h('span', { class: 'hint-text' }, t(k[0], k[1]))),
-    h('button', { type: 'button', class: 'small', key: 'hint-off', id: 'hint-off', 'aria-label': t('web.hint.off'), title: t('web.hint.off'), on: { click: off } }, '×'));
+    h('button', { type: 'button', class: 'small', key: 'hint-off', id: 'hint-off', 'aria-label': t('web.hint.off'), title: t('web.hint.off'), 'data-act': 'hint-off' }, '×'));
 }

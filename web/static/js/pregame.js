@@ -62,12 +62,12 @@ export function renderPregame(st, ctx, join, ratedSeat) {
     if (!l.rated) out.push(h('p', { class: 'hint' }, t('web.pre.host_hint')));
     else {
       out.push(h('p', { class: 'hint', id: 'rated-host' }, t('web.rated_seat.host_hint'), ' ', h('a', {
-        href: '/account', id: 'rated-bots', key: 'rated-bots', on: { click: (ev) => { ev.preventDefault(); ctx.navigate('/account'); } },
+        href: '/account', id: 'rated-bots', key: 'rated-bots', 'data-nav': true,
       }, t('web.rated_seat.your_bots'))));
     }
     out.push(h('div', { class: 'row wrap' },
-      l.rated ? null : h('button', { type: 'button', id: 'add-bots', key: 'add-bots', disabled: st.busy || taken === l.players, on: { click: () => ctx.host('add_bots') } }, t('web.host.add_bots')),
-      h('button', { type: 'button', class: 'primary', id: 'start', key: 'start', disabled: st.busy, on: { click: () => ctx.host('start') } }, t('web.host.start'))));
+      l.rated ? null : h('button', { type: 'button', id: 'add-bots', key: 'add-bots', disabled: st.busy || taken === l.players, 'data-act': 'add-bots' }, t('web.host.add_bots')),
+      h('button', { type: 'button', class: 'primary', id: 'start', key: 'start', disabled: st.busy, 'data-act': 'start' }, t('web.host.start'))));
   } else {
     out.push(h('p', { class: 'hint' }, t('web.pre.wait_host')));
   }

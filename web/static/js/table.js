@@ -98,6 +98,46 @@ export function tableScreen(id, { navigate, announce }) {
     },
   };
 
+  // The screen's links and buttons whose act is the same whatever the
+  // draw that made them (a link in the page, "play again", the ×s, the
+  // host's "add bots" and "start") carry no listeners of their own: this one
+  // listener acts for them (data-nav: follow the link in the page;
+  // data-act: acts). morph draws an element without listeners again in
+  // place (dom.js), while one with listeners is a new node at every draw,
+  // and the screen is drawn again with every message (each bot sitting
+  // down, the bots' chat lines, the record arriving at the end). A click
+  // pressed on such a node before a draw and released after was lost: the
+  // press was on the node taken out, the release on its replacement, and
+  // the browser clicks neither (issue 26, item 3: a test's click on "Sign
+  // up to keep this game" under load; a mouse's click takes some 100 ms).
+  // The moves' buttons keep listeners of their own: a press on one drawn
+  // for a step gone is refused as stale.
+  const acts = {
+    'play-again': () => playAgain(),
+    'add-bots': () => hostAction('add_bots'),
+    start: () => hostAction('start'),
+    'hint-off': () => { setHints(false); draw(); },
+    'alert-close': () => { st.alert = null; draw(); },
+    'away-close': () => { st.away = null; draw(); },
+    // The announcement's × (its key, an event's index) and the deal's.
+    dismiss: (b) => {
+      const k = b.dataset.dismiss;
+      st.dismissed = k === 'deal' ? k : Number(k);
+      draw();
+    },
+  };
+  el.addEventListener('click', (ev) => {
+    if (ev.button !== 0 || ev.defaultPrevented || !(ev.target instanceof Element)) return;
+    const a = ev.target.closest('a[data-nav]');
+    if (a && el.contains(a)) {
+      ev.preventDefault();
+      navigate(a.getAttribute('href'));
+      return;
+    }
+    const b = ev.target.closest('button[data-act]');
+    if (b && el.contains(b) && !b.disabled && acts[b.dataset.act]) acts[b.dataset.act](b);
+  });
+
   const serverNow = () => Date.now() + st.offset;
   // The voice table's audio (voice.js), loaded by a dynamic import only
   // where this page may use the table's voice (voiceAt): no other page
@@ -354,7 +394,7 @@ export function tableScreen(id, { navigate, announce }) {
     morph(parts.away, moves ? [
       h('p', { id: 'away-text' }, moves.length ? tn('web.away.did', moves.length, { Count: moves.length }) : t('web.away.none')),
       moves.length ? h('ul', { id: 'away-moves' }, moves.map((e) => h('li', {}, narrate(e, st.seat, (s) => seatLabel(st, s)).split('\n')[0]))) : null,
-      h('button', { type: 'button', class: 'small', key: 'away-close', 'aria-label': t('web.close'), on: { click: () => { st.away = null; draw(); } } }, '×'),
+      h('button', { type: 'button', class: 'small', key: 'away-close', 'aria-label': t('web.close'), 'data-act': 'away-close' }, '×'),
     ] : []);
     hide(parts.away, !moves);
   }
@@ -371,7 +411,7 @@ export function tableScreen(id, { navigate, announce }) {
     drawClock();
     morph(parts.alert, st.alert ? [
       h('p', { id: 'alert-text' }, st.alert.text),
-      h('button', { type: 'button', class: 'small', key: 'alert-close', 'aria-label': t('web.close'), on: { click: () => { st.alert = null; draw(); } } }, '×'),
+      h('button', { type: 'button', class: 'small', key: 'alert-close', 'aria-label': t('web.close'), 'data-act': 'alert-close' }, '×'),
     ] : []);
     hide(parts.alert, !st.alert);
     drawAway();
@@ -391,7 +431,7 @@ export function tableScreen(id, { navigate, announce }) {
     show('pre', renderPregame(st, ctx, join, ratedSeat));
     show('me', ended ? null : renderCard(st, ctx));
     show('act', renderActions(st, ctx));
-    show('hint', renderHint(st, () => { setHints(false); draw(); }));
+    show('hint', renderHint(st));
     // Whether a seat's hints are on: "undefined" until the player's games
     // are known (hints.js).
     parts.hint.dataset.hints = st.seat ? String(hintsOn()) : '';
@@ -428,8 +468,7 @@ export function tableScreen(id, { navigate, announce }) {
       out.push(h('div', { class: `ann k-${a.kind}${a.you ? ' you' : ''}`, id: 'announce', 'data-kind': a.kind },
         h('div', { class: 'ann-text' }, a.lines.map((l) => h('p', { class: l.startsWith('  ') ? 'sub' : '' }, l.trim()))),
         h('button', {
-          type: 'button', class: 'small', key: 'ann-close', 'aria-label': t('web.close'),
-          on: { click: () => { st.dismissed = a.key; draw(); } },
+          type: 'button', class: 'small', key: 'ann-close', 'aria-label': t('web.close'), 'data-act': 'dismiss', 'data-dismiss': a.key,
         }, '×')));
     }
     // At the deal: the card and what it does, until the morning (or ×);
@@ -444,8 +483,7 @@ export function tableScreen(id, { navigate, announce }) {
           h('p', { class: 'sub' }, t('web.howto.deal')),
           roleCard(v.role, true, true)),
         h('button', {
-          type: 'button', class: 'small', key: 'deal-close', 'aria-label': t('web.close'),
-          on: { click: () => { st.dismissed = 'deal'; draw(); } },
+          type: 'button', class: 'small', key: 'deal-close', 'aria-label': t('web.close'), 'data-act': 'dismiss', 'data-dismiss': 'deal',
         }, '×')));
     }
     if (v && v.phase !== 'ended' && me.alive === false) out.push(h('p', { class: 'you-out', id: 'you-out' }, t('view.you_out')));
