@@ -71,6 +71,7 @@ func nightKilling(ctx context.Context, t *testing.T, ps []*player) int {
 // and once the game is over the club's reading of the table holds the best
 // move and the table's rules code.
 func TestBestMove_TheFirstVictimsOverARealWebSocket(t *testing.T) {
+	t.Parallel() // about 25 s, most of it waiting for its 8-second nights and 3-second votes on the wall clock; its own server, every seat read as it plays (main_test.go)
 	ts := startServerWith(t, "", localized)
 	ctx := within(t, 180*time.Second)
 	// Every night lasts its time whoever acts (the night's ticks): long

@@ -104,6 +104,7 @@ func readsInOwnLanguage(t *testing.T, who string, lang locale.Lang, from []int, 
 // (Whether a bot says a farewell is the bot's own draw: the farewells said
 // are checked, and the log says how many.)
 func TestBotLang_EveryReaderReadsTheBotsInTheirOwnLanguage(t *testing.T) {
+	t.Parallel() // its own server; a bots' game of 1-second nights on the wall clock, its three readers read all along (main_test.go)
 	ts := startServerWith(t, "", func(c *Config) {
 		c.Limits.Unlimited = loopback
 		c.NightTick = 50 * time.Millisecond

@@ -11,15 +11,21 @@ import (
 	"mafia/internal/testpar"
 )
 
-// serverParallel is how many of the package's parallel tests run at once:
-// the four longest, which wait on processes of their own (the binary killed
-// and started again, a second server on one file, the Python example bot)
-// or play many games whose every client reads every frame (the leak scan),
-// run side by side after the others, and so do three that spend their
+// serverParallel is how many of the package's parallel tests run at once.
+// They run side by side after the others: the four longest, which wait on
+// processes of their own (the binary killed and started again, a second
+// server on one file, the Python example bot) or play many games whose
+// every client reads every frame (the leak scan); three that spend their
 // time waiting on the wall clock with little work, each on a server of its
 // own whose connections it reads all along (a server fallen silent, a
-// connection written to and not pinged, the HTTP timeouts: about 25 s of
-// waiting that overlapped costs the package little). The others stay one
+// connection written to and not pinged, the HTTP timeouts); and two whose
+// time is their games' clocks, 1- and 8-second nights on the wall clock,
+// each on a server of its own whose every seat is read as it plays (the
+// bots' languages, the best move). Four at once, not more: at six, with
+// the eleven seats' game and the traffic analysis beside the leak scan on
+// a loaded core (2026-12-07), clients starved of the CPU lost their
+// connections and a traffic game outran its guard; those two, whose time
+// is CPU and round trips rather than waiting, stay one at a time. The others stay one
 // at a time: many hold a seat's connection unread while they drive
 // another, and the server ends a connection that leaves its ping unanswered for 10 s, which
 // a test slowed by others beside it on a 2-core machine reached (kicks by
