@@ -22,8 +22,7 @@ const embedWait = 10 * time.Second
 // that the node can say why it did not start and close what it opened.
 type embedLog struct {
 	log   *slog.Logger
-	once  sync.Once
-	fatal chan struct{}
+	fatal chan struct{} // closed with the first fatal error
 	mu    sync.Mutex
 	first string
 }
@@ -37,11 +36,11 @@ func (e *embedLog) Fatalf(format string, v ...any) {
 	msg := fmt.Sprintf(format, v...)
 	e.log.Error("cluster: the embedded NATS server failed", "error", msg)
 	e.mu.Lock()
+	defer e.mu.Unlock()
 	if e.first == "" {
 		e.first = msg
+		close(e.fatal)
 	}
-	e.mu.Unlock()
-	e.once.Do(func() { close(e.fatal) })
 }
 
 // Errorf writes the server's errors to the node's log at debug level

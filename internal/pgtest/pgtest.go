@@ -242,7 +242,7 @@ func start() (*server, error) {
 	// A free port may be taken between finding it and the server binding
 	// it: try a few.
 	for try := 0; ; try++ {
-		if s.port, err = freePort(); err != nil {
+		if s.port, err = freeport.Port(); err != nil { // below the ephemeral range: Down and Up restart PostgreSQL on it
 			os.RemoveAll(dir)
 			return nil, err
 		}
@@ -377,13 +377,6 @@ func unprivileged() (*syscall.Credential, error) {
 		}
 	}
 	return nil, errors.New("running as root, and there is no user postgres nor nobody to run PostgreSQL as")
-}
-
-// freePort returns a port of 127.0.0.1 that nothing listens on now,
-// outside the range from which other listeners take theirs
-// (internal/freeport): Down and Up restart PostgreSQL on it.
-func freePort() (int, error) {
-	return freeport.Port()
 }
 
 // Down stops the test binary's PostgreSQL as a restart or a managed
