@@ -129,17 +129,17 @@ func (g *Game) emit(e Event) {
 // push records a new event of kind k in the output, zero but for its kind
 // and the current round, for the caller to fill in place and then fold in
 // with apply: the hot paths' emit without building the event on the stack
-// and copying it twice.
+// and copying it twice. The slice is resliced once and the event written
+// whole at its index: a reslice in each branch of a test of the capacity
+// made the compiler reload the slice and check the index again after it.
 func (g *Game) push(k EventKind) *Event {
 	n := len(g.out)
-	if n < cap(g.out) {
-		g.out = g.out[:n+1]
-		g.out[n] = Event{}
-	} else {
+	if n == cap(g.out) {
 		g.out = append(g.out, Event{})
 	}
+	g.out = g.out[:n+1]
 	p := &g.out[n]
-	p.Kind, p.Round = k, g.round
+	*p = Event{Kind: k, Round: g.round}
 	return p
 }
 
