@@ -296,9 +296,16 @@ func (t *Table) handle(c *engine.Command) bool {
 
 // Play runs the game to its end, or until maxSteps steps have passed (0: no
 // limit), and reports whether it ended.
+//
+// It calls step itself, Step's work without Step's call at every step, and
+// asks for the farewells (Step's end) once the game has ended.
 func (t *Table) Play(maxSteps int) bool {
 	for i := 0; maxSteps == 0 || i < maxSteps; i++ {
-		if !t.Step() {
+		if !t.step() {
+			if t.OnLine != nil && !t.farewells {
+				t.farewells = true
+				t.farewell()
+			}
 			return true
 		}
 	}
