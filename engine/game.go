@@ -367,9 +367,20 @@ func (g *Game) applyVoteBegan(e *Event) {
 }
 
 func (g *Game) applyVoteClosed(e *Event) {
-	for i, c := range e.PerSeat {
-		g.ballot[i] = Seat(c)
-	}
+	// Three words of eight seats (the last two overlap), not 21 bytes one
+	// by one: the ballot's seats are its bytes.
+	p, b := &e.PerSeat, &g.ballot
+	copy8((*[8]Seat)(b[0:8]), (*[8]uint8)(p[0:8]))
+	copy8((*[8]Seat)(b[8:16]), (*[8]uint8)(p[8:16]))
+	copy8((*[8]Seat)(b[len(b)-8:]), (*[8]uint8)(p[len(p)-8:]))
+}
+
+// copy8 copies eight bytes as seats, in one load and one store.
+func copy8(dst *[8]Seat, src *[8]uint8) {
+	w := uint64(src[0]) | uint64(src[1])<<8 | uint64(src[2])<<16 | uint64(src[3])<<24 |
+		uint64(src[4])<<32 | uint64(src[5])<<40 | uint64(src[6])<<48 | uint64(src[7])<<56
+	dst[0], dst[1], dst[2], dst[3] = Seat(w), Seat(w>>8), Seat(w>>16), Seat(w>>24)
+	dst[4], dst[5], dst[6], dst[7] = Seat(w>>32), Seat(w>>40), Seat(w>>48), Seat(w>>56)
 }
 
 func (g *Game) applyTieSpeech(e *Event) {
