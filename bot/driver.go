@@ -277,10 +277,19 @@ func (t *Table) ask(s engine.Seat) bool {
 // handle gives a bot's command to the game and shows its events; false
 // when the engine refused it.
 func (t *Table) handle(c *engine.Command) bool {
-	// Field by field: a copy of *c is read in wider loads than the bot's
-	// writes, the stall ask avoids.
-	cmd := engine.Command{Verb: c.Verb, By: c.By, Target: c.Target, Yes: c.Yes, Role: c.Role, Result: c.Result, Guess: c.Guess}
-	evs, err := t.Game.Handle(cmd)
+	// In place: a copy of *c is read in wider loads than the bot's writes,
+	// the stall ask avoids.
+	evs, err := t.Game.HandleCommand(c)
+	if err != nil || t.OnEvents != nil {
+		return t.handled(c, evs, err)
+	}
+	t.observe(evs)
+	return true
+}
+
+// handled is handle's end for a refused command or with OnEvents set.
+func (t *Table) handled(c *engine.Command, evs []engine.Event, err error) bool {
+	cmd := *c
 	if err != nil {
 		if t.OnRefused != nil {
 			t.OnRefused(cmd, err)

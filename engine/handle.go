@@ -7,12 +7,23 @@ package engine
 // check and exec (and what they call) take the command by pointer: a
 // Command is seven fields, each passed in a register of its own, so that
 // every call on the way moved them all between registers and the stack.
-func (g *Game) Handle(c Command) ([]Event, error) {
+//
+// Handle itself is small enough to be inlined: at its caller the command
+// is a local whose address HandleCommand takes, not seven registers that
+// Handle stored to its own frame before every call.
+func (g *Game) Handle(c Command) ([]Event, error) { return g.HandleCommand(&c) }
+
+// HandleCommand is Handle(*c), reading the command where it is: for a
+// driver that keeps its command in memory (bot.Table, at every move of a
+// simulated game), a command copied to Handle's argument was read in
+// wider loads than it was written, which stalls the processor. It does
+// not change *c.
+func (g *Game) HandleCommand(c *Command) ([]Event, error) {
 	g.out = g.out[:0]
-	if err := g.check(&c); err != nil {
+	if err := g.check(c); err != nil {
 		return nil, err
 	}
-	g.exec(&c)
+	g.exec(c)
 	return g.out, nil
 }
 
