@@ -32,7 +32,10 @@ type state struct {
 	fouls      [MaxSeats + 1]uint8
 	lostSpeech SeatSet
 	shownRole  [MaxSeats + 1]Role // what everyone knows of the dead (reveal_on_death, game end)
-	shownTeam  [MaxSeats + 1]Team
+	// teamsOf[0] is what everyone knows of the teams (as shownRole);
+	// teamsOf[1] what the mafia know: the same with every mafia seat's
+	// TeamMafia (MoveViewInto copies one or the other, with no branch).
+	teamsOf [2][MaxSeats + 1]Team
 
 	// the night
 	mafiaChoice [MaxSeats + 1]Seat
@@ -174,6 +177,7 @@ func (g *Game) apply(e *Event) {
 			if r < numRoles {
 				who[r] = s
 				g.mafia |= mafiaBit[r] << s
+				g.teamsOf[1][s] = Team(mafiaBit[r]) * TeamMafia
 			}
 		}
 		g.don, g.det, g.doc, g.man = who[Don], who[Detective], who[Doctor], who[Maniac]
@@ -242,7 +246,7 @@ func (g *Game) apply(e *Event) {
 	case EvGameEnded:
 		g.phase, g.speaker, g.winner = PhaseEnded, 0, e.Winner
 		for s := Seat(1); s <= Seat(g.n); s++ {
-			g.shownRole[s], g.shownTeam[s] = g.roles[s], g.roles[s].Team()
+			g.shownRole[s], g.teamsOf[0][s], g.teamsOf[1][s] = g.roles[s], g.roles[s].Team(), g.roles[s].Team()
 		}
 	}
 }
@@ -343,7 +347,10 @@ func (g *Game) applyNightEnded(e *Event) {
 func (g *Game) applyPlayerOut(e *Event) {
 	g.alive = g.alive.Without(e.Target)
 	g.lostSpeech = g.lostSpeech.Without(e.Target)
-	g.shownRole[e.Target], g.shownTeam[e.Target] = e.Role, e.Team
+	g.shownRole[e.Target], g.teamsOf[0][e.Target] = e.Role, e.Team
+	if !g.mafia.Has(e.Target) {
+		g.teamsOf[1][e.Target] = e.Team // a mafia seat's stays TeamMafia for the mafia
+	}
 	g.dropCandidate(e.Target)
 	if e.Cause != CauseFouls && g.rules.LastWords == LastWordsOn {
 		g.lwQueue = g.lwQueue.With(e.Target)
