@@ -258,3 +258,27 @@ const votePhases = 1<<PhaseVote | 1<<PhaseRevote | 1<<PhaseAllVote
 // mask8 is 0xff for true and 0 for false (a SETcc and a negation, no
 // branch).
 func mask8(b bool) uint8 { return -b2u8(b) }
+
+// DayMoveViewInto sets the fields of *v that a move's legality reads
+// outside the night, all of them public: Seat, Players, Rules, Phase,
+// Round, Speaker, Alive, Candidates, NumCandidates, Nominated and Voted
+// (that the seat has voted is public at once), as ViewFor(s) has them. At
+// any step but the night, View.Targets and View.Can of every move (Kill,
+// Check, Shoot, Heal, Skip, Nominate, Vote, AllVote, Pass) answer from it as
+// from ViewFor(s): the night's moves have no targets by day whatever the
+// card. At night it is not the seat's moves' view: use MoveViewInto.
+//
+// It is MoveViewInto without the seat's card and its secrets, for a driver
+// asking the random bot by day (its votes and nominations, most of a
+// simulated game's decisions). Give it a View that nothing else fills:
+// then it never holds a secret.
+func (g *Game) DayMoveViewInto(v *View, s Seat) {
+	if !g.seatOK(s) {
+		s = 0
+	}
+	v.Seat, v.Players, v.Rules = s, g.n, g.rules
+	v.Phase, v.Round, v.Speaker, v.Alive = g.phase, g.round, g.speaker, g.alive
+	v.Candidates = g.cand
+	v.NumCandidates, v.Nominated = g.ncand, g.nominated
+	v.Voted = uint32(g.voted)>>(s&31)&1&(votePhases>>g.phase) != 0 // seat 0 never votes
+}
