@@ -65,8 +65,9 @@ func (b *Random) Act(v *engine.View) (engine.Command, bool) {
 
 // act is Act writing its command to *c (set whole when it returns true).
 // It reads only the fields of v that Game.MoveViewInto fills (through
-// View.Targets and View.Can of the moves): Table gives it that narrower
-// view, and a test plays the same games through Act with the whole view.
+// View.Targets and View.Can of the moves), and by day only those that
+// Game.DayMoveViewInto fills: Table gives it those narrower views, and a
+// test plays the same games through Act with the whole view.
 // Table calls it for a random seat: a Command (seven fields) returned by
 // value through the Bot interface is stored to the stack a field at a
 // time and copied on in wider loads, a store-forwarding stall on every

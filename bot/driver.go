@@ -12,14 +12,16 @@ import "mafia/engine"
 //
 // Table is the only part of this package that holds the Game. What it hands
 // a bot is the seat's view (Game.ViewInto; the random bot, the part of it a
-// move's legality reads, Game.MoveViewInto) and, for a bot that is also an
+// move's legality reads, Game.MoveViewInto, and by day the public part of
+// that, Game.DayMoveViewInto) and, for a bot that is also an
 // Observer, the events that seat may see as the engine redacts them for it
 // (Game.EventFor); never the Game itself.
 type Table struct {
 	Game  *engine.Game
 	Bots  []Bot // index 0 unused: Bots[s] plays seat s
 	view  engine.View
-	moves engine.View    // the random bot's view: only Game.MoveViewInto fills it
+	moves engine.View    // the random bot's view at night: only Game.MoveViewInto fills it
+	day   engine.View    // the random bot's view by day: only Game.DayMoveViewInto fills it
 	cmd   engine.Command // the command ask got
 	seen  []engine.Event // one seat's redacted copy of a batch, reused
 	// observers are the bots that observe, noted by Begin.
@@ -258,13 +260,20 @@ func (t *Table) farewell() {
 // The random bot decides from the fields a move's legality reads, so it
 // is given a view of those alone (Game.MoveViewInto, a third of the copy)
 // in t.moves, which nothing else fills: its other fields stay zero, and no
-// seat's secret stays in it from another seat's fill. It writes its command
+// seat's secret stays in it from another seat's fill. By day (its votes
+// and nominations) it is given the public part of that alone
+// (Game.DayMoveViewInto: no card, no secret to fill or to clear) in t.day,
+// which nothing else fills either. It writes its command
 // into t.cmd itself (Random.act): a Command returned by value is stored to
 // the stack a field at a time and read back in wider loads, which stalls
 // the processor on every decision of a simulated game.
 func (t *Table) ask(s engine.Seat) bool {
 	b := t.Bots[s]
 	if r, ok := b.(*Random); ok {
+		if t.Game.Phase() != engine.PhaseNight {
+			t.Game.DayMoveViewInto(&t.day, s)
+			return r.act(&t.day, &t.cmd)
+		}
 		t.Game.MoveViewInto(&t.moves, s)
 		return r.act(&t.moves, &t.cmd)
 	}
@@ -277,10 +286,19 @@ func (t *Table) ask(s engine.Seat) bool {
 // handle gives a bot's command to the game and shows its events; false
 // when the engine refused it.
 func (t *Table) handle(c *engine.Command) bool {
-	// Field by field: a copy of *c is read in wider loads than the bot's
-	// writes, the stall ask avoids.
-	cmd := engine.Command{Verb: c.Verb, By: c.By, Target: c.Target, Yes: c.Yes, Role: c.Role, Result: c.Result, Guess: c.Guess}
-	evs, err := t.Game.Handle(cmd)
+	// In place: a copy of *c is read in wider loads than the bot's writes,
+	// the stall ask avoids.
+	evs, err := t.Game.HandleCommand(c)
+	if err != nil || t.OnEvents != nil {
+		return t.handled(c, evs, err)
+	}
+	t.observe(evs)
+	return true
+}
+
+// handled is handle's end for a refused command or with OnEvents set.
+func (t *Table) handled(c *engine.Command, evs []engine.Event, err error) bool {
+	cmd := *c
 	if err != nil {
 		if t.OnRefused != nil {
 			t.OnRefused(cmd, err)
@@ -296,9 +314,16 @@ func (t *Table) handle(c *engine.Command) bool {
 
 // Play runs the game to its end, or until maxSteps steps have passed (0: no
 // limit), and reports whether it ended.
+//
+// It calls step itself, Step's work without Step's call at every step, and
+// asks for the farewells (Step's end) once the game has ended.
 func (t *Table) Play(maxSteps int) bool {
 	for i := 0; maxSteps == 0 || i < maxSteps; i++ {
-		if !t.Step() {
+		if !t.step() {
+			if t.OnLine != nil && !t.farewells {
+				t.farewells = true
+				t.farewell()
+			}
 			return true
 		}
 	}

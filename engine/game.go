@@ -32,7 +32,10 @@ type state struct {
 	fouls      [MaxSeats + 1]uint8
 	lostSpeech SeatSet
 	shownRole  [MaxSeats + 1]Role // what everyone knows of the dead (reveal_on_death, game end)
-	shownTeam  [MaxSeats + 1]Team
+	// teamsOf[0] is what everyone knows of the teams (as shownRole);
+	// teamsOf[1] what the mafia know: the same with every mafia seat's
+	// TeamMafia (MoveViewInto copies one or the other, with no branch).
+	teamsOf [2][MaxSeats + 1]Team
 
 	// the night
 	mafiaChoice [MaxSeats + 1]Seat
@@ -129,17 +132,17 @@ func (g *Game) emit(e Event) {
 // push records a new event of kind k in the output, zero but for its kind
 // and the current round, for the caller to fill in place and then fold in
 // with apply: the hot paths' emit without building the event on the stack
-// and copying it twice.
+// and copying it twice. The slice is resliced once and the event written
+// whole at its index: a reslice in each branch of a test of the capacity
+// made the compiler reload the slice and check the index again after it.
 func (g *Game) push(k EventKind) *Event {
 	n := len(g.out)
-	if n < cap(g.out) {
-		g.out = g.out[:n+1]
-		g.out[n] = Event{}
-	} else {
+	if n == cap(g.out) {
 		g.out = append(g.out, Event{})
 	}
+	g.out = g.out[:n+1]
 	p := &g.out[n]
-	p.Kind, p.Round = k, g.round
+	*p = Event{Kind: k, Round: g.round}
 	return p
 }
 
@@ -174,6 +177,7 @@ func (g *Game) apply(e *Event) {
 			if r < numRoles {
 				who[r] = s
 				g.mafia |= mafiaBit[r] << s
+				g.teamsOf[1][s] = Team(mafiaBit[r]) * TeamMafia
 			}
 		}
 		g.don, g.det, g.doc, g.man = who[Don], who[Detective], who[Doctor], who[Maniac]
@@ -242,7 +246,7 @@ func (g *Game) apply(e *Event) {
 	case EvGameEnded:
 		g.phase, g.speaker, g.winner = PhaseEnded, 0, e.Winner
 		for s := Seat(1); s <= Seat(g.n); s++ {
-			g.shownRole[s], g.shownTeam[s] = g.roles[s], g.roles[s].Team()
+			g.shownRole[s], g.teamsOf[0][s], g.teamsOf[1][s] = g.roles[s], g.roles[s].Team(), g.roles[s].Team()
 		}
 	}
 }
@@ -343,7 +347,10 @@ func (g *Game) applyNightEnded(e *Event) {
 func (g *Game) applyPlayerOut(e *Event) {
 	g.alive = g.alive.Without(e.Target)
 	g.lostSpeech = g.lostSpeech.Without(e.Target)
-	g.shownRole[e.Target], g.shownTeam[e.Target] = e.Role, e.Team
+	g.shownRole[e.Target], g.teamsOf[0][e.Target] = e.Role, e.Team
+	if !g.mafia.Has(e.Target) {
+		g.teamsOf[1][e.Target] = e.Team // a mafia seat's stays TeamMafia for the mafia
+	}
 	g.dropCandidate(e.Target)
 	if e.Cause != CauseFouls && g.rules.LastWords == LastWordsOn {
 		g.lwQueue = g.lwQueue.With(e.Target)
@@ -367,9 +374,20 @@ func (g *Game) applyVoteBegan(e *Event) {
 }
 
 func (g *Game) applyVoteClosed(e *Event) {
-	for i, c := range e.PerSeat {
-		g.ballot[i] = Seat(c)
-	}
+	// Three words of eight seats (the last two overlap), not 21 bytes one
+	// by one: the ballot's seats are its bytes.
+	p, b := &e.PerSeat, &g.ballot
+	copy8((*[8]Seat)(b[0:8]), (*[8]uint8)(p[0:8]))
+	copy8((*[8]Seat)(b[8:16]), (*[8]uint8)(p[8:16]))
+	copy8((*[8]Seat)(b[len(b)-8:]), (*[8]uint8)(p[len(p)-8:]))
+}
+
+// copy8 copies eight bytes as seats, in one load and one store.
+func copy8(dst *[8]Seat, src *[8]uint8) {
+	w := uint64(src[0]) | uint64(src[1])<<8 | uint64(src[2])<<16 | uint64(src[3])<<24 |
+		uint64(src[4])<<32 | uint64(src[5])<<40 | uint64(src[6])<<48 | uint64(src[7])<<56
+	dst[0], dst[1], dst[2], dst[3] = Seat(w), Seat(w>>8), Seat(w>>16), Seat(w>>24)
+	dst[4], dst[5], dst[6], dst[7] = Seat(w>>32), Seat(w>>40), Seat(w>>48), Seat(w>>56)
 }
 
 func (g *Game) applyTieSpeech(e *Event) {

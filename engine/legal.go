@@ -93,12 +93,25 @@ func (v *View) moveOK() bool {
 // each slot's bit kept by whether the slot is before NumCandidates: the
 // first four with no branch, and a loop only past them. A loop of
 // NumCandidates turns (a random count) mispredicted its exit.
+//
+// The groups past the first are written out, each behind a test of the
+// count, so that every slot's index is a constant: a loop's index was
+// checked against the array's bounds at each slot.
 func (v *View) candidates() SeatSet {
-	n := int32(min(v.NumCandidates, MaxSeats))
-	c := &v.Candidates // MaxSeats slots, a multiple of 4: i+3 < MaxSeats
+	n := int32(v.NumCandidates)
+	c := &v.Candidates // MaxSeats slots, a multiple of 4
 	t := candidates4(c, 0, n)
-	for i := int32(4); i < n; i += 4 {
-		t |= candidates4(c, i, n)
+	if n > 4 {
+		t |= candidates4(c, 4, n)
+		if n > 8 {
+			t |= candidates4(c, 8, n)
+			if n > 12 {
+				t |= candidates4(c, 12, n)
+				if n > 16 {
+					t |= candidates4(c, 16, n)
+				}
+			}
+		}
 	}
 	return t
 }

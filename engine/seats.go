@@ -41,27 +41,29 @@ func (m SeatSet) First() Seat {
 // Nth returns the i-th lowest seat (0-based), or 0 when there is none.
 func (m SeatSet) Nth(i int) Seat {
 	x := uint32(m)
-	b0, b1, b2, b3 := uint8(x), uint8(x>>8), uint8(x>>16), uint8(x>>24)
-	c0 := bits.OnesCount8(b0)
-	c1 := c0 + bits.OnesCount8(b1)
-	c2 := c1 + bits.OnesCount8(b2)
-	if uint(i) >= uint(c2+bits.OnesCount8(b3)) {
-		return 0
+	c0 := bits.OnesCount8(uint8(x))
+	c1 := c0 + bits.OnesCount8(uint8(x>>8))
+	c2 := c1 + bits.OnesCount8(uint8(x>>16))
+	in := b2i(uint(i) < uint(c2+bits.OnesCount8(uint8(x>>24)))) // 0: no such seat
+	// The byte that holds the seat asked for, by its seats' counts, then
+	// the seat within it from a table, and 0 by a mask when there is none:
+	// no branch depends on i (the random bot's pick: which byte, and
+	// whether it names nobody). Tuple assignments under an if compiled to
+	// branches.
+	a0, a1, a2 := b2i(i >= c0), b2i(i >= c1), b2i(i >= c2)
+	k := a0 + a1 + a2
+	below := c0&-a0 + (c1-c0)&-a1 + (c2-c1)&-a2 // the seats in the bytes below it
+	sel := uint8(x >> (8 * (k & 3)))
+	return Seat((8*k + int(nthInByte[sel][(i-below)&7])) & -in)
+}
+
+// b2i is 1 for true and 0 for false (a SETcc, no branch).
+func b2i(b bool) int {
+	var x int
+	if b {
+		x = 1
 	}
-	// The byte that holds the seat asked for, chosen by its seats' counts
-	// (conditional moves, not a loop), then the seat within it from a
-	// table: no branch depends on i.
-	sel, base, j := b0, 0, i
-	if i >= c0 {
-		sel, base, j = b1, 8, i-c0
-	}
-	if i >= c1 {
-		sel, base, j = b2, 16, i-c1
-	}
-	if i >= c2 {
-		sel, base, j = b3, 24, i-c2
-	}
-	return Seat(base + int(nthInByte[sel][j&7]))
+	return x
 }
 
 // nthInByte[b][j] is the position of the j-th lowest set bit of b.

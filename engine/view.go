@@ -130,7 +130,7 @@ func (g *Game) public(v *View) {
 	v.Ballot = g.ballot
 	v.Role = RoleNone
 	v.Roles = g.shownRole
-	v.Teams = g.shownTeam
+	v.Teams = g.teamsOf[0]
 	v.KillTarget, v.CheckTarget, v.ShotTarget, v.HealTarget, v.Skipped = 0, 0, 0, 0, false
 	v.Checks = [MaxSeats + 1]Result{}
 	v.MafiaChoice = [MaxSeats + 1]Seat{}
@@ -222,54 +222,63 @@ func (g *Game) MoveViewInto(v *View, s Seat) {
 	v.Phase, v.Round, v.Speaker, v.Alive = g.phase, g.round, g.speaker, g.alive
 	v.Candidates = g.cand
 	v.NumCandidates, v.Nominated = g.ncand, g.nominated
-	v.Teams = g.shownTeam
-	v.CheckTarget, v.ShotTarget, v.HealTarget, v.Skipped = 0, 0, 0, false
-	v.MafiaActed, v.ShotsLeft, v.Healed, v.HealBanned, v.Voted = 0, 0, 0, 0, false
 	if s == 0 {
-		v.Role = RoleNone
+		v.Role, v.Teams = RoleNone, g.teamsOf[0]
+		v.CheckTarget, v.ShotTarget, v.HealTarget, v.Skipped = 0, 0, 0, false
+		v.MafiaActed, v.ShotsLeft, v.Healed, v.HealBanned, v.Voted = 0, 0, 0, 0, false
 		return
 	}
+	// No branch on the seat's card: which seat decides next is the random
+	// game's, so a branch on whether it is the mafia's, the Don's, the
+	// detective's, ... was mispredicted. The teams a mafioso knows are kept
+	// whole in the state (mafiaTeams) and one of the two arrays is copied;
+	// every private scalar is kept by a mask of the seat's card (and the
+	// night's parts by one of the night).
 	r := g.roles[s]
 	v.Role = r
+	mafia := SeatSet(uint32(g.mafia)>>(s&31)) & 1
+	v.Teams = g.teamsOf[mafia]
 	v.Teams[s] = r.Team()
-	night := g.phase == PhaseNight
-	if g.mafia.Has(s) {
-		for m := g.mafia; m != 0; {
-			t := m.First()
-			m &= m - 1
-			v.Teams[t] = TeamMafia
-		}
-		if night {
-			v.MafiaActed = g.mafiaActed
-		}
+	night := mask8(g.phase == PhaseNight)
+	don, det, man, doc := mask8(s == g.don), mask8(s == g.det), mask8(s == g.man), mask8(s == g.doc)
+	v.MafiaActed = g.mafiaActed & -(mafia & SeatSet(night&1))
+	v.CheckTarget = (g.donCheck&Seat(don) | g.detCheck&Seat(det)) & Seat(night)
+	v.ShotsLeft = g.shotsLeft & man
+	v.ShotTarget = g.shot & Seat(man&night)
+	v.Healed = g.healed & SeatSet(int32(int8(doc)))
+	v.HealBanned = g.healBanned() & Seat(doc)
+	v.HealTarget = g.heal & Seat(doc&night)
+	v.Skipped = uint32(g.skipped)>>(s&31)&uint32(night)&1 != 0
+	v.Voted = uint32(g.voted)>>(s&31)&1&(votePhases>>g.phase) != 0
+}
+
+// votePhases is the set of the phases in which a seat votes, a bit each.
+const votePhases = 1<<PhaseVote | 1<<PhaseRevote | 1<<PhaseAllVote
+
+// mask8 is 0xff for true and 0 for false (a SETcc and a negation, no
+// branch).
+func mask8(b bool) uint8 { return -b2u8(b) }
+
+// DayMoveViewInto sets the fields of *v that a move's legality reads
+// outside the night, all of them public: Seat, Players, Rules, Phase,
+// Round, Speaker, Alive, Candidates, NumCandidates, Nominated and Voted
+// (that the seat has voted is public at once), as ViewFor(s) has them. At
+// any step but the night, View.Targets and View.Can of every move (Kill,
+// Check, Shoot, Heal, Skip, Nominate, Vote, AllVote, Pass) answer from it as
+// from ViewFor(s): the night's moves have no targets by day whatever the
+// card. At night it is not the seat's moves' view: use MoveViewInto.
+//
+// It is MoveViewInto without the seat's card and its secrets, for a driver
+// asking the random bot by day (its votes and nominations, most of a
+// simulated game's decisions). Give it a View that nothing else fills:
+// then it never holds a secret.
+func (g *Game) DayMoveViewInto(v *View, s Seat) {
+	if !g.seatOK(s) {
+		s = 0
 	}
-	// As in ViewInto: the one night card besides the mafia's the seat may
-	// hold.
-	switch s {
-	case g.don:
-		if night {
-			v.CheckTarget = g.donCheck
-		}
-	case g.det:
-		if night {
-			v.CheckTarget = g.detCheck
-		}
-	case g.man:
-		v.ShotsLeft = g.shotsLeft
-		if night {
-			v.ShotTarget = g.shot
-		}
-	case g.doc:
-		v.Healed = g.healed
-		v.HealBanned = g.healBanned()
-		if night {
-			v.HealTarget = g.heal
-		}
-	}
-	switch g.phase {
-	case PhaseNight:
-		v.Skipped = g.skipped.Has(s)
-	case PhaseVote, PhaseRevote, PhaseAllVote:
-		v.Voted = g.voted.Has(s)
-	}
+	v.Seat, v.Players, v.Rules = s, g.n, g.rules
+	v.Phase, v.Round, v.Speaker, v.Alive = g.phase, g.round, g.speaker, g.alive
+	v.Candidates = g.cand
+	v.NumCandidates, v.Nominated = g.ncand, g.nominated
+	v.Voted = uint32(g.voted)>>(s&31)&1&(votePhases>>g.phase) != 0 // seat 0 never votes
 }
