@@ -93,8 +93,10 @@ func TestASilentServerIsALostConnection(t *testing.T) {
 	t.Cleanup(fz.thaw) // the server's writers go on, and its Close is not held
 	ctx := within(t, 60*time.Second)
 	tb := lobbyTable(ctx, t, ts)
+	api := *ts.api
+	api.Silence = 0 // the client's default (the harness's is unstarved)
 
-	quiet, err := ts.api.Dial(ctx, tb.id, tb.host, 0)
+	quiet, err := api.Dial(ctx, tb.id, tb.host, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -108,7 +110,7 @@ func TestASilentServerIsALostConnection(t *testing.T) {
 		t.Fatalf("a read of a quiet lobby for 6 s: %v, want its own deadline (the server's pings heard)", err)
 	}
 
-	c, err := ts.api.Dial(ctx, tb.id, tb.host, 0)
+	c, err := api.Dial(ctx, tb.id, tb.host, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
