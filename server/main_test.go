@@ -15,10 +15,10 @@ import (
 // They run side by side after the others: the four longest, which wait on
 // processes of their own (the binary killed and started again, a second
 // server on one file, the Python example bot) or play many games whose
-// every client reads every frame (the leak scan); three that spend their
+// every client reads every frame (the leak scan); four that spend their
 // time waiting on the wall clock with little work, each on a server of its
-// own whose connections it reads all along (a server fallen silent, a
-// connection written to and not pinged, the HTTP timeouts); and two whose
+// own (a server fallen silent, a connection written to and not pinged, one
+// that leaves the ping unanswered, the HTTP timeouts); and two whose
 // time is their games' clocks, 1- and 8-second nights on the wall clock,
 // each on a server of its own whose every seat is read as it plays (the
 // bots' languages, the best move). Four at once, not more: at six, with
