@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"strings"
@@ -58,6 +59,10 @@ func TestAStoppedNodeCannotAppendAfterATakeover(t *testing.T) {
 	cmd := exec.Command(os.Args[0], "-test.run", "^TestAStoppedNodeCannotAppendAfterATakeover$")
 	cmd.Env = append(os.Environ(), stoppedNodeEnv+"="+url)
 	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	more, err := cmd.StdinPipe()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -119,6 +124,11 @@ func TestAStoppedNodeCannotAppendAfterATakeover(t *testing.T) {
 		t.Logf("node A, before the stop: %s", l)
 	}
 	if err := cmd.Process.Signal(syscall.SIGCONT); err != nil {
+		t.Fatal(err)
+	}
+	// A stopped at the end of its own appends waits to be told to go on
+	// (more lines than it can use: it ends at its first fenced append).
+	if _, err := io.WriteString(more, strings.Repeat("more\n", 64)); err != nil {
 		t.Fatal(err)
 	}
 	for {
@@ -215,12 +225,20 @@ func waitRunOut(t *testing.T, db *DB, table string) {
 	t.Fatalf("the lease of %s never ran out", table)
 }
 
+// stoppedSpare is how many of the log's events node A leaves to node B
+// before it waits to be told to go on (stoppedNode).
+const stoppedSpare = 8
+
 // stoppedNode is node A: it takes table x's lease (ttl 1 s, renewed every
 // 100 ms), then appends one event after another under its fence, and
-// exits at its first refusal as fenced. An append that fails otherwise (a
-// stop inside its transaction outlasted the session, which PostgreSQL
-// ended: idleTxTimeout) is said and tried again, as a node's next command
-// would be, a few times at most.
+// exits at its first refusal as fenced. With stoppedSpare events of the
+// log left it waits, before each append, for a line on its stdin, which
+// the test writes once A is continued: a test starved of the CPU between
+// A's tenth append and the stop found A gone, its log run out ("node A
+// ended without a word", B's appends past the log's end). An append that
+// fails otherwise (a stop inside its transaction outlasted the session,
+// which PostgreSQL ended: idleTxTimeout) is said and tried again, as a
+// node's next command would be, a few times at most.
 func stoppedNode(url string) {
 	ctx := context.Background()
 	say := func(format string, a ...any) { fmt.Printf(format+"\n", a...) }
@@ -244,6 +262,7 @@ func stoppedNode(url string) {
 		}
 	}()
 	log := botLogFor(&testing.T{}, 21)
+	more := bufio.NewScanner(os.Stdin)
 	fctx := fence.With(ctx, "x", l.Token)
 	evs, err := db.Events(ctx, "x")
 	if err != nil {
@@ -252,6 +271,10 @@ func stoppedNode(url string) {
 	}
 	n, failed := len(evs), 0
 	for n < len(log) {
+		if n >= len(log)-stoppedSpare && !more.Scan() {
+			say("error no more: %v", more.Err())
+			os.Exit(1)
+		}
 		err := db.AppendEvents(fctx, "x", n, log[n:n+1])
 		switch {
 		case err == nil:
