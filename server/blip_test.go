@@ -31,7 +31,7 @@ func TestAPostgreSQLRestartIsNoErrorPlayersSee(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := New(Config{Store: db, SeatsPerAddress: -1, Pace: room.PaceInstant})
+	srv := New(Config{Store: db, SeatsPerAddress: -1, Pace: room.PaceInstant, Timeouts: Timeouts{WebSocket: unstarved}})
 	if _, err := srv.Resume(ctx); err != nil {
 		t.Fatal(err)
 	}
@@ -45,7 +45,7 @@ func TestAPostgreSQLRestartIsNoErrorPlayersSee(t *testing.T) {
 		srv.Close()
 		db.Close()
 	})
-	api := &client.API{Base: hs.URL, Tap: tapConn}
+	api := &client.API{Base: hs.URL, Tap: tapConn, Silence: unstarved}
 	ready := func() int {
 		resp, err := http.Get(hs.URL + "/readyz")
 		if err != nil {

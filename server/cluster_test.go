@@ -79,7 +79,7 @@ func inProcessClusterTTL(ctx context.Context, t *testing.T, n int, ttl time.Dura
 				w.WriteHeader(http.StatusMisdirectedRequest)
 			},
 		}
-		srv := New(Config{Store: db, SeatsPerAddress: -1, Pace: room.PaceInstant, Cluster: cl})
+		srv := New(Config{Store: db, SeatsPerAddress: -1, Pace: room.PaceInstant, Cluster: cl, Timeouts: Timeouts{WebSocket: unstarved}})
 		if _, err := srv.Resume(ctx); err != nil {
 			t.Fatal(err)
 		}
@@ -87,7 +87,7 @@ func inProcessClusterTTL(ctx context.Context, t *testing.T, n int, ttl time.Dura
 		hs.Config = srv.HTTPServer(srv.Handler())
 		hs.Listener = srv.Listener(hs.Listener)
 		hs.Start()
-		cn.srv, cn.http, cn.api = srv, hs, &client.API{Base: hs.URL}
+		cn.srv, cn.http, cn.api = srv, hs, &client.API{Base: hs.URL, Silence: unstarved}
 		mu.Lock()
 		nodes[i] = cn
 		mu.Unlock()

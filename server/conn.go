@@ -35,8 +35,6 @@ const (
 // never read further than that.
 const hardFrameSlack = 1 << 10
 
-const writeTimeout = 10 * time.Second
-
 // A connection's buffers are small, because there are many connections and
 // each is idle most of the time. Client frames are small and rare: a larger
 // one is read past the buffer. Frames to the client go through a
@@ -96,7 +94,7 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	tk := wc.tk
-	hw := &wsbatch.ResponseWriter{ResponseWriter: w, ReadBuffer: readBufferSize, WriteBuffer: writeBufferSize, Timeout: writeTimeout}
+	hw := &wsbatch.ResponseWriter{ResponseWriter: w, ReadBuffer: readBufferSize, WriteBuffer: writeBufferSize, Timeout: s.cfg.Timeouts.WebSocket}
 	// No compression: it would squeeze the padding that keeps every seat's
 	// frames of one length (docs/protocol.md, "Frame lengths"). The Origin
 	// was checked above.
@@ -481,7 +479,7 @@ func (wc *peer) closeWith(last []byte, code websocket.StatusCode, reason string)
 		return
 	}
 	if last != nil {
-		wctx, cancel := context.WithTimeout(context.Background(), writeTimeout)
+		wctx, cancel := context.WithTimeout(context.Background(), wc.s.cfg.Timeouts.WebSocket)
 		_ = wc.c.Write(wctx, websocket.MessageText, last)
 		cancel()
 	}
@@ -621,7 +619,7 @@ func (s *Server) replyFrame(lang string, rep *room.Reply) []byte {
 }
 
 func (s *Server) writeError(c *websocket.Conn, lang string, id int64, err error) {
-	wctx, cancel := context.WithTimeout(context.Background(), writeTimeout)
+	wctx, cancel := context.WithTimeout(context.Background(), s.cfg.Timeouts.WebSocket)
 	defer cancel()
 	_ = c.Write(wctx, websocket.MessageText, s.replyFrame(lang, &room.Reply{ID: id, Err: err}))
 }

@@ -36,6 +36,17 @@ func startServer(t testing.TB, path string) *testServer {
 	return startServerWith(t, path, nil)
 }
 
+// unstarved is what the tests give the wall clock's deadlines that end a
+// connection: the server's Timeouts.WebSocket (a write, the answer to its
+// ping) and the Go client's Silence (API.Silence). At their defaults (10
+// s, 4.5 s) a test that held a connection unread while it drove others,
+// or whose process was starved of the CPU on a loaded machine, now and
+// then lost one (at loads of 20-50: slow spectators ended by the pings
+// before their queues filled, a host left unread while eleven more games
+// were set up, "the server has been silent too long"). No test runs this
+// long; the tests of those deadlines set their own (silence_test.go).
+const unstarved = 5 * time.Minute
+
 // startServerWith is startServer with a Config changed by tune (nil: none).
 // Its SeatsPerAddress is -1 (no limit) until tune changes it.
 func startServerWith(t testing.TB, path string, tune func(*Config)) *testServer {
@@ -59,7 +70,7 @@ func startServerOn(t testing.TB, path string, tune func(*Config), wrap func(net.
 	// The tests play whole tables of people from loopback: no limit of
 	// seats per address unless a test sets one; and the bots move at once
 	// (instant pace) unless a test about pace says otherwise.
-	cfg := Config{Store: db, SeatsPerAddress: -1, Pace: room.PaceInstant}
+	cfg := Config{Store: db, SeatsPerAddress: -1, Pace: room.PaceInstant, Timeouts: Timeouts{WebSocket: unstarved}}
 	if tune != nil {
 		tune(&cfg)
 	}
@@ -75,7 +86,7 @@ func startServerOn(t testing.TB, path string, tune func(*Config), wrap func(net.
 	hs.Listener = srv.Listener(hs.Listener)
 	hs.Start()
 	ops := httptest.NewServer(srv.OpsHandler(""))
-	ts := &testServer{srv: srv, http: hs, ops: ops, db: db, api: &client.API{Base: hs.URL, Tap: tapConn}, path: path}
+	ts := &testServer{srv: srv, http: hs, ops: ops, db: db, api: &client.API{Base: hs.URL, Tap: tapConn, Silence: unstarved}, path: path}
 	t.Cleanup(ts.close)
 	return ts
 }

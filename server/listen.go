@@ -34,6 +34,13 @@ type Timeouts struct {
 	// Idle bounds a keep-alive connection's wait for its next request
 	// (30 s).
 	Idle time.Duration
+	// WebSocket bounds each write to a WebSocket and its answer to the
+	// server's ping (10 s, pings.go): a connection that takes longer is
+	// ended. It runs on the wall clock, whatever the rooms' clock; a
+	// test whose client holds a connection unread while it does
+	// something else sets it beyond its own time, so that a machine
+	// starved of the CPU cannot end the connection for it.
+	WebSocket time.Duration
 	// MaxHeaderBytes bounds a request's headers (32 KiB).
 	MaxHeaderBytes int
 }
@@ -48,6 +55,7 @@ func (t Timeouts) withDefaults() Timeouts {
 	def(&t.Read, 20*time.Second)
 	def(&t.Write, 30*time.Second)
 	def(&t.Idle, 30*time.Second)
+	def(&t.WebSocket, 10*time.Second)
 	if t.MaxHeaderBytes <= 0 {
 		t.MaxHeaderBytes = 32 << 10
 	}

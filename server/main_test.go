@@ -15,10 +15,10 @@ import (
 // They run side by side after the others: the four longest, which wait on
 // processes of their own (the binary killed and started again, a second
 // server on one file, the Python example bot) or play many games whose
-// every client reads every frame (the leak scan); three that spend their
+// every client reads every frame (the leak scan); four that spend their
 // time waiting on the wall clock with little work, each on a server of its
-// own whose connections it reads all along (a server fallen silent, a
-// connection written to and not pinged, the HTTP timeouts); and two whose
+// own (a server fallen silent, a connection written to and not pinged, one
+// that leaves the ping unanswered, the HTTP timeouts); and two whose
 // time is their games' clocks, 1- and 8-second nights on the wall clock,
 // each on a server of its own whose every seat is read as it plays (the
 // bots' languages, the best move). Four at once, not more: at six, with
@@ -27,9 +27,11 @@ import (
 // connections and a traffic game outran its guard; those two, whose time
 // is CPU and round trips rather than waiting, stay one at a time. The others stay one
 // at a time: many hold a seat's connection unread while they drive
-// another, and the server ends a connection that leaves its ping unanswered for 10 s, which
-// a test slowed by others beside it on a 2-core machine reached (kicks by
-// a seat dropped, healthz with no reader, a history read cut). A test's own
+// another, and the server ends a connection that leaves its ping
+// unanswered for Timeouts.WebSocket, which a test slowed by others beside
+// it on a 2-core machine reached at the default 10 s (kicks by a seat
+// dropped, healthz with no reader, a history read cut; the harness now
+// sets it beyond any test's time: unstarved, helpers_test.go). A test's own
 // independent games whose every client reads every frame may be parallel
 // subtests (the deals test's twelve tables; the damaged file's seven
 // cases, each on a file and a server of its own), taking these slots in

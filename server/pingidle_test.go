@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/coder/websocket"
+
+	"mafia/client"
 )
 
 // TestPing_AConnectionWrittenToIsNotPinged: the server's ping is for a
@@ -69,5 +71,56 @@ func TestPing_AConnectionWrittenToIsNotPinged(t *testing.T) {
 	}
 	if got := pings.Load(); got > 1 {
 		t.Fatalf("a connection written to every %v and speaking as often got %d WebSocket pings from the server in %v, want none", every, got, window)
+	}
+}
+
+// TestPing_AConnectionThatLeavesThePingUnansweredIsEnded: a connection the
+// server has not written to for pingEvery (or heard from for heardEvery)
+// is pinged, and one that does not answer within Timeouts.WebSocket is
+// ended: here a spectator that never reads (a WebSocket answers pings only
+// while it reads). The harness sets that deadline beyond any test's time
+// (unstarved); here it is a second, so that the end comes about 3 s after
+// the spectator's welcome (13 s at the default). What is waited for is the
+// end itself (mafia_connections back to 0), not a time: how long it took
+// is logged, not checked.
+func TestPing_AConnectionThatLeavesThePingUnansweredIsEnded(t *testing.T) {
+	t.Parallel() // about 3 s of waiting on the wall clock, its own server (main_test.go)
+	ts := startServerWith(t, "", func(c *Config) { c.Timeouts.WebSocket = time.Second })
+	ctx := within(t, 60*time.Second)
+	created, err := ts.api.Create(ctx, client.CreateRequest{Name: "unanswered", Players: 5, TimingsMS: longTimings})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ws, _, err := websocket.Dial(ctx, wsURL(ts.api.Base, created.Table, 0, nil), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ws.CloseNow()
+	dialled := time.Now()
+	open := func() float64 { return scrape(ctx, t, ts.ops.URL)["mafia_connections"] }
+	// The count shows the spectator a moment after its upgrade, and its
+	// end at least pingEvery and the second later.
+	for _, want := range []float64{1, 0} {
+		for n := open(); n != want; n = open() {
+			if n > 1 {
+				t.Fatalf("%v connections open, want the spectator's alone", n)
+			}
+			select {
+			case <-ctx.Done():
+				t.Fatalf("%v connections open, want %v: a connection that never answers the server's ping was not ended", n, want)
+			case <-time.After(20 * time.Millisecond):
+			}
+		}
+	}
+	t.Logf("the spectator that never read was ended %v after it connected", time.Since(dialled).Round(time.Millisecond))
+	// Its end is the server's: read now, what was sent before it, then the
+	// socket's end.
+	for {
+		if _, _, err := ws.Read(ctx); err != nil {
+			if ctx.Err() != nil {
+				t.Fatalf("the ended connection is still open: %v", err)
+			}
+			break
+		}
 	}
 }

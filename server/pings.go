@@ -16,10 +16,10 @@ const pingEvery = 2 * time.Second
 
 // heardEvery is the longest the server goes without hearing from a
 // connection (a frame, a ping, a pong) before it pings it to see that it
-// is there: one that does not answer within writeTimeout is ended. A busy
-// table's seats are written to every second or so and so need no ping for
-// the silence (pingEvery); this is what still finds a client that is gone
-// without a word.
+// is there: one that does not answer within Timeouts.WebSocket is ended.
+// A busy table's seats are written to every second or so and so need no
+// ping for the silence (pingEvery); this is what still finds a client
+// that is gone without a word.
 const heardEvery = 3 * pingEvery
 
 // pingSweep is how often the sweep looks for connections owed a ping: a
@@ -94,13 +94,13 @@ func (s *Server) sweepPings() {
 }
 
 // pingNow pings the client, and ends the connection if it does not answer
-// within writeTimeout.
+// within Timeouts.WebSocket.
 func (wc *peer) pingNow() {
 	defer wc.pinging.Store(false)
 	if wc.done.Load() {
 		return
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), writeTimeout)
+	ctx, cancel := context.WithTimeout(context.Background(), wc.s.cfg.Timeouts.WebSocket)
 	err := wc.c.Ping(ctx)
 	cancel()
 	if err != nil {

@@ -19,6 +19,14 @@ import (
 // deadlock (its own count of them, pg_stat_database.deadlocks, stays as it
 // was, and the store retried nothing), and no renewal nor append fails.
 // Bounded: a few hundred rounds of each, or 20 seconds.
+//
+// A renewal that waited for a batch's rows past leaseLockTimeout (5 s of
+// the wall clock) ends in a lock timeout, which a node meets by renewing
+// again at its next round: so does the test, counting them. A loaded
+// machine's slow commits made one (-race -short -count=2 beside other
+// packages). A deadlock is not hidden so: PostgreSQL finds one after its
+// deadlock_timeout (1 s), before the lock timeout, and aborts it (40P01),
+// which the store retries and counts (WriteStats().Retried, checked).
 func TestRenewAllAndGroupCommitsNeverDeadlock(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
@@ -48,6 +56,7 @@ func TestRenewAllAndGroupCommitsNeverDeadlock(t *testing.T) {
 	var (
 		stop     atomic.Bool
 		failures atomic.Int64
+		waited   atomic.Int64 // renewals ended by the lock timeout
 		first    atomic.Value
 		wg       sync.WaitGroup
 	)
@@ -66,6 +75,10 @@ func TestRenewAllAndGroupCommitsNeverDeadlock(t *testing.T) {
 			for r := 0; r < rounds && !stop.Load() && time.Now().Before(deadline); r++ {
 				src.Shuffle(len(ls), func(i, j int) { ls[i], ls[j] = ls[j], ls[i] })
 				got, err := db.RenewAll(ctx, ls, time.Hour)
+				if sqlState(err) == codeLockTimeout {
+					waited.Add(1)
+					continue
+				}
 				if err != nil {
 					fail(err)
 					return
@@ -106,6 +119,9 @@ func TestRenewAllAndGroupCommitsNeverDeadlock(t *testing.T) {
 		})
 	}
 	wg.Wait()
+	if n := waited.Load(); n > 0 {
+		t.Logf("%d renewals waited past the lease's lock timeout, and were made again at the next round", n)
+	}
 	if n := failures.Load(); n > 0 {
 		t.Errorf("%d renewals or appends failed; the first: %v", n, first.Load())
 	}

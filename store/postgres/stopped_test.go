@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"strings"
@@ -30,7 +31,13 @@ const stoppedNodeEnv = "MAFIA_TEST_STOPPED_NODE_URL"
 // B (this process) takes the table over and appends, and then A is
 // continued: its first append after that, from the log's real end once it
 // has reloaded it, is refused as fenced (ErrFenced), and the log holds
-// B's events after the takeover, none of A's.
+// B's events after the takeover, none of A's. The stop lands wherever A
+// is: between two writes, or (about one run in 100 under -race, four at
+// once) inside a transaction holding the lease's row (a renewal's UPDATE,
+// an append's FOR SHARE), which makes B's Acquire end in a lock timeout
+// until PostgreSQL ends A's session (takeOver tries again, as a node
+// does); A's write in it then fails (a "lease" or "failed" line) before
+// its next append is fenced.
 func TestAStoppedNodeCannotAppendAfterATakeover(t *testing.T) {
 	if url := os.Getenv(stoppedNodeEnv); url != "" {
 		stoppedNode(url)
@@ -52,6 +59,10 @@ func TestAStoppedNodeCannotAppendAfterATakeover(t *testing.T) {
 	cmd := exec.Command(os.Args[0], "-test.run", "^TestAStoppedNodeCannotAppendAfterATakeover$")
 	cmd.Env = append(os.Environ(), stoppedNodeEnv+"="+url)
 	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	more, err := cmd.StdinPipe()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -97,10 +108,7 @@ func TestAStoppedNodeCannotAppendAfterATakeover(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitRunOut(t, b, "x")
-	lb, err := b.Acquire(ctx, "x", "node-b", time.Hour)
-	if err != nil {
-		t.Fatalf("node B takes over: %v", err)
-	}
+	lb := takeOver(t, b, "x", "node-b")
 	bctx := fence.With(ctx, "x", lb.Token)
 	evs, err := b.Events(ctx, "x")
 	if err != nil {
@@ -112,8 +120,15 @@ func TestAStoppedNodeCannotAppendAfterATakeover(t *testing.T) {
 	}
 	// What A said before it was stopped is in the pipe; from here on
 	// every "ok" is an append after the takeover.
-	drain(lines)
+	for _, l := range drain(lines) {
+		t.Logf("node A, before the stop: %s", l)
+	}
 	if err := cmd.Process.Signal(syscall.SIGCONT); err != nil {
+		t.Fatal(err)
+	}
+	// A stopped at the end of its own appends waits to be told to go on
+	// (more lines than it can use: it ends at its first fenced append).
+	if _, err := io.WriteString(more, strings.Repeat("more\n", 64)); err != nil {
 		t.Fatal(err)
 	}
 	for {
@@ -135,7 +150,9 @@ func TestAStoppedNodeCannotAppendAfterATakeover(t *testing.T) {
 			t.Fatalf("node A appended after node B took the table over (the log had %d events at the takeover): %s", took, l)
 		case strings.HasPrefix(l, "fenced "):
 			t.Logf("node A, continued: %s", l)
-		case strings.HasPrefix(l, "lease ") || strings.HasPrefix(l, "conflict "):
+		case strings.HasPrefix(l, "lease ") || strings.HasPrefix(l, "conflict ") || strings.HasPrefix(l, "failed "):
+			// failed: A was stopped inside its append's transaction, and
+			// PostgreSQL ended that session meanwhile (idleTxTimeout).
 			t.Logf("node A, continued: %s", l)
 			continue
 		default:
@@ -151,13 +168,42 @@ func TestAStoppedNodeCannotAppendAfterATakeover(t *testing.T) {
 	}
 }
 
-// drain takes what is waiting in lines, without waiting.
-func drain(lines chan string) {
+// takeOver acquires table's lease for node as a node's takeover does: a
+// stop that lands inside the holder's transaction (an append's, holding
+// the lease's row FOR SHARE; a renewal's) leaves that row held until
+// PostgreSQL ends the stopped session (idleTxTimeout), and Acquire's wait
+// for it ends first, with a lock timeout (leaseLockTimeout), for the
+// caller to try again: then it tries again, until the guard. Any other
+// error fails the test.
+func takeOver(t *testing.T, db *DB, table, node string) store.Lease {
+	t.Helper()
+	for deadline := time.Now().Add(60 * time.Second); ; {
+		l, err := db.Acquire(context.Background(), table, node, time.Hour)
+		if err == nil {
+			return l
+		}
+		if sqlState(err) != codeLockTimeout || time.Now().After(deadline) {
+			t.Fatalf("node B takes over: %v", err)
+		}
+		t.Logf("node B takes over: %v (node A was stopped inside a transaction on the lease's row): again", err)
+	}
+}
+
+// codeLockTimeout is PostgreSQL's lock_not_available, a lock_timeout's
+// end.
+const codeLockTimeout = "55P03"
+
+// drain takes what is waiting in lines, without waiting, and returns it.
+func drain(lines chan string) (got []string) {
 	for {
 		select {
-		case <-lines:
+		case l, ok := <-lines:
+			if !ok {
+				return append(got, "(its output ended)")
+			}
+			got = append(got, l)
 		default:
-			return
+			return got
 		}
 	}
 }
@@ -179,9 +225,20 @@ func waitRunOut(t *testing.T, db *DB, table string) {
 	t.Fatalf("the lease of %s never ran out", table)
 }
 
+// stoppedSpare is how many of the log's events node A leaves to node B
+// before it waits to be told to go on (stoppedNode).
+const stoppedSpare = 8
+
 // stoppedNode is node A: it takes table x's lease (ttl 1 s, renewed every
 // 100 ms), then appends one event after another under its fence, and
-// exits at its first refusal as fenced.
+// exits at its first refusal as fenced. With stoppedSpare events of the
+// log left it waits, before each append, for a line on its stdin, which
+// the test writes once A is continued: a test starved of the CPU between
+// A's tenth append and the stop found A gone, its log run out ("node A
+// ended without a word", B's appends past the log's end). An append that
+// fails otherwise (a stop inside its transaction outlasted the session,
+// which PostgreSQL ended: idleTxTimeout) is said and tried again, as a
+// node's next command would be, a few times at most.
 func stoppedNode(url string) {
 	ctx := context.Background()
 	say := func(format string, a ...any) { fmt.Printf(format+"\n", a...) }
@@ -205,19 +262,25 @@ func stoppedNode(url string) {
 		}
 	}()
 	log := botLogFor(&testing.T{}, 21)
+	more := bufio.NewScanner(os.Stdin)
 	fctx := fence.With(ctx, "x", l.Token)
 	evs, err := db.Events(ctx, "x")
 	if err != nil {
 		say("error %v", err)
 		os.Exit(1)
 	}
-	n := len(evs)
+	n, failed := len(evs), 0
 	for n < len(log) {
+		if n >= len(log)-stoppedSpare && !more.Scan() {
+			say("error no more: %v", more.Err())
+			os.Exit(1)
+		}
 		err := db.AppendEvents(fctx, "x", n, log[n:n+1])
 		switch {
 		case err == nil:
 			say("ok %d", n)
 			n++
+			failed = 0
 		case errors.Is(err, store.ErrFenced):
 			say("fenced %d: %v", n, err)
 			return
@@ -230,6 +293,9 @@ func stoppedNode(url string) {
 			}
 			say("conflict at %d, the log has %d", n, len(evs))
 			n = len(evs)
+		case failed < 5:
+			failed++
+			say("failed %d: %v", n, err)
 		default:
 			say("error %v", err)
 			os.Exit(1)
