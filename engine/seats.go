@@ -57,14 +57,8 @@ func (m SeatSet) Nth(i int) Seat {
 	return Seat((8*k + int(nthInByte[sel][(i-below)&7])) & -in)
 }
 
-// b2i is 1 for true and 0 for false (a SETcc, no branch).
-func b2i(b bool) int {
-	var x int
-	if b {
-		x = 1
-	}
-	return x
-}
+// b2i is 1 for true and 0 for false (b2u8 widened: a SETcc, no branch).
+func b2i(b bool) int { return int(b2u8(b)) }
 
 // nthInByte[b][j] is the position of the j-th lowest set bit of b.
 var nthInByte = func() (t [256][8]uint8) {

@@ -231,7 +231,7 @@ func (g *Game) MoveViewInto(v *View, s Seat) {
 	// No branch on the seat's card: which seat decides next is the random
 	// game's, so a branch on whether it is the mafia's, the Don's, the
 	// detective's, ... was mispredicted. The teams a mafioso knows are kept
-	// whole in the state (mafiaTeams) and one of the two arrays is copied;
+	// whole in the state (teamsOf[1]) and one of the two arrays is copied;
 	// every private scalar is kept by a mask of the seat's card (and the
 	// night's parts by one of the night).
 	r := g.roles[s]
