@@ -17,7 +17,8 @@ import (
 // commit, as a node under load does every few seconds. The two must lock
 // the leases' rows in one order: PostgreSQL then never aborts either for a
 // deadlock (its own count of them, pg_stat_database.deadlocks, stays as it
-// was, and the store retried nothing), and no renewal nor append fails.
+// was, and the store retried nothing), no append fails, and a renewal
+// fails only by the lock timeout below, at least one being made.
 // Bounded: a few hundred rounds of each, or 20 seconds.
 //
 // A renewal that waited for a batch's rows past leaseLockTimeout (5 s of
@@ -57,6 +58,7 @@ func TestRenewAllAndGroupCommitsNeverDeadlock(t *testing.T) {
 		stop     atomic.Bool
 		failures atomic.Int64
 		waited   atomic.Int64 // renewals ended by the lock timeout
+		renewed  atomic.Int64 // renewals made
 		first    atomic.Value
 		wg       sync.WaitGroup
 	)
@@ -87,6 +89,7 @@ func TestRenewAllAndGroupCommitsNeverDeadlock(t *testing.T) {
 					fail(fmt.Errorf("renewed %d of %d leases", len(got), len(ls)))
 					return
 				}
+				renewed.Add(1)
 			}
 		})
 	}
@@ -124,6 +127,9 @@ func TestRenewAllAndGroupCommitsNeverDeadlock(t *testing.T) {
 	}
 	if n := failures.Load(); n > 0 {
 		t.Errorf("%d renewals or appends failed; the first: %v", n, first.Load())
+	}
+	if renewed.Load() == 0 && failures.Load() == 0 {
+		t.Errorf("no renewal was made (%d ended by the lock timeout): the renewals were never tested against the commits", waited.Load())
 	}
 	if n := db.WriteStats().Retried - retriedBefore; n > 0 {
 		t.Errorf("the store retried %d transactions PostgreSQL aborted (deadlock or serialization)", n)
