@@ -85,6 +85,8 @@ type Handler struct {
 	games *gameCache // guarded by mu
 	// resp writes every refusal (fail, internal/httpapi).
 	resp *httpapi.Responder
+	// seatings makes /host/seating's seatings, one at a time (seating_gate.go).
+	seatings seatingGate
 }
 
 // New makes the assistant's handler on a store.
@@ -110,7 +112,8 @@ func New(cfg Config) *Handler {
 	if cfg.MaxEntries <= 0 {
 		cfg.MaxEntries = DefaultMaxEntries
 	}
-	h := &Handler{cfg: cfg, games: newGameCache(cfg.MaxGames), resp: responder(cfg.Log, cfg.Vocabulary)}
+	h := &Handler{cfg: cfg, games: newGameCache(cfg.MaxGames), resp: responder(cfg.Log, cfg.Vocabulary),
+		seatings: seatingGate{generate: seating.Generate}}
 	h.routes()
 	return h
 }
@@ -215,6 +218,8 @@ var Kinds = map[engine.Code]engine.Kind{
 	CodeCohostNoAccount: engine.KindInvalid, CodeCohostNotHost: engine.KindForbidden, CodeRewritesFull: engine.KindTooMany,
 	// limits.go's
 	CodeEntriesFull: engine.KindTooMany, CodeRateLimited: engine.KindTooMany,
+	// seating_gate.go's
+	CodeSeatingBusy: engine.KindBusy,
 }
 
 // Vocabulary is every code the assistant answers with: the engine's and

@@ -94,7 +94,7 @@ func (h *Handler) serveSeating(w http.ResponseWriter, r *http.Request) {
 	if cfg.Seats == 0 {
 		cfg.Seats = -1 // 0 is the generator's default: a typed 0 is no size
 	}
-	s, err := seating.Generate(cfg)
+	s, err := h.seatings.Seating(r.Context(), cfg)
 	if err != nil {
 		fail(err)
 		return

@@ -54,7 +54,9 @@
 //     and sent again to a node's link port (link_test.go);
 //   - one address asking the host's assistant for game after game (each
 //     a table in the store) while a real host on another network makes
-//     one (assist_test.go).
+//     one (assist_test.go);
+//   - many addresses asking at once for the host's seating cards, each
+//     seconds of the seating generator's CPU (seating_test.go).
 //
 // The login flood also runs as a process of its own, for measuring
 // players' latency beside it: attack/loginflood (docs/performance.md).

@@ -20,6 +20,18 @@ const restWeight = 60.0
 // tables × seats).
 const effort = 3000
 
+// MaxMoves bounds the annealing's moves whatever the seating's size. Up to
+// it each place gets its effort (100 players of 10 games each: exactly
+// MaxMoves); a larger seating shares MaxMoves among its places, so that no
+// request can ask for minutes of CPU (300 players of 100 games each would
+// otherwise be 90 million moves, about 76 s of one core). What it costs:
+// about 2 s of one core on the 2-core machine of docs/performance.md.
+const MaxMoves = 3_000_000
+
+// movesFor is the annealing's moves for a seating of r rounds with places
+// seated in each: effort for each place, at most MaxMoves.
+func movesFor(r, places int) int { return min(effort*r*places, MaxMoves) }
+
 // The cost's quartic term's divisor (costs) and the annealing's temperatures,
 // in units of the cost (a pair's square).
 const (
@@ -191,10 +203,11 @@ func (st *state) exchange(r, i, o int) float64 {
 }
 
 // anneal improves the seating by simulated annealing: effort moves for each
-// place, the temperature falling geometrically from tempHot to tempCold.
+// place (movesFor: at most MaxMoves), the temperature falling
+// geometrically from tempHot to tempCold.
 func (st *state) anneal(src *rng.Source) {
 	places := st.t * st.s
-	moves := effort * st.r * places
+	moves := movesFor(st.r, places)
 	if st.t < 2 && places == st.n {
 		return // one table, nobody sits out: nothing to move
 	}

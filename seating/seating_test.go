@@ -252,3 +252,26 @@ func TestParseAvoid_ReadsPairsAndRefusesTheRest(t *testing.T) {
 		}
 	}
 }
+
+// TestMovesFor_TheAnnealingIsBoundedWhateverTheSize: effort moves for each
+// place up to MaxMoves (100 players of 10 games each is exactly that), and
+// never more, however many players and games a request asks for.
+func TestMovesFor_TheAnnealingIsBoundedWhateverTheSize(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		cfg  Config
+		want int
+	}{
+		{"twenty players, ten games", Config{Players: 20, Tables: 2, Games: 10, Seats: 10}, effort * 10 * 20},
+		{"a hundred players, ten games: the bound", Config{Players: 100, Tables: 10, Games: 10, Seats: 10}, MaxMoves},
+		{"the largest: 300 players, 100 games", Config{Players: MaxPlayers, Tables: 15, Games: MaxGames, Seats: MaxSeats}, MaxMoves},
+		{"300 players at tables of ten", Config{Players: MaxPlayers, Tables: 30, Games: MaxGames, Seats: 10}, MaxMoves},
+	} {
+		if err := tc.cfg.Check(); err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if got := movesFor(tc.cfg.Rounds(), tc.cfg.Tables*tc.cfg.Seats); got != tc.want {
+			t.Errorf("%s: %d moves; want %d", tc.name, got, tc.want)
+		}
+	}
+}
