@@ -47,7 +47,7 @@ type appendReq struct {
 }
 
 func (db *DB) startWriters() {
-	db.w = store.NewCommitter(writers, 4096, maxBatch, ErrClosed, db.commit)
+	db.w = store.NewCommitter(writers, 4096, maxBatch, store.Gather{}, ErrClosed, db.commit)
 }
 
 // stopWriters refuses new appends, lets the writers commit every one

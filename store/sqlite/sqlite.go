@@ -97,8 +97,9 @@ var (
 
 // WriteStats returns the writer's counts so far.
 func (db *DB) WriteStats() store.WriteStats {
+	g, held := db.wr.Gathered()
 	return store.WriteStats{Commits: db.batches.Load(), Writes: db.writes.Load(),
-		CommitTime: time.Duration(db.commitNano.Load())}
+		CommitTime: time.Duration(db.commitNano.Load()), Gathered: g, GatherTime: held}
 }
 
 // pragmas are set on every connection.
@@ -230,7 +231,7 @@ func Open(path string) (db *DB, err error) {
 	ck.SetMaxOpenConns(1)
 	db.ck, db.ckStop, db.ckDone = ck, make(chan struct{}), make(chan struct{})
 	go db.checkpointLoop()
-	db.wr = store.NewCommitter(1, 4096, maxBatch, ErrClosed, db.commit)
+	db.wr = store.NewCommitter(1, 4096, maxBatch, gather, ErrClosed, db.commit)
 	return db, nil
 }
 
