@@ -20,13 +20,15 @@ import (
 const maxBatch = 2048
 
 // gather is how long the writer may hold a small batch for more
-// (store.Gather). A commit costs more than the appends it carries (BEGIN,
-// COMMIT and its page cache's sweep, the WAL's frames: about two thirds
-// of an append's CPU at one append a commit), and at a server's load the
-// writer is idle when most appends arrive, so each commit carried 1.1 to
-// 1.5 of them. It holds one only while appends arrive fast enough to
-// bring another within Wait; a room's command waits at most Wait more
-// (its goal is a p99 of 20 ms).
+// (store.Gather). At a server's load the writer is idle when most appends
+// arrive, so each commit carried 1.0 to 1.5 of them, and the transaction
+// (BEGIN IMMEDIATE, COMMIT with its page cache's sweep and the WAL's
+// frames) was more than a third of an append's CPU. It holds a batch only
+// while appends arrive fast enough to bring another within Wait (about
+// 500 a second); a room's command then waits up to Wait more (its goal
+// is a p99 of 20 ms). In BenchmarkCommands (1,100 appends a second) a
+// commit carries 3.4 to 4.0 and an append takes a third less CPU
+// (docs/performance.md).
 var gather = store.Gather{Wait: 2 * time.Millisecond, Until: 16}
 
 // appendReq is one AppendEvents call, or another write (exec), on its way
