@@ -338,7 +338,11 @@ func (db *DB) checkpointLoop() {
 // commit writes every page it changed to the WAL, whole and checksummed,
 // and the checkpoint later copies it again; an append changes a few pages
 // (the events' and the clock's) by a row of a few hundred bytes. Quarter
-// pages write about a quarter of the bytes per commit.
+// pages write about a quarter of the bytes per commit. Since the writer
+// holds small batches for more (gather), a commit carries several appends
+// and the ratio is smaller: 4 KiB pages then wrote 1.8 times the bytes
+// per append, for 0.83 of the CPU (BenchmarkCommands,
+// docs/performance.md); not taken.
 const pageSize = 1024
 
 // newFilePages gives a file that does not exist yet, or is empty, its page
