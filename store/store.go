@@ -125,6 +125,8 @@ type WriteStats struct {
 	CommitTime time.Duration // the time spent writing and committing them
 	Retried    int64         // transactions the database aborted for a deadlock or a serialization failure, and the store ran again
 	Waited     int64         // tries of a write again while the database was away (a restart, a failover)
+	Gathered   int64         // transactions held a moment to gather more requests (Gather)
+	GatherTime time.Duration // the time they were held
 }
 
 // WriteCounter is a Store that counts its writes.

@@ -18,8 +18,10 @@ import (
 // appends is one commit of many writes; every other write is a commit of
 // its own.
 func (db *DB) WriteStats() store.WriteStats {
+	g, held := db.w.Gathered()
 	return store.WriteStats{Commits: db.commits.Load(), Writes: db.writes.Load(),
-		CommitTime: time.Duration(db.commitNano.Load()), Retried: db.retried.Load(), Waited: db.awayTries.Load()}
+		CommitTime: time.Duration(db.commitNano.Load()), Retried: db.retried.Load(), Waited: db.awayTries.Load(),
+		Gathered: g, GatherTime: held}
 }
 
 // WriteHealth returns whether the store's writes commit, as far as it knows

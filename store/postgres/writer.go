@@ -32,6 +32,13 @@ const (
 	maxBatch = 256 // the most appends one commit takes
 )
 
+// gather is how long a writer may hold a small batch for more
+// (store.Gather): a batch is a round trip and a commit (a flush of
+// PostgreSQL's log) whatever it carries. It holds one only while appends
+// arrive fast enough to bring another within Wait, and one writer at a
+// time gathers (the others commit meanwhile).
+var gather = store.Gather{Wait: 2 * time.Millisecond, Until: 16}
+
 // appendReq is one append on its way through a writer.
 type appendReq struct {
 	table  string
@@ -47,7 +54,7 @@ type appendReq struct {
 }
 
 func (db *DB) startWriters() {
-	db.w = store.NewCommitter(writers, 4096, maxBatch, ErrClosed, db.commit)
+	db.w = store.NewCommitter(writers, 4096, maxBatch, gather, ErrClosed, db.commit)
 }
 
 // stopWriters refuses new appends, lets the writers commit every one

@@ -97,8 +97,9 @@ var (
 
 // WriteStats returns the writer's counts so far.
 func (db *DB) WriteStats() store.WriteStats {
+	g, held := db.wr.Gathered()
 	return store.WriteStats{Commits: db.batches.Load(), Writes: db.writes.Load(),
-		CommitTime: time.Duration(db.commitNano.Load())}
+		CommitTime: time.Duration(db.commitNano.Load()), Gathered: g, GatherTime: held}
 }
 
 // pragmas are set on every connection.
@@ -230,7 +231,7 @@ func Open(path string) (db *DB, err error) {
 	ck.SetMaxOpenConns(1)
 	db.ck, db.ckStop, db.ckDone = ck, make(chan struct{}), make(chan struct{})
 	go db.checkpointLoop()
-	db.wr = store.NewCommitter(1, 4096, maxBatch, ErrClosed, db.commit)
+	db.wr = store.NewCommitter(1, 4096, maxBatch, gather, ErrClosed, db.commit)
 	return db, nil
 }
 
@@ -337,7 +338,11 @@ func (db *DB) checkpointLoop() {
 // commit writes every page it changed to the WAL, whole and checksummed,
 // and the checkpoint later copies it again; an append changes a few pages
 // (the events' and the clock's) by a row of a few hundred bytes. Quarter
-// pages write about a quarter of the bytes per commit.
+// pages write about a quarter of the bytes per commit. Since the writer
+// holds small batches for more (gather), a commit carries several appends
+// and the ratio is smaller: 4 KiB pages then wrote 1.8 times the bytes
+// per append, for 0.83 of the CPU (BenchmarkCommands,
+// docs/performance.md); not taken.
 const pageSize = 1024
 
 // newFilePages gives a file that does not exist yet, or is empty, its page

@@ -26,8 +26,10 @@ import (
 //
 // It reports the process's CPU time per append (user + system: the store's
 // writer and checkpointer, the callers' encoding and the benchmark's own
-// pacing, which is small), appends per commit (a store.WriteCounter's), and
-// each append's wait, p50 and p99. To see where a command's write goes,
+// pacing, which is small), appends per commit (a store.WriteCounter's), the
+// share of commits the writer held to gather more and how long it held
+// them (held/commit, held-ms: store.Gather), and each append's wait, p50
+// and p99. To see where a command's write goes,
 // MAFIA_BENCH_CPUPROFILE=file profiles the timed appends alone (-cpuprofile
 // would take in the ended games' filling too).
 func BenchCommands(b *testing.B, open OpenB, ended int) {
@@ -118,6 +120,10 @@ func BenchCommands(b *testing.B, open OpenB, ended int) {
 		after := wc.WriteStats()
 		if n := after.Commits - before.Commits; n > 0 {
 			b.ReportMetric(float64(after.Writes-before.Writes)/float64(n), "appends/commit")
+			b.ReportMetric(float64(after.Gathered-before.Gathered)/float64(n), "held/commit")
+		}
+		if n := after.Gathered - before.Gathered; n > 0 {
+			b.ReportMetric(float64((after.GatherTime-before.GatherTime).Microseconds())/1000/float64(n), "held-ms")
 		}
 	}
 	all := slices.Concat(lat...)
