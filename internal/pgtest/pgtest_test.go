@@ -9,14 +9,22 @@ import (
 
 func TestMain(m *testing.M) { Main(m) }
 
+// migrations counts the calls of TestMigrated_...'s migrate in the whole
+// binary (see its doc).
+var migrations int
+
 // TestMigrated_EachCopyHasTheTemplatesSchemaAndRowsAndNoOtherCopysWrites
 // pins Migrated: migrate runs once for the binary, on a database of its
 // own; every copy has what it left (its table and its row) and is a
 // database of its own (what one test writes, another does not see); URL's
 // databases stay empty.
+//
+// migrations counts migrate's calls in the whole binary, not in one run of
+// the test: the template is made once for the binary, and a second run of
+// the test in it (go test -count=2) finds it made and calls migrate no
+// more (its copies hold the first run's template, the same table and row).
 func TestMigrated_EachCopyHasTheTemplatesSchemaAndRowsAndNoOtherCopysWrites(t *testing.T) {
 	ctx := context.Background()
-	migrations := 0
 	migrate := func(url string) error {
 		migrations++
 		c, err := pgx.Connect(ctx, url)
@@ -49,7 +57,7 @@ func TestMigrated_EachCopyHasTheTemplatesSchemaAndRowsAndNoOtherCopysWrites(t *t
 		t.Fatalf("two calls gave one database: %s", a)
 	}
 	if migrations != 1 {
-		t.Fatalf("migrate ran %d times, want once", migrations)
+		t.Fatalf("migrate ran %d times in the binary, want once", migrations)
 	}
 	query(a, `INSERT INTO kept VALUES ('a''s own') RETURNING v`)
 	for _, c := range []struct {
