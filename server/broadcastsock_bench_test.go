@@ -33,8 +33,9 @@ func BenchmarkBroadcastToSockets(b *testing.B) {
 		c.Limits.ChatRate, c.Limits.ChatBurst = 1e6, 1e6
 		c.Limits.SeatChatRate, c.Limits.SeatChatBurst = 1e6, 1e6
 		c.Rate, c.Burst = 1e6, 1e6
+		c.Limits.AddrRate, c.Limits.AddrBurst = 1e6, 1e6
 	})
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	tb := newTable(ctx, b, ts.api, client.CreateRequest{Name: "broadcast", Players: 6, TimingsMS: fastTimings}, seatsUpTo(1), 1)
 	p := tb.players[0]
