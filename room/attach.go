@@ -42,6 +42,13 @@ func (r *Room) AttachIn(ctx context.Context, token string, since int, lang local
 type Entry struct {
 	Door admission.Door
 	Addr string
+	// TurnEnd, if set, is called on the room's goroutine at the end of
+	// each turn of the room's (the request or timer it handled) that
+	// queued items for the connection, once, in place of notify after
+	// each item: a connection can then write a turn's items in one go.
+	// notify is still called for the welcome and when the queue is
+	// closed. Like notify it must not block.
+	TurnEnd func()
 }
 
 // AttachFrom is AttachIn for a connection that came in by e: the table's
@@ -53,7 +60,7 @@ func (r *Room) AttachFrom(ctx context.Context, token string, since int, lang loc
 	var sub *Sub
 	var err error
 	derr := r.do(ctx, func() {
-		sub = &Sub{room: r, notify: notify, lang: lang}
+		sub = &Sub{room: r, notify: notify, turnEnd: e.TurnEnd, lang: lang}
 		if token != "" {
 			h := secret.Hash(token)
 			switch {

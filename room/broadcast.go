@@ -272,7 +272,13 @@ func (r *Room) sendAt(sub *Sub, o Out, now int64) {
 		o.buf.refs.Add(1) // the queue's; the caller holds its own meanwhile
 	}
 	if sub.out.push(o, r.cfg.SendBuffer) {
-		if sub.notify != nil {
+		switch {
+		case sub.turnEnd != nil:
+			if !sub.queuedTurn {
+				sub.queuedTurn = true
+				r.turnSubs = append(r.turnSubs, sub)
+			}
+		case sub.notify != nil:
 			sub.notify()
 		}
 	} else {
@@ -311,4 +317,19 @@ func (r *Room) drop(sub *Sub, why engine.Code) {
 	if isPerson(sub) {
 		r.personLeft() // presence.go
 	}
+}
+
+// endTurn tells each connection the room's turn queued items for (its
+// turnEnd), once, in the order of their first item: a connection that
+// writes when told then writes a turn's items together. A connection
+// dropped meanwhile is not told (its notify was, at the drop).
+func (r *Room) endTurn() {
+	for i, sub := range r.turnSubs {
+		r.turnSubs[i] = nil
+		sub.queuedTurn = false
+		if !sub.dead {
+			sub.turnEnd()
+		}
+	}
+	r.turnSubs = r.turnSubs[:0]
 }

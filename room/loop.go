@@ -53,6 +53,9 @@ func (r *Room) run() {
 	}()
 	// stopping may be set before the room runs (Resume's write fenced out).
 	for !r.stopping {
+		// What the last turn (or the room's start) queued is told to the
+		// connections before the room waits (Entry.TurnEnd).
+		r.endTurn()
 		select {
 		case f := <-r.inbox:
 			select {

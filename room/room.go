@@ -219,6 +219,12 @@ type Sub struct {
 	// notify, if set, is called (on the room's goroutine) after each item
 	// is queued and after the queue is closed; it must not block.
 	notify func()
+	// turnEnd, if set, is called (on the room's goroutine) at the end of
+	// the room's turn for a connection the turn queued items for, in place
+	// of notify after each of them (Entry.TurnEnd); queuedTurn marks the
+	// connection as in the room's turnSubs.
+	turnEnd    func()
+	queuedTurn bool
 }
 
 // Why is the room code the room dropped the connection with, once Take has
@@ -399,6 +405,9 @@ type deliveryState struct {
 	// lobbyDirty: a connection was dropped while sending; the lobby (who is
 	// connected) goes out once the current request is done.
 	lobbyDirty bool
+	// turnSubs are the connections with a turnEnd that the current turn
+	// queued items for, in the order of their first (see endTurn).
+	turnSubs []*Sub
 	// watchers are told of each change of the step's state, and watched
 	// is the state they were last told (watch.go).
 	watchers map[*watcher]struct{}

@@ -180,8 +180,11 @@ func (s *Server) admitWS(w http.ResponseWriter, r *http.Request, door admission.
 	// The connection reads the bots' lines in the language of its errors.
 	// The table's policy is told its door and its address
 	// (room.AttachFrom).
-	sub, aerr = rm.AttachFrom(context.Background(), token, since, locale.Lang(lang), wc.notify,
-		room.Entry{Door: door, Addr: s.addrKey(r)})
+	e := room.Entry{Door: door, Addr: s.addrKey(r)}
+	if wc.in == nil {
+		e.TurnEnd = wc.turnEnd // the room's frames written on its goroutine
+	}
+	sub, aerr = rm.AttachFrom(context.Background(), token, since, locale.Lang(lang), wc.notify, e)
 	return rm, wc, sub, aerr, true
 }
 
@@ -504,6 +507,97 @@ func (wc *peer) notify() {
 	// running for good (serve), cannot have ended.
 	wc.s.goPeer(wc.write)
 	wc.mu.Unlock()
+}
+
+// turnEnd writes what the room's turn queued for the connection, on the
+// room's goroutine (room.Entry.TurnEnd), when the socket takes it at
+// once: no writer goroutine is started and woken for it. It never waits
+// for the socket: the batch is opened only if nothing else is writing to
+// it or left to write (wsbatch.Writer.TryBegin), and sent with one write
+// that takes what the socket takes (EndNow). Anything else goes to a
+// writer goroutine, as notify's would: a writer already running, a
+// socket that is busy or took only part of the batch (the rest, first in
+// line, is the writer's to send, and everything after it waits behind
+// it), the room's close, a full batch, a failure.
+func (wc *peer) turnEnd() {
+	wc.mu.Lock()
+	defer wc.mu.Unlock()
+	if wc.running || wc.sub == nil {
+		wc.pending = true
+		return
+	}
+	// Held under mu, as notify's: the reader cannot end meanwhile (serve
+	// waits for mu), so a writer started below is counted in time.
+	wc.running = true
+	if wc.writeNow() {
+		wc.running = false
+		return
+	}
+	wc.s.goPeer(wc.write)
+}
+
+// writeNow is turnEnd's write: up to maxBatch queued frames into a batch
+// that EndNow sends. all is true when everything queued was written and
+// the socket took it all; false leaves the rest to a writer goroutine.
+func (wc *peer) writeNow() (all bool) {
+	if wc.done.Load() || !wc.bw.TryBegin() {
+		return false
+	}
+	s := wc.s
+	var queuedAt [maxBatch]int64
+	n, rest := 0, false
+	for ; n < maxBatch; n++ {
+		var frame []byte
+		var taken room.Out
+		if o, ok, open := wc.sub.Take(); ok {
+			frame, taken = o.Frame, o
+			queuedAt[n] = o.Queued
+			if o.Reply != nil {
+				frame = s.replyFrame(wc.lang, o.Reply)
+			}
+		} else if !open {
+			rest = true // the close (a last frame, then 1008) may wait: the writer's
+			break
+		} else {
+			took := true
+			select {
+			case rep := <-wc.local:
+				frame = s.replyFrame(wc.lang, rep)
+			case f := <-wc.voiceFrames():
+				frame = f
+			default:
+				took = false
+			}
+			if !took {
+				break
+			}
+		}
+		err := wc.c.Write(context.Background(), websocket.MessageText, frame)
+		taken.Release()
+		if err != nil {
+			_, _ = wc.bw.EndNow()
+			wc.done.Store(true) // the writer stops the connection
+			return false
+		}
+	}
+	if n == maxBatch {
+		rest = true // more may wait
+	}
+	whole, err := wc.bw.EndNow()
+	if err != nil {
+		wc.done.Store(true)
+		return false
+	}
+	if n > 0 {
+		wc.wrote.Store(sinceEpoch())
+		s.sent(queuedAt[:n])
+		if whole {
+			s.metrics.turnWhole.Add(float64(n))
+		} else {
+			s.metrics.turnLeft.Add(float64(n))
+		}
+	}
+	return whole && !rest
 }
 
 // write sends what is queued, and goes on while more arrives; it stops the

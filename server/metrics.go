@@ -23,6 +23,10 @@ type metrics struct {
 	framesIn   prometheus.Counter
 	dropped    prometheus.Counter
 	floods     prometheus.Counter
+	// turnWhole and turnLeft count the frames written on a room's
+	// goroutine at its turn's end (conn.go, turnEnd): the socket took
+	// the batch whole, or part of it (a writer goroutine wrote the rest).
+	turnWhole, turnLeft prometheus.Counter
 	// A cluster's leases (cluster.go): taken by why (create, resume,
 	// takeover, demand), lost by why (fenced, renew, handover), and how
 	// long a table taken over had had no owner.
@@ -63,6 +67,11 @@ func newMetrics() *metrics {
 			Help:    "For each table taken over from a node that stopped renewing: from that node's last renewal to the table running here again.",
 			Buckets: []float64{.5, 1, 2, 3, 4, 5, 6, 8, 10, 15, 20, 30, 60}}),
 	}
+	turn := prometheus.NewCounterVec(prometheus.CounterOpts{Name: "mafia_frames_turn_written_total",
+		Help: "WebSocket frames written on their room's goroutine as its turn ended, by write: whole (the socket took the batch at once) or left (a writer goroutine wrote the rest)."},
+		[]string{"write"})
+	m.turnWhole, m.turnLeft = turn.WithLabelValues("whole"), turn.WithLabelValues("left")
+	m.reg.MustRegister(turn)
 	m.reg.MustRegister(m.games, m.gamesTotal, m.rooms, m.conns, m.commands, m.errors, m.latency, m.queued, m.framesOut, m.framesIn, m.dropped, m.floods,
 		m.leasesTaken, m.leasesLost, m.unowned,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))

@@ -143,3 +143,35 @@ func idle(w *Writer) bool {
 	defer w.mu.Unlock()
 	return !w.on && w.buf == nil
 }
+
+// TestWriter_TryBeginBatchIsNeverSentBeforeItsEnd pins that a batch
+// TryBegin opened is not sent at MaxBatchBytes, as a Begin's is: a write
+// into it never reaches the connection (which here fails any write at
+// once, its deadline a nanosecond away), however large the batch grows.
+// EndNow then fails on the expired deadline, as it does for any batch.
+func TestWriter_TryBeginBatchIsNeverSentBeforeItsEnd(t *testing.T) {
+	a, _ := tcpPair(t)
+	w := NewWriter(a, time.Nanosecond)
+	if !w.TryBegin() {
+		t.Fatal("TryBegin on an idle Writer opened no batch")
+	}
+	chunk := bytes.Repeat([]byte("x"), 4<<10)
+	for i := 0; i < 3*MaxBatchBytes/len(chunk); i++ {
+		if _, err := w.Write(chunk); err != nil {
+			t.Fatalf("write %d into a TryBegin batch reached the connection: %v", i, err)
+		}
+	}
+	if _, err := w.EndNow(); err == nil {
+		t.Fatal("EndNow past the write deadline: no error")
+	}
+	// A Begin's batch is sent at MaxBatchBytes (and so fails here).
+	w2 := NewWriter(a, time.Nanosecond)
+	w2.Begin()
+	var err error
+	for i := 0; i < 2*MaxBatchBytes/len(chunk) && err == nil; i++ {
+		_, err = w2.Write(chunk)
+	}
+	if err == nil {
+		t.Fatal("a Begin batch of twice MaxBatchBytes was never sent before its end")
+	}
+}

@@ -31,8 +31,12 @@ type Writer struct {
 	conn    net.Conn
 	timeout time.Duration
 
-	mu       sync.Mutex
-	on       bool
+	mu sync.Mutex
+	on bool
+	// now is set for a batch TryBegin opened, whose writer must never wait
+	// for the connection: it is not sent at MaxBatchBytes but grows until
+	// EndNow (or End).
+	now      bool
 	buf      *[]byte   // the batch; outside one, what EndNow left (written first)
 	deadline time.Time // the connection's write deadline, as last set
 
@@ -77,7 +81,7 @@ func (w *Writer) Write(p []byte) (int, error) {
 		w.buf = pool.Get().(*[]byte)
 	}
 	*w.buf = append(*w.buf, p...)
-	if len(*w.buf) >= MaxBatchBytes {
+	if len(*w.buf) >= MaxBatchBytes && !w.now {
 		if err := w.flushLocked(); err != nil {
 			return 0, err
 		}
@@ -96,7 +100,7 @@ func (w *Writer) Begin() {
 func (w *Writer) End() error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	w.on = false
+	w.on, w.now = false, false
 	return w.flushLocked()
 }
 
@@ -110,7 +114,9 @@ func (w *Writer) CanEndNow() bool { return w.raw != nil }
 // Checking and opening in one step closes the gap in which another
 // goroutine's write (the WebSocket library's answer to a ping) could take
 // the Writer to a socket that is full, and make Begin wait for that
-// socket up to the write's deadline.
+// socket up to the write's deadline. A batch TryBegin opened is never
+// sent before its end, however large it grows (a Begin's is sent at
+// MaxBatchBytes), so that no write into it waits for the connection.
 func (w *Writer) TryBegin() bool {
 	if !w.mu.TryLock() {
 		return false
@@ -119,7 +125,7 @@ func (w *Writer) TryBegin() bool {
 	if w.on || w.buf != nil {
 		return false
 	}
-	w.on = true
+	w.on, w.now = true, true
 	return true
 }
 
@@ -131,7 +137,7 @@ func (w *Writer) TryBegin() bool {
 func (w *Writer) EndNow() (done bool, err error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	w.on = false
+	w.on, w.now = false, false
 	b := w.buf
 	if b == nil {
 		return true, nil
