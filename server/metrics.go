@@ -124,8 +124,8 @@ func (c *tablesOwned) Collect(ch chan<- prometheus.Metric) {
 }
 
 // watchStore adds the store's write counts: commits, the requests they
-// carried (their ratio is the group commit's batch), and the time spent
-// committing.
+// carried (their ratio is the group commit's batch), the time spent
+// committing, and the commits held to gather more and for how long.
 func (m *metrics) watchStore(wc store.WriteCounter) {
 	m.reg.MustRegister(
 		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "mafia_store_commits_total",
@@ -137,6 +137,12 @@ func (m *metrics) watchStore(wc store.WriteCounter) {
 		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "mafia_store_commit_seconds_total",
 			Help: "Time the store's writer spent writing and committing."},
 			func() float64 { return wc.WriteStats().CommitTime.Seconds() }),
+		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "mafia_store_commits_held_total",
+			Help: "Commits the store's writer held a moment to gather more writes (store.Gather)."},
+			func() float64 { return float64(wc.WriteStats().Gathered) }),
+		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "mafia_store_commit_held_seconds_total",
+			Help: "Time the store's writer held those commits, from taking their first write."},
+			func() float64 { return wc.WriteStats().GatherTime.Seconds() }),
 		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "mafia_store_retries_total",
 			Help: "Transactions the database aborted for a deadlock or a serialization failure, which the store ran again (each is logged)."},
 			func() float64 { return float64(wc.WriteStats().Retried) }),

@@ -165,6 +165,16 @@ func TestHealthzAndMetrics(t *testing.T) {
 		t.Errorf("store: %v commits carrying %v writes in %v s, for %d accepted commands",
 			commits, writes, m["mafia_store_commit_seconds_total"], ok)
 	}
+	// The commits the writer held to gather more: counted, and never more
+	// than the commits.
+	for _, name := range []string{"mafia_store_commits_held_total", "mafia_store_commit_held_seconds_total"} {
+		if _, ok := m[name]; !ok {
+			t.Errorf("no %s", name)
+		}
+	}
+	if held := series(t, m, "mafia_store_commits_held_total"); held > commits {
+		t.Errorf("store: %v commits held of %v", held, commits)
+	}
 	errs := 0.0
 	for k, v := range m {
 		if strings.HasPrefix(k, "mafia_errors_total{") {
