@@ -73,7 +73,11 @@ type Config struct {
 	// NewGames bounds the new games of each client address (nil: none;
 	// `mafia serve` gives NewGameRates()); Unlimited are the addresses it
 	// does not count (the server's --unlimited).
-	NewGames  *httpguard.Rates
+	NewGames *httpguard.Rates
+	// Seatings bounds the new seatings of each client address that the
+	// seating cards' page makes (nil: none; `mafia serve` gives
+	// SeatingRates()); Unlimited's addresses are not counted either.
+	Seatings  *httpguard.Rates
 	Unlimited []netip.Prefix
 }
 

@@ -3,7 +3,8 @@ package assist
 // This file bounds what an anonymous phone can make the assistant keep:
 // a game's entries (each sync rewrites the game's record, so a list without
 // end would cost the store more at every entry) and one address's new
-// games (each is a table in the store). The other bounds are beside what
+// games (each is a table in the store), and what one address can make it
+// compute: its new seatings (each up to seconds of a core). The other bounds are beside what
 // they bound: a sync's batch (MaxBatch), co-hosts, corrections and
 // rewrites (cohost.go, cohost_rewrite.go), the clock's rate (clock.go), a
 // request's body (decode).
@@ -68,4 +69,40 @@ func (h *Handler) allowNewGame(w http.ResponseWriter, r *http.Request) bool {
 	}
 	h.fail(w, r, &engine.Error{Code: CodeRateLimited, N: int(math.Ceil(wait.Seconds()))}, nil)
 	return false
+}
+
+// The new seatings one client address may have the seating cards' page
+// make (SeatingRates): bursts of 10 (a host trying sizes and seeds), then
+// one every 20 seconds. A seating kept, or one being made that the
+// request waits for, takes nothing. Past them the page is refused with 429
+// rate_limited and Retry-After, so that one address cannot keep the
+// generator (one seating at a time, seating_gate.go) to itself.
+const (
+	SeatingBurst = 10
+	SeatingEvery = 20 // seconds
+)
+
+// SeatingRates returns the rate of new seatings per client address that
+// `mafia serve` gives Config.Seatings: SeatingBurst at once, then one every
+// SeatingEvery seconds.
+func SeatingRates() *httpguard.Rates {
+	return httpguard.NewRates(1.0/SeatingEvery, SeatingBurst)
+}
+
+// allowSeating takes one new seating from the request's address's rate
+// (Config.Seatings; none set, or an address of Config.Unlimited: every one
+// is allowed); past it it returns rate_limited (N: the seconds until one
+// more is taken).
+func (h *Handler) allowSeating(r *http.Request) error {
+	if h.cfg.Seatings == nil {
+		return nil
+	}
+	a := h.cfg.Guard.ClientAddr(r)
+	if !a.IsValid() || httpguard.In(a, h.cfg.Unlimited) {
+		return nil
+	}
+	if ok, wait := h.cfg.Seatings.Allow(a, h.cfg.Now()); !ok {
+		return &engine.Error{Code: CodeRateLimited, N: int(math.Ceil(wait.Seconds()))}
+	}
+	return nil
 }

@@ -1,6 +1,7 @@
 package assist
 
 import (
+	"errors"
 	"net/http"
 	"strconv"
 	"strings"
@@ -71,6 +72,9 @@ func (h *Handler) serveSeating(w http.ResponseWriter, r *http.Request) {
 	fail := func(err error) {
 		out.Error = pg.p.Refusal(err)
 		c := codeOf(err)
+		if e := (*engine.Error)(nil); c == CodeRateLimited && errors.As(err, &e) {
+			w.Header().Set("Retry-After", strconv.Itoa(e.N))
+		}
 		renderStatus(w, r, h.cfg.Vocabulary.Status(c), "seating.html", out)
 	}
 	num := func(s string) int {
@@ -94,7 +98,7 @@ func (h *Handler) serveSeating(w http.ResponseWriter, r *http.Request) {
 	if cfg.Seats == 0 {
 		cfg.Seats = -1 // 0 is the generator's default: a typed 0 is no size
 	}
-	s, err := h.seatings.Seating(r.Context(), cfg)
+	s, err := h.seatings.Seating(r.Context(), cfg, func() error { return h.allowSeating(r) })
 	if err != nil {
 		fail(err)
 		return

@@ -48,8 +48,9 @@ func seatingKey(c seating.Config) string {
 }
 
 // Seating returns cfg's seating: kept, being made (waited for until ctx
-// ends), or made now if nothing else is being made; else CodeSeatingBusy.
-func (g *seatingGate) Seating(ctx context.Context, cfg seating.Config) (seating.Seating, error) {
+// ends), or made now if nothing else is being made and allow (nil: always)
+// lets it; else CodeSeatingBusy, or allow's refusal.
+func (g *seatingGate) Seating(ctx context.Context, cfg seating.Config, allow func() error) (seating.Seating, error) {
 	key := seatingKey(cfg)
 	g.mu.Lock()
 	for i, m := range g.kept {
@@ -78,6 +79,12 @@ func (g *seatingGate) Seating(ctx context.Context, cfg seating.Config) (seating.
 			return m.s, m.err
 		case <-ctx.Done():
 			return seating.Seating{}, ctx.Err()
+		}
+	}
+	if allow != nil {
+		if err := allow(); err != nil {
+			g.mu.Unlock()
+			return seating.Seating{}, err
 		}
 	}
 	m := &seatingMade{key: key, done: make(chan struct{})}

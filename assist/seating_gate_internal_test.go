@@ -10,11 +10,13 @@ import (
 	"net/url"
 	"reflect"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
 
 	"mafia/engine"
+	"mafia/internal/httpguard"
 	"mafia/locale"
 	"mafia/seating"
 )
@@ -59,15 +61,15 @@ func TestSeatingGate_OneSeatingIsMadeAtATime(t *testing.T) {
 	}
 	first, same := make(chan result, 1), make(chan result, 1)
 	go func() {
-		s, err := g.Seating(context.Background(), seatingCfg(1))
+		s, err := g.Seating(context.Background(), seatingCfg(1), nil)
 		first <- result{s, err}
 	}()
 	<-b.began // the first is being made
-	if _, err := g.Seating(context.Background(), seatingCfg(2)); !codeIs(err, CodeSeatingBusy) {
+	if _, err := g.Seating(context.Background(), seatingCfg(2), nil); !codeIs(err, CodeSeatingBusy) {
 		t.Fatalf("another seating while one is made: %v; want %s", err, CodeSeatingBusy)
 	}
 	go func() {
-		s, err := g.Seating(context.Background(), seatingCfg(1))
+		s, err := g.Seating(context.Background(), seatingCfg(1), nil)
 		same <- result{s, err}
 	}()
 	for waits := 0; waits == 0; runtime.Gosched() { // until the twin waits for the first
@@ -87,7 +89,7 @@ func TestSeatingGate_OneSeatingIsMadeAtATime(t *testing.T) {
 		t.Fatalf("%d generations for one seating asked twice; want 1", n)
 	}
 	// Once it is done, another seating is made.
-	if _, err := g.Seating(context.Background(), seatingCfg(2)); err != nil {
+	if _, err := g.Seating(context.Background(), seatingCfg(2), nil); err != nil {
 		t.Fatalf("another seating after the first was done: %v", err)
 	}
 }
@@ -102,12 +104,12 @@ func TestSeatingGate_TheLastSeatingsAreKept(t *testing.T) {
 		return seating.Generate(c)
 	}}
 	for seed := uint64(1); seed <= seatingKept; seed++ {
-		if _, err := g.Seating(context.Background(), seatingCfg(seed)); err != nil {
+		if _, err := g.Seating(context.Background(), seatingCfg(seed), nil); err != nil {
 			t.Fatal(err)
 		}
 	}
 	for seed := uint64(seatingKept); seed >= 1; seed-- { // all kept, the oldest last
-		if _, err := g.Seating(context.Background(), seatingCfg(seed)); err != nil {
+		if _, err := g.Seating(context.Background(), seatingCfg(seed), nil); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -118,7 +120,7 @@ func TestSeatingGate_TheLastSeatingsAreKept(t *testing.T) {
 	bad := seatingCfg(1)
 	bad.Players = 21 // 42 games in rounds of 20 seats
 	for range 2 {
-		if _, err := g.Seating(context.Background(), bad); !codeIs(err, seating.CodeSeatingUneven) {
+		if _, err := g.Seating(context.Background(), bad, nil); !codeIs(err, seating.CodeSeatingUneven) {
 			t.Fatalf("an uneven seating: %v", err)
 		}
 	}
@@ -127,13 +129,13 @@ func TestSeatingGate_TheLastSeatingsAreKept(t *testing.T) {
 	}
 	// Asked last, seating 1 is the most recent and seating 8 the least:
 	// the refusal put it out, so it is made again and 1 is not.
-	if _, err := g.Seating(context.Background(), seatingCfg(1)); err != nil {
+	if _, err := g.Seating(context.Background(), seatingCfg(1), nil); err != nil {
 		t.Fatal(err)
 	}
 	if n := calls.Load(); n != seatingKept+1 {
 		t.Fatalf("%d generations after asking for a kept one; want %d", n, seatingKept+1)
 	}
-	if _, err := g.Seating(context.Background(), seatingCfg(8)); err != nil {
+	if _, err := g.Seating(context.Background(), seatingCfg(8), nil); err != nil {
 		t.Fatal(err)
 	}
 	if n := calls.Load(); n != seatingKept+2 {
@@ -154,10 +156,10 @@ func TestSeatingGate_AGeneratorThatPanicsOpensTheGateAgain(t *testing.T) {
 	}}
 	func() {
 		defer func() { _ = recover() }()
-		_, _ = g.Seating(context.Background(), seatingCfg(1))
+		_, _ = g.Seating(context.Background(), seatingCfg(1), nil)
 	}()
 	panics = false
-	if _, err := g.Seating(context.Background(), seatingCfg(2)); err != nil {
+	if _, err := g.Seating(context.Background(), seatingCfg(2), nil); err != nil {
 		t.Fatalf("a seating after the generator panicked: %v", err)
 	}
 }
@@ -204,5 +206,71 @@ func TestSeatingPage_AnotherSeatingWhileOneIsMadeIsRefusedInTheReadersLanguage(t
 	close(b.release)
 	if st := <-done; st != http.StatusOK {
 		t.Fatalf("the seating being made: %d; want 200", st)
+	}
+}
+
+// TestSeatingGate_ASeatingItsRateRefusesIsNotMade: allow's refusal (the
+// address's rate of new seatings) is the answer, the generator is not
+// called and the gate is not held; a kept seating asks allow nothing.
+func TestSeatingGate_ASeatingItsRateRefusesIsNotMade(t *testing.T) {
+	var calls atomic.Int32
+	g := &seatingGate{generate: func(c seating.Config) (seating.Seating, error) {
+		calls.Add(1)
+		return seating.Generate(c)
+	}}
+	refuse := func() error { return &engine.Error{Code: CodeRateLimited, N: 20} }
+	if _, err := g.Seating(context.Background(), seatingCfg(1), refuse); !codeIs(err, CodeRateLimited) {
+		t.Fatalf("a seating its rate refuses: %v; want %s", err, CodeRateLimited)
+	}
+	if n := calls.Load(); n != 0 {
+		t.Fatalf("%d generations for a refused seating", n)
+	}
+	if _, err := g.Seating(context.Background(), seatingCfg(1), nil); err != nil {
+		t.Fatalf("the same seating, allowed, after the refusal: %v (the gate held?)", err)
+	}
+	if _, err := g.Seating(context.Background(), seatingCfg(1), refuse); err != nil {
+		t.Fatalf("a kept seating asked again: %v; want it without asking the rate", err)
+	}
+}
+
+// TestSeatingPage_OneAddressesNewSeatingsAreRated: past its burst of new
+// seatings, an address's next new one is refused 429 rate_limited with a
+// Retry-After and its sentence in the reader's language; the seatings it
+// already had are still answered.
+func TestSeatingPage_OneAddressesNewSeatingsAreRated(t *testing.T) {
+	h := New(Config{Seatings: httpguard.NewRates(1.0/3600, 2)})
+	ts := httptest.NewServer(h)
+	defer ts.Close()
+	names := strings.Repeat("p\n", 19) + "p"
+	get := func(lang, seed string) (int, string, string) {
+		q := url.Values{"lang": {lang}, "names": {names}, "tables": {"2"}, "games": {"2"}, "seed": {seed}}
+		res, err := http.Get(ts.URL + "/host/seating?" + q.Encode())
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		return res.StatusCode, string(body), res.Header.Get("Retry-After")
+	}
+	for _, seed := range []string{"1", "2"} {
+		if st, _, _ := get("en", seed); st != http.StatusOK {
+			t.Fatalf("seating %s within the burst: %d", seed, st)
+		}
+	}
+	for _, lang := range []locale.Lang{locale.Ka, locale.En, locale.Ru} {
+		st, page, retry := get(string(lang), "3")
+		if st != http.StatusTooManyRequests || retry == "" || retry == "0" || !strings.Contains(page, `data-t="seating-error">`) ||
+			strings.Contains(page, `class="seating-card"`) {
+			t.Errorf("%s: a new seating past the burst: %d, Retry-After %q; want 429 with the refusal and no cards", lang, st, retry)
+			continue
+		}
+		n, _ := strconv.Atoi(retry)
+		say := html.EscapeString(locale.New(lang).Refusal(&engine.Error{Code: CodeRateLimited, N: n}))
+		if !strings.Contains(page, `data-t="seating-error">`+say+`<`) {
+			t.Errorf("%s: the refusal is not rate_limited's sentence %q", lang, say)
+		}
+	}
+	if st, _, _ := get("ru", "1"); st != http.StatusOK {
+		t.Fatalf("a seating the address had, asked again past its rate: %d; want it kept", st)
 	}
 }

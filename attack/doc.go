@@ -56,7 +56,8 @@
 //     a table in the store) while a real host on another network makes
 //     one (assist_test.go);
 //   - many addresses asking at once for the host's seating cards, each
-//     seconds of the seating generator's CPU (seating_test.go).
+//     seconds of the seating generator's CPU, and one address asking for
+//     seating after seating (seating_test.go).
 //
 // The login flood also runs as a process of its own, for measuring
 // players' latency beside it: attack/loginflood (docs/performance.md).

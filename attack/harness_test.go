@@ -96,7 +96,7 @@ func start(t *testing.T, tune func(*server.Config)) *target {
 	clubs := clubhttp.New(clubhttp.Config{Store: db, Games: assist.ClubGames(db, nil), Accounts: cfg.Accounts, Guard: cfg.Guard,
 		Files: assist.Version()})
 	// The assistant's new games per address as `mafia serve` bounds them.
-	host := assist.New(assist.Config{Store: db, Guard: cfg.Guard, Clubs: clubs, NewGames: assist.NewGameRates(),
+	host := assist.New(assist.Config{Store: db, Guard: cfg.Guard, Clubs: clubs, NewGames: assist.NewGameRates(), Seatings: assist.SeatingRates(),
 		Unlimited: cfg.Limits.Unlimited})
 	acct := account.NewHandler(account.HandlerConfig{Service: cfg.Accounts, Guard: cfg.Guard, Render: cfg.Render, Clubs: clubs.PlayerClubs})
 	hs := srv.HTTPServer(site.Handler(srv, host, site.WithAccounts(acct), site.WithClubs(clubs)))

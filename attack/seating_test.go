@@ -95,3 +95,48 @@ func TestAttack_SeatingFloodOfManyAddresses(t *testing.T) {
 	}
 	wait()
 }
+
+// TestAttack_OneAddressCannotKeepTheSeatingGeneratorToItself: one address
+// asking for new seating after new seating (one at a time, so never
+// refused busy) is refused 429 rate_limited with a Retry-After once past
+// its burst (assist.SeatingBurst), while another address's new seating is
+// made. The seatings here are of one table that seats everyone, which the
+// generator makes without annealing: the rate counts seatings, not their
+// cost.
+func TestAttack_OneAddressCannotKeepTheSeatingGeneratorToItself(t *testing.T) {
+	needAddrs(t)
+	t.Parallel()
+	tg := start(t, nil)
+	ctx := within(t, 90*time.Second)
+	names := strings.TrimSuffix(strings.Repeat("p\n", 10), "\n")
+	form := func(seed int) string {
+		q := url.Values{"lang": {"ka"}, "names": {names}, "tables": {"1"}, "games": {"1"}, "seed": {fmt.Sprint(seed)}}
+		return tg.base + "/host/seating?" + q.Encode()
+	}
+	hog := from("127.0.183.1")
+	made := 0
+	for seed := 1; seed <= assist.SeatingBurst+5; seed++ {
+		req, _ := http.NewRequestWithContext(ctx, "GET", form(seed), nil)
+		resp, err := hog.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode == http.StatusOK {
+			made++
+			continue
+		}
+		retry := resp.Header.Get("Retry-After")
+		if resp.StatusCode != http.StatusTooManyRequests || retry == "" || retry == "0" || !strings.Contains(string(body), `data-t="seating-error">`) {
+			t.Fatalf("seating %d from one address: %d, Retry-After %q; want 200 or 429 with the refusal", seed, resp.StatusCode, retry)
+		}
+		break
+	}
+	if made != assist.SeatingBurst {
+		t.Fatalf("one address made %d new seatings before a refusal; want the burst, %d", made, assist.SeatingBurst)
+	}
+	if a := ask(ctx, t, from("127.0.183.2"), "GET", form(1000), nil, ""); a.status != http.StatusOK {
+		t.Errorf("another address's new seating meanwhile: %d", a.status)
+	}
+}

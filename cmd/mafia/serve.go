@@ -251,7 +251,7 @@ func (sv *serve) wire(hub *voice.Hub) {
 		Files: assist.Version(), Log: log, Vocabulary: vocabulary})
 	clubs.ServeOnline(sv.srv) // a club's online tournament opens its tables on the server
 	host := assist.New(assist.Config{Store: st, Log: log, Guard: guard, Accounts: accounts, Shared: f.cluster.on(), Clubs: clubs,
-		Vocabulary: vocabulary, NewGames: assist.NewGameRates(), Unlimited: f.free})
+		Vocabulary: vocabulary, NewGames: assist.NewGameRates(), Seatings: assist.SeatingRates(), Unlimited: f.free})
 	clubs.InviteWith(host) // a tournament's new referee is invited to the games made at its tables
 	acct := account.NewHandler(account.HandlerConfig{Service: accounts, Guard: guard, Render: renderIn, Log: log, Vocabulary: vocabulary,
 		Ratings: sv.srv.PlayerRatings, Clubs: clubs.PlayerClubs, Tables: clubs.PlayerTables,
