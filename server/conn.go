@@ -547,31 +547,15 @@ func (wc *peer) writeNow() (all bool) {
 	var queuedAt [maxBatch]int64
 	n, rest := 0, false
 	for ; n < maxBatch; n++ {
-		var frame []byte
-		var taken room.Out
-		if o, ok, open := wc.sub.Take(); ok {
-			frame, taken = o.Frame, o
-			queuedAt[n] = o.Queued
-			if o.Reply != nil {
-				frame = s.replyFrame(wc.lang, o.Reply)
-			}
-		} else if !open {
+		frame, taken, got, closed := wc.nextFrame()
+		if closed {
 			rest = true // the close (a last frame, then 1008) may wait: the writer's
 			break
-		} else {
-			took := true
-			select {
-			case rep := <-wc.local:
-				frame = s.replyFrame(wc.lang, rep)
-			case f := <-wc.voiceFrames():
-				frame = f
-			default:
-				took = false
-			}
-			if !took {
-				break
-			}
 		}
+		if !got {
+			break
+		}
+		queuedAt[n] = taken.Queued
 		err := wc.c.Write(context.Background(), websocket.MessageText, frame)
 		taken.Release()
 		if err != nil {
@@ -622,6 +606,31 @@ func (wc *peer) write() {
 	}
 }
 
+// nextFrame takes the connection's next frame to write (got): the room's
+// queue first (taken, whose Queued times it; a reply is rendered in the
+// connection's language), then the connection's own replies and the voice
+// table's frames (taken zero: not timed). closed reports the room's queue
+// closed and empty: the connection's end, which is the writer's.
+func (wc *peer) nextFrame() (frame []byte, taken room.Out, got, closed bool) {
+	if o, ok, open := wc.sub.Take(); ok {
+		frame = o.Frame
+		if o.Reply != nil {
+			frame = wc.s.replyFrame(wc.lang, o.Reply)
+		}
+		return frame, o, true, false
+	} else if !open {
+		return nil, room.Out{}, false, true
+	}
+	select {
+	case rep := <-wc.local:
+		return wc.s.replyFrame(wc.lang, rep), room.Out{}, true, false
+	case f := <-wc.voiceFrames():
+		return f, room.Out{}, true, false
+	default:
+		return nil, room.Out{}, false, false
+	}
+}
+
 // writeQueued writes up to maxBatch queued frames in one system call,
 // rendering replies in the connection's language. more reports that the
 // batch was full; ok is false when the connection is finished.
@@ -635,15 +644,8 @@ func (wc *peer) writeQueued() (more, ok bool) {
 	var queuedAt [maxBatch]int64
 	n := 0
 	for ; n < maxBatch; n++ {
-		var frame []byte
-		var taken room.Out
-		if o, ok, open := wc.sub.Take(); ok {
-			frame, taken = o.Frame, o
-			queuedAt[n] = o.Queued
-			if o.Reply != nil {
-				frame = s.replyFrame(wc.lang, o.Reply)
-			}
-		} else if !open {
+		frame, taken, got, closed := wc.nextFrame()
+		if closed {
 			// The voice table's last frames (its closed, queued before the
 			// room let the connection go) go out ahead of the close.
 			wc.drainVoice()
@@ -652,17 +654,12 @@ func (wc *peer) writeQueued() (more, ok bool) {
 			}
 			wc.closeDropped()
 			return false, false
-		} else {
-			select {
-			case rep := <-wc.local:
-				frame = s.replyFrame(wc.lang, rep)
-			case f := <-wc.voiceFrames():
-				frame = f
-			default:
-				more = false
-				goto flush
-			}
 		}
+		if !got {
+			more = false
+			goto flush
+		}
+		queuedAt[n] = taken.Queued
 		// Buffered by the batch, so the context has nothing to time out:
 		// end sends the batch under a deadline.
 		err := wc.c.Write(context.Background(), websocket.MessageText, frame)
