@@ -40,6 +40,22 @@ func (b *blockedGenerator) generate(c seating.Config) (seating.Seating, error) {
 	return seating.Generate(c)
 }
 
+// countingGate is a gate on the real generator that counts its calls.
+func countingGate() (*seatingGate, *atomic.Int32) {
+	calls := new(atomic.Int32)
+	return &seatingGate{generate: func(c seating.Config) (seating.Seating, error) {
+		calls.Add(1)
+		return seating.Generate(c)
+	}}, calls
+}
+
+// seatingForm is the page's address for twenty players at two tables for
+// two games, in lang, with seed.
+func seatingForm(base, lang, seed string) string {
+	q := url.Values{"lang": {lang}, "names": {strings.Repeat("p\n", 19) + "p"}, "tables": {"2"}, "games": {"2"}, "seed": {seed}}
+	return base + "/host/seating?" + q.Encode()
+}
+
 func seatingCfg(seed uint64) seating.Config {
 	return seating.Config{Players: 20, Tables: 2, Seats: 10, Games: 2, Seed: seed}
 }
@@ -98,11 +114,7 @@ func TestSeatingGate_OneSeatingIsMadeAtATime(t *testing.T) {
 // without the generator, for the last seatingKept forms; an older one is
 // made again.
 func TestSeatingGate_TheLastSeatingsAreKept(t *testing.T) {
-	var calls atomic.Int32
-	g := &seatingGate{generate: func(c seating.Config) (seating.Seating, error) {
-		calls.Add(1)
-		return seating.Generate(c)
-	}}
+	g, calls := countingGate()
 	for seed := uint64(1); seed <= seatingKept; seed++ {
 		if _, err := g.Seating(context.Background(), seatingCfg(seed), nil); err != nil {
 			t.Fatal(err)
@@ -173,11 +185,7 @@ func TestSeatingPage_AnotherSeatingWhileOneIsMadeIsRefusedInTheReadersLanguage(t
 	h.seatings.generate = b.generate
 	ts := httptest.NewServer(h)
 	defer ts.Close()
-	names := strings.Repeat("p\n", 19) + "p"
-	form := func(lang, seed string) string {
-		q := url.Values{"lang": {lang}, "names": {names}, "tables": {"2"}, "games": {"2"}, "seed": {seed}}
-		return ts.URL + "/host/seating?" + q.Encode()
-	}
+	form := func(lang, seed string) string { return seatingForm(ts.URL, lang, seed) }
 	done := make(chan int, 1)
 	go func() {
 		res, err := http.Get(form("en", "1"))
@@ -213,11 +221,7 @@ func TestSeatingPage_AnotherSeatingWhileOneIsMadeIsRefusedInTheReadersLanguage(t
 // address's rate of new seatings) is the answer, the generator is not
 // called and the gate is not held; a kept seating asks allow nothing.
 func TestSeatingGate_ASeatingItsRateRefusesIsNotMade(t *testing.T) {
-	var calls atomic.Int32
-	g := &seatingGate{generate: func(c seating.Config) (seating.Seating, error) {
-		calls.Add(1)
-		return seating.Generate(c)
-	}}
+	g, calls := countingGate()
 	refuse := func() error { return &engine.Error{Code: CodeRateLimited, N: 20} }
 	if _, err := g.Seating(context.Background(), seatingCfg(1), refuse); !codeIs(err, CodeRateLimited) {
 		t.Fatalf("a seating its rate refuses: %v; want %s", err, CodeRateLimited)
@@ -241,10 +245,8 @@ func TestSeatingPage_OneAddressesNewSeatingsAreRated(t *testing.T) {
 	h := New(Config{Seatings: httpguard.NewRates(1.0/3600, 2)})
 	ts := httptest.NewServer(h)
 	defer ts.Close()
-	names := strings.Repeat("p\n", 19) + "p"
 	get := func(lang, seed string) (int, string, string) {
-		q := url.Values{"lang": {lang}, "names": {names}, "tables": {"2"}, "games": {"2"}, "seed": {seed}}
-		res, err := http.Get(ts.URL + "/host/seating?" + q.Encode())
+		res, err := http.Get(seatingForm(ts.URL, lang, seed))
 		if err != nil {
 			t.Fatal(err)
 		}
