@@ -35,7 +35,7 @@ var (
 		"The owner's frames this node's rooms put into the relay on their own goroutine at the end of their turn (no hand-off to the session's goroutine).",
 		nil, nil)
 	descLinkWrites = prometheus.NewDesc("mafia_relay_link_writes_total",
-		"Writes of batches to relay links, by who made them: sender (the outbox's goroutine), turn (a room's goroutine at the end of its turn, the socket took it all), turn_left (the same, the socket took part at once; the sender wrote the rest).",
+		"Writes of batches to relay links, by who made them: sender (the outbox's goroutine), turn (a room's goroutine at the end of its turn), put (the goroutine that put a message that goes alone: an ack, a client's frame), left (a write of turn or put that the socket took only part of at once; the sender wrote the rest).",
 		[]string{"by"}, nil)
 	descForwarded = prometheus.NewDesc("mafia_relay_requests_total",
 		"Plain HTTP requests for a table (a join, a leave, its row, its log) this node passed to the table's owner, by result: ok (the owner answered, whatever its status), unavailable (it did not answer: 503 relay_unavailable).",
@@ -122,8 +122,9 @@ func (c nodeCollector) Collect(ch chan<- prometheus.Metric) {
 	counter(descDirect, st.directLeft.Load(), "left")
 	counter(descTurnFrames, st.turnFrames.Load())
 	counter(descLinkWrites, st.linkWrites[bySender].Load(), "sender")
-	counter(descLinkWrites, st.linkWrites[byTurn].Load()-st.turnLeft.Load(), "turn")
-	counter(descLinkWrites, st.turnLeft.Load(), "turn_left")
+	counter(descLinkWrites, st.linkWrites[byTurn].Load(), "turn")
+	counter(descLinkWrites, st.linkWrites[byPut].Load(), "put")
+	counter(descLinkWrites, st.nowLeft.Load(), "left")
 	counter(descForwarded, st.forwarded.Load(), "ok")
 	counter(descForwarded, st.forwardFailed.Load(), "unavailable")
 	counter(descLobbyMissed, n.lobbyMiss.Load())

@@ -210,10 +210,15 @@ func (o *outbox) flush() {
 	o.chunks = nil
 	link := o.link != ""
 	o.mu.Unlock()
-	if link && len(chunks) > 0 {
+	switch {
+	case failed:
+		// The link broke in the middle of a turn's batch: what follows
+		// is lost with it, as the batches of a failed write are.
+		link = true
+	case link && len(chunks) > 0:
 		o.seal(chunks)
 		o.n.stats.linkWrites[bySender].Add(1)
-		failed = o.writeLink(chunks) != nil || failed
+		failed = o.writeLink(chunks) != nil
 	}
 	for _, b := range chunks {
 		if link {

@@ -80,10 +80,11 @@ type relayStats struct {
 	// (outbox.go): several frames, closes and acks each.
 	batches atomic.Int64
 	// linkWrites counts the writes of batches to links, by who made them
-	// (bySender, byTurn: a room's goroutine at its turn's end, turn.go);
-	// turnLeft those of a turn that left bytes to the sender.
-	linkWrites [2]atomic.Int64
-	turnLeft   atomic.Int64
+	// (bySender, byTurn: a room's goroutine at its turn's end, byPut: the
+	// goroutine that put a message that goes alone; turn.go); nowLeft
+	// those of the last two that left bytes to the sender.
+	linkWrites [3]atomic.Int64
+	nowLeft    atomic.Int64
 	// turnFrames counts the frames a room's turn put into an outbox on
 	// its own goroutine (turn.go).
 	turnFrames atomic.Int64
@@ -128,9 +129,11 @@ type RelayStats struct {
 	Direct, DirectLeft int64
 	// TurnFrames counts the owner's frames this node's rooms put into
 	// the relay on their own goroutine at their turns' end (turn.go);
-	// SenderWrites and TurnWrites the batches' writes to links made by
-	// the outboxes' senders and by the rooms' goroutines.
-	TurnFrames, SenderWrites, TurnWrites int64
+	// SenderWrites, TurnWrites and PutWrites the batches' writes to links
+	// made by the outboxes' senders, by the rooms' goroutines at their
+	// turns' end, and by the goroutines that put an ack or a client's
+	// frame.
+	TurnFrames, SenderWrites, TurnWrites, PutWrites int64
 }
 
 // RelayStats reports the node's relay counters.
@@ -139,7 +142,7 @@ func (n *Node) RelayStats() RelayStats {
 		BytesOut: n.stats.bytesOut.Load(), BytesIn: n.stats.bytesIn.Load(),
 		Forwarded: n.stats.forwarded.Load(), ForwardFailed: n.stats.forwardFailed.Load(), Batches: n.stats.batches.Load(),
 		Direct: n.stats.direct.Load(), DirectLeft: n.stats.directLeft.Load(),
-		TurnFrames: n.stats.turnFrames.Load(), SenderWrites: n.stats.linkWrites[bySender].Load(), TurnWrites: n.stats.linkWrites[byTurn].Load()}
+		TurnFrames: n.stats.turnFrames.Load(), SenderWrites: n.stats.linkWrites[bySender].Load(), TurnWrites: n.stats.linkWrites[byTurn].Load(), PutWrites: n.stats.linkWrites[byPut].Load()}
 }
 
 // session is one side of a relayed WebSocket session: it copies its local
@@ -439,6 +442,14 @@ func (s *session) publish(kind byte, seq uint64, payload []byte) {
 		s.n.stats.bytesOut.Add(n)
 		s.n.stats.frames[1-s.inward()].Add(1)
 		s.n.stats.bytes[1-s.inward()].Add(n)
+	}
+	if kind == kindAck || s.side == sideA {
+		// A message that goes alone (an ack; a client's frame, a
+		// close): written to the link now, on this goroutine, when the
+		// link takes it at once (flushNow), with no sender woken for it.
+		s.out.add(s.id, s.their, kind, seq, payload)
+		s.out.flushNow(byPut)
+		return
 	}
 	s.out.put(s.id, s.their, kind, seq, payload)
 }

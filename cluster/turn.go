@@ -103,17 +103,18 @@ func (t *turnFlusher) TurnDone() {
 	}
 	n.mu.Unlock()
 	for _, o := range all {
-		o.flushNow()
+		o.flushNow(byTurn)
 	}
 }
 
 // flushNow sends the outbox's batches on the calling goroutine (a room's,
-// at its turn's end) with one write to the link that never waits: what the
-// socket does not take at once is left, first in line, to the sender,
-// woken for it. Anything else goes to the sender as before: a bus peer, a
-// link not dialled yet or dead or under TLS (no write that never waits),
-// the sender writing (wmu), bytes left by an earlier write.
-func (o *outbox) flushNow() {
+// at its turn's end: by byTurn; one that put a message that goes alone:
+// byPut) with one write to the link that never waits: what the socket
+// does not take at once is left, first in line, to the sender, woken for
+// it. Anything else goes to the sender as before: a bus peer, a link not
+// dialled yet or dead or under TLS (no write that never waits), the
+// sender writing (wmu), bytes left by an earlier write.
+func (o *outbox) flushNow(by int) {
 	o.mu.Lock()
 	none, link := len(o.chunks) == 0, o.link != ""
 	o.mu.Unlock()
@@ -138,12 +139,12 @@ func (o *outbox) flushNow() {
 		return
 	}
 	o.seal(chunks)
-	o.n.stats.linkWrites[byTurn].Add(1)
+	o.n.stats.linkWrites[by].Add(1)
 	rest, err := c.writeNow(chunks)
 	if err != nil || len(rest) > 0 {
 		// The sender writes the rest on this link (and fails it there,
 		// as its own write would, if it fails).
-		o.n.stats.turnLeft.Add(1)
+		o.n.stats.nowLeft.Add(1)
 		o.left, o.leftBufs = rest, chunks
 		o.hasLeft.Store(true)
 		o.wakeSender()
@@ -185,8 +186,11 @@ func (o *outbox) writeLeft() (ok bool) {
 	return true
 }
 
-// The writers of batches to links (relayStats.linkWrites).
+// The writers of batches to links (relayStats.linkWrites): the outbox's
+// sender, a room's goroutine at its turn's end, the goroutine that put a
+// message that goes alone (session.publish).
 const (
 	bySender = 0
 	byTurn   = 1
+	byPut    = 2
 )
