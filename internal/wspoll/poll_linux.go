@@ -2,38 +2,40 @@
 
 package wspoll
 
-import "syscall"
+import (
+	"os"
+	"syscall"
+)
 
-// pollSys is an epoll instance, and a pipe whose read end wakes its wait
-// when the Poller closes.
+// pollSys is an epoll instance, itself waited on by the Go runtime's own
+// poller (an epoll descriptor is readable while it has events): the
+// Poller's goroutine parks there like any reader of a socket, with no
+// system thread of its own blocked in epoll_wait.
 type pollSys struct {
-	ep     int
-	wake   [2]int
+	f      *os.File
+	rc     syscall.RawConn
 	events [128]syscall.EpollEvent
 	ids    []uint64
+	n      int
+	err    error
+	wait   func(uintptr) bool
 }
-
-// wakeID is the pipe's id in the set (connections' ids start at 1).
-const wakeID = 0
 
 func (s *pollSys) open() error {
 	ep, err := syscall.EpollCreate1(syscall.EPOLL_CLOEXEC)
 	if err != nil {
 		return err
 	}
-	if err := syscall.Pipe2(s.wake[:], syscall.O_CLOEXEC|syscall.O_NONBLOCK); err != nil {
+	if err := syscall.SetNonblock(ep, true); err != nil {
 		syscall.Close(ep)
 		return err
 	}
-	ev := syscall.EpollEvent{Events: syscall.EPOLLIN}
-	setID(&ev, wakeID)
-	if err := syscall.EpollCtl(ep, syscall.EPOLL_CTL_ADD, s.wake[0], &ev); err != nil {
-		syscall.Close(ep)
-		syscall.Close(s.wake[0])
-		syscall.Close(s.wake[1])
+	s.f = os.NewFile(uintptr(ep), "wspoll")
+	if s.rc, err = s.f.SyscallConn(); err != nil {
+		s.f.Close()
 		return err
 	}
-	s.ep = ep
+	s.wait = s.take
 	return nil
 }
 
@@ -54,19 +56,36 @@ func (s *pollSys) arm(fd int, id uint64, add bool) error {
 	if add {
 		op = syscall.EPOLL_CTL_ADD
 	}
-	return syscall.EpollCtl(s.ep, op, fd, &ev)
+	return s.ctl(op, fd, &ev)
 }
 
 func (s *pollSys) remove(fd int) error {
-	return syscall.EpollCtl(s.ep, syscall.EPOLL_CTL_DEL, fd, nil)
+	return s.ctl(syscall.EPOLL_CTL_DEL, fd, &syscall.EpollEvent{})
 }
 
-func (s *pollSys) wakeLoop() { _, _ = syscall.Write(s.wake[1], []byte{0}) }
+func (s *pollSys) ctl(op, fd int, ev *syscall.EpollEvent) error {
+	var err error
+	if cerr := s.rc.Control(func(ep uintptr) { err = syscall.EpollCtl(int(ep), op, fd, ev) }); cerr != nil {
+		return cerr
+	}
+	return err
+}
 
-func (s *pollSys) close() {
-	syscall.Close(s.ep)
-	syscall.Close(s.wake[0])
-	syscall.Close(s.wake[1])
+// wakeLoop ends the loop's wait: the instance closes.
+func (s *pollSys) wakeLoop() { s.f.Close() }
+
+func (s *pollSys) close() {}
+
+// take is one look at the instance's events, never waiting: none, and
+// the runtime waits until it has some.
+func (s *pollSys) take(ep uintptr) bool {
+	for {
+		s.n, s.err = syscall.EpollWait(int(ep), s.events[:], 0)
+		if s.err == syscall.EINTR {
+			continue
+		}
+		return s.n > 0 || s.err != nil
+	}
 }
 
 // loop waits for events until the Poller closes, starting a burst for
@@ -75,27 +94,14 @@ func (p *Poller) loop() {
 	defer close(p.done)
 	s := &p.sys
 	for {
-		n, err := syscall.EpollWait(s.ep, s.events[:], -1)
-		if err == syscall.EINTR {
-			continue
-		}
-		if err != nil {
-			return
+		if err := s.rc.Read(s.wait); err != nil || s.err != nil {
+			return // closed
 		}
 		s.ids = s.ids[:0]
-		stop := false
-		for i := range n {
-			id := idOf(&s.events[i])
-			if id == wakeID {
-				stop = true
-				continue
-			}
-			s.ids = append(s.ids, id)
+		for i := range s.n {
+			s.ids = append(s.ids, idOf(&s.events[i]))
 		}
 		p.ready(s.ids)
-		if stop {
-			return
-		}
 	}
 }
 

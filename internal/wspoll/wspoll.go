@@ -107,7 +107,7 @@ func (p *Poller) Wrap(conn net.Conn, pre []byte) *Conn {
 func (c *Conn) Start(run func()) {
 	c.run = run
 	c.state.Store(running)
-	go run()
+	c.p.goRun(run)
 }
 
 // Stop says whether the reader's next reads may stop at a frame's
@@ -151,7 +151,7 @@ func (c *Conn) Park() bool {
 // close).
 func (c *Conn) wake() {
 	if c.state.CompareAndSwap(parked, running) {
-		go c.run()
+		c.p.goRun(c.run)
 	}
 }
 
@@ -264,12 +264,53 @@ type Poller struct {
 	sys    pollSys
 	done   chan struct{}
 	close  sync.Once
+	// Bursts run on workers: one idle takes the next burst (jobs), so
+	// that a burst seldom starts a goroutine and grows its stack; past
+	// maxIdle idle, a worker ends.
+	jobs    chan func()
+	quit    chan struct{}
+	idle    atomic.Int32
+	workers sync.WaitGroup
+}
+
+// maxIdle is how many workers may wait for a burst.
+const maxIdle = 8
+
+// goRun runs f on an idle worker, or a new one.
+func (p *Poller) goRun(f func()) {
+	select {
+	case p.jobs <- f:
+	default:
+		p.workers.Add(1)
+		go p.work(f)
+	}
+}
+
+// work runs f, then the bursts it is handed while it is one of the
+// maxIdle idle workers, until the Poller closes.
+func (p *Poller) work(f func()) {
+	defer p.workers.Done()
+	for {
+		f()
+		f = nil
+		if p.idle.Add(1) > maxIdle {
+			p.idle.Add(-1)
+			return
+		}
+		select {
+		case f = <-p.jobs:
+			p.idle.Add(-1)
+		case <-p.quit:
+			p.idle.Add(-1)
+			return
+		}
+	}
 }
 
 // New starts a Poller: ErrUnsupported where there is none (see package
 // doc).
 func New() (*Poller, error) {
-	p := &Poller{conns: map[uint64]*Conn{}, done: make(chan struct{})}
+	p := &Poller{conns: map[uint64]*Conn{}, done: make(chan struct{}), jobs: make(chan func()), quit: make(chan struct{})}
 	if err := p.sys.open(); err != nil {
 		return nil, err
 	}
@@ -277,8 +318,9 @@ func New() (*Poller, error) {
 	return p, nil
 }
 
-// Close stops the Poller's goroutine and waits for it. Connections still
-// parked are never woken again: close them first.
+// Close stops the Poller's goroutine and its workers, and waits for them
+// (a burst under way too). Connections still parked are never woken
+// again: close them first.
 func (p *Poller) Close() {
 	if p == nil {
 		return
@@ -287,6 +329,8 @@ func (p *Poller) Close() {
 		p.sys.wakeLoop()
 		<-p.done
 		p.sys.close()
+		close(p.quit)
+		p.workers.Wait()
 	})
 }
 
