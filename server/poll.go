@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net"
 	"sync"
+	"sync/atomic"
 
 	"mafia/internal/wspoll"
 	"mafia/room"
@@ -21,7 +22,7 @@ type reads struct {
 	p    *wspoll.Poller
 	// off keeps every connection on a goroutine of its own (a test's, to
 	// check that way on Linux too).
-	off bool
+	off atomic.Bool
 }
 
 // poller is the server's poller, started with its first WebSocket; nil
@@ -44,7 +45,7 @@ func (r *reads) close() { r.p.Close() }
 // pollRead is wsbatch.ResponseWriter.Read: conn under the poller, or nil
 // (read by a goroutine of its own).
 func (s *Server) pollRead(conn net.Conn, pre []byte) net.Conn {
-	if s.reads.off {
+	if s.reads.off.Load() {
 		return nil
 	}
 	if pc := s.reads.poller().Wrap(conn, pre); pc != nil {

@@ -147,6 +147,10 @@ func (c *Conn) Park() bool {
 	return false
 }
 
+// Parked reports whether the connection waits in the Poller with no
+// goroutine reading it.
+func (c *Conn) Parked() bool { return c.state.Load() == parked }
+
 // wake starts a burst on a parked connection (the Poller's event, or its
 // close).
 func (c *Conn) wake() {
