@@ -68,6 +68,12 @@ type Conn struct {
 	stop atomic.Bool
 	pre  []byte
 	f    frames
+	// short is set when the last read of the socket took fewer bytes than
+	// asked for: it had nothing more then, so a read that may stop there
+	// stops without asking the socket again (a byte come since wakes the
+	// Poller as soon as the connection is parked: its wait is
+	// level-triggered).
+	short bool
 
 	// The raw read's argument and results (Read; the read side is one
 	// goroutine's at a time, under the WebSocket library's read lock).
@@ -186,8 +192,12 @@ func (c *Conn) Read(p []byte) (int, error) {
 		c.f.feed(p[:n])
 		return n, nil
 	}
-	c.rp, c.rn, c.rerr = p, 0, nil
 	c.rnowait = c.stop.Load() && c.f.between() && !c.fallback.Load()
+	if c.rnowait && c.short {
+		c.short = false
+		return 0, ErrWouldBlock
+	}
+	c.rp, c.rn, c.rerr = p, 0, nil
 	err := c.rc.Read(c.rfn)
 	n, rerr := c.rn, c.rerr
 	c.rp = nil
@@ -200,6 +210,7 @@ func (c *Conn) Read(p []byte) (int, error) {
 	if n == 0 {
 		return 0, io.EOF
 	}
+	c.short = n < len(p)
 	c.f.feed(p[:n])
 	return n, nil
 }
