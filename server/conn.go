@@ -326,9 +326,10 @@ func (s *Server) readPump(c *websocket.Conn, rm *room.Room, sub *room.Sub, wc *p
 // handled, refused, or skipped unread; ok false ends the connection (flood
 // true: as a flood). It is a function of its own, never inlined, so that
 // its locals are off the stack while readPump waits for the next frame:
-// the reader's goroutine lives as long as the connection and waits about
-// 3 KiB deep in coder/websocket's read; the smaller that depth, the more
-// connections keep a 4 KiB stack rather than 8 (docs/performance.md).
+// without the poller (poll.go) the reader's goroutine lives as long as the
+// connection and waits about 3 KiB deep in coder/websocket's read; the
+// smaller that depth, the more connections keep a 4 KiB stack rather than
+// 8 (docs/performance.md).
 //
 //go:noinline
 func (s *Server) readFrame(rm *room.Room, sub *room.Sub, wc *peer, typ websocket.MessageType, rd io.Reader) (flood, ok bool) {
