@@ -18,6 +18,7 @@ import (
 	"mafia/engine"
 	"mafia/internal/secret"
 	"mafia/internal/wsbatch"
+	"mafia/internal/wspoll"
 	"mafia/locale"
 	"mafia/room"
 	"mafia/wire"
@@ -48,14 +49,17 @@ const (
 	maxBatch = 64
 )
 
-// peer is one WebSocket connection. One goroutine reads it for as long as
-// it is open; a writer goroutine runs only while the room has queued frames
-// for it, so that an idle connection costs one goroutine.
+// peer is one WebSocket connection. It is read by a goroutine only while
+// it has bytes to read (a burst, poll.go), or, where there is no poller,
+// by one goroutine for as long as it is open; a writer goroutine runs only
+// while the room has queued frames for it, so that an idle connection
+// costs no goroutine (one without a poller).
 type peer struct {
 	s     *Server
 	c     *websocket.Conn
 	bw    *wsbatch.Writer
-	done  atomic.Bool // the connection is ending: write nothing more
+	pc    *wspoll.Conn // the connection under the poller; nil: read by serve
+	done  atomic.Bool  // the connection is ending: write nothing more
 	lang  string
 	local chan *room.Reply // answers to frames the room never saw
 	tk    *ticket          // what the connection holds of the server's limits
@@ -94,7 +98,8 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	tk := wc.tk
-	hw := &wsbatch.ResponseWriter{ResponseWriter: w, ReadBuffer: readBufferSize, WriteBuffer: writeBufferSize, Timeout: s.cfg.Timeouts.WebSocket}
+	hw := &wsbatch.ResponseWriter{ResponseWriter: w, ReadBuffer: readBufferSize, WriteBuffer: writeBufferSize, Timeout: s.cfg.Timeouts.WebSocket,
+		Read: s.pollRead}
 	// No compression: it would squeeze the padding that keeps every seat's
 	// frames of one length (docs/protocol.md, "Frame lengths"). The Origin
 	// was checked above.
@@ -117,6 +122,7 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	wc.c, wc.bw = c, hw.W
+	wc.pc, _ = hw.R.(*wspoll.Conn)
 	// The reader's count is taken first: a writer's Add below (notify)
 	// and later ones happen while it is held.
 	s.peers.Add(1)
@@ -130,7 +136,12 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 	s.pings.add(s, wc)
 	s.metrics.conns.Inc()
 	// The handler returns: the connection is hijacked, and the request and
-	// net/http's state for it need not live as long as the game.
+	// net/http's state for it need not live as long as the game. The
+	// reader's count is held until the connection has ended.
+	if wc.pc != nil {
+		wc.pc.Start(func() { wc.burst(rm, sub) })
+		return
+	}
 	go func() {
 		defer s.peers.Done()
 		wc.serve(rm, sub)
@@ -218,12 +229,18 @@ func (wc *peer) stop() {
 	wc.c.CloseNow()
 }
 
-// serve reads the connection until it ends, then closes it, gives back
-// its place in the limits, and detaches it from the room (last: a busy
-// room's full inbox makes Detach wait, and the socket is closed meanwhile).
+// serve reads the connection until it ends, then ends it (finish).
 func (wc *peer) serve(rm *room.Room, sub *room.Sub) {
+	wc.finish(rm, sub, wc.s.readPump(wc.c, rm, sub, wc))
+}
+
+// finish ends a connection whose reading has ended (flood: as a flood):
+// closes it, gives back its place in the limits, and detaches it from the
+// room (last: a busy room's full inbox makes Detach wait, and the socket
+// is closed meanwhile).
+func (wc *peer) finish(rm *room.Room, sub *room.Sub, flood bool) {
 	defer wc.s.metrics.conns.Dec()
-	if flood := wc.s.readPump(wc.c, rm, sub, wc); flood {
+	if flood {
 		wc.flood()
 	}
 	wc.done.Store(true)
@@ -309,9 +326,10 @@ func (s *Server) readPump(c *websocket.Conn, rm *room.Room, sub *room.Sub, wc *p
 // handled, refused, or skipped unread; ok false ends the connection (flood
 // true: as a flood). It is a function of its own, never inlined, so that
 // its locals are off the stack while readPump waits for the next frame:
-// the reader's goroutine lives as long as the connection and waits about
-// 3 KiB deep in coder/websocket's read; the smaller that depth, the more
-// connections keep a 4 KiB stack rather than 8 (docs/performance.md).
+// without the poller (poll.go) the reader's goroutine lives as long as the
+// connection and waits about 3 KiB deep in coder/websocket's read; the
+// smaller that depth, the more connections keep a 4 KiB stack rather than
+// 8 (docs/performance.md).
 //
 //go:noinline
 func (s *Server) readFrame(rm *room.Room, sub *room.Sub, wc *peer, typ websocket.MessageType, rd io.Reader) (flood, ok bool) {
