@@ -124,3 +124,56 @@ func TestPing_AConnectionThatLeavesThePingUnansweredIsEnded(t *testing.T) {
 		}
 	}
 }
+
+// TestPing_AQuietConnectionThatAnswersIsPingedAndKept: a connection the
+// server neither writes to nor hears from is pinged every pingEvery, and
+// its pong (the answer is any frame heard after the ping) keeps it open
+// however many pings pass, each of them beyond Timeouts.WebSocket (here a
+// second) after the one before. Every ping is the same 2 bytes: no
+// payload. What is waited for is the fourth ping itself; the connection
+// must still be there after it.
+func TestPing_AQuietConnectionThatAnswersIsPingedAndKept(t *testing.T) {
+	t.Parallel() // about 8 s of pings on the wall clock, its own server (main_test.go)
+	ts := startServerWith(t, "", func(c *Config) { c.Timeouts.WebSocket = time.Second })
+	ctx := within(t, 60*time.Second)
+	created, err := ts.api.Create(ctx, client.CreateRequest{Name: "quiet", Players: 5, TimingsMS: longTimings})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pinged := make(chan []byte, 16)
+	ws, _, err := websocket.Dial(ctx, wsURL(ts.api.Base, created.Table, 0, nil), &websocket.DialOptions{
+		OnPingReceived: func(_ context.Context, p []byte) bool {
+			pinged <- bytes.Clone(p)
+			return true // the library answers
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ws.CloseNow()
+	ws.SetReadLimit(4 << 20)
+	ended := make(chan error, 1)
+	go func() { // reads (so that the pings are answered) until the end
+		for {
+			if _, _, err := ws.Read(ctx); err != nil {
+				ended <- err
+				return
+			}
+		}
+	}()
+	for i := range 4 {
+		select {
+		case p := <-pinged:
+			if len(p) != 0 {
+				t.Fatalf("ping %d carried %q, want no payload", i+1, p)
+			}
+		case err := <-ended:
+			t.Fatalf("the connection ended after %d pings answered: %v", i, err)
+		case <-ctx.Done():
+			t.Fatalf("%d pings came to a quiet connection, want 4", i)
+		}
+	}
+	if n := scrape(ctx, t, ts.ops.URL)["mafia_connections"]; n != 1 {
+		t.Fatalf("%v connections open after four pings answered, want the quiet one", n)
+	}
+}

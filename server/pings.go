@@ -1,9 +1,10 @@
 package server
 
 import (
-	"context"
 	"sync"
 	"time"
+
+	"mafia/internal/wsbatch"
 )
 
 // pingEvery is the longest an open connection goes without hearing from
@@ -65,12 +66,15 @@ func (p *pings) remove(wc *peer) {
 }
 
 // sweepPings pings, every pingSweep until the server closes, each
-// connection owed a ping and not already being pinged, each on a
-// goroutine of its own (a ping waits for its pong).
+// connection owed a ping and not already pinged, and ends each that has
+// left a ping unanswered for Timeouts.WebSocket. The pings are written on
+// its goroutine, as the room writes its turn's frames (pingNow): no
+// goroutine waits for a pong; the pong (or any frame) heard after the
+// ping is the answer (peer.control, readFrame).
 func (s *Server) sweepPings() {
 	t := time.NewTicker(pingSweep)
 	defer t.Stop()
-	var due []*peer
+	var due, gone []*peer
 	for {
 		select {
 		case <-t.C:
@@ -78,38 +82,70 @@ func (s *Server) sweepPings() {
 			return
 		}
 		now := sinceEpoch()
+		late := int64(s.cfg.Timeouts.WebSocket)
 		s.pings.mu.Lock()
 		for wc := range s.pings.set {
-			if wc.pingDue(now) <= 0 && wc.pinging.CompareAndSwap(false, true) {
+			if p := wc.pingAt.Load(); p != 0 {
+				switch {
+				case wc.heard.Load() >= p:
+					wc.pingAt.Store(0) // answered
+				case now-p > late:
+					gone = append(gone, wc)
+					continue
+				default:
+					continue // its answer may still come
+				}
+			}
+			if wc.pingDue(now) <= 0 {
 				due = append(due, wc)
 			}
 		}
 		s.pings.mu.Unlock()
 		for i, wc := range due {
-			s.goPeer(wc.pingNow) // this goroutine holds a count
+			wc.pingNow()
 			due[i] = nil
 		}
-		due = due[:0]
+		for i, wc := range gone {
+			wc.stop()
+			gone[i] = nil
+		}
+		due, gone = due[:0], gone[:0]
 	}
 }
 
-// pingNow pings the client, and ends the connection if it does not answer
-// within Timeouts.WebSocket.
+// pingNow writes a ping to the client on the sweep's goroutine, as the
+// room's turnEnd writes frames: only when no writer is at work and the
+// socket takes it at once (wsbatch's TryBegin and EndNow), never waiting
+// for the socket. A ping the socket takes only part of leaves the rest to
+// a writer goroutine; a connection busy writing is pinged at a later
+// sweep. The ping carries no payload: every ping is the same 2 bytes.
 func (wc *peer) pingNow() {
-	defer wc.pinging.Store(false)
-	if wc.done.Load() {
+	wc.mu.Lock()
+	defer wc.mu.Unlock()
+	if wc.running || wc.sub == nil || wc.done.Load() || !wc.bw.TryBegin() {
 		return
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), wc.s.cfg.Timeouts.WebSocket)
-	err := wc.c.Ping(ctx)
-	cancel()
-	if err != nil {
-		wc.stop()
+	// Held under mu, as turnEnd's: the reader cannot end meanwhile (serve
+	// waits for mu), so a writer started below is counted in time.
+	wc.running = true
+	// Taken before the ping is written: its pong may be heard (on the
+	// reader's goroutine) before the write returns here, and must be
+	// heard after the ping's time to count as its answer.
+	now := sinceEpoch()
+	err := wc.bw.Frame(wsbatch.OpPing, nil)
+	whole, endErr := wc.bw.EndNow()
+	if err != nil || endErr != nil {
+		wc.done.Store(true) // the writer stops the connection
+		wc.s.goPeer(wc.write)
 		return
 	}
-	now := sinceEpoch() // the ping was written and its pong heard
+	wc.pingAt.Store(now)
 	wc.wrote.Store(now)
-	wc.heard.Store(now)
+	if whole {
+		wc.running = false
+		return
+	}
+	wc.s.goPeer(wc.write) // it writes the rest
 }
 
 // pingDue is how long from now (sinceEpoch) until the connection is owed
