@@ -10,9 +10,10 @@ type Op byte
 
 // The opcodes a server writes with Frame (RFC 6455, section 5.2).
 const (
-	OpText Op = 0x1
-	OpPing Op = 0x9
-	OpPong Op = 0xA
+	OpText   Op = 0x1
+	OpBinary Op = 0x2
+	OpPing   Op = 0x9
+	OpPong   Op = 0xA
 )
 
 // maxHeader is the longest header of an unmasked frame.

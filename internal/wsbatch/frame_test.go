@@ -48,6 +48,7 @@ func TestFrame_TheHeaderIsAServersWithTheShortestLength(t *testing.T) {
 		{OpText, 125, []byte{0x81, 125}},
 		{OpText, 126, []byte{0x81, 126, 0, 126}},
 		{OpPong, 3, []byte{0x8A, 3}},
+		{OpBinary, 2, []byte{0x82, 2}},
 		{OpText, 65535, []byte{0x81, 126, 0xFF, 0xFF}},
 		{OpText, 65536, []byte{0x81, 127, 0, 0, 0, 0, 0, 1, 0, 0}},
 	} {
