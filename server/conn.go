@@ -73,6 +73,9 @@ type peer struct {
 	// of pingEvery or heardEvery (pings.go); pingAt is when the ping now
 	// awaiting its answer was written (0: none).
 	wrote, heard, pingAt atomic.Int64
+	// owePing is set when the connection is owed a ping that rides with
+	// its next batch of frames (pings.go, ridePing).
+	owePing atomic.Bool
 	// voiceOut holds the voice table's frames for the connection (voice.go),
 	// written after the room's: made at the connection's first voice
 	// message (most connections never speak: 64 slots each were 1.5 KiB a
@@ -567,6 +570,9 @@ func (wc *peer) writeNow() (all bool) {
 	if n == maxBatch {
 		rest = true // more may wait
 	}
+	if n > 0 {
+		wc.ridePing()
+	}
 	whole, err := wc.bw.EndNow()
 	if err != nil {
 		wc.done.Store(true)
@@ -671,6 +677,9 @@ func (wc *peer) writeQueued() (more, ok bool) {
 	}
 	more = true
 flush:
+	if n > 0 {
+		wc.ridePing()
+	}
 	if err := wc.bw.End(); err != nil {
 		return false, false
 	}

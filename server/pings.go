@@ -36,7 +36,7 @@ var epoch = time.Now()
 func sinceEpoch() int64 { return int64(time.Since(epoch)) }
 
 // pings are the server's open WebSockets, which one goroutine looks over
-// every pingSweep, pinging those owed a ping (pingDue). One sweep for all,
+// every pingSweep, pinging those owed a ping (sweepPings). One sweep for all,
 // rather than a timer each, since a busy connection's timer would fire
 // every 2 s (a goroutine each time) only to find it needs no ping.
 type pings struct {
@@ -67,10 +67,13 @@ func (p *pings) remove(wc *peer) {
 
 // sweepPings pings, every pingSweep until the server closes, each
 // connection owed a ping and not already pinged, and ends each that has
-// left a ping unanswered for Timeouts.WebSocket. The pings are written on
-// its goroutine, as the room writes its turn's frames (pingNow): no
-// goroutine waits for a pong; the pong (or any frame) heard after the
-// ping is the answer (peer.control, readFrame).
+// left a ping unanswered for Timeouts.WebSocket. A connection written to
+// for pingEvery gets its ping from the sweep, on its goroutine, as the
+// room writes its turn's frames (pingNow); one written to but not heard
+// from for heardEvery gets it in the next batch of the room's frames
+// (ridePing), so that a busy table's quiet seat costs no write of its
+// own. No goroutine waits for a pong: the pong (or any frame) heard after
+// the ping is the answer (peer.control, readFrame).
 func (s *Server) sweepPings() {
 	t := time.NewTicker(pingSweep)
 	defer t.Stop()
@@ -96,8 +99,14 @@ func (s *Server) sweepPings() {
 					continue // its answer may still come
 				}
 			}
-			if wc.pingDue(now) <= 0 {
-				due = append(due, wc)
+			switch {
+			case wc.wrote.Load()+int64(pingEvery) <= now:
+				due = append(due, wc) // silent: a ping of its own
+			case wc.heard.Load()+int64(heardEvery) <= now:
+				// Not heard from, but written to: the ping rides with
+				// the next batch of frames (owePing); should none come
+				// within pingEvery, the case above writes it.
+				wc.owePing.Store(true)
 			}
 		}
 		s.pings.mu.Unlock()
@@ -132,6 +141,7 @@ func (wc *peer) pingNow() {
 	// reader's goroutine) before the write returns here, and must be
 	// heard after the ping's time to count as its answer.
 	now := sinceEpoch()
+	wc.owePing.Store(false)
 	err := wc.bw.Frame(wsbatch.OpPing, nil)
 	whole, endErr := wc.bw.EndNow()
 	if err != nil || endErr != nil {
@@ -139,6 +149,7 @@ func (wc *peer) pingNow() {
 		wc.s.goPeer(wc.write)
 		return
 	}
+	wc.s.metrics.pingsAlone.Inc()
 	wc.pingAt.Store(now)
 	wc.wrote.Store(now)
 	if whole {
@@ -148,9 +159,17 @@ func (wc *peer) pingNow() {
 	wc.s.goPeer(wc.write) // it writes the rest
 }
 
-// pingDue is how long from now (sinceEpoch) until the connection is owed
-// a ping: pingEvery after the last write, or heardEvery after the last
-// frame heard, whichever comes first; 0 or less: now.
-func (wc *peer) pingDue(now int64) time.Duration {
-	return time.Duration(min(wc.wrote.Load()+int64(pingEvery), wc.heard.Load()+int64(heardEvery)) - now)
+// ridePing adds the ping the connection is owed (owePing) to the batch of
+// frames being written, at its end: no write of its own. The batch is
+// open (its writer holds it); the ping's time is taken before the batch
+// goes out, so that its pong comes after it.
+func (wc *peer) ridePing() {
+	if !wc.owePing.Load() || !wc.owePing.Swap(false) {
+		return
+	}
+	now := sinceEpoch()
+	if wc.bw.Frame(wsbatch.OpPing, nil) == nil {
+		wc.pingAt.Store(now)
+		wc.s.metrics.pingsRode.Inc()
+	}
 }
