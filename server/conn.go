@@ -74,10 +74,12 @@ type peer struct {
 	in *inProcess
 	// wrote and heard are when the connection last had a batch written
 	// and last had a frame read (sinceEpoch): its ping waits for a silence
-	// of pingEvery or heardEvery (pings.go); pinging is set while a ping
-	// is under way.
-	wrote, heard atomic.Int64
-	pinging      atomic.Bool
+	// of pingEvery or heardEvery (pings.go); pingAt is when the ping now
+	// awaiting its answer was written (0: none).
+	wrote, heard, pingAt atomic.Int64
+	// owePing is set when the connection is owed a ping that rides with
+	// its next batch of frames (pings.go, ridePing).
+	owePing atomic.Bool
 	// voiceOut holds the voice table's frames for the connection (voice.go),
 	// written after the room's: made at the connection's first voice
 	// message (most connections never speak: 64 slots each were 1.5 KiB a
@@ -116,7 +118,8 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 	if aerr != nil {
 		// A refusal of the room (bad_token, busy, stopped) comes as a frame
 		// on an open connection, as it always has.
-		s.writeError(c, wc.lang, 0, aerr)
+		s.writeError(hw.W, wc.lang, 0, aerr)
+		hw.W.Shut()
 		c.Close(websocket.StatusPolicyViolation, "refused")
 		tk.release()
 		return
@@ -266,8 +269,9 @@ func (wc *peer) flood() {
 			wc.in.end(wc.s.replyFrame(wc.lang, &room.Reply{Err: &engine.Error{Code: CodeFlood}}), websocket.StatusPolicyViolation, "flood")
 			return
 		}
-		wc.s.writeError(wc.c, wc.lang, 0, &engine.Error{Code: CodeFlood})
+		wc.s.writeError(wc.bw, wc.lang, 0, &engine.Error{Code: CodeFlood})
 		wc.done.Store(true)
+		wc.bw.Shut()
 		wc.c.Close(websocket.StatusPolicyViolation, "flood")
 	})
 }
@@ -459,7 +463,7 @@ func (wc *peer) drainVoice() {
 	for range voiceQueue {
 		select {
 		case f := <-wc.voiceFrames():
-			if wc.c.Write(context.Background(), websocket.MessageText, f) != nil {
+			if wc.bw.Frame(wsbatch.OpText, f) != nil {
 				return
 			}
 		default:
@@ -500,10 +504,9 @@ func (wc *peer) closeWith(last []byte, code websocket.StatusCode, reason string)
 		return
 	}
 	if last != nil {
-		wctx, cancel := context.WithTimeout(context.Background(), wc.s.cfg.Timeouts.WebSocket)
-		_ = wc.c.Write(wctx, websocket.MessageText, last)
-		cancel()
+		_ = wc.bw.Frame(wsbatch.OpText, last) // bounded by the Writer's deadline
 	}
+	wc.bw.Shut()
 	wc.c.Close(code, reason)
 }
 
@@ -574,7 +577,7 @@ func (wc *peer) writeNow() (all bool) {
 			break
 		}
 		queuedAt[n] = taken.Queued
-		err := wc.c.Write(context.Background(), websocket.MessageText, frame)
+		err := wc.bw.Frame(wsbatch.OpText, frame)
 		taken.Release()
 		if err != nil {
 			_, _ = wc.bw.EndNow()
@@ -584,6 +587,9 @@ func (wc *peer) writeNow() (all bool) {
 	}
 	if n == maxBatch {
 		rest = true // more may wait
+	}
+	if n > 0 {
+		wc.ridePing()
 	}
 	whole, err := wc.bw.EndNow()
 	if err != nil {
@@ -678,10 +684,9 @@ func (wc *peer) writeQueued() (more, ok bool) {
 			goto flush
 		}
 		queuedAt[n] = taken.Queued
-		// Buffered by the batch, so the context has nothing to time out:
-		// end sends the batch under a deadline.
-		err := wc.c.Write(context.Background(), websocket.MessageText, frame)
-		// Write has copied the frame into the batch: its memory may be reused.
+		// Buffered by the batch: End sends it under a deadline.
+		err := wc.bw.Frame(wsbatch.OpText, frame)
+		// Frame has copied the frame into the batch: its memory may be reused.
 		taken.Release()
 		if err != nil {
 			wc.bw.End()
@@ -690,6 +695,9 @@ func (wc *peer) writeQueued() (more, ok bool) {
 	}
 	more = true
 flush:
+	if n > 0 {
+		wc.ridePing()
+	}
 	if err := wc.bw.End(); err != nil {
 		return false, false
 	}
@@ -727,8 +735,8 @@ func (s *Server) replyFrame(lang string, rep *room.Reply) []byte {
 	return room.AnswerFrame(wire.ServerMessage{Type: "error", ID: rep.ID, Code: string(e.Code), Message: s.cfg.Render(lang, e)})
 }
 
-func (s *Server) writeError(c *websocket.Conn, lang string, id int64, err error) {
-	wctx, cancel := context.WithTimeout(context.Background(), s.cfg.Timeouts.WebSocket)
-	defer cancel()
-	_ = c.Write(wctx, websocket.MessageText, s.replyFrame(lang, &room.Reply{ID: id, Err: err}))
+// writeError writes an error frame to the connection, bounded by its
+// Writer's deadline.
+func (s *Server) writeError(w *wsbatch.Writer, lang string, id int64, err error) {
+	_ = w.Frame(wsbatch.OpText, s.replyFrame(lang, &room.Reply{ID: id, Err: err}))
 }

@@ -33,6 +33,8 @@ type Writer struct {
 
 	mu sync.Mutex
 	on bool
+	// shut is set by Shut: Frame writes nothing more.
+	shut bool
 	// now is set for a batch TryBegin opened, whose writer must never wait
 	// for the connection: it is not sent at MaxBatchBytes but grows until
 	// EndNow (or End).
