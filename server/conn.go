@@ -18,6 +18,7 @@ import (
 	"mafia/engine"
 	"mafia/internal/secret"
 	"mafia/internal/wsbatch"
+	"mafia/internal/wspoll"
 	"mafia/locale"
 	"mafia/room"
 	"mafia/wire"
@@ -48,14 +49,17 @@ const (
 	maxBatch = 64
 )
 
-// peer is one WebSocket connection. One goroutine reads it for as long as
-// it is open; a writer goroutine runs only while the room has queued frames
-// for it, so that an idle connection costs one goroutine.
+// peer is one WebSocket connection. It is read by a goroutine only while
+// it has bytes to read (a burst, poll.go), or, where there is no poller,
+// by one goroutine for as long as it is open; a writer goroutine runs only
+// while the room has queued frames for it, so that an idle connection
+// costs no goroutine (one without a poller).
 type peer struct {
 	s     *Server
 	c     *websocket.Conn
 	bw    *wsbatch.Writer
-	done  atomic.Bool // the connection is ending: write nothing more
+	pc    *wspoll.Conn // the connection under the poller; nil: read by serve
+	done  atomic.Bool  // the connection is ending: write nothing more
 	lang  string
 	local chan *room.Reply // answers to frames the room never saw
 	tk    *ticket          // what the connection holds of the server's limits
@@ -70,10 +74,12 @@ type peer struct {
 	in *inProcess
 	// wrote and heard are when the connection last had a batch written
 	// and last had a frame read (sinceEpoch): its ping waits for a silence
-	// of pingEvery or heardEvery (pings.go); pinging is set while a ping
-	// is under way.
-	wrote, heard atomic.Int64
-	pinging      atomic.Bool
+	// of pingEvery or heardEvery (pings.go); pingAt is when the ping now
+	// awaiting its answer was written (0: none).
+	wrote, heard, pingAt atomic.Int64
+	// owePing is set when the connection is owed a ping that rides with
+	// its next batch of frames (pings.go, ridePing).
+	owePing atomic.Bool
 	// voiceOut holds the voice table's frames for the connection (voice.go),
 	// written after the room's: made at the connection's first voice
 	// message (most connections never speak: 64 slots each were 1.5 KiB a
@@ -94,7 +100,8 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	tk := wc.tk
-	hw := &wsbatch.ResponseWriter{ResponseWriter: w, ReadBuffer: readBufferSize, WriteBuffer: writeBufferSize, Timeout: s.cfg.Timeouts.WebSocket}
+	hw := &wsbatch.ResponseWriter{ResponseWriter: w, ReadBuffer: readBufferSize, WriteBuffer: writeBufferSize, Timeout: s.cfg.Timeouts.WebSocket,
+		Read: s.pollRead}
 	// No compression: it would squeeze the padding that keeps every seat's
 	// frames of one length (docs/protocol.md, "Frame lengths"). The Origin
 	// was checked above.
@@ -111,12 +118,14 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 	if aerr != nil {
 		// A refusal of the room (bad_token, busy, stopped) comes as a frame
 		// on an open connection, as it always has.
-		s.writeError(c, wc.lang, 0, aerr)
+		s.writeError(hw.W, wc.lang, 0, aerr)
+		hw.W.Shut()
 		c.Close(websocket.StatusPolicyViolation, "refused")
 		tk.release()
 		return
 	}
 	wc.c, wc.bw = c, hw.W
+	wc.pc, _ = hw.R.(*wspoll.Conn)
 	// The reader's count is taken first: a writer's Add below (notify)
 	// and later ones happen while it is held.
 	s.peers.Add(1)
@@ -130,7 +139,12 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 	s.pings.add(s, wc)
 	s.metrics.conns.Inc()
 	// The handler returns: the connection is hijacked, and the request and
-	// net/http's state for it need not live as long as the game.
+	// net/http's state for it need not live as long as the game. The
+	// reader's count is held until the connection has ended.
+	if wc.pc != nil {
+		wc.pc.Start(func() { wc.burst(rm, sub) })
+		return
+	}
 	go func() {
 		defer s.peers.Done()
 		wc.serve(rm, sub)
@@ -220,12 +234,18 @@ func (wc *peer) stop() {
 	wc.c.CloseNow()
 }
 
-// serve reads the connection until it ends, then closes it, gives back
-// its place in the limits, and detaches it from the room (last: a busy
-// room's full inbox makes Detach wait, and the socket is closed meanwhile).
+// serve reads the connection until it ends, then ends it (finish).
 func (wc *peer) serve(rm *room.Room, sub *room.Sub) {
+	wc.finish(rm, sub, wc.s.readPump(wc.c, rm, sub, wc))
+}
+
+// finish ends a connection whose reading has ended (flood: as a flood):
+// closes it, gives back its place in the limits, and detaches it from the
+// room (last: a busy room's full inbox makes Detach wait, and the socket
+// is closed meanwhile).
+func (wc *peer) finish(rm *room.Room, sub *room.Sub, flood bool) {
 	defer wc.s.metrics.conns.Dec()
-	if flood := wc.s.readPump(wc.c, rm, sub, wc); flood {
+	if flood {
 		wc.flood()
 	}
 	wc.done.Store(true)
@@ -251,8 +271,9 @@ func (wc *peer) flood() {
 			wc.in.end(wc.s.replyFrame(wc.lang, &room.Reply{Err: &engine.Error{Code: CodeFlood}}), websocket.StatusPolicyViolation, "flood")
 			return
 		}
-		wc.s.writeError(wc.c, wc.lang, 0, &engine.Error{Code: CodeFlood})
+		wc.s.writeError(wc.bw, wc.lang, 0, &engine.Error{Code: CodeFlood})
 		wc.done.Store(true)
+		wc.bw.Shut()
 		wc.c.Close(websocket.StatusPolicyViolation, "flood")
 	})
 }
@@ -311,9 +332,10 @@ func (s *Server) readPump(c *websocket.Conn, rm *room.Room, sub *room.Sub, wc *p
 // handled, refused, or skipped unread; ok false ends the connection (flood
 // true: as a flood). It is a function of its own, never inlined, so that
 // its locals are off the stack while readPump waits for the next frame:
-// the reader's goroutine lives as long as the connection and waits about
-// 3 KiB deep in coder/websocket's read; the smaller that depth, the more
-// connections keep a 4 KiB stack rather than 8 (docs/performance.md).
+// without the poller (poll.go) the reader's goroutine lives as long as the
+// connection and waits about 3 KiB deep in coder/websocket's read; the
+// smaller that depth, the more connections keep a 4 KiB stack rather than
+// 8 (docs/performance.md).
 //
 //go:noinline
 func (s *Server) readFrame(rm *room.Room, sub *room.Sub, wc *peer, typ websocket.MessageType, rd io.Reader) (flood, ok bool) {
@@ -443,7 +465,7 @@ func (wc *peer) drainVoice() {
 	for range voiceQueue {
 		select {
 		case f := <-wc.voiceFrames():
-			if wc.c.Write(context.Background(), websocket.MessageText, f) != nil {
+			if wc.bw.Frame(wsbatch.OpText, f) != nil {
 				return
 			}
 		default:
@@ -484,10 +506,9 @@ func (wc *peer) closeWith(last []byte, code websocket.StatusCode, reason string)
 		return
 	}
 	if last != nil {
-		wctx, cancel := context.WithTimeout(context.Background(), wc.s.cfg.Timeouts.WebSocket)
-		_ = wc.c.Write(wctx, websocket.MessageText, last)
-		cancel()
+		_ = wc.bw.Frame(wsbatch.OpText, last) // bounded by the Writer's deadline
 	}
+	wc.bw.Shut()
 	wc.c.Close(code, reason)
 }
 
@@ -558,7 +579,7 @@ func (wc *peer) writeNow() (all bool) {
 			break
 		}
 		queuedAt[n] = taken.Queued
-		err := wc.c.Write(context.Background(), websocket.MessageText, frame)
+		err := wc.bw.Frame(wsbatch.OpText, frame)
 		taken.Release()
 		if err != nil {
 			_, _ = wc.bw.EndNow()
@@ -568,6 +589,9 @@ func (wc *peer) writeNow() (all bool) {
 	}
 	if n == maxBatch {
 		rest = true // more may wait
+	}
+	if n > 0 {
+		wc.ridePing()
 	}
 	whole, err := wc.bw.EndNow()
 	if err != nil {
@@ -662,10 +686,9 @@ func (wc *peer) writeQueued() (more, ok bool) {
 			goto flush
 		}
 		queuedAt[n] = taken.Queued
-		// Buffered by the batch, so the context has nothing to time out:
-		// end sends the batch under a deadline.
-		err := wc.c.Write(context.Background(), websocket.MessageText, frame)
-		// Write has copied the frame into the batch: its memory may be reused.
+		// Buffered by the batch: End sends it under a deadline.
+		err := wc.bw.Frame(wsbatch.OpText, frame)
+		// Frame has copied the frame into the batch: its memory may be reused.
 		taken.Release()
 		if err != nil {
 			wc.bw.End()
@@ -674,6 +697,9 @@ func (wc *peer) writeQueued() (more, ok bool) {
 	}
 	more = true
 flush:
+	if n > 0 {
+		wc.ridePing()
+	}
 	if err := wc.bw.End(); err != nil {
 		return false, false
 	}
@@ -711,8 +737,8 @@ func (s *Server) replyFrame(lang string, rep *room.Reply) []byte {
 	return room.AnswerFrame(wire.ServerMessage{Type: "error", ID: rep.ID, Code: string(e.Code), Message: s.cfg.Render(lang, e)})
 }
 
-func (s *Server) writeError(c *websocket.Conn, lang string, id int64, err error) {
-	wctx, cancel := context.WithTimeout(context.Background(), s.cfg.Timeouts.WebSocket)
-	defer cancel()
-	_ = c.Write(wctx, websocket.MessageText, s.replyFrame(lang, &room.Reply{ID: id, Err: err}))
+// writeError writes an error frame to the connection, bounded by its
+// Writer's deadline.
+func (s *Server) writeError(w *wsbatch.Writer, lang string, id int64, err error) {
+	_ = w.Frame(wsbatch.OpText, s.replyFrame(lang, &room.Reply{ID: id, Err: err}))
 }

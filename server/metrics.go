@@ -27,6 +27,9 @@ type metrics struct {
 	// goroutine at its turn's end (conn.go, turnEnd): the socket took
 	// the batch whole, or part of it (a writer goroutine wrote the rest).
 	turnWhole, turnLeft prometheus.Counter
+	// pingsAlone and pingsRode count the server's WebSocket pings (pings.go):
+	// written alone by the sweep, or in a batch of frames.
+	pingsAlone, pingsRode prometheus.Counter
 	// A cluster's leases (cluster.go): taken by why (create, resume,
 	// takeover, demand), lost by why (fenced, renew, handover), and how
 	// long a table taken over had had no owner.
@@ -72,6 +75,11 @@ func newMetrics() *metrics {
 		[]string{"write"})
 	m.turnWhole, m.turnLeft = turn.WithLabelValues("whole"), turn.WithLabelValues("left")
 	m.reg.MustRegister(turn)
+	pings := prometheus.NewCounterVec(prometheus.CounterOpts{Name: "mafia_pings_sent_total",
+		Help: "WebSocket pings the server wrote to see that a client is there, by how: alone (a write of its own) or with_frames (in a batch of the room's frames, no write of its own)."},
+		[]string{"how"})
+	m.pingsAlone, m.pingsRode = pings.WithLabelValues("alone"), pings.WithLabelValues("with_frames")
+	m.reg.MustRegister(pings)
 	m.reg.MustRegister(m.games, m.gamesTotal, m.rooms, m.conns, m.commands, m.errors, m.latency, m.queued, m.framesOut, m.framesIn, m.dropped, m.floods,
 		m.leasesTaken, m.leasesLost, m.unowned,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))

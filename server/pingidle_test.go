@@ -10,6 +10,7 @@ import (
 	"github.com/coder/websocket"
 
 	"mafia/client"
+	"mafia/wire"
 )
 
 // TestPing_AConnectionWrittenToIsNotPinged: the server's ping is for a
@@ -121,6 +122,128 @@ func TestPing_AConnectionThatLeavesThePingUnansweredIsEnded(t *testing.T) {
 				t.Fatalf("the ended connection is still open: %v", err)
 			}
 			break
+		}
+	}
+}
+
+// TestPing_AQuietConnectionThatAnswersIsPingedAndKept: a connection the
+// server neither writes to nor hears from is pinged every pingEvery, and
+// its pong (the answer is any frame heard after the ping) keeps it open
+// however many pings pass, each of them beyond Timeouts.WebSocket (here a
+// second) after the one before. Every ping is the same 2 bytes: no
+// payload. What is waited for is the fourth ping itself; the connection
+// must still be there after it.
+func TestPing_AQuietConnectionThatAnswersIsPingedAndKept(t *testing.T) {
+	t.Parallel() // about 8 s of pings on the wall clock, its own server (main_test.go)
+	ts := startServerWith(t, "", func(c *Config) { c.Timeouts.WebSocket = time.Second })
+	ctx := within(t, 60*time.Second)
+	created, err := ts.api.Create(ctx, client.CreateRequest{Name: "quiet", Players: 5, TimingsMS: longTimings})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pinged := make(chan []byte, 16)
+	ws, _, err := websocket.Dial(ctx, wsURL(ts.api.Base, created.Table, 0, nil), &websocket.DialOptions{
+		OnPingReceived: func(_ context.Context, p []byte) bool {
+			pinged <- bytes.Clone(p)
+			return true // the library answers
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ws.CloseNow()
+	ws.SetReadLimit(4 << 20)
+	ended := make(chan error, 1)
+	go func() { // reads (so that the pings are answered) until the end
+		for {
+			if _, _, err := ws.Read(ctx); err != nil {
+				ended <- err
+				return
+			}
+		}
+	}()
+	for i := range 4 {
+		select {
+		case p := <-pinged:
+			if len(p) != 0 {
+				t.Fatalf("ping %d carried %q, want no payload", i+1, p)
+			}
+		case err := <-ended:
+			t.Fatalf("the connection ended after %d pings answered: %v", i, err)
+		case <-ctx.Done():
+			t.Fatalf("%d pings came to a quiet connection, want 4", i)
+		}
+	}
+	if n := scrape(ctx, t, ts.ops.URL)["mafia_connections"]; n != 1 {
+		t.Fatalf("%v connections open after four pings answered, want the quiet one", n)
+	}
+}
+
+// TestPing_AQuietSeatWrittenToGetsItsPingWithTheFrames: a connection the
+// server writes to (here a spectator of a table whose seat chats every
+// 300 ms) but has not heard from for heardEvery is owed a ping, and the
+// ping rides in the next batch of the room's frames rather than in a
+// write of its own (mafia_pings_sent_total{how="with_frames"}); the
+// spectator answers it and stays. The seat chats until that ping has
+// come, at its own pace; what is waited for is the ping and the count.
+func TestPing_AQuietSeatWrittenToGetsItsPingWithTheFrames(t *testing.T) {
+	t.Parallel() // heardEvery (6 s) of chat on the wall clock, its own server (main_test.go)
+	ts := startServerWith(t, "", func(c *Config) {
+		c.Limits.ChatRate, c.Limits.ChatBurst = 1e3, 1e3
+		c.Limits.SeatChatRate, c.Limits.SeatChatBurst = 1e3, 1e3
+	})
+	ctx := within(t, 60*time.Second)
+	tb := newTable(ctx, t, ts.api, client.CreateRequest{Name: "ride", Players: 6, TimingsMS: longTimings}, seatsUpTo(1), 1)
+	p := tb.players[0]
+	if _, err := p.connect(ctx); err != nil {
+		t.Fatal(err)
+	}
+	pinged := make(chan struct{}, 16)
+	ws, _, err := websocket.Dial(ctx, wsURL(ts.api.Base, tb.id, 0, nil), &websocket.DialOptions{
+		OnPingReceived: func(context.Context, []byte) bool {
+			pinged <- struct{}{}
+			return true
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ws.CloseNow()
+	ws.SetReadLimit(4 << 20)
+	ended := make(chan error, 1)
+	go func() {
+		for {
+			if _, _, err := ws.Read(ctx); err != nil {
+				ended <- err
+				return
+			}
+		}
+	}()
+	line := wire.ClientMessage{Type: "chat", Channel: "town", Text: "a line to write"}
+	rode := func() float64 {
+		return scrape(ctx, t, ts.ops.URL)[`mafia_pings_sent_total{how="with_frames"}`]
+	}
+	for pings := 0; ; {
+		select {
+		case <-pinged:
+			pings++
+			if rode() > 0 {
+				t.Logf("the quiet spectator's ping came with the frames after %d pings", pings)
+				select {
+				case err := <-ended:
+					t.Fatalf("the spectator's connection ended: %v", err)
+				default:
+				}
+				return
+			}
+		case err := <-ended:
+			t.Fatalf("the spectator's connection ended: %v", err)
+		case <-ctx.Done():
+			t.Fatalf("no ping came with the frames to a spectator written to every 300 ms (%d pings alone)", pings)
+		case <-time.After(300 * time.Millisecond): // the seat's own pace, not a wait for the server
+			if err := p.call(ctx, line); err != nil {
+				t.Fatal(err)
+			}
 		}
 	}
 }

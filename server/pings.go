@@ -1,9 +1,10 @@
 package server
 
 import (
-	"context"
 	"sync"
 	"time"
+
+	"mafia/internal/wsbatch"
 )
 
 // pingEvery is the longest an open connection goes without hearing from
@@ -35,7 +36,7 @@ var epoch = time.Now()
 func sinceEpoch() int64 { return int64(time.Since(epoch)) }
 
 // pings are the server's open WebSockets, which one goroutine looks over
-// every pingSweep, pinging those owed a ping (pingDue). One sweep for all,
+// every pingSweep, pinging those owed a ping (sweepPings). One sweep for all,
 // rather than a timer each, since a busy connection's timer would fire
 // every 2 s (a goroutine each time) only to find it needs no ping.
 type pings struct {
@@ -65,12 +66,18 @@ func (p *pings) remove(wc *peer) {
 }
 
 // sweepPings pings, every pingSweep until the server closes, each
-// connection owed a ping and not already being pinged, each on a
-// goroutine of its own (a ping waits for its pong).
+// connection owed a ping and not already pinged, and ends each that has
+// left a ping unanswered for Timeouts.WebSocket. A connection written to
+// for pingEvery gets its ping from the sweep, on its goroutine, as the
+// room writes its turn's frames (pingNow); one written to but not heard
+// from for heardEvery gets it in the next batch of the room's frames
+// (ridePing), so that a busy table's quiet seat costs no write of its
+// own. No goroutine waits for a pong: the pong (or any frame) heard after
+// the ping is the answer (peer.control, readFrame).
 func (s *Server) sweepPings() {
 	t := time.NewTicker(pingSweep)
 	defer t.Stop()
-	var due []*peer
+	var due, gone []*peer
 	for {
 		select {
 		case <-t.C:
@@ -78,43 +85,91 @@ func (s *Server) sweepPings() {
 			return
 		}
 		now := sinceEpoch()
+		late := int64(s.cfg.Timeouts.WebSocket)
 		s.pings.mu.Lock()
 		for wc := range s.pings.set {
-			if wc.pingDue(now) <= 0 && wc.pinging.CompareAndSwap(false, true) {
-				due = append(due, wc)
+			if p := wc.pingAt.Load(); p != 0 {
+				switch {
+				case wc.heard.Load() >= p:
+					wc.pingAt.Store(0) // answered
+				case now-p > late:
+					gone = append(gone, wc)
+					continue
+				default:
+					continue // its answer may still come
+				}
+			}
+			switch {
+			case wc.wrote.Load()+int64(pingEvery) <= now:
+				due = append(due, wc) // silent: a ping of its own
+			case wc.heard.Load()+int64(heardEvery) <= now:
+				// Not heard from, but written to: the ping rides with
+				// the next batch of frames (owePing); should none come
+				// within pingEvery, the case above writes it.
+				wc.owePing.Store(true)
 			}
 		}
 		s.pings.mu.Unlock()
 		for i, wc := range due {
-			s.goPeer(wc.pingNow) // this goroutine holds a count
+			wc.pingNow()
 			due[i] = nil
 		}
-		due = due[:0]
+		for i, wc := range gone {
+			wc.stop()
+			gone[i] = nil
+		}
+		due, gone = due[:0], gone[:0]
 	}
 }
 
-// pingNow pings the client, and ends the connection if it does not answer
-// within Timeouts.WebSocket.
+// pingNow writes a ping to the client on the sweep's goroutine, as the
+// room's turnEnd writes frames: only when no writer is at work and the
+// socket takes it at once (wsbatch's TryBegin and EndNow), never waiting
+// for the socket. A ping the socket takes only part of leaves the rest to
+// a writer goroutine; a connection busy writing is pinged at a later
+// sweep. The ping carries no payload: every ping is the same 2 bytes.
 func (wc *peer) pingNow() {
-	defer wc.pinging.Store(false)
-	if wc.done.Load() {
+	wc.mu.Lock()
+	defer wc.mu.Unlock()
+	if wc.running || wc.sub == nil || wc.done.Load() || !wc.bw.TryBegin() {
 		return
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), wc.s.cfg.Timeouts.WebSocket)
-	err := wc.c.Ping(ctx)
-	cancel()
-	if err != nil {
-		wc.stop()
+	// Held under mu, as turnEnd's: the reader cannot end meanwhile (serve
+	// waits for mu), so a writer started below is counted in time.
+	wc.running = true
+	// Taken before the ping is written: its pong may be heard (on the
+	// reader's goroutine) before the write returns here, and must be
+	// heard after the ping's time to count as its answer.
+	now := sinceEpoch()
+	wc.owePing.Store(false)
+	err := wc.bw.Frame(wsbatch.OpPing, nil)
+	whole, endErr := wc.bw.EndNow()
+	if err != nil || endErr != nil {
+		wc.done.Store(true) // the writer stops the connection
+		wc.s.goPeer(wc.write)
 		return
 	}
-	now := sinceEpoch() // the ping was written and its pong heard
+	wc.s.metrics.pingsAlone.Inc()
+	wc.pingAt.Store(now)
 	wc.wrote.Store(now)
-	wc.heard.Store(now)
+	if whole {
+		wc.running = false
+		return
+	}
+	wc.s.goPeer(wc.write) // it writes the rest
 }
 
-// pingDue is how long from now (sinceEpoch) until the connection is owed
-// a ping: pingEvery after the last write, or heardEvery after the last
-// frame heard, whichever comes first; 0 or less: now.
-func (wc *peer) pingDue(now int64) time.Duration {
-	return time.Duration(min(wc.wrote.Load()+int64(pingEvery), wc.heard.Load()+int64(heardEvery)) - now)
+// ridePing adds the ping the connection is owed (owePing) to the batch of
+// frames being written, at its end: no write of its own. The batch is
+// open (its writer holds it); the ping's time is taken before the batch
+// goes out, so that its pong comes after it.
+func (wc *peer) ridePing() {
+	if !wc.owePing.Load() || !wc.owePing.Swap(false) {
+		return
+	}
+	now := sinceEpoch()
+	if wc.bw.Frame(wsbatch.OpPing, nil) == nil {
+		wc.pingAt.Store(now)
+		wc.s.metrics.pingsRode.Inc()
+	}
 }

@@ -143,6 +143,8 @@ type Server struct {
 	// pings are the connections a sweep pings when they fall silent
 	// (pings.go).
 	pings pings
+	// reads holds the WebSockets parked between their frames (poll.go).
+	reads reads
 	// rates counts the ratings of ended games under way (rated.go).
 	rates   sync.WaitGroup
 	closing atomic.Bool
@@ -504,7 +506,9 @@ func (s *Server) close() {
 	if s.own != nil {
 		s.own.letting.Wait() // the leases let go before the store closes
 	}
+	s.reads.stop()
 	s.peers.Wait()
+	s.reads.close()
 	s.rates.Wait()
 }
 

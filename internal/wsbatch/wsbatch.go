@@ -33,6 +33,8 @@ type Writer struct {
 
 	mu sync.Mutex
 	on bool
+	// shut is set by Shut: Frame writes nothing more.
+	shut bool
 	// now is set for a batch TryBegin opened, whose writer must never wait
 	// for the connection: it is not sent at MaxBatchBytes but grows until
 	// EndNow (or End).
@@ -225,8 +227,15 @@ type ResponseWriter struct {
 	ReadBuffer, WriteBuffer int
 	// Timeout bounds each write (see Writer).
 	Timeout time.Duration
-	// W is set by Hijack.
+	// Read, if set, is asked for the connection the WebSocket reads from
+	// and closes, given the hijacked one and pre, the bytes net/http had
+	// read past the handshake (its to read first; not kept past the
+	// call); nil from it: the hijacked connection, as without Read (a
+	// server's poller, internal/wspoll).
+	Read func(conn net.Conn, pre []byte) net.Conn
+	// W is set by Hijack, and R to what Read gave (nil: none).
 	W *Writer
+	R net.Conn
 }
 
 // Hijack takes over the connection from net/http, keeping any bytes it had
@@ -249,6 +258,17 @@ func (h *ResponseWriter) Hijack() (net.Conn, *bufio.ReadWriter, error) {
 		return nil, nil, err
 	}
 	var br *bufio.Reader
+	if h.Read != nil {
+		var pre []byte
+		if n := brw.Reader.Buffered(); n > 0 {
+			pre, _ = brw.Reader.Peek(n)
+		}
+		if rc := h.Read(conn, pre); rc != nil {
+			h.R = rc
+			h.W = NewWriter(conn, h.Timeout)
+			return rc, bufio.NewReadWriter(bufio.NewReaderSize(rc, h.ReadBuffer), bufio.NewWriterSize(h.W, h.WriteBuffer)), nil
+		}
+	}
 	if n := brw.Reader.Buffered(); n > 0 {
 		b, _ := brw.Reader.Peek(n)
 		br = bufio.NewReaderSize(io.MultiReader(bytes.NewReader(bytes.Clone(b)), conn), max(h.ReadBuffer, n))

@@ -1,0 +1,93 @@
+package wsbatch
+
+import (
+	"encoding/binary"
+	"net"
+)
+
+// Op is the opcode of a frame Frame writes.
+type Op byte
+
+// The opcodes a server writes with Frame (RFC 6455, section 5.2).
+const (
+	OpText   Op = 0x1
+	OpBinary Op = 0x2
+	OpPing   Op = 0x9
+	OpPong   Op = 0xA
+)
+
+// maxHeader is the longest header of an unmasked frame.
+const maxHeader = 10
+
+// appendHeader appends the header of one whole (final), unmasked frame of
+// op carrying n bytes, with the length in its shortest form: the bytes
+// coder/websocket writes for the same frame from a server.
+func appendHeader(b []byte, op Op, n int) []byte {
+	b = append(b, 0x80|byte(op))
+	switch {
+	case n > 0xFFFF:
+		b = append(b, 127)
+		b = binary.BigEndian.AppendUint64(b, uint64(n))
+	case n > 125:
+		b = append(b, 126)
+		b = binary.BigEndian.AppendUint16(b, uint16(n))
+	default:
+		b = append(b, byte(n))
+	}
+	return b
+}
+
+// Frame writes p as one whole frame of op from a server (final, unmasked),
+// header and payload together: into the batch when one is open, else
+// straight to the connection after what an EndNow left, as Write does.
+//
+// It is the server's own framing of its frames, in place of
+// coder/websocket's Conn.Write, whose per-frame locks (each a select on
+// the context) and message writer cost more than the frame's copy. It is
+// safe beside the library's own writes to the same connection (its pongs,
+// pings and closes, which it still writes through this Writer): a frame
+// goes in under the Writer's lock in one piece, and each control frame
+// the library writes reaches the Writer whole, in one Write (its buffer
+// above the Writer, WriteBuffer, holds the 2 + 125 bytes of a server's
+// control frame, and the library flushes it at the frame's end). Data
+// frames must then all go through Frame: one the library wrote in pieces
+// could have a Frame's bytes between them.
+//
+// After Shut, Frame writes nothing and returns net.ErrClosed.
+func (w *Writer) Frame(op Op, p []byte) error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.shut {
+		return net.ErrClosed
+	}
+	if !w.on {
+		// Gathered in a buffer of the pool and sent in one system call,
+		// after what an EndNow left (flushLocked sends both).
+		w.buf = w.appendFrame(w.buf, op, p)
+		return w.flushLocked()
+	}
+	w.buf = w.appendFrame(w.buf, op, p)
+	if len(*w.buf) >= MaxBatchBytes && !w.now {
+		return w.flushLocked()
+	}
+	return nil
+}
+
+// appendFrame appends the frame to b (a buffer of the pool when nil).
+func (w *Writer) appendFrame(b *[]byte, op Op, p []byte) *[]byte {
+	if b == nil {
+		b = pool.Get().(*[]byte)
+	}
+	*b = append(appendHeader(*b, op, len(p)), p...)
+	return b
+}
+
+// Shut ends the Writer's frames: every later Frame returns net.ErrClosed
+// and writes nothing. A server calls it before it has the library write
+// its close, so that no frame of its own follows the close on the wire.
+// The library's own writes (the close itself) still pass.
+func (w *Writer) Shut() {
+	w.mu.Lock()
+	w.shut = true
+	w.mu.Unlock()
+}

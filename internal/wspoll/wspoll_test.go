@@ -1,0 +1,207 @@
+package wspoll
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"net"
+	"testing"
+	"time"
+)
+
+// frame is a client's WebSocket frame (masked) of payload n bytes.
+func frame(op byte, fin bool, n int) []byte {
+	b := []byte{op}
+	if fin {
+		b[0] |= 0x80
+	}
+	switch {
+	case n < 126:
+		b = append(b, 0x80|byte(n))
+	case n < 1<<16:
+		b = append(b, 0x80|126, byte(n>>8), byte(n))
+	default:
+		b = append(b, 0x80|127)
+		b = binary.BigEndian.AppendUint64(b, uint64(n))
+	}
+	b = append(b, 1, 2, 3, 4) // the mask
+	return append(b, bytes.Repeat([]byte{'x'}, n)...)
+}
+
+// TestFrames_BetweenOnlyWhereAFrameEnds feeds a stream of frames of every
+// length encoding, cut at every byte and in every chunk size, and checks
+// that between is true exactly where a frame ends.
+func TestFrames_BetweenOnlyWhereAFrameEnds(t *testing.T) {
+	var stream []byte
+	ends := map[int]bool{0: true}
+	for _, f := range [][]byte{frame(1, true, 0), frame(9, true, 4), frame(1, false, 125), frame(0, true, 126),
+		frame(10, true, 0), frame(2, true, 70000), frame(1, true, 3)} {
+		stream = append(stream, f...)
+		ends[len(stream)] = true
+	}
+	for chunk := 1; chunk <= 9; chunk++ {
+		var f frames
+		for at := 0; at < len(stream); {
+			n := min(chunk, len(stream)-at)
+			if chunk == 9 && at > 100 && at < 70100 {
+				n = min(1000, len(stream)-at) // through the long payload faster
+			}
+			f.feed(stream[at : at+n])
+			at += n
+			if f.between() != ends[at] && (n == 1 || ends[at]) {
+				t.Fatalf("chunk %d: at %d between %v, a frame ends there: %v", chunk, at, f.between(), ends[at])
+			}
+		}
+		if !f.between() {
+			t.Fatalf("chunk %d: not between frames at the stream's end", chunk)
+		}
+	}
+}
+
+// pair is a loopback TCP connection's ends: the server's under p.
+func pair(t *testing.T, p *Poller) (*Conn, net.Conn) {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	client, err := net.Dial("tcp", ln.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	server, err := ln.Accept()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := p.Wrap(server, nil)
+	if c == nil {
+		t.Fatal("a TCP connection was not taken")
+	}
+	t.Cleanup(func() { c.Close(); client.Close() })
+	return c, client
+}
+
+// reader is a connection's reader for the tests: each burst reads what
+// is there (Stop), reporting every chunk on got, parks the connection
+// when a read stops, and reports a failure on failed.
+type reader struct {
+	c      *Conn
+	bursts chan struct{}
+	got    chan []byte
+	failed chan error
+}
+
+func startReader(c *Conn) *reader {
+	r := &reader{c: c, bursts: make(chan struct{}, 100), got: make(chan []byte, 100), failed: make(chan error, 1)}
+	c.Start(r.burst)
+	return r
+}
+
+func (r *reader) burst() {
+	r.bursts <- struct{}{}
+	buf := make([]byte, 64)
+	for {
+		r.c.Stop(true)
+		n, err := r.c.Read(buf)
+		r.c.Stop(false)
+		if errors.Is(err, ErrWouldBlock) {
+			if r.c.Park() {
+				return
+			}
+			continue
+		}
+		if err != nil {
+			r.failed <- err
+			return
+		}
+		r.got <- bytes.Clone(buf[:n])
+	}
+}
+
+func wait[T any](t *testing.T, ch chan T, what string) T {
+	t.Helper()
+	select {
+	case v := <-ch:
+		return v
+	case <-time.After(30 * time.Second): // a bound on the wait, not a timing
+		t.Fatalf("no %s", what)
+		panic("unreachable")
+	}
+}
+
+// TestConn_ParkedBetweenFramesWokenByBytesAndByItsClose: a connection
+// whose reads stop between frames is parked with no goroutine; bytes sent
+// to it start a burst that reads them; half a frame is waited for inside
+// the burst (its read does not stop); closing the parked connection starts
+// a burst whose read fails, and takes it out of the poller.
+func TestConn_ParkedBetweenFramesWokenByBytesAndByItsClose(t *testing.T) {
+	p, err := New()
+	if errors.Is(err, ErrUnsupported) {
+		t.Skip("no poller here")
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	c, client := pair(t, p)
+	r := startReader(c)
+	wait(t, r.bursts, "first burst")
+	f := frame(1, true, 5)
+	for range 3 {
+		waitParked(c)
+		if _, err := client.Write(f); err != nil {
+			t.Fatal(err)
+		}
+		wait(t, r.bursts, "burst for the frame")
+		var got []byte
+		for len(got) < len(f) {
+			got = append(got, wait(t, r.got, "frame")...)
+		}
+		if !bytes.Equal(got, f) {
+			t.Fatalf("read %q, want %q", got, f)
+		}
+	}
+	// Half a frame, then the rest: one burst reads both halves.
+	waitParked(c)
+	if _, err := client.Write(f[:3]); err != nil {
+		t.Fatal(err)
+	}
+	wait(t, r.bursts, "burst for half a frame")
+	if got := wait(t, r.got, "half a frame"); !bytes.Equal(got, f[:3]) {
+		t.Fatalf("read %q", got)
+	}
+	if _, err := client.Write(f[3:]); err != nil {
+		t.Fatal(err)
+	}
+	if got := wait(t, r.got, "the frame's rest"); !bytes.Equal(got, f[3:]) {
+		t.Fatalf("read %q", got)
+	}
+	select {
+	case <-r.bursts:
+		t.Fatal("the frame's rest started a burst of its own: the first stopped inside the frame")
+	default:
+	}
+	if p.Parked() != 1 {
+		t.Fatalf("the poller holds %d connections, want 1", p.Parked())
+	}
+	// Wait until parked again (the burst's read stops after the frame):
+	// then close: a burst starts and its read fails.
+	waitParked(c)
+	c.Close()
+	wait(t, r.bursts, "burst for the close")
+	if err := wait(t, r.failed, "failed read"); err == nil {
+		t.Fatal("no error")
+	}
+	if p.Parked() != 0 {
+		t.Fatalf("the poller holds %d connections after the close, want 0", p.Parked())
+	}
+}
+
+// waitParked waits until the connection waits in the poller (a state
+// polled, not a timing).
+func waitParked(c *Conn) {
+	for c.state.Load() != parked {
+		time.Sleep(time.Millisecond)
+	}
+}

@@ -1,0 +1,87 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"net"
+	"sync"
+	"sync/atomic"
+
+	"mafia/internal/wspoll"
+	"mafia/room"
+)
+
+// reads is the server's poller of WebSockets (internal/wspoll): on Linux
+// an idle connection has no goroutine reading it, only a place in the
+// poller, which starts one (a burst) when the connection has bytes to
+// read; the burst reads what is there and ends. Elsewhere, and for a
+// connection without a descriptor of its own, one goroutine reads each
+// connection for as long as it is open (peer.serve).
+type reads struct {
+	once sync.Once
+	p    *wspoll.Poller
+	// off keeps every connection on a goroutine of its own (a test's, to
+	// check that way on Linux too).
+	off atomic.Bool
+}
+
+// poller is the server's poller, started with its first WebSocket; nil
+// where there is none, or once the server is closing.
+func (r *reads) poller() *wspoll.Poller {
+	r.once.Do(func() {
+		if p, err := wspoll.New(); err == nil {
+			r.p = p
+		}
+	})
+	return r.p
+}
+
+// stop keeps a poller from starting once the server is closing.
+func (r *reads) stop() { r.once.Do(func() {}) }
+
+// close stops the poller, once every connection has ended (Close).
+func (r *reads) close() { r.p.Close() }
+
+// pollRead is wsbatch.ResponseWriter.Read: conn under the poller, or nil
+// (read by a goroutine of its own).
+func (s *Server) pollRead(conn net.Conn, pre []byte) net.Conn {
+	if s.reads.off.Load() {
+		return nil
+	}
+	if pc := s.reads.poller().Wrap(conn, pre); pc != nil {
+		return pc
+	}
+	return nil
+}
+
+// burst reads what the connection has for the server, frame by frame, as
+// readPump does, until its next read would wait at a frame's boundary:
+// then it parks the connection with the poller and returns (the poller
+// starts the next burst when bytes come). A read that would wait inside
+// a frame (a slow or partial sender) waits, as a goroutine per connection
+// does: only connections between frames are parked. When the connection
+// ends (a failure, a close, a flood) burst ends it as serve does, and
+// gives back the connection's count of s.peers (serveWS's).
+func (wc *peer) burst(rm *room.Room, sub *room.Sub) {
+	for {
+		wc.pc.Stop(true)
+		typ, rd, err := wc.c.Reader(context.Background())
+		wc.pc.Stop(false)
+		if err != nil {
+			if errors.Is(err, wspoll.ErrWouldBlock) {
+				if wc.pc.Park() {
+					return
+				}
+				continue // closed meanwhile (the next read says so), or never parked
+			}
+			wc.finish(rm, sub, false)
+			wc.s.peers.Done()
+			return
+		}
+		if flood, ok := wc.s.readFrame(rm, sub, wc, typ, rd); !ok {
+			wc.finish(rm, sub, flood)
+			wc.s.peers.Done()
+			return
+		}
+	}
+}
