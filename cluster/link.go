@@ -36,6 +36,7 @@ import (
 	"strconv"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 )
 
@@ -278,6 +279,8 @@ func (n *Node) learnLinkLocked(peer, addr string) {
 // dead is then set, and no batch may follow on it.
 type linkConn struct {
 	net.Conn
+	// raw is its descriptor for writes that never wait (nil: TLS).
+	raw     syscall.RawConn
 	dead    atomic.Bool
 	closing atomic.Bool // this node closed it (a failed write, its Close)
 }
@@ -354,7 +357,7 @@ func (o *outbox) dialLink(addr string) (*linkConn, error) {
 		c.Close()
 		return nil, err
 	}
-	lc := &linkConn{Conn: c}
+	lc := &linkConn{Conn: c, raw: rawOf(c)}
 	o.n.linkWG.Add(1)
 	go o.watch(lc)
 	return lc, nil

@@ -31,6 +31,12 @@ var (
 	descDirect = prometheus.NewDesc("mafia_relay_direct_frames_total",
 		"The owner's frames this node wrote to its relayed clients as it read them off a link or the bus, with no hand-off to the session's own goroutine, by how the write went: whole, or left (the client's socket took part of it at once; the session's goroutine wrote the rest).",
 		[]string{"write"}, nil)
+	descTurnFrames = prometheus.NewDesc("mafia_relay_turn_frames_total",
+		"The owner's frames this node's rooms put into the relay on their own goroutine at the end of their turn (no hand-off to the session's goroutine).",
+		nil, nil)
+	descLinkWrites = prometheus.NewDesc("mafia_relay_link_writes_total",
+		"Writes of batches to relay links, by who made them: sender (the outbox's goroutine), turn (a room's goroutine at the end of its turn), put (the goroutine that put a message that goes alone: an ack, a client's frame), left (a write of turn or put that the socket took only part of at once; the sender wrote the rest).",
+		[]string{"by"}, nil)
 	descForwarded = prometheus.NewDesc("mafia_relay_requests_total",
 		"Plain HTTP requests for a table (a join, a leave, its row, its log) this node passed to the table's owner, by result: ok (the owner answered, whatever its status), unavailable (it did not answer: 503 relay_unavailable).",
 		[]string{"result"}, nil)
@@ -63,7 +69,7 @@ func (n *Node) Collector() prometheus.Collector { return nodeCollector{n} }
 type nodeCollector struct{ n *Node }
 
 func (c nodeCollector) Describe(ch chan<- *prometheus.Desc) {
-	for _, d := range []*prometheus.Desc{descPeers, descRoutes, descConnected, descSessions, descSessionsTotal, descFrames, descBytes, descBatches, descDirect, descForwarded, descLobbyMissed, descRoutesRefused, descDropped} {
+	for _, d := range []*prometheus.Desc{descPeers, descRoutes, descConnected, descSessions, descSessionsTotal, descFrames, descBytes, descBatches, descDirect, descTurnFrames, descLinkWrites, descForwarded, descLobbyMissed, descRoutesRefused, descDropped} {
 		ch <- d
 	}
 }
@@ -114,6 +120,11 @@ func (c nodeCollector) Collect(ch chan<- prometheus.Metric) {
 	counter(descBatches, st.batches.Load())
 	counter(descDirect, st.direct.Load()-st.directLeft.Load(), "whole")
 	counter(descDirect, st.directLeft.Load(), "left")
+	counter(descTurnFrames, st.turnFrames.Load())
+	counter(descLinkWrites, st.linkWrites[bySender].Load(), "sender")
+	counter(descLinkWrites, st.linkWrites[byTurn].Load(), "turn")
+	counter(descLinkWrites, st.linkWrites[byPut].Load(), "put")
+	counter(descLinkWrites, st.nowLeft.Load(), "left")
 	counter(descForwarded, st.forwarded.Load(), "ok")
 	counter(descForwarded, st.forwardFailed.Load(), "unavailable")
 	counter(descLobbyMissed, n.lobbyMiss.Load())

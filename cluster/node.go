@@ -203,7 +203,9 @@ type Node struct {
 	// outboxes are the relayed sessions' outboxes, by peer node; quitOut
 	// stops their senders (after a last flush) when the node closes.
 	outboxes map[string]*outbox
-	quitOut  chan struct{}
+	// turns sends the outboxes at the end of a room's turn (turn.go).
+	turns   *turnFlusher
+	quitOut chan struct{}
 	// linkLn takes the other nodes' relay links, announced as linkAddr;
 	// links are those it holds; linkAddrs the peers' link addresses, as
 	// heard (link.go).
@@ -281,6 +283,7 @@ func NewNode(cfg Config) (*Node, error) {
 		cfg.Log = slog.New(slog.DiscardHandler)
 	}
 	n := &Node{cfg: cfg, keys: keys, run: nuid.Next(), peers: map[string]NodeInfo{}, sessions: map[string]*session{}, outboxes: map[string]*outbox{}, links: map[net.Conn]struct{}{}, linkAddrs: map[string]string{}, done: make(chan struct{}), quitOut: make(chan struct{})}
+	n.turns = &turnFlusher{n}
 	if cfg.Local != nil {
 		n.localH.Store(&cfg.Local)
 	}
@@ -657,9 +660,11 @@ func (n *Node) Close() error {
 	n.wg.Wait()
 	n.mu.Lock()
 	for _, o := range n.outboxes {
+		o.wmu.Lock() // a room's turn may be writing (flushNow)
 		if o.conn != nil {
 			o.conn.close()
 		}
+		o.wmu.Unlock()
 	}
 	n.mu.Unlock()
 	n.linkWG.Wait()

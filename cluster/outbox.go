@@ -12,6 +12,7 @@ import (
 	"encoding/binary"
 	"runtime"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/nats-io/nats.go"
@@ -50,12 +51,20 @@ type outbox struct {
 	// send puts a sealed batch on the bus (the node's connection's
 	// Publish, which copies it before it returns).
 	send func(subject string, data []byte) error
+	// wmu is held by whoever writes to the link: the sender, or a room's
+	// goroutine at its turn's end (flushNow, turn.go), which only tries.
+	wmu sync.Mutex
 	// conn is the link to the peer (link.go), dialled at the first batch
 	// for it and again after one failed; deadline its write deadline;
-	// vec the batches of one write. The sender's alone.
+	// vec the batches of one write. left is what a turn's write did not
+	// get onto conn (the end of its batches), which goes before anything
+	// else, on that conn; leftBufs the batches it is in. wmu's.
 	conn     *linkConn
 	deadline time.Time
 	vec      [][]byte
+	left     [][]byte
+	leftBufs [][]byte
+	hasLeft  atomic.Bool // left is not empty (read without wmu)
 
 	mu sync.Mutex
 	// link is the peer's link address: the batches go there, not on the
@@ -98,6 +107,21 @@ func (n *Node) outboxTo(peer string) *outbox {
 // put adds session id's message for side (kind, seq, payload) to the
 // outbox, copied once, and wakes the sender. It never waits for the bus.
 func (o *outbox) put(id string, side byte, kind byte, seq uint64, payload []byte) {
+	o.add(id, side, kind, seq, payload)
+	o.wakeSender()
+}
+
+// wakeSender wakes the outbox's sender (never blocks).
+func (o *outbox) wakeSender() {
+	select {
+	case o.wake <- struct{}{}:
+	default:
+	}
+}
+
+// add is put without the sender woken: the caller has the batch sent
+// (a room's turn, flushNow in turn.go).
+func (o *outbox) add(id string, side byte, kind byte, seq uint64, payload []byte) {
 	m := headerLen + len(payload)
 	size := recordFixed + len(id) + m
 	pre := o.pre()
@@ -119,10 +143,6 @@ func (o *outbox) put(id string, side byte, kind byte, seq uint64, payload []byte
 	o.chunks[len(o.chunks)-1] = b
 	o.count++
 	o.mu.Unlock()
-	select {
-	case o.wake <- struct{}{}:
-	default:
-	}
 }
 
 // pre is the room a batch's buffer keeps before its records: a link's
@@ -177,18 +197,27 @@ func (o *outbox) run() {
 // (1012 node_gone), as a frame it did not take did.
 func (o *outbox) flush() {
 	o.mu.Lock()
+	idle := len(o.chunks) == 0
+	o.mu.Unlock()
+	if idle && !o.hasLeft.Load() {
+		return // nothing to write: the link is left to the rooms' turns
+	}
+	o.wmu.Lock()
+	defer o.wmu.Unlock()
+	failed := !o.writeLeft()
+	o.mu.Lock()
 	chunks := o.chunks
 	o.chunks = nil
 	link := o.link != ""
 	o.mu.Unlock()
-	failed := false
-	if link && len(chunks) > 0 {
-		for i, b := range chunks {
-			o.n.stats.batches.Add(1)
-			sealed := o.n.keys.sealIn(o.ad, b[linkHeader:])
-			binary.BigEndian.PutUint32(b, uint32(len(sealed)))
-			chunks[i] = b[:linkHeader+len(sealed)]
-		}
+	switch {
+	case failed:
+		// The link broke in the middle of a turn's batch: what follows
+		// is lost with it, as the batches of a failed write are.
+		link = true
+	case link && len(chunks) > 0:
+		o.seal(chunks)
+		o.n.stats.linkWrites[bySender].Add(1)
 		failed = o.writeLink(chunks) != nil
 	}
 	for _, b := range chunks {
@@ -200,6 +229,25 @@ func (o *outbox) flush() {
 			failed = true
 		}
 	}
+	o.recycle(chunks)
+	if failed {
+		o.n.failPeer(o.peer)
+	}
+}
+
+// seal seals each batch of chunks in place for the link: its length,
+// then its sealed records.
+func (o *outbox) seal(chunks [][]byte) {
+	for i, b := range chunks {
+		o.n.stats.batches.Add(1)
+		sealed := o.n.keys.sealIn(o.ad, b[linkHeader:])
+		binary.BigEndian.PutUint32(b, uint32(len(sealed)))
+		chunks[i] = b[:linkHeader+len(sealed)]
+	}
+}
+
+// recycle keeps sent batches' buffers for the next ones.
+func (o *outbox) recycle(chunks [][]byte) {
 	o.mu.Lock()
 	pre := o.pre()
 	for i, b := range chunks {
@@ -212,9 +260,6 @@ func (o *outbox) flush() {
 		o.chunks = chunks[:0] // the list's memory too, for the next
 	}
 	o.mu.Unlock()
-	if failed {
-		o.n.failPeer(o.peer)
-	}
 }
 
 // failPeer ends this node's sessions with peer: the bus did not take

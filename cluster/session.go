@@ -79,6 +79,15 @@ type relayStats struct {
 	// batches counts the bus messages the sessions' messages went out in
 	// (outbox.go): several frames, closes and acks each.
 	batches atomic.Int64
+	// linkWrites counts the writes of batches to links, by who made them
+	// (bySender, byTurn: a room's goroutine at its turn's end, byPut: the
+	// goroutine that put a message that goes alone; turn.go); nowLeft
+	// those of the last two that left bytes to the sender.
+	linkWrites [3]atomic.Int64
+	nowLeft    atomic.Int64
+	// turnFrames counts the frames a room's turn put into an outbox on
+	// its own goroutine (turn.go).
+	turnFrames atomic.Int64
 	// direct counts the frames written to a client by the goroutine that
 	// split them out of a batch (session.give), directLeft those writes
 	// that left part of their bytes to the session's pumpIn.
@@ -118,6 +127,13 @@ type RelayStats struct {
 	// goroutine; DirectLeft those of its writes the client's socket did
 	// not take whole, whose rest the session's goroutine wrote.
 	Direct, DirectLeft int64
+	// TurnFrames counts the owner's frames this node's rooms put into
+	// the relay on their own goroutine at their turns' end (turn.go);
+	// SenderWrites, TurnWrites and PutWrites the batches' writes to links
+	// made by the outboxes' senders, by the rooms' goroutines at their
+	// turns' end, and by the goroutines that put an ack or a client's
+	// frame.
+	TurnFrames, SenderWrites, TurnWrites, PutWrites int64
 }
 
 // RelayStats reports the node's relay counters.
@@ -125,7 +141,8 @@ func (n *Node) RelayStats() RelayStats {
 	return RelayStats{Sessions: n.stats.opened.Load(), FramesOut: n.stats.framesOut.Load(), FramesIn: n.stats.framesIn.Load(),
 		BytesOut: n.stats.bytesOut.Load(), BytesIn: n.stats.bytesIn.Load(),
 		Forwarded: n.stats.forwarded.Load(), ForwardFailed: n.stats.forwardFailed.Load(), Batches: n.stats.batches.Load(),
-		Direct: n.stats.direct.Load(), DirectLeft: n.stats.directLeft.Load()}
+		Direct: n.stats.direct.Load(), DirectLeft: n.stats.directLeft.Load(),
+		TurnFrames: n.stats.turnFrames.Load(), SenderWrites: n.stats.linkWrites[bySender].Load(), TurnWrites: n.stats.linkWrites[byTurn].Load(), PutWrites: n.stats.linkWrites[byPut].Load()}
 }
 
 // session is one side of a relayed WebSocket session: it copies its local
@@ -175,6 +192,14 @@ type session struct {
 	// finished with: give writes directly only when it is 0, so that no
 	// frame passes one still waiting.
 	pending atomic.Int32
+
+	// src is the owner's server's connection when its room hands the
+	// session's frames over at its turns' ends (turnSource, turn.go):
+	// nil otherwise. omu is held by whoever takes a frame from it and
+	// publishes it (pumpOut, or the room's goroutine in turn), so that
+	// frames keep their order and numbers; sent is omu's.
+	src turnSource
+	omu sync.Mutex
 }
 
 // newSession makes a side of session id with the peer, subscribed to its
@@ -418,6 +443,14 @@ func (s *session) publish(kind byte, seq uint64, payload []byte) {
 		s.n.stats.frames[1-s.inward()].Add(1)
 		s.n.stats.bytes[1-s.inward()].Add(n)
 	}
+	if kind == kindAck || s.side == sideA {
+		// A message that goes alone (an ack; a client's frame, a
+		// close): written to the link now, on this goroutine, when the
+		// link takes it at once (flushNow), with no sender woken for it.
+		s.out.add(s.id, s.their, kind, seq, payload)
+		s.out.flushNow(byPut)
+		return
+	}
 	s.out.put(s.id, s.their, kind, seq, payload)
 }
 
@@ -452,6 +485,10 @@ func (s *session) run(c Conn) {
 		c.CloseNow()
 		<-s.ended
 		return
+	}
+	if ts, ok := c.(turnSource); ok {
+		s.src = ts
+		ts.OnTurn(s.turn, s.n.turns)
 	}
 	var wg sync.WaitGroup
 	wg.Add(2)
@@ -488,7 +525,9 @@ func (s *session) pumpOut(c Conn) {
 	}
 	for {
 		var err error
-		if inPlace {
+		if s.src != nil {
+			err = s.nextTurned(send)
+		} else if inPlace {
 			err = src.Next(s.ctx, send)
 		} else {
 			var typ websocket.MessageType
@@ -501,7 +540,9 @@ func (s *session) pumpOut(c Conn) {
 			return // the session is over (its own close, or the other side's)
 		}
 		if err != nil {
+			s.omu.Lock() // the close after every frame a turn took
 			s.localEnded(err)
+			s.omu.Unlock()
 			return
 		}
 	}

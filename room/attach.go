@@ -49,6 +49,10 @@ type Entry struct {
 	// notify is still called for the welcome and when the queue is
 	// closed. Like notify it must not block.
 	TurnEnd func()
+	// TurnGroup, if set (with TurnEnd), is told once at the end of each
+	// turn in which any of its connections' TurnEnd was called, after all
+	// of them (turngroup.go).
+	TurnGroup TurnGroup
 }
 
 // AttachFrom is AttachIn for a connection that came in by e: the table's
@@ -60,7 +64,7 @@ func (r *Room) AttachFrom(ctx context.Context, token string, since int, lang loc
 	var sub *Sub
 	var err error
 	derr := r.do(ctx, func() {
-		sub = &Sub{room: r, notify: notify, turnEnd: e.TurnEnd, lang: lang}
+		sub = &Sub{room: r, notify: notify, turnEnd: e.TurnEnd, group: e.TurnGroup, lang: lang}
 		if token != "" {
 			h := secret.Hash(token)
 			switch {

@@ -329,7 +329,9 @@ func (r *Room) endTurn() {
 		sub.queuedTurn = false
 		if !sub.dead {
 			sub.turnEnd()
+			r.noteGroup(sub.group)
 		}
 	}
 	r.turnSubs = r.turnSubs[:0]
+	r.endGroups()
 }

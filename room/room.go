@@ -225,6 +225,8 @@ type Sub struct {
 	// connection as in the room's turnSubs.
 	turnEnd    func()
 	queuedTurn bool
+	// group is told after its connections' turnEnds (Entry.TurnGroup).
+	group TurnGroup
 }
 
 // Why is the room code the room dropped the connection with, once Take has
@@ -408,6 +410,9 @@ type deliveryState struct {
 	// turnSubs are the connections with a turnEnd that the current turn
 	// queued items for, in the order of their first (see endTurn).
 	turnSubs []*Sub
+	// turnGroups are the groups of those connections, each once, told
+	// after every turnEnd (turngroup.go).
+	turnGroups []TurnGroup
 	// watchers are told of each change of the step's state, and watched
 	// is the state they were last told (watch.go).
 	watchers map[*watcher]struct{}

@@ -197,6 +197,8 @@ func (s *Server) admitWS(w http.ResponseWriter, r *http.Request, door admission.
 	e := room.Entry{Door: door, Addr: s.addrKey(r)}
 	if wc.in == nil {
 		e.TurnEnd = wc.turnEnd // the room's frames written on its goroutine
+	} else {
+		wc.in.entry(&e, s) // the relay takes them there (relayed.go)
 	}
 	sub, aerr = rm.AttachFrom(context.Background(), token, since, locale.Lang(lang), wc.notify, e)
 	return rm, wc, sub, aerr, true

@@ -18,6 +18,7 @@ import (
 	"net"
 	"net/http"
 	"sync"
+	"sync/atomic"
 
 	"github.com/coder/websocket"
 
@@ -93,26 +94,31 @@ func (c *RelayedConn) Read(ctx context.Context) (websocket.MessageType, []byte, 
 // it once, into the message it sends, and no more). Next returns f's
 // error, or the connection's end as Read does.
 func (c *RelayedConn) Next(ctx context.Context, f func(websocket.MessageType, []byte) error) error {
+	for {
+		if took, err := c.TryNext(f); took || err != nil {
+			return err
+		}
+		if err := c.Wait(ctx); err != nil {
+			return err
+		}
+	}
+}
+
+// TryNext is Next without the wait: took is false, with no error, when
+// nothing is queued for the client.
+func (c *RelayedConn) TryNext(f func(websocket.MessageType, []byte) error) (took bool, err error) {
 	wc, s := c.wc, c.wc.s
 	for {
 		if frame, err, over := wc.in.ended(); over {
 			if frame != nil {
-				return f(websocket.MessageText, frame)
+				return true, f(websocket.MessageText, frame)
 			}
 			c.finish()
-			return err
+			return false, err
 		}
 		if c.sub != nil {
 			if o, ok, open := c.sub.Take(); ok {
-				var err error
-				if o.Reply != nil {
-					err = f(websocket.MessageText, s.replyFrame(wc.lang, o.Reply))
-				} else {
-					err = f(websocket.MessageText, o.Frame)
-				}
-				o.Release() // the room's memory goes back now
-				s.sent([]int64{o.Queued})
-				return err
+				return true, c.give(o, f)
 			} else if !open {
 				wc.closeDropped()
 				continue
@@ -121,19 +127,117 @@ func (c *RelayedConn) Next(ctx context.Context, f func(websocket.MessageType, []
 		select {
 		case rep := <-wc.local:
 			s.sent([]int64{0}) // a reply the room never saw: counted, not timed
-			return f(websocket.MessageText, s.replyFrame(wc.lang, rep))
+			return true, f(websocket.MessageText, s.replyFrame(wc.lang, rep))
 		case vf := <-wc.voiceFrames():
 			s.sent([]int64{0})
-			return f(websocket.MessageText, vf)
+			return true, f(websocket.MessageText, vf)
 		default:
 		}
-		select {
-		case <-wc.in.wake:
-		case <-ctx.Done():
-			c.finish()
-			return ctx.Err()
+		return false, nil
+	}
+}
+
+// give hands the room's item o to f as a frame and gives its memory back.
+func (c *RelayedConn) give(o room.Out, f func(websocket.MessageType, []byte) error) error {
+	s := c.wc.s
+	var err error
+	if o.Reply != nil {
+		err = f(websocket.MessageText, s.replyFrame(c.wc.lang, o.Reply))
+	} else {
+		err = f(websocket.MessageText, o.Frame)
+	}
+	o.Release() // the room's memory goes back now
+	s.sent([]int64{o.Queued})
+	return err
+}
+
+// Wait waits until something may be queued for the client (TryNext
+// again), or ctx ends: then the session is given back and ctx's error
+// returned.
+func (c *RelayedConn) Wait(ctx context.Context) error {
+	select {
+	case <-c.wc.in.wake:
+		return nil
+	case <-ctx.Done():
+		c.finish()
+		return ctx.Err()
+	}
+}
+
+// Wake makes a Wait return (never blocks).
+func (c *RelayedConn) Wake() { c.wc.in.signal() }
+
+// OnTurn has the room's turns hand over the session's frames on the room's
+// goroutine: at the end of each turn that queued frames for the client,
+// turn is called there in place of waking Wait (it takes them with
+// TakeQueued, or Wakes); once every such connection of the turn was told,
+// done's TurnDone is called, once per turn whatever the number of
+// sessions that share it (the relay sends what its sessions took). Both
+// must not block. The welcome, the connection's own replies and the end
+// still wake Wait. Set once, before the session's frames are read.
+func (c *RelayedConn) OnTurn(turn func(), done interface{ TurnDone() }) {
+	c.wc.s.relayTurn.add(done)
+	c.wc.in.turn.Store(&turn)
+}
+
+// TakeQueued hands f the next frame the room queued for the client, never
+// waiting (took false: none). It leaves the session's end to TryNext (on
+// another goroutine: the end gives the seat back to the room), and wakes
+// Wait for it. It is for the room's goroutine (OnTurn's turn): calls of
+// TryNext and TakeQueued must not overlap (the caller orders them).
+func (c *RelayedConn) TakeQueued(f func(websocket.MessageType, []byte) error) (took bool, err error) {
+	wc := c.wc
+	if c.sub == nil || wc.in.isOver() {
+		wc.in.signal()
+		return false, nil
+	}
+	o, ok, open := c.sub.Take()
+	if !ok {
+		if !open {
+			wc.in.signal()
+		}
+		return false, nil
+	}
+	return true, c.give(o, f)
+}
+
+// relayTurns is the server's room.TurnGroup for its relayed sessions:
+// it tells each group their OnTurn named (a cluster node's) in turn.
+type relayTurns struct {
+	mu     sync.Mutex
+	groups atomic.Pointer[[]room.TurnGroup] // replaced whole, never changed
+}
+
+// add makes g one of the groups told, once.
+func (t *relayTurns) add(g room.TurnGroup) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	var gs []room.TurnGroup
+	if p := t.groups.Load(); p != nil {
+		gs = *p
+	}
+	for _, h := range gs {
+		if h == g {
+			return
 		}
 	}
+	gs = append(gs[:len(gs):len(gs)], g)
+	t.groups.Store(&gs)
+}
+
+// TurnDone tells the groups.
+func (t *relayTurns) TurnDone() {
+	if p := t.groups.Load(); p != nil {
+		for _, g := range *p {
+			g.TurnDone()
+		}
+	}
+}
+
+// entry has the room tell a relayed session at its turns' ends
+// (room.Entry.TurnEnd, TurnGroup), for OnTurn.
+func (in *inProcess) entry(e *room.Entry, s *Server) {
+	e.TurnEnd, e.TurnGroup = in.turnEnd, &s.relayTurn
 }
 
 // Write takes one frame of the client's, as a WebSocket's reader does
@@ -218,6 +322,9 @@ func (c *RelayedConn) finish() {
 // last frame to give before it.
 type inProcess struct {
 	wake chan struct{}
+	// turn is OnTurn's, once set: the room's turn end calls it in place
+	// of signal.
+	turn atomic.Pointer[func()]
 
 	mu     sync.Mutex
 	over   bool
@@ -234,6 +341,23 @@ func (in *inProcess) signal() {
 	case in.wake <- struct{}{}:
 	default:
 	}
+}
+
+// turnEnd is the room's end of a turn that queued frames for the
+// session (room.Entry.TurnEnd): OnTurn's turn, or the reader woken.
+func (in *inProcess) turnEnd() {
+	if f := in.turn.Load(); f != nil {
+		(*f)()
+		return
+	}
+	in.signal()
+}
+
+// isOver reports whether the close is decided.
+func (in *inProcess) isOver() bool {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	return in.over
 }
 
 // end decides the close (the first decision stands): last, if any, is

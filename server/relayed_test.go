@@ -9,6 +9,7 @@ import (
 	"errors"
 	"net/http"
 	"net/http/httptest"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -102,6 +103,86 @@ func TestRelayed_ASeatServedInProcessIsASeat(t *testing.T) {
 	var ce websocket.CloseError
 	if _, _, err := c.Read(ctx); !errors.As(err, &ce) || ce.Code != websocket.StatusPolicyViolation {
 		t.Fatalf("a bad token ended with %v, want 1008", err)
+	}
+}
+
+// turnCount counts the ends of the rooms' turns it is told (TurnDone).
+type turnCount struct{ n atomic.Int64 }
+
+func (t *turnCount) TurnDone() { t.n.Add(1) }
+
+// TestRelayed_ATurnsFramesAreTakenOnTheRoomsGoroutineAtItsEnd: with OnTurn
+// set (as the relay sets it), what a room's turn queues for a relayed seat
+// is handed to turn at the turn's end, which takes it there (TakeQueued)
+// with no reader waiting, and then done is told; the connection's end is
+// still the reader's (Read returns the close).
+func TestRelayed_ATurnsFramesAreTakenOnTheRoomsGoroutineAtItsEnd(t *testing.T) {
+	ts := startServer(t, "")
+	ctx := within(t, 20*time.Second)
+	created, err := ts.api.Create(ctx, client.CreateRequest{Name: "relayed", Players: 7, TimingsMS: fastTimings})
+	if err != nil {
+		t.Fatal(err)
+	}
+	j, err := ts.api.Join(ctx, created.Table, "Nino", 0, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := httptest.NewRecorder()
+	c := ts.srv.ServeRelayed(rec, relayedHandshake(created.Table, j.Token), created.Table)
+	if c == nil {
+		t.Fatalf("refused: %d %s", rec.Code, rec.Body)
+	}
+	if m := readMsg(t, ctx, c); m.Type != "welcome" {
+		t.Fatalf("first frame %+v, want the welcome", m)
+	}
+	got := make(chan wire.ServerMessage, 256)
+	done := &turnCount{}
+	c.OnTurn(func() {
+		for {
+			took, err := c.TakeQueued(func(_ websocket.MessageType, f []byte) error {
+				var m wire.ServerMessage
+				if err := json.Unmarshal(f, &m); err != nil {
+					return err
+				}
+				got <- m
+				return nil
+			})
+			if err != nil || !took {
+				return
+			}
+		}
+	}, done)
+	if err := c.Write(ctx, websocket.MessageText, []byte(`{"v":1,"type":"ping","id":7}`)); err != nil {
+		t.Fatal(err)
+	}
+	for pong := false; !pong; {
+		select {
+		case m := <-got:
+			if m.ID == 7 && m.Type != "pong" {
+				t.Fatalf("the ping's answer %+v", m)
+			}
+			pong = m.ID == 7
+		case <-ctx.Done():
+			t.Fatal("the ping's answer was not taken at the turn's end")
+		}
+	}
+	if !waitFor(10*time.Second, func() bool { return done.n.Load() > 0 }) {
+		t.Fatal("the turn's end was not told to the group")
+	}
+	big := make([]byte, ts.srv.cfg.MaxFrame+hardFrameSlack+1)
+	if err := c.Write(ctx, websocket.MessageText, big); err == nil {
+		t.Fatal("a frame past the read limit was taken")
+	}
+	for {
+		_, _, err := c.Read(ctx)
+		if err == nil {
+			continue
+		}
+		var ce websocket.CloseError
+		if !errors.As(err, &ce) || ce.Code != websocket.StatusMessageTooBig {
+			t.Fatalf("ended with %v, want 1009", err)
+		}
+		break
 	}
 }
 

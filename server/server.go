@@ -116,9 +116,11 @@ type Config struct {
 
 // Server is the running service.
 type Server struct {
-	cfg     Config
-	log     *slog.Logger
-	metrics *metrics
+	cfg Config
+	// relayTurn is the room.TurnGroup of the relayed sessions (relayed.go).
+	relayTurn relayTurns
+	log       *slog.Logger
+	metrics   *metrics
 	// resp writes every refusal of the API (fail, internal/httpapi).
 	resp   *httpapi.Responder
 	guard  *httpguard.Guard

@@ -1,0 +1,61 @@
+//go:build unix
+
+package cluster
+
+import (
+	"io"
+	"net"
+	"syscall"
+)
+
+// rawOf is c's descriptor for writes that never wait (a TCP connection's;
+// a TLS one has none: nil).
+func rawOf(c net.Conn) syscall.RawConn {
+	if sc, ok := c.(syscall.Conn); ok {
+		if rc, err := sc.SyscallConn(); err == nil {
+			return rc
+		}
+	}
+	return nil
+}
+
+// writeNow writes bufs to the link with writes that never wait (c.raw
+// set): rest is what the socket did not take at once, from the first
+// byte not written (nil: all of it).
+func (c *linkConn) writeNow(bufs [][]byte) (rest [][]byte, err error) {
+	var werr error
+	i, off := 0, 0
+	perr := c.raw.Write(func(fd uintptr) bool {
+		for i < len(bufs) {
+			b := bufs[i][off:]
+			n, err := syscall.Write(int(fd), b)
+			if n > 0 {
+				off += n
+			}
+			switch {
+			case err == syscall.EINTR:
+				continue
+			case err == syscall.EAGAIN:
+				return true
+			case err != nil:
+				werr = err
+				return true
+			case n <= 0:
+				werr = io.ErrUnexpectedEOF
+				return true
+			}
+			if off == len(bufs[i]) {
+				i, off = i+1, 0
+			}
+		}
+		return true
+	})
+	if werr == nil {
+		werr = perr
+	}
+	if i == len(bufs) {
+		return nil, werr
+	}
+	rest = append(rest, bufs[i][off:])
+	return append(rest, bufs[i+1:]...), werr
+}
