@@ -5,7 +5,6 @@ import (
 	"errors"
 	"net"
 	"sync"
-	"sync/atomic"
 
 	"mafia/internal/wspoll"
 	"mafia/room"
@@ -20,9 +19,6 @@ import (
 type reads struct {
 	once sync.Once
 	p    *wspoll.Poller
-	// off keeps every connection on a goroutine of its own (a test's, to
-	// check that way on Linux too).
-	off atomic.Bool
 }
 
 // poller is the server's poller, started with its first WebSocket; nil
@@ -45,7 +41,7 @@ func (r *reads) close() { r.p.Close() }
 // pollRead is wsbatch.ResponseWriter.Read: conn under the poller, or nil
 // (read by a goroutine of its own).
 func (s *Server) pollRead(conn net.Conn, pre []byte) net.Conn {
-	if s.reads.off.Load() {
+	if s.cfg.GoroutinePerConnection {
 		return nil
 	}
 	if pc := s.reads.poller().Wrap(conn, pre); pc != nil {

@@ -59,8 +59,9 @@ func peersOf(s *Server) []*peer {
 // table's connections, once they have nothing more to read, wait in the
 // server's poller with no goroutine reading them; a frame sent to a
 // parked connection is read and answered; and a connection that closes
-// leaves the poller. With the poller off (or elsewhere) each connection
-// has its reader goroutine and the same frames are answered.
+// leaves the poller. With the poller off (Config.GoroutinePerConnection,
+// `mafia serve --ws-poller=false`; or elsewhere) each connection has its
+// reader goroutine and the same frames are answered.
 func TestPoll_AnIdleConnectionIsParkedAndWokenByItsFrames(t *testing.T) {
 	for _, off := range []bool{false, true} {
 		name := "poller"
@@ -68,8 +69,7 @@ func TestPoll_AnIdleConnectionIsParkedAndWokenByItsFrames(t *testing.T) {
 			name = "goroutine per connection"
 		}
 		t.Run(name, func(t *testing.T) {
-			ts := startServer(t, "")
-			ts.srv.reads.off.Store(off)
+			ts := startServerWith(t, "", func(c *Config) { c.GoroutinePerConnection = off })
 			ctx := within(t, 60*time.Second)
 			tb := newTable(ctx, t, ts.api, client.CreateRequest{Name: "Poll", Players: 5}, []int{1, 2, 3}, 1)
 			var conns []*wsConn

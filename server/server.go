@@ -66,6 +66,11 @@ type Config struct {
 	Burst int
 	// SendBuffer is each connection's frame queue (default 64).
 	SendBuffer int
+	// GoroutinePerConnection reads each WebSocket on a goroutine of its
+	// own for as long as it is open, as every platform but Linux does,
+	// instead of with the poller that gives a connection a goroutine only
+	// while it has bytes to read (poll.go; `mafia serve --ws-poller=false`).
+	GoroutinePerConnection bool
 	// Heartbeat is how often the server records that it is alive (default 1 s).
 	Heartbeat time.Duration
 	// StoreHold is how long /healthz keeps answering 503 after the store's

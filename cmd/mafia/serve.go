@@ -54,7 +54,10 @@ type serveFlags struct {
 	maxConns, connsPerAddr, spectators              int
 	tablesPerAddr, lobbyTables, seatsPerAddr        int
 	drainTimeout                                    time.Duration
-	cluster                                         clusterFlags
+	// wsPoller reads idle WebSockets with one poller (Linux), not a
+	// goroutine each (server.Config.GoroutinePerConnection's opposite).
+	wsPoller bool
+	cluster  clusterFlags
 	// voice: the voice tables' UDP port, public addresses and STUN/TURN
 	// servers (serve_voice.go).
 	voice voiceFlags
@@ -80,6 +83,7 @@ func parseServeFlags(args []string, stderr io.Writer) (f serveFlags, code int, o
 	tablesPerAddr := fs.Int("tables-per-addr", 5, "tables one client address may have waiting in the lobby")
 	lobbyTables := fs.Int("max-lobby-tables", 1000, "tables waiting in the lobby in total")
 	drainTimeout := fs.Duration("drain-timeout", 5*time.Second, "on SIGTERM or SIGINT, drain first: refuse new tables (and answer /readyz 503) while the games play on, until none is playing or this long has passed, then shut down (0: no drain; a second signal cuts it short); a cluster's node (--node) hands its tables over meanwhile, and its default is 30s")
+	wsPoller := fs.Bool("ws-poller", true, "on Linux, read idle WebSockets with one epoll poller, a goroutine only while a connection has bytes to read (about 5 KiB less memory a player); false: a goroutine per connection, as on other systems")
 	cf := addClusterFlags(fs)
 	vf := addVoiceFlags(fs)
 	seatsPerAddr := fs.Int("seats-per-address", 3, "seats of one table one person may take: from one address, or by one account and the bot accounts it owns (1 at a rated table; 0: no limit at all; for `mafia bench` name its address with --unlimited instead)")
@@ -104,7 +108,7 @@ func parseServeFlags(args []string, stderr io.Writer) (f serveFlags, code int, o
 	f = serveFlags{addr: *addr, db: *db, origins: *origins, opsAddr: *opsAddr, opsToken: *opsToken, publicURL: *publicURL,
 		maxConns: *maxConns, connsPerAddr: *connsPerAddr, spectators: *spectators, tablesPerAddr: *tablesPerAddr,
 		lobbyTables: *lobbyTables, seatsPerAddr: *seatsPerAddr, cluster: cf,
-		drainTimeout: drainTimeoutOf(fs, cf.on(), *drainTimeout), voice: vf}
+		drainTimeout: drainTimeoutOf(fs, cf.on(), *drainTimeout), voice: vf, wsPoller: *wsPoller}
 	if err := f.level.UnmarshalText([]byte(*logLevel)); err != nil {
 		fs.Usage()
 		return f, 2, false
@@ -232,7 +236,8 @@ func (sv *serve) wire(hub *voice.Hub) {
 	accounts := account.New(account.Config{Store: st, SeatName: func(n string) error { _, err := room.CheckName(n); return err }})
 	cfg := server.Config{Store: st, Log: log, Render: renderIn, Vocabulary: vocabulary, Guard: guard, SeatsPerAddress: f.seatsPerAddr, Accounts: accounts,
 		Limits: server.Limits{MaxConns: f.maxConns, ConnsPerAddr: f.connsPerAddr, SpectatorsPerTable: f.spectators,
-			LobbyTablesPerAddr: f.tablesPerAddr, LobbyTables: f.lobbyTables, Unlimited: f.free}}
+			LobbyTablesPerAddr: f.tablesPerAddr, LobbyTables: f.lobbyTables, Unlimited: f.free},
+		GoroutinePerConnection: !f.wsPoller}
 	if f.seatsPerAddr <= 0 {
 		cfg.SeatsPerAddress = -1
 	}
