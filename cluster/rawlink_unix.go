@@ -3,9 +3,10 @@
 package cluster
 
 import (
-	"io"
 	"net"
 	"syscall"
+
+	"mafia/internal/wsbatch"
 )
 
 // rawOf is c's descriptor for writes that never wait (a TCP connection's;
@@ -27,26 +28,16 @@ func (c *linkConn) writeNow(bufs [][]byte) (rest [][]byte, err error) {
 	i, off := 0, 0
 	perr := c.raw.Write(func(fd uintptr) bool {
 		for i < len(bufs) {
-			b := bufs[i][off:]
-			n, err := syscall.Write(int(fd), b)
-			if n > 0 {
-				off += n
-			}
-			switch {
-			case err == syscall.EINTR:
-				continue
-			case err == syscall.EAGAIN:
-				return true
-			case err != nil:
+			n, err := wsbatch.WriteAvailable(fd, bufs[i][off:])
+			off += n
+			if err != nil {
 				werr = err
 				return true
-			case n <= 0:
-				werr = io.ErrUnexpectedEOF
-				return true
 			}
-			if off == len(bufs[i]) {
-				i, off = i+1, 0
+			if off < len(bufs[i]) {
+				return true // the socket is full
 			}
+			i, off = i+1, 0
 		}
 		return true
 	})

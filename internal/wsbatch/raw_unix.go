@@ -24,23 +24,30 @@ func (w *Writer) rawSetup() {
 // reports itself done whatever happened (RawConn.Write), with rawN bytes
 // written (none when the socket is full) or rawErr.
 func (w *Writer) rawWrite(fd uintptr) bool {
-	for len(w.rawP) > w.rawN {
-		n, err := syscall.Write(int(fd), w.rawP[w.rawN:])
-		if n > 0 {
-			w.rawN += n
+	w.rawN, w.rawErr = WriteAvailable(fd, w.rawP)
+	return true
+}
+
+// WriteAvailable writes p to fd, a non-blocking socket's descriptor (in a
+// syscall.RawConn's Write), until all of p is written or the socket takes
+// no more, never waiting: n is how much it took. A full socket is not an
+// error; err is a failure of the connection.
+func WriteAvailable(fd uintptr, p []byte) (n int, err error) {
+	for n < len(p) {
+		m, err := syscall.Write(int(fd), p[n:])
+		if m > 0 {
+			n += m
 		}
 		switch {
 		case err == syscall.EINTR:
 			continue
 		case err == syscall.EAGAIN:
-			return true
+			return n, nil
 		case err != nil:
-			w.rawErr = err
-			return true
-		case n <= 0:
-			w.rawErr = io.ErrUnexpectedEOF
-			return true
+			return n, err
+		case m <= 0:
+			return n, io.ErrUnexpectedEOF
 		}
 	}
-	return true
+	return n, nil
 }
