@@ -38,6 +38,8 @@ import (
 	"sync/atomic"
 	"syscall"
 	"time"
+
+	"mafia/internal/wsbatch"
 )
 
 // linkHeader is the length before each batch on a link (4 bytes,
@@ -357,7 +359,7 @@ func (o *outbox) dialLink(addr string) (*linkConn, error) {
 		c.Close()
 		return nil, err
 	}
-	lc := &linkConn{Conn: c, raw: rawOf(c)}
+	lc := &linkConn{Conn: c, raw: wsbatch.RawConnOf(c)} // nil (TLS, or not unix): the batches go by the sender's writes
 	o.n.linkWG.Add(1)
 	go o.watch(lc)
 	return lc, nil

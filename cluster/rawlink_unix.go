@@ -2,23 +2,7 @@
 
 package cluster
 
-import (
-	"net"
-	"syscall"
-
-	"mafia/internal/wsbatch"
-)
-
-// rawOf is c's descriptor for writes that never wait (a TCP connection's;
-// a TLS one has none: nil).
-func rawOf(c net.Conn) syscall.RawConn {
-	if sc, ok := c.(syscall.Conn); ok {
-		if rc, err := sc.SyscallConn(); err == nil {
-			return rc
-		}
-	}
-	return nil
-}
+import "mafia/internal/wsbatch"
 
 // writeNow writes bufs to the link with writes that never wait (c.raw
 // set): rest is what the socket did not take at once, from the first

@@ -60,26 +60,17 @@ func (w *Writer) Frame(op Op, p []byte) error {
 	if w.shut {
 		return net.ErrClosed
 	}
-	if !w.on {
-		// Gathered in a buffer of the pool and sent in one system call,
-		// after what an EndNow left (flushLocked sends both).
-		w.buf = w.appendFrame(w.buf, op, p)
-		return w.flushLocked()
+	if w.buf == nil {
+		w.buf = pool.Get().(*[]byte)
 	}
-	w.buf = w.appendFrame(w.buf, op, p)
-	if len(*w.buf) >= MaxBatchBytes && !w.now {
+	*w.buf = append(appendHeader(*w.buf, op, len(p)), p...)
+	// Outside a batch it goes now, in one system call after what an
+	// EndNow left (flushLocked sends both); a Begin's batch goes at
+	// MaxBatchBytes, as Write's does.
+	if !w.on || len(*w.buf) >= MaxBatchBytes && !w.now {
 		return w.flushLocked()
 	}
 	return nil
-}
-
-// appendFrame appends the frame to b (a buffer of the pool when nil).
-func (w *Writer) appendFrame(b *[]byte, op Op, p []byte) *[]byte {
-	if b == nil {
-		b = pool.Get().(*[]byte)
-	}
-	*b = append(appendHeader(*b, op, len(p)), p...)
-	return b
 }
 
 // Shut ends the Writer's frames: every later Frame returns net.ErrClosed

@@ -4,6 +4,7 @@ package wsbatch
 
 import (
 	"io"
+	"net"
 	"syscall"
 )
 
@@ -12,12 +13,22 @@ import (
 // its bytes go to that descriptor as they are (server's counted
 // connections). A TLS connection offers none.
 func (w *Writer) rawSetup() {
-	if sc, ok := w.conn.(syscall.Conn); ok {
+	if rc := RawConnOf(w.conn); rc != nil {
+		w.raw = rc
+		w.rawFn = w.rawWrite
+	}
+}
+
+// RawConnOf is conn's descriptor for writes that never wait
+// (WriteAvailable): a TCP connection's, or a wrapper's that offers one
+// (syscall.Conn); nil for one that has none (TLS).
+func RawConnOf(conn net.Conn) syscall.RawConn {
+	if sc, ok := conn.(syscall.Conn); ok {
 		if rc, err := sc.SyscallConn(); err == nil && rc != nil {
-			w.raw = rc
-			w.rawFn = w.rawWrite
+			return rc
 		}
 	}
+	return nil
 }
 
 // rawWrite is one write of rawP to the descriptor, never waiting: it

@@ -257,6 +257,7 @@ func (h *ResponseWriter) Hijack() (net.Conn, *bufio.ReadWriter, error) {
 		conn.Close()
 		return nil, nil, err
 	}
+	h.W = NewWriter(conn, h.Timeout)
 	var br *bufio.Reader
 	if h.Read != nil {
 		var pre []byte
@@ -265,7 +266,6 @@ func (h *ResponseWriter) Hijack() (net.Conn, *bufio.ReadWriter, error) {
 		}
 		if rc := h.Read(conn, pre); rc != nil {
 			h.R = rc
-			h.W = NewWriter(conn, h.Timeout)
 			return rc, bufio.NewReadWriter(bufio.NewReaderSize(rc, h.ReadBuffer), bufio.NewWriterSize(h.W, h.WriteBuffer)), nil
 		}
 	}
@@ -279,7 +279,6 @@ func (h *ResponseWriter) Hijack() (net.Conn, *bufio.ReadWriter, error) {
 	} else {
 		br = bufio.NewReaderSize(conn, h.ReadBuffer)
 	}
-	h.W = NewWriter(conn, h.Timeout)
 	return conn, bufio.NewReadWriter(br, bufio.NewWriterSize(h.W, h.WriteBuffer)), nil
 }
 
