@@ -432,16 +432,30 @@ func (s *session) deliveredOne() {
 	}
 }
 
+// count counts a message the session sends (a frame or its close; not
+// an ack) in the node's relay counters.
+func (s *session) count(payload []byte) {
+	n := int64(headerLen + len(payload))
+	s.n.stats.framesOut.Add(1)
+	s.n.stats.bytesOut.Add(n)
+	s.n.stats.frames[1-s.inward()].Add(1)
+	s.n.stats.bytes[1-s.inward()].Add(n)
+}
+
+// kindOf is a WebSocket frame's kind on the relay.
+func kindOf(typ websocket.MessageType) byte {
+	if typ == websocket.MessageBinary {
+		return kindBinary
+	}
+	return kindText
+}
+
 // publish sends one message to the other side: it goes into the outbox
 // to the other side's node (payload copied once, into the batch), which
 // sends it with whatever else gathered for that node (outbox.go).
 func (s *session) publish(kind byte, seq uint64, payload []byte) {
 	if kind != kindAck {
-		n := int64(headerLen + len(payload))
-		s.n.stats.framesOut.Add(1)
-		s.n.stats.bytesOut.Add(n)
-		s.n.stats.frames[1-s.inward()].Add(1)
-		s.n.stats.bytes[1-s.inward()].Add(n)
+		s.count(payload)
 	}
 	if kind == kindAck || s.side == sideA {
 		// A message that goes alone (an ack; a client's frame, a
@@ -515,12 +529,8 @@ func (s *session) pumpOut(c Conn) {
 				return s.ctx.Err()
 			}
 		}
-		kind := byte(kindText)
-		if typ == websocket.MessageBinary {
-			kind = kindBinary
-		}
 		s.sent++
-		s.publish(kind, s.sent, data)
+		s.publish(kindOf(typ), s.sent, data)
 		return nil
 	}
 	for {

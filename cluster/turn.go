@@ -57,17 +57,9 @@ func (s *session) turn() {
 // sendTurn numbers a frame turn took and puts it into the outbox; the
 // turn's end sends it (omu held).
 func (s *session) sendTurn(typ websocket.MessageType, data []byte) error {
-	kind := byte(kindText)
-	if typ == websocket.MessageBinary {
-		kind = kindBinary
-	}
 	s.sent++
-	n := int64(headerLen + len(data))
-	s.n.stats.framesOut.Add(1)
-	s.n.stats.bytesOut.Add(n)
-	s.n.stats.frames[1-s.inward()].Add(1)
-	s.n.stats.bytes[1-s.inward()].Add(n)
-	s.out.add(s.id, s.their, kind, s.sent, data)
+	s.count(data)
+	s.out.add(s.id, s.their, kindOf(typ), s.sent, data)
 	s.n.stats.turnFrames.Add(1)
 	return nil
 }
