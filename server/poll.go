@@ -59,25 +59,25 @@ func (s *Server) pollRead(conn net.Conn, pre []byte) net.Conn {
 // ends (a failure, a close, a flood) burst ends it as serve does, and
 // gives back the connection's count of s.peers (serveWS's).
 func (wc *peer) burst(rm *room.Room, sub *room.Sub) {
+	flood := false
 	for {
 		wc.pc.Stop(true)
 		typ, rd, err := wc.c.Reader(context.Background())
 		wc.pc.Stop(false)
-		if err != nil {
-			if errors.Is(err, wspoll.ErrWouldBlock) {
-				if wc.pc.Park() {
-					return
-				}
-				continue // closed meanwhile (the next read says so), or never parked
+		if errors.Is(err, wspoll.ErrWouldBlock) {
+			if wc.pc.Park() {
+				return
 			}
-			wc.finish(rm, sub, false)
-			wc.s.peers.Done()
-			return
+			continue // closed meanwhile (the next read says so), or never parked
 		}
-		if flood, ok := wc.s.readFrame(rm, sub, wc, typ, rd); !ok {
-			wc.finish(rm, sub, flood)
-			wc.s.peers.Done()
-			return
+		if err != nil {
+			break
+		}
+		var ok bool
+		if flood, ok = wc.s.readFrame(rm, sub, wc, typ, rd); !ok {
+			break
 		}
 	}
+	wc.finish(rm, sub, flood)
+	wc.s.peers.Done()
 }
