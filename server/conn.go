@@ -1,10 +1,8 @@
 package server
 
 import (
-	"bytes"
 	"context"
 	"errors"
-	"io"
 	"net/http"
 	"strconv"
 	"sync"
@@ -18,6 +16,7 @@ import (
 	"mafia/engine"
 	"mafia/internal/secret"
 	"mafia/internal/wsbatch"
+	"mafia/internal/wsconn"
 	"mafia/internal/wspoll"
 	"mafia/locale"
 	"mafia/room"
@@ -56,9 +55,10 @@ const (
 // costs no goroutine (one without a poller).
 type peer struct {
 	s     *Server
-	c     *websocket.Conn
+	ws    *wsconn.Conn // the WebSocket: read by burst or serve, closed by any
 	bw    *wsbatch.Writer
 	pc    *wspoll.Conn // the connection under the poller; nil: read by serve
+	rm    *room.Room   // the room the connection is attached to (sub)
 	done  atomic.Bool  // the connection is ending: write nothing more
 	lang  string
 	local chan *room.Reply // answers to frames the room never saw
@@ -100,13 +100,17 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	tk := wc.tk
-	hw := &wsbatch.ResponseWriter{ResponseWriter: w, ReadBuffer: readBufferSize, WriteBuffer: writeBufferSize, Timeout: s.cfg.Timeouts.WebSocket,
-		Read: s.pollRead}
-	// No compression: it would squeeze the padding that keeps every seat's
-	// frames of one length (docs/protocol.md, "Frame lengths"). The Origin
-	// was checked above.
-	c, err := websocket.Accept(hw, r, &websocket.AcceptOptions{InsecureSkipVerify: true,
-		OnPingReceived: wc.pinged, OnPongReceived: wc.ponged, CompressionMode: websocket.CompressionDisabled})
+	// A refused connection (aerr) is read only for the close's answer,
+	// on this goroutine: not under the poller.
+	read := s.pollRead
+	if aerr != nil {
+		read = nil
+	}
+	hw := &wsbatch.ResponseWriter{ResponseWriter: w, Timeout: s.cfg.Timeouts.WebSocket, Read: read}
+	// No compression (wsconn never offers it): it would squeeze the
+	// padding that keeps every seat's frames of one length
+	// (docs/protocol.md, "Frame lengths"). The Origin was checked above.
+	ws, err := wsconn.Accept(hw, r, s.readLimit())
 	if err != nil {
 		tk.release()
 		if aerr == nil {
@@ -114,17 +118,20 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 		}
 		return // Accept has answered
 	}
-	c.SetReadLimit(s.readLimit())
 	if aerr != nil {
 		// A refusal of the room (bad_token, busy, stopped) comes as a frame
-		// on an open connection, as it always has.
+		// on an open connection, as it always has, then the close, whose
+		// answer is waited for (CloseWait at most) so that the frame is
+		// not lost to a reset.
 		s.writeError(hw.W, wc.lang, 0, aerr)
-		hw.W.Shut()
-		c.Close(websocket.StatusPolicyViolation, "refused")
+		if ws.Close(uint16(websocket.StatusPolicyViolation), "refused") == nil {
+			ws.Linger()
+		}
+		ws.CloseNow()
 		tk.release()
 		return
 	}
-	wc.c, wc.bw = c, hw.W
+	wc.ws, wc.bw, wc.rm = ws, hw.W, rm
 	wc.pc, _ = hw.R.(*wspoll.Conn)
 	// The reader's count is taken first: a writer's Add below (notify)
 	// and later ones happen while it is held.
@@ -142,12 +149,12 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 	// net/http's state for it need not live as long as the game. The
 	// reader's count is held until the connection has ended.
 	if wc.pc != nil {
-		wc.pc.Start(func() { wc.burst(rm, sub) })
+		wc.pc.Start(wc.burst)
 		return
 	}
 	go func() {
 		defer s.peers.Done()
-		wc.serve(rm, sub)
+		wc.serve()
 	}()
 }
 
@@ -224,39 +231,42 @@ func (s *Server) goPeer(f func()) {
 	}()
 }
 
-// stop ends the connection: its reader returns and no writer starts.
+// stop ends the connection: its reader returns and no writer starts. A
+// connection whose close is written already is left to its close
+// handshake, which ends it (wsconn.CloseWait at most).
 func (wc *peer) stop() {
 	wc.done.Store(true)
 	if wc.in != nil {
 		wc.in.end(nil, 0, "")
 		return
 	}
-	wc.c.CloseNow()
-}
-
-// serve reads the connection until it ends, then ends it (finish).
-func (wc *peer) serve(rm *room.Room, sub *room.Sub) {
-	wc.finish(rm, sub, wc.s.readPump(wc.c, rm, sub, wc))
-}
-
-// finish ends a connection whose reading has ended (flood: as a flood):
-// closes it, gives back its place in the limits, and detaches it from the
-// room (last: a busy room's full inbox makes Detach wait, and the socket
-// is closed meanwhile).
-func (wc *peer) finish(rm *room.Room, sub *room.Sub, flood bool) {
-	defer wc.s.metrics.conns.Dec()
-	if flood {
-		wc.flood()
+	if !wc.ws.Closing() {
+		wc.ws.CloseNow()
 	}
+}
+
+// serve reads the connection until it ends, then ends it (finish): the
+// reader of a connection with no poller, for as long as it is open.
+func (wc *peer) serve() {
+	_ = wc.ws.Read(wc) // returns only when the connection is over: its reads wait
+	wc.finish()
+}
+
+// finish ends a connection whose reading has ended: closes it, gives back
+// its place in the limits, and detaches it from the room (last: a busy
+// room's full inbox makes Detach wait, and the socket is closed
+// meanwhile).
+func (wc *peer) finish() {
+	defer wc.s.metrics.conns.Dec()
 	wc.done.Store(true)
 	wc.s.pings.remove(wc)
 	wc.mu.Lock()
 	wc.running = true // no writer starts from now on
 	wc.mu.Unlock()
-	wc.c.CloseNow()
+	wc.ws.CloseNow()
 	wc.tk.release()
 	wc.s.voiceGone(wc)
-	rm.Detach(sub)
+	wc.rm.Detach(wc.sub)
 }
 
 // flood ends a connection that kept sending refused frames (once): its
@@ -273,22 +283,20 @@ func (wc *peer) flood() {
 		}
 		wc.s.writeError(wc.bw, wc.lang, 0, &engine.Error{Code: CodeFlood})
 		wc.done.Store(true)
-		wc.bw.Shut()
-		wc.c.Close(websocket.StatusPolicyViolation, "flood")
+		_ = wc.ws.Close(uint16(websocket.StatusPolicyViolation), "flood")
 	})
 }
 
-// pinged takes a WebSocket ping (a control frame, which the library
-// answers itself) from the connection's rate like any frame: past it, no
-// pong, and a flood of them ends the connection. It runs on the reading
-// goroutine, inside Reader.
-func (wc *peer) pinged(context.Context, []byte) bool { return wc.control() }
+// Ping takes a WebSocket ping (wsconn.Handler; the pong is wsconn's)
+// from the connection's rate like any frame: past it, no pong, and a
+// flood of them ends the connection.
+func (wc *peer) Ping() bool { return wc.control() }
 
-// ponged takes a WebSocket pong from the connection's rate the same way
+// Pong takes a WebSocket pong from the connection's rate the same way
 // (the answers to the server's own pings, one every pingEvery, too): one
 // the server never asked for is a frame like any other, and a flood of
 // them ends the connection.
-func (wc *peer) ponged(context.Context, []byte) { wc.control() }
+func (wc *peer) Pong() { wc.control() }
 
 // control counts one control frame against the connection's rate and its
 // address's, reporting whether it is within them; past them it counts as
@@ -301,100 +309,59 @@ func (wc *peer) control() bool {
 		return true
 	}
 	if !wc.refusals.AllowN(now, 1) && wc.flooding.CompareAndSwap(false, true) {
-		// (once) Close waits for the reader, which is here and holds its
-		// count.
-		wc.s.goPeer(wc.flood)
+		wc.flood() // the close written: the reader waits for its answer
 	}
 	return false
 }
 
-// readPump reads the client's frames and hands them to the room; bad ones
-// get a coded error and change nothing. Every frame, whatever it holds,
-// first takes its place from the connection's rate and its address's,
-// before a byte of it is read: one refused is skipped unread. A connection
-// that keeps sending refused frames is a flood: readPump then returns
-// true. Otherwise it returns when the connection fails or is closed
-// (peer.stop): a read given a context that can end would cost an
-// allocation and a registration per frame.
-func (s *Server) readPump(c *websocket.Conn, rm *room.Room, sub *room.Sub, wc *peer) (flood bool) {
-	for {
-		typ, rd, err := c.Reader(context.Background())
-		if err != nil {
-			return false
-		}
-		if flood, ok := s.readFrame(rm, sub, wc, typ, rd); !ok {
-			return flood
-		}
-	}
-}
-
-// readFrame takes one frame of readPump's, whose reader is rd: it is
-// handled, refused, or skipped unread; ok false ends the connection (flood
-// true: as a flood). It is a function of its own, never inlined, so that
-// its locals are off the stack while readPump waits for the next frame:
-// without the poller (poll.go) the reader's goroutine lives as long as the
-// connection and waits about 3 KiB deep in coder/websocket's read; the
-// smaller that depth, the more connections keep a 4 KiB stack rather than
-// 8 (docs/performance.md).
-//
-//go:noinline
-func (s *Server) readFrame(rm *room.Room, sub *room.Sub, wc *peer, typ websocket.MessageType, rd io.Reader) (flood, ok bool) {
+// Message takes one of the client's messages (wsconn.Handler): it is
+// handled, or refused unparsed. Every message, whatever it holds, first
+// takes its place from the connection's rate and its address's: one
+// refused is never parsed. A connection that keeps sending refused
+// messages is a flood: Message then closes it (flood) and returns false.
+func (wc *peer) Message(text bool, data []byte) bool {
+	s := wc.s
 	wc.heard.Store(sinceEpoch())
 	now, lnow := s.cfg.Clock.Now(), s.cfg.LimitClock.Now()
 	if !wc.lim.AllowN(lnow, 1) || !wc.tk.frame(lnow) {
-		// Skipped, never parsed; the read limit bounds it.
-		if _, err := io.Copy(io.Discard, rd); err != nil {
-			return false, false
-		}
 		wc.refuse(0, CodeRateLimited)
 		s.metrics.framesIn.Inc()
 		if !wc.refusals.AllowN(lnow, 1) {
-			return true, false
+			wc.flood()
+			return false
 		}
-		return false, true
+		return true
 	}
-	// The frame is read into a pooled buffer (the read limit still
-	// applies), which goes back once the frame is handled: nothing
-	// keeps the bytes (parsing copies what it keeps).
-	buf := readPool.Get().(*bytes.Buffer)
-	buf.Reset()
-	if _, err := buf.ReadFrom(rd); err != nil {
-		return false, false
+	typ := websocket.MessageBinary
+	if text {
+		typ = websocket.MessageText
 	}
-	data := buf.Bytes()
 	var handled bool
-	if typ != websocket.MessageText || int64(len(data)) > s.cfg.MaxFrame {
-		handled = s.handleFrame(rm, sub, wc, now, typ, data, nil) // refused before parsing
+	if !text || int64(len(data)) > s.cfg.MaxFrame {
+		handled = s.handleFrame(wc.rm, wc.sub, wc, now, typ, data, nil) // refused before parsing
 	} else if m, plain, err := wire.ParsePlainClientMessage(data); plain {
 		// A plain frame (what clients send) is read without growing
 		// this goroutine's stack: it is handled here.
-		handled = s.handleFrame(rm, sub, wc, now, typ, data, &parsed{m, err})
+		handled = s.handleFrame(wc.rm, wc.sub, wc, now, typ, data, &parsed{m, err})
 	} else {
 		// Any other is handled on a short goroutine of its own, waited
 		// for, so frames stay in order: encoding/json grows a stack,
-		// and this goroutine's stack lives as long as the connection.
+		// which a connection's reader (serve) keeps as long as the
+		// connection, and a poller's worker as long as it lives.
 		done := make(chan struct{})
 		go func() {
 			defer close(done)
-			handled = s.handleFrame(rm, sub, wc, now, typ, data, nil)
+			handled = s.handleFrame(wc.rm, wc.sub, wc, now, typ, data, nil)
 		}()
 		<-done
 	}
-	if buf.Cap() <= maxPooledRead {
-		readPool.Put(buf)
-	}
 	s.metrics.framesIn.Inc()
 	if !handled && !wc.refusals.AllowN(lnow, 1) {
-		return true, false
+		wc.flood()
+		return false
 	}
-	return false, true
+	return true
 }
-
-// readPool holds the buffers client frames are read into; maxPooledRead is
-// the largest kept (frames past MaxFrame are refused anyway).
-var readPool = sync.Pool{New: func() any { return bytes.NewBuffer(make([]byte, 0, 512)) }}
-
-const maxPooledRead = 8 << 10
 
 // parsed is a frame already read by wire.ParsePlainClientMessage.
 type parsed struct {
@@ -508,8 +475,8 @@ func (wc *peer) closeWith(last []byte, code websocket.StatusCode, reason string)
 	if last != nil {
 		_ = wc.bw.Frame(wsbatch.OpText, last) // bounded by the Writer's deadline
 	}
-	wc.bw.Shut()
-	wc.c.Close(code, reason)
+	// The close's answer is the reader's to hear (wsconn.Close).
+	_ = wc.ws.Close(uint16(code), reason)
 }
 
 // notify starts a writer unless one is running; a running writer looks

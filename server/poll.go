@@ -1,13 +1,11 @@
 package server
 
 import (
-	"context"
 	"errors"
 	"net"
 	"sync"
 
 	"mafia/internal/wspoll"
-	"mafia/room"
 )
 
 // reads is the server's poller of WebSockets (internal/wspoll): on Linux
@@ -50,20 +48,15 @@ func (s *Server) pollRead(conn net.Conn, pre []byte) net.Conn {
 	return nil
 }
 
-// burst reads what the connection has for the server, frame by frame, as
-// readPump does, until its next read would wait at a frame's boundary:
-// then it parks the connection with the poller and returns (the poller
-// starts the next burst when bytes come). A read that would wait inside
-// a frame (a slow or partial sender) waits, as a goroutine per connection
-// does: only connections between frames are parked. When the connection
-// ends (a failure, a close, a flood) burst ends it as serve does, and
-// gives back the connection's count of s.peers (serveWS's).
-func (wc *peer) burst(rm *room.Room, sub *room.Sub) {
-	flood := false
+// burst reads what the connection has for the server (wsconn's Read)
+// until its socket is empty: then it parks the connection with the
+// poller and returns (the poller starts the next burst when bytes come;
+// a frame received in part waits in the connection, wsconn). When the
+// connection ends (a failure, a close, a flood) burst ends it as serve
+// does, and gives back the connection's count of s.peers (serveWS's).
+func (wc *peer) burst() {
 	for {
-		wc.pc.Stop(true)
-		typ, rd, err := wc.c.Reader(context.Background())
-		wc.pc.Stop(false)
+		err := wc.ws.Read(wc)
 		if errors.Is(err, wspoll.ErrWouldBlock) {
 			if wc.pc.Park() {
 				return
@@ -73,11 +66,7 @@ func (wc *peer) burst(rm *room.Room, sub *room.Sub) {
 		if err != nil {
 			break
 		}
-		var ok bool
-		if flood, ok = wc.s.readFrame(rm, sub, wc, typ, rd); !ok {
-			break
-		}
 	}
-	wc.finish(rm, sub, flood)
+	wc.finish()
 	wc.s.peers.Done()
 }

@@ -12,6 +12,7 @@ type Op byte
 const (
 	OpText   Op = 0x1
 	OpBinary Op = 0x2
+	OpClose  Op = 0x8
 	OpPing   Op = 0x9
 	OpPong   Op = 0xA
 )
@@ -71,6 +72,43 @@ func (w *Writer) Frame(op Op, p []byte) error {
 		return w.flushLocked()
 	}
 	return nil
+}
+
+// Close writes the connection's close frame (RFC 6455 section 5.5.1): the
+// status code and the reason (cut to fit a control frame's 125 bytes),
+// after what the Writer holds, and shuts the Writer (Shut) if it was not:
+// nothing follows the close. Only the first Close writes; a code of 0
+// writes a close with no payload (no status). It waits for the connection
+// as a write outside a batch does, bounded by the Writer's deadline.
+func (w *Writer) Close(code uint16, reason string) error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.closed {
+		return net.ErrClosed
+	}
+	w.shut, w.closed, w.on, w.now = true, true, false, false
+	var p [125]byte
+	n := 0
+	if code != 0 {
+		binary.BigEndian.PutUint16(p[:], code)
+		n = 2 + copy(p[2:], cutUTF8(reason, len(p)-2))
+	}
+	if w.buf == nil {
+		w.buf = pool.Get().(*[]byte)
+	}
+	*w.buf = append(appendHeader(*w.buf, OpClose, n), p[:n]...)
+	return w.flushLocked()
+}
+
+// cutUTF8 is s cut to at most n bytes, at a character's boundary.
+func cutUTF8(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && s[n]&0xC0 == 0x80 {
+		n--
+	}
+	return s[:n]
 }
 
 // Shut ends the Writer's frames: every later Frame returns net.ErrClosed

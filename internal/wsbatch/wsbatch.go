@@ -33,8 +33,9 @@ type Writer struct {
 
 	mu sync.Mutex
 	on bool
-	// shut is set by Shut: Frame writes nothing more.
-	shut bool
+	// shut is set by Shut: Frame writes nothing more; closed once Close
+	// has written the close frame.
+	shut, closed bool
 	// now is set for a batch TryBegin opened, whose writer must never wait
 	// for the connection: it is not sent at MaxBatchBytes but grows until
 	// EndNow (or End).
@@ -239,8 +240,32 @@ type ResponseWriter struct {
 }
 
 // Hijack takes over the connection from net/http, keeping any bytes it had
-// already read.
+// already read, for coder/websocket's Accept: its buffers of the sizes
+// given, the write buffer over W.
 func (h *ResponseWriter) Hijack() (net.Conn, *bufio.ReadWriter, error) {
+	conn, pre, err := h.Take()
+	if err != nil {
+		return nil, nil, err
+	}
+	var br *bufio.Reader
+	if n := len(pre); n > 0 {
+		br = bufio.NewReaderSize(io.MultiReader(bytes.NewReader(pre), conn), max(h.ReadBuffer, n))
+		if _, err := br.Peek(n); err != nil {
+			conn.Close()
+			return nil, nil, err
+		}
+	} else {
+		br = bufio.NewReaderSize(conn, h.ReadBuffer)
+	}
+	return conn, bufio.NewReadWriter(br, bufio.NewWriterSize(h.W, h.WriteBuffer)), nil
+}
+
+// Take takes over the connection from net/http for a server's own
+// WebSocket (internal/wsconn), after the response's header: W is set, and
+// R to what Read gave. It returns the connection to read (Read's, or the
+// hijacked one) and the bytes net/http had read past the handshake, to be
+// read first (nil when Read took them, or there are none).
+func (h *ResponseWriter) Take() (net.Conn, []byte, error) {
 	conn, brw, err := http.NewResponseController(h.ResponseWriter).Hijack()
 	if err != nil {
 		return nil, nil, err
@@ -258,28 +283,18 @@ func (h *ResponseWriter) Hijack() (net.Conn, *bufio.ReadWriter, error) {
 		return nil, nil, err
 	}
 	h.W = NewWriter(conn, h.Timeout)
-	var br *bufio.Reader
-	if h.Read != nil {
-		var pre []byte
-		if n := brw.Reader.Buffered(); n > 0 {
-			pre, _ = brw.Reader.Peek(n)
-		}
-		if rc := h.Read(conn, pre); rc != nil {
-			h.R = rc
-			return rc, bufio.NewReadWriter(bufio.NewReaderSize(rc, h.ReadBuffer), bufio.NewWriterSize(h.W, h.WriteBuffer)), nil
-		}
-	}
+	var pre []byte
 	if n := brw.Reader.Buffered(); n > 0 {
 		b, _ := brw.Reader.Peek(n)
-		br = bufio.NewReaderSize(io.MultiReader(bytes.NewReader(bytes.Clone(b)), conn), max(h.ReadBuffer, n))
-		if _, err := br.Peek(n); err != nil {
-			conn.Close()
-			return nil, nil, err
-		}
-	} else {
-		br = bufio.NewReaderSize(conn, h.ReadBuffer)
+		pre = bytes.Clone(b)
 	}
-	return conn, bufio.NewReadWriter(br, bufio.NewWriterSize(h.W, h.WriteBuffer)), nil
+	if h.Read != nil {
+		if rc := h.Read(conn, pre); rc != nil {
+			h.R = rc
+			return rc, nil, nil
+		}
+	}
+	return conn, pre, nil
 }
 
 // Unwrap returns the wrapped ResponseWriter (for http.ResponseController).

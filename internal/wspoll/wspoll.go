@@ -1,24 +1,20 @@
 // Package wspoll lets a server's WebSockets be read without a goroutine
 // per idle connection. A Poller (Linux: one epoll instance and one
 // goroutine for all connections) waits for connections that have bytes to
-// read; a connection that has some gets a goroutine, which reads what is
-// there with the WebSocket library's usual read path and, once the
-// connection has nothing more at a frame's boundary, parks it with the
-// Poller again and ends. An idle connection then costs no goroutine and no
-// stack, only its buffers and its place in the Poller.
+// read; a connection that has some gets a goroutine (a burst), which reads
+// what is there and, once the socket is empty, parks the connection with
+// the Poller again and ends. An idle connection then costs no goroutine
+// and no stack, only its place in the Poller.
 //
-// A Conn sits under the WebSocket library's read buffer (see
-// wsbatch.ResponseWriter.Read): a read of it, while the reading goroutine
-// asks for it (Stop), returns ErrWouldBlock instead of waiting when the
-// socket is empty and the bytes read so far end at a frame's boundary, so
-// that the library's Reader returns with nothing of the next frame read.
-// Anywhere else (a frame's header or payload half received) it waits for
-// the socket as a connection's read always has. Closing a Conn takes it
-// out of the Poller before its descriptor is closed, and gives its reader
-// a goroutine to find the close on.
+// A Conn's Read never waits for an empty socket: it returns
+// ErrWouldBlock, wherever the bytes read so far end (the reader keeps a
+// frame received in part, internal/wsconn). Closing a Conn takes it out
+// of the Poller before its descriptor is closed, and gives its reader a
+// burst to find the close in.
 //
 // Elsewhere than Linux, New returns ErrUnsupported, and a server keeps a
-// goroutine per connection.
+// goroutine per connection. It does not own the WebSocket protocol
+// (internal/wsconn) nor the writes (internal/wsbatch).
 package wspoll
 
 import (
@@ -30,8 +26,8 @@ import (
 	"syscall"
 )
 
-// ErrWouldBlock is a Conn's read that stopped at a frame's boundary with
-// nothing more to read (Stop): not a failure of the connection.
+// ErrWouldBlock is a Conn's read of an empty socket: not a failure of the
+// connection; the reader parks it (Park).
 var ErrWouldBlock = errors.New("wspoll: nothing to read now")
 
 // ErrUnsupported is New's on a system without a Poller.
@@ -62,21 +58,18 @@ type Conn struct {
 	// reader then reads as a goroutine per connection does, never parked.
 	fallback atomic.Bool
 
-	// stop is set by the reader around a read that may end at a frame's
-	// boundary (Stop); pre are bytes read before the connection was
-	// handed over (read first).
-	stop atomic.Bool
-	pre  []byte
-	f    frames
+	// pre are bytes read before the connection was handed over (read
+	// first).
+	pre []byte
 	// short is set when the last read of the socket took fewer bytes than
-	// asked for: it had nothing more then, so a read that may stop there
-	// stops without asking the socket again (a byte come since wakes the
-	// Poller as soon as the connection is parked: its wait is
+	// asked for: it had nothing more then, so the next read returns
+	// ErrWouldBlock without asking the socket again (a byte come since
+	// wakes the Poller as soon as the connection is parked: its wait is
 	// level-triggered).
 	short bool
 
 	// The raw read's argument and results (Read; the read side is one
-	// goroutine's at a time, under the WebSocket library's read lock).
+	// goroutine's at a time: a burst's).
 	rfn     func(uintptr) bool
 	rp      []byte
 	rn      int
@@ -108,21 +101,15 @@ func (p *Poller) Wrap(conn net.Conn, pre []byte) *Conn {
 }
 
 // Start runs run on a goroutine of its own, now and at every burst after
-// the connection is parked: run reads until its read stops (Stop,
-// ErrWouldBlock), then calls Park and returns if Park says so.
+// the connection is parked: run reads until a read returns ErrWouldBlock,
+// then calls Park and returns if Park says so.
 func (c *Conn) Start(run func()) {
 	c.run = run
 	c.state.Store(running)
 	c.p.goRun(run)
 }
 
-// Stop says whether the reader's next reads may stop at a frame's
-// boundary with ErrWouldBlock (true) rather than wait for the socket.
-// The reader sets it only around the call that reads up to the next data
-// message (the WebSocket library's Reader), never while it reads one.
-func (c *Conn) Stop(on bool) { c.stop.Store(on) }
-
-// Park hands the connection to the Poller after a read stopped with
+// Park hands the connection to the Poller after a read returned
 // ErrWouldBlock: true when the reader's goroutine must now return (the
 // connection is parked, or another burst has started or will start);
 // false when it must read on: the connection is closed (its next read
@@ -148,7 +135,6 @@ func (c *Conn) Park() bool {
 	}
 	if !c.closed.Load() {
 		c.fallback.Store(true)
-		c.stop.Store(false)
 	}
 	return false
 }
@@ -179,20 +165,21 @@ func (c *Conn) Close() error {
 	return err
 }
 
-// Read reads as the wrapped connection does, except that with Stop set
-// and the bytes read so far ending at a frame's boundary it returns
-// ErrWouldBlock rather than wait for an empty socket.
+// Read reads as the wrapped connection does, except that it returns
+// ErrWouldBlock rather than wait for an empty socket (unless the Poller
+// could not take the connection: then it waits, see Park).
 func (c *Conn) Read(p []byte) (int, error) {
 	if len(p) == 0 {
 		return 0, nil
 	}
 	if len(c.pre) > 0 {
 		n := copy(p, c.pre)
-		c.pre = c.pre[n:]
-		c.f.feed(p[:n])
+		if c.pre = c.pre[n:]; len(c.pre) == 0 {
+			c.pre = nil
+		}
 		return n, nil
 	}
-	c.rnowait = c.stop.Load() && c.f.between() && !c.fallback.Load()
+	c.rnowait = !c.fallback.Load()
 	if c.rnowait && c.short {
 		c.short = false
 		return 0, ErrWouldBlock
@@ -211,63 +198,7 @@ func (c *Conn) Read(p []byte) (int, error) {
 		return 0, io.EOF
 	}
 	c.short = n < len(p)
-	c.f.feed(p[:n])
 	return n, nil
-}
-
-// frames follows a client's WebSocket frames through the bytes read, so
-// that a read stops only between two frames: never inside a header or a
-// payload, whose rest the library would then read as a new frame.
-type frames struct {
-	state uint8  // 0: a frame's first byte next; 1: its second; 2: its extended length
-	ext   uint8  // extended length bytes still to come
-	mask  uint8  // the mask's bytes, after the extended length
-	n     uint64 // the extended length so far
-	skip  uint64 // bytes of the frame still to come (mask and payload)
-}
-
-// between reports whether the bytes fed so far end a frame.
-func (f *frames) between() bool { return f.state == 0 && f.skip == 0 }
-
-// feed follows b, the next bytes read.
-func (f *frames) feed(b []byte) {
-	for len(b) > 0 {
-		if f.skip > 0 {
-			k := uint64(len(b))
-			if k > f.skip {
-				k = f.skip
-			}
-			f.skip -= k
-			b = b[k:]
-			continue
-		}
-		switch f.state {
-		case 0:
-			f.state = 1
-		case 1:
-			f.mask = 0
-			if b[0]&0x80 != 0 {
-				f.mask = 4
-			}
-			switch l := b[0] & 0x7f; l {
-			case 126:
-				f.state, f.ext, f.n = 2, 2, 0
-			case 127:
-				f.state, f.ext, f.n = 2, 8, 0
-			default:
-				f.state, f.skip = 0, uint64(f.mask)+uint64(l)
-			}
-		case 2:
-			f.n = f.n<<8 | uint64(b[0])
-			if f.ext--; f.ext == 0 {
-				f.state, f.skip = 0, uint64(f.mask)+f.n
-				if f.skip < f.n { // past any frame anyone reads
-					f.skip = ^uint64(0)
-				}
-			}
-		}
-		b = b[1:]
-	}
 }
 
 // Poller is the set of parked connections, and the goroutine that starts
