@@ -47,16 +47,16 @@ func idOf(ev *syscall.EpollEvent) uint64 {
 	return uint64(uint32(ev.Fd)) | uint64(uint32(ev.Pad))<<32
 }
 
-// arm asks for one event (EPOLLONESHOT) when fd can be read or its peer
-// has closed: level-triggered, so bytes that came before it still count.
-func (s *pollSys) arm(fd int, id uint64, add bool) error {
-	ev := syscall.EpollEvent{Events: syscall.EPOLLIN | syscall.EPOLLRDHUP | syscall.EPOLLONESHOT}
+// epollET is EPOLLET as the event's mask holds it (syscall's constant is
+// a negative int).
+const epollET = 1 << 31
+
+// arm watches fd for good, edge-triggered: an event each time bytes come
+// or the peer closes, and one at once for bytes there already.
+func (s *pollSys) arm(fd int, id uint64) error {
+	ev := syscall.EpollEvent{Events: syscall.EPOLLIN | syscall.EPOLLRDHUP | epollET}
 	setID(&ev, id)
-	op := syscall.EPOLL_CTL_MOD
-	if add {
-		op = syscall.EPOLL_CTL_ADD
-	}
-	return s.ctl(op, fd, &ev)
+	return s.ctl(syscall.EPOLL_CTL_ADD, fd, &ev)
 }
 
 func (s *pollSys) remove(fd int) error {

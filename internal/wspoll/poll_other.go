@@ -5,11 +5,11 @@ package wspoll
 // pollSys is none: New returns ErrUnsupported.
 type pollSys struct{}
 
-func (s *pollSys) open() error                           { return ErrUnsupported }
-func (s *pollSys) arm(fd int, id uint64, add bool) error { return ErrUnsupported }
-func (s *pollSys) remove(fd int) error                   { return ErrUnsupported }
-func (s *pollSys) wakeLoop()                             {}
-func (s *pollSys) close()                                {}
+func (s *pollSys) open() error                 { return ErrUnsupported }
+func (s *pollSys) arm(fd int, id uint64) error { return ErrUnsupported }
+func (s *pollSys) remove(fd int) error         { return ErrUnsupported }
+func (s *pollSys) wakeLoop()                   {}
+func (s *pollSys) close()                      {}
 
 func (p *Poller) loop() { close(p.done) }
 

@@ -54,6 +54,11 @@ type Conn struct {
 	state  atomic.Int32
 	closed atomic.Bool
 	added  atomic.Bool // in the Poller's set
+	// pending is set by each event of the connection (wake): bytes came,
+	// perhaps while a burst ran; Park reads on rather than park when it
+	// finds it set, since the Poller's wait is edge-triggered and tells
+	// of bytes only as they come.
+	pending atomic.Bool
 	// fallback is set when the Poller could not take the connection: its
 	// reader then reads as a goroutine per connection does, never parked.
 	fallback atomic.Bool
@@ -112,8 +117,14 @@ func (c *Conn) Start(run func()) {
 // Park hands the connection to the Poller after a read returned
 // ErrWouldBlock: true when the reader's goroutine must now return (the
 // connection is parked, or another burst has started or will start);
-// false when it must read on: the connection is closed (its next read
-// fails) or the Poller could not take it (reads never stop from then on).
+// false when it must read on: bytes came since the burst began (an event
+// while it ran), the connection is closed (its next read fails), or the
+// Poller could not take it (reads never stop from then on).
+//
+// The Poller's watch is edge-triggered, taken at the first Park and kept
+// (no system call at the next ones): an event comes as bytes arrive,
+// whatever the connection's state, and one that comes while a burst runs
+// is kept (pending) for its Park to find.
 func (c *Conn) Park() bool {
 	if c.fallback.Load() {
 		return false
@@ -122,12 +133,21 @@ func (c *Conn) Park() bool {
 	if c.closed.Load() {
 		return !c.state.CompareAndSwap(parked, running)
 	}
+	if c.added.Load() {
+		// The event's wake sets pending before it tries the state: either
+		// it finds the connection parked and starts a burst, or this finds
+		// pending set.
+		if c.pending.Swap(false) && c.state.CompareAndSwap(parked, running) {
+			return false
+		}
+		return true
+	}
 	var err error
-	if cerr := c.rc.Control(func(fd uintptr) { err = c.p.arm(c, int(fd), !c.added.Load()) }); cerr != nil {
+	if cerr := c.rc.Control(func(fd uintptr) { err = c.p.arm(c, int(fd)) }); cerr != nil {
 		err = cerr
 	}
 	if err == nil {
-		c.added.Store(true)
+		c.added.Store(true) // bytes there before the watch fire it at once
 		return true
 	}
 	if !c.state.CompareAndSwap(parked, running) {
@@ -146,7 +166,9 @@ func (c *Conn) Parked() bool { return c.state.Load() == parked }
 // wake starts a burst on a parked connection (the Poller's event, or its
 // close).
 func (c *Conn) wake() {
+	c.pending.Store(true)
 	if c.state.CompareAndSwap(parked, running) {
+		c.pending.Store(false) // the burst reads them
 		c.p.goRun(c.run)
 	}
 }
@@ -287,19 +309,17 @@ func (p *Poller) Parked() int {
 	return len(p.conns)
 }
 
-// arm parks c's descriptor fd (add: for the first time), for one event.
-// A connection closed meanwhile is not added (its Close has forgotten it).
-func (p *Poller) arm(c *Conn, fd int, add bool) error {
-	if add {
-		p.mu.Lock()
-		if c.closed.Load() {
-			p.mu.Unlock()
-			return net.ErrClosed
-		}
-		p.conns[c.id] = c
+// arm adds c's descriptor fd to the Poller's watch, for good. A
+// connection closed meanwhile is not added (its Close has forgotten it).
+func (p *Poller) arm(c *Conn, fd int) error {
+	p.mu.Lock()
+	if c.closed.Load() {
 		p.mu.Unlock()
+		return net.ErrClosed
 	}
-	return p.sys.arm(fd, c.id, add)
+	p.conns[c.id] = c
+	p.mu.Unlock()
+	return p.sys.arm(fd, c.id)
 }
 
 // remove takes fd out of the Poller's set (its descriptor still open).

@@ -170,3 +170,65 @@ func waitParked(c *Conn) {
 		time.Sleep(time.Millisecond)
 	}
 }
+
+// TestConn_BytesThatComeWhileABurstRunsAreReadBeforeItParks: the watch
+// is edge-triggered, so bytes that come after a burst's last read and
+// before its Park fire no event later: the event they fired while the
+// burst ran is kept, and that burst reads them rather than park.
+func TestConn_BytesThatComeWhileABurstRunsAreReadBeforeItParks(t *testing.T) {
+	p, err := New()
+	if errors.Is(err, ErrUnsupported) {
+		t.Skip("no poller here")
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	c, client := pair(t, p)
+	got, bursts := make(chan []byte, 10), make(chan struct{}, 10)
+	held, hold := make(chan struct{}), make(chan struct{})
+	first := true
+	c.Start(func() {
+		bursts <- struct{}{}
+		buf := make([]byte, 64)
+		for {
+			n, err := c.Read(buf)
+			if errors.Is(err, ErrWouldBlock) {
+				if first && c.added.Load() {
+					first = false
+					held <- struct{}{} // the burst is between its last read and its Park
+					<-hold
+				}
+				if c.Park() {
+					return
+				}
+				continue
+			}
+			if err != nil {
+				return
+			}
+			got <- bytes.Clone(buf[:n])
+		}
+	})
+	wait(t, bursts, "first burst")
+	waitParked(c)
+	client.Write([]byte("one"))
+	wait(t, bursts, "burst for the bytes")
+	if g := wait(t, got, "the bytes"); string(g) != "one" {
+		t.Fatalf("read %q", g)
+	}
+	wait(t, held, "the burst held before its Park")
+	client.Write([]byte("two"))
+	for !c.pending.Load() { // the event has come (a state polled, not a timing)
+		time.Sleep(time.Millisecond)
+	}
+	close(hold)
+	if g := wait(t, got, "the bytes that came before the Park"); string(g) != "two" {
+		t.Fatalf("read %q", g)
+	}
+	select {
+	case <-bursts:
+		t.Fatal("a burst of its own for the bytes: the first parked over them")
+	default:
+	}
+}
