@@ -6,6 +6,7 @@ import (
 	"io"
 	"net"
 	"syscall"
+	"unsafe"
 )
 
 // rawSetup gives the Writer its connection's descriptor for EndNow: a
@@ -45,7 +46,7 @@ func (w *Writer) rawWrite(fd uintptr) bool {
 // error; err is a failure of the connection.
 func WriteAvailable(fd uintptr, p []byte) (n int, err error) {
 	for n < len(p) {
-		m, err := syscall.Write(int(fd), p[n:])
+		m, err := rawWrite(fd, p[n:])
 		if m > 0 {
 			n += m
 		}
@@ -61,4 +62,19 @@ func WriteAvailable(fd uintptr, p []byte) (n int, err error) {
 		}
 	}
 	return n, nil
+}
+
+// rawWrite is write(2) without telling the scheduler (syscall.RawSyscall):
+// the socket never blocks, so the goroutine keeps its P, and the runtime's
+// monitor thread is not woken for it as it is on a system call's entry
+// when the process was idle (docs/performance.md).
+func rawWrite(fd uintptr, p []byte) (int, error) {
+	if len(p) == 0 {
+		return 0, nil
+	}
+	r, _, e := syscall.RawSyscall(syscall.SYS_WRITE, fd, uintptr(unsafe.Pointer(&p[0])), uintptr(len(p)))
+	if e != 0 {
+		return int(r), e
+	}
+	return int(r), nil
 }
