@@ -558,7 +558,7 @@ func (wc *peer) writeNow() (all bool) {
 		rest = true // more may wait
 	}
 	if n > 0 {
-		wc.ridePing()
+		wc.ridePing(false)
 	}
 	whole, err := wc.bw.EndNow()
 	if err != nil {
@@ -664,9 +664,9 @@ func (wc *peer) writeQueued() (more, ok bool) {
 	}
 	more = true
 flush:
-	if n > 0 {
-		wc.ridePing()
-	}
+	// The ping owed rides with the frames, or goes alone: the sweep's of
+	// a connection it may not write to itself (pingNow).
+	wc.ridePing(n == 0)
 	if err := wc.bw.End(); err != nil {
 		return false, false
 	}

@@ -131,7 +131,19 @@ func (s *Server) sweepPings() {
 func (wc *peer) pingNow() {
 	wc.mu.Lock()
 	defer wc.mu.Unlock()
-	if wc.running || wc.sub == nil || wc.done.Load() || !wc.bw.TryBegin() {
+	if wc.running || wc.sub == nil || wc.done.Load() {
+		return
+	}
+	if !wc.bw.CanEndNow() {
+		// A connection with no descriptor of its own (TLS) is written
+		// to by a write that may wait for the socket: its ping is the
+		// writer goroutine's, never the sweep's (writeQueued).
+		wc.owePing.Store(true)
+		wc.running = true
+		wc.s.goPeer(wc.write)
+		return
+	}
+	if !wc.bw.TryBegin() {
 		return
 	}
 	// Held under mu, as turnEnd's: the reader cannot end meanwhile (serve
@@ -163,13 +175,17 @@ func (wc *peer) pingNow() {
 // frames being written, at its end: no write of its own. The batch is
 // open (its writer holds it); the ping's time is taken before the batch
 // goes out, so that its pong comes after it.
-func (wc *peer) ridePing() {
+func (wc *peer) ridePing(alone bool) {
 	if !wc.owePing.Load() || !wc.owePing.Swap(false) {
 		return
 	}
 	now := sinceEpoch()
 	if wc.bw.Frame(wsbatch.OpPing, nil) == nil {
 		wc.pingAt.Store(now)
-		wc.s.metrics.pingsRode.Inc()
+		if alone {
+			wc.s.metrics.pingsAlone.Inc()
+		} else {
+			wc.s.metrics.pingsRode.Inc()
+		}
 	}
 }

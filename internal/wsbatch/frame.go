@@ -58,7 +58,7 @@ func appendHeader(b []byte, op Op, n int) []byte {
 func (w *Writer) Frame(op Op, p []byte) error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	if w.shut {
+	if w.shut.Load() {
 		return net.ErrClosed
 	}
 	if w.buf == nil {
@@ -83,10 +83,28 @@ func (w *Writer) Frame(op Op, p []byte) error {
 func (w *Writer) Close(code uint16, reason string) error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
+	return w.closeLocked(code, reason)
+}
+
+// TryClose is Close when no other write holds the Writer (one that waits
+// for a full socket, say), and else writes nothing: net.ErrClosed. The
+// Writer is shut either way. For an answer that may go unsaid: the
+// client's close, which the connection's end answers as well.
+func (w *Writer) TryClose(code uint16, reason string) error {
+	if !w.mu.TryLock() {
+		w.shut.Store(true)
+		return net.ErrClosed
+	}
+	defer w.mu.Unlock()
+	return w.closeLocked(code, reason)
+}
+
+func (w *Writer) closeLocked(code uint16, reason string) error {
 	if w.closed {
 		return net.ErrClosed
 	}
-	w.shut, w.closed, w.on, w.now = true, true, false, false
+	w.shut.Store(true)
+	w.closed, w.on, w.now = true, false, false
 	var p [125]byte
 	n := 0
 	if code != 0 {
@@ -112,11 +130,9 @@ func cutUTF8(s string, n int) string {
 }
 
 // Shut ends the Writer's frames: every later Frame returns net.ErrClosed
-// and writes nothing. A server calls it before it has the library write
-// its close, so that no frame of its own follows the close on the wire.
-// The library's own writes (the close itself) still pass.
-func (w *Writer) Shut() {
-	w.mu.Lock()
-	w.shut = true
-	w.mu.Unlock()
-}
+// and writes nothing; a Frame under way finishes. It never waits (not for
+// a write that waits for the socket). The cluster's relaying node calls
+// it before it has coder/websocket write its close, so that no frame of
+// its own follows the close on the wire; the library's own writes (the
+// close itself) still pass.
+func (w *Writer) Shut() { w.shut.Store(true) }

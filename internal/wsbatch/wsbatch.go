@@ -13,6 +13,7 @@ import (
 	"net"
 	"net/http"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 )
@@ -33,9 +34,11 @@ type Writer struct {
 
 	mu sync.Mutex
 	on bool
-	// shut is set by Shut: Frame writes nothing more; closed once Close
-	// has written the close frame.
-	shut, closed bool
+	// shut is set by Shut (and Close, TryClose): Frame writes nothing
+	// more. It is set without the lock, so that a Shut never waits for a
+	// write under way. closed is set once Close has written the close.
+	shut   atomic.Bool
+	closed bool
 	// now is set for a batch TryBegin opened, whose writer must never wait
 	// for the connection: it is not sent at MaxBatchBytes but grows until
 	// EndNow (or End).

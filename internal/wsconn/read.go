@@ -209,7 +209,9 @@ func (c *Conn) closed(p []byte) error {
 		}
 	}
 	c.closing.Store(true)
-	_ = c.w.Close(code, "")
+	// Answered unless a write holds the Writer (a full socket): the
+	// connection ends now either way.
+	_ = c.w.TryClose(code, "")
 	return ErrClosed
 }
 
@@ -229,7 +231,7 @@ func validCode(code uint16) bool {
 // (unless a close was written already), and Read returns the error.
 func (c *Conn) fail(why string) error {
 	if !c.closing.Swap(true) {
-		_ = c.w.Close(StatusProtocolError, why)
+		_ = c.w.TryClose(StatusProtocolError, why) // the connection ends now either way
 	}
 	return errors.New("wsconn: protocol error: " + why)
 }

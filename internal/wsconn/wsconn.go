@@ -73,6 +73,9 @@ type Conn struct {
 	// closing is set once the server's close is written: Read hands
 	// nothing more to the Handler and waits for the client's close.
 	closing atomic.Bool
+	// waiting is set once Close has written the close and its wait for
+	// the answer is on (Closing).
+	waiting atomic.Bool
 	mu      sync.Mutex
 	timer   *time.Timer // CloseWait's, once Close has written the close
 	done    bool        // CloseNow has run
@@ -112,13 +115,16 @@ func (c *Conn) Close(code uint16, reason string) error {
 	c.mu.Lock()
 	if !c.done {
 		c.timer = time.AfterFunc(CloseWait, func() { c.CloseNow() })
+		c.waiting.Store(true)
 	}
 	c.mu.Unlock()
 	return nil
 }
 
-// Closing reports whether the server's close has been written.
-func (c *Conn) Closing() bool { return c.closing.Load() }
+// Closing reports whether the server's close has been written and its
+// answer is waited for (at most CloseWait): the connection ends by
+// itself.
+func (c *Conn) Closing() bool { return c.waiting.Load() }
 
 // CloseNow closes the connection without a handshake (or ends one): the
 // reader's next read fails.
