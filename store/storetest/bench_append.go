@@ -29,7 +29,8 @@ import (
 // pacing, which is small), appends per commit (a store.WriteCounter's), the
 // share of commits the writer held to gather more and how long it held
 // them (held/commit, held-ms: store.Gather), and each append's wait, p50
-// and p99. To see where a command's write goes,
+// and p99, and the bytes the process wrote per append (written-KiB/append,
+// Linux: the WAL's and the checkpoints' writes). To see where a command's write goes,
 // MAFIA_BENCH_CPUPROFILE=file profiles the timed appends alone (-cpuprofile
 // would take in the ended games' filling too).
 func BenchCommands(b *testing.B, open OpenB, ended int) {
@@ -93,7 +94,7 @@ func BenchCommands(b *testing.B, open OpenB, ended int) {
 		stop := profileCPU(b, path)
 		defer stop()
 	}
-	cpu0 := CPUTime()
+	cpu0, w0 := CPUTime(), Written()
 	t0 := time.Now()
 	for g := range games {
 		id := fmt.Sprintf("g%03d", g)
@@ -113,9 +114,12 @@ func BenchCommands(b *testing.B, open OpenB, ended int) {
 		})
 	}
 	wg.Wait()
-	cpu := CPUTime() - cpu0
+	cpu, w1 := CPUTime()-cpu0, Written()
 	b.StopTimer()
 	b.ReportMetric(float64(cpu.Microseconds())/float64(b.N), "cpu-µs/append")
+	if w0 >= 0 && w1 >= 0 {
+		b.ReportMetric(float64(w1-w0)/1024/float64(b.N), "written-KiB/append")
+	}
 	if counts {
 		after := wc.WriteStats()
 		if n := after.Commits - before.Commits; n > 0 {
