@@ -303,6 +303,9 @@ func (n *Node) failPeer(peer string) {
 // session holds it (linkBuf), released when the record is written or
 // dropped.
 func (n *Node) takeBatch(d []byte, lb *linkBuf) {
+	var direct directBatch
+	direct.open = direct.buf[:0]
+	defer direct.end()
 	for len(d) > 0 {
 		l := int(d[0])
 		if len(d) < recordFixed+l {
@@ -326,7 +329,7 @@ func (n *Node) takeBatch(d []byte, lb *linkBuf) {
 			continue
 		}
 		lb.hold()
-		s.give(inMsg{d: msg, lb: lb})
+		s.give(inMsg{d: msg, lb: lb}, &direct)
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/binary"
 	"errors"
+	"net"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -96,8 +97,9 @@ type relayStats struct {
 	// split them out of a batch (session.give), directLeft those writes
 	// that left part of their bytes to the session's pumpIn; ownerDirect
 	// the client's frames the owner's server took on that goroutine
-	// (session.writeOwner).
-	direct, directLeft, ownerDirect atomic.Int64
+	// (session.writeOwner); directWrites the client's socket writes the
+	// direct frames went in (a session's frames of one batch go in one).
+	direct, directLeft, ownerDirect, directWrites atomic.Int64
 }
 
 // The sides of a session, the directions of its frames and the results of
@@ -136,6 +138,9 @@ type RelayStats struct {
 	// OwnerDirect counts the clients' frames this node's server took on
 	// the goroutine that read them off a link or the bus (writeOwner).
 	OwnerDirect int64
+	// DirectWrites counts the writes to the clients' sockets the direct
+	// frames went in: a session's frames of one batch go in one.
+	DirectWrites int64
 	// TurnFrames counts the owner's frames this node's rooms put into
 	// the relay on their own goroutine at their turns' end (turn.go);
 	// SenderWrites, TurnWrites and PutWrites the batches' writes to links
@@ -150,7 +155,7 @@ func (n *Node) RelayStats() RelayStats {
 	return RelayStats{Sessions: n.stats.opened.Load(), FramesOut: n.stats.framesOut.Load(), FramesIn: n.stats.framesIn.Load(),
 		BytesOut: n.stats.bytesOut.Load(), BytesIn: n.stats.bytesIn.Load(),
 		Forwarded: n.stats.forwarded.Load(), ForwardFailed: n.stats.forwardFailed.Load(), Batches: n.stats.batches.Load(),
-		Direct: n.stats.direct.Load(), DirectLeft: n.stats.directLeft.Load(), OwnerDirect: n.stats.ownerDirect.Load(),
+		Direct: n.stats.direct.Load(), DirectLeft: n.stats.directLeft.Load(), OwnerDirect: n.stats.ownerDirect.Load(), DirectWrites: n.stats.directWrites.Load(),
 		TurnFrames: n.stats.turnFrames.Load(), SenderWrites: n.stats.linkWrites[bySender].Load(), TurnWrites: n.stats.linkWrites[byTurn].Load(), PutWrites: n.stats.linkWrites[byPut].Load()}
 }
 
@@ -351,17 +356,18 @@ func (s *session) takeIn(m inMsg) (x msg, ok bool) {
 // give hands the session a message of the other side, as the node splits
 // it out of a batch (takeBatch), on the splitting goroutine. An ack is
 // taken here. A frame for the client, when nothing for it waits and its
-// writer is idle, is written here too (writeDirect): one goroutine
-// hand-off fewer per relayed frame. Everything else, and a frame that
-// cannot go at once, goes to pumpIn in order. A sender past its window
-// fills in, and the session ends (relay_error).
-func (s *session) give(m inMsg) {
+// writer is idle, is written here too (writeDirect, into the batch's
+// direct writes b, nil: none): one goroutine hand-off fewer per relayed
+// frame. Everything else, and a frame that cannot go at once, goes to
+// pumpIn in order. A sender past its window fills in, and the session
+// ends (relay_error).
+func (s *session) give(m inMsg, b *directBatch) {
 	if len(m.d) >= headerLen && m.d[0] == kindAck {
 		s.take(m.d)
 		m.lb.release()
 		return
 	}
-	if s.pending.Load() == 0 && (s.writeDirect(m) || s.writeOwner(m)) {
+	if s.pending.Load() == 0 && (s.writeDirect(m, b) || s.writeOwner(m)) {
 		return
 	}
 	s.pending.Add(1)
@@ -374,16 +380,53 @@ func (s *session) give(m inMsg) {
 	}
 }
 
+// directBatch is the direct writes the splitting of one batch began
+// (takeBatch): each session's frames in the batch go to its client in one
+// write, sent when the batch is split (end), with the session's wmu held
+// until then. The frames of a reply and a broadcast of one turn cost one
+// system call, as on the owner's own socket.
+type directBatch struct {
+	open []*session
+	buf  [8]*session
+}
+
+// has reports whether s's direct write is open in the batch.
+func (b *directBatch) has(s *session) bool {
+	for _, o := range b.open {
+		if o == s {
+			return true
+		}
+	}
+	return false
+}
+
+// end sends each session's write, never waiting (endDirect), in the order
+// they began.
+func (b *directBatch) end() {
+	for i, s := range b.open {
+		s.endDirect()
+		b.open[i] = nil
+	}
+	b.open = b.open[:0]
+}
+
 // writeDirect writes a frame to the client's WebSocket on the calling
 // goroutine, if the session has a direct Conn, nothing of it waits
 // (pending), pumpIn is not writing (wmu) and the socket's writer is idle;
 // the write never waits for the socket (EndNow): what the socket does not
 // take at once is handed to pumpIn, first in line, so that a slow client
-// holds up its own frames only. handled is false when it wrote nothing
-// and the message must go to pumpIn.
-func (s *session) writeDirect(m inMsg) (handled bool) {
+// holds up its own frames only. With b, the write stays open (and wmu
+// held) for the session's next frames of the batch until b ends. handled
+// is false when it wrote nothing and the message must go to pumpIn.
+func (s *session) writeDirect(m inMsg, b *directBatch) (handled bool) {
 	if len(m.d) < headerLen || (m.d[0] != kindText && m.d[0] != kindBinary) {
 		return false
+	}
+	if b != nil && b.has(s) {
+		// Its write is open, wmu held, nothing queued (give checked
+		// pending): the frame joins it.
+		s.writeFrame(m)
+		return true
 	}
 	s.mu.Lock()
 	c, failed := s.direct, s.failed
@@ -391,43 +434,79 @@ func (s *session) writeDirect(m inMsg) (handled bool) {
 	if c == nil || failed || !s.wmu.TryLock() {
 		return false
 	}
-	defer s.wmu.Unlock()
 	// The batch is opened only if the socket's writer is idle, in one
 	// step: a check then a Begin could find the writer taken in between
 	// (the library answering a ping to a client that stopped reading) and
 	// wait for that socket, holding up every session of the link.
 	if s.pending.Load() != 0 || !c.TryBegin() {
+		s.wmu.Unlock()
 		return false
 	}
+	s.writeFrame(m)
+	if b != nil {
+		b.open = append(b.open, s)
+		return true
+	}
+	s.endDirect()
+	return true
+}
+
+// writeFrame writes m into the session's open direct write (wmu held, a
+// batch begun): a message that does not take (dropped, or the session
+// failed) writes nothing.
+func (s *session) writeFrame(m inMsg) {
 	x, ok := s.take(m.d)
 	if !ok {
-		_ = c.End() // nothing was written: nothing to send
 		m.lb.release()
-		return true // dropped, or the session failed
+		return
 	}
 	typ := websocket.MessageText
 	if x.kind == kindBinary {
 		typ = websocket.MessageBinary
 	}
-	err := c.Write(context.Background(), typ, x.data)
-	m.lb.release() // the writer copied the frame
-	done, endErr := c.EndNow()
-	if err == nil {
-		err = endErr
+	s.mu.Lock()
+	c := s.direct
+	s.mu.Unlock()
+	var err error
+	if c == nil {
+		err = net.ErrClosed // an earlier frame of the batch failed the socket
+	} else {
+		err = c.Write(context.Background(), typ, x.data)
 	}
+	m.lb.release() // the writer copied the frame
 	if err != nil {
 		// The client's socket failed: pumpOut's read sees its end and
 		// passes it on; what follows goes to pumpIn, which stops.
 		s.mu.Lock()
 		s.direct = nil
 		s.mu.Unlock()
-		return true
+		return
 	}
 	s.n.stats.direct.Add(1)
 	s.deliveredOne()
+}
+
+// endDirect sends the session's open direct write with a write that never
+// waits (EndNow) and lets wmu go: what the socket does not take at once
+// waits in the writer for pumpIn (End), and every frame after it queues
+// behind it.
+func (s *session) endDirect() {
+	defer s.wmu.Unlock()
+	s.mu.Lock()
+	c := s.direct
+	s.mu.Unlock()
+	if c == nil {
+		return // failed: the writer is shut
+	}
+	done, err := c.EndNow()
+	if err != nil {
+		s.mu.Lock()
+		s.direct = nil
+		s.mu.Unlock()
+		return
+	}
+	s.n.stats.directWrites.Add(1)
 	if !done {
-		// The rest of the batch waits in the writer: pumpIn writes it
-		// (End), and every frame after it queues behind it.
 		s.n.stats.directLeft.Add(1)
 		s.pending.Add(1)
 		select {
@@ -437,7 +516,6 @@ func (s *session) writeDirect(m inMsg) (handled bool) {
 			s.fail(closeRelay, reasonRelay)
 		}
 	}
-	return true
 }
 
 // tryWriter is the owner's server's Conn taking a client's frame on the
