@@ -46,6 +46,10 @@ import (
 // big-endian); the outbox keeps room for it before every batch.
 const linkHeader = 4
 
+// linkReadBuffer is a link reader's buffer: the batches that came
+// together are read with one system call.
+const linkReadBuffer = 32 << 10
+
 // linkChallenge is the length of the random challenge a link listener
 // sends first, which the dialler's hello must carry, sealed.
 const linkChallenge = 16
@@ -149,7 +153,8 @@ func (n *Node) readLink(c net.Conn) {
 	if _, err := c.Write(challenge[:]); err != nil {
 		return
 	}
-	r := bufio.NewReaderSize(c, 32<<10)
+	r := bufio.NewReaderSize(c, linkReadBuffer)
+	ad := []byte(subject)
 	var h [linkHeader]byte
 	for first := true; ; first = false {
 		if _, err := io.ReadFull(r, h[:]); err != nil {
@@ -166,7 +171,7 @@ func (n *Node) readLink(c net.Conn) {
 		if _, err := io.ReadFull(r, lb.b); err != nil {
 			return
 		}
-		p, ok := n.keys.open(subject, lb.b)
+		p, ok := n.keys.openFor(ad, lb.b)
 		if !ok {
 			n.refuseLink(c, refuseLinkUnsealed)
 			return
@@ -178,6 +183,14 @@ func (n *Node) readLink(c net.Conn) {
 			}
 			_ = c.SetDeadline(time.Time{})
 			lb.release()
+			if raw := wsbatch.RawConnOf(c); raw != nil {
+				// The rest straight off the descriptor (linkread_unix.go).
+				early, _ := r.Peek(r.Buffered())
+				if code := n.readLinkRaw(raw, ad, early); code != "" {
+					n.refuseLink(c, code)
+				}
+				return
+			}
 			continue
 		}
 		n.takeBatch(p, lb)
@@ -238,16 +251,22 @@ func (lb *linkBuf) release() {
 }
 
 // closeLinks closes the link listener and every link the node holds, so
-// that their readers return (Close).
+// that their readers return (Close). The links are closed outside n.mu:
+// a link's Close waits for a read under way (readLinkRaw splits its
+// batches inside the read), which may be waiting for n.mu.
 func (n *Node) closeLinks() {
 	if n.linkLn != nil {
 		n.linkLn.Close()
 	}
 	n.mu.Lock()
+	links := make([]net.Conn, 0, len(n.links))
 	for c := range n.links {
-		c.Close()
+		links = append(links, c)
 	}
 	n.mu.Unlock()
+	for _, c := range links {
+		c.Close()
+	}
 }
 
 // learnLink records peer's link address (heard in its announcement, or

@@ -31,6 +31,9 @@ var (
 	descDirect = prometheus.NewDesc("mafia_relay_direct_frames_total",
 		"The owner's frames this node wrote to its relayed clients as it read them off a link or the bus, with no hand-off to the session's own goroutine, by how the write went: whole, or left (the client's socket took part of it at once; the session's goroutine wrote the rest).",
 		[]string{"write"}, nil)
+	descOwnerDirect = prometheus.NewDesc("mafia_relay_owner_direct_frames_total",
+		"The clients' frames this node's server took as this node read them off a link or the bus, with no hand-off to the session's own goroutine (the rest, such as voice or a frame that needs the full parser, go through that goroutine).",
+		nil, nil)
 	descTurnFrames = prometheus.NewDesc("mafia_relay_turn_frames_total",
 		"The owner's frames this node's rooms put into the relay on their own goroutine at the end of their turn (no hand-off to the session's goroutine).",
 		nil, nil)
@@ -69,7 +72,7 @@ func (n *Node) Collector() prometheus.Collector { return nodeCollector{n} }
 type nodeCollector struct{ n *Node }
 
 func (c nodeCollector) Describe(ch chan<- *prometheus.Desc) {
-	for _, d := range []*prometheus.Desc{descPeers, descRoutes, descConnected, descSessions, descSessionsTotal, descFrames, descBytes, descBatches, descDirect, descTurnFrames, descLinkWrites, descForwarded, descLobbyMissed, descRoutesRefused, descDropped} {
+	for _, d := range []*prometheus.Desc{descPeers, descRoutes, descConnected, descSessions, descSessionsTotal, descFrames, descBytes, descBatches, descDirect, descOwnerDirect, descTurnFrames, descLinkWrites, descForwarded, descLobbyMissed, descRoutesRefused, descDropped} {
 		ch <- d
 	}
 }
@@ -120,6 +123,7 @@ func (c nodeCollector) Collect(ch chan<- prometheus.Metric) {
 	counter(descBatches, st.batches.Load())
 	counter(descDirect, st.direct.Load()-st.directLeft.Load(), "whole")
 	counter(descDirect, st.directLeft.Load(), "left")
+	counter(descOwnerDirect, st.ownerDirect.Load())
 	counter(descTurnFrames, st.turnFrames.Load())
 	counter(descLinkWrites, st.linkWrites[bySender].Load(), "sender")
 	counter(descLinkWrites, st.linkWrites[byTurn].Load(), "turn")

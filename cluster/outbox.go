@@ -75,8 +75,12 @@ type outbox struct {
 	chunks [][]byte // the batches waiting, each pre() bytes of room and its records
 	spare  [][]byte // sent batches' buffers, for the next
 	count  int      // messages put so far (the flusher's measure of progress)
-	wake   chan struct{}
-	quit   chan struct{}
+	// taken counts the times the batches waiting were taken to be sent
+	// (flush, flushNow): a message added when it was g is on its way
+	// once it is past g (sentSince).
+	taken atomic.Uint64
+	wake  chan struct{}
+	quit  chan struct{}
 }
 
 // outboxTo is the node's outbox to peer, made (and its sender started) at
@@ -120,8 +124,10 @@ func (o *outbox) wakeSender() {
 }
 
 // add is put without the sender woken: the caller has the batch sent
-// (a room's turn, flushNow in turn.go).
-func (o *outbox) add(id string, side byte, kind byte, seq uint64, payload []byte) {
+// (a room's turn, flushNow in turn.go), or leaves the message to the
+// next batch that goes (an ack, session.deliveredOne). g is taken's
+// count when it was added (sentSince).
+func (o *outbox) add(id string, side byte, kind byte, seq uint64, payload []byte) (g uint64) {
 	m := headerLen + len(payload)
 	size := recordFixed + len(id) + m
 	pre := o.pre()
@@ -142,8 +148,15 @@ func (o *outbox) add(id string, side byte, kind byte, seq uint64, payload []byte
 	b = append(b, payload...)
 	o.chunks[len(o.chunks)-1] = b
 	o.count++
+	g = o.taken.Load()
 	o.mu.Unlock()
+	return g
 }
+
+// sentSince reports whether what was added when taken's count was g has
+// been taken to be sent: the writer that took it sends it, or fails the
+// peer's sessions.
+func (o *outbox) sentSince(g uint64) bool { return o.taken.Load() > g }
 
 // pre is the room a batch's buffer keeps before its records: a link's
 // length (link.go) and the seal's nonce.
@@ -208,6 +221,7 @@ func (o *outbox) flush() {
 	o.mu.Lock()
 	chunks := o.chunks
 	o.chunks = nil
+	o.taken.Add(1)
 	link := o.link != ""
 	o.mu.Unlock()
 	switch {
@@ -289,6 +303,9 @@ func (n *Node) failPeer(peer string) {
 // session holds it (linkBuf), released when the record is written or
 // dropped.
 func (n *Node) takeBatch(d []byte, lb *linkBuf) {
+	var direct directBatch
+	direct.open = direct.buf[:0]
+	defer direct.end()
 	for len(d) > 0 {
 		l := int(d[0])
 		if len(d) < recordFixed+l {
@@ -312,7 +329,7 @@ func (n *Node) takeBatch(d []byte, lb *linkBuf) {
 			continue
 		}
 		lb.hold()
-		s.give(inMsg{msg, lb})
+		s.give(inMsg{d: msg, lb: lb}, &direct)
 	}
 }
 

@@ -158,6 +158,11 @@ func (k *busKeys) sealIn(subject []byte, buf []byte) []byte {
 // failed open clears what it wrote), so that the usual single key costs
 // no copy: data is the caller's to give up.
 func (k *busKeys) open(subject string, data []byte) (_ []byte, ok bool) {
+	return k.openFor([]byte(subject), data)
+}
+
+// openFor is open with the subject's bytes (made once by a link's reader).
+func (k *busKeys) openFor(ad []byte, data []byte) (_ []byte, ok bool) {
 	if k == nil {
 		return data, true
 	}
@@ -170,7 +175,7 @@ func (k *busKeys) open(subject string, data []byte) (_ []byte, ok bool) {
 		if i == len(k.aeads)-1 {
 			dst = data[ns:ns]
 		}
-		if p, err := a.Open(dst, data[:ns], data[ns:], []byte(subject)); err == nil {
+		if p, err := a.Open(dst, data[:ns], data[ns:], ad); err == nil {
 			return p, true
 		}
 	}

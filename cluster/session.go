@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/binary"
 	"errors"
+	"net"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -63,6 +64,10 @@ type msg struct {
 type inMsg struct {
 	d  []byte
 	lb *linkBuf
+	// taken is the kind of a frame already taken (session.take) by the
+	// goroutine that split it, whose Conn then left it to pumpIn (d its
+	// payload); 0: d is the message as it came.
+	taken byte
 }
 
 // relayStats counts a node's relay traffic.
@@ -90,8 +95,11 @@ type relayStats struct {
 	turnFrames atomic.Int64
 	// direct counts the frames written to a client by the goroutine that
 	// split them out of a batch (session.give), directLeft those writes
-	// that left part of their bytes to the session's pumpIn.
-	direct, directLeft atomic.Int64
+	// that left part of their bytes to the session's pumpIn; ownerDirect
+	// the client's frames the owner's server took on that goroutine
+	// (session.writeOwner); directWrites the client's socket writes the
+	// direct frames went in (a session's frames of one batch go in one).
+	direct, directLeft, ownerDirect, directWrites atomic.Int64
 }
 
 // The sides of a session, the directions of its frames and the results of
@@ -127,6 +135,12 @@ type RelayStats struct {
 	// goroutine; DirectLeft those of its writes the client's socket did
 	// not take whole, whose rest the session's goroutine wrote.
 	Direct, DirectLeft int64
+	// OwnerDirect counts the clients' frames this node's server took on
+	// the goroutine that read them off a link or the bus (writeOwner).
+	OwnerDirect int64
+	// DirectWrites counts the writes to the clients' sockets the direct
+	// frames went in: a session's frames of one batch go in one.
+	DirectWrites int64
 	// TurnFrames counts the owner's frames this node's rooms put into
 	// the relay on their own goroutine at their turns' end (turn.go);
 	// SenderWrites, TurnWrites and PutWrites the batches' writes to links
@@ -141,7 +155,7 @@ func (n *Node) RelayStats() RelayStats {
 	return RelayStats{Sessions: n.stats.opened.Load(), FramesOut: n.stats.framesOut.Load(), FramesIn: n.stats.framesIn.Load(),
 		BytesOut: n.stats.bytesOut.Load(), BytesIn: n.stats.bytesIn.Load(),
 		Forwarded: n.stats.forwarded.Load(), ForwardFailed: n.stats.forwardFailed.Load(), Batches: n.stats.batches.Load(),
-		Direct: n.stats.direct.Load(), DirectLeft: n.stats.directLeft.Load(),
+		Direct: n.stats.direct.Load(), DirectLeft: n.stats.directLeft.Load(), OwnerDirect: n.stats.ownerDirect.Load(), DirectWrites: n.stats.directWrites.Load(),
 		TurnFrames: n.stats.turnFrames.Load(), SenderWrites: n.stats.linkWrites[bySender].Load(), TurnWrites: n.stats.linkWrites[byTurn].Load(), PutWrites: n.stats.linkWrites[byPut].Load()}
 }
 
@@ -184,10 +198,19 @@ type session struct {
 	// from the goroutine that splits the batches (give): nil on the
 	// owner's side, and for a Conn with no write that never waits.
 	direct directConn
+	// owner is the owner's server's Conn when it takes a client's frame
+	// on the goroutine that splits the batches (writeOwner): nil on the
+	// client's side, and for a Conn that cannot.
+	owner tryWriter
 	// wmu is held by whoever writes to the local Conn: pumpIn, or give
-	// writing directly; delivered and ackedTo are theirs.
-	wmu                sync.Mutex
-	delivered, ackedTo uint64
+	// writing directly; delivered, ackedTo, ackSent, ackWaits and ackAt
+	// are theirs: ackedTo is the last ack put into the outbox, ackSent
+	// the last known to be on its way; ackWaits is true while ackedTo
+	// may not be, put when the outbox's taken count was ackAt.
+	wmu                         sync.Mutex
+	delivered, ackedTo, ackSent uint64
+	ackWaits                    bool
+	ackAt                       uint64
 	// pending counts the messages given to in that pumpIn has not
 	// finished with: give writes directly only when it is 0, so that no
 	// frame passes one still waiting.
@@ -316,6 +339,9 @@ func (s *session) nextNow() (x msg, ok bool) {
 // End writes what was left.
 func (s *session) takeIn(m inMsg) (x msg, ok bool) {
 	s.pending.Add(-1)
+	if m.taken != 0 {
+		return msg{kind: m.taken, data: m.d, lb: m.lb}, true
+	}
 	if m.d == nil {
 		return msg{}, false
 	}
@@ -330,17 +356,18 @@ func (s *session) takeIn(m inMsg) (x msg, ok bool) {
 // give hands the session a message of the other side, as the node splits
 // it out of a batch (takeBatch), on the splitting goroutine. An ack is
 // taken here. A frame for the client, when nothing for it waits and its
-// writer is idle, is written here too (writeDirect): one goroutine
-// hand-off fewer per relayed frame. Everything else, and a frame that
-// cannot go at once, goes to pumpIn in order. A sender past its window
-// fills in, and the session ends (relay_error).
-func (s *session) give(m inMsg) {
+// writer is idle, is written here too (writeDirect, into the batch's
+// direct writes b, nil: none): one goroutine hand-off fewer per relayed
+// frame. Everything else, and a frame that cannot go at once, goes to
+// pumpIn in order. A sender past its window fills in, and the session
+// ends (relay_error).
+func (s *session) give(m inMsg, b *directBatch) {
 	if len(m.d) >= headerLen && m.d[0] == kindAck {
 		s.take(m.d)
 		m.lb.release()
 		return
 	}
-	if s.pending.Load() == 0 && s.writeDirect(m) {
+	if s.pending.Load() == 0 && (s.writeDirect(m, b) || s.writeOwner(m)) {
 		return
 	}
 	s.pending.Add(1)
@@ -353,16 +380,53 @@ func (s *session) give(m inMsg) {
 	}
 }
 
+// directBatch is the direct writes the splitting of one batch began
+// (takeBatch): each session's frames in the batch go to its client in one
+// write, sent when the batch is split (end), with the session's wmu held
+// until then. The frames of a reply and a broadcast of one turn cost one
+// system call, as on the owner's own socket.
+type directBatch struct {
+	open []*session
+	buf  [8]*session
+}
+
+// has reports whether s's direct write is open in the batch.
+func (b *directBatch) has(s *session) bool {
+	for _, o := range b.open {
+		if o == s {
+			return true
+		}
+	}
+	return false
+}
+
+// end sends each session's write, never waiting (endDirect), in the order
+// they began.
+func (b *directBatch) end() {
+	for i, s := range b.open {
+		s.endDirect()
+		b.open[i] = nil
+	}
+	b.open = b.open[:0]
+}
+
 // writeDirect writes a frame to the client's WebSocket on the calling
 // goroutine, if the session has a direct Conn, nothing of it waits
 // (pending), pumpIn is not writing (wmu) and the socket's writer is idle;
 // the write never waits for the socket (EndNow): what the socket does not
 // take at once is handed to pumpIn, first in line, so that a slow client
-// holds up its own frames only. handled is false when it wrote nothing
-// and the message must go to pumpIn.
-func (s *session) writeDirect(m inMsg) (handled bool) {
+// holds up its own frames only. With b, the write stays open (and wmu
+// held) for the session's next frames of the batch until b ends. handled
+// is false when it wrote nothing and the message must go to pumpIn.
+func (s *session) writeDirect(m inMsg, b *directBatch) (handled bool) {
 	if len(m.d) < headerLen || (m.d[0] != kindText && m.d[0] != kindBinary) {
 		return false
+	}
+	if b != nil && b.has(s) {
+		// Its write is open, wmu held, nothing queued (give checked
+		// pending): the frame joins it.
+		s.writeFrame(m)
+		return true
 	}
 	s.mu.Lock()
 	c, failed := s.direct, s.failed
@@ -370,43 +434,79 @@ func (s *session) writeDirect(m inMsg) (handled bool) {
 	if c == nil || failed || !s.wmu.TryLock() {
 		return false
 	}
-	defer s.wmu.Unlock()
 	// The batch is opened only if the socket's writer is idle, in one
 	// step: a check then a Begin could find the writer taken in between
 	// (the library answering a ping to a client that stopped reading) and
 	// wait for that socket, holding up every session of the link.
 	if s.pending.Load() != 0 || !c.TryBegin() {
+		s.wmu.Unlock()
 		return false
 	}
+	s.writeFrame(m)
+	if b != nil {
+		b.open = append(b.open, s)
+		return true
+	}
+	s.endDirect()
+	return true
+}
+
+// writeFrame writes m into the session's open direct write (wmu held, a
+// batch begun): a message that does not take (dropped, or the session
+// failed) writes nothing.
+func (s *session) writeFrame(m inMsg) {
 	x, ok := s.take(m.d)
 	if !ok {
-		_ = c.End() // nothing was written: nothing to send
 		m.lb.release()
-		return true // dropped, or the session failed
+		return
 	}
 	typ := websocket.MessageText
 	if x.kind == kindBinary {
 		typ = websocket.MessageBinary
 	}
-	err := c.Write(context.Background(), typ, x.data)
-	m.lb.release() // the writer copied the frame
-	done, endErr := c.EndNow()
-	if err == nil {
-		err = endErr
+	s.mu.Lock()
+	c := s.direct
+	s.mu.Unlock()
+	var err error
+	if c == nil {
+		err = net.ErrClosed // an earlier frame of the batch failed the socket
+	} else {
+		err = c.Write(context.Background(), typ, x.data)
 	}
+	m.lb.release() // the writer copied the frame
 	if err != nil {
 		// The client's socket failed: pumpOut's read sees its end and
 		// passes it on; what follows goes to pumpIn, which stops.
 		s.mu.Lock()
 		s.direct = nil
 		s.mu.Unlock()
-		return true
+		return
 	}
 	s.n.stats.direct.Add(1)
 	s.deliveredOne()
+}
+
+// endDirect sends the session's open direct write with a write that never
+// waits (EndNow) and lets wmu go: what the socket does not take at once
+// waits in the writer for pumpIn (End), and every frame after it queues
+// behind it.
+func (s *session) endDirect() {
+	defer s.wmu.Unlock()
+	s.mu.Lock()
+	c := s.direct
+	s.mu.Unlock()
+	if c == nil {
+		return // failed: the writer is shut
+	}
+	done, err := c.EndNow()
+	if err != nil {
+		s.mu.Lock()
+		s.direct = nil
+		s.mu.Unlock()
+		return
+	}
+	s.n.stats.directWrites.Add(1)
 	if !done {
-		// The rest of the batch waits in the writer: pumpIn writes it
-		// (End), and every frame after it queues behind it.
 		s.n.stats.directLeft.Add(1)
 		s.pending.Add(1)
 		select {
@@ -416,20 +516,102 @@ func (s *session) writeDirect(m inMsg) (handled bool) {
 			s.fail(closeRelay, reasonRelay)
 		}
 	}
+}
+
+// tryWriter is the owner's server's Conn taking a client's frame on the
+// goroutine that splits the batches, when it can without waiting
+// (server.RelayedConn.TryWrite): handled false, it took nothing, and the
+// frame goes to its Write on pumpIn.
+type tryWriter interface {
+	TryWrite(typ websocket.MessageType, p []byte) (handled bool, err error)
+}
+
+// writeOwner hands a client's frame to the owner's server on the calling
+// goroutine (the link's reader, or the bus's), when the session has a
+// tryWriter, nothing of it waits (pending) and pumpIn is not writing
+// (wmu): the goroutine hand-off to pumpIn is skipped, as the direct write
+// skips it on the client's node. The server takes it only when nothing
+// can wait (TryWrite); a frame it leaves goes to pumpIn, already taken,
+// first in line. handled is false when it took nothing and the message
+// must go to pumpIn.
+func (s *session) writeOwner(m inMsg) (handled bool) {
+	if len(m.d) < headerLen || (m.d[0] != kindText && m.d[0] != kindBinary) {
+		return false
+	}
+	s.mu.Lock()
+	w, failed := s.owner, s.failed
+	s.mu.Unlock()
+	if w == nil || failed || !s.wmu.TryLock() {
+		return false
+	}
+	defer s.wmu.Unlock()
+	if s.pending.Load() != 0 {
+		return false
+	}
+	x, ok := s.take(m.d)
+	if !ok {
+		m.lb.release()
+		return true // dropped, or the session failed
+	}
+	typ := websocket.MessageText
+	if x.kind == kindBinary {
+		typ = websocket.MessageBinary
+	}
+	took, err := w.TryWrite(typ, x.data)
+	if !took {
+		s.pending.Add(1)
+		select {
+		case s.in <- inMsg{d: x.data, lb: m.lb, taken: x.kind}:
+		default:
+			s.pending.Add(-1)
+			m.lb.release()
+			s.fail(closeRelay, reasonRelay)
+		}
+		return true
+	}
+	// The server may keep the frame, as pumpIn's Write: the link's
+	// buffer is left to the collector (linkBuf).
+	if err != nil {
+		// The server ended the session: pumpOut sees the end and passes
+		// it on; what follows goes to pumpIn, which stops.
+		s.mu.Lock()
+		s.owner = nil
+		s.mu.Unlock()
+		return true
+	}
+	s.n.stats.ownerDirect.Add(1)
+	s.deliveredOne()
 	return true
 }
 
 // deliveredOne counts a frame written to the local Conn (wmu held) and
-// acks the frames delivered when half a window is due. Acks only give
-// credit back (latency never waits for one), sent as soon as due; the
-// sender blocks with a whole window out, and then more than half of it is
-// here to deliver, so an ack always comes.
+// acks the frames delivered every half window. Acks only give credit
+// back (latency never waits for one): an ack goes into the outbox to the
+// other node without a write of its own, and rides with the next batch
+// to that node (a turn's frames, a client's frame, another session's
+// ack), which on a busy link comes within milliseconds. Once three
+// quarters of a window are delivered past the last ack known to be on
+// its way, the outbox is sent at once (flushNow), so the other side
+// always knows of all but less than three quarters of a window delivered:
+// a sender blocks with a whole window out, and an ack always comes.
 func (s *session) deliveredOne() {
 	s.delivered++
-	if s.delivered-s.ackedTo >= max(uint64(s.n.cfg.Window)/2, 1) {
+	window := uint64(s.n.cfg.Window)
+	if s.delivered-s.ackedTo >= max(window/2, 1) {
 		s.ackedTo = s.delivered
-		s.publish(kindAck, s.delivered, nil)
+		s.ackAt = s.out.add(s.id, s.their, kindAck, s.delivered, nil)
+		s.ackWaits = true
 	}
+	if !s.ackWaits {
+		return
+	}
+	if !s.out.sentSince(s.ackAt) {
+		if s.delivered-s.ackSent < max(window*3/4, 1) {
+			return
+		}
+		s.out.flushNow(byPut)
+	}
+	s.ackSent, s.ackWaits = s.ackedTo, false
 }
 
 // count counts a message the session sends (a frame or its close; not
@@ -450,17 +632,16 @@ func kindOf(typ websocket.MessageType) byte {
 	return kindText
 }
 
-// publish sends one message to the other side: it goes into the outbox
-// to the other side's node (payload copied once, into the batch), which
-// sends it with whatever else gathered for that node (outbox.go).
+// publish sends one frame or close to the other side: it goes into the
+// outbox to the other side's node (payload copied once, into the batch),
+// which sends it with whatever else gathered for that node (outbox.go).
+// (Acks are put by deliveredOne.)
 func (s *session) publish(kind byte, seq uint64, payload []byte) {
-	if kind != kindAck {
-		s.count(payload)
-	}
-	if kind == kindAck || s.side == sideA {
-		// A message that goes alone (an ack; a client's frame, a
-		// close): written to the link now, on this goroutine, when the
-		// link takes it at once (flushNow), with no sender woken for it.
+	s.count(payload)
+	if s.side == sideA {
+		// A message that goes alone (a client's frame, a close):
+		// written to the link now, on this goroutine, when the link
+		// takes it at once (flushNow), with no sender woken for it.
 		s.out.add(s.id, s.their, kind, seq, payload)
 		s.out.flushNow(byPut)
 		return
@@ -492,6 +673,9 @@ func (s *session) run(c Conn) {
 	s.conn = c
 	if dc, ok := c.(directConn); ok && dc.CanEndNow() {
 		s.direct = dc
+	}
+	if tw, ok := c.(tryWriter); ok {
+		s.owner = tw
 	}
 	failed := s.failed
 	s.mu.Unlock()

@@ -126,6 +126,7 @@ func (o *outbox) flushNow(by int) {
 	o.mu.Lock()
 	chunks := o.chunks
 	o.chunks = nil
+	o.taken.Add(1)
 	o.mu.Unlock()
 	if len(chunks) == 0 {
 		return

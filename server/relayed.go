@@ -247,6 +247,31 @@ func (in *inProcess) entry(e *room.Entry, s *Server) {
 // handed to the room. A frame past MaxFrame by more than the WebSocket's
 // slack ends the session 1009, as the WebSocket's read limit does.
 func (c *RelayedConn) Write(_ context.Context, typ websocket.MessageType, p []byte) error {
+	return c.write(typ, p, nil)
+}
+
+// TryWrite is Write for the goroutine that reads the relay's link, which
+// carries every session between two nodes and must never wait for one:
+// it takes a frame only when nothing in Write can wait or grow its stack,
+// a text frame within MaxFrame that parses as a plain frame (no
+// encoding/json) and is not the voice table's. Any other frame is left
+// untouched (handled false: no rate counted, nothing refused) for Write
+// on the session's own goroutine. The room's Submit never waits (a full
+// inbox is refused busy), as a WebSocket's reader relies on too.
+func (c *RelayedConn) TryWrite(typ websocket.MessageType, p []byte) (handled bool, err error) {
+	if typ != websocket.MessageText || int64(len(p)) > c.wc.s.cfg.MaxFrame {
+		return false, nil
+	}
+	m, plain, perr := wire.ParsePlainClientMessage(p)
+	if !plain || m.Type == "voice" {
+		return false, nil
+	}
+	return true, c.write(typ, p, &parsed{m, perr})
+}
+
+// write is Write, with the frame already parsed as a plain one (pre), or
+// not (nil).
+func (c *RelayedConn) write(typ websocket.MessageType, p []byte, pre *parsed) error {
 	wc, s := c.wc, c.wc.s
 	if wc.done.Load() || c.sub == nil {
 		return net.ErrClosed
@@ -267,7 +292,9 @@ func (c *RelayedConn) Write(_ context.Context, typ websocket.MessageType, p []by
 		return nil
 	}
 	var ok bool
-	if typ != websocket.MessageText || int64(len(p)) > s.cfg.MaxFrame {
+	if pre != nil {
+		ok = s.handleFrame(c.rm, c.sub, wc, now, typ, p, pre)
+	} else if typ != websocket.MessageText || int64(len(p)) > s.cfg.MaxFrame {
 		ok = s.handleFrame(c.rm, c.sub, wc, now, typ, p, nil)
 	} else if m, plain, err := wire.ParsePlainClientMessage(p); plain {
 		ok = s.handleFrame(c.rm, c.sub, wc, now, typ, p, &parsed{m, err})

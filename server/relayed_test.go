@@ -235,3 +235,57 @@ func TestCanSit_APolicyRefusesAnAccountAtTheRelay(t *testing.T) {
 	}
 	c.Close(websocket.StatusNormalClosure, "")
 }
+
+// TestRelayed_TryWriteTakesOnlyAFrameThatCannotWait pins what the relay's
+// link reader may hand the server on its own goroutine (TryWrite): a
+// plain text frame, answered as Write answers it; a voice frame, a
+// binary one, one past MaxFrame or one that needs the full parser is
+// left, untouched, for Write on the session's own goroutine.
+func TestRelayed_TryWriteTakesOnlyAFrameThatCannotWait(t *testing.T) {
+	ts := startServer(t, "")
+	ctx := within(t, 20*time.Second)
+	created, err := ts.api.Create(ctx, client.CreateRequest{Name: "relayed", Players: 7, TimingsMS: fastTimings})
+	if err != nil {
+		t.Fatal(err)
+	}
+	j, err := ts.api.Join(ctx, created.Table, "Nino", 0, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := ts.srv.ServeRelayed(httptest.NewRecorder(), relayedHandshake(created.Table, j.Token), created.Table)
+	if c == nil {
+		t.Fatal("refused")
+	}
+	if m := readMsg(t, ctx, c); m.Type != "welcome" {
+		t.Fatalf("first frame %+v, want the welcome", m)
+	}
+	for _, left := range []struct {
+		what string
+		typ  websocket.MessageType
+		p    []byte
+	}{
+		{"voice", websocket.MessageText, []byte(`{"v":1,"type":"voice","id":3,"signal":{}}`)},
+		{"binary", websocket.MessageBinary, []byte(`{"v":1,"type":"ping","id":4}`)},
+		{"past MaxFrame", websocket.MessageText, make([]byte, ts.srv.cfg.MaxFrame+1)},
+		{"an escape (the full parser)", websocket.MessageText, []byte(`{"v":1,"type":"ping","id":5,"x":"\u0041"}`)},
+	} {
+		if took, err := c.TryWrite(left.typ, left.p); took || err != nil {
+			t.Fatalf("%s: TryWrite took it (%v, %v)", left.what, took, err)
+		}
+	}
+	if took, err := c.TryWrite(websocket.MessageText, []byte(`{"v":1,"type":"ping","id":7}`)); !took || err != nil {
+		t.Fatalf("a plain ping: TryWrite %v, %v", took, err)
+	}
+	for {
+		m := readMsg(t, ctx, c)
+		if m.ID != 0 && m.ID != 7 {
+			t.Fatalf("an answer to a frame TryWrite left: %+v", m)
+		}
+		if m.ID == 7 {
+			if m.Type != "pong" {
+				t.Fatalf("the ping's answer %+v", m)
+			}
+			break
+		}
+	}
+}
