@@ -6,6 +6,8 @@ import (
 	"encoding/binary"
 	"io"
 	"syscall"
+
+	"mafia/internal/wsbatch"
 )
 
 // readLinkRaw reads a link's batches straight off its descriptor (raw),
@@ -92,7 +94,7 @@ func (n *Node) readLinkRaw(raw syscall.RawConn, subject []byte, early []byte) (r
 			if big != nil {
 				into = big.b[bigAt:]
 			}
-			m, err := syscall.Read(int(fd), into)
+			m, err := wsbatch.RawRead(fd, into)
 			switch {
 			case err == syscall.EINTR:
 				continue

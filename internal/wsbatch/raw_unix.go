@@ -78,3 +78,18 @@ func rawWrite(fd uintptr, p []byte) (int, error) {
 	}
 	return int(r), nil
 }
+
+// RawRead is read(2) of a non-blocking descriptor (in a syscall.RawConn's
+// Read) without telling the scheduler, as rawWrite: an empty socket says
+// syscall.EAGAIN at once. The server's poller and the cluster's link read
+// with it.
+func RawRead(fd uintptr, p []byte) (int, error) {
+	if len(p) == 0 {
+		return 0, nil
+	}
+	r, _, e := syscall.RawSyscall(syscall.SYS_READ, fd, uintptr(unsafe.Pointer(&p[0])), uintptr(len(p)))
+	if e != 0 {
+		return -1, e
+	}
+	return int(r), nil
+}

@@ -6,6 +6,8 @@ import (
 	"os"
 	"syscall"
 	"unsafe"
+
+	"mafia/internal/wsbatch"
 )
 
 // pollSys is an epoll instance, itself waited on by the Go runtime's own
@@ -110,7 +112,7 @@ func (p *Poller) loop() {
 // or, with rnowait, ends the read with ErrWouldBlock.
 func (c *Conn) rawRead(fd uintptr) bool {
 	for {
-		n, err := rawRead(fd, c.rp)
+		n, err := wsbatch.RawRead(fd, c.rp)
 		switch {
 		case err == syscall.EINTR:
 			continue
@@ -129,19 +131,8 @@ func (c *Conn) rawRead(fd uintptr) bool {
 	}
 }
 
-// rawRead is read(2) without telling the scheduler (syscall.RawSyscall):
-// the socket never blocks (an empty one says EAGAIN), so the goroutine
-// keeps its P, and the runtime's monitor thread is not woken for it.
-func rawRead(fd uintptr, p []byte) (int, error) {
-	r, _, e := syscall.RawSyscall(syscall.SYS_READ, fd, uintptr(unsafe.Pointer(&p[0])), uintptr(len(p)))
-	if e != 0 {
-		return -1, e
-	}
-	return int(r), nil
-}
-
 // epollNow is epoll_wait(2) with no wait, without telling the scheduler,
-// as rawRead.
+// as wsbatch.RawRead.
 func epollNow(ep uintptr, events []syscall.EpollEvent) (int, error) {
 	r, _, e := syscall.RawSyscall6(syscall.SYS_EPOLL_PWAIT, ep, uintptr(unsafe.Pointer(&events[0])), uintptr(len(events)), 0, 0, 0)
 	if e != 0 {
