@@ -12,7 +12,9 @@ func raiseFileLimit(want int) {
 	if err := syscall.Getrlimit(syscall.RLIMIT_NOFILE, &l); err != nil {
 		return
 	}
-	if l.Cur >= uint64(want) || l.Cur >= l.Max {
+	// Cur is a uint64 on most systems and an int64 on FreeBSD: compared
+	// as a uint64 on both (a limit is never negative).
+	if uint64(l.Cur) >= uint64(want) || l.Cur >= l.Max {
 		return
 	}
 	l.Cur = l.Max
