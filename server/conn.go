@@ -35,18 +35,11 @@ const (
 // never read further than that.
 const hardFrameSlack = 1 << 10
 
-// A connection's buffers are small, because there are many connections and
-// each is idle most of the time. Client frames are small and rare: a larger
-// one is read past the buffer. Frames to the client go through a
-// wsbatch.Writer, which gathers a burst in a pooled buffer and sends it in
-// one system call, so coder/websocket's own buffer only has to hold a frame
-// header or a control frame (at most 2 + 125 bytes from a server, unmasked).
-const (
-	readBufferSize  = 256
-	writeBufferSize = 128
-	// maxBatch bounds the frames sent in one system call.
-	maxBatch = 64
-)
+// maxBatch bounds the frames sent in one system call. A connection has no
+// buffer of its own while it is idle: the client's frames are read into a
+// pooled one (internal/wsconn), and frames to the client are gathered in
+// a pooled batch (wsbatch.Writer) that goes out in one system call.
+const maxBatch = 64
 
 // peer is one WebSocket connection. It is read by a goroutine only while
 // it has bytes to read (a burst, poll.go), or, where there is no poller,

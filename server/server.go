@@ -487,7 +487,7 @@ func (s *Server) resumeOnce(st stored) (*room.Room, error) {
 // Close stops every room and the heartbeat, then waits until every
 // connection has ended: each is closed with 1001 (going away, "shutdown")
 // after the frames already queued for it (a client that does not answer
-// the close is let go after the WebSocket library's close timeout). From
+// the close is let go after wsconn.CloseWait). From
 // then on no table is brought back. Calling it again does nothing.
 func (s *Server) Close() { s.closeOnce.Do(s.close) }
 

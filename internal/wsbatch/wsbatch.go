@@ -1,9 +1,10 @@
-// Package wsbatch owns the write side of a server's WebSocket
-// (coder/websocket over a hijacked connection): the frames a writer has
-// waiting go out in one system call, and the write deadline is set once
-// in a while, not per write. Both the server's own connections and a
-// cluster node's relayed ones (the client's side of the relay) write
-// through it.
+// Package wsbatch owns the write side of a server's WebSocket over a
+// hijacked connection: the frames a writer has waiting go out in one
+// system call, and the write deadline is set once in a while, not per
+// write; a write that must not wait never does (EndNow, by RawSyscall).
+// The server's own connections (internal/wsconn reads them) and a cluster
+// node's relayed ones (the client's side of the relay, read by
+// coder/websocket) write through it. It does not read.
 package wsbatch
 
 import (

@@ -42,8 +42,9 @@ const (
 )
 
 // Conn is one connection's read side under a Poller. Its Read is the
-// WebSocket library's; its Close closes the connection (out of the Poller
-// first). Its other methods are the wrapped connection's.
+// WebSocket reader's (internal/wsconn); its Close closes the connection
+// (out of the Poller first). Its other methods are the wrapped
+// connection's.
 type Conn struct {
 	net.Conn
 	p   *Poller
