@@ -92,6 +92,16 @@ func directPair(ctx context.Context, t *testing.T, a, b *Node, id string) (*webs
 		cc.CloseNow()
 		wg.Wait()
 	})
+	// The relaying side writes directly from its first frame: a frame
+	// that came before its session ran would go to pumpIn, whose write
+	// (the client reading nothing) would then hold every later frame
+	// there, and no direct write would ever leave bytes (a machine under
+	// load did that).
+	eventually(ctx, t, "the relaying side's session runs with its direct write", func() bool {
+		sa.mu.Lock()
+		defer sa.mu.Unlock()
+		return sa.direct != nil
+	})
 	return client, mb
 }
 
