@@ -60,7 +60,6 @@ type peer struct {
 	// counts the frames refused, up to a flood (see readPump).
 	lim, refusals *rate.Limiter
 	flooded       sync.Once
-	flooding      atomic.Bool // a control frame has started flood's goroutine
 	// in is set for a relayed session served in process (relayed.go):
 	// there is no WebSocket (c and bw are nil), the relay reads what
 	// the room queues, and the connection's end is in's to say.
@@ -301,20 +300,32 @@ func (wc *peer) control() bool {
 	if wc.lim.AllowN(now, 1) && wc.tk.frame(now) {
 		return true
 	}
-	if !wc.refusals.AllowN(now, 1) && wc.flooding.CompareAndSwap(false, true) {
-		wc.flood() // the close written: the reader waits for its answer
+	if !wc.refusals.AllowN(now, 1) {
+		wc.flood() // once; the close written, the reader waits for its answer
 	}
 	return false
 }
 
-// Message takes one of the client's messages (wsconn.Handler): it is
-// handled, or refused unparsed. Every message, whatever it holds, first
-// takes its place from the connection's rate and its address's: one
-// refused is never parsed. A connection that keeps sending refused
-// messages is a flood: Message then closes it (flood) and returns false.
+// Message takes one of the client's messages (wsconn.Handler): take's,
+// false when it ended the connection as a flood.
 func (wc *peer) Message(text bool, data []byte) bool {
-	s := wc.s
 	wc.heard.Store(sinceEpoch())
+	typ := websocket.MessageBinary
+	if text {
+		typ = websocket.MessageText
+	}
+	return wc.take(wc.rm, wc.sub, typ, data, nil)
+}
+
+// take takes one of the client's messages, a WebSocket's (Message) or a
+// relayed session's (RelayedConn.write): handled, or refused unparsed.
+// Every message, whatever it holds, first takes its place from the
+// connection's rate and its address's: one refused is never parsed. pre,
+// if set, is the message already parsed as a plain one. A connection that
+// keeps sending refused messages is a flood: take then ends it (flood)
+// and returns false.
+func (wc *peer) take(rm *room.Room, sub *room.Sub, typ websocket.MessageType, data []byte, pre *parsed) bool {
+	s := wc.s
 	now, lnow := s.cfg.Clock.Now(), s.cfg.LimitClock.Now()
 	if !wc.lim.AllowN(lnow, 1) || !wc.tk.frame(lnow) {
 		wc.refuse(0, CodeRateLimited)
@@ -325,26 +336,26 @@ func (wc *peer) Message(text bool, data []byte) bool {
 		}
 		return true
 	}
-	typ := websocket.MessageBinary
-	if text {
-		typ = websocket.MessageText
-	}
 	var handled bool
-	if !text || int64(len(data)) > s.cfg.MaxFrame {
-		handled = s.handleFrame(wc.rm, wc.sub, wc, now, typ, data, nil) // refused before parsing
-	} else if m, plain, err := wire.ParsePlainClientMessage(data); plain {
-		// A plain frame (what clients send) is read without growing
-		// this goroutine's stack: it is handled here.
-		handled = s.handleFrame(wc.rm, wc.sub, wc, now, typ, data, &parsed{m, err})
+	if pre == nil && typ == websocket.MessageText && int64(len(data)) <= s.cfg.MaxFrame {
+		if m, plain, err := wire.ParsePlainClientMessage(data); plain {
+			pre = &parsed{m, err}
+		}
+	}
+	if pre != nil || typ != websocket.MessageText || int64(len(data)) > s.cfg.MaxFrame {
+		// A plain message (what clients send) is handled without growing
+		// this goroutine's stack, and one refused before parsing too.
+		handled = s.handleFrame(rm, sub, wc, now, typ, data, pre)
 	} else {
 		// Any other is handled on a short goroutine of its own, waited
-		// for, so frames stay in order: encoding/json grows a stack,
+		// for, so messages stay in order: encoding/json grows a stack,
 		// which a connection's reader (serve) keeps as long as the
-		// connection, and a poller's worker as long as it lives.
+		// connection, a poller's worker as long as it lives, and a
+		// relay's goroutine as long as its session.
 		done := make(chan struct{})
 		go func() {
 			defer close(done)
-			handled = s.handleFrame(wc.rm, wc.sub, wc, now, typ, data, nil)
+			handled = s.handleFrame(rm, sub, wc, now, typ, data, nil)
 		}()
 		<-done
 	}

@@ -241,7 +241,7 @@ func (in *inProcess) entry(e *room.Entry, s *Server) {
 }
 
 // Write takes one frame of the client's, as a WebSocket's reader does
-// (readPump): within the connection's and its address's rates (a frame
+// (peer.take): within the connection's and its address's rates (a frame
 // past them is refused unread, rate_limited, and a flood of refusals ends
 // the session 1008 flood), a text frame within MaxFrame, parsed and
 // handed to the room. A frame past MaxFrame by more than the WebSocket's
@@ -281,37 +281,8 @@ func (c *RelayedConn) write(typ websocket.MessageType, p []byte, pre *parsed) er
 		wc.in.end(nil, websocket.StatusMessageTooBig, fmt.Sprintf("read limited at %d bytes", limit+1))
 		return net.ErrClosed
 	}
-	now, lnow := s.cfg.Clock.Now(), s.cfg.LimitClock.Now()
-	if !wc.lim.AllowN(lnow, 1) || !wc.tk.frame(lnow) {
-		wc.refuse(0, CodeRateLimited)
-		s.metrics.framesIn.Inc()
-		if !wc.refusals.AllowN(lnow, 1) {
-			wc.flood()
-			return net.ErrClosed
-		}
-		return nil
-	}
-	var ok bool
-	if pre != nil {
-		ok = s.handleFrame(c.rm, c.sub, wc, now, typ, p, pre)
-	} else if typ != websocket.MessageText || int64(len(p)) > s.cfg.MaxFrame {
-		ok = s.handleFrame(c.rm, c.sub, wc, now, typ, p, nil)
-	} else if m, plain, err := wire.ParsePlainClientMessage(p); plain {
-		ok = s.handleFrame(c.rm, c.sub, wc, now, typ, p, &parsed{m, err})
-	} else {
-		// As readPump: encoding/json grows a stack, and the relay's
-		// goroutine lives as long as the session.
-		done := make(chan struct{})
-		go func() {
-			defer close(done)
-			ok = s.handleFrame(c.rm, c.sub, wc, now, typ, p, nil)
-		}()
-		<-done
-	}
-	s.metrics.framesIn.Inc()
-	if !ok && !wc.refusals.AllowN(lnow, 1) {
-		wc.flood()
-		return net.ErrClosed
+	if !wc.take(c.rm, c.sub, typ, p, pre) {
+		return net.ErrClosed // a flood: the session ended
 	}
 	return nil
 }
