@@ -2,42 +2,16 @@ package attack
 
 import (
 	"bufio"
-	"crypto/rand"
-	"encoding/base64"
 	"encoding/binary"
 	"fmt"
-	"io"
 	"net"
-	"net/http"
 	"strings"
 	"sync"
 	"testing"
 	"time"
-)
 
-// rawFrame is a client's frame as an attacker writes it: b0 (FIN, RSV,
-// opcode) as given, the length as declared (n, which need not be the
-// payload's), masked or not.
-func rawFrame(b0 byte, n uint64, payload []byte, masked bool) []byte {
-	b := []byte{b0}
-	m := byte(0)
-	if masked {
-		m = 0x80
-	}
-	switch {
-	case n < 126:
-		b = append(b, m|byte(n))
-	case n < 1<<16:
-		b = append(b, m|126, byte(n>>8), byte(n))
-	default:
-		b = append(b, m|127)
-		b = binary.BigEndian.AppendUint64(b, n)
-	}
-	if masked {
-		b = append(b, 0, 0, 0, 0) // a mask of zeros: the payload as it is
-	}
-	return append(b, payload...)
-}
+	"mafia/internal/wstest"
+)
 
 // rawUpgrade makes a WebSocket handshake by hand on a TCP connection from
 // ip to table's socket: the connection and a reader of the server's bytes.
@@ -45,14 +19,9 @@ func (tg *target) rawUpgrade(t *testing.T, ip, table string) (net.Conn, *bufio.R
 	t.Helper()
 	c := tg.dialTCP(t, ip)
 	_ = c.SetDeadline(time.Now().Add(60 * time.Second)) // a deadlock guard
-	var key [16]byte
-	_, _ = rand.Read(key[:])
-	fmt.Fprintf(c, "GET /api/tables/%s/ws HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"+
-		"Sec-WebSocket-Key: %s\r\nSec-WebSocket-Version: 13\r\n\r\n", table, base64.StdEncoding.EncodeToString(key[:]))
-	br := bufio.NewReader(c)
-	resp, err := http.ReadResponse(br, nil)
-	if err != nil || resp.StatusCode != http.StatusSwitchingProtocols {
-		t.Fatalf("upgrade: %v %v", resp, err)
+	br, err := wstest.Upgrade(c, "/api/tables/"+table+"/ws")
+	if err != nil {
+		t.Fatalf("upgrade: %v", err)
 	}
 	return c, br
 }
@@ -62,26 +31,11 @@ func (tg *target) rawUpgrade(t *testing.T, ip, table string) (net.Conn, *bufio.R
 // before the end). answer, if set, is written on seeing the close.
 func closeOf(br *bufio.Reader, answer func()) (code uint16, reason string, ended bool) {
 	for {
-		var h [2]byte
-		if _, err := io.ReadFull(br, h[:]); err != nil {
+		b0, p, err := wstest.ReadFrame(br)
+		if err != nil {
 			return code, reason, true
 		}
-		n := uint64(h[1] & 0x7f)
-		switch n {
-		case 126:
-			var e [2]byte
-			io.ReadFull(br, e[:])
-			n = uint64(binary.BigEndian.Uint16(e[:]))
-		case 127:
-			var e [8]byte
-			io.ReadFull(br, e[:])
-			n = binary.BigEndian.Uint64(e[:])
-		}
-		p := make([]byte, n)
-		if _, err := io.ReadFull(br, p); err != nil {
-			return code, reason, true
-		}
-		if h[0]&0x0f == 0x8 && code == 0 && len(p) >= 2 {
+		if b0&0x0f == 0x8 && code == 0 && len(p) >= 2 {
 			code, reason = binary.BigEndian.Uint16(p), string(p[2:])
 			if answer != nil {
 				answer()
@@ -105,14 +59,14 @@ func TestAttack_BrokenWebSocketFrames(t *testing.T) {
 	ctx := within(t, 90*time.Second)
 	wait := tg.playsMeanwhile(ctx, t, "127.0.74.1")
 	victim := tg.newPlayer(ctx, t, "127.0.74.2")
-	frag := rawFrame(0x01, 1000, make([]byte, 1000), true)
+	frag := wstest.ClientFrame(0x01, 1000, make([]byte, 1000), true)
 	var endless []byte
 	for range 8 { // 8,000 bytes of one message, past its 5,120
-		endless = append(endless, rawFrame(0x00, 1000, make([]byte, 1000), true)...)
+		endless = append(endless, wstest.ClientFrame(0x00, 1000, make([]byte, 1000), true)...)
 	}
 	var pings []byte
 	for range 3000 {
-		pings = append(pings, rawFrame(0x89, 0, nil, true)...)
+		pings = append(pings, wstest.ClientFrame(0x89, 0, nil, true)...)
 	}
 	for i, tc := range []struct {
 		rule   string
@@ -120,11 +74,11 @@ func TestAttack_BrokenWebSocketFrames(t *testing.T) {
 		code   uint16
 		reason string
 	}{
-		{"a client's frames are masked", rawFrame(0x81, 2, []byte("hi"), false), 1002, "a client's frame not masked"},
-		{"reserved bits are clear", rawFrame(0xF1, 2, []byte("hi"), true), 1002, "a reserved bit set"},
-		{"a length near 2^63 is refused at its header", rawFrame(0x81, 1<<62, nil, true), 1009, "read limited at 5121 bytes"},
+		{"a client's frames are masked", wstest.ClientFrame(0x81, 2, []byte("hi"), false), 1002, "a client's frame not masked"},
+		{"reserved bits are clear", wstest.ClientFrame(0xF1, 2, []byte("hi"), true), 1002, "a reserved bit set"},
+		{"a length near 2^63 is refused at its header", wstest.ClientFrame(0x81, 1<<62, nil, true), 1009, "read limited at 5121 bytes"},
 		{"fragments add up to the limit", append(frag, endless...), 1009, "read limited at 5121 bytes"},
-		{"a continuation continues something", rawFrame(0x80, 1, []byte("x"), true), 1002, "a continuation out of place"},
+		{"a continuation continues something", wstest.ClientFrame(0x80, 1, []byte("x"), true), 1002, "a continuation out of place"},
 		{"pings are frames of the rate", pings, 1008, "flood"},
 	} {
 		t.Run(tc.rule, func(t *testing.T) {
@@ -134,7 +88,7 @@ func TestAttack_BrokenWebSocketFrames(t *testing.T) {
 			code, reason, ended := closeOf(br, func() {
 				// The client's answer to the close, as a library's: the
 				// server then ends the connection.
-				once.Do(func() { c.Write(rawFrame(0x88, 2, []byte{0x03, 0xE8}, true)) })
+				once.Do(func() { c.Write(wstest.ClientFrame(0x88, 2, []byte{0x03, 0xE8}, true)) })
 			})
 			if code != tc.code || !strings.HasPrefix(reason, tc.reason) || !ended {
 				t.Fatalf("closed with %d %q (ended: %v), want %d %q", code, reason, ended, tc.code, tc.reason)

@@ -2,18 +2,14 @@ package server
 
 import (
 	"bufio"
-	"crypto/rand"
-	"encoding/base64"
 	"encoding/binary"
 	"encoding/json"
-	"fmt"
-	"io"
 	"net"
-	"net/http"
 	"net/url"
 	"testing"
 	"time"
 
+	"mafia/internal/wstest"
 	"mafia/room"
 )
 
@@ -36,55 +32,23 @@ func dialRaw(t *testing.T, base, table string) *rawWS {
 	}
 	t.Cleanup(func() { c.Close() })
 	_ = c.SetDeadline(time.Now().Add(30 * time.Second)) // a deadlock guard
-	var key [16]byte
-	_, _ = rand.Read(key[:])
-	fmt.Fprintf(c, "GET /api/tables/%s/ws HTTP/1.1\r\nHost: %s\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"+
-		"Sec-WebSocket-Key: %s\r\nSec-WebSocket-Version: 13\r\n\r\n", table, u.Host, base64.StdEncoding.EncodeToString(key[:]))
-	br := bufio.NewReader(c)
-	resp, err := http.ReadResponse(br, nil)
-	if err != nil || resp.StatusCode != http.StatusSwitchingProtocols {
-		t.Fatalf("upgrade: %v %v", resp, err)
+	br, err := wstest.Upgrade(c, "/api/tables/"+table+"/ws")
+	if err != nil {
+		t.Fatalf("upgrade: %v", err)
 	}
 	return &rawWS{c: c, br: br}
 }
 
-// write sends one masked frame of opcode op (a payload of at most 125
-// bytes).
+// write sends one masked frame of opcode op.
 func (w *rawWS) write(op byte, payload []byte) error {
-	var mask [4]byte
-	_, _ = rand.Read(mask[:])
-	b := []byte{0x80 | op, 0x80 | byte(len(payload)), mask[0], mask[1], mask[2], mask[3]}
-	for i, p := range payload {
-		b = append(b, p^mask[i%4])
-	}
-	_, err := w.c.Write(b)
+	_, err := w.c.Write(wstest.Masked(op, payload))
 	return err
 }
 
 // read returns the next frame from the server: its opcode and payload.
 func (w *rawWS) read() (op byte, payload []byte, err error) {
-	var h [2]byte
-	if _, err := io.ReadFull(w.br, h[:]); err != nil {
-		return 0, nil, err
-	}
-	n := uint64(h[1] & 0x7f)
-	switch n {
-	case 126:
-		var l [2]byte
-		if _, err := io.ReadFull(w.br, l[:]); err != nil {
-			return 0, nil, err
-		}
-		n = uint64(binary.BigEndian.Uint16(l[:]))
-	case 127:
-		var l [8]byte
-		if _, err := io.ReadFull(w.br, l[:]); err != nil {
-			return 0, nil, err
-		}
-		n = binary.BigEndian.Uint64(l[:])
-	}
-	payload = make([]byte, n)
-	_, err = io.ReadFull(w.br, payload)
-	return h[0] & 0x0f, payload, err
+	b0, payload, err := wstest.ReadFrame(w.br)
+	return b0 & 0x0f, payload, err
 }
 
 // TestFrames_PongControlFramesCountToo: a pong the server never asked for

@@ -19,60 +19,23 @@ import (
 	"github.com/coder/websocket"
 
 	"mafia/internal/wsbatch"
+	"mafia/internal/wstest"
 )
 
-// clientFrame is a client's frame: masked, header bits b0 (FIN, RSV,
-// opcode) as given, the length in its shortest form.
+// clientFrame is a client's frame of payload, its length the payload's.
 func clientFrame(b0 byte, payload []byte, masked bool) []byte {
-	b := []byte{b0}
-	m := byte(0)
-	if masked {
-		m = 0x80
-	}
-	switch n := len(payload); {
-	case n < 126:
-		b = append(b, m|byte(n))
-	case n < 1<<16:
-		b = append(b, m|126, byte(n>>8), byte(n))
-	default:
-		b = append(b, m|127)
-		b = binary.BigEndian.AppendUint64(b, uint64(n))
-	}
-	if !masked {
-		return append(b, payload...)
-	}
-	key := [4]byte{0x37, 0xfa, 0x21, 0x3d}
-	b = append(b, key[:]...)
-	for i, p := range payload {
-		b = append(b, p^key[i%4])
-	}
-	return b
+	return wstest.ClientFrame(b0, uint64(len(payload)), payload, masked)
 }
 
 // serverFrame reads one frame the server wrote (unmasked): its first
 // byte and its payload.
 func serverFrame(t *testing.T, br *bufio.Reader) (byte, []byte) {
 	t.Helper()
-	var h [2]byte
-	if _, err := io.ReadFull(br, h[:]); err != nil {
+	b0, p, err := wstest.ReadFrame(br)
+	if err != nil {
 		t.Fatalf("reading the server's frame: %v", err)
 	}
-	n := uint64(h[1] & 0x7f)
-	switch n {
-	case 126:
-		var e [2]byte
-		io.ReadFull(br, e[:])
-		n = uint64(binary.BigEndian.Uint16(e[:]))
-	case 127:
-		var e [8]byte
-		io.ReadFull(br, e[:])
-		n = binary.BigEndian.Uint64(e[:])
-	}
-	p := make([]byte, n)
-	if _, err := io.ReadFull(br, p); err != nil {
-		t.Fatalf("reading the server's frame: %v", err)
-	}
-	return h[0], p
+	return b0, p
 }
 
 // recorder is a Handler that keeps what it is handed.

@@ -2,30 +2,20 @@ package wspoll
 
 import (
 	"bytes"
-	"encoding/binary"
 	"errors"
 	"net"
 	"testing"
 	"time"
+
+	"mafia/internal/wstest"
 )
 
 // frame is a client's WebSocket frame (masked) of payload n bytes.
 func frame(op byte, fin bool, n int) []byte {
-	b := []byte{op}
 	if fin {
-		b[0] |= 0x80
+		op |= 0x80
 	}
-	switch {
-	case n < 126:
-		b = append(b, 0x80|byte(n))
-	case n < 1<<16:
-		b = append(b, 0x80|126, byte(n>>8), byte(n))
-	default:
-		b = append(b, 0x80|127)
-		b = binary.BigEndian.AppendUint64(b, uint64(n))
-	}
-	b = append(b, 1, 2, 3, 4) // the mask
-	return append(b, bytes.Repeat([]byte{'x'}, n)...)
+	return wstest.ClientFrame(op, uint64(n), bytes.Repeat([]byte{'x'}, n), true)
 }
 
 // pair is a loopback TCP connection's ends: the server's under p.
