@@ -64,30 +64,25 @@ func WriteAvailable(fd uintptr, p []byte) (n int, err error) {
 	return n, nil
 }
 
-// rawWrite is write(2) without telling the scheduler (syscall.RawSyscall):
-// the socket never blocks, so the goroutine keeps its P, and the runtime's
-// monitor thread is not woken for it as it is on a system call's entry
-// when the process was idle (docs/performance.md).
-func rawWrite(fd uintptr, p []byte) (int, error) {
-	if len(p) == 0 {
-		return 0, nil
-	}
-	r, _, e := syscall.RawSyscall(syscall.SYS_WRITE, fd, uintptr(unsafe.Pointer(&p[0])), uintptr(len(p)))
-	if e != 0 {
-		return int(r), e
-	}
-	return int(r), nil
-}
+// rawWrite is write(2) without telling the scheduler (rawIO).
+func rawWrite(fd uintptr, p []byte) (int, error) { return rawIO(syscall.SYS_WRITE, fd, p) }
 
 // RawRead is read(2) of a non-blocking descriptor (in a syscall.RawConn's
-// Read) without telling the scheduler, as rawWrite: an empty socket says
+// Read) without telling the scheduler (rawIO): an empty socket says
 // syscall.EAGAIN at once. The server's poller and the cluster's link read
 // with it.
-func RawRead(fd uintptr, p []byte) (int, error) {
+func RawRead(fd uintptr, p []byte) (int, error) { return rawIO(syscall.SYS_READ, fd, p) }
+
+// rawIO is a read or a write (trap) of p on fd by syscall.RawSyscall, not
+// telling the scheduler: the descriptor never blocks, so the goroutine
+// keeps its P, and the runtime's monitor thread is not woken for it as it
+// is on a system call's entry when the process was idle
+// (docs/performance.md). n is -1 with an error.
+func rawIO(trap, fd uintptr, p []byte) (int, error) {
 	if len(p) == 0 {
 		return 0, nil
 	}
-	r, _, e := syscall.RawSyscall(syscall.SYS_READ, fd, uintptr(unsafe.Pointer(&p[0])), uintptr(len(p)))
+	r, _, e := syscall.RawSyscall(trap, fd, uintptr(unsafe.Pointer(&p[0])), uintptr(len(p)))
 	if e != 0 {
 		return -1, e
 	}

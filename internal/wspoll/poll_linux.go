@@ -109,7 +109,8 @@ func (p *Poller) loop() {
 }
 
 // rawRead is one read of the descriptor: an empty socket waits (false),
-// or, with rnowait, ends the read with ErrWouldBlock.
+// or, unless the Poller could not take the connection (fallback), ends
+// the read with ErrWouldBlock.
 func (c *Conn) rawRead(fd uintptr) bool {
 	for {
 		n, err := wsbatch.RawRead(fd, c.rp)
@@ -117,7 +118,7 @@ func (c *Conn) rawRead(fd uintptr) bool {
 		case err == syscall.EINTR:
 			continue
 		case err == syscall.EAGAIN:
-			if c.rnowait {
+			if !c.fallback.Load() {
 				c.rerr = ErrWouldBlock
 				return true
 			}

@@ -76,11 +76,10 @@ type Conn struct {
 
 	// The raw read's argument and results (Read; the read side is one
 	// goroutine's at a time: a burst's).
-	rfn     func(uintptr) bool
-	rp      []byte
-	rn      int
-	rerr    error
-	rnowait bool
+	rfn  func(uintptr) bool
+	rp   []byte
+	rn   int
+	rerr error
 }
 
 // Wrap gives conn's read side to p, with pre (bytes already read from it)
@@ -202,8 +201,7 @@ func (c *Conn) Read(p []byte) (int, error) {
 		}
 		return n, nil
 	}
-	c.rnowait = !c.fallback.Load()
-	if c.rnowait && c.short {
+	if c.short && !c.fallback.Load() {
 		c.short = false
 		return 0, ErrWouldBlock
 	}
