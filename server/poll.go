@@ -55,17 +55,14 @@ func (s *Server) pollRead(conn net.Conn, pre []byte) net.Conn {
 // connection ends (a failure, a close, a flood) burst ends it as serve
 // does, and gives back the connection's count of s.peers (serveWS's).
 func (wc *peer) burst() {
-	for {
-		err := wc.ws.Read(wc)
-		if errors.Is(err, wspoll.ErrWouldBlock) {
-			if wc.pc.Park() {
-				return
-			}
-			continue // closed meanwhile (the next read says so), or never parked
+	// Read returns only when the socket is empty (ErrWouldBlock) or the
+	// connection is over.
+	for errors.Is(wc.ws.Read(wc), wspoll.ErrWouldBlock) {
+		if wc.pc.Park() {
+			return
 		}
-		if err != nil {
-			break
-		}
+		// Not parked: closed meanwhile (the next read says so), or never
+		// taken by the poller (its reads wait from now on).
 	}
 	wc.finish()
 	wc.s.peers.Done()
