@@ -44,18 +44,35 @@ func pair(t *testing.T, p *Poller) (*Conn, net.Conn) {
 
 // reader is a connection's reader for the tests: each burst reads what
 // is there, reporting every chunk on got, parks the connection
-// when a read stops, and reports a failure on failed.
+// when a read stops (beforePark, if set, is called first), and reports a
+// failure on failed.
 type reader struct {
-	c      *Conn
-	bursts chan struct{}
-	got    chan []byte
-	failed chan error
+	c          *Conn
+	bursts     chan struct{}
+	got        chan []byte
+	failed     chan error
+	beforePark func()
 }
 
-func startReader(c *Conn) *reader {
-	r := &reader{c: c, bursts: make(chan struct{}, 100), got: make(chan []byte, 100), failed: make(chan error, 1)}
+func startReader(c *Conn, beforePark func()) *reader {
+	r := &reader{c: c, bursts: make(chan struct{}, 100), got: make(chan []byte, 100), failed: make(chan error, 1), beforePark: beforePark}
 	c.Start(r.burst)
 	return r
+}
+
+// newPoller is a Poller closed with the test; the test is skipped where
+// the system has none.
+func newPoller(t *testing.T) *Poller {
+	t.Helper()
+	p, err := New()
+	if errors.Is(err, ErrUnsupported) {
+		t.Skip("no poller here")
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(p.Close)
+	return p
 }
 
 func (r *reader) burst() {
@@ -64,6 +81,9 @@ func (r *reader) burst() {
 	for {
 		n, err := r.c.Read(buf)
 		if errors.Is(err, ErrWouldBlock) {
+			if r.beforePark != nil {
+				r.beforePark()
+			}
 			if r.c.Park() {
 				return
 			}
@@ -94,16 +114,9 @@ func wait[T any](t *testing.T, ch chan T, what string) T {
 // starts a burst of its own); closing the parked connection starts a
 // burst whose read fails, and takes it out of the poller.
 func TestConn_ParkedWhenEmptyWokenByBytesAndByItsClose(t *testing.T) {
-	p, err := New()
-	if errors.Is(err, ErrUnsupported) {
-		t.Skip("no poller here")
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer p.Close()
+	p := newPoller(t)
 	c, client := pair(t, p)
-	r := startReader(c)
+	r := startReader(c, nil)
 	wait(t, r.bursts, "first burst")
 	f := frame(1, true, 5)
 	for range 3 {
@@ -166,40 +179,18 @@ func waitParked(c *Conn) {
 // before its Park fire no event later: the event they fired while the
 // burst ran is kept, and that burst reads them rather than park.
 func TestConn_BytesThatComeWhileABurstRunsAreReadBeforeItParks(t *testing.T) {
-	p, err := New()
-	if errors.Is(err, ErrUnsupported) {
-		t.Skip("no poller here")
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer p.Close()
+	p := newPoller(t)
 	c, client := pair(t, p)
-	got, bursts := make(chan []byte, 10), make(chan struct{}, 10)
 	held, hold := make(chan struct{}), make(chan struct{})
 	first := true
-	c.Start(func() {
-		bursts <- struct{}{}
-		buf := make([]byte, 64)
-		for {
-			n, err := c.Read(buf)
-			if errors.Is(err, ErrWouldBlock) {
-				if first && c.added.Load() {
-					first = false
-					held <- struct{}{} // the burst is between its last read and its Park
-					<-hold
-				}
-				if c.Park() {
-					return
-				}
-				continue
-			}
-			if err != nil {
-				return
-			}
-			got <- bytes.Clone(buf[:n])
+	r := startReader(c, func() {
+		if first && c.added.Load() {
+			first = false
+			held <- struct{}{} // the burst is between its last read and its Park
+			<-hold
 		}
 	})
+	bursts, got := r.bursts, r.got
 	wait(t, bursts, "first burst")
 	waitParked(c)
 	client.Write([]byte("one"))
