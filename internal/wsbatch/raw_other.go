@@ -13,3 +13,6 @@ func (w *Writer) rawSetup() {}
 
 // RawConnOf is nil here: no write that never waits.
 func RawConnOf(net.Conn) syscall.RawConn { return nil }
+
+// RawReads is conn itself here: its own reads.
+func RawReads(conn net.Conn) net.Conn { return conn }

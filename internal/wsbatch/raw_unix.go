@@ -5,6 +5,7 @@ package wsbatch
 import (
 	"io"
 	"net"
+	"os"
 	"syscall"
 	"unsafe"
 )
@@ -72,6 +73,68 @@ func rawWrite(fd uintptr, p []byte) (int, error) { return rawIO(syscall.SYS_WRIT
 // syscall.EAGAIN at once. The server's poller and the cluster's link read
 // with it.
 func RawRead(fd uintptr, p []byte) (int, error) { return rawIO(syscall.SYS_READ, fd, p) }
+
+// RawReads is conn with reads by read(2)s that never tell the scheduler
+// (RawRead), each waiting for the socket on Go's poller as conn's own
+// Read does, its deadlines and its close kept: a connection read by a
+// goroutine of its own (coder/websocket's, through Hijack) then wakes no
+// monitor thread when the process was idle, as a read by conn.Read does
+// at its system call's entry. A connection with no descriptor (TLS) is
+// conn itself.
+func RawReads(conn net.Conn) net.Conn {
+	rc := RawConnOf(conn)
+	if rc == nil {
+		return conn
+	}
+	c := &rawReadConn{Conn: conn, rc: rc}
+	c.fn = c.read
+	return c
+}
+
+// rawReadConn is RawReads' connection: fn (its read, bound once) fills p.
+type rawReadConn struct {
+	net.Conn
+	rc  syscall.RawConn
+	fn  func(fd uintptr) bool
+	p   []byte
+	n   int
+	err error
+}
+
+// Read reads what the socket holds into p, waiting on Go's poller while
+// it holds nothing; 0 bytes read is io.EOF.
+func (c *rawReadConn) Read(p []byte) (int, error) {
+	if len(p) == 0 {
+		return 0, nil
+	}
+	c.p = p
+	err := c.rc.Read(c.fn)
+	c.p = nil
+	switch {
+	case err != nil: // closed, or past its deadline: as conn.Read says
+		return 0, err
+	case c.err != nil:
+		return 0, &net.OpError{Op: "read", Net: "tcp", Source: c.LocalAddr(), Addr: c.RemoteAddr(), Err: os.NewSyscallError("read", c.err)}
+	case c.n == 0:
+		return 0, io.EOF
+	}
+	return c.n, nil
+}
+
+// SyscallConn is the connection's descriptor, as conn's.
+func (c *rawReadConn) SyscallConn() (syscall.RawConn, error) { return c.rc, nil }
+
+// read is one read of the descriptor; false (the socket is empty) waits
+// for it on the poller.
+func (c *rawReadConn) read(fd uintptr) bool {
+	for {
+		c.n, c.err = RawRead(fd, c.p)
+		if c.err != syscall.EINTR {
+			break
+		}
+	}
+	return c.err != syscall.EAGAIN
+}
 
 // rawIO is a read or a write (trap) of p on fd by syscall.RawSyscall, not
 // telling the scheduler: the descriptor never blocks, so the goroutine

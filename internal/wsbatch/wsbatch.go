@@ -251,6 +251,11 @@ func (h *ResponseWriter) Hijack() (net.Conn, *bufio.ReadWriter, error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	// The reads never tell the scheduler (RawReads): the reader is a
+	// goroutine of the connection's own, woken for each client frame.
+	// (coder/websocket reads the connection returned, after the reader's
+	// bytes: both are RawReads'.)
+	conn = RawReads(conn)
 	var br *bufio.Reader
 	if n := len(pre); n > 0 {
 		br = bufio.NewReaderSize(io.MultiReader(bytes.NewReader(pre), conn), max(h.ReadBuffer, n))
