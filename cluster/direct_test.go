@@ -191,3 +191,62 @@ func TestASlowClientDoesNotHoldUpAnotherSessionsFramesOnTheLink(t *testing.T) {
 	readFrames(ctx, t, quick, "quick", 0, frames)
 	readFrames(ctx, t, slow, "slow", 0, frames)
 }
+
+// TestASessionsFramesOfOneBatchGoToItsClientInOneWrite pins the direct
+// write's batch (directBatch): the frames of one turn for one relayed
+// seat (a reply, a broadcast, a line of chat), which cross the link in
+// one batch, go to the client's socket in one write, as the owner's room
+// writes them to a seat of its own, whole and in order.
+func TestASessionsFramesOfOneBatchGoToItsClientInOneWrite(t *testing.T) {
+	ctx := within(t, 30*time.Second)
+	a, b := linkedNodes(ctx, t, nil)
+	sa, err := a.newSession("g1", b.ID(), "a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sb, err := b.newSession("g1", a.ID(), "b")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cc, client := smallSocketClient(ctx, t)
+	tc := newTurnConn()
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() { defer wg.Done(); sa.run(cc) }()
+	go func() { defer wg.Done(); sb.run(tc) }()
+	t.Cleanup(func() {
+		sa.fail(websocket.StatusNormalClosure, "")
+		sb.fail(websocket.StatusNormalClosure, "")
+		cc.CloseNow()
+		wg.Wait()
+	})
+	o := b.outboxTo(a.ID())
+	o.mu.Lock()
+	if o.link == "" {
+		o.link = a.linkAddr
+	}
+	o.mu.Unlock()
+	eventually(ctx, t, "b's pumpOut waits", func() bool { return tc.waiting.Load() == 1 && tc.turn.Load() != nil })
+	tc.queued("welcome")
+	tc.Wake()
+	if _, p, err := client.Read(ctx); err != nil || string(p) != "welcome" {
+		t.Fatalf("the welcome: %q, %v", p, err)
+	}
+	eventually(ctx, t, "the welcome's write is done", func() bool { return o.wmu.TryLock() })
+	o.wmu.Unlock()
+	before := a.RelayStats()
+	want := []string{"the reply", "the update", "a line of chat"}
+	for _, f := range want {
+		tc.queued(f)
+	}
+	turnRoom(tc)
+	for _, f := range want {
+		if _, p, err := client.Read(ctx); err != nil || string(p) != f {
+			t.Fatalf("got %q, %v, want %q", p, err, f)
+		}
+	}
+	after := a.RelayStats()
+	if d, w := after.Direct-before.Direct, after.DirectWrites-before.DirectWrites; d != 3 || w != 1 {
+		t.Fatalf("%d frames written directly in %d writes, want 3 in 1", d, w)
+	}
+}

@@ -1,3 +1,5 @@
+//go:build unix
+
 package browsertest
 
 import (
@@ -34,7 +36,7 @@ func Start(t testing.TB, dir string, extra ...chromedp.ExecAllocatorOption) *Pro
 	t.Helper()
 	path := (&Browser{pkg: "browsertest"}).Need(t)
 	opts := append(options(path, dir, extra), chromedp.ModifyCmdFunc(func(cmd *exec.Cmd) {
-		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+		cmd.SysProcAttr = groupAttr()
 	}))
 	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
 	ctx, cancel := chromedp.NewContext(alloc)

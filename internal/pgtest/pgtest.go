@@ -1,3 +1,5 @@
+//go:build unix
+
 // Package pgtest gives tests a real PostgreSQL: one server per test binary,
 // started from the system's binaries (initdb, pg_ctl) in a temporary
 // directory, listening on a free port of 127.0.0.1 only, and a fresh
@@ -13,7 +15,8 @@
 // binary's process is gone, and its directory is removed.
 //
 // Where the binaries are missing, URL skips the test with a message; under
-// CI (CI=true), which installs PostgreSQL, it fails the test instead.
+// CI (CI=true), which installs PostgreSQL, it fails the test instead. It
+// runs on Unix (pgtest_other.go skips elsewhere).
 package pgtest
 
 import (

@@ -168,3 +168,7 @@ func pgDeadlocks(t *testing.T, db *DB) int64 {
 	}
 	return prev
 }
+
+// codeLockTimeout is PostgreSQL's lock_not_available, a lock_timeout's
+// end.
+const codeLockTimeout = "55P03"

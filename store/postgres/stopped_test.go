@@ -189,10 +189,6 @@ func takeOver(t *testing.T, db *DB, table, node string) store.Lease {
 	}
 }
 
-// codeLockTimeout is PostgreSQL's lock_not_available, a lock_timeout's
-// end.
-const codeLockTimeout = "55P03"
-
 // drain takes what is waiting in lines, without waiting, and returns it.
 func drain(lines chan string) (got []string) {
 	for {
