@@ -28,7 +28,28 @@ const (
 	CodeMalformed   engine.Code = "malformed"
 	CodeTooLarge    engine.Code = "too_large"
 	CodeRateLimited engine.Code = "rate_limited"
+	// CodeNotWebSocket refuses a request to a table's WebSocket path that
+	// is no WebSocket handshake (no Upgrade, another version, no key),
+	// before the table sees it.
+	CodeNotWebSocket engine.Code = "not_websocket"
 )
+
+// handshakeFirst refuses a request to a WebSocket path that is no
+// handshake, not_websocket in the request's language (400, with the
+// headers that say what is wanted), before next does anything for it: a
+// plain GET with a seat's token would otherwise attach the seat to its
+// room (taking it back from a stand-in, telling the table it came) and
+// detach it again when the upgrade failed, and on a cluster open a
+// relayed session to the owner for nothing.
+func (s *Server) handshakeFirst(next http.HandlerFunc) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		if err := wsconn.Handshake(w.Header(), r); err != nil {
+			s.fail(w, r, &engine.Error{Code: CodeNotWebSocket})
+			return
+		}
+		next(w, r)
+	}
+}
 
 // hardFrameSlack is how far past MaxFrame a frame may run before the
 // connection is closed (1009) rather than answered too_large: a frame is

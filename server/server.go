@@ -537,7 +537,7 @@ func (s *Server) routes() {
 	s.mux.HandleFunc("GET /api/tables/{id}", s.paced(s.located(s.getTable)))
 	s.mux.HandleFunc("POST /api/tables/{id}/join", s.located(s.joinTable))
 	s.mux.HandleFunc("POST /api/tables/{id}/leave", s.located(s.leaveTable))
-	s.mux.HandleFunc("GET /api/tables/{id}/ws", s.located(s.serveWS))
+	s.mux.HandleFunc("GET /api/tables/{id}/ws", s.handshakeFirst(s.located(s.serveWS)))
 	s.mux.HandleFunc("GET /api/tables/{id}/log", s.paced(s.located(s.tableLog)))
 	s.mux.HandleFunc("GET /api/tables/{id}/record", s.paced(s.located(s.tableRecord)))
 	s.mux.HandleFunc("GET /api/ratings", s.paced(s.leaderboard))
@@ -545,7 +545,7 @@ func (s *Server) routes() {
 
 // Kinds are the kinds of the server's own codes (engine.Kind).
 var Kinds = map[engine.Code]engine.Kind{
-	CodeMalformed: engine.KindInvalid, CodeTooLarge: engine.KindInvalid, CodeRateLimited: engine.KindTooMany,
+	CodeMalformed: engine.KindInvalid, CodeTooLarge: engine.KindInvalid, CodeRateLimited: engine.KindTooMany, CodeNotWebSocket: engine.KindInvalid,
 	CodeTableDamaged: engine.KindGone, CodeTooManyConnections: engine.KindTooMany, CodeSeatConnections: engine.KindTooMany,
 	CodeSpectatorsFull: engine.KindBusy, CodeServerFull: engine.KindBusy, CodeCreatingTooFast: engine.KindTooMany,
 	CodeTooManyTables: engine.KindTooMany, CodeFlood: engine.KindTooMany, CodeFloodWait: engine.KindTooMany,

@@ -36,6 +36,19 @@ func Accept(w *wsbatch.ResponseWriter, r *http.Request, limit int64) (*Conn, err
 	return New(nc, w.W, limit, pre), nil
 }
 
+// Handshake checks r as a WebSocket's handshake, as Accept does, without
+// answering it: nil for one Accept takes, else an error that says why,
+// with the headers that name what is wanted (Upgrade, Connection,
+// Sec-WebSocket-Version) set on h. A caller checks it first, to refuse a
+// request that is no handshake with a refusal of its own, before doing
+// anything for it.
+func Handshake(h http.Header, r *http.Request) error {
+	if _, status, why := check(h, r); status != 0 {
+		return errors.New("wsconn: " + why)
+	}
+	return nil
+}
+
 // check reads r as a handshake: its key, or the status and why of a
 // refusal (headers set on h as the refusal needs them).
 func check(h http.Header, r *http.Request) (key string, status int, why string) {

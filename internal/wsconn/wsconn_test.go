@@ -359,9 +359,13 @@ func (e *echo) Ping() bool { return true }
 func (e *echo) Pong()      {}
 
 // TestAccept_ARequestThatIsNotAHandshakeIsRefused: each part a handshake
-// needs, missing, gets the status that says so, and no upgrade.
+// needs, missing, gets the status that says so, and no upgrade; Handshake
+// refuses the same requests, and only those.
 func TestAccept_ARequestThatIsNotAHandshakeIsRefused(t *testing.T) {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if err := Handshake(http.Header{}, r); err != nil {
+			w.Header().Set("X-Handshake", err.Error())
+		}
 		_, _ = Accept(&wsbatch.ResponseWriter{ResponseWriter: w, Timeout: time.Minute}, r, 100)
 	}))
 	defer srv.Close()
@@ -404,6 +408,9 @@ func TestAccept_ARequestThatIsNotAHandshakeIsRefused(t *testing.T) {
 			}
 			if resp.StatusCode != tc.status {
 				t.Fatalf("status %d, want %d", resp.StatusCode, tc.status)
+			}
+			if refused := resp.Header.Get("X-Handshake"); (refused != "") != (tc.status != 101) {
+				t.Fatalf("Handshake said %q to a request Accept answered %d", refused, tc.status)
 			}
 			if tc.status == 101 && resp.Header.Get("Sec-WebSocket-Accept") != "s3pPLMBiTxaQ9kYGzzhZRbK+xOo=" {
 				t.Fatalf("Sec-WebSocket-Accept %q (RFC 6455's example answer)", resp.Header.Get("Sec-WebSocket-Accept"))
