@@ -86,4 +86,3 @@ func with(h http.Header, kv ...string) http.Header {
 	}
 	return c
 }
-
