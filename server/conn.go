@@ -30,26 +30,9 @@ const (
 	CodeRateLimited engine.Code = "rate_limited"
 	// CodeNotWebSocket refuses a request to a table's WebSocket path that
 	// is no WebSocket handshake (no Upgrade, another version, no key),
-	// before the table sees it.
+	// once the table is found and before it sees the request (admitWS).
 	CodeNotWebSocket engine.Code = "not_websocket"
 )
-
-// handshakeFirst refuses a request to a WebSocket path that is no
-// handshake, not_websocket in the request's language (400, with the
-// headers that say what is wanted), before next does anything for it: a
-// plain GET with a seat's token would otherwise attach the seat to its
-// room (taking it back from a stand-in, telling the table it came) and
-// detach it again when the upgrade failed, and on a cluster open a
-// relayed session to the owner for nothing.
-func (s *Server) handshakeFirst(next http.HandlerFunc) http.HandlerFunc {
-	return func(w http.ResponseWriter, r *http.Request) {
-		if err := wsconn.Handshake(w.Header(), r); err != nil {
-			s.fail(w, r, &engine.Error{Code: CodeNotWebSocket})
-			return
-		}
-		next(w, r)
-	}
-}
 
 // hardFrameSlack is how far past MaxFrame a frame may run before the
 // connection is closed (1009) rather than answered too_large: a frame is
@@ -183,6 +166,19 @@ func (s *Server) admitWS(w http.ResponseWriter, r *http.Request, door admission.
 	if err != nil {
 		s.fail(w, r, err)
 		return nil, nil, nil, nil, false
+	}
+	// A request that is no handshake is refused once the table is known
+	// (a table gone or unknown says so first), before anything is done
+	// for it: a plain GET with a seat's token would otherwise attach the
+	// seat to its room (taking it back from a stand-in, telling the table
+	// it came) and detach it when the upgrade failed. (A relayed session,
+	// DoorRelay, comes without the client's handshake: the relaying node
+	// checked it, cmd/mafia's Elsewhere.)
+	if door == admission.DoorSeat {
+		if err := wsconn.Handshake(w.Header(), r); err != nil {
+			s.fail(w, r, &engine.Error{Code: CodeNotWebSocket})
+			return nil, nil, nil, nil, false
+		}
 	}
 	// The Origin is checked here, before anything is counted, and the same
 	// way as for the API (see httpguard), so Accept need not check it again.

@@ -537,7 +537,7 @@ func (s *Server) routes() {
 	s.mux.HandleFunc("GET /api/tables/{id}", s.paced(s.located(s.getTable)))
 	s.mux.HandleFunc("POST /api/tables/{id}/join", s.located(s.joinTable))
 	s.mux.HandleFunc("POST /api/tables/{id}/leave", s.located(s.leaveTable))
-	s.mux.HandleFunc("GET /api/tables/{id}/ws", s.handshakeFirst(s.located(s.serveWS)))
+	s.mux.HandleFunc("GET /api/tables/{id}/ws", s.located(s.serveWS))
 	s.mux.HandleFunc("GET /api/tables/{id}/log", s.paced(s.located(s.tableLog)))
 	s.mux.HandleFunc("GET /api/tables/{id}/record", s.paced(s.located(s.tableRecord)))
 	s.mux.HandleFunc("GET /api/ratings", s.paced(s.leaderboard))

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -17,9 +18,12 @@ import (
 	natsserver "github.com/nats-io/nats-server/v2/server"
 
 	"mafia/client"
+	"mafia/engine"
 	"mafia/internal/freeport"
 	"mafia/internal/pgtest"
+	"mafia/locale"
 	"mafia/rng"
+	"mafia/server"
 	"mafia/store"
 	"mafia/store/postgres"
 	"mafia/wire"
@@ -282,6 +286,31 @@ func TestCluster_APlayerOnNodeAPlaysATableOwnedByNodeB(t *testing.T) {
 		if !strings.Contains(m, want) {
 			t.Errorf("node 1's metrics lack %s:\n%s", want, grepLines(m, "mafia_relay"))
 		}
+	}
+	// A request through node 1 to the table's WebSocket path that is no
+	// handshake (a plain GET, a handshake of another version) opens no
+	// relayed session: node 1 passes it on as a plain request, and node 2
+	// refuses it not_websocket, in the client's language.
+	opened := grepLines(m, "mafia_relay_sessions_total")
+	for _, h := range []http.Header{{}, {"Connection": {"Upgrade"}, "Upgrade": {"websocket"}, "Sec-WebSocket-Version": {"8"}, "Sec-WebSocket-Key": {"dGhlIHNhbXBsZSBub25jZQ=="}}} {
+		req, _ := http.NewRequestWithContext(ctx, "GET", nodes[0].api.Base+"/api/tables/"+table+"/ws?lang=ru", nil)
+		req.Header = h
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var body struct {
+			Error struct{ Code, Message string }
+		}
+		_ = json.NewDecoder(resp.Body).Decode(&body)
+		resp.Body.Close()
+		want := locale.New(locale.Ru).Refusal(&engine.Error{Code: server.CodeNotWebSocket})
+		if resp.StatusCode != http.StatusBadRequest || body.Error.Code != "not_websocket" || body.Error.Message != want {
+			t.Errorf("no handshake, through node 1 (%v): %d %+v; want 400 not_websocket in Russian", h, resp.StatusCode, body.Error)
+		}
+	}
+	if now := grepLines(metricsOf(ctx, t, nodes[0]), "mafia_relay_sessions_total"); now != opened {
+		t.Errorf("node 1 opened relayed sessions for requests that were no handshake:\nbefore\n%s\nafter\n%s", opened, now)
 	}
 	if err := playAll(ctx, conns); err != nil {
 		t.Fatalf("a seat playing through node 1: %v\nnode 1:\n%s\nnode 2:\n%s", err, nodes[0].log(), nodes[1].log())
