@@ -54,6 +54,10 @@ function persist() {
 
 let form = null;
 let creating = false; // a create is on its way: another tap does not make a second game
+// The forms a game was made from: a tap on a form's "Create" that lands
+// after its game was made (the setup screen is still drawn until the
+// game's screen replaces it) makes nothing.
+const madeFrom = new WeakSet();
 
 /** Draws the setup form; onCreated(rec, note) once the game is made. */
 export function setupScreen(onCreated) {
@@ -132,10 +136,10 @@ export function setupScreen(onCreated) {
     : h('span', { class: 'deal-hint' }, t(`assist.deal.${d}_hint`)))));
 
   const create = async () => {
-    if (creating) return;
+    if (creating || madeFrom.has(f)) return;
     creating = true;
     try {
-      await createGame();
+      if (await createGame()) madeFrom.add(f);
     } finally {
       creating = false;
     }
@@ -177,7 +181,7 @@ export function setupScreen(onCreated) {
       form = null;
       persist();
       onCreated(made.rec, t('assist.offline.made_here'));
-      return;
+      return true;
     }
     const { res, body: out } = got;
     if (!res.ok) { toast(out.error.message, 'error'); return; }
@@ -188,6 +192,7 @@ export function setupScreen(onCreated) {
     form = null;
     persist();
     onCreated(rec);
+    return true;
   };
 
   // The night-1 card round: its progress is kept with the form (f.cards),
