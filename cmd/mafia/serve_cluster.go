@@ -119,11 +119,12 @@ func (cn *clusterNode) serverPart(f clusterFlags) *server.Cluster {
 	return &server.Cluster{
 		Node: *f.node, URL: *f.nodeURL, TTL: *f.leaseTTL,
 		Elsewhere: func(w http.ResponseWriter, r *http.Request, node, client string) {
-			// A WebSocket's handshake is relayed; anything else, a request
-			// to the WebSocket path that is no handshake included, is
-			// passed on as it is, and the owner answers it (not_websocket,
-			// or the table's own refusal): no session is opened for it.
-			if strings.EqualFold(r.Header.Get("Upgrade"), "websocket") && wsconn.Handshake(http.Header{}, r) == nil {
+			// A WebSocket's handshake (wsconn.Handshake: the upgrade, the
+			// version, the key) is relayed; anything else, a request to the
+			// WebSocket path that is no handshake included, is passed on as
+			// it is, and the owner answers it (not_websocket, or the table's
+			// own refusal): no session is opened for it.
+			if wsconn.Handshake(http.Header{}, r) == nil {
 				cn.node.RelayFor(w, r, node, r.PathValue("id"), client)
 				return
 			}
