@@ -15,8 +15,6 @@ import (
 	"time"
 
 	"github.com/coder/websocket"
-
-	"mafia/internal/wsbatch"
 )
 
 // smallSocket is the socket buffer size of smallSocketClient's two ends:
@@ -31,12 +29,9 @@ func smallSocketClient(ctx context.Context, t *testing.T) (clientConn, *websocke
 	t.Helper()
 	got := make(chan clientConn, 1)
 	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		hw := &wsbatch.ResponseWriter{ResponseWriter: w, ReadBuffer: clientReadBuffer, WriteBuffer: clientWriteBuffer, Timeout: clientWriteTimeout}
-		c, err := websocket.Accept(hw, r, &websocket.AcceptOptions{CompressionMode: websocket.CompressionDisabled})
-		if err != nil {
-			return
+		if c := acceptClient(w, r); c != nil {
+			got <- *c
 		}
-		got <- clientConn{Conn: c, w: hw.W}
 	}))
 	srv.Config.ConnState = func(c net.Conn, st http.ConnState) {
 		if tc, ok := c.(*net.TCPConn); ok && st == http.StateNew {
@@ -234,6 +229,22 @@ func TestASessionsFramesOfOneBatchGoToItsClientInOneWrite(t *testing.T) {
 	}
 	eventually(ctx, t, "the welcome's write is done", func() bool { return o.wmu.TryLock() })
 	o.wmu.Unlock()
+	// b's pumpOut, back from sending the welcome, must be waiting again:
+	// one still looking would take the turn's first frame alone, in a
+	// batch of its own (a fast client's read of the welcome let the test
+	// go on before it).
+	eventually(ctx, t, "b's pumpOut waits again", func() bool { return tc.waiting.Load() == 1 })
+	// a's direct write counts itself once the socket took it: the client
+	// may read the frames first. The counts are read once it is over
+	// (its wmu free).
+	writeDone := func() bool {
+		if !sa.wmu.TryLock() {
+			return false
+		}
+		sa.wmu.Unlock()
+		return true
+	}
+	eventually(ctx, t, "a's write of the welcome is over", writeDone)
 	before := a.RelayStats()
 	want := []string{"the reply", "the update", "a line of chat"}
 	for _, f := range want {
@@ -245,6 +256,7 @@ func TestASessionsFramesOfOneBatchGoToItsClientInOneWrite(t *testing.T) {
 			t.Fatalf("got %q, %v, want %q", p, err, f)
 		}
 	}
+	eventually(ctx, t, "a's write of the turn's frames is over", writeDone)
 	after := a.RelayStats()
 	if d, w := after.Direct-before.Direct, after.DirectWrites-before.DirectWrites; d != 3 || w != 1 {
 		t.Fatalf("%d frames written directly in %d writes, want 3 in 1", d, w)
