@@ -16,7 +16,6 @@ import (
 
 	"mafia/engine"
 	"mafia/internal/httpapi"
-	"mafia/internal/wsbatch"
 )
 
 // forwarded are the request headers a relay passes to the owner's server:
@@ -120,18 +119,15 @@ func (n *Node) RelayFor(w http.ResponseWriter, r *http.Request, owner, table, cl
 		return
 	}
 	n.stats.result(sideA, resultOK)
-	// The owner's server checked the origin (forwarded); no compression,
-	// as the server itself offers none.
-	// The frames waiting for the client go out in one system call
-	// (session.pumpIn), through small buffers.
-	hw := &wsbatch.ResponseWriter{ResponseWriter: w, ReadBuffer: clientReadBuffer, WriteBuffer: clientWriteBuffer, Timeout: clientWriteTimeout}
-	c, err := websocket.Accept(hw, r, &websocket.AcceptOptions{InsecureSkipVerify: true, CompressionMode: websocket.CompressionDisabled})
-	if err != nil {
+	// The owner's server checked the origin (forwarded). The server's own
+	// WebSocket, as the owner's players have: no compression, the frames
+	// waiting for the client out in one system call (session.pumpIn).
+	c := acceptClient(w, r)
+	if c == nil {
 		s.abort(websocket.StatusNormalClosure, "", true)
 		return
 	}
-	c.SetReadLimit(clientReadLimit)
-	s.run(clientConn{Conn: c, w: hw.W})
+	s.run(*c)
 }
 
 // ask sends req to subject as a NATS request and decodes the answer into
@@ -178,14 +174,9 @@ var errUnsealed = errors.New("cluster: an answer not sealed with the cluster's s
 // server enforces its own, smaller limit (and closes 1009 past it).
 const clientReadLimit = 64 << 10
 
-// The client's WebSocket on the relaying node: its buffers (client frames
-// are small and rare; the server's go out in batches past the write
-// buffer), and the bound on each write to it.
-const (
-	clientReadBuffer   = 512
-	clientWriteBuffer  = 256
-	clientWriteTimeout = 10 * time.Second
-)
+// clientWriteTimeout bounds each write to a client's WebSocket on the
+// relaying node.
+const clientWriteTimeout = 10 * time.Second
 
 // refuse answers a handshake the relay could not pass on: 503
 // relay_unavailable, in the request's language, through the program's one

@@ -10,18 +10,23 @@ import (
 	"time"
 
 	"github.com/coder/websocket"
-
-	"mafia/internal/wsbatch"
 )
 
 // Conn is one end of a relayed session on a node: the client's WebSocket on
-// the node it connected to, or the node's own WebSocket to its server on
-// the owner. *websocket.Conn satisfies it.
+// the node it connected to (clientConn), or the owner's server (in
+// process, or the node's own WebSocket to it). Its frames are read by one
+// of three ways: a turnSource's, a frameSource's (each in place), or a
+// messageReader's. *websocket.Conn satisfies it and messageReader.
 type Conn interface {
-	Read(ctx context.Context) (websocket.MessageType, []byte, error)
 	Write(ctx context.Context, typ websocket.MessageType, p []byte) error
 	Close(code websocket.StatusCode, reason string) error
 	CloseNow() error
+}
+
+// messageReader is a Conn read one message at a time, each in memory of
+// its own (*websocket.Conn: the owner's side dialled, dialLocal).
+type messageReader interface {
+	Read(ctx context.Context) (websocket.MessageType, []byte, error)
 }
 
 // The kinds of a session message (its first byte; bytes 1-8 are its
@@ -705,6 +710,7 @@ func (s *session) run(c Conn) {
 func (s *session) pumpOut(c Conn) {
 	window := uint64(s.n.cfg.Window)
 	src, inPlace := c.(frameSource)
+	rd, _ := c.(messageReader)
 	send := func(typ websocket.MessageType, data []byte) error {
 		for s.sent-s.acked.Load() >= window {
 			select {
@@ -723,12 +729,14 @@ func (s *session) pumpOut(c Conn) {
 			err = s.nextTurned(send)
 		} else if inPlace {
 			err = src.Next(s.ctx, send)
-		} else {
+		} else if rd != nil {
 			var typ websocket.MessageType
 			var data []byte
-			if typ, data, err = c.Read(s.ctx); err == nil {
+			if typ, data, err = rd.Read(s.ctx); err == nil {
 				err = send(typ, data)
 			}
+		} else {
+			err = errUnreadable
 		}
 		if s.ctx.Err() != nil {
 			return // the session is over (its own close, or the other side's)
@@ -741,6 +749,10 @@ func (s *session) pumpOut(c Conn) {
 		}
 	}
 }
+
+// errUnreadable ends a session whose Conn offers no way to read it (a
+// mistake of the program's, not of a client's).
+var errUnreadable = errors.New("cluster: a Conn with no way to read its frames")
 
 // frameSource is a Conn that hands each frame to f in its own memory,
 // valid until f returns (server.RelayedConn.Next).
@@ -875,30 +887,6 @@ type directConn interface {
 	TryBegin() bool
 	EndNow() (done bool, err error)
 }
-
-// clientConn is the client's WebSocket on the relaying node, written
-// through a wsbatch.Writer.
-type clientConn struct {
-	*websocket.Conn
-	w *wsbatch.Writer
-}
-
-// Begin starts a batch of frames.
-func (c clientConn) Begin() { c.w.Begin() }
-
-// End sends the batch.
-func (c clientConn) End() error { return c.w.End() }
-
-// CanEndNow reports whether EndNow never waits (a TCP connection).
-func (c clientConn) CanEndNow() bool { return c.w.CanEndNow() }
-
-// TryBegin starts a batch if the socket's writer has nothing under way or
-// left, never waiting (false: it started none).
-func (c clientConn) TryBegin() bool { return c.w.TryBegin() }
-
-// EndNow sends of the batch what the socket takes at once (done false:
-// the rest waits for End).
-func (c clientConn) EndNow() (bool, error) { return c.w.EndNow() }
 
 // closeConn closes a Conn as the other side's Conn was closed: with its
 // code and reason, or dropped (code 0, 1006) without a close.

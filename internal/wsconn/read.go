@@ -212,7 +212,11 @@ func (c *Conn) closed(p []byte) error {
 	// Answered unless a write holds the Writer (a full socket): the
 	// connection ends now either way.
 	_ = c.w.TryClose(code, "")
-	return ErrClosed
+	reason := ""
+	if len(p) > 2 {
+		reason = string(p[2:])
+	}
+	return &CloseError{Code: code, Reason: reason}
 }
 
 // validCode reports whether a client may send code in its close (RFC

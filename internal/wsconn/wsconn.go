@@ -52,6 +52,19 @@ const CloseWait = 5 * time.Second
 // the connection (CloseNow).
 var ErrClosed = errors.New("wsconn: closed")
 
+// CloseError is Read's when the client began the close handshake: the
+// code and reason of its close (code 0: its close had none). It is
+// ErrClosed (errors.Is): the handshake is done. A relay passes them on.
+type CloseError struct {
+	Code   uint16
+	Reason string
+}
+
+func (e *CloseError) Error() string { return "wsconn: closed by the client" }
+
+// Is makes a CloseError ErrClosed.
+func (e *CloseError) Is(target error) bool { return target == ErrClosed }
+
 // ErrEnded is Read's when the Handler asked to read no further and no
 // close is under way (the caller ends the connection).
 var ErrEnded = errors.New("wsconn: ended by its handler")

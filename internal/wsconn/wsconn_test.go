@@ -239,7 +239,8 @@ func TestRead_AMessageTooBigIsRefusedAtItsHeader(t *testing.T) {
 
 // TestClose_TheServersCloseWaitsForTheClientsAnswer: after the server's
 // close nothing is handed on or answered, and the client's close ends
-// Read; a client's close is answered with its own code.
+// Read; a client's close is answered with its own code, and Read gives
+// its code and reason (CloseError).
 func TestClose_TheServersCloseWaitsForTheClientsAnswer(t *testing.T) {
 	server, client, br := loopback(t)
 	c := New(server, wsbatch.NewWriter(server, time.Minute), 100, nil)
@@ -270,8 +271,10 @@ func TestClose_TheServersCloseWaitsForTheClientsAnswer(t *testing.T) {
 	server, client, br = loopback(t)
 	c = New(server, wsbatch.NewWriter(server, time.Minute), 100, nil)
 	client.Write(clientFrame(0x88, append([]byte{0x03, 0xE9}, "bye"...), true))
-	if err := c.Read(r); !errors.Is(err, ErrClosed) {
-		t.Fatalf("read: %v", err)
+	err := c.Read(r)
+	var ce *CloseError
+	if !errors.Is(err, ErrClosed) || !errors.As(err, &ce) || ce.Code != 1001 || ce.Reason != "bye" {
+		t.Fatalf("read: %v (%+v), want ErrClosed with the client's 1001 \"bye\"", err, ce)
 	}
 	if b0, p := serverFrame(t, br); b0 != 0x88 || !bytes.Equal(p, []byte{0x03, 0xE9}) {
 		t.Fatalf("the answer: %#x %q, want 1001", b0, p)
