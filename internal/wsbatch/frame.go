@@ -44,15 +44,9 @@ func appendHeader(b []byte, op Op, n int) []byte {
 //
 // It is the server's own framing of its frames, in place of
 // coder/websocket's Conn.Write, whose per-frame locks (each a select on
-// the context) and message writer cost more than the frame's copy. It is
-// safe beside the library's own writes to the same connection (its pongs,
-// pings and closes, which it still writes through this Writer): a frame
-// goes in under the Writer's lock in one piece, and each control frame
-// the library writes reaches the Writer whole, in one Write (its buffer
-// above the Writer, WriteBuffer, holds the 2 + 125 bytes of a server's
-// control frame, and the library flushes it at the frame's end). Data
-// frames must then all go through Frame: one the library wrote in pieces
-// could have a Frame's bytes between them.
+// the context) and message writer cost more than the frame's copy. Every
+// frame, control frames (internal/wsconn's pongs and closes) included,
+// goes in under the Writer's lock in one piece, so none splits another.
 //
 // After Shut, Frame writes nothing and returns net.ErrClosed.
 func (w *Writer) Frame(op Op, p []byte) error {
@@ -131,8 +125,6 @@ func cutUTF8(s string, n int) string {
 
 // Shut ends the Writer's frames: every later Frame returns net.ErrClosed
 // and writes nothing; a Frame under way finishes. It never waits (not for
-// a write that waits for the socket). The cluster's relaying node calls
-// it before it has coder/websocket write its close, so that no frame of
-// its own follows the close on the wire; the library's own writes (the
-// close itself) still pass.
+// a write that waits for the socket). CloseNow calls it (internal/wsconn),
+// so that no frame follows a connection's end.
 func (w *Writer) Shut() { w.shut.Store(true) }

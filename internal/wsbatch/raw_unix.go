@@ -77,10 +77,9 @@ func RawRead(fd uintptr, p []byte) (int, error) { return rawIO(syscall.SYS_READ,
 // RawReads is conn with reads by read(2)s that never tell the scheduler
 // (RawRead), each waiting for the socket on Go's poller as conn's own
 // Read does, its deadlines and its close kept: a connection read by a
-// goroutine of its own (a relayed client's on the relaying node, or
-// coder/websocket's through Hijack) then wakes no monitor thread when the
-// process was idle, as a read by conn.Read does at its system call's
-// entry. A connection with no descriptor (TLS) is
+// goroutine of its own (a relayed client's on the relaying node) then
+// wakes no monitor thread when the process was idle, as a read by
+// conn.Read does at its system call's entry. A connection with no descriptor (TLS) is
 // conn itself.
 func RawReads(conn net.Conn) net.Conn {
 	rc := RawConnOf(conn)

@@ -5,11 +5,8 @@ package wsbatch
 import (
 	"bytes"
 	"errors"
-	"fmt"
 	"io"
 	"net"
-	"net/http"
-	"net/http/httptest"
 	"os"
 	"testing"
 	"time"
@@ -74,47 +71,4 @@ func TestRawReads_ReadsAsTheConnectionWould(t *testing.T) {
 			t.Fatalf("a pipe's reader is %T, want the pipe itself", rd)
 		}
 	})
-}
-
-// TestHijack_ReadsTheConnectionByRawReads pins that a connection taken
-// from net/http by Hijack (coder/websocket's Accept) is read by RawReads:
-// the connection it returns (which coder/websocket reads after the bytes
-// already buffered) is RawReads', and bytes the client sent with its
-// request and after it come through it in order.
-func TestHijack_ReadsTheConnectionByRawReads(t *testing.T) {
-	got := make(chan string, 1)
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		hw := &ResponseWriter{ResponseWriter: w, ReadBuffer: 512, WriteBuffer: 512, Timeout: time.Second}
-		conn, brw, err := hw.Hijack()
-		if err != nil {
-			got <- "hijack: " + err.Error()
-			return
-		}
-		defer conn.Close()
-		if _, ok := conn.(*rawReadConn); !ok {
-			got <- fmt.Sprintf("the hijacked connection is %T, not RawReads'", conn)
-			return
-		}
-		b := make([]byte, len("early late"))
-		if _, err := io.ReadFull(brw.Reader, b); err != nil {
-			got <- "read: " + err.Error()
-			return
-		}
-		got <- string(b)
-	}))
-	defer srv.Close()
-	c, err := net.Dial("tcp", srv.Listener.Addr().String())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	if _, err := io.WriteString(c, "GET / HTTP/1.1\r\nHost: x\r\n\r\nearly"); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := io.WriteString(c, " late"); err != nil {
-		t.Fatal(err)
-	}
-	if s := <-got; s != "early late" {
-		t.Fatalf("the handler read %q, want \"early late\"", s)
-	}
 }

@@ -2,15 +2,13 @@
 // hijacked connection: the frames a writer has waiting go out in one
 // system call, and the write deadline is set once in a while, not per
 // write; a write that must not wait never does (EndNow, by RawSyscall).
-// The server's own connections (internal/wsconn reads them) and a cluster
-// node's relayed ones (the client's side of the relay, read by
-// coder/websocket) write through it. It does not read.
+// The server's own connections and a cluster node's relayed ones (the
+// client's side of the relay), both read by internal/wsconn, write
+// through it. It does not read.
 package wsbatch
 
 import (
-	"bufio"
 	"bytes"
-	"io"
 	"net"
 	"net/http"
 	"sync"
@@ -22,8 +20,7 @@ import (
 // Writer is the write side of a connection. Outside a batch, each write
 // goes straight to the connection. Between Begin and End, writes are
 // gathered in a pooled buffer that End sends in one system call; a
-// control frame coder/websocket writes meanwhile (a pong, a ping, a close)
-// joins the batch.
+// control frame written meanwhile (a pong, a close) joins the batch.
 //
 // Every write to the connection is bounded by a deadline between Timeout/2
 // and Timeout from when it starts: the deadline is moved only when less
@@ -221,15 +218,12 @@ func (w *Writer) flushLocked() error {
 	return err
 }
 
-// ResponseWriter hands coder/websocket's Accept the hijacked connection
-// with buffers of the sizes given and a Writer under the write buffer, in
-// place of net/http's 4 KiB buffers. After Accept, W is the connection's
+// ResponseWriter takes a connection over from net/http for a server's own
+// WebSocket (internal/wsconn's Accept, through Take), with a Writer in
+// place of net/http's buffered writer. After Take, W is the connection's
 // Writer.
 type ResponseWriter struct {
 	http.ResponseWriter
-	// ReadBuffer and WriteBuffer size the connection's buffers (a frame
-	// larger than the write buffer goes past it to W).
-	ReadBuffer, WriteBuffer int
 	// Timeout bounds each write (see Writer).
 	Timeout time.Duration
 	// Read, if set, is asked for the connection the WebSocket reads from
@@ -238,35 +232,9 @@ type ResponseWriter struct {
 	// call); nil from it: the hijacked connection, as without Read (a
 	// server's poller, internal/wspoll).
 	Read func(conn net.Conn, pre []byte) net.Conn
-	// W is set by Hijack, and R to what Read gave (nil: none).
+	// W is set by Take, and R to what Read gave (nil: none).
 	W *Writer
 	R net.Conn
-}
-
-// Hijack takes over the connection from net/http, keeping any bytes it had
-// already read, for coder/websocket's Accept: its buffers of the sizes
-// given, the write buffer over W.
-func (h *ResponseWriter) Hijack() (net.Conn, *bufio.ReadWriter, error) {
-	conn, pre, err := h.Take()
-	if err != nil {
-		return nil, nil, err
-	}
-	// The reads never tell the scheduler (RawReads): the reader is a
-	// goroutine of the connection's own, woken for each client frame.
-	// (coder/websocket reads the connection returned, after the reader's
-	// bytes: both are RawReads'.)
-	conn = RawReads(conn)
-	var br *bufio.Reader
-	if n := len(pre); n > 0 {
-		br = bufio.NewReaderSize(io.MultiReader(bytes.NewReader(pre), conn), max(h.ReadBuffer, n))
-		if _, err := br.Peek(n); err != nil {
-			conn.Close()
-			return nil, nil, err
-		}
-	} else {
-		br = bufio.NewReaderSize(conn, h.ReadBuffer)
-	}
-	return conn, bufio.NewReadWriter(br, bufio.NewWriterSize(h.W, h.WriteBuffer)), nil
 }
 
 // Take takes over the connection from net/http for a server's own

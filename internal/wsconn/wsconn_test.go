@@ -424,3 +424,180 @@ func TestAccept_ARequestThatIsNotAHandshakeIsRefused(t *testing.T) {
 		})
 	}
 }
+
+// TestFrame_PongsNeverSplitAFrame pins the Writer's frames beside the
+// pongs wsconn writes to the same connection: a server writes 1,500
+// frames of 1 to 3,000 bytes with wsbatch's Frame (in batches TryBegin
+// opened and EndNow sent, in Begin/End batches and straight through) while
+// the client pings it without pause from four goroutines, each ping
+// answered by the reader's pong (each of the server's writes waits for a
+// ping heard, so the pongs go out among them). The client
+// (coder/websocket, which fails on any malformed frame) reads every frame
+// whole and in order, and every ping is answered.
+func TestFrame_PongsNeverSplitAFrame(t *testing.T) {
+	const frames = 1500
+	payload := func(i int) []byte {
+		n := 1 + (i*733)%3000
+		return []byte(fmt.Sprintf("%06d:%s", i, strings.Repeat("ა", n/3+1)))
+	}
+	served := make(chan error, 1)
+	pinged := make(chan struct{}, 64)
+	srv := httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+		hw := &wsbatch.ResponseWriter{ResponseWriter: rw, Timeout: 30 * time.Second}
+		c, err := Accept(hw, r, 1<<20)
+		if err != nil {
+			served <- err
+			return
+		}
+		defer c.CloseNow()
+		// The server reads, so that it hears the pings and pongs them,
+		// until the client goes.
+		read := make(chan struct{})
+		defer func() { <-read }()
+		go func() {
+			defer close(read)
+			_ = c.Read(pinger{pinged})
+		}()
+		w := hw.W
+		for i, round := 0, 0; i < frames; round++ {
+			// Each write waits for a ping heard, so that the library's
+			// pong goes out while the frames are written.
+			select {
+			case <-pinged:
+			case <-r.Context().Done():
+				served <- r.Context().Err()
+				return
+			}
+			switch round % 3 {
+			case 0:
+				if !w.TryBegin() {
+					continue // a pong is being written: try again
+				}
+				for k := 0; k < 3 && i < frames; k++ {
+					if err := w.Frame(wsbatch.OpText, payload(i)); err != nil {
+						served <- err
+						return
+					}
+					i++
+				}
+				if done, err := w.EndNow(); err != nil {
+					served <- err
+					return
+				} else if !done {
+					if err := w.Flush(); err != nil {
+						served <- err
+						return
+					}
+				}
+			case 1:
+				w.Begin()
+				err := w.Frame(wsbatch.OpText, payload(i))
+				if err2 := w.End(); err == nil {
+					err = err2
+				}
+				if err != nil {
+					served <- err
+					return
+				}
+				i++
+			default:
+				if err := w.Frame(wsbatch.OpText, payload(i)); err != nil {
+					served <- err
+					return
+				}
+				i++
+			}
+		}
+		served <- nil
+	}))
+	defer srv.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second) // a bound on the wait, not a timing
+	defer cancel()
+	c, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(srv.URL, "http"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.CloseNow()
+	c.SetReadLimit(1 << 20)
+	got := make(chan error, 1)
+	go func() {
+		for i := 0; i < frames; i++ {
+			_, b, err := c.Read(ctx)
+			if err != nil {
+				got <- fmt.Errorf("frame %d: %w", i, err)
+				return
+			}
+			if !bytes.Equal(b, payload(i)) {
+				got <- fmt.Errorf("frame %d is not the %dth written", i, i)
+				return
+			}
+		}
+		got <- nil
+		for { // on, so that the last ping's pong is read
+			if _, _, err := c.Read(ctx); err != nil {
+				return
+			}
+		}
+	}()
+	// Four pingers, so that a pong is being written most of the time.
+	var (
+		wg     sync.WaitGroup
+		mu     sync.Mutex
+		pings  int
+		failed error
+		stop   = make(chan struct{})
+	)
+	for range 4 {
+		wg.Go(func() {
+			for {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				err := c.Ping(ctx)
+				mu.Lock()
+				if err != nil && failed == nil {
+					failed = err
+				}
+				pings++
+				mu.Unlock()
+				if err != nil {
+					return
+				}
+			}
+		})
+	}
+	err = <-got
+	close(stop)
+	if err != nil {
+		cancel() // the pingers waiting for a pong that will not come
+	}
+	wg.Wait()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if failed != nil {
+		t.Fatalf("a ping was not answered: %v", failed)
+	}
+	if err := <-served; err != nil {
+		t.Fatal(err)
+	}
+	if pings == 0 {
+		t.Fatal("no ping was answered while the frames were read")
+	}
+	t.Logf("%d frames read whole and in order beside %d pings answered", frames, pings)
+}
+
+// pinger is a Handler that answers every ping and says so on pinged.
+type pinger struct{ pinged chan struct{} }
+
+func (p pinger) Message(bool, []byte) bool { return true }
+func (p pinger) Ping() bool {
+	select {
+	case p.pinged <- struct{}{}:
+	default:
+	}
+	return true
+}
+func (p pinger) Pong() {}
