@@ -179,6 +179,10 @@ type player struct {
 	wantMic bool
 	offers  []wire.VoiceMessage // every offer the unit made
 	hold    bool                // leave offers unanswered (a client that never answers)
+	// candidatesFirst sends the answer's first candidate before the
+	// answer itself (a client whose candidates overtake its answer).
+	candidatesFirst bool
+	candSent        chan struct{} // signalled at each candidate sent
 	// countOnly keeps only the number of packets received (received), not
 	// each one (a load's peers).
 	countOnly bool
@@ -218,7 +222,7 @@ func (r *rig) dialLang(t *testing.T, table, token string, seat int, lang string)
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := &player{t: t, seat: seat, conn: c, changed: make(chan struct{}, 1), errs: map[int64]string{}, replies: map[int64]bool{},
+	p := &player{t: t, seat: seat, conn: c, changed: make(chan struct{}, 1), candSent: make(chan struct{}, 1), errs: map[int64]string{}, replies: map[int64]bool{},
 		view: c.View, lobby: c.Lobby}
 	go p.read()
 	t.Cleanup(func() {
@@ -312,10 +316,17 @@ func (p *player) onVoice(v wire.VoiceMessage) {
 				return
 			}
 		}
+		select {
+		case <-p.candSent: // one sent before: not this answer's (a restart gathers from the offer on)
+		default:
+		}
 		if err := p.pc.SetRemoteDescription(webrtc.SessionDescription{Type: webrtc.SDPTypeOffer, SDP: v.SDP}); err != nil {
 			p.t.Errorf("seat %d: offer: %v", p.seat, err)
 			return
 		}
+		p.mu.Lock()
+		first := p.candidatesFirst
+		p.mu.Unlock()
 		ans, err := p.pc.CreateAnswer(nil)
 		if err == nil {
 			err = p.pc.SetLocalDescription(ans)
@@ -323,6 +334,14 @@ func (p *player) onVoice(v wire.VoiceMessage) {
 		if err != nil {
 			p.t.Errorf("seat %d: answer: %v", p.seat, err)
 			return
+		}
+		if first {
+			select {
+			case <-p.candSent:
+			case <-time.After(30 * time.Second):
+				p.t.Errorf("seat %d: no candidate gathered for the answer", p.seat)
+				return
+			}
 		}
 		if p.onAnswer != nil {
 			p.onAnswer(ans.SDP)
@@ -333,6 +352,17 @@ func (p *player) onVoice(v wire.VoiceMessage) {
 			return // no peer: its offer could not be taken (an error already)
 		}
 		c := v.Candidate
+		p.mu.Lock()
+		var offer string
+		if len(p.offers) > 0 {
+			offer = p.offers[len(p.offers)-1].SDP
+		}
+		hold := p.hold
+		p.mu.Unlock()
+		if u, o := candUfrag.FindStringSubmatch(c.Candidate), iceUfrag.FindStringSubmatch(offer); !hold && u != nil && o != nil && u[1] != o[1] {
+			// Taken before its offer, WebRTC would drop it unsaid.
+			p.t.Errorf("seat %d: the unit's candidate of ICE credentials %s came before their offer (the last offered %s)", p.seat, u[1], o[1])
+		}
 		if err := p.pc.AddICECandidate(webrtc.ICECandidateInit{Candidate: c.Candidate, SDPMid: c.SDPMid,
 			SDPMLineIndex: c.SDPMLineIndex, UsernameFragment: c.UsernameFragment}); err != nil {
 			p.t.Errorf("seat %d: candidate: %v", p.seat, err)
@@ -407,6 +437,10 @@ func (p *player) makePC(cfg webrtc.Configuration) error {
 		ci := c.ToJSON()
 		p.send(wire.ClientMessage{Type: "voice", Action: "candidate", Candidate: &wire.VoiceCandidate{Candidate: ci.Candidate,
 			SDPMid: ci.SDPMid, SDPMLineIndex: ci.SDPMLineIndex, UsernameFragment: ci.UsernameFragment}})
+		select {
+		case p.candSent <- struct{}{}:
+		default:
+		}
 	})
 	pc.OnConnectionStateChange(func(webrtc.PeerConnectionState) { p.signal() })
 	pc.OnTrack(func(tr *webrtc.TrackRemote, _ *webrtc.RTPReceiver) {

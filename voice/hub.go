@@ -36,7 +36,8 @@ type Config struct {
 	// ICE is the STUN and TURN servers handed to clients, with their
 	// credentials (none: clients reach UDP directly only).
 	ICE ICEConfig
-	// Log receives the unit's errors (nil: discarded).
+	// Log receives the unit's errors, WebRTC's warnings and errors
+	// among them (nil: discarded).
 	Log *slog.Logger
 }
 
@@ -71,6 +72,7 @@ func New(cfg Config) (*Hub, error) {
 	se.SetICEUDPMux(mux)
 	se.SetNetworkTypes([]webrtc.NetworkType{webrtc.NetworkTypeUDP4, webrtc.NetworkTypeUDP6})
 	se.SetICEMulticastDNSMode(ice.MulticastDNSModeDisabled)
+	se.LoggerFactory = pionLogs{log: cfg.Log}
 	se.SetIncludeLoopbackCandidate(cfg.Loopback)
 	if len(cfg.PublicIPs) > 0 {
 		se.SetNAT1To1IPs(cfg.PublicIPs, webrtc.ICECandidateTypeHost)
@@ -141,9 +143,13 @@ func (h *Hub) Signal(p *server.VoicePeer, m wire.ClientMessage) error {
 			}
 			c := webrtc.ICECandidateInit{Candidate: m.Candidate.Candidate, SDPMid: m.Candidate.SDPMid,
 				SDPMLineIndex: m.Candidate.SDPMLineIndex, UsernameFragment: m.Candidate.UsernameFragment}
-			if pt.pc.RemoteDescription() == nil {
+			if pt.pc.RemoteDescription() == nil || pt.pc.SignalingState() == webrtc.SignalingStateHaveLocalOffer {
 				// A candidate may overtake its answer (a client sends both
-				// as they come): kept for the answer, a few only.
+				// as they come): kept for the answer, a few only. So too
+				// while a restart's offer is out: the candidate is of the
+				// answer's new credentials, and WebRTC drops one that
+				// names none it has been given (CI: a seat was never heard
+				// again after its restart).
 				if len(pt.early) >= maxEarly {
 					return &engine.Error{Code: CodeBadSignal, Name: "candidate"}
 				}

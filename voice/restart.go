@@ -21,12 +21,21 @@ func (t *table) restart(p *server.VoicePeer, pt *participant) error {
 		// An offer is out, unanswered: the restart would race it.
 		return &engine.Error{Code: CodeBadSignal, Name: "restart"}
 	}
+	// The restart gathers from CreateOffer on: its candidates wait for
+	// the offer (a client drops one of credentials not yet offered, and a
+	// seat was never heard again after its restart).
+	pt.cmu.Lock()
+	pt.offering = true
+	pt.cmu.Unlock()
 	offer, err := pt.pc.CreateOffer(&webrtc.OfferOptions{ICERestart: true})
 	if err != nil {
+		pt.offered(nil)
 		return &engine.Error{Code: CodeUnavailable}
 	}
 	pt.early = nil
-	p.Send(wire.VoiceMessage{Action: "offer", SDP: offer.SDP, ICEServers: t.h.cfg.ICE.Servers(t.room.ID(), p.Seat)}.Frame())
+	pt.offered(func() {
+		p.Send(wire.VoiceMessage{Action: "offer", SDP: offer.SDP, ICEServers: t.h.cfg.ICE.Servers(t.room.ID(), p.Seat)}.Frame())
+	})
 	if err := pt.pc.SetLocalDescription(offer); err != nil {
 		return &engine.Error{Code: CodeUnavailable}
 	}

@@ -1,10 +1,15 @@
 package voice_test
 
 import (
+	"context"
+	"log/slog"
 	"regexp"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 
+	"mafia/voice"
 	"mafia/wire"
 )
 
@@ -14,17 +19,22 @@ const resyncBurst = 252
 // iceUfrag is an SDP's ICE username fragment.
 var iceUfrag = regexp.MustCompile(`a=ice-ufrag:(\S+)`)
 
+// candUfrag is an ICE candidate's username fragment.
+var candUfrag = regexp.MustCompile(` ufrag (\S+)`)
+
 // TestVoice_AnICERestartKeepsTheSeatsPlaceAndNobodyElseNotices: a seat's
 // phone changed networks; its client asks for an ICE restart, the unit
 // offers one on the same peer connection (new ICE credentials, the same
 // tracks), the client answers, and the seat is heard and hears again. No
 // other connection gets an offer or a "closed" (nothing is renegotiated for
 // them), and every other listener's track of the seat runs on with no gap in
-// its numbers. A restart asked while the unit's offer is unanswered is
+// its numbers, though the seat's candidates for its new path reach the unit
+// before its answer does. A restart asked while the unit's offer is unanswered is
 // refused voice_bad_signal, and one before a join voice_not_joined.
 func TestVoice_AnICERestartKeepsTheSeatsPlaceAndNobodyElseNotices(t *testing.T) {
 	const n = 5
-	r := newRig(t, true)
+	unitLog := &logLines{}
+	r := newRigWith(t, true, func(c *voice.Config) { c.Log = slog.New(unitLog) })
 	id, host, tokens := r.create(t, n, "seats")
 	tb := &table{t: t, r: r, id: id, seats: make([]*player, n+1)}
 	for s := 1; s <= n; s++ {
@@ -52,6 +62,9 @@ func TestVoice_AnICERestartKeepsTheSeatsPlaceAndNobodyElseNotices(t *testing.T) 
 	tb.checkBurst(all, "before the restart")
 
 	moved := tb.seats[2]
+	moved.mu.Lock()
+	moved.candidatesFirst = true // its new path's candidates overtake its answer
+	moved.mu.Unlock()
 	if a := moved.answer(moved.send(wire.ClientMessage{Type: "voice", Action: "restart"})); a != "" {
 		t.Fatalf("seat 2's restart refused: %s", a)
 	}
@@ -76,6 +89,11 @@ func TestVoice_AnICERestartKeepsTheSeatsPlaceAndNobodyElseNotices(t *testing.T) 
 		if time.Now().After(deadline) {
 			t.Fatal("seat 2 is never heard after its restart")
 		}
+	}
+	if l := unitLog.with("dropping candidate"); l != "" {
+		// Its path was found from its packets; a candidate overtaking the
+		// answer must still be kept for it.
+		t.Errorf("the unit dropped seat 2's candidate of its restart: %s", l)
 	}
 	st := tb.stats()
 	copy(tb.in[:], st.In[:])
@@ -121,4 +139,35 @@ func TestVoice_AnICERestartKeepsTheSeatsPlaceAndNobodyElseNotices(t *testing.T) 
 	if a := other.answer(other.send(wire.ClientMessage{Type: "voice", Action: "restart"})); code(a) != "voice_bad_signal" {
 		t.Errorf("a restart with the unit's offer unanswered: %q, want voice_bad_signal", a)
 	}
+}
+
+// logLines is a log handler that keeps every line's message (the unit's
+// log, WebRTC's among it).
+type logLines struct {
+	mu    sync.Mutex
+	lines []string
+}
+
+func (l *logLines) Enabled(context.Context, slog.Level) bool { return true }
+
+func (l *logLines) Handle(_ context.Context, r slog.Record) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.lines = append(l.lines, r.Message)
+	return nil
+}
+
+func (l *logLines) WithAttrs([]slog.Attr) slog.Handler { return l }
+func (l *logLines) WithGroup(string) slog.Handler      { return l }
+
+// with is the first line that contains s, "" if none does.
+func (l *logLines) with(s string) string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for _, line := range l.lines {
+		if strings.Contains(line, s) {
+			return line
+		}
+	}
+	return ""
 }

@@ -57,9 +57,44 @@ type participant struct {
 	seat engine.Seat
 	pc   *webrtc.PeerConnection
 	outs [engine.MaxSeats + 1]*outTrack // by seat: every seat but its own
-	// early holds candidates that came before the answer (the
-	// connection's reader alone touches it: its messages come in order).
+	// early holds candidates that came before the answer to the unit's
+	// offer, the first or a restart's (the connection's reader alone
+	// touches it: its messages come in order).
 	early []webrtc.ICECandidateInit
+	// cmu orders the unit's candidates after the offer they belong to:
+	// an ICE restart gathers from its CreateOffer on, before the offer
+	// is sent, and a client drops a candidate of credentials it has not
+	// been offered yet. While offering, candidates wait in held.
+	cmu      sync.Mutex
+	offering bool
+	held     []*wire.VoiceCandidate
+}
+
+// sendCandidate sends the unit's candidate c to the connection, or holds
+// it while its offer is being made.
+func (pt *participant) sendCandidate(c *wire.VoiceCandidate) {
+	pt.cmu.Lock()
+	defer pt.cmu.Unlock()
+	if pt.offering {
+		pt.held = append(pt.held, c)
+		return
+	}
+	pt.peer.Send(wire.VoiceMessage{Action: "candidate", Candidate: c}.Frame())
+}
+
+// offered sends what was held while offering (the offer sent before it,
+// or the offer failed and nothing is sent), and sends later candidates as
+// they come.
+func (pt *participant) offered(send func()) {
+	pt.cmu.Lock()
+	defer pt.cmu.Unlock()
+	if send != nil {
+		send()
+		for _, c := range pt.held {
+			pt.peer.Send(wire.VoiceMessage{Action: "candidate", Candidate: c}.Frame())
+		}
+	}
+	pt.held, pt.offering = nil, false
 }
 
 // maxEarly bounds the candidates kept before an answer.
@@ -212,8 +247,8 @@ func (t *table) join(p *server.VoicePeer, mic bool) error {
 			return
 		}
 		ci := c.ToJSON()
-		p.Send(wire.VoiceMessage{Action: "candidate", Candidate: &wire.VoiceCandidate{Candidate: ci.Candidate,
-			SDPMid: ci.SDPMid, SDPMLineIndex: ci.SDPMLineIndex, UsernameFragment: ci.UsernameFragment}}.Frame())
+		pt.sendCandidate(&wire.VoiceCandidate{Candidate: ci.Candidate,
+			SDPMid: ci.SDPMid, SDPMLineIndex: ci.SDPMLineIndex, UsernameFragment: ci.UsernameFragment})
 	})
 	offer, err := pc.CreateOffer(nil)
 	if err != nil {
