@@ -140,7 +140,11 @@ func (b *Browser) Context(t testing.TB) context.Context {
 		t.Fatal(b.err)
 	}
 	b.ctx = ctx
-	b.cancel = append(b.cancel, cancelAlloc, cancel, func() { os.RemoveAll(dir) })
+	// Undone last first (Close): the tab's context, then the browser,
+	// waited for, then its profile. Removed while the browser still ran,
+	// the profile was written again and left in the temporary folder (one
+	// a package, each run).
+	b.cancel = append(b.cancel, func() { os.RemoveAll(dir) }, cancelAlloc, cancel)
 	return ctx
 }
 
