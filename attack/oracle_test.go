@@ -164,7 +164,7 @@ func TestAttack_MetricsOracle(t *testing.T) {
 			after := pollNight()
 			for _, p := range paths {
 				if after[p] != before[p] {
-					t.Errorf("after the %s's %s, public %s changed", c.View.Role, m.verb, p)
+					t.Errorf("after the %s's %s, public %s changed: %.300s, then %.300s", c.View.Role, m.verb, p, before[p], after[p])
 				}
 			}
 		}
