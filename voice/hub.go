@@ -143,13 +143,13 @@ func (h *Hub) Signal(p *server.VoicePeer, m wire.ClientMessage) error {
 			}
 			c := webrtc.ICECandidateInit{Candidate: m.Candidate.Candidate, SDPMid: m.Candidate.SDPMid,
 				SDPMLineIndex: m.Candidate.SDPMLineIndex, UsernameFragment: m.Candidate.UsernameFragment}
-			if pt.pc.RemoteDescription() == nil || pt.pc.SignalingState() == webrtc.SignalingStateHaveLocalOffer {
+			if pt.pc.SignalingState() == webrtc.SignalingStateHaveLocalOffer {
 				// A candidate may overtake its answer (a client sends both
-				// as they come): kept for the answer, a few only. So too
-				// while a restart's offer is out: the candidate is of the
-				// answer's new credentials, and WebRTC drops one that
-				// names none it has been given (CI: a seat was never heard
-				// again after its restart).
+				// as they come): while the unit's offer is out (the first,
+				// or a restart's), it is kept for the answer, a few only.
+				// Given before, WebRTC drops one of the answer's new
+				// credentials unsaid (CI: a seat was never heard again
+				// after its restart).
 				if len(pt.early) >= maxEarly {
 					return &engine.Error{Code: CodeBadSignal, Name: "candidate"}
 				}

@@ -24,9 +24,7 @@ func (t *table) restart(p *server.VoicePeer, pt *participant) error {
 	// The restart gathers from CreateOffer on: its candidates wait for
 	// the offer (a client drops one of credentials not yet offered, and a
 	// seat was never heard again after its restart).
-	pt.cmu.Lock()
-	pt.offering = true
-	pt.cmu.Unlock()
+	pt.holdCandidates()
 	offer, err := pt.pc.CreateOffer(&webrtc.OfferOptions{ICERestart: true})
 	if err != nil {
 		pt.offered(nil)

@@ -70,6 +70,14 @@ type participant struct {
 	held     []*wire.VoiceCandidate
 }
 
+// holdCandidates holds the unit's candidates until offered: an offer is
+// being made.
+func (pt *participant) holdCandidates() {
+	pt.cmu.Lock()
+	pt.offering = true
+	pt.cmu.Unlock()
+}
+
 // sendCandidate sends the unit's candidate c to the connection, or holds
 // it while its offer is being made.
 func (pt *participant) sendCandidate(c *wire.VoiceCandidate) {
